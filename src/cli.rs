@@ -1,0 +1,257 @@
+//! The command line: argument parsing, running the stages in order, output and exit codes.
+//! The only module that prints.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diag::{self, Diagnostic, Sources};
+use crate::error::{Failure, exit};
+use crate::onyx::Renderer;
+
+#[derive(Parser, Debug)]
+#[command(name = "fabric", version, about = "Compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx switches")]
+struct Cli {
+    /// When to color diagnostics and diffs.
+    #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
+    color: Color,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check fabric files and report every problem. Exit 0 valid, 1 errors, 2 unreadable.
+    Validate {
+        /// Fabric files (YAML).
+        #[arg(required = true)]
+        fabrics: Vec<PathBuf>,
+        /// Fail (exit 1) on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Compile fabric files into one Onyx configuration per switch, written as
+    /// `<out>/<fabric>/<switch>.cfg`. Exit 0 done, 1 invalid fabric or stale goldens, 2 failure.
+    Compile {
+        /// Fabric files (YAML).
+        #[arg(required = true)]
+        fabrics: Vec<PathBuf>,
+        /// Root folder of the golden files.
+        #[arg(long, default_value = "golden")]
+        out: PathBuf,
+        /// Write nothing; exit 1 and print a diff when a golden file is stale.
+        #[arg(long)]
+        check: bool,
+        /// Folder with replacement templates (same file names as `templates/onyx/`).
+        #[arg(long)]
+        templates: Option<PathBuf>,
+        /// Fail (exit 1) on validation warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Print the JSON Schema of the fabric format.
+    Schema,
+}
+
+/// Runs the command line; returns the exit code.
+pub fn main() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { exit::FAILURE } else { exit::OK };
+        }
+    };
+    let color = match cli.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let result = match cli.command {
+        Command::Validate { fabrics, deny_warnings } => validate(&fabrics, deny_warnings, color),
+        Command::Compile {
+            fabrics,
+            out,
+            check,
+            templates,
+            deny_warnings,
+        } => compile(&fabrics, &out, check, templates.as_deref(), deny_warnings, color),
+        Command::Schema => {
+            print!("{}", crate::fabric::json_schema());
+            Ok(exit::OK)
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure(msg)) => {
+            eprintln!("error: {msg}");
+            exit::FAILURE
+        }
+    }
+}
+
+/// Loads and validates each file, prints the diagnostics; the valid fabrics, by file.
+fn check_all(
+    paths: &[PathBuf],
+    deny_warnings: bool,
+    color: bool,
+) -> Result<(Vec<(PathBuf, crate::fabric::Fabric)>, bool), Failure> {
+    let mut sources = Sources::default();
+    let mut all: Vec<Diagnostic> = Vec::new();
+    let mut ok = Vec::new();
+    for path in paths {
+        let (fabric, diags) = crate::fabric::read(path, &mut sources)
+            .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+        let failed = diags.iter().any(|d| d.is_error() || deny_warnings);
+        all.extend(diags);
+        if let (Some(f), false) = (fabric, failed) {
+            ok.push((path.clone(), f));
+        }
+    }
+    let errors = all.iter().filter(|d| d.is_error()).count();
+    let warnings = all.len() - errors;
+    if !all.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{}", diag::render(&all, &sources, color));
+        let _ = writeln!(err, "{errors} error(s), {warnings} warning(s) in {} file(s)", paths.len());
+    }
+    let clean = errors == 0 && (warnings == 0 || !deny_warnings);
+    Ok((ok, clean))
+}
+
+fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, Failure> {
+    let (fabrics, clean) = check_all(paths, deny_warnings, color)?;
+    if clean {
+        for (path, f) in &fabrics {
+            let ports: usize = f.switches.values().map(|s| s.ports.len()).sum();
+            println!("{}: valid, {} switch(es), {ports} port(s)", path.display(), f.switches.len());
+        }
+        Ok(exit::OK)
+    } else {
+        Ok(exit::FINDINGS)
+    }
+}
+
+/// The folder name of a fabric's goldens: its file stem.
+fn stem(path: &Path) -> Result<String, Failure> {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or_else(|| Failure(format!("`{}` has no file name", path.display())))
+}
+
+fn compile(
+    paths: &[PathBuf],
+    out: &Path,
+    check: bool,
+    templates: Option<&Path>,
+    deny_warnings: bool,
+    color: bool,
+) -> Result<u8, Failure> {
+    let renderer = match templates {
+        Some(dir) => Renderer::from_dir(dir)?,
+        None => Renderer::embedded()?,
+    };
+    let (fabrics, clean) = check_all(paths, deny_warnings, color)?;
+    if !clean {
+        return Ok(exit::FINDINGS);
+    }
+    let mut stale = 0usize;
+    for (path, fabric) in &fabrics {
+        let dir = out.join(stem(path)?);
+        let mut texts: BTreeMap<String, String> = BTreeMap::new();
+        for (name, config) in crate::compile::compile(fabric) {
+            texts.insert(format!("{name}.cfg"), renderer.render(&config)?);
+        }
+        let existing = existing_goldens(&dir)?;
+        let (mut written, mut unchanged, mut removed) = (0, 0, 0);
+        for (file, text) in &texts {
+            let target = dir.join(file);
+            let old = std::fs::read_to_string(&target).ok();
+            if old.as_deref() == Some(text.as_str()) {
+                unchanged += 1;
+                continue;
+            }
+            if check {
+                stale += 1;
+                print_diff(&target, old.as_deref().unwrap_or(""), text, color);
+            } else {
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
+                std::fs::write(&target, text)
+                    .map_err(|e| Failure(format!("cannot write `{}`: {e}", target.display())))?;
+                written += 1;
+            }
+        }
+        for file in existing.iter().filter(|f| !texts.contains_key(*f)) {
+            let target = dir.join(file);
+            if check {
+                stale += 1;
+                println!("{}: no switch of {} has this name any more", target.display(), path.display());
+            } else {
+                std::fs::remove_file(&target)
+                    .map_err(|e| Failure(format!("cannot remove `{}`: {e}", target.display())))?;
+                removed += 1;
+            }
+        }
+        if !check {
+            println!(
+                "{}: {} switch(es) → {}/ ({written} written, {unchanged} unchanged, {removed} removed)",
+                path.display(),
+                texts.len(),
+                dir.display()
+            );
+        }
+    }
+    if check {
+        if stale > 0 {
+            eprintln!("{stale} golden file(s) are stale; run `fabric compile` and commit the result");
+            return Ok(exit::FINDINGS);
+        }
+        println!("golden files are up to date");
+    }
+    Ok(exit::OK)
+}
+
+/// `.cfg` files already in a fabric's golden folder (none if it does not exist yet).
+fn existing_goldens(dir: &Path) -> Result<Vec<String>, Failure> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Failure(format!("cannot read `{}`: {e}", dir.display()))),
+    };
+    let mut files: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cfg"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn print_diff(path: &Path, old: &str, new: &str, color: bool) {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{}", path.display()), &format!("b/{}", path.display()))
+        .to_string();
+    let mut out = std::io::stdout().lock();
+    for line in text.lines() {
+        let painted = match (color, line.chars().next()) {
+            (true, Some('+')) if !line.starts_with("+++") => format!("\x1b[32m{line}\x1b[0m"),
+            (true, Some('-')) if !line.starts_with("---") => format!("\x1b[31m{line}\x1b[0m"),
+            (true, Some('@')) => format!("\x1b[36m{line}\x1b[0m"),
+            _ => line.to_string(),
+        };
+        let _ = writeln!(out, "{painted}");
+    }
+}

@@ -1,0 +1,354 @@
+//! The fabric file as written: a serde mirror of the YAML with every value's position kept.
+//!
+//! Types here are deliberately loose (integers as `i64`, words as strings) so that a value out
+//! of range or a misspelt word is not a parse failure that hides every other problem: it
+//! reaches `validate`, which reports all of them at once with their positions. Unknown keys are
+//! refused here (`deny_unknown_fields`). The JSON Schema for editors is derived from these types.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_saphyr::Spanned;
+
+/// A value with its position in the YAML file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sp<T>(pub Spanned<T>);
+
+impl<T> Sp<T> {
+    pub fn get(&self) -> &T {
+        &self.0.value
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Spanned::<T>::deserialize(d).map(Sp)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Sp<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A YAML mapping kept in the order it was written, keys with their positions. Duplicate keys
+/// are refused by the YAML reader before they get here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entries<K, V>(pub Vec<(Sp<K>, V)>);
+
+impl<K, V> Default for Entries<K, V> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Entries<K, V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V2<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for V2<K, V> {
+            type Value = Entries<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<Sp<K>>()? {
+                    out.push((k, map.next_value::<V>()?));
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(V2(PhantomData))
+    }
+}
+
+impl<K: JsonSchema, V: JsonSchema> JsonSchema for Entries<K, V> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Map_of_{}", V::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let value = generator.subschema_for::<V>();
+        schemars::json_schema!({ "type": "object", "additionalProperties": value })
+    }
+}
+
+/// An ETS setting as written: the word `strict`, or a WRR weight.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawEts {
+    Strict,
+    Wrr(i64),
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for RawEts {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = RawEts;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`strict` or a WRR weight (1-100)")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<RawEts, E> {
+                Ok(if s.eq_ignore_ascii_case("strict") {
+                    RawEts::Strict
+                } else {
+                    RawEts::Other(s.to_string())
+                })
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawEts, E> {
+                Ok(RawEts::Wrr(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawEts, E> {
+                Ok(RawEts::Wrr(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for RawEts {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Ets".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({
+            "description": "`strict`, or the WRR weight of this traffic class (1-100)",
+            "oneOf": [
+                { "const": "strict" },
+                { "type": "integer", "minimum": 1, "maximum": 100 }
+            ]
+        })
+    }
+}
+
+/// ECN/RED marking of one traffic class. Thresholds are absolute (`min`/`max`, in KB) or
+/// relative (`min_percent`/`max_percent` of the port buffer), not both.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEcn {
+    /// `ecn` (default), `red` or `both`.
+    pub mode: Option<Sp<String>>,
+    /// Minimum threshold in KB.
+    pub min: Option<Sp<i64>>,
+    /// Maximum threshold in KB.
+    pub max: Option<Sp<i64>>,
+    /// Minimum threshold in percent of the port buffer.
+    pub min_percent: Option<Sp<i64>>,
+    /// Maximum threshold in percent of the port buffer.
+    pub max_percent: Option<Sp<i64>>,
+}
+
+/// The settings a port can take, shared by `port_defaults`, profiles, port entries and links.
+/// Written once as a macro so the three places cannot drift apart (serde's `flatten` would
+/// lose the positions).
+macro_rules! port_settings {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $($(#[$fm])* pub $field: $ty,)*
+            /// Port speed: `1G` `10G` `25G` `40G` `50G` `56G` `100G` `200G` `400G`.
+            pub speed: Option<Sp<String>>,
+            /// MTU, 1500-9216.
+            pub mtu: Option<Sp<i64>>,
+            /// Administrative state: `up` (default) or `down`.
+            pub admin: Option<Sp<String>>,
+            /// `switchport mode`: `access` (default), `trunk` or `hybrid`.
+            pub switchport: Option<Sp<String>>,
+            /// Access VLAN id; the VLAN must be declared under `vlans`.
+            pub vlan: Option<Sp<i64>>,
+            /// `qos trust`: `port`, `L2` (Onyx default), `L3` or `both`.
+            pub trust: Option<Sp<String>>,
+            /// ECN per traffic class (0-7).
+            pub ecn: Option<Entries<i64, RawEcn>>,
+            /// ETS per traffic class (0-7): `strict` or a WRR weight.
+            pub ets: Option<Entries<i64, Sp<RawEts>>>,
+            /// Per-port PFC (`dcb priority-flow-control mode on force`).
+            pub pfc: Option<Sp<bool>>,
+            /// Print a description derived from the peer when none is given (default true).
+            pub auto_description: Option<Sp<bool>>,
+        }
+
+        impl $name {
+            /// The settings part of this entry.
+            pub fn settings(&self) -> RawSettings {
+                RawSettings {
+                    speed: self.speed.clone(),
+                    mtu: self.mtu.clone(),
+                    admin: self.admin.clone(),
+                    switchport: self.switchport.clone(),
+                    vlan: self.vlan.clone(),
+                    trust: self.trust.clone(),
+                    ecn: self.ecn.clone(),
+                    ets: self.ets.clone(),
+                    pfc: self.pfc.clone(),
+                    auto_description: self.auto_description.clone(),
+                }
+            }
+        }
+    };
+}
+
+port_settings!(
+    /// Settings for every port of every switch (`port_defaults`) or a named profile.
+    RawSettings {}
+);
+
+port_settings!(
+    /// One entry of a switch's port map: a port (`1/5`), a range (`1/1-1/8`) or subports.
+    RawPort {
+        /// Profile whose settings this port takes (then this entry's own settings win).
+        profile: Option<Sp<String>>,
+        /// Description; derived from the peer when not given.
+        description: Option<Sp<String>>,
+        /// What is plugged in.
+        peer: Option<RawPeer>,
+        /// Split this front-panel port 2 or 4 ways; its subports are `1/N/1` … `1/N/4`.
+        split: Option<Sp<i64>>,
+    }
+);
+
+/// A server (or other host) on a port. For a range of ports, `host` may hold a numbered
+/// pattern, `clx-mld-{41..48}`, giving one host per port in order.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPeer {
+    pub host: Sp<String>,
+    /// The host's NIC port, e.g. `vmnic2` or `ens1f0`.
+    pub port: Option<Sp<String>>,
+}
+
+/// How to reach a switch for `diff` and `push`.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMgmt {
+    pub host: Sp<String>,
+    /// SSH port (default 22).
+    pub port: Option<Sp<i64>>,
+    /// SSH user (default `admin`).
+    pub user: Option<Sp<String>>,
+}
+
+/// One traffic pool (`traffic pool NAME …`).
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPool {
+    /// `lossless`, `lossy` or `lossy-mc`.
+    #[serde(rename = "type")]
+    pub kind: Sp<String>,
+    /// Share of the shared buffer, in percent (two decimals at most).
+    pub memory: Option<Sp<f64>>,
+    /// Switch priorities (0-7) mapped to this pool.
+    pub priorities: Option<Sp<Vec<Sp<i64>>>>,
+}
+
+/// Global priority flow control.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPfc {
+    /// `dcb priority-flow-control enable force` (default true when this block is present).
+    pub enabled: Option<Sp<bool>>,
+    /// Priorities with PFC on; each must be in a lossless pool.
+    pub priorities: Option<Sp<Vec<Sp<i64>>>>,
+}
+
+/// The DSCP values the hosts mark, to check they land on the right priorities.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDscp {
+    /// DSCP of RoCE data (hosts commonly mark 26).
+    pub roce: Option<Sp<i64>>,
+    /// DSCP of congestion notification packets (commonly 48).
+    pub cnp: Option<Sp<i64>>,
+}
+
+/// Switch-wide QoS: buffer pools, PFC, or the one-shot `roce` mode.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawQos {
+    /// One-shot RoCE mode (Onyx ≥ 3.8.2000): `lossless`, `semi-lossless` or `lossy`.
+    /// Exclusive with `pools`.
+    pub roce: Option<Sp<String>>,
+    /// Traffic pools by name (at most 20 characters).
+    pub pools: Option<Entries<String, RawPool>>,
+    pub pfc: Option<RawPfc>,
+    pub dscp: Option<RawDscp>,
+}
+
+/// One switch.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSwitch {
+    /// `SN2100`, `SN2410`, `SN2700`, `SN3700`, `SN4600`, `SN4600C`.
+    pub model: Sp<String>,
+    /// Onyx release, e.g. `3.9.3210` (overrides the fabric's).
+    pub onyx: Option<Sp<String>>,
+    pub mgmt: Option<RawMgmt>,
+    /// License keys to carry (`license install KEY`).
+    pub licenses: Option<Vec<Sp<String>>>,
+    /// ID of the switch's self-signed certificate as `show running-config` prints it, so the
+    /// golden file reads exactly like the switch.
+    pub certificate: Option<Sp<String>>,
+    /// Global LLDP (overrides the fabric's).
+    pub lldp: Option<Sp<bool>>,
+    /// QoS for this switch; each key given replaces the fabric's.
+    pub qos: Option<RawQos>,
+    /// Port map: port, range or subports → settings and peer.
+    pub ports: Option<Entries<String, RawPort>>,
+}
+
+/// A cable between two switches, declared once: `a: leaf01:1/31`, `b: spine01:1/1`. Both
+/// ends may be ranges of equal length, paired in order.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLink {
+    pub a: Sp<String>,
+    pub b: Sp<String>,
+    /// Profile applied to both ends.
+    pub profile: Option<Sp<String>>,
+}
+
+/// A VLAN.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawVlan {
+    pub id: Sp<i64>,
+    pub name: Option<Sp<String>>,
+}
+
+/// A fabric: switches, their ports and peers, and the RoCE intent they share.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "fabric")]
+pub struct RawFabric {
+    /// Onyx release of every switch unless a switch says otherwise.
+    pub onyx: Option<Sp<String>>,
+    /// Global LLDP on every switch (default false).
+    pub lldp: Option<Sp<bool>>,
+    pub qos: Option<RawQos>,
+    pub vlans: Option<Vec<RawVlan>>,
+    /// Settings for every port of every switch, connected or not.
+    pub port_defaults: Option<RawSettings>,
+    /// Named sets of port settings (`roce-host`, `uplink`).
+    pub profiles: Option<Entries<String, RawSettings>>,
+    pub switches: Entries<String, RawSwitch>,
+    pub links: Option<Vec<RawLink>>,
+}

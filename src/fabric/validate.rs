@@ -1,0 +1,1103 @@
+//! Raw fabric → validated [`Fabric`], collecting every problem.
+//!
+//! Order of work: fabric-wide values (QoS, VLANs, port defaults, profiles), then each switch
+//! (ports, splits, peers), then links, then each port's settings are resolved (defaults →
+//! profile → entry) and checked together (link ends agree, VLANs declared, speeds fit). A
+//! value that fails a check is dropped and the rest goes on, so one run reports everything.
+//! Each diagnostic code is listed in the README.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Display;
+
+use super::load::span;
+use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawPort, RawQos, RawSettings, Sp};
+use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
+use crate::diag::{Diagnostic, FileId, Span};
+use crate::types::{
+    Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Model, Percent, PoolType, Port, Priority,
+    Release, RoceMode, Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan, check_cli_text,
+    choose, did_you_mean, parse_port_range,
+};
+
+/// A value and where it was written.
+type At<T> = (T, Span);
+
+/// Port settings as written at one place (defaults, a profile, an entry), with positions, so
+/// conflicts and link mismatches can point at the line that set the value.
+#[derive(Clone, Debug, Default)]
+struct Layer {
+    speed: Option<At<Speed>>,
+    mtu: Option<At<u16>>,
+    shutdown: Option<At<bool>>,
+    switchport: Option<At<SwitchportMode>>,
+    vlan: Option<At<Vlan>>,
+    trust: Option<At<Trust>>,
+    pfc: Option<At<bool>>,
+    auto_description: Option<At<bool>>,
+    description: Option<At<String>>,
+    ecn: BTreeMap<TrafficClass, At<Ecn>>,
+    ets: BTreeMap<TrafficClass, At<Ets>>,
+}
+
+/// One place that differs from another: (key, value here, where, value there, where).
+type Conflict = (String, String, Span, String, Span);
+
+macro_rules! each_scalar {
+    ($m:ident) => {
+        $m!(speed);
+        $m!(mtu);
+        $m!(shutdown);
+        $m!(switchport);
+        $m!(vlan);
+        $m!(trust);
+        $m!(pfc);
+        $m!(auto_description);
+        $m!(description);
+    };
+}
+
+impl Layer {
+    /// `over` wins field by field (inheritance: defaults → profile → entry).
+    fn overlay(&mut self, over: &Layer) {
+        macro_rules! take {
+            ($f:ident) => {
+                if over.$f.is_some() {
+                    self.$f = over.$f.clone();
+                }
+            };
+        }
+        each_scalar!(take);
+        for (tc, v) in &over.ecn {
+            self.ecn.insert(*tc, v.clone());
+        }
+        for (tc, v) in &over.ets {
+            self.ets.insert(*tc, v.clone());
+        }
+    }
+
+    /// Two entries for one port at the same level: merged, each value set differently in both
+    /// places is a conflict.
+    fn absorb(&mut self, other: &Layer, conflicts: &mut Vec<Conflict>) {
+        fn pick<T: Clone + PartialEq + Display>(
+            name: &str,
+            mine: &mut Option<At<T>>,
+            theirs: &Option<At<T>>,
+            out: &mut Vec<Conflict>,
+        ) {
+            match (mine.as_ref(), theirs) {
+                (Some((a, sa)), Some((b, sb))) if a != b => {
+                    out.push((name.to_string(), a.to_string(), *sa, b.to_string(), *sb));
+                }
+                (None, Some(_)) => *mine = theirs.clone(),
+                _ => {}
+            }
+        }
+        macro_rules! merge {
+            ($f:ident) => {
+                pick(stringify!($f), &mut self.$f, &other.$f, conflicts);
+            };
+        }
+        each_scalar!(merge);
+        for (tc, v) in &other.ecn {
+            let mut mine = self.ecn.get(tc).cloned();
+            pick(&format!("ecn {tc}"), &mut mine, &Some(v.clone()), conflicts);
+            if let Some(m) = mine {
+                self.ecn.insert(*tc, m);
+            }
+        }
+        for (tc, v) in &other.ets {
+            let mut mine = self.ets.get(tc).cloned();
+            pick(&format!("ets {tc}"), &mut mine, &Some(v.clone()), conflicts);
+            if let Some(m) = mine {
+                self.ets.insert(*tc, m);
+            }
+        }
+    }
+}
+
+/// What one port-map entry or link end says about one port.
+#[derive(Clone, Debug)]
+struct Claim {
+    profile: Option<At<String>>,
+    layer: Layer,
+    peer: Option<At<Peer>>,
+}
+
+struct Cx {
+    file: FileId,
+    diags: Vec<Diagnostic>,
+}
+
+impl Cx {
+    fn span<T>(&self, v: &Sp<T>) -> Span {
+        span(self.file, v)
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn error(&mut self, code: &'static str, msg: impl Into<String>, at: Span, label: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, msg).at(at, label));
+    }
+
+    /// An integer checked by `f`; out of range → E020 at the value.
+    fn int<T>(&mut self, v: &Sp<i64>, f: impl Fn(i64) -> Result<T, String>) -> Option<T> {
+        let at = self.span(v);
+        self.check(*v.get(), at, f)
+    }
+
+    fn check<T>(&mut self, v: i64, at: Span, f: impl Fn(i64) -> Result<T, String>) -> Option<T> {
+        match f(v) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                self.error("E020", msg, at, "out of range");
+                None
+            }
+        }
+    }
+
+    /// A word parsed by `f`; unknown → E021 at the value.
+    fn word<T>(&mut self, v: &Sp<String>, f: impl Fn(&str) -> Result<T, String>) -> Option<T> {
+        match f(v.get()) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                let at = self.span(v);
+                self.error("E021", msg, at, "not recognised");
+                None
+            }
+        }
+    }
+
+    /// Text printed into a CLI line; unsafe → E024.
+    fn text(&mut self, v: &Sp<String>, what: &str, max: usize) -> Option<String> {
+        match check_cli_text(v.get(), max) {
+            Ok(()) => Some(v.get().clone()),
+            Err(msg) => {
+                let at = self.span(v);
+                self.error("E024", format!("{what} {msg}"), at, "refused");
+                None
+            }
+        }
+    }
+
+    /// A token with a fixed alphabet (license keys, certificate IDs, user names).
+    fn token(&mut self, v: &Sp<String>, what: &str, ok: impl Fn(char) -> bool, hint: &str) -> Option<String> {
+        let s = v.get();
+        if !s.is_empty() && s.len() <= 256 && s.chars().all(&ok) {
+            return Some(s.clone());
+        }
+        let at = self.span(v);
+        self.push(
+            Diagnostic::error("E024", format!("`{}` is not a valid {what}", s.escape_debug()))
+                .at(at, "refused")
+                .help(hint.to_string()),
+        );
+        None
+    }
+
+    fn priorities(&mut self, list: &Sp<Vec<Sp<i64>>>) -> Vec<At<Priority>> {
+        list.get()
+            .iter()
+            .filter_map(|p| Some((self.int(p, Priority::new)?, self.span(p))))
+            .collect()
+    }
+
+    fn ecn(&mut self, e: &RawEcn, key: Span) -> Option<Ecn> {
+        let mode = match &e.mode {
+            Some(m) => self.word(m, EcnMode::parse)?,
+            None => EcnMode::Ecn,
+        };
+        let thresholds = match (&e.min, &e.max, &e.min_percent, &e.max_percent) {
+            (Some(min), Some(max), None, None) => {
+                let lo = self.int(min, |v| kb(v))?;
+                let hi = self.int(max, |v| kb(v))?;
+                if lo > hi {
+                    let (a, b) = (self.span(min), self.span(max));
+                    self.push(
+                        Diagnostic::error("E035", format!("ECN minimum {lo} KB is above the maximum {hi} KB"))
+                            .at(a, "minimum")
+                            .also(b, "maximum")
+                            .help("the minimum threshold must not exceed the maximum"),
+                    );
+                    return None;
+                }
+                EcnThresholds::Absolute { min: lo, max: hi }
+            }
+            (None, None, Some(min), Some(max)) => {
+                let pct = |v: i64| {
+                    if (1..=100).contains(&v) {
+                        Ok(v as u8)
+                    } else {
+                        Err(format!("ECN threshold {v}% is out of range 1-100"))
+                    }
+                };
+                let lo = self.int(min, pct)?;
+                let hi = self.int(max, pct)?;
+                if lo > hi {
+                    let (a, b) = (self.span(min), self.span(max));
+                    self.push(
+                        Diagnostic::error("E035", format!("ECN minimum {lo}% is above the maximum {hi}%"))
+                            .at(a, "minimum")
+                            .also(b, "maximum")
+                            .help("the minimum threshold must not exceed the maximum"),
+                    );
+                    return None;
+                }
+                EcnThresholds::Relative { min: lo, max: hi }
+            }
+            _ => {
+                self.push(
+                    Diagnostic::error("E036", "ECN needs both thresholds, absolute or relative")
+                        .at(key, "this traffic class")
+                        .help("write `min` and `max` (KB), or `min_percent` and `max_percent`"),
+                );
+                return None;
+            }
+        };
+        Some(Ecn { mode, thresholds })
+    }
+
+    fn layer(&mut self, s: &RawSettings) -> Layer {
+        let mut l = Layer::default();
+        macro_rules! at {
+            ($v:expr, $x:expr) => {
+                $x.map(|x| (x, self.span($v)))
+            };
+        }
+        if let Some(v) = &s.speed {
+            l.speed = at!(v, self.word(v, Speed::parse));
+        }
+        if let Some(v) = &s.mtu {
+            l.mtu = at!(v, self.int(v, |m| {
+                if (1500..=9216).contains(&m) {
+                    Ok(m as u16)
+                } else {
+                    Err(format!("MTU {m} is out of range 1500-9216"))
+                }
+            }));
+        }
+        if let Some(v) = &s.admin {
+            l.shutdown = at!(v, self.word(v, |w| choose(w, &[("up", false), ("down", true)], "admin state")));
+        }
+        if let Some(v) = &s.switchport {
+            l.switchport = at!(v, self.word(v, SwitchportMode::parse));
+        }
+        if let Some(v) = &s.vlan {
+            l.vlan = at!(v, self.int(v, Vlan::new));
+        }
+        if let Some(v) = &s.trust {
+            l.trust = at!(v, self.word(v, Trust::parse));
+        }
+        if let Some(v) = &s.pfc {
+            l.pfc = Some((*v.get(), self.span(v)));
+        }
+        if let Some(v) = &s.auto_description {
+            l.auto_description = Some((*v.get(), self.span(v)));
+        }
+        for (tc, e) in s.ecn.iter().flat_map(|m| m.0.iter()) {
+            let at = self.span(tc);
+            if let (Some(t), Some(x)) = (self.int(tc, TrafficClass::new), self.ecn(e, at)) {
+                l.ecn.insert(t, (x, at));
+            }
+        }
+        for (tc, e) in s.ets.iter().flat_map(|m| m.0.iter()) {
+            let t = self.int(tc, TrafficClass::new);
+            let at = self.span(e);
+            let x = match e.get() {
+                RawEts::Strict => Some(Ets::Strict),
+                RawEts::Wrr(w) => self.check(*w, at, |w| {
+                    if (1..=100).contains(&w) {
+                        Ok(Ets::Wrr(w as u8))
+                    } else {
+                        Err(format!("WRR weight {w} is out of range 1-100"))
+                    }
+                }),
+                RawEts::Other(w) => {
+                    self.error(
+                        "E021",
+                        format!("`{}` is not an ETS setting; write `strict` or a WRR weight 1-100", w.escape_debug()),
+                        at,
+                        "not recognised",
+                    );
+                    None
+                }
+            };
+            if let (Some(t), Some(x)) = (t, x) {
+                l.ets.insert(t, (x, at));
+            }
+        }
+        l
+    }
+}
+
+fn kb(v: i64) -> Result<u32, String> {
+    if (1..=1_000_000).contains(&v) {
+        Ok(v as u32)
+    } else {
+        Err(format!("ECN threshold {v} KB is out of range 1-1000000"))
+    }
+}
+
+/// Expands `clx-mld-{41..48}` into `clx-mld-41` … `clx-mld-48` (zero padding kept, as in
+/// `gpu{001..128}`); text without a pattern is returned as is.
+fn expand_pattern(s: &str) -> Result<Vec<String>, String> {
+    let Some(open) = s.find('{') else {
+        return Ok(vec![s.to_string()]);
+    };
+    let close = s[open..].find('}').map(|i| open + i).ok_or_else(|| format!("`{s}` opens `{{` without closing it"))?;
+    let inner = &s[open + 1..close];
+    let (a, b) = inner
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}`: a pattern is `{{FIRST..LAST}}`, e.g. `gpu{{01..16}}`"))?;
+    let (x, y): (u32, u32) = match (a.parse(), b.parse()) {
+        (Ok(x), Ok(y)) if x <= y && y - x < 4096 => (x, y),
+        _ => return Err(format!("`{s}`: `{{{inner}}}` is not an increasing range of numbers")),
+    };
+    let width = if a.starts_with('0') && a.len() > 1 { a.len() } else { 0 };
+    let (pre, post) = (&s[..open], &s[close + 1..]);
+    if post.contains('{') {
+        return Err(format!("`{s}` has more than one pattern"));
+    }
+    Ok((x..=y).map(|n| format!("{pre}{n:0width$}{post}")).collect())
+}
+
+/// Fabric-wide and per-switch QoS merged: each key the switch gives replaces the fabric's.
+fn merged_qos<'a>(fabric: Option<&'a RawQos>, switch: Option<&'a RawQos>) -> RawQos {
+    let mut q = fabric.cloned().unwrap_or_default();
+    if let Some(s) = switch {
+        if s.roce.is_some() {
+            q.roce = s.roce.clone();
+        }
+        if s.pools.is_some() {
+            q.pools = s.pools.clone();
+        }
+        if s.pfc.is_some() {
+            q.pfc = s.pfc.clone();
+        }
+        if s.dscp.is_some() {
+            q.dscp = s.dscp.clone();
+        }
+    }
+    q
+}
+
+/// Validates a parsed fabric. Returns the fabric when there is no error, and every diagnostic
+/// (errors and warnings) either way.
+pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnostic>) {
+    let mut cx = Cx { file, diags: Vec::new() };
+
+    let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
+
+    // VLANs.
+    let mut vlans: BTreeMap<Vlan, (Option<String>, Span)> = BTreeMap::new();
+    let mut vlan_names: BTreeMap<String, Span> = BTreeMap::new();
+    for v in raw.vlans.iter().flatten() {
+        let Some(id) = cx.int(&v.id, Vlan::new) else { continue };
+        let at = cx.span(&v.id);
+        if let Some((_, first)) = vlans.get(&id) {
+            let first = *first;
+            cx.push(
+                Diagnostic::error("E060", format!("VLAN {id} is declared twice"))
+                    .at(at, "declared again here")
+                    .also(first, "first declared here"),
+            );
+            continue;
+        }
+        let name = v.name.as_ref().and_then(|n| {
+            let name = cx.text(n, "VLAN name", 32)?;
+            let nat = cx.span(n);
+            if let Some(first) = vlan_names.get(&name.to_lowercase()) {
+                let first = *first;
+                cx.push(
+                    Diagnostic::error("E061", format!("VLAN name `{name}` is used twice"))
+                        .at(nat, "used again here")
+                        .also(first, "first used here"),
+                );
+                return None;
+            }
+            vlan_names.insert(name.to_lowercase(), nat);
+            Some(name)
+        });
+        vlans.insert(id, (name, at));
+    }
+
+    let defaults = raw.port_defaults.as_ref().map(|s| cx.layer(s)).unwrap_or_default();
+    let mut profiles: BTreeMap<String, (Layer, Span)> = BTreeMap::new();
+    for (name, s) in raw.profiles.iter().flat_map(|p| p.0.iter()) {
+        let layer = cx.layer(s);
+        profiles.insert(name.get().clone(), (layer, cx.span(name)));
+    }
+    let mut used_profiles: BTreeSet<String> = BTreeSet::new();
+
+    // Switch names first, so links and errors can refer to any switch.
+    let mut names: BTreeMap<String, (Hostname, Span)> = BTreeMap::new();
+    for (name, _) in &raw.switches.0 {
+        let at = cx.span(name);
+        let h = match name.get().parse::<Hostname>() {
+            Ok(h) => h,
+            Err(msg) => {
+                cx.error("E022", msg, at, "switch name");
+                continue;
+            }
+        };
+        if let Some((_, first)) = names.get(&h.as_str().to_lowercase()) {
+            let first = *first;
+            cx.push(
+                Diagnostic::error("E070", format!("switch `{h}` is declared twice (hostnames ignore case)"))
+                    .at(at, "declared again here")
+                    .also(first, "first declared here"),
+            );
+            continue;
+        }
+        names.insert(h.as_str().to_lowercase(), (h, at));
+    }
+    if raw.switches.0.is_empty() {
+        cx.push(Diagnostic::error("E011", "the fabric declares no switch").help("add a `switches:` entry"));
+    }
+
+    struct Pending {
+        switch: Switch,
+        claims: BTreeMap<Port, Vec<Claim>>,
+        /// Ports taken by a neighbour's 4-way split, and where that split is written.
+        disabled: BTreeMap<Port, Span>,
+    }
+    let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
+
+    for (name, sw) in &raw.switches.0 {
+        let Some((hostname, _)) = names.get(&name.get().to_lowercase()).filter(|(h, _)| h.as_str() == name.get()).cloned() else {
+            continue;
+        };
+        let model = cx.word(&sw.model, Model::find);
+        let release = match &sw.onyx {
+            Some(v) => release(&mut cx, v),
+            None => fabric_release,
+        };
+        let mgmt = sw.mgmt.as_ref().and_then(|m| {
+            let host = cx.token(&m.host, "management host", |c| c.is_ascii_alphanumeric() || ".-:_[]".contains(c), "write a hostname or an IP address");
+            let port = match &m.port {
+                Some(p) => cx.int(p, |v| u16::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))),
+                None => Some(22),
+            };
+            let user = match &m.user {
+                Some(u) => cx.token(u, "user name", |c| c.is_ascii_alphanumeric() || "._-".contains(c), "letters, digits, `.`, `_` and `-`"),
+                None => Some("admin".to_string()),
+            };
+            Some(Mgmt { host: host?, port: port?, user: user? })
+        });
+        let licenses: Vec<String> = sw
+            .licenses
+            .iter()
+            .flatten()
+            .filter_map(|l| cx.token(l, "license key", |c| c.is_ascii_alphanumeric() || c == '-' || c == '_', "a license key is letters, digits, `-` and `_`"))
+            .collect();
+        let certificate = sw.certificate.as_ref().and_then(|c| {
+            let ok = c.get().len() == 40;
+            cx.token(c, "certificate ID", |ch| ok && ch.is_ascii_hexdigit(), "40 hexadecimal digits, as in `# Certificate name system-self-signed, ID …`")
+        });
+        let lldp = sw.lldp.as_ref().or(raw.lldp.as_ref()).is_some_and(|v| *v.get());
+        let qos = qos(&mut cx, &merged_qos(raw.qos.as_ref(), sw.qos.as_ref()), release);
+
+        let Some(model) = model else { continue };
+        let mut p = Pending {
+            switch: Switch {
+                hostname: hostname.clone(),
+                model,
+                release: release.map(|r| r.0),
+                mgmt,
+                licenses,
+                certificate,
+                lldp,
+                qos,
+                vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
+                splits: BTreeMap::new(),
+                ports: BTreeMap::new(),
+            },
+            claims: BTreeMap::new(),
+            disabled: BTreeMap::new(),
+        };
+        let entries: &[(Sp<String>, RawPort)] = sw.ports.as_ref().map_or(&[], |e: &Entries<String, RawPort>| &e.0);
+
+        // Pass 1: splits, so subports can be checked in pass 2.
+        let mut split_at: BTreeMap<Port, Span> = BTreeMap::new();
+        for (key, entry) in entries {
+            let Some(ways) = &entry.split else { continue };
+            let Some(split) = cx.int(ways, Split::from_ways) else { continue };
+            let Ok(ports) = parse_port_range(key.get()) else { continue };
+            for port in ports {
+                let at = cx.span(key);
+                if port.sub.is_some() {
+                    cx.error("E042", format!("subport {port} cannot be split again"), at, "split of a subport");
+                    continue;
+                }
+                match model.check_split(port, split) {
+                    Ok(taken) => {
+                        p.switch.splits.insert(port, split);
+                        split_at.insert(port, at);
+                        if let Some(t) = taken {
+                            p.disabled.insert(t, at);
+                        }
+                    }
+                    Err(msg) => cx.error("E042", msg, cx.span(ways), "split not possible"),
+                }
+            }
+        }
+        for (port, at) in p.disabled.clone() {
+            if let Some(split) = split_at.get(&port) {
+                cx.push(
+                    Diagnostic::error("E046", format!("port {port} is split, but a 4-way split of the port before it takes its lanes"))
+                        .at(*split, "split here")
+                        .also(at, "4-way split here"),
+                );
+            }
+        }
+
+        // Pass 2: each entry's claims on its ports.
+        for (key, entry) in entries {
+            let at = cx.span(key);
+            let ports = match parse_port_range(key.get()) {
+                Ok(ps) => ps,
+                Err(msg) => {
+                    cx.error("E025", msg, at, "not a port or range");
+                    continue;
+                }
+            };
+            let settings = entry.settings();
+            let has_settings = settings != RawSettings::default() || entry.profile.is_some() || entry.peer.is_some() || entry.description.is_some();
+            let mut usable = Vec::new();
+            for port in &ports {
+                if check_port(&mut cx, &p.switch, &p.disabled, *port, at, entry.split.is_some() && !has_settings) {
+                    usable.push(*port);
+                }
+            }
+            if usable.len() != ports.len() || !has_settings {
+                continue;
+            }
+            let mut layer = cx.layer(&settings);
+            if let Some(d) = &entry.description {
+                if ports.len() > 1 {
+                    cx.push(
+                        Diagnostic::warning("W004", format!("{} ports get the same description", ports.len()))
+                            .at(cx.span(d), "one description for a range"),
+                    );
+                }
+                layer.description = cx.text(d, "description", 64).map(|t| (t, cx.span(d)));
+            }
+            let profile = entry.profile.as_ref().map(|pr| (pr.get().clone(), cx.span(pr)));
+            let peers = entry.peer.as_ref().and_then(|peer| {
+                let hosts = pattern(&mut cx, &peer.host)?;
+                let nics = match &peer.port {
+                    Some(np) => pattern(&mut cx, np)?.into_iter().map(Some).collect(),
+                    None => vec![None],
+                };
+                let n = ports.len();
+                let fit = |v: usize| v == n || v == 1;
+                if !fit(hosts.len()) || !fit(nics.len()) || (n > 1 && hosts.len() == 1 && nics.len() == 1) {
+                    cx.push(
+                        Diagnostic::error("E047", format!("{} names {} port(s), but the peer names {} host(s) and {} NIC port(s)", key.get(), n, hosts.len(), nics.len()))
+                            .at(cx.span(&peer.host), "peer")
+                            .also(at, "ports")
+                            .help("give one peer per port with a numbered pattern, e.g. `host: gpu{01..08}`"),
+                    );
+                    return None;
+                }
+                let at = cx.span(&peer.host);
+                Some(
+                    (0..n)
+                        .map(|i| {
+                            let host = hosts[if hosts.len() == 1 { 0 } else { i }].clone();
+                            let port = nics[if nics.len() == 1 { 0 } else { i }].clone();
+                            (Peer::Host { host, port }, at)
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            });
+            for (i, port) in ports.iter().enumerate() {
+                p.claims.entry(*port).or_default().push(Claim {
+                    profile: profile.clone(),
+                    layer: layer.clone(),
+                    peer: peers.as_ref().map(|v| v[i].clone()),
+                });
+            }
+        }
+        pending.insert(hostname.as_str().to_string(), p);
+    }
+
+    // Links: both ends get the other as peer and the link's profile.
+    let mut link_pairs: Vec<((String, Port), (String, Port), Span, Span)> = Vec::new();
+    for link in raw.links.iter().flatten() {
+        let a = endpoint(&mut cx, &link.a, &names);
+        let b = endpoint(&mut cx, &link.b, &names);
+        let (Some((sa, pa)), Some((sb, pb))) = (a, b) else { continue };
+        let (at_a, at_b) = (cx.span(&link.a), cx.span(&link.b));
+        if pa.len() != pb.len() {
+            cx.push(
+                Diagnostic::error("E052", format!("link ends have {} and {} ports", pa.len(), pb.len()))
+                    .at(at_a, "this end")
+                    .also(at_b, "other end")
+                    .help("both ends of a link list the same number of ports, paired in order"),
+            );
+            continue;
+        }
+        let profile = link.profile.as_ref().map(|pr| (pr.get().clone(), cx.span(pr)));
+        for (x, y) in pa.iter().zip(&pb) {
+            if sa == sb && x == y {
+                cx.error("E052", format!("link from {sa}:{x} to itself"), at_a, "both ends are the same port");
+                continue;
+            }
+            let mut ok = true;
+            for (sw, port, at) in [(&sa, *x, at_a), (&sb, *y, at_b)] {
+                if let Some(p) = pending.get(sw.as_str()) {
+                    let (switch, disabled) = (&p.switch, &p.disabled);
+                    ok &= check_port(&mut cx, switch, disabled, port, at, false);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            for (me, port, at, other, oport) in [(&sa, *x, at_a, &sb, *y), (&sb, *y, at_b, &sa, *x)] {
+                let Some(p) = pending.get_mut(me.as_str()) else { continue };
+                let switch = names.get(&other.to_lowercase()).map(|(h, _)| h.clone());
+                let Some(switch) = switch else { continue };
+                p.claims.entry(port).or_default().push(Claim {
+                    profile: profile.clone(),
+                    layer: Layer::default(),
+                    peer: Some((Peer::Switch { switch, port: oport }, at)),
+                });
+            }
+            link_pairs.push(((sa.clone(), *x), (sb.clone(), *y), at_a, at_b));
+        }
+    }
+
+    // Resolve every port of every switch.
+    let mut resolved: BTreeMap<(String, Port), Layer> = BTreeMap::new();
+    for (name, p) in &mut pending {
+        let sw = &mut p.switch;
+        let mut ports: Vec<Port> = Vec::new();
+        for port in sw.model.ports() {
+            if p.disabled.contains_key(&port) {
+                continue;
+            }
+            match sw.splits.get(&port) {
+                Some(s) => ports.extend((1..=s.ways()).map(|i| Port::sub(port.slot, port.port, i))),
+                None => ports.push(port),
+            }
+        }
+        for port in ports {
+            let claims = p.claims.get(&port).map_or(&[][..], |v| v.as_slice());
+            let mut layer = defaults.clone();
+            let mut entry = Layer::default();
+            let mut conflicts = Vec::new();
+            let mut profile: Option<At<String>> = None;
+            let mut peer: Option<At<Peer>> = None;
+            for c in claims {
+                if let Some((pr, at)) = &c.profile {
+                    match &profile {
+                        Some((other, oat)) if other != pr => conflicts.push(("profile".into(), other.clone(), *oat, pr.clone(), *at)),
+                        _ => profile = Some((pr.clone(), *at)),
+                    }
+                }
+                if let Some((pe, at)) = &c.peer {
+                    match &peer {
+                        Some((other, oat)) => {
+                            let oat = *oat;
+                            cx.push(
+                                Diagnostic::error("E044", format!("port {port} of {name} is claimed by two peers, `{}` and `{}`", other.description(), pe.description()))
+                                    .at(*at, "second peer")
+                                    .also(oat, "first peer"),
+                            );
+                        }
+                        None => peer = Some((pe.clone(), *at)),
+                    }
+                }
+                entry.absorb(&c.layer, &mut conflicts);
+            }
+            for (what, a, sa, b, sb) in conflicts {
+                cx.push(
+                    Diagnostic::error("E043", format!("port {port} of {name} gets two values for `{what}`: `{a}` and `{b}`"))
+                        .at(sb, format!("`{b}` here"))
+                        .also(sa, format!("`{a}` here"))
+                        .help("one port takes one value; remove one of the entries or make them agree"),
+                );
+            }
+            if let Some((pr, at)) = &profile {
+                match profiles.get(pr) {
+                    Some((pl, _)) => {
+                        used_profiles.insert(pr.clone());
+                        layer.overlay(pl);
+                    }
+                    None => {
+                        let mut d = Diagnostic::error("E063", format!("unknown profile `{pr}`")).at(*at, "not declared under `profiles`");
+                        if let Some(best) = did_you_mean(pr, profiles.keys().map(String::as_str)) {
+                            d = d.help(format!("did you mean `{best}`?"));
+                        }
+                        if !cx.diags.contains(&d) {
+                            cx.push(d);
+                        }
+                    }
+                }
+            }
+            layer.overlay(&entry);
+            if let Some((v, at)) = &layer.vlan
+                && !vlans.contains_key(v)
+            {
+                let d = Diagnostic::error("E062", format!("VLAN {v} is not declared")).at(*at, "used here").help(format!("add `- id: {v}` under `vlans`"));
+                if !cx.diags.contains(&d) {
+                    cx.push(d);
+                }
+            }
+            let native = sw.model.native_speed(port.parent(), port.sub.and(sw.splits.get(&port.parent()).copied()));
+            if let (Some((s, at)), Some(n)) = (&layer.speed, native)
+                && s.gbps() > n.gbps()
+            {
+                let d = Diagnostic::error("E045", format!("speed {s} is above what port {port} of a {} can do ({n})", sw.model.name)).at(*at, "too fast");
+                if !cx.diags.iter().any(|x| x.primary == d.primary && x.code == d.code) {
+                    cx.push(d);
+                }
+            }
+            if let Some((true, at)) = layer.pfc
+                && !sw.qos.pfc.as_ref().is_some_and(|p| p.enabled)
+                && !matches!(sw.qos.roce, Some(RoceMode::Lossless))
+            {
+                let d = Diagnostic::warning("W002", format!("per-port PFC is on but PFC is not enabled globally on {name}"))
+                    .at(at, "port PFC mode on")
+                    .help("add `qos: { pfc: { priorities: [3] } }` so the switch sends and honours pause frames");
+                if !cx.diags.iter().any(|x| x.primary == d.primary && x.code == d.code) {
+                    cx.push(d);
+                }
+            }
+            let description = layer
+                .description
+                .as_ref()
+                .map(|(d, _)| d.clone())
+                .or_else(|| (layer.auto_description.is_none_or(|(a, _)| a)).then(|| peer.as_ref().map(|(p, _)| p.description())).flatten());
+            sw.ports.insert(
+                port,
+                PortSettings {
+                    speed: layer.speed.as_ref().map(|x| x.0),
+                    mtu: layer.mtu.as_ref().map(|x| x.0),
+                    shutdown: layer.shutdown.as_ref().is_some_and(|x| x.0),
+                    switchport: layer.switchport.as_ref().map(|x| x.0),
+                    vlan: layer.vlan.as_ref().map(|x| x.0),
+                    trust: layer.trust.as_ref().map(|x| x.0),
+                    ecn: layer.ecn.iter().map(|(k, v)| (*k, v.0)).collect(),
+                    ets: layer.ets.iter().map(|(k, v)| (*k, v.0)).collect(),
+                    pfc: layer.pfc.as_ref().is_some_and(|x| x.0),
+                    description,
+                    peer: peer.map(|x| x.0),
+                },
+            );
+            resolved.insert((name.clone(), port), layer);
+        }
+    }
+
+    // Both ends of every link agree on what must match.
+    for ((sa, pa), (sb, pb), at_a, at_b) in &link_pairs {
+        let (Some(a), Some(b)) = (resolved.get(&(sa.clone(), *pa)), resolved.get(&(sb.clone(), *pb))) else { continue };
+        let show = |v: Option<String>| v.unwrap_or_else(|| "the default".into());
+        let checks: [(&str, Option<String>, Option<Span>, Option<String>, Option<Span>); 4] = [
+            ("speed", a.speed.as_ref().map(|x| x.0.to_string()), a.speed.as_ref().map(|x| x.1), b.speed.as_ref().map(|x| x.0.to_string()), b.speed.as_ref().map(|x| x.1)),
+            ("mtu", a.mtu.as_ref().map(|x| x.0.to_string()), a.mtu.as_ref().map(|x| x.1), b.mtu.as_ref().map(|x| x.0.to_string()), b.mtu.as_ref().map(|x| x.1)),
+            ("pfc", Some(a.pfc.as_ref().is_some_and(|x| x.0).to_string()), a.pfc.as_ref().map(|x| x.1), Some(b.pfc.as_ref().is_some_and(|x| x.0).to_string()), b.pfc.as_ref().map(|x| x.1)),
+            ("trust", a.trust.as_ref().map(|x| x.0.to_string()), a.trust.as_ref().map(|x| x.1), b.trust.as_ref().map(|x| x.0.to_string()), b.trust.as_ref().map(|x| x.1)),
+        ];
+        for (what, va, sa_, vb, sb_) in checks {
+            if va != vb {
+                let mut d = Diagnostic::error(
+                    "E051",
+                    format!("link ends disagree on {what}: {sa}:{pa} has {}, {sb}:{pb} has {}", show(va.clone()), show(vb.clone())),
+                )
+                .at(*at_a, format!("{sa}:{pa}"))
+                .also(*at_b, format!("{sb}:{pb}"));
+                if let Some(s) = sa_ {
+                    d = d.also(s, format!("{what} of {sa}:{pa} set here"));
+                }
+                if let Some(s) = sb_ {
+                    d = d.also(s, format!("{what} of {sb}:{pb} set here"));
+                }
+                cx.push(d.help("give both ends the same profile, or set the value at both ends"));
+            }
+        }
+    }
+
+    for (name, (_, at)) in &profiles {
+        if !used_profiles.contains(name) {
+            cx.push(Diagnostic::warning("W001", format!("profile `{name}` is not used by any port")).at(*at, "declared here"));
+        }
+    }
+
+    let fabric = Fabric {
+        switches: pending.into_values().map(|p| (p.switch.hostname.clone(), p.switch)).collect(),
+    };
+    cx.diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    cx.diags.dedup();
+    let ok = !cx.diags.iter().any(Diagnostic::is_error);
+    (ok.then_some(fabric), cx.diags)
+}
+
+/// An Onyx release; malformed → E023.
+fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
+    let at = cx.span(v);
+    match v.get().parse::<Release>() {
+        Ok(r) => Some((r, at)),
+        Err(msg) => {
+            cx.error("E023", msg, at, "not a release");
+            None
+        }
+    }
+}
+
+/// Checks one port of an entry or link against the switch: it exists, subports belong to a
+/// port split that way, a split parent is only split (not configured), disabled ports are not
+/// used.
+fn check_port(cx: &mut Cx, sw: &Switch, disabled: &BTreeMap<Port, Span>, port: Port, at: Span, split_only: bool) -> bool {
+    let parent = port.parent();
+    if !sw.model.has_port(parent) {
+        cx.push(
+            Diagnostic::error("E040", format!("port {parent} does not exist on {} `{}`", sw.model.name, sw.hostname))
+                .at(at, "no such port")
+                .help(format!("{} has ports 1/1 to 1/{}", sw.model.name, sw.model.port_count())),
+        );
+        return false;
+    }
+    if let Some(split_at) = disabled.get(&parent) {
+        cx.push(
+            Diagnostic::error("E046", format!("port {parent} is unusable: the 4-way split of the port before it takes its lanes"))
+                .at(at, "unusable port")
+                .also(*split_at, "4-way split here"),
+        );
+        return false;
+    }
+    match (port.sub, sw.splits.get(&parent)) {
+        (Some(sub), Some(split)) if sub <= split.ways() => true,
+        (Some(sub), Some(split)) => {
+            cx.error("E041", format!("port {parent} is split {} ways; it has no subport {sub}", split.ways()), at, "no such subport");
+            false
+        }
+        (Some(_), None) => {
+            cx.push(
+                Diagnostic::error("E041", format!("subport {port} needs port {parent} to be split"))
+                    .at(at, "subport of a port that is not split")
+                    .help(format!("add `{parent}: {{ split: 4 }}` (or 2) to the port map")),
+            );
+            false
+        }
+        (None, Some(_)) if !split_only => {
+            cx.push(
+                Diagnostic::error("E041", format!("port {port} is split; configure its subports, not the port"))
+                    .at(at, "split port")
+                    .help(format!("write `{port}/1` … instead")),
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
+/// A peer host or NIC port, with its numbered pattern expanded and each result checked as CLI
+/// text (it ends up in a description).
+fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
+    let at = cx.span(v);
+    match expand_pattern(v.get()) {
+        Ok(list) => {
+            for s in &list {
+                if let Err(msg) = check_cli_text(s, 64) {
+                    cx.error("E024", format!("peer name {msg}"), at, "refused");
+                    return None;
+                }
+            }
+            Some(list)
+        }
+        Err(msg) => {
+            cx.error("E047", msg, at, "bad pattern");
+            None
+        }
+    }
+}
+
+/// `leaf01:1/31` or `leaf01:1/29-1/32` → the switch's name and its ports.
+fn endpoint(cx: &mut Cx, v: &Sp<String>, names: &BTreeMap<String, (Hostname, Span)>) -> Option<(String, Vec<Port>)> {
+    let at = cx.span(v);
+    let s = v.get();
+    let Some((sw, ports)) = s.split_once(':').or_else(|| s.split_once(' ')) else {
+        cx.push(Diagnostic::error("E050", format!("`{}` is not a link end", s.escape_debug())).at(at, "expected `switch:port`").help("write it as `leaf01:1/31` or `leaf01:1/29-1/32`"));
+        return None;
+    };
+    let Some((h, _)) = names.get(&sw.trim().to_lowercase()) else {
+        let mut d = Diagnostic::error("E050", format!("link to unknown switch `{}`", sw.escape_debug())).at(at, "not under `switches`");
+        if let Some(best) = did_you_mean(sw, names.values().map(|(h, _)| h.as_str())) {
+            d = d.help(format!("did you mean `{best}`?"));
+        }
+        cx.push(d);
+        return None;
+    };
+    match parse_port_range(ports) {
+        Ok(p) => Some((h.as_str().to_string(), p)),
+        Err(msg) => {
+            cx.error("E025", msg, at, "not a port or range");
+            None
+        }
+    }
+}
+
+/// Switch-wide QoS: pools, PFC, `roce` mode and the DSCP cross-checks.
+fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos {
+    let mut out = Qos::default();
+    if let Some(m) = &q.roce {
+        out.roce = cx.word(m, RoceMode::parse);
+        if let Some((r, rat)) = release
+            && r < Release::ROCE_COMMAND
+        {
+            cx.push(
+                Diagnostic::error("E034", format!("`roce` mode needs Onyx {} or later; this switch runs {r}", Release::ROCE_COMMAND))
+                    .at(cx.span(m), "roce mode")
+                    .also(rat, "release set here")
+                    .help("configure pools, trust, ECN and PFC explicitly instead"),
+            );
+        }
+        if let Some(pools) = q.pools.as_ref().filter(|p| !p.0.is_empty()) {
+            let first = cx.span(&pools.0[0].0);
+            cx.push(
+                Diagnostic::error("E034", "`roce` mode and explicit pools are exclusive: `roce` owns the buffer pools")
+                    .at(cx.span(m), "roce mode")
+                    .also(first, "explicit pool")
+                    .help("choose one: remove `roce`, or remove `pools`"),
+            );
+        }
+    }
+    let mut total: u32 = 0;
+    let mut memory_at: Vec<Span> = Vec::new();
+    let mut owner: BTreeMap<Priority, (String, Span)> = BTreeMap::new();
+    for (name, p) in q.pools.iter().flat_map(|e| e.0.iter()) {
+        let nat = cx.span(name);
+        let n = name.get();
+        if n.is_empty() || n.len() > 20 || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            cx.push(
+                Diagnostic::error("E024", format!("pool name `{}` is not valid", n.escape_debug()))
+                    .at(nat, "pool name")
+                    .help("a traffic pool name is 1-20 letters, digits, `-` or `_`"),
+            );
+            continue;
+        }
+        if let Some((r, rat)) = release
+            && r < Release::TRAFFIC_POOLS
+        {
+            cx.push(
+                Diagnostic::error("E034", format!("traffic pools need Onyx {} or later; this switch runs {r}", Release::TRAFFIC_POOLS))
+                    .at(nat, "pool")
+                    .also(rat, "release set here"),
+            );
+        }
+        let kind = cx.word(&p.kind, PoolType::parse);
+        let memory = p.memory.as_ref().and_then(|m| {
+            let at = cx.span(m);
+            match Percent::from_f64(*m.get()) {
+                Ok(v) => {
+                    total += u32::from(v.hundredths());
+                    memory_at.push(at);
+                    Some(v)
+                }
+                Err(msg) => {
+                    cx.error("E020", format!("pool memory {msg}"), at, "out of range");
+                    None
+                }
+            }
+        });
+        let mut priorities = BTreeSet::new();
+        for (pr, at) in p.priorities.as_ref().map(|l| cx.priorities(l)).unwrap_or_default() {
+            if let Some((other, oat)) = owner.get(&pr) {
+                if other != n {
+                    let oat = *oat;
+                    cx.push(
+                        Diagnostic::error("E031", format!("switch priority {pr} is mapped to two pools, `{other}` and `{n}`"))
+                            .at(at, format!("in `{n}`"))
+                            .also(oat, format!("in `{other}`"))
+                            .help("a switch priority belongs to one pool"),
+                    );
+                    continue;
+                }
+            }
+            owner.insert(pr, (n.clone(), at));
+            priorities.insert(pr);
+        }
+        if let Some(kind) = kind {
+            out.pools.insert(n.clone(), Pool { kind, memory, priorities });
+        }
+    }
+    if total > 10_000 {
+        let mut d = Diagnostic::error("E030", format!("pool memory adds up to {}.{:02}%, more than 100%", total / 100, total % 100));
+        if let Some((last, rest)) = memory_at.split_last() {
+            d = d.at(*last, "total passes 100% here");
+            for s in rest {
+                d = d.also(*s, "");
+            }
+        }
+        cx.push(d.help("lower the `memory` of one or more pools"));
+    }
+    let lossless: BTreeSet<Priority> = out
+        .pools
+        .values()
+        .filter(|p| p.kind == PoolType::Lossless)
+        .flat_map(|p| p.priorities.iter().copied())
+        .collect();
+    if let Some(pfc) = &q.pfc {
+        let list = pfc.priorities.as_ref().map(|l| cx.priorities(l)).unwrap_or_default();
+        let roce_owns = matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
+        for (pr, at) in &list {
+            if !lossless.contains(pr) && !roce_owns {
+                let where_ = owner.get(pr).map(|(n, s)| (n.clone(), *s));
+                let mut d = Diagnostic::error("E032", format!("PFC is enabled on switch priority {pr}, which no lossless pool maps")).at(*at, "PFC priority");
+                if let Some((n, s)) = where_ {
+                    d = d.also(s, format!("mapped to the lossy pool `{n}`"));
+                }
+                cx.push(d.help("map the priority to a `type: lossless` pool, or drop it from PFC: pause frames on a lossy pool drop traffic anyway"));
+            }
+        }
+        let enabled: BTreeSet<Priority> = list.iter().map(|(p, _)| *p).collect();
+        if let Some(at) = pfc.priorities.as_ref().map(|l| cx.span(l)) {
+            for pr in lossless.difference(&enabled) {
+                let oat = owner.get(pr).map(|x| x.1);
+                let mut d = Diagnostic::error("E033", format!("switch priority {pr} is in a lossless pool but PFC is not enabled on it")).at(at, "PFC priorities");
+                if let Some(s) = oat {
+                    d = d.also(s, "lossless pool priority");
+                }
+                cx.push(d.help(format!("add {pr} to the PFC priorities")));
+            }
+        }
+        out.pfc = Some(Pfc {
+            enabled: pfc.enabled.as_ref().is_none_or(|v| *v.get()),
+            priorities: enabled,
+        });
+    }
+    if let Some(dscp) = &q.dscp {
+        for (v, what) in [(&dscp.roce, "RoCE"), (&dscp.cnp, "CNP")] {
+            let Some(v) = v else { continue };
+            let Some(d) = cx.int(v, Dscp::new) else { continue };
+            let pr = d.default_priority();
+            let lossless_ok = lossless.contains(&pr) || matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
+            if what == "RoCE" && !lossless_ok && (!out.pools.is_empty() || out.roce.is_some()) {
+                cx.push(
+                    Diagnostic::warning("W003", format!("RoCE DSCP {d} maps to switch priority {pr} (DSCP/8, Onyx's default map), which no lossless pool holds"))
+                        .at(cx.span(v), "RoCE DSCP")
+                        .help(format!("map priority {pr} to the lossless pool, or mark RoCE with a DSCP in {}-{}", lossless.iter().next().map_or(24, |p| p.get() * 8), lossless.iter().next().map_or(31, |p| p.get() * 8 + 7))),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand_pattern;
+
+    #[test]
+    fn patterns_expand_in_order_with_padding() {
+        assert_eq!(expand_pattern("clx-mld-{41..43}").unwrap(), ["clx-mld-41", "clx-mld-42", "clx-mld-43"]);
+        assert_eq!(expand_pattern("gpu{008..010}-p0").unwrap(), ["gpu008-p0", "gpu009-p0", "gpu010-p0"]);
+        assert_eq!(expand_pattern("plain").unwrap(), ["plain"]);
+        assert!(expand_pattern("x{5..1}").is_err());
+        assert!(expand_pattern("x{1..2").is_err());
+        assert!(expand_pattern("x{a..b}").is_err());
+    }
+}

@@ -1,0 +1,13 @@
+//! `fabric`: compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx switches.
+//!
+//! Data flows one way: `types`/`diag`/`error` → `fabric` (YAML → validated model) and `onyx`
+//! (typed switch configuration ⇄ running-config text) → `compile` → `cli`. Only `cli` runs
+//! stages in order; every stage is reachable from tests and benchmarks through this library.
+
+pub mod cli;
+pub mod compile;
+pub mod diag;
+pub mod error;
+pub mod fabric;
+pub mod onyx;
+pub mod types;

@@ -1,0 +1,460 @@
+//! Small value types shared by every stage: ports and port ranges, VLAN ids, switch
+//! priorities and traffic classes, DSCP values, percentages, hostnames, Onyx releases.
+//!
+//! Each type parses from the text a network engineer writes (`FromStr`) and prints the way
+//! Onyx prints it (`Display`). A value of one of these types is always valid: the checks live
+//! in the constructors, not in the callers. Nothing here knows about YAML or switches.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Serialize, Serializer};
+
+mod model;
+mod qos;
+
+pub use model::{Model, Split};
+pub(crate) use qos::choose;
+pub use qos::{did_you_mean, Ecn, EcnMode, EcnThresholds, Ets, PoolType, RoceMode, Speed, SwitchportMode, Trust};
+
+/// An Ethernet port: `1/5`, or a split subport `1/31/2`.
+///
+/// Ordered the way Onyx lists ports: by slot, port, then subport (a parent before its subports).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Port {
+    pub slot: u8,
+    pub port: u16,
+    pub sub: Option<u8>,
+}
+
+impl Port {
+    pub const fn new(slot: u8, port: u16) -> Self {
+        Port {
+            slot,
+            port,
+            sub: None,
+        }
+    }
+
+    pub const fn sub(slot: u8, port: u16, sub: u8) -> Self {
+        Port {
+            slot,
+            port,
+            sub: Some(sub),
+        }
+    }
+
+    /// The front-panel port this one belongs to (itself when it is not a subport).
+    pub fn parent(self) -> Port {
+        Port { sub: None, ..self }
+    }
+
+    /// True when `next` directly follows `self` inside one Onyx range: the next port number
+    /// on the same slot, or the next subport of the same front-panel port. A range never
+    /// crosses from plain ports into subports.
+    pub fn precedes(self, next: Port) -> bool {
+        if self.slot != next.slot {
+            return false;
+        }
+        match (self.sub, next.sub) {
+            (None, None) => next.port == self.port + 1,
+            (Some(a), Some(b)) => self.port == next.port && b == a + 1,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Port {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.sub {
+            None => write!(f, "{}/{}", self.slot, self.port),
+            Some(s) => write!(f, "{}/{}/{}", self.slot, self.port, s),
+        }
+    }
+}
+
+impl FromStr for Port {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("`{s}` is not a port; write `1/5`, or `1/31/2` for a split subport");
+        let parts: Vec<&str> = s.trim().split('/').collect();
+        let num = |t: &str| -> Result<u32, String> {
+            if t.is_empty() || t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            t.parse::<u32>().map_err(|_| bad())
+        };
+        let (slot, port, sub) = match parts.as_slice() {
+            [a, b] => (num(a)?, num(b)?, None),
+            [a, b, c] => (num(a)?, num(b)?, Some(num(c)?)),
+            _ => return Err(bad()),
+        };
+        if slot == 0 || slot > 16 || port == 0 || port > 256 || sub.is_some_and(|x| x == 0 || x > 8)
+        {
+            return Err(bad());
+        }
+        Ok(Port {
+            slot: slot as u8,
+            port: port as u16,
+            sub: sub.map(|x| x as u8),
+        })
+    }
+}
+
+impl Serialize for Port {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Parses a port or an Onyx port range (`1/1-1/8`, `1/31/1-1/31/4`) into its ports, in order.
+pub fn parse_port_range(s: &str) -> Result<Vec<Port>, String> {
+    let s = s.trim();
+    let Some((a, b)) = s.split_once('-') else {
+        return Ok(vec![s.parse()?]);
+    };
+    let (a, b): (Port, Port) = (a.parse()?, b.parse()?);
+    let same_group = a.slot == b.slot
+        && match (a.sub, b.sub) {
+            (None, None) => true,
+            (Some(_), Some(_)) => a.port == b.port,
+            _ => false,
+        };
+    if !same_group {
+        return Err(format!(
+            "`{s}` is not a range Onyx accepts: a range stays on one slot, and subports stay on one port (`1/1-1/8`, `1/31/1-1/31/4`)"
+        ));
+    }
+    if b < a {
+        return Err(format!("`{s}` runs backwards; write `{b}-{a}`"));
+    }
+    let mut out = vec![a];
+    let mut cur = a;
+    while cur != b {
+        cur = match cur.sub {
+            None => Port::new(cur.slot, cur.port + 1),
+            Some(x) => Port::sub(cur.slot, cur.port, x + 1),
+        };
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// Formats consecutive ports as one Onyx range: `1/1-1/8`, or `1/5` for a single port.
+pub fn format_range(first: Port, last: Port) -> String {
+    if first == last {
+        first.to_string()
+    } else {
+        format!("{first}-{last}")
+    }
+}
+
+/// Compresses `(port, value)` pairs, sorted by port, into Onyx ranges: consecutive ports with
+/// equal values become one `(first, last, value)` run, as `show running-config` prints them
+/// (`interface ethernet 1/1-1/9 speed 40G force`). Runs never cross a split group.
+pub fn compress<'a, T: PartialEq + 'a>(
+    items: impl IntoIterator<Item = (Port, &'a T)>,
+) -> Vec<(Port, Port, &'a T)> {
+    let mut runs: Vec<(Port, Port, &T)> = Vec::new();
+    for (port, value) in items {
+        if let Some(last) = runs.last_mut()
+            && last.1.precedes(port)
+            && last.2 == value
+        {
+            last.1 = port;
+            continue;
+        }
+        runs.push((port, port, value));
+    }
+    runs
+}
+
+macro_rules! bounded_u8 {
+    ($(#[$m:meta])* $name:ident, $max:expr, $what:literal) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(u8);
+
+        impl $name {
+            pub const MAX: u8 = $max;
+
+            pub fn new(v: i64) -> Result<Self, String> {
+                if (0..=i64::from($max)).contains(&v) {
+                    Ok($name(v as u8))
+                } else {
+                    Err(format!(concat!($what, " {} is out of range 0-{}"), v, $max))
+                }
+            }
+
+            pub fn get(self) -> u8 {
+                self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+bounded_u8!(
+    /// A switch priority (0-7): what Onyx buffers and pauses by.
+    Priority,
+    7,
+    "switch priority"
+);
+bounded_u8!(
+    /// A traffic class (0-7): what Onyx schedules (ETS) and marks (ECN) by.
+    TrafficClass,
+    7,
+    "traffic class"
+);
+bounded_u8!(
+    /// A DSCP value (0-63).
+    Dscp,
+    63,
+    "DSCP"
+);
+
+impl Dscp {
+    /// The switch priority Onyx assigns this DSCP with its default map under `qos trust L3`:
+    /// DSCP / 8 (26 → 3, 48 → 6), per `show qos interface ethernet 1/1 | json-print`.
+    pub fn default_priority(self) -> Priority {
+        Priority(self.0 / 8)
+    }
+}
+
+/// A VLAN id, 1-4094.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Vlan(u16);
+
+impl Vlan {
+    pub fn new(v: i64) -> Result<Self, String> {
+        if (1..=4094).contains(&v) {
+            Ok(Vlan(v as u16))
+        } else {
+            Err(format!("VLAN {v} is out of range 1-4094"))
+        }
+    }
+
+    pub fn get(self) -> u16 {
+        self.0
+    }
+}
+
+impl fmt::Display for Vlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A percentage 0-100 with at most two decimals, kept in hundredths so it compares exactly and
+/// prints the way Onyx prints pool memory: `50.00`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Percent(u16);
+
+impl Percent {
+    pub fn from_f64(v: f64) -> Result<Self, String> {
+        if !v.is_finite() || !(0.0..=100.0).contains(&v) {
+            return Err(format!("{v} is not a percentage 0-100"));
+        }
+        let hundredths = (v * 100.0).round();
+        if (hundredths - v * 100.0).abs() > 1e-6 {
+            return Err(format!("{v} has more than two decimals; Onyx keeps two"));
+        }
+        Ok(Percent(hundredths as u16))
+    }
+
+    pub fn hundredths(self) -> u16 {
+        self.0
+    }
+}
+
+impl fmt::Display for Percent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{:02}", self.0 / 100, self.0 % 100)
+    }
+}
+
+impl Serialize for Percent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A switch hostname as Onyx accepts it: 1-63 letters, digits and hyphens, not starting or
+/// ending with a hyphen (an RFC 1123 label).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Hostname(String);
+
+impl Hostname {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for Hostname {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let ok = !s.is_empty()
+            && s.len() <= 63
+            && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !s.starts_with('-')
+            && !s.ends_with('-');
+        if ok {
+            Ok(Hostname(s.to_string()))
+        } else {
+            Err(format!(
+                "`{}` is not a valid Onyx hostname: use 1-63 letters, digits and hyphens, not starting or ending with a hyphen",
+                s.escape_debug()
+            ))
+        }
+    }
+}
+
+impl fmt::Display for Hostname {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// An Onyx release, `3.6.8190`: ordered numerically so features can be gated by version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Release(pub u16, pub u16, pub u32);
+
+impl Release {
+    /// `roce` one-shot mode appeared in 3.8.2000 (NVIDIA Onyx manual, RoCE Commands).
+    pub const ROCE_COMMAND: Release = Release(3, 8, 2000);
+    /// `traffic pool` commands appeared in 3.6.5000 (Shared Buffer Commands).
+    pub const TRAFFIC_POOLS: Release = Release(3, 6, 5000);
+    /// From 3.9 the header gains `## Product release:` and strings print double-quoted.
+    pub const HEADER_RELEASE: Release = Release(3, 9, 0);
+}
+
+impl FromStr for Release {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("`{s}` is not an Onyx release; write it as `3.9.3210`");
+        let mut it = s.trim().split('.');
+        let (Some(a), Some(b), Some(c), None) = (it.next(), it.next(), it.next(), it.next()) else {
+            return Err(bad());
+        };
+        let digits = |t: &str| !t.is_empty() && t.len() <= 6 && t.bytes().all(|x| x.is_ascii_digit());
+        if !(digits(a) && digits(b) && digits(c)) {
+            return Err(bad());
+        }
+        Ok(Release(
+            a.parse().map_err(|_| bad())?,
+            b.parse().map_err(|_| bad())?,
+            c.parse().map_err(|_| bad())?,
+        ))
+    }
+}
+
+impl fmt::Display for Release {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+impl Serialize for Release {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Checks text that will be printed inside an Onyx command (a description, a VLAN name): it
+/// must stay one line and one argument, so a user's text can never end a command early or
+/// start another one.
+pub fn check_cli_text(s: &str, max: usize) -> Result<(), String> {
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "contains the control character {:?}, which would break the CLI line",
+            c
+        ));
+    }
+    if s.contains('"') {
+        return Err("contains `\"`, which would end the quoted CLI argument".into());
+    }
+    if s.trim() != s {
+        return Err("starts or ends with white space, which Onyx does not keep".into());
+    }
+    if s.is_empty() {
+        return Err("is empty".into());
+    }
+    if s.chars().count() > max {
+        return Err(format!("is longer than {max} characters"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_parse_and_print() {
+        assert_eq!("1/5".parse::<Port>().unwrap(), Port::new(1, 5));
+        assert_eq!("1/31/2".parse::<Port>().unwrap().to_string(), "1/31/2");
+        for bad in ["", "1", "1/", "a/b", "1/0", "0/1", "1/2/3/4", "1/+2", "1/31/0"] {
+            assert!(bad.parse::<Port>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ranges_expand_and_compress_back() {
+        let ports = parse_port_range("1/1-1/8").unwrap();
+        assert_eq!(ports.len(), 8);
+        let sub = parse_port_range("1/31/1-1/31/4").unwrap();
+        assert_eq!(sub.last().unwrap().to_string(), "1/31/4");
+        assert!(parse_port_range("1/8-1/1").is_err());
+        assert!(parse_port_range("1/30-1/31/2").is_err());
+        assert!(parse_port_range("1/31/1-1/32/2").is_err());
+
+        let v = 7u8;
+        let w = 9u8;
+        let mut items: Vec<(Port, &u8)> = ports.iter().map(|p| (*p, &v)).collect();
+        items[4].1 = &w;
+        items.extend(sub.iter().map(|p| (*p, &v)));
+        let runs: Vec<String> = compress(items)
+            .into_iter()
+            .map(|(a, b, x)| format!("{} {x}", format_range(a, b)))
+            .collect();
+        assert_eq!(runs, ["1/1-1/4 7", "1/5 9", "1/6-1/8 7", "1/31/1-1/31/4 7"]);
+    }
+
+    #[test]
+    fn percent_keeps_two_decimals() {
+        assert_eq!(Percent::from_f64(50.0).unwrap().to_string(), "50.00");
+        assert_eq!(Percent::from_f64(12.5).unwrap().to_string(), "12.50");
+        assert!(Percent::from_f64(12.345).is_err());
+        assert!(Percent::from_f64(100.5).is_err());
+        assert!(Percent::from_f64(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn hostnames_and_releases() {
+        assert!("swx-mld-1-2".parse::<Hostname>().is_ok());
+        assert!("-a".parse::<Hostname>().is_err());
+        assert!("a b".parse::<Hostname>().is_err());
+        assert!("a".repeat(64).parse::<Hostname>().is_err());
+        assert!("3.6.8190".parse::<Release>().unwrap() < Release::ROCE_COMMAND);
+        assert!("3.9".parse::<Release>().is_err());
+    }
+
+    #[test]
+    fn cli_text_refuses_what_breaks_a_line() {
+        assert!(check_cli_text("clx-mld-41:vmnic2", 64).is_ok());
+        assert!(check_cli_text("a\nvlan 5", 64).is_err());
+        assert!(check_cli_text("a\"b", 64).is_err());
+        assert!(check_cli_text("\u{1b}[2J", 64).is_err());
+    }
+}

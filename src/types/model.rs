@@ -1,0 +1,193 @@
+//! Switch models: how many front-panel ports, their native speed, and which can split.
+//!
+//! One table, from NVIDIA's product briefs (port counts and the maximum number of split
+//! ports): SN2100 16×100G, up to 64 split ports, so every port splits 4-way; SN2410
+//! 48×25G + 8×100G, the 100G ports split; SN2700 32×100G, up to 64 split ports, so every port
+//! splits 2-way but only odd ports split 4-way, and that takes the lanes of the even port
+//! below it; SN3700 32×200G, up to 128 split ports, every port splits 4-way; SN4600 64×200G
+//! and SN4600C 64×100G, up to 128 split ports: 2-way everywhere, 4-way on odd ports, which
+//! disables the even neighbour. Subport speed is the native speed divided by the split.
+
+use std::fmt;
+
+use super::{Port, Speed};
+
+/// `interface ethernet 1/31 module-type qsfp-split-2|qsfp-split-4 force`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub enum Split {
+    #[serde(rename = "qsfp-split-2")]
+    Two,
+    #[serde(rename = "qsfp-split-4")]
+    Four,
+}
+
+impl Split {
+    pub fn ways(self) -> u8 {
+        match self {
+            Split::Two => 2,
+            Split::Four => 4,
+        }
+    }
+
+    pub fn from_ways(n: i64) -> Result<Split, String> {
+        match n {
+            2 => Ok(Split::Two),
+            4 => Ok(Split::Four),
+            _ => Err(format!("a port splits 2 or 4 ways, not {n}")),
+        }
+    }
+}
+
+impl fmt::Display for Split {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "qsfp-split-{}", self.ways())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Four {
+    No,
+    All,
+    /// Odd ports only; the even port above the split one is disabled.
+    OddTakesNext,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Group {
+    first: u16,
+    last: u16,
+    speed: Speed,
+    split2: bool,
+    split4: Four,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct Model {
+    pub name: &'static str,
+    groups: &'static [Group],
+}
+
+const fn g(first: u16, last: u16, speed: Speed, split2: bool, split4: Four) -> Group {
+    Group {
+        first,
+        last,
+        speed,
+        split2,
+        split4,
+    }
+}
+
+static MODELS: &[Model] = &[
+    Model {
+        name: "SN2100",
+        groups: &[g(1, 16, Speed::G100, true, Four::All)],
+    },
+    Model {
+        name: "SN2410",
+        groups: &[
+            g(1, 48, Speed::G25, false, Four::No),
+            g(49, 56, Speed::G100, true, Four::All),
+        ],
+    },
+    Model {
+        name: "SN2700",
+        groups: &[g(1, 32, Speed::G100, true, Four::OddTakesNext)],
+    },
+    Model {
+        name: "SN3700",
+        groups: &[g(1, 32, Speed::G200, true, Four::All)],
+    },
+    Model {
+        name: "SN4600",
+        groups: &[g(1, 64, Speed::G200, true, Four::OddTakesNext)],
+    },
+    Model {
+        name: "SN4600C",
+        groups: &[g(1, 64, Speed::G100, true, Four::OddTakesNext)],
+    },
+];
+
+impl Model {
+    pub fn all() -> &'static [Model] {
+        MODELS
+    }
+
+    pub fn find(name: &str) -> Result<&'static Model, String> {
+        super::qos::choose(
+            name,
+            &MODELS.iter().map(|m| (m.name, m)).collect::<Vec<_>>(),
+            "supported switch model",
+        )
+    }
+
+    /// Number of front-panel ports (all on slot 1).
+    pub fn port_count(&self) -> u16 {
+        self.groups.last().map_or(0, |g| g.last)
+    }
+
+    fn group(&self, port: Port) -> Option<&Group> {
+        if port.slot != 1 {
+            return None;
+        }
+        self.groups
+            .iter()
+            .find(|g| (g.first..=g.last).contains(&port.port))
+    }
+
+    /// Whether the front-panel port exists (subports are checked against splits elsewhere).
+    pub fn has_port(&self, port: Port) -> bool {
+        self.group(port).is_some()
+    }
+
+    /// Every front-panel port, in order.
+    pub fn ports(&self) -> impl Iterator<Item = Port> + '_ {
+        (1..=self.port_count()).map(|p| Port::new(1, p))
+    }
+
+    /// Native speed of a front-panel port, or of a subport given how its parent is split.
+    pub fn native_speed(&self, port: Port, split: Option<Split>) -> Option<Speed> {
+        let g = self.group(port)?;
+        match split {
+            None => Some(g.speed),
+            Some(s) => Speed::from_gbps(g.speed.gbps() / u32::from(s.ways())),
+        }
+    }
+
+    /// Checks that `port` can split `split` ways; returns the port it disables, if any.
+    pub fn check_split(&self, port: Port, split: Split) -> Result<Option<Port>, String> {
+        let g = self
+            .group(port)
+            .ok_or_else(|| format!("port {port} does not exist on {}", self.name))?;
+        let no = |why: &str| Err(format!("port {port} of {} cannot split {} ways{why}", self.name, split.ways()));
+        match split {
+            Split::Two if !g.split2 => no(""),
+            Split::Two => Ok(None),
+            Split::Four => match g.split4 {
+                Four::No => no(""),
+                Four::All => Ok(None),
+                Four::OddTakesNext if port.port % 2 == 0 => {
+                    no(": only odd ports split 4 ways, each taking the lanes of the even port after it")
+                }
+                Four::OddTakesNext => Ok(Some(Port::new(port.slot, port.port + 1))),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_know_their_ports() {
+        let m = Model::find("sn2700").unwrap();
+        assert_eq!(m.port_count(), 32);
+        assert!(!m.has_port(Port::new(1, 33)));
+        assert_eq!(m.native_speed(Port::new(1, 1), Some(Split::Four)), Some(Speed::G25));
+        assert_eq!(m.check_split(Port::new(1, 31), Split::Four).unwrap(), Some(Port::new(1, 32)));
+        assert!(m.check_split(Port::new(1, 32), Split::Four).is_err());
+        let m = Model::find("SN2410").unwrap();
+        assert!(m.check_split(Port::new(1, 5), Split::Two).is_err());
+        assert!(Model::find("SN2701").unwrap_err().contains("did you mean `SN2700`"));
+    }
+}
