@@ -46,7 +46,8 @@ impl Renderer {
     }
 
     /// The embedded templates, each replaced by the file of the same name in `dir` if there
-    /// is one; files in `dir` with other names are refused, so a typo cannot go unnoticed.
+    /// is one; a `.j2` file in `dir` with another name is refused, so a typo cannot go
+    /// unnoticed. Other files (a README) are ignored.
     pub fn from_dir(dir: &Path) -> Result<Renderer, String> {
         let mut files: Vec<(String, String)> =
             TEMPLATE_FILES.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect();
@@ -55,6 +56,9 @@ impl Renderer {
         for entry in entries {
             let entry = entry.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
             let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".j2") {
+                continue;
+            }
             let Some(slot) = files.iter_mut().find(|(n, _)| *n == name) else {
                 return Err(format!(
                     "`{}` is not one of the Onyx templates ({})",

@@ -1,0 +1,40 @@
+//! Bad input, one fixture per case in `tests/fixtures/invalid/`: each must give at least one
+//! error, never a panic, and its rendered diagnostics are snapshotted, so a change in wording
+//! or position shows in review.
+
+use fabric::diag::{Sources, render};
+
+fn diagnose(name: &str, bytes: Vec<u8>) -> (String, usize) {
+    let mut sources = Sources::default();
+    let diags = match fabric::fabric::parse_bytes(name, bytes, &mut sources) {
+        Ok(loaded) => fabric::fabric::validate(&loaded.raw, loaded.file).1,
+        Err(d) => vec![d],
+    };
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    (render(&diags, &sources, false), errors)
+}
+
+#[test]
+fn every_invalid_fixture_is_reported_with_a_located_error() {
+    let mut count = 0;
+    insta::glob!("fixtures/invalid/*", |path| {
+        count += 1;
+        let name = format!("tests/fixtures/invalid/{}", path.file_name().unwrap().to_string_lossy());
+        let (text, errors) = diagnose(&name, std::fs::read(path).unwrap());
+        assert!(errors > 0, "{name} gave no error:\n{text}");
+        assert!(text.contains(&format!("--> {name}:")), "{name}: the error is not located:\n{text}");
+        insta::assert_snapshot!(text);
+    });
+    assert!(count >= 40, "only {count} invalid fixtures");
+}
+
+#[test]
+fn a_50_mb_file_is_refused_with_a_located_error() {
+    let mut big = b"switches:\n".to_vec();
+    while big.len() < 50 << 20 {
+        big.extend_from_slice(b"  # padding padding padding padding padding padding padding\n");
+    }
+    let (text, errors) = diagnose("big.yaml", big);
+    assert_eq!(errors, 1);
+    assert!(text.contains("error[E004]") && text.contains("--> big.yaml:1:1"), "{text}");
+}

@@ -1,0 +1,29 @@
+//! The one integration-test binary (one link on a 2-core machine): every module below is a
+//! group of tests over real files (fabrics, goldens, fixtures, the reference session).
+
+mod cli;
+mod golden;
+mod invalid;
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared`, beside the repository (the reference session and the capture corpus).
+pub fn shared() -> PathBuf {
+    root().join("../shared")
+}
+
+/// Every fabric shipped in `fabrics/`.
+pub fn fabrics() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("fabrics"))
+        .expect("fabrics/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    v.sort();
+    v
+}
