@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Display;
+use std::rc::Rc;
 
 use super::load::span;
 use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawPort, RawQos, RawSettings, Sp};
@@ -57,24 +58,6 @@ macro_rules! each_scalar {
 }
 
 impl Layer {
-    /// `over` wins field by field (inheritance: defaults → profile → entry).
-    fn overlay(&mut self, over: &Layer) {
-        macro_rules! take {
-            ($f:ident) => {
-                if over.$f.is_some() {
-                    self.$f = over.$f.clone();
-                }
-            };
-        }
-        each_scalar!(take);
-        for (tc, v) in &over.ecn {
-            self.ecn.insert(*tc, v.clone());
-        }
-        for (tc, v) in &over.ets {
-            self.ets.insert(*tc, v.clone());
-        }
-    }
-
     /// Two entries for one port at the same level: merged, each value set differently in both
     /// places is a conflict.
     fn absorb(&mut self, other: &Layer, conflicts: &mut Vec<Conflict>) {
@@ -119,7 +102,7 @@ impl Layer {
 #[derive(Clone, Debug)]
 struct Claim {
     profile: Option<At<String>>,
-    layer: Layer,
+    layer: Rc<Layer>,
     peer: Option<At<Peer>>,
 }
 
@@ -564,13 +547,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             };
             let settings = entry.settings();
             let has_settings = settings != RawSettings::default() || entry.profile.is_some() || entry.peer.is_some() || entry.description.is_some();
-            let mut usable = Vec::new();
-            for port in &ports {
-                if check_port(&mut cx, &p.switch, &p.disabled, *port, at, entry.split.is_some() && !has_settings) {
-                    usable.push(*port);
-                }
-            }
-            if usable.len() != ports.len() || !has_settings {
+            let usable = check_ports(&mut cx, &p.switch, &p.disabled, &ports, at, entry.split.is_some() && !has_settings);
+            if !usable || !has_settings {
                 continue;
             }
             let mut layer = cx.layer(&settings);
@@ -612,10 +590,11 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         .collect::<Vec<_>>(),
                 )
             });
+            let layer = Rc::new(layer);
             for (i, port) in ports.iter().enumerate() {
                 p.claims.entry(*port).or_default().push(Claim {
                     profile: profile.clone(),
-                    layer: layer.clone(),
+                    layer: Rc::clone(&layer),
                     peer: peers.as_ref().map(|v| v[i].clone()),
                 });
             }
@@ -649,7 +628,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             for (sw, port, at) in [(&sa, *x, at_a), (&sb, *y, at_b)] {
                 if let Some(p) = pending.get(sw.as_str()) {
                     let (switch, disabled) = (&p.switch, &p.disabled);
-                    ok &= check_port(&mut cx, switch, disabled, port, at, false);
+                    ok &= check_ports(&mut cx, switch, disabled, &[port], at, false);
                 }
             }
             if !ok {
@@ -661,7 +640,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 let Some(switch) = switch else { continue };
                 p.claims.entry(port).or_default().push(Claim {
                     profile: profile.clone(),
-                    layer: Layer::default(),
+                    layer: Rc::new(Layer::default()),
                     peer: Some((Peer::Switch { switch, port: oport }, at)),
                 });
             }
@@ -669,8 +648,13 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
-    // Resolve every port of every switch.
-    let mut resolved: BTreeMap<(String, Port), Layer> = BTreeMap::new();
+    // Resolve every port of every switch: entry → profile → fabric defaults, first value wins.
+    let empty = Layer::default();
+    let link_ends: BTreeSet<(&str, Port)> = link_pairs
+        .iter()
+        .flat_map(|((sa, pa), (sb, pb), _, _)| [(sa.as_str(), *pa), (sb.as_str(), *pb)])
+        .collect();
+    let mut ends: BTreeMap<(String, Port), LinkEnd> = BTreeMap::new();
     for (name, p) in &mut pending {
         let sw = &mut p.switch;
         let mut ports: Vec<Port> = Vec::new();
@@ -683,140 +667,174 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 None => ports.push(port),
             }
         }
+        // Problems found on many ports at once are reported once, listing the ports.
+        let mut grouped: BTreeMap<(&'static str, Span, String), (Diagnostic, Vec<Port>)> = BTreeMap::new();
+        let mut group = |d: Diagnostic, key: String, port: Port| {
+            let at = d.primary.as_ref().map_or(Span { file, start: 0, end: 0 }, |l| l.span);
+            grouped.entry((d.code, at, key)).or_insert_with(|| (d, Vec::new())).1.push(port);
+        };
         for port in ports {
             let claims = p.claims.get(&port).map_or(&[][..], |v| v.as_slice());
-            let mut layer = defaults.clone();
-            let mut entry = Layer::default();
             let mut conflicts = Vec::new();
-            let mut profile: Option<At<String>> = None;
-            let mut peer: Option<At<Peer>> = None;
+            let mut profile: Option<&At<String>> = None;
+            let mut peer: Option<&At<Peer>> = None;
             for c in claims {
-                if let Some((pr, at)) = &c.profile {
-                    match &profile {
-                        Some((other, oat)) if other != pr => conflicts.push(("profile".into(), other.clone(), *oat, pr.clone(), *at)),
-                        _ => profile = Some((pr.clone(), *at)),
+                if let Some(pr) = &c.profile {
+                    match profile {
+                        Some((other, oat)) if *other != pr.0 => conflicts.push(("profile".into(), other.clone(), *oat, pr.0.clone(), pr.1)),
+                        _ => profile = Some(pr),
                     }
                 }
-                if let Some((pe, at)) = &c.peer {
-                    match &peer {
-                        Some((other, oat)) => {
-                            let oat = *oat;
-                            cx.push(
-                                Diagnostic::error("E044", format!("port {port} of {name} is claimed by two peers, `{}` and `{}`", other.description(), pe.description()))
-                                    .at(*at, "second peer")
-                                    .also(oat, "first peer"),
-                            );
-                        }
-                        None => peer = Some((pe.clone(), *at)),
+                if let Some(pe) = &c.peer {
+                    match peer {
+                        Some((other, oat)) => group(
+                            Diagnostic::error("E044", format!("two peers claim {{ports}} of `{name}`: `{}` and `{}`", other.description(), pe.0.description()))
+                                .at(pe.1, "second peer")
+                                .also(*oat, "first peer"),
+                            format!("{}", oat.start),
+                            port,
+                        ),
+                        None => peer = Some(pe),
                     }
                 }
-                entry.absorb(&c.layer, &mut conflicts);
             }
+            let merged;
+            let entry: &Layer = match claims {
+                [] => &empty,
+                [one] => &one.layer,
+                many => {
+                    let mut m = Layer::default();
+                    for c in many {
+                        m.absorb(&c.layer, &mut conflicts);
+                    }
+                    merged = m;
+                    &merged
+                }
+            };
             for (what, a, sa, b, sb) in conflicts {
-                cx.push(
-                    Diagnostic::error("E043", format!("port {port} of {name} gets two values for `{what}`: `{a}` and `{b}`"))
+                group(
+                    Diagnostic::error("E043", format!("two values for `{what}` on {{ports}} of `{name}`: `{a}` and `{b}`"))
                         .at(sb, format!("`{b}` here"))
                         .also(sa, format!("`{a}` here"))
                         .help("one port takes one value; remove one of the entries or make them agree"),
+                    format!("{what} {}", sa.start),
+                    port,
                 );
             }
-            if let Some((pr, at)) = &profile {
+            let mut profile_layer = &empty;
+            if let Some((pr, at)) = profile {
                 match profiles.get(pr) {
                     Some((pl, _)) => {
                         used_profiles.insert(pr.clone());
-                        layer.overlay(pl);
+                        profile_layer = pl;
                     }
                     None => {
                         let mut d = Diagnostic::error("E063", format!("unknown profile `{pr}`")).at(*at, "not declared under `profiles`");
                         if let Some(best) = did_you_mean(pr, profiles.keys().map(String::as_str)) {
                             d = d.help(format!("did you mean `{best}`?"));
+                            used_profiles.insert(best.to_string());
                         }
-                        if !cx.diags.contains(&d) {
-                            cx.push(d);
-                        }
+                        group(d, String::new(), port);
                     }
                 }
             }
-            layer.overlay(&entry);
-            if let Some((v, at)) = &layer.vlan
+            let stack = [entry, profile_layer, &defaults];
+            macro_rules! first {
+                ($f:ident) => {
+                    stack.iter().find_map(|l| l.$f.as_ref())
+                };
+            }
+            let vlan = first!(vlan);
+            if let Some((v, at)) = vlan
                 && !vlans.contains_key(v)
             {
                 let d = Diagnostic::error("E062", format!("VLAN {v} is not declared")).at(*at, "used here").help(format!("add `- id: {v}` under `vlans`"));
-                if !cx.diags.contains(&d) {
-                    cx.push(d);
-                }
+                group(d, String::new(), port);
             }
-            let native = sw.model.native_speed(port.parent(), port.sub.and(sw.splits.get(&port.parent()).copied()));
-            if let (Some((s, at)), Some(n)) = (&layer.speed, native)
+            let split = port.sub.and(sw.splits.get(&port.parent()).copied());
+            let native = sw.model.native_speed(port.parent(), split);
+            let speed = first!(speed);
+            if let (Some((s, at)), Some(n)) = (speed, native)
                 && s.gbps() > n.gbps()
             {
-                let d = Diagnostic::error("E045", format!("speed {s} is above what port {port} of a {} can do ({n})", sw.model.name)).at(*at, "too fast");
-                if !cx.diags.iter().any(|x| x.primary == d.primary && x.code == d.code) {
-                    cx.push(d);
-                }
+                let d = Diagnostic::error("E045", format!("speed {s} is above the {n} that {{ports}} of `{name}` ({}) can run", sw.model.name)).at(*at, "too fast");
+                group(d, String::new(), port);
             }
-            if let Some((true, at)) = layer.pfc
+            let pfc = first!(pfc);
+            if let Some((true, at)) = pfc
                 && !sw.qos.pfc.as_ref().is_some_and(|p| p.enabled)
                 && !matches!(sw.qos.roce, Some(RoceMode::Lossless))
             {
-                let d = Diagnostic::warning("W002", format!("per-port PFC is on but PFC is not enabled globally on {name}"))
-                    .at(at, "port PFC mode on")
+                let d = Diagnostic::warning("W002", format!("per-port PFC is on for {{ports}} but PFC is not enabled globally on `{name}`"))
+                    .at(*at, "port PFC mode on")
                     .help("add `qos: { pfc: { priorities: [3] } }` so the switch sends and honours pause frames");
-                if !cx.diags.iter().any(|x| x.primary == d.primary && x.code == d.code) {
-                    cx.push(d);
-                }
+                group(d, String::new(), port);
             }
-            let description = layer
-                .description
-                .as_ref()
-                .map(|(d, _)| d.clone())
-                .or_else(|| (layer.auto_description.is_none_or(|(a, _)| a)).then(|| peer.as_ref().map(|(p, _)| p.description())).flatten());
+            let mtu = first!(mtu);
+            let trust = first!(trust);
+            let auto = first!(auto_description).is_none_or(|(a, _)| *a);
+            let description = match first!(description) {
+                Some((d, _)) => Some(d.clone()),
+                None if auto => peer.map(|(p, _)| p.description()),
+                None => None,
+            };
+            let mut ecn = BTreeMap::new();
+            let mut ets = BTreeMap::new();
+            for l in stack.iter().rev() {
+                ecn.extend(l.ecn.iter().map(|(k, v)| (*k, v.0)));
+                ets.extend(l.ets.iter().map(|(k, v)| (*k, v.0)));
+            }
+            if link_ends.contains(&(name.as_str(), port)) {
+                // What the port runs with, defaults included: native speed, MTU 1500 and
+                // trust L2 are Onyx's defaults (Ethernet Interface and QoS Commands).
+                ends.insert(
+                    (name.clone(), port),
+                    LinkEnd {
+                        speed: (speed.map(|x| x.0).or(native).map_or("unknown".into(), |s| s.to_string()), speed.map(|x| x.1)),
+                        mtu: (mtu.map_or(1500, |x| x.0).to_string(), mtu.map(|x| x.1)),
+                        pfc: (if pfc.is_some_and(|x| x.0) { "on" } else { "off" }.to_string(), pfc.map(|x| x.1)),
+                        trust: (trust.map_or(Trust::L2, |x| x.0).to_string(), trust.map(|x| x.1)),
+                    },
+                );
+            }
             sw.ports.insert(
                 port,
                 PortSettings {
-                    speed: layer.speed.as_ref().map(|x| x.0),
-                    mtu: layer.mtu.as_ref().map(|x| x.0),
-                    shutdown: layer.shutdown.as_ref().is_some_and(|x| x.0),
-                    switchport: layer.switchport.as_ref().map(|x| x.0),
-                    vlan: layer.vlan.as_ref().map(|x| x.0),
-                    trust: layer.trust.as_ref().map(|x| x.0),
-                    ecn: layer.ecn.iter().map(|(k, v)| (*k, v.0)).collect(),
-                    ets: layer.ets.iter().map(|(k, v)| (*k, v.0)).collect(),
-                    pfc: layer.pfc.as_ref().is_some_and(|x| x.0),
+                    speed: speed.map(|x| x.0),
+                    mtu: mtu.map(|x| x.0),
+                    shutdown: first!(shutdown).is_some_and(|x| x.0),
+                    switchport: first!(switchport).map(|x| x.0),
+                    vlan: vlan.map(|x| x.0),
+                    trust: trust.map(|x| x.0),
+                    ecn,
+                    ets,
+                    pfc: pfc.is_some_and(|x| x.0),
                     description,
-                    peer: peer.map(|x| x.0),
+                    peer: peer.map(|x| x.0.clone()),
                 },
             );
-            resolved.insert((name.clone(), port), layer);
+        }
+        for (_, (mut d, ports)) in grouped {
+            d.message = d.message.replace("{ports}", &describe_ports(&ports));
+            cx.push(d);
         }
     }
 
-    // Both ends of every link agree on what must match.
+    // Both ends of every link agree on what must match, defaults included.
     for ((sa, pa), (sb, pb), at_a, at_b) in &link_pairs {
-        let (Some(a), Some(b)) = (resolved.get(&(sa.clone(), *pa)), resolved.get(&(sb.clone(), *pb))) else { continue };
-        let show = |v: Option<String>| v.unwrap_or_else(|| "the default".into());
-        let checks: [(&str, Option<String>, Option<Span>, Option<String>, Option<Span>); 4] = [
-            ("speed", a.speed.as_ref().map(|x| x.0.to_string()), a.speed.as_ref().map(|x| x.1), b.speed.as_ref().map(|x| x.0.to_string()), b.speed.as_ref().map(|x| x.1)),
-            ("mtu", a.mtu.as_ref().map(|x| x.0.to_string()), a.mtu.as_ref().map(|x| x.1), b.mtu.as_ref().map(|x| x.0.to_string()), b.mtu.as_ref().map(|x| x.1)),
-            ("pfc", Some(a.pfc.as_ref().is_some_and(|x| x.0).to_string()), a.pfc.as_ref().map(|x| x.1), Some(b.pfc.as_ref().is_some_and(|x| x.0).to_string()), b.pfc.as_ref().map(|x| x.1)),
-            ("trust", a.trust.as_ref().map(|x| x.0.to_string()), a.trust.as_ref().map(|x| x.1), b.trust.as_ref().map(|x| x.0.to_string()), b.trust.as_ref().map(|x| x.1)),
-        ];
-        for (what, va, sa_, vb, sb_) in checks {
-            if va != vb {
-                let mut d = Diagnostic::error(
-                    "E051",
-                    format!("link ends disagree on {what}: {sa}:{pa} has {}, {sb}:{pb} has {}", show(va.clone()), show(vb.clone())),
-                )
+        let (Some(a), Some(b)) = (ends.get(&(sa.clone(), *pa)), ends.get(&(sb.clone(), *pb))) else { continue };
+        for (what, (va, wa), (vb, wb)) in [("speed", &a.speed, &b.speed), ("mtu", &a.mtu, &b.mtu), ("pfc", &a.pfc, &b.pfc), ("trust", &a.trust, &b.trust)] {
+            if va == vb {
+                continue;
+            }
+            let mut d = Diagnostic::error("E051", format!("link ends disagree on `{what}`: `{sa}` {pa} has {va}, `{sb}` {pb} has {vb}"))
                 .at(*at_a, format!("{sa}:{pa}"))
                 .also(*at_b, format!("{sb}:{pb}"));
-                if let Some(s) = sa_ {
-                    d = d.also(s, format!("{what} of {sa}:{pa} set here"));
-                }
-                if let Some(s) = sb_ {
-                    d = d.also(s, format!("{what} of {sb}:{pb} set here"));
-                }
-                cx.push(d.help("give both ends the same profile, or set the value at both ends"));
+            let show = |w: &Option<Span>, who: &str, v: &str| w.map(|s| (s, format!("{who} gets {v} here")));
+            for (s, label) in [show(wa, &format!("{sa}:{pa}"), va), show(wb, &format!("{sb}:{pb}"), vb)].into_iter().flatten() {
+                d = d.also(s, label);
             }
+            cx.push(d.help("give both ends the same profile, or set the value at both ends"));
         }
     }
 
@@ -835,6 +853,26 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     (ok.then_some(fabric), cx.diags)
 }
 
+/// What one end of a link runs with, as text for messages, and where the user set it.
+struct LinkEnd {
+    speed: (String, Option<Span>),
+    mtu: (String, Option<Span>),
+    pfc: (String, Option<Span>),
+    trust: (String, Option<Span>),
+}
+
+/// `port 1/5`, or `ports 1/1-1/8, 1/10` for several.
+fn describe_ports(ports: &[Port]) -> String {
+    let unit = ();
+    let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
+    let list: Vec<String> = runs.iter().map(|(a, b, _)| crate::types::format_range(*a, *b)).collect();
+    if ports.len() == 1 {
+        format!("port {}", list[0])
+    } else {
+        format!("ports {}", list.join(", "))
+    }
+}
+
 /// An Onyx release; malformed → E023.
 fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
     let at = cx.span(v);
@@ -847,51 +885,66 @@ fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
     }
 }
 
-/// Checks one port of an entry or link against the switch: it exists, subports belong to a
-/// port split that way, a split parent is only split (not configured), disabled ports are not
-/// used.
-fn check_port(cx: &mut Cx, sw: &Switch, disabled: &BTreeMap<Port, Span>, port: Port, at: Span, split_only: bool) -> bool {
-    let parent = port.parent();
-    if !sw.model.has_port(parent) {
+/// Checks the ports of an entry or link end against the switch: they exist, subports belong
+/// to a port split that way, a split parent is only split (not configured), ports disabled by
+/// a neighbour's 4-way split are not used. One diagnostic per kind of problem, listing the
+/// ports. True when every port is usable.
+fn check_ports(cx: &mut Cx, sw: &Switch, disabled: &BTreeMap<Port, Span>, ports: &[Port], at: Span, split_only: bool) -> bool {
+    let (mut missing, mut unusable, mut no_sub, mut unsplit, mut parent) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut taken_at = None;
+    for &port in ports {
+        let p = port.parent();
+        if !sw.model.has_port(p) {
+            missing.push(port);
+        } else if let Some(s) = disabled.get(&p) {
+            taken_at = Some(*s);
+            unusable.push(port);
+        } else {
+            match (port.sub, sw.splits.get(&p)) {
+                (Some(sub), Some(split)) if sub > split.ways() => no_sub.push(port),
+                (Some(_), None) => unsplit.push(port),
+                (None, Some(_)) if !split_only => parent.push(port),
+                _ => {}
+            }
+        }
+    }
+    let (name, model) = (&sw.hostname, sw.model.name);
+    if !missing.is_empty() {
         cx.push(
-            Diagnostic::error("E040", format!("port {parent} does not exist on {} `{}`", sw.model.name, sw.hostname))
+            Diagnostic::error("E040", format!("{model} `{name}` has no {}", describe_ports(&missing)))
                 .at(at, "no such port")
-                .help(format!("{} has ports 1/1 to 1/{}", sw.model.name, sw.model.port_count())),
+                .help(format!("{model} has ports 1/1 to 1/{}", sw.model.port_count())),
         );
-        return false;
     }
-    if let Some(split_at) = disabled.get(&parent) {
+    if let Some(split) = taken_at {
         cx.push(
-            Diagnostic::error("E046", format!("port {parent} is unusable: the 4-way split of the port before it takes its lanes"))
+            Diagnostic::error("E046", format!("a 4-way split takes the lanes of {} of `{name}`", describe_ports(&unusable)))
                 .at(at, "unusable port")
-                .also(*split_at, "4-way split here"),
+                .also(split, "4-way split here"),
         );
-        return false;
     }
-    match (port.sub, sw.splits.get(&parent)) {
-        (Some(sub), Some(split)) if sub <= split.ways() => true,
-        (Some(sub), Some(split)) => {
-            cx.error("E041", format!("port {parent} is split {} ways; it has no subport {sub}", split.ways()), at, "no such subport");
-            false
-        }
-        (Some(_), None) => {
-            cx.push(
-                Diagnostic::error("E041", format!("subport {port} needs port {parent} to be split"))
-                    .at(at, "subport of a port that is not split")
-                    .help(format!("add `{parent}: {{ split: 4 }}` (or 2) to the port map")),
-            );
-            false
-        }
-        (None, Some(_)) if !split_only => {
-            cx.push(
-                Diagnostic::error("E041", format!("port {port} is split; configure its subports, not the port"))
-                    .at(at, "split port")
-                    .help(format!("write `{port}/1` … instead")),
-            );
-            false
-        }
-        _ => true,
+    if let Some(first) = no_sub.first() {
+        let ways = sw.splits.get(&first.parent()).map_or(0, |s| s.ways());
+        cx.push(
+            Diagnostic::error("E041", format!("`{name}` has no {}: port {} is split {ways} ways", describe_ports(&no_sub), first.parent()))
+                .at(at, "no such subport"),
+        );
     }
+    if let Some(first) = unsplit.first() {
+        cx.push(
+            Diagnostic::error("E041", format!("port {} of `{name}` must be split to use {}", first.parent(), describe_ports(&unsplit)))
+                .at(at, "subport of a port that is not split")
+                .help(format!("add `{}: {{ split: 4 }}` (or 2) to the port map", first.parent())),
+        );
+    }
+    if let Some(first) = parent.first() {
+        cx.push(
+            Diagnostic::error("E041", format!("split {} of `{name}` cannot be configured itself; configure its subports", describe_ports(&parent)))
+                .at(at, "split port")
+                .help(format!("write `{first}/1` … instead")),
+        );
+    }
+    missing.is_empty() && unusable.is_empty() && no_sub.is_empty() && unsplit.is_empty() && parent.is_empty()
 }
 
 /// A peer host or NIC port, with its numbered pattern expanded and each result checked as CLI

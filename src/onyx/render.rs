@@ -85,7 +85,7 @@ impl Renderer {
         env.add_filter("cmd", cmd_line);
         for (name, source) in files {
             env.add_template_owned(name.clone(), source)
-                .map_err(|e| format!("template `{name}`: {e:#}"))?;
+                .map_err(|e| format!("template `{name}`: {}", chain(&e)))?;
         }
         Ok(Renderer { env })
     }
@@ -96,8 +96,20 @@ impl Renderer {
         self.env
             .get_template(MASTER)
             .and_then(|t| t.render(minijinja::value::Serde(&view)))
-            .map_err(|e| format!("rendering {}: {e:#}", config.hostname.as_deref().unwrap_or("switch")))
+            .map_err(|e| format!("rendering {}: {}", config.hostname.as_deref().unwrap_or("switch"), chain(&e)))
     }
+}
+
+/// A template error with its causes (an include's error is the cause of the outer one).
+fn chain(e: &minijinja::Error) -> String {
+    let mut msg = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        msg.push_str(": ");
+        msg.push_str(&c.to_string());
+        cause = c.source();
+    }
+    msg
 }
 
 /// How Onyx prints a command line inside a section: three spaces of indent, except that a
