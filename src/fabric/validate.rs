@@ -101,7 +101,7 @@ impl Layer {
 /// What one port-map entry or link end says about one port.
 #[derive(Clone, Debug)]
 struct Claim {
-    profile: Option<At<String>>,
+    profile: Option<Rc<At<String>>>,
     layer: Rc<Layer>,
     peer: Option<At<Peer>>,
 }
@@ -561,7 +561,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 }
                 layer.description = cx.text(d, "description", 64).map(|t| (t, cx.span(d)));
             }
-            let profile = entry.profile.as_ref().map(|pr| (pr.get().clone(), cx.span(pr)));
+            let profile = entry.profile.as_ref().map(|pr| Rc::new((pr.get().clone(), cx.span(pr))));
             let peers = entry.peer.as_ref().and_then(|peer| {
                 let hosts = pattern(&mut cx, &peer.host)?;
                 let nics = match &peer.port {
@@ -618,7 +618,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             );
             continue;
         }
-        let profile = link.profile.as_ref().map(|pr| (pr.get().clone(), cx.span(pr)));
+        let profile = link.profile.as_ref().map(|pr| Rc::new((pr.get().clone(), cx.span(pr))));
         for (x, y) in pa.iter().zip(&pb) {
             if sa == sb && x == y {
                 cx.error("E052", format!("link from {sa}:{x} to itself"), at_a, "both ends are the same port");
@@ -679,7 +679,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let mut profile: Option<&At<String>> = None;
             let mut peer: Option<&At<Peer>> = None;
             for c in claims {
-                if let Some(pr) = &c.profile {
+                if let Some(pr) = c.profile.as_deref() {
                     match profile {
                         Some((other, oat)) if *other != pr.0 => conflicts.push(("profile".into(), other.clone(), *oat, pr.0.clone(), pr.1)),
                         _ => profile = Some(pr),

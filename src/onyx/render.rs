@@ -213,40 +213,45 @@ impl<'a> View<'a> {
                 s.to_string()
             }
         };
-        // One attribute over every port that sets it, as Onyx range lines.
-        let runs = |get: &dyn Fn(&super::Ethernet) -> Option<String>| -> Vec<Run> {
-            let values: Vec<(Port, String)> =
-                c.ethernet.iter().filter_map(|(p, e)| Some((*p, get(e)?))).collect();
-            compress(values.iter().map(|(p, v)| (*p, v)))
+        // One attribute over every port that sets it, as Onyx range lines. Values are compared
+        // as typed values and formatted once per line, not once per port.
+        fn runs<'c, T: PartialEq + 'c>(
+            c: &'c Config,
+            get: impl Fn(&'c super::Ethernet) -> Option<&'c T>,
+            show: impl Fn(&T) -> String,
+        ) -> Vec<Run> {
+            let values: Vec<(Port, &T)> = c.ethernet.iter().filter_map(|(p, e)| Some((*p, get(e)?))).collect();
+            compress(values)
                 .into_iter()
                 .map(|(a, b, v)| Run {
                     ports: format_range(a, b),
-                    value: v.clone(),
+                    value: show(v),
                 })
                 .collect()
-        };
+        }
         // A per-traffic-class attribute: ordered by class, then by port.
-        let tc_runs = |get: &dyn Fn(&super::Ethernet) -> Vec<(u8, String)>| -> Vec<TcRun> {
-            let mut by_tc: std::collections::BTreeMap<u8, Vec<(Port, String)>> = Default::default();
+        fn tc_runs<'c, T: PartialEq + std::fmt::Display + 'c>(
+            c: &'c Config,
+            get: impl Fn(&'c super::Ethernet) -> &'c std::collections::BTreeMap<crate::types::TrafficClass, T>,
+        ) -> Vec<TcRun> {
+            let mut by_tc: std::collections::BTreeMap<u8, Vec<(Port, &T)>> = Default::default();
             for (p, e) in &c.ethernet {
                 for (tc, v) in get(e) {
-                    by_tc.entry(tc).or_default().push((*p, v));
+                    by_tc.entry(tc.get()).or_default().push((*p, v));
                 }
             }
-            by_tc
-                .into_iter()
-                .flat_map(|(tc, values)| {
-                    compress(values.iter().map(|(p, v)| (*p, v)))
-                        .into_iter()
-                        .map(move |(a, b, v)| TcRun {
-                            ports: format_range(a, b),
-                            tc,
-                            value: v.clone(),
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        };
+            let mut out = Vec::new();
+            for (tc, values) in by_tc {
+                out.extend(compress(values).into_iter().map(|(a, b, v)| TcRun {
+                    ports: format_range(a, b),
+                    tc,
+                    value: v.to_string(),
+                }));
+            }
+            out
+        }
+        let text = |v: &dyn std::fmt::Display| v.to_string();
+        let flag = |_: &bool| String::new();
 
         let named = |f: &dyn Fn(&super::Pool) -> Option<String>| -> Vec<Named> {
             c.pools
@@ -275,12 +280,12 @@ impl<'a> View<'a> {
         });
 
         let ethernet = EthernetView {
-            split: runs(&|e| e.split.map(|s| s.to_string())),
-            speed: runs(&|e| e.speed.map(|s| s.to_string())),
-            mtu: runs(&|e| e.mtu.map(|m| m.to_string())),
-            switchport_mode: runs(&|e| e.switchport_mode.map(|m| m.to_string())),
-            description: runs(&|e| e.description.as_deref().map(quote)),
-            shutdown: runs(&|e| e.shutdown.then(String::new)),
+            split: runs(c, |e| e.split.as_ref(), |v| text(v)),
+            speed: runs(c, |e| e.speed.as_ref(), |v| text(v)),
+            mtu: runs(c, |e| e.mtu.as_ref(), |v| text(v)),
+            switchport_mode: runs(c, |e| e.switchport_mode.as_ref(), |v| text(v)),
+            description: runs(c, |e| e.description.as_ref(), |v| quote(v)),
+            shutdown: runs(c, |e| e.shutdown.then_some(&true), flag),
         };
         let ethernet_empty = [
             &ethernet.split,
@@ -320,7 +325,7 @@ impl<'a> View<'a> {
             access,
         });
 
-        let pfc_ports: Vec<String> = runs(&|e| e.pfc.then(String::new)).into_iter().map(|r| r.ports).collect();
+        let pfc_ports: Vec<String> = runs(c, |e| e.pfc.then_some(&true), flag).into_iter().map(|r| r.ports).collect();
         let dcbx_pfc = (c.pfc.enabled || !c.pfc.priorities.is_empty() || !pfc_ports.is_empty()).then(|| PfcView {
             enabled: c.pfc.enabled,
             priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
@@ -328,11 +333,11 @@ impl<'a> View<'a> {
         });
 
         let qos = QosView {
-            trust: runs(&|e| e.trust.map(|t| t.to_string())),
-            ecn: tc_runs(&|e| e.ecn.iter().map(|(tc, v)| (tc.get(), v.to_string())).collect()),
+            trust: runs(c, |e| e.trust.as_ref(), |v| text(v)),
+            ecn: tc_runs(c, |e| &e.ecn),
         };
         let qos_switch = (!qos.trust.is_empty() || !qos.ecn.is_empty()).then_some(qos);
-        let dcbx_ets = non_empty(tc_runs(&|e| e.ets.iter().map(|(tc, v)| (tc.get(), v.to_string())).collect()));
+        let dcbx_ets = non_empty(tc_runs(c, |e| &e.ets));
 
         let verbatim = |s: Section| c.verbatim.get(&s).map_or(&[][..], |v| v.as_slice());
         View {
