@@ -38,25 +38,36 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn main() {
     let text = generate();
     let renderer = Renderer::embedded().expect("templates");
-    let (mut load, mut validate, mut compile, mut render, mut total) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut load, mut validate, mut compile, mut render, mut total) =
+        (vec![], vec![], vec![], vec![], vec![]);
     let mut lines = 0;
     for run in 0..=RUNS {
         let t0 = Instant::now();
         let mut sources = Sources::default();
-        let loaded = match fabric::fabric::parse_bytes("bench.yaml", text.clone().into_bytes(), &mut sources) {
+        let loaded = match fabric::fabric::parse_bytes(
+            "bench.yaml",
+            text.clone().into_bytes(),
+            &mut sources,
+        ) {
             Ok(l) => l,
             Err(d) => panic!("{}", fabric::diag::render(&[d], &sources, false)),
         };
         let t1 = Instant::now();
         let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
-        assert!(diags.is_empty(), "{}", fabric::diag::render(&diags, &sources, false));
+        assert!(
+            diags.is_empty(),
+            "{}",
+            fabric::diag::render(&diags, &sources, false)
+        );
         let fab = fab.expect("valid");
         let t2 = Instant::now();
         let configs = fabric::compile::compile(&fab);
         let t3 = Instant::now();
         lines = 0;
         for c in configs.values() {
-            lines += std::hint::black_box(renderer.render(c).expect("renders")).lines().count();
+            lines += std::hint::black_box(renderer.render(c).expect("renders"))
+                .lines()
+                .count();
         }
         let t4 = Instant::now();
         assert_eq!(configs.len(), SWITCHES);
@@ -69,11 +80,29 @@ fn main() {
         }
     }
     let per = |d: Duration| d.as_secs_f64() * 1e6 / SWITCHES as f64;
-    println!("compile bench: {SWITCHES} switches x {PORTS} ports, {} bytes of YAML, {lines} lines of Onyx config, median of {RUNS} runs, one thread", text.len());
-    for (name, v) in [("load (YAML → raw)", load), ("validate", validate), ("compile", compile), ("render (templates)", render)] {
+    println!(
+        "compile bench: {SWITCHES} switches x {PORTS} ports, {} bytes of YAML, {lines} lines of Onyx config, median of {RUNS} runs, one thread",
+        text.len()
+    );
+    for (name, v) in [
+        ("load (YAML → raw)", load),
+        ("validate", validate),
+        ("compile", compile),
+        ("render (templates)", render),
+    ] {
         let m = median(v);
-        println!("  {name:<20} {:>9.1} ms  {:>7.1} µs/switch", m.as_secs_f64() * 1e3, per(m));
+        println!(
+            "  {name:<20} {:>9.1} ms  {:>7.1} µs/switch",
+            m.as_secs_f64() * 1e3,
+            per(m)
+        );
     }
     let m = median(total);
-    println!("  {:<20} {:>9.1} ms  {:>7.1} µs/switch  → {:.0} switches/s", "total", m.as_secs_f64() * 1e3, per(m), SWITCHES as f64 / m.as_secs_f64());
+    println!(
+        "  {:<20} {:>9.1} ms  {:>7.1} µs/switch  → {:.0} switches/s",
+        "total",
+        m.as_secs_f64() * 1e3,
+        per(m),
+        SWITCHES as f64 / m.as_secs_f64()
+    );
 }

@@ -12,7 +12,11 @@ use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
 
 #[derive(Parser, Debug)]
-#[command(name = "fabric", version, about = "Compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx switches")]
+#[command(
+    name = "fabric",
+    version,
+    about = "Compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx switches"
+)]
 struct Cli {
     /// When to color diagnostics and diffs.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
@@ -68,7 +72,11 @@ pub fn main() -> u8 {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { exit::FAILURE } else { exit::OK };
+            return if e.use_stderr() {
+                exit::FAILURE
+            } else {
+                exit::OK
+            };
         }
     };
     let color = match cli.color {
@@ -77,14 +85,24 @@ pub fn main() -> u8 {
         Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
     let result = match cli.command {
-        Command::Validate { fabrics, deny_warnings } => validate(&fabrics, deny_warnings, color),
+        Command::Validate {
+            fabrics,
+            deny_warnings,
+        } => validate(&fabrics, deny_warnings, color),
         Command::Compile {
             fabrics,
             out,
             check,
             templates,
             deny_warnings,
-        } => compile(&fabrics, &out, check, templates.as_deref(), deny_warnings, color),
+        } => compile(
+            &fabrics,
+            &out,
+            check,
+            templates.as_deref(),
+            deny_warnings,
+            color,
+        ),
         Command::Schema => {
             print!("{}", crate::fabric::json_schema());
             Ok(exit::OK)
@@ -122,7 +140,11 @@ fn check_all(
     if !all.is_empty() {
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "{}", diag::render(&all, &sources, color));
-        let _ = writeln!(err, "{errors} error(s), {warnings} warning(s) in {} file(s)", paths.len());
+        let _ = writeln!(
+            err,
+            "{errors} error(s), {warnings} warning(s) in {} file(s)",
+            paths.len()
+        );
     }
     let clean = errors == 0 && (warnings == 0 || !deny_warnings);
     Ok((ok, clean))
@@ -133,7 +155,11 @@ fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, F
     if clean {
         for (path, f) in &fabrics {
             let ports: usize = f.switches.values().map(|s| s.ports.len()).sum();
-            println!("{}: valid, {} switch(es), {ports} port(s)", path.display(), f.switches.len());
+            println!(
+                "{}: valid, {} switch(es), {ports} port(s)",
+                path.display(),
+                f.switches.len()
+            );
         }
         Ok(exit::OK)
     } else {
@@ -195,7 +221,11 @@ fn compile(
             let target = dir.join(file);
             if check {
                 stale += 1;
-                println!("{}: no switch of {} has this name any more", target.display(), path.display());
+                println!(
+                    "{}: no switch of {} has this name any more",
+                    target.display(),
+                    path.display()
+                );
             } else {
                 std::fs::remove_file(&target)
                     .map_err(|e| Failure(format!("cannot remove `{}`: {e}", target.display())))?;
@@ -213,7 +243,9 @@ fn compile(
     }
     if check {
         if stale > 0 {
-            eprintln!("{stale} golden file(s) are stale; run `fabric compile` and commit the result");
+            eprintln!(
+                "{stale} golden file(s) are stale; run `fabric compile` and commit the result"
+            );
             return Ok(exit::FINDINGS);
         }
         println!("golden files are up to date");
@@ -242,7 +274,10 @@ fn print_diff(path: &Path, old: &str, new: &str, color: bool) {
     let text = diff
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{}", path.display()), &format!("b/{}", path.display()))
+        .header(
+            &format!("a/{}", path.display()),
+            &format!("b/{}", path.display()),
+        )
         .to_string();
     let mut out = std::io::stdout().lock();
     for line in text.lines() {

@@ -130,7 +130,11 @@ impl Diagnostic {
 
     /// Sort key: file, position, code. Rendering in this order keeps output stable.
     pub fn sort_key(&self) -> (Option<Span>, &'static str, &str) {
-        (self.primary.as_ref().map(|l| l.span), self.code, &self.message)
+        (
+            self.primary.as_ref().map(|l| l.span),
+            self.code,
+            &self.message,
+        )
     }
 }
 
@@ -159,7 +163,9 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
         }
         let mut report: Vec<Group<'_>> = vec![group];
         if let Some(help) = &d.help {
-            report.push(Group::with_title(Level::HELP.secondary_title(help.as_str())));
+            report.push(Group::with_title(
+                Level::HELP.secondary_title(help.as_str()),
+            ));
         }
         let _ = writeln!(out, "{}\n", renderer.render(&report));
     }
@@ -168,7 +174,11 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
 
 /// The lines a label covers (never the whole file: a 50 MB input renders as fast as a small
 /// one), as a snippet starting at the right line number.
-fn excerpt<'a>(sources: &'a Sources, label: &'a Label, kind: AnnotationKind) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+fn excerpt<'a>(
+    sources: &'a Sources,
+    label: &'a Label,
+    kind: AnnotationKind,
+) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
     let text = sources.text(label.span.file);
     let start = floor_char_boundary(text, label.span.start.min(text.len()));
     let end = floor_char_boundary(text, label.span.end.clamp(start, text.len()));

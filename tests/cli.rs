@@ -32,7 +32,10 @@ fn validate_exit_codes() {
     let (code, out, _) = fabric(&["validate", "fabrics/rdg-roce-dscp.yaml"], r);
     assert_eq!(code, 0);
     assert!(out.contains("valid"));
-    let (code, _, err) = fabric(&["validate", "tests/fixtures/invalid/mtu_out_of_range.yaml"], r);
+    let (code, _, err) = fabric(
+        &["validate", "tests/fixtures/invalid/mtu_out_of_range.yaml"],
+        r,
+    );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("error[E020]"), "{err}");
     let (code, _, err) = fabric(&["validate", "no/such/file.yaml"], r);
@@ -44,7 +47,11 @@ fn validate_exit_codes() {
 fn warnings_fail_only_when_denied() {
     let dir = temp("warn");
     let f = dir.join("w.yaml");
-    std::fs::write(&f, "profiles:\n  unused: { mtu: 9216 }\nswitches:\n  sw1: { model: SN2100 }\n").unwrap();
+    std::fs::write(
+        &f,
+        "profiles:\n  unused: { mtu: 9216 }\nswitches:\n  sw1: { model: SN2100 }\n",
+    )
+    .unwrap();
     let (code, _, err) = fabric(&["validate", f.to_str().unwrap()], &dir);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("warning[W001]"), "{err}");
@@ -63,20 +70,29 @@ fn compile_writes_then_check_detects_stale_goldens() {
     assert!(out.contains("1 written"), "{out}");
     let golden = dir.join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
     let text = std::fs::read_to_string(&golden).unwrap();
-    assert_eq!(text, std::fs::read_to_string(root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg")).unwrap());
+    assert_eq!(
+        text,
+        std::fs::read_to_string(root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg")).unwrap()
+    );
 
     let (code, out, _) = fabric(&["compile", "--check", "rdg-roce-dscp.yaml"], &dir);
     assert_eq!(code, 0, "{out}");
 
     // A reviewer's change to the fabric makes the golden stale; --check shows the diff and
     // writes nothing.
-    let edited = std::fs::read_to_string(&fab).unwrap().replace("min: 150, max: 1500", "min: 200, max: 1500");
+    let edited = std::fs::read_to_string(&fab)
+        .unwrap()
+        .replace("min: 150, max: 1500", "min: 200, max: 1500");
     std::fs::write(&fab, edited).unwrap();
     let (code, out, err) = fabric(&["compile", "--check", "rdg-roce-dscp.yaml"], &dir);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("-   interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150"), "{out}");
     assert!(out.contains("+   interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 200"), "{out}");
-    assert_eq!(std::fs::read_to_string(&golden).unwrap(), text, "--check must not write");
+    assert_eq!(
+        std::fs::read_to_string(&golden).unwrap(),
+        text,
+        "--check must not write"
+    );
 
     // A golden of a switch the fabric no longer has is stale too, and compile removes it.
     std::fs::write(dir.join("golden/rdg-roce-dscp/old-switch.cfg"), "x").unwrap();
@@ -90,7 +106,15 @@ fn compile_writes_then_check_detects_stale_goldens() {
 fn compile_refuses_an_invalid_fabric_and_writes_nothing() {
     let dir = temp("invalid");
     let (code, _, err) = fabric(
-        &["compile", "--out", dir.to_str().unwrap(), root().join("tests/fixtures/invalid/mtu_out_of_range.yaml").to_str().unwrap()],
+        &[
+            "compile",
+            "--out",
+            dir.to_str().unwrap(),
+            root()
+                .join("tests/fixtures/invalid/mtu_out_of_range.yaml")
+                .to_str()
+                .unwrap(),
+        ],
         root(),
     );
     assert_eq!(code, 1, "{err}");
@@ -101,10 +125,21 @@ fn compile_refuses_an_invalid_fabric_and_writes_nothing() {
 #[test]
 fn templates_can_be_overridden_and_stay_strict() {
     let dir = temp("templates");
-    std::fs::write(dir.join("other-ip.j2"), "##\n## Other IP configuration\n##\n   hostname {{ other_ip }}\n   ip domain-list lab\n\n").unwrap();
+    std::fs::write(
+        dir.join("other-ip.j2"),
+        "##\n## Other IP configuration\n##\n   hostname {{ other_ip }}\n   ip domain-list lab\n\n",
+    )
+    .unwrap();
     let out = temp("templates-out");
     let (code, _, err) = fabric(
-        &["compile", "--templates", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "fabrics/rdg-roce-dscp.yaml"],
+        &[
+            "compile",
+            "--templates",
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "fabrics/rdg-roce-dscp.yaml",
+        ],
         root(),
     );
     assert_eq!(code, 0, "{err}");
@@ -114,7 +149,14 @@ fn templates_can_be_overridden_and_stay_strict() {
     // An undefined variable is an error, not an empty string.
     std::fs::write(dir.join("other-ip.j2"), "   hostname {{ no_such_thing }}\n").unwrap();
     let (code, _, err) = fabric(
-        &["compile", "--templates", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "fabrics/rdg-roce-dscp.yaml"],
+        &[
+            "compile",
+            "--templates",
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "fabrics/rdg-roce-dscp.yaml",
+        ],
         root(),
     );
     assert_eq!(code, 2, "{err}");
@@ -122,7 +164,17 @@ fn templates_can_be_overridden_and_stay_strict() {
 
     // A file that is not one of the templates is refused.
     std::fs::write(dir.join("typo.j2"), "").unwrap();
-    let (code, _, err) = fabric(&["compile", "--templates", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "fabrics/rdg-roce-dscp.yaml"], root());
+    let (code, _, err) = fabric(
+        &[
+            "compile",
+            "--templates",
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "fabrics/rdg-roce-dscp.yaml",
+        ],
+        root(),
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("typo.j2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -134,5 +186,8 @@ fn shipped_schema_is_current() {
     let (code, out, _) = fabric(&["schema"], root());
     assert_eq!(code, 0);
     let shipped = std::fs::read_to_string(root().join("schema/fabric.schema.json")).unwrap();
-    assert!(out == shipped, "schema/fabric.schema.json is stale: run `cargo run -- schema > schema/fabric.schema.json`");
+    assert!(
+        out == shipped,
+        "schema/fabric.schema.json is stale: run `cargo run -- schema > schema/fabric.schema.json`"
+    );
 }

@@ -13,7 +13,12 @@ fn compile(path: &std::path::Path) -> BTreeMap<String, String> {
     let mut sources = Sources::default();
     let (fabric, diags) = fabric::fabric::read(path, &mut sources).expect("readable");
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "{}:\n{}", path.display(), fabric::diag::render(&diags, &sources, false));
+    assert!(
+        errors.is_empty(),
+        "{}:\n{}",
+        path.display(),
+        fabric::diag::render(&diags, &sources, false)
+    );
     let renderer = Renderer::embedded().expect("templates load");
     fabric::compile::compile(&fabric.expect("valid"))
         .iter()
@@ -23,7 +28,10 @@ fn compile(path: &std::path::Path) -> BTreeMap<String, String> {
 
 #[test]
 fn at_least_four_fabrics_ship() {
-    let names: Vec<String> = fabrics().iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> = fabrics()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
     assert!(names.len() >= 4, "{names:?}");
     assert!(names.contains(&"rdg-roce-dscp".to_string()));
 }
@@ -33,7 +41,11 @@ fn every_fabric_is_valid_without_warnings() {
     for path in fabrics() {
         let mut sources = Sources::default();
         let (fabric, diags) = fabric::fabric::read(&path, &mut sources).unwrap();
-        assert!(diags.is_empty(), "{}", fabric::diag::render(&diags, &sources, false));
+        assert!(
+            diags.is_empty(),
+            "{}",
+            fabric::diag::render(&diags, &sources, false)
+        );
         assert!(fabric.is_some());
     }
 }
@@ -49,10 +61,17 @@ fn every_fabric_compiles_to_its_goldens() {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         on_disk.sort();
-        assert_eq!(on_disk, compiled.keys().cloned().collect::<Vec<_>>(), "golden files of {stem}");
+        assert_eq!(
+            on_disk,
+            compiled.keys().cloned().collect::<Vec<_>>(),
+            "golden files of {stem}"
+        );
         for (file, text) in &compiled {
             let golden = std::fs::read_to_string(dir.join(file)).unwrap();
-            assert!(golden == *text, "golden/{stem}/{file} is stale: run `cargo run -- compile fabrics/{stem}.yaml`");
+            assert!(
+                golden == *text,
+                "golden/{stem}/{file} is stale: run `cargo run -- compile fabrics/{stem}.yaml`"
+            );
         }
     }
 }
@@ -89,7 +108,8 @@ fn session_lines() -> Vec<String> {
 
 #[test]
 fn reference_golden_holds_every_session_line_in_order() {
-    let golden = std::fs::read_to_string(root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg")).unwrap();
+    let golden =
+        std::fs::read_to_string(root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg")).unwrap();
     let golden: Vec<&str> = golden.lines().map(str::trim).collect();
     let session = session_lines();
     assert!(session.len() > 20, "session has {} lines", session.len());
@@ -102,7 +122,18 @@ fn reference_golden_holds_every_session_line_in_order() {
     }
     // And the other way round: every command of the golden is the guide's, except the one
     // line the guide's page lost (the LLDP section's body).
-    let commands: Vec<&&str> = golden.iter().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-    let extra: Vec<&&str> = commands.iter().copied().filter(|l| !session.iter().any(|s| s == **l)).collect();
-    assert_eq!(extra, [&"lldp"], "commands in the golden that the session does not have");
+    let commands: Vec<&&str> = golden
+        .iter()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let extra: Vec<&&str> = commands
+        .iter()
+        .copied()
+        .filter(|l| !session.iter().any(|s| s == **l))
+        .collect();
+    assert_eq!(
+        extra,
+        [&"lldp"],
+        "commands in the golden that the session does not have"
+    );
 }

@@ -19,10 +19,16 @@ fn every_invalid_fixture_is_reported_with_a_located_error() {
     let mut count = 0;
     insta::glob!("fixtures/invalid/*", |path| {
         count += 1;
-        let name = format!("tests/fixtures/invalid/{}", path.file_name().unwrap().to_string_lossy());
+        let name = format!(
+            "tests/fixtures/invalid/{}",
+            path.file_name().unwrap().to_string_lossy()
+        );
         let (text, errors) = diagnose(&name, std::fs::read(path).unwrap());
         assert!(errors > 0, "{name} gave no error:\n{text}");
-        assert!(text.contains(&format!("--> {name}:")), "{name}: the error is not located:\n{text}");
+        assert!(
+            text.contains(&format!("--> {name}:")),
+            "{name}: the error is not located:\n{text}"
+        );
         insta::assert_snapshot!(text);
     });
     assert!(count >= 40, "only {count} invalid fixtures");
@@ -36,5 +42,8 @@ fn a_50_mb_file_is_refused_with_a_located_error() {
     }
     let (text, errors) = diagnose("big.yaml", big);
     assert_eq!(errors, 1);
-    assert!(text.contains("error[E004]") && text.contains("--> big.yaml:1:1"), "{text}");
+    assert!(
+        text.contains("error[E004]") && text.contains("--> big.yaml:1:1"),
+        "{text}"
+    );
 }

@@ -68,7 +68,10 @@ impl Peer {
     /// The description a port gets from its peer when none is written: `clx-mld-41:vmnic2`.
     pub fn description(&self) -> String {
         match self {
-            Peer::Host { host, port: Some(p) } => format!("{host}:{p}"),
+            Peer::Host {
+                host,
+                port: Some(p),
+            } => format!("{host}:{p}"),
             Peer::Host { host, port: None } => host.clone(),
             Peer::Switch { switch, port } => format!("{switch}:{port}"),
         }

@@ -16,20 +16,50 @@ use crate::types::{Port, compress, format_range};
 
 /// The embedded templates, by file name. `running-config.j2` is the master.
 pub const TEMPLATE_FILES: &[(&str, &str)] = &[
-    ("running-config.j2", include_str!("../../templates/onyx/running-config.j2")),
+    (
+        "running-config.j2",
+        include_str!("../../templates/onyx/running-config.j2"),
+    ),
     ("header.j2", include_str!("../../templates/onyx/header.j2")),
-    ("prefix-temporary.j2", include_str!("../../templates/onyx/prefix-temporary.j2")),
-    ("licenses.j2", include_str!("../../templates/onyx/licenses.j2")),
+    (
+        "prefix-temporary.j2",
+        include_str!("../../templates/onyx/prefix-temporary.j2"),
+    ),
+    (
+        "licenses.j2",
+        include_str!("../../templates/onyx/licenses.j2"),
+    ),
     ("buffer.j2", include_str!("../../templates/onyx/buffer.j2")),
-    ("ethernet.j2", include_str!("../../templates/onyx/ethernet.j2")),
+    (
+        "ethernet.j2",
+        include_str!("../../templates/onyx/ethernet.j2"),
+    ),
     ("vlan.j2", include_str!("../../templates/onyx/vlan.j2")),
-    ("dcbx-pfc.j2", include_str!("../../templates/onyx/dcbx-pfc.j2")),
+    (
+        "dcbx-pfc.j2",
+        include_str!("../../templates/onyx/dcbx-pfc.j2"),
+    ),
     ("lldp.j2", include_str!("../../templates/onyx/lldp.j2")),
-    ("qos-switch.j2", include_str!("../../templates/onyx/qos-switch.j2")),
-    ("dcbx-ets.j2", include_str!("../../templates/onyx/dcbx-ets.j2")),
-    ("other-ip.j2", include_str!("../../templates/onyx/other-ip.j2")),
-    ("verbatim.j2", include_str!("../../templates/onyx/verbatim.j2")),
-    ("prefix-persistent.j2", include_str!("../../templates/onyx/prefix-persistent.j2")),
+    (
+        "qos-switch.j2",
+        include_str!("../../templates/onyx/qos-switch.j2"),
+    ),
+    (
+        "dcbx-ets.j2",
+        include_str!("../../templates/onyx/dcbx-ets.j2"),
+    ),
+    (
+        "other-ip.j2",
+        include_str!("../../templates/onyx/other-ip.j2"),
+    ),
+    (
+        "verbatim.j2",
+        include_str!("../../templates/onyx/verbatim.j2"),
+    ),
+    (
+        "prefix-persistent.j2",
+        include_str!("../../templates/onyx/prefix-persistent.j2"),
+    ),
 ];
 
 const MASTER: &str = "running-config.j2";
@@ -42,15 +72,22 @@ pub struct Renderer {
 impl Renderer {
     /// The templates embedded in the binary.
     pub fn embedded() -> Result<Renderer, String> {
-        Self::build(TEMPLATE_FILES.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect())
+        Self::build(
+            TEMPLATE_FILES
+                .iter()
+                .map(|(n, s)| (n.to_string(), s.to_string()))
+                .collect(),
+        )
     }
 
     /// The embedded templates, each replaced by the file of the same name in `dir` if there
     /// is one; a `.j2` file in `dir` with another name is refused, so a typo cannot go
     /// unnoticed. Other files (a README) are ignored.
     pub fn from_dir(dir: &Path) -> Result<Renderer, String> {
-        let mut files: Vec<(String, String)> =
-            TEMPLATE_FILES.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect();
+        let mut files: Vec<(String, String)> = TEMPLATE_FILES
+            .iter()
+            .map(|(n, s)| (n.to_string(), s.to_string()))
+            .collect();
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("cannot read template folder `{}`: {e}", dir.display()))?;
         for entry in entries {
@@ -63,7 +100,11 @@ impl Renderer {
                 return Err(format!(
                     "`{}` is not one of the Onyx templates ({})",
                     entry.path().display(),
-                    TEMPLATE_FILES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                    TEMPLATE_FILES
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             };
             slot.1 = std::fs::read_to_string(entry.path())
@@ -96,7 +137,13 @@ impl Renderer {
         self.env
             .get_template(MASTER)
             .and_then(|t| t.render(minijinja::value::Serde(&view)))
-            .map_err(|e| format!("rendering {}: {}", config.hostname.as_deref().unwrap_or("switch"), chain(&e)))
+            .map_err(|e| {
+                format!(
+                    "rendering {}: {}",
+                    config.hostname.as_deref().unwrap_or("switch"),
+                    chain(&e)
+                )
+            })
     }
 }
 
@@ -220,7 +267,11 @@ impl<'a> View<'a> {
             get: impl Fn(&'c super::Ethernet) -> Option<&'c T>,
             show: impl Fn(&T) -> String,
         ) -> Vec<Run> {
-            let values: Vec<(Port, &T)> = c.ethernet.iter().filter_map(|(p, e)| Some((*p, get(e)?))).collect();
+            let values: Vec<(Port, &T)> = c
+                .ethernet
+                .iter()
+                .filter_map(|(p, e)| Some((*p, get(e)?)))
+                .collect();
             compress(values)
                 .into_iter()
                 .map(|(a, b, v)| Run {
@@ -232,7 +283,9 @@ impl<'a> View<'a> {
         // A per-traffic-class attribute: ordered by class, then by port.
         fn tc_runs<'c, T: PartialEq + std::fmt::Display + 'c>(
             c: &'c Config,
-            get: impl Fn(&'c super::Ethernet) -> &'c std::collections::BTreeMap<crate::types::TrafficClass, T>,
+            get: impl Fn(
+                &'c super::Ethernet,
+            ) -> &'c std::collections::BTreeMap<crate::types::TrafficClass, T>,
         ) -> Vec<TcRun> {
             let mut by_tc: std::collections::BTreeMap<u8, Vec<(Port, &T)>> = Default::default();
             for (p, e) in &c.ethernet {
@@ -274,7 +327,11 @@ impl<'a> View<'a> {
             memory: named(&|p| p.memory.map(|m| m.to_string())),
             maps: named(&|p| {
                 (!p.priorities.is_empty()).then(|| {
-                    p.priorities.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+                    p.priorities
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 })
             }),
         });
@@ -325,12 +382,16 @@ impl<'a> View<'a> {
             access,
         });
 
-        let pfc_ports: Vec<String> = runs(c, |e| e.pfc.then_some(&true), flag).into_iter().map(|r| r.ports).collect();
-        let dcbx_pfc = (c.pfc.enabled || !c.pfc.priorities.is_empty() || !pfc_ports.is_empty()).then(|| PfcView {
-            enabled: c.pfc.enabled,
-            priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
-            ports: pfc_ports,
-        });
+        let pfc_ports: Vec<String> = runs(c, |e| e.pfc.then_some(&true), flag)
+            .into_iter()
+            .map(|r| r.ports)
+            .collect();
+        let dcbx_pfc = (c.pfc.enabled || !c.pfc.priorities.is_empty() || !pfc_ports.is_empty())
+            .then(|| PfcView {
+                enabled: c.pfc.enabled,
+                priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
+                ports: pfc_ports,
+            });
 
         let qos = QosView {
             trust: runs(c, |e| e.trust.as_ref(), |v| text(v)),
@@ -373,6 +434,12 @@ fn vlan_ranges(ids: impl Iterator<Item = crate::types::Vlan>) -> Vec<String> {
         }
     }
     out.into_iter()
-        .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
         .collect()
 }
