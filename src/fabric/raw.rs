@@ -142,6 +142,7 @@ impl JsonSchema for RawEts {
 /// relative (`min_percent`/`max_percent` of the port buffer), not both.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Ecn")]
 pub struct RawEcn {
     /// `ecn` (default), `red` or `both`.
     pub mode: Option<Sp<String>>,
@@ -160,8 +161,8 @@ pub struct RawEcn {
 /// lose the positions).
 macro_rules! port_settings {
     ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty,)* }) => {
-        $(#[$m])*
         #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+        $(#[$m])*
         #[serde(deny_unknown_fields)]
         pub struct $name {
             $($(#[$fm])* pub $field: $ty,)*
@@ -209,11 +210,13 @@ macro_rules! port_settings {
 
 port_settings!(
     /// Settings for every port of every switch (`port_defaults`) or a named profile.
+    #[schemars(rename = "PortSettings")]
     RawSettings {}
 );
 
 port_settings!(
     /// One entry of a switch's port map: a port (`1/5`), a range (`1/1-1/8`) or subports.
+    #[schemars(rename = "Port")]
     RawPort {
         /// Profile whose settings this port takes (then this entry's own settings win).
         profile: Option<Sp<String>>,
@@ -230,6 +233,7 @@ port_settings!(
 /// pattern, `clx-mld-{41..48}`, giving one host per port in order.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Peer")]
 pub struct RawPeer {
     pub host: Sp<String>,
     /// The host's NIC port, e.g. `vmnic2` or `ens1f0`.
@@ -239,6 +243,7 @@ pub struct RawPeer {
 /// How to reach a switch for `diff` and `push`.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Mgmt")]
 pub struct RawMgmt {
     pub host: Sp<String>,
     /// SSH port (default 22).
@@ -250,6 +255,7 @@ pub struct RawMgmt {
 /// One traffic pool (`traffic pool NAME …`).
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Pool")]
 pub struct RawPool {
     /// `lossless`, `lossy` or `lossy-mc`.
     #[serde(rename = "type")]
@@ -263,6 +269,7 @@ pub struct RawPool {
 /// Global priority flow control.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Pfc")]
 pub struct RawPfc {
     /// `dcb priority-flow-control enable force` (default true when this block is present).
     pub enabled: Option<Sp<bool>>,
@@ -273,6 +280,7 @@ pub struct RawPfc {
 /// The DSCP values the hosts mark, to check they land on the right priorities.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Dscp")]
 pub struct RawDscp {
     /// DSCP of RoCE data (hosts commonly mark 26).
     pub roce: Option<Sp<i64>>,
@@ -283,6 +291,7 @@ pub struct RawDscp {
 /// Switch-wide QoS: buffer pools, PFC, or the one-shot `roce` mode.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Qos")]
 pub struct RawQos {
     /// One-shot RoCE mode (Onyx ≥ 3.8.2000): `lossless`, `semi-lossless` or `lossy`.
     /// Exclusive with `pools`.
@@ -296,6 +305,7 @@ pub struct RawQos {
 /// One switch.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Switch")]
 pub struct RawSwitch {
     /// `SN2100`, `SN2410`, `SN2700`, `SN3700`, `SN4600`, `SN4600C`.
     pub model: Sp<String>,
@@ -319,6 +329,7 @@ pub struct RawSwitch {
 /// ends may be ranges of equal length, paired in order.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Link")]
 pub struct RawLink {
     pub a: Sp<String>,
     pub b: Sp<String>,
@@ -329,6 +340,7 @@ pub struct RawLink {
 /// A VLAN.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Vlan")]
 pub struct RawVlan {
     pub id: Sp<i64>,
     pub name: Option<Sp<String>>,
