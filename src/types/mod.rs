@@ -15,7 +15,54 @@ mod qos;
 
 pub use model::{Model, Split};
 pub(crate) use qos::choose;
-pub use qos::{did_you_mean, Ecn, EcnMode, EcnThresholds, Ets, PoolType, RoceMode, Speed, SwitchportMode, Trust};
+pub use qos::{
+    Ecn, EcnMode, EcnThresholds, Ets, PoolType, RoceMode, Speed, SwitchportMode, Trust,
+    did_you_mean,
+};
+
+/// Why a written value was refused: the message, and a help line saying how to fix it when
+/// there is more to say than the message (a likely meant word, how to rewrite the text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Invalid {
+    pub fn new(message: impl Into<String>) -> Self {
+        Invalid {
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// `a` or `an`, for a word as it is read aloud: `an admin state`, `an SN2410`, `a speed`.
+pub fn article(word: &str) -> &'static str {
+    let mut chars = word.chars();
+    let first = chars.next().unwrap_or('x');
+    let second = chars.next().unwrap_or(' ');
+    // An initialism (SN2410, L3, MTU) is read letter by letter: "ess-en", "el", "em".
+    let spelt =
+        first.is_ascii_uppercase() && (second.is_ascii_uppercase() || second.is_ascii_digit());
+    let vowel_sound = if spelt {
+        "AEFHILMNORSX".contains(first)
+    } else {
+        "aeiouAEIOU".contains(first)
+    };
+    if vowel_sound { "an" } else { "a" }
+}
 
 /// An Ethernet port: `1/5`, or a split subport `1/31/2`.
 ///
@@ -260,12 +307,17 @@ pub struct Percent(u16);
 
 impl Percent {
     pub fn from_f64(v: f64) -> Result<Self, String> {
+        Percent::check(v).map_err(|e| e.to_string())
+    }
+
+    /// As [`Percent::from_f64`], saying which rule the number breaks.
+    pub fn check(v: f64) -> Result<Self, PercentError> {
         if !v.is_finite() || !(0.0..=100.0).contains(&v) {
-            return Err(format!("{v} is not a percentage 0-100"));
+            return Err(PercentError::OutOfRange(v));
         }
         let hundredths = (v * 100.0).round();
         if (hundredths - v * 100.0).abs() > 1e-6 {
-            return Err(format!("{v} has more than two decimals; Onyx keeps two"));
+            return Err(PercentError::TooManyDecimals(v));
         }
         Ok(Percent(hundredths as u16))
     }
@@ -287,6 +339,34 @@ impl Serialize for Percent {
     }
 }
 
+/// Why a number is not a [`Percent`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PercentError {
+    OutOfRange(f64),
+    TooManyDecimals(f64),
+}
+
+impl PercentError {
+    /// A short label for the value, under the caret.
+    pub fn label(self) -> &'static str {
+        match self {
+            PercentError::OutOfRange(_) => "out of range",
+            PercentError::TooManyDecimals(_) => "too many decimals",
+        }
+    }
+}
+
+impl fmt::Display for PercentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PercentError::OutOfRange(v) => write!(f, "{v} is not a percentage 0-100"),
+            PercentError::TooManyDecimals(v) => {
+                write!(f, "{v} has more than two decimals; Onyx keeps two")
+            }
+        }
+    }
+}
+
 /// A switch hostname as Onyx accepts it: 1-63 letters, digits and hyphens, not starting or
 /// ending with a hyphen (an RFC 1123 label).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -300,22 +380,64 @@ impl Hostname {
 }
 
 impl FromStr for Hostname {
-    type Err = String;
+    type Err = Invalid;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let ok = !s.is_empty()
-            && s.len() <= 63
-            && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && !s.starts_with('-')
-            && !s.ends_with('-');
-        if ok {
-            Ok(Hostname(s.to_string()))
+        const RULE: &str = "an Onyx hostname is 1-63 letters, digits and hyphens, not starting or ending with a hyphen";
+        let shown = s.escape_debug();
+        let len = s.chars().count();
+        let bad: Vec<char> = s
+            .chars()
+            .filter(|c| !c.is_ascii_alphanumeric() && *c != '-')
+            .fold(Vec::new(), |mut v, c| {
+                if !v.contains(&c) {
+                    v.push(c);
+                }
+                v
+            });
+        let problem = if s.is_empty() {
+            "the switch name is empty".to_string()
+        } else if !bad.is_empty() {
+            let list: Vec<String> = bad.iter().map(|c| describe_char(*c)).collect();
+            format!(
+                "`{shown}` is not a valid Onyx hostname: it has {}",
+                list.join(", ")
+            )
+        } else if len > 63 {
+            format!("`{shown}` is not a valid Onyx hostname: it is {len} characters, at most 63")
+        } else if s.starts_with('-') {
+            format!("`{shown}` is not a valid Onyx hostname: it starts with a hyphen")
+        } else if s.ends_with('-') {
+            format!("`{shown}` is not a valid Onyx hostname: it ends with a hyphen")
         } else {
-            Err(format!(
-                "`{}` is not a valid Onyx hostname: use 1-63 letters, digits and hyphens, not starting or ending with a hyphen",
-                s.escape_debug()
-            ))
+            return Ok(Hostname(s.to_string()));
+        };
+        // Offer the name with every other character turned into a hyphen, when that is valid.
+        let fixed: String = s
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let help = if !bad.is_empty() && fixed != s && fixed.parse::<Hostname>().is_ok() {
+            format!("rename it, e.g. `{fixed}`; {RULE}")
+        } else {
+            RULE.to_string()
+        };
+        Err(Invalid::new(problem).help(help))
+    }
+}
+
+/// A character as a message names it: `` `_` ``, `a space`, `a line break`, `a tab`, or
+/// `the control character U+001B` (never printed raw: it could drive the terminal).
+pub fn describe_char(c: char) -> String {
+    match c {
+        '\n' | '\r' => "a line break".into(),
+        '\t' => "a tab".into(),
+        ' ' => "a space".into(),
+        '`' => "a backtick".into(),
+        c if c.is_control() || c.is_whitespace() => {
+            format!("the control character U+{:04X}", c as u32)
         }
+        c => format!("`{c}`"),
     }
 }
 
@@ -347,7 +469,8 @@ impl FromStr for Release {
         let (Some(a), Some(b), Some(c), None) = (it.next(), it.next(), it.next(), it.next()) else {
             return Err(bad());
         };
-        let digits = |t: &str| !t.is_empty() && t.len() <= 6 && t.bytes().all(|x| x.is_ascii_digit());
+        let digits =
+            |t: &str| !t.is_empty() && t.len() <= 6 && t.bytes().all(|x| x.is_ascii_digit());
         if !(digits(a) && digits(b) && digits(c)) {
             return Err(bad());
         }
@@ -374,26 +497,61 @@ impl Serialize for Release {
 /// Checks text that will be printed inside an Onyx command (a description, a VLAN name): it
 /// must stay one line and one argument, so a user's text can never end a command early or
 /// start another one.
-pub fn check_cli_text(s: &str, max: usize) -> Result<(), String> {
+pub fn check_cli_text(s: &str, max: usize) -> Result<(), Invalid> {
     if let Some(c) = s.chars().find(|c| c.is_control()) {
-        return Err(format!(
-            "contains the control character {:?}, which would break the CLI line",
-            c
-        ));
+        return Err(Invalid::new(format!(
+            "contains {}, which would break the CLI line",
+            describe_char(c)
+        ))
+        .help("keep it on one line, without control characters"));
     }
     if s.contains('"') {
-        return Err("contains `\"`, which would end the quoted CLI argument".into());
+        return Err(
+            Invalid::new("contains `\"`, which would end the quoted CLI argument")
+                .help("leave the double quotes out, or use single quotes `'` inside the text"),
+        );
     }
     if s.trim() != s {
-        return Err("starts or ends with white space, which Onyx does not keep".into());
+        return Err(Invalid::new(
+            "starts or ends with white space, which Onyx does not keep",
+        ));
     }
     if s.is_empty() {
-        return Err("is empty".into());
+        return Err(Invalid::new("is empty"));
     }
-    if s.chars().count() > max {
-        return Err(format!("is longer than {max} characters"));
+    let len = s.chars().count();
+    if len > max {
+        return Err(Invalid::new(format!("is {len} characters, at most {max}")));
     }
     Ok(())
+}
+
+/// A traffic pool name as Onyx takes it (`traffic pool NAME …`): 1-20 letters, digits, `-`
+/// and `_`.
+pub fn check_pool_name(s: &str) -> Result<(), Invalid> {
+    const RULE: &str = "a traffic pool name is 1-20 letters, digits, `-` or `_`";
+    let shown = s.escape_debug();
+    let bad: Vec<String> = s
+        .chars()
+        .filter(|c| !c.is_ascii_alphanumeric() && *c != '-' && *c != '_')
+        .map(describe_char)
+        .fold(Vec::new(), |mut v, c| {
+            if !v.contains(&c) {
+                v.push(c);
+            }
+            v
+        });
+    let len = s.chars().count();
+    let message = if s.is_empty() {
+        "pool name is empty".to_string()
+    } else if !bad.is_empty() {
+        format!("pool name `{shown}` has {}", bad.join(", "))
+    } else if len > 20 {
+        format!("pool name `{shown}` is {len} characters, at most 20")
+    } else {
+        return Ok(());
+    };
+    Err(Invalid::new(message).help(RULE))
 }
 
 #[cfg(test)]
@@ -404,7 +562,9 @@ mod tests {
     fn ports_parse_and_print() {
         assert_eq!("1/5".parse::<Port>().unwrap(), Port::new(1, 5));
         assert_eq!("1/31/2".parse::<Port>().unwrap().to_string(), "1/31/2");
-        for bad in ["", "1", "1/", "a/b", "1/0", "0/1", "1/2/3/4", "1/+2", "1/31/0"] {
+        for bad in [
+            "", "1", "1/", "a/b", "1/0", "0/1", "1/2/3/4", "1/+2", "1/31/0",
+        ] {
             assert!(bad.parse::<Port>().is_err(), "{bad}");
         }
     }

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::{Port, Speed};
+use super::{Invalid, Port, Speed, compress, format_range};
 
 /// `interface ethernet 1/31 module-type qsfp-split-2|qsfp-split-4 force`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -112,7 +112,7 @@ impl Model {
         MODELS
     }
 
-    pub fn find(name: &str) -> Result<&'static Model, String> {
+    pub fn find(name: &str) -> Result<&'static Model, Invalid> {
         super::qos::choose(
             name,
             &MODELS.iter().map(|m| (m.name, m)).collect::<Vec<_>>(),
@@ -153,23 +153,68 @@ impl Model {
         }
     }
 
-    /// Checks that `port` can split `split` ways; returns the port it disables, if any.
+    /// Checks that `port` can split `split` ways; returns the port it disables, if any. The
+    /// error says why not, without naming the port (the caller names the ports it refuses).
     pub fn check_split(&self, port: Port, split: Split) -> Result<Option<Port>, String> {
         let g = self
             .group(port)
-            .ok_or_else(|| format!("port {port} does not exist on {}", self.name))?;
-        let no = |why: &str| Err(format!("port {port} of {} cannot split {} ways{why}", self.name, split.ways()));
+            .ok_or_else(|| format!("{} has no such port", self.name))?;
+        let refused = || Err(self.split_rule(split));
         match split {
-            Split::Two if !g.split2 => no(""),
+            Split::Two if !g.split2 => refused(),
             Split::Two => Ok(None),
             Split::Four => match g.split4 {
-                Four::No => no(""),
+                Four::No => refused(),
                 Four::All => Ok(None),
-                Four::OddTakesNext if port.port % 2 == 0 => {
-                    no(": only odd ports split 4 ways, each taking the lanes of the even port after it")
-                }
+                Four::OddTakesNext if port.port.is_multiple_of(2) => Err(
+                    "only odd ports split 4 ways, each taking the lanes of the even port after it"
+                        .into(),
+                ),
                 Four::OddTakesNext => Ok(Some(Port::new(port.slot, port.port + 1))),
             },
+        }
+    }
+
+    /// The front-panel ports that can split `split` ways, in order.
+    pub fn split_ports(&self, split: Split) -> Vec<Port> {
+        self.ports()
+            .filter(|p| {
+                self.group(*p).is_some_and(|g| match split {
+                    Split::Two => g.split2,
+                    Split::Four => match g.split4 {
+                        Four::No => false,
+                        Four::All => true,
+                        Four::OddTakesNext => !p.port.is_multiple_of(2),
+                    },
+                })
+            })
+            .collect()
+    }
+
+    /// Which ports of this model split `split` ways, as a rule: `only ports 1/49-1/56 split`.
+    fn split_rule(&self, split: Split) -> String {
+        let ports = self.split_ports(split);
+        if ports.is_empty() {
+            return format!("no port of {} splits {} ways", self.name, split.ways());
+        }
+        let unit = ();
+        let ranges: Vec<String> = compress(ports.iter().map(|p| (*p, &unit)))
+            .into_iter()
+            .map(|(a, b, _)| format_range(a, b))
+            .collect();
+        let other = match split {
+            Split::Two => Split::Four,
+            Split::Four => Split::Two,
+        };
+        // Say "split 4 ways" only when the other ports can split some other way.
+        if self.split_ports(other) == ports {
+            format!("only ports {} split", ranges.join(", "))
+        } else {
+            format!(
+                "only ports {} split {} ways",
+                ranges.join(", "),
+                split.ways()
+            )
         }
     }
 }
@@ -183,11 +228,23 @@ mod tests {
         let m = Model::find("sn2700").unwrap();
         assert_eq!(m.port_count(), 32);
         assert!(!m.has_port(Port::new(1, 33)));
-        assert_eq!(m.native_speed(Port::new(1, 1), Some(Split::Four)), Some(Speed::G25));
-        assert_eq!(m.check_split(Port::new(1, 31), Split::Four).unwrap(), Some(Port::new(1, 32)));
+        assert_eq!(
+            m.native_speed(Port::new(1, 1), Some(Split::Four)),
+            Some(Speed::G25)
+        );
+        assert_eq!(
+            m.check_split(Port::new(1, 31), Split::Four).unwrap(),
+            Some(Port::new(1, 32))
+        );
         assert!(m.check_split(Port::new(1, 32), Split::Four).is_err());
         let m = Model::find("SN2410").unwrap();
-        assert!(m.check_split(Port::new(1, 5), Split::Two).is_err());
-        assert!(Model::find("SN2701").unwrap_err().contains("did you mean `SN2700`"));
+        assert_eq!(
+            m.check_split(Port::new(1, 5), Split::Two).unwrap_err(),
+            "only ports 1/49-1/56 split"
+        );
+        assert_eq!(
+            Model::find("SN2701").unwrap_err().help.as_deref(),
+            Some("did you mean `SN2700`?")
+        );
     }
 }

@@ -5,32 +5,54 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-/// Picks the value whose name matches `s` (case-insensitively), or says which names exist and
-/// which one was probably meant.
-pub(crate) fn choose<T: Copy>(s: &str, choices: &[(&str, T)], what: &str) -> Result<T, String> {
-    if let Some((_, v)) = choices.iter().find(|(n, _)| n.eq_ignore_ascii_case(s.trim())) {
+use super::{Invalid, article};
+
+/// Picks the value whose name matches `s` (case-insensitively), or says which names exist,
+/// with the one probably meant as help.
+pub(crate) fn choose<T: Copy>(s: &str, choices: &[(&str, T)], what: &str) -> Result<T, Invalid> {
+    if let Some((_, v)) = choices
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(s.trim()))
+    {
         return Ok(*v);
     }
     let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-    let mut msg = format!(
-        "`{}` is not a {what}; expected one of {}",
+    let err = Invalid::new(format!(
+        "`{}` is not {} {what}; expected one of {}",
         s.escape_debug(),
-        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-    );
-    if let Some(best) = did_you_mean(s, names.iter().copied()) {
-        msg.push_str(&format!(" (did you mean `{best}`?)"));
-    }
-    Err(msg)
+        article(what),
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Err(match did_you_mean(s, names.iter().copied()) {
+        Some(best) => err.help(format!("did you mean `{best}`?")),
+        None => err,
+    })
 }
 
-/// The closest candidate to `s`, if one is close enough to be a likely typo.
+/// The closest candidate to `s`, if one is close enough to be a likely typo: a letter
+/// missing, added, changed or two letters swapped (`mut` → `mtu`) in a word long enough for
+/// that to be telling, or a close Jaro-Winkler match (common prefix, letters in order).
+/// Case is ignored.
 pub fn did_you_mean<'a>(s: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let s = s.trim().to_lowercase();
     candidates
         .into_iter()
-        .map(|c| (strsim::jaro_winkler(&s.to_ascii_lowercase(), &c.to_ascii_lowercase()), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+        .filter_map(|c| {
+            let lc = c.to_lowercase();
+            let edits = strsim::osa_distance(&s, &lc);
+            let similar = strsim::jaro_winkler(&s, &lc);
+            // One edit per three characters of the shorter word: `mut` → `mtu` yes, `L4` →
+            // `L2` no (two-character words differ by one edit from too many others).
+            let shorter = s.chars().count().min(lc.chars().count());
+            let close = edits * 3 <= shorter;
+            (close || similar > 0.8).then_some((edits, similar, c))
+        })
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, _, c)| c)
 }
 
 macro_rules! word_enum {
@@ -42,7 +64,7 @@ macro_rules! word_enum {
         impl $name {
             pub const ALL: &'static [(&'static str, $name)] = &[$(($word, $name::$variant)),+];
 
-            pub fn parse(s: &str) -> Result<Self, String> {
+            pub fn parse(s: &str) -> Result<Self, Invalid> {
                 choose(s, Self::ALL, $what)
             }
 
@@ -175,7 +197,14 @@ mod tests {
     fn words_parse_with_suggestions() {
         assert_eq!(Trust::parse("l3").unwrap(), Trust::L3);
         let err = PoolType::parse("losless").unwrap_err();
-        assert!(err.contains("did you mean `lossless`"), "{err}");
+        assert_eq!(err.help.as_deref(), Some("did you mean `lossless`?"));
+        assert!(!err.message.contains("did you mean"), "{err}");
+        assert_eq!(did_you_mean("mut", ["mtu", "pfc", "speed"]), Some("mtu"));
+        assert_eq!(did_you_mean("L4", ["port", "L2", "L3", "both"]), None);
+        assert_eq!(
+            did_you_mean("colour", ["profile", "description", "speed"]),
+            None
+        );
         assert_eq!(Speed::parse("100G").unwrap().gbps(), 100);
     }
 
@@ -183,8 +212,14 @@ mod tests {
     fn ecn_prints_like_onyx() {
         let e = Ecn {
             mode: EcnMode::Ecn,
-            thresholds: EcnThresholds::Absolute { min: 150, max: 1500 },
+            thresholds: EcnThresholds::Absolute {
+                min: 150,
+                max: 1500,
+            },
         };
-        assert_eq!(e.to_string(), "ecn minimum-absolute 150 maximum-absolute 1500");
+        assert_eq!(
+            e.to_string(),
+            "ecn minimum-absolute 150 maximum-absolute 1500"
+        );
     }
 }
