@@ -14,6 +14,7 @@ use crate::types::{
     TrafficClass, Trust, Vlan,
 };
 
+pub mod command;
 pub mod render;
 
 pub use render::{Renderer, TEMPLATE_FILES};

@@ -1,0 +1,1150 @@
+//! The Onyx command grammar: one line of configuration → a typed [`Command`], and back.
+//!
+//! One nom parser per command family, shared by everything that reads Onyx text (the
+//! running-config parser, the lab's CLI, the planner's own output in tests). A line whose
+//! family or attribute the model does not know is not an error: [`parse`] returns `Ok(None)`
+//! and the caller keeps it verbatim. A line of a known family whose arguments are wrong (a
+//! port `1/x`, an MTU `jumbo`) is an error, located at the column where it goes wrong.
+//! `Display` prints a command the way `show running-config` prints it, without the indent.
+
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till1, take_while1};
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, cut, eof, map, map_res, opt, peek, value};
+use nom::error::{ContextError, ErrorKind, FromExternalError, ParseError};
+use nom::multi::separated_list1;
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
+
+use crate::types::{
+    Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, RoceMode, Speed, Split,
+    SwitchportMode, TrafficClass, Trust, Vlan, parse_port_range,
+};
+
+/// An interface as Onyx names it in `interface <kind> <id>`. Ordered the way Onyx lists a
+/// setting across interfaces: Ethernet ports first, then port-channels, MLAG port-channels,
+/// VLAN interfaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Iface {
+    Ethernet(Port),
+    PortChannel(u16),
+    MlagPortChannel(u16),
+    Vlan(Vlan),
+}
+
+impl Iface {
+    pub fn kind(self) -> &'static str {
+        match self {
+            Iface::Ethernet(_) => "ethernet",
+            Iface::PortChannel(_) => "port-channel",
+            Iface::MlagPortChannel(_) => "mlag-port-channel",
+            Iface::Vlan(_) => "vlan",
+        }
+    }
+
+    /// True when `next` follows `self` in one Onyx range (`1/1-1/9`, `1-9`).
+    pub fn precedes(self, next: Iface) -> bool {
+        match (self, next) {
+            (Iface::Ethernet(a), Iface::Ethernet(b)) => a.precedes(b),
+            (Iface::PortChannel(a), Iface::PortChannel(b)) => b == a + 1,
+            (Iface::MlagPortChannel(a), Iface::MlagPortChannel(b)) => b == a + 1,
+            (Iface::Vlan(a), Iface::Vlan(b)) => b.get() == a.get() + 1,
+            _ => false,
+        }
+    }
+
+    fn id(self) -> String {
+        match self {
+            Iface::Ethernet(p) => p.to_string(),
+            Iface::PortChannel(n) | Iface::MlagPortChannel(n) => n.to_string(),
+            Iface::Vlan(v) => v.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Iface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind(), self.id())
+    }
+}
+
+/// `interface <kind> <first>[-<last>]`: consecutive interfaces of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct IfaceRange {
+    pub first: Iface,
+    pub last: Iface,
+}
+
+impl IfaceRange {
+    pub fn one(i: Iface) -> Self {
+        IfaceRange { first: i, last: i }
+    }
+
+    /// The interfaces of the range, in order.
+    pub fn members(self) -> Vec<Iface> {
+        let mut out = vec![self.first];
+        let mut cur = self.first;
+        while cur != self.last && out.len() < 4096 {
+            cur = match cur {
+                Iface::Ethernet(p) => match p.sub {
+                    None => Iface::Ethernet(Port::new(p.slot, p.port + 1)),
+                    Some(s) => Iface::Ethernet(Port::sub(p.slot, p.port, s + 1)),
+                },
+                Iface::PortChannel(n) => Iface::PortChannel(n + 1),
+                Iface::MlagPortChannel(n) => Iface::MlagPortChannel(n + 1),
+                Iface::Vlan(v) => match Vlan::new(i64::from(v.get()) + 1) {
+                    Ok(v) => Iface::Vlan(v),
+                    Err(_) => break,
+                },
+            };
+            out.push(cur);
+        }
+        out
+    }
+}
+
+impl fmt::Display for IfaceRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            self.first.fmt(f)
+        } else {
+            write!(f, "{}-{}", self.first, self.last.id())
+        }
+    }
+}
+
+/// `speed S [no-autoneg] force`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct SpeedSetting {
+    pub speed: Speed,
+    pub no_autoneg: bool,
+}
+
+/// `channel-group N mode M` / `mlag-channel-group N mode M`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct ChannelGroup {
+    pub mlag: bool,
+    pub id: u16,
+    pub mode: LacpMode,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LacpMode {
+    On,
+    Active,
+    Passive,
+}
+
+impl fmt::Display for LacpMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LacpMode::On => "on",
+            LacpMode::Active => "active",
+            LacpMode::Passive => "passive",
+        })
+    }
+}
+
+/// `switchport trunk|hybrid allowed-vlan …`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AllowedVlan {
+    None,
+    All,
+    /// `allowed-vlan LIST` and `allowed-vlan add LIST`.
+    Add(Vec<Vlan>),
+    Remove(Vec<Vlan>),
+}
+
+/// What a line does to the interfaces it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IfaceCmd {
+    /// The bare `interface port-channel 1` line that creates it.
+    Create,
+    Speed(SpeedSetting),
+    NoSpeed,
+    Mtu(u16),
+    NoMtu,
+    Description(String),
+    NoDescription,
+    /// `shutdown` (true) / `no shutdown` (false).
+    Shutdown(bool),
+    Split(Split),
+    NoSplit,
+    SwitchportMode(SwitchportMode),
+    AccessVlan(Vlan),
+    NoAccessVlan,
+    AllowedVlan(SwitchportMode, AllowedVlan),
+    ChannelGroup(ChannelGroup),
+    NoChannelGroup {
+        mlag: bool,
+    },
+    Trust(Trust),
+    NoTrust,
+    Ecn(TrafficClass, Ecn),
+    NoEcn(TrafficClass),
+    Ets(TrafficClass, Ets),
+    /// `dcb priority-flow-control mode on force` (true) / `no dcb priority-flow-control mode force`.
+    PfcMode(bool),
+}
+
+/// One configuration command, as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `cli default prefix-modes enable` (true) / `no cli default prefix-modes enable`.
+    PrefixModes(bool),
+    License(String),
+    Hostname(String),
+    NoHostname,
+    Lldp(bool),
+    /// `roce [mode]`; `None` is `no roce`.
+    Roce(Option<RoceMode>),
+    PoolType(String, PoolType),
+    PoolMemory(String, Percent),
+    PoolMap(String, Vec<Priority>),
+    NoPool(String),
+    /// `dcb priority-flow-control enable force` / its `no` form.
+    PfcEnable(bool),
+    /// `dcb priority-flow-control priority N enable` / its `no` form.
+    PfcPriority(Priority, bool),
+    VlanCreate(Vec<(Vlan, Vlan)>),
+    VlanName(Vlan, String),
+    NoVlan(Vec<(Vlan, Vlan)>),
+    Interface(IfaceRange, IfaceCmd),
+}
+
+/// Why a line of a known command family could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed {
+    /// 0-based byte column in the line.
+    pub column: usize,
+    pub expected: String,
+}
+
+impl fmt::Display for Malformed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected {}", self.expected)
+    }
+}
+
+/// The parser error: where, and what was expected there.
+#[derive(Debug)]
+struct Expect<'a> {
+    at: &'a str,
+    what: &'static str,
+}
+
+impl<'a> ParseError<&'a str> for Expect<'a> {
+    fn from_error_kind(at: &'a str, _: ErrorKind) -> Self {
+        Expect { at, what: "" }
+    }
+
+    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+
+    fn or(self, other: Self) -> Self {
+        // Keep the error that got furthest, and one that says what it wanted.
+        match (self.what.is_empty(), other.what.is_empty()) {
+            (false, true) => self,
+            (true, false) => other,
+            _ if other.at.len() <= self.at.len() => other,
+            _ => self,
+        }
+    }
+}
+
+impl<'a> ContextError<&'a str> for Expect<'a> {
+    fn add_context(at: &'a str, what: &'static str, other: Self) -> Self {
+        if other.what.is_empty() {
+            Expect {
+                at: other.at.min(at),
+                what,
+            }
+        } else {
+            other
+        }
+    }
+}
+
+impl<'a, E> FromExternalError<&'a str, E> for Expect<'a> {
+    fn from_external_error(at: &'a str, _: ErrorKind, _: E) -> Self {
+        Expect { at, what: "" }
+    }
+}
+
+type R<'a, T> = IResult<&'a str, T, Expect<'a>>;
+
+fn ctx<'a, T>(
+    what: &'static str,
+    mut p: impl Parser<&'a str, Output = T, Error = Expect<'a>>,
+) -> impl Parser<&'a str, Output = T, Error = Expect<'a>> {
+    move |i: &'a str| match p.parse(i) {
+        Ok(x) => Ok(x),
+        Err(nom::Err::Error(e)) => Err(nom::Err::Error(Expect::add_context(i, what, e))),
+        Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(Expect::add_context(i, what, e))),
+        Err(e) => Err(e),
+    }
+}
+
+/// One keyword, ending at a space or the end of the line.
+fn kw<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = Expect<'a>> {
+    terminated(tag(word), peek(alt((space1, eof))))
+}
+
+/// A keyword preceded by white space.
+fn skw<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = Expect<'a>> {
+    preceded(space1, kw(word))
+}
+
+fn word(i: &str) -> R<'_, &str> {
+    take_till1(|c: char| c == ' ')(i)
+}
+
+fn end(i: &str) -> R<'_, ()> {
+    value((), (space0, eof)).parse(i)
+}
+
+fn number<T: std::str::FromStr>(i: &str) -> R<'_, T> {
+    map_res(digit1, |d: &str| d.parse::<T>()).parse(i)
+}
+
+fn bounded<'a, T>(
+    what: &'static str,
+    f: fn(i64) -> Result<T, String>,
+) -> impl Parser<&'a str, Output = T, Error = Expect<'a>> {
+    ctx(what, map_res(number::<i64>, f))
+}
+
+fn priority(i: &str) -> R<'_, Priority> {
+    bounded("a switch priority 0-7", Priority::new).parse(i)
+}
+
+fn traffic_class(i: &str) -> R<'_, TrafficClass> {
+    bounded("a traffic class 0-7", TrafficClass::new).parse(i)
+}
+
+fn vlan(i: &str) -> R<'_, Vlan> {
+    bounded("a VLAN id 1-4094", Vlan::new).parse(i)
+}
+
+/// `10`, `10-17`.
+fn vlan_span(i: &str) -> R<'_, (Vlan, Vlan)> {
+    let (i, a) = vlan(i)?;
+    let (i, b) = opt(preceded(tag("-"), vlan)).parse(i)?;
+    let b = b.unwrap_or(a);
+    if b < a {
+        return Err(nom::Err::Failure(Expect {
+            at: i,
+            what: "an increasing VLAN range",
+        }));
+    }
+    Ok((i, (a, b)))
+}
+
+/// VLAN lists as Onyx prints them: `10-17`, `10,20,30-32` or space separated.
+fn vlan_list(i: &str) -> R<'_, Vec<(Vlan, Vlan)>> {
+    separated_list1(alt((tag(","), space1)), vlan_span).parse(i)
+}
+
+fn vlans_of(spans: &[(Vlan, Vlan)]) -> Vec<Vlan> {
+    spans
+        .iter()
+        .flat_map(|(a, b)| (a.get()..=b.get()).filter_map(|v| Vlan::new(i64::from(v)).ok()))
+        .collect()
+}
+
+/// Quoted (`"sw-spine02-1/10"`, Onyx 3.9) or bare rest of line (`TRUNK TO Dell7048`, 3.6).
+fn text(i: &str) -> R<'_, String> {
+    let t = i.trim_end();
+    if let Some(inner) = t.strip_prefix('"') {
+        return match inner.strip_suffix('"') {
+            Some(s) if !s.contains('"') => Ok(("", s.to_string())),
+            _ => Err(nom::Err::Failure(Expect {
+                at: i,
+                what: "a closing `\"`",
+            })),
+        };
+    }
+    if t.is_empty() {
+        return Err(nom::Err::Failure(Expect {
+            at: i,
+            what: "text",
+        }));
+    }
+    Ok(("", t.to_string()))
+}
+
+fn word_enum<'a, T: Copy>(
+    what: &'static str,
+    all: &'static [(&'static str, T)],
+) -> impl Parser<&'a str, Output = T, Error = Expect<'a>> {
+    ctx(
+        what,
+        map_res(word, move |w: &str| {
+            all.iter().find(|(n, _)| *n == w).map(|(_, v)| *v).ok_or(())
+        }),
+    )
+}
+
+fn iface_range(i: &str) -> R<'_, IfaceRange> {
+    let (i, kind) = alt((
+        kw("ethernet"),
+        kw("port-channel"),
+        kw("mlag-port-channel"),
+        kw("vlan"),
+    ))
+    .parse(i)?;
+    let (i, _) = space1(i)?;
+    let (rest, ids) = cut(ctx("an interface number or range", word)).parse(i)?;
+    let bad = |what| nom::Err::Failure(Expect { at: i, what });
+    let range = match kind {
+        "ethernet" => {
+            let ports = parse_port_range(ids)
+                .map_err(|_| bad("a port or range, e.g. `1/5`, `1/1-1/8`, `1/31/2`"))?;
+            IfaceRange {
+                first: Iface::Ethernet(ports[0]),
+                last: Iface::Ethernet(*ports.last().unwrap_or(&ports[0])),
+            }
+        }
+        _ => {
+            let (a, b) = match ids.split_once('-') {
+                Some((a, b)) => (a, b),
+                None => (ids, ids),
+            };
+            let num = |s: &str| s.parse::<u16>().ok().filter(|n| (1..=4094).contains(n));
+            let (Some(a), Some(b)) = (num(a), num(b)) else {
+                return Err(bad("an interface number or range, e.g. `1` or `1-9`"));
+            };
+            if b < a {
+                return Err(bad("an increasing range"));
+            }
+            let make = |n: u16| match kind {
+                "port-channel" => Ok(Iface::PortChannel(n)),
+                "mlag-port-channel" => Ok(Iface::MlagPortChannel(n)),
+                _ => Vlan::new(i64::from(n)).map(Iface::Vlan),
+            };
+            IfaceRange {
+                first: make(a).map_err(|_| bad("a VLAN id 1-4094"))?,
+                last: make(b).map_err(|_| bad("a VLAN id 1-4094"))?,
+            }
+        }
+    };
+    Ok((rest, range))
+}
+
+fn force(i: &str) -> R<'_, ()> {
+    value((), opt(skw("force"))).parse(i)
+}
+
+fn speed_setting(i: &str) -> R<'_, SpeedSetting> {
+    let (i, speed) = word_enum("a speed (`10G`, `25G`, `40G`, `100G` …)", Speed::ALL).parse(i)?;
+    let (i, no_autoneg) = map(opt(skw("no-autoneg")), |x| x.is_some()).parse(i)?;
+    let (i, _) = force(i)?;
+    Ok((i, SpeedSetting { speed, no_autoneg }))
+}
+
+fn ecn(i: &str) -> R<'_, Ecn> {
+    let (i, mode) = word_enum("`ecn`, `red` or `both`", EcnMode::ALL).parse(i)?;
+    let (i, _) = space1(i)?;
+    let (i, kind) = ctx(
+        "`minimum-absolute` or `minimum-relative`",
+        alt((kw("minimum-absolute"), kw("minimum-relative"))),
+    )
+    .parse(i)?;
+    let relative = kind == "minimum-relative";
+    let (i, min) = preceded(space1, ctx("a threshold", number::<u32>)).parse(i)?;
+    let (i, _) = ctx(
+        if relative {
+            "`maximum-relative`"
+        } else {
+            "`maximum-absolute`"
+        },
+        preceded(
+            space1,
+            tag(if relative {
+                "maximum-relative"
+            } else {
+                "maximum-absolute"
+            }),
+        ),
+    )
+    .parse(i)?;
+    let (i, max) = preceded(space1, ctx("a threshold", number::<u32>)).parse(i)?;
+    let thresholds = if relative {
+        let pct = |v: u32| u8::try_from(v).ok().filter(|v| *v <= 100);
+        match (pct(min), pct(max)) {
+            (Some(min), Some(max)) => EcnThresholds::Relative { min, max },
+            _ => {
+                return Err(nom::Err::Failure(Expect {
+                    at: i,
+                    what: "relative thresholds 0-100",
+                }));
+            }
+        }
+    } else {
+        EcnThresholds::Absolute { min, max }
+    };
+    Ok((i, Ecn { mode, thresholds }))
+}
+
+/// The part of an `interface …` line after the range; `Ok(None)` for attributes the model
+/// does not know.
+fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
+    let i = i.trim_start();
+    if i.is_empty() {
+        return Ok(Some(IfaceCmd::Create));
+    }
+    let (i, no) = map(opt(terminated(tag("no"), space1)), |x| x.is_some()).parse(i)?;
+    let (after, head) = word(i)?;
+    let args = after.trim_start();
+    let full = |p: &mut dyn FnMut(&str) -> R<'_, IfaceCmd>| -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
+        let (_, c) = all_consuming(terminated(&mut *p, end)).parse(args).map_err(to_failure)?;
+        Ok(Some(c))
+    };
+    match (no, head) {
+        (false, "speed") => full(&mut |x| map(speed_setting, IfaceCmd::Speed).parse(x)),
+        (true, "speed") => full(&mut |x| value(IfaceCmd::NoSpeed, force).parse(x)),
+        (false, "mtu") => full(&mut |x| {
+            let (x, m) = ctx(
+                "an MTU 1500-9216",
+                map_res(number::<u16>, |m| {
+                    if (1500..=9216).contains(&m) {
+                        Ok(m)
+                    } else {
+                        Err(())
+                    }
+                }),
+            )
+            .parse(x)?;
+            let (x, _) = force(x)?;
+            Ok((x, IfaceCmd::Mtu(m)))
+        }),
+        (true, "mtu") => full(&mut |x| value(IfaceCmd::NoMtu, force).parse(x)),
+        (false, "description") => {
+            let (_, t) = text(args).map_err(to_failure)?;
+            Ok(Some(IfaceCmd::Description(t)))
+        }
+        (true, "description") => full(&mut |x| Ok((x, IfaceCmd::NoDescription))),
+        (_, "shutdown") => full(&mut |x| Ok((x, IfaceCmd::Shutdown(!no)))),
+        (false, "module-type") => full(&mut |x| {
+            let (x, s) = ctx(
+                "`qsfp-split-2` or `qsfp-split-4`",
+                alt((
+                    value(Split::Two, kw("qsfp-split-2")),
+                    value(Split::Four, kw("qsfp-split-4")),
+                )),
+            )
+            .parse(x)?;
+            let (x, _) = force(x)?;
+            Ok((x, IfaceCmd::Split(s)))
+        }),
+        (true, "module-type") => full(&mut |x| value(IfaceCmd::NoSplit, force).parse(x)),
+        (_, "switchport") => switchport(no, args),
+        (false, "channel-group") | (false, "mlag-channel-group") => {
+            let mlag = head == "mlag-channel-group";
+            full(&mut |x| {
+                let (x, id) = ctx("a channel-group number", number::<u16>).parse(x)?;
+                let (x, _) = ctx("`mode`", skw("mode")).parse(x)?;
+                let (x, mode) = preceded(
+                    space1,
+                    word_enum(
+                        "`on`, `active` or `passive`",
+                        &[
+                            ("on", LacpMode::On),
+                            ("active", LacpMode::Active),
+                            ("passive", LacpMode::Passive),
+                        ],
+                    ),
+                )
+                .parse(x)?;
+                Ok((x, IfaceCmd::ChannelGroup(ChannelGroup { mlag, id, mode })))
+            })
+        }
+        (true, "channel-group") | (true, "mlag-channel-group") => {
+            let mlag = head == "mlag-channel-group";
+            Ok(Some(IfaceCmd::NoChannelGroup { mlag }))
+        }
+        (_, "qos") => {
+            let Ok((targs, _)) = kw("trust").parse(args) else {
+                return Ok(None);
+            };
+            if no {
+                full(&mut |_| Ok(("", IfaceCmd::NoTrust)))?;
+                let _ = targs;
+                Ok(Some(IfaceCmd::NoTrust))
+            } else {
+                let (_, t) = all_consuming(terminated(
+                    preceded(
+                        space1,
+                        word_enum("`port`, `L2`, `L3` or `both`", Trust::ALL),
+                    ),
+                    end,
+                ))
+                .parse(targs)
+                .map_err(to_failure)?;
+                Ok(Some(IfaceCmd::Trust(t)))
+            }
+        }
+        (_, "traffic-class") => traffic_class_cmd(no, args),
+        (_, "dcb") => {
+            let Ok((rest, _)) = (kw("priority-flow-control"), space1, kw("mode")).parse(args)
+            else {
+                return Ok(None);
+            };
+            if no {
+                let (_, _) = all_consuming(terminated(force, end))
+                    .parse(rest)
+                    .map_err(to_failure)?;
+                Ok(Some(IfaceCmd::PfcMode(false)))
+            } else {
+                let (_, _) = all_consuming(terminated((ctx("`on`", skw("on")), force), end))
+                    .parse(rest)
+                    .map_err(to_failure)?;
+                Ok(Some(IfaceCmd::PfcMode(true)))
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
+    let Ok((rest, sub)) = word(args) else {
+        return Ok(None);
+    };
+    let rest = rest.trim_start();
+    match (no, sub) {
+        (false, "mode") => {
+            let (_, m) = all_consuming(terminated(
+                word_enum("`access`, `trunk` or `hybrid`", SwitchportMode::ALL),
+                end,
+            ))
+            .parse(rest)
+            .map_err(to_failure)?;
+            Ok(Some(IfaceCmd::SwitchportMode(m)))
+        }
+        (false, "access") => {
+            let (_, v) = all_consuming(terminated(
+                preceded((ctx("`vlan`", kw("vlan")), space1), vlan),
+                end,
+            ))
+            .parse(rest)
+            .map_err(to_failure)?;
+            Ok(Some(IfaceCmd::AccessVlan(v)))
+        }
+        (true, "access") => Ok(Some(IfaceCmd::NoAccessVlan)),
+        (false, "trunk") | (false, "hybrid") => {
+            let mode = if sub == "trunk" {
+                SwitchportMode::Trunk
+            } else {
+                SwitchportMode::Hybrid
+            };
+            let Ok((rest, _)) = kw("allowed-vlan").parse(rest) else {
+                return Ok(None);
+            };
+            let rest = rest.trim_start();
+            let op = alt((
+                value(AllowedVlan::None, kw("none")),
+                value(AllowedVlan::All, kw("all")),
+                map(preceded((kw("add"), space1), vlan_list), |l| {
+                    AllowedVlan::Add(vlans_of(&l))
+                }),
+                map(preceded((kw("remove"), space1), vlan_list), |l| {
+                    AllowedVlan::Remove(vlans_of(&l))
+                }),
+                map(vlan_list, |l| AllowedVlan::Add(vlans_of(&l))),
+            ));
+            let (_, op) = all_consuming(terminated(
+                ctx("`none`, `all`, `add`, `remove` or a VLAN list", op),
+                end,
+            ))
+            .parse(rest)
+            .map_err(to_failure)?;
+            Ok(Some(IfaceCmd::AllowedVlan(mode, op)))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
+    let (rest, tc) = traffic_class(args).map_err(to_failure)?;
+    let Ok((rest, _)) = space1::<&str, Expect<'_>>(rest) else {
+        return Ok(None);
+    };
+    let Ok((rest, what)) = word(rest) else {
+        return Ok(None);
+    };
+    match (no, what) {
+        (false, "congestion-control") => {
+            let (_, e) = all_consuming(terminated(preceded(space1, ecn), end))
+                .parse(rest)
+                .map_err(to_failure)?;
+            Ok(Some(IfaceCmd::Ecn(tc, e)))
+        }
+        (true, "congestion-control") => Ok(Some(IfaceCmd::NoEcn(tc))),
+        (false, "dcb") => {
+            let Ok((rest, _)) = (space1::<&str, Expect<'_>>, kw("ets")).parse(rest) else {
+                return Ok(None);
+            };
+            let ets = alt((
+                value(Ets::Strict, kw("strict")),
+                map(
+                    preceded(
+                        (kw("wrr"), space1),
+                        ctx(
+                            "a WRR weight 1-100",
+                            map_res(number::<u8>, |w| {
+                                if (1..=100).contains(&w) {
+                                    Ok(w)
+                                } else {
+                                    Err(())
+                                }
+                            }),
+                        ),
+                    ),
+                    Ets::Wrr,
+                ),
+            ));
+            let (_, e) = all_consuming(terminated(
+                preceded(space1, ctx("`strict` or `wrr WEIGHT`", ets)),
+                end,
+            ))
+            .parse(rest)
+            .map_err(to_failure)?;
+            Ok(Some(IfaceCmd::Ets(tc, e)))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn to_failure(e: nom::Err<Expect<'_>>) -> nom::Err<Expect<'_>> {
+    match e {
+        nom::Err::Error(x) => nom::Err::Failure(x),
+        other => other,
+    }
+}
+
+fn pool_name(i: &str) -> R<'_, String> {
+    ctx(
+        "a pool name",
+        map(
+            take_while1(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_'),
+            str::to_string,
+        ),
+    )
+    .parse(i)
+}
+
+fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
+    let (i, no) = map(opt(terminated(tag("no"), space1)), |x| x.is_some()).parse(line)?;
+    let Ok((args, head)) = word(i) else {
+        return Ok(None);
+    };
+    let full = |p: &mut dyn FnMut(&str) -> R<'_, Command>| -> Result<Option<Command>, nom::Err<Expect<'_>>> {
+        let (_, c) = all_consuming(terminated(&mut *p, end)).parse(args).map_err(to_failure)?;
+        Ok(Some(c))
+    };
+    match (no, head) {
+        (_, "cli") => {
+            let r: R<'_, _> = (skw("default"), skw("prefix-modes"), skw("enable"), end).parse(args);
+            Ok(r.ok().map(|_| Command::PrefixModes(!no)))
+        }
+        (false, "license") => {
+            let Ok((rest, _)) = skw("install").parse(args) else {
+                return Ok(None);
+            };
+            let (_, key) = all_consuming(terminated(
+                preceded(space1, ctx("a license key", word)),
+                end,
+            ))
+            .parse(rest)
+            .map_err(to_failure)?;
+            Ok(Some(Command::License(key.to_string())))
+        }
+        (false, "hostname") => full(&mut |x| {
+            map(preceded(space1, ctx("a hostname", word)), |h| {
+                Command::Hostname(h.to_string())
+            })
+            .parse(x)
+        }),
+        (true, "hostname") => full(&mut |x| Ok((x, Command::NoHostname))),
+        (_, "lldp") if args.trim().is_empty() => Ok(Some(Command::Lldp(!no))),
+        (false, "roce") => full(&mut |x| {
+            let (x, m) = opt(preceded(
+                space1,
+                word_enum("`lossless`, `semi-lossless` or `lossy`", RoceMode::ALL),
+            ))
+            .parse(x)?;
+            Ok((x, Command::Roce(Some(m.unwrap_or(RoceMode::Lossless)))))
+        }),
+        (true, "roce") => full(&mut |x| Ok((x, Command::Roce(None)))),
+        (_, "traffic") => {
+            let Ok((rest, _)) = skw("pool").parse(args) else {
+                return Ok(None);
+            };
+            let (rest, name) = preceded(space1, pool_name)
+                .parse(rest)
+                .map_err(to_failure)?;
+            if no {
+                let (_, _) = all_consuming(end).parse(rest).map_err(to_failure)?;
+                return Ok(Some(Command::NoPool(name)));
+            }
+            let cmd = alt((
+                map(
+                    preceded(
+                        (skw("type"), space1),
+                        word_enum("`lossless`, `lossy` or `lossy-mc`", PoolType::ALL),
+                    ),
+                    |t| Command::PoolType(name.clone(), t),
+                ),
+                map(
+                    preceded(
+                        (skw("memory"), skw("percent"), space1),
+                        ctx(
+                            "a percentage 0-100",
+                            map_res(
+                                take_while1(|c: char| c.is_ascii_digit() || c == '.'),
+                                |p: &str| {
+                                    p.parse::<f64>()
+                                        .map_err(|e| e.to_string())
+                                        .and_then(Percent::from_f64)
+                                },
+                            ),
+                        ),
+                    ),
+                    |p| Command::PoolMemory(name.clone(), p),
+                ),
+                map(
+                    preceded(
+                        (skw("map"), skw("switch-priority"), space1),
+                        separated_list1(space1, priority),
+                    ),
+                    |l| Command::PoolMap(name.clone(), l),
+                ),
+            ));
+            let r = all_consuming(terminated(cmd, end)).parse(rest);
+            match r {
+                Ok((_, c)) => Ok(Some(c)),
+                // A pool attribute the model does not know stays verbatim.
+                Err(nom::Err::Error(_)) if !rest.trim_start().starts_with(['t', 'm']) => Ok(None),
+                Err(e) => Err(to_failure(e)),
+            }
+        }
+        (_, "dcb") => {
+            let Ok((rest, _)) = skw("priority-flow-control").parse(args) else {
+                return Ok(None);
+            };
+            if let Ok((r, _)) = skw("enable").parse(rest) {
+                let (_, _) = all_consuming(terminated(force, end))
+                    .parse(r)
+                    .map_err(to_failure)?;
+                return Ok(Some(Command::PfcEnable(!no)));
+            }
+            if let Ok((r, _)) = skw("priority").parse(rest) {
+                let (_, p) = all_consuming(terminated(
+                    preceded(space1, priority),
+                    (ctx("`enable`", skw("enable")), end),
+                ))
+                .parse(r)
+                .map_err(to_failure)?;
+                return Ok(Some(Command::PfcPriority(p, !no)));
+            }
+            Ok(None)
+        }
+        (_, "vlan") => {
+            let (rest, spans) = preceded(space1, ctx("a VLAN id or range", vlan_list))
+                .parse(args)
+                .map_err(to_failure)?;
+            let rest_t = rest.trim();
+            if rest_t.is_empty() {
+                return Ok(Some(if no {
+                    Command::NoVlan(spans)
+                } else {
+                    Command::VlanCreate(spans)
+                }));
+            }
+            if !no
+                && let Some(name) = rest_t.strip_prefix("name ")
+                && spans.len() == 1
+                && spans[0].0 == spans[0].1
+            {
+                let (_, n) = text(name.trim_start()).map_err(to_failure)?;
+                return Ok(Some(Command::VlanName(spans[0].0, n)));
+            }
+            Ok(None)
+        }
+        (false, "interface") => {
+            let (rest, range) = match preceded(space1, iface_range).parse(args) {
+                Ok(x) => x,
+                // `interface mgmt0 …`, `interface ib …`: not modeled.
+                Err(nom::Err::Error(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            if !rest.is_empty() && !rest.starts_with(' ') {
+                return Err(nom::Err::Failure(Expect {
+                    at: rest,
+                    what: "a space after the interface",
+                }));
+            }
+            Ok(iface_cmd(rest)?.map(|c| Command::Interface(range, c)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Reads one configuration line (already trimmed). `Ok(None)`: not a modeled command, keep it
+/// verbatim. `Err`: a modeled command with bad arguments.
+pub fn parse(line: &str) -> Result<Option<Command>, Malformed> {
+    match top(line) {
+        Ok(c) => Ok(c),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(Malformed {
+            column: line.len() - e.at.len(),
+            expected: if e.what.is_empty() {
+                "a valid argument".to_string()
+            } else {
+                e.what.to_string()
+            },
+        }),
+        Err(nom::Err::Incomplete(_)) => Err(Malformed {
+            column: line.len(),
+            expected: "more input".to_string(),
+        }),
+    }
+}
+
+/// VLAN spans as Onyx prints them: `10-17 20`.
+fn spans(s: &[(Vlan, Vlan)]) -> String {
+    s.iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl fmt::Display for IfaceCmd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IfaceCmd::Create => Ok(()),
+            IfaceCmd::Speed(s) => write!(
+                f,
+                " speed {}{} force",
+                s.speed,
+                if s.no_autoneg { " no-autoneg" } else { "" }
+            ),
+            IfaceCmd::NoSpeed => f.write_str(" no speed"),
+            IfaceCmd::Mtu(m) => write!(f, " mtu {m} force"),
+            IfaceCmd::NoMtu => f.write_str(" no mtu"),
+            IfaceCmd::Description(d) => write!(f, " description \"{d}\""),
+            IfaceCmd::NoDescription => f.write_str(" no description"),
+            IfaceCmd::Shutdown(true) => f.write_str(" shutdown"),
+            IfaceCmd::Shutdown(false) => f.write_str(" no shutdown"),
+            IfaceCmd::Split(s) => write!(f, " module-type {s} force"),
+            IfaceCmd::NoSplit => f.write_str(" no module-type force"),
+            IfaceCmd::SwitchportMode(m) => write!(f, " switchport mode {m}"),
+            IfaceCmd::AccessVlan(v) => write!(f, " switchport access vlan {v}"),
+            IfaceCmd::NoAccessVlan => f.write_str(" no switchport access vlan"),
+            IfaceCmd::AllowedVlan(m, op) => {
+                write!(f, " switchport {m} allowed-vlan ")?;
+                let list = |v: &[Vlan]| {
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                match op {
+                    AllowedVlan::None => f.write_str("none"),
+                    AllowedVlan::All => f.write_str("all"),
+                    AllowedVlan::Add(v) => write!(f, "add {}", list(v)),
+                    AllowedVlan::Remove(v) => write!(f, "remove {}", list(v)),
+                }
+            }
+            IfaceCmd::ChannelGroup(g) => write!(
+                f,
+                " {}channel-group {} mode {}",
+                if g.mlag { "mlag-" } else { "" },
+                g.id,
+                g.mode
+            ),
+            IfaceCmd::NoChannelGroup { mlag } => {
+                write!(f, " no {}channel-group", if *mlag { "mlag-" } else { "" })
+            }
+            IfaceCmd::Trust(t) => write!(f, " qos trust {t}"),
+            IfaceCmd::NoTrust => f.write_str(" no qos trust"),
+            IfaceCmd::Ecn(tc, e) => write!(f, " traffic-class {tc} congestion-control {e}"),
+            IfaceCmd::NoEcn(tc) => write!(f, " no traffic-class {tc} congestion-control"),
+            IfaceCmd::Ets(tc, e) => write!(f, " traffic-class {tc} dcb ets {e}"),
+            IfaceCmd::PfcMode(true) => f.write_str(" dcb priority-flow-control mode on force"),
+            IfaceCmd::PfcMode(false) => f.write_str(" no dcb priority-flow-control mode force"),
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::PrefixModes(true) => f.write_str("cli default prefix-modes enable"),
+            Command::PrefixModes(false) => f.write_str("no cli default prefix-modes enable"),
+            Command::License(k) => write!(f, "license install {k}"),
+            Command::Hostname(h) => write!(f, "hostname {h}"),
+            Command::NoHostname => f.write_str("no hostname"),
+            Command::Lldp(true) => f.write_str("lldp"),
+            Command::Lldp(false) => f.write_str("no lldp"),
+            Command::Roce(Some(RoceMode::Lossless)) => f.write_str("roce"),
+            Command::Roce(Some(m)) => write!(f, "roce {m}"),
+            Command::Roce(None) => f.write_str("no roce"),
+            Command::PoolType(n, t) => write!(f, "traffic pool {n} type {t}"),
+            Command::PoolMemory(n, p) => write!(f, "traffic pool {n} memory percent {p}"),
+            Command::PoolMap(n, l) => {
+                write!(
+                    f,
+                    "traffic pool {n} map switch-priority {}",
+                    l.iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            }
+            Command::NoPool(n) => write!(f, "no traffic pool {n}"),
+            Command::PfcEnable(true) => f.write_str("dcb priority-flow-control enable force"),
+            Command::PfcEnable(false) => f.write_str("no dcb priority-flow-control enable force"),
+            Command::PfcPriority(p, true) => {
+                write!(f, "dcb priority-flow-control priority {p} enable")
+            }
+            Command::PfcPriority(p, false) => {
+                write!(f, "no dcb priority-flow-control priority {p} enable")
+            }
+            Command::VlanCreate(s) => write!(f, "vlan {}", spans(s)),
+            Command::VlanName(v, n) => write!(f, "vlan {v} name \"{n}\""),
+            Command::NoVlan(s) => write!(f, "no vlan {}", spans(s)),
+            Command::Interface(r, c) => write!(f, "interface {r}{c}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        match parse(line) {
+            Ok(Some(c)) => c,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_family_reads_and_prints_back() {
+        for line in [
+            "license install LK2-RESTRICTED_CMDS_GEN2-44T1-4H83-RWA5-G423-GY7U-8A60-E0AH-ABCD",
+            "traffic pool roce type lossless",
+            "traffic pool roce memory percent 50.00",
+            "traffic pool roce map switch-priority 3",
+            "traffic pool mixed map switch-priority 2 3 1 7",
+            "no traffic pool roce",
+            "interface ethernet 1/1-1/32 qos trust L3",
+            "interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500",
+            "interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-relative 75 maximum-relative 95",
+            "interface ethernet 1/5 no traffic-class 3 congestion-control",
+            "interface ethernet 1/1-1/32 traffic-class 6 dcb ets strict",
+            "interface ethernet 1/1 traffic-class 3 dcb ets wrr 50",
+            "dcb priority-flow-control enable force",
+            "no dcb priority-flow-control enable force",
+            "dcb priority-flow-control priority 3 enable",
+            "no dcb priority-flow-control priority 3 enable",
+            "interface ethernet 1/7-1/8 dcb priority-flow-control mode on force",
+            "interface port-channel 1 dcb priority-flow-control mode on force",
+            "interface ethernet 1/5 no dcb priority-flow-control mode force",
+            "hostname swx-mld-1-2",
+            "lldp",
+            "no lldp",
+            "roce",
+            "roce lossy",
+            "no roce",
+            "vlan 101-116",
+            "vlan 1999 name \"OSPF\"",
+            "no vlan 40",
+            "interface mlag-port-channel 1-9",
+            "interface port-channel 100",
+            "interface vlan 1999",
+            "interface ethernet 1/1-1/9 speed 40G force",
+            "interface ethernet 1/1 speed 100G no-autoneg force",
+            "interface ethernet 1/16 mtu 1500 force",
+            "interface ethernet 1/13 description \"sw-spine02-1/10\"",
+            "interface ethernet 1/4 shutdown",
+            "interface mlag-port-channel 1-9 no shutdown",
+            "interface ethernet 1/31 module-type qsfp-split-4 force",
+            "interface mlag-port-channel 1 switchport mode hybrid",
+            "interface ethernet 1/16 switchport access vlan 1000",
+            "interface ethernet 1/1 switchport trunk allowed-vlan none",
+            "interface mlag-port-channel 15 switchport hybrid allowed-vlan add 1999",
+            "interface ethernet 1/1 mlag-channel-group 1 mode active",
+            "interface ethernet 1/13-1/14 channel-group 100 mode active",
+            "interface ethernet 1/31/2 mtu 9216 force",
+            "no cli default prefix-modes enable",
+            "cli default prefix-modes enable",
+        ] {
+            assert_eq!(ok(line).to_string(), line);
+        }
+    }
+
+    #[test]
+    fn other_spellings_read_to_the_same_command() {
+        assert_eq!(
+            ok("interface ethernet 1/1 description TRUNK TO Dell7048"),
+            Command::Interface(
+                IfaceRange::one(Iface::Ethernet(Port::new(1, 1))),
+                IfaceCmd::Description("TRUNK TO Dell7048".into())
+            )
+        );
+        assert_eq!(
+            ok("interface ethernet 1/1 mtu 9216"),
+            ok("interface ethernet 1/1 mtu 9216 force")
+        );
+        assert_eq!(
+            ok("interface ethernet 1/1 switchport trunk allowed-vlan 123"),
+            ok("interface ethernet 1/1 switchport trunk allowed-vlan add 123")
+        );
+    }
+
+    #[test]
+    fn unmodeled_lines_are_not_errors() {
+        for line in [
+            "interface ethernet 1/1 fec-override fc-fec force",
+            "interface mlag-port-channel 1-9 lacp-individual enable force",
+            "interface vlan 1 ip address 10.1.0.2/16 primary",
+            "interface mgmt0 ip address 10.132.0.222 /24",
+            "interface ethernet 1/16 no switchport force",
+            "interface ethernet 1/1 qos rewrite pcp",
+            "interface ethernet 1/1 traffic-class 3 bind switch-priority 0 1 2",
+            "no spanning-tree",
+            "protocol mlag",
+            "username admin password 7 $6$x",
+            "snmp-server host 1.1.11.1 traps port 22 version 2c",
+        ] {
+            assert_eq!(parse(line), Ok(None), "{line}");
+        }
+    }
+
+    #[test]
+    fn malformed_lines_say_where_and_what() {
+        let e = parse("interface ethernet 1/x speed 40G force").unwrap_err();
+        assert_eq!(e.column, 19);
+        assert!(e.expected.contains("port"), "{e}");
+        let e = parse("interface ethernet 1/1 mtu jumbo force").unwrap_err();
+        assert_eq!(e.column, 27, "{e:?}");
+        assert!(e.expected.contains("MTU"));
+        let e = parse("traffic pool roce memory percent 150").unwrap_err();
+        assert_eq!(e.column, 33, "{e:?}");
+        let e = parse("interface ethernet 1/1 traffic-class 9 dcb ets strict").unwrap_err();
+        assert_eq!(e.column, 37, "{e:?}");
+        let e = parse("interface ethernet 1/1 description \"open").unwrap_err();
+        assert!(e.expected.contains('"'), "{e}");
+    }
+}
