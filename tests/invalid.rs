@@ -47,3 +47,27 @@ fn a_50_mb_file_is_refused_with_a_located_error() {
         "{text}"
     );
 }
+
+#[test]
+fn every_error_code_in_the_readme_has_a_fixture() {
+    let readme = std::fs::read_to_string(crate::root().join("README.md")).unwrap();
+    let codes: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("| E"))
+        .filter_map(|l| l.get(..3))
+        .collect();
+    assert!(codes.len() >= 35, "{codes:?}");
+    let mut snapshots = String::new();
+    for entry in std::fs::read_dir(crate::root().join("tests/snapshots")).unwrap() {
+        snapshots += &std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    }
+    for code in codes {
+        // E004 (a file over 32 MiB) is made in memory by the test above, not committed.
+        if code != "004" {
+            assert!(
+                snapshots.contains(&format!("error[E{code}]")),
+                "no fixture shows E{code}"
+            );
+        }
+    }
+}
