@@ -106,3 +106,7 @@ fn main() {
         SWITCHES as f64 / m.as_secs_f64()
     );
 }
+
+/// The same allocator as the `fabric` binary, so the figures are the binary's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
