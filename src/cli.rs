@@ -62,8 +62,23 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Read a running-config (a file, or `-` for standard input) and print it back in
+    /// canonical form (`cli`) or as the model (`yaml`, `json`). Exit 0 read, 2 malformed.
+    Parse {
+        /// The running-config: a file, or `-` for standard input.
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = ParseFormat::Cli)]
+        format: ParseFormat,
+    },
     /// Print the JSON Schema of the fabric format.
     Schema,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ParseFormat {
+    Cli,
+    Yaml,
+    Json,
 }
 
 /// Runs the command line; returns the exit code.
@@ -103,6 +118,7 @@ pub fn main() -> u8 {
             deny_warnings,
             color,
         ),
+        Command::Parse { file, format } => parse(&file, format, color),
         Command::Schema => {
             print!("{}", crate::fabric::json_schema());
             Ok(exit::OK)
@@ -165,6 +181,81 @@ fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, F
     } else {
         Ok(exit::FINDINGS)
     }
+}
+
+/// Reads a running-config file, or standard input for `-`.
+fn read_input(path: &Path) -> Result<(String, String), Failure> {
+    let (name, bytes) = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
+            .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
+        ("<stdin>".to_string(), buf)
+    } else {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+        (path.display().to_string(), bytes)
+    };
+    // A capture may hold stray bytes (a terminal's, a pager's); they never match a command.
+    Ok((name, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Reads a running-config; a malformed line is a located diagnostic, the exit code 2.
+fn read_config(path: &Path, color: bool) -> Result<Result<crate::onyx::Config, u8>, Failure> {
+    let (name, text) = read_input(path)?;
+    match crate::onyx::parse(&text) {
+        Ok(c) => Ok(Ok(c)),
+        Err(e) => {
+            let mut sources = Sources::default();
+            let line_start: usize = text
+                .split_inclusive('\n')
+                .take(e.line - 1)
+                .map(str::len)
+                .sum();
+            let line = text[line_start..].split('\n').next().unwrap_or("");
+            let col = line
+                .char_indices()
+                .nth(e.column - 1)
+                .map_or(line.len(), |(b, _)| b);
+            let file = sources.add(name, text.clone());
+            let start = line_start + col;
+            let word = line[col..].find(' ').unwrap_or(line.len() - col);
+            let d = Diagnostic::error(
+                "E100",
+                format!(
+                    "malformed `{}` line",
+                    e.text.split(' ').take(2).collect::<Vec<_>>().join(" ")
+                ),
+            )
+            .at(
+                diag::Span {
+                    file,
+                    start,
+                    end: start + word.max(1),
+                },
+                format!("expected {}", e.expected),
+            );
+            eprint!("{}", diag::render(&[d], &sources, color));
+            Ok(Err(exit::FAILURE))
+        }
+    }
+}
+
+fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
+    let config = match read_config(path, color)? {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    let text = match format {
+        ParseFormat::Cli => Renderer::embedded()?.render(&config)?,
+        ParseFormat::Json => {
+            serde_json::to_string_pretty(&config).map_err(|e| Failure(e.to_string()))? + "\n"
+        }
+        ParseFormat::Yaml => {
+            serde_saphyr::to_string(&config).map_err(|e| Failure(e.to_string()))?
+        }
+    };
+    print!("{text}");
+    Ok(exit::OK)
 }
 
 /// The folder name of a fabric's goldens: its file stem.

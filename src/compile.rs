@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::fabric::{Fabric, Switch};
-use crate::onyx::{self, Config, Ethernet, VlanConfig};
+use crate::onyx::{self, Config, Iface, Interface, SpeedSetting, VlanConfig};
 use crate::types::{Hostname, SwitchportMode, Trust, Vlan};
 
 /// Every switch of the fabric, by hostname.
@@ -52,27 +52,36 @@ pub fn compile_switch(sw: &Switch) -> Config {
         .map(|(id, name)| (*id, VlanConfig { name: name.clone() }))
         .collect();
     for (port, split) in &sw.splits {
-        c.ethernet.entry(*port).or_default().split = Some(*split);
+        c.interfaces
+            .entry(Iface::Ethernet(*port))
+            .or_default()
+            .split = Some(*split);
     }
     let default_vlan = Vlan::new(1).ok();
     for (port, s) in &sw.ports {
         let split = port.sub.and(sw.splits.get(&port.parent()).copied());
         let native = sw.model.native_speed(port.parent(), split);
-        let e = Ethernet {
-            split: None,
-            speed: s.speed.filter(|v| Some(*v) != native),
+        let e = Interface {
+            speed: s
+                .speed
+                .filter(|v| Some(*v) != native)
+                .map(|speed| SpeedSetting {
+                    speed,
+                    no_autoneg: false,
+                }),
             mtu: s.mtu,
             description: s.description.clone(),
-            shutdown: s.shutdown,
+            shutdown: s.shutdown.then_some(true),
             switchport_mode: s.switchport.filter(|m| *m != SwitchportMode::Access),
             access_vlan: s.vlan.filter(|v| Some(*v) != default_vlan),
             trust: s.trust.filter(|t| *t != Trust::L2),
             ecn: s.ecn.clone(),
             ets: s.ets.clone(),
             pfc: s.pfc,
+            ..Interface::default()
         };
-        if e != Ethernet::default() {
-            c.ethernet.insert(*port, e);
+        if e != Interface::default() {
+            c.interfaces.insert(Iface::Ethernet(*port), e);
         }
     }
     c

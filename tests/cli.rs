@@ -127,7 +127,7 @@ fn templates_can_be_overridden_and_stay_strict() {
     let dir = temp("templates");
     std::fs::write(
         dir.join("other-ip.j2"),
-        "##\n## Other IP configuration\n##\n   hostname {{ other_ip }}\n   ip domain-list lab\n\n",
+        "   hostname {{ hostname }}\n   ip domain-list lab\n",
     )
     .unwrap();
     let out = temp("templates-out");

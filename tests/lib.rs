@@ -4,6 +4,8 @@
 mod cli;
 mod golden;
 mod invalid;
+mod parse;
+mod props;
 
 use std::path::{Path, PathBuf};
 

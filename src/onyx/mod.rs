@@ -1,71 +1,134 @@
-//! The target OS: one switch's configuration as typed state ([`Config`]), and its canonical
-//! text, printed exactly as `show running-config` prints it (see [`render`]).
+//! The target OS: one switch's configuration as typed state ([`Config`]), read from and printed
+//! as the text of `show running-config`.
 //!
-//! The model holds state, not text: a setting on port 1/5 is a field of port 1/5, whichever
-//! range line set it. Defaults are absent (`None`/`false`), because Onyx does not print them.
-//! This module knows Onyx; it knows nothing of fabrics, YAML or SSH.
+//! A running-config is a list of flat commands: [`parse`] folds [`Config::apply`] over its
+//! lines ([`command`] is the grammar), [`render`] prints the canonical command list of a
+//! `Config` through the templates. The model holds state, not text: a setting of port 1/5 is
+//! a field of port 1/5, whichever range line set it, and a value at its default is absent,
+//! because Onyx does not print defaults. Lines the model does not know are kept verbatim in
+//! their section and place ([`Layout`]), so nothing is lost. This module knows Onyx; it knows
+//! nothing of fabrics, YAML or SSH.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
 use crate::types::{
-    Ecn, Ets, Percent, PoolType, Port, Priority, Release, RoceMode, Speed, Split, SwitchportMode,
-    TrafficClass, Trust, Vlan,
+    Ecn, Ets, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode, TrafficClass,
+    Trust, Vlan,
 };
 
 pub mod command;
+pub mod parse;
 pub mod render;
 
+pub use command::{AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, SpeedSetting};
+pub use parse::{ParseError, clean, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
 
-/// A running-config section, in the order this renderer prints them. The order follows the
-/// reference deployment guide's session (Onyx 3.6.8190: buffer, LLDP, QoS switch, DCBX ETS,
-/// Other IP, AAA, Network management, X.509) merged with full captures of 3.6-3.9 switches
-/// (Ethernet, LAG, VLAN, DCBX PFC before LLDP), see `onyx-cli.md` §b.3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Section {
-    TemporaryPrefix,
-    Licenses,
-    Buffer,
-    Ethernet,
-    Vlan,
-    DcbxPfc,
-    Lldp,
-    QosSwitch,
-    DcbxEts,
-    OtherIp,
-    AaaRemote,
-    NetworkManagement,
-    X509,
-    PersistentPrefix,
+/// Section titles, in the order this renderer prints them when a config does not say
+/// otherwise. Taken from the reference guide's session (Onyx 3.6.8190: buffer, LLDP, QoS
+/// switch, DCBX ETS, Other IP, AAA, Network management, X.509) merged with full captures of
+/// 3.6-3.9 switches (`onyx-cli.md` §b.3). A parsed config keeps the order it was printed in.
+pub const SECTION_ORDER: &[&str] = &[
+    sections::TEMPORARY_PREFIX,
+    sections::LICENSES,
+    "BFD configuration",
+    "MLAG protocol",
+    sections::BUFFER,
+    sections::ETHERNET,
+    "LAG configuration",
+    sections::VLAN,
+    "STP configuration",
+    sections::L3,
+    sections::DCBX_PFC,
+    sections::LLDP,
+    sections::QOS_SWITCH,
+    sections::DCBX_ETS,
+    "Telemetry configuration",
+    "OSPF configuration",
+    "BGP configuration",
+    "MAGP configuration",
+    "MLAG configurations",
+    "Network interface configuration",
+    "Network interface IPv6 configuration",
+    sections::OTHER_IP,
+    "Other IPv6 configuration",
+    "Local user account configuration",
+    sections::AAA_REMOTE,
+    "AAA configuration",
+    "Password restriction configuration",
+    "SNMP configuration",
+    sections::NETWORK_MANAGEMENT,
+    "SSH and Key configuration",
+    sections::X509,
+    sections::PERSISTENT_PREFIX,
+];
+
+/// Titles of the sections that hold modeled commands, or that every switch prints.
+pub mod sections {
+    pub const TEMPORARY_PREFIX: &str = "Running-config temporary prefix mode setting";
+    pub const LICENSES: &str = "License keys";
+    pub const BUFFER: &str = "Interface Ethernet buffer configuration";
+    pub const ETHERNET: &str = "Interface Ethernet configuration";
+    pub const VLAN: &str = "VLAN configuration";
+    pub const L3: &str = "L3 configuration";
+    pub const DCBX_PFC: &str = "DCBX PFC configuration";
+    pub const LLDP: &str = "LLDP configuration";
+    pub const QOS_SWITCH: &str = "QoS switch configuration";
+    pub const DCBX_ETS: &str = "DCBX ETS configuration";
+    pub const OTHER_IP: &str = "Other IP configuration";
+    pub const AAA_REMOTE: &str = "AAA remote server configuration";
+    pub const NETWORK_MANAGEMENT: &str = "Network management configuration";
+    pub const X509: &str = "X.509 certificates configuration";
+    pub const PERSISTENT_PREFIX: &str = "Persistent prefix mode setting";
 }
 
-impl Section {
-    pub fn title(self) -> &'static str {
-        match self {
-            Section::TemporaryPrefix => "Running-config temporary prefix mode setting",
-            Section::Licenses => "License keys",
-            Section::Buffer => "Interface Ethernet buffer configuration",
-            Section::Ethernet => "Interface Ethernet configuration",
-            Section::Vlan => "VLAN configuration",
-            Section::DcbxPfc => "DCBX PFC configuration",
-            Section::Lldp => "LLDP configuration",
-            Section::QosSwitch => "QoS switch configuration",
-            Section::DcbxEts => "DCBX ETS configuration",
-            Section::OtherIp => "Other IP configuration",
-            Section::AaaRemote => "AAA remote server configuration",
-            Section::NetworkManagement => "Network management configuration",
-            Section::X509 => "X.509 certificates configuration",
-            Section::PersistentPrefix => "Persistent prefix mode setting",
-        }
+/// The section a modeled command is printed in.
+pub fn home_section(c: &Command) -> &'static str {
+    use sections::*;
+    match c {
+        Command::PrefixModes(false) => TEMPORARY_PREFIX,
+        Command::PrefixModes(true) => PERSISTENT_PREFIX,
+        Command::License(_) => LICENSES,
+        Command::Hostname(_) | Command::NoHostname => OTHER_IP,
+        Command::Lldp(_) => LLDP,
+        Command::Roce(_)
+        | Command::PoolType(..)
+        | Command::PoolMemory(..)
+        | Command::PoolMap(..)
+        | Command::NoPool(_) => BUFFER,
+        Command::PfcEnable(_) | Command::PfcPriority(..) => DCBX_PFC,
+        Command::VlanCreate(_) | Command::VlanName(..) | Command::NoVlan(_) => VLAN,
+        Command::Interface(r, c) => match c {
+            IfaceCmd::Create if matches!(r.first, Iface::Vlan(_)) => L3,
+            IfaceCmd::AccessVlan(_) | IfaceCmd::NoAccessVlan | IfaceCmd::AllowedVlan(..) => VLAN,
+            IfaceCmd::Trust(_) | IfaceCmd::NoTrust | IfaceCmd::Ecn(..) | IfaceCmd::NoEcn(_) => {
+                QOS_SWITCH
+            }
+            IfaceCmd::Ets(..) => DCBX_ETS,
+            IfaceCmd::PfcMode(_) => DCBX_PFC,
+            _ => ETHERNET,
+        },
     }
+}
+
+/// The `##` block at the top.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Header {
+    /// `## Active saved database "…"` rather than `## Running database "…"`.
+    pub saved: bool,
+    pub database: String,
+    /// `## Hostname: …` (may differ from the `hostname` command, and may be empty).
+    pub hostname: String,
+    /// `## Product release: …`, printed from 3.9 on.
+    pub release: Option<Release>,
 }
 
 /// `traffic pool NAME …`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Pool {
-    /// `type`; `None` is Onyx's default, lossy.
+    /// `type`; `None` when no `type` line was given.
     pub kind: Option<PoolType>,
     pub memory: Option<Percent>,
     pub priorities: BTreeSet<Priority>,
@@ -78,22 +141,38 @@ pub struct Pfc {
     pub priorities: BTreeSet<Priority>,
 }
 
-/// One Ethernet port (or split subport). Every field at its default is not printed.
+/// The VLANs a trunk or hybrid interface carries, as Onyx prints them: `allowed-vlan none`
+/// (trunks start with all VLANs), then one line per VLAN added.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Allowed {
+    pub mode: SwitchportMode,
+    pub none: bool,
+    pub vlans: BTreeSet<Vlan>,
+}
+
+/// One interface: an Ethernet port or subport, a port-channel, an MLAG port-channel or a
+/// VLAN interface. Every field at its default is not printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Ethernet {
+pub struct Interface {
+    /// The bare `interface port-channel 1` line (port-channels and VLAN interfaces).
+    pub created: bool,
     /// `module-type qsfp-split-N force`, on the front-panel port that is split.
     pub split: Option<Split>,
     /// `speed S force`; `None` is the port's native speed.
-    pub speed: Option<Speed>,
+    pub speed: Option<SpeedSetting>,
     /// `mtu N force`.
     pub mtu: Option<u16>,
     pub description: Option<String>,
-    /// `shutdown`; ports are enabled by default.
-    pub shutdown: bool,
+    /// `shutdown` (true) or `no shutdown` (false) where that differs from the kind's
+    /// default: Ethernet ports and port-channels are up, MLAG port-channels down.
+    pub shutdown: Option<bool>,
     /// `switchport mode`; `None` is access.
     pub switchport_mode: Option<SwitchportMode>,
-    /// `switchport access vlan N`; `None` is VLAN 1.
+    /// `switchport access vlan N`.
     pub access_vlan: Option<Vlan>,
+    pub allowed: Option<Allowed>,
+    /// `channel-group N mode M` or `mlag-channel-group N mode M`.
+    pub channel_group: Option<ChannelGroup>,
     /// `qos trust`; `None` is L2.
     pub trust: Option<Trust>,
     pub ecn: BTreeMap<TrafficClass, Ecn>,
@@ -102,81 +181,287 @@ pub struct Ethernet {
     pub pfc: bool,
 }
 
+impl Interface {
+    fn is_default(&self) -> bool {
+        *self == Interface::default()
+    }
+}
+
 /// `vlan N` and `vlan N name "…"`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct VlanConfig {
     pub name: Option<String>,
 }
 
+/// Where things are printed: the sections in the order the switch printed them, and in each
+/// the lines the model does not know, with their place.
+#[derive(Clone, Debug, Default, Eq, Serialize)]
+pub struct Layout {
+    pub sections: Vec<SectionLayout>,
+}
+
+/// One section of the printed config.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SectionLayout {
+    /// The `## Title`; empty for lines printed before any section (a fragment, a
+    /// `show running-config interface …`).
+    pub title: String,
+    /// Verbatim lines, each with the number of modeled lines printed before it in this
+    /// section, so it comes back in the same place. The text keeps Onyx's indent: three
+    /// spaces, or none (`no …`, `# …`, `cli default prefix-modes enable`).
+    pub verbatim: Vec<(usize, String)>,
+}
+
+/// Layouts are equal when they keep the same verbatim lines in the same places: where a
+/// section without verbatim lines is printed is presentation, not state.
+impl PartialEq for Layout {
+    fn eq(&self, other: &Self) -> bool {
+        let kept = |l: &Layout| -> Vec<(String, Vec<(usize, String)>)> {
+            l.sections
+                .iter()
+                .filter(|s| !s.verbatim.is_empty())
+                .map(|s| (s.title.clone(), s.verbatim.clone()))
+                .collect()
+        };
+        kept(self) == kept(other)
+    }
+}
+
 /// One switch's configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Config {
-    /// `## Running database "…"`.
-    pub database: String,
-    /// `## Product release: …`, printed from 3.9 on.
-    pub release: Option<Release>,
-    /// `hostname …` (also `## Hostname: …`).
+    pub header: Header,
+    /// `hostname …`.
     pub hostname: Option<String>,
-    /// `license install …`.
+    /// `license install …`, in order.
     pub licenses: Vec<String>,
     /// `roce [mode]`.
     pub roce: Option<RoceMode>,
     pub pools: BTreeMap<String, Pool>,
-    pub ethernet: BTreeMap<Port, Ethernet>,
+    pub interfaces: BTreeMap<Iface, Interface>,
     pub vlans: BTreeMap<Vlan, VlanConfig>,
     pub pfc: Pfc,
     /// `lldp`.
     pub lldp: bool,
-    /// Lines kept as text: the masked-secret comments every switch prints.
-    pub verbatim: BTreeMap<Section, Vec<String>>,
+    /// Descriptions and VLAN names print double-quoted (3.9 captures quote them, 3.6/3.7
+    /// captures do not: `description TRUNK TO Dell7048`).
+    pub quoted: bool,
+    pub layout: Layout,
 }
 
 impl Config {
-    /// A switch as it leaves the factory, named: no configuration, and the masked-secret
-    /// comment lines Onyx always prints (`# radius-server key ********` …). The X.509 lines
-    /// name the switch's self-signed certificate, so they are printed only when its ID is known.
-    pub fn factory(hostname: &str, release: Option<Release>, certificate: Option<&str>) -> Config {
-        let mut verbatim = BTreeMap::new();
-        verbatim.insert(
-            Section::AaaRemote,
-            vec![
-                "# ldap bind-password ********".to_string(),
-                "# radius-server key ********".to_string(),
-                "# tacacs-server key ********".to_string(),
-            ],
-        );
-        verbatim.insert(
-            Section::NetworkManagement,
-            vec!["# web proxy auth basic password ********".to_string()],
-        );
-        if let Some(id) = certificate {
-            verbatim.insert(
-                Section::X509,
-                vec![
-                    "#".to_string(),
-                    format!("# Certificate name system-self-signed, ID {id}"),
-                    "# (public-cert config omitted since private-key config is hidden)".to_string(),
-                ],
-            );
-        }
+    /// An empty config: no header fields, no sections.
+    pub fn empty() -> Config {
         Config {
-            database: "initial".to_string(),
-            release,
-            hostname: Some(hostname.to_string()),
+            header: Header {
+                saved: false,
+                database: "initial".to_string(),
+                hostname: String::new(),
+                release: None,
+            },
+            hostname: None,
             licenses: Vec::new(),
             roce: None,
             pools: BTreeMap::new(),
-            ethernet: BTreeMap::new(),
+            interfaces: BTreeMap::new(),
             vlans: BTreeMap::new(),
             pfc: Pfc::default(),
             lldp: false,
-            verbatim,
+            quoted: false,
+            layout: Layout::default(),
         }
     }
 
-    /// Whether strings (descriptions, VLAN names) print double-quoted: 3.9 captures quote
-    /// them, 3.6/3.7 captures do not (`description TRUNK TO Dell7048`).
-    pub fn quotes_strings(&self) -> bool {
-        self.release.is_some_and(|r| r >= Release::HEADER_RELEASE)
+    /// A switch as it leaves the factory, named: the prefix-mode lines and the masked-secret
+    /// comment lines Onyx always prints (`# radius-server key ********` …). The X.509 lines
+    /// name the switch's self-signed certificate, so they are printed only when its ID is known.
+    pub fn factory(hostname: &str, release: Option<Release>, certificate: Option<&str>) -> Config {
+        let mut c = Config::empty();
+        c.header.hostname = hostname.to_string();
+        c.header.release = release.filter(|r| *r >= Release::HEADER_RELEASE);
+        c.hostname = Some(hostname.to_string());
+        c.quoted = release.is_some_and(|r| r >= Release::HEADER_RELEASE);
+        let section = |title: &str, lines: &[&str]| SectionLayout {
+            title: title.to_string(),
+            verbatim: lines.iter().map(|l| (0, l.to_string())).collect(),
+        };
+        // All of these print at column 0.
+        c.layout.sections.push(section(
+            sections::TEMPORARY_PREFIX,
+            &["no cli default prefix-modes enable"],
+        ));
+        c.layout.sections.push(section(
+            sections::AAA_REMOTE,
+            &[
+                "# ldap bind-password ********",
+                "# radius-server key ********",
+                "# tacacs-server key ********",
+            ],
+        ));
+        c.layout.sections.push(section(
+            sections::NETWORK_MANAGEMENT,
+            &["# web proxy auth basic password ********"],
+        ));
+        if let Some(id) = certificate {
+            let cert = format!("# Certificate name system-self-signed, ID {id}");
+            c.layout.sections.push(section(
+                sections::X509,
+                &[
+                    "#",
+                    &cert,
+                    "# (public-cert config omitted since private-key config is hidden)",
+                ],
+            ));
+        }
+        c.layout.sections.push(section(
+            sections::PERSISTENT_PREFIX,
+            &["cli default prefix-modes enable"],
+        ));
+        c
+    }
+
+    /// Applies one command with Onyx's semantics: ranges set every member, `no` forms reset
+    /// to the default, a value equal to the default is not kept.
+    pub fn apply(&mut self, cmd: &Command) {
+        match cmd {
+            // Where the prefix-mode lines go is layout, not state.
+            Command::PrefixModes(_) => {}
+            Command::License(k) => {
+                if !self.licenses.contains(k) {
+                    self.licenses.push(k.clone());
+                }
+            }
+            Command::Hostname(h) => self.hostname = Some(h.clone()),
+            Command::NoHostname => self.hostname = None,
+            Command::Lldp(on) => self.lldp = *on,
+            Command::Roce(m) => self.roce = *m,
+            Command::PoolType(n, t) => self.pools.entry(n.clone()).or_default().kind = Some(*t),
+            Command::PoolMemory(n, p) => self.pools.entry(n.clone()).or_default().memory = Some(*p),
+            Command::PoolMap(n, l) => {
+                // A switch priority belongs to one pool: mapping it here takes it from others.
+                for (name, pool) in &mut self.pools {
+                    if name != n {
+                        pool.priorities.retain(|p| !l.contains(p));
+                    }
+                }
+                self.pools
+                    .entry(n.clone())
+                    .or_default()
+                    .priorities
+                    .extend(l.iter().copied());
+                // A pool left with nothing set prints nothing, so it is not kept either.
+                self.pools.retain(|_, p| *p != Pool::default());
+            }
+            Command::NoPool(n) => {
+                self.pools.remove(n);
+            }
+            Command::PfcEnable(on) => self.pfc.enabled = *on,
+            Command::PfcPriority(p, on) => {
+                if *on {
+                    self.pfc.priorities.insert(*p);
+                } else {
+                    self.pfc.priorities.remove(p);
+                }
+            }
+            Command::VlanCreate(spans) => {
+                for v in vlans(spans) {
+                    self.vlans.entry(v).or_default();
+                }
+            }
+            Command::VlanName(v, n) => self.vlans.entry(*v).or_default().name = Some(n.clone()),
+            Command::NoVlan(spans) => {
+                for v in vlans(spans) {
+                    self.vlans.remove(&v);
+                }
+            }
+            Command::Interface(range, c) => {
+                for iface in range.members() {
+                    let e = self.interfaces.entry(iface).or_default();
+                    apply_iface(iface, e, c);
+                    if e.is_default() {
+                        self.interfaces.remove(&iface);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn vlans(spans: &[(Vlan, Vlan)]) -> impl Iterator<Item = Vlan> + '_ {
+    spans
+        .iter()
+        .flat_map(|(a, b)| (a.get()..=b.get()).filter_map(|v| Vlan::new(i64::from(v)).ok()))
+}
+
+fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
+    let down_by_default = matches!(iface, Iface::MlagPortChannel(_));
+    match c {
+        // Ethernet ports exist from the start; only port-channels and VLAN interfaces are made.
+        IfaceCmd::Create => e.created |= !matches!(iface, Iface::Ethernet(_)),
+        IfaceCmd::Speed(s) => e.speed = Some(*s),
+        IfaceCmd::NoSpeed => e.speed = None,
+        IfaceCmd::Mtu(m) => e.mtu = Some(*m),
+        IfaceCmd::NoMtu => e.mtu = None,
+        IfaceCmd::Description(d) => e.description = Some(d.clone()),
+        IfaceCmd::NoDescription => e.description = None,
+        IfaceCmd::Shutdown(down) => e.shutdown = (*down != down_by_default).then_some(*down),
+        IfaceCmd::Split(s) => e.split = Some(*s),
+        IfaceCmd::NoSplit => e.split = None,
+        IfaceCmd::SwitchportMode(m) => {
+            e.switchport_mode = (*m != SwitchportMode::Access).then_some(*m);
+            if e.allowed
+                .as_ref()
+                .is_some_and(|a| Some(a.mode) != e.switchport_mode)
+            {
+                e.allowed = None;
+            }
+        }
+        IfaceCmd::AccessVlan(v) => e.access_vlan = (v.get() != 1).then_some(*v),
+        IfaceCmd::NoAccessVlan => e.access_vlan = None,
+        IfaceCmd::AllowedVlan(mode, op) => {
+            let a = e.allowed.get_or_insert_with(|| Allowed {
+                mode: *mode,
+                none: false,
+                vlans: BTreeSet::new(),
+            });
+            a.mode = *mode;
+            match op {
+                AllowedVlan::None => {
+                    a.none = true;
+                    a.vlans.clear();
+                }
+                AllowedVlan::All => {
+                    a.none = false;
+                    a.vlans.clear();
+                }
+                AllowedVlan::Add(v) => a.vlans.extend(v.iter().copied()),
+                AllowedVlan::Remove(v) => {
+                    for x in v {
+                        a.vlans.remove(x);
+                    }
+                }
+            }
+            if !a.none && a.vlans.is_empty() {
+                e.allowed = None;
+            }
+        }
+        IfaceCmd::ChannelGroup(g) => e.channel_group = Some(*g),
+        IfaceCmd::NoChannelGroup { mlag } => {
+            if e.channel_group.is_some_and(|g| g.mlag == *mlag) {
+                e.channel_group = None;
+            }
+        }
+        IfaceCmd::Trust(t) => e.trust = (*t != Trust::L2).then_some(*t),
+        IfaceCmd::NoTrust => e.trust = None,
+        IfaceCmd::Ecn(tc, x) => {
+            e.ecn.insert(*tc, *x);
+        }
+        IfaceCmd::NoEcn(tc) => {
+            e.ecn.remove(tc);
+        }
+        IfaceCmd::Ets(tc, x) => {
+            e.ets.insert(*tc, *x);
+        }
+        IfaceCmd::PfcMode(on) => e.pfc = *on,
     }
 }

@@ -1,29 +1,26 @@
 //! Canonical text of a [`Config`]: what `show running-config` prints.
 //!
-//! Rust decides (which sections exist, which ports share a setting and so collapse into one
-//! range line, in which order); the minijinja templates in `templates/onyx/` only format: one
-//! master template including one template per section, in the switch's order. Templates are
-//! embedded in the binary and can be replaced from a folder (`--templates DIR`). Undefined
-//! variables are errors, never empty strings.
+//! Rust decides (which ports share a setting and so collapse into one range line, in which
+//! order lines and sections come, where each verbatim line goes back); the minijinja
+//! templates in `templates/onyx/` only format: one template per section that holds modeled
+//! commands, and a master template that prints the header and every section in the switch's
+//! order. Templates are embedded in the binary and can be replaced from a folder
+//! (`--templates DIR`). Undefined variables are errors, never empty strings.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use minijinja::{Environment, UndefinedBehavior};
+use minijinja::{Environment, UndefinedBehavior, Value};
 use serde::Serialize;
 
-use super::{Config, Section};
-use crate::types::{Port, compress, format_range};
+use super::command::Iface;
+use super::{Config, Interface, SECTION_ORDER, sections};
 
 /// The embedded templates, by file name. `running-config.j2` is the master.
 pub const TEMPLATE_FILES: &[(&str, &str)] = &[
     (
         "running-config.j2",
         include_str!("../../templates/onyx/running-config.j2"),
-    ),
-    ("header.j2", include_str!("../../templates/onyx/header.j2")),
-    (
-        "prefix-temporary.j2",
-        include_str!("../../templates/onyx/prefix-temporary.j2"),
     ),
     (
         "licenses.j2",
@@ -35,6 +32,7 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
         include_str!("../../templates/onyx/ethernet.j2"),
     ),
     ("vlan.j2", include_str!("../../templates/onyx/vlan.j2")),
+    ("l3.j2", include_str!("../../templates/onyx/l3.j2")),
     (
         "dcbx-pfc.j2",
         include_str!("../../templates/onyx/dcbx-pfc.j2"),
@@ -52,17 +50,23 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
         "other-ip.j2",
         include_str!("../../templates/onyx/other-ip.j2"),
     ),
-    (
-        "verbatim.j2",
-        include_str!("../../templates/onyx/verbatim.j2"),
-    ),
-    (
-        "prefix-persistent.j2",
-        include_str!("../../templates/onyx/prefix-persistent.j2"),
-    ),
 ];
 
 const MASTER: &str = "running-config.j2";
+
+/// The template of each section that holds modeled commands.
+const SECTION_TEMPLATES: &[(&str, &str)] = &[
+    (sections::LICENSES, "licenses.j2"),
+    (sections::BUFFER, "buffer.j2"),
+    (sections::ETHERNET, "ethernet.j2"),
+    (sections::VLAN, "vlan.j2"),
+    (sections::L3, "l3.j2"),
+    (sections::DCBX_PFC, "dcbx-pfc.j2"),
+    (sections::LLDP, "lldp.j2"),
+    (sections::QOS_SWITCH, "qos-switch.j2"),
+    (sections::DCBX_ETS, "dcbx-ets.j2"),
+    (sections::OTHER_IP, "other-ip.j2"),
+];
 
 /// A loaded template set; build it once and render many configs with it.
 pub struct Renderer {
@@ -123,7 +127,6 @@ impl Renderer {
             .build()
             .map_err(|e| format!("template syntax: {e}"))?;
         env.set_syntax(syntax);
-        env.add_filter("cmd", cmd_line);
         for (name, source) in files {
             env.add_template_owned(name.clone(), source)
                 .map_err(|e| format!("template `{name}`: {}", chain(&e)))?;
@@ -133,18 +136,103 @@ impl Renderer {
 
     /// The running-config text of `config`.
     pub fn render(&self, config: &Config) -> Result<String, String> {
-        let view = View::of(config);
+        let who = || {
+            config
+                .hostname
+                .clone()
+                .unwrap_or_else(|| match config.header.hostname.as_str() {
+                    "" => "the switch".to_string(),
+                    h => h.to_string(),
+                })
+        };
+        let fail = |e: minijinja::Error| format!("rendering {}: {}", who(), chain(&e));
+        let view = Value::from(minijinja::value::Serde(View::of(config)));
+        // Each modeled section's lines, from its template.
+        let mut bodies: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for (title, template) in SECTION_TEMPLATES {
+            let text = self
+                .env
+                .get_template(template)
+                .and_then(|t| t.render(&view))
+                .map_err(fail)?;
+            let lines: Vec<String> = text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_string)
+                .collect();
+            if !lines.is_empty() {
+                bodies.insert(title, lines);
+            }
+        }
+        let printed = arrange(config, &mut bodies);
+        let header = &config.header;
+        let ctx = minijinja::context! {
+            saved => header.saved,
+            database => &header.database,
+            hostname => &header.hostname,
+            release => header.release.map(|r| r.to_string()),
+            sections => Value::from(minijinja::value::Serde(printed)),
+        };
         self.env
             .get_template(MASTER)
-            .and_then(|t| t.render(minijinja::value::Serde(&view)))
-            .map_err(|e| {
-                format!(
-                    "rendering {}: {}",
-                    config.hostname.as_deref().unwrap_or("switch"),
-                    chain(&e)
-                )
-            })
+            .and_then(|t| t.render(ctx))
+            .map_err(fail)
     }
+}
+
+#[derive(Serialize)]
+struct Printed {
+    /// Empty for lines printed before any section.
+    title: String,
+    lines: Vec<String>,
+}
+
+/// The sections in print order, each with its modeled lines and its verbatim lines merged
+/// back in place. A parsed config keeps its sections and their order (even empty ones, as the
+/// switch printed them); a modeled section the layout lacks goes where `SECTION_ORDER` puts it.
+fn arrange(config: &Config, bodies: &mut BTreeMap<&str, Vec<String>>) -> Vec<Printed> {
+    let rank = |t: &str| SECTION_ORDER.iter().position(|s| *s == t);
+    let mut order: Vec<(&str, Option<usize>)> = config
+        .layout
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.title.as_str(), Some(i)))
+        .collect();
+    let mut missing: Vec<&str> = bodies
+        .keys()
+        .copied()
+        .filter(|t| !order.iter().any(|(o, _)| o == t))
+        .collect();
+    missing.sort_by_key(|t| rank(t));
+    for t in missing {
+        let r = rank(t);
+        let at = order
+            .iter()
+            .rposition(|(o, _)| rank(o).is_some() && rank(o) < r)
+            .map_or(0, |i| i + 1);
+        order.insert(at, (t, None));
+    }
+    let mut out = Vec::with_capacity(order.len());
+    for (title, layout) in order {
+        let modeled = bodies.remove(title).unwrap_or_default();
+        let verbatim: &[(usize, String)] =
+            layout.map_or(&[], |i| &config.layout.sections[i].verbatim);
+        let mut lines = Vec::with_capacity(modeled.len() + verbatim.len());
+        let mut v = verbatim.iter().peekable();
+        for (k, line) in modeled.into_iter().enumerate() {
+            while let Some((_, text)) = v.next_if(|(at, _)| *at <= k) {
+                lines.push(text.clone());
+            }
+            lines.push(line);
+        }
+        lines.extend(v.map(|(_, text)| text.clone()));
+        out.push(Printed {
+            title: title.to_string(),
+            lines,
+        });
+    }
+    out
 }
 
 /// A template error with its causes (an include's error is the cause of the outer one).
@@ -159,27 +247,17 @@ fn chain(e: &minijinja::Error) -> String {
     msg
 }
 
-/// How Onyx prints a command line inside a section: three spaces of indent, except that a
-/// `no …` command takes the place of the indent and comments start at column 0.
-fn cmd_line(line: &str) -> String {
-    if line.starts_with("no ") || line.starts_with('#') {
-        line.to_string()
-    } else {
-        format!("   {line}")
-    }
-}
-
-/// A range of ports sharing one value: `interface ethernet {ports} … {value}`.
+/// Interfaces sharing one value: `interface {iface} … {value}`.
 #[derive(Serialize)]
 struct Run {
-    ports: String,
+    iface: String,
     value: String,
 }
 
 /// The same, for a per-traffic-class setting.
 #[derive(Serialize)]
 struct TcRun {
-    ports: String,
+    iface: String,
     tc: u8,
     value: String,
 }
@@ -188,6 +266,24 @@ struct TcRun {
 struct Named {
     name: String,
     value: String,
+}
+
+#[derive(Serialize)]
+struct Group {
+    iface: String,
+    mlag: bool,
+    id: u16,
+    mode: String,
+}
+
+/// One VLAN membership line: `switchport access vlan N`, `… allowed-vlan none`, or one VLAN
+/// added to a trunk (`allowed-vlan N`) or hybrid port (`allowed-vlan add N`).
+#[derive(Serialize)]
+struct Member {
+    iface: String,
+    kind: &'static str,
+    mode: String,
+    vlan: u16,
 }
 
 #[derive(Serialize)]
@@ -200,9 +296,11 @@ struct Buffer {
 
 #[derive(Serialize)]
 struct EthernetView {
+    create: Vec<String>,
     split: Vec<Run>,
     speed: Vec<Run>,
     mtu: Vec<Run>,
+    channel_group: Vec<Group>,
     switchport_mode: Vec<Run>,
     description: Vec<Run>,
     shutdown: Vec<Run>,
@@ -212,14 +310,14 @@ struct EthernetView {
 struct VlanView {
     ids: Vec<String>,
     names: Vec<Named>,
-    access: Vec<Run>,
+    members: Vec<Member>,
 }
 
 #[derive(Serialize)]
 struct PfcView {
     enabled: bool,
     priorities: Vec<u8>,
-    ports: Vec<String>,
+    ifaces: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -230,82 +328,114 @@ struct QosView {
 
 #[derive(Serialize)]
 struct View<'a> {
-    database: &'a str,
-    hostname: &'a str,
-    release: Option<String>,
     licenses: &'a [String],
-    buffer: Option<Buffer>,
-    ethernet: Option<EthernetView>,
-    vlan: Option<VlanView>,
-    dcbx_pfc: Option<PfcView>,
+    buffer: Buffer,
+    ethernet: EthernetView,
+    vlan: VlanView,
+    l3_create: Vec<String>,
+    dcbx_pfc: PfcView,
     lldp: bool,
-    qos_switch: Option<QosView>,
-    dcbx_ets: Option<Vec<TcRun>>,
-    other_ip: Option<&'a str>,
-    aaa_remote: &'a [String],
-    network_management: &'a [String],
-    x509: &'a [String],
+    qos_switch: QosView,
+    dcbx_ets: Vec<TcRun>,
+    hostname: Option<&'a str>,
 }
 
-fn non_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
-    (!v.is_empty()).then_some(v)
+/// `ethernet 1/1-1/9`, `mlag-port-channel 1-9`.
+fn range(a: Iface, b: Iface) -> String {
+    super::command::IfaceRange { first: a, last: b }.to_string()
+}
+
+/// Consecutive interfaces with equal values, as Onyx collapses them: `(first, last, value)`.
+fn compress<'a, T: PartialEq>(
+    items: impl IntoIterator<Item = (Iface, &'a T)>,
+) -> Vec<(Iface, Iface, &'a T)> {
+    let mut runs: Vec<(Iface, Iface, &T)> = Vec::new();
+    for (i, v) in items {
+        if let Some(last) = runs.last_mut()
+            && last.1.precedes(i)
+            && last.2 == v
+        {
+            last.1 = i;
+            continue;
+        }
+        runs.push((i, i, v));
+    }
+    runs
+}
+
+/// One attribute over every interface that sets it, as range lines; values are compared as
+/// typed values and formatted once per line, not once per interface.
+fn runs<'c, T: PartialEq + 'c>(
+    c: &'c Config,
+    get: impl Fn(Iface, &'c Interface) -> Option<&'c T>,
+    show: impl Fn(&T) -> String,
+) -> Vec<Run> {
+    let values: Vec<(Iface, &T)> = c
+        .interfaces
+        .iter()
+        .filter_map(|(i, e)| Some((*i, get(*i, e)?)))
+        .collect();
+    compress(values)
+        .into_iter()
+        .map(|(a, b, v)| Run {
+            iface: range(a, b),
+            value: show(v),
+        })
+        .collect()
+}
+
+/// The same without collapsing: Onyx prints some settings one interface per line.
+fn each<'c, T: 'c>(
+    c: &'c Config,
+    get: impl Fn(&'c Interface) -> Option<&'c T>,
+    show: impl Fn(&T) -> String,
+) -> Vec<Run> {
+    c.interfaces
+        .iter()
+        .filter_map(|(i, e)| {
+            Some(Run {
+                iface: i.to_string(),
+                value: show(get(e)?),
+            })
+        })
+        .collect()
+}
+
+/// A per-traffic-class attribute: ordered by class, then by interface.
+fn tc_runs<'c, T: PartialEq + std::fmt::Display + 'c>(
+    c: &'c Config,
+    get: impl Fn(&'c Interface) -> &'c BTreeMap<crate::types::TrafficClass, T>,
+) -> Vec<TcRun> {
+    let mut by_tc: BTreeMap<u8, Vec<(Iface, &T)>> = BTreeMap::new();
+    for (i, e) in &c.interfaces {
+        for (tc, v) in get(e) {
+            by_tc.entry(tc.get()).or_default().push((*i, v));
+        }
+    }
+    let mut out = Vec::new();
+    for (tc, values) in by_tc {
+        out.extend(compress(values).into_iter().map(|(a, b, v)| TcRun {
+            iface: range(a, b),
+            tc,
+            value: v.to_string(),
+        }));
+    }
+    out
+}
+
+fn text(v: &dyn std::fmt::Display) -> String {
+    v.to_string()
 }
 
 impl<'a> View<'a> {
     fn of(c: &'a Config) -> View<'a> {
-        let quote = |s: &str| {
-            if c.quotes_strings() {
+        let quote = |s: &String| {
+            if c.quoted {
                 format!("\"{s}\"")
             } else {
-                s.to_string()
+                s.clone()
             }
         };
-        // One attribute over every port that sets it, as Onyx range lines. Values are compared
-        // as typed values and formatted once per line, not once per port.
-        fn runs<'c, T: PartialEq + 'c>(
-            c: &'c Config,
-            get: impl Fn(&'c super::Ethernet) -> Option<&'c T>,
-            show: impl Fn(&T) -> String,
-        ) -> Vec<Run> {
-            let values: Vec<(Port, &T)> = c
-                .ethernet
-                .iter()
-                .filter_map(|(p, e)| Some((*p, get(e)?)))
-                .collect();
-            compress(values)
-                .into_iter()
-                .map(|(a, b, v)| Run {
-                    ports: format_range(a, b),
-                    value: show(v),
-                })
-                .collect()
-        }
-        // A per-traffic-class attribute: ordered by class, then by port.
-        fn tc_runs<'c, T: PartialEq + std::fmt::Display + 'c>(
-            c: &'c Config,
-            get: impl Fn(
-                &'c super::Ethernet,
-            ) -> &'c std::collections::BTreeMap<crate::types::TrafficClass, T>,
-        ) -> Vec<TcRun> {
-            let mut by_tc: std::collections::BTreeMap<u8, Vec<(Port, &T)>> = Default::default();
-            for (p, e) in &c.ethernet {
-                for (tc, v) in get(e) {
-                    by_tc.entry(tc.get()).or_default().push((*p, v));
-                }
-            }
-            let mut out = Vec::new();
-            for (tc, values) in by_tc {
-                out.extend(compress(values).into_iter().map(|(a, b, v)| TcRun {
-                    ports: format_range(a, b),
-                    tc,
-                    value: v.to_string(),
-                }));
-            }
-            out
-        }
-        let text = |v: &dyn std::fmt::Display| v.to_string();
-        let flag = |_: &bool| String::new();
-
         let named = |f: &dyn Fn(&super::Pool) -> Option<String>| -> Vec<Named> {
             c.pools
                 .iter()
@@ -317,7 +447,7 @@ impl<'a> View<'a> {
                 })
                 .collect()
         };
-        let buffer = (c.roce.is_some() || !c.pools.is_empty()).then(|| Buffer {
+        let buffer = Buffer {
             roce: c.roce.map(|m| match m {
                 // Bare `roce` is lossless, the default mode (RoCE Commands).
                 crate::types::RoceMode::Lossless => String::new(),
@@ -334,100 +464,148 @@ impl<'a> View<'a> {
                         .join(" ")
                 })
             }),
-        });
-
-        let ethernet = EthernetView {
-            split: runs(c, |e| e.split.as_ref(), |v| text(v)),
-            speed: runs(c, |e| e.speed.as_ref(), |v| text(v)),
-            mtu: runs(c, |e| e.mtu.as_ref(), |v| text(v)),
-            switchport_mode: runs(c, |e| e.switchport_mode.as_ref(), |v| text(v)),
-            description: runs(c, |e| e.description.as_ref(), |v| quote(v)),
-            shutdown: runs(c, |e| e.shutdown.then_some(&true), flag),
         };
-        let ethernet_empty = [
-            &ethernet.split,
-            &ethernet.speed,
-            &ethernet.mtu,
-            &ethernet.switchport_mode,
-            &ethernet.description,
-            &ethernet.shutdown,
-        ]
-        .iter()
-        .all(|v| v.is_empty());
 
-        // VLAN membership is printed one port per line, unlike other port settings.
-        let access: Vec<Run> = c
-            .ethernet
-            .iter()
-            .filter_map(|(p, e)| {
-                Some(Run {
-                    ports: p.to_string(),
-                    value: e.access_vlan?.to_string(),
-                })
+        // Creation lines: MLAG port-channels before port-channels (Onyx 3.6 and 3.9 captures).
+        let created = |want: fn(Iface) -> bool| -> Vec<String> {
+            let t = true;
+            compress(
+                c.interfaces
+                    .iter()
+                    .filter(|(i, e)| e.created && want(**i))
+                    .map(|(i, _)| (*i, &t)),
+            )
+            .into_iter()
+            .map(|(a, b, _)| range(a, b))
+            .collect()
+        };
+        let mut create = created(|i| matches!(i, Iface::MlagPortChannel(_)));
+        create.extend(created(|i| matches!(i, Iface::PortChannel(_))));
+        let ethernet = EthernetView {
+            create,
+            split: runs(c, |_, e| e.split.as_ref(), |v| text(v)),
+            speed: runs(
+                c,
+                |_, e| e.speed.as_ref(),
+                |s| {
+                    format!(
+                        "{}{}",
+                        s.speed,
+                        if s.no_autoneg { " no-autoneg" } else { "" }
+                    )
+                },
+            ),
+            mtu: runs(c, |_, e| e.mtu.as_ref(), |v| text(v)),
+            channel_group: compress(
+                c.interfaces
+                    .iter()
+                    .filter_map(|(i, e)| Some((*i, e.channel_group.as_ref()?))),
+            )
+            .into_iter()
+            .map(|(a, b, g)| Group {
+                iface: range(a, b),
+                mlag: g.mlag,
+                id: g.id,
+                mode: g.mode.to_string(),
             })
-            .collect();
-        let vlan_ids: Vec<(crate::types::Vlan, ())> = c.vlans.keys().map(|v| (*v, ())).collect();
-        let vlan = (!c.vlans.is_empty() || !access.is_empty()).then(|| VlanView {
-            ids: vlan_ranges(vlan_ids.iter().map(|(v, _)| *v)),
+            .collect(),
+            switchport_mode: each(c, |e| e.switchport_mode.as_ref(), |v| text(v)),
+            description: runs(c, |_, e| e.description.as_ref(), quote),
+            shutdown: runs(
+                c,
+                |_, e| e.shutdown.as_ref(),
+                |down| {
+                    if *down {
+                        "shutdown".into()
+                    } else {
+                        "no shutdown".into()
+                    }
+                },
+            ),
+        };
+
+        // VLAN membership: first each interface's base (access VLAN, or `allowed-vlan none`),
+        // then each VLAN added to a trunk or hybrid interface, one line each.
+        let mut members = Vec::new();
+        for (i, e) in &c.interfaces {
+            if let Some(a) = e.allowed.as_ref().filter(|a| a.none) {
+                members.push(Member {
+                    iface: i.to_string(),
+                    kind: "none",
+                    mode: a.mode.to_string(),
+                    vlan: 0,
+                });
+            }
+            if let Some(v) = e.access_vlan {
+                members.push(Member {
+                    iface: i.to_string(),
+                    kind: "access",
+                    mode: String::new(),
+                    vlan: v.get(),
+                });
+            }
+        }
+        for (i, e) in &c.interfaces {
+            if let Some(a) = &e.allowed {
+                let kind = if a.mode == crate::types::SwitchportMode::Hybrid {
+                    "add"
+                } else {
+                    "allowed"
+                };
+                for v in &a.vlans {
+                    members.push(Member {
+                        iface: i.to_string(),
+                        kind,
+                        mode: a.mode.to_string(),
+                        vlan: v.get(),
+                    });
+                }
+            }
+        }
+        let vlan = VlanView {
+            ids: vlan_ranges(c.vlans.keys().map(|v| v.get())),
             names: c
                 .vlans
                 .iter()
                 .filter_map(|(id, v)| {
                     Some(Named {
                         name: id.to_string(),
-                        value: quote(v.name.as_deref()?),
+                        value: quote(v.name.as_ref()?),
                     })
                 })
                 .collect(),
-            access,
-        });
-
-        let pfc_ports: Vec<String> = runs(c, |e| e.pfc.then_some(&true), flag)
-            .into_iter()
-            .map(|r| r.ports)
-            .collect();
-        let dcbx_pfc = (c.pfc.enabled || !c.pfc.priorities.is_empty() || !pfc_ports.is_empty())
-            .then(|| PfcView {
-                enabled: c.pfc.enabled,
-                priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
-                ports: pfc_ports,
-            });
-
-        let qos = QosView {
-            trust: runs(c, |e| e.trust.as_ref(), |v| text(v)),
-            ecn: tc_runs(c, |e| &e.ecn),
+            members,
         };
-        let qos_switch = (!qos.trust.is_empty() || !qos.ecn.is_empty()).then_some(qos);
-        let dcbx_ets = non_empty(tc_runs(c, |e| &e.ets));
-
-        let verbatim = |s: Section| c.verbatim.get(&s).map_or(&[][..], |v| v.as_slice());
+        let dcbx_pfc = PfcView {
+            enabled: c.pfc.enabled,
+            priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
+            ifaces: runs(c, |_, e| e.pfc.then_some(&true), |_| String::new())
+                .into_iter()
+                .map(|r| r.iface)
+                .collect(),
+        };
         View {
-            database: &c.database,
-            hostname: c.hostname.as_deref().unwrap_or(""),
-            release: c
-                .release
-                .filter(|r| *r >= crate::types::Release::HEADER_RELEASE)
-                .map(|r| r.to_string()),
             licenses: &c.licenses,
             buffer,
-            ethernet: (!ethernet_empty).then_some(ethernet),
+            ethernet,
             vlan,
+            l3_create: created(|i| matches!(i, Iface::Vlan(_))),
             dcbx_pfc,
             lldp: c.lldp,
-            qos_switch,
-            dcbx_ets,
-            other_ip: c.hostname.as_deref(),
-            aaa_remote: verbatim(Section::AaaRemote),
-            network_management: verbatim(Section::NetworkManagement),
-            x509: verbatim(Section::X509),
+            qos_switch: QosView {
+                trust: runs(c, |_, e| e.trust.as_ref(), |v| text(v)),
+                ecn: tc_runs(c, |e| &e.ecn),
+            },
+            dcbx_ets: tc_runs(c, |e| &e.ets),
+            hostname: c.hostname.as_deref(),
         }
     }
 }
 
 /// `vlan 10-17`: consecutive VLAN ids collapse into one line.
-fn vlan_ranges(ids: impl Iterator<Item = crate::types::Vlan>) -> Vec<String> {
+fn vlan_ranges(ids: impl Iterator<Item = u16>) -> Vec<String> {
     let mut out: Vec<(u16, u16)> = Vec::new();
-    for id in ids.map(|v| v.get()) {
+    for id in ids {
         match out.last_mut() {
             Some(last) if last.1 + 1 == id => last.1 = id,
             _ => out.push((id, id)),

@@ -1,0 +1,287 @@
+//! `show running-config` text → [`Config`]: the header, the sections in their order, every
+//! modeled line applied to the state, every other line kept verbatim in its place.
+//!
+//! Input may come from a file, a backup tool, or a captured terminal session: carriage
+//! returns, ANSI escapes, NUL padding, backspace pairs and pager prompts (`lines 1-23`) are
+//! removed first ([`clean`]), line by line, so an error still names the line of the input.
+
+use std::fmt;
+
+use super::command::{self, Command, IfaceCmd};
+use super::{Config, SectionLayout};
+use crate::types::Release;
+
+/// A line of a known command family that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line of the input.
+    pub line: usize,
+    /// 1-based column (in characters) where reading failed.
+    pub column: usize,
+    /// The line as read, after cleaning.
+    pub text: String,
+    /// What was expected there.
+    pub expected: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: expected {}",
+            self.line, self.column, self.expected
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Removes what a terminal adds to a captured session, keeping one output line per input
+/// line: `\r`, NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`,
+/// `ESC >`), a character followed by backspace, and the pager's `lines 1-23` prompt
+/// (oxidized's captures of Onyx 3.9 and 3.10 show all of these).
+pub fn clean(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' | '\0' => {}
+            '\x08' => {
+                if out.chars().last().is_some_and(|l| l != '\n') {
+                    out.pop();
+                }
+            }
+            '\x1b' => match chars.next() {
+                Some('[') => {
+                    // CSI: parameters and intermediates, then one final byte @..~.
+                    for n in chars.by_ref() {
+                        if ('@'..='~').contains(&n) {
+                            break;
+                        }
+                    }
+                }
+                Some(']') => {
+                    // OSC: up to BEL or ESC \.
+                    while let Some(n) = chars.next() {
+                        if n == '\x07' {
+                            break;
+                        }
+                        if n == '\x1b' {
+                            chars.next();
+                            break;
+                        }
+                    }
+                }
+                Some('(' | ')') => {
+                    chars.next();
+                }
+                _ => {}
+            },
+            c => out.push(c),
+        }
+    }
+    // Pager prompts start a line: `lines 1-23 ` or `lines 256-269/269 (END) `.
+    if out.contains("lines ") {
+        out = out
+            .split('\n')
+            .map(strip_pager)
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    out
+}
+
+fn strip_pager(line: &str) -> &str {
+    let Some(rest) = line.trim_start().strip_prefix("lines ") else {
+        return line;
+    };
+    let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let a = digits(rest);
+    if a == 0 || !rest[a..].starts_with('-') {
+        return line;
+    }
+    let rest = &rest[a + 1..];
+    let b = digits(rest);
+    if b == 0 {
+        return line;
+    }
+    let rest = &rest[b..];
+    if let Some(r) = rest.strip_prefix('/') {
+        let t = digits(r);
+        if t > 0
+            && let Some(after) = r[t..].strip_prefix(" (END)")
+        {
+            return after.strip_prefix(' ').unwrap_or(after);
+        }
+        return line;
+    }
+    if rest.is_empty() || rest.starts_with(' ') {
+        return rest.strip_prefix(' ').unwrap_or(rest);
+    }
+    line
+}
+
+/// What a `##` line of the header says.
+fn header_field(cfg: &mut Config, line: &str) -> bool {
+    let Some(body) = line.strip_prefix("## ") else {
+        return false;
+    };
+    let quoted = |s: &str| s.trim().trim_matches('"').to_string();
+    if let Some(db) = body.strip_prefix("Running database ") {
+        cfg.header.saved = false;
+        cfg.header.database = quoted(db);
+    } else if let Some(db) = body.strip_prefix("Active saved database ") {
+        cfg.header.saved = true;
+        cfg.header.database = quoted(db);
+    } else if body.starts_with("Generated at ") {
+        // Changes on every fetch; never part of the model (every backup tool drops it).
+    } else if let Some(h) = body.strip_prefix("Hostname:") {
+        cfg.header.hostname = h.trim().to_string();
+    } else if let Some(r) = body.strip_prefix("Product release:") {
+        match r.trim().parse::<Release>() {
+            Ok(r) => cfg.header.release = Some(r),
+            Err(_) => return false,
+        }
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Reads a running-config (or a saved-config dump, or a fragment of either).
+pub fn parse(raw: &str) -> Result<Config, ParseError> {
+    let text = clean(raw);
+    let raw_lines: Vec<&str> = text.split('\n').collect();
+    let lines: Vec<&str> = raw_lines.iter().map(|l| l.trim()).collect();
+    let mut cfg = Config::empty();
+    let mut modeled: Vec<usize> = Vec::new();
+    let mut quoted: Option<bool> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let lineno = i + 1;
+        i += 1;
+        if line.is_empty() {
+            continue;
+        }
+        if line == "##" {
+            // A section header is the triplet `##` / `## Title` / `##`.
+            if let (Some(title), Some(&"##")) = (
+                lines.get(i).and_then(|l| l.strip_prefix("## ")),
+                lines.get(i + 1),
+            ) && !is_header_line(lines[i])
+            {
+                cfg.layout.sections.push(SectionLayout {
+                    title: title.trim().to_string(),
+                    verbatim: Vec::new(),
+                });
+                modeled.push(0);
+                i += 2;
+            }
+            // Otherwise a fence of the header block.
+            continue;
+        }
+        if line.starts_with("## ") && header_field(&mut cfg, line) {
+            continue;
+        }
+        if cfg.layout.sections.is_empty() {
+            cfg.layout.sections.push(SectionLayout {
+                title: String::new(),
+                verbatim: Vec::new(),
+            });
+            modeled.push(0);
+        }
+        let at = cfg.layout.sections.len() - 1;
+        let cmd = if line.starts_with('#') {
+            None
+        } else {
+            command::parse(line).map_err(|m| ParseError {
+                line: lineno,
+                column: line[..m.column.min(line.len())].chars().count() + 1 + indent(raw, i - 1),
+                text: line.to_string(),
+                expected: m.expected,
+            })?
+        };
+        match cmd {
+            Some(c) if !matches!(c, Command::PrefixModes(_)) => {
+                if quoted.is_none()
+                    && let Some(q) = quote_style(&c, line)
+                {
+                    quoted = Some(q);
+                }
+                cfg.apply(&c);
+                modeled[at] += 1;
+            }
+            // Kept as printed: indented by three spaces, or at column 0 (`no …`, `#`,
+            // `cli default prefix-modes enable`).
+            _ => {
+                let indented = raw_lines[lineno - 1].starts_with([' ', '\t']);
+                let text = if indented {
+                    format!("   {line}")
+                } else {
+                    line.to_string()
+                };
+                cfg.layout.sections[at].verbatim.push((modeled[at], text));
+            }
+        }
+    }
+    cfg.quoted = quoted.unwrap_or(
+        cfg.header
+            .release
+            .is_some_and(|r| r >= Release::HEADER_RELEASE),
+    );
+    Ok(cfg)
+}
+
+/// Header lines look like section titles (`## Hostname: x`); they are not.
+fn is_header_line(line: &str) -> bool {
+    [
+        "## Running database ",
+        "## Active saved database ",
+        "## Generated at ",
+        "## Hostname:",
+        "## Product release:",
+    ]
+    .iter()
+    .any(|p| line.starts_with(p))
+}
+
+/// Whether a description or VLAN name line was written with quotes.
+fn quote_style(c: &Command, line: &str) -> Option<bool> {
+    match c {
+        Command::Interface(_, IfaceCmd::Description(_)) => Some(line.contains(" description \"")),
+        Command::VlanName(..) => Some(line.contains(" name \"")),
+        _ => None,
+    }
+}
+
+/// Leading white space of input line `n` (0-based), so columns count from the line as written.
+fn indent(raw: &str, n: usize) -> usize {
+    raw.split('\n').nth(n).map_or(0, |l| {
+        clean(l).chars().take_while(|c| c.is_whitespace()).count()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_noise_is_removed() {
+        let raw = "\x1b[?1h\x1b=\r   interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-re\x08\x08relative 75 maximum-relative 95\r\n\0\0lines 1-23 \r\x1b[K   lldp\r\n";
+        let c = clean(raw);
+        assert_eq!(
+            c,
+            "   interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-relative 75 maximum-relative 95\n   lldp\n"
+        );
+        assert_eq!(strip_pager("lines 256-269/269 (END) "), "");
+        assert_eq!(strip_pager("lines of text"), "lines of text");
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = parse("##\n## Running database \"initial\"\n##\n\n   interface ethernet 1/1 mtu 99999 force\n").unwrap_err();
+        assert_eq!((e.line, e.column), (5, 31), "{e:?}");
+        assert!(e.expected.contains("MTU"), "{e}");
+    }
+}

@@ -1,0 +1,194 @@
+//! Properties over random inputs (proptest): the renderer and the parser are inverse on every
+//! state the commands can reach, and Onyx range compression and expansion are inverse.
+
+use fabric::onyx::command::{
+    AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LacpMode, SpeedSetting,
+};
+use fabric::onyx::{Config, Renderer, parse};
+use fabric::types::{
+    Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, Release, RoceMode, Speed,
+    Split, SwitchportMode, TrafficClass, Trust, Vlan, compress, format_range, parse_port_range,
+};
+use proptest::prelude::*;
+
+fn port() -> impl Strategy<Value = Port> {
+    prop_oneof![
+        3 => (1u16..=12).prop_map(|p| Port::new(1, p)),
+        1 => (1u16..=4, 1u8..=4).prop_map(|(p, s)| Port::sub(1, p, s)),
+    ]
+}
+
+/// One interface kind, and a range of it.
+fn range() -> impl Strategy<Value = IfaceRange> {
+    prop_oneof![
+        6 => (port(), 0u8..4).prop_map(|(a, n)| {
+            let b = match a.sub {
+                None => Port::new(1, (a.port + u16::from(n)).min(12)),
+                Some(s) => Port::sub(1, a.port, (s + n).min(4)),
+            };
+            IfaceRange { first: Iface::Ethernet(a), last: Iface::Ethernet(b) }
+        }),
+        1 => (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::PortChannel(a), last: Iface::PortChannel(a + n) }),
+        1 => (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::MlagPortChannel(a), last: Iface::MlagPortChannel(a + n) }),
+        1 => (1i64..=5).prop_map(|v| IfaceRange::one(Iface::Vlan(Vlan::new(v).unwrap()))),
+    ]
+}
+
+fn vlan() -> impl Strategy<Value = Vlan> {
+    prop_oneof![1i64..=20, 4090i64..=4094].prop_map(|v| Vlan::new(v).unwrap())
+}
+
+/// Text a user or a switch could put in a description or VLAN name: words, no quotes, no
+/// leading or trailing space.
+fn text() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9][A-Za-z0-9 :/._-]{0,20}[A-Za-z0-9]"
+}
+
+fn tc() -> impl Strategy<Value = TrafficClass> {
+    (0i64..=7).prop_map(|t| TrafficClass::new(t).unwrap())
+}
+
+fn prio() -> impl Strategy<Value = Priority> {
+    (0i64..=7).prop_map(|t| Priority::new(t).unwrap())
+}
+
+fn pick<T: Copy + std::fmt::Debug + 'static>(
+    all: &'static [(&'static str, T)],
+) -> impl Strategy<Value = T> {
+    proptest::sample::select(all.iter().map(|(_, v)| *v).collect::<Vec<_>>())
+}
+
+fn iface_cmd() -> impl Strategy<Value = IfaceCmd> {
+    prop_oneof![
+        Just(IfaceCmd::Create),
+        (pick(Speed::ALL), any::<bool>())
+            .prop_map(|(speed, no_autoneg)| IfaceCmd::Speed(SpeedSetting { speed, no_autoneg })),
+        Just(IfaceCmd::NoSpeed),
+        (1500u16..=9216).prop_map(IfaceCmd::Mtu),
+        Just(IfaceCmd::NoMtu),
+        text().prop_map(IfaceCmd::Description),
+        Just(IfaceCmd::NoDescription),
+        any::<bool>().prop_map(IfaceCmd::Shutdown),
+        prop_oneof![Just(Split::Two), Just(Split::Four)].prop_map(IfaceCmd::Split),
+        pick(SwitchportMode::ALL).prop_map(IfaceCmd::SwitchportMode),
+        vlan().prop_map(IfaceCmd::AccessVlan),
+        Just(IfaceCmd::NoAccessVlan),
+        (
+            prop_oneof![Just(SwitchportMode::Trunk), Just(SwitchportMode::Hybrid)],
+            prop_oneof![
+                Just(AllowedVlan::None),
+                Just(AllowedVlan::All),
+                proptest::collection::vec(vlan(), 1..4).prop_map(AllowedVlan::Add),
+                proptest::collection::vec(vlan(), 1..3).prop_map(AllowedVlan::Remove),
+            ]
+        )
+            .prop_map(|(m, op)| IfaceCmd::AllowedVlan(m, op)),
+        (
+            any::<bool>(),
+            1u16..=20,
+            prop_oneof![
+                Just(LacpMode::On),
+                Just(LacpMode::Active),
+                Just(LacpMode::Passive)
+            ]
+        )
+            .prop_map(|(mlag, id, mode)| IfaceCmd::ChannelGroup(ChannelGroup {
+                mlag,
+                id,
+                mode
+            })),
+        any::<bool>().prop_map(|mlag| IfaceCmd::NoChannelGroup { mlag }),
+        pick(Trust::ALL).prop_map(IfaceCmd::Trust),
+        Just(IfaceCmd::NoTrust),
+        (
+            tc(),
+            pick(EcnMode::ALL),
+            any::<bool>(),
+            1u32..3000,
+            0u32..3000
+        )
+            .prop_map(|(t, mode, rel, a, b)| {
+                let thresholds = if rel {
+                    EcnThresholds::Relative {
+                        min: (a % 100) as u8,
+                        max: (b % 101) as u8,
+                    }
+                } else {
+                    EcnThresholds::Absolute { min: a, max: a + b }
+                };
+                IfaceCmd::Ecn(t, Ecn { mode, thresholds })
+            }),
+        tc().prop_map(IfaceCmd::NoEcn),
+        (
+            tc(),
+            prop_oneof![Just(Ets::Strict), (1u8..=100).prop_map(Ets::Wrr)]
+        )
+            .prop_map(|(t, e)| IfaceCmd::Ets(t, e)),
+        any::<bool>().prop_map(IfaceCmd::PfcMode),
+    ]
+}
+
+fn command() -> impl Strategy<Value = Command> {
+    let pool = prop_oneof![Just("roce".to_string()), Just("lossy-pool".to_string())];
+    prop_oneof![
+        8 => (range(), iface_cmd()).prop_map(|(r, c)| Command::Interface(r, c)),
+        1 => "[A-Z0-9-]{4,12}".prop_map(Command::License),
+        1 => "[a-z][a-z0-9-]{0,10}".prop_map(Command::Hostname),
+        1 => Just(Command::NoHostname),
+        1 => any::<bool>().prop_map(Command::Lldp),
+        1 => proptest::option::of(pick(RoceMode::ALL)).prop_map(Command::Roce),
+        1 => (pool.clone(), pick(PoolType::ALL)).prop_map(|(n, t)| Command::PoolType(n, t)),
+        1 => (pool.clone(), 0u16..=10000).prop_map(|(n, h)| Command::PoolMemory(n, Percent::from_f64(f64::from(h) / 100.0).unwrap())),
+        1 => (pool.clone(), proptest::collection::vec(prio(), 1..3)).prop_map(|(n, l)| Command::PoolMap(n, l)),
+        1 => pool.prop_map(Command::NoPool),
+        1 => any::<bool>().prop_map(Command::PfcEnable),
+        1 => (prio(), any::<bool>()).prop_map(|(p, on)| Command::PfcPriority(p, on)),
+        2 => (vlan(), 0u16..4).prop_map(|(v, n)| Command::VlanCreate(vec![(v, Vlan::new(i64::from((v.get() + n).min(4094))).unwrap())])),
+        1 => (vlan(), text()).prop_map(|(v, n)| Command::VlanName(v, n)),
+        1 => vlan().prop_map(|v| Command::NoVlan(vec![(v, v)])),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// `parse(render(c)) == c` for every config reachable by commands, on 3.6 (strings
+    /// unquoted, no release line) and 3.9 (quoted) alike.
+    #[test]
+    fn render_then_parse_gives_the_same_model(cmds in proptest::collection::vec(command(), 0..40), new in any::<bool>()) {
+        let release = if new { Release(3, 9, 3210) } else { Release(3, 6, 8190) };
+        let mut c = Config::factory("sw1", Some(release), Some("108bb9eb3e99edff47fc86e71cba530b6a6b8991"));
+        for cmd in &cmds {
+            c.apply(cmd);
+        }
+        let text = Renderer::embedded().unwrap().render(&c).unwrap();
+        let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&back, &c, "{}", text);
+        // And printing it again changes nothing.
+        prop_assert_eq!(Renderer::embedded().unwrap().render(&back).unwrap(), text);
+    }
+
+    /// Every command prints as a line that reads back to the same command.
+    #[test]
+    fn commands_print_and_read_back(cmd in command()) {
+        let line = cmd.to_string();
+        prop_assert_eq!(fabric::onyx::command::parse(&line), Ok(Some(cmd)), "{}", line);
+    }
+
+    /// Compressing ports into Onyx ranges and expanding the ranges gives the ports back.
+    #[test]
+    fn range_compression_and_expansion_are_inverse(set in proptest::collection::btree_map(port(), 0u8..3, 0..40)) {
+        let runs = compress(set.iter().map(|(p, v)| (*p, v)));
+        let mut back = std::collections::BTreeMap::new();
+        for (a, b, v) in &runs {
+            for p in parse_port_range(&format_range(*a, *b)).unwrap() {
+                prop_assert!(back.insert(p, **v).is_none());
+            }
+        }
+        prop_assert_eq!(&back, &set);
+        // Maximal: two neighbouring runs never share a value across adjacent ports.
+        for w in runs.windows(2) {
+            prop_assert!(!(w[0].1.precedes(w[1].0) && w[0].2 == w[1].2));
+        }
+    }
+}
