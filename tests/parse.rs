@@ -330,7 +330,7 @@ fn malformed_lines_are_located_errors() {
         (
             "   interface ethernet 1/1 description \"open\n",
             1,
-            38,
+            39,
             "\"",
         ),
     ] {
