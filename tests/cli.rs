@@ -191,3 +191,68 @@ fn shipped_schema_is_current() {
         "schema/fabric.schema.json is stale: run `cargo run -- schema > schema/fabric.schema.json`"
     );
 }
+
+#[test]
+fn parse_prints_canonical_text_or_the_model() {
+    let capture =
+        crate::shared().join("corpus/onyx/cray-docs-csm__hpcm_switch_conf_spine_001__3.9.3210.cfg");
+    let capture = capture.to_str().unwrap();
+    let (code, out, err) = fabric(&["parse", capture], root());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("   interface ethernet 1/1-1/9 speed 40G force\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Generated at"));
+
+    let (code, out, _) = fabric(&["parse", "--format", "json", capture], root());
+    assert_eq!(code, 0);
+    let model: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(model["interfaces"]["ethernet 1/5"]["speed"]["speed"], "40G");
+    assert_eq!(model["hostname"], "sw-spine-001");
+
+    let (code, out, _) = fabric(&["parse", "--format", "yaml", capture], root());
+    assert_eq!(code, 0);
+    assert!(out.contains("hostname: sw-spine-001"), "{out}");
+
+    // Standard input, with a captured terminal's noise.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(["parse", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(b"\x1b[?1h\x1b=\r   interface ethernet 1/2 mtu 9216 force\r\n\0\0lines 1-23 \r\x1b[K   lldp\r\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(
+        text.contains("   interface ethernet 1/2 mtu 9216 force\n") && text.contains("   lldp\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn parse_reports_a_malformed_line_with_its_position() {
+    let dir = temp("parse-bad");
+    let f = dir.join("bad.cfg");
+    std::fs::write(
+        &f,
+        "##\n## Running database \"initial\"\n##\n\n   interface ethernet 1/1 mtu 99999 force\n",
+    )
+    .unwrap();
+    let (code, out, err) = fabric(&["parse", f.to_str().unwrap()], &dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("error[E100]")
+            && err.contains("bad.cfg:5:31")
+            && err.contains("expected an MTU 1500-9216"),
+        "{err}"
+    );
+    let (code, _, err) = fabric(&["parse", "no/such.cfg"], &dir);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such.cfg"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,7 @@ use nom::{IResult, Parser};
 
 use crate::types::{
     Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, RoceMode, Speed, Split,
-    SwitchportMode, TrafficClass, Trust, Vlan, parse_port_range,
+    SwitchportMode, TrafficClass, Trust, Vlan, parse_port_span,
 };
 
 /// An interface as Onyx names it in `interface <kind> <id>`. Ordered the way Onyx lists a
@@ -89,25 +89,25 @@ impl IfaceRange {
     }
 
     /// The interfaces of the range, in order.
-    pub fn members(self) -> Vec<Iface> {
-        let mut out = vec![self.first];
-        let mut cur = self.first;
-        while cur != self.last && out.len() < 4096 {
-            cur = match cur {
-                Iface::Ethernet(p) => match p.sub {
-                    None => Iface::Ethernet(Port::new(p.slot, p.port + 1)),
-                    Some(s) => Iface::Ethernet(Port::sub(p.slot, p.port, s + 1)),
-                },
-                Iface::PortChannel(n) => Iface::PortChannel(n + 1),
-                Iface::MlagPortChannel(n) => Iface::MlagPortChannel(n + 1),
-                Iface::Vlan(v) => match Vlan::new(i64::from(v.get()) + 1) {
-                    Ok(v) => Iface::Vlan(v),
-                    Err(_) => break,
-                },
+    pub fn members(self) -> impl Iterator<Item = Iface> {
+        let mut next = Some(self.first);
+        std::iter::from_fn(move || {
+            let cur = next?;
+            next = if cur == self.last {
+                None
+            } else {
+                match cur {
+                    Iface::Ethernet(p) => Some(Iface::Ethernet(match p.sub {
+                        None => Port::new(p.slot, p.port + 1),
+                        Some(s) => Port::sub(p.slot, p.port, s + 1),
+                    })),
+                    Iface::PortChannel(n) => Some(Iface::PortChannel(n + 1)),
+                    Iface::MlagPortChannel(n) => Some(Iface::MlagPortChannel(n + 1)),
+                    Iface::Vlan(v) => Vlan::new(i64::from(v.get()) + 1).ok().map(Iface::Vlan),
+                }
             };
-            out.push(cur);
-        }
-        out
+            Some(cur)
+        })
     }
 }
 
@@ -408,11 +408,11 @@ fn iface_range(i: &str) -> R<'_, IfaceRange> {
     let bad = |what| nom::Err::Failure(Expect { at: i, what });
     let range = match kind {
         "ethernet" => {
-            let ports = parse_port_range(ids)
+            let (a, b) = parse_port_span(ids)
                 .map_err(|_| bad("a port or range, e.g. `1/5`, `1/1-1/8`, `1/31/2`"))?;
             IfaceRange {
-                first: Iface::Ethernet(ports[0]),
-                last: Iface::Ethernet(*ports.last().unwrap_or(&ports[0])),
+                first: Iface::Ethernet(a),
+                last: Iface::Ethernet(b),
             }
         }
         _ => {

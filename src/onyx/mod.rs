@@ -375,10 +375,22 @@ impl Config {
                 }
             }
             Command::Interface(range, c) => {
+                // Only a command that can set a value back to its default can leave an
+                // interface with nothing to print; the others skip the check.
+                let may_reset = !matches!(
+                    c,
+                    IfaceCmd::Speed(_)
+                        | IfaceCmd::Mtu(_)
+                        | IfaceCmd::Description(_)
+                        | IfaceCmd::Split(_)
+                        | IfaceCmd::ChannelGroup(_)
+                        | IfaceCmd::Ecn(..)
+                        | IfaceCmd::Ets(..)
+                );
                 for iface in range.members() {
                     let e = self.interfaces.entry(iface).or_default();
                     apply_iface(iface, e, c);
-                    if e.is_default() {
+                    if may_reset && e.is_default() {
                         self.interfaces.remove(&iface);
                     }
                 }

@@ -5,6 +5,7 @@
 //! returns, ANSI escapes, NUL padding, backspace pairs and pager prompts (`lines 1-23`) are
 //! removed first ([`clean`]), line by line, so an error still names the line of the input.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use super::command::{self, Command, IfaceCmd};
@@ -40,55 +41,76 @@ impl std::error::Error for ParseError {}
 /// line: `\r`, NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`,
 /// `ESC >`), a character followed by backspace, and the pager's `lines 1-23` prompt
 /// (oxidized's captures of Onyx 3.9 and 3.10 show all of these).
-pub fn clean(raw: &str) -> String {
+pub fn clean(raw: &str) -> Cow<'_, str> {
+    let noisy = |b: u8| matches!(b, b'\r' | b'\0' | 0x08 | 0x1b);
+    let Some(first) = raw.bytes().position(noisy) else {
+        // A file from disk or a backup tool: nothing to remove (the common case, kept fast).
+        return if raw.contains("lines ") {
+            Cow::Owned(strip_pagers(raw))
+        } else {
+            Cow::Borrowed(raw)
+        };
+    };
     let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
+    out.push_str(&raw[..first]);
+    let mut rest = &raw[first..];
+    while !rest.is_empty() {
+        // Copy up to the next noisy byte in one go.
+        let n = rest.bytes().position(noisy).unwrap_or(rest.len());
+        out.push_str(&rest[..n]);
+        rest = &rest[n..];
+        let Some(c) = rest.as_bytes().first().copied() else {
+            break;
+        };
+        rest = &rest[1..];
         match c {
-            '\r' | '\0' => {}
-            '\x08' => {
+            b'\r' | b'\0' => {}
+            0x08 => {
                 if out.chars().last().is_some_and(|l| l != '\n') {
                     out.pop();
                 }
             }
-            '\x1b' => match chars.next() {
-                Some('[') => {
-                    // CSI: parameters and intermediates, then one final byte @..~.
-                    for n in chars.by_ref() {
-                        if ('@'..='~').contains(&n) {
-                            break;
-                        }
-                    }
-                }
-                Some(']') => {
-                    // OSC: up to BEL or ESC \.
-                    while let Some(n) = chars.next() {
-                        if n == '\x07' {
-                            break;
-                        }
-                        if n == '\x1b' {
-                            chars.next();
-                            break;
-                        }
-                    }
-                }
-                Some('(' | ')') => {
-                    chars.next();
-                }
-                _ => {}
-            },
-            c => out.push(c),
+            _ => rest = skip_escape(rest),
         }
     }
-    // Pager prompts start a line: `lines 1-23 ` or `lines 256-269/269 (END) `.
     if out.contains("lines ") {
-        out = out
-            .split('\n')
-            .map(strip_pager)
-            .collect::<Vec<_>>()
-            .join("\n");
+        out = strip_pagers(&out);
     }
-    out
+    Cow::Owned(out)
+}
+
+/// The rest of the text after an ANSI escape sequence whose ESC was just read: CSI
+/// (`[` … a final byte `@`..`~`), OSC (`]` … BEL or ESC `\`), a charset (`(B`), or one
+/// character (`=`, `>`).
+fn skip_escape(s: &str) -> &str {
+    let mut it = s.char_indices();
+    match it.next() {
+        Some((_, '[')) => it
+            .find(|(_, c)| ('@'..='~').contains(c))
+            .map_or("", |(i, c)| &s[i + c.len_utf8()..]),
+        Some((_, ']')) => {
+            for (i, c) in it.by_ref() {
+                if c == '\x07' {
+                    return &s[i + 1..];
+                }
+                if c == '\x1b' {
+                    return s[i + 1..].get(1..).unwrap_or("");
+                }
+            }
+            ""
+        }
+        Some((_, '(' | ')')) => it.next().map_or("", |(i, c)| &s[i + c.len_utf8()..]),
+        Some((i, c)) => &s[i + c.len_utf8()..],
+        None => "",
+    }
+}
+
+/// Pager prompts start a line: `lines 1-23 ` or `lines 256-269/269 (END) `.
+fn strip_pagers(text: &str) -> String {
+    text.split('\n')
+        .map(strip_pager)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn strip_pager(line: &str) -> &str {

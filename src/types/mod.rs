@@ -125,19 +125,28 @@ impl FromStr for Port {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || format!("`{s}` is not a port; write `1/5`, or `1/31/2` for a split subport");
-        let parts: Vec<&str> = s.trim().split('/').collect();
-        let num = |t: &str| -> Result<u32, String> {
-            if t.is_empty() || t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(bad());
+        let num = |t: Option<&str>| -> Result<u32, String> {
+            match t {
+                Some(t)
+                    if !t.is_empty() && t.len() <= 4 && t.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    t.parse::<u32>().map_err(|_| bad())
+                }
+                _ => Err(bad()),
             }
-            t.parse::<u32>().map_err(|_| bad())
         };
-        let (slot, port, sub) = match parts.as_slice() {
-            [a, b] => (num(a)?, num(b)?, None),
-            [a, b, c] => (num(a)?, num(b)?, Some(num(c)?)),
-            _ => return Err(bad()),
+        let mut parts = s.trim().split('/');
+        let (slot, port) = (num(parts.next())?, num(parts.next())?);
+        let sub = match parts.next() {
+            Some(t) => Some(num(Some(t))?),
+            None => None,
         };
-        if slot == 0 || slot > 16 || port == 0 || port > 256 || sub.is_some_and(|x| x == 0 || x > 8)
+        if parts.next().is_some()
+            || slot == 0
+            || slot > 16
+            || port == 0
+            || port > 256
+            || sub.is_some_and(|x| x == 0 || x > 8)
         {
             return Err(bad());
         }
@@ -149,17 +158,13 @@ impl FromStr for Port {
     }
 }
 
-impl Serialize for Port {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-/// Parses a port or an Onyx port range (`1/1-1/8`, `1/31/1-1/31/4`) into its ports, in order.
-pub fn parse_port_range(s: &str) -> Result<Vec<Port>, String> {
+/// The first and last port of a port or Onyx range (`1/1-1/8`, `1/31/1-1/31/4`), checked as
+/// [`parse_port_range`] checks it, without listing the ports in between.
+pub fn parse_port_span(s: &str) -> Result<(Port, Port), String> {
     let s = s.trim();
     let Some((a, b)) = s.split_once('-') else {
-        return Ok(vec![s.parse()?]);
+        let p: Port = s.parse()?;
+        return Ok((p, p));
     };
     let (a, b): (Port, Port) = (a.parse()?, b.parse()?);
     let same_group = a.slot == b.slot
@@ -176,6 +181,18 @@ pub fn parse_port_range(s: &str) -> Result<Vec<Port>, String> {
     if b < a {
         return Err(format!("`{s}` runs backwards; write `{b}-{a}`"));
     }
+    Ok((a, b))
+}
+
+impl Serialize for Port {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Parses a port or an Onyx port range (`1/1-1/8`, `1/31/1-1/31/4`) into its ports, in order.
+pub fn parse_port_range(s: &str) -> Result<Vec<Port>, String> {
+    let (a, b) = parse_port_span(s)?;
     let mut out = vec![a];
     let mut cur = a;
     while cur != b {

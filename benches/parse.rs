@@ -1,0 +1,60 @@
+//! Parse throughput: the 51,700-line `large` running-config of the peers' generator
+//! (`../shared/bench/peers/gen_onyx.py --preset large --drift 5`: 128 ports of which 32 split
+//! 4 ways, 4,000 VLANs, 200 tagged VLANs per port, RoCE QoS), read into the model.
+//!
+//! `cargo bench --bench parse` (release build; needs python3 for the generator). Prints the
+//! median of the timed runs after one warm-up, in MB/s and lines/s.
+
+use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const RUNS: usize = 15;
+
+fn main() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("../shared/bench/peers/gen_onyx.py");
+    let out = std::env::temp_dir().join(format!("fabric-bench-parse-{}", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(&script)
+        .args(["--preset", "large", "--drift", "5", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other => panic!("cannot run `python3 {}`: {other:?}", script.display()),
+    }
+    let text = std::fs::read_to_string(out.join("large-d5.running.cfg"))
+        .expect("the generator wrote the config");
+    let _ = std::fs::remove_dir_all(&out);
+    let lines = text.lines().count();
+
+    let mut times: Vec<Duration> = Vec::new();
+    let mut interfaces = 0;
+    for run in 0..=RUNS {
+        let t = Instant::now();
+        let config =
+            fabric::onyx::parse(std::hint::black_box(&text)).expect("the generated config parses");
+        let d = t.elapsed();
+        interfaces = config.interfaces.len();
+        if run > 0 {
+            times.push(d);
+        }
+    }
+    times.sort();
+    let median = times[times.len() / 2];
+    let secs = median.as_secs_f64();
+    println!(
+        "parse bench: large-d5.running.cfg, {lines} lines, {} bytes, {interfaces} interfaces in the model, median of {RUNS} runs, one thread",
+        text.len()
+    );
+    println!(
+        "  parse  {:>8.2} ms  {:>7.1} MB/s  {:>6.2} M lines/s  (min {:.2} ms)",
+        secs * 1e3,
+        text.len() as f64 / secs / 1e6,
+        lines as f64 / secs / 1e6,
+        times[0].as_secs_f64() * 1e3
+    );
+}
