@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod compile;
 pub mod diag;
+pub mod diff;
 pub mod error;
 pub mod fabric;
 pub mod onyx;

@@ -132,6 +132,7 @@ fn command() -> impl Strategy<Value = Command> {
     let pool = prop_oneof![Just("roce".to_string()), Just("lossy-pool".to_string())];
     prop_oneof![
         8 => (range(), iface_cmd()).prop_map(|(r, c)| Command::Interface(r, c)),
+        1 => range().prop_filter("not ethernet", |r| !matches!(r.first, Iface::Ethernet(_))).prop_map(Command::NoInterface),
         1 => "[A-Z0-9-]{4,12}".prop_map(Command::License),
         1 => "[a-z][a-z0-9-]{0,10}".prop_map(Command::Hostname),
         1 => Just(Command::NoHostname),
@@ -166,6 +167,39 @@ proptest! {
         prop_assert_eq!(&back, &c, "{}", text);
         // And printing it again changes nothing.
         prop_assert_eq!(Renderer::embedded().unwrap().render(&back).unwrap(), text);
+    }
+
+    /// The plan from any running config to any target reaches it exactly, compared as
+    /// models: `running.apply(plan) == target`; and a config's plan to itself is empty.
+    #[test]
+    fn applying_the_plan_reaches_the_target(
+        running_cmds in proptest::collection::vec(command(), 0..40),
+        intended_cmds in proptest::collection::vec(command(), 0..40),
+        prune in any::<bool>(),
+    ) {
+        let base = Config::factory("sw1", Some(Release(3, 9, 3210)), None);
+        let mut running = base.clone();
+        for c in &running_cmds {
+            running.apply(c);
+        }
+        let mut intended = base.clone();
+        for c in &intended_cmds {
+            intended.apply(c);
+        }
+        let scope = fabric::diff::Scope { interfaces: None, fabric_attributes_only: false, prune };
+        let target = fabric::diff::target(&running, &intended, &scope);
+        let plan = fabric::diff::plan(&running, &target);
+        let mut after = running.clone();
+        for step in &plan {
+            // Every planned command is one the grammar reads back.
+            let line = step.command.to_string();
+            prop_assert_eq!(fabric::onyx::command::parse(&line), Ok(Some(step.command.clone())), "{}", line);
+            after.apply(&step.command);
+        }
+        let text: Vec<String> = plan.iter().map(|s| s.command.to_string()).collect();
+        prop_assert_eq!(&after, &target, "plan:\n{}", text.join("\n"));
+        prop_assert!(fabric::diff::plan(&target, &target).is_empty());
+        prop_assert!(fabric::diff::plan(&after, &target).is_empty());
     }
 
     /// Every command prints as a line that reads back to the same command.

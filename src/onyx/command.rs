@@ -192,6 +192,9 @@ pub enum IfaceCmd {
     Ecn(TrafficClass, Ecn),
     NoEcn(TrafficClass),
     Ets(TrafficClass, Ets),
+    /// `no traffic-class N dcb ets`: back to the default scheduling. Written by analogy with
+    /// `no traffic-class N congestion-control`; not seen in a capture.
+    NoEts(TrafficClass),
     /// `dcb priority-flow-control mode on force` (true) / `no dcb priority-flow-control mode force`.
     PfcMode(bool),
 }
@@ -219,6 +222,9 @@ pub enum Command {
     VlanName(Vlan, String),
     NoVlan(Vec<(Vlan, Vlan)>),
     Interface(IfaceRange, IfaceCmd),
+    /// `no interface port-channel 1`: deletes port-channels, MLAG port-channels, VLAN
+    /// interfaces.
+    NoInterface(IfaceRange),
 }
 
 /// Why a line of a known command family could not be read.
@@ -442,7 +448,7 @@ fn iface_range(i: &str) -> R<'_, IfaceRange> {
 }
 
 fn force(i: &str) -> R<'_, ()> {
-    value((), opt(skw("force"))).parse(i)
+    value((), opt(preceded(space0, kw("force")))).parse(i)
 }
 
 fn speed_setting(i: &str) -> R<'_, SpeedSetting> {
@@ -690,6 +696,13 @@ fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<
             Ok(Some(IfaceCmd::Ecn(tc, e)))
         }
         (true, "congestion-control") => Ok(Some(IfaceCmd::NoEcn(tc))),
+        (true, "dcb") => {
+            let Ok((rest, _)) = (space1::<&str, Expect<'_>>, kw("ets")).parse(rest) else {
+                return Ok(None);
+            };
+            let (_, _) = all_consuming(end).parse(rest).map_err(to_failure)?;
+            Ok(Some(IfaceCmd::NoEts(tc)))
+        }
         (false, "dcb") => {
             let Ok((rest, _)) = (space1::<&str, Expect<'_>>, kw("ets")).parse(rest) else {
                 return Ok(None);
@@ -896,6 +909,17 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
             }
             Ok(iface_cmd(rest)?.map(|c| Command::Interface(range, c)))
         }
+        (true, "interface") => {
+            let (rest, range) = match preceded(space1, iface_range).parse(args) {
+                Ok(x) => x,
+                Err(nom::Err::Error(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            if matches!(range.first, Iface::Ethernet(_)) || !rest.trim().is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(Command::NoInterface(range)))
+        }
         _ => Ok(None),
     }
 }
@@ -986,6 +1010,7 @@ impl fmt::Display for IfaceCmd {
             IfaceCmd::Ecn(tc, e) => write!(f, " traffic-class {tc} congestion-control {e}"),
             IfaceCmd::NoEcn(tc) => write!(f, " no traffic-class {tc} congestion-control"),
             IfaceCmd::Ets(tc, e) => write!(f, " traffic-class {tc} dcb ets {e}"),
+            IfaceCmd::NoEts(tc) => write!(f, " no traffic-class {tc} dcb ets"),
             IfaceCmd::PfcMode(true) => f.write_str(" dcb priority-flow-control mode on force"),
             IfaceCmd::PfcMode(false) => f.write_str(" no dcb priority-flow-control mode force"),
         }
@@ -1030,6 +1055,7 @@ impl fmt::Display for Command {
             Command::VlanName(v, n) => write!(f, "vlan {v} name \"{n}\""),
             Command::NoVlan(s) => write!(f, "no vlan {}", spans(s)),
             Command::Interface(r, c) => write!(f, "interface {r}{c}"),
+            Command::NoInterface(r) => write!(f, "no interface {r}"),
         }
     }
 }
@@ -1093,6 +1119,9 @@ mod tests {
             "interface ethernet 1/1 mlag-channel-group 1 mode active",
             "interface ethernet 1/13-1/14 channel-group 100 mode active",
             "interface ethernet 1/31/2 mtu 9216 force",
+            "interface ethernet 1/1 no traffic-class 6 dcb ets",
+            "no interface port-channel 100",
+            "no interface mlag-port-channel 1-9",
             "no cli default prefix-modes enable",
             "cli default prefix-modes enable",
         ] {

@@ -100,13 +100,15 @@ pub fn home_section(c: &Command) -> &'static str {
         | Command::NoPool(_) => BUFFER,
         Command::PfcEnable(_) | Command::PfcPriority(..) => DCBX_PFC,
         Command::VlanCreate(_) | Command::VlanName(..) | Command::NoVlan(_) => VLAN,
+        Command::NoInterface(r) if matches!(r.first, Iface::Vlan(_)) => L3,
+        Command::NoInterface(_) => ETHERNET,
         Command::Interface(r, c) => match c {
             IfaceCmd::Create if matches!(r.first, Iface::Vlan(_)) => L3,
             IfaceCmd::AccessVlan(_) | IfaceCmd::NoAccessVlan | IfaceCmd::AllowedVlan(..) => VLAN,
             IfaceCmd::Trust(_) | IfaceCmd::NoTrust | IfaceCmd::Ecn(..) | IfaceCmd::NoEcn(_) => {
                 QOS_SWITCH
             }
-            IfaceCmd::Ets(..) => DCBX_ETS,
+            IfaceCmd::Ets(..) | IfaceCmd::NoEts(_) => DCBX_ETS,
             IfaceCmd::PfcMode(_) => DCBX_PFC,
             _ => ETHERNET,
         },
@@ -374,6 +376,25 @@ impl Config {
                     self.vlans.remove(&v);
                 }
             }
+            Command::NoInterface(range) => {
+                for iface in range.members() {
+                    self.interfaces.remove(&iface);
+                }
+            }
+            Command::Interface(range, IfaceCmd::NoSplit) => {
+                // Joining a split port back removes its subports and what they had.
+                for iface in range.members() {
+                    if let Iface::Ethernet(p) = iface {
+                        self.interfaces.retain(|i, _| !matches!(i, Iface::Ethernet(s) if s.sub.is_some() && s.parent() == p));
+                    }
+                    if let Some(e) = self.interfaces.get_mut(&iface) {
+                        e.split = None;
+                        if e.is_default() {
+                            self.interfaces.remove(&iface);
+                        }
+                    }
+                }
+            }
             Command::Interface(range, c) => {
                 // Only a command that can set a value back to its default can leave an
                 // interface with nothing to print; the others skip the check.
@@ -390,6 +411,8 @@ impl Config {
                 for iface in range.members() {
                     let e = self.interfaces.entry(iface).or_default();
                     apply_iface(iface, e, c);
+                    // Entering `interface port-channel N` (or mlag-port-channel, vlan) creates it.
+                    e.created |= !matches!(iface, Iface::Ethernet(_));
                     if may_reset && e.is_default() {
                         self.interfaces.remove(&iface);
                     }
@@ -408,8 +431,9 @@ fn vlans(spans: &[(Vlan, Vlan)]) -> impl Iterator<Item = Vlan> + '_ {
 fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
     let down_by_default = matches!(iface, Iface::MlagPortChannel(_));
     match c {
-        // Ethernet ports exist from the start; only port-channels and VLAN interfaces are made.
-        IfaceCmd::Create => e.created |= !matches!(iface, Iface::Ethernet(_)),
+        // Ethernet ports exist from the start; the others are created by any command
+        // (see `Config::apply`).
+        IfaceCmd::Create => {}
         IfaceCmd::Speed(s) => e.speed = Some(*s),
         IfaceCmd::NoSpeed => e.speed = None,
         IfaceCmd::Mtu(m) => e.mtu = Some(*m),
@@ -473,6 +497,9 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
         }
         IfaceCmd::Ets(tc, x) => {
             e.ets.insert(*tc, *x);
+        }
+        IfaceCmd::NoEts(tc) => {
+            e.ets.remove(tc);
         }
         IfaceCmd::PfcMode(on) => e.pfc = *on,
     }

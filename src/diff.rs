@@ -1,0 +1,756 @@
+//! `(running, intended)` → the Onyx commands that turn one into the other, touching nothing
+//! else.
+//!
+//! Two steps. [`target`] decides what the switch should look like: the intended config for
+//! what is managed, the running config for everything else (unmodeled lines, interfaces and
+//! attributes the fabric does not manage, objects it does not declare unless pruning).
+//! [`plan`] then compares two models and lists commands such that
+//! `running.apply(plan) == target`: only drifted attributes of drifted interfaces, ranges
+//! where consecutive interfaces need the same change, ordered so that nothing is referenced
+//! before it exists or deleted while referenced. Both are pure: no text, no I/O.
+//!
+//! The rules are data ([`RULES`]): per kind of change, its phase in the plan and its impact.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::onyx::{AllowedVlan, Command, Config, Iface, IfaceCmd, IfaceRange, Interface, Pool};
+use crate::types::{SwitchportMode, Vlan};
+
+/// What a command does to traffic when it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Impact {
+    /// Nothing noticeable.
+    Hitless,
+    /// The port goes down and up (speed, MTU, split, shutdown, PFC mode).
+    PortFlap,
+    /// Traffic on the whole switch is disturbed (buffer pools, `roce` mode).
+    Disruptive,
+}
+
+impl std::fmt::Display for Impact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Impact::Hitless => "hitless",
+            Impact::PortFlap => "port-flap",
+            Impact::Disruptive => "disruptive",
+        })
+    }
+}
+
+/// One command of a plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    #[serde(serialize_with = "as_text")]
+    pub command: Command,
+    pub impact: Impact,
+}
+
+fn as_text<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(c)
+}
+
+/// Kinds of change, in plan order. Creation comes before reference (a VLAN before the
+/// `switchport access vlan` that uses it, a pool's type before its map, global PFC before
+/// per-port PFC); unreferencing comes before deletion (access VLANs and channel-groups change
+/// before `no vlan` and `no interface port-channel`; per-port PFC off before global PFC off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    License,
+    Hostname,
+    LldpOn,
+    Roce,
+    PoolDelete,
+    Pool,
+    Vlan,
+    PfcOn,
+    PfcPriorityOn,
+    InterfaceCreate,
+    Split,
+    Speed,
+    Mtu,
+    SwitchportMode,
+    ChannelGroup,
+    AccessVlan,
+    AllowedBase,
+    AllowedVlan,
+    Description,
+    Trust,
+    Ecn,
+    Ets,
+    PfcMode,
+    Shutdown,
+    InterfaceDelete,
+    PfcPriorityOff,
+    PfcOff,
+    VlanDelete,
+    PoolPrune,
+    RoceOff,
+    LldpOff,
+}
+
+/// The rule table: per kind of change, its impact. The order of [`Kind`] is the plan order.
+pub const RULES: &[(Kind, Impact, &str)] = &[
+    (
+        Kind::License,
+        Impact::Hitless,
+        "license install KEY (licenses are added, never removed)",
+    ),
+    (
+        Kind::Hostname,
+        Impact::Hitless,
+        "hostname NAME / no hostname",
+    ),
+    (Kind::LldpOn, Impact::Hitless, "lldp"),
+    (Kind::Roce, Impact::Disruptive, "roce MODE"),
+    (
+        Kind::PoolDelete,
+        Impact::Disruptive,
+        "no traffic pool NAME, before re-creating a pool whose memory or map must shrink",
+    ),
+    (
+        Kind::Pool,
+        Impact::Disruptive,
+        "traffic pool NAME type / memory percent / map switch-priority, in that order",
+    ),
+    (
+        Kind::Vlan,
+        Impact::Hitless,
+        "vlan N (ranges), vlan N name \"…\"",
+    ),
+    (
+        Kind::PfcOn,
+        Impact::Hitless,
+        "dcb priority-flow-control enable force",
+    ),
+    (
+        Kind::PfcPriorityOn,
+        Impact::Hitless,
+        "dcb priority-flow-control priority N enable",
+    ),
+    (
+        Kind::InterfaceCreate,
+        Impact::Hitless,
+        "interface port-channel N, mlag-port-channel N, vlan N",
+    ),
+    (
+        Kind::Split,
+        Impact::PortFlap,
+        "interface ethernet P module-type qsfp-split-N force / no module-type force",
+    ),
+    (
+        Kind::Speed,
+        Impact::PortFlap,
+        "interface … speed S force (overwrites) / no speed",
+    ),
+    (
+        Kind::Mtu,
+        Impact::PortFlap,
+        "interface … mtu N force (overwrites) / no mtu",
+    ),
+    (
+        Kind::SwitchportMode,
+        Impact::Hitless,
+        "interface … switchport mode M",
+    ),
+    (
+        Kind::ChannelGroup,
+        Impact::Hitless,
+        "interface … [mlag-]channel-group N mode M / no [mlag-]channel-group",
+    ),
+    (
+        Kind::AccessVlan,
+        Impact::Hitless,
+        "interface … switchport access vlan N (overwrites) / no switchport access vlan",
+    ),
+    (
+        Kind::AllowedBase,
+        Impact::Hitless,
+        "interface … switchport trunk|hybrid allowed-vlan none|all, before the VLANs added to it",
+    ),
+    (
+        Kind::AllowedVlan,
+        Impact::Hitless,
+        "interface … switchport trunk|hybrid allowed-vlan add|remove N",
+    ),
+    (
+        Kind::Description,
+        Impact::Hitless,
+        "interface … description \"…\" (overwrites) / no description",
+    ),
+    (
+        Kind::Trust,
+        Impact::Hitless,
+        "interface … qos trust T (overwrites) / no qos trust",
+    ),
+    (
+        Kind::Ecn,
+        Impact::Hitless,
+        "interface … traffic-class N congestion-control … (overwrites) / no traffic-class N congestion-control",
+    ),
+    (
+        Kind::Ets,
+        Impact::Hitless,
+        "interface … traffic-class N dcb ets strict|wrr W (overwrites) / no traffic-class N dcb ets",
+    ),
+    (
+        Kind::PfcMode,
+        Impact::PortFlap,
+        "interface … dcb priority-flow-control mode on force / no dcb priority-flow-control mode force",
+    ),
+    (
+        Kind::Shutdown,
+        Impact::PortFlap,
+        "interface … shutdown / no shutdown",
+    ),
+    (
+        Kind::InterfaceDelete,
+        Impact::Hitless,
+        "no interface port-channel N (after its members left it)",
+    ),
+    (
+        Kind::PfcPriorityOff,
+        Impact::Hitless,
+        "no dcb priority-flow-control priority N enable",
+    ),
+    (
+        Kind::PfcOff,
+        Impact::Hitless,
+        "no dcb priority-flow-control enable force (after per-port PFC is off)",
+    ),
+    (
+        Kind::VlanDelete,
+        Impact::Hitless,
+        "no vlan N (ranges; after no port uses it)",
+    ),
+    (Kind::PoolPrune, Impact::Disruptive, "no traffic pool NAME"),
+    (Kind::RoceOff, Impact::Disruptive, "no roce"),
+    (Kind::LldpOff, Impact::Hitless, "no lldp"),
+];
+
+fn impact(kind: Kind) -> Impact {
+    RULES
+        .iter()
+        .find(|(k, _, _)| *k == kind)
+        .map_or(Impact::Hitless, |(_, i, _)| *i)
+}
+
+/// What a diff may change.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// The interfaces the intent owns; `None`: every interface of the intended config.
+    pub interfaces: Option<BTreeSet<Iface>>,
+    /// Only the attributes a fabric file can express are managed on those interfaces
+    /// (channel-groups, trunk VLANs and port-channel creation stay as the switch has them).
+    pub fabric_attributes_only: bool,
+    /// Remove objects of a managed kind the intent does not declare: VLANs, pools, and (when
+    /// the intent is a whole config) interfaces and their settings.
+    pub prune: bool,
+}
+
+/// The config the switch should have: `intended` for what `scope` manages, `running` for
+/// everything else (including every line the model does not know, which stays in place).
+pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
+    let mut t = running.clone();
+    t.hostname = intended.hostname.clone();
+    t.lldp = intended.lldp;
+    t.roce = intended.roce;
+    t.pfc = intended.pfc.clone();
+    for k in &intended.licenses {
+        if !t.licenses.contains(k) {
+            t.licenses.push(k.clone());
+        }
+    }
+
+    if scope.prune {
+        t.pools.retain(|n, _| intended.pools.contains_key(n));
+        t.vlans.retain(|v, _| intended.vlans.contains_key(v));
+    }
+    for (name, want) in &intended.pools {
+        // A switch priority belongs to one pool: the intended one takes it from the others.
+        for (other, p) in &mut t.pools {
+            if other != name {
+                p.priorities.retain(|x| !want.priorities.contains(x));
+            }
+        }
+        let have = running.pools.get(name);
+        t.pools.insert(
+            name.clone(),
+            Pool {
+                kind: want.kind.or(have.and_then(|p| p.kind)),
+                // A pool whose memory the intent leaves open keeps the switch's.
+                memory: want.memory.or(have.and_then(|p| p.memory)),
+                priorities: want.priorities.clone(),
+            },
+        );
+    }
+    t.pools.retain(|_, p| *p != Pool::default());
+    for (id, want) in &intended.vlans {
+        let name = want
+            .name
+            .clone()
+            .or_else(|| running.vlans.get(id).and_then(|v| v.name.clone()));
+        t.vlans.insert(*id, crate::onyx::VlanConfig { name });
+    }
+
+    let mut managed: BTreeSet<Iface> = match &scope.interfaces {
+        Some(set) => set.clone(),
+        None => intended.interfaces.keys().copied().collect(),
+    };
+    if scope.prune && scope.interfaces.is_none() {
+        managed.extend(running.interfaces.keys().copied());
+    }
+    let empty = Interface::default();
+    for iface in managed {
+        let have = running.interfaces.get(&iface).unwrap_or(&empty);
+        let mut want = intended.interfaces.get(&iface).cloned().unwrap_or_default();
+        if scope.fabric_attributes_only {
+            want.created = have.created;
+            want.channel_group = have.channel_group;
+            want.allowed = have.allowed.clone();
+            if want.switchport_mode.is_none() && have.allowed.is_some() {
+                want.switchport_mode = have.switchport_mode;
+            }
+        }
+        if want == empty {
+            t.interfaces.remove(&iface);
+        } else {
+            t.interfaces.insert(iface, want);
+        }
+    }
+    // Subports of a port that is no longer split cannot keep settings.
+    let joined: Vec<crate::types::Port> = t
+        .interfaces
+        .iter()
+        .filter_map(|(i, _)| match i {
+            Iface::Ethernet(p) if p.sub.is_some() => Some(p.parent()),
+            _ => None,
+        })
+        .filter(|p| {
+            t.interfaces
+                .get(&Iface::Ethernet(*p))
+                .is_none_or(|e| e.split.is_none())
+        })
+        .collect();
+    t.interfaces.retain(
+        |i, _| !matches!(i, Iface::Ethernet(p) if p.sub.is_some() && joined.contains(&p.parent())),
+    );
+    t
+}
+
+/// Collects steps by kind, then interface changes grouped by identical command.
+#[derive(Default)]
+struct Builder {
+    globals: Vec<(Kind, usize, Command)>,
+    /// (kind, the change as text) → the change and the interfaces it applies to.
+    ifaces: BTreeMap<(Kind, String), (IfaceCmd, Vec<Iface>)>,
+}
+
+impl Builder {
+    fn global(&mut self, kind: Kind, cmd: Command) {
+        let n = self.globals.len();
+        self.globals.push((kind, n, cmd));
+    }
+
+    fn iface(&mut self, kind: Kind, iface: Iface, cmd: IfaceCmd) {
+        let key = (kind, cmd.to_string());
+        self.ifaces
+            .entry(key)
+            .or_insert_with(|| (cmd, Vec::new()))
+            .1
+            .push(iface);
+    }
+
+    fn finish(self) -> Vec<Step> {
+        let mut all: Vec<(Kind, Iface, usize, Command)> = Vec::new();
+        for (kind, n, cmd) in self.globals {
+            all.push((kind, Iface::Ethernet(crate::types::Port::new(0, 0)), n, cmd));
+        }
+        for ((kind, _), (cmd, mut ifaces)) in self.ifaces {
+            ifaces.sort();
+            // One command per run of consecutive interfaces needing this same change.
+            let mut start = 0;
+            for i in 1..=ifaces.len() {
+                if i == ifaces.len() || !ifaces[i - 1].precedes(ifaces[i]) {
+                    let range = IfaceRange {
+                        first: ifaces[start],
+                        last: ifaces[i - 1],
+                    };
+                    let command = if kind == Kind::InterfaceDelete {
+                        Command::NoInterface(range)
+                    } else {
+                        Command::Interface(range, cmd.clone())
+                    };
+                    all.push((kind, ifaces[start], 0, command));
+                    start = i;
+                }
+            }
+        }
+        all.sort_by(|a, b| {
+            (a.0, a.1, a.2)
+                .cmp(&(b.0, b.1, b.2))
+                .then_with(|| a.3.to_string().cmp(&b.3.to_string()))
+        });
+        all.into_iter()
+            .map(|(kind, _, _, command)| Step {
+                command,
+                impact: impact(kind),
+            })
+            .collect()
+    }
+}
+
+/// Commands turning `running` into `target`, in a safe order. Empty when they are equal.
+pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
+    let mut b = Builder::default();
+
+    for k in &target.licenses {
+        if !running.licenses.contains(k) {
+            b.global(Kind::License, Command::License(k.clone()));
+        }
+    }
+    match (&running.hostname, &target.hostname) {
+        (a, Some(h)) if a.as_ref() != Some(h) => {
+            b.global(Kind::Hostname, Command::Hostname(h.clone()))
+        }
+        (Some(_), None) => b.global(Kind::Hostname, Command::NoHostname),
+        _ => {}
+    }
+    if target.lldp != running.lldp {
+        b.global(
+            if target.lldp {
+                Kind::LldpOn
+            } else {
+                Kind::LldpOff
+            },
+            Command::Lldp(target.lldp),
+        );
+    }
+    if target.roce != running.roce {
+        b.global(
+            if target.roce.is_some() {
+                Kind::Roce
+            } else {
+                Kind::RoceOff
+            },
+            Command::Roce(target.roce),
+        );
+    }
+    pools(&mut b, running, target);
+    vlans(&mut b, running, target);
+    if target.pfc.enabled && !running.pfc.enabled {
+        b.global(Kind::PfcOn, Command::PfcEnable(true));
+    }
+    if !target.pfc.enabled && running.pfc.enabled {
+        b.global(Kind::PfcOff, Command::PfcEnable(false));
+    }
+    for p in target.pfc.priorities.difference(&running.pfc.priorities) {
+        b.global(Kind::PfcPriorityOn, Command::PfcPriority(*p, true));
+    }
+    for p in running.pfc.priorities.difference(&target.pfc.priorities) {
+        b.global(Kind::PfcPriorityOff, Command::PfcPriority(*p, false));
+    }
+
+    let empty = Interface::default();
+    let keys: BTreeSet<Iface> = running
+        .interfaces
+        .keys()
+        .chain(target.interfaces.keys())
+        .copied()
+        .collect();
+    // Subports vanish with `no module-type`: nothing to plan for them.
+    let joining: BTreeSet<crate::types::Port> = keys
+        .iter()
+        .filter_map(|i| match i {
+            Iface::Ethernet(p)
+                if p.sub.is_none()
+                    && running.interfaces.get(i).is_some_and(|e| e.split.is_some())
+                    && target.interfaces.get(i).is_none_or(|e| e.split.is_none()) =>
+            {
+                Some(*p)
+            }
+            _ => None,
+        })
+        .collect();
+    for iface in keys {
+        if let Iface::Ethernet(p) = iface
+            && p.sub.is_some()
+            && joining.contains(&p.parent())
+        {
+            continue;
+        }
+        let have = running.interfaces.get(&iface).unwrap_or(&empty);
+        let want = target.interfaces.get(&iface).unwrap_or(&empty);
+        if have != want {
+            interface(&mut b, iface, have, want);
+        }
+    }
+    b.finish()
+}
+
+fn pools(b: &mut Builder, running: &Config, target: &Config) {
+    for (name, want) in &target.pools {
+        let have = running.pools.get(name);
+        // A pool's memory or map can grow or change in place; taking something away needs
+        // the pool made again.
+        let rebuild = have.is_some_and(|h| {
+            (h.memory.is_some() && want.memory.is_none())
+                || (h.kind.is_some() && want.kind.is_none())
+                || !h
+                    .priorities
+                    .iter()
+                    .all(|p| want.priorities.contains(p) || moved_away(target, name, *p))
+        });
+        let base = if rebuild {
+            b.global(Kind::PoolDelete, Command::NoPool(name.clone()));
+            None
+        } else {
+            have
+        };
+        if let Some(k) = want.kind
+            && base.and_then(|h| h.kind) != Some(k)
+        {
+            b.global(Kind::Pool, Command::PoolType(name.clone(), k));
+        }
+        if let Some(m) = want.memory
+            && base.and_then(|h| h.memory) != Some(m)
+        {
+            b.global(Kind::Pool, Command::PoolMemory(name.clone(), m));
+        }
+        let missing: Vec<_> = want
+            .priorities
+            .iter()
+            .copied()
+            .filter(|p| !base.is_some_and(|h| h.priorities.contains(p)))
+            .collect();
+        if !missing.is_empty() {
+            b.global(Kind::Pool, Command::PoolMap(name.clone(), missing));
+        }
+    }
+    for name in running.pools.keys() {
+        if !target.pools.contains_key(name) {
+            b.global(Kind::PoolPrune, Command::NoPool(name.clone()));
+        }
+    }
+}
+
+/// A priority that leaves pool `from` because the target maps it to another pool: mapping it
+/// there takes it away by itself.
+fn moved_away(target: &Config, from: &str, p: crate::types::Priority) -> bool {
+    target
+        .pools
+        .iter()
+        .any(|(n, pool)| n != from && pool.priorities.contains(&p))
+}
+
+fn vlans(b: &mut Builder, running: &Config, target: &Config) {
+    let spans = |ids: Vec<Vlan>| -> Vec<(Vlan, Vlan)> {
+        let mut out: Vec<(Vlan, Vlan)> = Vec::new();
+        for v in ids {
+            match out.last_mut() {
+                Some(last) if last.1.get() + 1 == v.get() => last.1 = v,
+                _ => out.push((v, v)),
+            }
+        }
+        out
+    };
+    let new: Vec<Vlan> = target
+        .vlans
+        .keys()
+        .copied()
+        .filter(|v| !running.vlans.contains_key(v))
+        .collect();
+    // One line per run of consecutive VLANs: `vlan 10-13`, never a delete to add one.
+    for span in spans(new) {
+        b.global(Kind::Vlan, Command::VlanCreate(vec![span]));
+    }
+    for (id, want) in &target.vlans {
+        if let Some(n) = &want.name
+            && running.vlans.get(id).and_then(|v| v.name.as_ref()) != Some(n)
+        {
+            b.global(Kind::Vlan, Command::VlanName(*id, n.clone()));
+        }
+    }
+    let gone: Vec<Vlan> = running
+        .vlans
+        .keys()
+        .copied()
+        .filter(|v| !target.vlans.contains_key(v))
+        .collect();
+    for span in spans(gone) {
+        b.global(Kind::VlanDelete, Command::NoVlan(vec![span]));
+    }
+}
+
+/// Each attribute that differs, as the command that sets it (overwriting the old value where
+/// Onyx allows) or resets it.
+fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
+    let deleting = !matches!(i, Iface::Ethernet(_)) && have.created && !want.created;
+    if deleting {
+        b.iface(Kind::InterfaceDelete, i, IfaceCmd::Create);
+        return;
+    }
+    if want.created && !have.created {
+        b.iface(Kind::InterfaceCreate, i, IfaceCmd::Create);
+    }
+    if want.split != have.split {
+        b.iface(
+            Kind::Split,
+            i,
+            want.split.map_or(IfaceCmd::NoSplit, IfaceCmd::Split),
+        );
+    }
+    if want.speed != have.speed {
+        b.iface(
+            Kind::Speed,
+            i,
+            want.speed.map_or(IfaceCmd::NoSpeed, IfaceCmd::Speed),
+        );
+    }
+    if want.mtu != have.mtu {
+        b.iface(
+            Kind::Mtu,
+            i,
+            want.mtu.map_or(IfaceCmd::NoMtu, IfaceCmd::Mtu),
+        );
+    }
+    if want.switchport_mode != have.switchport_mode {
+        b.iface(
+            Kind::SwitchportMode,
+            i,
+            IfaceCmd::SwitchportMode(want.switchport_mode.unwrap_or(SwitchportMode::Access)),
+        );
+    }
+    if want.channel_group != have.channel_group {
+        match (have.channel_group, want.channel_group) {
+            (_, Some(g)) => b.iface(Kind::ChannelGroup, i, IfaceCmd::ChannelGroup(g)),
+            (Some(g), None) => b.iface(
+                Kind::ChannelGroup,
+                i,
+                IfaceCmd::NoChannelGroup { mlag: g.mlag },
+            ),
+            (None, None) => {}
+        }
+    }
+    if want.access_vlan != have.access_vlan {
+        b.iface(
+            Kind::AccessVlan,
+            i,
+            want.access_vlan
+                .map_or(IfaceCmd::NoAccessVlan, IfaceCmd::AccessVlan),
+        );
+    }
+    // A mode change to access clears the trunk VLANs by itself.
+    let allowed_before = if want.switchport_mode != have.switchport_mode
+        && have
+            .allowed
+            .as_ref()
+            .is_some_and(|a| Some(a.mode) != want.switchport_mode)
+    {
+        None
+    } else {
+        have.allowed.clone()
+    };
+    if want.allowed != allowed_before {
+        allowed(b, i, allowed_before.as_ref(), want.allowed.as_ref());
+    }
+    if want.description != have.description {
+        b.iface(
+            Kind::Description,
+            i,
+            want.description
+                .clone()
+                .map_or(IfaceCmd::NoDescription, IfaceCmd::Description),
+        );
+    }
+    if want.trust != have.trust {
+        b.iface(
+            Kind::Trust,
+            i,
+            want.trust.map_or(IfaceCmd::NoTrust, IfaceCmd::Trust),
+        );
+    }
+    for (tc, e) in &want.ecn {
+        if have.ecn.get(tc) != Some(e) {
+            b.iface(Kind::Ecn, i, IfaceCmd::Ecn(*tc, *e));
+        }
+    }
+    for tc in have.ecn.keys().filter(|tc| !want.ecn.contains_key(tc)) {
+        b.iface(Kind::Ecn, i, IfaceCmd::NoEcn(*tc));
+    }
+    for (tc, e) in &want.ets {
+        if have.ets.get(tc) != Some(e) {
+            b.iface(Kind::Ets, i, IfaceCmd::Ets(*tc, *e));
+        }
+    }
+    for tc in have.ets.keys().filter(|tc| !want.ets.contains_key(tc)) {
+        b.iface(Kind::Ets, i, IfaceCmd::NoEts(*tc));
+    }
+    if want.pfc != have.pfc {
+        b.iface(Kind::PfcMode, i, IfaceCmd::PfcMode(want.pfc));
+    }
+    if want.shutdown != have.shutdown {
+        let down_by_default = matches!(i, Iface::MlagPortChannel(_));
+        b.iface(
+            Kind::Shutdown,
+            i,
+            IfaceCmd::Shutdown(want.shutdown.unwrap_or(down_by_default)),
+        );
+    }
+}
+
+fn allowed(
+    b: &mut Builder,
+    i: Iface,
+    have: Option<&crate::onyx::Allowed>,
+    want: Option<&crate::onyx::Allowed>,
+) {
+    let Some(want) = want else {
+        if let Some(h) = have {
+            b.iface(
+                Kind::AllowedBase,
+                i,
+                IfaceCmd::AllowedVlan(h.mode, AllowedVlan::All),
+            );
+        }
+        return;
+    };
+    let same_base = have.is_some_and(|h| h.mode == want.mode && h.none == want.none);
+    let base: BTreeSet<Vlan> = if same_base {
+        have.map(|h| h.vlans.clone()).unwrap_or_default()
+    } else {
+        BTreeSet::new()
+    };
+    if !same_base {
+        b.iface(
+            Kind::AllowedBase,
+            i,
+            IfaceCmd::AllowedVlan(
+                want.mode,
+                if want.none {
+                    AllowedVlan::None
+                } else {
+                    AllowedVlan::All
+                },
+            ),
+        );
+    }
+    let add: Vec<Vlan> = want.vlans.difference(&base).copied().collect();
+    let remove: Vec<Vlan> = base.difference(&want.vlans).copied().collect();
+    for v in add {
+        b.iface(
+            Kind::AllowedVlan,
+            i,
+            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Add(vec![v])),
+        );
+    }
+    for v in remove {
+        b.iface(
+            Kind::AllowedVlan,
+            i,
+            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Remove(vec![v])),
+        );
+    }
+}
