@@ -323,8 +323,8 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     // Subports of a port that is no longer split cannot keep settings.
     let joined: Vec<crate::types::Port> = t
         .interfaces
-        .iter()
-        .filter_map(|(i, _)| match i {
+        .keys()
+        .filter_map(|i| match i {
             Iface::Ethernet(p) if p.sub.is_some() => Some(p.parent()),
             _ => None,
         })
