@@ -50,7 +50,7 @@ impl Iface {
             (Iface::Ethernet(a), Iface::Ethernet(b)) => a.precedes(b),
             (Iface::PortChannel(a), Iface::PortChannel(b)) => b == a + 1,
             (Iface::MlagPortChannel(a), Iface::MlagPortChannel(b)) => b == a + 1,
-            (Iface::Vlan(a), Iface::Vlan(b)) => b.get() == a.get() + 1,
+            // VLAN interfaces are printed and configured one by one (`interface vlan 10`).
             _ => false,
         }
     }

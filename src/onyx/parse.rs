@@ -206,6 +206,18 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         if line.starts_with("## ") && header_field(&mut cfg, line) {
             continue;
         }
+        // A known section title without its `##` fences: pasted from a page that lost them
+        // (the reference guide's session prints its sections this way).
+        if let Some(title) = line.strip_prefix("## ").map(str::trim)
+            && super::SECTION_ORDER.contains(&title)
+        {
+            cfg.layout.sections.push(SectionLayout {
+                title: title.to_string(),
+                verbatim: Vec::new(),
+            });
+            modeled.push(0);
+            continue;
+        }
         if cfg.layout.sections.is_empty() {
             cfg.layout.sections.push(SectionLayout {
                 title: String::new(),

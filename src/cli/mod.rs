@@ -11,6 +11,8 @@ use crate::diag::{self, Diagnostic, Sources};
 use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
 
+mod diff;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "fabric",
@@ -70,6 +72,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ParseFormat::Cli)]
         format: ParseFormat,
     },
+    /// Compare each switch's running config with the fabric's intent and print the Onyx
+    /// commands that remove the drift. Exit 0 no drift, 1 drift, 2 error.
+    Diff(diff::Args),
     /// Print the JSON Schema of the fabric format.
     Schema,
 }
@@ -119,6 +124,7 @@ pub fn main() -> u8 {
             color,
         ),
         Command::Parse { file, format } => parse(&file, format, color),
+        Command::Diff(args) => diff::run(&args, color),
         Command::Schema => {
             print!("{}", crate::fabric::json_schema());
             Ok(exit::OK)
@@ -134,7 +140,7 @@ pub fn main() -> u8 {
 }
 
 /// Loads and validates each file, prints the diagnostics; the valid fabrics, by file.
-fn check_all(
+pub(crate) fn check_all(
     paths: &[PathBuf],
     deny_warnings: bool,
     color: bool,
@@ -200,7 +206,10 @@ fn read_input(path: &Path) -> Result<(String, String), Failure> {
 }
 
 /// Reads a running-config; a malformed line is a located diagnostic, the exit code 2.
-fn read_config(path: &Path, color: bool) -> Result<Result<crate::onyx::Config, u8>, Failure> {
+pub(crate) fn read_config(
+    path: &Path,
+    color: bool,
+) -> Result<Result<crate::onyx::Config, u8>, Failure> {
     let (name, text) = read_input(path)?;
     match crate::onyx::parse(&text) {
         Ok(c) => Ok(Ok(c)),
@@ -361,16 +370,19 @@ fn existing_goldens(dir: &Path) -> Result<Vec<String>, Failure> {
 }
 
 fn print_diff(path: &Path, old: &str, new: &str, color: bool) {
-    let diff = similar::TextDiff::from_lines(old, new);
-    let text = diff
+    let a = format!("a/{}", path.display());
+    let b = format!("b/{}", path.display());
+    print!("{}", unified_diff(old, new, &a, &b, color));
+}
+
+/// A unified diff (`similar`), colored for a terminal when asked.
+pub(crate) fn unified_diff(old: &str, new: &str, a: &str, b: &str, color: bool) -> String {
+    let text = similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
-        .header(
-            &format!("a/{}", path.display()),
-            &format!("b/{}", path.display()),
-        )
+        .header(a, b)
         .to_string();
-    let mut out = std::io::stdout().lock();
+    let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let painted = match (color, line.chars().next()) {
             (true, Some('+')) if !line.starts_with("+++") => format!("\x1b[32m{line}\x1b[0m"),
@@ -378,6 +390,8 @@ fn print_diff(path: &Path, old: &str, new: &str, color: bool) {
             (true, Some('@')) => format!("\x1b[36m{line}\x1b[0m"),
             _ => line.to_string(),
         };
-        let _ = writeln!(out, "{painted}");
+        out.push_str(&painted);
+        out.push('\n');
     }
+    out
 }

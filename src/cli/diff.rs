@@ -1,0 +1,369 @@
+//! `fabric diff`: running configs against the fabric (or against another config), as a
+//! readable diff and plan, pasteable commands, or JSON.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+use crate::diff::{Impact, Scope, Step};
+use crate::error::{Failure, exit};
+use crate::onyx::{Config, Iface, Renderer};
+use crate::types::did_you_mean;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The fabric file (not with `--intended`).
+    fabric: Option<PathBuf>,
+    /// Only these switches (repeat the option for several).
+    #[arg(long = "switch", value_name = "NAME")]
+    switches: Vec<String>,
+    /// Running configs: one file (one switch), or a folder of `<switch>.cfg` (backups).
+    #[arg(long, value_name = "PATH")]
+    running: Option<PathBuf>,
+    /// Compare with this config instead of a fabric: everything in it is managed.
+    #[arg(long, value_name = "FILE", conflicts_with = "fabric")]
+    intended: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also remove objects of a managed kind that the intent does not declare (stale VLANs,
+    /// pools; with `--intended`, interface settings too).
+    #[arg(long)]
+    prune: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A colored unified diff per switch, the numbered plan with impacts, a summary.
+    Text,
+    /// Only the commands, pasteable.
+    Commands,
+    /// Everything, for scripts (schema in the README).
+    Json,
+}
+
+/// One switch's result, as the JSON output prints it.
+#[derive(Serialize)]
+struct SwitchDiff {
+    name: String,
+    drift: bool,
+    commands: Vec<Step>,
+    /// Unified diff of the canonical running config and the canonical target.
+    diff: String,
+    /// Lines of the running config the model does not manage, left as they are.
+    unmanaged_lines: usize,
+}
+
+#[derive(Serialize, Default)]
+struct Summary {
+    switches: usize,
+    drifted: usize,
+    commands: usize,
+    impact: BTreeMap<String, usize>,
+    unmanaged_lines: usize,
+}
+
+#[derive(Serialize)]
+struct Report {
+    switches: Vec<SwitchDiff>,
+    summary: Summary,
+}
+
+/// What to compare: per switch, its running config, its intended config and the scope.
+struct Pair {
+    name: String,
+    running: Config,
+    intended: Config,
+    scope: Scope,
+}
+
+pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
+    let pairs = match pairs(args, color)? {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    let renderer = Renderer::embedded()?;
+    let mut out = Vec::new();
+    for p in pairs {
+        let target = crate::diff::target(&p.running, &p.intended, &p.scope);
+        let commands = crate::diff::plan(&p.running, &target);
+        let before = renderer.render(&p.running)?;
+        let after = renderer.render(&target)?;
+        let diff = super::unified_diff(
+            &before,
+            &after,
+            &format!("{} running", p.name),
+            &format!("{} intended", p.name),
+            false,
+        );
+        let unmanaged_lines = p
+            .running
+            .layout
+            .sections
+            .iter()
+            .flat_map(|s| &s.verbatim)
+            .filter(|(_, l)| {
+                !l.trim_start().starts_with('#') && !l.contains("cli default prefix-modes")
+            })
+            .count();
+        out.push(SwitchDiff {
+            name: p.name,
+            drift: !commands.is_empty(),
+            commands,
+            diff,
+            unmanaged_lines,
+        });
+    }
+    let mut summary = Summary {
+        switches: out.len(),
+        ..Summary::default()
+    };
+    for s in &out {
+        summary.drifted += usize::from(s.drift);
+        summary.commands += s.commands.len();
+        summary.unmanaged_lines += s.unmanaged_lines;
+        for c in &s.commands {
+            *summary.impact.entry(c.impact.to_string()).or_default() += 1;
+        }
+    }
+    let drift = summary.drifted > 0;
+    let report = Report {
+        switches: out,
+        summary,
+    };
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))?
+        ),
+        Format::Commands => {
+            let several = report.switches.iter().filter(|s| s.drift).count() > 1;
+            for s in report.switches.iter().filter(|s| s.drift) {
+                if several {
+                    println!("# {}", s.name);
+                }
+                for c in &s.commands {
+                    println!("{}", c.command);
+                }
+            }
+        }
+        Format::Text => print!("{}", text(&report, color)),
+    }
+    Ok(if drift { exit::FINDINGS } else { exit::OK })
+}
+
+/// Switches whose plans are identical are shown once, with their names.
+fn text(report: &Report, color: bool) -> String {
+    let mut groups: Vec<(Vec<&str>, &SwitchDiff)> = Vec::new();
+    for s in &report.switches {
+        let key: Vec<String> = s.commands.iter().map(|c| c.command.to_string()).collect();
+        match groups.iter_mut().find(|(_, g)| {
+            g.commands
+                .iter()
+                .map(|c| c.command.to_string())
+                .collect::<Vec<_>>()
+                == key
+        }) {
+            Some((names, _)) => names.push(&s.name),
+            None => groups.push((vec![&s.name], s)),
+        }
+    }
+    let mut out = String::new();
+    let bold = |s: &str| {
+        if color {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    for (names, s) in &groups {
+        let who = match names.len() {
+            1 => names[0].to_string(),
+            2 => format!("{} and {}", names[0], names[1]),
+            _ => format!(
+                "{} … {} ({} switches)",
+                names[0],
+                names[names.len() - 1],
+                names.len()
+            ),
+        };
+        if !s.drift {
+            out += &format!("{}: no drift\n\n", bold(&who));
+            continue;
+        }
+        let same = if names.len() > 1 { "same change, " } else { "" };
+        out += &format!(
+            "{}: {same}{} command(s){}\n",
+            bold(&who),
+            s.commands.len(),
+            impacts(&s.commands)
+        );
+        out += &recolor(&s.diff, color);
+        out += "\n";
+        for (i, c) in s.commands.iter().enumerate() {
+            let tag = match c.impact {
+                Impact::Hitless => c.impact.to_string(),
+                _ if color => format!("\x1b[33m{}\x1b[0m", c.impact),
+                _ => c.impact.to_string(),
+            };
+            out += &format!("{:>4}. {}  [{tag}]\n", i + 1, c.command);
+        }
+        out += "\n";
+    }
+    let m = &report.summary;
+    out += &format!(
+        "{} of {} switch(es) drift: {} command(s){}; {} unmanaged line(s) left as they are\n",
+        m.drifted,
+        m.switches,
+        m.commands,
+        impacts(
+            &report
+                .switches
+                .iter()
+                .flat_map(|s| s.commands.iter().cloned())
+                .collect::<Vec<_>>()
+        ),
+        m.unmanaged_lines
+    );
+    out
+}
+
+/// ` (2 port-flap, 1 disruptive)`, or nothing when every command is hitless.
+fn impacts(steps: &[Step]) -> String {
+    let count = |i: Impact| steps.iter().filter(|s| s.impact == i).count();
+    let parts: Vec<String> = [Impact::PortFlap, Impact::Disruptive]
+        .into_iter()
+        .filter(|i| count(*i) > 0)
+        .map(|i| format!("{} {i}", count(i)))
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+fn recolor(diff: &str, color: bool) -> String {
+    if !color {
+        return diff.to_string();
+    }
+    diff.lines()
+        .map(|line| match line.chars().next() {
+            Some('+') if !line.starts_with("+++") => format!("\x1b[32m{line}\x1b[0m\n"),
+            Some('-') if !line.starts_with("---") => format!("\x1b[31m{line}\x1b[0m\n"),
+            Some('@') => format!("\x1b[36m{line}\x1b[0m\n"),
+            _ => format!("{line}\n"),
+        })
+        .collect()
+}
+
+fn fail(msg: String) -> Failure {
+    Failure(msg)
+}
+
+/// Reads what to compare; `Err(code)` when a diagnostic was already printed.
+fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
+    let Some(running) = &args.running else {
+        return Err(fail(
+            "no running config given: pass `--running FILE` (one switch) or `--running DIR` (a folder of <switch>.cfg); reading switches over SSH comes with `fabric push`"
+                .into(),
+        ));
+    };
+    if let Some(intended) = &args.intended {
+        if running.is_dir() {
+            return Err(fail(format!(
+                "`{}` is a folder; with `--intended FILE`, `--running` is one file",
+                running.display()
+            )));
+        }
+        let (Ok(i), Ok(r)) = (
+            super::read_config(intended, color)?,
+            super::read_config(running, color)?,
+        ) else {
+            return Ok(Err(exit::FAILURE));
+        };
+        let name = i.hostname.clone().unwrap_or_else(|| {
+            intended
+                .file_stem()
+                .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
+        });
+        let scope = Scope {
+            interfaces: None,
+            fabric_attributes_only: false,
+            prune: args.prune,
+        };
+        return Ok(Ok(vec![Pair {
+            name,
+            running: r,
+            intended: i,
+            scope,
+        }]));
+    }
+    let Some(fabric) = &args.fabric else {
+        return Err(fail(
+            "give a fabric file, or `--intended FILE` to compare two configs".into(),
+        ));
+    };
+    let (fabrics, clean) = super::check_all(std::slice::from_ref(fabric), false, color)?;
+    let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
+        return Ok(Err(exit::FAILURE));
+    };
+    let names: Vec<String> = fabric.switches.keys().map(|h| h.to_string()).collect();
+    for s in &args.switches {
+        if !names.contains(s) {
+            let hint = did_you_mean(s, names.iter().map(String::as_str))
+                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
+            return Err(fail(format!("the fabric has no switch `{s}`{hint}")));
+        }
+    }
+    let chosen: Vec<&crate::fabric::Switch> = fabric
+        .switches
+        .values()
+        .filter(|sw| args.switches.is_empty() || args.switches.contains(&sw.hostname.to_string()))
+        .collect();
+    if !running.is_dir() && chosen.len() != 1 {
+        return Err(fail(format!(
+            "`{}` is one running config but {} switches are chosen; pick one with `--switch NAME`, or pass a folder of <switch>.cfg",
+            running.display(),
+            chosen.len()
+        )));
+    }
+    let mut out = Vec::new();
+    for sw in chosen {
+        let path: PathBuf = if running.is_dir() {
+            running.join(format!("{}.cfg", sw.hostname))
+        } else {
+            running.clone()
+        };
+        if !path.exists() {
+            return Err(fail(format!(
+                "no running config for `{}`: `{}` does not exist",
+                sw.hostname,
+                path.display()
+            )));
+        }
+        let Ok(r) = super::read_config(&path, color)? else {
+            return Ok(Err(exit::FAILURE));
+        };
+        out.push(Pair {
+            name: sw.hostname.to_string(),
+            running: r,
+            intended: crate::compile::compile_switch(sw),
+            scope: fabric_scope(sw, args.prune),
+        });
+    }
+    Ok(Ok(out))
+}
+
+/// What a fabric manages on a switch: every Ethernet port of its model (and the subports of
+/// the ports it splits), with the attributes a fabric file can express.
+fn fabric_scope(sw: &crate::fabric::Switch, prune: bool) -> Scope {
+    let mut ports: BTreeSet<Iface> = sw.model.ports().map(Iface::Ethernet).collect();
+    ports.extend(sw.ports.keys().map(|p| Iface::Ethernet(*p)));
+    Scope {
+        interfaces: Some(ports),
+        fabric_attributes_only: true,
+        prune,
+    }
+}
