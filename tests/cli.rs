@@ -256,3 +256,151 @@ fn parse_reports_a_malformed_line_with_its_position() {
     assert!(err.contains("no/such.cfg"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The reference switch as the guide's session shows it, against the reference fabric: the
+/// one line the fabric adds (`lldp`), exit 1; after applying it, no drift, exit 0.
+#[test]
+fn diff_against_a_backup_exits_like_diff() {
+    let dir = temp("diff");
+    let session =
+        std::fs::read_to_string(crate::shared().join("reference/rdg-roce-dscp.switch-session.txt"))
+            .unwrap();
+    let running: String = session
+        .lines()
+        .skip_while(|l| !l.ends_with("show running-config"))
+        .skip(1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let file = dir.join("swx-mld-1-2.cfg");
+    std::fs::write(&file, &running).unwrap();
+    let fab = root().join("fabrics/rdg-roce-dscp.yaml");
+    let (fab, file_s) = (fab.to_str().unwrap(), file.to_str().unwrap());
+
+    let (code, out, err) = fabric(&["diff", fab, "--running", file_s], &dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("+   lldp\n") && out.contains("   1. lldp  [hitless]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 of 1 switch(es) drift: 1 command(s)"),
+        "{out}"
+    );
+
+    let (code, out, _) = fabric(
+        &["diff", fab, "--running", file_s, "--format", "commands"],
+        &dir,
+    );
+    assert_eq!((code, out.as_str()), (1, "lldp\n"));
+
+    let (code, out, _) = fabric(
+        &[
+            "diff",
+            fab,
+            "--running",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["switches"][0]["name"], "swx-mld-1-2");
+    assert_eq!(json["switches"][0]["commands"][0]["command"], "lldp");
+    assert_eq!(json["switches"][0]["commands"][0]["impact"], "hitless");
+    assert_eq!(json["summary"]["drifted"], 1);
+
+    // The golden itself has no drift.
+    let golden = root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
+    let (code, out, _) = fabric(&["diff", fab, "--running", golden.to_str().unwrap()], &dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("swx-mld-1-2: no drift"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_errors_exit_2_with_a_reason() {
+    let fab = root().join("fabrics/ml-cluster.yaml");
+    let fab = fab.to_str().unwrap();
+    let golden = root().join("golden/ml-cluster");
+    let (code, _, err) = fabric(&["diff", fab], root());
+    assert_eq!(code, 2);
+    assert!(err.contains("--running"), "{err}");
+    let (code, _, err) = fabric(
+        &[
+            "diff",
+            fab,
+            "--running",
+            golden.join("leaf01.cfg").to_str().unwrap(),
+        ],
+        root(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--switch"), "{err}");
+    let (code, _, err) = fabric(
+        &[
+            "diff",
+            fab,
+            "--switch",
+            "leaf1",
+            "--running",
+            golden.to_str().unwrap(),
+        ],
+        root(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `leaf01`"), "{err}");
+    // A folder of backups: every switch of the fabric, here all without drift.
+    let (code, out, err) = fabric(
+        &["diff", fab, "--running", golden.to_str().unwrap()],
+        root(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("leaf01 … spine02 (6 switches): no drift"),
+        "{out}"
+    );
+}
+
+/// Identical changes on many switches are shown once, with the switches' names.
+#[test]
+fn diff_groups_identical_changes() {
+    let dir = temp("diff-group");
+    for leaf in ["leaf01", "leaf02", "leaf03", "leaf04"] {
+        let text =
+            std::fs::read_to_string(root().join(format!("golden/ml-cluster/{leaf}.cfg"))).unwrap();
+        std::fs::write(
+            dir.join(format!("{leaf}.cfg")),
+            text.replace("   lldp\n", ""),
+        )
+        .unwrap();
+    }
+    for spine in ["spine01", "spine02"] {
+        std::fs::copy(
+            root().join(format!("golden/ml-cluster/{spine}.cfg")),
+            dir.join(format!("{spine}.cfg")),
+        )
+        .unwrap();
+    }
+    let (code, out, err) = fabric(
+        &[
+            "diff",
+            root().join("fabrics/ml-cluster.yaml").to_str().unwrap(),
+            "--running",
+            dir.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("leaf01 … leaf04 (4 switches): same change, 1 command(s)"),
+        "{out}"
+    );
+    assert!(out.contains("spine01 and spine02: no drift"), "{out}");
+    assert!(
+        out.contains("4 of 6 switch(es) drift: 4 command(s)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,8 @@ mod cli;
 mod golden;
 mod invalid;
 mod parse;
+mod peers;
+mod plan;
 mod props;
 
 use std::path::{Path, PathBuf};

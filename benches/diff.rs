@@ -1,0 +1,73 @@
+//! Diff throughput: parse both configs of the peers' `large --drift 5` pair (51,700 lines
+//! each) and plan the remediation, as `fabric diff --intended … --running …` does.
+//!
+//! `cargo bench --bench diff` (release build; needs python3 for the generator). Prints the
+//! median of the timed runs after one warm-up: the two parses side by side on the machine's
+//! two cores, then target + plan on one.
+
+use std::time::{Duration, Instant};
+
+use fabric::diff::{Scope, plan, target};
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const RUNS: usize = 15;
+
+fn main() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("../shared/bench/peers/gen_onyx.py");
+    let out = std::env::temp_dir().join(format!("fabric-bench-diff-{}", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(&script)
+        .args(["--preset", "large", "--drift", "5", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status();
+    assert!(
+        status.is_ok_and(|s| s.success()),
+        "cannot run `python3 {}`",
+        script.display()
+    );
+    let running = std::fs::read_to_string(out.join("large-d5.running.cfg")).expect("running");
+    let intended = std::fs::read_to_string(out.join("large-d5.intended.cfg")).expect("intended");
+    let _ = std::fs::remove_dir_all(&out);
+
+    let scope = Scope {
+        interfaces: None,
+        fabric_attributes_only: false,
+        prune: true,
+    };
+    let (mut parse_t, mut plan_t, mut total_t) = (Vec::new(), Vec::new(), Vec::new());
+    let mut commands = 0;
+    for run in 0..=RUNS {
+        let t0 = Instant::now();
+        let (r, i) = std::thread::scope(|s| {
+            let r = s.spawn(|| fabric::onyx::parse(&running).expect("running parses"));
+            let i = fabric::onyx::parse(&intended).expect("intended parses");
+            (r.join().expect("no panic"), i)
+        });
+        let t1 = Instant::now();
+        let t = target(&r, &i, &scope);
+        let steps = plan(&r, &t);
+        let t2 = Instant::now();
+        commands = steps.len();
+        if run > 0 {
+            parse_t.push(t1 - t0);
+            plan_t.push(t2 - t1);
+            total_t.push(t2 - t0);
+        }
+    }
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64() * 1e3
+    };
+    println!(
+        "diff bench: large-d5 pair, {} + {} lines, {commands} commands in the plan, median of {RUNS} runs",
+        running.lines().count(),
+        intended.lines().count()
+    );
+    println!("  parse both (2 threads)  {:>7.2} ms", median(parse_t));
+    println!("  target + plan          {:>7.2} ms", median(plan_t));
+    println!("  total                  {:>7.2} ms", median(total_t));
+}
