@@ -1,0 +1,83 @@
+//! Remediation plans, one case per folder in `tests/fixtures/plan/`: `running.cfg` and
+//! `intended.cfg` (full running-configs), and an empty `prune` file when the diff prunes.
+//!
+//! Each plan is checked in a circle: applying its commands to the running config gives the
+//! target, the target has no plan against itself, and every command reads back as itself.
+//! The plan text is snapshotted, so a reviewer sees every command, its order and its impact.
+
+use fabric::diff::{Scope, Step, plan, target};
+use fabric::onyx::{Config, command, parse};
+
+fn read(path: &std::path::Path) -> Config {
+    let text = std::fs::read_to_string(path).unwrap();
+    parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `N. <command>  [impact]`, one line per step; `no drift` for an empty plan.
+fn text(steps: &[Step]) -> String {
+    if steps.is_empty() {
+        return "no drift\n".to_string();
+    }
+    steps
+        .iter()
+        .enumerate()
+        .map(|(n, s)| format!("{}. {}  [{}]\n", n + 1, s.command, s.impact))
+        .collect()
+}
+
+#[test]
+fn every_plan_fixture_applies_to_its_target() {
+    insta::glob!("fixtures/plan/*/intended.cfg", |path| {
+        let dir = path.parent().unwrap();
+        let case = dir.file_name().unwrap().to_string_lossy();
+        let running = read(&dir.join("running.cfg"));
+        let intended = read(path);
+        let scope = Scope {
+            interfaces: None,
+            fabric_attributes_only: false,
+            prune: dir.join("prune").exists(),
+        };
+        let target = target(&running, &intended, &scope);
+        let steps = plan(&running, &target);
+
+        let mut applied = running.clone();
+        for s in &steps {
+            applied.apply(&s.command);
+        }
+        assert!(
+            applied == target,
+            "{case}: running + plan != target\nplan:\n{}\napplied: {applied:#?}\ntarget: {target:#?}",
+            text(&steps)
+        );
+        let again = plan(&target, &target);
+        assert!(
+            again.is_empty(),
+            "{case}: the target has drift against itself:\n{}",
+            text(&again)
+        );
+        for s in &steps {
+            let line = s.command.to_string();
+            assert_eq!(
+                command::parse(&line),
+                Ok(Some(s.command.clone())),
+                "{case}: `{line}` does not read back as itself"
+            );
+        }
+        insta::assert_snapshot!(text(&steps));
+    });
+}
+
+#[test]
+fn there_are_at_least_25_plan_fixtures() {
+    let dir = crate::root().join("tests/fixtures/plan");
+    let cases = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("running.cfg").is_file() && p.join("intended.cfg").is_file())
+        .count();
+    assert!(
+        cases >= 25,
+        "only {cases} plan fixtures in {}",
+        dir.display()
+    );
+}
