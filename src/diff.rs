@@ -71,11 +71,12 @@ pub enum Kind {
     Split,
     Speed,
     Mtu,
+    ChannelLeave,
     SwitchportMode,
-    ChannelGroup,
     AccessVlan,
     AllowedBase,
     AllowedVlan,
+    ChannelJoin,
     Description,
     Trust,
     Ecn,
@@ -151,14 +152,14 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "interface … mtu N force (overwrites) / no mtu",
     ),
     (
+        Kind::ChannelLeave,
+        Impact::PortFlap,
+        "interface … no [mlag-]channel-group, before the port is configured on its own",
+    ),
+    (
         Kind::SwitchportMode,
         Impact::Hitless,
         "interface … switchport mode M",
-    ),
-    (
-        Kind::ChannelGroup,
-        Impact::Hitless,
-        "interface … [mlag-]channel-group N mode M / no [mlag-]channel-group",
     ),
     (
         Kind::AccessVlan,
@@ -174,6 +175,11 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         Kind::AllowedVlan,
         Impact::Hitless,
         "interface … switchport trunk|hybrid allowed-vlan add|remove N",
+    ),
+    (
+        Kind::ChannelJoin,
+        Impact::PortFlap,
+        "interface … [mlag-]channel-group N mode M, after the port-channel has its VLANs",
     ),
     (
         Kind::Description,
@@ -318,6 +324,17 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
             t.interfaces.remove(&iface);
         } else {
             t.interfaces.insert(iface, want);
+        }
+    }
+    // A split port holds its subports and nothing else.
+    for (i, e) in t.interfaces.iter_mut() {
+        if let (Iface::Ethernet(p), Some(s)) = (i, e.split)
+            && p.sub.is_none()
+        {
+            *e = Interface {
+                split: Some(s),
+                ..Interface::default()
+            };
         }
     }
     // Subports of a port that is no longer split cannot keep settings.
@@ -474,14 +491,31 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
             _ => None,
         })
         .collect();
+    // A port split anew (or split another way) starts with fresh subports.
+    let resplit: BTreeSet<crate::types::Port> = keys
+        .iter()
+        .filter_map(|i| match i {
+            Iface::Ethernet(p)
+                if p.sub.is_none()
+                    && target.interfaces.get(i).is_some_and(|e| e.split.is_some())
+                    && running.interfaces.get(i).and_then(|e| e.split)
+                        != target.interfaces.get(i).and_then(|e| e.split) =>
+            {
+                Some(*p)
+            }
+            _ => None,
+        })
+        .collect();
     for iface in keys {
-        if let Iface::Ethernet(p) = iface
-            && p.sub.is_some()
-            && joining.contains(&p.parent())
-        {
+        let sub_of = |set: &BTreeSet<crate::types::Port>| matches!(iface, Iface::Ethernet(p) if p.sub.is_some() && set.contains(&p.parent()));
+        if sub_of(&joining) {
             continue;
         }
-        let have = running.interfaces.get(&iface).unwrap_or(&empty);
+        let have = if sub_of(&resplit) {
+            &empty
+        } else {
+            running.interfaces.get(&iface).unwrap_or(&empty)
+        };
         let want = target.interfaces.get(&iface).unwrap_or(&empty);
         if have != want {
             interface(&mut b, iface, have, want);
@@ -498,10 +532,6 @@ fn pools(b: &mut Builder, running: &Config, target: &Config) {
         let rebuild = have.is_some_and(|h| {
             (h.memory.is_some() && want.memory.is_none())
                 || (h.kind.is_some() && want.kind.is_none())
-                || !h
-                    .priorities
-                    .iter()
-                    .all(|p| want.priorities.contains(p) || moved_away(target, name, *p))
         });
         let base = if rebuild {
             b.global(Kind::PoolDelete, Command::NoPool(name.clone()));
@@ -527,6 +557,20 @@ fn pools(b: &mut Builder, running: &Config, target: &Config) {
             .collect();
         if !missing.is_empty() {
             b.global(Kind::Pool, Command::PoolMap(name.clone(), missing));
+        }
+        // Priorities that leave the pool for no other pool are unmapped; those mapped to
+        // another pool leave by that map.
+        let unmapped: Vec<_> = base
+            .map(|h| {
+                h.priorities
+                    .iter()
+                    .copied()
+                    .filter(|p| !want.priorities.contains(p) && !moved_away(target, name, *p))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !unmapped.is_empty() {
+            b.global(Kind::Pool, Command::PoolUnmap(name.clone(), unmapped));
         }
     }
     for name in running.pools.keys() {
@@ -595,13 +639,28 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     if want.created && !have.created {
         b.iface(Kind::InterfaceCreate, i, IfaceCmd::Create);
     }
-    if want.split != have.split {
+    // Splitting clears the port: it only holds its subports afterwards.
+    let split_clean;
+    let have = if want.split != have.split {
         b.iface(
             Kind::Split,
             i,
             want.split.map_or(IfaceCmd::NoSplit, IfaceCmd::Split),
         );
-    }
+        match want.split {
+            Some(s) => {
+                split_clean = Interface {
+                    split: Some(s),
+                    created: have.created,
+                    ..Interface::default()
+                };
+                &split_clean
+            }
+            None => have,
+        }
+    } else {
+        have
+    };
     if want.speed != have.speed {
         b.iface(
             Kind::Speed,
@@ -624,14 +683,16 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
         );
     }
     if want.channel_group != have.channel_group {
-        match (have.channel_group, want.channel_group) {
-            (_, Some(g)) => b.iface(Kind::ChannelGroup, i, IfaceCmd::ChannelGroup(g)),
-            (Some(g), None) => b.iface(
-                Kind::ChannelGroup,
+        // Moving between port-channels is leaving one, then joining the other.
+        if let Some(g) = have.channel_group {
+            b.iface(
+                Kind::ChannelLeave,
                 i,
                 IfaceCmd::NoChannelGroup { mlag: g.mlag },
-            ),
-            (None, None) => {}
+            );
+        }
+        if let Some(g) = want.channel_group {
+            b.iface(Kind::ChannelJoin, i, IfaceCmd::ChannelGroup(g));
         }
     }
     if want.access_vlan != have.access_vlan {
@@ -707,50 +768,40 @@ fn allowed(
     have: Option<&crate::onyx::Allowed>,
     want: Option<&crate::onyx::Allowed>,
 ) {
-    let Some(want) = want else {
-        if let Some(h) = have {
-            b.iface(
-                Kind::AllowedBase,
-                i,
-                IfaceCmd::AllowedVlan(h.mode, AllowedVlan::All),
-            );
-        }
+    use crate::onyx::Allowed;
+    let Some(mode) = want.or(have).map(|a| a.mode) else {
         return;
     };
-    let same_base = have.is_some_and(|h| h.mode == want.mode && h.none == want.none);
-    let base: BTreeSet<Vlan> = if same_base {
-        have.map(|h| h.vlans.clone()).unwrap_or_default()
-    } else {
-        BTreeSet::new()
-    };
-    if !same_base {
-        b.iface(
-            Kind::AllowedBase,
-            i,
-            IfaceCmd::AllowedVlan(
-                want.mode,
-                if want.none {
-                    AllowedVlan::None
-                } else {
-                    AllowedVlan::All
-                },
-            ),
-        );
+    let want = want.cloned().unwrap_or_else(|| Allowed::default_for(mode));
+    // What the port carries now, as seen by commands in the wanted mode.
+    let cur = have
+        .filter(|h| h.mode == want.mode)
+        .cloned()
+        .unwrap_or_else(|| Allowed::default_for(want.mode));
+    let mut base = cur.vlans.clone();
+    if want.all != cur.all {
+        let op = if want.all {
+            AllowedVlan::All
+        } else {
+            AllowedVlan::None
+        };
+        b.iface(Kind::AllowedBase, i, IfaceCmd::AllowedVlan(want.mode, op));
+        base.clear();
+    }
+    if want.all {
+        return;
     }
     let add: Vec<Vlan> = want.vlans.difference(&base).copied().collect();
     let remove: Vec<Vlan> = base.difference(&want.vlans).copied().collect();
-    for v in add {
+    if !add.is_empty() {
         b.iface(
             Kind::AllowedVlan,
             i,
-            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Add(vec![v])),
+            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Add(add)),
         );
     }
-    for v in remove {
-        b.iface(
-            Kind::AllowedVlan,
-            i,
-            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Remove(vec![v])),
-        );
+    if !remove.is_empty() {
+        let cmd = IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Remove(remove));
+        b.iface(Kind::AllowedVlan, i, cmd);
     }
 }

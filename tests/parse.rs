@@ -156,7 +156,7 @@ fn older_captures_keep_their_spelling() {
     let c = load("intel-mfd__show_running_config.cfg");
     assert_eq!(c.interfaces[&eth("1/16")].access_vlan, Vlan::new(1000).ok());
     let trunk = c.interfaces[&eth("1/1")].allowed.as_ref().unwrap();
-    assert!(trunk.none);
+    assert!(!trunk.all, "`allowed-vlan none` then the VLANs added back");
     assert_eq!(
         trunk.vlans.iter().map(|v| v.get()).collect::<Vec<_>>(),
         [123]

@@ -132,7 +132,12 @@ fn command() -> impl Strategy<Value = Command> {
     let pool = prop_oneof![Just("roce".to_string()), Just("lossy-pool".to_string())];
     prop_oneof![
         8 => (range(), iface_cmd()).prop_map(|(r, c)| Command::Interface(r, c)),
-        1 => range().prop_filter("not ethernet", |r| !matches!(r.first, Iface::Ethernet(_))).prop_map(Command::NoInterface),
+        1 => prop_oneof![
+            (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::PortChannel(a), last: Iface::PortChannel(a + n) }),
+            (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::MlagPortChannel(a), last: Iface::MlagPortChannel(a + n) }),
+            (1i64..=5).prop_map(|v| IfaceRange::one(Iface::Vlan(Vlan::new(v).unwrap()))),
+        ]
+        .prop_map(Command::NoInterface),
         1 => "[A-Z0-9-]{4,12}".prop_map(Command::License),
         1 => "[a-z][a-z0-9-]{0,10}".prop_map(Command::Hostname),
         1 => Just(Command::NoHostname),
@@ -151,7 +156,7 @@ fn command() -> impl Strategy<Value = Command> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512), ..ProptestConfig::default() })]
 
     /// `parse(render(c)) == c` for every config reachable by commands, on 3.6 (strings
     /// unquoted, no release line) and 3.9 (quoted) alike.

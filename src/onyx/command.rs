@@ -12,7 +12,7 @@ use std::fmt;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1, take_while1};
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, cut, eof, map, map_res, opt, peek, value};
+use nom::combinator::{all_consuming, cut, eof, map, map_res, opt, value};
 use nom::error::{ContextError, ErrorKind, FromExternalError, ParseError};
 use nom::multi::separated_list1;
 use nom::sequence::{preceded, terminated};
@@ -213,6 +213,8 @@ pub enum Command {
     PoolType(String, PoolType),
     PoolMemory(String, Percent),
     PoolMap(String, Vec<Priority>),
+    /// `traffic pool NAME no map switch-priority LIST` (the pool context's `no map`, flat).
+    PoolUnmap(String, Vec<Priority>),
     NoPool(String),
     /// `dcb priority-flow-control enable force` / its `no` form.
     PfcEnable(bool),
@@ -303,7 +305,10 @@ fn ctx<'a, T>(
 
 /// One keyword, ending at a space or the end of the line.
 fn kw<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = Expect<'a>> {
-    terminated(tag(word), peek(alt((space1, eof))))
+    move |i: &'a str| match i.strip_prefix(word) {
+        Some(rest) if rest.is_empty() || rest.starts_with(' ') => Ok((rest, &i[..word.len()])),
+        _ => Err(nom::Err::Error(Expect { at: i, what: "" })),
+    }
 }
 
 /// A keyword preceded by white space.
@@ -402,13 +407,13 @@ fn word_enum<'a, T: Copy>(
 }
 
 fn iface_range(i: &str) -> R<'_, IfaceRange> {
-    let (i, kind) = alt((
-        kw("ethernet"),
-        kw("port-channel"),
-        kw("mlag-port-channel"),
-        kw("vlan"),
-    ))
-    .parse(i)?;
+    let (i, kind) = word(i)?;
+    if !matches!(
+        kind,
+        "ethernet" | "port-channel" | "mlag-port-channel" | "vlan"
+    ) {
+        return Err(nom::Err::Error(Expect { at: i, what: "" }));
+    }
     let (i, _) = space1(i)?;
     let (rest, ids) = cut(ctx("an interface number or range", word)).parse(i)?;
     let bad = |what| nom::Err::Failure(Expect { at: i, what });
@@ -657,23 +662,37 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
                 return Ok(None);
             };
             let rest = rest.trim_start();
-            let op = alt((
-                value(AllowedVlan::None, kw("none")),
-                value(AllowedVlan::All, kw("all")),
-                map(preceded((kw("add"), space1), vlan_list), |l| {
+            let list = |r| {
+                all_consuming(terminated(
+                    preceded(space1, ctx("a VLAN list", vlan_list)),
+                    end,
+                ))
+                .parse(r)
+                .map(|(_, l)| vlans_of(&l))
+                .map_err(to_failure)
+            };
+            let (after, w) = word(rest).map_err(to_failure)?;
+            let op = match w {
+                "none" | "all" => {
+                    all_consuming(end).parse(after).map_err(to_failure)?;
+                    if w == "none" {
+                        AllowedVlan::None
+                    } else {
+                        AllowedVlan::All
+                    }
+                }
+                "add" => AllowedVlan::Add(list(after)?),
+                "remove" => AllowedVlan::Remove(list(after)?),
+                _ => {
+                    let (_, l) = all_consuming(terminated(
+                        ctx("`none`, `all`, `add`, `remove` or a VLAN list", vlan_list),
+                        end,
+                    ))
+                    .parse(rest)
+                    .map_err(to_failure)?;
                     AllowedVlan::Add(vlans_of(&l))
-                }),
-                map(preceded((kw("remove"), space1), vlan_list), |l| {
-                    AllowedVlan::Remove(vlans_of(&l))
-                }),
-                map(vlan_list, |l| AllowedVlan::Add(vlans_of(&l))),
-            ));
-            let (_, op) = all_consuming(terminated(
-                ctx("`none`, `all`, `add`, `remove` or a VLAN list", op),
-                end,
-            ))
-            .parse(rest)
-            .map_err(to_failure)?;
+                }
+            };
             Ok(Some(IfaceCmd::AllowedVlan(mode, op)))
         }
         _ => Ok(None),
@@ -842,12 +861,21 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
                     ),
                     |l| Command::PoolMap(name.clone(), l),
                 ),
+                map(
+                    preceded(
+                        (skw("no"), skw("map"), skw("switch-priority"), space1),
+                        separated_list1(space1, priority),
+                    ),
+                    |l| Command::PoolUnmap(name.clone(), l),
+                ),
             ));
             let r = all_consuming(terminated(cmd, end)).parse(rest);
             match r {
                 Ok((_, c)) => Ok(Some(c)),
                 // A pool attribute the model does not know stays verbatim.
-                Err(nom::Err::Error(_)) if !rest.trim_start().starts_with(['t', 'm']) => Ok(None),
+                Err(nom::Err::Error(_)) if !rest.trim_start().starts_with(['t', 'm', 'n']) => {
+                    Ok(None)
+                }
                 Err(e) => Err(to_failure(e)),
             }
         }
@@ -982,9 +1010,23 @@ impl fmt::Display for IfaceCmd {
             IfaceCmd::NoAccessVlan => f.write_str(" no switchport access vlan"),
             IfaceCmd::AllowedVlan(m, op) => {
                 write!(f, " switchport {m} allowed-vlan ")?;
+                // Consecutive VLANs as a range: `add 10-17,20`.
                 let list = |v: &[Vlan]| {
-                    v.iter()
-                        .map(|x| x.to_string())
+                    let mut runs: Vec<(u16, u16)> = Vec::new();
+                    for x in v.iter().map(|x| x.get()) {
+                        match runs.last_mut() {
+                            Some(r) if r.1 + 1 == x => r.1 = x,
+                            _ => runs.push((x, x)),
+                        }
+                    }
+                    runs.iter()
+                        .map(|(a, b)| {
+                            if a == b {
+                                a.to_string()
+                            } else {
+                                format!("{a}-{b}")
+                            }
+                        })
                         .collect::<Vec<_>>()
                         .join(",")
                 };
@@ -1042,6 +1084,14 @@ impl fmt::Display for Command {
                         .join(" ")
                 )
             }
+            Command::PoolUnmap(n, l) => write!(
+                f,
+                "traffic pool {n} no map switch-priority {}",
+                l.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
             Command::NoPool(n) => write!(f, "no traffic pool {n}"),
             Command::PfcEnable(true) => f.write_str("dcb priority-flow-control enable force"),
             Command::PfcEnable(false) => f.write_str("no dcb priority-flow-control enable force"),
@@ -1079,6 +1129,8 @@ mod tests {
             "traffic pool roce memory percent 50.00",
             "traffic pool roce map switch-priority 3",
             "traffic pool mixed map switch-priority 2 3 1 7",
+            "traffic pool roce no map switch-priority 4",
+            "interface ethernet 1/1 switchport trunk allowed-vlan add 10-17,20",
             "no traffic pool roce",
             "interface ethernet 1/1-1/32 qos trust L3",
             "interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500",

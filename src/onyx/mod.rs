@@ -97,6 +97,7 @@ pub fn home_section(c: &Command) -> &'static str {
         | Command::PoolType(..)
         | Command::PoolMemory(..)
         | Command::PoolMap(..)
+        | Command::PoolUnmap(..)
         | Command::NoPool(_) => BUFFER,
         Command::PfcEnable(_) | Command::PfcPriority(..) => DCBX_PFC,
         Command::VlanCreate(_) | Command::VlanName(..) | Command::NoVlan(_) => VLAN,
@@ -143,13 +144,26 @@ pub struct Pfc {
     pub priorities: BTreeSet<Priority>,
 }
 
-/// The VLANs a trunk or hybrid interface carries, as Onyx prints them: `allowed-vlan none`
-/// (trunks start with all VLANs), then one line per VLAN added.
+/// The VLANs a trunk or hybrid interface carries. A trunk starts with all VLANs (Onyx prints
+/// `allowed-vlan none` before the ones it adds back), a hybrid port with none (Onyx prints
+/// one `allowed-vlan add N` per VLAN).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Allowed {
     pub mode: SwitchportMode,
-    pub none: bool,
+    /// Every VLAN (`allowed-vlan all`); then `vlans` is empty.
+    pub all: bool,
     pub vlans: BTreeSet<Vlan>,
+}
+
+impl Allowed {
+    /// What a port in `mode` carries before any `allowed-vlan` command.
+    pub fn default_for(mode: SwitchportMode) -> Allowed {
+        Allowed {
+            mode,
+            all: mode == SwitchportMode::Trunk,
+            vlans: BTreeSet::new(),
+        }
+    }
 }
 
 /// One interface: an Ethernet port or subport, a port-channel, an MLAG port-channel or a
@@ -395,6 +409,26 @@ impl Config {
                     }
                 }
             }
+            Command::Interface(range, IfaceCmd::Split(split)) => {
+                for iface in range.members() {
+                    if let Iface::Ethernet(p) = iface {
+                        let changed =
+                            self.interfaces.get(&iface).and_then(|e| e.split) != Some(*split);
+                        if changed {
+                            self.interfaces.retain(|i, _| !matches!(i, Iface::Ethernet(s) if s.sub.is_some() && s.parent() == p));
+                        }
+                    }
+                    let e = self.interfaces.entry(iface).or_default();
+                    apply_iface(iface, e, &IfaceCmd::Split(*split));
+                    e.created |= !matches!(iface, Iface::Ethernet(_));
+                }
+            }
+            Command::PoolUnmap(n, l) => {
+                if let Some(p) = self.pools.get_mut(n) {
+                    p.priorities.retain(|x| !l.contains(x));
+                }
+                self.pools.retain(|_, p| *p != Pool::default());
+            }
             Command::Interface(range, c) => {
                 // Only a command that can set a value back to its default can leave an
                 // interface with nothing to print; the others skip the check.
@@ -441,7 +475,14 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
         IfaceCmd::Description(d) => e.description = Some(d.clone()),
         IfaceCmd::NoDescription => e.description = None,
         IfaceCmd::Shutdown(down) => e.shutdown = (*down != down_by_default).then_some(*down),
-        IfaceCmd::Split(s) => e.split = Some(*s),
+        // Splitting makes the port a holder of subports: what it had goes (see `Config::apply`
+        // for the subports).
+        IfaceCmd::Split(s) => {
+            *e = Interface {
+                split: Some(*s),
+                ..Interface::default()
+            }
+        }
         IfaceCmd::NoSplit => e.split = None,
         IfaceCmd::SwitchportMode(m) => {
             e.switchport_mode = (*m != SwitchportMode::Access).then_some(*m);
@@ -455,30 +496,31 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
         IfaceCmd::AccessVlan(v) => e.access_vlan = (v.get() != 1).then_some(*v),
         IfaceCmd::NoAccessVlan => e.access_vlan = None,
         IfaceCmd::AllowedVlan(mode, op) => {
-            let a = e.allowed.get_or_insert_with(|| Allowed {
-                mode: *mode,
-                none: false,
-                vlans: BTreeSet::new(),
-            });
-            a.mode = *mode;
+            let mut a = e
+                .allowed
+                .take()
+                .filter(|a| a.mode == *mode)
+                .unwrap_or_else(|| Allowed::default_for(*mode));
             match op {
                 AllowedVlan::None => {
-                    a.none = true;
+                    a.all = false;
                     a.vlans.clear();
                 }
                 AllowedVlan::All => {
-                    a.none = false;
+                    a.all = true;
                     a.vlans.clear();
                 }
-                AllowedVlan::Add(v) => a.vlans.extend(v.iter().copied()),
-                AllowedVlan::Remove(v) => {
+                // Adding to or removing from "every VLAN" changes nothing the model keeps.
+                AllowedVlan::Add(v) if !a.all => a.vlans.extend(v.iter().copied()),
+                AllowedVlan::Remove(v) if !a.all => {
                     for x in v {
                         a.vlans.remove(x);
                     }
                 }
+                AllowedVlan::Add(_) | AllowedVlan::Remove(_) => {}
             }
-            if !a.none && a.vlans.is_empty() {
-                e.allowed = None;
+            if a != Allowed::default_for(*mode) {
+                e.allowed = Some(a);
             }
         }
         IfaceCmd::ChannelGroup(g) => e.channel_group = Some(*g),

@@ -528,13 +528,23 @@ impl<'a> View<'a> {
         // then each VLAN added to a trunk or hybrid interface, one line each.
         let mut members = Vec::new();
         for (i, e) in &c.interfaces {
-            if let Some(a) = e.allowed.as_ref().filter(|a| a.none) {
-                members.push(Member {
-                    iface: i.to_string(),
-                    kind: "none",
-                    mode: a.mode.to_string(),
-                    vlan: 0,
-                });
+            // The base, where it is not the mode's own: a trunk without every VLAN, a
+            // hybrid port with every VLAN.
+            if let Some(a) = &e.allowed {
+                let base = match (a.mode, a.all) {
+                    (crate::types::SwitchportMode::Trunk, false) => Some("none"),
+                    (crate::types::SwitchportMode::Hybrid, true)
+                    | (crate::types::SwitchportMode::Access, true) => Some("all"),
+                    _ => None,
+                };
+                if let Some(kind) = base {
+                    members.push(Member {
+                        iface: i.to_string(),
+                        kind,
+                        mode: a.mode.to_string(),
+                        vlan: 0,
+                    });
+                }
             }
             if let Some(v) = e.access_vlan {
                 members.push(Member {
