@@ -339,3 +339,26 @@ fn malformed_lines_are_located_errors() {
         assert!(e.expected.contains(want), "{text:?}: {e}");
     }
 }
+
+/// Found by the fuzzer: a fragment without header or sections (`show run int ethernet 1/16`,
+/// its prompt line included) reads, prints, and reads back to the same model.
+#[test]
+fn a_fragment_prints_and_reads_back_to_itself() {
+    let path =
+        shared().join("corpus/onyx/cray-docs-csm__sw-spine-001__show_run_int_ethernet_1-16.cfg");
+    let config = parse(&read(&path)).unwrap();
+    let out = Renderer::embedded().unwrap().render(&config).unwrap();
+    assert_eq!(parse(&out).unwrap(), config, "{out}");
+}
+
+/// Every capture, full or not, is a fixed point after one print: what the fuzzer checks on
+/// random input.
+#[test]
+fn every_capture_reads_back_after_printing() {
+    let renderer = Renderer::embedded().unwrap();
+    for path in corpus() {
+        let config = parse(&read(&path)).unwrap();
+        let out = renderer.render(&config).unwrap();
+        assert_eq!(parse(&out).unwrap(), config, "{}", path.display());
+    }
+}

@@ -244,7 +244,11 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                     quoted = Some(q);
                 }
                 cfg.apply(&c);
-                modeled[at] += 1;
+                // Verbatim lines keep their place among the modeled lines printed in the same
+                // section; a modeled line found elsewhere is printed in its own section.
+                if super::home_section(&c) == cfg.layout.sections[at].title {
+                    modeled[at] += 1;
+                }
             }
             // Kept as printed: indented by three spaces, or at column 0 (`no …`, `#`,
             // `cli default prefix-modes enable`).

@@ -207,10 +207,13 @@ fn arrange(config: &Config, bodies: &mut BTreeMap<&str, Vec<String>>) -> Vec<Pri
     missing.sort_by_key(|t| rank(t));
     for t in missing {
         let r = rank(t);
+        // Lines printed before any section stay first: they have no header to end them.
+        let lead = usize::from(order.first().is_some_and(|(o, _)| o.is_empty()));
         let at = order
             .iter()
             .rposition(|(o, _)| rank(o).is_some() && rank(o) < r)
-            .map_or(0, |i| i + 1);
+            .map_or(lead, |i| i + 1)
+            .max(lead);
         order.insert(at, (t, None));
     }
     let mut out = Vec::with_capacity(order.len());
