@@ -175,6 +175,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let text = clean(raw);
     let raw_lines: Vec<&str> = text.split('\n').collect();
     let lines: Vec<&str> = raw_lines.iter().map(|l| l.trim()).collect();
+    let mut commands = read_commands(&lines);
     let mut cfg = Config::empty();
     let mut modeled: Vec<usize> = Vec::new();
     let mut quoted: Option<bool> = None;
@@ -226,16 +227,15 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             modeled.push(0);
         }
         let at = cfg.layout.sections.len() - 1;
-        let cmd = if line.starts_with('#') {
-            None
-        } else {
-            command::parse(line).map_err(|m| ParseError {
+        let cmd = commands[i - 1]
+            .take()
+            .unwrap_or(Ok(None))
+            .map_err(|m| ParseError {
                 line: lineno,
                 column: line[..m.column.min(line.len())].chars().count() + 1 + indent(raw, i - 1),
                 text: line.to_string(),
                 expected: m.expected,
-            })?
-        };
+            })?;
         match cmd {
             Some(c) if !matches!(c, Command::PrefixModes(_)) => {
                 if quoted.is_none()
@@ -269,6 +269,29 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             .is_some_and(|r| r >= Release::HEADER_RELEASE),
     );
     Ok(cfg)
+}
+
+/// Every line through the grammar (`None` for blank, `#` and `##` lines), on as many threads
+/// as the machine has, up to four: the grammar is most of the time a large config takes to
+/// read, each line is read on its own, and the results are applied in order afterwards.
+#[allow(clippy::type_complexity)]
+fn read_commands(lines: &[&str]) -> Vec<Option<Result<Option<Command>, command::Malformed>>> {
+    let one = |l: &&str| (!l.is_empty() && !l.starts_with('#')).then(|| command::parse(l));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    if threads < 2 || lines.len() < 4096 {
+        return lines.iter().map(one).collect();
+    }
+    let chunk = lines.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = lines
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// Header lines look like section titles (`## Hostname: x`); they are not.

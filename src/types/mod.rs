@@ -123,37 +123,40 @@ impl fmt::Display for Port {
 impl FromStr for Port {
     type Err = String;
 
+    /// `1/5` or `1/31/2`: one to three numbers of at most four digits, `/`-separated.
+    /// Read byte by byte: every line of a running-config goes through here.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || format!("`{s}` is not a port; write `1/5`, or `1/31/2` for a split subport");
-        let num = |t: Option<&str>| -> Result<u32, String> {
-            match t {
-                Some(t)
-                    if !t.is_empty() && t.len() <= 4 && t.bytes().all(|b| b.is_ascii_digit()) =>
-                {
-                    t.parse::<u32>().map_err(|_| bad())
+        let mut nums = [0u32; 3];
+        let (mut n, mut digits) = (0usize, 0usize);
+        for b in s.trim().bytes() {
+            match b {
+                b'0'..=b'9' if digits < 4 => {
+                    nums[n] = nums[n] * 10 + u32::from(b - b'0');
+                    digits += 1;
                 }
-                _ => Err(bad()),
+                b'/' if digits > 0 && n < 2 => {
+                    n += 1;
+                    digits = 0;
+                }
+                _ => return Err(bad()),
             }
-        };
-        let mut parts = s.trim().split('/');
-        let (slot, port) = (num(parts.next())?, num(parts.next())?);
-        let sub = match parts.next() {
-            Some(t) => Some(num(Some(t))?),
-            None => None,
-        };
-        if parts.next().is_some()
+        }
+        let [slot, port, sub] = nums;
+        if digits == 0
+            || n == 0
             || slot == 0
             || slot > 16
             || port == 0
             || port > 256
-            || sub.is_some_and(|x| x == 0 || x > 8)
+            || (n == 2 && (sub == 0 || sub > 8))
         {
             return Err(bad());
         }
         Ok(Port {
             slot: slot as u8,
             port: port as u16,
-            sub: sub.map(|x| x as u8),
+            sub: (n == 2).then_some(sub as u8),
         })
     }
 }
@@ -161,7 +164,6 @@ impl FromStr for Port {
 /// The first and last port of a port or Onyx range (`1/1-1/8`, `1/31/1-1/31/4`), checked as
 /// [`parse_port_range`] checks it, without listing the ports in between.
 pub fn parse_port_span(s: &str) -> Result<(Port, Port), String> {
-    let s = s.trim();
     let Some((a, b)) = s.split_once('-') else {
         let p: Port = s.parse()?;
         return Ok((p, p));
