@@ -9,29 +9,15 @@ use std::time::{Duration, Instant};
 
 use fabric::diff::{Scope, plan, target};
 
+mod peers_data;
+
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const RUNS: usize = 15;
 
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("../shared/bench/peers/gen_onyx.py");
-    let out = std::env::temp_dir().join(format!("fabric-bench-diff-{}", std::process::id()));
-    let status = std::process::Command::new("python3")
-        .arg(&script)
-        .args(["--preset", "large", "--drift", "5", "--out"])
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .status();
-    assert!(
-        status.is_ok_and(|s| s.success()),
-        "cannot run `python3 {}`",
-        script.display()
-    );
-    let running = std::fs::read_to_string(out.join("large-d5.running.cfg")).expect("running");
-    let intended = std::fs::read_to_string(out.join("large-d5.intended.cfg")).expect("intended");
-    let _ = std::fs::remove_dir_all(&out);
+    let (running, intended) = peers_data::generate("large");
 
     let scope = Scope {
         interfaces: None,

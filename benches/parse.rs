@@ -7,28 +7,15 @@
 
 use std::time::{Duration, Instant};
 
+mod peers_data;
+
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const RUNS: usize = 15;
 
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("../shared/bench/peers/gen_onyx.py");
-    let out = std::env::temp_dir().join(format!("fabric-bench-parse-{}", std::process::id()));
-    let status = std::process::Command::new("python3")
-        .arg(&script)
-        .args(["--preset", "large", "--drift", "5", "--out"])
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .status();
-    match status {
-        Ok(s) if s.success() => {}
-        other => panic!("cannot run `python3 {}`: {other:?}", script.display()),
-    }
-    let text = std::fs::read_to_string(out.join("large-d5.running.cfg"))
-        .expect("the generator wrote the config");
-    let _ = std::fs::remove_dir_all(&out);
+    let (text, _) = peers_data::generate("large");
     let lines = text.lines().count();
 
     // Where the time goes: the grammar alone, line by line, without building the model.

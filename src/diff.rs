@@ -590,16 +590,7 @@ fn moved_away(target: &Config, from: &str, p: crate::types::Priority) -> bool {
 }
 
 fn vlans(b: &mut Builder, running: &Config, target: &Config) {
-    let spans = |ids: Vec<Vlan>| -> Vec<(Vlan, Vlan)> {
-        let mut out: Vec<(Vlan, Vlan)> = Vec::new();
-        for v in ids {
-            match out.last_mut() {
-                Some(last) if last.1.get() + 1 == v.get() => last.1 = v,
-                _ => out.push((v, v)),
-            }
-        }
-        out
-    };
+    let spans = crate::types::vlan_runs;
     let new: Vec<Vlan> = target
         .vlans
         .keys()

@@ -20,7 +20,7 @@ use nom::{IResult, Parser};
 
 use crate::types::{
     Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, RoceMode, Speed, Split,
-    SwitchportMode, TrafficClass, Trust, Vlan, parse_port_span,
+    SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run, parse_port_span, vlan_runs,
 };
 
 /// An interface as Onyx names it in `interface <kind> <id>`. Ordered the way Onyx lists a
@@ -975,13 +975,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, Malformed> {
 /// VLAN spans as Onyx prints them: `10-17 20`.
 fn spans(s: &[(Vlan, Vlan)]) -> String {
     s.iter()
-        .map(|(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
+        .map(|r| format_vlan_run(*r))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -1012,21 +1006,9 @@ impl fmt::Display for IfaceCmd {
                 write!(f, " switchport {m} allowed-vlan ")?;
                 // Consecutive VLANs as a range: `add 10-17,20`.
                 let list = |v: &[Vlan]| {
-                    let mut runs: Vec<(u16, u16)> = Vec::new();
-                    for x in v.iter().map(|x| x.get()) {
-                        match runs.last_mut() {
-                            Some(r) if r.1 + 1 == x => r.1 = x,
-                            _ => runs.push((x, x)),
-                        }
-                    }
-                    runs.iter()
-                        .map(|(a, b)| {
-                            if a == b {
-                                a.to_string()
-                            } else {
-                                format!("{a}-{b}")
-                            }
-                        })
+                    vlan_runs(v.iter().copied())
+                        .into_iter()
+                        .map(format_vlan_run)
                         .collect::<Vec<_>>()
                         .join(",")
                 };

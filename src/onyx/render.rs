@@ -576,7 +576,7 @@ impl<'a> View<'a> {
             }
         }
         let vlan = VlanView {
-            ids: vlan_ranges(c.vlans.keys().map(|v| v.get())),
+            ids: vlan_ranges(c.vlans.keys()),
             names: c
                 .vlans
                 .iter()
@@ -616,21 +616,9 @@ impl<'a> View<'a> {
 }
 
 /// `vlan 10-17`: consecutive VLAN ids collapse into one line.
-fn vlan_ranges(ids: impl Iterator<Item = u16>) -> Vec<String> {
-    let mut out: Vec<(u16, u16)> = Vec::new();
-    for id in ids {
-        match out.last_mut() {
-            Some(last) if last.1 + 1 == id => last.1 = id,
-            _ => out.push((id, id)),
-        }
-    }
-    out.into_iter()
-        .map(|(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
+fn vlan_ranges<'a>(ids: impl Iterator<Item = &'a crate::types::Vlan>) -> Vec<String> {
+    crate::types::vlan_runs(ids.copied())
+        .into_iter()
+        .map(crate::types::format_vlan_run)
         .collect()
 }

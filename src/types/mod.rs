@@ -319,6 +319,27 @@ impl fmt::Display for Vlan {
     }
 }
 
+/// Consecutive VLAN ids as `(first, last)` runs, in the order given (ids sorted).
+pub fn vlan_runs(ids: impl IntoIterator<Item = Vlan>) -> Vec<(Vlan, Vlan)> {
+    let mut out: Vec<(Vlan, Vlan)> = Vec::new();
+    for v in ids {
+        match out.last_mut() {
+            Some(last) if last.1.get() + 1 == v.get() => last.1 = v,
+            _ => out.push((v, v)),
+        }
+    }
+    out
+}
+
+/// A VLAN run as Onyx writes it: `10-17`, or `10` alone.
+pub fn format_vlan_run((a, b): (Vlan, Vlan)) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}-{b}")
+    }
+}
+
 /// A percentage 0-100 with at most two decimals, kept in hundredths so it compares exactly and
 /// prints the way Onyx prints pool memory: `50.00`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
