@@ -362,3 +362,25 @@ fn every_capture_reads_back_after_printing() {
         assert_eq!(parse(&out).unwrap(), config, "{}", path.display());
     }
 }
+
+/// Inputs the fuzzer once broke on (`fuzz/regressions/`): each reads, and its canonical text
+/// is a fixed point.
+#[test]
+fn fuzzer_finds_stay_fixed() {
+    let renderer = Renderer::embedded().unwrap();
+    let dir = crate::root().join("fuzz/regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        n += 1;
+        let Ok(config) = parse(&read(&path)) else {
+            continue;
+        };
+        let once = renderer.render(&config).unwrap();
+        let back = parse(&once).unwrap();
+        let twice = renderer.render(&back).unwrap();
+        assert_eq!(once, twice, "{}", path.display());
+        assert_eq!(parse(&twice).unwrap(), back, "{}", path.display());
+    }
+    assert!(n >= 2);
+}
