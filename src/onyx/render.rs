@@ -230,6 +230,10 @@ fn arrange(config: &Config, bodies: &mut BTreeMap<&str, Vec<String>>) -> Vec<Pri
             lines.push(line);
         }
         lines.extend(v.map(|(_, text)| text.clone()));
+        // Lines before any section that all went to their own sections leave nothing to print.
+        if title.is_empty() && lines.is_empty() {
+            continue;
+        }
         out.push(Printed {
             title: title.to_string(),
             lines,
