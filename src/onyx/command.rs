@@ -391,6 +391,13 @@ fn text(i: &str) -> R<'_, String> {
             what: "text",
         }));
     }
+    // Unquoted text runs to the end of the line; a `"` in it means a quote opened elsewhere.
+    if let Some(q) = t.find('"') {
+        return Err(nom::Err::Failure(Expect {
+            at: &i[q..],
+            what: "text without `\"`, or text in `\"…\"`",
+        }));
+    }
     Ok(("", t.to_string()))
 }
 
