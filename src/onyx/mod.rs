@@ -336,6 +336,20 @@ impl Config {
         c
     }
 
+    /// Reads one line of a printed config into the state. A printed config is a snapshot, so
+    /// the order of its lines does not matter: a `module-type` split line only marks the
+    /// port split (typed at the CLI, it would also clear the port and its subports).
+    pub fn load(&mut self, cmd: &Command) {
+        match cmd {
+            Command::Interface(range, IfaceCmd::Split(s)) => {
+                for iface in range.members() {
+                    self.interfaces.entry(iface).or_default().split = Some(*s);
+                }
+            }
+            other => self.apply(other),
+        }
+    }
+
     /// Applies one command with Onyx's semantics: ranges set every member, `no` forms reset
     /// to the default, a value equal to the default is not kept.
     pub fn apply(&mut self, cmd: &Command) {

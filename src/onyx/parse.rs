@@ -243,10 +243,14 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 {
                     quoted = Some(q);
                 }
-                cfg.apply(&c);
+                cfg.load(&c);
                 // Verbatim lines keep their place among the modeled lines printed in the same
                 // section; a modeled line found elsewhere is printed in its own section.
-                if super::home_section(&c) == cfg.layout.sections[at].title {
+                // (The first section of that title, where they are printed.)
+                let title = &cfg.layout.sections[at].title;
+                if super::home_section(&c) == title
+                    && cfg.layout.sections.iter().position(|x| &x.title == title) == Some(at)
+                {
                     modeled[at] += 1;
                 }
             }
