@@ -178,6 +178,8 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut commands = read_commands(&lines);
     let mut cfg = Config::empty();
     let mut modeled: Vec<usize> = Vec::new();
+    // Whether each section is the first with its title (the one modeled lines print in).
+    let mut first_of_title: Vec<bool> = Vec::new();
     let mut quoted: Option<bool> = None;
     let mut i = 0;
     while i < lines.len() {
@@ -199,6 +201,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                     verbatim: Vec::new(),
                 });
                 modeled.push(0);
+                first_of_title.push(is_first(&cfg));
                 i += 2;
             }
             // Otherwise a fence of the header block.
@@ -217,6 +220,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 verbatim: Vec::new(),
             });
             modeled.push(0);
+            first_of_title.push(is_first(&cfg));
             continue;
         }
         if cfg.layout.sections.is_empty() {
@@ -225,6 +229,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 verbatim: Vec::new(),
             });
             modeled.push(0);
+            first_of_title.push(is_first(&cfg));
         }
         let at = cfg.layout.sections.len() - 1;
         let cmd = commands[i - 1]
@@ -247,10 +252,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 // Verbatim lines keep their place among the modeled lines printed in the same
                 // section; a modeled line found elsewhere is printed in its own section.
                 // (The first section of that title, where they are printed.)
-                let title = &cfg.layout.sections[at].title;
-                if super::home_section(&c) == title
-                    && cfg.layout.sections.iter().position(|x| &x.title == title) == Some(at)
-                {
+                if first_of_title[at] && super::home_section(&c) == cfg.layout.sections[at].title {
                     modeled[at] += 1;
                 }
             }
@@ -296,6 +298,14 @@ fn read_commands(lines: &[&str]) -> Vec<Option<Result<Option<Command>, command::
             .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
+}
+
+/// Whether the section just added is the first with its title.
+fn is_first(cfg: &Config) -> bool {
+    let Some((last, rest)) = cfg.layout.sections.split_last() else {
+        return true;
+    };
+    !rest.iter().any(|s| s.title == last.title)
 }
 
 /// Header lines look like section titles (`## Hostname: x`); they are not.
