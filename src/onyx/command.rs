@@ -64,6 +64,12 @@ impl Iface {
     }
 }
 
+impl crate::types::Consecutive for Iface {
+    fn precedes(self, next: Iface) -> bool {
+        Iface::precedes(self, next)
+    }
+}
+
 impl serde::Serialize for Iface {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)

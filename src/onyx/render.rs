@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::command::Iface;
 use super::{Config, Interface, SECTION_ORDER, sections};
+use crate::types::compress;
 
 /// The embedded templates, by file name. `running-config.j2` is the master.
 pub const TEMPLATE_FILES: &[(&str, &str)] = &[
@@ -350,24 +351,6 @@ struct View<'a> {
 /// `ethernet 1/1-1/9`, `mlag-port-channel 1-9`.
 fn range(a: Iface, b: Iface) -> String {
     super::command::IfaceRange { first: a, last: b }.to_string()
-}
-
-/// Consecutive interfaces with equal values, as Onyx collapses them: `(first, last, value)`.
-fn compress<'a, T: PartialEq>(
-    items: impl IntoIterator<Item = (Iface, &'a T)>,
-) -> Vec<(Iface, Iface, &'a T)> {
-    let mut runs: Vec<(Iface, Iface, &T)> = Vec::new();
-    for (i, v) in items {
-        if let Some(last) = runs.last_mut()
-            && last.1.precedes(i)
-            && last.2 == v
-        {
-            last.1 = i;
-            continue;
-        }
-        runs.push((i, i, v));
-    }
-    runs
 }
 
 /// One attribute over every interface that sets it, as range lines; values are compared as

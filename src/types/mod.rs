@@ -216,22 +216,34 @@ pub fn format_range(first: Port, last: Port) -> String {
     }
 }
 
-/// Compresses `(port, value)` pairs, sorted by port, into Onyx ranges: consecutive ports with
-/// equal values become one `(first, last, value)` run, as `show running-config` prints them
+/// Things Onyx lists in ranges: ports (`1/1-1/9`), port-channels (`1-9`).
+pub trait Consecutive: Copy {
+    /// True when `next` directly follows `self` inside one Onyx range.
+    fn precedes(self, next: Self) -> bool;
+}
+
+impl Consecutive for Port {
+    fn precedes(self, next: Port) -> bool {
+        Port::precedes(self, next)
+    }
+}
+
+/// Compresses `(item, value)` pairs, sorted, into Onyx ranges: consecutive items with equal
+/// values become one `(first, last, value)` run, as `show running-config` prints them
 /// (`interface ethernet 1/1-1/9 speed 40G force`). Runs never cross a split group.
-pub fn compress<'a, T: PartialEq + 'a>(
-    items: impl IntoIterator<Item = (Port, &'a T)>,
-) -> Vec<(Port, Port, &'a T)> {
-    let mut runs: Vec<(Port, Port, &T)> = Vec::new();
-    for (port, value) in items {
+pub fn compress<'a, K: Consecutive, T: PartialEq + 'a>(
+    items: impl IntoIterator<Item = (K, &'a T)>,
+) -> Vec<(K, K, &'a T)> {
+    let mut runs: Vec<(K, K, &T)> = Vec::new();
+    for (k, value) in items {
         if let Some(last) = runs.last_mut()
-            && last.1.precedes(port)
+            && last.1.precedes(k)
             && last.2 == value
         {
-            last.1 = port;
+            last.1 = k;
             continue;
         }
-        runs.push((port, port, value));
+        runs.push((k, k, value));
     }
     runs
 }
