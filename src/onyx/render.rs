@@ -55,6 +55,10 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
 
 const MASTER: &str = "running-config.j2";
 
+/// The internal template that renders every section template in turn.
+const BODIES: &str = "<section bodies>";
+const BODY_END: &str = "\u{1e}end of section";
+
 /// The template of each section that holds modeled commands.
 const SECTION_TEMPLATES: &[(&str, &str)] = &[
     (sections::LICENSES, "licenses.j2"),
@@ -132,6 +136,14 @@ impl Renderer {
             env.add_template_owned(name.clone(), source)
                 .map_err(|e| format!("template `{name}`: {}", chain(&e)))?;
         }
+        // All section templates in one render (one per switch instead of one per section),
+        // each body ended by a line no template can print (template lines are indented).
+        let all: String = SECTION_TEMPLATES
+            .iter()
+            .map(|(_, t)| format!("{{% include \"{t}\" %}}\n{BODY_END}\n"))
+            .collect();
+        env.add_template_owned(BODIES, all)
+            .map_err(|e| format!("section templates: {}", chain(&e)))?;
         Ok(Renderer { env })
     }
 
@@ -149,20 +161,22 @@ impl Renderer {
         let fail = |e: minijinja::Error| format!("rendering {}: {}", who(), chain(&e));
         let view = Value::from(minijinja::value::Serde(View::of(config)));
         // Each modeled section's lines, from its template.
+        let text = self
+            .env
+            .get_template(BODIES)
+            .and_then(|t| t.render(&view))
+            .map_err(fail)?;
         let mut bodies: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        for (title, template) in SECTION_TEMPLATES {
-            let text = self
-                .env
-                .get_template(template)
-                .and_then(|t| t.render(&view))
-                .map_err(fail)?;
-            let lines: Vec<String> = text
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(str::to_string)
-                .collect();
-            if !lines.is_empty() {
-                bodies.insert(title, lines);
+        let mut lines: Vec<String> = Vec::new();
+        let mut titles = SECTION_TEMPLATES.iter().map(|(title, _)| *title);
+        for line in text.lines() {
+            if line == BODY_END {
+                let title = titles.next().unwrap_or_default();
+                if !lines.is_empty() {
+                    bodies.insert(title, std::mem::take(&mut lines));
+                }
+            } else if !line.trim().is_empty() {
+                lines.push(line.to_string());
             }
         }
         let printed = arrange(config, &mut bodies);
