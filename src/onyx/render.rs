@@ -166,8 +166,8 @@ impl Renderer {
             .get_template(BODIES)
             .and_then(|t| t.render(&view))
             .map_err(fail)?;
-        let mut bodies: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        let mut lines: Vec<String> = Vec::new();
+        let mut bodies: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        let mut lines: Vec<&str> = Vec::new();
         let mut titles = SECTION_TEMPLATES.iter().map(|(title, _)| *title);
         for line in text.lines() {
             if line == BODY_END {
@@ -176,7 +176,7 @@ impl Renderer {
                     bodies.insert(title, std::mem::take(&mut lines));
                 }
             } else if !line.trim().is_empty() {
-                lines.push(line.to_string());
+                lines.push(line);
             }
         }
         let printed = arrange(config, &mut bodies);
@@ -199,13 +199,14 @@ impl Renderer {
 struct Printed {
     /// Empty for lines printed before any section.
     title: String,
-    lines: Vec<String>,
+    /// The section's lines, each ended by a newline.
+    body: String,
 }
 
 /// The sections in print order, each with its modeled lines and its verbatim lines merged
 /// back in place. A parsed config keeps its sections and their order (even empty ones, as the
 /// switch printed them); a modeled section the layout lacks goes where `SECTION_ORDER` puts it.
-fn arrange(config: &Config, bodies: &mut BTreeMap<&str, Vec<String>>) -> Vec<Printed> {
+fn arrange(config: &Config, bodies: &mut BTreeMap<&str, Vec<&str>>) -> Vec<Printed> {
     let rank = |t: &str| SECTION_ORDER.iter().position(|s| *s == t);
     let mut order: Vec<(&str, Option<usize>)> = config
         .layout
@@ -236,22 +237,26 @@ fn arrange(config: &Config, bodies: &mut BTreeMap<&str, Vec<String>>) -> Vec<Pri
         let modeled = bodies.remove(title).unwrap_or_default();
         let verbatim: &[(usize, String)] =
             layout.map_or(&[], |i| &config.layout.sections[i].verbatim);
-        let mut lines = Vec::with_capacity(modeled.len() + verbatim.len());
+        let mut body = String::new();
+        let mut push = |line: &str| {
+            body.push_str(line);
+            body.push('\n');
+        };
         let mut v = verbatim.iter().peekable();
         for (k, line) in modeled.into_iter().enumerate() {
             while let Some((_, text)) = v.next_if(|(at, _)| *at <= k) {
-                lines.push(text.clone());
+                push(text);
             }
-            lines.push(line);
+            push(line);
         }
-        lines.extend(v.map(|(_, text)| text.clone()));
+        v.for_each(|(_, text)| push(text));
         // Lines before any section that all went to their own sections leave nothing to print.
-        if title.is_empty() && lines.is_empty() {
+        if title.is_empty() && body.is_empty() {
             continue;
         }
         out.push(Printed {
             title: title.to_string(),
-            lines,
+            body,
         });
     }
     out
