@@ -477,35 +477,23 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
         .chain(target.interfaces.keys())
         .copied()
         .collect();
-    // Subports vanish with `no module-type`: nothing to plan for them.
-    let joining: BTreeSet<crate::types::Port> = keys
-        .iter()
-        .filter_map(|i| match i {
-            Iface::Ethernet(p)
-                if p.sub.is_none()
-                    && running.interfaces.get(i).is_some_and(|e| e.split.is_some())
-                    && target.interfaces.get(i).is_none_or(|e| e.split.is_none()) =>
-            {
-                Some(*p)
+    // Ports whose split changes: joined back (`no module-type`), their subports vanish and
+    // need no command; split anew or another way, their subports start fresh.
+    let mut joining: BTreeSet<crate::types::Port> = BTreeSet::new();
+    let mut resplit: BTreeSet<crate::types::Port> = BTreeSet::new();
+    for i in &keys {
+        let Iface::Ethernet(p) = i else { continue };
+        let split = |c: &Config| c.interfaces.get(i).and_then(|e| e.split);
+        match (p.sub, split(running), split(target)) {
+            (None, Some(_), None) => {
+                joining.insert(*p);
             }
-            _ => None,
-        })
-        .collect();
-    // A port split anew (or split another way) starts with fresh subports.
-    let resplit: BTreeSet<crate::types::Port> = keys
-        .iter()
-        .filter_map(|i| match i {
-            Iface::Ethernet(p)
-                if p.sub.is_none()
-                    && target.interfaces.get(i).is_some_and(|e| e.split.is_some())
-                    && running.interfaces.get(i).and_then(|e| e.split)
-                        != target.interfaces.get(i).and_then(|e| e.split) =>
-            {
-                Some(*p)
+            (None, was, Some(now)) if was != Some(now) => {
+                resplit.insert(*p);
             }
-            _ => None,
-        })
-        .collect();
+            _ => {}
+        }
+    }
     for iface in keys {
         let sub_of = |set: &BTreeSet<crate::types::Port>| matches!(iface, Iface::Ethernet(p) if p.sub.is_some() && set.contains(&p.parent()));
         if sub_of(&joining) {

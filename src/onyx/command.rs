@@ -341,6 +341,11 @@ fn bounded<'a, T>(
     ctx(what, map_res(number::<i64>, f))
 }
 
+/// A number accepted only inside `range` (for `map_res`).
+fn within<T: PartialOrd>(range: std::ops::RangeInclusive<T>) -> impl Fn(T) -> Result<T, ()> {
+    move |v| if range.contains(&v) { Ok(v) } else { Err(()) }
+}
+
 fn priority(i: &str) -> R<'_, Priority> {
     bounded("a switch priority 0-7", Priority::new).parse(i)
 }
@@ -540,13 +545,7 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
         (false, "mtu") => full(&mut |x| {
             let (x, m) = ctx(
                 "an MTU 1500-9216",
-                map_res(number::<u16>, |m| {
-                    if (1500..=9216).contains(&m) {
-                        Ok(m)
-                    } else {
-                        Err(())
-                    }
-                }),
+                map_res(number::<u16>, within(1500..=9216)),
             )
             .parse(x)?;
             let (x, _) = force(x)?;
@@ -744,16 +743,7 @@ fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<
                 map(
                     preceded(
                         (kw("wrr"), space1),
-                        ctx(
-                            "a WRR weight 1-100",
-                            map_res(number::<u8>, |w| {
-                                if (1..=100).contains(&w) {
-                                    Ok(w)
-                                } else {
-                                    Err(())
-                                }
-                            }),
-                        ),
+                        ctx("a WRR weight 1-100", map_res(number::<u8>, within(1..=100))),
                     ),
                     Ets::Wrr,
                 ),
