@@ -12,15 +12,18 @@ mod peers_data;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const RUNS: usize = 15;
-
 fn main() {
+    // `BENCH_RUNS=2` for a quick look, e.g. under `valgrind --tool=callgrind`.
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(15);
     let (text, _) = peers_data::generate("large");
     let lines = text.lines().count();
 
     // Where the time goes: the grammar alone, line by line, without building the model.
     let mut grammar: Vec<Duration> = Vec::new();
-    for _ in 0..=RUNS {
+    for _ in 0..=runs {
         let t = Instant::now();
         let mut n = 0usize;
         for line in text.lines() {
@@ -39,7 +42,7 @@ fn main() {
 
     let mut times: Vec<Duration> = Vec::new();
     let mut interfaces = 0;
-    for run in 0..=RUNS {
+    for run in 0..=runs {
         let t = Instant::now();
         let config =
             fabric::onyx::parse(std::hint::black_box(&text)).expect("the generated config parses");
@@ -53,7 +56,7 @@ fn main() {
     let median = times[times.len() / 2];
     let secs = median.as_secs_f64();
     println!(
-        "parse bench: large-d5.running.cfg, {lines} lines, {} bytes, {interfaces} interfaces in the model, median of {RUNS} runs, one thread",
+        "parse bench: large-d5.running.cfg, {lines} lines, {} bytes, {interfaces} interfaces in the model, median of {runs} runs, one thread",
         text.len()
     );
     println!(

@@ -770,8 +770,8 @@ fn allowed(
     if want.all {
         return;
     }
-    let add: Vec<Vlan> = want.vlans.difference(&base).copied().collect();
-    let remove: Vec<Vlan> = base.difference(&want.vlans).copied().collect();
+    let add: Vec<Vlan> = want.vlans.difference(&base).collect();
+    let remove: Vec<Vlan> = base.difference(&want.vlans).collect();
     if !add.is_empty() {
         b.iface(
             Kind::AllowedVlan,

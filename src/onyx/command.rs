@@ -10,8 +10,7 @@
 use std::fmt;
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1, take_while1};
-use nom::character::complete::{digit1, space0, space1};
+use nom::bytes::complete::{tag, take_while1};
 use nom::combinator::{all_consuming, cut, eof, map, map_res, opt, value};
 use nom::error::{ContextError, ErrorKind, FromExternalError, ParseError};
 use nom::multi::separated_list1;
@@ -323,7 +322,35 @@ fn skw<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error =
 }
 
 fn word(i: &str) -> R<'_, &str> {
-    take_till1(|c: char| c == ' ')(i)
+    match i.bytes().position(|b| b == b' ').unwrap_or(i.len()) {
+        0 => Err(nom::Err::Error(Expect { at: i, what: "" })),
+        n => Ok((&i[n..], &i[..n])),
+    }
+}
+
+/// A leading `no ` and the rest of the line.
+fn negation(i: &str) -> (&str, bool) {
+    match i.strip_prefix("no ") {
+        Some(rest) => (rest.trim_start_matches(' '), true),
+        None => (i, false),
+    }
+}
+
+/// Spaces and tabs (nom's `space0`/`space1`, for `&str` bytes without decoding chars).
+fn spaces(i: &str) -> usize {
+    i.bytes().take_while(|&b| b == b' ' || b == b'\t').count()
+}
+
+fn space0(i: &str) -> R<'_, &str> {
+    let n = spaces(i);
+    Ok((&i[n..], &i[..n]))
+}
+
+fn space1(i: &str) -> R<'_, &str> {
+    match spaces(i) {
+        0 => Err(nom::Err::Error(Expect { at: i, what: "" })),
+        n => Ok((&i[n..], &i[..n])),
+    }
 }
 
 fn end(i: &str) -> R<'_, ()> {
@@ -331,14 +358,21 @@ fn end(i: &str) -> R<'_, ()> {
 }
 
 fn number<T: std::str::FromStr>(i: &str) -> R<'_, T> {
-    map_res(digit1, |d: &str| d.parse::<T>()).parse(i)
+    let n = i.bytes().take_while(u8::is_ascii_digit).count();
+    match i[..n].parse::<T>() {
+        Ok(v) if n > 0 => Ok((&i[n..], v)),
+        _ => Err(nom::Err::Error(Expect { at: i, what: "" })),
+    }
 }
 
 fn bounded<'a, T>(
     what: &'static str,
     f: fn(i64) -> Result<T, String>,
 ) -> impl Parser<&'a str, Output = T, Error = Expect<'a>> {
-    ctx(what, map_res(number::<i64>, f))
+    move |i: &'a str| match number::<i64>(i).map(|(r, v)| (r, f(v))) {
+        Ok((r, Ok(v))) => Ok((r, v)),
+        _ => Err(nom::Err::Error(Expect { at: i, what })),
+    }
 }
 
 /// A number accepted only inside `range` (for `map_res`).
@@ -361,8 +395,10 @@ fn vlan(i: &str) -> R<'_, Vlan> {
 /// `10`, `10-17`.
 fn vlan_span(i: &str) -> R<'_, (Vlan, Vlan)> {
     let (i, a) = vlan(i)?;
-    let (i, b) = opt(preceded(tag("-"), vlan)).parse(i)?;
-    let b = b.unwrap_or(a);
+    let (i, b) = match i.strip_prefix('-') {
+        Some(r) => vlan(r).map_err(to_failure)?,
+        None => (i, a),
+    };
     if b < a {
         return Err(nom::Err::Failure(Expect {
             at: i,
@@ -372,16 +408,40 @@ fn vlan_span(i: &str) -> R<'_, (Vlan, Vlan)> {
     Ok((i, (a, b)))
 }
 
-/// VLAN lists as Onyx prints them: `10-17`, `10,20,30-32` or space separated.
-fn vlan_list(i: &str) -> R<'_, Vec<(Vlan, Vlan)>> {
-    separated_list1(alt((tag(","), space1)), vlan_span).parse(i)
+/// VLAN lists as Onyx prints them: `10-17`, `10,20,30-32` or space separated. A separator
+/// is followed by the next span; anything else after a span ends the list.
+fn vlan_spans(i: &str, mut each: impl FnMut((Vlan, Vlan))) -> R<'_, ()> {
+    let (mut rest, first) = vlan_span(i)?;
+    each(first);
+    loop {
+        let b = rest.as_bytes();
+        let sep = match b.first() {
+            Some(b',') => 1,
+            _ => b.iter().take_while(|&&c| c == b' ').count(),
+        };
+        if sep == 0 || !b.get(sep).is_some_and(u8::is_ascii_digit) {
+            return Ok((rest, ()));
+        }
+        let (r, span) = vlan_span(&rest[sep..]).map_err(to_failure)?;
+        each(span);
+        rest = r;
+    }
 }
 
-fn vlans_of(spans: &[(Vlan, Vlan)]) -> Vec<Vlan> {
-    spans
-        .iter()
-        .flat_map(|(a, b)| (a.get()..=b.get()).filter_map(|v| Vlan::new(i64::from(v)).ok()))
-        .collect()
+/// A VLAN list as its spans (`vlan 10-17 20`).
+fn vlan_list(i: &str) -> R<'_, Vec<(Vlan, Vlan)>> {
+    let mut out = Vec::new();
+    let (rest, ()) = vlan_spans(i, |s| out.push(s))?;
+    Ok((rest, out))
+}
+
+/// A VLAN list as its ids (`allowed-vlan add 10-12` adds 10, 11 and 12).
+fn vlan_ids(i: &str) -> R<'_, Vec<Vlan>> {
+    let mut out = Vec::new();
+    let (rest, ()) = vlan_spans(i, |(a, b)| {
+        out.extend(a.through(b));
+    })?;
+    Ok((rest, out))
 }
 
 /// Quoted (`"sw-spine02-1/10"`, Onyx 3.9) or bare rest of line (`TRUNK TO Dell7048`, 3.6).
@@ -528,13 +588,13 @@ fn ecn(i: &str) -> R<'_, Ecn> {
 /// The part of an `interface …` line after the range; `Ok(None)` for attributes the model
 /// does not know.
 fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
-    let i = i.trim_start();
+    let i = i.trim_ascii_start();
     if i.is_empty() {
         return Ok(Some(IfaceCmd::Create));
     }
-    let (i, no) = map(opt(terminated(tag("no"), space1)), |x| x.is_some()).parse(i)?;
+    let (i, no) = negation(i);
     let (after, head) = word(i)?;
-    let args = after.trim_start();
+    let args = after.trim_ascii_start();
     let full = |p: &mut dyn FnMut(&str) -> R<'_, IfaceCmd>| -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
         let (_, c) = all_consuming(terminated(&mut *p, end)).parse(args).map_err(to_failure)?;
         Ok(Some(c))
@@ -643,7 +703,7 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
     let Ok((rest, sub)) = word(args) else {
         return Ok(None);
     };
-    let rest = rest.trim_start();
+    let rest = rest.trim_ascii_start();
     match (no, sub) {
         (false, "mode") => {
             let (_, m) = all_consuming(terminated(
@@ -673,15 +733,13 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
             let Ok((rest, _)) = kw("allowed-vlan").parse(rest) else {
                 return Ok(None);
             };
-            let rest = rest.trim_start();
-            let list = |r| {
-                all_consuming(terminated(
-                    preceded(space1, ctx("a VLAN list", vlan_list)),
-                    end,
-                ))
-                .parse(r)
-                .map(|(_, l)| vlans_of(&l))
-                .map_err(to_failure)
+            let rest = rest.trim_ascii_start();
+            let list = |r| -> Result<Vec<Vlan>, nom::Err<Expect<'_>>> {
+                let (r, _) = space1(r).map_err(to_failure)?;
+                let (r, ids) = vlan_ids(r)
+                    .map_err(|e| to_failure(e.map(|e| Expect::add_context(r, "a VLAN list", e))))?;
+                end(r).map_err(to_failure)?;
+                Ok(ids)
             };
             let (after, w) = word(rest).map_err(to_failure)?;
             let op = match w {
@@ -697,12 +755,12 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
                 "remove" => AllowedVlan::Remove(list(after)?),
                 _ => {
                     let (_, l) = all_consuming(terminated(
-                        ctx("`none`, `all`, `add`, `remove` or a VLAN list", vlan_list),
+                        ctx("`none`, `all`, `add`, `remove` or a VLAN list", vlan_ids),
                         end,
                     ))
                     .parse(rest)
                     .map_err(to_failure)?;
-                    AllowedVlan::Add(vlans_of(&l))
+                    AllowedVlan::Add(l)
                 }
             };
             Ok(Some(IfaceCmd::AllowedVlan(mode, op)))
@@ -713,7 +771,7 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
 
 fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
     let (rest, tc) = traffic_class(args).map_err(to_failure)?;
-    let Ok((rest, _)) = space1::<&str, Expect<'_>>(rest) else {
+    let Ok((rest, _)) = space1(rest) else {
         return Ok(None);
     };
     let Ok((rest, what)) = word(rest) else {
@@ -728,14 +786,14 @@ fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<
         }
         (true, "congestion-control") => Ok(Some(IfaceCmd::NoEcn(tc))),
         (true, "dcb") => {
-            let Ok((rest, _)) = (space1::<&str, Expect<'_>>, kw("ets")).parse(rest) else {
+            let Ok((rest, _)) = (space1, kw("ets")).parse(rest) else {
                 return Ok(None);
             };
             let (_, _) = all_consuming(end).parse(rest).map_err(to_failure)?;
             Ok(Some(IfaceCmd::NoEts(tc)))
         }
         (false, "dcb") => {
-            let Ok((rest, _)) = (space1::<&str, Expect<'_>>, kw("ets")).parse(rest) else {
+            let Ok((rest, _)) = (space1, kw("ets")).parse(rest) else {
                 return Ok(None);
             };
             let ets = alt((
@@ -779,7 +837,7 @@ fn pool_name(i: &str) -> R<'_, String> {
 }
 
 fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
-    let (i, no) = map(opt(terminated(tag("no"), space1)), |x| x.is_some()).parse(line)?;
+    let (i, no) = negation(line);
     let Ok((args, head)) = word(i) else {
         return Ok(None);
     };

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::types::{
     Ecn, Ets, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode, TrafficClass,
-    Trust, Vlan,
+    Trust, Vlan, VlanSet,
 };
 
 pub mod command;
@@ -152,7 +152,7 @@ pub struct Allowed {
     pub mode: SwitchportMode,
     /// Every VLAN (`allowed-vlan all`); then `vlans` is empty.
     pub all: bool,
-    pub vlans: BTreeSet<Vlan>,
+    pub vlans: VlanSet,
 }
 
 impl Allowed {
@@ -161,7 +161,7 @@ impl Allowed {
         Allowed {
             mode,
             all: mode == SwitchportMode::Trunk,
-            vlans: BTreeSet::new(),
+            vlans: VlanSet::new(),
         }
     }
 }
@@ -443,37 +443,44 @@ impl Config {
                 }
                 self.pools.retain(|_, p| *p != Pool::default());
             }
-            Command::Interface(range, c) => {
-                // Only a command that can set a value back to its default can leave an
-                // interface with nothing to print; the others skip the check.
-                let may_reset = !matches!(
-                    c,
-                    IfaceCmd::Speed(_)
-                        | IfaceCmd::Mtu(_)
-                        | IfaceCmd::Description(_)
-                        | IfaceCmd::Split(_)
-                        | IfaceCmd::ChannelGroup(_)
-                        | IfaceCmd::Ecn(..)
-                        | IfaceCmd::Ets(..)
-                );
-                for iface in range.members() {
-                    let e = self.interfaces.entry(iface).or_default();
-                    apply_iface(iface, e, c);
-                    // Entering `interface port-channel N` (or mlag-port-channel, vlan) creates it.
-                    e.created |= !matches!(iface, Iface::Ethernet(_));
-                    if may_reset && e.is_default() {
-                        self.interfaces.remove(&iface);
-                    }
-                }
+            Command::Interface(range, c) => self.apply_to(*range, std::slice::from_ref(c)),
+        }
+    }
+
+    /// Applies interface commands other than splits to every interface of `range`, in order,
+    /// looking each interface up once (the parser hands over the run of lines Onyx prints
+    /// for one interface).
+    pub(crate) fn apply_to(&mut self, range: IfaceRange, cmds: &[IfaceCmd]) {
+        // Only a command that can set a value back to its default can leave an interface
+        // with nothing to print; the others skip the check.
+        let may_reset = cmds.iter().any(|c| {
+            !matches!(
+                c,
+                IfaceCmd::Speed(_)
+                    | IfaceCmd::Mtu(_)
+                    | IfaceCmd::Description(_)
+                    | IfaceCmd::Split(_)
+                    | IfaceCmd::ChannelGroup(_)
+                    | IfaceCmd::Ecn(..)
+                    | IfaceCmd::Ets(..)
+            )
+        });
+        for iface in range.members() {
+            let e = self.interfaces.entry(iface).or_default();
+            for c in cmds {
+                apply_iface(iface, e, c);
+            }
+            // Entering `interface port-channel N` (or mlag-port-channel, vlan) creates it.
+            e.created |= !matches!(iface, Iface::Ethernet(_));
+            if may_reset && e.is_default() {
+                self.interfaces.remove(&iface);
             }
         }
     }
 }
 
 fn vlans(spans: &[(Vlan, Vlan)]) -> impl Iterator<Item = Vlan> + '_ {
-    spans
-        .iter()
-        .flat_map(|(a, b)| (a.get()..=b.get()).filter_map(|v| Vlan::new(i64::from(v)).ok()))
+    spans.iter().flat_map(|(a, b)| a.through(*b))
 }
 
 fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
@@ -528,7 +535,7 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
                 AllowedVlan::Add(v) if !a.all => a.vlans.extend(v.iter().copied()),
                 AllowedVlan::Remove(v) if !a.all => {
                     for x in v {
-                        a.vlans.remove(x);
+                        a.vlans.remove(*x);
                     }
                 }
                 AllowedVlan::Add(_) | AllowedVlan::Remove(_) => {}

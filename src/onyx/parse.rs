@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::command::{self, Command, IfaceCmd};
+use super::command::{self, Command, IfaceCmd, IfaceRange};
 use super::{Config, SectionLayout};
 use crate::types::Release;
 
@@ -42,8 +42,7 @@ impl std::error::Error for ParseError {}
 /// `ESC >`), a character followed by backspace, and the pager's `lines 1-23` prompt
 /// (oxidized's captures of Onyx 3.9 and 3.10 show all of these).
 pub fn clean(raw: &str) -> Cow<'_, str> {
-    let noisy = |b: u8| matches!(b, b'\r' | b'\0' | 0x08 | 0x1b);
-    let Some(first) = raw.bytes().position(noisy) else {
+    let Some(first) = first_noisy(raw.as_bytes()) else {
         // A file from disk or a backup tool: nothing to remove (the common case, kept fast).
         return if raw.contains("lines ") {
             Cow::Owned(strip_pagers(raw))
@@ -77,6 +76,18 @@ pub fn clean(raw: &str) -> Cow<'_, str> {
         out = strip_pagers(&out);
     }
     Cow::Owned(out)
+}
+
+fn noisy(b: u8) -> bool {
+    matches!(b, b'\r' | b'\0' | 0x08 | 0x1b)
+}
+
+/// Where the first byte [`clean`] removes is. Files from disk have none, so the whole text is
+/// scanned, with `memchr`'s vector search.
+fn first_noisy(b: &[u8]) -> Option<usize> {
+    let escape = memchr::memchr3(b'\r', b'\0', 0x1b, b);
+    let backspace = memchr::memchr(0x08, escape.map_or(b, |e| &b[..e]));
+    backspace.or(escape)
 }
 
 /// The rest of the text after an ANSI escape sequence whose ESC was just read: CSI
@@ -173,14 +184,15 @@ fn header_field(cfg: &mut Config, line: &str) -> bool {
 /// Reads a running-config (or a saved-config dump, or a fragment of either).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let text = clean(raw);
-    let raw_lines: Vec<&str> = text.split('\n').collect();
-    let lines: Vec<&str> = raw_lines.iter().map(|l| l.trim()).collect();
+    let lines = split_lines(&text);
     let mut commands = read_commands(&lines);
     let mut cfg = Config::empty();
     let mut modeled: Vec<usize> = Vec::new();
     // Whether each section is the first with its title (the one modeled lines print in).
     let mut first_of_title: Vec<bool> = Vec::new();
     let mut quoted: Option<bool> = None;
+    // Consecutive lines for the same interfaces, applied together.
+    let mut run: Option<(IfaceRange, Vec<IfaceCmd>)> = None;
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -248,18 +260,37 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 {
                     quoted = Some(q);
                 }
-                cfg.load(&c);
                 // Verbatim lines keep their place among the modeled lines printed in the same
                 // section; a modeled line found elsewhere is printed in its own section.
                 // (The first section of that title, where they are printed.)
                 if first_of_title[at] && super::home_section(&c) == cfg.layout.sections[at].title {
                     modeled[at] += 1;
                 }
+                match c {
+                    Command::Interface(range, ic)
+                        if !matches!(ic, IfaceCmd::Split(_) | IfaceCmd::NoSplit) =>
+                    {
+                        match &mut run {
+                            Some((r, cmds)) if *r == range => cmds.push(ic),
+                            _ => {
+                                flush(&mut cfg, &mut run);
+                                run = Some((range, vec![ic]));
+                            }
+                        }
+                    }
+                    other => {
+                        flush(&mut cfg, &mut run);
+                        cfg.load(&other);
+                    }
+                }
             }
             // Kept as printed: indented by three spaces, or at column 0 (`no …`, `#`,
             // `cli default prefix-modes enable`).
             _ => {
-                let indented = raw_lines[lineno - 1].starts_with([' ', '\t']);
+                // The line is a slice of `text`: the byte before it tells whether it was
+                // indented.
+                let start = line.as_ptr() as usize - text.as_ptr() as usize;
+                let indented = start > 0 && matches!(text.as_bytes()[start - 1], b' ' | b'\t');
                 let text = if indented {
                     format!("   {line}")
                 } else {
@@ -269,12 +300,33 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             }
         }
     }
+    flush(&mut cfg, &mut run);
     cfg.quoted = quoted.unwrap_or(
         cfg.header
             .release
             .is_some_and(|r| r >= Release::HEADER_RELEASE),
     );
     Ok(cfg)
+}
+
+/// Applies a run of interface lines.
+fn flush(cfg: &mut Config, run: &mut Option<(IfaceRange, Vec<IfaceCmd>)>) {
+    if let Some((range, cmds)) = run.take() {
+        cfg.apply_to(range, &cmds);
+    }
+}
+
+/// The lines of `text` without their leading and trailing white space (`memchr` finds the
+/// ends of lines a vector at a time).
+fn split_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::with_capacity(text.len() / 32);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        lines.push(text[start..end].trim_ascii());
+        start = end + 1;
+    }
+    lines.push(text[start..].trim_ascii());
+    lines
 }
 
 /// Every line through the grammar (`None` for blank, `#` and `##` lines), on as many threads
@@ -287,17 +339,19 @@ fn read_commands(lines: &[&str]) -> Vec<Option<Result<Option<Command>, command::
     if threads < 2 || lines.len() < 4096 {
         return lines.iter().map(one).collect();
     }
+    // Each thread fills its own part of the result in place.
+    let mut out: Vec<_> = lines.iter().map(|_| None).collect();
     let chunk = lines.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let parts: Vec<_> = lines
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
+        for (part, into) in lines.chunks(chunk).zip(out.chunks_mut(chunk)) {
+            s.spawn(move || {
+                for (l, slot) in part.iter().zip(into) {
+                    *slot = one(l);
+                }
+            });
+        }
+    });
+    out
 }
 
 /// Whether the section just added is the first with its title.

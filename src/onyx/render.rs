@@ -571,7 +571,7 @@ impl<'a> View<'a> {
                 } else {
                     "allowed"
                 };
-                for v in &a.vlans {
+                for v in a.vlans.iter() {
                     members.push(Member {
                         iface: i.to_string(),
                         kind,

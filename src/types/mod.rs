@@ -124,51 +124,74 @@ impl FromStr for Port {
     type Err = String;
 
     /// `1/5` or `1/31/2`: one to three numbers of at most four digits, `/`-separated.
-    /// Read byte by byte: every line of a running-config goes through here.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("`{s}` is not a port; write `1/5`, or `1/31/2` for a split subport");
-        let mut nums = [0u32; 3];
-        let (mut n, mut digits) = (0usize, 0usize);
-        for b in s.trim().bytes() {
-            match b {
-                b'0'..=b'9' if digits < 4 => {
-                    nums[n] = nums[n] * 10 + u32::from(b - b'0');
-                    digits += 1;
-                }
-                b'/' if digits > 0 && n < 2 => {
-                    n += 1;
-                    digits = 0;
-                }
-                _ => return Err(bad()),
-            }
+        let t = s.trim().as_bytes();
+        match read_port(t) {
+            Some((p, n)) if n == t.len() => Ok(p),
+            _ => Err(format!(
+                "`{s}` is not a port; write `1/5`, or `1/31/2` for a split subport"
+            )),
         }
-        let [slot, port, sub] = nums;
-        if digits == 0
-            || n == 0
-            || slot == 0
-            || slot > 16
-            || port == 0
-            || port > 256
-            || (n == 2 && (sub == 0 || sub > 8))
-        {
-            return Err(bad());
+    }
+}
+
+/// The port at the start of `b` and the bytes it takes, read byte by byte (every interface
+/// line of a running-config goes through here); `None` if `b` does not start with one.
+fn read_port(b: &[u8]) -> Option<(Port, usize)> {
+    // A number of one to four digits at `at`, and where it ends.
+    let num = |at: usize| {
+        let mut v = 0u32;
+        let mut k = at;
+        while k < b.len() && k - at < 4 && b[k].is_ascii_digit() {
+            v = v * 10 + u32::from(b[k] - b'0');
+            k += 1;
         }
-        Ok(Port {
+        (k > at).then_some((v, k))
+    };
+    let (slot, k) = num(0)?;
+    if b.get(k) != Some(&b'/') {
+        return None;
+    }
+    let (port, mut k) = num(k + 1)?;
+    let mut sub = None;
+    if b.get(k) == Some(&b'/') {
+        let (s, end) = num(k + 1)?;
+        sub = Some(u8::try_from(s).ok().filter(|s| (1..=8).contains(s))?);
+        k = end;
+    }
+    let valid = (1..=16).contains(&slot) && (1..=256).contains(&port);
+    valid.then(|| {
+        let p = Port {
             slot: slot as u8,
             port: port as u16,
-            sub: (n == 2).then_some(sub as u8),
-        })
-    }
+            sub,
+        };
+        (p, k)
+    })
 }
 
 /// The first and last port of a port or Onyx range (`1/1-1/8`, `1/31/1-1/31/4`), checked as
 /// [`parse_port_range`] checks it, without listing the ports in between.
 pub fn parse_port_span(s: &str) -> Result<(Port, Port), String> {
-    let Some((a, b)) = s.split_once('-') else {
-        let p: Port = s.parse()?;
-        return Ok((p, p));
+    // The common case, a port or range in the canonical form, read in one pass.
+    let bytes = s.as_bytes();
+    let fast = read_port(bytes).and_then(|(a, n)| match bytes.get(n) {
+        None => Some((a, a)),
+        Some(b'-') => read_port(&bytes[n + 1..])
+            .filter(|(_, m)| n + 1 + m == bytes.len())
+            .map(|(b, _)| (a, b)),
+        Some(_) => None,
+    });
+    let (a, b) = match fast {
+        Some(span) => span,
+        None => match s.split_once('-') {
+            None => {
+                let p: Port = s.parse()?;
+                return Ok((p, p));
+            }
+            Some((a, b)) => (a.parse()?, b.parse()?),
+        },
     };
-    let (a, b): (Port, Port) = (a.parse()?, b.parse()?);
     let same_group = a.slot == b.slot
         && match (a.sub, b.sub) {
             (None, None) => true,
@@ -323,11 +346,122 @@ impl Vlan {
     pub fn get(self) -> u16 {
         self.0
     }
+
+    /// The ids from `self` to `last`, both included (`10-12`: 10, 11, 12).
+    pub fn through(self, last: Vlan) -> impl Iterator<Item = Vlan> {
+        (self.0..=last.0).map(Vlan)
+    }
 }
 
 impl fmt::Display for Vlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
+    }
+}
+
+/// A set of VLAN ids, one bit per id, as a switch keeps a port's VLAN membership: adding one
+/// VLAN is one bit (a hybrid port's running-config has a line per VLAN). Iterates in
+/// ascending order; serialized as the list of ids.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct VlanSet {
+    /// Bit `v % 64` of word `v / 64` is VLAN `v`. No trailing zero words, so equal sets are
+    /// equal vectors.
+    words: Vec<u64>,
+}
+
+impl VlanSet {
+    pub fn new() -> Self {
+        VlanSet::default()
+    }
+
+    pub fn insert(&mut self, v: Vlan) {
+        let (w, bit) = (usize::from(v.0 / 64), v.0 % 64);
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << bit;
+    }
+
+    pub fn remove(&mut self, v: Vlan) {
+        if let Some(word) = self.words.get_mut(usize::from(v.0 / 64)) {
+            *word &= !(1 << (v.0 % 64));
+            self.trim();
+        }
+    }
+
+    pub fn contains(&self, v: Vlan) -> bool {
+        self.words
+            .get(usize::from(v.0 / 64))
+            .is_some_and(|w| w & (1 << (v.0 % 64)) != 0)
+    }
+
+    pub fn clear(&mut self) {
+        self.words.clear();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The ids in ascending order.
+    pub fn iter(&self) -> impl Iterator<Item = Vlan> + '_ {
+        Self::ids(self.words.iter().copied())
+    }
+
+    /// The ids in `self` and not in `other`, ascending.
+    pub fn difference<'a>(&'a self, other: &'a VlanSet) -> impl Iterator<Item = Vlan> + 'a {
+        let theirs = other.words.iter().copied().chain(std::iter::repeat(0));
+        Self::ids(self.words.iter().zip(theirs).map(|(a, b)| a & !b))
+    }
+
+    fn ids(words: impl Iterator<Item = u64>) -> impl Iterator<Item = Vlan> {
+        words.enumerate().flat_map(|(i, mut w)| {
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros() as u16;
+                    w &= w - 1;
+                    Vlan(i as u16 * 64 + bit)
+                })
+            })
+        })
+    }
+
+    fn trim(&mut self) {
+        while self.words.last() == Some(&0) {
+            self.words.pop();
+        }
+    }
+}
+
+impl Extend<Vlan> for VlanSet {
+    fn extend<I: IntoIterator<Item = Vlan>>(&mut self, ids: I) {
+        for v in ids {
+            self.insert(v);
+        }
+    }
+}
+
+impl FromIterator<Vlan> for VlanSet {
+    fn from_iter<I: IntoIterator<Item = Vlan>>(ids: I) -> Self {
+        let mut s = VlanSet::new();
+        s.extend(ids);
+        s
+    }
+}
+
+impl fmt::Debug for VlanSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for VlanSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
     }
 }
 
