@@ -776,11 +776,11 @@ fn allowed(
         b.iface(
             Kind::AllowedVlan,
             i,
-            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Add(add)),
+            IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Add(add.into())),
         );
     }
     if !remove.is_empty() {
-        let cmd = IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Remove(remove));
+        let cmd = IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Remove(remove.into()));
         b.iface(Kind::AllowedVlan, i, cmd);
     }
 }

@@ -78,8 +78,8 @@ fn iface_cmd() -> impl Strategy<Value = IfaceCmd> {
             prop_oneof![
                 Just(AllowedVlan::None),
                 Just(AllowedVlan::All),
-                proptest::collection::vec(vlan(), 1..4).prop_map(AllowedVlan::Add),
-                proptest::collection::vec(vlan(), 1..3).prop_map(AllowedVlan::Remove),
+                proptest::collection::vec(vlan(), 1..4).prop_map(|v| AllowedVlan::Add(v.into())),
+                proptest::collection::vec(vlan(), 1..3).prop_map(|v| AllowedVlan::Remove(v.into())),
             ]
         )
             .prop_map(|(m, op)| IfaceCmd::AllowedVlan(m, op)),

@@ -19,7 +19,8 @@ use nom::{IResult, Parser};
 
 use crate::types::{
     Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, RoceMode, Speed, Split,
-    SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run, parse_port_span, vlan_runs,
+    SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run, parse_port_span, read_port_span,
+    vlan_runs,
 };
 
 /// An interface as Onyx names it in `interface <kind> <id>`. Ordered the way Onyx lists a
@@ -165,8 +166,51 @@ pub enum AllowedVlan {
     None,
     All,
     /// `allowed-vlan LIST` and `allowed-vlan add LIST`.
-    Add(Vec<Vlan>),
-    Remove(Vec<Vlan>),
+    Add(Vlans),
+    Remove(Vlans),
+}
+
+/// The VLAN ids of an `allowed-vlan` line. One id is kept inline: a hybrid port's
+/// running-config has one `allowed-vlan add N` line per VLAN, so reading a large config does
+/// not allocate per line.
+#[derive(Clone)]
+pub enum Vlans {
+    One(Vlan),
+    Many(Vec<Vlan>),
+}
+
+impl std::ops::Deref for Vlans {
+    type Target = [Vlan];
+
+    fn deref(&self) -> &[Vlan] {
+        match self {
+            Vlans::One(v) => std::slice::from_ref(v),
+            Vlans::Many(v) => v,
+        }
+    }
+}
+
+impl From<Vec<Vlan>> for Vlans {
+    fn from(v: Vec<Vlan>) -> Self {
+        match v[..] {
+            [one] => Vlans::One(one),
+            _ => Vlans::Many(v),
+        }
+    }
+}
+
+impl PartialEq for Vlans {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Vlans {}
+
+impl fmt::Debug for Vlans {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// What a line does to the interfaces it names.
@@ -357,10 +401,15 @@ fn end(i: &str) -> R<'_, ()> {
     value((), (space0, eof)).parse(i)
 }
 
-fn number<T: std::str::FromStr>(i: &str) -> R<'_, T> {
-    let n = i.bytes().take_while(u8::is_ascii_digit).count();
-    match i[..n].parse::<T>() {
-        Ok(v) if n > 0 => Ok((&i[n..], v)),
+/// A decimal number that fits `T`.
+fn number<T: TryFrom<u64>>(i: &str) -> R<'_, T> {
+    let digits = i.bytes().take_while(u8::is_ascii_digit);
+    let (n, v) = digits.fold((0usize, Some(0u64)), |(n, v), d| {
+        let v = v.and_then(|v| v.checked_mul(10)?.checked_add(u64::from(d - b'0')));
+        (n + 1, v)
+    });
+    match v.map(T::try_from) {
+        Some(Ok(v)) if n > 0 => Ok((&i[n..], v)),
         _ => Err(nom::Err::Error(Expect { at: i, what: "" })),
     }
 }
@@ -389,7 +438,19 @@ fn traffic_class(i: &str) -> R<'_, TrafficClass> {
 }
 
 fn vlan(i: &str) -> R<'_, Vlan> {
-    bounded("a VLAN id 1-4094", Vlan::new).parse(i)
+    // Read without `number`'s overflow checks: a VLAN id has at most four digits.
+    let b = i.as_bytes();
+    let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let v = b[..n.min(5)]
+        .iter()
+        .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+    match Vlan::new(v) {
+        Ok(v) if (1..=5).contains(&n) => Ok((&i[n..], v)),
+        _ => Err(nom::Err::Error(Expect {
+            at: i,
+            what: "a VLAN id 1-4094",
+        })),
+    }
 }
 
 /// `10`, `10-17`.
@@ -436,12 +497,19 @@ fn vlan_list(i: &str) -> R<'_, Vec<(Vlan, Vlan)>> {
 }
 
 /// A VLAN list as its ids (`allowed-vlan add 10-12` adds 10, 11 and 12).
-fn vlan_ids(i: &str) -> R<'_, Vec<Vlan>> {
-    let mut out = Vec::new();
-    let (rest, ()) = vlan_spans(i, |(a, b)| {
-        out.extend(a.through(b));
+fn vlan_ids(i: &str) -> R<'_, Vlans> {
+    let mut out: Option<Vlans> = None;
+    let (rest, ()) = vlan_spans(i, |(a, b)| match &mut out {
+        None if a == b => out = Some(Vlans::One(a)),
+        None => out = Some(Vlans::Many(a.through(b).collect())),
+        Some(Vlans::One(first)) => {
+            out = Some(Vlans::Many(
+                std::iter::once(*first).chain(a.through(b)).collect(),
+            ));
+        }
+        Some(Vlans::Many(v)) => v.extend(a.through(b)),
     })?;
-    Ok((rest, out))
+    Ok((rest, out.unwrap_or(Vlans::Many(Vec::new()))))
 }
 
 /// Quoted (`"sw-spine02-1/10"`, Onyx 3.9) or bare rest of line (`TRUNK TO Dell7048`, 3.6).
@@ -485,6 +553,17 @@ fn word_enum<'a, T: Copy>(
 }
 
 fn iface_range(i: &str) -> R<'_, IfaceRange> {
+    // Most lines of a large config: an Ethernet port or range, read in one pass.
+    if let Some(ids) = i.strip_prefix("ethernet ")
+        && let Some(((a, b), n)) = read_port_span(ids.as_bytes())
+        && matches!(ids.as_bytes().get(n), None | Some(b' '))
+    {
+        let range = IfaceRange {
+            first: Iface::Ethernet(a),
+            last: Iface::Ethernet(b),
+        };
+        return Ok((&ids[n..], range));
+    }
     let (i, kind) = word(i)?;
     if !matches!(
         kind,
@@ -599,7 +678,9 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
         let (_, c) = all_consuming(terminated(&mut *p, end)).parse(args).map_err(to_failure)?;
         Ok(Some(c))
     };
+    // Most frequent first: a hybrid port prints a `switchport` line per VLAN.
     match (no, head) {
+        (_, "switchport") => switchport(no, args),
         (false, "speed") => full(&mut |x| map(speed_setting, IfaceCmd::Speed).parse(x)),
         (true, "speed") => full(&mut |x| value(IfaceCmd::NoSpeed, force).parse(x)),
         (false, "mtu") => full(&mut |x| {
@@ -631,7 +712,6 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
             Ok((x, IfaceCmd::Split(s)))
         }),
         (true, "module-type") => full(&mut |x| value(IfaceCmd::NoSplit, force).parse(x)),
-        (_, "switchport") => switchport(no, args),
         (false, "channel-group") | (false, "mlag-channel-group") => {
             let mlag = head == "mlag-channel-group";
             full(&mut |x| {
@@ -734,7 +814,7 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
                 return Ok(None);
             };
             let rest = rest.trim_ascii_start();
-            let list = |r| -> Result<Vec<Vlan>, nom::Err<Expect<'_>>> {
+            let list = |r| -> Result<Vlans, nom::Err<Expect<'_>>> {
                 let (r, _) = space1(r).map_err(to_failure)?;
                 let (r, ids) = vlan_ids(r)
                     .map_err(|e| to_failure(e.map(|e| Expect::add_context(r, "a VLAN list", e))))?;
@@ -845,7 +925,23 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
         let (_, c) = all_consuming(terminated(&mut *p, end)).parse(args).map_err(to_failure)?;
         Ok(Some(c))
     };
+    // Most frequent first: nearly every line of a large config is an interface line.
     match (no, head) {
+        (false, "interface") => {
+            let (rest, range) = match preceded(space1, iface_range).parse(args) {
+                Ok(x) => x,
+                // `interface mgmt0 …`, `interface ib …`: not modeled.
+                Err(nom::Err::Error(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            if !rest.is_empty() && !rest.starts_with(' ') {
+                return Err(nom::Err::Failure(Expect {
+                    at: rest,
+                    what: "a space after the interface",
+                }));
+            }
+            Ok(iface_cmd(rest)?.map(|c| Command::Interface(range, c)))
+        }
         (_, "cli") => {
             let r: R<'_, _> = (skw("default"), skw("prefix-modes"), skw("enable"), end).parse(args);
             Ok(r.ok().map(|_| Command::PrefixModes(!no)))
@@ -982,21 +1078,6 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
                 return Ok(Some(Command::VlanName(spans[0].0, n)));
             }
             Ok(None)
-        }
-        (false, "interface") => {
-            let (rest, range) = match preceded(space1, iface_range).parse(args) {
-                Ok(x) => x,
-                // `interface mgmt0 …`, `interface ib …`: not modeled.
-                Err(nom::Err::Error(_)) => return Ok(None),
-                Err(e) => return Err(e),
-            };
-            if !rest.is_empty() && !rest.starts_with(' ') {
-                return Err(nom::Err::Failure(Expect {
-                    at: rest,
-                    what: "a space after the interface",
-                }));
-            }
-            Ok(iface_cmd(rest)?.map(|c| Command::Interface(range, c)))
         }
         (true, "interface") => {
             let (rest, range) = match preceded(space1, iface_range).parse(args) {

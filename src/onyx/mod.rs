@@ -22,7 +22,9 @@ pub mod command;
 pub mod parse;
 pub mod render;
 
-pub use command::{AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, SpeedSetting};
+pub use command::{
+    AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, SpeedSetting, Vlans,
+};
 pub use parse::{ParseError, clean, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
 
@@ -534,7 +536,7 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
                 // Adding to or removing from "every VLAN" changes nothing the model keeps.
                 AllowedVlan::Add(v) if !a.all => a.vlans.extend(v.iter().copied()),
                 AllowedVlan::Remove(v) if !a.all => {
-                    for x in v {
+                    for x in v.iter() {
                         a.vlans.remove(*x);
                     }
                 }

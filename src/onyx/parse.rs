@@ -184,8 +184,12 @@ fn header_field(cfg: &mut Config, line: &str) -> bool {
 /// Reads a running-config (or a saved-config dump, or a fragment of either).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let text = clean(raw);
-    let lines = split_lines(&text);
-    let mut commands = read_commands(&lines);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    read_lines(&text, workers, |lines| build(raw, &text, lines))
+}
+
+/// The model from the lines in order, each with what the grammar made of it.
+fn build(raw: &str, text: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
     let mut cfg = Config::empty();
     let mut modeled: Vec<usize> = Vec::new();
     // Whether each section is the first with its title (the one modeled lines print in).
@@ -193,20 +197,15 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut quoted: Option<bool> = None;
     // Consecutive lines for the same interfaces, applied together.
     let mut run: Option<(IfaceRange, Vec<IfaceCmd>)> = None;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let lineno = i + 1;
-        i += 1;
+    while let Some((lineno, line, parsed)) = lines.next() {
         if line.is_empty() {
             continue;
         }
         if line == "##" {
             // A section header is the triplet `##` / `## Title` / `##`.
-            if let (Some(title), Some(&"##")) = (
-                lines.get(i).and_then(|l| l.strip_prefix("## ")),
-                lines.get(i + 1),
-            ) && !is_header_line(lines[i])
+            if let (Some(next), Some("##")) = (lines.peek(0), lines.peek(1))
+                && let Some(title) = next.strip_prefix("## ")
+                && !is_header_line(next)
             {
                 cfg.layout.sections.push(SectionLayout {
                     title: title.trim().to_string(),
@@ -214,7 +213,8 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 });
                 modeled.push(0);
                 first_of_title.push(is_first(&cfg));
-                i += 2;
+                lines.next();
+                lines.next();
             }
             // Otherwise a fence of the header block.
             continue;
@@ -244,15 +244,12 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             first_of_title.push(is_first(&cfg));
         }
         let at = cfg.layout.sections.len() - 1;
-        let cmd = commands[i - 1]
-            .take()
-            .unwrap_or(Ok(None))
-            .map_err(|m| ParseError {
-                line: lineno,
-                column: line[..m.column.min(line.len())].chars().count() + 1 + indent(raw, i - 1),
-                text: line.to_string(),
-                expected: m.expected,
-            })?;
+        let cmd = parsed.unwrap_or(Ok(None)).map_err(|m| ParseError {
+            line: lineno,
+            column: line[..m.column.min(line.len())].chars().count() + 1 + indent(raw, lineno - 1),
+            text: line.to_string(),
+            expected: m.expected,
+        })?;
         match cmd {
             Some(c) if !matches!(c, Command::PrefixModes(_)) => {
                 if quoted.is_none()
@@ -316,42 +313,137 @@ fn flush(cfg: &mut Config, run: &mut Option<(IfaceRange, Vec<IfaceCmd>)>) {
     }
 }
 
-/// The lines of `text` without their leading and trailing white space (`memchr` finds the
-/// ends of lines a vector at a time).
-fn split_lines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::with_capacity(text.len() / 32);
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
-        lines.push(text[start..end].trim_ascii());
-        start = end + 1;
+/// What the grammar made of a line: `None` for blank, `#` and `##` lines.
+type Parsed = Option<Result<Option<Command>, command::Malformed>>;
+
+/// A block of lines: each without its leading and trailing white space, and what the grammar
+/// made of it.
+type Block<'t> = Vec<(&'t str, Parsed)>;
+
+/// The lines of `text` from `start` to `end` (a block ends after a newline, or at the end of
+/// the text), through the grammar. `memchr` finds the ends of lines a vector at a time.
+fn read_block(text: &str, start: usize, end: usize) -> Block<'_> {
+    let mut out = Vec::with_capacity((end - start) / 48 + 1);
+    let mut at = start;
+    fn read(line: &str) -> (&str, Parsed) {
+        let line = line.trim_ascii();
+        let parsed = (!line.is_empty() && !line.starts_with('#')).then(|| command::parse(line));
+        (line, parsed)
     }
-    lines.push(text[start..].trim_ascii());
-    lines
+    for nl in memchr::memchr_iter(b'\n', &text.as_bytes()[start..end]) {
+        out.push(read(&text[at..start + nl]));
+        at = start + nl + 1;
+    }
+    if end == text.len() {
+        // The last line, also when empty (as `str::split` counts lines).
+        out.push(read(&text[at..]));
+    }
+    out
 }
 
-/// Every line through the grammar (`None` for blank, `#` and `##` lines), on as many threads
-/// as the machine has, up to four: the grammar is most of the time a large config takes to
-/// read, each line is read on its own, and the results are applied in order afterwards.
-#[allow(clippy::type_complexity)]
-fn read_commands(lines: &[&str]) -> Vec<Option<Result<Option<Command>, command::Malformed>>> {
-    let one = |l: &&str| (!l.is_empty() && !l.starts_with('#')).then(|| command::parse(l));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    if threads < 2 || lines.len() < 4096 {
-        return lines.iter().map(one).collect();
+/// The lines in order, from blocks read by worker threads: the grammar is most of the time a
+/// large config takes to read, so it runs on the machine's cores, a block at a time, while
+/// this side applies the blocks already read.
+struct Lines<'t> {
+    current: std::vec::IntoIter<(&'t str, Parsed)>,
+    /// Lines taken from `current` by `peek`.
+    ahead: std::collections::VecDeque<(&'t str, Parsed)>,
+    next_block: usize,
+    blocks: usize,
+    /// Blocks that arrived before their turn.
+    early: std::collections::BTreeMap<usize, Block<'t>>,
+    from_workers: Option<std::sync::mpsc::Receiver<(usize, Block<'t>)>>,
+    lineno: usize,
+}
+
+impl<'t> Lines<'t> {
+    /// The next line: its 1-based number, its text, what the grammar made of it.
+    fn next(&mut self) -> Option<(usize, &'t str, Parsed)> {
+        let (line, parsed) = match self.ahead.pop_front() {
+            Some(x) => x,
+            None => self.pull()?,
+        };
+        self.lineno += 1;
+        Some((self.lineno, line, parsed))
     }
-    // Each thread fills its own part of the result in place.
-    let mut out: Vec<_> = lines.iter().map(|_| None).collect();
-    let chunk = lines.len().div_ceil(threads);
+
+    /// The text of the line `k` lines after the one `next` returned last.
+    fn peek(&mut self, k: usize) -> Option<&'t str> {
+        while self.ahead.len() <= k {
+            let x = self.pull()?;
+            self.ahead.push_back(x);
+        }
+        Some(self.ahead[k].0)
+    }
+
+    fn pull(&mut self) -> Option<(&'t str, Parsed)> {
+        loop {
+            if let Some(x) = self.current.next() {
+                return Some(x);
+            }
+            if self.next_block == self.blocks {
+                return None;
+            }
+            let block = loop {
+                if let Some(b) = self.early.remove(&self.next_block) {
+                    break b;
+                }
+                // A worker only stops early when this side is gone, so a block is missing only
+                // if a worker panicked; the scope then reports the panic.
+                let (k, b) = self.from_workers.as_ref()?.recv().ok()?;
+                self.early.insert(k, b);
+            };
+            self.next_block += 1;
+            self.current = block.into_iter();
+        }
+    }
+}
+
+/// Reads `text` into [`Lines`] for `f`: on `workers` threads for a large text, in place for a
+/// small one.
+fn read_lines<'t, T>(text: &'t str, workers: usize, f: impl FnOnce(Lines<'t>) -> T) -> T {
+    const BLOCK: usize = 64 * 1024;
+    let lines = |current: Block<'t>, blocks, from_workers| Lines {
+        current: current.into_iter(),
+        ahead: Default::default(),
+        next_block: 0,
+        blocks,
+        early: Default::default(),
+        from_workers,
+        lineno: 0,
+    };
+    if workers < 2 || text.len() < 2 * BLOCK {
+        return f(lines(read_block(text, 0, text.len()), 0, None));
+    }
+    // Blocks end after a newline.
+    let mut bounds = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = match memchr::memchr(b'\n', &text.as_bytes()[(start + BLOCK).min(text.len())..]) {
+            Some(nl) if start + BLOCK < text.len() => start + BLOCK + nl + 1,
+            _ => text.len(),
+        };
+        bounds.push((start, end));
+        start = end;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
     std::thread::scope(|s| {
-        for (part, into) in lines.chunks(chunk).zip(out.chunks_mut(chunk)) {
+        for _ in 0..workers {
+            let (tx, next, bounds) = (tx.clone(), &next, &bounds);
             s.spawn(move || {
-                for (l, slot) in part.iter().zip(into) {
-                    *slot = one(l);
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(a, b)) = bounds.get(k) else { break };
+                    if tx.send((k, read_block(text, a, b))).is_err() {
+                        break;
+                    }
                 }
             });
         }
-    });
-    out
+        drop(tx);
+        f(lines(Vec::new(), bounds.len(), Some(rx)))
+    })
 }
 
 /// Whether the section just added is the first with its title.
@@ -405,6 +497,41 @@ mod tests {
         );
         assert_eq!(strip_pager("lines 256-269/269 (END) "), "");
         assert_eq!(strip_pager("lines of text"), "lines of text");
+    }
+
+    /// A large config read in blocks on worker threads gives the model read in one piece,
+    /// and an error names its line across blocks.
+    #[test]
+    fn blocks_on_threads_read_as_one_piece() {
+        let mut text = String::from(
+            "##\n## Running database \"initial\"\n##\n\n##\n## VLAN configuration\n##\n",
+        );
+        for port in 1..=32 {
+            for vlan in 1..=300 {
+                text.push_str(&format!(
+                    "   interface ethernet 1/{port} switchport hybrid allowed-vlan add {vlan}\n"
+                ));
+            }
+        }
+        text.push_str("   snmp-server community x\n");
+        assert!(text.len() > 8 * 64 * 1024);
+        let read = |text: &str, workers| read_lines(text, workers, |l| build(text, text, l));
+        let whole = read(&text, 1).unwrap();
+        for workers in [2, 3] {
+            let blocks = read(&text, workers).unwrap();
+            assert_eq!(blocks, whole);
+            assert_eq!(
+                format!("{:?}", blocks.layout),
+                format!("{:?}", whole.layout)
+            );
+        }
+        let a = whole.interfaces.values().next().unwrap();
+        assert_eq!(a.allowed.as_ref().unwrap().vlans.len(), 300);
+
+        let bad = text.replacen("allowed-vlan add 150\n", "allowed-vlan add 5000\n", 20);
+        let e = read(&bad, 2).unwrap_err();
+        assert_eq!(e, read(&bad, 1).unwrap_err());
+        assert_eq!(e.line, 8 + 149, "{e:?}");
     }
 
     #[test]

@@ -170,21 +170,30 @@ fn read_port(b: &[u8]) -> Option<(Port, usize)> {
     })
 }
 
+/// The port or valid range at the start of `b` (`1/5`, `1/1-1/8`, `1/31/1-1/31/4`) and the
+/// bytes it takes; `None` where [`parse_port_span`] would say what is wrong.
+pub fn read_port_span(b: &[u8]) -> Option<((Port, Port), usize)> {
+    let (first, n) = read_port(b)?;
+    if b.get(n) != Some(&b'-') {
+        return Some(((first, first), n));
+    }
+    let (last, m) = read_port(&b[n + 1..])?;
+    let same_group = first.slot == last.slot
+        && match (first.sub, last.sub) {
+            (None, None) => true,
+            (Some(_), Some(_)) => first.port == last.port,
+            _ => false,
+        };
+    (same_group && first <= last).then_some(((first, last), n + 1 + m))
+}
+
 /// The first and last port of a port or Onyx range (`1/1-1/8`, `1/31/1-1/31/4`), checked as
 /// [`parse_port_range`] checks it, without listing the ports in between.
 pub fn parse_port_span(s: &str) -> Result<(Port, Port), String> {
     // The common case, a port or range in the canonical form, read in one pass.
-    let bytes = s.as_bytes();
-    let fast = read_port(bytes).and_then(|(a, n)| match bytes.get(n) {
-        None => Some((a, a)),
-        Some(b'-') => read_port(&bytes[n + 1..])
-            .filter(|(_, m)| n + 1 + m == bytes.len())
-            .map(|(b, _)| (a, b)),
-        Some(_) => None,
-    });
-    let (a, b) = match fast {
-        Some(span) => span,
-        None => match s.split_once('-') {
+    let (a, b) = match read_port_span(s.as_bytes()) {
+        Some((span, n)) if n == s.len() => span,
+        _ => match s.split_once('-') {
             None => {
                 let p: Port = s.parse()?;
                 return Ok((p, p));
