@@ -42,13 +42,19 @@ impl std::error::Error for ParseError {}
 /// `ESC >`), a character followed by backspace, and the pager's `lines 1-23` prompt
 /// (oxidized's captures of Onyx 3.9 and 3.10 show all of these).
 pub fn clean(raw: &str) -> Cow<'_, str> {
+    let text = strip_noise(raw);
+    if text.contains("lines ") {
+        Cow::Owned(strip_pagers(&text))
+    } else {
+        text
+    }
+}
+
+/// [`clean`] but for the pager prompts, which [`parse`] removes line by line.
+fn strip_noise(raw: &str) -> Cow<'_, str> {
     let Some(first) = first_noisy(raw.as_bytes()) else {
         // A file from disk or a backup tool: nothing to remove (the common case, kept fast).
-        return if raw.contains("lines ") {
-            Cow::Owned(strip_pagers(raw))
-        } else {
-            Cow::Borrowed(raw)
-        };
+        return Cow::Borrowed(raw);
     };
     let mut out = String::with_capacity(raw.len());
     out.push_str(&raw[..first]);
@@ -71,9 +77,6 @@ pub fn clean(raw: &str) -> Cow<'_, str> {
             }
             _ => rest = skip_escape(rest),
         }
-    }
-    if out.contains("lines ") {
-        out = strip_pagers(&out);
     }
     Cow::Owned(out)
 }
@@ -183,13 +186,13 @@ fn header_field(cfg: &mut Config, line: &str) -> bool {
 
 /// Reads a running-config (or a saved-config dump, or a fragment of either).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
-    let text = clean(raw);
+    let text = strip_noise(raw);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    read_lines(&text, workers, |lines| build(raw, &text, lines))
+    read_lines(&text, workers, |lines| build(raw, lines))
 }
 
 /// The model from the lines in order, each with what the grammar made of it.
-fn build(raw: &str, text: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
+fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
     let mut cfg = Config::empty();
     let mut modeled: Vec<usize> = Vec::new();
     // Whether each section is the first with its title (the one modeled lines print in).
@@ -197,7 +200,7 @@ fn build(raw: &str, text: &str, mut lines: Lines<'_>) -> Result<Config, ParseErr
     let mut quoted: Option<bool> = None;
     // Consecutive lines for the same interfaces, applied together.
     let mut run: Option<(IfaceRange, Vec<IfaceCmd>)> = None;
-    while let Some((lineno, line, parsed)) = lines.next() {
+    while let Some((lineno, line, indented, parsed)) = lines.next() {
         if line.is_empty() {
             continue;
         }
@@ -284,10 +287,6 @@ fn build(raw: &str, text: &str, mut lines: Lines<'_>) -> Result<Config, ParseErr
             // Kept as printed: indented by three spaces, or at column 0 (`no …`, `#`,
             // `cli default prefix-modes enable`).
             _ => {
-                // The line is a slice of `text`: the byte before it tells whether it was
-                // indented.
-                let start = line.as_ptr() as usize - text.as_ptr() as usize;
-                let indented = start > 0 && matches!(text.as_bytes()[start - 1], b' ' | b'\t');
                 let text = if indented {
                     format!("   {line}")
                 } else {
@@ -316,19 +315,25 @@ fn flush(cfg: &mut Config, run: &mut Option<(IfaceRange, Vec<IfaceCmd>)>) {
 /// What the grammar made of a line: `None` for blank, `#` and `##` lines.
 type Parsed = Option<Result<Option<Command>, command::Malformed>>;
 
-/// A block of lines: each without its leading and trailing white space, and what the grammar
-/// made of it.
-type Block<'t> = Vec<(&'t str, Parsed)>;
+/// A block of lines: each without its pager prompt and its leading and trailing white space,
+/// whether it was indented, and what the grammar made of it.
+type Block<'t> = Vec<(&'t str, bool, Parsed)>;
 
 /// The lines of `text` from `start` to `end` (a block ends after a newline, or at the end of
 /// the text), through the grammar. `memchr` finds the ends of lines a vector at a time.
 fn read_block(text: &str, start: usize, end: usize) -> Block<'_> {
     let mut out = Vec::with_capacity((end - start) / 48 + 1);
     let mut at = start;
-    fn read(line: &str) -> (&str, Parsed) {
+    fn read(line: &str) -> (&str, bool, Parsed) {
+        let line = if line.trim_ascii_start().starts_with("lines ") {
+            strip_pager(line)
+        } else {
+            line
+        };
+        let indented = line.starts_with([' ', '\t']);
         let line = line.trim_ascii();
         let parsed = (!line.is_empty() && !line.starts_with('#')).then(|| command::parse(line));
-        (line, parsed)
+        (line, indented, parsed)
     }
     for nl in memchr::memchr_iter(b'\n', &text.as_bytes()[start..end]) {
         out.push(read(&text[at..start + nl]));
@@ -345,9 +350,9 @@ fn read_block(text: &str, start: usize, end: usize) -> Block<'_> {
 /// large config takes to read, so it runs on the machine's cores, a block at a time, while
 /// this side applies the blocks already read.
 struct Lines<'t> {
-    current: std::vec::IntoIter<(&'t str, Parsed)>,
+    current: std::vec::IntoIter<(&'t str, bool, Parsed)>,
     /// Lines taken from `current` by `peek`.
-    ahead: std::collections::VecDeque<(&'t str, Parsed)>,
+    ahead: std::collections::VecDeque<(&'t str, bool, Parsed)>,
     next_block: usize,
     blocks: usize,
     /// Blocks that arrived before their turn.
@@ -357,14 +362,15 @@ struct Lines<'t> {
 }
 
 impl<'t> Lines<'t> {
-    /// The next line: its 1-based number, its text, what the grammar made of it.
-    fn next(&mut self) -> Option<(usize, &'t str, Parsed)> {
-        let (line, parsed) = match self.ahead.pop_front() {
+    /// The next line: its 1-based number, its text, whether it was indented, what the grammar
+    /// made of it.
+    fn next(&mut self) -> Option<(usize, &'t str, bool, Parsed)> {
+        let (line, indented, parsed) = match self.ahead.pop_front() {
             Some(x) => x,
             None => self.pull()?,
         };
         self.lineno += 1;
-        Some((self.lineno, line, parsed))
+        Some((self.lineno, line, indented, parsed))
     }
 
     /// The text of the line `k` lines after the one `next` returned last.
@@ -376,7 +382,7 @@ impl<'t> Lines<'t> {
         Some(self.ahead[k].0)
     }
 
-    fn pull(&mut self) -> Option<(&'t str, Parsed)> {
+    fn pull(&mut self) -> Option<(&'t str, bool, Parsed)> {
         loop {
             if let Some(x) = self.current.next() {
                 return Some(x);
@@ -515,7 +521,7 @@ mod tests {
         }
         text.push_str("   snmp-server community x\n");
         assert!(text.len() > 8 * 64 * 1024);
-        let read = |text: &str, workers| read_lines(text, workers, |l| build(text, text, l));
+        let read = |text: &str, workers| read_lines(text, workers, |l| build(text, l));
         let whole = read(&text, 1).unwrap();
         for workers in [2, 3] {
             let blocks = read(&text, workers).unwrap();
