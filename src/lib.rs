@@ -10,5 +10,7 @@ pub mod diag;
 pub mod diff;
 pub mod error;
 pub mod fabric;
+#[cfg(feature = "lab")]
+pub mod lab;
 pub mod onyx;
 pub mod types;

@@ -4,6 +4,7 @@
 mod cli;
 mod golden;
 mod invalid;
+mod lab;
 mod parse;
 mod peers;
 mod plan;

@@ -1,0 +1,674 @@
+//! The Onyx CLI of a simulated switch, line by line: modes and their prompts, keyword
+//! abbreviations, paging, the `show` commands tools rely on, saving, and every configuration
+//! command of the grammar, flat or inside an interface or VLAN sub-mode.
+//!
+//! Fidelity follows `../shared/reference/onyx-cli.md` §c and the session recordings in
+//! `../shared/corpus/onyx/show/`. Where the reference has no observed text, the choice is
+//! named in a comment (`Ambiguous command`, the error for a bad argument).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::onyx::command::{self, Command, IfaceCmd, IfaceRange};
+use crate::onyx::{Config, render::Renderer};
+use crate::types::{Release, Vlan};
+
+/// What a simulated switch keeps: its running configuration and its saved files.
+#[derive(Clone, Debug)]
+pub struct Switch {
+    pub running: Config,
+    /// Saved configuration files by name; the switch boots from `active`.
+    pub files: BTreeMap<String, Config>,
+    pub active: String,
+    pub release: Release,
+}
+
+/// The release a lab switch reports (`show version`, the running-config header).
+pub const LAB_RELEASE: Release = Release(3, 10, 4504);
+
+impl Switch {
+    /// A switch as it leaves the factory, named, with its configuration saved as `initial`.
+    pub fn factory(hostname: &str) -> Switch {
+        Switch::factory_as(hostname, Some(LAB_RELEASE), None)
+    }
+
+    /// A factory-default switch as a fabric describes it: its release (which decides the
+    /// header and quoting; unknown is older than 3.9) and the ID of its self-signed
+    /// certificate.
+    pub fn factory_as(
+        hostname: &str,
+        release: Option<Release>,
+        certificate: Option<&str>,
+    ) -> Switch {
+        let mut sw = Switch::with_config(Config::factory(hostname, release, certificate));
+        sw.release = release.unwrap_or(LAB_RELEASE);
+        sw
+    }
+
+    /// A switch running `config`, saved as its active file (e.g. from a backup).
+    pub fn with_config(mut config: Config) -> Switch {
+        config.header.saved = false;
+        let active = config.header.database.clone();
+        Switch {
+            files: BTreeMap::from([(active.clone(), config.clone())]),
+            running: config,
+            active,
+            release: LAB_RELEASE,
+        }
+    }
+
+    pub fn hostname(&self) -> &str {
+        self.running.hostname.as_deref().unwrap_or("")
+    }
+
+    /// Whether the running configuration differs from the active saved file.
+    pub fn unsaved(&self) -> bool {
+        self.files.get(&self.active) != Some(&self.running)
+    }
+}
+
+/// A CLI level. Sub-modes keep what their commands apply to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Mode {
+    User,
+    Enable,
+    Config,
+    Interface(IfaceRange),
+    Vlan(Vlan),
+}
+
+/// What the switch prints for one line typed at its prompt.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    /// The output, each line ending in `\n`; empty for most configuration commands.
+    pub output: String,
+    /// The session ends (`exit` from the user or enable level).
+    pub close: bool,
+}
+
+impl Reply {
+    fn text(output: String) -> Reply {
+        Reply {
+            output,
+            close: false,
+        }
+    }
+
+    fn error(message: String) -> Reply {
+        Reply::text(format!("% {message}\n"))
+    }
+
+    fn unrecognized(word: &str) -> Reply {
+        Reply::error(format!("Unrecognized command \"{word}\"."))
+    }
+}
+
+/// One CLI session on a switch: its mode, paging and the rest of a paged output.
+#[derive(Clone, Debug)]
+pub struct Session {
+    mode: Mode,
+    paging: bool,
+    /// Terminal length: a page shows one line fewer, for the pager's prompt.
+    length: usize,
+    /// Output lines still to page through.
+    pending: Vec<String>,
+    /// The first and last line numbers of the page shown last.
+    from: usize,
+    shown: usize,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// A new login: user mode, paging on, 24 lines.
+    pub fn new() -> Session {
+        Session {
+            mode: Mode::User,
+            paging: true,
+            length: 24,
+            pending: Vec::new(),
+            from: 0,
+            shown: 0,
+        }
+    }
+
+    /// The prompt as Onyx prints it, with its trailing space; the pager's prompt while an
+    /// output is being paged.
+    pub fn prompt(&self, sw: &Switch) -> String {
+        if !self.pending.is_empty() {
+            return format!("lines {}-{} ", self.from, self.shown);
+        }
+        let host = sw.hostname();
+        let level = match &self.mode {
+            Mode::User => ">".to_string(),
+            Mode::Enable => "#".to_string(),
+            Mode::Config => "(config) #".to_string(),
+            Mode::Interface(r) => format!("(config interface {r}) #"),
+            Mode::Vlan(v) => format!("(config vlan {v}) #"),
+        };
+        format!("{host} [standalone: master] {level} ")
+    }
+
+    fn page(&self) -> usize {
+        self.length.saturating_sub(1).max(1)
+    }
+
+    /// Reads one line typed at the prompt.
+    pub fn input(&mut self, sw: &mut Switch, line: &str) -> Reply {
+        if !self.pending.is_empty() {
+            // The pager: `q` quits, anything else shows the next page.
+            if line.trim() == "q" {
+                self.pending.clear();
+                return Reply::default();
+            }
+            return Reply::text(self.next_page());
+        }
+        let line = line.trim();
+        // An empty line reprints the prompt; `#` starts a comment (pasted configs).
+        if line.is_empty() || line.starts_with('#') {
+            return Reply::default();
+        }
+        let (line, filter) = match line.split_once(" | ") {
+            Some((l, f)) => (l.trim(), Some(f.trim())),
+            None => (line, None),
+        };
+        let words = match expand(&self.mode, line) {
+            Ok(w) => w,
+            Err(reply) => return reply,
+        };
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let reply = self.run(sw, &words, line);
+        match filter {
+            None => self.paged(reply),
+            Some(f) => match f.split_once(' ') {
+                Some(("include", pattern)) => {
+                    let pattern = pattern.trim().trim_matches('"');
+                    let kept: String = reply
+                        .output
+                        .lines()
+                        .filter(|l| l.contains(pattern))
+                        .map(|l| format!("{l}\n"))
+                        .collect();
+                    self.paged(Reply::text(kept))
+                }
+                _ => Reply::unrecognized(f.split(' ').next().unwrap_or(f)),
+            },
+        }
+    }
+
+    /// Output longer than a page is shown a page at a time when paging is on.
+    fn paged(&mut self, reply: Reply) -> Reply {
+        let lines: Vec<&str> = reply.output.lines().collect();
+        if !self.paging || lines.len() <= self.page() {
+            return reply;
+        }
+        self.pending = lines.iter().map(|l| l.to_string()).collect();
+        self.shown = 0;
+        Reply::text(self.next_page())
+    }
+
+    fn next_page(&mut self) -> String {
+        let n = self.page().min(self.pending.len());
+        let page: Vec<String> = self.pending.drain(..n).collect();
+        self.from = self.shown + 1;
+        self.shown += n;
+        page.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    fn run(&mut self, sw: &mut Switch, words: &[&str], line: &str) -> Reply {
+        let config = !matches!(self.mode, Mode::User | Mode::Enable);
+        match words {
+            ["exit"] => {
+                self.mode = match self.mode {
+                    Mode::User | Mode::Enable => {
+                        return Reply {
+                            output: String::new(),
+                            close: true,
+                        };
+                    }
+                    Mode::Config => Mode::Enable,
+                    Mode::Interface(_) | Mode::Vlan(_) => Mode::Config,
+                };
+                Reply::default()
+            }
+            ["no", "cli", "session", "paging", "enable"] => {
+                self.paging = false;
+                Reply::default()
+            }
+            ["cli", "session", "paging", "enable"] => {
+                self.paging = true;
+                Reply::default()
+            }
+            ["terminal", "length", n] => match n.parse::<usize>() {
+                Ok(n) if n > 0 => {
+                    self.length = n;
+                    Reply::default()
+                }
+                _ => Reply::unrecognized(n),
+            },
+            ["show", "version"] => Reply::text(version(sw)),
+            ["show", rest @ ..] if self.mode == Mode::User => {
+                Reply::unrecognized(rest.first().copied().unwrap_or("show"))
+            }
+            ["show", "running-config"] => Reply::text(running_config(sw)),
+            ["show", "running-config", "interface", kind, id] => self.show_interface(sw, kind, id),
+            ["show", "configuration", "files"] => Reply::text(files(sw)),
+            ["show", other, ..] => Reply::unrecognized(other),
+            ["enable"] if self.mode == Mode::User => {
+                self.mode = Mode::Enable;
+                Reply::default()
+            }
+            ["disable"] if !config => {
+                self.mode = Mode::User;
+                Reply::default()
+            }
+            ["configure", "terminal"] if self.mode == Mode::Enable => {
+                self.mode = Mode::Config;
+                Reply::default()
+            }
+            ["configuration", "write"] | ["write", "memory"] if self.mode != Mode::User => {
+                let name = sw.active.clone();
+                save(sw, &name);
+                Reply::default()
+            }
+            ["configuration", "write", "to", name, rest @ ..] if self.mode != Mode::User => {
+                match rest {
+                    [] => {
+                        save(sw, name);
+                        sw.active = name.to_string();
+                        Reply::default()
+                    }
+                    ["no-switch"] => {
+                        let keep = sw.active.clone();
+                        save(sw, name);
+                        sw.active = keep;
+                        Reply::default()
+                    }
+                    [other, ..] => Reply::unrecognized(other),
+                }
+            }
+            _ if config => self.configure(sw, line, words),
+            [first, ..] => Reply::unrecognized(first),
+            [] => Reply::default(),
+        }
+    }
+
+    /// A configuration command: flat from `(config)`, or the rest of a line inside a
+    /// sub-mode. Applied with the model's semantics; refused, state untouched, otherwise.
+    fn configure(&mut self, sw: &mut Switch, line: &str, words: &[&str]) -> Reply {
+        let typed = words.join(" ");
+        let full = match &self.mode {
+            Mode::Interface(r) if !starts_mode(words) => format!("interface {r} {typed}"),
+            Mode::Vlan(v) if words.first() == Some(&"name") => format!("vlan {v} {typed}"),
+            _ => typed,
+        };
+        match command::parse(&full) {
+            Ok(Some(cmd)) => {
+                let enter = match &cmd {
+                    Command::Interface(r, IfaceCmd::Create) => Some(Mode::Interface(*r)),
+                    Command::VlanCreate(spans) if spans.len() == 1 && spans[0].0 == spans[0].1 => {
+                        Some(Mode::Vlan(spans[0].0))
+                    }
+                    _ => None,
+                };
+                sw.running.apply(&cmd);
+                if let Some(m) = enter {
+                    self.mode = m;
+                }
+                Reply::default()
+            }
+            // Not a command the model knows: the first word Onyx would not accept.
+            Ok(None) => Reply::unrecognized(words.first().copied().unwrap_or(line)),
+            // A known command with a bad argument: Onyx's texts for these were not observed;
+            // the word at fault is named in the one confirmed form.
+            Err(m) => {
+                let at = full.get(m.column..).unwrap_or("");
+                let word = at.split(' ').next().filter(|w| !w.is_empty()).unwrap_or(at);
+                Reply::unrecognized(word)
+            }
+        }
+    }
+
+    fn show_interface(&self, sw: &Switch, kind: &str, id: &str) -> Reply {
+        let Ok(Some(Command::Interface(want, _))) =
+            command::parse(&format!("interface {kind} {id}"))
+        else {
+            return Reply::unrecognized(id);
+        };
+        let members: Vec<_> = want.members().collect();
+        let text: String = running_config(sw)
+            .lines()
+            .filter(|l| match command::parse(l.trim()) {
+                Ok(Some(Command::Interface(r, _))) => r.members().any(|m| members.contains(&m)),
+                _ => false,
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        Reply::text(text)
+    }
+}
+
+/// A line that leaves an interface sub-mode for another object (`interface ethernet 1/2`,
+/// `vlan 10`) rather than configuring the current one.
+fn starts_mode(words: &[&str]) -> bool {
+    matches!(
+        words.first(),
+        Some(
+            &"interface"
+                | &"vlan"
+                | &"traffic"
+                | &"dcb"
+                | &"lldp"
+                | &"hostname"
+                | &"roce"
+                | &"license"
+        )
+    ) || matches!(
+        words,
+        [
+            "no",
+            "interface" | "vlan" | "traffic" | "hostname" | "roce",
+            ..
+        ]
+    )
+}
+
+fn save(sw: &mut Switch, name: &str) {
+    let mut saved = sw.running.clone();
+    saved.header.database = name.to_string();
+    sw.files.insert(name.to_string(), saved);
+}
+
+/// `show running-config`: the configuration as the renderer prints it, with the header line
+/// Onyx adds (`## Generated at`), which every reader ignores.
+fn running_config(sw: &Switch) -> String {
+    let mut cfg = sw.running.clone();
+    cfg.header.database = sw.active.clone();
+    let text = Renderer::embedded()
+        .and_then(|r| r.render(&cfg))
+        .unwrap_or_else(|e| format!("% {e}\n"));
+    let mut out = String::with_capacity(text.len() + 48);
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if line.starts_with("## Running database ") {
+            let _ = writeln!(out, "## Generated at {}", now());
+        }
+    }
+    out
+}
+
+/// `show configuration files`.
+fn files(sw: &Switch) -> String {
+    let mut out = String::new();
+    for name in sw.files.keys() {
+        let active = if *name == sw.active { " (active)" } else { "" };
+        let _ = writeln!(out, "{name}{active}");
+    }
+    let _ = writeln!(out, "Active configuration: {}", sw.active);
+    let unsaved = if sw.unsaved() { "yes" } else { "no" };
+    let _ = writeln!(out, "Unsaved changes : {unsaved}");
+    out
+}
+
+/// `show version`, in the layout of Onyx 3.10's.
+fn version(sw: &Switch) -> String {
+    let r = sw.release;
+    format!(
+        "Product name:      Onyx\nProduct release:   {r}\nBuild ID:          #1-lab\nTarget arch:       x86_64\nVersion summary:   X86_64 {r} fabric-lab\n\nProduct model:     fabric lab\nHost ID:           NA\n"
+    )
+}
+
+/// The current UTC time as Onyx prints it in the header: `2025/04/15 10:23:14 +0000`.
+fn now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}/{month:02}/{day:02} {:02}:{:02}:{:02} +0000",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// The keywords that may follow a keyword (or start a line, after `""`), for abbreviations:
+/// a word that begins exactly one of them stands for it (`conf t`, `show run`, `int eth 1/1`).
+/// Other words are arguments and are kept as typed.
+const KEYWORDS: &[(&str, &[&str])] = &[
+    (
+        "",
+        &[
+            "cli",
+            "configuration",
+            "configure",
+            "dcb",
+            "disable",
+            "enable",
+            "exit",
+            "hostname",
+            "interface",
+            "license",
+            "lldp",
+            "no",
+            "roce",
+            "show",
+            "terminal",
+            "traffic",
+            "vlan",
+            "write",
+        ],
+    ),
+    (
+        "no",
+        &[
+            "cli",
+            "dcb",
+            "hostname",
+            "interface",
+            "lldp",
+            "roce",
+            "traffic",
+            "vlan",
+        ],
+    ),
+    ("cli", &["default", "session"]),
+    ("session", &["paging"]),
+    ("paging", &["enable"]),
+    ("configure", &["terminal"]),
+    ("terminal", &["length"]),
+    ("show", &["configuration", "running-config", "version"]),
+    ("configuration", &["files", "write"]),
+    ("write", &["memory", "to"]),
+    ("running-config", &["interface"]),
+    (
+        "interface",
+        &["ethernet", "mlag-port-channel", "port-channel", "vlan"],
+    ),
+    ("traffic", &["pool"]),
+    ("dcb", &["priority-flow-control"]),
+];
+
+/// The interface attributes that start a line inside an interface sub-mode.
+const ATTRIBUTES: &[&str] = &[
+    "channel-group",
+    "dcb",
+    "description",
+    "mlag-channel-group",
+    "module-type",
+    "mtu",
+    "no",
+    "qos",
+    "shutdown",
+    "speed",
+    "switchport",
+    "traffic-class",
+];
+
+/// The words of a line with abbreviated keywords written out.
+fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
+    let follows = |k: &str| {
+        KEYWORDS
+            .iter()
+            .find(|(p, _)| *p == k)
+            .map_or(&[][..], |(_, c)| *c)
+    };
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, &word) in words.iter().enumerate() {
+        let prev = if i == 0 { "" } else { out[i - 1].as_str() };
+        let in_interface = matches!(mode, Mode::Interface(_));
+        let candidates: &[&str] = if i == 0 && in_interface {
+            ATTRIBUTES
+        } else {
+            KEYWORDS
+                .iter()
+                .find(|(k, _)| *k == prev)
+                .map_or(&[], |(_, c)| *c)
+        };
+        let word = if candidates.contains(&word) || word.starts_with(|c: char| c.is_ascii_digit()) {
+            word.to_string()
+        } else {
+            let mut matching: Vec<&&str> =
+                candidates.iter().filter(|c| c.starts_with(word)).collect();
+            // `conf t`: of `configure` and `configuration`, only one takes a word like `t`.
+            if matching.len() > 1
+                && let Some(next) = words.get(i + 1)
+            {
+                matching.retain(|c| follows(c).iter().any(|f| f.starts_with(next)));
+            }
+            match matching[..] {
+                [one] => one.to_string(),
+                [] => word.to_string(),
+                // Not observed on a switch; the form of Onyx's other errors.
+                _ if i == 0 && in_interface && KEYWORDS[0].1.contains(&word) => word.to_string(),
+                _ => return Err(Reply::error(format!("Ambiguous command \"{word}\"."))),
+            }
+        };
+        out.push(word);
+    }
+    // Inside an interface sub-mode a line may also leave it for another object.
+    if matches!(mode, Mode::Interface(_))
+        && out
+            .first()
+            .is_some_and(|w| !ATTRIBUTES.contains(&w.as_str()))
+    {
+        return expand(&Mode::Config, line);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &mut Session, sw: &mut Switch, lines: &[&str]) -> String {
+        lines.iter().map(|l| s.input(sw, l).output).collect()
+    }
+
+    #[test]
+    fn modes_prompts_and_abbreviations() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::new();
+        assert_eq!(s.prompt(&sw), "leaf01 [standalone: master] > ");
+        run(&mut s, &mut sw, &["no cli session paging enable", "enable"]);
+        assert_eq!(s.prompt(&sw), "leaf01 [standalone: master] # ");
+        run(&mut s, &mut sw, &["conf t"]);
+        assert_eq!(s.prompt(&sw), "leaf01 [standalone: master] (config) # ");
+        run(&mut s, &mut sw, &["int eth 1/1-1/4"]);
+        assert_eq!(
+            s.prompt(&sw),
+            "leaf01 [standalone: master] (config interface ethernet 1/1-1/4) # "
+        );
+        assert_eq!(
+            run(&mut s, &mut sw, &["mtu 9216 force", "sw mode hybrid"]),
+            ""
+        );
+        assert_eq!(sw.running.interfaces.len(), 4);
+        run(&mut s, &mut sw, &["exit", "vlan 10"]);
+        assert_eq!(
+            s.prompt(&sw),
+            "leaf01 [standalone: master] (config vlan 10) # "
+        );
+        run(&mut s, &mut sw, &["name storage", "exit", "exit"]);
+        assert_eq!(s.prompt(&sw), "leaf01 [standalone: master] # ");
+        let shown = run(&mut s, &mut sw, &["show run | include mtu"]);
+        assert_eq!(shown, "   interface ethernet 1/1-1/4 mtu 9216 force\n");
+        assert!(
+            run(&mut s, &mut sw, &["show running-config"])
+                .contains("   vlan 10 name \"storage\"\n")
+        );
+    }
+
+    #[test]
+    fn unknown_commands_are_refused_and_change_nothing() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::new();
+        run(&mut s, &mut sw, &["enable", "configure terminal"]);
+        let before = sw.running.clone();
+        assert_eq!(
+            run(&mut s, &mut sw, &["ib sm"]),
+            "% Unrecognized command \"ib\".\n"
+        );
+        assert_eq!(
+            run(&mut s, &mut sw, &["interface ethernet 1/1 mtu 99999 force"]),
+            "% Unrecognized command \"99999\".\n"
+        );
+        assert_eq!(sw.running, before);
+    }
+
+    #[test]
+    fn saving_and_unsaved_changes() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::new();
+        run(&mut s, &mut sw, &["enable"]);
+        assert!(
+            run(&mut s, &mut sw, &["show configuration files"]).ends_with("Unsaved changes : no\n")
+        );
+        run(&mut s, &mut sw, &["configure terminal", "lldp"]);
+        let files = run(&mut s, &mut sw, &["show configuration files"]);
+        assert_eq!(
+            files,
+            "initial (active)\nActive configuration: initial\nUnsaved changes : yes\n"
+        );
+        run(
+            &mut s,
+            &mut sw,
+            &["configuration write to before-push no-switch"],
+        );
+        assert_eq!(sw.active, "initial");
+        run(&mut s, &mut sw, &["configuration write"]);
+        let files = run(&mut s, &mut sw, &["show configuration files"]);
+        assert_eq!(
+            files,
+            "before-push\ninitial (active)\nActive configuration: initial\nUnsaved changes : no\n"
+        );
+    }
+
+    #[test]
+    fn paging_shows_a_page_then_the_pager_prompt() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::new();
+        run(&mut s, &mut sw, &["enable", "terminal length 5"]);
+        let first = s.input(&mut sw, "show running-config").output;
+        assert_eq!(first.lines().count(), 4);
+        assert!(s.prompt(&sw).starts_with("lines 1-4 "), "{}", s.prompt(&sw));
+        s.input(&mut sw, "q");
+        assert_eq!(s.prompt(&sw), "leaf01 [standalone: master] # ");
+    }
+}
