@@ -210,6 +210,18 @@ pub(crate) fn read_config(
     path: &Path,
     color: bool,
 ) -> Result<Result<crate::onyx::Config, u8>, Failure> {
+    Ok(load_config(path, color)?.map_err(|diagnostic| {
+        eprint!("{diagnostic}");
+        exit::FAILURE
+    }))
+}
+
+/// Reads a running-config; a malformed line gives its diagnostic, rendered, for the caller to
+/// print (so configs read at once report in a fixed order).
+pub(crate) fn load_config(
+    path: &Path,
+    color: bool,
+) -> Result<Result<crate::onyx::Config, String>, Failure> {
     let (name, text) = read_input(path)?;
     match crate::onyx::parse(&text) {
         Ok(c) => Ok(Ok(c)),
@@ -243,8 +255,7 @@ pub(crate) fn read_config(
                 },
                 format!("expected {}", e.expected),
             );
-            eprint!("{}", diag::render(&[d], &sources, color));
-            Ok(Err(exit::FAILURE))
+            Ok(Err(diag::render(&[d], &sources, color)))
         }
     }
 }
