@@ -302,7 +302,7 @@ impl Session {
     fn configure(&mut self, sw: &mut Switch, line: &str, words: &[&str]) -> Reply {
         let typed = words.join(" ");
         let full = match &self.mode {
-            Mode::Interface(r) if !starts_mode(words) => format!("interface {r} {typed}"),
+            Mode::Interface(r) if !leaves_interface(words) => format!("interface {r} {typed}"),
             Mode::Vlan(v) if words.first() == Some(&"name") => format!("vlan {v} {typed}"),
             _ => typed,
         };
@@ -352,29 +352,14 @@ impl Session {
     }
 }
 
-/// A line that leaves an interface sub-mode for another object (`interface ethernet 1/2`,
-/// `vlan 10`) rather than configuring the current one.
-fn starts_mode(words: &[&str]) -> bool {
-    matches!(
-        words.first(),
-        Some(
-            &"interface"
-                | &"vlan"
-                | &"traffic"
-                | &"dcb"
-                | &"lldp"
-                | &"hostname"
-                | &"roce"
-                | &"license"
-        )
-    ) || matches!(
-        words,
-        [
-            "no",
-            "interface" | "vlan" | "traffic" | "hostname" | "roce",
-            ..
-        ]
-    )
+/// A line typed inside an interface sub-mode that leaves it for another object
+/// (`interface ethernet 1/2`, `vlan 10`, `no interface port-channel 1`) rather than
+/// configuring the current interfaces: its first word (after `no`) is not an attribute.
+fn leaves_interface(words: &[&str]) -> bool {
+    match words {
+        ["no", w, ..] | [w, ..] => !ATTRIBUTES.contains(w),
+        [] => false,
+    }
 }
 
 fn save(sw: &mut Switch, name: &str) {
@@ -563,11 +548,8 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
         out.push(word);
     }
     // Inside an interface sub-mode a line may also leave it for another object.
-    if matches!(mode, Mode::Interface(_))
-        && out
-            .first()
-            .is_some_and(|w| !ATTRIBUTES.contains(&w.as_str()))
-    {
+    let typed: Vec<&str> = out.iter().map(String::as_str).collect();
+    if matches!(mode, Mode::Interface(_)) && leaves_interface(&typed) {
         return expand(&Mode::Config, line);
     }
     Ok(out)

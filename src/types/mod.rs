@@ -178,13 +178,18 @@ pub fn read_port_span(b: &[u8]) -> Option<((Port, Port), usize)> {
         return Some(((first, first), n));
     }
     let (last, m) = read_port(&b[n + 1..])?;
-    let same_group = first.slot == last.slot
-        && match (first.sub, last.sub) {
+    (same_group(first, last) && first <= last).then_some(((first, last), n + 1 + m))
+}
+
+/// Whether two ports can bound one Onyx range: the same slot, and both plain ports or both
+/// subports of one port.
+fn same_group(a: Port, b: Port) -> bool {
+    a.slot == b.slot
+        && match (a.sub, b.sub) {
             (None, None) => true,
-            (Some(_), Some(_)) => first.port == last.port,
+            (Some(_), Some(_)) => a.port == b.port,
             _ => false,
-        };
-    (same_group && first <= last).then_some(((first, last), n + 1 + m))
+        }
 }
 
 /// The first and last port of a port or Onyx range (`1/1-1/8`, `1/31/1-1/31/4`), checked as
@@ -201,13 +206,7 @@ pub fn parse_port_span(s: &str) -> Result<(Port, Port), String> {
             Some((a, b)) => (a.parse()?, b.parse()?),
         },
     };
-    let same_group = a.slot == b.slot
-        && match (a.sub, b.sub) {
-            (None, None) => true,
-            (Some(_), Some(_)) => a.port == b.port,
-            _ => false,
-        };
-    if !same_group {
+    if !same_group(a, b) {
         return Err(format!(
             "`{s}` is not a range Onyx accepts: a range stays on one slot, and subports stay on one port (`1/1-1/8`, `1/31/1-1/31/4`)"
         ));
