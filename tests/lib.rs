@@ -5,6 +5,7 @@ mod cli;
 mod golden;
 mod invalid;
 mod lab;
+mod lab_ssh;
 mod parse;
 mod peers;
 mod plan;

@@ -12,6 +12,8 @@ use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
 
 mod diff;
+#[cfg(feature = "lab")]
+mod lab;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -75,6 +77,10 @@ enum Command {
     /// Compare each switch's running config with the fabric's intent and print the Onyx
     /// commands that remove the drift. Exit 0 no drift, 1 drift, 2 error.
     Diff(diff::Args),
+    /// Serve simulated Onyx switches for a fabric over SSH on loopback, until Ctrl-C: try
+    /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
+    #[cfg(feature = "lab")]
+    Lab(lab::Args),
     /// Print the JSON Schema of the fabric format.
     Schema,
 }
@@ -125,6 +131,8 @@ pub fn main() -> u8 {
         ),
         Command::Parse { file, format } => parse(&file, format, color),
         Command::Diff(args) => diff::run(&args, color),
+        #[cfg(feature = "lab")]
+        Command::Lab(args) => lab::run(&args, color),
         Command::Schema => {
             print!("{}", crate::fabric::json_schema());
             Ok(exit::OK)

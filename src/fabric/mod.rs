@@ -12,10 +12,12 @@ use crate::types::{
     SwitchportMode, TrafficClass, Trust, Vlan,
 };
 
+pub mod inventory;
 pub mod load;
 pub mod raw;
 pub mod validate;
 
+pub use inventory::Inventory;
 pub use load::{load, parse_bytes};
 pub use validate::validate;
 

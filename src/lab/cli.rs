@@ -21,6 +21,9 @@ pub struct Switch {
     pub files: BTreeMap<String, Config>,
     pub active: String,
     pub release: Release,
+    /// Counts configuration commands applied and saves, so a server can tell what to persist.
+    pub revision: u64,
+    pub saves: u64,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
@@ -54,6 +57,8 @@ impl Switch {
             running: config,
             active,
             release: LAB_RELEASE,
+            revision: 0,
+            saves: 0,
         }
     }
 
@@ -75,6 +80,8 @@ enum Mode {
     Config,
     Interface(IfaceRange),
     Vlan(Vlan),
+    /// `(config pool roce)`: a traffic pool's attributes.
+    Pool(String),
 }
 
 /// What the switch prints for one line typed at its prompt.
@@ -112,9 +119,12 @@ pub struct Session {
     length: usize,
     /// Output lines still to page through.
     pending: Vec<String>,
-    /// The first and last line numbers of the page shown last.
+    /// The first and last line numbers of the page shown last, and of the whole output.
     from: usize,
     shown: usize,
+    total: usize,
+    /// The pager has shown the last line and waits at `(END)`.
+    end: bool,
 }
 
 impl Default for Session {
@@ -133,12 +143,31 @@ impl Session {
             pending: Vec::new(),
             from: 0,
             shown: 0,
+            total: 0,
+            end: false,
         }
+    }
+
+    /// A session already in configuration mode with paging off, as a script would leave it.
+    pub fn configuring() -> Session {
+        Session {
+            mode: Mode::Config,
+            paging: false,
+            ..Session::new()
+        }
+    }
+
+    /// Whether an output is being paged: the next keystroke goes to the pager.
+    pub fn paging_now(&self) -> bool {
+        !self.pending.is_empty() || self.end
     }
 
     /// The prompt as Onyx prints it, with its trailing space; the pager's prompt while an
     /// output is being paged.
     pub fn prompt(&self, sw: &Switch) -> String {
+        if self.end {
+            return format!("lines {}-{}/{} (END) ", self.from, self.shown, self.total);
+        }
         if !self.pending.is_empty() {
             return format!("lines {}-{} ", self.from, self.shown);
         }
@@ -149,6 +178,7 @@ impl Session {
             Mode::Config => "(config) #".to_string(),
             Mode::Interface(r) => format!("(config interface {r}) #"),
             Mode::Vlan(v) => format!("(config vlan {v}) #"),
+            Mode::Pool(name) => format!("(config pool {name}) #"),
         };
         format!("{host} [standalone: master] {level} ")
     }
@@ -157,15 +187,27 @@ impl Session {
         self.length.saturating_sub(1).max(1)
     }
 
+    /// One keystroke while paging (`paging_now`), as Onyx's less-like pager reads them: space
+    /// shows the next page, Enter the next line, `q` quits; at `(END)` any key leaves.
+    pub fn key(&mut self, key: u8) -> Reply {
+        if self.end || key == b'q' || key == b'Q' {
+            self.pending.clear();
+            self.end = false;
+            return Reply::default();
+        }
+        match key {
+            b' ' | b'f' => Reply::text(self.next_page(self.page())),
+            b'\r' | b'\n' | b'j' => Reply::text(self.next_page(1)),
+            _ => Reply::default(),
+        }
+    }
+
     /// Reads one line typed at the prompt.
     pub fn input(&mut self, sw: &mut Switch, line: &str) -> Reply {
-        if !self.pending.is_empty() {
-            // The pager: `q` quits, anything else shows the next page.
-            if line.trim() == "q" {
-                self.pending.clear();
-                return Reply::default();
-            }
-            return Reply::text(self.next_page());
+        if self.paging_now() {
+            // A line-mode pager: `q` quits, anything else shows the next page.
+            let key = if line.trim() == "q" { b'q' } else { b' ' };
+            return self.key(key);
         }
         let line = line.trim();
         // An empty line reprints the prompt; `#` starts a comment (pasted configs).
@@ -181,7 +223,7 @@ impl Session {
             Err(reply) => return reply,
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let reply = self.run(sw, &words, line);
+        let reply = self.run(sw, &words);
         match filter {
             None => self.paged(reply),
             Some(f) => match f.split_once(' ') {
@@ -208,18 +250,21 @@ impl Session {
         }
         self.pending = lines.iter().map(|l| l.to_string()).collect();
         self.shown = 0;
-        Reply::text(self.next_page())
+        self.total = lines.len();
+        Reply::text(self.next_page(self.page()))
     }
 
-    fn next_page(&mut self) -> String {
-        let n = self.page().min(self.pending.len());
+    /// The next `n` lines; the window shown (`lines A-B`) keeps a page's height.
+    fn next_page(&mut self, n: usize) -> String {
+        let n = n.min(self.pending.len());
         let page: Vec<String> = self.pending.drain(..n).collect();
-        self.from = self.shown + 1;
         self.shown += n;
+        self.from = self.shown.saturating_sub(self.page()) + 1;
+        self.end = self.pending.is_empty();
         page.iter().map(|l| format!("{l}\n")).collect()
     }
 
-    fn run(&mut self, sw: &mut Switch, words: &[&str], line: &str) -> Reply {
+    fn run(&mut self, sw: &mut Switch, words: &[&str]) -> Reply {
         let config = !matches!(self.mode, Mode::User | Mode::Enable);
         match words {
             ["exit"] => {
@@ -231,7 +276,7 @@ impl Session {
                         };
                     }
                     Mode::Config => Mode::Enable,
-                    Mode::Interface(_) | Mode::Vlan(_) => Mode::Config,
+                    Mode::Interface(_) | Mode::Vlan(_) | Mode::Pool(_) => Mode::Config,
                 };
                 Reply::default()
             }
@@ -291,7 +336,18 @@ impl Session {
                     [other, ..] => Reply::unrecognized(other),
                 }
             }
-            _ if config => self.configure(sw, line, words),
+            ["traffic", "pool", name] if config => {
+                // Creates the pool (lossy, Onyx's default type) and enters its sub-mode.
+                if !sw.running.pools.contains_key(*name) {
+                    let reply = self.configure(sw, &["traffic", "pool", name, "type", "lossy"]);
+                    if !reply.output.is_empty() {
+                        return reply;
+                    }
+                }
+                self.mode = Mode::Pool(name.to_string());
+                Reply::default()
+            }
+            _ if config => self.configure(sw, words),
             [first, ..] => Reply::unrecognized(first),
             [] => Reply::default(),
         }
@@ -299,11 +355,14 @@ impl Session {
 
     /// A configuration command: flat from `(config)`, or the rest of a line inside a
     /// sub-mode. Applied with the model's semantics; refused, state untouched, otherwise.
-    fn configure(&mut self, sw: &mut Switch, line: &str, words: &[&str]) -> Reply {
+    fn configure(&mut self, sw: &mut Switch, words: &[&str]) -> Reply {
         let typed = words.join(" ");
         let full = match &self.mode {
             Mode::Interface(r) if !leaves_interface(words) => format!("interface {r} {typed}"),
             Mode::Vlan(v) if words.first() == Some(&"name") => format!("vlan {v} {typed}"),
+            Mode::Pool(name) if !leaves(words, POOL_ATTRIBUTES) => {
+                format!("traffic pool {name} {typed}")
+            }
             _ => typed,
         };
         match command::parse(&full) {
@@ -316,13 +375,24 @@ impl Session {
                     _ => None,
                 };
                 sw.running.apply(&cmd);
+                sw.revision += 1;
                 if let Some(m) = enter {
                     self.mode = m;
                 }
                 Reply::default()
             }
-            // Not a command the model knows: the first word Onyx would not accept.
-            Ok(None) => Reply::unrecognized(words.first().copied().unwrap_or(line)),
+            // Not a command the model knows: the first word Onyx would not accept (after
+            // an interface's name, the attribute).
+            Ok(None) => {
+                let full: Vec<&str> = full.split(' ').collect();
+                let named = full.len() > 3
+                    && matches!(
+                        command::parse(&full[..3].join(" ")),
+                        Ok(Some(Command::Interface(_, IfaceCmd::Create)))
+                    );
+                let word = if named { full[3] } else { full[0] };
+                Reply::unrecognized(word)
+            }
             // A known command with a bad argument: Onyx's texts for these were not observed;
             // the word at fault is named in the one confirmed form.
             Err(m) => {
@@ -356,8 +426,13 @@ impl Session {
 /// (`interface ethernet 1/2`, `vlan 10`, `no interface port-channel 1`) rather than
 /// configuring the current interfaces: its first word (after `no`) is not an attribute.
 fn leaves_interface(words: &[&str]) -> bool {
+    leaves(words, ATTRIBUTES)
+}
+
+/// Whether a line typed in a sub-mode is not one of its attributes (after `no`).
+fn leaves(words: &[&str], attributes: &[&str]) -> bool {
     match words {
-        ["no", w, ..] | [w, ..] => !ATTRIBUTES.contains(w),
+        ["no", w, ..] | [w, ..] => !attributes.contains(w),
         [] => false,
     }
 }
@@ -366,6 +441,7 @@ fn save(sw: &mut Switch, name: &str) {
     let mut saved = sw.running.clone();
     saved.header.database = name.to_string();
     sw.files.insert(name.to_string(), saved);
+    sw.saves += 1;
 }
 
 /// `show running-config`: the configuration as the renderer prints it, with the header line
@@ -505,6 +581,9 @@ const ATTRIBUTES: &[&str] = &[
     "traffic-class",
 ];
 
+/// The attributes that start a line inside a traffic pool's sub-mode.
+const POOL_ATTRIBUTES: &[&str] = &["map", "memory", "type"];
+
 /// The words of a line with abbreviated keywords written out.
 fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     let follows = |k: &str| {
@@ -520,6 +599,8 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
         let in_interface = matches!(mode, Mode::Interface(_));
         let candidates: &[&str] = if i == 0 && in_interface {
             ATTRIBUTES
+        } else if i == 0 && matches!(mode, Mode::Pool(_)) && !KEYWORDS[0].1.contains(&word) {
+            POOL_ATTRIBUTES
         } else {
             KEYWORDS
                 .iter()

@@ -1,8 +1,45 @@
 //! The lab: simulated Onyx switches, the project's test bed and a place to try everything
 //! without hardware. A switch is an [`onyx::Config`](crate::onyx::Config) with saved
 //! configuration files; its CLI ([`cli`]) reads commands with the same grammar as the parser
-//! and applies them with the same semantics.
+//! and applies them with the same semantics. [`device`] shares a switch between sessions
+//! and injects faults, [`term`] reads keystrokes and prints as Onyx prints, [`server`]
+//! serves switches over SSH.
 
 pub mod cli;
+pub mod device;
+pub mod server;
+pub mod term;
+
+use std::io::{Read, Write};
 
 pub use cli::{Reply, Session, Switch};
+pub use device::{Device, Faults};
+pub use server::{Lab, Logins, Served, Spec};
+
+/// Runs one session of `device`'s CLI on standard input and output (`fabric lab --stdio`),
+/// as a login shell would: an OpenSSH `sshd` can serve it as a `ForceCommand`.
+pub fn run_stdio(device: &Device) -> std::io::Result<()> {
+    let mut term = term::Term::new(device.login(), false, false);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&term.greet(device))?;
+    stdout.flush()?;
+    let mut stdin = std::io::stdin().lock();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = stdin.read(&mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        // After a hang fault, input is read and nothing is answered.
+        for out in term.feed(device, &buf[..n]) {
+            match out {
+                term::Out::Data(d) => {
+                    stdout.write_all(&d)?;
+                    stdout.flush()?;
+                }
+                term::Out::Delay(d) => std::thread::sleep(d),
+                term::Out::Close | term::Out::Drop => return Ok(()),
+            }
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! `fabric lab`: one simulated switch per switch of a fabric, served over SSH until Ctrl-C;
+//! or one switch's CLI on standard input and output (`--stdio`).
+
+use std::io::Write as _;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{Failure, exit};
+use crate::fabric::inventory::{Address, Inventory};
+use crate::lab::{Device, Lab, Logins, Spec, Switch, server};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The fabric file: one simulated switch per switch, named as its hostname.
+    fabric: PathBuf,
+    /// Folder for each switch's host key, saved configurations, fault control file
+    /// (`<switch>/faults.yaml`) and command log; also the inventory and known_hosts files.
+    #[arg(long, value_name = "DIR", default_value = ".fabric/lab")]
+    state: PathBuf,
+    /// Listen on consecutive ports from N, switches in name order (0: ports the system
+    /// picks). Default: a switch's `mgmt` port when its host is a loopback address, else a
+    /// port the system picks.
+    #[arg(long, value_name = "N")]
+    base_port: Option<u16>,
+    /// Start each switch from `DIR/<switch>.cfg` (a backup) instead of its saved or factory
+    /// configuration; switches without a file start as usual.
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
+    /// The address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    listen: IpAddr,
+    /// Public keys that may log in (an `authorized_keys` or `.pub` file; repeat for several).
+    /// Default: the `~/.ssh/id_*.pub` keys of the user running the lab.
+    #[arg(long, value_name = "FILE")]
+    authorized_keys: Vec<PathBuf>,
+    /// Run this switch's CLI on standard input and output, for an OpenSSH `sshd`
+    /// `ForceCommand`; its running config is kept in the state folder between sessions.
+    #[arg(long, value_name = "SWITCH")]
+    stdio: Option<String>,
+}
+
+/// The password every lab switch accepts: `FABRIC_LAB_PASSWORD`, else Onyx's factory `admin`.
+pub const PASSWORD_ENV: &str = "FABRIC_LAB_PASSWORD";
+
+pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
+    let (fabrics, clean) = super::check_all(std::slice::from_ref(&args.fabric), false, color)?;
+    let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
+        return Ok(exit::FINDINGS);
+    };
+    let fresh = |sw: &crate::fabric::Switch| -> Result<(Switch, bool), Failure> {
+        let name = sw.hostname.as_str();
+        if let Some(dir) = &args.from {
+            let path = dir.join(format!("{name}.cfg"));
+            if path.exists() {
+                let config = match super::read_config(&path, color)? {
+                    Ok(c) => c,
+                    Err(_) => {
+                        return Err(Failure(format!(
+                            "{name}: `{}` is malformed",
+                            path.display()
+                        )));
+                    }
+                };
+                let mut s = Switch::with_config(config);
+                s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
+                return Ok((s, true));
+            }
+        }
+        let s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
+        Ok((s, false))
+    };
+
+    if let Some(name) = &args.stdio {
+        let Some(sw) = fabric
+            .switches
+            .values()
+            .find(|s| s.hostname.as_str() == name)
+        else {
+            let names: Vec<&str> = fabric
+                .switches
+                .values()
+                .map(|s| s.hostname.as_str())
+                .collect();
+            return Err(Failure(format!(
+                "no switch `{name}` in `{}` (switches: {})",
+                args.fabric.display(),
+                names.join(", ")
+            )));
+        };
+        let (start, _) = fresh(sw)?;
+        let device = Device::open(&args.state.join(name), start, false, true)?;
+        crate::lab::run_stdio(&device)
+            .map_err(|e| Failure(format!("{name}: standard input or output: {e}")))?;
+        return Ok(exit::OK);
+    }
+
+    std::fs::create_dir_all(&args.state)
+        .map_err(|e| Failure(format!("cannot create `{}`: {e}", args.state.display())))?;
+    let state = args
+        .state
+        .canonicalize()
+        .map_err(|e| Failure(format!("`{}`: {e}", args.state.display())))?;
+    let password = std::env::var(PASSWORD_ENV).unwrap_or_else(|_| "admin".to_string());
+    let keys = if args.authorized_keys.is_empty() {
+        own_public_keys()
+    } else {
+        args.authorized_keys.clone()
+    };
+    let mut specs = Vec::new();
+    let mut logins = Vec::new();
+    for (i, sw) in fabric.switches.values().enumerate() {
+        let name = sw.hostname.as_str();
+        let dir = state.join(name);
+        let (start, from_backup) = fresh(sw)?;
+        let device = Device::open(&dir, start, from_backup, false)?;
+        let key = server::host_key(Some(&dir.join("ssh_host_ed25519_key")))?;
+        let port = match (args.base_port, &sw.mgmt) {
+            (Some(0), _) => 0,
+            (Some(base), _) => u16::try_from(usize::from(base) + i)
+                .map_err(|_| Failure(format!("--base-port {base}: too few ports left")))?,
+            (None, Some(m)) if is_loopback(&m.host) => m.port,
+            (None, _) => 0,
+        };
+        let mut login = Logins::factory();
+        login.password = password.clone();
+        if let Some(m) = &sw.mgmt {
+            login.user = m.user.clone();
+        }
+        for path in &keys {
+            login.add_keys(path)?;
+        }
+        logins.push(login.user.clone());
+        specs.push(Spec {
+            device: Arc::new(device),
+            port,
+            key,
+            logins: login,
+        });
+    }
+    let lab = Lab::start(specs, args.listen)?;
+
+    let mut inventory = Inventory {
+        known_hosts: Some(state.join("known_hosts")),
+        ..Inventory::default()
+    };
+    let mut known_hosts = String::new();
+    for (served, user) in lab.switches.iter().zip(&logins) {
+        known_hosts.push_str(&served.known_hosts_line());
+        known_hosts.push('\n');
+        inventory.switches.insert(
+            served.device.name.clone(),
+            Address {
+                host: served.addr.ip().to_string(),
+                port: served.addr.port(),
+                user: user.clone(),
+            },
+        );
+    }
+    let inventory_path = state.join("inventory.yaml");
+    let yaml = serde_saphyr::to_string(&inventory)
+        .map_err(|e| Failure(format!("cannot write the inventory: {e}")))?;
+    let header = format!(
+        "# Written by `fabric lab {}`: where its simulated switches listen.\n# Use with `fabric diff {0} --inventory {}`.\n",
+        args.fabric.display(),
+        inventory_path.display()
+    );
+    crate::lab::device::write_atomic(&inventory_path, format!("{header}{yaml}").as_bytes())?;
+    crate::lab::device::write_atomic(&state.join("known_hosts"), known_hosts.as_bytes())?;
+
+    let mut out = std::io::stdout().lock();
+    let rows: Vec<[String; 4]> = lab
+        .switches
+        .iter()
+        .zip(&logins)
+        .map(|(s, u)| {
+            [
+                s.device.name.clone(),
+                s.addr.to_string(),
+                u.clone(),
+                s.fingerprint.clone(),
+            ]
+        })
+        .collect();
+    let width = |i: usize, title: &str| {
+        rows.iter()
+            .map(|r| r[i].len())
+            .chain([title.len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1, w2) = (width(0, "switch"), width(1, "address"), width(2, "user"));
+    let _ = writeln!(
+        out,
+        "{:w0$}  {:w1$}  {:w2$}  host key",
+        "switch", "address", "user"
+    );
+    for r in &rows {
+        let _ = writeln!(out, "{:w0$}  {:w1$}  {:w2$}  {}", r[0], r[1], r[2], r[3]);
+    }
+    let _ = writeln!(
+        out,
+        "\n{} switch(es) listening; password from {PASSWORD_ENV} or the factory default; keys: {}.",
+        rows.len(),
+        if keys.is_empty() {
+            "none".to_string()
+        } else {
+            keys.iter()
+                .map(|k| k.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    let _ = writeln!(out, "inventory:   {}", inventory_path.display());
+    let _ = writeln!(out, "known_hosts: {}", state.join("known_hosts").display());
+    let _ = writeln!(
+        out,
+        "faults:      {}/<switch>/faults.yaml; commands logged in {0}/<switch>/commands.log",
+        state.display()
+    );
+    let _ = writeln!(
+        out,
+        "Ctrl-C stops the lab; saved configurations stay in {}.",
+        state.display()
+    );
+    let _ = out.flush();
+    drop(out);
+    lab.wait_for_signal()?;
+    Ok(exit::OK)
+}
+
+fn is_loopback(host: &str) -> bool {
+    host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The public keys `ssh` would offer by default: `~/.ssh/id_*.pub`.
+fn own_public_keys() -> Vec<PathBuf> {
+    let Some(home) = std::env::var_os("HOME") else {
+        return Vec::new();
+    };
+    let dir = Path::new(&home).join(".ssh");
+    let mut keys: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("id_") && n.ends_with(".pub"))
+        })
+        .collect();
+    keys.sort();
+    keys
+}

@@ -1,0 +1,434 @@
+//! A simulated switch as it is served: its state shared by every session, the faults it is
+//! told to inject, the log of every command it received, and its folder in the lab's state
+//! directory (host key, saved configuration files, fault control file, command log).
+//!
+//! The folder of a switch `leaf01` in a state directory `STATE`:
+//!
+//! | File | What |
+//! |---|---|
+//! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
+//! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
+//! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
+//! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]); read again whenever it changes |
+//! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use serde::Deserialize;
+
+use super::cli::{Session, Switch};
+use crate::onyx::{self, Renderer};
+
+/// Faults a switch injects, from its control file `faults.yaml`. Every field is optional.
+/// A command *matches* a pattern when its line, as received, contains the pattern; counts
+/// start when the file is (re)read and cover every session of the switch.
+///
+/// ```yaml
+/// delay_ms: 50             # wait before answering each command
+/// noise: true              # wrap output in Onyx 3.10's terminal noise (ANSI escapes, NULs)
+/// drop: { after: 12 }      # the 13th command closes the connection, unanswered
+/// hang: { after: 3, match: "interface" }  # the 4th matching command: no reply, no prompt
+/// refuse:                  # matching commands fail with a `%` error, state untouched
+///   - { match: "mtu 9216", error: "% MTU out of range" }
+/// drift:                   # changed behind the client's back, once: after the first
+///   after: 1               # `show running-config` is answered, these configuration
+///   match: show running-config  # commands are applied to the running config
+///   commands: ["interface ethernet 1/1 description changed"]
+/// ```
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Faults {
+    #[serde(default)]
+    pub delay_ms: u64,
+    #[serde(default)]
+    pub noise: bool,
+    pub drop: Option<Trigger>,
+    pub hang: Option<Trigger>,
+    #[serde(default)]
+    pub refuse: Vec<Refusal>,
+    pub drift: Option<Drift>,
+}
+
+/// Fires once, at the first matching command after `after` matching ones.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Trigger {
+    #[serde(default)]
+    pub after: u64,
+    #[serde(rename = "match")]
+    pub pattern: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    #[serde(rename = "match")]
+    pub pattern: String,
+    /// The error line; `% Command refused (lab fault).` by default.
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Drift {
+    /// Applied once the `after`-th matching command has been answered (default 1).
+    #[serde(default = "one")]
+    pub after: u64,
+    #[serde(rename = "match")]
+    pub pattern: Option<String>,
+    /// Configuration commands, as typed at `(config)`.
+    pub commands: Vec<String>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn matches(pattern: &Option<String>, line: &str) -> bool {
+    pattern.as_deref().is_none_or(|p| line.contains(p))
+}
+
+/// The faults in force and how far their triggers have counted.
+#[derive(Default)]
+struct FaultState {
+    faults: Faults,
+    /// The control file's modification time when it was read.
+    read: Option<SystemTime>,
+    drop_seen: u64,
+    hang_seen: u64,
+    drift_seen: u64,
+}
+
+/// What happens to one command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The switch answers (`close`: the session ends, as `exit` from enable does).
+    Reply { output: String, close: bool },
+    /// The connection drops, the command unanswered and not applied.
+    Drop,
+    /// No reply and no prompt, ever; the command is not applied.
+    Hang,
+}
+
+/// One command's outcome and how to print it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub step: Step,
+    pub delay: Duration,
+    pub noise: bool,
+}
+
+/// A simulated switch, shared by its sessions.
+pub struct Device {
+    pub name: String,
+    switch: Mutex<Switch>,
+    faults: Mutex<FaultState>,
+    log: Mutex<Vec<(u64, String)>>,
+    /// The switch's folder in the state directory; nothing is persisted without one.
+    dir: Option<PathBuf>,
+    /// Keep the running config on disk after each change (`--stdio`: a process per session).
+    keep_running: bool,
+    sessions: AtomicU64,
+    /// What was last persisted: `Switch::saves` and `Switch::revision`.
+    persisted: Mutex<(u64, u64)>,
+}
+
+impl Device {
+    /// A switch kept in memory only.
+    pub fn new(switch: Switch) -> Device {
+        Device {
+            name: switch.hostname().to_string(),
+            switch: Mutex::new(switch),
+            faults: Mutex::new(FaultState::default()),
+            log: Mutex::new(Vec::new()),
+            dir: None,
+            keep_running: false,
+            sessions: AtomicU64::new(0),
+            persisted: Mutex::new((0, 0)),
+        }
+    }
+
+    /// A switch with its folder in a state directory: it boots from its saved active file
+    /// there when it has one, else from `fresh` (factory default, or a backup). With
+    /// `keep_running`, the running config of the last session is kept instead (no reboot
+    /// between `--stdio` sessions).
+    pub fn open(
+        dir: &Path,
+        fresh: Switch,
+        prefer_fresh: bool,
+        keep_running: bool,
+    ) -> Result<Device, String> {
+        fs::create_dir_all(dir.join("saved"))
+            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        let mut switch = fresh;
+        if !prefer_fresh && let Some(mut saved) = load_saved(dir)? {
+            saved.release = switch.release;
+            switch = saved;
+        }
+        let running = dir.join("running.cfg");
+        if keep_running && !prefer_fresh && running.exists() {
+            switch.running = read_config(&running)?;
+        } else if running.exists() {
+            // A reboot: the running config is the active file's.
+            let _ = fs::remove_file(&running);
+        }
+        let mut dev = Device::new(switch);
+        dev.dir = Some(dir.to_path_buf());
+        dev.keep_running = keep_running;
+        dev.persist()?;
+        Ok(dev)
+    }
+
+    /// The switch's folder in the state directory.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// A copy of the switch's state now.
+    pub fn snapshot(&self) -> Switch {
+        self.lock().clone()
+    }
+
+    /// Changes the switch's state directly (a test's or a drift fault's hand on the box).
+    pub fn with<R>(&self, f: impl FnOnce(&mut Switch) -> R) -> R {
+        f(&mut self.lock())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Switch> {
+        // A panic in another session leaves the state as consistent as any command did.
+        self.switch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the faults to inject, counting from now (in-process control; a control file
+    /// does the same for a running lab).
+    pub fn set_faults(&self, faults: Faults) {
+        let mut st = self.faults.lock().unwrap_or_else(|e| e.into_inner());
+        *st = FaultState {
+            faults,
+            read: st.read,
+            ..FaultState::default()
+        };
+    }
+
+    /// Every command received so far, in order, with the session that sent it.
+    pub fn log(&self) -> Vec<(u64, String)> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A new session's number (1, 2, …), also counted as a login.
+    pub fn login(&self) -> u64 {
+        self.sessions.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// The prompt `session` shows now.
+    pub fn prompt(&self, session: &Session) -> String {
+        session.prompt(&self.lock())
+    }
+
+    /// One command line received by `session` (number `id`): logged, checked against the
+    /// faults, run, and what changed persisted.
+    pub fn command(&self, id: u64, session: &mut Session, line: &str) -> Answer {
+        let line = line.trim_end_matches(['\r', '\n']);
+        let typed = line.trim();
+        let mut guard = self.reload_faults();
+        let faults = &mut *guard;
+        let (delay, noise) = (
+            Duration::from_millis(faults.faults.delay_ms),
+            faults.faults.noise,
+        );
+        let answer = |step| Answer { step, delay, noise };
+        if typed.is_empty() || session.paging_now() {
+            let mut sw = self.lock();
+            let r = session.input(&mut sw, line);
+            return answer(Step::Reply {
+                output: r.output,
+                close: r.close,
+            });
+        }
+        self.record(id, typed);
+        if let Some(t) = &faults.faults.drop
+            && matches(&t.pattern, typed)
+        {
+            faults.drop_seen += 1;
+            if faults.drop_seen == t.after + 1 {
+                return answer(Step::Drop);
+            }
+        }
+        if let Some(t) = &faults.faults.hang
+            && matches(&t.pattern, typed)
+        {
+            faults.hang_seen += 1;
+            if faults.hang_seen == t.after + 1 {
+                return answer(Step::Hang);
+            }
+        }
+        if let Some(r) = faults
+            .faults
+            .refuse
+            .iter()
+            .find(|r| typed.contains(&r.pattern))
+        {
+            let error = r
+                .error
+                .clone()
+                .unwrap_or_else(|| "% Command refused (lab fault).".to_string());
+            return answer(Step::Reply {
+                output: format!("{error}\n"),
+                close: false,
+            });
+        }
+        let reply = {
+            let mut sw = self.lock();
+            let reply = session.input(&mut sw, line);
+            if let Some(d) = &faults.faults.drift
+                && matches(&d.pattern, typed)
+            {
+                faults.drift_seen += 1;
+                if faults.drift_seen == d.after {
+                    let mut hand = Session::configuring();
+                    for c in &d.commands {
+                        hand.input(&mut sw, c);
+                    }
+                }
+            }
+            reply
+        };
+        if let Err(e) = self.persist() {
+            eprintln!("{}: {e}", self.name);
+        }
+        answer(Step::Reply {
+            output: reply.output,
+            close: reply.close,
+        })
+    }
+
+    fn record(&self, id: u64, line: &str) {
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((id, line.to_string()));
+        if let Some(dir) = &self.dir {
+            let path = dir.join("commands.log");
+            let written = fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| writeln!(f, "{id}\t{line}"));
+            if let Err(e) = written {
+                eprintln!("{}: cannot write `{}`: {e}", self.name, path.display());
+            }
+        }
+    }
+
+    /// The fault state, with the control file read again if it changed since.
+    fn reload_faults(&self) -> std::sync::MutexGuard<'_, FaultState> {
+        let mut st = self.faults.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(dir) = &self.dir else { return st };
+        let path = dir.join("faults.yaml");
+        let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+        if modified != st.read {
+            let faults = match modified.map(|_| fs::read_to_string(&path)) {
+                None => Ok(Faults::default()),
+                Some(Ok(text)) => {
+                    serde_saphyr::from_str::<Faults>(&text).map_err(|e| e.to_string())
+                }
+                Some(Err(e)) => Err(e.to_string()),
+            };
+            match faults {
+                Ok(f) => {
+                    *st = FaultState {
+                        faults: f,
+                        read: modified,
+                        ..FaultState::default()
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{}: `{}` ignored: {e}", self.name, path.display());
+                    st.read = modified;
+                }
+            }
+        }
+        st
+    }
+
+    /// Writes what changed: the saved files after a save, the running config after a change
+    /// when sessions are separate processes.
+    fn persist(&self) -> Result<(), String> {
+        let Some(dir) = &self.dir else { return Ok(()) };
+        let (files, active, running) = {
+            let sw = self.lock();
+            let mut done = self.persisted.lock().unwrap_or_else(|e| e.into_inner());
+            let files = (done.0 != sw.saves || sw.saves == 0).then(|| sw.files.clone());
+            let running = (self.keep_running && done.1 != sw.revision).then(|| sw.running.clone());
+            *done = (sw.saves, sw.revision);
+            (files, sw.active.clone(), running)
+        };
+        let renderer = Renderer::embedded().map_err(|e| e.to_string())?;
+        let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
+            let text = renderer.render(cfg).map_err(|e| e.to_string())?;
+            write_atomic(&path, text.as_bytes())
+        };
+        if let Some(files) = files {
+            for (name, cfg) in &files {
+                write(dir.join("saved").join(format!("{name}.cfg")), cfg)?;
+            }
+            write_atomic(&dir.join("active"), format!("{active}\n").as_bytes())?;
+        }
+        if let Some(cfg) = running {
+            write(dir.join("running.cfg"), &cfg)?;
+        }
+        Ok(())
+    }
+}
+
+/// The saved files and the active one, as a booted switch has them.
+fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
+    let Ok(active) = fs::read_to_string(dir.join("active")) else {
+        return Ok(None);
+    };
+    let active = active.trim().to_string();
+    let mut files = BTreeMap::new();
+    let entries = fs::read_dir(dir.join("saved"))
+        .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if let Some(name) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".cfg"))
+        {
+            files.insert(name.to_string(), read_config(&path)?);
+        }
+    }
+    let Some(boot) = files.get(&active).cloned() else {
+        return Err(format!(
+            "`{}` names `{active}`, which has no saved file",
+            dir.join("active").display()
+        ));
+    };
+    let mut sw = Switch::with_config(boot);
+    sw.files = files;
+    sw.active = active;
+    Ok(Some(sw))
+}
+
+fn read_config(path: &Path) -> Result<onyx::Config, String> {
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    onyx::parse(&text)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.expected))
+}
+
+/// Writes a file whole or not at all (a crash mid-write leaves the previous version).
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, bytes)
+        .and_then(|()| fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+}

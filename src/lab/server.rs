@@ -1,0 +1,412 @@
+//! The lab's SSH server (russh): one listener per simulated switch, its own persistent host
+//! key, password (also as keyboard-interactive) and public-key logins, and a shell that is
+//! the switch's CLI.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::keys::ssh_key::LineEnding;
+use russh::keys::ssh_key::private::Ed25519Keypair;
+use russh::keys::{HashAlg, PrivateKey, PublicKey};
+use russh::server::{Auth, Handler, Msg, Server as _, Session};
+use russh::{Channel, ChannelId, ChannelMsg, MethodKind, MethodSet};
+
+use super::device::Device;
+use super::term::{Out, Term};
+
+/// Who may log in. The password never appears in argv or logs: it comes from the
+/// environment (`FABRIC_LAB_PASSWORD`) or this default.
+#[derive(Clone)]
+pub struct Logins {
+    pub user: String,
+    pub password: String,
+    /// Public keys accepted for `user` (an `authorized_keys` file's).
+    pub keys: Vec<PublicKey>,
+}
+
+impl Logins {
+    /// Onyx's factory default: admin/admin.
+    pub fn factory() -> Logins {
+        Logins {
+            user: "admin".to_string(),
+            password: "admin".to_string(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// Reads the keys of an `authorized_keys` file (or a `.pub` file).
+    pub fn add_keys(&mut self, path: &Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let key = PublicKey::from_openssh(line)
+                .map_err(|e| format!("{}:{}: not a public key: {e}", path.display(), n + 1))?;
+            self.keys.push(key);
+        }
+        Ok(())
+    }
+
+    fn password_ok(&self, user: &str, password: &str) -> bool {
+        // Compared in full whatever the first difference, like a careful server.
+        let same = password.len() == self.password.len()
+            && password
+                .bytes()
+                .zip(self.password.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0;
+        user == self.user && same
+    }
+
+    fn key_ok(&self, user: &str, key: &PublicKey) -> bool {
+        user == self.user && self.keys.iter().any(|k| k.key_data() == key.key_data())
+    }
+}
+
+/// A switch's host key: read from `path`, or made and written there on first start.
+pub fn host_key(path: Option<&Path>) -> Result<PrivateKey, String> {
+    if let Some(path) = path
+        && path.exists()
+    {
+        return PrivateKey::read_openssh_file(path)
+            .map_err(|e| format!("cannot read host key `{}`: {e}", path.display()));
+    }
+    let mut seed = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut seed))
+        .map_err(|e| format!("cannot read /dev/urandom: {e}"))?;
+    let key = PrivateKey::from(Ed25519Keypair::from_seed(&seed));
+    if let Some(path) = path {
+        key.write_openssh_file(path, LineEnding::LF)
+            .map_err(|e| format!("cannot write host key `{}`: {e}", path.display()))?;
+    }
+    Ok(key)
+}
+
+/// One switch to serve.
+pub struct Spec {
+    pub device: Arc<Device>,
+    /// Port to listen on; 0 lets the system choose.
+    pub port: u16,
+    pub key: PrivateKey,
+    pub logins: Logins,
+}
+
+/// A switch being served.
+pub struct Served {
+    pub device: Arc<Device>,
+    pub addr: SocketAddr,
+    /// `SHA256:…`, as `ssh` prints it.
+    pub fingerprint: String,
+    /// The host key as a `known_hosts` line's key part (`ssh-ed25519 AAAA…`).
+    pub public_key: String,
+}
+
+impl Served {
+    /// The switch's `known_hosts` line.
+    pub fn known_hosts_line(&self) -> String {
+        let host = match (self.addr.ip(), self.addr.port()) {
+            (ip, 22) => ip.to_string(),
+            (IpAddr::V6(ip), port) => format!("[{ip}]:{port}"),
+            (ip, port) => format!("[{ip}]:{port}"),
+        };
+        format!("{host} {}", self.public_key)
+    }
+}
+
+/// Running switches; they stop when this is dropped.
+pub struct Lab {
+    runtime: Option<tokio::runtime::Runtime>,
+    pub switches: Vec<Served>,
+}
+
+impl Lab {
+    /// Binds every switch's port on `listen` and starts serving; returns once all listen.
+    pub fn start(specs: Vec<Spec>, listen: IpAddr) -> Result<Lab, String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the lab's runtime: {e}"))?;
+        let mut switches = Vec::new();
+        for spec in specs {
+            let listener = runtime
+                .block_on(tokio::net::TcpListener::bind((listen, spec.port)))
+                .map_err(|e| {
+                    format!(
+                        "{}: cannot listen on {listen}:{}: {e}",
+                        spec.device.name, spec.port
+                    )
+                })?;
+            let addr = listener
+                .local_addr()
+                .map_err(|e| format!("{}: {e}", spec.device.name))?;
+            let public = spec.key.public_key();
+            switches.push(Served {
+                device: spec.device.clone(),
+                addr,
+                fingerprint: public.fingerprint(HashAlg::Sha256).to_string(),
+                public_key: public
+                    .to_openssh()
+                    .map_err(|e| format!("{}: {e}", spec.device.name))?,
+            });
+            let config = Arc::new(server_config(spec.key));
+            let mut server = Listener {
+                device: spec.device,
+                logins: Arc::new(spec.logins),
+            };
+            runtime.spawn(async move {
+                if let Err(e) = server.run_on_socket(config, &listener).await {
+                    eprintln!("{}: listener stopped: {e}", server.device.name);
+                }
+            });
+        }
+        Ok(Lab {
+            runtime: Some(runtime),
+            switches,
+        })
+    }
+
+    /// Blocks until Ctrl-C (SIGINT) or SIGTERM.
+    pub fn wait_for_signal(&self) -> Result<(), String> {
+        let rt = self.runtime.as_ref().ok_or("the lab has stopped")?;
+        rt.block_on(async {
+            let mut term =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    .map_err(|e| e.to_string())?;
+            tokio::select! {
+                r = tokio::signal::ctrl_c() => r.map_err(|e| e.to_string()),
+                _ = term.recv() => Ok(()),
+            }
+        })
+    }
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_timeout(Duration::from_millis(100));
+        }
+    }
+}
+
+fn server_config(key: PrivateKey) -> russh::server::Config {
+    russh::server::Config {
+        server_id: russh::SshId::Standard("SSH-2.0-fabric_lab".into()),
+        methods: methods(),
+        // A failed login is answered after the same pause whatever failed.
+        auth_rejection_time: Duration::from_millis(200),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        // OpenSSH's MaxAuthTries.
+        max_auth_attempts: 6,
+        keys: vec![key],
+        inactivity_timeout: Some(Duration::from_secs(3600)),
+        nodelay: true,
+        ..Default::default()
+    }
+}
+
+fn methods() -> MethodSet {
+    MethodSet::from(
+        &[
+            MethodKind::PublicKey,
+            MethodKind::Password,
+            MethodKind::KeyboardInteractive,
+        ][..],
+    )
+}
+
+fn reject() -> Auth {
+    Auth::Reject {
+        proceed_with_methods: Some(methods()),
+        partial_success: false,
+    }
+}
+
+struct Listener {
+    device: Arc<Device>,
+    logins: Arc<Logins>,
+}
+
+impl russh::server::Server for Listener {
+    type Handler = Connection;
+
+    fn new_client(&mut self, _peer: Option<SocketAddr>) -> Connection {
+        Connection {
+            device: self.device.clone(),
+            logins: self.logins.clone(),
+        }
+    }
+}
+
+/// One client connection.
+struct Connection {
+    device: Arc<Device>,
+    logins: Arc<Logins>,
+}
+
+impl Handler for Connection {
+    type Error = russh::Error;
+
+    async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
+        Ok(reject())
+    }
+
+    async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
+        Ok(if self.logins.password_ok(user, password) {
+            Auth::Accept
+        } else {
+            reject()
+        })
+    }
+
+    async fn auth_publickey_offered(
+        &mut self,
+        user: &str,
+        offer: russh::server::PublicKeyOffer<'_>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(if self.logins.key_ok(user, offer.public_key) {
+            Auth::Accept
+        } else {
+            reject()
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: russh::server::VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(if self.logins.key_ok(user, key.public_key) {
+            Auth::Accept
+        } else {
+            reject()
+        })
+    }
+
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        user: &str,
+        _submethods: &str,
+        response: Option<russh::server::Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        let Some(mut response) = response else {
+            return Ok(Auth::Partial {
+                name: "".into(),
+                instructions: "".into(),
+                prompts: vec![("Password: ".into(), false)].into(),
+            });
+        };
+        let answer = response.next().unwrap_or_default();
+        let password = String::from_utf8_lossy(&answer);
+        Ok(if self.logins.password_ok(user, &password) {
+            Auth::Accept
+        } else {
+            reject()
+        })
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: russh::server::ChannelOpenHandle,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        reply.accept().await;
+        let device = self.device.clone();
+        let handle = session.handle();
+        tokio::spawn(serve_channel(device, channel, handle));
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        _term: &str,
+        _cols: u32,
+        _rows: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(russh::Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_success(channel)
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_success(channel)
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Onyx's shell is its CLI; commands are typed into it, not executed.
+        session.channel_failure(channel)
+    }
+}
+
+/// Runs one session channel: the CLI once a shell is asked for.
+async fn serve_channel(
+    device: Arc<Device>,
+    mut channel: Channel<Msg>,
+    handle: russh::server::Handle,
+) {
+    let mut pty = false;
+    let mut term: Option<Term> = None;
+    while let Some(msg) = channel.wait().await {
+        match msg {
+            ChannelMsg::RequestPty { .. } => pty = true,
+            ChannelMsg::RequestShell { .. } if term.is_none() => {
+                let mut t = Term::new(device.login(), pty, true);
+                if channel.data(&t.greet(&device)[..]).await.is_err() {
+                    return;
+                }
+                term = Some(t);
+            }
+            ChannelMsg::Data { data } => {
+                let Some(t) = term.as_mut() else { continue };
+                for out in t.feed(&device, &data) {
+                    match out {
+                        Out::Data(bytes) => {
+                            if channel.data(&bytes[..]).await.is_err() {
+                                return;
+                            }
+                        }
+                        Out::Delay(d) => tokio::time::sleep(d).await,
+                        Out::Close => {
+                            let _ = channel.exit_status(0).await;
+                            let _ = channel.eof().await;
+                            let _ = channel.close().await;
+                            return;
+                        }
+                        Out::Drop => {
+                            let _ = handle
+                                .disconnect(
+                                    russh::Disconnect::ByApplication,
+                                    String::new(),
+                                    String::new(),
+                                )
+                                .await;
+                            return;
+                        }
+                    }
+                }
+            }
+            ChannelMsg::Eof | ChannelMsg::Close => return,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,548 @@
+//! The lab over real SSH on loopback: the OpenSSH client in a pseudo-terminal, the ssh2
+//! client from Rust, `fabric lab` as a process (state kept across restarts, `--stdio`), and
+//! every fault a push test needs.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fabric::lab::{Device, Lab, Logins, Spec, Switch, server};
+
+const HOST: &str = "leaf01";
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-lab-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An ed25519 key pair made by OpenSSH's `ssh-keygen`: `dir/id` and `dir/id.pub`.
+fn keypair(dir: &Path) -> PathBuf {
+    let key = dir.join("id");
+    let status = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "lab-test", "-f"])
+        .arg(&key)
+        .status()
+        .expect("ssh-keygen runs");
+    assert!(status.success());
+    key
+}
+
+/// One factory-default switch served in-process, its state in `dir/leaf01`; the key pair in
+/// `dir` may log in besides admin/admin.
+fn lab(dir: &Path) -> Lab {
+    let sw_dir = dir.join(HOST);
+    let device = Device::open(&sw_dir, Switch::factory(HOST), false, false).unwrap();
+    let mut logins = Logins::factory();
+    if dir.join("id.pub").exists() {
+        logins.add_keys(&dir.join("id.pub")).unwrap();
+    }
+    let spec = Spec {
+        device: Arc::new(device),
+        port: 0,
+        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
+        logins,
+    };
+    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let known: String = lab
+        .switches
+        .iter()
+        .map(|s| s.known_hosts_line() + "\n")
+        .collect();
+    std::fs::write(dir.join("known_hosts"), known).unwrap();
+    lab
+}
+
+/// A CLI session through the ssh2 client, with a PTY as push uses.
+struct Shell {
+    _session: ssh2::Session,
+    channel: ssh2::Channel,
+    /// Everything read so far that was not returned yet.
+    pending: String,
+}
+
+fn ssh2_session(addr: std::net::SocketAddr, known_hosts: &Path) -> ssh2::Session {
+    let tcp = TcpStream::connect(addr).unwrap();
+    let mut session = ssh2::Session::new().unwrap();
+    session.set_tcp_stream(tcp);
+    session.set_timeout(10_000);
+    session.handshake().unwrap();
+    // Strict host-key checking against the known_hosts file the lab wrote.
+    let mut kh = session.known_hosts().unwrap();
+    kh.read_file(known_hosts, ssh2::KnownHostFileKind::OpenSSH)
+        .unwrap();
+    let (key, _) = session.host_key().unwrap();
+    assert!(
+        matches!(
+            kh.check_port("127.0.0.1", addr.port(), key),
+            ssh2::CheckResult::Match
+        ),
+        "the host key is the one in known_hosts"
+    );
+    session
+}
+
+impl Shell {
+    fn open(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
+        let session = ssh2_session(addr, known_hosts);
+        session.userauth_password("admin", "admin").unwrap();
+        let mut channel = session.channel_session().unwrap();
+        channel
+            .request_pty("vt100", None, Some((200, 24, 0, 0)))
+            .unwrap();
+        channel.shell().unwrap();
+        let mut shell = Shell {
+            _session: session,
+            channel,
+            pending: String::new(),
+        };
+        shell.until_prompt().unwrap();
+        shell
+    }
+
+    /// Reads until the text read ends with `end`; what was read, or what was read before
+    /// the timeout or the end of the stream.
+    fn until(&mut self, end: impl Fn(&str) -> bool) -> Result<String, String> {
+        let mut buf = [0u8; 8192];
+        loop {
+            if end(&self.pending) {
+                return Ok(std::mem::take(&mut self.pending));
+            }
+            match self.channel.read(&mut buf) {
+                Ok(0) => return Err(std::mem::take(&mut self.pending)),
+                Ok(n) => self.pending.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Err(_) => return Err(std::mem::take(&mut self.pending)),
+            }
+        }
+    }
+
+    fn until_prompt(&mut self) -> Result<String, String> {
+        self.until(|t| t.ends_with("] > ") || t.ends_with(" # "))
+    }
+
+    /// Types a line; the output between the echoed line and the next prompt.
+    fn send(&mut self, line: &str) -> Result<String, String> {
+        self.channel
+            .write_all(format!("{line}\r").as_bytes())
+            .map_err(|e| e.to_string())?;
+        let text = self.until_prompt()?;
+        let text = fabric::onyx::clean(&text).into_owned();
+        let body = text.split_once('\n').map_or("", |(_, b)| b);
+        Ok(body.rsplit_once('\n').map_or("", |(b, _)| b).to_string() + "\n")
+    }
+}
+
+#[test]
+fn ssh2_client_configures_and_reads_back() {
+    let dir = scratch("ssh2");
+    let lab = lab(&dir);
+    let sw = &lab.switches[0];
+    let mut sh = Shell::open(sw.addr, &dir.join("known_hosts"));
+    for line in [
+        "no cli session paging enable",
+        "enable",
+        "configure terminal",
+    ] {
+        assert_eq!(sh.send(line).unwrap(), "\n", "{line}");
+    }
+    sh.send("interface ethernet 1/5 mtu 9216 force").unwrap();
+    let shown = sh.send("show running-config").unwrap();
+    assert!(
+        shown.contains("   interface ethernet 1/5 mtu 9216 force\n"),
+        "{shown}"
+    );
+    assert_eq!(
+        sh.send("interface ethernet 1/5 shutdwn").unwrap(),
+        "% Unrecognized command \"shutdwn\".\n"
+    );
+    // What the switch holds is what the session showed.
+    let model = fabric::onyx::parse(&shown).unwrap();
+    assert_eq!(model, {
+        let mut m = sw.device.snapshot().running;
+        m.header.saved = model.header.saved;
+        m
+    });
+    // The command log holds every line, in order, for tests to assert what was sent.
+    let log: Vec<String> = sw.device.log().into_iter().map(|(_, l)| l).collect();
+    assert_eq!(log[3], "interface ethernet 1/5 mtu 9216 force");
+    let file = std::fs::read_to_string(dir.join(HOST).join("commands.log")).unwrap();
+    assert!(
+        file.contains("1\tinterface ethernet 1/5 mtu 9216 force\n"),
+        "{file}"
+    );
+}
+
+#[test]
+fn ssh2_wrong_password_is_refused_and_the_host_key_persists() {
+    let dir = scratch("refused");
+    let first = {
+        let lab = lab(&dir);
+        let sw = &lab.switches[0];
+        let session = ssh2_session(sw.addr, &dir.join("known_hosts"));
+        let err = session.userauth_password("admin", "wrong").unwrap_err();
+        assert!(!session.authenticated(), "{err}");
+        // Refused like OpenSSH refuses: the methods still open are offered again.
+        let methods = session.auth_methods("admin").unwrap();
+        assert!(
+            methods.contains("password") && methods.contains("publickey"),
+            "{methods}"
+        );
+        session.userauth_password("admin", "admin").unwrap();
+        assert!(session.authenticated());
+        sw.fingerprint.clone()
+    };
+    // A restart reads the same host key back.
+    let lab = lab(&dir);
+    assert_eq!(lab.switches[0].fingerprint, first);
+}
+
+/// The OpenSSH client in a pseudo-terminal, driven like a person at a keyboard.
+fn openssh(dir: &Path, port: u16, extra: &[&str]) -> rexpect::session::PtySession {
+    let mut cmd = Command::new("ssh");
+    cmd.args(["-F", "/dev/null", "-o", "StrictHostKeyChecking=yes"])
+        .arg("-o")
+        .arg(format!(
+            "UserKnownHostsFile={}",
+            dir.join("known_hosts").display()
+        ))
+        .args(["-p", &port.to_string()])
+        .args(extra)
+        .arg("admin@127.0.0.1");
+    rexpect::session::spawn_command(cmd, Some(15_000)).expect("ssh starts in a PTY")
+}
+
+#[test]
+fn openssh_client_logs_in_with_a_key_and_configures() {
+    let dir = scratch("openssh-key");
+    let key = keypair(&dir);
+    let lab = lab(&dir);
+    let port = lab.switches[0].addr.port();
+    let key = key.display().to_string();
+    let mut p = openssh(
+        &dir,
+        port,
+        &[
+            "-i",
+            &key,
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "BatchMode=yes",
+        ],
+    );
+    p.exp_string("NVIDIA Switch").unwrap();
+    p.exp_string("leaf01 [standalone: master] > ").unwrap();
+    p.send_line("enable").unwrap();
+    p.exp_string("leaf01 [standalone: master] # ").unwrap();
+    p.send_line("conf t").unwrap();
+    p.exp_string("leaf01 [standalone: master] (config) # ")
+        .unwrap();
+    p.send_line("int eth 1/7").unwrap();
+    p.exp_string("(config interface ethernet 1/7) # ").unwrap();
+    p.send_line("mtu 9216 force").unwrap();
+    p.exp_string("(config interface ethernet 1/7) # ").unwrap();
+    p.send_line("exit").unwrap();
+    p.exp_string("(config) # ").unwrap();
+    p.send_line("show running-config | include 1/7").unwrap();
+    p.exp_string("   interface ethernet 1/7 mtu 9216 force")
+        .unwrap();
+    p.exp_string("(config) # ").unwrap();
+    // The pager, key by key: Enter shows a line, space a page, `q` quits.
+    p.send_line("terminal length 10").unwrap();
+    p.exp_string("(config) # ").unwrap();
+    p.send_line("show running-config").unwrap();
+    p.exp_string("lines 1-9 ").unwrap();
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("lines 2-10 ").unwrap();
+    p.send(" ").unwrap();
+    p.flush().unwrap();
+    p.exp_string("lines 11-19 ").unwrap();
+    p.send("q").unwrap();
+    p.flush().unwrap();
+    p.exp_string("(config) # ").unwrap();
+    p.send_line("exit").unwrap();
+    p.send_line("exit").unwrap();
+    p.exp_eof().unwrap();
+}
+
+#[test]
+fn openssh_client_with_a_password_and_a_refusal() {
+    let dir = scratch("openssh-password");
+    let lab = lab(&dir);
+    let port = lab.switches[0].addr.port();
+    // Keyboard-interactive, as OpenSSH prefers it, then the plain password method.
+    let interactive = ["-o", "PreferredAuthentications=keyboard-interactive"];
+    let mut p = openssh(&dir, port, &interactive);
+    p.exp_regex("(?i)password: ").unwrap();
+    p.send_line("admin").unwrap();
+    p.exp_string("leaf01 [standalone: master] > ").unwrap();
+    p.send_line("exit").unwrap();
+    p.exp_eof().unwrap();
+
+    let password = [
+        "-o",
+        "PreferredAuthentications=password",
+        "-o",
+        "NumberOfPasswordPrompts=2",
+    ];
+    let mut p = openssh(&dir, port, &password);
+    for _ in 0..2 {
+        p.exp_regex("(?i)password: ").unwrap();
+        p.send_line("not-the-password").unwrap();
+    }
+    p.exp_string("Permission denied").unwrap();
+    p.exp_eof().unwrap();
+}
+
+/// Writes a switch's fault control file.
+fn faults(dir: &Path, yaml: &str) {
+    std::fs::write(dir.join(HOST).join("faults.yaml"), yaml).unwrap();
+}
+
+fn configuring(lab: &Lab, dir: &Path) -> Shell {
+    let mut sh = Shell::open(lab.switches[0].addr, &dir.join("known_hosts"));
+    for line in [
+        "no cli session paging enable",
+        "enable",
+        "configure terminal",
+    ] {
+        sh.send(line).unwrap();
+    }
+    sh
+}
+
+#[test]
+fn faults_refuse_drop_and_hang() {
+    let dir = scratch("faults");
+    let lab = lab(&dir);
+    let device = lab.switches[0].device.clone();
+    let mut sh = configuring(&lab, &dir);
+    let before = device.snapshot().running;
+
+    faults(
+        &dir,
+        "refuse:\n  - { match: \"mtu 9216\", error: \"% MTU 9216 is not allowed\" }\n",
+    );
+    assert_eq!(
+        sh.send("interface ethernet 1/2 mtu 9216 force").unwrap(),
+        "% MTU 9216 is not allowed\n"
+    );
+    assert_eq!(
+        device.snapshot().running,
+        before,
+        "a refused command changes nothing"
+    );
+    sh.send("interface ethernet 1/2 mtu 1500 force").unwrap();
+    assert_ne!(device.snapshot().running, before);
+
+    // Dropped at the second command from now: the first is answered, the second is not
+    // applied, the connection ends.
+    faults(&dir, "drop: { after: 1 }\n");
+    sh.send("interface ethernet 1/3 description one").unwrap();
+    let lost = sh.send("interface ethernet 1/4 description two");
+    assert!(lost.is_err(), "{lost:?}");
+    let log: Vec<String> = device.log().into_iter().map(|(_, l)| l).collect();
+    assert_eq!(
+        log.last().unwrap(),
+        "interface ethernet 1/4 description two"
+    );
+    let running = fabric::onyx::Renderer::embedded()
+        .unwrap()
+        .render(&device.snapshot().running)
+        .unwrap();
+    // A lab switch runs Onyx 3.10, which quotes descriptions.
+    assert!(
+        running.contains("description \"one\"") && !running.contains("\"two\""),
+        "{running}"
+    );
+
+    // A hang: no reply, no prompt; the client's timeout is all it gets.
+    faults(&dir, "hang: { match: \"show\" }\n");
+    let mut sh = configuring(&lab, &dir);
+    sh._session.set_timeout(800);
+    let hung = sh.send("show running-config");
+    assert!(hung.is_err_and(|text| !text.contains(" # ")));
+}
+
+#[test]
+fn faults_delay_noise_and_drift() {
+    let dir = scratch("faults2");
+    let lab = lab(&dir);
+    faults(&dir, "delay_ms: 300\n");
+    let mut sh = configuring(&lab, &dir);
+    let start = Instant::now();
+    sh.send("show version").unwrap();
+    assert!(start.elapsed() >= Duration::from_millis(300));
+
+    // Onyx 3.10's noise around output; the reader's `clean` removes it.
+    faults(&dir, "noise: true\n");
+    sh.channel.write_all(b"show version\r").unwrap();
+    let raw = sh.until(|t| t.ends_with(" # ")).unwrap();
+    assert!(raw.contains("\x1b[?1h\x1b=\rProduct name:"), "{raw:?}");
+    assert!(
+        raw.contains("\r\x1b[K\0\0\0\0\0\0\0\0\0\0\0\0\x1b[?1l\x1b>\r"),
+        "{raw:?}"
+    );
+
+    // The running config changes behind the client's back after the first read.
+    faults(
+        &dir,
+        "drift:\n  match: show running-config\n  commands: [\"interface ethernet 1/9 description moved\"]\n",
+    );
+    let first = sh.send("show running-config").unwrap();
+    assert!(!first.contains("moved"));
+    let second = sh.send("show running-config").unwrap();
+    assert!(
+        second.contains("   interface ethernet 1/9 description \"moved\"\n"),
+        "{second}"
+    );
+}
+
+fn fabric_bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fabric"))
+}
+
+fn rdg() -> PathBuf {
+    crate::root().join("fabrics/rdg-roce-dscp.yaml")
+}
+
+/// A child process killed when the test ends, passed or not.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `fabric lab` as a user runs it: the table, the inventory and known_hosts files.
+fn start_lab_process(state: &Path) -> (Killed, String) {
+    let mut child = fabric_bin()
+        .arg("lab")
+        .arg(rdg())
+        .arg("--state")
+        .arg(state)
+        .args(["--base-port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let child = Killed(child);
+    let mut text = String::new();
+    let mut buf = [0u8; 4096];
+    while !text.contains("Ctrl-C stops the lab") {
+        let n = out.read(&mut buf).unwrap();
+        assert!(n > 0, "fabric lab ended early: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    (child, text)
+}
+
+fn inventory_addr(state: &Path) -> std::net::SocketAddr {
+    let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
+    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
+    let a = &inv.switches["swx-mld-1-2"];
+    assert_eq!(a.user, "admin");
+    format!("{}:{}", a.host, a.port).parse().unwrap()
+}
+
+#[test]
+fn fabric_lab_serves_the_fabric_and_saved_config_survives_a_restart() {
+    let state = scratch("process");
+    let (child, table) = start_lab_process(&state);
+    assert!(table.starts_with("switch       address"), "{table}");
+    let fingerprint = table
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_string();
+    assert!(fingerprint.starts_with("SHA256:"));
+    let known = state.join("known_hosts");
+    let mut sh = Shell::open(inventory_addr(&state), &known);
+    for line in [
+        "no cli session paging enable",
+        "enable",
+        "configure terminal",
+    ] {
+        sh.send(line).unwrap();
+    }
+    sh.send("interface ethernet 1/5 description saved-one")
+        .unwrap();
+    sh.send("configuration write").unwrap();
+    sh.send("interface ethernet 1/6 description unsaved-one")
+        .unwrap();
+    let files = sh.send("show configuration files").unwrap();
+    assert!(files.contains("Unsaved changes : yes"), "{files}");
+    drop(sh);
+    drop(child);
+
+    // A restart boots from the saved file, with the same host key.
+    let (_child, table) = start_lab_process(&state);
+    assert!(table.contains(&fingerprint), "{table}");
+    let mut sh = Shell::open(inventory_addr(&state), &known);
+    sh.send("no cli session paging enable").unwrap();
+    sh.send("enable").unwrap();
+    let shown = sh.send("show running-config").unwrap();
+    assert!(shown.contains("description saved-one"), "{shown}");
+    assert!(!shown.contains("unsaved-one"), "{shown}");
+}
+
+/// One `--stdio` session: the lines in, everything printed out.
+fn stdio_session(state: &Path, input: &str) -> String {
+    let mut child = fabric_bin()
+        .arg("lab")
+        .arg(rdg())
+        .arg("--state")
+        .arg(state)
+        .args(["--stdio", "swx-mld-1-2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn stdio_sessions_share_the_running_config() {
+    let state = scratch("stdio");
+    let out = stdio_session(
+        &state,
+        "enable\nconfigure terminal\ninterface ethernet 1/5 mtu 9216 force\nexit\nexit\n",
+    );
+    assert!(
+        out.starts_with("Number of total successful connections"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\rswx-mld-1-2 [standalone: master] (config) # "),
+        "{out}"
+    );
+    // The next session (a new process, as sshd starts one per login) sees the change.
+    let out = stdio_session(
+        &state,
+        "no cli session paging enable\nenable\nshow running-config | include 1/5\nexit\n",
+    );
+    assert!(
+        out.contains("   interface ethernet 1/5 mtu 9216 force\n"),
+        "{out}"
+    );
+}
