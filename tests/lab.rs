@@ -43,3 +43,54 @@ fn pasted_goldens_read_back_as_the_golden() {
     }
     assert!(checked >= 4, "{checked} goldens");
 }
+
+/// Every command the planner emits (all plan fixtures) is accepted by a lab switch holding
+/// the fixture's running config, flat from `(config)` and typed inside the interface's
+/// sub-mode, and leaves the switch at the plan's target.
+#[test]
+fn planned_commands_typed_into_a_switch_reach_the_target() {
+    use fabric::diff::{Scope, plan, target};
+    use fabric::onyx::command::{Command, IfaceCmd};
+    let mut cases = 0;
+    for entry in std::fs::read_dir(crate::root().join("tests/fixtures/plan")).unwrap() {
+        let dir = entry.unwrap().path();
+        let read = |name: &str| {
+            fabric::onyx::parse(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+        };
+        let running = read("running.cfg");
+        let scope = Scope {
+            interfaces: None,
+            fabric_attributes_only: false,
+            prune: dir.join("prune").exists(),
+        };
+        let target = target(&running, &read("intended.cfg"), &scope);
+        let steps = plan(&running, &target);
+        for sub_modes in [false, true] {
+            let mut sw = Switch::with_config(running.clone());
+            let mut s = Session::configuring();
+            for step in &steps {
+                let lines = match &step.command {
+                    Command::Interface(r, cmd) if sub_modes && *cmd != IfaceCmd::Create => {
+                        vec![
+                            format!("interface {r}"),
+                            cmd.to_string(),
+                            "exit".to_string(),
+                        ]
+                    }
+                    c => vec![c.to_string()],
+                };
+                for line in lines {
+                    let reply = s.input(&mut sw, &line);
+                    assert_eq!(reply.output, "", "{}: `{line}` refused", dir.display());
+                }
+            }
+            assert!(
+                sw.running == target,
+                "{} (sub-modes: {sub_modes}): the switch is not at the target",
+                dir.display()
+            );
+        }
+        cases += 1;
+    }
+    assert!(cases >= 50, "{cases} cases");
+}

@@ -724,6 +724,70 @@ mod tests {
     }
 
     #[test]
+    fn port_channel_and_pool_sub_modes() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::configuring();
+        run(&mut s, &mut sw, &["interface port-channel 10"]);
+        assert_eq!(
+            s.prompt(&sw),
+            "leaf01 [standalone: master] (config interface port-channel 10) # "
+        );
+        assert_eq!(run(&mut s, &mut sw, &["mtu 9216 force", "exit"]), "");
+        run(&mut s, &mut sw, &["traffic pool roce"]);
+        assert_eq!(
+            s.prompt(&sw),
+            "leaf01 [standalone: master] (config pool roce) # "
+        );
+        let typed = [
+            "type lossless",
+            "memory percent 50",
+            "map switch-priority 3",
+            "exit",
+        ];
+        assert_eq!(run(&mut s, &mut sw, &typed), "");
+        let shown = run(&mut s, &mut sw, &["show running-config"]);
+        for line in [
+            "   interface port-channel 10
+",
+            "   interface port-channel 10 mtu 9216 force
+",
+            "   traffic pool roce type lossless
+",
+            "   traffic pool roce memory percent 50.00
+",
+            "   traffic pool roce map switch-priority 3
+",
+        ] {
+            assert!(shown.contains(line), "{line:?} in\n{shown}");
+        }
+    }
+
+    #[test]
+    fn the_pager_ends_at_end() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::new();
+        run(&mut s, &mut sw, &["enable", "terminal length 20"]);
+        let total = s
+            .input(&mut sw, "show running-config")
+            .output
+            .lines()
+            .count();
+        let mut shown = total;
+        while !s.prompt(&sw).contains("(END)") {
+            shown += s.key(b' ').output.lines().count();
+        }
+        let all = Switch::factory("leaf01");
+        let lines = running_config(&all).lines().count();
+        assert_eq!(shown, lines);
+        assert_eq!(
+            s.prompt(&sw),
+            format!("lines {}-{lines}/{lines} (END) ", lines - 18)
+        );
+        assert_eq!(s.key(b'x'), Reply::default());
+        assert_eq!(s.prompt(&sw), "leaf01 [standalone: master] # ");
+    }
+
+    #[test]
     fn paging_shows_a_page_then_the_pager_prompt() {
         let mut sw = Switch::factory("leaf01");
         let mut s = Session::new();
