@@ -434,8 +434,14 @@ fn start_lab_process(state: &Path) -> (Killed, String) {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
+    let mut child = Killed(child);
+    let table = table(&mut child.0);
+    (child, table)
+}
+
+/// What `fabric lab` prints up to its last line before it waits for Ctrl-C.
+fn table(child: &mut std::process::Child) -> String {
     let mut out = child.stdout.take().unwrap();
-    let child = Killed(child);
     let mut text = String::new();
     let mut buf = [0u8; 4096];
     while !text.contains("Ctrl-C stops the lab") {
@@ -443,7 +449,7 @@ fn start_lab_process(state: &Path) -> (Killed, String) {
         assert!(n > 0, "fabric lab ended early: {text}");
         text.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
-    (child, text)
+    text
 }
 
 fn inventory_addr(state: &Path) -> std::net::SocketAddr {
@@ -545,4 +551,37 @@ fn stdio_sessions_share_the_running_config() {
         out.contains("   interface ethernet 1/5 mtu 9216 force\n"),
         "{out}"
     );
+}
+
+#[test]
+fn fabric_lab_starts_from_a_backup() {
+    let state = scratch("from");
+    let backups = state.join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    let golden = crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
+    std::fs::copy(&golden, backups.join("swx-mld-1-2.cfg")).unwrap();
+    let mut child = fabric_bin()
+        .arg("lab")
+        .arg(rdg())
+        .arg("--state")
+        .arg(state.join("lab"))
+        .args(["--base-port", "0", "--from"])
+        .arg(&backups)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Killed(child);
+    table(&mut child.0);
+    let state = state.join("lab");
+    let mut sh = Shell::open(inventory_addr(&state), &state.join("known_hosts"));
+    sh.send("no cli session paging enable").unwrap();
+    sh.send("enable").unwrap();
+    let shown: String = sh
+        .send("show running-config")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("## Generated at "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(shown, std::fs::read_to_string(&golden).unwrap());
 }
