@@ -424,7 +424,7 @@ impl Drop for Killed {
 
 /// `fabric lab` as a user runs it: the table, the inventory and known_hosts files.
 fn start_lab_process(state: &Path) -> (Killed, String) {
-    let mut child = fabric_bin()
+    let child = fabric_bin()
         .arg("lab")
         .arg(rdg())
         .arg("--state")
@@ -560,7 +560,7 @@ fn fabric_lab_starts_from_a_backup() {
     std::fs::create_dir_all(&backups).unwrap();
     let golden = crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
     std::fs::copy(&golden, backups.join("swx-mld-1-2.cfg")).unwrap();
-    let mut child = fabric_bin()
+    let child = fabric_bin()
         .arg("lab")
         .arg(rdg())
         .arg("--state")

@@ -43,6 +43,10 @@ pub struct Term {
 
 const NULS: &str = "\0\0\0\0\0\0\0\0\0\0\0\0";
 
+/// The longest line kept; the rest of a longer one is dropped (a client cannot grow a
+/// session without bound).
+const MAX_LINE: usize = 16 * 1024;
+
 impl Term {
     pub fn new(id: u64, pty: bool, crlf: bool) -> Term {
         Term {
@@ -106,6 +110,9 @@ impl Term {
                 if self.answer(dev, answer, &mut out) {
                     break;
                 }
+                continue;
+            }
+            if self.line.len() >= MAX_LINE {
                 continue;
             }
             if !self.pty {
@@ -267,6 +274,22 @@ mod tests {
         let out = data(&t.feed(&dev, b"q"));
         assert_eq!(out, "\r\x1b[K\rleaf01 [standalone: master] # ");
         assert_eq!(dev.log().len(), 3);
+    }
+
+    proptest::proptest! {
+        /// Whatever a client sends, the terminal answers without panicking.
+        #[test]
+        fn any_bytes_are_read(
+            chunks in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64), 0..16),
+            pty: bool,
+        ) {
+            let dev = Device::new(Switch::factory("leaf01"));
+            let mut t = Term::new(1, pty, true);
+            t.feed(&dev, b"enable\rconfigure terminal\rinterface ethernet 1/1\r");
+            for c in &chunks {
+                t.feed(&dev, c);
+            }
+        }
     }
 
     #[test]
