@@ -423,13 +423,14 @@ impl Drop for Killed {
 }
 
 /// `fabric lab` as a user runs it: the table, the inventory and known_hosts files.
-fn start_lab_process(state: &Path) -> (Killed, String) {
+fn start_lab_process(state: &Path, extra: &[&std::ffi::OsStr]) -> (Killed, String) {
     let child = fabric_bin()
         .arg("lab")
         .arg(rdg())
         .arg("--state")
         .arg(state)
         .args(["--base-port", "0"])
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -463,7 +464,7 @@ fn inventory_addr(state: &Path) -> std::net::SocketAddr {
 #[test]
 fn fabric_lab_serves_the_fabric_and_saved_config_survives_a_restart() {
     let state = scratch("process");
-    let (child, table) = start_lab_process(&state);
+    let (child, table) = start_lab_process(&state, &[]);
     assert!(table.starts_with("switch       address"), "{table}");
     let fingerprint = table
         .lines()
@@ -494,7 +495,7 @@ fn fabric_lab_serves_the_fabric_and_saved_config_survives_a_restart() {
     drop(child);
 
     // A restart boots from the saved file, with the same host key.
-    let (_child, table) = start_lab_process(&state);
+    let (_child, table) = start_lab_process(&state, &[]);
     assert!(table.contains(&fingerprint), "{table}");
     let mut sh = Shell::open(inventory_addr(&state), &known);
     sh.send("no cli session paging enable").unwrap();
@@ -560,19 +561,8 @@ fn fabric_lab_starts_from_a_backup() {
     std::fs::create_dir_all(&backups).unwrap();
     let golden = crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
     std::fs::copy(&golden, backups.join("swx-mld-1-2.cfg")).unwrap();
-    let child = fabric_bin()
-        .arg("lab")
-        .arg(rdg())
-        .arg("--state")
-        .arg(state.join("lab"))
-        .args(["--base-port", "0", "--from"])
-        .arg(&backups)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut child = Killed(child);
-    table(&mut child.0);
     let state = state.join("lab");
+    let _lab = start_lab_process(&state, &["--from".as_ref(), backups.as_os_str()]);
     let mut sh = Shell::open(inventory_addr(&state), &state.join("known_hosts"));
     sh.send("no cli session paging enable").unwrap();
     sh.send("enable").unwrap();
