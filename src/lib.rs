@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod compile;
+pub mod device;
 pub mod diag;
 pub mod diff;
 pub mod error;

@@ -10,6 +10,7 @@ mod parse;
 mod peers;
 mod plan;
 mod props;
+mod push;
 
 use std::path::{Path, PathBuf};
 

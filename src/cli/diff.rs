@@ -365,7 +365,7 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
 
 /// What a fabric manages on a switch: every Ethernet port of its model (and the subports of
 /// the ports it splits), with the attributes a fabric file can express.
-fn fabric_scope(sw: &crate::fabric::Switch, prune: bool) -> Scope {
+pub(crate) fn fabric_scope(sw: &crate::fabric::Switch, prune: bool) -> Scope {
     let mut ports: BTreeSet<Iface> = sw.model.ports().map(Iface::Ethernet).collect();
     ports.extend(sw.ports.keys().map(|p| Iface::Ethernet(*p)));
     Scope {

@@ -48,28 +48,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FINDINGS);
     };
-    let fresh = |sw: &crate::fabric::Switch| -> Result<(Switch, bool), Failure> {
-        let name = sw.hostname.as_str();
-        if let Some(dir) = &args.from {
-            let path = dir.join(format!("{name}.cfg"));
-            if path.exists() {
-                let config = match super::read_config(&path, color)? {
-                    Ok(c) => c,
-                    Err(_) => {
-                        return Err(Failure(format!(
-                            "{name}: `{}` is malformed",
-                            path.display()
-                        )));
-                    }
-                };
-                let mut s = Switch::with_config(config);
-                s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
-                return Ok((s, true));
-            }
-        }
-        let s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
-        Ok((s, false))
-    };
+    let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
 
     if let Some(name) = &args.stdio {
         let Some(sw) = fabric
@@ -95,84 +74,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         return Ok(exit::OK);
     }
 
-    std::fs::create_dir_all(&args.state)
-        .map_err(|e| Failure(format!("cannot create `{}`: {e}", args.state.display())))?;
-    let state = args
-        .state
-        .canonicalize()
-        .map_err(|e| Failure(format!("`{}`: {e}", args.state.display())))?;
-    let password = std::env::var(PASSWORD_ENV).unwrap_or_else(|_| "admin".to_string());
-    let keys = if args.authorized_keys.is_empty() {
-        own_public_keys()
-    } else {
-        args.authorized_keys.clone()
-    };
-    let mut specs = Vec::new();
-    let mut logins = Vec::new();
-    for (i, sw) in fabric.switches.values().enumerate() {
-        let name = sw.hostname.as_str();
-        let dir = state.join(name);
-        let (start, from_backup) = fresh(sw)?;
-        let device = Device::open(&dir, start, from_backup, false)?;
-        let key = server::host_key(Some(&dir.join("ssh_host_ed25519_key")))?;
-        let port = match (args.base_port, &sw.mgmt) {
-            (Some(0), _) => 0,
-            (Some(base), _) => u16::try_from(usize::from(base) + i)
-                .map_err(|_| Failure(format!("--base-port {base}: too few ports left")))?,
-            (None, Some(m)) if is_loopback(&m.host) => m.port,
-            (None, _) => 0,
-        };
-        let mut login = Logins::factory();
-        login.password = password.clone();
-        if let Some(m) = &sw.mgmt {
-            login.user = m.user.clone();
-        }
-        for path in &keys {
-            login.add_keys(path)?;
-        }
-        logins.push(login.user.clone());
-        specs.push(Spec {
-            device: Arc::new(device),
-            port,
-            key,
-            logins: login,
-        });
-    }
-    let lab = Lab::start(specs, args.listen)?;
-
-    let mut inventory = Inventory {
-        known_hosts: Some(state.join("known_hosts")),
-        ..Inventory::default()
-    };
-    let mut known_hosts = String::new();
-    for (served, user) in lab.switches.iter().zip(&logins) {
-        known_hosts.push_str(&served.known_hosts_line());
-        known_hosts.push('\n');
-        inventory.switches.insert(
-            served.device.name.clone(),
-            Address {
-                host: served.addr.ip().to_string(),
-                port: served.addr.port(),
-                user: user.clone(),
-            },
-        );
-    }
+    let started = start(args, &fabric, color)?;
+    let (lab, logins, keys, state) = (&started.lab, &started.users, &started.keys, &started.state);
     let inventory_path = state.join("inventory.yaml");
-    let yaml = serde_saphyr::to_string(&inventory)
-        .map_err(|e| Failure(format!("cannot write the inventory: {e}")))?;
-    let header = format!(
-        "# Written by `fabric lab {}`: where its simulated switches listen.\n# Use with `fabric diff {0} --inventory {}`.\n",
-        args.fabric.display(),
-        inventory_path.display()
-    );
-    crate::lab::device::write_atomic(&inventory_path, format!("{header}{yaml}").as_bytes())?;
-    crate::lab::device::write_atomic(&state.join("known_hosts"), known_hosts.as_bytes())?;
-
     let mut out = std::io::stdout().lock();
     let rows: Vec<[String; 4]> = lab
         .switches
         .iter()
-        .zip(&logins)
+        .zip(logins)
         .map(|(s, u)| {
             [
                 s.device.name.clone(),
@@ -252,4 +161,144 @@ fn own_public_keys() -> Vec<PathBuf> {
         .collect();
     keys.sort();
     keys
+}
+
+/// A running lab and what was written for it.
+pub(crate) struct Started {
+    pub lab: Lab,
+    /// The user of each switch, in the order of `lab.switches`.
+    pub users: Vec<String>,
+    pub keys: Vec<PathBuf>,
+    /// The state folder, absolute; `inventory.yaml` and `known_hosts` are in it.
+    pub state: PathBuf,
+    pub inventory: Inventory,
+}
+
+impl Args {
+    /// The lab `fabric push --lab` starts: default state, ports the system picks.
+    pub(crate) fn in_process(fabric: PathBuf) -> Args {
+        Args {
+            fabric,
+            state: PathBuf::from(".fabric/lab"),
+            base_port: Some(0),
+            from: None,
+            listen: IpAddr::from([127, 0, 0, 1]),
+            authorized_keys: Vec::new(),
+            stdio: None,
+        }
+    }
+}
+
+/// Starts one switch per switch of the fabric and writes the inventory and known_hosts.
+pub(crate) fn start(
+    args: &Args,
+    fabric: &crate::fabric::Fabric,
+    color: bool,
+) -> Result<Started, Failure> {
+    let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
+    std::fs::create_dir_all(&args.state)
+        .map_err(|e| Failure(format!("cannot create `{}`: {e}", args.state.display())))?;
+    let state = args
+        .state
+        .canonicalize()
+        .map_err(|e| Failure(format!("`{}`: {e}", args.state.display())))?;
+    let password = std::env::var(PASSWORD_ENV).unwrap_or_else(|_| "admin".to_string());
+    let keys = if args.authorized_keys.is_empty() {
+        own_public_keys()
+    } else {
+        args.authorized_keys.clone()
+    };
+    let mut specs = Vec::new();
+    let mut logins = Vec::new();
+    for (i, sw) in fabric.switches.values().enumerate() {
+        let name = sw.hostname.as_str();
+        let dir = state.join(name);
+        let (start, from_backup) = fresh(sw)?;
+        let device = Device::open(&dir, start, from_backup, false)?;
+        let key = server::host_key(Some(&dir.join("ssh_host_ed25519_key")))?;
+        let port = match (args.base_port, &sw.mgmt) {
+            (Some(0), _) => 0,
+            (Some(base), _) => u16::try_from(usize::from(base) + i)
+                .map_err(|_| Failure(format!("--base-port {base}: too few ports left")))?,
+            (None, Some(m)) if is_loopback(&m.host) => m.port,
+            (None, _) => 0,
+        };
+        let mut login = Logins::factory();
+        login.password = password.clone();
+        if let Some(m) = &sw.mgmt {
+            login.user = m.user.clone();
+        }
+        for path in &keys {
+            login.add_keys(path)?;
+        }
+        logins.push(login.user.clone());
+        specs.push(Spec {
+            device: Arc::new(device),
+            port,
+            key,
+            logins: login,
+        });
+    }
+    let lab = Lab::start(specs, args.listen)?;
+
+    let mut inventory = Inventory {
+        known_hosts: Some(state.join("known_hosts")),
+        ..Inventory::default()
+    };
+    let mut known_hosts = String::new();
+    for (served, user) in lab.switches.iter().zip(&logins) {
+        known_hosts.push_str(&served.known_hosts_line());
+        known_hosts.push('\n');
+        inventory.switches.insert(
+            served.device.name.clone(),
+            Address {
+                host: served.addr.ip().to_string(),
+                port: served.addr.port(),
+                user: user.clone(),
+            },
+        );
+    }
+    let inventory_path = state.join("inventory.yaml");
+    let yaml = serde_saphyr::to_string(&inventory)
+        .map_err(|e| Failure(format!("cannot write the inventory: {e}")))?;
+    let header = format!(
+        "# Written by `fabric lab {}`: where its simulated switches listen.\n# Use with `fabric diff {0} --inventory {}`.\n",
+        args.fabric.display(),
+        inventory_path.display()
+    );
+    crate::lab::device::write_atomic(&inventory_path, format!("{header}{yaml}").as_bytes())?;
+    crate::lab::device::write_atomic(&state.join("known_hosts"), known_hosts.as_bytes())?;
+
+    Ok(Started {
+        lab,
+        users: logins,
+        keys,
+        state,
+        inventory,
+    })
+}
+
+/// A switch as it starts when its state folder has no saved configuration: from its backup
+/// in `--from` (true), else factory default.
+fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch, bool), Failure> {
+    let name = sw.hostname.as_str();
+    if let Some(dir) = &args.from {
+        let path = dir.join(format!("{name}.cfg"));
+        if path.exists() {
+            let config = match super::read_config(&path, color)? {
+                Ok(c) => c,
+                Err(_) => {
+                    return Err(Failure(format!(
+                        "{name}: `{}` is malformed",
+                        path.display()
+                    )));
+                }
+            };
+            let mut s = Switch::with_config(config);
+            s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
+            return Ok((s, true));
+        }
+    }
+    let s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
+    Ok((s, false))
 }

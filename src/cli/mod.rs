@@ -14,6 +14,7 @@ use crate::onyx::Renderer;
 mod diff;
 #[cfg(feature = "lab")]
 mod lab;
+mod push;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -77,6 +78,10 @@ enum Command {
     /// Compare each switch's running config with the fabric's intent and print the Onyx
     /// commands that remove the drift. Exit 0 no drift, 1 drift, 2 error.
     Diff(diff::Args),
+    /// Push the fabric to its switches over SSH: plan, confirm, snapshot, apply, verify and
+    /// save, rolling back on failure. Exit 0 all converged, 1 some switch failed (rolled
+    /// back), 2 usage or infrastructure error.
+    Push(push::Args),
     /// Serve simulated Onyx switches for a fabric over SSH on loopback, until Ctrl-C: try
     /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
     #[cfg(feature = "lab")]
@@ -131,6 +136,7 @@ pub fn main() -> u8 {
         ),
         Command::Parse { file, format } => parse(&file, format, color),
         Command::Diff(args) => diff::run(&args, color),
+        Command::Push(args) => push::run(&args, color),
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(&args, color),
         Command::Schema => {

@@ -486,26 +486,8 @@ fn version(sw: &Switch) -> String {
 
 /// The current UTC time as Onyx prints it in the header: `2025/04/15 10:23:14 +0000`.
 fn now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}/{month:02}/{day:02} {:02}:{:02}:{:02} +0000",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    let (y, mo, d, h, mi, s) = crate::types::utc_now();
+    format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02} +0000")
 }
 
 /// The keywords that may follow a keyword (or start a line, after `""`), for abbreviations:

@@ -748,6 +748,25 @@ pub fn check_pool_name(s: &str) -> Result<(), Invalid> {
     Err(Invalid::new(message).help(RULE))
 }
 
+/// The current UTC date and time: (year, month, day, hour, minute, second).
+pub fn utc_now() -> (i64, i64, i64, u64, u64, u64) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rest / 3600, rest / 60 % 60, rest % 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,106 @@
+//! Talking to switches: the SSH transport (ssh2: strict host keys, agent, key file,
+//! password and keyboard-interactive, timeouts, keepalives), the Onyx CLI session over it
+//! (prompts, paging, enable and configure, `%` replies), and the push of a plan with its
+//! safety: snapshot, drift guard, apply, verify, save, roll back.
+//!
+//! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
+//! switch, as data: nothing here prints. Secrets never reach a transcript or an error.
+
+pub mod push;
+pub mod session;
+pub mod ssh;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use session::Cli;
+
+/// Where a switch is and who logs in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub host: String,
+    pub port: u16,
+    pub user: String,
+}
+
+/// A secret kept out of `Debug` output.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// How to connect and how long to wait.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// OpenSSH `known_hosts` file checked strictly.
+    pub known_hosts: PathBuf,
+    /// Record the key of a host not in `known_hosts` (OpenSSH's `accept-new`); a changed
+    /// key is refused whatever this says.
+    pub accept_new: bool,
+    /// A private key file (`--identity`); else the agent, then the password.
+    pub identity: Option<PathBuf>,
+    pub password: Option<Secret>,
+    pub connect_timeout: Duration,
+    /// Longest wait for one command's reply (a hang ends here).
+    pub command_timeout: Duration,
+    /// Folder for one transcript per switch and session; none when `None`.
+    pub transcripts: Option<PathBuf>,
+}
+
+impl Options {
+    pub fn new(known_hosts: PathBuf) -> Options {
+        Options {
+            known_hosts,
+            accept_new: false,
+            identity: None,
+            password: None,
+            connect_timeout: Duration::from_secs(10),
+            command_timeout: Duration::from_secs(30),
+            transcripts: None,
+        }
+    }
+}
+
+/// Why talking to a switch failed. Messages name the switch's address, never a secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// No TCP connection or no SSH handshake.
+    Connect(String),
+    /// The host key is unknown or changed: refused.
+    HostKey(String),
+    /// Every login method was refused.
+    Auth(String),
+    /// No prompt came back in time.
+    Timeout { command: String },
+    /// The connection ended.
+    Closed { command: String },
+    /// The switch answered a command with a `%` error line.
+    Refused { command: String, reply: String },
+    /// The running config read back does not parse.
+    Parse(String),
+}
+
+impl Error {
+    /// Whether the session can still be used after this error.
+    pub fn session_usable(&self) -> bool {
+        matches!(self, Error::Refused { .. } | Error::Parse(_))
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Connect(m) | Error::HostKey(m) | Error::Auth(m) | Error::Parse(m) => {
+                f.write_str(m)
+            }
+            Error::Timeout { command } => write!(f, "no reply to `{command}` in time"),
+            Error::Closed { command } => write!(f, "connection lost at `{command}`"),
+            Error::Refused { command, reply } => write!(f, "`{command}` refused: {reply}"),
+        }
+    }
+}
