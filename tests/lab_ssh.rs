@@ -575,3 +575,70 @@ fn fabric_lab_starts_from_a_backup() {
         .collect();
     assert_eq!(shown, std::fs::read_to_string(&golden).unwrap());
 }
+
+fn diff_live(state: &Path, extra: &[&std::ffi::OsStr]) -> (i32, String) {
+    let out = fabric_bin()
+        .arg("diff")
+        .arg(rdg())
+        .arg("--inventory")
+        .arg(state.join("inventory.yaml"))
+        .args(["--format", "commands"])
+        .args(extra)
+        .env("FABRIC_PASSWORD", "admin")
+        .env_remove("SSH_AUTH_SOCK")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// `fabric diff` without `--running` reads the switch over SSH, through the inventory
+/// `fabric lab` wrote; host keys are checked strictly, `--accept-new` records a new one.
+#[test]
+fn live_diff_through_the_lab_inventory_and_host_keys() {
+    let state = scratch("live-diff");
+    let _lab = start_lab_process(&state, &[]);
+    let (code, out) = diff_live(&state, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("traffic pool roce type lossless\n"), "{out}");
+
+    // Unknown host: refused, with the fingerprint and the way to trust it.
+    let empty = state.join("empty_known_hosts");
+    let (code, out) = diff_live(&state, &["--known-hosts".as_ref(), empty.as_os_str()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("is not a known host (ssh-ed25519 SHA256:"),
+        "{out}"
+    );
+    assert!(out.contains("--accept-new"), "{out}");
+    // `--accept-new` records it; the next run needs no flag.
+    let accept = [
+        "--known-hosts".as_ref(),
+        empty.as_os_str(),
+        "--accept-new".as_ref(),
+    ];
+    assert_eq!(diff_live(&state, &accept).0, 1);
+    assert_eq!(
+        diff_live(&state, &["--known-hosts".as_ref(), empty.as_os_str()]).0,
+        1
+    );
+
+    // A changed key is refused, --accept-new or not.
+    let other = state.join("other_known_hosts");
+    let line = std::fs::read_to_string(&empty).unwrap();
+    let (host, _) = line.split_once(' ').unwrap();
+    std::fs::write(
+        &other,
+        format!("{host} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOV1ha6AqfECtgao5cp3NfsQK/RqyFQfIxVMRrFCYB0l\n"),
+    )
+    .unwrap();
+    let changed = [
+        "--known-hosts".as_ref(),
+        other.as_os_str(),
+        "--accept-new".as_ref(),
+    ];
+    let (code, out) = diff_live(&state, &changed);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("has CHANGED"), "{out}");
+}

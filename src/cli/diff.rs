@@ -31,6 +31,9 @@ pub struct Args {
     /// pools; with `--intended`, interface settings too).
     #[arg(long)]
     prune: bool,
+    /// Without `--running`: read each switch's running config over SSH.
+    #[command(flatten)]
+    connect: super::push::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -265,10 +268,7 @@ fn fail(msg: String) -> Failure {
 /// Reads what to compare; `Err(code)` when a diagnostic was already printed.
 fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
     let Some(running) = &args.running else {
-        return Err(fail(
-            "no running config given: pass `--running FILE` (one switch) or `--running DIR` (a folder of <switch>.cfg); reading switches over SSH comes with `fabric push`"
-                .into(),
-        ));
+        return live(args, color);
     };
     if let Some(intended) = &args.intended {
         if running.is_dir() {
@@ -361,6 +361,53 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
         });
     }
     Ok(Ok(out))
+}
+
+/// Without `--running`: each switch's running config read over SSH, all at once.
+fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
+    let Some(fabric) = &args.fabric else {
+        return Err(fail(
+            "give a fabric file (its switches are read over SSH), or `--running`".into(),
+        ));
+    };
+    if args.intended.is_some() {
+        return Err(fail(
+            "with `--intended FILE`, give `--running FILE` too".into(),
+        ));
+    }
+    let (fabrics, clean) = super::check_all(std::slice::from_ref(fabric), false, color)?;
+    let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
+        return Ok(Err(exit::FAILURE));
+    };
+    let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
+    let opts = args.connect.options(&inventory, None)?;
+    let jobs = super::push::jobs(&fabric, &args.switches, &inventory)?;
+    let fetched = super::push::parallel(&jobs, args.connect.parallel, |job| {
+        let mut cli = crate::device::Cli::open(&job.target, &opts)?;
+        let (_, config) = cli.fetch()?;
+        cli.close();
+        Ok::<_, crate::device::Error>(config)
+    });
+    let mut out = Vec::new();
+    let mut failed = false;
+    for (job, r) in jobs.into_iter().zip(fetched) {
+        match r {
+            Ok(running) => out.push(Pair {
+                name: job.target.name,
+                running,
+                intended: job.intended,
+                scope: Scope {
+                    prune: args.prune,
+                    ..job.scope
+                },
+            }),
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed { Err(exit::FAILURE) } else { Ok(out) })
 }
 
 /// What a fabric manages on a switch: every Ethernet port of its model (and the subports of
