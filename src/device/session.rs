@@ -160,6 +160,19 @@ impl Cli {
             // Only the tail can hold the prompt; clean just that much.
             let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(512)..]);
             let tail = onyx::clean(&tail);
+            // `enable` may ask for a password: the login password answers it.
+            if command == "enable" && tail.trim_end().to_ascii_lowercase().ends_with("password:") {
+                let password = self.password.clone().unwrap_or_default();
+                self.log(&String::from_utf8_lossy(&raw));
+                self.log("\n>>> (enable password)\n");
+                raw.clear();
+                self.channel
+                    .write_all(format!("{}\n", password.0).as_bytes())
+                    .map_err(|_| Error::Closed {
+                        command: command.to_string(),
+                    })?;
+                continue;
+            }
             if at_pager(&tail) {
                 // Paging should be off; if a pager shows anyway, page on.
                 let _ = self.channel.write_all(b" ");
@@ -208,52 +221,19 @@ impl Cli {
         Ok(output)
     }
 
-    /// `enable`, answering its password prompt with the login password.
+    /// `enable`, answering its password prompt (see `read_to_prompt`) with the login
+    /// password.
     fn enable(&mut self) -> Result<(), Error> {
         self.send("enable", "enable")?;
-        let deadline = Instant::now() + self.timeout;
-        let mut raw = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            if Instant::now() > deadline {
-                return Err(Error::Timeout {
-                    command: "enable".into(),
-                });
-            }
-            let n = self.channel.read(&mut buf).map_err(|_| Error::Timeout {
-                command: "enable".into(),
-            })?;
-            if n == 0 {
-                return Err(Error::Closed {
-                    command: "enable".into(),
-                });
-            }
-            raw.extend_from_slice(&buf[..n]);
-            let text = onyx::clean(&String::from_utf8_lossy(&raw)).into_owned();
-            if text.trim_end().to_ascii_lowercase().ends_with("password:") {
-                let password = self.password.clone().unwrap_or_default();
-                self.log(&text);
-                self.log("\n>>> (enable password)\n");
-                raw.clear();
-                self.channel
-                    .write_all(format!("{}\n", password.0).as_bytes())
-                    .map_err(|_| Error::Closed {
-                        command: "enable".into(),
-                    })?;
-                continue;
-            }
-            if let Some(level) = prompt_level(&text) {
-                self.log(&text);
-                self.level = level;
-                if level == Level::User {
-                    return Err(Error::Auth(format!(
-                        "{}: `enable` refused",
-                        self.target.name
-                    )));
-                }
-                return Ok(());
-            }
+        let (_, level) = self.read_to_prompt("enable")?;
+        self.level = level;
+        if level == Level::User {
+            return Err(Error::Auth(format!(
+                "{}: `enable` refused",
+                self.target.name
+            )));
         }
+        Ok(())
     }
 
     /// `show running-config`, read into the model.
