@@ -407,7 +407,13 @@ fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
             }
         }
     }
-    Ok(if failed { Err(exit::FAILURE) } else { Ok(out) })
+    if failed {
+        eprintln!(
+            "hint: switches are read over SSH when `--running FILE|DIR` is not given; pass `--running` to diff backups, or `--inventory FILE` (e.g. from `fabric lab`) for other addresses"
+        );
+        return Ok(Err(exit::FAILURE));
+    }
+    Ok(Ok(out))
 }
 
 /// What a fabric manages on a switch: every Ethernet port of its model (and the subports of
