@@ -642,3 +642,146 @@ fn live_diff_through_the_lab_inventory_and_host_keys() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("has CHANGED"), "{out}");
 }
+
+fn push_inventory(
+    state: &Path,
+    known_hosts: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String) {
+    let mut cmd = fabric_bin();
+    cmd.current_dir(state)
+        .arg("push")
+        .arg(rdg())
+        .arg("--inventory")
+        .arg(state.join("inventory.yaml"))
+        .arg("--known-hosts")
+        .arg(known_hosts)
+        .arg("--yes")
+        .args(extra)
+        .env_remove("SSH_AUTH_SOCK");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// On a switch that is not the in-process lab, disruptive commands need the flag.
+#[test]
+fn disruptive_commands_need_allow_disruptive() {
+    let state = scratch("disruptive");
+    let _lab = start_lab_process(&state, &[]);
+    let kh = state.join("known_hosts");
+    let (code, out) = push_inventory(&state, &kh, &[], &[("FABRIC_PASSWORD", "admin")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("disruptive command(s) refused without `--allow-disruptive`"),
+        "{out}"
+    );
+    let log = std::fs::read_to_string(state.join("swx-mld-1-2/commands.log")).unwrap();
+    assert!(!log.contains("configure terminal"), "{log}");
+    let (code, out) = push_inventory(
+        &state,
+        &kh,
+        &["--allow-disruptive"],
+        &[("FABRIC_PASSWORD", "admin")],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("converged"), "{out}");
+}
+
+/// A free loopback port (bound, then released for another server to take).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Interop with a server nobody here wrote: the real OpenSSH `sshd` on loopback serving the
+/// lab's CLI on stdio (`ForceCommand fabric lab … --stdio`), and a push through it.
+#[test]
+fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
+    let sshd = Path::new("/usr/sbin/sshd");
+    assert!(
+        sshd.exists(),
+        "OpenSSH's sshd is needed (Debian openssh-server; .ci/run installs it)"
+    );
+    let dir = scratch("sshd");
+    let _ = std::fs::create_dir_all("/run/sshd");
+    let host_key = dir.join("host_key");
+    let status = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&host_key)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let user_key = keypair(&dir);
+    std::fs::copy(dir.join("id.pub"), dir.join("authorized_keys")).unwrap();
+    let port = free_port();
+    let user = std::env::var("USER")
+        .ok()
+        .filter(|u| !u.is_empty())
+        .unwrap_or_else(|| {
+            String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout)
+                .unwrap()
+                .trim()
+                .to_string()
+        });
+    let lab_state = dir.join("lab");
+    let config = format!(
+        "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\nForceCommand {} lab {} --state {} --stdio swx-mld-1-2\n",
+        host_key.display(),
+        dir.join("authorized_keys").display(),
+        dir.join("sshd.pid").display(),
+        env!("CARGO_BIN_EXE_fabric"),
+        rdg().display(),
+        lab_state.display(),
+    );
+    std::fs::write(dir.join("sshd_config"), config).unwrap();
+    let child = Command::new(sshd)
+        .arg("-D")
+        .arg("-e")
+        .arg("-f")
+        .arg(dir.join("sshd_config"))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _sshd = Killed(child);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "sshd did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let public = std::fs::read_to_string(host_key.with_extension("pub")).unwrap();
+    let mut fields = public.split_whitespace();
+    let (kind, key) = (fields.next().unwrap(), fields.next().unwrap());
+    std::fs::write(
+        dir.join("known_hosts"),
+        format!("[127.0.0.1]:{port} {kind} {key}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("inventory.yaml"),
+        format!("switches:\n  swx-mld-1-2: {{ host: 127.0.0.1, port: {port}, user: {user} }}\n"),
+    )
+    .unwrap();
+    let key = user_key.display().to_string();
+    let (code, out) = push_inventory(
+        &dir,
+        &dir.join("known_hosts"),
+        &["--identity", &key, "--allow-disruptive"],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("converged"), "{out}");
+    let saved = std::fs::read_to_string(lab_state.join("swx-mld-1-2/saved/initial.cfg")).unwrap();
+    let golden =
+        std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
+            .unwrap();
+    assert_eq!(saved, golden);
+}

@@ -15,11 +15,21 @@ fn scratch(name: &str) -> PathBuf {
 const SWITCH: &str = "swx-mld-1-2";
 
 fn push(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    push_fabric(dir, "rdg-roce-dscp", &["--lab", "--yes"], extra, env)
+}
+
+fn push_fabric(
+    dir: &Path,
+    fabric: &str,
+    mode: &[&str],
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabric"));
     cmd.current_dir(dir)
         .arg("push")
-        .arg(crate::root().join("fabrics/rdg-roce-dscp.yaml"))
-        .args(["--lab", "--yes"])
+        .arg(crate::root().join(format!("fabrics/{fabric}.yaml")))
+        .args(mode)
         .args(extra)
         .env_remove("FABRIC_PASSWORD")
         .env_remove("SSH_AUTH_SOCK");
@@ -36,17 +46,29 @@ fn push(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> (i32, String) {
 }
 
 fn state(dir: &Path) -> PathBuf {
-    dir.join(".fabric/lab").join(SWITCH)
+    state_of(dir, SWITCH)
+}
+
+fn state_of(dir: &Path, switch: &str) -> PathBuf {
+    dir.join(".fabric/lab").join(switch)
 }
 
 /// A fault control file in place before the switch starts.
 fn faults(dir: &Path, yaml: &str) {
-    std::fs::create_dir_all(state(dir)).unwrap();
-    std::fs::write(state(dir).join("faults.yaml"), yaml).unwrap();
+    faults_of(dir, SWITCH, yaml);
+}
+
+fn faults_of(dir: &Path, switch: &str, yaml: &str) {
+    std::fs::create_dir_all(state_of(dir, switch)).unwrap();
+    std::fs::write(state_of(dir, switch).join("faults.yaml"), yaml).unwrap();
 }
 
 fn log(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(state(dir).join("commands.log"))
+    log_of(dir, SWITCH)
+}
+
+fn log_of(dir: &Path, switch: &str) -> Vec<String> {
+    std::fs::read_to_string(state_of(dir, switch).join("commands.log"))
         .unwrap_or_default()
         .lines()
         .map(|l| l.split_once('\t').map_or(l, |(_, c)| c).to_string())
@@ -204,4 +226,123 @@ fn secrets_never_reach_logs_or_output() {
             }
         }
     }
+}
+
+#[test]
+fn a_push_works_through_terminal_noise_and_a_slow_switch() {
+    let dir = scratch("noise");
+    faults(&dir, "noise: true\ndelay_ms: 20\n");
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(saved(&dir), golden());
+}
+
+#[test]
+fn the_snapshot_comes_first_and_the_backup_is_the_config_before() {
+    let dir = scratch("snapshot");
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 0, "{out}");
+    let log = log(&dir);
+    let snapshot = log
+        .iter()
+        .position(|l| l.starts_with("configuration write to fabric-") && l.ends_with(" no-switch"))
+        .expect("a snapshot on the switch");
+    let first = log.iter().position(|l| l == "configure terminal").unwrap();
+    assert!(snapshot < first, "{log:?}");
+    let backups = dir.join(".fabric/backups").join(SWITCH);
+    let file = std::fs::read_dir(&backups)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let backup = fabric::onyx::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let factory = fabric::onyx::parse(&saved_before_push()).unwrap();
+    assert_eq!(backup.interfaces, factory.interfaces);
+    assert!(backup.pools.is_empty());
+}
+
+/// A factory-default lab switch's saved config, as `--dry-run` leaves it.
+fn saved_before_push() -> String {
+    let dir = scratch("factory");
+    let _ = push(&dir, &["--dry-run"], &[]);
+    saved(&dir)
+}
+
+#[test]
+fn after_a_roll_back_the_next_push_converges() {
+    let dir = scratch("recover");
+    faults(&dir, "refuse:\n  - { match: \"lldp\" }\n");
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("% Command refused (lab fault)."), "{out}");
+    std::fs::remove_file(state(&dir).join("faults.yaml")).unwrap();
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(saved(&dir), golden());
+}
+
+#[test]
+fn a_canary_failure_stops_the_fleet_unless_keep_going() {
+    let dir = scratch("canary");
+    faults_of(&dir, "leaf01", "refuse:\n  - { match: \"mtu\" }\n");
+    let (code, out) = push_fabric(&dir, "ml-cluster", &["--lab", "--yes"], &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("leaf01: "), "{out}");
+    assert!(
+        out.contains("not started: an earlier switch failed"),
+        "{out}"
+    );
+    for sw in ["leaf02", "spine01"] {
+        let log = log_of(&dir, sw);
+        assert!(
+            !log.iter().any(|l| l == "configure terminal"),
+            "{sw}: {log:?}"
+        );
+    }
+    // With --keep-going the others are pushed; the canary is rolled back again.
+    let (code, out) = push_fabric(
+        &dir,
+        "ml-cluster",
+        &["--lab", "--yes"],
+        &["--keep-going"],
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.matches("converged").count(), 5, "{out}");
+}
+
+#[test]
+fn one_switch_with_switch() {
+    let dir = scratch("one");
+    let (code, out) = push_fabric(
+        &dir,
+        "ml-cluster",
+        &["--lab", "--yes"],
+        &["--switch", "spine02"],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("spine02") && !out.contains("leaf01: "),
+        "{out}"
+    );
+    let (code, out) = push_fabric(
+        &dir,
+        "ml-cluster",
+        &["--lab", "--yes"],
+        &["--switch", "spine2"],
+        &[],
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("did you mean `spine02`?"), "{out}");
+}
+
+#[test]
+fn without_a_terminal_or_yes_nothing_is_sent() {
+    let dir = scratch("noyes");
+    let (code, out) = push_fabric(&dir, "rdg-roce-dscp", &["--lab"], &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("pass `--yes`"), "{out}");
+    assert!(!log(&dir).iter().any(|l| l == "configure terminal"));
 }
