@@ -659,6 +659,7 @@ fn push_inventory(
         .arg(known_hosts)
         .arg("--yes")
         .args(extra)
+        .env_remove("FABRIC_PASSWORD")
         .env_remove("SSH_AUTH_SOCK");
     for (k, v) in env {
         cmd.env(k, v);
@@ -784,4 +785,63 @@ fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
         std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
             .unwrap();
     assert_eq!(saved, golden);
+}
+
+/// On a terminal without `FABRIC_PASSWORD`, the password is asked for (not echoed).
+#[test]
+fn the_password_is_asked_on_a_terminal() {
+    let state = scratch("ask-password");
+    let _lab = start_lab_process(&state, &[]);
+    let mut cmd = fabric_bin();
+    cmd.current_dir(&state)
+        .args(["diff"])
+        .arg(rdg())
+        .arg("--inventory")
+        .arg(state.join("inventory.yaml"))
+        .env_remove("FABRIC_PASSWORD")
+        .env_remove("SSH_AUTH_SOCK");
+    let mut p = rexpect::session::spawn_command(cmd, Some(30_000)).unwrap();
+    p.exp_string("Password for the switches: ").unwrap();
+    p.send_line("admin").unwrap();
+    p.exp_string("traffic pool roce type lossless").unwrap();
+    p.exp_eof().unwrap();
+}
+
+/// Keys from an ssh-agent log in when no password is given.
+#[test]
+fn an_ssh_agent_key_logs_in() {
+    let state = scratch("agent");
+    let key = keypair(&state);
+    let sock = state.join("agent.sock");
+    let agent = Command::new("ssh-agent")
+        .arg("-D")
+        .arg("-a")
+        .arg(&sock)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _agent = Killed(agent);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !sock.exists() {
+        assert!(Instant::now() < deadline, "ssh-agent did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let added = Command::new("ssh-add")
+        .arg(&key)
+        .env("SSH_AUTH_SOCK", &sock)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(added.success());
+    let public = state.join("id.pub");
+    let _lab = start_lab_process(&state, &["--authorized-keys".as_ref(), public.as_os_str()]);
+    let sock = sock.display().to_string();
+    let (code, out) = push_inventory(
+        &state,
+        &state.join("known_hosts"),
+        &["--dry-run"],
+        &[("SSH_AUTH_SOCK", &sock)],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("8 command(s)"), "{out}");
 }

@@ -346,3 +346,32 @@ fn without_a_terminal_or_yes_nothing_is_sent() {
     assert!(out.contains("pass `--yes`"), "{out}");
     assert!(!log(&dir).iter().any(|l| l == "configure terminal"));
 }
+
+#[test]
+fn a_switch_out_of_time_is_rolled_back() {
+    let dir = scratch("switch-timeout");
+    faults(&dir, "delay_ms: 150\n");
+    let (out, _) = rolled_back(&dir, &["--switch-timeout", "1"]);
+    assert!(out.contains("(the switch's time is up)"), "{out}");
+}
+
+/// On a terminal, the plan is shown and the push waits for a yes.
+#[test]
+fn on_a_terminal_the_push_asks_first() {
+    let dir = scratch("confirm");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabric"));
+    cmd.current_dir(&dir)
+        .arg("push")
+        .arg(crate::root().join("fabrics/rdg-roce-dscp.yaml"))
+        .arg("--lab")
+        .env_remove("FABRIC_PASSWORD")
+        .env_remove("SSH_AUTH_SOCK");
+    let mut p = rexpect::session::spawn_command(cmd, Some(30_000)).unwrap();
+    p.exp_string("8 command(s)").unwrap();
+    p.exp_string("Push 8 command(s) to 1 switch(es)? [y/N] ")
+        .unwrap();
+    p.send_line("y").unwrap();
+    p.exp_string("converged").unwrap();
+    p.exp_eof().unwrap();
+    assert_eq!(saved(&dir), golden());
+}

@@ -40,6 +40,9 @@ pub struct Connect {
     /// Seconds to wait for a connection.
     #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     pub connect_timeout: u64,
+    /// Seconds one switch's push may take before it is stopped and rolled back.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub switch_timeout: u64,
 }
 
 /// The password for switches: never an argument.
@@ -64,6 +67,7 @@ impl Connect {
         o.identity = self.identity.clone();
         o.connect_timeout = Duration::from_secs(self.connect_timeout.max(1));
         o.command_timeout = Duration::from_secs(self.command_timeout.max(1));
+        o.switch_timeout = Duration::from_secs(self.switch_timeout.max(1));
         o.transcripts = Some(PathBuf::from(".fabric/logs"));
         o.password = match std::env::var(PASSWORD_ENV) {
             Ok(p) => Some(Secret(p)),

@@ -48,6 +48,8 @@ pub struct Options {
     pub connect_timeout: Duration,
     /// Longest wait for one command's reply (a hang ends here).
     pub command_timeout: Duration,
+    /// Longest a switch's push may take before it is stopped and rolled back.
+    pub switch_timeout: Duration,
     /// Folder for one transcript per switch and session; none when `None`.
     pub transcripts: Option<PathBuf>,
 }
@@ -61,6 +63,7 @@ impl Options {
             password: None,
             connect_timeout: Duration::from_secs(10),
             command_timeout: Duration::from_secs(30),
+            switch_timeout: Duration::from_secs(600),
             transcripts: None,
         }
     }

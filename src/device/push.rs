@@ -204,10 +204,16 @@ fn run(
 
     // Apply.
     let of = p.steps.len();
+    let started = Instant::now();
     let applied = (|| {
         p.cli.configure()?;
         for (done, step) in p.steps.iter().enumerate() {
             progress(Stage::Applying { done, of });
+            if started.elapsed() > opts.switch_timeout {
+                return Err(Error::Timeout {
+                    command: format!("{} (the switch's time is up)", step.command),
+                });
+            }
             report.sent += 1;
             p.cli.run(&step.command.to_string())?;
         }
