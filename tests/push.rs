@@ -375,3 +375,29 @@ fn on_a_terminal_the_push_asks_first() {
     p.exp_eof().unwrap();
     assert_eq!(saved(&dir), golden());
 }
+
+/// A switch whose `enable` asks for a password gets the login password, never logged.
+#[test]
+fn enable_asks_for_a_password() {
+    let dir = scratch("enable");
+    faults(&dir, "enable_password: admin\n");
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 0, "{out}");
+    let log = log(&dir);
+    assert!(log.contains(&"(enable password)".to_string()), "{log:?}");
+    assert!(!log.iter().any(|l| l.contains("admin")), "{log:?}");
+    let transcripts = dir.join(".fabric/logs").join(SWITCH);
+    for t in std::fs::read_dir(transcripts).unwrap() {
+        let text = std::fs::read_to_string(t.unwrap().path()).unwrap();
+        assert!(
+            !text.contains("admin\n") && text.contains("(enable password)"),
+            "{text}"
+        );
+    }
+
+    let dir = scratch("enable-refused");
+    faults(&dir, "enable_password: something-else\n");
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("`enable` refused"), "{out}");
+}

@@ -125,6 +125,10 @@ pub struct Session {
     total: usize,
     /// The pager has shown the last line and waits at `(END)`.
     end: bool,
+    /// The password `enable` asks for, when the switch has one.
+    pub enable_password: Option<String>,
+    /// `enable` asked for its password; the next line is the answer.
+    asking: bool,
 }
 
 impl Default for Session {
@@ -145,7 +149,14 @@ impl Session {
             shown: 0,
             total: 0,
             end: false,
+            enable_password: None,
+            asking: false,
         }
+    }
+
+    /// Whether the next line answers `enable`'s password prompt (not echoed, not logged).
+    pub fn asking_password(&self) -> bool {
+        self.asking
     }
 
     /// A session already in configuration mode with paging off, as a script would leave it.
@@ -165,6 +176,9 @@ impl Session {
     /// The prompt as Onyx prints it, with its trailing space; the pager's prompt while an
     /// output is being paged.
     pub fn prompt(&self, sw: &Switch) -> String {
+        if self.asking {
+            return "Password: ".to_string();
+        }
         if self.end {
             return format!("lines {}-{}/{} (END) ", self.from, self.shown, self.total);
         }
@@ -204,6 +218,15 @@ impl Session {
 
     /// Reads one line typed at the prompt.
     pub fn input(&mut self, sw: &mut Switch, line: &str) -> Reply {
+        if self.asking {
+            self.asking = false;
+            if Some(line.trim_end_matches(['\r', '\n'])) == self.enable_password.as_deref() {
+                self.mode = Mode::Enable;
+                return Reply::default();
+            }
+            // Not observed on a switch; the form of Onyx's other errors.
+            return Reply::error("Authentication failed.".into());
+        }
         if self.paging_now() {
             // A line-mode pager: `q` quits, anything else shows the next page.
             let key = if line.trim() == "q" { b'q' } else { b' ' };
@@ -304,7 +327,11 @@ impl Session {
             ["show", "configuration", "files"] => Reply::text(files(sw)),
             ["show", other, ..] => Reply::unrecognized(other),
             ["enable"] if self.mode == Mode::User => {
-                self.mode = Mode::Enable;
+                if self.enable_password.is_some() {
+                    self.asking = true;
+                } else {
+                    self.mode = Mode::Enable;
+                }
                 Reply::default()
             }
             ["disable"] if !config => {

@@ -36,6 +36,7 @@ use crate::onyx::{self, Renderer};
 /// hang: { after: 3, match: "interface" }  # the 4th matching command: no reply, no prompt
 /// refuse:                  # matching commands fail with a `%` error, state untouched
 ///   - { match: "mtu 9216", error: "% MTU out of range" }
+/// enable_password: secret  # `enable` asks `Password: ` and wants this
 /// drift:                   # changed behind the client's back, once: after the first
 ///   after: 1               # `show running-config` is answered, these configuration
 ///   match: show running-config  # commands are applied to the running config
@@ -53,6 +54,8 @@ pub struct Faults {
     #[serde(default)]
     pub refuse: Vec<Refusal>,
     pub drift: Option<Drift>,
+    /// `enable` asks for this password (Onyx may; the lab does not by default).
+    pub enable_password: Option<String>,
 }
 
 /// Fires once, at the first matching command after `after` matching ones.
@@ -243,6 +246,17 @@ impl Device {
             faults.faults.noise,
         );
         let answer = |step| Answer { step, delay, noise };
+        session.enable_password = faults.faults.enable_password.clone();
+        if session.asking_password() {
+            // A password is never logged.
+            self.record(id, "(enable password)");
+            let mut sw = self.lock();
+            let r = session.input(&mut sw, line);
+            return answer(Step::Reply {
+                output: r.output,
+                close: r.close,
+            });
+        }
         if typed.is_empty() || session.paging_now() {
             let mut sw = self.lock();
             let r = session.input(&mut sw, line);

@@ -131,7 +131,9 @@ impl Term {
             match b {
                 0x1b => self.escape = 1,
                 0x7f | 0x08 if self.line.pop().is_some() => {
-                    out.push(Out::Data(b"\x08 \x08".to_vec()));
+                    if !self.session.asking_password() {
+                        out.push(Out::Data(b"\x08 \x08".to_vec()));
+                    }
                 }
                 // Ctrl-C: the line is dropped, a new prompt.
                 0x03 => {
@@ -147,7 +149,9 @@ impl Term {
                 }
                 0x20..=0x7e | 0x80.. => {
                     self.line.push(b);
-                    out.push(Out::Data(vec![b]));
+                    if !self.session.asking_password() {
+                        out.push(Out::Data(vec![b]));
+                    }
                 }
                 _ => {}
             }
