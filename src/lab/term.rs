@@ -130,10 +130,9 @@ impl Term {
             }
             match b {
                 0x1b => self.escape = 1,
-                0x7f | 0x08 if self.line.pop().is_some() => {
-                    if !self.session.asking_password() {
-                        out.push(Out::Data(b"\x08 \x08".to_vec()));
-                    }
+                // Backspace: erased on screen unless it was a password's (never echoed).
+                0x7f | 0x08 if self.line.pop().is_some() && !self.session.asking_password() => {
+                    out.push(Out::Data(b"\x08 \x08".to_vec()));
                 }
                 // Ctrl-C: the line is dropped, a new prompt.
                 0x03 => {
