@@ -845,3 +845,41 @@ fn an_ssh_agent_key_logs_in() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("8 command(s)"), "{out}");
 }
+
+/// A switch that takes the password only as keyboard-interactive: the client answers its
+/// prompt (and a wrong password is still refused).
+#[test]
+fn keyboard_interactive_only_switch() {
+    let dir = scratch("kbd-interactive");
+    let sw_dir = dir.join(HOST);
+    let device = Device::open(&sw_dir, Switch::factory(HOST), false, false).unwrap();
+    let mut logins = Logins::factory();
+    logins.password_method = false;
+    let spec = Spec {
+        device: Arc::new(device),
+        port: 0,
+        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
+        logins,
+    };
+    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let served = &lab.switches[0];
+    std::fs::write(dir.join("known_hosts"), served.known_hosts_line() + "\n").unwrap();
+    let target = fabric::device::Target {
+        name: HOST.into(),
+        host: "127.0.0.1".into(),
+        port: served.addr.port(),
+        user: "admin".into(),
+    };
+    let mut opts = fabric::device::Options::new(dir.join("known_hosts"));
+    opts.password = Some(fabric::device::Secret("admin".into()));
+    let mut cli = fabric::device::Cli::open(&target, &opts).unwrap();
+    let (_, config) = cli.fetch().unwrap();
+    assert_eq!(config.hostname.as_deref(), Some(HOST));
+    cli.close();
+    opts.password = Some(fabric::device::Secret("wrong".into()));
+    let err = fabric::device::Cli::open(&target, &opts).err().unwrap();
+    assert!(
+        err.to_string().contains("tried keyboard-interactive"),
+        "{err}"
+    );
+}

@@ -24,6 +24,9 @@ pub struct Logins {
     pub password: String,
     /// Public keys accepted for `user` (an `authorized_keys` file's).
     pub keys: Vec<PublicKey>,
+    /// Offer the `password` method (else the password only as keyboard-interactive, as
+    /// switches with an external authentication server do).
+    pub password_method: bool,
 }
 
 impl Logins {
@@ -33,6 +36,7 @@ impl Logins {
             user: "admin".to_string(),
             password: "admin".to_string(),
             keys: Vec::new(),
+            password_method: true,
         }
     }
 
@@ -155,7 +159,7 @@ impl Lab {
                     .to_openssh()
                     .map_err(|e| format!("{}: {e}", spec.device.name))?,
             });
-            let config = Arc::new(server_config(spec.key));
+            let config = Arc::new(server_config(spec.key, spec.logins.password_method));
             let mut server = Listener {
                 device: spec.device,
                 logins: Arc::new(spec.logins),
@@ -195,10 +199,10 @@ impl Drop for Lab {
     }
 }
 
-fn server_config(key: PrivateKey) -> russh::server::Config {
+fn server_config(key: PrivateKey, password: bool) -> russh::server::Config {
     russh::server::Config {
         server_id: russh::SshId::Standard("SSH-2.0-fabric_lab".into()),
-        methods: methods(),
+        methods: methods(password),
         // A failed login is answered after the same pause whatever failed.
         auth_rejection_time: Duration::from_millis(200),
         auth_rejection_time_initial: Some(Duration::ZERO),
@@ -211,19 +215,17 @@ fn server_config(key: PrivateKey) -> russh::server::Config {
     }
 }
 
-fn methods() -> MethodSet {
-    MethodSet::from(
-        &[
-            MethodKind::PublicKey,
-            MethodKind::Password,
-            MethodKind::KeyboardInteractive,
-        ][..],
-    )
+fn methods(password: bool) -> MethodSet {
+    let mut m = MethodSet::from(&[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..]);
+    if password {
+        m.push(MethodKind::Password);
+    }
+    m
 }
 
-fn reject() -> Auth {
+fn reject(logins: &Logins) -> Auth {
     Auth::Reject {
-        proceed_with_methods: Some(methods()),
+        proceed_with_methods: Some(methods(logins.password_method)),
         partial_success: false,
     }
 }
@@ -254,15 +256,17 @@ impl Handler for Connection {
     type Error = russh::Error;
 
     async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
-        Ok(reject())
+        Ok(reject(&self.logins))
     }
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
-        Ok(if self.logins.password_ok(user, password) {
-            Auth::Accept
-        } else {
-            reject()
-        })
+        Ok(
+            if self.logins.password_method && self.logins.password_ok(user, password) {
+                Auth::Accept
+            } else {
+                reject(&self.logins)
+            },
+        )
     }
 
     async fn auth_publickey_offered(
@@ -273,7 +277,7 @@ impl Handler for Connection {
         Ok(if self.logins.key_ok(user, offer.public_key) {
             Auth::Accept
         } else {
-            reject()
+            reject(&self.logins)
         })
     }
 
@@ -285,7 +289,7 @@ impl Handler for Connection {
         Ok(if self.logins.key_ok(user, key.public_key) {
             Auth::Accept
         } else {
-            reject()
+            reject(&self.logins)
         })
     }
 
@@ -307,7 +311,7 @@ impl Handler for Connection {
         Ok(if self.logins.password_ok(user, &password) {
             Auth::Accept
         } else {
-            reject()
+            reject(&self.logins)
         })
     }
 
