@@ -21,7 +21,7 @@ pub enum Level {
 /// A logged-in Onyx CLI session.
 pub struct Cli {
     pub target: Target,
-    _session: ssh2::Session,
+    session: ssh2::Session,
     channel: ssh2::Channel,
     level: Level,
     timeout: Duration,
@@ -86,7 +86,7 @@ impl Cli {
         });
         let mut cli = Cli {
             target: target.clone(),
-            _session: session,
+            session: session,
             channel,
             level: Level::User,
             timeout: opts.command_timeout,
@@ -131,7 +131,7 @@ impl Cli {
                     command: command.to_string(),
                 });
             }
-            self._session
+            self.session
                 .set_timeout(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
             match self.channel.read(&mut buf) {
                 Ok(0) => {
@@ -190,7 +190,7 @@ impl Cli {
 
     fn send(&mut self, line: &str, shown: &str) -> Result<(), Error> {
         self.log(&format!("\n>>> {shown}\n"));
-        let _ = self._session.keepalive_send();
+        let _ = self.session.keepalive_send();
         self.channel
             .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| self.channel.flush())
