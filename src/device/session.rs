@@ -86,7 +86,7 @@ impl Cli {
         });
         let mut cli = Cli {
             target: target.clone(),
-            session: session,
+            session,
             channel,
             level: Level::User,
             timeout: opts.command_timeout,
