@@ -4,6 +4,7 @@
 //! (typed switch configuration ⇄ running-config text) → `compile` → `cli`. Only `cli` runs
 //! stages in order; every stage is reachable from tests and benchmarks through this library.
 
+pub mod audit;
 pub mod cli;
 pub mod compile;
 pub mod device;

@@ -1,6 +1,7 @@
 //! The one integration-test binary (one link on a 2-core machine): every module below is a
 //! group of tests over real files (fabrics, goldens, fixtures, the reference session).
 
+mod audit;
 mod cli;
 mod golden;
 mod invalid;

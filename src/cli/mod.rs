@@ -11,6 +11,7 @@ use crate::diag::{self, Diagnostic, Sources};
 use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
 
+mod audit;
 mod diff;
 #[cfg(feature = "lab")]
 mod lab;
@@ -86,6 +87,14 @@ enum Command {
     /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
     #[cfg(feature = "lab")]
     Lab(lab::Args),
+    /// Check running configs against RoCE best practice (rules `R001`…). Exit 0 clean,
+    /// 1 findings at or above `--fail-on`, 2 error.
+    Audit(audit::Args),
+    /// Print what an audit rule checks, why it matters and how to fix it.
+    Explain {
+        /// A rule id (`R001`) or name.
+        rule: String,
+    },
     /// Print the JSON Schema of the fabric format.
     Schema,
 }
@@ -137,6 +146,8 @@ pub fn main() -> u8 {
         Command::Parse { file, format } => parse(&file, format, color),
         Command::Diff(args) => diff::run(&args, color),
         Command::Push(args) => push::run(&args, color),
+        Command::Audit(args) => audit::run(&args, color),
+        Command::Explain { rule } => audit::explain(&rule),
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(&args, color),
         Command::Schema => {
