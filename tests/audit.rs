@@ -64,14 +64,11 @@ fn every_capture_is_audited() {
 }
 
 fn fabric(args: &[&str]) -> (i32, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
-        .current_dir(crate::root())
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    crate::run(
+        std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+            .current_dir(crate::root())
+            .args(args),
+    )
 }
 
 #[test]

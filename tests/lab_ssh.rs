@@ -577,20 +577,17 @@ fn fabric_lab_starts_from_a_backup() {
 }
 
 fn diff_live(state: &Path, extra: &[&std::ffi::OsStr]) -> (i32, String) {
-    let out = fabric_bin()
-        .arg("diff")
-        .arg(rdg())
-        .arg("--inventory")
-        .arg(state.join("inventory.yaml"))
-        .args(["--format", "commands"])
-        .args(extra)
-        .env("FABRIC_PASSWORD", "admin")
-        .env_remove("SSH_AUTH_SOCK")
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    crate::run(
+        fabric_bin()
+            .arg("diff")
+            .arg(rdg())
+            .arg("--inventory")
+            .arg(state.join("inventory.yaml"))
+            .args(["--format", "commands"])
+            .args(extra)
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    )
 }
 
 /// `fabric diff` without `--running` reads the switch over SSH, through the inventory
@@ -664,10 +661,7 @@ fn push_inventory(
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    crate::run(&mut cmd)
 }
 
 /// On a switch that is not the in-process lab, disruptive commands need the flag.

@@ -35,3 +35,11 @@ pub fn fabrics() -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// Runs a command to its end: its exit code and everything it printed (stdout, then stderr).
+pub fn run(cmd: &mut std::process::Command) -> (i32, String) {
+    let out = cmd.output().expect("the command runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}

@@ -3,7 +3,7 @@
 //! command log.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fabric-push-{}-{name}", std::process::id()));
@@ -36,13 +36,7 @@ fn push_fabric(
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = cmd.output().unwrap();
-    let text = String::from_utf8_lossy(&stdout).into_owned() + &String::from_utf8_lossy(&stderr);
-    (status.code().unwrap_or(-1), text)
+    crate::run(&mut cmd)
 }
 
 fn state(dir: &Path) -> PathBuf {
