@@ -138,8 +138,9 @@ pub struct Device {
     /// Keep the running config on disk after each change (`--stdio`: a process per session).
     keep_running: bool,
     sessions: AtomicU64,
-    /// What was last persisted: `Switch::saves` and `Switch::revision`.
-    persisted: Mutex<(u64, u64)>,
+    /// What was last persisted: `Switch::saves` and `Switch::revision`; `None` before the
+    /// first write.
+    persisted: Mutex<Option<(u64, u64)>>,
 }
 
 impl Device {
@@ -153,7 +154,7 @@ impl Device {
             dir: None,
             keep_running: false,
             sessions: AtomicU64::new(0),
-            persisted: Mutex::new((0, 0)),
+            persisted: Mutex::new(None),
         }
     }
 
@@ -378,11 +379,18 @@ impl Device {
         let (files, active, running) = {
             let sw = self.lock();
             let mut done = self.persisted.lock().unwrap_or_else(|e| e.into_inner());
-            let files = (done.0 != sw.saves || sw.saves == 0).then(|| sw.files.clone());
-            let running = (self.keep_running && done.1 != sw.revision).then(|| sw.running.clone());
-            *done = (sw.saves, sw.revision);
+            // Nothing written yet (`None`): both are written once, at open.
+            let files = done
+                .is_none_or(|d| d.0 != sw.saves)
+                .then(|| sw.files.clone());
+            let running = (self.keep_running && done.is_none_or(|d| d.1 != sw.revision))
+                .then(|| sw.running.clone());
+            *done = Some((sw.saves, sw.revision));
             (files, sw.active.clone(), running)
         };
+        if files.is_none() && running.is_none() {
+            return Ok(());
+        }
         let renderer = Renderer::embedded().map_err(|e| e.to_string())?;
         let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
             let text = renderer.render(cfg).map_err(|e| e.to_string())?;
