@@ -10,7 +10,6 @@ use serde::Serialize;
 use crate::diff::{Impact, Scope, Step};
 use crate::error::{Failure, exit};
 use crate::onyx::{Config, Iface, Renderer};
-use crate::types::did_you_mean;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -316,19 +315,7 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(Err(exit::FAILURE));
     };
-    let names: Vec<String> = fabric.switches.keys().map(|h| h.to_string()).collect();
-    for s in &args.switches {
-        if !names.contains(s) {
-            let hint = did_you_mean(s, names.iter().map(String::as_str))
-                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
-            return Err(fail(format!("the fabric has no switch `{s}`{hint}")));
-        }
-    }
-    let chosen: Vec<&crate::fabric::Switch> = fabric
-        .switches
-        .values()
-        .filter(|sw| args.switches.is_empty() || args.switches.contains(&sw.hostname.to_string()))
-        .collect();
+    let chosen = super::chosen(&fabric, &args.switches)?;
     if !running.is_dir() && chosen.len() != 1 {
         return Err(fail(format!(
             "`{}` is one running config but {} switches are chosen; pick one with `--switch NAME`, or pass a folder of <switch>.cfg",

@@ -164,6 +164,27 @@ pub fn main() -> u8 {
     }
 }
 
+/// The switches `--switch NAME` picks (all when none is given), in name order; an unknown
+/// name is an error with the nearest one.
+pub(crate) fn chosen<'a>(
+    fabric: &'a crate::fabric::Fabric,
+    names: &[String],
+) -> Result<Vec<&'a crate::fabric::Switch>, Failure> {
+    let all: Vec<String> = fabric.switches.keys().map(|h| h.to_string()).collect();
+    for n in names {
+        if !all.contains(n) {
+            let hint = crate::types::did_you_mean(n, all.iter().map(String::as_str))
+                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
+            return Err(Failure(format!("the fabric has no switch `{n}`{hint}")));
+        }
+    }
+    Ok(fabric
+        .switches
+        .values()
+        .filter(|sw| names.is_empty() || names.contains(&sw.hostname.to_string()))
+        .collect())
+}
+
 /// Loads and validates each file, prints the diagnostics; the valid fabrics, by file.
 pub(crate) fn check_all(
     paths: &[PathBuf],

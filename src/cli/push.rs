@@ -12,7 +12,6 @@ use crate::device::push::{self, Job, Outcome, Planned, Policy, Report, Stage};
 use crate::device::{Options, Secret, Target};
 use crate::error::{Failure, exit};
 use crate::fabric::{Fabric, Inventory};
-use crate::types::did_you_mean;
 
 /// How to reach switches.
 #[derive(clap::Args, Debug, Clone)]
@@ -100,20 +99,9 @@ pub fn read_inventory(path: Option<&Path>) -> Result<Inventory, Failure> {
 /// The chosen switches (all when `names` is empty), as jobs: where each is and what it
 /// should run.
 pub fn jobs(fabric: &Fabric, names: &[String], inventory: &Inventory) -> Result<Vec<Job>, Failure> {
-    let all: Vec<String> = fabric.switches.keys().map(|h| h.to_string()).collect();
-    for n in names {
-        if !all.contains(n) {
-            let hint = did_you_mean(n, all.iter().map(String::as_str))
-                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
-            return Err(Failure(format!("the fabric has no switch `{n}`{hint}")));
-        }
-    }
     let mut out = Vec::new();
-    for sw in fabric.switches.values() {
+    for sw in super::chosen(fabric, names)? {
         let name = sw.hostname.to_string();
-        if !names.is_empty() && !names.contains(&name) {
-            continue;
-        }
         let target = match (inventory.switches.get(&name), &sw.mgmt) {
             (Some(a), _) => Target {
                 name: name.clone(),
