@@ -20,10 +20,7 @@ fn fabric(args: &[&str], cwd: &Path) -> (i32, String, String) {
 }
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("fabric-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::scratch(&format!("cli-{name}"))
 }
 
 #[test]

@@ -15,10 +15,7 @@ const HOST: &str = "leaf01";
 
 /// A fresh folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fabric-lab-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::scratch(&format!("lab-{name}"))
 }
 
 /// An ed25519 key pair made by OpenSSH's `ssh-keygen`: `dir/id` and `dir/id.pub`.
@@ -36,9 +33,13 @@ fn keypair(dir: &Path) -> PathBuf {
 /// One factory-default switch served in-process, its state in `dir/leaf01`; the key pair in
 /// `dir` may log in besides admin/admin.
 fn lab(dir: &Path) -> Lab {
+    lab_with(dir, Logins::factory())
+}
+
+/// As [`lab`], with these logins.
+fn lab_with(dir: &Path, mut logins: Logins) -> Lab {
     let sw_dir = dir.join(HOST);
     let device = Device::open(&sw_dir, Switch::factory(HOST), false, false).unwrap();
-    let mut logins = Logins::factory();
     if dir.join("id.pub").exists() {
         logins.add_keys(&dir.join("id.pub")).unwrap();
     }
@@ -845,19 +846,10 @@ fn an_ssh_agent_key_logs_in() {
 #[test]
 fn keyboard_interactive_only_switch() {
     let dir = scratch("kbd-interactive");
-    let sw_dir = dir.join(HOST);
-    let device = Device::open(&sw_dir, Switch::factory(HOST), false, false).unwrap();
     let mut logins = Logins::factory();
     logins.password_method = false;
-    let spec = Spec {
-        device: Arc::new(device),
-        port: 0,
-        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
-        logins,
-    };
-    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let lab = lab_with(&dir, logins);
     let served = &lab.switches[0];
-    std::fs::write(dir.join("known_hosts"), served.known_hosts_line() + "\n").unwrap();
     let target = fabric::device::Target {
         name: HOST.into(),
         host: "127.0.0.1".into(),
