@@ -86,6 +86,51 @@ impl Connect {
     }
 }
 
+/// Where the switches are and how to log in.
+pub(crate) struct Reach {
+    pub inventory: Inventory,
+    pub options: Options,
+    /// The in-process lab (`--lab`), kept running while this lives.
+    #[cfg(feature = "lab")]
+    _lab: Option<super::lab::Started>,
+}
+
+/// The in-process lab's switches, inventory, known_hosts and password (`--lab`), else the
+/// inventory's (or the fabric's `mgmt`) and the user's credentials.
+pub(crate) fn reach(
+    lab: bool,
+    fabric_path: &Path,
+    fabric: &Fabric,
+    connect: &Connect,
+    color: bool,
+) -> Result<Reach, Failure> {
+    #[cfg(feature = "lab")]
+    if lab {
+        let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf());
+        let started = super::lab::start(&lab_args, fabric, color)?;
+        let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
+        return Ok(Reach {
+            options: connect.options(&started.inventory, Some(password))?,
+            inventory: started.inventory.clone(),
+            _lab: Some(started),
+        });
+    }
+    #[cfg(not(feature = "lab"))]
+    if lab {
+        let _ = (fabric_path, fabric, color);
+        return Err(Failure(
+            "this build has no lab (cargo feature `lab`)".into(),
+        ));
+    }
+    let inventory = read_inventory(connect.inventory.as_deref())?;
+    Ok(Reach {
+        options: connect.options(&inventory, None)?,
+        inventory,
+        #[cfg(feature = "lab")]
+        _lab: None,
+    })
+}
+
 /// Reads an inventory file (`fabric lab` writes one).
 pub fn read_inventory(path: Option<&Path>) -> Result<Inventory, Failure> {
     let Some(path) = path else {
@@ -193,35 +238,12 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FINDINGS);
     };
-    // `--lab`: the lab's switches, its inventory and known_hosts, its password.
-    #[cfg(feature = "lab")]
-    let lab = if args.lab {
-        let lab_args = super::lab::Args::in_process(args.fabric.clone());
-        Some(super::lab::start(&lab_args, &fabric, color)?)
-    } else {
-        None
-    };
-    #[cfg(not(feature = "lab"))]
-    if args.lab {
-        return Err(Failure(
-            "this build has no lab (cargo feature `lab`)".into(),
-        ));
-    }
-    #[cfg(feature = "lab")]
-    let (inventory, lab_password) = match &lab {
-        Some(l) => (
-            l.inventory.clone(),
-            Some(std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into())),
-        ),
-        None => (read_inventory(args.connect.inventory.as_deref())?, None),
-    };
-    #[cfg(not(feature = "lab"))]
-    let (inventory, lab_password) = (read_inventory(args.connect.inventory.as_deref())?, None);
-    let opts = args.connect.options(&inventory, lab_password)?;
-    let jobs = jobs(&fabric, &args.switches, &inventory)?;
+    let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
+    let (inventory, opts) = (&reach.inventory, &reach.options);
+    let jobs = jobs(&fabric, &args.switches, inventory)?;
 
     // 1. Fetch and plan every switch, show the plans.
-    let planned = parallel(&jobs, args.connect.parallel, |j| push::plan(j, &opts));
+    let planned = parallel(&jobs, args.connect.parallel, |j| push::plan(j, opts));
     let mut out = std::io::stdout().lock();
     let mut unreachable = 0;
     let mut work: Vec<(&Job, Planned)> = Vec::new();
@@ -312,7 +334,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             let bar = bars.add(indicatif::ProgressBar::new_spinner());
             bar.set_message(format!("{}: starting", job.target.name));
             let name = job.target.name.clone();
-            let r = push::push(p, job, &opts, policy, &backups, &|stage: Stage| {
+            let r = push::push(p, job, opts, policy, &backups, &|stage: Stage| {
                 bar.set_message(format!("{name}: {stage}"));
                 bar.tick();
             });
