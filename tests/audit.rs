@@ -1,52 +1,170 @@
-//! Audit rules on fixtures: `tests/fixtures/audit/good.cfg` (a RoCE port configured as the
-//! reference guide does, with PFC) passes every rule; `RNNN.cfg` breaks rule RNNN. The
-//! reference golden has no error finding; every capture of the corpus is audited without a
-//! crash.
+//! Audit rules on fixtures (`tests/fixtures/audit/`): `good.cfg` (a RoCE port as the
+//! reference guide configures it, with PFC), `good-lossy.cfg` (the lossy profile's) and
+//! `good-fabric/` (two switches cabled to each other) pass every rule; `RNNN.cfg`, or the
+//! switches of `RNNN/`, break rule RNNN. The reference golden, Onyx's `roce lossless`
+//! defaults and the `roce` mode have no error finding; every capture of the corpus is audited
+//! (findings snapshotted); the outputs (SARIF against the 2.1.0 schema, JUnit, JSON), the
+//! drift findings against a fabric, and the live audit (only `show` commands, from the lab's
+//! log) through the binary.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
-use fabric::audit::{self, RULES, Severity};
+use fabric::audit::{self, Input, Profile, RULES, Severity, Switch};
 
-fn read(path: &std::path::Path) -> fabric::onyx::Config {
+fn fixtures() -> PathBuf {
+    crate::root().join("tests/fixtures/audit")
+}
+
+fn read(path: &Path) -> fabric::onyx::Config {
     fabric::onyx::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn findings(config: fabric::onyx::Config) -> Vec<audit::Finding> {
-    audit::audit(&BTreeMap::from([("sw".to_string(), config)]))
+/// Audits a config file, or every `*.cfg` of a folder as one fabric (links from
+/// descriptions), as `fabric audit --running` does.
+fn audit_path(path: &Path, profile: Profile) -> Vec<audit::Finding> {
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        v
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let switches: BTreeMap<String, Switch> = files
+        .iter()
+        .map(|f| {
+            let c = read(f);
+            let name = c
+                .hostname
+                .clone()
+                .unwrap_or_else(|| f.file_stem().unwrap().to_string_lossy().into_owned());
+            (name, Switch::new(c))
+        })
+        .collect();
+    let links = audit::links_from_descriptions(&switches);
+    audit::audit(&Input {
+        switches,
+        links,
+        profile,
+    })
 }
 
+/// Rules whose failing case needs more than a config: their tests.
+const ELSEWHERE: &[(&str, &str)] = &[
+    (
+        "R027",
+        "lab_ssh::live_audit_finds_unsaved_changes_and_only_reads",
+    ),
+    ("R036", "drift_from_the_fabric_is_a_finding_with_its_fix"),
+];
+
 #[test]
-fn every_rule_passes_the_good_config_and_fails_its_fixture() {
-    let dir = crate::root().join("tests/fixtures/audit");
-    let good = findings(read(&dir.join("good.cfg")));
-    assert_eq!(good, vec![], "the good config has findings");
+fn every_rule_passes_the_good_configs_and_fails_its_fixture() {
+    assert!(RULES.len() >= 30, "{} rules", RULES.len());
+    let dir = fixtures();
+    for (good, profile) in [
+        ("good.cfg", Profile::RoceLossless),
+        ("good-lossy.cfg", Profile::RoceLossy),
+        ("good-fabric", Profile::RoceLossless),
+    ] {
+        assert_eq!(audit_path(&dir.join(good), profile), vec![], "{good}");
+    }
     for rule in RULES {
-        let path = dir.join(format!("{}.cfg", rule.id));
-        let found = findings(read(&path));
+        assert!(rule.explain().contains("How to fix"));
+        if let Some((_, test)) = ELSEWHERE.iter().find(|(id, _)| *id == rule.id) {
+            assert!(!test.is_empty());
+            continue;
+        }
+        let profile = if rule.applies_to(Profile::RoceLossless) {
+            Profile::RoceLossless
+        } else {
+            Profile::RoceLossy
+        };
+        let path = [dir.join(rule.id), dir.join(format!("{}.cfg", rule.id))]
+            .into_iter()
+            .find(|p| p.exists())
+            .unwrap_or_else(|| panic!("{}: no fixture", rule.id));
+        let found = audit_path(&path, profile);
         assert!(
             found.iter().any(|f| f.rule == rule.id),
             "{}: no {} finding: {found:#?}",
             path.display(),
             rule.id
         );
-        assert!(!rule.explain().is_empty());
     }
 }
 
 #[test]
-fn the_reference_configuration_has_no_error_finding() {
-    let golden = read(&crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"));
-    let errors: Vec<_> = findings(golden)
+fn findings_on_consecutive_ports_are_one_range() {
+    let mut text = std::fs::read_to_string(fixtures().join("R005.cfg")).unwrap();
+    text = text.replace("ethernet 1/1 ", "ethernet 1/1-1/8 ");
+    text.push_str("interface ethernet 1/10 qos trust L3\n");
+    let config = fabric::onyx::parse(&text).unwrap();
+    let input = Input {
+        switches: BTreeMap::from([("sw".to_string(), Switch::new(config))]),
+        ..Input::default()
+    };
+    let r005: Vec<_> = audit::audit(&input)
         .into_iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| f.rule == "R005")
         .collect();
-    assert_eq!(errors, vec![]);
+    let lines: Vec<_> = r005.iter().map(|f| f.line.clone().unwrap()).collect();
+    assert_eq!(
+        lines,
+        [
+            "interface ethernet 1/1-1/8 dcb priority-flow-control mode on force",
+            "interface ethernet 1/10 dcb priority-flow-control mode on force"
+        ]
+    );
+    assert_eq!(r005[0].interfaces.as_deref(), Some("ethernet 1/1-1/8"));
 }
 
+fn errors(findings: Vec<audit::Finding>) -> Vec<audit::Finding> {
+    findings
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect()
+}
+
+#[test]
+fn the_reference_and_onyx_roce_defaults_have_no_error() {
+    let golden = crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
+    assert_eq!(errors(audit_path(&golden, Profile::RoceLossless)), vec![]);
+    for f in ["roce-lossless-defaults.cfg", "roce-mode.cfg"] {
+        assert_eq!(
+            errors(audit_path(&fixtures().join(f), Profile::RoceLossless)),
+            vec![],
+            "{f}"
+        );
+    }
+    // The guide's lossless pool without PFC lines: a warning that says what to check.
+    let r011 = rule_findings(&golden, "R011");
+    assert_eq!(r011[0].severity, Severity::Warning);
+    assert!(
+        audit::rule("R011")
+            .unwrap()
+            .what
+            .contains("Onyx User Manual")
+    );
+}
+
+fn rule_findings(path: &Path, id: &str) -> Vec<audit::Finding> {
+    audit_path(path, Profile::RoceLossless)
+        .into_iter()
+        .filter(|f| f.rule == id)
+        .collect()
+}
+
+/// Every file of the corpus that parses, audited; the findings of each capture snapshotted
+/// (a capture added later is audited without a snapshot until one is reviewed in).
 #[test]
 fn every_capture_is_audited() {
     let mut audited = 0;
     let mut stack = vec![crate::shared().join("corpus/onyx")];
+    let snapshots = crate::root().join("tests/snapshots");
     while let Some(path) = stack.pop() {
         if path.is_dir() {
             stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
@@ -55,9 +173,38 @@ fn every_capture_is_audited() {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        if let Ok(config) = fabric::onyx::parse(&text) {
-            let _ = findings(config);
-            audited += 1;
+        let Ok(config) = fabric::onyx::parse(&text) else {
+            continue;
+        };
+        // Snapshots only for configurations (not `show` outputs that parse as empty ones).
+        let configuration = path.extension().is_some_and(|e| e == "cfg")
+            && (config.hostname.is_some() || !config.interfaces.is_empty());
+        let input = Input {
+            switches: BTreeMap::from([("switch".to_string(), Switch::new(config))]),
+            ..Input::default()
+        };
+        let findings = audit::audit(&input);
+        audited += 1;
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let snapshot = format!("suite__audit__corpus@{name}.snap");
+        if configuration
+            && (snapshots.join(&snapshot).exists() || std::env::var_os("INSTA_UPDATE").is_some())
+        {
+            let listing: String = findings
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {} {}\n    {}\n",
+                        f.severity,
+                        f.rule,
+                        f.message,
+                        f.line.as_deref().unwrap_or("-")
+                    )
+                })
+                .collect();
+            insta::with_settings!({ snapshot_suffix => name, prepend_module_to_snapshot => true }, {
+                insta::assert_snapshot!("corpus", listing);
+            });
         }
     }
     assert!(audited > 0);
@@ -72,11 +219,12 @@ fn fabric(args: &[&str]) -> (i32, String) {
 }
 
 #[test]
-fn audit_exit_codes_and_explain() {
+fn audit_exit_codes_profiles_and_explain() {
     let (code, out) = fabric(&["audit", "--running", "tests/fixtures/audit/R005.cfg"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("error R005 (port-pfc-mode-missing)"), "{out}");
-    assert!(out.contains("    interface ethernet 1/1 dcb priority-flow-control mode on force\n"));
+    assert!(out.contains("      interface ethernet 1/1 dcb priority-flow-control mode on force\n"));
+    assert!(out.contains("--> tests/fixtures/audit/R005.cfg:"), "{out}");
     assert_eq!(fabric(&["audit", "--running", "golden/rdg-roce-dscp"]).0, 0);
     let strict = [
         "audit",
@@ -86,20 +234,178 @@ fn audit_exit_codes_and_explain() {
         "warning",
     ];
     assert_eq!(fabric(&strict).0, 1);
-    let (code, out) = fabric(&[
-        "audit",
-        "--running",
-        "tests/fixtures/audit/R001.cfg",
-        "--format",
-        "json",
-    ]);
+    // The same switch, lossy by design: PFC findings only under the lossy profile.
+    let pfc = ["audit", "--running", "tests/fixtures/audit/good.cfg"];
+    assert_eq!(fabric(&pfc).0, 0);
+    let (code, out) = fabric(
+        &[
+            &pfc[..],
+            &["--profile", "roce-lossy", "--fail-on", "warning"],
+        ]
+        .concat(),
+    );
     assert_eq!(code, 1);
-    let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(json[0]["rule"], "R001");
+    assert!(out.contains("R023"), "{out}");
     let (code, out) = fabric(&["explain", "R003"]);
     assert_eq!(code, 0);
     assert!(out.contains("Why it matters"), "{out}");
     let (code, out) = fabric(&["explain", "R999"]);
     assert_eq!(code, 2);
     assert!(out.contains("no rule `R999`"), "{out}");
+    let (code, out) = fabric(&["audit"]);
+    assert_eq!(code, 2, "{out}");
+}
+
+#[test]
+fn json_sarif_and_junit_outputs() {
+    let args = [
+        "audit",
+        "--running",
+        "tests/fixtures/audit/R031",
+        "--running",
+        "tests/fixtures/audit/R005.cfg",
+    ];
+    let (code, out) = fabric(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["profile"], "roce-lossless");
+    assert_eq!(json["switches"][0]["name"], "R005");
+    assert_eq!(json["switches"][0]["score"], 79); // R005 (20) and R026 (1)
+    let f = &json["findings"][0];
+    assert_eq!(f["rule"], "R005");
+    assert_eq!(f["interfaces"], "ethernet 1/1");
+    assert_eq!(f["location"]["file"], "tests/fixtures/audit/R005.cfg");
+    assert!(f["location"]["line"].as_u64().unwrap() > 0);
+
+    let (code, out) = fabric(&[&args[..], &["--format", "sarif"]].concat());
+    assert_eq!(code, 1);
+    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::root().join("tests/fixtures/sarif-schema-2.1.0.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(false)
+        .build(&schema)
+        .unwrap();
+    let problems: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(problems, Vec::<String>::new());
+    // The schema check can fail: a result without its message is refused.
+    let mut broken = sarif.clone();
+    broken["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("message");
+    assert!(!validator.is_valid(&broken));
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4); // R031 on both ends, R005, R026
+    let speed = results.iter().find(|r| r["ruleId"] == "R031").unwrap();
+    let loc = &speed["locations"][0]["physicalLocation"];
+    assert_eq!(
+        loc["artifactLocation"]["uri"],
+        "tests/fixtures/audit/R031/leaf-1.cfg"
+    );
+    assert!(loc["region"]["startLine"].as_u64().unwrap() > 0);
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert_eq!(rules.len(), RULES.len());
+
+    let (code, out) = fabric(&[&args[..], &["--format", "junit"]].concat());
+    assert_eq!(code, 1);
+    assert!(out.starts_with("<?xml"), "{out}");
+    assert_eq!(out.matches("<testsuite ").count(), 3);
+    assert_eq!(out.matches("<failure ").count(), 3, "{out}");
+    assert!(out.contains("<testcase classname=\"leaf-1\" name=\"R031 link-speed-mismatch\">"));
+}
+
+#[test]
+fn a_fabric_is_audited_before_deployment_and_by_validate() {
+    let dir = crate::scratch("audit-predeploy");
+    let fab = dir.join("f.yaml");
+    let text = std::fs::read_to_string(crate::root().join("fabrics/ml-cluster.yaml")).unwrap();
+    // Spare ports without PFC: ECN and trust from the defaults, no PFC mode.
+    std::fs::write(
+        &fab,
+        text.replace(
+            "  pfc: true           # lossless",
+            "  pfc: false          # lossless",
+        ),
+    )
+    .unwrap();
+    let f = fab.to_str().unwrap();
+    let (code, out) = fabric(&["audit", f]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error R005 (port-pfc-mode-missing): ethernet 1/1/1-1/1/4:"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("--> {f}:")), "{out}");
+    let (code, out) = fabric(&["validate", f]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("R005"), "{out}");
+    for shipped in crate::fabrics() {
+        let (code, out) = fabric(&["validate", shipped.to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}");
+    }
+}
+
+#[test]
+fn drift_from_the_fabric_is_a_finding_with_its_fix() {
+    let dir = crate::scratch("audit-drift");
+    let golden =
+        std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
+            .unwrap();
+    let drifted = golden.replace(
+        "interface ethernet 1/1-1/32 qos trust L3",
+        "interface ethernet 1/1-1/4 qos trust L3\n   interface ethernet 1/6-1/32 qos trust L3",
+    );
+    std::fs::write(dir.join("swx-mld-1-2.cfg"), drifted).unwrap();
+    let running = dir.to_str().unwrap();
+    let (code, out) = fabric(&["audit", "fabrics/rdg-roce-dscp.yaml", "--running", running]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "error R036 (drift-from-fabric): interface ethernet 1/5 differs from the fabric"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("      interface ethernet 1/5 qos trust L3\n"),
+        "{out}"
+    );
+    assert!(out.contains("R006"), "{out}");
+    std::fs::write(dir.join("swx-mld-1-2.cfg"), &golden).unwrap();
+    let (code, out) = fabric(&["audit", "fabrics/rdg-roce-dscp.yaml", "--running", running]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("R036"), "{out}");
+}
+
+/// `--lab`: the fabric's switches simulated in-process, read over SSH with `show` commands
+/// only (the lab's log says what was sent): a factory switch has drifted from everything.
+#[test]
+fn lab_audit_reads_only() {
+    let dir = crate::scratch("audit-lab");
+    let fab = crate::root().join("fabrics/rdg-roce-dscp.yaml");
+    let (code, out) = crate::run(
+        std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+            .current_dir(&dir)
+            .env_remove("FABRIC_PASSWORD")
+            .args(["audit", fab.to_str().unwrap(), "--lab"]),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error R036 (drift-from-fabric): traffic pool roce differs from the fabric"),
+        "{out}"
+    );
+    assert!(
+        out.contains("      traffic pool roce type lossless\n"),
+        "{out}"
+    );
+    let log = std::fs::read_to_string(dir.join(".fabric/lab/swx-mld-1-2/commands.log")).unwrap();
+    crate::lab_ssh::assert_read_only(log.lines());
 }

@@ -869,3 +869,72 @@ fn keyboard_interactive_only_switch() {
         "{err}"
     );
 }
+
+/// Every command of an audit's sessions (`SESSION<TAB>LINE` lines of a lab's log) is a
+/// `show` command or the session's own setup.
+pub fn assert_read_only<'a>(lines: impl Iterator<Item = &'a str>) {
+    let mut n = 0;
+    for line in lines {
+        let command = line.split_once('\t').map_or(line, |(_, c)| c);
+        assert!(
+            command.starts_with("show ")
+                || ["no cli session paging enable", "enable", "exit"].contains(&command),
+            "an audit sent `{command}`"
+        );
+        n += 1;
+    }
+    assert!(n > 0, "nothing was sent");
+}
+
+/// `fabric audit --live` through `fabric lab`'s inventory: drift and, after a change made by
+/// hand and not saved, R027; the audits' sessions send only `show` commands.
+#[test]
+fn live_audit_finds_unsaved_changes_and_only_reads() {
+    let state = scratch("live-audit");
+    let _lab = start_lab_process(&state, &[]);
+    let log = state.join("swx-mld-1-2/commands.log");
+    let audit = || {
+        let before = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let (code, out) = crate::run(
+            fabric_bin()
+                .arg("audit")
+                .arg(rdg())
+                .arg("--live")
+                .arg("--inventory")
+                .arg(state.join("inventory.yaml"))
+                .args(["--format", "json", "--fail-on", "never"])
+                .env("FABRIC_PASSWORD", "admin")
+                .env_remove("SSH_AUTH_SOCK"),
+        );
+        assert_eq!(code, 0, "{out}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert_read_only(text.lines().skip(before));
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let rules: std::collections::BTreeSet<String> = json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["rule"].as_str().unwrap().to_string())
+            .collect();
+        rules
+    };
+    let rules = audit();
+    assert!(
+        rules.contains("R036") && !rules.contains("R027"),
+        "{rules:?}"
+    );
+    let mut sh = Shell::open(inventory_addr(&state), &state.join("known_hosts"));
+    for line in [
+        "no cli session paging enable",
+        "enable",
+        "configure terminal",
+        "interface ethernet 1/5 mtu 9000 force",
+    ] {
+        sh.send(line).unwrap();
+    }
+    let rules = audit();
+    assert!(rules.contains("R027"), "{rules:?}");
+}

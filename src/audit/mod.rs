@@ -1,21 +1,30 @@
 //! RoCE best-practice rules over switch configurations: each rule has a stable id, a
-//! severity and a doc (what it checks, why it matters, how to fix), and reads one
-//! [`Config`]. Input: configs by switch name; output: findings, sorted. Nothing here prints.
+//! severity, the profiles it applies to and a doc (what it checks, why it matters, how to
+//! fix), and reads one switch ([`Facts`]) or the whole fabric ([`Fleet`]: both ends of each
+//! link, the same settings everywhere). Input: [`Input`]; output: findings, sorted, with the
+//! findings of one rule on consecutive ports grouped into one Onyx range. Nothing here prints
+//! or reads files; [`report`] formats.
 //!
 //! How a config's RoCE parts are recognised, without a fabric to say so: the *RoCE traffic
 //! classes* are those with ECN configured on some port (Onyx maps switch priority N to
 //! traffic class N by default, as the reference guide relies on); the *RoCE ports* are the
-//! ports with ECN on such a class or with per-port PFC mode on; the *lossless priorities* are
-//! those a lossless traffic pool maps, or priority 3 under the one-shot `roce` mode.
+//! Ethernet ports with ECN on such a class, in PFC mode, or trusting L3 where some port marks
+//! ECN; the *lossless priorities* are those a lossless traffic pool maps, or priority 3 under
+//! the one-shot `roce` mode.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::onyx::{Config, Iface, Interface};
-use crate::types::{EcnThresholds, Ets, PoolType, Trust};
+use crate::onyx::{Config, Iface, IfaceRange, Interface};
+use crate::types::{Model, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub mod report;
+mod rules;
+
+pub use rules::RULES;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -33,15 +42,93 @@ impl std::fmt::Display for Severity {
     }
 }
 
+/// What the fabric is meant to be: lossless RoCE (PFC on the RoCE priority, ECN as the
+/// first brake) or lossy RoCE (ECN only, no PFC anywhere; NVIDIA's "Resilient RoCE").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    #[default]
+    RoceLossless,
+    RoceLossy,
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Profile::RoceLossless => "roce-lossless",
+            Profile::RoceLossy => "roce-lossy",
+        })
+    }
+}
+
+/// Which profiles a rule belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applies {
+    Both,
+    Only(Profile),
+}
+
+/// One switch to audit.
+#[derive(Clone, Debug)]
+pub struct Switch {
+    pub config: Config,
+    /// The model, when a fabric says it: native port speeds for the speed-aware rules.
+    pub model: Option<&'static Model>,
+    /// `Unsaved changes : yes` from `show configuration files` (live audits only).
+    pub unsaved: Option<bool>,
+    /// Drift from the fabric (audits with a fabric and running configs): per drifted object,
+    /// the command that fixes it.
+    pub drift: Vec<Drift>,
+}
+
+impl Switch {
+    pub fn new(config: Config) -> Switch {
+        Switch {
+            config,
+            model: None,
+            unsaved: None,
+            drift: Vec::new(),
+        }
+    }
+}
+
+/// One drifted object and the command that brings it back to the fabric.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drift {
+    pub object: String,
+    pub command: String,
+}
+
+/// A cable between two switch ports.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Link {
+    pub a: (String, Port),
+    pub b: (String, Port),
+}
+
+/// Everything an audit reads.
+#[derive(Clone, Debug, Default)]
+pub struct Input {
+    pub switches: BTreeMap<String, Switch>,
+    /// Cables between audited switches (from the fabric, else from descriptions).
+    pub links: Vec<Link>,
+    pub profile: Profile,
+}
+
 /// One finding: a rule broken on a switch, with the configuration line at fault when there
 /// is one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub switch: String,
     pub rule: &'static str,
+    pub name: &'static str,
     pub severity: Severity,
     pub message: String,
-    /// The offending line as the switch prints it (or the line that is missing).
+    /// The interfaces, as an Onyx range (`ethernet 1/1-1/8`), for a per-port finding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interfaces: Option<String>,
+    /// The offending line as the switch prints it, or the line that is missing, or the
+    /// command that fixes a drift.
     pub line: Option<String>,
 }
 
@@ -50,309 +137,199 @@ pub struct Rule {
     pub id: &'static str,
     pub name: &'static str,
     pub severity: Severity,
+    pub applies: Applies,
     pub what: &'static str,
     pub why: &'static str,
     pub fix: &'static str,
-    check: fn(&Facts) -> Vec<Hit>,
+    check: Check,
 }
 
-/// What a check found: the message, and the configuration line at fault.
-type Hit = (String, Option<String>);
+enum Check {
+    /// Reads one switch.
+    Switch(fn(&Facts) -> Vec<Hit>),
+    /// Reads every switch and the links between them; hits by switch name.
+    Fabric(fn(&Fleet) -> Vec<(String, Hit)>),
+}
 
 impl Rule {
     /// The rule's doc, as `fabric explain` prints it.
     pub fn explain(&self) -> String {
+        let applies = match self.applies {
+            Applies::Both => "both profiles".to_string(),
+            Applies::Only(p) => format!("the {p} profile only"),
+        };
+        let scope = match self.check {
+            Check::Switch(_) => "each switch",
+            Check::Fabric(_) => "the fabric (links, or every switch together)",
+        };
         format!(
-            "{} {} ({})\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nHow to fix\n  {}\n",
+            "{} {} ({}; {applies}; reads {scope})\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nHow to fix\n  {}\n",
             self.id, self.name, self.severity, self.what, self.why, self.fix
         )
     }
+
+    pub fn applies_to(&self, profile: Profile) -> bool {
+        match self.applies {
+            Applies::Both => true,
+            Applies::Only(p) => p == profile,
+        }
+    }
 }
 
-/// What the rules read from one config, worked out once.
-struct Facts<'a> {
+/// What a check found: the interface (for per-port hits), the message (without the
+/// interface), and the configuration line at fault (without `interface <iface> ` for
+/// per-port hits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Hit {
+    iface: Option<Iface>,
+    message: String,
+    line: Option<String>,
+}
+
+fn hit(message: impl Into<String>, line: Option<String>) -> Hit {
+    Hit {
+        iface: None,
+        message: message.into(),
+        line,
+    }
+}
+
+fn port_hit(iface: Iface, message: impl Into<String>, rest: impl Into<String>) -> Hit {
+    Hit {
+        iface: Some(iface),
+        message: message.into(),
+        line: Some(rest.into()),
+    }
+}
+
+/// What the rules read from one switch, worked out once.
+pub struct Facts<'a> {
+    sw: &'a Switch,
     config: &'a Config,
+    profile: Profile,
     /// Traffic classes with ECN on some port.
     roce_classes: BTreeSet<u8>,
     /// Priorities made lossless by a pool (or by `roce` mode).
     lossless: BTreeSet<u8>,
+    /// Priorities with PFC on: global PFC enabled and the priority enabled, or `roce` mode.
+    pfc_on: BTreeSet<u8>,
+    /// Some port trusts L3.
+    dscp_mode: bool,
     /// Ethernet ports carrying RoCE, with their settings.
-    roce_ports: Vec<(&'a Iface, &'a Interface)>,
+    roce_ports: Vec<(Iface, &'a Interface)>,
+    /// Ethernet ports with 802.3x flow control on (`flowcontrol receive|send on`), which the
+    /// model keeps as verbatim lines.
+    flowcontrol: BTreeSet<Port>,
 }
 
 impl<'a> Facts<'a> {
-    fn new(config: &'a Config) -> Facts<'a> {
+    fn new(sw: &'a Switch, profile: Profile) -> Facts<'a> {
+        let config = &sw.config;
         let roce_classes: BTreeSet<u8> = config
             .interfaces
             .values()
             .flat_map(|i| i.ecn.keys().map(|tc| tc.get()))
             .collect();
+        let roce_mode_lossless = matches!(config.roce, Some(RoceMode::Lossless));
         let mut lossless: BTreeSet<u8> = config
             .pools
             .values()
             .filter(|p| p.kind == Some(PoolType::Lossless))
             .flat_map(|p| p.priorities.iter().map(|p| p.get()))
             .collect();
-        if config.roce.is_some() {
+        let mut pfc_on: BTreeSet<u8> = if config.pfc.enabled {
+            config.pfc.priorities.iter().map(|p| p.get()).collect()
+        } else {
+            BTreeSet::new()
+        };
+        if roce_mode_lossless {
             lossless.insert(3);
+            pfc_on.insert(3);
         }
+        let dscp_mode = config
+            .interfaces
+            .values()
+            .any(|i| i.trust == Some(Trust::L3));
         let roce_ports = config
             .interfaces
             .iter()
-            .filter(|(k, i)| matches!(k, Iface::Ethernet(_)) && (!i.ecn.is_empty() || i.pfc))
+            .filter(|(k, i)| {
+                matches!(k, Iface::Ethernet(_))
+                    && (!i.ecn.is_empty()
+                        || i.pfc
+                        || (i.trust == Some(Trust::L3) && !roce_classes.is_empty()))
+            })
+            .map(|(k, i)| (*k, i))
             .collect();
         Facts {
+            sw,
             config,
+            profile,
             roce_classes,
             lossless,
+            pfc_on,
+            dscp_mode,
             roce_ports,
+            flowcontrol: flowcontrol(config),
         }
+    }
+
+    /// Whether the switch carries RoCE at all.
+    fn has_roce(&self) -> bool {
+        !self.roce_ports.is_empty() || !self.lossless.is_empty() || self.config.roce.is_some()
+    }
+
+    /// A port's speed: its `speed` setting, else the model's native speed when known.
+    fn speed(&self, port: Port) -> Option<Speed> {
+        let i = self.config.interfaces.get(&Iface::Ethernet(port));
+        if let Some(s) = i.and_then(|i| i.speed) {
+            return Some(s.speed);
+        }
+        let model = self.sw.model?;
+        let split = port.sub.and_then(|_| {
+            self.config
+                .interfaces
+                .get(&Iface::Ethernet(port.parent()))
+                .and_then(|i| i.split)
+        });
+        model.native_speed(port.parent(), split)
     }
 }
 
-fn line(iface: &Iface, rest: impl std::fmt::Display) -> Option<String> {
-    Some(format!("interface {iface} {rest}"))
+/// Ports with `interface ethernet <range> flowcontrol receive|send on [force]` among the
+/// lines the model keeps verbatim.
+fn flowcontrol(config: &Config) -> BTreeSet<Port> {
+    let mut out = BTreeSet::new();
+    for (_, line) in config.layout.sections.iter().flat_map(|s| &s.verbatim) {
+        let Some(rest) = line.trim().strip_prefix("interface ethernet ") else {
+            continue;
+        };
+        let Some(((first, last), n)) = read_port_span(rest.as_bytes()) else {
+            continue;
+        };
+        let mut words = rest[n..].split_whitespace();
+        if words.next() == Some("flowcontrol")
+            && matches!(words.next(), Some("receive" | "send"))
+            && words.next() == Some("on")
+        {
+            let range = IfaceRange {
+                first: Iface::Ethernet(first),
+                last: Iface::Ethernet(last),
+            };
+            out.extend(range.members().filter_map(|i| match i {
+                Iface::Ethernet(p) => Some(p),
+                _ => None,
+            }));
+        }
+    }
+    out
 }
 
-/// Every rule, in id order.
-pub static RULES: &[Rule] = &[
-    Rule {
-        id: "R001",
-        name: "ecn-min-not-below-max",
-        severity: Severity::Error,
-        what: "An ECN profile whose minimum threshold is not below its maximum.",
-        why: "ECN marks with rising probability between the two thresholds; with min >= max there is no ramp, so marking jumps from never to always and DCQCN oscillates.",
-        fix: "Set the minimum below the maximum, e.g. `traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500` (the reference guide's values).",
-        check: |f| {
-            let mut out = Vec::new();
-            for (iface, i) in &f.config.interfaces {
-                for (tc, ecn) in &i.ecn {
-                    let (min, max) = match ecn.thresholds {
-                        EcnThresholds::Absolute { min, max } => (min, max),
-                        EcnThresholds::Relative { min, max } => (u32::from(min), u32::from(max)),
-                    };
-                    if min >= max {
-                        out.push((
-                            format!("{iface}: ECN on traffic class {tc}: minimum {min} is not below maximum {max}"),
-                            line(iface, format_args!("traffic-class {tc} congestion-control {ecn}")),
-                        ));
-                    }
-                }
-            }
-            out
-        },
-    },
-    Rule {
-        id: "R002",
-        name: "pool-memory-over-100",
-        severity: Severity::Error,
-        what: "Traffic pools whose memory percentages add up to more than 100 %.",
-        why: "The shared buffer cannot be given out twice; the switch refuses or trims pools, and the lossless pool may end up smaller than planned, so PFC pauses early or packets drop.",
-        fix: "Lower the pools' `memory percent` so that they add up to 100 or less.",
-        check: |f| {
-            let total: u32 = f
-                .config
-                .pools
-                .values()
-                .filter_map(|p| p.memory.map(|m| u32::from(m.hundredths())))
-                .sum();
-            if total > 10_000 {
-                vec![(
-                    format!(
-                        "traffic pools take {}.{:02} % of the buffer",
-                        total / 100,
-                        total % 100
-                    ),
-                    None,
-                )]
-            } else {
-                Vec::new()
-            }
-        },
-    },
-    Rule {
-        id: "R003",
-        name: "roce-class-not-lossless",
-        severity: Severity::Error,
-        what: "A traffic class marked with ECN (RoCE) whose priority no lossless traffic pool maps, with the `roce` mode off.",
-        why: "RoCE in lossless mode relies on its priority being buffered as lossless; in a lossy pool it is dropped under congestion and RDMA retransmits with go-back-N, which collapses throughput.",
-        fix: "Map the RoCE priority to a lossless pool: `traffic pool roce type lossless` and `traffic pool roce map switch-priority 3`.",
-        check: |f| {
-            f.roce_classes
-                .iter()
-                .filter(|tc| !f.lossless.contains(tc))
-                .map(|tc| {
-                    (
-                        format!("ECN is set on traffic class {tc} but no lossless traffic pool maps switch priority {tc}"),
-                        Some(format!("traffic pool roce map switch-priority {tc}")),
-                    )
-                })
-                .collect()
-        },
-    },
-    Rule {
-        id: "R004",
-        name: "pfc-on-lossy-priority",
-        severity: Severity::Error,
-        what: "Global PFC enabled on a priority that no lossless traffic pool maps.",
-        why: "PFC pauses a priority whose buffer is lossy: the pause protects nothing and spreads head-of-line blocking through the fabric.",
-        fix: "Enable PFC only on the lossless priorities (`dcb priority-flow-control priority 3 enable`), or map the priority to a lossless pool.",
-        check: |f| {
-            if !f.config.pfc.enabled {
-                return Vec::new();
-            }
-            f.config
-                .pfc
-                .priorities
-                .iter()
-                .filter(|p| !f.lossless.contains(&p.get()))
-                .map(|p| {
-                    (
-                        format!("PFC is enabled on priority {p}, which no lossless pool maps"),
-                        Some(format!("dcb priority-flow-control priority {p} enable")),
-                    )
-                })
-                .collect()
-        },
-    },
-    Rule {
-        id: "R005",
-        name: "port-pfc-mode-missing",
-        severity: Severity::Error,
-        what: "A RoCE port (ECN on a RoCE class) without per-port PFC mode while global PFC is on.",
-        why: "Onyx pauses only on ports in PFC mode; a RoCE port without it drops instead of pausing, so the lossless class is lossy there.",
-        fix: "`interface ethernet 1/1 dcb priority-flow-control mode on force` on every RoCE port.",
-        check: |f| {
-            if !f.config.pfc.enabled {
-                return Vec::new();
-            }
-            f.roce_ports
-                .iter()
-                .filter(|(_, i)| !i.pfc)
-                .map(|(iface, _)| {
-                    (
-                        format!("{iface} carries RoCE but is not in PFC mode"),
-                        line(iface, "dcb priority-flow-control mode on force"),
-                    )
-                })
-                .collect()
-        },
-    },
-    Rule {
-        id: "R006",
-        name: "roce-port-not-trusting-dscp",
-        severity: Severity::Error,
-        what: "In DSCP mode (some port trusts L3), a RoCE port that does not trust L3.",
-        why: "The port then classifies by PCP (or not at all): RoCE and CNP packets land in traffic class 0, outside the lossless class and its ECN profile.",
-        fix: "`interface ethernet 1/1 qos trust L3` on every RoCE port.",
-        check: |f| {
-            let dscp_mode = f
-                .config
-                .interfaces
-                .values()
-                .any(|i| i.trust == Some(Trust::L3));
-            if !dscp_mode {
-                return Vec::new();
-            }
-            f.roce_ports
-                .iter()
-                .filter(|(_, i)| i.trust != Some(Trust::L3))
-                .map(|(iface, i)| {
-                    let trust = i
-                        .trust
-                        .map_or("L2 (the default)".to_string(), |t| t.to_string());
-                    (
-                        format!("{iface} carries RoCE but trusts {trust}"),
-                        line(iface, "qos trust L3"),
-                    )
-                })
-                .collect()
-        },
-    },
-    Rule {
-        id: "R007",
-        name: "cnp-class-not-strict",
-        severity: Severity::Warning,
-        what: "A RoCE port where traffic class 6 (CNP, DSCP 48) is not scheduled strict.",
-        why: "Congestion notifications must overtake the data they throttle; scheduled by weight they queue behind it and DCQCN reacts late.",
-        fix: "`interface ethernet 1/1 traffic-class 6 dcb ets strict` on every RoCE port.",
-        check: |f| {
-            f.roce_ports
-                .iter()
-                .filter(|(_, i)| {
-                    i.ets.iter().find(|(tc, _)| tc.get() == 6).map(|(_, e)| *e) != Some(Ets::Strict)
-                })
-                .map(|(iface, _)| {
-                    (
-                        format!("{iface}: traffic class 6 (CNP) is not strict"),
-                        line(iface, "traffic-class 6 dcb ets strict"),
-                    )
-                })
-                .collect()
-        },
-    },
-    Rule {
-        id: "R008",
-        name: "roce-port-mtu-below-9216",
-        severity: Severity::Warning,
-        what: "A RoCE port with an MTU below 9216 (or Onyx's default 1500).",
-        why: "RDMA NICs use 4096-byte payloads; a port that cannot carry them drops them or forces a smaller RoCE MTU on every host.",
-        fix: "`interface ethernet 1/1 mtu 9216 force`.",
-        check: |f| {
-            f.roce_ports
-                .iter()
-                .filter(|(_, i)| i.mtu.unwrap_or(1500) < 9216)
-                .map(|(iface, i)| {
-                    (
-                        format!("{iface} carries RoCE with MTU {}", i.mtu.unwrap_or(1500)),
-                        line(iface, "mtu 9216 force"),
-                    )
-                })
-                .collect()
-        },
-    },
-    Rule {
-        id: "R009",
-        name: "roce-mode-with-manual-pools",
-        severity: Severity::Warning,
-        what: "The one-shot `roce` mode together with manually configured traffic pools.",
-        why: "`roce` owns trust, ECN, PFC, ETS and the pools; manual pools beside it are untested by NVIDIA and may be overridden at the next reload.",
-        fix: "Choose one: remove the `traffic pool` lines, or `no roce` and configure every part by hand.",
-        check: |f| {
-            if f.config.roce.is_some() && !f.config.pools.is_empty() {
-                let names: Vec<&str> = f.config.pools.keys().map(String::as_str).collect();
-                vec![(
-                    format!(
-                        "`roce` is on and traffic pools are configured: {}",
-                        names.join(", ")
-                    ),
-                    None,
-                )]
-            } else {
-                Vec::new()
-            }
-        },
-    },
-    Rule {
-        id: "R010",
-        name: "lldp-off-with-dcb",
-        severity: Severity::Warning,
-        what: "RoCE settings (ECN, PFC, lossless pools) on a switch with LLDP off.",
-        why: "DCBX, which tells the hosts' NICs the PFC and ETS settings, runs over LLDP; without it the NICs keep their own, often mismatched, settings.",
-        fix: "`lldp`.",
-        check: |f| {
-            let dcb = !f.roce_ports.is_empty() || f.config.pfc.enabled || !f.lossless.is_empty();
-            if dcb && !f.config.lldp {
-                vec![(
-                    "RoCE is configured but LLDP is off".to_string(),
-                    Some("lldp".into()),
-                )]
-            } else {
-                Vec::new()
-            }
-        },
-    },
-];
+/// Every switch's facts and the links between them.
+pub struct Fleet<'a> {
+    facts: BTreeMap<&'a str, Facts<'a>>,
+    links: &'a [Link],
+}
 
 /// The rule with this id (`R001`) or name.
 pub fn rule(id: &str) -> Option<&'static Rule> {
@@ -361,22 +338,145 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
         .find(|r| r.id.eq_ignore_ascii_case(id) || r.name == id)
 }
 
-/// Every finding on every switch: switches by name, then rules by id, then ports in order.
-pub fn audit(switches: &BTreeMap<String, Config>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (name, config) in switches {
-        let facts = Facts::new(config);
-        for rule in RULES {
-            for (message, line) in (rule.check)(&facts) {
-                out.push(Finding {
-                    switch: name.clone(),
-                    rule: rule.id,
-                    severity: rule.severity,
-                    message,
-                    line,
-                });
+/// Every finding on every switch: switches by name, then rules by id, then interfaces in
+/// order, hits of one rule with the same message on consecutive ports as one range.
+pub fn audit(input: &Input) -> Vec<Finding> {
+    let facts: BTreeMap<&str, Facts> = input
+        .switches
+        .iter()
+        .map(|(name, sw)| (name.as_str(), Facts::new(sw, input.profile)))
+        .collect();
+    let fleet = Fleet {
+        facts,
+        links: &input.links,
+    };
+    let mut hits: BTreeMap<(&str, usize), Vec<Hit>> = BTreeMap::new();
+    for (index, rule) in RULES.iter().enumerate() {
+        if !rule.applies_to(input.profile) {
+            continue;
+        }
+        match rule.check {
+            Check::Switch(check) => {
+                for (name, f) in &fleet.facts {
+                    hits.entry((name, index)).or_default().extend(check(f));
+                }
+            }
+            Check::Fabric(check) => {
+                for (name, h) in check(&fleet) {
+                    if let Some((name, _)) = fleet.facts.get_key_value(name.as_str()) {
+                        hits.entry((name, index)).or_default().push(h);
+                    }
+                }
             }
         }
     }
+    let mut out = Vec::new();
+    for ((name, index), mut hits) in hits {
+        let rule = &RULES[index];
+        hits.sort_by(|a, b| (&a.message, &a.line, a.iface).cmp(&(&b.message, &b.line, b.iface)));
+        hits.dedup();
+        let mut grouped = group(hits);
+        grouped.sort_by(|a, b| (a.0, &a.1.message).cmp(&(b.0, &b.1.message)));
+        for (range, h) in grouped {
+            let (message, interfaces, line) = match range {
+                Some(r) => (
+                    format!("{r}: {}", h.message),
+                    Some(r.to_string()),
+                    h.line.map(|l| format!("interface {r} {l}")),
+                ),
+                None => (h.message, None, h.line),
+            };
+            out.push(Finding {
+                switch: name.to_string(),
+                rule: rule.id,
+                name: rule.name,
+                severity: rule.severity,
+                message,
+                interfaces,
+                line,
+            });
+        }
+    }
     out
+}
+
+/// Hits on consecutive interfaces with the same message and line, as one range; `hits` are
+/// sorted by message, line, then interface.
+fn group(hits: Vec<Hit>) -> Vec<(Option<IfaceRange>, Hit)> {
+    let mut out: Vec<(Option<IfaceRange>, Hit)> = Vec::new();
+    for h in hits {
+        if let (Some((Some(range), last)), Some(iface)) = (out.last_mut(), h.iface)
+            && range.last.precedes(iface)
+            && last.message == h.message
+            && last.line == h.line
+        {
+            range.last = iface;
+            continue;
+        }
+        out.push((h.iface.map(IfaceRange::one), h));
+    }
+    out
+}
+
+/// A switch's score out of 100: 20 off per error rule broken, 5 per warning rule, 1 per
+/// info rule (each rule counts once, however many ports break it), never below 0.
+pub fn score(findings: &[Finding], switch: &str) -> u32 {
+    let broken: BTreeSet<(&str, Severity)> = findings
+        .iter()
+        .filter(|f| f.switch == switch)
+        .map(|f| (f.rule, f.severity))
+        .collect();
+    let penalty: u32 = broken
+        .iter()
+        .map(|(_, s)| match s {
+            Severity::Error => 20,
+            Severity::Warning => 5,
+            Severity::Info => 1,
+        })
+        .sum();
+    100u32.saturating_sub(penalty)
+}
+
+/// Links named by descriptions: a port whose description is another audited switch's name
+/// followed by one of its ports (`sw-spine02-1/10`, `leaf-2:1/31`, `leaf-2 Eth1/31/2`).
+/// Each cable once, even when both ends describe it.
+pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link> {
+    let mut out = BTreeSet::new();
+    for (name, sw) in switches {
+        for (iface, i) in &sw.config.interfaces {
+            let (Iface::Ethernet(port), Some(desc)) = (iface, &i.description) else {
+                continue;
+            };
+            for other in switches.keys().filter(|o| *o != name) {
+                let Some(rest) = strip_prefix_ignore_case(desc.trim(), other) else {
+                    continue;
+                };
+                let rest = rest.trim_start_matches([':', '-', '_', ' ', '/']);
+                let rest = ["ethernet", "eth"]
+                    .iter()
+                    .find_map(|p| strip_prefix_ignore_case(rest, p))
+                    .unwrap_or(rest)
+                    .trim_start();
+                if let Some(((peer, last), n)) = read_port_span(rest.as_bytes())
+                    && peer == last
+                    && n == rest.len()
+                {
+                    let ends = [(name.clone(), *port), (other.clone(), peer)];
+                    let [a, b] = if ends[0] <= ends[1] {
+                        ends
+                    } else {
+                        [ends[1].clone(), ends[0].clone()]
+                    };
+                    out.insert(Link { a, b });
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }

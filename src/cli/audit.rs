@@ -1,30 +1,59 @@
-//! `fabric audit`: RoCE best practice on running configs (files or folders of backups);
+//! `fabric audit`: RoCE best practice and drift, on running configs (files or folders of
+//! backups), on live switches (read-only), or on a fabric file before deployment;
 //! `fabric explain RULE`: a rule's doc.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 
-use crate::audit::{self, Finding, Severity};
+use crate::audit::report::{Report, Source, SourceKind};
+use crate::audit::{self, Drift, Input, Link, Profile, Severity, Switch};
 use crate::error::{Failure, exit};
+use crate::fabric::{Fabric, Peer};
+use crate::onyx::Config;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The fabric file: alone, its compiled configs are audited (before deployment); with
+    /// `--running` or `--live`, the switches are, and drift from it is a finding too.
+    fabric: Option<PathBuf>,
     /// Running configs: files, or folders of `<switch>.cfg` (backups).
-    #[arg(long, value_name = "PATH", required = true)]
+    #[arg(long, value_name = "PATH")]
     running: Vec<PathBuf>,
+    /// Read the switches over SSH (read-only: only `show` commands), from the fabric's
+    /// `mgmt` addresses or `--inventory`.
+    #[arg(long, conflicts_with = "running")]
+    live: bool,
+    /// Audit simulated switches started in this process (`--live` on `fabric lab`'s
+    /// switches, which start as the fabric's compiled configs or from `.fabric/lab` state).
+    #[arg(long, conflicts_with_all = ["running", "inventory"], requires = "fabric")]
+    lab: bool,
+    /// Only these switches of the fabric (repeat for several).
+    #[arg(long = "switch", value_name = "NAME")]
+    switches: Vec<String>,
+    /// What the fabric is meant to be: lossless (PFC + ECN) or lossy (ECN only) RoCE.
+    #[arg(long, value_enum, default_value_t = Profile::RoceLossless)]
+    profile: Profile,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// The lowest severity that makes the exit code 1.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
+    #[command(flatten)]
+    connect: super::push::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
+    /// Switches with their scores, then the findings with the lines at fault.
     Text,
+    /// Stable JSON (docs/audit.md).
     Json,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// JUnit XML, for CI dashboards.
+    Junit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -34,9 +63,64 @@ enum FailOn {
     Never,
 }
 
+/// What is audited: the switches, where each was read from, the links between them.
+struct Audited {
+    input: Input,
+    sources: BTreeMap<String, Source>,
+}
+
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
+    let audited = match (&args.fabric, args.live || args.lab, args.running.is_empty()) {
+        (None, false, true) => {
+            return Err(Failure(
+                "give running configs (`--running PATH`), `--live` switches, or a fabric file"
+                    .into(),
+            ));
+        }
+        (None, true, _) => live_without_fabric(args)?,
+        (None, false, false) => match running(args, color)? {
+            Ok(a) => a,
+            Err(code) => return Ok(code),
+        },
+        (Some(path), _, _) => {
+            let (fabrics, clean) = super::check_all(std::slice::from_ref(path), false, color)?;
+            let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
+                return Ok(exit::FAILURE);
+            };
+            match with_fabric(args, path, &fabric, color)? {
+                Ok(a) => a,
+                Err(code) => return Ok(code),
+            }
+        }
+    };
+    let findings = audit::audit(&audited.input);
+    let report = Report {
+        profile: args.profile,
+        switches: &audited.sources,
+        findings: &findings,
+    };
+    print!(
+        "{}",
+        match args.format {
+            Format::Text => report.text(),
+            Format::Json => report.json(),
+            Format::Sarif => report.sarif(),
+            Format::Junit => report.junit(),
+        }
+    );
+    let worst = findings.iter().map(|f| f.severity).min();
+    let fails = match (args.fail_on, worst) {
+        (FailOn::Never, _) | (_, None) => false,
+        (FailOn::Warning, Some(s)) => s <= Severity::Warning,
+        (FailOn::Error, Some(s)) => s == Severity::Error,
+    };
+    Ok(if fails { exit::FINDINGS } else { exit::OK })
+}
+
+/// The files to read: each file given, and the `*.cfg` of each folder given, in name order.
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
-    for path in &args.running {
+    for path in paths {
         if path.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(path)
                 .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?
@@ -50,10 +134,37 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             files.push(path.clone());
         }
     }
-    let mut configs = BTreeMap::new();
-    for file in &files {
-        let Ok(config) = super::read_config(file, color)? else {
-            return Ok(exit::FAILURE);
+    Ok(files)
+}
+
+/// A running config and its text; `Err(code)` when its diagnostic was printed.
+fn read(path: &Path, color: bool) -> Result<Result<(Config, Source), u8>, Failure> {
+    let Ok(config) = super::read_config(path, color)? else {
+        return Ok(Err(exit::FAILURE));
+    };
+    let text = std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let source = Source {
+        path: path.display().to_string(),
+        text,
+        kind: SourceKind::Running,
+    };
+    Ok(Ok((config, source)))
+}
+
+/// Running configs without a fabric: each switch named by its hostname (else its file
+/// name); links read from descriptions.
+fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
+    let mut input = Input {
+        profile: args.profile,
+        ..Input::default()
+    };
+    let mut sources = BTreeMap::new();
+    for file in files(&args.running)? {
+        let (config, source) = match read(&file, color)? {
+            Ok(r) => r,
+            Err(code) => return Ok(Err(code)),
         };
         let name = config
             .hostname
@@ -63,60 +174,288 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 file.file_stem()
                     .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
             });
-        configs.insert(name, config);
+        if let Some(other) = sources.get(&name) {
+            let other: &Source = other;
+            return Err(Failure(format!(
+                "two configs are for switch `{name}`: `{}` and `{}`",
+                other.path,
+                file.display()
+            )));
+        }
+        input.switches.insert(name.clone(), Switch::new(config));
+        sources.insert(name, source);
     }
-    let findings = audit::audit(&configs);
-    match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&findings).map_err(|e| Failure(e.to_string()))?
-        ),
-        Format::Text => print!("{}", text(&configs, &findings)),
-    }
-    let worst = findings.iter().map(|f| f.severity).min();
-    let fails = match (args.fail_on, worst) {
-        (FailOn::Never, _) | (_, None) => false,
-        (FailOn::Warning, Some(_)) => true,
-        (FailOn::Error, Some(s)) => s == Severity::Error,
-    };
-    Ok(if fails { exit::FINDINGS } else { exit::OK })
+    input.links = audit::links_from_descriptions(&input.switches);
+    Ok(Ok(Audited { input, sources }))
 }
 
-/// A line per switch with its counts, then the findings with the line at fault.
-fn text(configs: &BTreeMap<String, crate::onyx::Config>, findings: &[Finding]) -> String {
-    let mut out = String::new();
-    let width = configs.keys().map(String::len).max().unwrap_or(6).max(6);
-    out.push_str(&format!("{:width$}  errors  warnings\n", "switch"));
-    for name in configs.keys() {
-        let count = |s: Severity| {
-            findings
-                .iter()
-                .filter(|f| f.switch == *name && f.severity == s)
-                .count()
-        };
-        out.push_str(&format!(
-            "{name:width$}  {:>6}  {:>8}\n",
-            count(Severity::Error),
-            count(Severity::Warning)
-        ));
-    }
-    for f in findings {
-        out.push_str(&format!(
-            "\n{}: {} {} ({}): {}\n",
-            f.switch,
-            f.severity,
-            f.rule,
-            audit::rule(f.rule).map_or("", |r| r.name),
-            f.message
-        ));
-        if let Some(line) = &f.line {
-            out.push_str(&format!("    {line}\n"));
+/// The running config and `Unsaved changes` of each target, read over SSH with `show`
+/// commands only.
+fn fetch(
+    targets: &[crate::device::Target],
+    opts: &crate::device::Options,
+    parallel: usize,
+) -> Result<Vec<(Config, bool)>, Failure> {
+    let fetched = super::push::parallel(targets, parallel, |target| {
+        let mut cli = crate::device::Cli::open(target, opts)?;
+        let (_, config) = cli.fetch()?;
+        let files = cli.run("show configuration files")?;
+        cli.close();
+        let unsaved = files
+            .lines()
+            .filter_map(|l| l.split_once(':'))
+            .any(|(k, v)| k.trim() == "Unsaved changes" && v.trim() == "yes");
+        Ok::<_, crate::device::Error>((config, unsaved))
+    });
+    let mut out = Vec::new();
+    let mut failed = false;
+    for (target, r) in targets.iter().zip(fetched) {
+        match r {
+            Ok(r) => out.push(r),
+            Err(e) => {
+                eprintln!("error: {}: {e}", target.name);
+                failed = true;
+            }
         }
     }
-    if !findings.is_empty() {
-        out.push_str("\n`fabric explain RULE` says what a rule checks, why, and how to fix it.\n");
+    if failed {
+        return Err(Failure(
+            "not every switch could be read; nothing was audited".into(),
+        ));
+    }
+    Ok(out)
+}
+
+fn live_source(name: &str) -> Source {
+    Source {
+        path: format!("ssh://{name}"),
+        text: String::new(),
+        kind: SourceKind::Live,
+    }
+}
+
+/// `--live` without a fabric: the inventory's switches.
+fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
+    if args.connect.inventory.is_none() {
+        return Err(Failure(
+            "`--live` needs a fabric file (its `mgmt` addresses) or `--inventory FILE`".into(),
+        ));
+    }
+    let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
+    let opts = args.connect.options(&inventory, None)?;
+    let targets: Vec<crate::device::Target> = inventory
+        .switches
+        .iter()
+        .filter(|(name, _)| args.switches.is_empty() || args.switches.contains(name))
+        .map(|(name, a)| crate::device::Target {
+            name: name.clone(),
+            host: a.host.clone(),
+            port: a.port,
+            user: a.user.clone(),
+        })
+        .collect();
+    let mut input = Input {
+        profile: args.profile,
+        ..Input::default()
+    };
+    let mut sources = BTreeMap::new();
+    for (target, (config, unsaved)) in
+        targets
+            .iter()
+            .zip(fetch(&targets, &opts, args.connect.parallel)?)
+    {
+        let mut sw = Switch::new(config);
+        sw.unsaved = Some(unsaved);
+        input.switches.insert(target.name.clone(), sw);
+        sources.insert(target.name.clone(), live_source(&target.name));
+    }
+    input.links = audit::links_from_descriptions(&input.switches);
+    Ok(Audited { input, sources })
+}
+
+/// Cables between the fabric's switches, from its peers.
+fn fabric_links(fabric: &Fabric) -> Vec<Link> {
+    let mut links = std::collections::BTreeSet::new();
+    for sw in fabric.switches.values() {
+        for (port, settings) in &sw.ports {
+            if let Some(Peer::Switch { switch, port: peer }) = &settings.peer {
+                let ends = [
+                    (sw.hostname.to_string(), *port),
+                    (switch.to_string(), *peer),
+                ];
+                let [a, b] = if ends[0] <= ends[1] {
+                    ends
+                } else {
+                    [ends[1].clone(), ends[0].clone()]
+                };
+                links.insert(Link { a, b });
+            }
+        }
+    }
+    links.into_iter().collect()
+}
+
+/// Per drifted object (an interface range, a pool, a VLAN, a global setting), the commands
+/// that bring it back to the fabric.
+fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
+    let intended = crate::compile::compile_switch(sw);
+    let target = crate::diff::target(running, &intended, &super::diff::fabric_scope(sw, false));
+    let mut out: Vec<Drift> = Vec::new();
+    for step in crate::diff::plan(running, &target) {
+        let command = step.command.to_string();
+        let words: Vec<&str> = command
+            .strip_prefix("no ")
+            .unwrap_or(&command)
+            .split_whitespace()
+            .collect();
+        let object = match words.as_slice() {
+            ["interface", kind, id, ..] => format!("interface {kind} {id}"),
+            ["traffic", "pool", name, ..] => format!("traffic pool {name}"),
+            ["vlan", id, ..] => format!("vlan {id}"),
+            _ => command.clone(),
+        };
+        match out.iter_mut().find(|d| d.object == object) {
+            Some(d) => {
+                d.command.push('\n');
+                d.command.push_str(&command);
+            }
+            None => out.push(Drift { object, command }),
+        }
     }
     out
+}
+
+/// The fabric's compiled configs, as the switches will run them, located in the fabric file.
+fn predeploy(path: &Path, chosen: &[&crate::fabric::Switch], profile: Profile) -> Audited {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut input = Input {
+        profile,
+        ..Input::default()
+    };
+    let mut sources = BTreeMap::new();
+    for sw in chosen {
+        let name = sw.hostname.to_string();
+        let mut s = Switch::new(crate::compile::compile_switch(sw));
+        s.model = Some(sw.model);
+        input.switches.insert(name.clone(), s);
+        sources.insert(
+            name,
+            Source {
+                path: path.display().to_string(),
+                text: text.clone(),
+                kind: SourceKind::Fabric,
+            },
+        );
+    }
+    Audited { input, sources }
+}
+
+/// `fabric validate`'s audit of a valid fabric (profile roce-lossless): its error and
+/// warning findings as lines, and whether any is an error.
+pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, bool) {
+    let chosen: Vec<_> = fabric.switches.values().collect();
+    let mut audited = predeploy(path, &chosen, Profile::RoceLossless);
+    audited.input.links = fabric_links(fabric);
+    let findings = audit::audit(&audited.input);
+    let report = Report {
+        profile: Profile::RoceLossless,
+        switches: &audited.sources,
+        findings: &findings,
+    };
+    let mut out = String::new();
+    for f in findings.iter().filter(|f| f.severity != Severity::Info) {
+        let at = match report.location(f) {
+            Some(audit::report::Location {
+                file,
+                line: Some(n),
+            }) => format!("{file}:{n}: "),
+            _ => format!("{}: ", path.display()),
+        };
+        out.push_str(&format!(
+            "{at}{} {} ({}) on {}: {}\n",
+            f.severity, f.rule, f.name, f.switch, f.message
+        ));
+    }
+    (out, findings.iter().any(|f| f.severity == Severity::Error))
+}
+
+/// With a fabric: its compiled configs (pre-deploy), or the switches' running configs
+/// (files or live) with drift from it.
+fn with_fabric(
+    args: &Args,
+    path: &Path,
+    fabric: &Fabric,
+    color: bool,
+) -> Result<Result<Audited, u8>, Failure> {
+    let chosen = super::chosen(fabric, &args.switches)?;
+    let mut input = Input {
+        profile: args.profile,
+        links: fabric_links(fabric),
+        ..Input::default()
+    };
+    let mut sources = BTreeMap::new();
+    if args.live || args.lab {
+        let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
+        let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory)?;
+        let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
+        let fetched = fetch(&targets, &reach.options, args.connect.parallel)?;
+        for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
+            let name = sw.hostname.to_string();
+            let mut s = Switch::new(config);
+            s.model = Some(sw.model);
+            s.unsaved = Some(unsaved);
+            s.drift = drift(&s.config, sw);
+            input.switches.insert(name.clone(), s);
+            sources.insert(name.clone(), live_source(&name));
+        }
+        return Ok(Ok(Audited { input, sources }));
+    }
+    if args.running.is_empty() {
+        return Ok(Ok(predeploy(path, &chosen, args.profile)));
+    }
+    // Running configs: a folder holds `<switch>.cfg`; a single file is the one chosen switch.
+    let single = match args.running.as_slice() {
+        [one] if !one.is_dir() => Some(one.clone()),
+        _ => None,
+    };
+    if single.is_some() && chosen.len() != 1 {
+        return Err(Failure(format!(
+            "one running config but {} switches are chosen; pick one with `--switch NAME`, or pass a folder of <switch>.cfg",
+            chosen.len()
+        )));
+    }
+    for sw in chosen {
+        let name = sw.hostname.to_string();
+        let file = match &single {
+            Some(f) => f.clone(),
+            None => args
+                .running
+                .iter()
+                .filter(|d| d.is_dir())
+                .map(|d| d.join(format!("{name}.cfg")))
+                .find(|f| f.exists())
+                .ok_or_else(|| {
+                    Failure(format!(
+                        "no running config for `{name}`: no `{name}.cfg` in {}",
+                        args.running
+                            .iter()
+                            .map(|p| format!("`{}`", p.display()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?,
+        };
+        let (config, source) = match read(&file, color)? {
+            Ok(r) => r,
+            Err(code) => return Ok(Err(code)),
+        };
+        let mut s = Switch::new(config);
+        s.model = Some(sw.model);
+        s.drift = drift(&s.config, sw);
+        input.switches.insert(name.clone(), s);
+        sources.insert(name, source);
+    }
+    Ok(Ok(Audited { input, sources }))
 }
 
 /// `fabric explain RULE`.

@@ -40,7 +40,9 @@ enum Color {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check fabric files and report every problem. Exit 0 valid, 1 errors, 2 unreadable.
+    /// Check fabric files and report every problem, then run the audit rules on the configs
+    /// they compile to (errors and warnings shown; errors fail). Exit 0 valid, 1 errors,
+    /// 2 unreadable.
     Validate {
         /// Fabric files (YAML).
         #[arg(required = true)]
@@ -87,8 +89,9 @@ enum Command {
     /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
     #[cfg(feature = "lab")]
     Lab(lab::Args),
-    /// Check running configs against RoCE best practice (rules `R001`…). Exit 0 clean,
-    /// 1 findings at or above `--fail-on`, 2 error.
+    /// Check switches (running configs, live, or a fabric before deployment) against RoCE
+    /// best practice (rules `R001`…) and, with a fabric, for drift. Exit 0 clean, 1 findings
+    /// at or above `--fail-on`, 2 error.
     Audit(audit::Args),
     /// Print what an audit rule checks, why it matters and how to fix it.
     Explain {
@@ -220,19 +223,27 @@ pub(crate) fn check_all(
 
 fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, Failure> {
     let (fabrics, clean) = check_all(paths, deny_warnings, color)?;
-    if clean {
-        for (path, f) in &fabrics {
-            let ports: usize = f.switches.values().map(|s| s.ports.len()).sum();
-            println!(
-                "{}: valid, {} switch(es), {ports} port(s)",
-                path.display(),
-                f.switches.len()
-            );
-        }
-        Ok(exit::OK)
-    } else {
-        Ok(exit::FINDINGS)
+    if !clean {
+        return Ok(exit::FINDINGS);
     }
+    let mut failed = false;
+    for (path, f) in &fabrics {
+        let ports: usize = f.switches.values().map(|s| s.ports.len()).sum();
+        let (findings, errors) = audit::validate(path, f);
+        failed |= errors;
+        print!("{findings}");
+        println!(
+            "{}: {}, {} switch(es), {ports} port(s)",
+            path.display(),
+            if errors {
+                "valid format, but the RoCE audit finds errors (`fabric audit` for details)"
+            } else {
+                "valid"
+            },
+            f.switches.len()
+        );
+    }
+    Ok(if failed { exit::FINDINGS } else { exit::OK })
 }
 
 /// Reads a running-config file, or standard input for `-`.

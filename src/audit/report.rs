@@ -1,0 +1,442 @@
+//! An audit's findings as text (a table of switches with their scores, then the findings
+//! with the offending lines), JSON (stable: `docs/audit.md`), SARIF 2.1.0 (code scanning
+//! annotates the running-config backup or fabric file at the line) and JUnit XML (one test
+//! case per switch and rule). Also where in its source file a finding belongs.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::{Finding, Profile, RULES, Severity, score};
+use crate::onyx::Iface;
+use crate::types::{Port, read_port_span};
+
+/// Where a switch's configuration was read from.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The path as the user gave it (SARIF keeps it relative to where `fabric` ran).
+    pub path: String,
+    pub text: String,
+    pub kind: SourceKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// A running config (backup, capture): findings point at its lines.
+    Running,
+    /// A fabric file: findings point at the switch (and port) entry.
+    Fabric,
+    /// Read over SSH: no file.
+    Live,
+}
+
+/// An audit's result, ready to print.
+pub struct Report<'a> {
+    pub profile: Profile,
+    /// Every audited switch, by name, with its source.
+    pub switches: &'a BTreeMap<String, Source>,
+    pub findings: &'a [Finding],
+}
+
+/// A finding's place: the file and, when found, the 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct SwitchSummary<'a> {
+    name: &'a str,
+    score: u32,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
+}
+
+impl Report<'_> {
+    fn count(&self, switch: &str, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.switch == switch && f.severity == severity)
+            .count()
+    }
+
+    fn summaries(&self) -> Vec<SwitchSummary<'_>> {
+        self.switches
+            .keys()
+            .map(|name| SwitchSummary {
+                name,
+                score: score(self.findings, name),
+                errors: self.count(name, Severity::Error),
+                warnings: self.count(name, Severity::Warning),
+                infos: self.count(name, Severity::Info),
+            })
+            .collect()
+    }
+
+    /// Where a finding belongs in its switch's source.
+    pub fn location(&self, f: &Finding) -> Option<Location> {
+        let source = self.switches.get(&f.switch)?;
+        let line = match source.kind {
+            SourceKind::Live => return None,
+            SourceKind::Running => locate_running(&source.text, f),
+            SourceKind::Fabric => locate_fabric(&source.text, f),
+        };
+        Some(Location {
+            file: source.path.clone(),
+            line,
+        })
+    }
+
+    /// A table of switches (score, counts), then each switch's findings with the line at
+    /// fault and where it is.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let width = self
+            .switches
+            .keys()
+            .map(String::len)
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let _ = writeln!(out, "{:width$}  score  errors  warnings  infos", "switch");
+        for s in self.summaries() {
+            let _ = writeln!(
+                out,
+                "{:width$}  {:>5}  {:>6}  {:>8}  {:>5}",
+                s.name, s.score, s.errors, s.warnings, s.infos
+            );
+        }
+        let mut current = "";
+        for f in self.findings {
+            if f.switch != current {
+                current = &f.switch;
+                let _ = write!(out, "\n{current}\n");
+            }
+            let _ = writeln!(
+                out,
+                "  {} {} ({}): {}",
+                f.severity, f.rule, f.name, f.message
+            );
+            for line in f.line.iter().flat_map(|l| l.lines()) {
+                let _ = writeln!(out, "      {line}");
+            }
+            if let Some(Location {
+                file,
+                line: Some(n),
+            }) = self.location(f)
+            {
+                let _ = writeln!(out, "      --> {file}:{n}");
+            }
+        }
+        if !self.findings.is_empty() {
+            out.push_str(
+                "\n`fabric explain RULE` says what a rule checks, why, and how to fix it.\n",
+            );
+        }
+        out
+    }
+
+    /// `{profile, switches: [{name, score, errors, warnings, infos}], findings: [...]}`.
+    pub fn json(&self) -> String {
+        let findings: Vec<JsonFinding> = self
+            .findings
+            .iter()
+            .map(|f| JsonFinding {
+                finding: f,
+                location: self.location(f),
+            })
+            .collect();
+        let value = json!({
+            "profile": self.profile,
+            "switches": self.summaries(),
+            "findings": findings,
+        });
+        serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+    }
+
+    /// SARIF 2.1.0: one run, every rule in the driver, one result per finding.
+    pub fn sarif(&self) -> String {
+        let rules: Vec<_> = RULES
+            .iter()
+            .map(|r| {
+                json!({
+                    "id": r.id,
+                    "name": r.name,
+                    "shortDescription": { "text": r.what },
+                    "fullDescription": { "text": format!("{} {}", r.what, r.why) },
+                    "help": { "text": r.explain() },
+                    "defaultConfiguration": { "level": level(r.severity) },
+                })
+            })
+            .collect();
+        let results: Vec<_> = self
+            .findings
+            .iter()
+            .map(|f| {
+                let index = RULES.iter().position(|r| r.id == f.rule).unwrap_or(0);
+                let mut text = format!("{}: {}", f.switch, f.message);
+                if let Some(line) = &f.line {
+                    let _ = write!(text, " (`{line}`)");
+                }
+                let mut result = json!({
+                    "ruleId": f.rule,
+                    "ruleIndex": index,
+                    "level": level(f.severity),
+                    "message": { "text": text },
+                });
+                if let Some(loc) = self.location(f) {
+                    let mut physical = json!({ "artifactLocation": { "uri": uri(&loc.file) } });
+                    if let Some(n) = loc.line {
+                        physical["region"] = json!({ "startLine": n });
+                    }
+                    result["locations"] = json!([{ "physicalLocation": physical }]);
+                }
+                result
+            })
+            .collect();
+        let value = json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": { "driver": {
+                    "name": "fabric audit",
+                    "rules": rules,
+                }},
+                "properties": { "profile": self.profile },
+                "results": results,
+            }],
+        });
+        serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+    }
+
+    /// JUnit XML: a test suite per switch, a test case per rule that applies; a finding
+    /// fails its case (errors and warnings), info findings are kept as output.
+    pub fn junit(&self) -> String {
+        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let applicable: Vec<_> = RULES
+            .iter()
+            .filter(|r| r.applies_to(self.profile))
+            .collect();
+        let failed: usize = self
+            .findings
+            .iter()
+            .filter(|f| f.severity != Severity::Info)
+            .map(|f| (&f.switch, f.rule))
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let _ = writeln!(
+            out,
+            "<testsuites name=\"fabric audit\" tests=\"{}\" failures=\"{failed}\">",
+            applicable.len() * self.switches.len()
+        );
+        for name in self.switches.keys() {
+            let mine: Vec<&Finding> = self.findings.iter().filter(|f| f.switch == *name).collect();
+            let failures = mine
+                .iter()
+                .filter(|f| f.severity != Severity::Info)
+                .map(|f| f.rule)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            let _ = writeln!(
+                out,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\">",
+                xml(name),
+                applicable.len()
+            );
+            for r in &applicable {
+                let hits: Vec<&&Finding> = mine.iter().filter(|f| f.rule == r.id).collect();
+                let _ = write!(
+                    out,
+                    "    <testcase classname=\"{}\" name=\"{} {}\"",
+                    xml(name),
+                    r.id,
+                    r.name
+                );
+                if hits.is_empty() {
+                    out.push_str("/>\n");
+                    continue;
+                }
+                out.push_str(">\n");
+                let body: String = hits
+                    .iter()
+                    .map(|f| match &f.line {
+                        Some(l) => format!("{}\n    {l}\n", f.message),
+                        None => format!("{}\n", f.message),
+                    })
+                    .collect();
+                if r.severity == Severity::Info {
+                    let _ = writeln!(out, "      <system-out>{}</system-out>", xml(&body));
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                        r.severity,
+                        xml(&hits[0].message),
+                        xml(&body)
+                    );
+                }
+                out.push_str("    </testcase>\n");
+            }
+            out.push_str("  </testsuite>\n");
+        }
+        out.push_str("</testsuites>\n");
+        out
+    }
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A relative path as a URI reference (forward slashes, spaces and `%` escaped).
+fn uri(path: &str) -> String {
+    path.replace('\\', "/")
+        .replace('%', "%25")
+        .replace(' ', "%20")
+}
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The first interface of a finding (`ethernet 1/1-1/8` → ethernet 1/1).
+fn first_iface(f: &Finding) -> Option<(String, Option<Port>)> {
+    let text = f.interfaces.as_deref()?;
+    let (kind, id) = text.split_once(' ')?;
+    if kind == "ethernet" {
+        let ((first, _), _) = read_port_span(id.as_bytes())?;
+        return Some((kind.to_string(), Some(first)));
+    }
+    let first = id.split('-').next()?;
+    Some((format!("{kind} {first}"), None))
+}
+
+/// Whether `line` (an `interface …` line) covers the interface.
+fn covers(line: &str, iface: &(String, Option<Port>)) -> bool {
+    match iface {
+        (_, Some(port)) => line
+            .strip_prefix("interface ethernet ")
+            .and_then(|rest| read_port_span(rest.as_bytes()))
+            .is_some_and(|((a, b), _)| span_contains(a, b, *port)),
+        (named, None) => line.strip_prefix("interface ").is_some_and(|rest| {
+            rest.starts_with(named.as_str()) && rest[named.len()..].starts_with(' ')
+        }),
+    }
+}
+
+/// Whether the Onyx range `a`-`b` holds port `p`.
+fn span_contains(a: Port, b: Port, p: Port) -> bool {
+    crate::onyx::IfaceRange {
+        first: Iface::Ethernet(a),
+        last: Iface::Ethernet(b),
+    }
+    .members()
+    .any(|m| m == Iface::Ethernet(p))
+}
+
+/// The line of a running config a finding is about: the offending line itself, else the
+/// first line configuring its interface, else the first line of the same command family.
+fn locate_running(text: &str, f: &Finding) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let at = |pred: &dyn Fn(&str) -> bool| lines.iter().position(|l| pred(l)).map(|i| i + 1);
+    if let Some(line) = &f.line
+        && let Some(n) = at(&|l| l == line)
+    {
+        return Some(n);
+    }
+    if let Some(iface) = first_iface(f) {
+        let word = f.line.as_deref().and_then(|l| l.split_whitespace().nth(3));
+        if let Some(word) = word
+            && let Some(n) = at(&|l| covers(l, &iface) && l.split_whitespace().any(|w| w == word))
+        {
+            return Some(n);
+        }
+        return at(&|l| covers(l, &iface));
+    }
+    let line = f.line.as_deref()?;
+    let family: Vec<&str> = line.split_whitespace().take(2).collect();
+    at(&|l| l.split_whitespace().take(2).eq(family.iter().copied()))
+}
+
+/// The line of a fabric file a finding is about: the switch's entry under `switches:`, or
+/// the entry of the port it is about when the switch lists it.
+fn locate_fabric(text: &str, f: &Finding) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let key = format!("{}:", f.switch);
+    let start = lines.iter().position(|l| {
+        let t = l.trim_start();
+        t == key
+            || t.starts_with(&format!("{key} "))
+            || t.strip_prefix("\"")
+                .is_some_and(|r| r.starts_with(&format!("{}\":", f.switch)))
+    })?;
+    let indent = lines[start].len() - lines[start].trim_start().len();
+    if let Some((_, Some(port))) = first_iface(f) {
+        for (i, l) in lines.iter().enumerate().skip(start + 1) {
+            let t = l.trim_start();
+            if !t.is_empty() && !t.starts_with('#') && l.len() - t.len() <= indent {
+                break;
+            }
+            let Some(k) = t
+                .strip_suffix(':')
+                .or_else(|| t.split_once(": ").map(|(k, _)| k))
+            else {
+                continue;
+            };
+            let k = k.trim_matches('"');
+            if let Some(((a, b), n)) = read_port_span(k.as_bytes())
+                && n == k.len()
+                && span_contains(a, b, port)
+            {
+                return Some(i + 1);
+            }
+        }
+    }
+    Some(start + 1)
+}
+
+/// The rule docs as Markdown, for `docs/audit.md` (a test keeps it in step).
+pub fn rules_markdown() -> String {
+    let mut out = String::new();
+    for r in RULES {
+        let applies = match r.applies {
+            super::Applies::Both => "both profiles".to_string(),
+            super::Applies::Only(p) => format!("`{p}` only"),
+        };
+        let _ = write!(
+            out,
+            "### {} `{}` ({}, {applies})\n\n- **What it checks:** {}\n- **Why it matters:** {}\n- **How to fix:** {}\n\n",
+            r.id, r.name, r.severity, r.what, r.why, r.fix
+        );
+    }
+    out
+}

@@ -1,0 +1,1068 @@
+//! The rules, in id order. Ids and names are stable: scripts, SARIF consumers and
+//! suppressions refer to them. A new rule takes the next free id; a retired one keeps its id
+//! unused.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Applies, Check, Facts, Fleet, Hit, Profile, Rule, Severity, hit, port_hit};
+use crate::onyx::{Iface, Interface};
+use crate::types::{EcnThresholds, Ets, PoolType, Port, RoceMode, Trust};
+
+const LOSSLESS: Applies = Applies::Only(Profile::RoceLossless);
+const LOSSY: Applies = Applies::Only(Profile::RoceLossy);
+
+/// A per-port hit without a line: the message says what is wrong.
+fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
+    Hit {
+        iface: Some(iface),
+        message: message.into(),
+        line: None,
+    }
+}
+
+/// The settings that must agree between ports that carry the same traffic (subports of one
+/// split port, members of one port-channel, the two ends of a cable), by name.
+fn roce_settings(i: &Interface) -> [(&'static str, String); 6] {
+    [
+        ("trust", format!("{:?}", i.trust.unwrap_or(Trust::L2))),
+        ("PFC mode", i.pfc.to_string()),
+        ("ECN", format!("{:?}", i.ecn)),
+        ("ETS", format!("{:?}", i.ets)),
+        ("MTU", i.mtu.unwrap_or(1500).to_string()),
+        ("speed", format!("{:?}", i.speed.map(|s| s.speed))),
+    ]
+}
+
+/// The names of the settings on which a group of ports disagrees.
+fn disagreements<'a>(ports: impl Iterator<Item = &'a Interface>) -> Vec<&'static str> {
+    let all: Vec<_> = ports.map(roce_settings).collect();
+    let Some(first) = all.first() else {
+        return Vec::new();
+    };
+    (0..first.len())
+        .filter(|k| all.iter().any(|s| s[*k].1 != first[*k].1))
+        .map(|k| first[k].0)
+        .collect()
+}
+
+/// A port that is configured (beyond a split) and not shut down.
+fn in_use(i: &Interface) -> bool {
+    let mut bare = i.clone();
+    bare.split = None;
+    bare.shutdown = None;
+    i.shutdown != Some(true) && bare != Interface::default()
+}
+
+/// Each link between two audited switches, with both ends' settings.
+fn links<'f>(f: &'f Fleet) -> Vec<[(&'f str, Port, &'f Facts<'f>); 2]> {
+    f.links
+        .iter()
+        .filter_map(|l| {
+            let a = f.facts.get(l.a.0.as_str())?;
+            let b = f.facts.get(l.b.0.as_str())?;
+            Some([(l.a.0.as_str(), l.a.1, a), (l.b.0.as_str(), l.b.1, b)])
+        })
+        .collect()
+}
+
+/// Where the two ends of each link differ in one setting: a hit on each end.
+fn link_rule<T: PartialEq + std::fmt::Display>(
+    f: &Fleet,
+    what: &str,
+    value: impl Fn(&Facts, Port) -> Option<T>,
+) -> Vec<(String, Hit)> {
+    let mut out = Vec::new();
+    for [a, b] in links(f) {
+        let (Some(va), Some(vb)) = (value(a.2, a.1), value(b.2, b.1)) else {
+            continue;
+        };
+        if va != vb {
+            for ((name, port, _), (peer, peer_port, _), mine, theirs) in
+                [(a, b, &va, &vb), (b, a, &vb, &va)]
+            {
+                out.push((
+                    name.to_string(),
+                    port_note(
+                        Iface::Ethernet(port),
+                        format!("{what} {mine}, but the other end ({peer} ethernet {peer_port}) has {theirs}"),
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn iface_of<'a>(f: &'a Facts, port: Port) -> Option<&'a Interface> {
+    f.config.interfaces.get(&Iface::Ethernet(port))
+}
+
+/// Switches whose value differs from the most common one among the switches that carry
+/// RoCE (ties go to the value that sorts first); nothing when fewer than two switches do.
+fn odd_ones_out<K: Ord + Clone>(
+    f: &Fleet,
+    key: impl Fn(&Facts) -> K,
+) -> Vec<(String, K, K, usize, usize)> {
+    let keyed: Vec<(&str, K)> = f
+        .facts
+        .iter()
+        .filter(|(_, x)| x.has_roce())
+        .map(|(n, x)| (*n, key(x)))
+        .collect();
+    if keyed.len() < 2 {
+        return Vec::new();
+    }
+    let mut counts: BTreeMap<&K, usize> = BTreeMap::new();
+    for (_, k) in &keyed {
+        *counts.entry(k).or_default() += 1;
+    }
+    let (common, n) = counts
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|(k, n)| ((*k).clone(), *n))
+        .expect("two switches at least");
+    keyed
+        .iter()
+        .filter(|(_, k)| *k != common)
+        .map(|(name, k)| (name.to_string(), k.clone(), common.clone(), n, keyed.len()))
+        .collect()
+}
+
+fn list(set: &BTreeSet<u8>) -> String {
+    if set.is_empty() {
+        return "none".into();
+    }
+    set.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// The WRR share of traffic class `tc` on a port: explicit weights, Onyx's default (the
+/// eight classes share equally) for classes without an ETS line, strict classes outside.
+fn wrr_share(i: &Interface, tc: u8) -> Option<f64> {
+    let weight = |c: u8| -> Option<f64> {
+        match i.ets.iter().find(|(k, _)| k.get() == c).map(|(_, e)| *e) {
+            Some(Ets::Strict) => None,
+            Some(Ets::Wrr(w)) => Some(f64::from(w)),
+            None => Some(12.5),
+        }
+    };
+    let mine = weight(tc)?;
+    let total: f64 = (0..8).filter_map(weight).sum();
+    Some(if total > 0.0 { mine / total } else { 0.0 })
+}
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "R001",
+        name: "ecn-min-not-below-max",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "An ECN profile whose minimum threshold is not below its maximum.",
+        why: "ECN marks with rising probability between the two thresholds; with min >= max there is no ramp, so marking jumps from never to always and DCQCN oscillates.",
+        fix: "Set the minimum below the maximum, e.g. `traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500` (the reference guide's values).",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            for (iface, i) in &f.config.interfaces {
+                for (tc, ecn) in &i.ecn {
+                    let (min, max) = match ecn.thresholds {
+                        EcnThresholds::Absolute { min, max } => (min, max),
+                        EcnThresholds::Relative { min, max } => (u32::from(min), u32::from(max)),
+                    };
+                    if min >= max {
+                        out.push(port_hit(
+                            *iface,
+                            format!("ECN on traffic class {tc}: minimum {min} is not below maximum {max}"),
+                            format!("traffic-class {tc} congestion-control {ecn}"),
+                        ));
+                    }
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R002",
+        name: "pool-memory-over-100",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "Traffic pools whose memory percentages add up to more than 100 %.",
+        why: "The shared buffer cannot be given out twice; the switch refuses or trims pools, and the lossless pool may end up smaller than planned, so PFC pauses early or packets drop.",
+        fix: "Lower the pools' `memory percent` so that they add up to 100 or less.",
+        check: Check::Switch(|f| {
+            let total: u32 = f
+                .config
+                .pools
+                .values()
+                .filter_map(|p| p.memory.map(|m| u32::from(m.hundredths())))
+                .sum();
+            if total > 10_000 {
+                vec![hit(
+                    format!(
+                        "traffic pools take {}.{:02} % of the buffer",
+                        total / 100,
+                        total % 100
+                    ),
+                    None,
+                )]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R003",
+        name: "roce-class-not-lossless",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "A traffic class marked with ECN (RoCE) whose priority no lossless traffic pool maps, with the `roce` mode off.",
+        why: "RoCE in lossless mode relies on its priority being buffered as lossless; in a lossy pool it is dropped under congestion and RDMA retransmits with go-back-N, which collapses throughput.",
+        fix: "Map the RoCE priority to a lossless pool: `traffic pool roce type lossless` and `traffic pool roce map switch-priority 3`.",
+        check: Check::Switch(|f| {
+            f.roce_classes
+                .iter()
+                .filter(|tc| !f.lossless.contains(tc))
+                .map(|tc| {
+                    hit(
+                        format!("ECN is set on traffic class {tc} but no lossless traffic pool maps switch priority {tc}"),
+                        Some(format!("traffic pool roce map switch-priority {tc}")),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R004",
+        name: "pfc-on-lossy-priority",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "Global PFC enabled on a priority that no lossless traffic pool maps.",
+        why: "PFC pauses a priority whose buffer is lossy: the pause protects nothing and spreads head-of-line blocking through the fabric.",
+        fix: "Enable PFC only on the lossless priorities (`dcb priority-flow-control priority 3 enable`), or map the priority to a lossless pool.",
+        check: Check::Switch(|f| {
+            if !f.config.pfc.enabled {
+                return Vec::new();
+            }
+            f.config
+                .pfc
+                .priorities
+                .iter()
+                .filter(|p| !f.lossless.contains(&p.get()))
+                .map(|p| {
+                    hit(
+                        format!("PFC is enabled on priority {p}, which no lossless pool maps"),
+                        Some(format!("dcb priority-flow-control priority {p} enable")),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R005",
+        name: "port-pfc-mode-missing",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "A RoCE port (ECN on a RoCE class, or trusting L3 among RoCE ports), port-channel members included, without per-port PFC mode while global PFC is on.",
+        why: "Onyx pauses only on ports in PFC mode; a RoCE port without it drops instead of pausing, so the lossless class is lossy there.",
+        fix: "`interface ethernet 1/1 dcb priority-flow-control mode on force` on every RoCE port.",
+        check: Check::Switch(|f| {
+            if !f.config.pfc.enabled {
+                return Vec::new();
+            }
+            f.roce_ports
+                .iter()
+                .filter(|(_, i)| !i.pfc)
+                .map(|(iface, _)| {
+                    port_hit(
+                        *iface,
+                        "carries RoCE but is not in PFC mode",
+                        "dcb priority-flow-control mode on force",
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R006",
+        name: "roce-port-not-trusting-dscp",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "In DSCP mode (some port trusts L3), a RoCE port that does not trust L3.",
+        why: "The port then classifies by PCP (or not at all): RoCE and CNP packets land in traffic class 0, outside the lossless class and its ECN profile.",
+        fix: "`interface ethernet 1/1 qos trust L3` on every RoCE port.",
+        check: Check::Switch(|f| {
+            if !f.dscp_mode {
+                return Vec::new();
+            }
+            f.roce_ports
+                .iter()
+                .filter(|(_, i)| i.trust != Some(Trust::L3))
+                .map(|(iface, i)| {
+                    let trust = i
+                        .trust
+                        .map_or("L2 (the default)".to_string(), |t| t.to_string());
+                    port_hit(
+                        *iface,
+                        format!("carries RoCE but trusts {trust}"),
+                        "qos trust L3",
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R007",
+        name: "cnp-class-not-strict",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "A RoCE port where traffic class 6 (CNP, DSCP 48) is not scheduled strict.",
+        why: "Congestion notifications must overtake the data they throttle; scheduled by weight they queue behind it and DCQCN reacts late.",
+        fix: "`interface ethernet 1/1 traffic-class 6 dcb ets strict` on every RoCE port.",
+        check: Check::Switch(|f| {
+            f.roce_ports
+                .iter()
+                .filter(|(_, i)| {
+                    i.ets.iter().find(|(tc, _)| tc.get() == 6).map(|(_, e)| *e) != Some(Ets::Strict)
+                })
+                .map(|(iface, _)| {
+                    port_hit(
+                        *iface,
+                        "traffic class 6 (CNP) is not strict",
+                        "traffic-class 6 dcb ets strict",
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R008",
+        name: "roce-port-mtu-below-9216",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "A RoCE port with an MTU below 9216 (or Onyx's default 1500).",
+        why: "RDMA NICs use 4096-byte payloads; a port that cannot carry them drops them or forces a smaller RoCE MTU on every host.",
+        fix: "`interface ethernet 1/1 mtu 9216 force`.",
+        check: Check::Switch(|f| {
+            f.roce_ports
+                .iter()
+                .filter(|(_, i)| i.mtu.unwrap_or(1500) < 9216)
+                .map(|(iface, i)| {
+                    port_hit(
+                        *iface,
+                        format!("carries RoCE with MTU {}", i.mtu.unwrap_or(1500)),
+                        "mtu 9216 force",
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R009",
+        name: "roce-mode-with-manual-pools",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "The one-shot `roce` mode together with manually configured traffic pools.",
+        why: "`roce` owns trust, ECN, PFC, ETS and the pools; manual pools beside it are untested by NVIDIA and may be overridden at the next reload.",
+        fix: "Choose one: remove the `traffic pool` lines, or `no roce` and configure every part by hand.",
+        check: Check::Switch(|f| {
+            if f.config.roce.is_some() && !f.config.pools.is_empty() {
+                let names: Vec<&str> = f.config.pools.keys().map(String::as_str).collect();
+                vec![hit(
+                    format!(
+                        "`roce` is on and traffic pools are configured: {}",
+                        names.join(", ")
+                    ),
+                    None,
+                )]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R010",
+        name: "lldp-off-with-dcb",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "RoCE settings (ECN, PFC, lossless pools, the `roce` mode) on a switch with LLDP off.",
+        why: "DCBX, which tells the hosts' NICs the PFC and ETS settings, runs over LLDP; without it the NICs keep their own, often mismatched, settings.",
+        fix: "`lldp`.",
+        check: Check::Switch(|f| {
+            if (f.has_roce() || f.config.pfc.enabled) && !f.config.lldp {
+                vec![hit(
+                    "RoCE is configured but LLDP is off",
+                    Some("lldp".into()),
+                )]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R011",
+        name: "lossless-priority-without-pfc",
+        severity: Severity::Warning,
+        applies: LOSSLESS,
+        what: "A priority mapped to a lossless traffic pool on which PFC is not enabled (`dcb priority-flow-control enable force` and `… priority N enable`), with the `roce` mode off. Settled from the Onyx User Manual: a lossless traffic pool is a buffer setting (the Shared Buffers chapter: it reserves headroom and stops dropping on that pool's accounting); pause frames are PFC's (the PFC chapter: flow control is disabled for all priorities on all ports by default, and PFC-PAUSE is sent only for enabled priorities when their threshold is reached). Neither chapter says that mapping a priority to a lossless pool enables PFC on it, so a lossless pool alone does not make its priority lossless end to end. The reference guide's session (a lossless pool on priority 3, no PFC lines) therefore gets this warning, not an error: on such a switch `show dcb priority-flow-control` must list priority 3 as enabled, which only the switch can tell.",
+        why: "Without PAUSE the switch cannot hold the sender back: when the lossless pool fills, RoCE packets are dropped after all, and go-back-N retransmission collapses throughput exactly when the fabric is busy.",
+        fix: "`dcb priority-flow-control enable force`, `dcb priority-flow-control priority 3 enable`, and `interface ethernet 1/1 dcb priority-flow-control mode on force` on every RoCE port; or the one-shot `roce` mode.",
+        check: Check::Switch(|f| {
+            if f.config.roce.is_some() {
+                return Vec::new();
+            }
+            f.lossless
+                .difference(&f.pfc_on)
+                .map(|p| {
+                    hit(
+                        format!(
+                            "priority {p} is mapped to a lossless pool but PFC is not enabled on it"
+                        ),
+                        Some(format!("dcb priority-flow-control priority {p} enable")),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R012",
+        name: "port-pfc-without-global-pfc",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "Ports in PFC mode while PFC is not enabled globally.",
+        why: "Per-port PFC mode only takes effect with `dcb priority-flow-control enable force`; without it the ports never pause, whatever they say.",
+        fix: "`dcb priority-flow-control enable force` and `dcb priority-flow-control priority 3 enable`.",
+        check: Check::Switch(|f| {
+            let ports = f
+                .config
+                .interfaces
+                .iter()
+                .any(|(k, i)| matches!(k, Iface::Ethernet(_)) && i.pfc);
+            if ports && !f.config.pfc.enabled && f.config.roce.is_none() {
+                vec![hit(
+                    "ports are in PFC mode but PFC is not enabled globally",
+                    Some("dcb priority-flow-control enable force".into()),
+                )]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R013",
+        name: "pfc-enabled-without-priority",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "Global PFC enabled with no priority enabled.",
+        why: "PFC then pauses nothing: the lossless class has no flow control although the switch looks configured for it.",
+        fix: "`dcb priority-flow-control priority 3 enable` (the RoCE priority).",
+        check: Check::Switch(|f| {
+            if f.config.pfc.enabled && f.config.pfc.priorities.is_empty() {
+                vec![hit(
+                    "PFC is enabled globally but on no priority",
+                    Some("dcb priority-flow-control priority 3 enable".into()),
+                )]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R014",
+        name: "roce-port-without-ecn",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "A RoCE port without ECN on a traffic class that other ports mark as RoCE.",
+        why: "DCQCN needs ECN marks to slow senders down; on a port without them congestion is only met by PFC pauses (lossless) or drops (lossy).",
+        fix: "`interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500`.",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            for (iface, i) in &f.roce_ports {
+                for tc in &f.roce_classes {
+                    if !i.ecn.keys().any(|k| k.get() == *tc) {
+                        out.push(port_hit(
+                            *iface,
+                            format!("carries RoCE but has no ECN on traffic class {tc}"),
+                            format!("traffic-class {tc} congestion-control ecn minimum-absolute 150 maximum-absolute 1500"),
+                        ));
+                    }
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R015",
+        name: "roce-class-without-ecn",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "A RoCE priority (lossless, or with PFC; in the lossy profile, DSCP mode itself) whose traffic class no port marks with ECN, with the `roce` mode off.",
+        why: "Without ECN there is no DCQCN: in a lossless fabric every congestion becomes a PFC pause that spreads upstream (congestion trees, deadlock risk); in a lossy one every congestion becomes drops.",
+        fix: "`interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500` on the RoCE ports.",
+        check: Check::Switch(|f| {
+            if f.config.roce.is_some() {
+                return Vec::new();
+            }
+            let mut classes: BTreeSet<u8> = f.lossless.union(&f.pfc_on).copied().collect();
+            classes.remove(&6);
+            if f.profile == Profile::RoceLossy && f.dscp_mode && f.roce_classes.is_empty() {
+                classes.insert(3);
+            }
+            classes
+                .difference(&f.roce_classes)
+                .map(|tc| {
+                    hit(
+                        format!(
+                            "priority {tc} carries RoCE but no port marks ECN on traffic class {tc}"
+                        ),
+                        None,
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R016",
+        name: "ecn-thresholds-out-of-bounds",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "Absolute ECN thresholds outside sane bounds: a minimum under 10 KB (about one jumbo frame), or a maximum that holds more than 500 µs of queue at the port's speed (its `speed`, else the model's native speed when a fabric says the model).",
+        why: "Marking on a single frame throttles senders that are not congested; a maximum deeper than 500 µs of queue lets latency build up before DCQCN reacts, and fills the buffer the lossless class needs. The reference values (150/1500 KB) hold 123 µs at 100G and 492 µs at 25G.",
+        fix: "Scale the thresholds with the port speed, e.g. `traffic-class 3 congestion-control ecn minimum-absolute 40 maximum-absolute 400` on 10G ports, 150/1500 at 25G-100G.",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            for (iface, i) in &f.config.interfaces {
+                for (tc, ecn) in &i.ecn {
+                    let EcnThresholds::Absolute { min, max } = ecn.thresholds else {
+                        continue;
+                    };
+                    let rest = format!("traffic-class {tc} congestion-control {ecn}");
+                    if min < 10 {
+                        out.push(port_hit(
+                            *iface,
+                            format!("ECN on traffic class {tc}: minimum {min} KB is under one jumbo frame"),
+                            rest.clone(),
+                        ));
+                    }
+                    let speed = match iface {
+                        Iface::Ethernet(p) => f.speed(*p),
+                        _ => None,
+                    };
+                    if let Some(speed) = speed {
+                        let micros = u64::from(max) * 8192 / u64::from(speed.gbps()) / 1000;
+                        if micros > 500 {
+                            out.push(port_hit(
+                                *iface,
+                                format!("ECN on traffic class {tc}: maximum {max} KB is {micros} µs of queue at {speed} (over 500 µs)"),
+                                rest,
+                            ));
+                        }
+                    }
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R017",
+        name: "roce-class-starved-by-ets",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "A RoCE port where the RoCE traffic class gets less than 10 % of the WRR bandwidth (its weight against the other classes' weights; classes without an ETS line share equally, Onyx's default; strict classes are outside WRR).",
+        why: "Under load the RoCE class is served in proportion to its weight: a small share starves RDMA behind bulk TCP, and in a lossless fabric the starved class pauses upstream.",
+        fix: "Give the RoCE class a fair weight, e.g. `interface ethernet 1/1 traffic-class 3 dcb ets wrr 50` (the `roce` mode's value).",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            for (iface, i) in &f.roce_ports {
+                for tc in &f.roce_classes {
+                    if let Some(share) = wrr_share(i, *tc)
+                        && share < 0.10
+                    {
+                        out.push(port_hit(
+                            *iface,
+                            format!(
+                                "traffic class {tc} (RoCE) gets {:.0} % of the WRR bandwidth",
+                                share * 100.0
+                            ),
+                            format!("traffic-class {tc} dcb ets wrr 50"),
+                        ));
+                    }
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R018",
+        name: "strict-class-besides-cnp",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "A RoCE port where a traffic class other than 6 (CNP) is scheduled strict.",
+        why: "Strict classes are served before every WRR class: a strict data class (RoCE's own included) can take the whole port and starve the others; only the small CNP class should be strict.",
+        fix: "Schedule it by weight, e.g. `interface ethernet 1/1 traffic-class 3 dcb ets wrr 50`.",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            for (iface, i) in &f.roce_ports {
+                for (tc, e) in &i.ets {
+                    if *e == Ets::Strict && tc.get() != 6 {
+                        out.push(port_hit(
+                            *iface,
+                            format!("traffic class {tc} is strict: it can starve every WRR class"),
+                            format!("traffic-class {tc} dcb ets strict"),
+                        ));
+                    }
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R019",
+        name: "flowcontrol-with-roce",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "802.3x global pause (`flowcontrol receive|send on`) on a RoCE port.",
+        why: "Link-level pause stops every priority, TCP and CNP included, and cannot coexist with PFC on a port: the NIC and switch disagree on which frames pause what.",
+        fix: "`interface ethernet 1/1 flowcontrol receive off force` and `… flowcontrol send off force`; use PFC for the RoCE priority.",
+        check: Check::Switch(|f| {
+            f.roce_ports
+                .iter()
+                .filter_map(|(iface, _)| match iface {
+                    Iface::Ethernet(p) if f.flowcontrol.contains(p) => Some(port_note(
+                        *iface,
+                        "carries RoCE with 802.3x flow control on",
+                    )),
+                    _ => None,
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R020",
+        name: "split-subports-disagree",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The subports of one split port, those in use, with different trust, PFC mode, ECN, ETS, MTU or speed.",
+        why: "A split port fans out to hosts of one kind (the GPU servers of a rack); one subport configured differently is almost always a missed line, and its host gets lossy or unclassified RoCE.",
+        fix: "Configure the subports as one range, e.g. `interface ethernet 1/31/1-1/31/4 dcb priority-flow-control mode on force`.",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            for (iface, i) in &f.config.interfaces {
+                let (Iface::Ethernet(parent), Some(split)) = (iface, i.split) else {
+                    continue;
+                };
+                let default = Interface::default();
+                let subs: Vec<&Interface> = (1..=split.ways())
+                    .map(|s| {
+                        f.config
+                            .interfaces
+                            .get(&Iface::Ethernet(Port::sub(parent.slot, parent.port, s)))
+                            .unwrap_or(&default)
+                    })
+                    .filter(|i| in_use(i))
+                    .collect();
+                let differ = disagreements(subs.into_iter());
+                if !differ.is_empty() {
+                    out.push(port_note(
+                        *iface,
+                        format!(
+                            "is split {} ways and its subports disagree on {}",
+                            split.ways(),
+                            differ.join(", ")
+                        ),
+                    ));
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R021",
+        name: "port-channel-members-disagree",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "Members of one port-channel (or MLAG port-channel) with different trust, PFC mode, ECN, ETS, MTU or speed.",
+        why: "Traffic is hashed over the members: flows on the member without PFC or ECN are lossy or unmarked, which shows up as rare, unreproducible RDMA stalls.",
+        fix: "Configure the members as one range, e.g. `interface ethernet 1/7-1/8 dcb priority-flow-control mode on force`.",
+        check: Check::Switch(|f| {
+            let mut groups: BTreeMap<Iface, Vec<&Interface>> = BTreeMap::new();
+            for (iface, i) in &f.config.interfaces {
+                if let (Iface::Ethernet(_), Some(g)) = (iface, i.channel_group) {
+                    let lag = if g.mlag {
+                        Iface::MlagPortChannel(g.id)
+                    } else {
+                        Iface::PortChannel(g.id)
+                    };
+                    groups.entry(lag).or_default().push(i);
+                }
+            }
+            groups
+                .into_iter()
+                .filter_map(|(lag, members)| {
+                    let differ = disagreements(members.into_iter());
+                    (!differ.is_empty()).then(|| {
+                        port_note(lag, format!("members disagree on {}", differ.join(", ")))
+                    })
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R022",
+        name: "roce-mode-against-profile",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The one-shot `roce` mode set to the other kind of fabric than the audit's profile: `roce lossy` or `roce semi-lossless` under roce-lossless, `roce lossless` under roce-lossy.",
+        why: "The mode decides PFC for every port at once; a switch in the other mode breaks the fabric's end-to-end behaviour on every path through it.",
+        fix: "`roce lossless` (or `roce lossy`) to match the rest of the fabric, or audit with the right `--profile`.",
+        check: Check::Switch(|f| {
+            let wrong = match (f.profile, f.config.roce) {
+                (Profile::RoceLossless, Some(m @ (RoceMode::Lossy | RoceMode::SemiLossless))) => {
+                    Some((m, "roce lossless"))
+                }
+                (Profile::RoceLossy, Some(m @ RoceMode::Lossless)) => Some((m, "roce lossy")),
+                _ => None,
+            };
+            wrong
+                .map(|(mode, fix)| {
+                    hit(
+                        format!("`roce {mode}` contradicts the {} profile", f.profile),
+                        Some(fix.to_string()),
+                    )
+                })
+                .into_iter()
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R023",
+        name: "pfc-in-lossy-fabric",
+        severity: Severity::Warning,
+        applies: LOSSY,
+        what: "PFC (global or per port) or a lossless traffic pool in a fabric audited as lossy RoCE.",
+        why: "A lossy RoCE fabric relies on ECN alone and expects drops to be rare; a stray PFC island pauses links the rest of the design never planned headroom for.",
+        fix: "`no dcb priority-flow-control enable force`, `interface ethernet 1/1 no dcb priority-flow-control mode force`, and lossy pools; or audit with `--profile roce-lossless`.",
+        check: Check::Switch(|f| {
+            let mut out = Vec::new();
+            if f.config.pfc.enabled {
+                out.push(hit(
+                    "PFC is enabled globally",
+                    Some("dcb priority-flow-control enable force".into()),
+                ));
+            }
+            for (name, p) in &f.config.pools {
+                if p.kind == Some(PoolType::Lossless) {
+                    out.push(hit(
+                        format!("traffic pool {name} is lossless"),
+                        Some(format!("traffic pool {name} type lossless")),
+                    ));
+                }
+            }
+            for (iface, i) in &f.config.interfaces {
+                if i.pfc {
+                    out.push(port_hit(
+                        *iface,
+                        "is in PFC mode",
+                        "dcb priority-flow-control mode on force",
+                    ));
+                }
+            }
+            out
+        }),
+    },
+    Rule {
+        id: "R024",
+        name: "lossless-pool-without-priority",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "A lossless traffic pool that maps no switch priority.",
+        why: "The pool holds buffer (and headroom) that no traffic can use, taken from the pools that carry traffic; usually the `map switch-priority` line was lost.",
+        fix: "`traffic pool roce map switch-priority 3`, or remove the pool.",
+        check: Check::Switch(|f| {
+            f.config
+                .pools
+                .iter()
+                .filter(|(_, p)| p.kind == Some(PoolType::Lossless) && p.priorities.is_empty())
+                .map(|(name, _)| {
+                    hit(
+                        format!("traffic pool {name} is lossless but maps no switch priority"),
+                        Some(format!("traffic pool {name} type lossless")),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R025",
+        name: "cnp-priority-lossless",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "Priority 6 (CNP) mapped to a lossless pool or with PFC on.",
+        why: "Congestion notifications must never wait: paused behind a congested link they arrive late, and the senders they should slow keep filling the fabric.",
+        fix: "Keep priority 6 lossy and strict: remove it from the lossless pool (`traffic pool roce no map switch-priority 6`) and `no dcb priority-flow-control priority 6 enable`.",
+        check: Check::Switch(|f| {
+            if f.lossless.contains(&6) || f.pfc_on.contains(&6) {
+                vec![hit("priority 6 (CNP) is lossless or has PFC on", None)]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R026",
+        name: "connected-port-without-description",
+        severity: Severity::Info,
+        applies: Applies::Both,
+        what: "A port that is configured and not shut down, without a description.",
+        why: "The description is the cabling record an operator reads during an incident; `fabric import` and the link rules also read peers from it.",
+        fix: "`interface ethernet 1/1 description \"gpu-node-01:p0\"` (a fabric file's peers write these for you).",
+        check: Check::Switch(|f| {
+            f.config
+                .interfaces
+                .iter()
+                .filter(|(k, i)| {
+                    matches!(k, Iface::Ethernet(_)) && i.description.is_none() && in_use(i)
+                })
+                .map(|(k, _)| port_note(*k, "is configured and up but has no description"))
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R027",
+        name: "unsaved-running-config",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "A switch whose running config has unsaved changes (`show configuration files`: `Unsaved changes : yes`); live audits only.",
+        why: "A reload (power cut, upgrade) boots the saved file and silently loses the changes, RoCE settings included.",
+        fix: "Check the running config, then `configuration write`.",
+        check: Check::Switch(|f| {
+            if f.sw.unsaved == Some(true) {
+                vec![hit(
+                    "the running config has changes that are not saved",
+                    Some("configuration write".into()),
+                )]
+            } else {
+                Vec::new()
+            }
+        }),
+    },
+    Rule {
+        id: "R028",
+        name: "link-mtu-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches with different MTUs.",
+        why: "Frames larger than the smaller MTU are dropped at that end without any error upstream: large RDMA messages stall while pings work.",
+        fix: "The same `mtu 9216 force` on both ends.",
+        check: Check::Fabric(|f| {
+            link_rule(f, "MTU", |x, p| {
+                Some(iface_of(x, p).and_then(|i| i.mtu).unwrap_or(1500))
+            })
+        }),
+    },
+    Rule {
+        id: "R029",
+        name: "link-pfc-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches, one in PFC mode and the other not.",
+        why: "The end without PFC neither sends nor honours pauses: the lossless class is lossy on that hop.",
+        fix: "`dcb priority-flow-control mode on force` on both ends.",
+        check: Check::Fabric(|f| {
+            link_rule(f, "PFC mode", |x, p| {
+                Some(if iface_of(x, p).is_some_and(|i| i.pfc) {
+                    "on"
+                } else {
+                    "off"
+                })
+            })
+        }),
+    },
+    Rule {
+        id: "R030",
+        name: "link-trust-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches trusting different fields (L2 PCP, L3 DSCP, both).",
+        why: "Traffic is re-classified at each hop: RoCE leaves one switch in the lossless class and enters the next in class 0.",
+        fix: "The same `qos trust L3` on both ends (DSCP mode).",
+        check: Check::Fabric(|f| {
+            link_rule(f, "trust", |x, p| {
+                Some(iface_of(x, p).and_then(|i| i.trust).unwrap_or(Trust::L2))
+            })
+        }),
+    },
+    Rule {
+        id: "R031",
+        name: "link-speed-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches at different speeds (the `speed` setting, else the model's native speed when known).",
+        why: "The link does not come up, or comes up at the lower speed after autonegotiation, silently halving the fabric's bandwidth on that path.",
+        fix: "The same `speed 100G force` on both ends (or neither).",
+        check: Check::Fabric(|f| link_rule(f, "speed", |x, p| x.speed(p))),
+    },
+    Rule {
+        id: "R032",
+        name: "link-ecn-mismatch",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches with different ECN settings.",
+        why: "Each direction of the link then reacts to congestion differently; one with no ECN leaves that hop to PFC or drops.",
+        fix: "The same `traffic-class 3 congestion-control ecn …` line on both ends.",
+        check: Check::Fabric(|f| {
+            link_rule(f, "ECN", |x, p| {
+                let ecn: Vec<String> = iface_of(x, p)
+                    .map(|i| i.ecn.iter().map(|(tc, e)| format!("tc {tc} {e}")).collect())
+                    .unwrap_or_default();
+                Some(if ecn.is_empty() {
+                    "none".to_string()
+                } else {
+                    ecn.join("; ")
+                })
+            })
+        }),
+    },
+    Rule {
+        id: "R033",
+        name: "pools-differ-across-fabric",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "Switches carrying RoCE whose traffic pools differ from the most common pools in the fabric.",
+        why: "One switch with a smaller lossless pool pauses earlier than its neighbours and becomes the fabric's congestion point.",
+        fix: "The same `traffic pool` lines on every switch (a fabric file's defaults keep them equal).",
+        check: Check::Fabric(|f| {
+            let show = |x: &Facts| -> String {
+                let pools: Vec<String> = x
+                    .config
+                    .pools
+                    .iter()
+                    .map(|(n, p)| {
+                        let kind = p.kind.map_or("lossy".to_string(), |k| k.to_string());
+                        let memory = p.memory.map_or(String::new(), |m| format!(" {m} %"));
+                        let prios: Vec<String> =
+                            p.priorities.iter().map(|p| p.to_string()).collect();
+                        format!("{n} {kind}{memory} [{}]", prios.join(" "))
+                    })
+                    .collect();
+                if pools.is_empty() {
+                    "none".into()
+                } else {
+                    pools.join(", ")
+                }
+            };
+            odd_ones_out(f, show)
+                .into_iter()
+                .map(|(name, mine, common, n, of)| {
+                    (
+                        name,
+                        hit(
+                            format!(
+                                "traffic pools are {mine}; {n} of {of} RoCE switches have {common}"
+                            ),
+                            None,
+                        ),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R034",
+        name: "lossless-priorities-differ-across-fabric",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "Switches carrying RoCE whose lossless priorities or PFC priorities differ from the most common ones in the fabric.",
+        why: "Lossless is end to end: a priority that is lossless on one switch and lossy on the next is lossy for every flow through both.",
+        fix: "The same lossless pool mapping and `dcb priority-flow-control priority N enable` lines on every switch.",
+        check: Check::Fabric(|f| {
+            odd_ones_out(f, |x| (x.lossless.clone(), x.pfc_on.clone()))
+                .into_iter()
+                .map(|(name, (l, p), (cl, cp), n, of)| {
+                    (
+                        name,
+                        hit(
+                            format!(
+                                "lossless priorities {}, PFC priorities {}; {n} of {of} RoCE switches have lossless {}, PFC {}",
+                                list(&l),
+                                list(&p),
+                                list(&cl),
+                                list(&cp)
+                            ),
+                            None,
+                        ),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R035",
+        name: "ecn-differs-across-fabric",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "Switches carrying RoCE whose ECN settings on RoCE ports differ from the most common ones in the fabric.",
+        why: "DCQCN is tuned for one marking profile; a switch that marks earlier or later than the rest shifts where congestion is felt, which is hard to find from the hosts.",
+        fix: "The same `traffic-class 3 congestion-control ecn …` values on every switch.",
+        check: Check::Fabric(|f| {
+            let show = |x: &Facts| -> String {
+                let set: BTreeSet<String> = x
+                    .roce_ports
+                    .iter()
+                    .flat_map(|(_, i)| {
+                        i.ecn
+                            .iter()
+                            .map(|(tc, e)| format!("traffic class {tc} {e}"))
+                    })
+                    .collect();
+                if set.is_empty() {
+                    "none".into()
+                } else {
+                    set.into_iter().collect::<Vec<_>>().join("; ")
+                }
+            };
+            odd_ones_out(f, show)
+                .into_iter()
+                .map(|(name, mine, common, n, of)| {
+                    (
+                        name,
+                        hit(
+                            format!("ECN is {mine}; {n} of {of} RoCE switches have {common}"),
+                            None,
+                        ),
+                    )
+                })
+                .collect()
+        }),
+    },
+    Rule {
+        id: "R036",
+        name: "drift-from-fabric",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "An object (a port's setting, a pool, a VLAN, global PFC …) whose running state differs from the fabric file; audits given a fabric and running configs (files or live).",
+        why: "The switch no longer runs what was reviewed: the next `fabric push` will change it, and until then the fabric file does not describe the network.",
+        fix: "The command on the finding's line (all of them: `fabric diff FABRIC --format commands`), or `fabric push`; or change the fabric file if the switch is right.",
+        check: Check::Switch(|f| {
+            f.sw.drift
+                .iter()
+                .map(|d| {
+                    hit(
+                        format!("{} differs from the fabric", d.object),
+                        Some(d.command.clone()),
+                    )
+                })
+                .collect()
+        }),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ids_are_in_order_and_names_unique() {
+        let rules = super::RULES;
+        for (n, r) in rules.iter().enumerate() {
+            assert_eq!(r.id, format!("R{:03}", n + 1));
+        }
+        let names: std::collections::BTreeSet<&str> = rules.iter().map(|r| r.name).collect();
+        assert_eq!(names.len(), rules.len());
+    }
+}
