@@ -409,3 +409,24 @@ fn lab_audit_reads_only() {
     let log = std::fs::read_to_string(dir.join(".fabric/lab/swx-mld-1-2/commands.log")).unwrap();
     crate::lab_ssh::assert_read_only(log.lines());
 }
+
+/// `docs/audit.md` lists every rule as `fabric explain` does (rewritten with
+/// `FABRIC_UPDATE_DOCS=1`).
+#[test]
+fn the_rule_docs_are_current() {
+    let path = crate::root().join("docs/audit.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let start = doc.find("<!-- rules:").unwrap();
+    let start = start + doc[start..].find("\n").unwrap() + 1;
+    let end = doc.find("<!-- end of rules -->").unwrap();
+    let rules = audit::report::rules_markdown();
+    if std::env::var_os("FABRIC_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{}{rules}{}", &doc[..start], &doc[end..])).unwrap();
+    } else {
+        assert_eq!(
+            doc[start..end],
+            rules,
+            "docs/audit.md is stale: FABRIC_UPDATE_DOCS=1 cargo test --test suite audit::"
+        );
+    }
+}

@@ -438,20 +438,29 @@ pub fn score(findings: &[Finding], switch: &str) -> u32 {
 }
 
 /// Links named by descriptions: a port whose description is another audited switch's name
-/// followed by one of its ports (`sw-spine02-1/10`, `leaf-2:1/31`, `leaf-2 Eth1/31/2`).
-/// Each cable once, even when both ends describe it.
+/// followed by one of its ports (`sw-spine02-1/10`, `leaf-2:1/31`, `leaf-2 Eth1/31/2`); names
+/// compare without case. Each cable once, even when both ends describe it.
 pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link> {
+    let names: BTreeMap<String, &String> = switches
+        .keys()
+        .map(|n| (n.to_ascii_lowercase(), n))
+        .collect();
     let mut out = BTreeSet::new();
     for (name, sw) in switches {
         for (iface, i) in &sw.config.interfaces {
             let (Iface::Ethernet(port), Some(desc)) = (iface, &i.description) else {
                 continue;
             };
-            for other in switches.keys().filter(|o| *o != name) {
-                let Some(rest) = strip_prefix_ignore_case(desc.trim(), other) else {
+            let desc = desc.trim();
+            // Each place a separator could end the switch's name.
+            for (at, _) in desc.match_indices([':', '-', ' ', '_', '/']) {
+                let Some(other) = names.get(&desc[..at].to_ascii_lowercase()) else {
                     continue;
                 };
-                let rest = rest.trim_start_matches([':', '-', '_', ' ', '/']);
+                if *other == name {
+                    continue;
+                }
+                let rest = desc[at..].trim_start_matches([':', '-', '_', ' ', '/']);
                 let rest = ["ethernet", "eth"]
                     .iter()
                     .find_map(|p| strip_prefix_ignore_case(rest, p))
@@ -461,13 +470,14 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
                     && peer == last
                     && n == rest.len()
                 {
-                    let ends = [(name.clone(), *port), (other.clone(), peer)];
+                    let ends = [(name.clone(), *port), ((*other).clone(), peer)];
                     let [a, b] = if ends[0] <= ends[1] {
                         ends
                     } else {
                         [ends[1].clone(), ends[0].clone()]
                     };
                     out.insert(Link { a, b });
+                    break;
                 }
             }
         }
