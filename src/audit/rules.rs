@@ -618,7 +618,7 @@ pub static RULES: &[Rule] = &[
         name: "flowcontrol-with-roce",
         severity: Severity::Error,
         applies: Applies::Both,
-        what: "802.3x global pause (`flowcontrol receive|send on`) on a RoCE port.",
+        what: "802.3x global pause on a RoCE port: `interface ethernet 1/1 flowcontrol receive on force` or `… send on force` (Onyx's per-port flow control lines, which the model keeps verbatim; the syntax is from Onyx's command reference, not yet seen in a public capture).",
         why: "Link-level pause stops every priority, TCP and CNP included, and cannot coexist with PFC on a port: the NIC and switch disagree on which frames pause what.",
         fix: "`interface ethernet 1/1 flowcontrol receive off force` and `… flowcontrol send off force`; use PFC for the RoCE priority.",
         check: Check::Switch(|f| {
