@@ -937,4 +937,18 @@ fn live_audit_finds_unsaved_changes_and_only_reads() {
     }
     let rules = audit();
     assert!(rules.contains("R027"), "{rules:?}");
+    // Without the fabric: the inventory's switches, best practice only (no drift).
+    let (code, out) = crate::run(
+        fabric_bin()
+            .args(["audit", "--live", "--inventory"])
+            .arg(state.join("inventory.yaml"))
+            .args(["--fail-on", "never"])
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("swx-mld-1-2") && out.contains("R027") && !out.contains("R036"),
+        "{out}"
+    );
 }
