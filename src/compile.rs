@@ -84,5 +84,18 @@ pub fn compile_switch(sw: &Switch) -> Config {
             c.interfaces.insert(Iface::Ethernet(*port), e);
         }
     }
+    if !sw.set_hostname {
+        c.hostname = None;
+    }
+    // Lines outside the format: those the model knows join it (and print where Onyx prints
+    // them), the others stay verbatim in their section.
+    for (title, lines) in &sw.extra {
+        for line in lines {
+            match onyx::command::parse(line) {
+                Ok(Some(cmd)) => c.load(&cmd),
+                _ => c.add_verbatim(title, line),
+            }
+        }
+    }
     c
 }

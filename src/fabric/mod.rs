@@ -114,6 +114,10 @@ pub struct Switch {
     /// Every usable port (split parents replaced by their subports, ports disabled by a
     /// neighbour's 4-way split left out), with its settings.
     pub ports: BTreeMap<Port, PortSettings>,
+    /// `hostname <name>` is printed (false: the switch keeps the name it has).
+    pub set_hostname: bool,
+    /// Lines outside the format, by section title, each checked against the Onyx grammar.
+    pub extra: Vec<(String, Vec<String>)>,
 }
 
 fn model_name<S: serde::Serializer>(m: &&'static Model, s: S) -> Result<S::Ok, S::Error> {

@@ -323,6 +323,14 @@ pub struct RawSwitch {
     pub qos: Option<RawQos>,
     /// Port map: port, range or subports → settings and peer.
     pub ports: Option<Entries<String, RawPort>>,
+    /// Whether the switch gets a `hostname` line with its name (default true); `false` for a
+    /// switch whose running config has none (it keeps the name it has).
+    pub set_hostname: Option<Sp<bool>>,
+    /// Configuration lines the fabric format does not model, by the running-config section
+    /// they are printed in (`Other IP configuration`, `NTP and NTPdate configuration` …), as
+    /// the switch prints them without the indent. Checked against the Onyx grammar and printed
+    /// in that section; `fabric push` does not send them (they are not managed).
+    pub extra: Option<Entries<String, Vec<Sp<String>>>>,
 }
 
 /// A cable between two switches, declared once: `a: leaf01:1/31`, `b: spine01:1/1`. Both

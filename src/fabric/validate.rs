@@ -713,6 +713,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             release,
         );
 
+        let set_hostname = sw.set_hostname.as_ref().is_none_or(|v| *v.get());
+        let extra = extra(&mut cx, sw.extra.as_ref());
+
         let Some(model) = model else { continue };
         let mut p = Pending {
             switch: Switch {
@@ -727,6 +730,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
                 splits: BTreeMap::new(),
                 ports: BTreeMap::new(),
+                set_hostname,
+                extra,
             },
             claims: BTreeMap::new(),
             disabled: BTreeMap::new(),
@@ -1708,6 +1713,99 @@ fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos {
         }
     }
     out
+}
+
+/// A switch's `extra` lines: section titles and lines on one line each, no section header
+/// (`##`), and every line the Onyx grammar knows well-formed (E080 at the line).
+fn extra(
+    cx: &mut Cx,
+    raw: Option<&Entries<String, Vec<Sp<String>>>>,
+) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for (title, lines) in raw.map_or(&[][..], |e| &e.0[..]) {
+        let title_ok = !title.get().trim().is_empty()
+            && !title.get().chars().any(char::is_control)
+            && title.get().trim() == title.get();
+        if !title_ok {
+            let at = cx.span(title);
+            cx.error(
+                "E080",
+                format!("`{}` is not a section title", title.get().escape_debug()),
+                at,
+                "as the switch prints it after `## `, e.g. `Other IP configuration`",
+            );
+            continue;
+        }
+        let mut kept = Vec::new();
+        for line in lines {
+            let text = line.get().trim();
+            let at = cx.span(line);
+            let problem = if let Some(c) = text.chars().find(|c| c.is_control()) {
+                Some(format!(
+                    "contains {}, which would break the line",
+                    describe_char(c)
+                ))
+            } else if text.is_empty() {
+                Some("is empty".to_string())
+            } else if text.starts_with("##") {
+                Some("is a section header; sections are the keys of `extra`".to_string())
+            } else {
+                match crate::onyx::command::parse(text) {
+                    Ok(Some(cmd)) => modeled_by_the_format(&cmd).map(|key| {
+                        format!("is what the fabric format writes as {key}; write it there")
+                    }),
+                    Ok(None) => None,
+                    Err(e) => Some(format!("is not valid Onyx at column {}: {e}", e.column + 1)),
+                }
+            };
+            match problem {
+                Some(p) => cx.error("E080", format!("`extra` line {p}"), at, "this line"),
+                None => kept.push(text.to_string()),
+            }
+        }
+        out.push((title.get().clone(), kept));
+    }
+    out
+}
+
+/// The fabric key that writes `cmd`, when the format models it (so it has no place in
+/// `extra`, where it would fight the fabric's own setting).
+fn modeled_by_the_format(cmd: &crate::onyx::Command) -> Option<&'static str> {
+    use crate::onyx::{Command as C, Iface, IfaceCmd as I};
+    Some(match cmd {
+        C::PrefixModes(_) => "nothing: every switch prints it",
+        C::License(_) => "`licenses`",
+        C::Hostname(_) | C::NoHostname => "the switch's name (or `set_hostname: false`)",
+        C::Lldp(_) => "`lldp`",
+        C::Roce(_) => "`qos.roce`",
+        C::PoolType(..) | C::PoolMemory(..) | C::PoolMap(..) | C::PoolUnmap(..) | C::NoPool(_) => {
+            "`qos.pools`"
+        }
+        C::PfcEnable(_) | C::PfcPriority(..) => "`qos.pfc`",
+        C::Interface(r, c) if matches!(r.first, Iface::Ethernet(_)) => match c {
+            I::Speed(_) | I::NoSpeed => "`speed`",
+            I::Mtu(_) | I::NoMtu => "`mtu`",
+            I::Description(_) | I::NoDescription => "`description`",
+            I::Shutdown(_) => "`admin`",
+            I::Split(_) | I::NoSplit => "`split`",
+            I::SwitchportMode(_) => "`switchport`",
+            I::AccessVlan(_) | I::NoAccessVlan => "`vlan`",
+            I::Trust(_) | I::NoTrust => "`trust`",
+            I::Ecn(..) | I::NoEcn(_) => "`ecn`",
+            I::Ets(..) | I::NoEts(_) => "`ets`",
+            I::PfcMode(_) => "`pfc`",
+            I::Create | I::AllowedVlan(..) | I::ChannelGroup(_) | I::NoChannelGroup { .. } => {
+                return None;
+            }
+        },
+        C::VlanCreate(_)
+        | C::VlanName(..)
+        | C::NoVlan(_)
+        | C::Interface(..)
+        | C::NoInterface(_) => {
+            return None;
+        }
+    })
 }
 
 #[cfg(test)]

@@ -338,6 +338,44 @@ impl Config {
         c
     }
 
+    /// Adds a line the model does not know at the end of section `title`, as the switch
+    /// prints it: indented by three spaces, except `no …` and `# …` lines. A new section goes
+    /// where Onyx prints it (a title Onyx's order does not list: before the closing
+    /// prefix-mode section).
+    pub fn add_verbatim(&mut self, title: &str, line: &str) {
+        let text = if line.starts_with("no ") || line.starts_with('#') {
+            line.to_string()
+        } else {
+            format!("   {line}")
+        };
+        let at = match self.layout.sections.iter().position(|s| s.title == title) {
+            Some(i) => i,
+            None => {
+                let rank = |t: &str| SECTION_ORDER.iter().position(|s| *s == t);
+                let sections = &self.layout.sections;
+                let i = match rank(title) {
+                    Some(r) => sections
+                        .iter()
+                        .rposition(|s| rank(&s.title).is_some_and(|o| o < r))
+                        .map_or(0, |i| i + 1),
+                    None => sections
+                        .iter()
+                        .position(|s| s.title == sections::PERSISTENT_PREFIX)
+                        .unwrap_or(sections.len()),
+                };
+                self.layout.sections.insert(
+                    i,
+                    SectionLayout {
+                        title: title.to_string(),
+                        verbatim: Vec::new(),
+                    },
+                );
+                i
+            }
+        };
+        self.layout.sections[at].verbatim.push((usize::MAX, text));
+    }
+
     /// Reads one line of a printed config into the state. A printed config is a snapshot, so
     /// the order of its lines does not matter: a `module-type` split line only marks the
     /// port split (typed at the CLI, it would also clear the port and its subports).
