@@ -256,6 +256,20 @@ pub struct Scope {
     pub prune: bool,
 }
 
+impl Scope {
+    /// What a fabric manages on a switch: every Ethernet port of its model (and the subports
+    /// of the ports it splits), with the attributes a fabric file can express.
+    pub fn fabric(sw: &crate::fabric::Switch, prune: bool) -> Scope {
+        let mut ports: BTreeSet<Iface> = sw.model.ports().map(Iface::Ethernet).collect();
+        ports.extend(sw.ports.keys().map(|p| Iface::Ethernet(*p)));
+        Scope {
+            interfaces: Some(ports),
+            fabric_attributes_only: true,
+            prune,
+        }
+    }
+}
+
 /// The config the switch should have: `intended` for what `scope` manages, `running` for
 /// everything else (including every line the model does not know, which stays in place).
 pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {

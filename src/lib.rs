@@ -12,6 +12,7 @@ pub mod diag;
 pub mod diff;
 pub mod error;
 pub mod fabric;
+pub mod import;
 #[cfg(feature = "lab")]
 pub mod lab;
 pub mod onyx;

@@ -4,6 +4,7 @@
 mod audit;
 mod cli;
 mod golden;
+mod import;
 mod invalid;
 mod lab;
 mod lab_ssh;

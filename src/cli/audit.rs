@@ -118,7 +118,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
 }
 
 /// The files to read: each file given, and the `*.cfg` of each folder given, in name order.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -191,7 +191,7 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
 
 /// The running config and `Unsaved changes` of each target, read over SSH with `show`
 /// commands only.
-fn fetch(
+pub(crate) fn fetch(
     targets: &[crate::device::Target],
     opts: &crate::device::Options,
     parallel: usize,
@@ -299,7 +299,7 @@ fn fabric_links(fabric: &Fabric) -> Vec<Link> {
 /// that bring it back to the fabric.
 fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
     let intended = crate::compile::compile_switch(sw);
-    let target = crate::diff::target(running, &intended, &super::diff::fabric_scope(sw, false));
+    let target = crate::diff::target(running, &intended, &crate::diff::Scope::fabric(sw, false));
     let mut out: Vec<Drift> = Vec::new();
     for step in crate::diff::plan(running, &target) {
         let command = step.command.to_string();

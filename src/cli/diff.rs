@@ -1,7 +1,7 @@
 //! `fabric diff`: running configs against the fabric (or against another config), as a
 //! readable diff and plan, pasteable commands, or JSON.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::ValueEnum;
@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::diff::{Impact, Scope, Step};
 use crate::error::{Failure, exit};
-use crate::onyx::{Config, Iface, Renderer};
+use crate::onyx::{Config, Renderer};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -344,7 +344,7 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
             name: sw.hostname.to_string(),
             running: r,
             intended: crate::compile::compile_switch(sw),
-            scope: fabric_scope(sw, args.prune),
+            scope: Scope::fabric(sw, args.prune),
         });
     }
     Ok(Ok(out))
@@ -401,16 +401,4 @@ fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
         return Ok(Err(exit::FAILURE));
     }
     Ok(Ok(out))
-}
-
-/// What a fabric manages on a switch: every Ethernet port of its model (and the subports of
-/// the ports it splits), with the attributes a fabric file can express.
-pub(crate) fn fabric_scope(sw: &crate::fabric::Switch, prune: bool) -> Scope {
-    let mut ports: BTreeSet<Iface> = sw.model.ports().map(Iface::Ethernet).collect();
-    ports.extend(sw.ports.keys().map(|p| Iface::Ethernet(*p)));
-    Scope {
-        interfaces: Some(ports),
-        fabric_attributes_only: true,
-        prune,
-    }
 }

@@ -13,6 +13,7 @@ use crate::onyx::Renderer;
 
 mod audit;
 mod diff;
+mod import;
 #[cfg(feature = "lab")]
 mod lab;
 mod push;
@@ -93,6 +94,9 @@ enum Command {
     /// best practice (rules `R001`…) and, with a fabric, for drift. Exit 0 clean, 1 findings
     /// at or above `--fail-on`, 2 error.
     Audit(audit::Args),
+    /// Turn switches that already exist (running configs, or live switches read with `show`
+    /// commands) into a fabric file. Exit 0 written, 2 error.
+    Import(import::Args),
     /// Print what an audit rule checks, why it matters and how to fix it.
     Explain {
         /// A rule id (`R001`) or name.
@@ -151,6 +155,7 @@ pub fn main() -> u8 {
         Command::Push(args) => push::run(&args, color),
         Command::Audit(args) => audit::run(&args, color),
         Command::Explain { rule } => audit::explain(&rule),
+        Command::Import(args) => import::run(&args, color),
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(&args, color),
         Command::Schema => {

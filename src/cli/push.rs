@@ -169,7 +169,7 @@ pub fn jobs(fabric: &Fabric, names: &[String], inventory: &Inventory) -> Result<
         out.push(Job {
             target,
             intended: crate::compile::compile_switch(sw),
-            scope: super::diff::fabric_scope(sw, false),
+            scope: crate::diff::Scope::fabric(sw, false),
         });
     }
     Ok(out)

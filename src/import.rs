@@ -1,0 +1,992 @@
+//! Switches that already exist → a fabric file. Input: running configs by switch; output:
+//! the fabric document, serialized as YAML with comments. Idiomatic rather than a dump:
+//! settings every port of every switch shares become `port_defaults`, settings common to
+//! every switch become fabric-wide keys, consecutive ports with equal settings become one
+//! range, a set of settings used by several ranges becomes a profile. What the format does
+//! not model goes to the switch's `extra` lines, in its running-config section, so nothing
+//! is lost. Nothing here reads files or prints.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_saphyr::{Commented, FlowMap, FlowSeq};
+
+use crate::onyx::{self, Config, Iface, Interface};
+use crate::types::{Ecn, EcnThresholds, Ets, Model, PoolType, Port, Split, SwitchportMode, Trust};
+
+/// One switch to import.
+pub struct Source {
+    /// Where it came from, for the comment above the switch (`backups/leaf01.cfg`).
+    pub origin: String,
+    pub config: Config,
+    /// The model, when the user says it (`--model`); else guessed from the ports.
+    pub model: Option<&'static Model>,
+}
+
+/// The fabric file for these switches, as YAML; switches are named by their `hostname` line,
+/// else the header's `## Hostname:`, else `fallback` names them (file names).
+pub fn import(sources: &BTreeMap<String, Source>) -> Result<String, String> {
+    let doc = document(sources)?;
+    let mut text = String::from(
+        "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; `fabric diff` against the same configs shows no drift.\n\n",
+    );
+    text.push_str(
+        &serde_saphyr::to_string_with_options(
+            &doc,
+            serde_saphyr::ser_options! { comment_position: serde_saphyr::CommentPosition::Above },
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    Ok(text)
+}
+
+/// A map serialized in the order given (ports in port order, sections in print order).
+struct Ordered<V>(Vec<(String, V)>);
+
+impl<V: Serialize> Serialize for Ordered<V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl<V> Ordered<V> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[derive(Serialize)]
+struct Doc {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    onyx: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lldp: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    qos: Option<Qos>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    vlans: Vec<VlanDoc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    port_defaults: Option<Settings>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    profiles: BTreeMap<String, FlowMap<Settings>>,
+    switches: BTreeMap<String, Commented<SwitchDoc>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    links: Vec<FlowMap<LinkDoc>>,
+}
+
+#[derive(Clone, PartialEq, Serialize)]
+struct VlanDoc {
+    id: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Serialize)]
+struct Qos {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    roce: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pools: BTreeMap<String, FlowMap<PoolDoc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pfc: Option<FlowMap<PfcDoc>>,
+}
+
+#[derive(Clone, PartialEq, Serialize)]
+struct PoolDoc {
+    #[serde(rename = "type")]
+    kind: String,
+    /// Hundredths of a percent: `50` or `12.5`.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "percent")]
+    memory: Option<u16>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    priorities: Vec<u8>,
+}
+
+#[derive(Clone, PartialEq, Serialize)]
+struct PfcDoc {
+    enabled: bool,
+    priorities: FlowSeq<Vec<u8>>,
+}
+
+#[derive(Serialize)]
+struct SwitchDoc {
+    model: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    onyx: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    licenses: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lldp: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    qos: Option<Qos>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    set_hostname: Option<bool>,
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    ports: Ordered<FlowMap<Settings>>,
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    extra: Ordered<Vec<String>>,
+}
+
+/// A port's settings in the format's words; also a profile's and `port_defaults`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct Settings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    split: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speed: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mtu: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    admin: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    switchport: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vlan: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trust: Option<String>,
+    #[serde(
+        skip_serializing_if = "BTreeMap::is_empty",
+        serialize_with = "flow_values"
+    )]
+    ecn: BTreeMap<u8, EcnDoc>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    ets: BTreeMap<u8, EtsDoc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pfc: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peer: Option<PeerDoc>,
+}
+
+/// A host on a port, or numbered hosts on a range (`gpu{001..004}`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct PeerDoc {
+    host: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    port: Option<String>,
+}
+
+#[derive(Serialize)]
+struct LinkDoc {
+    a: String,
+    b: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct EcnDoc {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_percent: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_percent: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(untagged)]
+enum EtsDoc {
+    Strict(&'static str),
+    Wrr(u8),
+}
+
+/// A map whose values print in flow style: `3: {min: 150, max: 1500}`.
+fn flow_values<S: serde::Serializer, V: Serialize>(
+    m: &BTreeMap<u8, V>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_map(m.iter().map(|(k, v)| (k, FlowMap(v))))
+}
+
+/// A percentage kept in hundredths, printed as the number a user writes (`50`, `12.5`).
+fn percent<S: serde::Serializer>(v: &Option<u16>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(h) if h % 100 == 0 => s.serialize_u16(h / 100),
+        Some(h) => s.serialize_f64(f64::from(*h) / 100.0),
+        None => s.serialize_none(),
+    }
+}
+
+/// The attributes of a port, one by one, so defaults can be taken out attribute by
+/// attribute. The description is kept apart: it is per port, never a default.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Attr {
+    Speed(String),
+    Mtu(u16),
+    Admin(String),
+    Switchport(String),
+    Vlan(u16),
+    Trust(String),
+    Ecn(u8, EcnDoc),
+    Ets(u8, EtsDoc),
+    Pfc(bool),
+}
+
+fn attrs(i: &Interface) -> BTreeSet<Attr> {
+    let mut out = BTreeSet::new();
+    if let Some(s) = i.speed {
+        out.insert(Attr::Speed(s.speed.to_string()));
+    }
+    if let Some(m) = i.mtu {
+        out.insert(Attr::Mtu(m));
+    }
+    if i.shutdown == Some(true) {
+        out.insert(Attr::Admin("down".into()));
+    }
+    if let Some(m) = i.switchport_mode.filter(|m| *m != SwitchportMode::Access) {
+        out.insert(Attr::Switchport(m.to_string()));
+    }
+    if let Some(v) = i.access_vlan {
+        out.insert(Attr::Vlan(v.get()));
+    }
+    out.insert(Attr::Trust(i.trust.unwrap_or(Trust::L2).to_string()));
+    for (tc, e) in &i.ecn {
+        out.insert(Attr::Ecn(tc.get(), ecn_doc(e)));
+    }
+    for (tc, e) in &i.ets {
+        out.insert(Attr::Ets(
+            tc.get(),
+            match e {
+                Ets::Strict => EtsDoc::Strict("strict"),
+                Ets::Wrr(w) => EtsDoc::Wrr(*w),
+            },
+        ));
+    }
+    out.insert(Attr::Pfc(i.pfc));
+    out
+}
+
+fn ecn_doc(e: &Ecn) -> EcnDoc {
+    let mode = Some(e.mode.to_string()).filter(|m| m != "ecn");
+    match e.thresholds {
+        EcnThresholds::Absolute { min, max } => EcnDoc {
+            mode,
+            min: Some(min),
+            max: Some(max),
+            min_percent: None,
+            max_percent: None,
+        },
+        EcnThresholds::Relative { min, max } => EcnDoc {
+            mode,
+            min: None,
+            max: None,
+            min_percent: Some(min),
+            max_percent: Some(max),
+        },
+    }
+}
+
+/// Attributes → the format's settings; trust L2 and PFC off (Onyx's defaults) are left out
+/// unless `explicit` (a port that differs from defaults saying otherwise).
+fn settings(attrs: &BTreeSet<Attr>, explicit: &BTreeSet<Attr>) -> Settings {
+    let mut s = Settings::default();
+    for a in attrs {
+        match a {
+            Attr::Speed(v) => s.speed = Some(v.clone()),
+            Attr::Mtu(v) => s.mtu = Some(*v),
+            Attr::Admin(v) => s.admin = Some(v.clone()),
+            Attr::Switchport(v) => s.switchport = Some(v.clone()),
+            Attr::Vlan(v) => s.vlan = Some(*v),
+            Attr::Trust(v) if v != "L2" || explicit.contains(a) => s.trust = Some(v.clone()),
+            Attr::Trust(_) => {}
+            Attr::Ecn(tc, e) => {
+                s.ecn.insert(*tc, e.clone());
+            }
+            Attr::Ets(tc, e) => {
+                s.ets.insert(*tc, e.clone());
+            }
+            Attr::Pfc(v) if *v || explicit.contains(a) => s.pfc = Some(*v),
+            Attr::Pfc(_) => {}
+        }
+    }
+    s
+}
+
+/// The models that fit a config: enough front-panel ports, the splits it makes, and a native
+/// speed it does not set explicitly (the format leaves a native speed out); fewest ports
+/// first.
+fn fitting_models(config: &Config) -> Vec<&'static Model> {
+    let ports: Vec<(Port, &Interface)> = config
+        .interfaces
+        .iter()
+        .filter_map(|(k, i)| match k {
+            Iface::Ethernet(p) => Some((*p, i)),
+            _ => None,
+        })
+        .collect();
+    let mut models: Vec<&'static Model> = Model::all().iter().collect();
+    models.sort_by_key(|m| m.port_count());
+    models.retain(|m| {
+        ports.iter().all(|(p, i)| {
+            let split_ok = i.split.is_none_or(|s| m.check_split(*p, s).is_ok());
+            let parent_split = p.sub.and_then(|_| {
+                config
+                    .interfaces
+                    .get(&Iface::Ethernet(p.parent()))
+                    .and_then(|i| i.split)
+            });
+            let native = m.native_speed(p.parent(), parent_split);
+            let speed_ok = i.speed.is_none_or(|s| Some(s.speed) != native);
+            m.has_port(p.parent()) && split_ok && speed_ok
+        })
+    });
+    models
+}
+
+/// Each switch's model: the one the user gave, else among the models that fit it, the one
+/// that fits the most switches of the fabric (fleets are mostly one model), then the one
+/// with the fewest ports.
+fn guess_models(
+    sources: &BTreeMap<String, Source>,
+) -> Result<BTreeMap<&str, &'static Model>, String> {
+    let fits: BTreeMap<&str, Vec<&'static Model>> = sources
+        .iter()
+        .map(|(n, s)| (n.as_str(), fitting_models(&s.config)))
+        .collect();
+    let count = |m: &Model| {
+        fits.values()
+            .filter(|v| v.iter().any(|x| x.name == m.name))
+            .count()
+    };
+    let mut out = BTreeMap::new();
+    for (name, s) in sources {
+        let model = match s.model {
+            Some(m) => m,
+            // `max_by` keeps the last of equals: reversed, the first in table order wins.
+            None => *fits[name.as_str()]
+                .iter()
+                .rev()
+                .max_by(|a, b| count(a).cmp(&count(b)).then(b.port_count().cmp(&a.port_count())))
+                .ok_or_else(|| {
+                    format!(
+                        "{}: no supported model has these ports, splits and speeds; say it with `--model`",
+                        s.origin
+                    )
+                })?,
+        };
+        out.insert(name.as_str(), model);
+    }
+    Ok(out)
+}
+
+/// Every usable Ethernet port of the switch with its interface (default when unconfigured).
+fn ports<'a>(config: &'a Config, model: &Model, none: &'a Interface) -> Vec<(Port, &'a Interface)> {
+    let mut out = Vec::new();
+    for p in model.ports() {
+        let i = config.interfaces.get(&Iface::Ethernet(p)).unwrap_or(none);
+        match i.split {
+            Some(s) => {
+                for sub in 1..=s.ways() {
+                    let sp = Port::sub(p.slot, p.port, sub);
+                    out.push((
+                        sp,
+                        config.interfaces.get(&Iface::Ethernet(sp)).unwrap_or(none),
+                    ));
+                }
+            }
+            None => {
+                // A port disabled by its neighbour's 4-way split has no settings of its own.
+                let taken = p.port > 1
+                    && config
+                        .interfaces
+                        .get(&Iface::Ethernet(Port::new(p.slot, p.port - 1)))
+                        .and_then(|i| i.split)
+                        .is_some_and(|s| {
+                            s == Split::Four
+                                && model
+                                    .check_split(Port::new(p.slot, p.port - 1), s)
+                                    .ok()
+                                    .flatten()
+                                    == Some(p)
+                        });
+                if !taken {
+                    out.push((p, i));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn release(config: &Config) -> Option<String> {
+    config.header.release.map(|r| r.to_string())
+}
+
+fn qos(config: &Config) -> Option<Qos> {
+    let pools: BTreeMap<String, FlowMap<PoolDoc>> = config
+        .pools
+        .iter()
+        .map(|(name, p)| {
+            let doc = PoolDoc {
+                kind: p.kind.unwrap_or(PoolType::Lossy).to_string(),
+                memory: p.memory.map(|m| m.hundredths()),
+                priorities: p.priorities.iter().map(|p| p.get()).collect(),
+            };
+            (name.clone(), FlowMap(doc))
+        })
+        .collect();
+    let pfc = (config.pfc.enabled || !config.pfc.priorities.is_empty()).then(|| {
+        FlowMap(PfcDoc {
+            enabled: config.pfc.enabled,
+            priorities: FlowSeq(config.pfc.priorities.iter().map(|p| p.get()).collect()),
+        })
+    });
+    let roce = config.roce.map(|m| m.to_string());
+    (!pools.is_empty() || pfc.is_some() || roce.is_some()).then_some(Qos { roce, pools, pfc })
+}
+
+fn vlans(config: &Config) -> Vec<VlanDoc> {
+    config
+        .vlans
+        .iter()
+        .filter(|(id, v)| id.get() != 1 || v.name.is_some())
+        .map(|(id, v)| VlanDoc {
+            id: id.get(),
+            name: v.name.clone(),
+        })
+        .collect()
+}
+
+/// The ID in `# Certificate name system-self-signed, ID <hex>`, when the switch prints the
+/// certificate block as the fabric's `certificate` key does (else the block is `extra`).
+fn certificate(config: &Config) -> Option<String> {
+    let id = config
+        .layout
+        .sections
+        .iter()
+        .flat_map(|s| &s.verbatim)
+        .find_map(|(_, l)| {
+            l.trim()
+                .strip_prefix("# Certificate name system-self-signed, ID ")
+                .map(str::to_string)
+        })?;
+    let block = |c: &Config| -> Vec<String> {
+        c.layout
+            .sections
+            .iter()
+            .filter(|s| s.title == onyx::sections::X509)
+            .flat_map(|s| s.verbatim.iter().map(|(_, l)| l.clone()))
+            .collect()
+    };
+    let factory = Config::factory("", config.header.release, Some(&id));
+    (block(&factory) == block(config)).then_some(id)
+}
+
+/// All sources' values equal: that value.
+fn common<T: PartialEq + Clone>(values: impl IntoIterator<Item = T>) -> Option<T> {
+    let mut it = values.into_iter();
+    let first = it.next()?;
+    it.all(|v| v == first).then_some(first)
+}
+
+/// Consecutive ports with the same settings: first, last, attributes.
+type Run = (Port, Port, BTreeSet<Attr>);
+
+struct Prepared<'a> {
+    name: &'a str,
+    source: &'a Source,
+    model: &'static Model,
+    ports: Vec<(Port, &'a Interface)>,
+}
+
+fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
+    let none = Interface::default();
+    let models = guess_models(sources)?;
+    let mut prepared = Vec::new();
+    for (name, s) in sources {
+        let model = models[name.as_str()];
+        prepared.push(Prepared {
+            name,
+            source: s,
+            model,
+            ports: ports(&s.config, model, &none),
+        });
+    }
+    let onyx = common(prepared.iter().map(|p| release(&p.source.config))).flatten();
+    let lldp = common(prepared.iter().map(|p| p.source.config.lldp));
+    let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config)));
+    let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config)));
+    // Port defaults: the attributes every port of every switch has.
+    let mut defaults: Option<BTreeSet<Attr>> = None;
+    for p in &prepared {
+        for (_, i) in &p.ports {
+            let a = attrs(i);
+            defaults = Some(match defaults {
+                None => a,
+                Some(d) => d.intersection(&a).cloned().collect(),
+            });
+        }
+    }
+    let defaults = defaults.unwrap_or_default();
+    // Onyx's own defaults say nothing in `port_defaults`.
+    let port_defaults = settings(&defaults, &BTreeSet::new());
+
+    // Per switch: ranges of consecutive ports with the same remaining attributes.
+    let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
+    let mut uses: BTreeMap<Settings, usize> = BTreeMap::new();
+    for (k, p) in prepared.iter().enumerate() {
+        let mut runs: Vec<Run> = Vec::new();
+        for (port, i) in &p.ports {
+            let rest: BTreeSet<Attr> = attrs(i).difference(&defaults).cloned().collect();
+            // A default Onyx value left after taking out the defaults must be said (trust
+            // L2 where the defaults trust L3), so it is explicit here.
+            if let Some((_, last, a)) = runs.last_mut()
+                && last.precedes(*port)
+                && *a == rest
+            {
+                *last = *port;
+                continue;
+            }
+            runs.push((*port, *port, rest));
+        }
+        runs.retain(|(_, _, a)| !settings(a, &explicit(a, &defaults)).is_empty_settings());
+        for (_, _, a) in &runs {
+            *uses
+                .entry(settings(a, &explicit(a, &defaults)))
+                .or_default() += 1;
+        }
+        ranges.push((k, runs));
+    }
+    // Profiles: settings of two fields or more used by several ranges.
+    let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
+    let mut profile_of: BTreeMap<Settings, String> = BTreeMap::new();
+    for (s, n) in &uses {
+        if *n >= 2 && s.fields() >= 2 {
+            let name = profile_name(s, &profiles);
+            profile_of.insert(s.clone(), name.clone());
+            profiles.insert(name, FlowMap(s.clone()));
+        }
+    }
+
+    let links = links(&prepared);
+    let mut switches = BTreeMap::new();
+    for (k, runs) in ranges {
+        let p = &prepared[k];
+        let c = &p.source.config;
+        let mut entries: Vec<(Port, String, Settings)> = Vec::new();
+        for (first, last, a) in runs {
+            let s = settings(&a, &explicit(&a, &defaults));
+            let s = match profile_of.get(&s) {
+                Some(name) => Settings {
+                    profile: Some(name.clone()),
+                    ..Settings::default()
+                },
+                None => s,
+            };
+            entries.push((first, crate::types::format_range(first, last), s));
+        }
+        let splits: Vec<(Port, u8)> = c
+            .interfaces
+            .iter()
+            .filter_map(|(k, i)| match (k, i.split) {
+                (Iface::Ethernet(p), Some(s)) => Some((*p, s.ways())),
+                _ => None,
+            })
+            .collect();
+        for (first, last, ways) in crate::types::compress(splits.iter().map(|(p, w)| (*p, w))) {
+            entries.push((
+                first,
+                crate::types::format_range(first, last),
+                Settings {
+                    split: Some(*ways),
+                    ..Settings::default()
+                },
+            ));
+        }
+        // Ports a `links` entry describes need no description of their own.
+        let linked: BTreeSet<Port> = links
+            .iter()
+            .flat_map(|l| {
+                let mut v = Vec::new();
+                if l.0 == p.name {
+                    v.extend(span_ports(l.1, l.2));
+                }
+                if l.3 == p.name {
+                    v.extend(span_ports(l.4, l.5));
+                }
+                v
+            })
+            .collect();
+        let described: Vec<(Port, &String)> = p
+            .ports
+            .iter()
+            .filter(|(port, _)| !linked.contains(port))
+            .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
+            .collect();
+        for (first, last, s) in peers(&described) {
+            let range = crate::types::format_range(first, last);
+            match entries
+                .iter_mut()
+                .find(|(f, r, _)| *f == first && *r == range)
+            {
+                Some((_, _, e)) => {
+                    e.description = s.description;
+                    e.peer = s.peer;
+                }
+                None => entries.push((first, range, s)),
+            }
+        }
+        entries.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let extra = extra(c, p.model, shared_vlans.is_none());
+        let doc = SwitchDoc {
+            model: p.model.name.to_string(),
+            onyx: release(c).filter(|_| onyx.is_none()),
+            licenses: c.licenses.clone(),
+            certificate: certificate(c),
+            lldp: Some(c.lldp).filter(|_| lldp.is_none()),
+            qos: qos(c).filter(|_| shared_qos.is_none()),
+            set_hostname: c.hostname.is_none().then_some(false),
+            ports: Ordered(
+                entries
+                    .into_iter()
+                    .map(|(_, r, s)| (r, FlowMap(s)))
+                    .collect(),
+            ),
+            extra,
+        };
+        let comment = format!(
+            "from {}{}",
+            p.source.origin,
+            if p.source.model.is_some() {
+                String::new()
+            } else {
+                format!(" (model guessed from its ports: {})", p.model.name)
+            }
+        );
+        switches.insert(p.name.to_string(), Commented(doc, comment));
+    }
+    Ok(Doc {
+        onyx,
+        lldp: lldp.filter(|l| *l),
+        qos: shared_qos.flatten(),
+        vlans: shared_vlans.unwrap_or_default(),
+        port_defaults: Some(port_defaults).filter(|s| !s.is_empty_settings()),
+        profiles,
+        switches,
+        links: links
+            .iter()
+            .map(|l| {
+                FlowMap(LinkDoc {
+                    a: format!("{}:{}", l.0, crate::types::format_range(l.1, l.2)),
+                    b: format!("{}:{}", l.3, crate::types::format_range(l.4, l.5)),
+                })
+            })
+            .collect(),
+    })
+}
+
+/// The ports of an Onyx range.
+fn span_ports(first: Port, last: Port) -> Vec<Port> {
+    onyx::IfaceRange {
+        first: Iface::Ethernet(first),
+        last: Iface::Ethernet(last),
+    }
+    .members()
+    .filter_map(|i| match i {
+        Iface::Ethernet(p) => Some(p),
+        _ => None,
+    })
+    .collect()
+}
+
+/// A cable between two imported switches, as ranges: switch A, its first and last port,
+/// switch B, its first and last port.
+type LinkRun = (String, Port, Port, String, Port, Port);
+
+/// Cables both ends describe as the fabric's links do (`spine01:1/1` on the leaf,
+/// `leaf01:1/25` on the spine): one `links` entry per run of consecutive ports on both sides.
+fn links(prepared: &[Prepared]) -> Vec<LinkRun> {
+    let desc = |name: &str, port: Port| -> Option<&String> {
+        prepared
+            .iter()
+            .find(|p| p.name == name)?
+            .ports
+            .iter()
+            .find(|(q, _)| *q == port)?
+            .1
+            .description
+            .as_ref()
+    };
+    let mut pairs: Vec<(String, Port, String, Port)> = Vec::new();
+    for a in prepared {
+        for (port, i) in &a.ports {
+            let Some((b, b_port)) = i.description.as_deref().and_then(|d| d.split_once(':')) else {
+                continue;
+            };
+            let Ok((bp, bq)) = crate::types::parse_port_span(b_port) else {
+                continue;
+            };
+            if a.name < b
+                && bp == bq
+                && desc(b, bp).is_some_and(|d| *d == format!("{}:{port}", a.name))
+            {
+                pairs.push((a.name.to_string(), *port, b.to_string(), bp));
+            }
+        }
+    }
+    pairs.sort();
+    let mut out: Vec<LinkRun> = Vec::new();
+    for (a, ap, b, bp) in pairs {
+        if let Some(last) = out.last_mut()
+            && last.0 == a
+            && last.3 == b
+            && last.2.precedes(ap)
+            && last.5.precedes(bp)
+        {
+            last.2 = ap;
+            last.5 = bp;
+            continue;
+        }
+        out.push((a, ap, ap, b, bp, bp));
+    }
+    out
+}
+
+/// A description read as a host: prefix, number, digits of the number, NIC.
+type Host = (String, u64, usize, Option<String>);
+
+/// `gpu007:ens1f0` → (`gpu`, 7, 3, `ens1f0`), when printing it back gives the same text.
+fn host(d: &str) -> Option<Host> {
+    let (name, nic) = match d.split_once(':') {
+        Some((h, n)) => (h, Some(n.to_string())),
+        None => (d, None),
+    };
+    let word = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+    };
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 || !word(name) || !nic.as_deref().is_none_or(word) {
+        return None;
+    }
+    let prefix = &name[..name.len() - digits];
+    let n: u64 = name[prefix.len()..].parse().ok()?;
+    (format!("{prefix}{n:0digits$}") == name).then(|| (prefix.to_string(), n, digits, nic))
+}
+
+/// Descriptions as peers: `host:nic` on one port is a peer; consecutive ports whose hosts
+/// count up by one with the same prefix, digits and NIC are one range with a numbered
+/// pattern (`gpu{001..004}`); any other description stays a description.
+fn peers(described: &[(Port, &String)]) -> Vec<(Port, Port, Settings)> {
+    struct Open {
+        first: Port,
+        last: Port,
+        host: Host,
+        end: u64,
+    }
+    fn close(run: Option<Open>, out: &mut Vec<(Port, Port, Settings)>) {
+        let Some(Open {
+            first,
+            last,
+            host: (prefix, start, digits, nic),
+            end,
+        }) = run
+        else {
+            return;
+        };
+        let host = if start == end {
+            format!("{prefix}{start:0digits$}")
+        } else {
+            format!("{prefix}{{{start:0digits$}..{end:0digits$}}}")
+        };
+        out.push((
+            first,
+            last,
+            Settings {
+                peer: Some(PeerDoc { host, port: nic }),
+                ..Settings::default()
+            },
+        ));
+    }
+    let mut out = Vec::new();
+    let mut run: Option<Open> = None;
+    for (port, d) in described {
+        let parsed = host(d);
+        if let (Some(open), Some(h)) = (&mut run, &parsed)
+            && open.last.precedes(*port)
+            && open.host.0 == h.0
+            && open.host.2 == h.2
+            && open.host.3 == h.3
+            && h.1 == open.end + 1
+        {
+            open.last = *port;
+            open.end = h.1;
+            continue;
+        }
+        close(run.take(), &mut out);
+        match parsed {
+            Some(h) => {
+                run = Some(Open {
+                    first: *port,
+                    last: *port,
+                    end: h.1,
+                    host: h,
+                })
+            }
+            None => out.push((
+                *port,
+                *port,
+                Settings {
+                    description: Some((*d).clone()),
+                    ..Settings::default()
+                },
+            )),
+        }
+    }
+    close(run, &mut out);
+    out
+}
+
+/// The Onyx-default attributes that must be written because the defaults say otherwise.
+fn explicit(attrs: &BTreeSet<Attr>, defaults: &BTreeSet<Attr>) -> BTreeSet<Attr> {
+    let trust_default = defaults.iter().any(|a| matches!(a, Attr::Trust(_)));
+    let pfc_default = defaults.iter().any(|a| matches!(a, Attr::Pfc(_)));
+    attrs
+        .iter()
+        .filter(|a| match a {
+            Attr::Trust(_) => trust_default,
+            Attr::Pfc(_) => pfc_default,
+            _ => false,
+        })
+        .cloned()
+        .collect()
+}
+
+impl Settings {
+    fn is_empty_settings(&self) -> bool {
+        *self == Settings::default()
+    }
+
+    fn fields(&self) -> usize {
+        [
+            self.speed.is_some(),
+            self.mtu.is_some(),
+            self.admin.is_some(),
+            self.switchport.is_some(),
+            self.vlan.is_some(),
+            self.trust.is_some(),
+            !self.ecn.is_empty(),
+            !self.ets.is_empty(),
+            self.pfc.is_some(),
+        ]
+        .iter()
+        .filter(|b| **b)
+        .count()
+    }
+}
+
+/// A profile's name from what it sets: `mtu9216-pfc`, `trunk-vlan100`, … unique.
+fn profile_name(s: &Settings, taken: &BTreeMap<String, FlowMap<Settings>>) -> String {
+    let mut parts = Vec::new();
+    if let Some(v) = &s.switchport {
+        parts.push(v.clone());
+    }
+    if let Some(v) = s.vlan {
+        parts.push(format!("vlan{v}"));
+    }
+    if let Some(v) = &s.speed {
+        parts.push(v.to_lowercase());
+    }
+    if let Some(v) = s.mtu {
+        parts.push(format!("mtu{v}"));
+    }
+    if let Some(v) = &s.trust {
+        parts.push(format!("trust-{}", v.to_lowercase()));
+    }
+    if s.pfc == Some(true) {
+        parts.push("pfc".into());
+    }
+    if !s.ecn.is_empty() {
+        parts.push("ecn".into());
+    }
+    if !s.ets.is_empty() {
+        parts.push("ets".into());
+    }
+    if s.admin.is_some() {
+        parts.push("down".into());
+    }
+    let base = if parts.is_empty() {
+        "ports".to_string()
+    } else {
+        parts.join("-")
+    };
+    let mut name = base.clone();
+    let mut n = 2;
+    while taken.contains_key(&name) {
+        name = format!("{base}-{n}");
+        n += 1;
+    }
+    name
+}
+
+/// What the format does not model, as lines by section: port-channels and the other
+/// interfaces, members' channel-groups and trunk VLAN lists, per-switch VLANs, and the lines
+/// the model keeps verbatim (except those every switch prints).
+fn extra(c: &Config, model: &Model, vlans: bool) -> Ordered<Vec<String>> {
+    let mut partial = Config::empty();
+    for (iface, i) in &c.interfaces {
+        match iface {
+            Iface::Ethernet(p) if model.has_port(p.parent()) => {
+                if i.allowed.is_some() || i.channel_group.is_some() {
+                    let e = partial.interfaces.entry(*iface).or_default();
+                    e.allowed = i.allowed.clone();
+                    e.channel_group = i.channel_group;
+                    // The trunk list prints after the mode; the fabric sets the mode itself.
+                    e.switchport_mode = i.switchport_mode;
+                }
+            }
+            _ => {
+                partial.interfaces.insert(*iface, i.clone());
+            }
+        }
+    }
+    if vlans {
+        partial.vlans = c.vlans.clone();
+    }
+    let mut by_section: Vec<(String, Vec<String>)> = Vec::new();
+    let mut add = |title: &str, line: String| match by_section.iter_mut().find(|(t, _)| t == title)
+    {
+        Some((_, v)) => v.push(line),
+        None => by_section.push((title.to_string(), vec![line])),
+    };
+    for step in crate::diff::plan(&Config::empty(), &partial) {
+        if let onyx::Command::Interface(r, onyx::IfaceCmd::SwitchportMode(_)) = &step.command
+            && matches!(r.first, Iface::Ethernet(_))
+        {
+            continue;
+        }
+        add(onyx::home_section(&step.command), step.command.to_string());
+    }
+    let factory = Config::factory(
+        c.hostname.as_deref().unwrap_or(""),
+        c.header.release,
+        certificate(c).as_deref(),
+    );
+    for section in &c.layout.sections {
+        if section.title.is_empty() {
+            continue;
+        }
+        let printed: BTreeSet<&str> = factory
+            .layout
+            .sections
+            .iter()
+            .filter(|s| s.title == section.title)
+            .flat_map(|s| s.verbatim.iter().map(|(_, l)| l.as_str()))
+            .collect();
+        for (_, line) in &section.verbatim {
+            if !printed.contains(line.as_str()) {
+                add(&section.title, line.trim().to_string());
+            }
+        }
+    }
+    Ordered(by_section)
+}
