@@ -147,3 +147,74 @@ fn every_golden_folder_round_trips_as_one_fabric() {
         round_trip(&files);
     }
 }
+
+fn fabric(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    crate::run(
+        std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+            .current_dir(dir)
+            .args(args),
+    )
+}
+
+/// As a user runs it: a folder of backups → a fabric file that validates and that `fabric
+/// diff` finds no drift against; an existing file is never overwritten; a malformed backup
+/// is a located error and writes nothing.
+#[test]
+fn import_writes_a_fabric_that_diffs_clean() {
+    let dir = crate::scratch("import-cli");
+    let golden = crate::root().join("golden/ml-cluster");
+    let golden = golden.to_str().unwrap();
+    let (code, out) = fabric(&dir, &["import", golden, "-o", "ml.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let yaml = std::fs::read_to_string(dir.join("ml.yaml")).unwrap();
+    assert!(yaml.contains("    # from "), "{yaml}");
+    assert!(
+        yaml.contains("- {a: leaf01:1/25-1/28, b: spine01:1/1-1/4}"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("1/1/1-1/1/4: {peer: {host: \"gpu{001..004}\", port: ens1f0}}"),
+        "{yaml}"
+    );
+    assert!(yaml.lines().count() < 100, "{yaml}");
+    let (code, out) = fabric(&dir, &["validate", "ml.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = fabric(&dir, &["diff", "ml.yaml", "--running", golden]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = fabric(&dir, &["import", golden, "-o", "ml.yaml"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("cannot create `ml.yaml`"), "{out}");
+    std::fs::write(
+        dir.join("bad.cfg"),
+        "interface ethernet 1/x mtu 9216 force\n",
+    )
+    .unwrap();
+    let (code, out) = fabric(&dir, &["import", "bad.cfg", "-o", "bad.yaml"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("bad.cfg:1:"), "{out}");
+    assert!(!dir.join("bad.yaml").exists());
+}
+
+/// Ranges with the same settings on several switches become one profile.
+#[test]
+fn shared_port_settings_become_a_profile() {
+    let dir = crate::scratch("import-profile");
+    for (n, sw) in ["a", "b"].iter().enumerate() {
+        let text = format!(
+            "hostname {sw}\n   interface ethernet 1/1-1/4 mtu 9216 force\n   interface ethernet 1/1-1/4 dcb priority-flow-control mode on force\n   interface ethernet 1/{} mtu 9000 force\n",
+            10 + n
+        );
+        std::fs::write(dir.join(format!("{sw}.cfg")), text).unwrap();
+    }
+    let (code, out) = fabric(&dir, &["import", "a.cfg", "b.cfg", "--model", "SN2700"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("profiles:\n  mtu9216-pfc: {mtu: 9216, pfc: true}\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("      1/1-1/4: {profile: mtu9216-pfc}\n"),
+        "{out}"
+    );
+    assert!(!out.contains("model guessed"), "{out}");
+}

@@ -952,3 +952,44 @@ fn live_audit_finds_unsaved_changes_and_only_reads() {
         "{out}"
     );
 }
+
+/// `fabric import --live` reads a switch of `fabric lab` with `show` commands only, and the
+/// fabric it writes compiles back to what the switch runs.
+#[test]
+fn import_reads_a_live_switch() {
+    let state = scratch("import-live");
+    let from = crate::root().join("golden/rdg-roce-dscp");
+    let _lab = start_lab_process(&state, &["--from".as_ref(), from.as_os_str()]);
+    let addr = inventory_addr(&state);
+    let imported = state.join("imported.yaml");
+    let (code, out) = crate::run(
+        fabric_bin()
+            .arg("import")
+            .arg("--live")
+            .arg(format!("swx-mld-1-2=admin@{}:{}", addr.ip(), addr.port()))
+            .arg("--known-hosts")
+            .arg(state.join("known_hosts"))
+            .arg("-o")
+            .arg(&imported)
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    );
+    assert_eq!(code, 0, "{out}");
+    let yaml = std::fs::read_to_string(&imported).unwrap();
+    assert!(yaml.contains("# from ssh://admin@127.0.0.1:"), "{yaml}");
+    assert!(yaml.contains("model: SN2700"), "{yaml}");
+    assert!(yaml.contains("port_defaults:\n  trust: L3\n"), "{yaml}");
+    let log = std::fs::read_to_string(state.join("swx-mld-1-2/commands.log")).unwrap();
+    assert_read_only(log.lines());
+    // The imported fabric against the live switch: no drift.
+    let (code, out) = crate::run(
+        fabric_bin()
+            .arg("diff")
+            .arg(&imported)
+            .arg("--inventory")
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    );
+    assert_eq!(code, 0, "{out}");
+}
