@@ -163,13 +163,8 @@ fn rule_findings(path: &Path, id: &str) -> Vec<audit::Finding> {
 #[test]
 fn every_capture_is_audited() {
     let mut audited = 0;
-    let mut stack = vec![crate::shared().join("corpus/onyx")];
     let snapshots = crate::root().join("tests/snapshots");
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
+    for path in crate::corpus_files() {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };

@@ -9,12 +9,7 @@ use fabric::diag::Sources;
 /// Captures of a whole running config (they start with the `##` database header).
 fn full_captures() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut stack = vec![crate::shared().join("corpus/onyx")];
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
+    for path in crate::corpus_files() {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
@@ -25,7 +20,6 @@ fn full_captures() -> Vec<PathBuf> {
             out.push(path);
         }
     }
-    out.sort();
     out
 }
 

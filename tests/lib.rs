@@ -52,3 +52,19 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
 }
+
+/// Every file under `../shared/corpus/onyx/`, sub-folders included, sorted (the folder may
+/// grow: tests walk it).
+pub fn corpus_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![shared().join("corpus/onyx")];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
