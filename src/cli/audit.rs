@@ -189,43 +189,6 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
     Ok(Ok(Audited { input, sources }))
 }
 
-/// The running config and `Unsaved changes` of each target, read over SSH with `show`
-/// commands only.
-pub(crate) fn fetch(
-    targets: &[crate::device::Target],
-    opts: &crate::device::Options,
-    parallel: usize,
-) -> Result<Vec<(Config, bool)>, Failure> {
-    let fetched = super::push::parallel(targets, parallel, |target| {
-        let mut cli = crate::device::Cli::open(target, opts)?;
-        let (_, config) = cli.fetch()?;
-        let files = cli.run("show configuration files")?;
-        cli.close();
-        let unsaved = files
-            .lines()
-            .filter_map(|l| l.split_once(':'))
-            .any(|(k, v)| k.trim() == "Unsaved changes" && v.trim() == "yes");
-        Ok::<_, crate::device::Error>((config, unsaved))
-    });
-    let mut out = Vec::new();
-    let mut failed = false;
-    for (target, r) in targets.iter().zip(fetched) {
-        match r {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                eprintln!("error: {}: {e}", target.name);
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        return Err(Failure(
-            "not every switch could be read; nothing was audited".into(),
-        ));
-    }
-    Ok(out)
-}
-
 fn live_source(name: &str) -> Source {
     Source {
         path: format!("ssh://{name}"),
@@ -259,11 +222,12 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
-    for (target, (config, unsaved)) in
-        targets
-            .iter()
-            .zip(fetch(&targets, &opts, args.connect.parallel)?)
-    {
+    for (target, (config, unsaved)) in targets.iter().zip(super::push::read_switches(
+        &targets,
+        &opts,
+        args.connect.parallel,
+        true,
+    )?) {
         let mut sw = Switch::new(config);
         sw.unsaved = Some(unsaved);
         input.switches.insert(target.name.clone(), sw);
@@ -398,7 +362,8 @@ fn with_fabric(
         let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
         let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory)?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
-        let fetched = fetch(&targets, &reach.options, args.connect.parallel)?;
+        let fetched =
+            super::push::read_switches(&targets, &reach.options, args.connect.parallel, true)?;
         for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
             let name = sw.hostname.to_string();
             let mut s = Switch::new(config);

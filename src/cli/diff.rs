@@ -369,36 +369,28 @@ fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
     let opts = args.connect.options(&inventory, None)?;
     let jobs = super::push::jobs(&fabric, &args.switches, &inventory)?;
-    let fetched = super::push::parallel(&jobs, args.connect.parallel, |job| {
-        let mut cli = crate::device::Cli::open(&job.target, &opts)?;
-        let (_, config) = cli.fetch()?;
-        cli.close();
-        Ok::<_, crate::device::Error>(config)
-    });
-    let mut out = Vec::new();
-    let mut failed = false;
-    for (job, r) in jobs.into_iter().zip(fetched) {
-        match r {
-            Ok(running) => out.push(Pair {
-                name: job.target.name,
-                running,
-                intended: job.intended,
-                scope: Scope {
-                    prune: args.prune,
-                    ..job.scope
-                },
-            }),
-            Err(e) => {
-                eprintln!("error: {e}");
-                failed = true;
-            }
+    let targets: Vec<_> = jobs.iter().map(|j| j.target.clone()).collect();
+    let fetched = match super::push::read_switches(&targets, &opts, args.connect.parallel, false) {
+        Ok(f) => f,
+        Err(_) => {
+            eprintln!(
+                "hint: switches are read over SSH when `--running FILE|DIR` is not given; pass `--running` to diff backups, or `--inventory FILE` (e.g. from `fabric lab`) for other addresses"
+            );
+            return Ok(Err(exit::FAILURE));
         }
-    }
-    if failed {
-        eprintln!(
-            "hint: switches are read over SSH when `--running FILE|DIR` is not given; pass `--running` to diff backups, or `--inventory FILE` (e.g. from `fabric lab`) for other addresses"
-        );
-        return Ok(Err(exit::FAILURE));
-    }
+    };
+    let out = jobs
+        .into_iter()
+        .zip(fetched)
+        .map(|(job, (running, _))| Pair {
+            name: job.target.name,
+            running,
+            intended: job.intended,
+            scope: Scope {
+                prune: args.prune,
+                ..job.scope
+            },
+        })
+        .collect();
     Ok(Ok(out))
 }

@@ -73,7 +73,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             .collect::<Result<Vec<_>, _>>()?;
         let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
         let opts = args.connect.options(&inventory, None)?;
-        let fetched = super::audit::fetch(&targets, &opts, args.connect.parallel)?;
+        let fetched = super::push::read_switches(&targets, &opts, args.connect.parallel, false)?;
         for (t, (config, _)) in targets.into_iter().zip(fetched) {
             add(
                 t.name.clone(),

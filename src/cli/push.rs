@@ -175,6 +175,52 @@ pub fn jobs(fabric: &Fabric, names: &[String], inventory: &Inventory) -> Result<
     Ok(out)
 }
 
+/// Each target's running config (and, with `unsaved`, whether `show configuration files`
+/// says `Unsaved changes : yes`), read at once with `show` commands only. Each switch that
+/// cannot be read is printed; then nothing is returned.
+pub(crate) fn read_switches(
+    targets: &[crate::device::Target],
+    opts: &Options,
+    parallel: usize,
+    unsaved: bool,
+) -> Result<Vec<(crate::onyx::Config, bool)>, Failure> {
+    let fetched = self::parallel(targets, parallel, |target| {
+        let mut cli = crate::device::Cli::open(target, opts)?;
+        let (_, config) = cli.fetch()?;
+        let changed = if unsaved {
+            cli.run("show configuration files")?
+                .lines()
+                .filter_map(|l| l.split_once(':'))
+                .any(|(k, v)| k.trim() == "Unsaved changes" && v.trim() == "yes")
+        } else {
+            false
+        };
+        cli.close();
+        Ok::<_, crate::device::Error>((config, changed))
+    });
+    let mut out = Vec::new();
+    let mut failed = false;
+    for (target, r) in targets.iter().zip(fetched) {
+        match r {
+            Ok(r) => out.push(r),
+            Err(e) => {
+                // Connection and login errors name the switch already.
+                let e = e.to_string();
+                if e.starts_with(&format!("{}:", target.name)) {
+                    eprintln!("error: {e}");
+                } else {
+                    eprintln!("error: {}: {e}", target.name);
+                }
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return Err(Failure("not every switch could be read".into()));
+    }
+    Ok(out)
+}
+
 /// Runs `f` over `items` on up to `parallel` threads; results in the items' order.
 pub fn parallel<T: Sync, R: Send>(
     items: &[T],
