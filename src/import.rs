@@ -284,9 +284,9 @@ fn ecn_doc(e: &Ecn) -> EcnDoc {
     }
 }
 
-/// Attributes → the format's settings; trust L2 and PFC off (Onyx's defaults) are left out
-/// unless `explicit` (a port that differs from defaults saying otherwise).
-fn settings(attrs: &BTreeSet<Attr>, explicit: &BTreeSet<Attr>) -> Settings {
+/// Attributes → the format's settings; trust L2 and PFC off (Onyx's defaults) are left out.
+/// (Port defaults hold what every port has, so no port needs to say a default back.)
+fn settings(attrs: &BTreeSet<Attr>) -> Settings {
     let mut s = Settings::default();
     for a in attrs {
         match a {
@@ -295,7 +295,7 @@ fn settings(attrs: &BTreeSet<Attr>, explicit: &BTreeSet<Attr>) -> Settings {
             Attr::Admin(v) => s.admin = Some(v.clone()),
             Attr::Switchport(v) => s.switchport = Some(v.clone()),
             Attr::Vlan(v) => s.vlan = Some(*v),
-            Attr::Trust(v) if v != "L2" || explicit.contains(a) => s.trust = Some(v.clone()),
+            Attr::Trust(v) if v != "L2" => s.trust = Some(v.clone()),
             Attr::Trust(_) => {}
             Attr::Ecn(tc, e) => {
                 s.ecn.insert(*tc, e.clone());
@@ -303,7 +303,7 @@ fn settings(attrs: &BTreeSet<Attr>, explicit: &BTreeSet<Attr>) -> Settings {
             Attr::Ets(tc, e) => {
                 s.ets.insert(*tc, e.clone());
             }
-            Attr::Pfc(v) if *v || explicit.contains(a) => s.pfc = Some(*v),
+            Attr::Pfc(true) => s.pfc = Some(true),
             Attr::Pfc(_) => {}
         }
     }
@@ -527,7 +527,7 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
     }
     let defaults = defaults.unwrap_or_default();
     // Onyx's own defaults say nothing in `port_defaults`.
-    let port_defaults = settings(&defaults, &BTreeSet::new());
+    let port_defaults = settings(&defaults);
 
     // Per switch: ranges of consecutive ports with the same remaining attributes.
     let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
@@ -536,8 +536,6 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         let mut runs: Vec<Run> = Vec::new();
         for (port, i) in &p.ports {
             let rest: BTreeSet<Attr> = attrs(i).difference(&defaults).cloned().collect();
-            // A default Onyx value left after taking out the defaults must be said (trust
-            // L2 where the defaults trust L3), so it is explicit here.
             if let Some((_, last, a)) = runs.last_mut()
                 && last.precedes(*port)
                 && *a == rest
@@ -547,11 +545,9 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             }
             runs.push((*port, *port, rest));
         }
-        runs.retain(|(_, _, a)| !settings(a, &explicit(a, &defaults)).is_empty_settings());
+        runs.retain(|(_, _, a)| !settings(a).is_empty_settings());
         for (_, _, a) in &runs {
-            *uses
-                .entry(settings(a, &explicit(a, &defaults)))
-                .or_default() += 1;
+            *uses.entry(settings(a)).or_default() += 1;
         }
         ranges.push((k, runs));
     }
@@ -573,7 +569,7 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         let c = &p.source.config;
         let mut entries: Vec<(Port, String, Settings)> = Vec::new();
         for (first, last, a) in runs {
-            let s = settings(&a, &explicit(&a, &defaults));
+            let s = settings(&a);
             let s = match profile_of.get(&s) {
                 Some(name) => Settings {
                     profile: Some(name.clone()),
@@ -846,21 +842,6 @@ fn peers(described: &[(Port, &String)]) -> Vec<(Port, Port, Settings)> {
     out
 }
 
-/// The Onyx-default attributes that must be written because the defaults say otherwise.
-fn explicit(attrs: &BTreeSet<Attr>, defaults: &BTreeSet<Attr>) -> BTreeSet<Attr> {
-    let trust_default = defaults.iter().any(|a| matches!(a, Attr::Trust(_)));
-    let pfc_default = defaults.iter().any(|a| matches!(a, Attr::Pfc(_)));
-    attrs
-        .iter()
-        .filter(|a| match a {
-            Attr::Trust(_) => trust_default,
-            Attr::Pfc(_) => pfc_default,
-            _ => false,
-        })
-        .cloned()
-        .collect()
-}
-
 impl Settings {
     fn is_empty_settings(&self) -> bool {
         *self == Settings::default()
@@ -988,5 +969,12 @@ fn extra(c: &Config, model: &Model, vlans: bool) -> Ordered<Vec<String>> {
             }
         }
     }
+    // In the order the switch prints its sections.
+    let rank = |t: &str| {
+        let printed = c.layout.sections.iter().position(|s| s.title == t);
+        let known = onyx::SECTION_ORDER.iter().position(|s| *s == t);
+        (printed.is_none(), printed.or(known))
+    };
+    by_section.sort_by_key(|(t, _)| rank(t));
     Ordered(by_section)
 }
