@@ -37,10 +37,10 @@ fn audit_path(path: &Path, profile: Profile) -> Vec<audit::Finding> {
         .iter()
         .map(|f| {
             let c = read(f);
-            let name = c
-                .hostname
-                .clone()
-                .unwrap_or_else(|| f.file_stem().unwrap().to_string_lossy().into_owned());
+            let name = c.name().map_or_else(
+                || f.file_stem().unwrap().to_string_lossy().into_owned(),
+                str::to_string,
+            );
             (name, Switch::new(c))
         })
         .collect();

@@ -30,12 +30,10 @@ fn round_trip(files: &[PathBuf]) -> String {
     let mut configs = std::collections::BTreeMap::new();
     for f in files {
         let config = fabric::onyx::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
-        let name = config
-            .hostname
-            .clone()
-            .or(Some(config.header.hostname.clone()))
-            .filter(|h| !h.is_empty())
-            .unwrap_or_else(|| f.file_stem().unwrap().to_string_lossy().into_owned());
+        let name = config.name().map_or_else(
+            || f.file_stem().unwrap().to_string_lossy().into_owned(),
+            str::to_string,
+        );
         configs.insert(name.clone(), config.clone());
         sources.insert(
             name,

@@ -153,8 +153,8 @@ fn read(path: &Path, color: bool) -> Result<Result<(Config, Source), u8>, Failur
     Ok(Ok((config, source)))
 }
 
-/// Running configs without a fabric: each switch named by its hostname (else its file
-/// name); links read from descriptions.
+/// Running configs without a fabric: each switch named by its config (else its file name);
+/// links read from descriptions.
 fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
     let mut input = Input {
         profile: args.profile,
@@ -166,14 +166,7 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
             Ok(r) => r,
             Err(code) => return Ok(Err(code)),
         };
-        let name = config
-            .hostname
-            .clone()
-            .filter(|h| !h.is_empty())
-            .unwrap_or_else(|| {
-                file.file_stem()
-                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-            });
+        let name = super::switch_name(&config, &file);
         if let Some(other) = sources.get(&name) {
             let other: &Source = other;
             return Err(Failure(format!(

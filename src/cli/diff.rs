@@ -289,11 +289,7 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
         let (Ok(i), Ok(r)) = (i, r) else {
             return Ok(Err(exit::FAILURE));
         };
-        let name = i.hostname.clone().unwrap_or_else(|| {
-            intended
-                .file_stem()
-                .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-        });
+        let name = super::switch_name(&i, intended);
         let scope = Scope {
             interfaces: None,
             fabric_attributes_only: false,

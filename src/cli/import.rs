@@ -52,10 +52,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         let Ok(config) = super::read_config(&file, color)? else {
             return Ok(exit::FAILURE);
         };
-        let name = name_of(&config).unwrap_or_else(|| {
-            file.file_stem()
-                .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-        });
+        let name = super::switch_name(&config, &file);
         add(
             name,
             Source {
@@ -107,15 +104,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         }
     }
     Ok(exit::OK)
-}
-
-/// A switch's name: its `hostname` line, else the header's `## Hostname:`.
-fn name_of(config: &crate::onyx::Config) -> Option<String> {
-    config
-        .hostname
-        .clone()
-        .or_else(|| Some(config.header.hostname.clone()))
-        .filter(|h| !h.is_empty())
 }
 
 /// `NAME=[USER@]HOST[:PORT]`.

@@ -251,6 +251,17 @@ fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, F
     Ok(if failed { exit::FINDINGS } else { exit::OK })
 }
 
+/// A switch's name: its config's (`hostname`, else `## Hostname:`), else the file's stem.
+pub(crate) fn switch_name(config: &crate::onyx::Config, file: &Path) -> String {
+    config.name().map_or_else(
+        || {
+            file.file_stem()
+                .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
+        },
+        str::to_string,
+    )
+}
+
 /// Reads a running-config file, or standard input for `-`.
 fn read_input(path: &Path) -> Result<(String, String), Failure> {
     let (name, bytes) = if path == Path::new("-") {

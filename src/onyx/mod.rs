@@ -338,6 +338,15 @@ impl Config {
         c
     }
 
+    /// The switch's name as its config says it: the `hostname` line, else the header's
+    /// `## Hostname:` (a config without a `hostname` line still prints the name it runs with).
+    pub fn name(&self) -> Option<&str> {
+        self.hostname
+            .as_deref()
+            .filter(|h| !h.is_empty())
+            .or(Some(self.header.hostname.as_str()).filter(|h| !h.is_empty()))
+    }
+
     /// Adds a line the model does not know at the end of section `title`, as the switch
     /// prints it: indented by three spaces, except `no …` and `# …` lines. A new section goes
     /// where Onyx prints it (a title Onyx's order does not list: before the closing
