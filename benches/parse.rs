@@ -1,5 +1,5 @@
 //! Parse throughput: the 51,700-line `large` running-config of the peers' generator
-//! (`../shared/bench/peers/gen_onyx.py --preset large --drift 5`: 128 ports of which 32 split
+//! (`tests/fixtures/peers/gen_onyx.py --preset large --drift 5`: 128 ports of which 32 split
 //! 4 ways, 4,000 VLANs, 200 tagged VLANs per port, RoCE QoS), read into the model.
 //!
 //! `cargo bench --bench parse` (release build; needs python3 for the generator). Prints the

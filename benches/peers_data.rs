@@ -1,10 +1,10 @@
-//! The peers' generated Onyx configs (`../shared/bench/peers/gen_onyx.py`, plain python3),
+//! The peers' generated Onyx configs (`tests/fixtures/peers/gen_onyx.py`, plain python3),
 //! shared by the parse and diff benchmarks.
 
 /// `(running, intended)` of `gen_onyx.py --preset PRESET --drift 5`.
 pub fn generate(preset: &str) -> (String, String) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("../shared/bench/peers/gen_onyx.py");
+    let script = root.join("tests/fixtures/peers/gen_onyx.py");
     let out = std::env::temp_dir().join(format!("fabric-bench-{preset}-{}", std::process::id()));
     let status = std::process::Command::new("python3")
         .arg(&script)

@@ -1,6 +1,6 @@
 //! The binary as a user runs it: exit codes, `--check`, written files.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::root;
@@ -400,4 +400,57 @@ fn diff_groups_identical_changes() {
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Nothing a lab or a test leaves behind is committed: no file the repository holds (tracked,
+/// or untracked and not ignored) carries a private key.
+#[test]
+fn the_repository_holds_no_private_key() {
+    let listed = Command::new("git")
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .current_dir(root())
+        .output();
+    let files: Vec<PathBuf> = match listed {
+        Ok(o) if o.status.success() => o
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| root().join(String::from_utf8_lossy(p).as_ref()))
+            .collect(),
+        // Not a git checkout (an unpacked archive): every file but the build's.
+        _ => {
+            let mut out = Vec::new();
+            let mut stack = vec![root().to_path_buf()];
+            while let Some(dir) = stack.pop() {
+                for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                    let p = e.path();
+                    let name = e.file_name();
+                    if [".git", "target", ".fabric"].iter().any(|s| name == *s) {
+                        continue;
+                    }
+                    if p.is_dir() {
+                        stack.push(p)
+                    } else {
+                        out.push(p)
+                    }
+                }
+            }
+            out
+        }
+    };
+    assert!(files.len() > 100, "{} files listed", files.len());
+    // Spelled in two parts, so this file does not hold the marker it looks for.
+    let marker = concat!("PRIVATE", " KEY-----").as_bytes();
+    let with_keys: Vec<String> = files
+        .iter()
+        .filter(|p| std::fs::read(p).is_ok_and(|b| b.windows(marker.len()).any(|w| w == marker)))
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(with_keys.is_empty(), "private keys in {with_keys:?}");
 }

@@ -97,7 +97,7 @@ fn goldens_carry_no_timestamp_or_tool_version() {
 /// volatile `Generated at` line, trimmed, blank lines dropped.
 fn session_lines() -> Vec<String> {
     let text = std::fs::read_to_string(shared().join("reference/rdg-roce-dscp.switch-session.txt"))
-        .expect("the reference session is in ../shared/reference");
+        .expect("the reference session is in tests/fixtures/reference");
     text.lines()
         .skip_while(|l| !l.ends_with("show running-config"))
         .skip(1)

@@ -21,9 +21,11 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared`, beside the repository (the reference session and the capture corpus).
+/// The fixtures copied from public sources (`tests/fixtures/SOURCES.md`): the reference
+/// session (`reference/`), the Onyx capture corpus (`corpus/onyx/`) and the peers' benchmark
+/// scripts and pairs (`peers/`). The repository's tests read nothing outside it.
 pub fn shared() -> PathBuf {
-    root().join("../shared")
+    root().join("tests/fixtures")
 }
 
 /// Every fabric shipped in `fabrics/`.
@@ -53,7 +55,7 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Every file under `../shared/corpus/onyx/`, sub-folders included, sorted (the folder may
+/// Every file under `tests/fixtures/corpus/onyx/`, sub-folders included, sorted (the folder may
 /// grow: tests walk it).
 pub fn corpus_files() -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -1,5 +1,5 @@
 //! Reading `show running-config` back into the model, proven on every real capture in
-//! `../shared/corpus/onyx/` (the test walks the folder: new captures are picked up), on the
+//! `tests/fixtures/corpus/onyx/` (the test walks the folder: new captures are picked up), on the
 //! recorded terminal sessions, on the reference session, and on every golden file.
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
-//! The peers' benchmark pairs (`../shared/bench/peers`): where hier_config negates healthy
-//! ports and deletes in-use VLANs, our plan touches exactly the drifted interfaces and deletes
-//! no VLAN that is still intended.
+//! The peers' benchmark pairs (`tests/fixtures/peers/`, copied from `../shared/bench/peers`):
+//! where hier_config negates healthy ports and deletes in-use VLANs, our plan touches exactly
+//! the drifted interfaces and deletes no VLAN that is still intended.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -72,7 +72,7 @@ fn check(running: &Config, intended: &Config, prune: bool) -> Vec<Step> {
 
 #[test]
 fn small_pair_matches_the_hand_derived_remediation() {
-    let dir = shared().join("bench/peers/samples");
+    let dir = shared().join("peers/samples");
     let running = read(&dir.join("small-d5.running.cfg"));
     let intended = read(&dir.join("small-d5.intended.cfg"));
     let steps = check(&running, &intended, true);
@@ -98,7 +98,7 @@ fn small_pair_matches_the_hand_derived_remediation() {
 /// negates none, by the peers' scorer (`analyze_remediation.py`, plain python3).
 #[test]
 fn the_peers_scorer_finds_no_collateral() {
-    let dir = shared().join("bench/peers");
+    let dir = shared().join("peers");
     let samples = dir.join("samples");
     let steps = check(
         &read(&samples.join("small-d5.running.cfg")),
@@ -135,7 +135,7 @@ fn the_peers_scorer_finds_no_collateral() {
 fn generated_medium_pair_touches_only_drift() {
     let out = std::env::temp_dir().join(format!("fabric-peers-medium-{}", std::process::id()));
     let status = std::process::Command::new("python3")
-        .arg(shared().join("bench/peers/gen_onyx.py"))
+        .arg(shared().join("peers/gen_onyx.py"))
         .args(["--preset", "medium", "--drift", "5", "--out"])
         .arg(&out)
         .stdout(std::process::Stdio::null())
