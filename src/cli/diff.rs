@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use crate::diff::{Impact, Scope, Step};
 use crate::error::{Failure, exit};
-use crate::onyx::{Config, Renderer};
+use crate::onyx::{Config, Iface, Renderer};
+use crate::types::{Model, Port};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -55,6 +56,9 @@ struct SwitchDiff {
     diff: String,
     /// Lines of the running config the model does not manage, left as they are.
     unmanaged_lines: usize,
+    /// Ports the running config configures that the switch's model does not have (`ethernet
+    /// 1/40` on a 32-port switch): left out of the plan, and an error.
+    foreign_ports: Vec<String>,
 }
 
 #[derive(Serialize, Default)]
@@ -78,16 +82,36 @@ struct Pair {
     running: Config,
     intended: Config,
     scope: Scope,
+    /// The switch's model, when a fabric says it.
+    model: Option<&'static Model>,
+    /// Where the running config was read (a file, or `ssh://name`).
+    source: String,
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
-    let pairs = match pairs(args, color)? {
+    let (pairs, mut failed) = match pairs(args, color)? {
         Ok(p) => p,
         Err(code) => return Ok(code),
     };
     let renderer = Renderer::embedded()?;
     let mut out = Vec::new();
     for p in pairs {
+        let foreign = foreign_ports(&p);
+        if !foreign.is_empty() {
+            failed = true;
+            eprintln!(
+                "error: `{}` ({}): the running config configures {} that {} does not have: {}; is it the config of `{0}`, and is the fabric's `model` right? They are left out of the plan",
+                p.name,
+                p.source,
+                if foreign.len() == 1 {
+                    "a port"
+                } else {
+                    "ports"
+                },
+                p.model.map_or("the switch", |m| m.name),
+                foreign.join(", ")
+            );
+        }
         let target = crate::diff::target(&p.running, &p.intended, &p.scope);
         let commands = crate::diff::plan(&p.running, &target);
         let before = renderer.render(&p.running)?;
@@ -115,10 +139,16 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             commands,
             diff,
             unmanaged_lines,
+            foreign_ports: foreign,
         });
     }
     let mut summary = Summary {
         switches: out.len(),
+        // Every impact is listed, also when no command has it.
+        impact: [Impact::Hitless, Impact::PortFlap, Impact::Disruptive]
+            .into_iter()
+            .map(|i| (i.to_string(), 0))
+            .collect(),
         ..Summary::default()
     };
     for s in &out {
@@ -152,7 +182,33 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         }
         Format::Text => print!("{}", text(&report, color)),
     }
-    Ok(if drift { exit::FINDINGS } else { exit::OK })
+    Ok(if failed {
+        exit::FAILURE
+    } else if drift {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
+}
+
+/// The Ethernet ports `p`'s running config configures that its model cannot have, as ranges.
+fn foreign_ports(p: &Pair) -> Vec<String> {
+    let Some(model) = p.model else {
+        return Vec::new();
+    };
+    let ports: Vec<Port> = p
+        .running
+        .interfaces
+        .keys()
+        .filter_map(|i| match i {
+            Iface::Ethernet(port) if !model.can_exist(*port) => Some(*port),
+            _ => None,
+        })
+        .collect();
+    crate::types::compress(ports.iter().map(|port| (*port, &())))
+        .into_iter()
+        .map(|(a, b, _)| format!("ethernet {}", crate::types::format_range(a, b)))
+        .collect()
 }
 
 /// Switches whose plans are identical are shown once, with their names.
@@ -264,8 +320,12 @@ fn fail(msg: String) -> Failure {
     Failure(msg)
 }
 
-/// Reads what to compare; `Err(code)` when a diagnostic was already printed.
-fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
+/// What to compare, and whether some switch could not be read (each said on standard error;
+/// the others are compared). `Err(code)` when nothing can be compared and that was said.
+type Pairs = Result<Result<(Vec<Pair>, bool), u8>, Failure>;
+
+/// Reads what to compare.
+fn pairs(args: &Args, color: bool) -> Pairs {
     let Some(running) = &args.running else {
         return live(args, color);
     };
@@ -286,7 +346,7 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
         for diagnostic in [&i, &r].into_iter().filter_map(|c| c.as_ref().err()) {
             eprint!("{diagnostic}");
         }
-        let (Ok(i), Ok(r)) = (i, r) else {
+        let (Ok((i, _)), Ok((r, _))) = (i, r) else {
             return Ok(Err(exit::FAILURE));
         };
         let name = super::switch_name(&i, intended);
@@ -295,12 +355,17 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
             fabric_attributes_only: false,
             prune: args.prune,
         };
-        return Ok(Ok(vec![Pair {
-            name,
-            running: r,
-            intended: i,
-            scope,
-        }]));
+        return Ok(Ok((
+            vec![Pair {
+                name,
+                running: r,
+                intended: i,
+                scope,
+                model: None,
+                source: running.display().to_string(),
+            }],
+            false,
+        )));
     }
     let Some(fabric) = &args.fabric else {
         return Err(fail(
@@ -320,6 +385,7 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
         )));
     }
     let mut out = Vec::new();
+    let mut failed = false;
     for sw in chosen {
         let path: PathBuf = if running.is_dir() {
             running.join(format!("{}.cfg", sw.hostname))
@@ -327,27 +393,36 @@ fn pairs(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
             running.clone()
         };
         if !path.exists() {
-            return Err(fail(format!(
-                "no running config for `{}`: `{}` does not exist",
+            // The others are still compared: one missing backup hides no drift elsewhere.
+            eprintln!(
+                "error: no running config for `{}`: `{}` does not exist",
                 sw.hostname,
                 path.display()
-            )));
+            );
+            failed = true;
+            continue;
         }
         let Ok(r) = super::read_config(&path, color)? else {
-            return Ok(Err(exit::FAILURE));
+            failed = true;
+            continue;
         };
         out.push(Pair {
             name: sw.hostname.to_string(),
             running: r,
             intended: crate::compile::compile_switch(sw),
             scope: Scope::fabric(sw, args.prune),
+            model: Some(sw.model),
+            source: path.display().to_string(),
         });
     }
-    Ok(Ok(out))
+    if out.is_empty() && failed {
+        return Ok(Err(exit::FAILURE));
+    }
+    Ok(Ok((out, failed)))
 }
 
 /// Without `--running`: each switch's running config read over SSH, all at once.
-fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
+fn live(args: &Args, color: bool) -> Pairs {
     let Some(fabric) = &args.fabric else {
         return Err(fail(
             "give a fabric file (its switches are read over SSH), or `--running`".into(),
@@ -375,10 +450,17 @@ fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
             return Ok(Err(exit::FAILURE));
         }
     };
+    let models: std::collections::BTreeMap<String, &'static Model> = fabric
+        .switches
+        .values()
+        .map(|sw| (sw.hostname.to_string(), sw.model))
+        .collect();
     let out = jobs
         .into_iter()
         .zip(fetched)
         .map(|(job, (running, _))| Pair {
+            model: models.get(&job.target.name).copied(),
+            source: format!("ssh://{}", job.target.name),
             name: job.target.name,
             running,
             intended: job.intended,
@@ -388,5 +470,5 @@ fn live(args: &Args, color: bool) -> Result<Result<Vec<Pair>, u8>, Failure> {
             },
         })
         .collect();
-    Ok(Ok(out))
+    Ok(Ok((out, false)))
 }

@@ -139,6 +139,19 @@ impl Model {
         self.group(port).is_some()
     }
 
+    /// Whether `port` can exist on this model: a front-panel port, or a subport of one that
+    /// can split that many ways (`1/1/4` needs a 4-way split). A running config that
+    /// configures any other port was not taken from this model.
+    pub fn can_exist(&self, port: Port) -> bool {
+        let splits = |w| self.check_split(port.parent(), w).is_ok();
+        match port.sub {
+            None => self.has_port(port),
+            Some(1..=2) => splits(Split::Two) || splits(Split::Four),
+            Some(3..=4) => splits(Split::Four),
+            Some(_) => false,
+        }
+    }
+
     /// Every front-panel port, in order.
     pub fn ports(&self) -> impl Iterator<Item = Port> + '_ {
         (1..=self.port_count()).map(|p| Port::new(1, p))
