@@ -13,6 +13,7 @@ pub mod diff;
 pub mod error;
 pub mod fabric;
 pub mod import;
+pub mod input;
 #[cfg(feature = "lab")]
 pub mod lab;
 pub mod onyx;

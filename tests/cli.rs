@@ -454,3 +454,155 @@ fn the_repository_holds_no_private_key() {
         .collect();
     assert!(with_keys.is_empty(), "private keys in {with_keys:?}");
 }
+
+/// A backup that configures ports the switch's model does not have (port 1/40 of a 32-port
+/// SN2700, a 4-way subport of an even port) is not compared silently: the ports are named, the
+/// rest is compared, and the exit code says the diff could not be trusted.
+#[test]
+fn diff_names_ports_the_model_does_not_have() {
+    let dir = temp("diff-foreign");
+    let golden =
+        std::fs::read_to_string(root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg")).unwrap();
+    let backup = dir.join("swx-mld-1-2.cfg");
+    std::fs::write(
+        &backup,
+        golden.replace(
+            "   interface ethernet 1/1-1/32 qos trust L3\n",
+            "   interface ethernet 1/1-1/32 qos trust L3\n   interface ethernet 1/40-1/41 qos trust L3\n   interface ethernet 1/2/3 qos trust L3\n",
+        ),
+    )
+    .unwrap();
+    let fab = root().join("fabrics/rdg-roce-dscp.yaml");
+    let args = [
+        "diff",
+        fab.to_str().unwrap(),
+        "--running",
+        backup.to_str().unwrap(),
+    ];
+    let (code, out, err) = fabric(&args, &dir);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("SN2700 does not have: ethernet 1/2/3, ethernet 1/40-1/41"),
+        "{err}"
+    );
+    assert!(out.contains("1 of 1 switch(es) drift"), "{out}");
+    let (code, out, _) = fabric(&[&args[..], &["--format", "json"]].concat(), &dir);
+    assert_eq!(code, 2);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        json["switches"][0]["foreign_ports"],
+        serde_json::json!(["ethernet 1/2/3", "ethernet 1/40-1/41"])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One switch's backup missing from a folder (or unreadable) hides nothing about the others:
+/// it is named, the rest are diffed, exit 2.
+#[test]
+fn diff_of_a_folder_reports_missing_backups_and_diffs_the_rest() {
+    let dir = temp("diff-missing");
+    for sw in ["leaf01", "leaf02", "leaf03", "spine01"] {
+        let text =
+            std::fs::read_to_string(root().join(format!("golden/ml-cluster/{sw}.cfg"))).unwrap();
+        std::fs::write(dir.join(format!("{sw}.cfg")), text.replace("   lldp\n", "")).unwrap();
+    }
+    std::fs::write(dir.join("spine02.cfg"), "% Permission denied\n").unwrap();
+    let fab = root().join("fabrics/ml-cluster.yaml");
+    let (code, out, err) = fabric(
+        &[
+            "diff",
+            fab.to_str().unwrap(),
+            "--running",
+            dir.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("no running config for `leaf04`")
+            && err.contains("leaf04.cfg` does not exist"),
+        "{err}"
+    );
+    assert!(
+        err.contains("error[E102]") && err.contains("spine02.cfg:1:1"),
+        "{err}"
+    );
+    assert!(
+        out.contains("4 of 4 switch(es) drift: 4 command(s)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The JSON summary always holds every impact, with zero counts.
+#[test]
+fn diff_json_lists_every_impact() {
+    let golden = root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
+    let (code, out, err) = fabric(
+        &[
+            "diff",
+            "fabrics/rdg-roce-dscp.yaml",
+            "--running",
+            golden.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        root(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        json["summary"]["impact"],
+        serde_json::json!({"hitless": 0, "port-flap": 0, "disruptive": 0})
+    );
+}
+
+/// A device, a folder or an oversized input is refused before it is read, with its own code,
+/// by every command that reads a user's file: no read of `/dev/urandom` without end.
+#[test]
+fn devices_and_oversized_input_are_refused_early() {
+    let dir = temp("devices");
+    for args in [
+        &["validate", "/dev/urandom"][..],
+        &["validate", "/dev/zero", "fabrics/rdg-roce-dscp.yaml"],
+        &["parse", "/dev/urandom"],
+        &["audit", "--running", "/dev/zero"],
+        &["import", "/dev/urandom"],
+        &["compile", "--check", "/tmp"],
+    ] {
+        let (code, out, err) = fabric(args, root());
+        assert!(code == 1 || code == 2, "{args:?}: {code}\n{out}{err}");
+        assert!(
+            err.contains("error[E005]") && err.contains("not a file"),
+            "{args:?}: {err}"
+        );
+    }
+    // A running config over 64 MiB, through a pipe: read no further than the limit.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(["parse", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write as _;
+        let block = vec![b'\n'; 1 << 20];
+        // Stops when the reader is gone (broken pipe), well before this many.
+        for _ in 0..256 {
+            if stdin.write_all(&block).is_err() {
+                return;
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error[E004]") && err.contains("64 MiB"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -384,3 +384,65 @@ fn fuzzer_finds_stay_fixed() {
     }
     assert!(n >= 2);
 }
+
+/// Texts that are not running configs, or hold a line of a modeled command that does not read
+/// (one file per case in `tests/fixtures/bad-running/`): every reader of running configs
+/// (`parse`, `audit --running`, `import`, `diff --intended`) refuses each with a located
+/// error and exit 2, and writes nothing. The diagnostic `fabric parse` prints is snapshotted.
+#[test]
+fn what_is_not_a_running_config_is_refused_by_every_reader() {
+    let scratch = crate::scratch("bad-running");
+    let good = crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg");
+    let mut count = 0;
+    insta::glob!("fixtures/bad-running/*", |path| {
+        count += 1;
+        let name = format!(
+            "tests/fixtures/bad-running/{}",
+            path.file_name().unwrap().to_string_lossy()
+        );
+        let fabric = |args: &[&str]| {
+            crate::run(
+                std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+                    .args(args)
+                    .current_dir(crate::root()),
+            )
+        };
+        let (code, text) = fabric(&["parse", &name]);
+        assert_eq!(code, 2, "{name}: {text}");
+        assert!(
+            text.contains("error[E") && text.contains(&format!("--> {name}:")),
+            "{name}: not a located error:\n{text}"
+        );
+        insta::assert_snapshot!(text);
+        let (code, text) = fabric(&["audit", "--running", &name]);
+        assert_eq!(code, 2, "audit {name}: {text}");
+        assert!(!text.contains("score"), "{text}");
+        let out = scratch.join(format!("{count}.yaml"));
+        let (code, text) = fabric(&["import", &name, "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 2, "import {name}: {text}");
+        assert!(!out.exists(), "import wrote {}", out.display());
+        let (code, text) = fabric(&[
+            "diff",
+            "--intended",
+            good.to_str().unwrap(),
+            "--running",
+            &name,
+        ]);
+        assert_eq!(code, 2, "diff {name}: {text}");
+    });
+    assert!(count >= 20, "only {count} cases");
+}
+
+/// What the reader does accept without a header: lines of Onyx configuration, the prompt and
+/// command of a pasted session, masked secrets.
+#[test]
+fn fragments_of_configuration_are_read() {
+    for text in [
+        "   interface ethernet 1/2 mtu 9216 force\n   lldp\n",
+        "sw-spine-001 [standalone: master] # show run | include username\n   username admin password 7 $6$x\n# tacacs-server key ********\n",
+        "   snmp-server community x ro\n   no ntp server 10.0.0.1 disable\n",
+        "   interface ethernet 1/1 qos rewrite pcp\n   interface ethernet 1/1 traffic-class 3 bind switch-priority 3\n",
+    ] {
+        parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    }
+}

@@ -139,12 +139,13 @@ pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
 
 /// A running config and its text; `Err(code)` when its diagnostic was printed.
 fn read(path: &Path, color: bool) -> Result<Result<(Config, Source), u8>, Failure> {
-    let Ok(config) = super::read_config(path, color)? else {
-        return Ok(Err(exit::FAILURE));
+    let (config, text) = match super::load_config(path, color)? {
+        Ok(r) => r,
+        Err(diagnostic) => {
+            eprint!("{diagnostic}");
+            return Ok(Err(exit::FAILURE));
+        }
     };
-    let text = std::fs::read(path)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default();
     let source = Source {
         path: path.display().to_string(),
         text,

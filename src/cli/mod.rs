@@ -262,74 +262,115 @@ pub(crate) fn switch_name(config: &crate::onyx::Config, file: &Path) -> String {
     )
 }
 
-/// Reads a running-config file, or standard input for `-`.
-fn read_input(path: &Path) -> Result<(String, String), Failure> {
-    let (name, bytes) = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
-            .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
-        ("<stdin>".to_string(), buf)
-    } else {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
-        (path.display().to_string(), bytes)
-    };
-    // A capture may hold stray bytes (a terminal's, a pager's); they never match a command.
-    Ok((name, String::from_utf8_lossy(&bytes).into_owned()))
-}
-
-/// Reads a running-config; a malformed line is a located diagnostic, the exit code 2.
+/// Reads a running-config; a problem with it is a located diagnostic, the exit code 2.
 pub(crate) fn read_config(
     path: &Path,
     color: bool,
 ) -> Result<Result<crate::onyx::Config, u8>, Failure> {
-    Ok(load_config(path, color)?.map_err(|diagnostic| {
-        eprint!("{diagnostic}");
-        exit::FAILURE
-    }))
+    Ok(load_config(path, color)?
+        .map(|(c, _)| c)
+        .map_err(|diagnostic| {
+            eprint!("{diagnostic}");
+            exit::FAILURE
+        }))
 }
 
-/// Reads a running-config; a malformed line gives its diagnostic, rendered, for the caller to
-/// print (so configs read at once report in a fixed order).
+/// Reads a running-config (a file, or standard input for `-`): bounded, UTF-8 text that looks
+/// like a running config, every modeled line well-formed. The config and its text; or the
+/// problem as a rendered diagnostic, for the caller to print (so configs read at once report
+/// in a fixed order). `Err` only when the file cannot be opened or read.
 pub(crate) fn load_config(
     path: &Path,
     color: bool,
-) -> Result<Result<crate::onyx::Config, String>, Failure> {
-    let (name, text) = read_input(path)?;
-    match crate::onyx::parse(&text) {
-        Ok(c) => Ok(Ok(c)),
+) -> Result<Result<(crate::onyx::Config, String), String>, Failure> {
+    let name = if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let mut sources = Sources::default();
+    let bytes = match crate::input::read(path, crate::onyx::parse::MAX_BYTES) {
+        Ok(b) => b,
+        Err(crate::input::Refused::Io(e)) => {
+            return Err(Failure(format!("cannot read `{name}`: {e}")));
+        }
+        Err(refused) => {
+            let d = crate::fabric::load::refused_input(&name, &refused, &mut sources);
+            return Ok(Err(diag::render(&[d], &sources, color)));
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
         Err(e) => {
-            let mut sources = Sources::default();
-            let line_start: usize = text
-                .split_inclusive('\n')
-                .take(e.line - 1)
-                .map(str::len)
-                .sum();
-            let line = text[line_start..].split('\n').next().unwrap_or("");
-            let col = line
-                .char_indices()
-                .nth(e.column - 1)
-                .map_or(line.len(), |(b, _)| b);
-            let file = sources.add(name, text.clone());
-            let start = line_start + col;
-            let word = line[col..].find(' ').unwrap_or(line.len() - col);
-            let d = Diagnostic::error(
-                "E100",
-                format!(
-                    "malformed `{}` line",
-                    e.text.split(' ').take(2).collect::<Vec<_>>().join(" ")
-                ),
-            )
-            .at(
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let file = sources.add(name, text);
+            let d = Diagnostic::error("E002", "not UTF-8 text: is this a binary file?").at(
                 diag::Span {
                     file,
-                    start,
-                    end: start + word.max(1),
+                    start: at,
+                    end: at + 1,
                 },
-                format!("expected {}", e.expected),
+                "first byte that is not UTF-8",
             );
+            return Ok(Err(diag::render(&[d], &sources, color)));
+        }
+    };
+    match crate::onyx::parse(&text) {
+        Ok(c) => Ok(Ok((c, text))),
+        Err(e) => {
+            let d = parse_diagnostic(&e, &text, &mut sources, name);
             Ok(Err(diag::render(&[d], &sources, color)))
         }
+    }
+}
+
+/// A running config's problem as a diagnostic at its line: E100 a malformed line of a modeled
+/// family, E101 not a running config, E102 a switch's error reply, E003 nothing in it, E002
+/// not text.
+fn parse_diagnostic(
+    e: &crate::onyx::ParseError,
+    text: &str,
+    sources: &mut Sources,
+    name: String,
+) -> Diagnostic {
+    use crate::onyx::Problem;
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line - 1)
+        .map(str::len)
+        .sum();
+    let line = text[line_start.min(text.len())..]
+        .split('\n')
+        .next()
+        .unwrap_or("");
+    let col = line
+        .char_indices()
+        .nth(e.column.saturating_sub(1))
+        .map_or(line.len(), |(b, _)| b);
+    let file = sources.add(name, text.to_string());
+    let start = line_start + col;
+    let word = line[col..].find(' ').unwrap_or(line.len() - col);
+    let span = |end| diag::Span { file, start, end };
+    match e.problem {
+        Problem::Malformed => Diagnostic::error(
+            "E100",
+            format!(
+                "malformed `{}` line",
+                e.text.split(' ').take(2).collect::<Vec<_>>().join(" ")
+            ),
+        )
+        .at(span(start + word.max(1)), format!("expected {}", e.expected)),
+        Problem::NotConfiguration => Diagnostic::error("E101", "not a running config")
+            .at(span(line_start + line.len().max(1)), e.expected.clone())
+            .help("give the output of `show running-config` (its `##` header and sections), or lines of Onyx configuration"),
+        Problem::ErrorReply => Diagnostic::error("E102", "a switch's error reply where configuration should be")
+            .at(span(line_start + line.len().max(1)), e.expected.clone())
+            .help("the capture failed; take the backup again"),
+        Problem::Empty => Diagnostic::error("E003", "no configuration in this file")
+            .at(span(start), e.expected.clone()),
+        Problem::NotText => Diagnostic::error("E002", "not text: a control character in a line")
+            .at(span(start + 1), e.expected.clone()),
     }
 }
 

@@ -32,8 +32,39 @@ pub struct Loaded {
 /// Reads and parses one fabric file. I/O failures are operational errors (`Err`); problems
 /// with the content are diagnostics.
 pub fn load(path: &Path, sources: &mut Sources) -> std::io::Result<Result<Loaded, Diagnostic>> {
-    let bytes = std::fs::read(path)?;
-    Ok(parse_bytes(&path.display().to_string(), bytes, sources))
+    let name = path.display().to_string();
+    let bytes = match crate::input::read(path, MAX_BYTES as u64) {
+        Ok(b) => b,
+        Err(crate::input::Refused::Io(e)) => return Err(e),
+        Err(refused) => return Ok(Err(refused_input(&name, &refused, sources))),
+    };
+    Ok(parse_bytes(&name, bytes, sources))
+}
+
+/// An input refused before it was read (a device, a folder, too large): E005 or E004, at
+/// the file. Shared by every reader of user files.
+pub fn refused_input(
+    name: &str,
+    refused: &crate::input::Refused,
+    sources: &mut Sources,
+) -> Diagnostic {
+    let file = sources.add(name, String::new());
+    let at = Span {
+        file,
+        start: 0,
+        end: 0,
+    };
+    match refused {
+        crate::input::Refused::TooLarge { .. } => Diagnostic::error(
+            "E004",
+            format!("`{name}` is too large: {refused}"),
+        )
+        .at(at, "this file")
+        .help("a fabric file may have 32 MiB and a running config 64 MiB; split a fabric into several files and pass them all"),
+        _ => Diagnostic::error("E005", format!("`{name}` cannot be read as a file: {refused}"))
+            .at(at, "this path")
+            .help("give a regular file (or `-` for standard input where a command takes it)"),
+    }
 }
 
 /// Parses fabric text already in memory (`path` only names it in diagnostics).
@@ -51,17 +82,11 @@ pub fn parse_bytes(
         end: 0,
     };
     if bytes.len() > MAX_BYTES {
-        let file = sources.add(path, String::new());
-        return Err(Diagnostic::error(
-            "E004",
-            format!(
-                "fabric file is {} bytes, more than the {} MiB a fabric file may have",
-                bytes.len(),
-                MAX_BYTES >> 20
-            ),
-        )
-        .at(whole(file), "this file")
-        .help("split the fabric into several files and pass them all"));
+        let refused = crate::input::Refused::TooLarge {
+            limit: MAX_BYTES as u64,
+            size: Some(bytes.len() as u64),
+        };
+        return Err(refused_input(path, &refused, sources));
     }
     if let Some(text) = utf16(&bytes) {
         // Shown decoded, so the excerpt reads as the user's editor shows it.

@@ -10,7 +10,8 @@
 //! - E001 — not valid YAML, or more than one YAML document
 //! - E002 — not UTF-8 text (UTF-16 included)
 //! - E003 — empty file
-//! - E004 — file larger than 32 MiB
+//! - E004 — file larger than 32 MiB (a running config: 64 MiB)
+//! - E005 — not a file: a folder, a device, a socket
 //! - E010 — unknown key
 //! - E011 — missing key, or no switch at all
 //! - E012 — value of the wrong type

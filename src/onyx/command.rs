@@ -517,7 +517,7 @@ fn text(i: &str) -> R<'_, String> {
     let t = i.trim_end();
     if let Some(inner) = t.strip_prefix('"') {
         return match inner.strip_suffix('"') {
-            Some(s) if !s.contains('"') => Ok(("", s.to_string())),
+            Some(s) if !s.contains('"') => no_control(i, s.to_string()).map(|s| ("", s)),
             _ => Err(nom::Err::Failure(Expect {
                 at: i,
                 what: "a closing `\"`",
@@ -537,7 +537,19 @@ fn text(i: &str) -> R<'_, String> {
             what: "text without `\"`, or text in `\"…\"`",
         }));
     }
-    Ok(("", t.to_string()))
+    Ok(("", t.to_string())).and_then(|(rest, s)| no_control(i, s).map(|s| (rest, s)))
+}
+
+/// Text a switch stored never holds a control character: one here is not a value but bytes
+/// that are not configuration (a binary file, a corrupted capture).
+fn no_control(i: &str, s: String) -> Result<String, nom::Err<Expect<'_>>> {
+    match i.find(|c: char| c.is_control()) {
+        Some(at) => Err(nom::Err::Failure(Expect {
+            at: &i[at..],
+            what: "text without control characters",
+        })),
+        None => Ok(s),
+    }
 }
 
 fn word_enum<'a, T: Copy>(
@@ -672,6 +684,7 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
         return Ok(Some(IfaceCmd::Create));
     }
     let (i, no) = negation(i);
+    whole_word(i, IFACE_ATTRIBUTES)?;
     let (after, head) = word(i)?;
     let args = after.trim_ascii_start();
     let full = |p: &mut dyn FnMut(&str) -> R<'_, IfaceCmd>| -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
@@ -737,6 +750,7 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
             Ok(Some(IfaceCmd::NoChannelGroup { mlag }))
         }
         (_, "qos") => {
+            whole_word(args, &["default", "map", "rewrite", "trust"])?;
             let Ok((targs, _)) = kw("trust").parse(args) else {
                 return Ok(None);
             };
@@ -759,6 +773,10 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
         }
         (_, "traffic-class") => traffic_class_cmd(no, args),
         (_, "dcb") => {
+            whole_word(args, &["priority-flow-control"])?;
+            if let Some(r) = args.strip_prefix("priority-flow-control") {
+                whole_word(r, &["mode"])?;
+            }
             let Ok((rest, _)) = (kw("priority-flow-control"), space1, kw("mode")).parse(args)
             else {
                 return Ok(None);
@@ -780,6 +798,7 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
 }
 
 fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
+    whole_word(args, &["access", "force", "hybrid", "mode", "trunk"])?;
     let Ok((rest, sub)) = word(args) else {
         return Ok(None);
     };
@@ -810,6 +829,7 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
             } else {
                 SwitchportMode::Hybrid
             };
+            whole_word(rest, &["allowed-vlan"])?;
             let Ok((rest, _)) = kw("allowed-vlan").parse(rest) else {
                 return Ok(None);
             };
@@ -851,12 +871,16 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
 
 fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
     let (rest, tc) = traffic_class(args).map_err(to_failure)?;
+    whole_word(rest, &["bind", "congestion-control", "dcb"])?;
     let Ok((rest, _)) = space1(rest) else {
         return Ok(None);
     };
     let Ok((rest, what)) = word(rest) else {
         return Ok(None);
     };
+    if what == "dcb" {
+        whole_word(rest, &["ets"])?;
+    }
     match (no, what) {
         (false, "congestion-control") => {
             let (_, e) = all_consuming(terminated(preceded(space1, ecn), end))
@@ -897,6 +921,136 @@ fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<
         _ => Ok(None),
     }
 }
+
+/// Where a modeled command needs one of `words` next (`at` starts there): the line must not
+/// end there, and the word there must not be only the beginning of one of them. A running
+/// config prints every keyword in full, so either is a line cut short (by a pager, a terminal
+/// or a size limit), never an abbreviation, and is an error rather than a line kept as it
+/// is. A whole word the model does not know is the caller's to keep verbatim.
+fn whole_word<'a>(at: &'a str, words: &[&str]) -> Result<(), nom::Err<Expect<'a>>> {
+    let at = at.trim_start_matches([' ', '\t']);
+    let w = at.split([' ', '\t']).next().unwrap_or("");
+    if w.is_empty() {
+        return Err(nom::Err::Failure(Expect {
+            at,
+            what: "more words: the line ends early (cut short?)",
+        }));
+    }
+    if !words.contains(&w) && words.iter().any(|k| k.starts_with(w)) {
+        return Err(nom::Err::Failure(Expect {
+            at,
+            what: "a whole keyword, not the start of one (the line is cut short?)",
+        }));
+    }
+    Ok(())
+}
+
+/// The first words of Onyx configuration lines (after `no`): the modeled families and every
+/// other seen in a capture (`tests/fixtures/corpus/onyx/`) or in the Onyx User Manual's
+/// command reference. A text without a running-config header or section is read as a
+/// fragment only when each of its lines starts with one of these; and a line that is only the
+/// beginning of one of them is a line cut short.
+pub const TOP_LEVEL: &[&str] = &[
+    "aaa",
+    "api",
+    "arp",
+    "banner",
+    "bfd",
+    "boot",
+    "buffer",
+    "cli",
+    "clock",
+    "crypto",
+    "dcb",
+    "docker",
+    "dot1x",
+    "email",
+    "errdisable",
+    "fae",
+    "hostname",
+    "ib",
+    "interface",
+    "ip",
+    "ipv6",
+    "lacp",
+    "ldap",
+    "license",
+    "lldp",
+    "logging",
+    "mac-address-table",
+    "mlag",
+    "mlag-vip",
+    "monitor-session",
+    "ntp",
+    "ntpdate",
+    "openflow",
+    "password",
+    "port-channel",
+    "port-mirroring",
+    "protocol",
+    "ptp",
+    "qos",
+    "radius-server",
+    "roce",
+    "route-map",
+    "router",
+    "sflow",
+    "snmp-server",
+    "spanning-tree",
+    "ssh",
+    "stats",
+    "system",
+    "tacacs-server",
+    "telemetry",
+    "telnet-server",
+    "track",
+    "traffic",
+    "username",
+    "vlan",
+    "vrf",
+    "web",
+    "what-just-happened",
+    "xml-gw",
+    "zero-touch",
+];
+
+/// The attributes an `interface ethernet|port-channel|mlag-port-channel|vlan` line may set
+/// (after `no`): the modeled ones and others seen in captures or the Onyx User Manual
+/// (Ethernet, LAG, MLAG, QoS, DCB, L3, STP and LLDP interface commands).
+const IFACE_ATTRIBUTES: &[&str] = &[
+    "bandwidth",
+    "boot-delay",
+    "channel-group",
+    "dcb",
+    "description",
+    "dot1x",
+    "fec-override",
+    "flowcontrol",
+    "ingress-buffer",
+    "ip",
+    "ipl",
+    "ipv6",
+    "lacp",
+    "lacp-individual",
+    "lldp",
+    "load-interval",
+    "mac-learning",
+    "magp",
+    "mlag-channel-group",
+    "module-type",
+    "mtu",
+    "ptp",
+    "qos",
+    "sflow",
+    "shutdown",
+    "spanning-tree",
+    "speed",
+    "storm-control",
+    "switchport",
+    "traffic-class",
+    "vlan",
+    "vrrp",
+];
 
 fn to_failure(e: nom::Err<Expect<'_>>) -> nom::Err<Expect<'_>> {
     match e {
@@ -943,10 +1097,14 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
             Ok(iface_cmd(rest)?.map(|c| Command::Interface(range, c)))
         }
         (_, "cli") => {
+            if let Ok((rest, _)) = (skw("default"), skw("prefix-modes")).parse(args) {
+                whole_word(rest, &["enable"])?;
+            }
             let r: R<'_, _> = (skw("default"), skw("prefix-modes"), skw("enable"), end).parse(args);
             Ok(r.ok().map(|_| Command::PrefixModes(!no)))
         }
         (false, "license") => {
+            whole_word(args, &["install"])?;
             let Ok((rest, _)) = skw("install").parse(args) else {
                 return Ok(None);
             };
@@ -976,6 +1134,7 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
         }),
         (true, "roce") => full(&mut |x| Ok((x, Command::Roce(None)))),
         (_, "traffic") => {
+            whole_word(args, &["pool"])?;
             let Ok((rest, _)) = skw("pool").parse(args) else {
                 return Ok(None);
             };
@@ -986,6 +1145,7 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
                 let (_, _) = all_consuming(end).parse(rest).map_err(to_failure)?;
                 return Ok(Some(Command::NoPool(name)));
             }
+            whole_word(rest, &["map", "memory", "no", "type"])?;
             let cmd = alt((
                 map(
                     preceded(
@@ -1037,9 +1197,11 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
             }
         }
         (_, "dcb") => {
+            whole_word(args, &["application-priority", "priority-flow-control"])?;
             let Ok((rest, _)) = skw("priority-flow-control").parse(args) else {
                 return Ok(None);
             };
+            whole_word(rest, &["enable", "priority", "watchdog"])?;
             if let Ok((r, _)) = skw("enable").parse(rest) {
                 let (_, _) = all_consuming(terminated(force, end))
                     .parse(r)
@@ -1069,6 +1231,7 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
                     Command::VlanCreate(spans)
                 }));
             }
+            whole_word(rest_t, &["name"])?;
             if !no
                 && let Some(name) = rest_t.strip_prefix("name ")
                 && spans.len() == 1
@@ -1090,7 +1253,10 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
             }
             Ok(Some(Command::NoInterface(range)))
         }
-        _ => Ok(None),
+        _ => {
+            whole_word(i, TOP_LEVEL)?;
+            Ok(None)
+        }
     }
 }
 

@@ -20,12 +20,13 @@ use crate::types::{
 
 pub mod command;
 pub mod parse;
+pub mod prompt;
 pub mod render;
 
 pub use command::{
     AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, SpeedSetting, Vlans,
 };
-pub use parse::{ParseError, clean, parse};
+pub use parse::{ParseError, Problem, clean, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
 
 /// Section titles, in the order this renderer prints them when a config does not say

@@ -12,9 +12,31 @@ use super::command::{self, Command, IfaceCmd, IfaceRange};
 use super::{Config, SectionLayout};
 use crate::types::Release;
 
-/// A line of a known command family that could not be read.
+/// The most a running config may have (a file, standard input, a backup): the largest real
+/// configs are a few MB (128 ports × every VLAN on hybrid ports is ~30 MB); anything larger is
+/// refused before it is read (`crate::input`).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// What is wrong with a text handed over as a running config.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A line of a modeled command family that does not read: a bad argument, or a line cut
+    /// short.
+    Malformed,
+    /// Not a running config: no `##` header, no section, and a line that is no Onyx command.
+    NotConfiguration,
+    /// A switch's error reply (`% …`) where configuration should be: a failed capture.
+    ErrorReply,
+    /// Nothing but blank lines, comments and prompts.
+    Empty,
+    /// A line with a control character: bytes, not text.
+    NotText,
+}
+
+/// Why a text could not be read as a running config, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    pub problem: Problem,
     /// 1-based line of the input.
     pub line: usize,
     /// 1-based column (in characters) where reading failed.
@@ -27,11 +49,14 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: expected {}",
-            self.line, self.column, self.expected
-        )
+        match self.problem {
+            Problem::Malformed => write!(
+                f,
+                "{}:{}: expected {}",
+                self.line, self.column, self.expected
+            ),
+            _ => write!(f, "{}:{}: {}", self.line, self.column, self.expected),
+        }
     }
 }
 
@@ -200,9 +225,31 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
     let mut quoted: Option<bool> = None;
     // Consecutive lines for the same interfaces, applied together.
     let mut run: Option<(IfaceRange, Vec<IfaceCmd>)> = None;
+    // Whether the text is framed as a running config (a database header, a section), how
+    // many lines of configuration it has, and its first line that is no Onyx command: a text
+    // without a frame must be all configuration to be read as a fragment.
+    let mut framed = false;
+    let mut content = 0usize;
+    let mut foreign: Option<(usize, String)> = None;
+    let problem = |problem, lineno: usize, line: &str, column: usize, what: &str| ParseError {
+        problem,
+        line: lineno,
+        column: column + indent(raw, lineno - 1),
+        text: line.to_string(),
+        expected: what.to_string(),
+    };
     while let Some((lineno, line, indented, parsed)) = lines.next() {
         if line.is_empty() {
             continue;
+        }
+        if line.starts_with('%') {
+            return Err(problem(
+                Problem::ErrorReply,
+                lineno,
+                line,
+                1,
+                "a switch's error reply, not configuration (was the command refused, or the login?)",
+            ));
         }
         if line == "##" {
             // A section header is the triplet `##` / `## Title` / `##`.
@@ -216,6 +263,7 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
                 });
                 modeled.push(0);
                 first_of_title.push(is_first(&cfg));
+                framed = true;
                 lines.next();
                 lines.next();
             }
@@ -223,6 +271,8 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
             continue;
         }
         if line.starts_with("## ") && header_field(&mut cfg, line) {
+            framed |= line.starts_with("## Running database ")
+                || line.starts_with("## Active saved database ");
             continue;
         }
         // A known section title without its `##` fences: pasted from a page that lost them
@@ -236,6 +286,7 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
             });
             modeled.push(0);
             first_of_title.push(is_first(&cfg));
+            framed = true;
             continue;
         }
         if cfg.layout.sections.is_empty() {
@@ -248,11 +299,15 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
         }
         let at = cfg.layout.sections.len() - 1;
         let cmd = parsed.unwrap_or(Ok(None)).map_err(|m| ParseError {
+            problem: Problem::Malformed,
             line: lineno,
             column: line[..m.column.min(line.len())].chars().count() + 1 + indent(raw, lineno - 1),
             text: line.to_string(),
             expected: m.expected,
         })?;
+        if !matches!(cmd, Some(Command::PrefixModes(_))) {
+            content += 1;
+        }
         match cmd {
             Some(c) if !matches!(c, Command::PrefixModes(_)) => {
                 if quoted.is_none()
@@ -287,6 +342,25 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
             // Kept as printed: indented by three spaces, or at column 0 (`no …`, `#`,
             // `cli default prefix-modes enable`).
             _ => {
+                if let Some(c) = line.find(|c: char| c.is_control() && c != '\t') {
+                    return Err(problem(
+                        Problem::NotText,
+                        lineno,
+                        line,
+                        line[..c].chars().count() + 1,
+                        &format!(
+                            "text, not {} (is this a binary file?)",
+                            crate::types::describe_char(line[c..].chars().next().unwrap_or('\0'))
+                        ),
+                    ));
+                }
+                if line.starts_with('#') || super::prompt::parse(line).is_some() {
+                    // A masked secret (`# radius-server key ****`), or the prompt and command
+                    // of a pasted session: neither is configuration.
+                    content -= usize::from(cmd.is_none());
+                } else if foreign.is_none() && !is_onyx_line(line) {
+                    foreign = Some((lineno, line.to_string()));
+                }
                 let text = if indented {
                     format!("   {line}")
                 } else {
@@ -294,6 +368,27 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
                 };
                 cfg.layout.sections[at].verbatim.push((modeled[at], text));
             }
+        }
+    }
+    if !framed {
+        if let Some((lineno, line)) = foreign {
+            return Err(problem(
+                Problem::NotConfiguration,
+                lineno,
+                &line,
+                1,
+                "not a running config: no `##` header or section, and this line is no Onyx command",
+            ));
+        }
+        if content == 0 {
+            return Err(ParseError {
+                problem: Problem::Empty,
+                line: 1,
+                column: 1,
+                text: String::new(),
+                expected: "no configuration: nothing but blank lines, comments and prompts"
+                    .to_string(),
+            });
         }
     }
     flush(&mut cfg, &mut run);
@@ -450,6 +545,14 @@ fn read_lines<'t, T>(text: &'t str, workers: usize, f: impl FnOnce(Lines<'t>) ->
         drop(tx);
         f(lines(Vec::new(), bounds.len(), Some(rx)))
     })
+}
+
+/// Whether a line not modeled starts like Onyx configuration: a command word of
+/// [`command::TOP_LEVEL`], after `no`.
+fn is_onyx_line(line: &str) -> bool {
+    let line = line.strip_prefix("no ").unwrap_or(line).trim_start();
+    let first = line.split([' ', '\t']).next().unwrap_or("");
+    command::TOP_LEVEL.contains(&first)
 }
 
 /// Whether the section just added is the first with its title.

@@ -1,0 +1,135 @@
+//! Reading what a user hands over (a fabric file, a running config, standard input), bounded:
+//! a device, a folder or a file past its limit is refused before it is read, and a pipe is
+//! read only up to the limit, so `/dev/urandom` or a gigabyte of newlines is an error in
+//! milliseconds, not memory exhaustion. Nothing here interprets the bytes.
+
+use std::io::Read;
+use std::path::Path;
+
+/// Why an input was not read.
+#[derive(Debug)]
+pub enum Refused {
+    /// A folder, a device or a socket: not a file to read (`kind` says which).
+    NotRegular { kind: &'static str },
+    /// More than `limit` bytes (`size` when the file system says how many).
+    TooLarge { limit: u64, size: Option<u64> },
+    /// The file could not be opened or read.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::NotRegular { kind } => write!(f, "it is {kind}, not a file"),
+            Refused::TooLarge {
+                limit,
+                size: Some(size),
+            } => write!(
+                f,
+                "it is {size} bytes, more than the {} a file may have",
+                mib(*limit)
+            ),
+            Refused::TooLarge { limit, size: None } => {
+                write!(f, "it is more than the {} a file may have", mib(*limit))
+            }
+            Refused::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+/// `32 MiB`, or `1024 bytes` below a MiB.
+pub fn mib(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// The bytes of `path` (`-`: standard input), at most `limit` of them.
+pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
+    if path == Path::new("-") {
+        return capped(std::io::stdin().lock(), limit);
+    }
+    let meta = std::fs::metadata(path).map_err(Refused::Io)?;
+    let kind = kind(&meta);
+    if let Some(kind) = kind {
+        return Err(Refused::NotRegular { kind });
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(Refused::TooLarge {
+            limit,
+            size: Some(meta.len()),
+        });
+    }
+    // A regular file, or a pipe (`<(…)`): read up to the limit either way, in case it grows.
+    let file = std::fs::File::open(path).map_err(Refused::Io)?;
+    capped(file, limit)
+}
+
+/// What a path is when it is not something to read from: a folder or a device. Pipes
+/// (process substitution, `/dev/stdin`) are read, bounded.
+fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        Some("a folder")
+    } else if t.is_char_device() {
+        Some("a character device")
+    } else if t.is_block_device() {
+        Some("a block device")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else {
+        None
+    }
+}
+
+fn capped(r: impl Read, limit: u64) -> Result<Vec<u8>, Refused> {
+    let mut buf = Vec::new();
+    r.take(limit.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(Refused::Io)?;
+    if buf.len() as u64 > limit {
+        return Err(Refused::TooLarge { limit, size: None });
+    }
+    Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_folders_and_large_files_are_refused_before_reading() {
+        assert!(matches!(
+            read(Path::new("/dev/urandom"), 1 << 20),
+            Err(Refused::NotRegular {
+                kind: "a character device"
+            })
+        ));
+        assert!(matches!(
+            read(Path::new("/"), 1 << 20),
+            Err(Refused::NotRegular { kind: "a folder" })
+        ));
+        let dir = std::env::temp_dir().join(format!("fabric-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("big");
+        std::fs::write(&f, vec![b'\n'; 2048]).unwrap();
+        match read(&f, 1024) {
+            Err(
+                e @ Refused::TooLarge {
+                    size: Some(2048), ..
+                },
+            ) => {
+                assert_eq!(
+                    e.to_string(),
+                    "it is 2048 bytes, more than the 1024 bytes a file may have"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(read(&f, 2048).unwrap().len(), 2048);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
