@@ -606,3 +606,92 @@ fn devices_and_oversized_input_are_refused_early() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A reader that goes away (`fabric parse big.cfg | head`) ends the output quietly, as Unix
+/// tools do: no panic, no message, and the command's own exit code (a verdict is never turned
+/// into success by a closed pipe). Each output here is larger than a pipe holds.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::{BufRead as _, BufReader};
+    let dir = temp("pipe");
+    // A running config of 9,600 lines.
+    let mut big =
+        String::from("##\n## Running database \"initial\"\n##\n\n##\n## VLAN configuration\n##\n");
+    for port in 1..=32 {
+        for vlan in 1..=300 {
+            big += &format!(
+                "   interface ethernet 1/{port} switchport hybrid allowed-vlan add {vlan}\n"
+            );
+        }
+    }
+    std::fs::write(dir.join("big.cfg"), &big).unwrap();
+    // 150 switches' backups, each port described.
+    let backups = dir.join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    let golden =
+        std::fs::read_to_string(root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg")).unwrap();
+    for n in 0..150 {
+        let described: String = (1..=32)
+            .map(|p| {
+                format!(
+                    "   interface ethernet 1/{p} description \"host-{:03}-{p}:ens{}f{}\"\n",
+                    (n * 37 + p * 11) % 997,
+                    p % 3,
+                    p % 2
+                )
+            })
+            .collect();
+        let text = golden.replace("swx-mld-1-2", &format!("sw{n:03}")).replacen(
+            "##\n## Interface Ethernet buffer configuration",
+            &format!("##\n## Interface Ethernet configuration\n##\n{described}\n##\n## Interface Ethernet buffer configuration"),
+            1,
+        );
+        std::fs::write(backups.join(format!("sw{n:03}.cfg")), text).unwrap();
+    }
+    // A fabric of 40 switches with a host on every port, compiled into a folder without
+    // goldens: every file is stale and printed whole.
+    let mut fab = String::from(
+        "port_defaults: { mtu: 9216, trust: L3, pfc: true }\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\nswitches:\n",
+    );
+    for n in 0..40 {
+        fab += &format!(
+            "  leaf{n:02}:\n    model: SN4600C\n    ports:\n      1/1-1/64: {{ peer: {{ host: \"gpu{n:02}-{{01..64}}\", port: ens1f0 }} }}\n"
+        );
+    }
+    std::fs::write(dir.join("wide.yaml"), fab).unwrap();
+    let cases: [&[&str]; 5] = [
+        &["parse", "big.cfg"],
+        &["import", "backups"],
+        &["audit", "--running", "backups", "--format", "json"],
+        &["audit", "--running", "backups", "--format", "sarif"],
+        &["compile", "--check", "--out", "empty", "wide.yaml"],
+    ];
+    for args in cases {
+        let (whole_code, whole, err) = fabric(args, &dir);
+        assert!(
+            whole.len() > 100_000,
+            "{args:?}: only {} bytes\n{err}",
+            whole.len()
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
+            .args(args)
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader is gone.
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(whole_code), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -99,7 +99,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         switches: &audited.sources,
         findings: &findings,
     };
-    print!(
+    out!(
         "{}",
         match args.format {
             Format::Text => report.text(),
@@ -142,7 +142,7 @@ fn read(path: &Path, color: bool) -> Result<Result<(Config, Source), u8>, Failur
     let (config, text) = match super::load_config(path, color)? {
         Ok(r) => r,
         Err(diagnostic) => {
-            eprint!("{diagnostic}");
+            err!("{diagnostic}");
             return Ok(Err(exit::FAILURE));
         }
     };
@@ -421,7 +421,7 @@ fn with_fabric(
 pub fn explain(id: &str) -> Result<u8, Failure> {
     match audit::rule(id) {
         Some(rule) => {
-            print!("{}", rule.explain());
+            out!("{}", rule.explain());
             Ok(exit::OK)
         }
         None => {

@@ -99,7 +99,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         let foreign = foreign_ports(&p);
         if !foreign.is_empty() {
             failed = true;
-            eprintln!(
+            errln!(
                 "error: `{}` ({}): the running config configures {} that {} does not have: {}; is it the config of `{0}`, and is the fabric's `model` right? They are left out of the plan",
                 p.name,
                 p.source,
@@ -165,7 +165,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         summary,
     };
     match args.format {
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))?
         ),
@@ -173,14 +173,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             let several = report.switches.iter().filter(|s| s.drift).count() > 1;
             for s in report.switches.iter().filter(|s| s.drift) {
                 if several {
-                    println!("# {}", s.name);
+                    outln!("# {}", s.name);
                 }
                 for c in &s.commands {
-                    println!("{}", c.command);
+                    outln!("{}", c.command);
                 }
             }
         }
-        Format::Text => print!("{}", text(&report, color)),
+        Format::Text => out!("{}", text(&report, color)),
     }
     Ok(if failed {
         exit::FAILURE
@@ -344,7 +344,7 @@ fn pairs(args: &Args, color: bool) -> Pairs {
         });
         let (i, r) = (i?, r?);
         for diagnostic in [&i, &r].into_iter().filter_map(|c| c.as_ref().err()) {
-            eprint!("{diagnostic}");
+            err!("{diagnostic}");
         }
         let (Ok((i, _)), Ok((r, _))) = (i, r) else {
             return Ok(Err(exit::FAILURE));
@@ -394,7 +394,7 @@ fn pairs(args: &Args, color: bool) -> Pairs {
         };
         if !path.exists() {
             // The others are still compared: one missing backup hides no drift elsewhere.
-            eprintln!(
+            errln!(
                 "error: no running config for `{}`: `{}` does not exist",
                 sw.hostname,
                 path.display()
@@ -444,7 +444,7 @@ fn live(args: &Args, color: bool) -> Pairs {
     let fetched = match super::push::read_switches(&targets, &opts, args.connect.parallel, false) {
         Ok(f) => f,
         Err(_) => {
-            eprintln!(
+            errln!(
                 "hint: switches are read over SSH when `--running FILE|DIR` is not given; pass `--running` to diff backups, or `--inventory FILE` (e.g. from `fabric lab`) for other addresses"
             );
             return Ok(Err(exit::FAILURE));

@@ -87,7 +87,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     }
     let text = import::import(&sources).map_err(Failure)?;
     match &args.output {
-        None => print!("{text}"),
+        None => out!("{text}"),
         Some(path) => {
             let mut f = std::fs::OpenOptions::new()
                 .write(true)
@@ -96,7 +96,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 .map_err(|e| Failure(format!("cannot create `{}`: {e}", path.display())))?;
             f.write_all(text.as_bytes())
                 .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
-            eprintln!(
+            errln!(
                 "{}: {} switch(es); check it with `fabric validate {0}`",
                 path.display(),
                 sources.len()

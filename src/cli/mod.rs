@@ -11,6 +11,29 @@ use crate::diag::{self, Diagnostic, Sources};
 use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
 
+/// `print!` for commands' output: a reader that has gone away (`fabric parse x | head`) ends
+/// the output quietly, as Unix tools do, instead of a panic. The command still finishes and
+/// exits with its own code: a closed pipe never turns a diff's or an audit's verdict into
+/// success, and never stops a push half-way.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::write_to(false, format_args!($($t)*)) };
+}
+
+/// `println!` through [`out!`].
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::cli::write_to(false, format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// `eprint!` with [`out!`]'s behaviour on standard error (`fabric diff … 2>&1 | head`).
+macro_rules! err {
+    ($($t:tt)*) => { $crate::cli::write_to(true, format_args!($($t)*)) };
+}
+
+/// `eprintln!` through [`err!`].
+macro_rules! errln {
+    ($($t:tt)*) => { $crate::cli::write_to(true, format_args!("{}\n", format_args!($($t)*))) };
+}
+
 mod audit;
 mod diff;
 mod import;
@@ -159,16 +182,37 @@ pub fn main() -> u8 {
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(&args, color),
         Command::Schema => {
-            print!("{}", crate::fabric::json_schema());
+            out!("{}", crate::fabric::json_schema());
             Ok(exit::OK)
         }
     };
     match result {
         Ok(code) => code,
         Err(Failure(msg)) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             exit::FAILURE
         }
+    }
+}
+
+/// Writes to standard output (or error); once a reader has gone away, nothing more is
+/// written there and nothing fails.
+pub(crate) fn write_to(stderr: bool, args: std::fmt::Arguments<'_>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+    let closed = &CLOSED[usize::from(stderr)];
+    if closed.load(Ordering::Relaxed) {
+        return;
+    }
+    let written = if stderr {
+        std::io::stderr().lock().write_fmt(args)
+    } else {
+        let mut out = std::io::stdout().lock();
+        out.write_fmt(args).and_then(|()| out.flush())
+    };
+    if written.is_err() {
+        // A closed pipe, or a full disk: nothing more can be said there.
+        closed.store(true, Ordering::Relaxed);
     }
 }
 
@@ -236,8 +280,8 @@ fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, F
         let ports: usize = f.switches.values().map(|s| s.ports.len()).sum();
         let (findings, errors) = audit::validate(path, f);
         failed |= errors;
-        print!("{findings}");
-        println!(
+        out!("{findings}");
+        outln!(
             "{}: {}, {} switch(es), {ports} port(s)",
             path.display(),
             if errors {
@@ -270,7 +314,7 @@ pub(crate) fn read_config(
     Ok(load_config(path, color)?
         .map(|(c, _)| c)
         .map_err(|diagnostic| {
-            eprint!("{diagnostic}");
+            err!("{diagnostic}");
             exit::FAILURE
         }))
 }
@@ -388,7 +432,7 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
             serde_saphyr::to_string(&config).map_err(|e| Failure(e.to_string()))?
         }
     };
-    print!("{text}");
+    out!("{text}");
     Ok(exit::OK)
 }
 
@@ -446,7 +490,7 @@ fn compile(
             let target = dir.join(file);
             if check {
                 stale += 1;
-                println!(
+                outln!(
                     "{}: no switch of {} has this name any more",
                     target.display(),
                     path.display()
@@ -458,7 +502,7 @@ fn compile(
             }
         }
         if !check {
-            println!(
+            outln!(
                 "{}: {} switch(es) → {}/ ({written} written, {unchanged} unchanged, {removed} removed)",
                 path.display(),
                 texts.len(),
@@ -468,12 +512,10 @@ fn compile(
     }
     if check {
         if stale > 0 {
-            eprintln!(
-                "{stale} golden file(s) are stale; run `fabric compile` and commit the result"
-            );
+            errln!("{stale} golden file(s) are stale; run `fabric compile` and commit the result");
             return Ok(exit::FINDINGS);
         }
-        println!("golden files are up to date");
+        outln!("golden files are up to date");
     }
     Ok(exit::OK)
 }
@@ -497,7 +539,7 @@ fn existing_goldens(dir: &Path) -> Result<Vec<String>, Failure> {
 fn print_diff(path: &Path, old: &str, new: &str, color: bool) {
     let a = format!("a/{}", path.display());
     let b = format!("b/{}", path.display());
-    print!("{}", unified_diff(old, new, &a, &b, color));
+    out!("{}", unified_diff(old, new, &a, &b, color));
 }
 
 /// A unified diff (`similar`), colored for a terminal when asked.
