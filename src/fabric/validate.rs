@@ -62,7 +62,7 @@ use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
     Priority, Release, RoceMode, Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan,
-    check_cli_text, check_pool_name, choose, describe_char, did_you_mean, parse_port_range,
+    check_pool_name, choose, cli_text, describe_char, did_you_mean, parse_port_range,
 };
 
 /// A value and where it was written.
@@ -217,7 +217,7 @@ impl Cx {
 
     /// Text printed into a CLI line; unsafe → E024.
     fn text(&mut self, v: &Sp<String>, what: &str, max: usize) -> Option<String> {
-        match check_cli_text(v.get(), max) {
+        match cli_text::check(v.get(), max) {
             Ok(()) => Some(v.get().clone()),
             Err(e) => {
                 let at = self.span(v);
@@ -1168,7 +1168,30 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let auto = first!(auto_description).is_none_or(|(a, _)| *a);
             let description = match first!(description) {
                 Some((d, _)) => Some(d.clone()),
-                None if auto => peer.map(|(p, _)| p.description()),
+                // The description made from the peer follows the rule of any description.
+                None if auto => peer.and_then(|(p, at)| {
+                    let d = p.description();
+                    match cli_text::check(&d, 64) {
+                        Ok(()) => Some(d),
+                        Err(e) => {
+                            // One diagnostic for the ports whose descriptions fail alike.
+                            let diagnostic = Diagnostic::error(
+                                "E024",
+                                format!(
+                                    "the description of {{ports}} made from its peer {} (`{}`)",
+                                    e.message,
+                                    d.escape_debug()
+                                ),
+                            )
+                            .at(*at, "this peer")
+                            .help(
+                                "write a shorter `description` for the port, or shorter peer names",
+                            );
+                            group(diagnostic, e.message, port);
+                            None
+                        }
+                    }
+                }),
                 None => None,
             };
             let mut ecn = BTreeMap::new();
@@ -1441,7 +1464,7 @@ fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
     match expand_pattern(v.get()) {
         Ok(list) => {
             for s in &list {
-                if let Err(e) = check_cli_text(s, 64) {
+                if let Err(e) = cli_text::check(s, 64) {
                     let e = Invalid {
                         message: format!("peer name {}", e.message),
                         ..e

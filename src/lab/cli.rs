@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use crate::onyx::command::{self, Command, IfaceCmd, IfaceRange};
 use crate::onyx::{Config, render::Renderer};
-use crate::types::{Release, Vlan};
+use crate::types::{Release, Vlan, cli_text};
 
 /// What a simulated switch keeps: its running configuration and its saved files.
 #[derive(Clone, Debug)]
@@ -237,8 +237,9 @@ impl Session {
         if line.is_empty() || line.starts_with('#') {
             return Reply::default();
         }
-        let (line, filter) = match line.split_once(" | ") {
-            Some((l, f)) => (l.trim(), Some(f.trim())),
+        // A filter starts at a ` | ` outside quotes; a quoted argument keeps its `|`.
+        let (line, filter) = match cli_text::filter_at(line) {
+            Some(at) => (line[..at].trim(), Some(line[at + 3..].trim())),
             None => (line, None),
         };
         let words = match expand(&self.mode, line) {
@@ -601,7 +602,8 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
             .find(|(p, _)| *p == k)
             .map_or(&[][..], |(_, c)| *c)
     };
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // A quoted argument is one word, kept as typed (its spaces included).
+    let words: Vec<&str> = cli_text::words(line);
     let mut out: Vec<String> = Vec::new();
     for (i, &word) in words.iter().enumerate() {
         let prev = if i == 0 { "" } else { out[i - 1].as_str() };

@@ -17,6 +17,7 @@ use nom::multi::separated_list1;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
+use crate::types::cli_text;
 use crate::types::{
     Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, RoceMode, Speed, Split,
     SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run, parse_port_span, read_port_span,
@@ -512,43 +513,11 @@ fn vlan_ids(i: &str) -> R<'_, Vlans> {
     Ok((rest, out.unwrap_or(Vlans::Many(Vec::new()))))
 }
 
-/// Quoted (`"sw-spine02-1/10"`, Onyx 3.9) or bare rest of line (`TRUNK TO Dell7048`, 3.6).
+/// The text argument at the end of a line, as [`cli_text::read`] reads it.
 fn text(i: &str) -> R<'_, String> {
-    let t = i.trim_end();
-    if let Some(inner) = t.strip_prefix('"') {
-        return match inner.strip_suffix('"') {
-            Some(s) if !s.contains('"') => no_control(i, s.to_string()).map(|s| ("", s)),
-            _ => Err(nom::Err::Failure(Expect {
-                at: i,
-                what: "a closing `\"`",
-            })),
-        };
-    }
-    if t.is_empty() {
-        return Err(nom::Err::Failure(Expect {
-            at: i,
-            what: "text",
-        }));
-    }
-    // Unquoted text runs to the end of the line; a `"` in it means a quote opened elsewhere.
-    if let Some(q) = t.find('"') {
-        return Err(nom::Err::Failure(Expect {
-            at: &i[q..],
-            what: "text without `\"`, or text in `\"…\"`",
-        }));
-    }
-    Ok(("", t.to_string())).and_then(|(rest, s)| no_control(i, s).map(|s| (rest, s)))
-}
-
-/// Text a switch stored never holds a control character: one here is not a value but bytes
-/// that are not configuration (a binary file, a corrupted capture).
-fn no_control(i: &str, s: String) -> Result<String, nom::Err<Expect<'_>>> {
-    match i.find(|c: char| c.is_control()) {
-        Some(at) => Err(nom::Err::Failure(Expect {
-            at: &i[at..],
-            what: "text without control characters",
-        })),
-        None => Ok(s),
+    match cli_text::read(i) {
+        Ok(t) => Ok(("", t.to_string())),
+        Err((at, what)) => Err(nom::Err::Failure(Expect { at: &i[at..], what })),
     }
 }
 
@@ -1301,7 +1270,7 @@ impl fmt::Display for IfaceCmd {
             IfaceCmd::NoSpeed => f.write_str(" no speed"),
             IfaceCmd::Mtu(m) => write!(f, " mtu {m} force"),
             IfaceCmd::NoMtu => f.write_str(" no mtu"),
-            IfaceCmd::Description(d) => write!(f, " description \"{d}\""),
+            IfaceCmd::Description(d) => write!(f, " description {}", cli_text::quote(d)),
             IfaceCmd::NoDescription => f.write_str(" no description"),
             IfaceCmd::Shutdown(true) => f.write_str(" shutdown"),
             IfaceCmd::Shutdown(false) => f.write_str(" no shutdown"),
@@ -1392,7 +1361,7 @@ impl fmt::Display for Command {
                 write!(f, "no dcb priority-flow-control priority {p} enable")
             }
             Command::VlanCreate(s) => write!(f, "vlan {}", spans(s)),
-            Command::VlanName(v, n) => write!(f, "vlan {v} name \"{n}\""),
+            Command::VlanName(v, n) => write!(f, "vlan {v} name {}", cli_text::quote(n)),
             Command::NoVlan(s) => write!(f, "no vlan {}", spans(s)),
             Command::Interface(r, c) => write!(f, "interface {r}{c}"),
             Command::NoInterface(r) => write!(f, "no interface {r}"),

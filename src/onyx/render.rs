@@ -440,7 +440,7 @@ impl<'a> View<'a> {
     fn of(c: &'a Config) -> View<'a> {
         let quote = |s: &String| {
             if c.quoted {
-                format!("\"{s}\"")
+                crate::types::cli_text::quote(s)
             } else {
                 s.clone()
             }

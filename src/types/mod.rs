@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 use serde::{Serialize, Serializer};
 
+pub mod cli_text;
 mod model;
 mod qos;
 
@@ -688,38 +689,6 @@ impl Serialize for Release {
     }
 }
 
-/// Checks text that will be printed inside an Onyx command (a description, a VLAN name): it
-/// must stay one line and one argument, so a user's text can never end a command early or
-/// start another one.
-pub fn check_cli_text(s: &str, max: usize) -> Result<(), Invalid> {
-    if let Some(c) = s.chars().find(|c| c.is_control()) {
-        return Err(Invalid::new(format!(
-            "contains {}, which would break the CLI line",
-            describe_char(c)
-        ))
-        .help("keep it on one line, without control characters"));
-    }
-    if s.contains('"') {
-        return Err(
-            Invalid::new("contains `\"`, which would end the quoted CLI argument")
-                .help("leave the double quotes out, or use single quotes `'` inside the text"),
-        );
-    }
-    if s.trim() != s {
-        return Err(Invalid::new(
-            "starts or ends with white space, which Onyx does not keep",
-        ));
-    }
-    if s.is_empty() {
-        return Err(Invalid::new("is empty"));
-    }
-    let len = s.chars().count();
-    if len > max {
-        return Err(Invalid::new(format!("is {len} characters, at most {max}")));
-    }
-    Ok(())
-}
-
 /// A traffic pool name as Onyx takes it (`traffic pool NAME …`): 1-20 letters, digits, `-`
 /// and `_`.
 pub fn check_pool_name(s: &str) -> Result<(), Invalid> {
@@ -821,13 +790,5 @@ mod tests {
         assert!("a".repeat(64).parse::<Hostname>().is_err());
         assert!("3.6.8190".parse::<Release>().unwrap() < Release::ROCE_COMMAND);
         assert!("3.9".parse::<Release>().is_err());
-    }
-
-    #[test]
-    fn cli_text_refuses_what_breaks_a_line() {
-        assert!(check_cli_text("clx-mld-41:vmnic2", 64).is_ok());
-        assert!(check_cli_text("a\nvlan 5", 64).is_err());
-        assert!(check_cli_text("a\"b", 64).is_err());
-        assert!(check_cli_text("\u{1b}[2J", 64).is_err());
     }
 }
