@@ -1773,6 +1773,8 @@ fn extra(
                 Some("is empty".to_string())
             } else if text.starts_with("##") {
                 Some("is a section header; sections are the keys of `extra`".to_string())
+            } else if let Some(why) = not_configuration(text) {
+                Some(why)
             } else {
                 match crate::onyx::command::parse(text) {
                     Ok(Some(cmd)) => modeled_by_the_format(&cmd).map(|key| {
@@ -1790,6 +1792,36 @@ fn extra(
         out.push((title.get().clone(), kept));
     }
     out
+}
+
+/// Why `line` is not a line of configuration, when it is not: a command a switch runs
+/// (`reload`, `configuration write`, `exit`, `show …`) pasted from a golden onto a switch would
+/// run, not configure. A configuration line starts with one of Onyx's configuration words
+/// ([`crate::onyx::command::TOP_LEVEL`]), and is not one of the session commands that share a
+/// word with configuration.
+fn not_configuration(line: &str) -> Option<String> {
+    /// Lines that start with a configuration word but act on the session or the switch.
+    const SESSION: &[&str] = &["cli session", "cli clear-history", "no cli session"];
+    if line.starts_with('#') {
+        // A comment the switch prints (a masked secret, the certificate's ID).
+        return None;
+    }
+    let first = line.strip_prefix("no ").unwrap_or(line);
+    let first = first.split([' ', '\t']).next().unwrap_or("");
+    if SESSION
+        .iter()
+        .any(|s| line == *s || line.starts_with(&format!("{s} ")))
+    {
+        return Some(format!(
+            "is not configuration: `{}` changes the CLI session, not the switch's configuration",
+            line.split(' ').take(2).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    (!crate::onyx::command::TOP_LEVEL.contains(&first)).then(|| {
+        format!(
+            "is not configuration: no running-config line starts with `{first}`; pasted from a golden, it would run as a command"
+        )
+    })
 }
 
 /// The fabric key that writes `cmd`, when the format models it (so it has no place in
