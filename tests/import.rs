@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use fabric::diag::Sources;
-
 /// Captures of a whole running config (they start with the `##` database header).
 fn full_captures() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -23,18 +21,17 @@ fn full_captures() -> Vec<PathBuf> {
     out
 }
 
-/// Imports these configs as one fabric, then for each switch: the fabric validates, and its
-/// compiled config against the source has an empty plan. The fabric's text on failure.
+/// Imports these configs as one fabric and checks it as `fabric import` does before writing
+/// (`import::check`): it validates, and each switch's compiled config has an empty plan
+/// against its source and prints every line of it. The fabric's text.
 fn round_trip(files: &[PathBuf]) -> String {
     let mut sources = std::collections::BTreeMap::new();
-    let mut configs = std::collections::BTreeMap::new();
     for f in files {
         let config = fabric::onyx::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
         let name = config.name().map_or_else(
             || f.file_stem().unwrap().to_string_lossy().into_owned(),
             str::to_string,
         );
-        configs.insert(name.clone(), config.clone());
         sources.insert(
             name,
             fabric::import::Source {
@@ -45,73 +42,21 @@ fn round_trip(files: &[PathBuf]) -> String {
         );
     }
     let yaml = fabric::import::import(&sources).unwrap_or_else(|e| panic!("{files:?}: {e}"));
-    let mut diag_sources = Sources::default();
-    let loaded = fabric::fabric::parse_bytes(
-        "imported.yaml",
-        yaml.clone().into_bytes(),
-        &mut diag_sources,
-    )
-    .unwrap_or_else(|d| {
-        panic!(
-            "{}\n{yaml}",
-            fabric::diag::render(&[d], &diag_sources, false)
-        )
-    });
-    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
-    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
-    assert!(
-        errors.is_empty(),
-        "{}\n{yaml}",
-        fabric::diag::render(&errors, &diag_sources, false)
-    );
-    let fab = fab.unwrap();
-    let renderer = fabric::onyx::Renderer::embedded().unwrap();
-    for (name, running) in &configs {
-        let sw = fab
+    if let Err(u) = fabric::import::check("imported.yaml", &yaml, &sources) {
+        let switches: Vec<String> = u
             .switches
-            .values()
-            .find(|s| s.hostname.as_str() == name)
-            .unwrap_or_else(|| panic!("no switch {name} in\n{yaml}"));
-        let intended = fabric::compile::compile_switch(sw);
-        let target =
-            fabric::diff::target(running, &intended, &fabric::diff::Scope::fabric(sw, false));
-        let plan: Vec<String> = fabric::diff::plan(running, &target)
             .iter()
-            .map(|s| s.command.to_string())
+            .map(|s| {
+                format!(
+                    "{}: plan {:#?}, lost {:#?}, added {:#?}",
+                    s.name, s.plan, s.lost, s.added
+                )
+            })
             .collect();
-        assert!(plan.is_empty(), "{name}: drift {plan:#?}\n{yaml}");
-        // Nothing lost: the compiled config prints every line the source prints (in place,
-        // or, for lines the model does not know, at the end of their section).
-        let lines = |c: &fabric::onyx::Config| {
-            let mut v: Vec<String> = renderer
-                .render(c)
-                .unwrap()
-                .lines()
-                .filter(|l| !l.starts_with("##") && !l.trim().is_empty())
-                .map(str::to_string)
-                .collect();
-            v.sort();
-            v
-        };
-        let mut compiled = lines(&intended);
-        let mut lost = Vec::new();
-        for line in lines(running) {
-            match compiled.iter().position(|l| *l == line) {
-                Some(i) => {
-                    compiled.remove(i);
-                }
-                None => lost.push(line),
-            }
-        }
-        assert_eq!(lost, Vec::<String>::new(), "{name}: lines lost\n{yaml}");
-        // What the compiled config adds is only what every switch prints (a capture of
-        // `show running-config protocol bgp` leaves those out).
-        let factory = lines(&fabric::onyx::Config::factory(name, None, None));
-        compiled.retain(|l| !factory.contains(l));
-        assert_eq!(
-            compiled,
-            Vec::<String>::new(),
-            "{name}: lines added\n{yaml}"
+        panic!(
+            "{}{}\n{yaml}",
+            fabric::diag::render(&u.errors, &u.sources, false),
+            switches.join("\n")
         );
     }
     yaml
@@ -209,4 +154,86 @@ fn shared_port_settings_become_a_profile() {
         "{out}"
     );
     assert!(!out.contains("model guessed"), "{out}");
+}
+
+/// A config the fabric format cannot carry is never imported as if it could: each of these
+/// would give a fabric that fails validation or drifts from its source, so `fabric import`
+/// exits 2, says which value or line it could not carry and where it came from, and writes
+/// nothing.
+#[test]
+fn what_the_format_cannot_carry_is_refused_and_nothing_written() {
+    let dir = crate::scratch("import-unfaithful");
+    let golden =
+        std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
+            .unwrap();
+    let with = |name: &str, section: &str, line: &str| {
+        let text = golden.replace("swx-mld-1-2", name).replacen(
+            "##\n## Interface Ethernet buffer configuration",
+            &format!(
+                "##\n## {section}\n##\n{line}\n\n##\n## Interface Ethernet buffer configuration"
+            ),
+            1,
+        );
+        std::fs::write(dir.join(format!("{name}.cfg")), text).unwrap();
+    };
+    with(
+        "long",
+        "Interface Ethernet configuration",
+        &format!(
+            "   interface ethernet 1/1 description \"{}\"",
+            "x".repeat(1_000_000)
+        ),
+    );
+    with(
+        "ecn",
+        "QoS switch configuration",
+        "   interface ethernet 1/3 traffic-class 4 congestion-control ecn minimum-absolute 2000 maximum-absolute 100",
+    );
+    with(
+        "subport",
+        "Interface Ethernet configuration",
+        "   interface ethernet 1/2/1 mtu 9216 force",
+    );
+    std::fs::write(
+        dir.join("license.cfg"),
+        golden
+            .replace("swx-mld-1-2", "license")
+            .replace("license install LK2", "license install LK2\u{1}X"),
+    )
+    .unwrap();
+    for (name, said) in [
+        ("long", "description is 1000000 characters, at most 64"),
+        ("ecn", "ECN minimum 2000 KB is above the maximum 100 KB"),
+        (
+            "subport",
+            "not carried: interface ethernet 1/2/1 mtu 9216 force",
+        ),
+        (
+            "license",
+            "license key contains the control character U+0001",
+        ),
+    ] {
+        let out = dir.join(format!("{name}.yaml"));
+        let (code, text) = crate::run(
+            std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+                .args(["import", &format!("{name}.cfg"), "-o"])
+                .arg(&out)
+                .current_dir(&dir),
+        );
+        assert_eq!(code, 2, "{name}: {}", &text[..text.len().min(2000)]);
+        assert!(
+            text.contains(said),
+            "{name}: {}",
+            &text[..text.len().min(2000)]
+        );
+        assert!(text.contains("nothing written"), "{name}");
+        if name != "subport" {
+            assert!(
+                text.contains(&format!("imported from `{name}.cfg`")),
+                "{name}"
+            );
+        }
+        assert!(!out.exists(), "{name}: {} written", out.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -86,6 +86,16 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         }
     }
     let text = import::import(&sources).map_err(Failure)?;
+    // The fabric is checked as a user would check it before it is written: it validates, and
+    // compiles back to each config it came from.
+    let shown = match &args.output {
+        Some(path) => format!("{} (not written)", path.display()),
+        None => "imported fabric (not written)".to_string(),
+    };
+    if let Err(u) = import::check(&shown, &text, &sources) {
+        report_unfaithful(&u, color);
+        return Ok(exit::FAILURE);
+    }
     match &args.output {
         None => out!("{text}"),
         Some(path) => {
@@ -104,6 +114,35 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         }
     }
     Ok(exit::OK)
+}
+
+/// Says what an imported fabric cannot carry: the values the format refuses (located in the
+/// fabric's text, with the config each came from), and per switch what differs.
+fn report_unfaithful(u: &import::Unfaithful, color: bool) {
+    if !u.errors.is_empty() {
+        err!("{}", crate::diag::render(&u.errors, &u.sources, color));
+    }
+    for s in &u.switches {
+        errln!(
+            "error: `{}` ({}): the imported fabric does not reproduce this config",
+            s.name,
+            s.origin
+        );
+        for line in &s.lost {
+            errln!("  not carried: {}", line.trim());
+        }
+        for line in &s.added {
+            errln!("  added:       {}", line.trim());
+        }
+        for c in &s.plan {
+            errln!("  a push would send: {c}");
+        }
+    }
+    errln!(
+        "fabric import: {} value(s) the fabric format refuses, {} switch(es) not reproduced; nothing written",
+        u.errors.len(),
+        u.switches.len()
+    );
 }
 
 /// `NAME=[USER@]HOST[:PORT]`.
