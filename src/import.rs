@@ -125,7 +125,11 @@ pub fn check(
             .iter()
             .map(|s| s.command.to_string())
             .collect();
-        let mut compiled = lines(&intended);
+        // Quotes around descriptions are how a release prints them, not what they hold.
+        let mut compiled = lines(&Config {
+            quoted: running.quoted,
+            ..intended.clone()
+        });
         let mut lost = Vec::new();
         for line in lines(running) {
             match compiled.iter().position(|l| *l == line) {
