@@ -651,7 +651,7 @@ fn a_closed_pipe_ends_the_output_quietly() {
     // A fabric of 40 switches with a host on every port, compiled into a folder without
     // goldens: every file is stale and printed whole.
     let mut fab = String::from(
-        "port_defaults: { mtu: 9216, trust: L3, pfc: true }\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\nswitches:\n",
+        "lldp: true\nport_defaults: { mtu: 9216, trust: L3, pfc: true, ecn: { 3: { min: 150, max: 1500 } }, ets: { 6: strict } }\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\nswitches:\n",
     );
     for n in 0..40 {
         fab += &format!(
@@ -693,5 +693,103 @@ fn a_closed_pipe_ends_the_output_quietly() {
             "{args:?}: {err}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `validate` and `compile` judge a fabric the same way: the RoCE audit's errors fail both
+/// (compile writes nothing), its warnings fail both under `--deny-warnings`; one file that
+/// cannot be read is named while the others are still checked (exit 2); and a key written
+/// twice is reported without hiding the file's other errors.
+#[test]
+fn validate_and_compile_agree_and_report_everything() {
+    let dir = temp("agree");
+    let ml = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
+    // Spare ports without PFC: a RoCE audit error (R005), not a format error.
+    std::fs::write(
+        dir.join("audit-error.yaml"),
+        ml.replace(
+            "  pfc: true           # lossless",
+            "  pfc: false          # lossless",
+        ),
+    )
+    .unwrap();
+    let out = dir.join("goldens");
+    for cmd in [
+        &["validate"][..],
+        &["compile", "--out", out.to_str().unwrap()],
+    ] {
+        let (code, stdout, err) = fabric(&[cmd, &["audit-error.yaml"]].concat(), &dir);
+        assert_eq!(code, 1, "{cmd:?}: {stdout}{err}");
+        assert!(err.contains("R005"), "{cmd:?}: {err}");
+    }
+    assert!(
+        !out.exists(),
+        "compile wrote goldens for a fabric validate refuses"
+    );
+    // The reference guide's fabric has audit warnings (R008, R011): they fail only when denied.
+    let rdg = root().join("fabrics/rdg-roce-dscp.yaml");
+    let rdg = rdg.to_str().unwrap();
+    for cmd in [
+        &["validate"][..],
+        &["compile", "--out", out.to_str().unwrap()],
+    ] {
+        let (code, _, err) = fabric(&[cmd, &[rdg]].concat(), &dir);
+        assert_eq!(code, 0, "{cmd:?}: {err}");
+        assert!(err.contains("warning R008"), "{cmd:?}: {err}");
+        let (code, _, err) = fabric(&[cmd, &["--deny-warnings", rdg]].concat(), &dir);
+        assert_eq!(code, 1, "{cmd:?} --deny-warnings: {err}");
+    }
+    // A missing file: named, and the others still checked.
+    std::fs::write(
+        dir.join("bad.yaml"),
+        "switches:\n  leaf01:\n    model: SN2100\n    ports:\n      1/1: { mtu: 99999 }\n",
+    )
+    .unwrap();
+    let (code, _, err) = fabric(&["validate", "missing.yaml", "bad.yaml", rdg], &dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot read `missing.yaml`"), "{err}");
+    assert!(
+        err.contains("error[E020]") && err.contains("bad.yaml:5:19"),
+        "{err}"
+    );
+    assert!(err.contains("warning R008"), "{err}");
+    // A key written twice, and an error elsewhere in the same file: both reported.
+    std::fs::write(
+        dir.join("dup.yaml"),
+        "switches:\n  leaf01:\n    model: SN2100\n    lldp: true\n    lldp: false\n    ports:\n      1/2: { mtu: 99999 }\n",
+    )
+    .unwrap();
+    let (code, _, err) = fabric(&["validate", "dup.yaml"], &dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("error[E013]") && err.contains("error[E020]"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two fabric files with the same stem (`sites/a/fabric.yaml`, `sites/b/fabric.yaml`) would
+/// write one golden folder: refused, nothing written.
+#[test]
+fn compile_refuses_two_fabrics_with_one_golden_folder() {
+    let dir = temp("stems");
+    for site in ["a", "b"] {
+        std::fs::create_dir_all(dir.join("sites").join(site)).unwrap();
+        std::fs::write(
+            dir.join(format!("sites/{site}/fabric.yaml")),
+            format!("switches:\n  leaf-{site}: {{ model: SN2100 }}\n"),
+        )
+        .unwrap();
+    }
+    let (code, _, err) = fabric(
+        &["compile", "sites/a/fabric.yaml", "sites/b/fabric.yaml"],
+        &dir,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`sites/a/fabric.yaml` and `sites/b/fabric.yaml` would both write their goldens to `golden/fabric`"),
+        "{err}"
+    );
+    assert!(!dir.join("golden").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,10 @@ use fabric::diag::{Sources, render};
 fn diagnose(name: &str, bytes: Vec<u8>) -> (String, usize) {
     let mut sources = Sources::default();
     let diags = match fabric::fabric::parse_bytes(name, bytes, &mut sources) {
-        Ok(loaded) => fabric::fabric::validate(&loaded.raw, loaded.file).1,
+        Ok(loaded) => {
+            let (_, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+            loaded.diagnostics.into_iter().chain(diags).collect()
+        }
         Err(d) => vec![d],
     };
     let errors = diags.iter().filter(|d| d.is_error()).count();

@@ -309,8 +309,8 @@ fn predeploy(path: &Path, chosen: &[&crate::fabric::Switch], profile: Profile) -
 }
 
 /// `fabric validate`'s audit of a valid fabric (profile roce-lossless): its error and
-/// warning findings as lines, and whether any is an error.
-pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, bool) {
+/// warning findings as lines, and how many of each.
+pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, usize, usize) {
     let chosen: Vec<_> = fabric.switches.values().collect();
     let mut audited = predeploy(path, &chosen, Profile::RoceLossless);
     audited.input.links = fabric_links(fabric);
@@ -334,7 +334,8 @@ pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, bool) {
             f.severity, f.rule, f.name, f.switch, f.message
         ));
     }
-    (out, findings.iter().any(|f| f.severity == Severity::Error))
+    let count = |s| findings.iter().filter(|f| f.severity == s).count();
+    (out, count(Severity::Error), count(Severity::Warning))
 }
 
 /// With a fabric: its compiled configs (pre-deploy), or the switches' running configs

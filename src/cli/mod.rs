@@ -270,29 +270,110 @@ pub(crate) fn check_all(
     Ok((ok, clean))
 }
 
-fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, Failure> {
-    let (fabrics, clean) = check_all(paths, deny_warnings, color)?;
-    if !clean {
-        return Ok(exit::FINDINGS);
+/// What `validate`, `compile` and `push` check of fabric files, in one way so they never
+/// disagree: every file is read (one that cannot be is reported and the others still
+/// checked), every format diagnostic is printed, and each valid fabric's compiled configs go
+/// through the RoCE audit (profile `roce-lossless`), whose errors fail the fabric and whose
+/// warnings count as warnings.
+pub(crate) struct Checked {
+    /// Each fabric whose format is valid, with its audit findings as lines and whether the
+    /// fabric passes (no error; no warning either under `--deny-warnings`).
+    pub fabrics: Vec<(PathBuf, crate::fabric::Fabric, String, bool)>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// Files that could not be read at all.
+    pub unreadable: usize,
+    deny_warnings: bool,
+}
+
+impl Checked {
+    /// The exit code of a check: 2 when a file could not be read, 1 on errors (and on
+    /// warnings when they are denied), else 0.
+    pub fn code(&self) -> u8 {
+        if self.unreadable > 0 {
+            exit::FAILURE
+        } else if self.errors > 0 || self.warnings > 0 && self.deny_warnings {
+            exit::FINDINGS
+        } else {
+            exit::OK
+        }
     }
-    let mut failed = false;
-    for (path, f) in &fabrics {
+
+    /// The fabrics, when every file passed.
+    pub fn passed(self) -> Option<Vec<(PathBuf, crate::fabric::Fabric)>> {
+        (self.code() == exit::OK).then(|| {
+            self.fabrics
+                .into_iter()
+                .map(|(p, f, _, _)| (p, f))
+                .collect()
+        })
+    }
+}
+
+pub(crate) fn check_deployable(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Checked {
+    let mut sources = Sources::default();
+    let mut all: Vec<Diagnostic> = Vec::new();
+    let mut checked = Checked {
+        fabrics: Vec::new(),
+        errors: 0,
+        warnings: 0,
+        unreadable: 0,
+        deny_warnings,
+    };
+    for path in paths {
+        let (fabric, diags) = match crate::fabric::read(path, &mut sources) {
+            Ok(r) => r,
+            Err(e) => {
+                errln!("error: cannot read `{}`: {e}", path.display());
+                checked.unreadable += 1;
+                continue;
+            }
+        };
+        all.extend(diags);
+        if let Some(f) = fabric {
+            let (findings, errors, warnings) = audit::validate(path, &f);
+            checked.errors += errors;
+            checked.warnings += warnings;
+            let ok = errors == 0 && (warnings == 0 || !deny_warnings);
+            checked.fabrics.push((path.clone(), f, findings, ok));
+        }
+    }
+    let format_errors = all.iter().filter(|d| d.is_error()).count();
+    checked.errors += format_errors;
+    checked.warnings += all.len() - format_errors;
+    if !all.is_empty() {
+        err!("{}", diag::render(&all, &sources, color));
+    }
+    for (_, _, findings, _) in &checked.fabrics {
+        err!("{findings}");
+    }
+    if checked.errors + checked.warnings > 0 {
+        errln!(
+            "{} error(s), {} warning(s) in {} file(s)",
+            checked.errors,
+            checked.warnings,
+            paths.len()
+        );
+    }
+    checked
+}
+
+fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, Failure> {
+    let checked = check_deployable(paths, deny_warnings, color);
+    for (path, f, _, ok) in &checked.fabrics {
         let ports: usize = f.switches.values().map(|s| s.ports.len()).sum();
-        let (findings, errors) = audit::validate(path, f);
-        failed |= errors;
-        out!("{findings}");
         outln!(
             "{}: {}, {} switch(es), {ports} port(s)",
             path.display(),
-            if errors {
-                "valid format, but the RoCE audit finds errors (`fabric audit` for details)"
-            } else {
+            if *ok {
                 "valid"
+            } else {
+                "valid format, but the RoCE audit finds problems (`fabric audit` for details)"
             },
             f.switches.len()
         );
     }
-    Ok(if failed { exit::FINDINGS } else { exit::OK })
+    Ok(checked.code())
 }
 
 /// A switch's name: its config's (`hostname`, else `## Hostname:`), else the file's stem.
@@ -455,10 +536,24 @@ fn compile(
         Some(dir) => Renderer::from_dir(dir)?,
         None => Renderer::embedded()?,
     };
-    let (fabrics, clean) = check_all(paths, deny_warnings, color)?;
-    if !clean {
-        return Ok(exit::FINDINGS);
+    // Two fabrics named alike would write one golden folder.
+    let mut stems: BTreeMap<String, &PathBuf> = BTreeMap::new();
+    for path in paths {
+        let stem = stem(path)?;
+        if let Some(other) = stems.insert(stem.clone(), path) {
+            return Err(Failure(format!(
+                "`{}` and `{}` would both write their goldens to `{}`: rename one, or compile them with separate `--out` folders",
+                other.display(),
+                path.display(),
+                out.join(&stem).display()
+            )));
+        }
     }
+    let checked = check_deployable(paths, deny_warnings, color);
+    let code = checked.code();
+    let Some(fabrics) = checked.passed() else {
+        return Ok(code);
+    };
     let mut stale = 0usize;
     for (path, fabric) in &fabrics {
         let dir = out.join(stem(path)?);

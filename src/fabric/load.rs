@@ -27,6 +27,9 @@ pub const MAX_BYTES: usize = 32 << 20;
 pub struct Loaded {
     pub file: FileId,
     pub raw: RawFabric,
+    /// Problems found while reading that did not stop it: keys written twice (E013; the
+    /// first is read, so validation still reports everything else).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Reads and parses one fabric file. I/O failures are operational errors (`Err`); problems
@@ -129,11 +132,65 @@ pub fn parse_bytes(
             .help("a fabric needs at least `switches:`; see fabrics/rdg-roce-dscp.yaml"));
     }
     let options = serde_saphyr::options! { with_snippet: false };
-    match serde_saphyr::from_str_with_options::<RawFabric>(text, options) {
-        Ok(raw) if raw.switches.0.is_empty() => Err(no_switch(text, file)),
-        Ok(raw) => Ok(Loaded { file, raw }),
-        Err(e) => Err(yaml_diagnostic(e.without_snippet(), file, text)),
+    let (raw, diagnostics) = match serde_saphyr::from_str_with_options::<RawFabric>(text, options) {
+        Ok(raw) => (raw, Vec::new()),
+        // A key written twice: every such key is reported, and the file is read again with
+        // the first of each, so one duplicate hides no other problem.
+        Err(YamlError::DuplicateMappingKey { .. }) => {
+            let first_wins = serde_saphyr::options! {
+                with_snippet: false,
+                duplicate_keys: serde_saphyr::DuplicateKeyPolicy::FirstWins,
+            };
+            match serde_saphyr::from_str_with_options::<RawFabric>(text, first_wins) {
+                Ok(raw) => (raw, duplicate_keys(text, file)),
+                Err(e) => return Err(yaml_diagnostic(e.without_snippet(), file, text)),
+            }
+        }
+        Err(e) => return Err(yaml_diagnostic(e.without_snippet(), file, text)),
+    };
+    if raw.switches.0.is_empty() {
+        return Err(no_switch(text, file));
     }
+    Ok(Loaded {
+        file,
+        raw,
+        diagnostics,
+    })
+}
+
+/// Every key written twice in a mapping (E013), each at its second writing with the first.
+fn duplicate_keys(text: &str, file: FileId) -> Vec<Diagnostic> {
+    let Ok(docs) = outline(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut stack: Vec<&Node> = docs.iter().filter_map(|d| d.root.as_ref()).collect();
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            Kind::Map(entries) => {
+                let mut seen: std::collections::HashMap<&str, &Node> = Default::default();
+                for (k, v) in entries {
+                    if let Some(name) = k.scalar() {
+                        if let Some(first) = seen.get(name) {
+                            out.push(
+                                Diagnostic::error("E013", format!("key `{name}` is written twice"))
+                                    .at(to_span(file, k.span.clone()), "written again here")
+                                    .also(to_span(file, first.span.clone()), "first written here")
+                                    .help("a key appears once in a mapping; merge the two entries into one"),
+                            );
+                        } else {
+                            seen.insert(name, k);
+                        }
+                    }
+                    stack.push(v);
+                }
+            }
+            Kind::List(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    out.sort_by_key(|d| d.sort_key().0.map(|s| s.start));
+    out
 }
 
 /// The text of a UTF-16 file (a byte-order mark, or ASCII with a NUL byte every other byte),

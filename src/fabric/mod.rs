@@ -131,7 +131,15 @@ pub fn read(
     sources: &mut crate::diag::Sources,
 ) -> std::io::Result<(Option<Fabric>, Vec<crate::diag::Diagnostic>)> {
     Ok(match load(path, sources)? {
-        Ok(loaded) => validate(&loaded.raw, loaded.file),
+        Ok(loaded) => {
+            let (fabric, diags) = validate(&loaded.raw, loaded.file);
+            // A key written twice is an error even when the rest validates.
+            let fabric = fabric.filter(|_| loaded.diagnostics.is_empty());
+            (
+                fabric,
+                loaded.diagnostics.into_iter().chain(diags).collect(),
+            )
+        }
         Err(d) => (None, vec![d]),
     })
 }
