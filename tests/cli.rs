@@ -793,3 +793,50 @@ fn compile_refuses_two_fabrics_with_one_golden_folder() {
     assert!(!dir.join("golden").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder of backups with some that are not running configs: `audit` names each, audits
+/// the others and exits 2 (never a clean verdict); `import` names each and writes nothing.
+#[test]
+fn bad_backups_in_a_folder_are_each_named_and_never_pass() {
+    let dir = temp("bad-backups");
+    let backups = dir.join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    for sw in ["leaf01", "leaf02", "spine01"] {
+        std::fs::copy(
+            root().join(format!("golden/ml-cluster/{sw}.cfg")),
+            backups.join(format!("{sw}.cfg")),
+        )
+        .unwrap();
+    }
+    std::fs::write(backups.join("leaf03.cfg"), "% Permission denied\n").unwrap();
+    std::fs::write(backups.join("leaf04.cfg"), "").unwrap();
+    let (code, out, err) = fabric(&["audit", "--running", "backups"], &dir);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("leaf03.cfg:1:1") && err.contains("leaf04.cfg"),
+        "{err}"
+    );
+    assert!(out.contains("leaf01") && out.contains("spine01"), "{out}");
+    let (code, _, err) = fabric(&["import", "backups", "-o", "f.yaml"], &dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("leaf03.cfg:1:1") && err.contains("leaf04.cfg"),
+        "{err}"
+    );
+    assert!(
+        err.contains("2 running config(s) could not be read; nothing written"),
+        "{err}"
+    );
+    assert!(!dir.join("f.yaml").exists());
+    // Against a fabric: a missing backup is named too, and the rest audited.
+    std::fs::remove_file(backups.join("leaf04.cfg")).unwrap();
+    let fab = root().join("fabrics/ml-cluster.yaml");
+    let (code, out, err) = fabric(
+        &["audit", fab.to_str().unwrap(), "--running", "backups"],
+        &dir,
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no running config for `leaf04`"), "{err}");
+    assert!(out.contains("spine01"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

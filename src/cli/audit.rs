@@ -67,6 +67,8 @@ enum FailOn {
 struct Audited {
     input: Input,
     sources: BTreeMap<String, Source>,
+    /// Some input could not be read (and was named): the verdict is not clean.
+    unreadable: bool,
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
@@ -114,7 +116,13 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         (FailOn::Warning, Some(s)) => s <= Severity::Warning,
         (FailOn::Error, Some(s)) => s == Severity::Error,
     };
-    Ok(if fails { exit::FINDINGS } else { exit::OK })
+    Ok(if audited.unreadable {
+        exit::FAILURE
+    } else if fails {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
 }
 
 /// The files to read: each file given, and the `*.cfg` of each folder given, in name order.
@@ -162,10 +170,16 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
+    // Every file that is not a readable running config is named; none is skipped silently,
+    // and the audit of the others is still printed (exit 2).
+    let mut unreadable = false;
     for file in files(&args.running)? {
         let (config, source) = match read(&file, color)? {
             Ok(r) => r,
-            Err(code) => return Ok(Err(code)),
+            Err(_) => {
+                unreadable = true;
+                continue;
+            }
         };
         let name = super::switch_name(&config, &file);
         if let Some(other) = sources.get(&name) {
@@ -179,8 +193,15 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
         input.switches.insert(name.clone(), Switch::new(config));
         sources.insert(name, source);
     }
+    if unreadable && sources.is_empty() {
+        return Ok(Err(exit::FAILURE));
+    }
     input.links = audit::links_from_descriptions(&input.switches);
-    Ok(Ok(Audited { input, sources }))
+    Ok(Ok(Audited {
+        input,
+        sources,
+        unreadable,
+    }))
 }
 
 fn live_source(name: &str) -> Source {
@@ -228,7 +249,11 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
         sources.insert(target.name.clone(), live_source(&target.name));
     }
     input.links = audit::links_from_descriptions(&input.switches);
-    Ok(Audited { input, sources })
+    Ok(Audited {
+        input,
+        sources,
+        unreadable: false,
+    })
 }
 
 /// Cables between the fabric's switches, from its peers.
@@ -305,7 +330,11 @@ fn predeploy(path: &Path, chosen: &[&crate::fabric::Switch], profile: Profile) -
             },
         );
     }
-    Audited { input, sources }
+    Audited {
+        input,
+        sources,
+        unreadable: false,
+    }
 }
 
 /// `fabric validate`'s audit of a valid fabric (profile roce-lossless): its error and
@@ -368,7 +397,11 @@ fn with_fabric(
             input.switches.insert(name.clone(), s);
             sources.insert(name.clone(), live_source(&name));
         }
-        return Ok(Ok(Audited { input, sources }));
+        return Ok(Ok(Audited {
+            input,
+            sources,
+            unreadable: false,
+        }));
     }
     if args.running.is_empty() {
         return Ok(Ok(predeploy(path, &chosen, args.profile)));
@@ -384,30 +417,34 @@ fn with_fabric(
             chosen.len()
         )));
     }
+    // A switch whose config is missing or unreadable is named; the others are audited (exit 2).
+    let mut unreadable = false;
     for sw in chosen {
         let name = sw.hostname.to_string();
-        let file = match &single {
-            Some(f) => f.clone(),
+        let found = match &single {
+            Some(f) => Some(f.clone()),
             None => args
                 .running
                 .iter()
                 .filter(|d| d.is_dir())
                 .map(|d| d.join(format!("{name}.cfg")))
-                .find(|f| f.exists())
-                .ok_or_else(|| {
-                    Failure(format!(
-                        "no running config for `{name}`: no `{name}.cfg` in {}",
-                        args.running
-                            .iter()
-                            .map(|p| format!("`{}`", p.display()))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
-                })?,
+                .find(|f| f.exists()),
         };
-        let (config, source) = match read(&file, color)? {
-            Ok(r) => r,
-            Err(code) => return Ok(Err(code)),
+        let Some(file) = found else {
+            errln!(
+                "error: no running config for `{name}`: no `{name}.cfg` in {}",
+                args.running
+                    .iter()
+                    .map(|p| format!("`{}`", p.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            unreadable = true;
+            continue;
+        };
+        let Ok((config, source)) = read(&file, color)? else {
+            unreadable = true;
+            continue;
         };
         let mut s = Switch::new(config);
         s.model = Some(sw.model);
@@ -415,7 +452,14 @@ fn with_fabric(
         input.switches.insert(name.clone(), s);
         sources.insert(name, source);
     }
-    Ok(Ok(Audited { input, sources }))
+    if unreadable && sources.is_empty() {
+        return Ok(Err(exit::FAILURE));
+    }
+    Ok(Ok(Audited {
+        input,
+        sources,
+        unreadable,
+    }))
 }
 
 /// `fabric explain RULE`.

@@ -48,9 +48,12 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         sources.insert(name, source);
         Ok(())
     };
+    // Every file that is not a readable running config is named before giving up.
+    let mut unreadable = 0;
     for file in super::audit::files(&args.running)? {
         let Ok(config) = super::read_config(&file, color)? else {
-            return Ok(exit::FAILURE);
+            unreadable += 1;
+            continue;
         };
         let name = super::switch_name(&config, &file);
         add(
@@ -61,6 +64,10 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 model,
             },
         )?;
+    }
+    if unreadable > 0 {
+        errln!("fabric import: {unreadable} running config(s) could not be read; nothing written");
+        return Ok(exit::FAILURE);
     }
     if !args.live.is_empty() {
         let targets = args
