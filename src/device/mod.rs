@@ -6,6 +6,7 @@
 //! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
 //! switch, as data: nothing here prints. Secrets never reach a transcript or an error.
 
+pub mod known_hosts;
 pub mod push;
 pub mod session;
 pub mod ssh;
