@@ -131,14 +131,59 @@ pub(crate) fn reach(
     })
 }
 
-/// Reads an inventory file (`fabric lab` writes one).
+/// Reads an inventory file (`fabric lab` writes one). A file that is not one is an E090
+/// diagnostic at its line, printed here with the values of secret keys masked like every
+/// excerpt (the YAML reader's own message would quote the line as written).
 pub fn read_inventory(path: Option<&Path>) -> Result<Inventory, Failure> {
     let Some(path) = path else {
         return Ok(Inventory::default());
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
-    serde_saphyr::from_str(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))
+    let options = serde_saphyr::options! { with_snippet: false };
+    let e = match serde_saphyr::from_str_with_options::<Inventory>(&text, options) {
+        Ok(inventory) => return Ok(inventory),
+        Err(e) => e,
+    };
+    let e = e.without_snippet();
+    let mut sources = crate::diag::Sources::default();
+    let file = sources.add(path.display().to_string(), text.clone());
+    let mut d = crate::diag::Diagnostic::error(
+        "E090",
+        format!(
+            "not a valid inventory: {}",
+            crate::fabric::load::reader_message(e)
+        ),
+    )
+    .help("an inventory is `known_hosts: FILE` and `switches: { NAME: { host, port, user } }`; passwords never go in it (`FABRIC_PASSWORD`, or a prompt)");
+    if let Some(l) = e.location() {
+        let span = l.span();
+        let start = span
+            .byte_offset()
+            .map_or_else(|| line_offset(&text, l.line() as usize), |o| o as usize);
+        let len = span.byte_len().unwrap_or(0) as usize;
+        d = d.at(
+            crate::diag::Span {
+                file,
+                start,
+                end: start + len,
+            },
+            "here",
+        );
+    }
+    eprint!("{}", crate::diag::render(&[d], &sources, false));
+    Err(Failure(format!(
+        "`{}` is not a valid inventory",
+        path.display()
+    )))
+}
+
+/// The byte offset where a 1-based line starts.
+fn line_offset(text: &str, line: usize) -> usize {
+    text.split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum()
 }
 
 /// The chosen switches (all when `names` is empty), as jobs: where each is and what it
