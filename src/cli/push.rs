@@ -68,6 +68,7 @@ impl Connect {
         o.command_timeout = Duration::from_secs(self.command_timeout.max(1));
         o.switch_timeout = Duration::from_secs(self.switch_timeout.max(1));
         o.transcripts = Some(PathBuf::from(".fabric/logs"));
+        o.switches = inventory.switches.keys().cloned().collect();
         o.password = match std::env::var(PASSWORD_ENV) {
             Ok(p) => Some(Secret(p)),
             Err(_) if lab_password.is_some() => lab_password.map(Secret),
@@ -109,8 +110,10 @@ pub(crate) fn reach(
         let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf());
         let started = super::lab::start(&lab_args, fabric, color)?;
         let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
+        let mut options = connect.options(&started.inventory, Some(password))?;
+        fleet(&mut options, fabric);
         return Ok(Reach {
-            options: connect.options(&started.inventory, Some(password))?,
+            options,
             inventory: started.inventory.clone(),
             _lab: Some(started),
         });
@@ -123,12 +126,24 @@ pub(crate) fn reach(
         ));
     }
     let inventory = read_inventory(connect.inventory.as_deref())?;
+    let mut options = connect.options(&inventory, None)?;
+    fleet(&mut options, fabric);
     Ok(Reach {
-        options: connect.options(&inventory, None)?,
+        options,
         inventory,
         #[cfg(feature = "lab")]
         _lab: None,
     })
+}
+
+/// Adds the fabric's switch names to those a switch must not turn out to be (besides the one
+/// asked for): a switch answering with another's host key or hostname is refused.
+pub(crate) fn fleet(options: &mut Options, fabric: &Fabric) {
+    options
+        .switches
+        .extend(fabric.switches.keys().map(|h| h.to_string()));
+    options.switches.sort();
+    options.switches.dedup();
 }
 
 /// Reads an inventory file (`fabric lab` writes one). A file that is not one is an E090
@@ -249,13 +264,8 @@ pub(crate) fn read_switches(
         match r {
             Ok(r) => out.push(r),
             Err(e) => {
-                // Connection and login errors name the switch already.
-                let e = e.to_string();
-                if e.starts_with(&format!("{}:", target.name)) {
-                    eprintln!("error: {e}");
-                } else {
-                    eprintln!("error: {}: {e}", target.name);
-                }
+                // A device error never names the switch: it is named here, once.
+                eprintln!("error: {}: {e}", target.name);
                 failed = true;
             }
         }
