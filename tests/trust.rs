@@ -1,7 +1,7 @@
 //! Trust: host keys judged as OpenSSH's `ssh` judges them (a table of `known_hosts` files, each
 //! checked by `ssh` and by our client against one real `sshd` with an RSA and an ed25519 key),
-//! the switch's identity checked before the first command, and one clear line for a switch
-//! that cannot be reached.
+//! the switch's identity checked before the first command, one clear line for a switch that
+//! cannot be reached, and no secret in any output.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -513,4 +513,268 @@ fn an_unreachable_switch_is_one_clear_line() {
         "{out}"
     );
     assert!(!out.contains("Session("), "{out}");
+}
+
+/// Every file under a folder, as text.
+fn files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else if p.exists() {
+            let bytes = std::fs::read(&p).unwrap();
+            out.push((p, String::from_utf8_lossy(&bytes).into_owned()));
+        }
+    }
+    out
+}
+
+/// A canary written where users keep secrets (the password variables, an inventory, a fabric
+/// file, a switch's `username … password 0 …` and `snmp-server community …` lines, a fault
+/// file's `enable_password`) never appears in what any command prints, nor in a transcript, a
+/// backup or a lab switch's command log, through every failure path.
+#[test]
+fn secrets_never_reach_any_output() {
+    const CANARY: &str = "Zq7Canary";
+    let login = format!("{CANARY}Login");
+    let dir = scratch("canary");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    let rdg = path(&crate::lab_ssh::rdg());
+    // A switch holding secrets of its own, and one change to push (`lldp`).
+    let from = dir.join("from");
+    std::fs::create_dir_all(&from).unwrap();
+    let golden =
+        std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
+            .unwrap();
+    let users = format!(
+        "##\n## Local user account configuration\n##\n   username admin password 0 {CANARY}User\n   snmp-server community {CANARY}Community ro\n\n##\n## X.509 certificates configuration"
+    );
+    let config = golden
+        .replace("##\n## X.509 certificates configuration", &users)
+        .replace("   lldp\n", "");
+    assert!(config.contains("snmp-server community") && !config.contains("   lldp"));
+    std::fs::write(from.join("swx-mld-1-2.cfg"), &config).unwrap();
+    let state = dir.join("lab");
+    let _lab = start_lab_of(
+        Path::new(&rdg),
+        &state,
+        &["--from".as_ref(), from.as_os_str()],
+        &[("FABRIC_LAB_PASSWORD", &login)],
+    );
+    let inventory = path(&state.join("inventory.yaml"));
+    let kh = path(&state.join("known_hosts"));
+    let addr = inventory_addr(&state);
+    let faults = state.join("swx-mld-1-2/faults.yaml");
+
+    // A bad inventory: a password where users put one.
+    let bad_inventory = dir.join("bad_inventory.yaml");
+    std::fs::write(
+        &bad_inventory,
+        format!(
+            "switches:\n  swx-mld-1-2: {{ host: {}, port: {}, user: admin, password: {CANARY}Inventory }}\n",
+            addr.ip(),
+            addr.port()
+        ),
+    )
+    .unwrap();
+    // A bad fabric: the password in `mgmt`.
+    let bad_fabric = dir.join("bad_fabric.yaml");
+    let fabric_text = std::fs::read_to_string(&rdg).unwrap();
+    let in_mgmt = fabric_text.replace(
+        "user: admin }",
+        &format!("user: admin, password: {CANARY}Fabric }}"),
+    );
+    assert_ne!(in_mgmt, fabric_text);
+    std::fs::write(&bad_fabric, in_mgmt).unwrap();
+    // A malformed running config beside secrets.
+    let bad_running = dir.join("bad_running.cfg");
+    std::fs::write(
+        &bad_running,
+        config.replace(
+            "   snmp-server community",
+            "   interface ethernet 1/1 mtu 99999 force\n   snmp-server community",
+        ),
+    )
+    .unwrap();
+    let empty_kh = path(&dir.join("empty_known_hosts"));
+    let changed_kh = dir.join("changed_known_hosts");
+    let kh_text = std::fs::read_to_string(&kh).unwrap();
+    let (hosts, _) = kh_text.split_once(' ').unwrap();
+    std::fs::write(
+        &changed_kh,
+        format!("{hosts} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOV1ha6AqfECtgao5cp3NfsQK/RqyFQfIxVMRrFCYB0l\n"),
+    )
+    .unwrap();
+    let unreachable = dir.join("unreachable.yaml");
+    std::fs::write(
+        &unreachable,
+        format!(
+            "known_hosts: {kh}\nswitches:\n  swx-mld-1-2: {{ host: 127.0.0.1, port: {}, user: admin }}\n",
+            free_port()
+        ),
+    )
+    .unwrap();
+    let (bad_inventory, bad_fabric, bad_running, changed_kh, unreachable) = (
+        path(&bad_inventory),
+        path(&bad_fabric),
+        path(&bad_running),
+        path(&changed_kh),
+        path(&unreachable),
+    );
+
+    let mut outputs: Vec<(String, i32, String)> = Vec::new();
+    let mut run = |what: &str, args: &[String], password: &str| {
+        let (code, out) = crate::run(
+            fabric_bin()
+                .current_dir(&work)
+                .args(args)
+                .env("FABRIC_PASSWORD", password)
+                .env("FABRIC_LAB_PASSWORD", &login)
+                .env_remove("SSH_AUTH_SOCK"),
+        );
+        outputs.push((what.to_string(), code, out));
+    };
+    let v = |args: &[&str]| -> Vec<String> { args.iter().map(|a| a.to_string()).collect() };
+    // A live command against the lab switch: diff, push (yes) or audit (live).
+    let live = |cmd: &str, extra: &[&str]| -> Vec<String> {
+        let mut a = vec![
+            cmd.to_string(),
+            rdg.clone(),
+            "--inventory".into(),
+            inventory.clone(),
+        ];
+        match cmd {
+            "push" => a.extend(["--yes".into(), "--allow-disruptive".into()]),
+            "audit" => a.push("--live".into()),
+            _ => {}
+        }
+        a.extend(extra.iter().map(|x| x.to_string()));
+        a
+    };
+    let wrong = format!("{CANARY}Wrong");
+
+    for cmd in ["diff", "push"] {
+        run(
+            &format!("{cmd}: bad inventory"),
+            &v(&[cmd, &rdg, "--inventory", &bad_inventory]),
+            &login,
+        );
+    }
+    for cmd in ["validate", "push", "compile"] {
+        run(
+            &format!("{cmd}: bad fabric"),
+            &v(&[cmd, &bad_fabric]),
+            &login,
+        );
+    }
+    run(
+        "diff: malformed running config",
+        &v(&["diff", &rdg, "--running", &bad_running]),
+        &login,
+    );
+    run(
+        "parse: malformed running config",
+        &v(&["parse", &bad_running]),
+        &login,
+    );
+    run(
+        "audit: malformed running config",
+        &v(&["audit", "--running", &bad_running]),
+        &login,
+    );
+    for cmd in ["diff", "push", "audit"] {
+        for (what, extra, password) in [
+            ("wrong password", vec![], &wrong),
+            ("unknown host", vec!["--known-hosts", &empty_kh], &login),
+            (
+                "changed key",
+                vec!["--known-hosts", &changed_kh, "--accept-new"],
+                &login,
+            ),
+        ] {
+            run(&format!("{cmd}: {what}"), &live(cmd, &extra), password);
+        }
+    }
+    run(
+        "diff: unreachable",
+        &v(&["diff", &rdg, "--inventory", &unreachable]),
+        &login,
+    );
+    // `enable` asks for a password that is not the login's: refused.
+    std::fs::write(&faults, format!("enable_password: {CANARY}Enable\n")).unwrap();
+    run("diff: enable refused", &live("diff", &[]), &login);
+    // `enable` asks for the login password; a command is refused mid-push: rolled back.
+    std::fs::write(
+        &faults,
+        format!(
+            "enable_password: {login}\nrefuse:\n  - {{ match: \"lldp\", error: \"% refused\" }}\n"
+        ),
+    )
+    .unwrap();
+    run("push: refused and rolled back", &live("push", &[]), &login);
+    std::fs::write(&faults, format!("enable_password: {login}\n")).unwrap();
+    for cmd in ["diff", "audit"] {
+        run(&format!("{cmd}: live"), &live(cmd, &[]), &login);
+    }
+    let switch = format!("swx-mld-1-2=admin@{addr}");
+    run(
+        "import: live",
+        &v(&["import", "--live", &switch, "--known-hosts", &kh]),
+        &login,
+    );
+    run("push: converges", &live("push", &[]), &login);
+
+    let mut written = files(&work.join(".fabric"));
+    written.extend(
+        files(&state)
+            .into_iter()
+            .filter(|(p, _)| p.ends_with("commands.log")),
+    );
+    assert!(
+        written
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().contains("/logs/"))
+    );
+    assert!(
+        written
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().contains("/backups/"))
+    );
+    let leaks: Vec<String> = outputs
+        .iter()
+        .filter(|(_, _, out)| out.contains(CANARY))
+        .map(|(what, _, out)| format!("{what} printed a secret:\n{out}"))
+        .chain(
+            written
+                .iter()
+                .filter(|(_, text)| text.contains(CANARY))
+                .map(|(p, _)| format!("{} holds a secret", p.display())),
+        )
+        .collect();
+    assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    // Each path failed (or, last, succeeded) as meant.
+    let expect = |what: &str, code: i32, text: &str| {
+        let (_, c, out) = outputs.iter().find(|(w, _, _)| w == what).unwrap();
+        assert_eq!(*c, code, "{what}: {out}");
+        assert!(out.contains(text), "{what}: {out}");
+    };
+    expect("diff: bad inventory", 2, "error[E090]");
+    expect("validate: bad fabric", 1, "error[E010]");
+    expect("diff: malformed running config", 2, "error[E100]");
+    expect("push: wrong password", 2, "refused (tried password");
+    expect("diff: unknown host", 2, "is not a known host");
+    expect("audit: changed key", 2, "has CHANGED");
+    expect("diff: unreachable", 2, "connection refused");
+    expect("diff: enable refused", 2, "`enable` refused");
+    expect("push: refused and rolled back", 1, "rolled back");
+    expect("diff: live", 1, "lldp");
+    expect("import: live", 0, "snmp-server community ********");
+    expect("push: converges", 0, "converged");
+    // The excerpts still point at the problem, the secret masked in place.
+    let stars = "*".repeat(format!("{CANARY}Fabric").len());
+    expect("validate: bad fabric", 1, &format!("password: {stars} }}"));
+    expect("diff: bad inventory", 2, "password: ");
 }

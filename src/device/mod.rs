@@ -5,7 +5,8 @@
 //! of a plan with its safety: snapshot, drift guard, apply, verify, save, roll back.
 //!
 //! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
-//! switch, as data: nothing here prints. Secrets never reach a transcript or an error.
+//! switch, as data: nothing here prints. Secrets never reach a transcript, a backup or an
+//! error: a running config read from a switch has its secrets masked.
 
 pub mod known_hosts;
 pub mod push;

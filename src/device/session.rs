@@ -171,7 +171,8 @@ impl Cli {
         let Some(f) = self.transcript.as_mut() else {
             return;
         };
-        let mut text = text.to_string();
+        // What the switch shows may hold secrets of its own (`snmp-server community …`).
+        let mut text = crate::diag::redact_secrets(text).into_owned();
         if let Some(p) = self.password.as_ref().filter(|p| !p.0.is_empty()) {
             text = text.replace(&p.0, "********");
         }
@@ -294,13 +295,16 @@ impl Cli {
         Ok(())
     }
 
-    /// `show running-config`, read into the model. A `hostname` line naming another switch of
-    /// the fleet is refused, as its prompt would be.
+    /// `show running-config`, read into the model, its secrets masked as Onyx masks its own
+    /// (`********`): the text goes to backups and transcripts, the model to printed diffs and
+    /// imported fabrics, and nothing here needs a secret. A `hostname` line naming another
+    /// switch of the fleet is refused, as its prompt would be.
     pub fn fetch(&mut self) -> Result<(String, Config), Error> {
         if self.level == Level::Config {
             self.leave_config()?;
         }
         let text = self.run("show running-config")?;
+        let text = crate::diag::redact_secrets(&text).into_owned();
         let config = onyx::parse(&text).map_err(|e| {
             Error::Parse(format!(
                 "the running config read back does not parse at line {}: expected {}",
