@@ -3,7 +3,12 @@
 //! A [`Diagnostic`] is data (stable code, severity, message, labelled spans, help); wording
 //! lives with the check that raises it, and this module holds the one renderer (rustc-style,
 //! through `annotate-snippets`). Stages collect diagnostics and return them; they never print.
+//!
+//! Secrets never show: the renderer masks the values of secret keys in every source excerpt
+//! ([`mask_secrets`], same length, so spans stay put), and [`redact_secrets`] masks them in
+//! text read from a switch before it is kept or shown.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
@@ -139,7 +144,8 @@ impl Diagnostic {
 }
 
 /// Renders diagnostics like rustc: `error[E012]: message`, ` --> file:line:col`, the source
-/// line with a caret under the span, other places involved, then `= help: …`.
+/// line with a caret under the span, other places involved, then `= help: …`. Secrets in the
+/// source lines are masked ([`mask_secrets`]).
 pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
     let renderer = if color {
         Renderer::styled()
@@ -152,14 +158,22 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
         };
-        let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.code));
-        let labels = d
+        let labels: Vec<(&Label, AnnotationKind)> = d
             .primary
             .iter()
             .map(|l| (l, AnnotationKind::Primary))
-            .chain(d.secondary.iter().map(|l| (l, AnnotationKind::Context)));
-        for (label, kind) in labels {
-            group = group.element(excerpt(sources, label, kind));
+            .chain(d.secondary.iter().map(|l| (l, AnnotationKind::Context)))
+            .collect();
+        let lines: Vec<Lines<'_>> = labels.iter().map(|(l, _)| lines(sources, l)).collect();
+        let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.code));
+        for ((label, kind), lines) in labels.iter().zip(&lines) {
+            group = group.element(
+                Snippet::source(lines.text.as_ref())
+                    .line_start(lines.line)
+                    .path(sources.path(label.span.file))
+                    .fold(true)
+                    .annotation(kind.span(lines.span.clone()).label(label.message.as_str())),
+            );
         }
         let mut report: Vec<Group<'_>> = vec![group];
         if let Some(help) = &d.help {
@@ -172,25 +186,390 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
     out
 }
 
+/// The lines a label covers, secrets masked.
+struct Lines<'a> {
+    text: Cow<'a, str>,
+    /// 1-based number of the first line.
+    line: usize,
+    /// The label's span within `text`.
+    span: std::ops::Range<usize>,
+}
+
 /// The lines a label covers (never the whole file: a 50 MB input renders as fast as a small
-/// one), as a snippet starting at the right line number.
-fn excerpt<'a>(
-    sources: &'a Sources,
-    label: &'a Label,
-    kind: AnnotationKind,
-) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+/// one), with the first line's number.
+fn lines<'a>(sources: &'a Sources, label: &Label) -> Lines<'a> {
     let text = sources.text(label.span.file);
     let start = floor_char_boundary(text, label.span.start.min(text.len()));
     let end = floor_char_boundary(text, label.span.end.clamp(start, text.len()));
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
     let (line, _) = sources.line_col(label.span.file, start);
-    Snippet::source(&text[line_start..line_end])
-        .line_start(line)
-        .path(sources.path(label.span.file))
-        .fold(true)
-        .annotation(
-            kind.span(start - line_start..end - line_start)
-                .label(label.message.as_str()),
-        )
+    Lines {
+        text: mask_secrets(&text[line_start..line_end]),
+        line,
+        span: start - line_start..end - line_start,
+    }
+}
+
+/// A key or command word whose value is a secret: one table for YAML files (`password: …`,
+/// `{ …, token: … }`) and Onyx lines (`username admin password 0 …`, `snmp-server community
+/// …`; the forms from the Onyx manual's user, SNMP, RADIUS, TACACS+, LDAP and NTP sections and
+/// the captures in `tests/fixtures/corpus/onyx/`).
+struct SecretWord {
+    word: &'static str,
+    /// As a YAML key (`word: value`).
+    yaml: bool,
+    /// As a word of these Onyx commands (the line holds one of these words before it); the
+    /// value is the next word, after `skip` words (an algorithm, a key id).
+    commands: &'static [&'static str],
+    skip: usize,
+}
+
+const SECRET_WORDS: &[SecretWord] = &[
+    SecretWord {
+        word: "password",
+        yaml: true,
+        commands: &["username", "basic", "enable"],
+        skip: 0,
+    },
+    SecretWord {
+        word: "passwd",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "passphrase",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "secret",
+        yaml: true,
+        commands: &["enable", "username"],
+        skip: 0,
+    },
+    SecretWord {
+        word: "enable_password",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "enable_secret",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "community",
+        yaml: true,
+        commands: &["snmp-server"],
+        skip: 0,
+    },
+    SecretWord {
+        word: "token",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "api_key",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "private_key",
+        yaml: true,
+        commands: &[],
+        skip: 0,
+    },
+    SecretWord {
+        word: "key",
+        yaml: false,
+        commands: &["radius-server", "tacacs-server"],
+        skip: 0,
+    },
+    SecretWord {
+        word: "bind-password",
+        yaml: false,
+        commands: &["ldap"],
+        skip: 0,
+    },
+    SecretWord {
+        word: "auth",
+        yaml: false,
+        commands: &["snmp-server"],
+        skip: 1,
+    },
+    SecretWord {
+        word: "priv",
+        yaml: false,
+        commands: &["snmp-server"],
+        skip: 1,
+    },
+    SecretWord {
+        word: "authentication-key",
+        yaml: false,
+        commands: &["ntp"],
+        skip: 2,
+    },
+];
+
+/// `text` with the value of every secret key replaced by `*`, byte for byte, so every span
+/// into it still points at the same place (for diagnostics' excerpts).
+pub fn mask_secrets(text: &str) -> Cow<'_, str> {
+    mask(text, false)
+}
+
+/// `text` with the value of every secret key replaced by `********`, as Onyx prints its own
+/// masked secrets (`# radius-server key ********`), for text read from a switch.
+pub fn redact_secrets(text: &str) -> Cow<'_, str> {
+    mask(text, true)
+}
+
+fn mask(text: &str, fixed: bool) -> Cow<'_, str> {
+    let lower = text.to_ascii_lowercase();
+    if !SECRET_WORDS.iter().any(|w| lower.contains(w.word)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        let mut ranges = yaml_values(line);
+        ranges.extend(command_values(line));
+        if ranges.is_empty() {
+            out.push_str(line);
+            continue;
+        }
+        changed = true;
+        ranges.sort_by_key(|r| r.start);
+        let mut at = 0;
+        for r in ranges {
+            if r.start < at {
+                continue;
+            }
+            out.push_str(&line[at..r.start]);
+            if fixed {
+                out.push_str("********");
+            } else {
+                out.extend(std::iter::repeat_n('*', r.len()));
+            }
+            at = r.end;
+        }
+        out.push_str(&line[at..]);
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Byte ranges of the values of secret YAML keys on one line: `password: x`, `"token": 'x'`,
+/// `{ user: a, password: x }` (the value ends at `,`, `}` or `]` in a flow collection, at ` #`
+/// or the line's end otherwise).
+fn yaml_values(line: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = line.as_bytes();
+    let lower = line.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for w in SECRET_WORDS.iter().filter(|w| w.yaml) {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(w.word) {
+            let start = from + i;
+            from = start + w.word.len();
+            let before = bytes[..start].iter().rev().find(|b| !b" \t".contains(b));
+            if !matches!(
+                before,
+                None | Some(b'{' | b',' | b'"' | b'\'' | b'-' | b'?')
+            ) {
+                continue;
+            }
+            let mut j = from;
+            if matches!(bytes.get(j), Some(b'"' | b'\'')) {
+                j += 1;
+            }
+            if bytes.get(j) != Some(&b':')
+                || !matches!(bytes.get(j + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+            {
+                continue;
+            }
+            let flow = {
+                let head = &line[..start];
+                head.matches(['{', '[']).count() > head.matches(['}', ']']).count()
+            };
+            let mut v = j + 1;
+            while matches!(bytes.get(v), Some(b' ' | b'\t')) {
+                v += 1;
+            }
+            let end = match bytes.get(v) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let close = bytes[v + 1..]
+                        .iter()
+                        .enumerate()
+                        .position(|(k, &b)| b == q && (q == b'\'' || bytes[v + k] != b'\\'));
+                    v += 1;
+                    close.map_or(line.trim_end_matches(['\r', '\n']).len(), |c| v + c)
+                }
+                _ => {
+                    let rest = &line[v..];
+                    let mut e = rest.find(" #").unwrap_or(rest.len());
+                    if flow {
+                        e = e.min(rest.find([',', '}', ']']).unwrap_or(rest.len()));
+                    }
+                    v + rest[..e].trim_end_matches(['\r', '\n', ' ', '\t']).len()
+                }
+            };
+            if end > v {
+                out.push(v..end);
+            }
+        }
+    }
+    out
+}
+
+/// Byte ranges of secret values in an Onyx command anywhere on the line (a running config, a
+/// fabric's `extra` line): the word after a secret word of a command that line holds, past an
+/// encryption type `0` or `7` and the words the table skips; a quoted value whole.
+fn command_values(line: &str) -> Vec<std::ops::Range<usize>> {
+    let mut words: Vec<std::ops::Range<usize>> = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i > start {
+            words.push(start..i);
+        }
+    }
+    // A word as a command word: without the YAML quoting or list punctuation around it.
+    let bare = |r: &std::ops::Range<usize>| {
+        line[r.clone()]
+            .trim_matches(['"', '\'', ',', '[', ']', '{', '}'])
+            .to_ascii_lowercase()
+    };
+    let mut out = Vec::new();
+    for (k, r) in words.iter().enumerate() {
+        let word = bare(r);
+        for w in SECRET_WORDS
+            .iter()
+            .filter(|w| w.word == word && !w.commands.is_empty())
+        {
+            if !words[..k]
+                .iter()
+                .any(|p| w.commands.contains(&bare(p).as_str()))
+            {
+                continue;
+            }
+            let mut v = k + 1 + w.skip;
+            if matches!(words.get(v).map(bare).as_deref(), Some("0" | "7")) && v + 1 < words.len() {
+                v += 1;
+            }
+            let Some(first) = words.get(v) else { continue };
+            // A quoted value (`"two words"`) runs to the word that closes it.
+            let mut last = v;
+            if line[first.clone()].starts_with('"') {
+                while last + 1 < words.len()
+                    && (line[words[last].clone()].len() < 2
+                        || !line[words[last].clone()]
+                            .trim_end_matches([',', ']', '}'])
+                            .ends_with('"'))
+                {
+                    last += 1;
+                }
+            }
+            // The value without quotes, nor a YAML flow list's comma after it.
+            let text = &line[first.start..words[last].end];
+            let inner = text.trim_end_matches([',', ']', '}']);
+            let start = first.start + usize::from(inner.starts_with('"') && inner.len() > 1);
+            let mut end = first.start + inner.len();
+            if inner.len() > 1 && (inner.ends_with('"') || inner.ends_with('\'')) {
+                end -= 1;
+            }
+            if end > start {
+                out.push(start..end);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_in_place() {
+        let cases = [
+            (
+                "    mgmt: { host: a, password: hunter2, user: x }",
+                "    mgmt: { host: a, password: *******, user: x }",
+            ),
+            (
+                "password: \"two words\"  # c",
+                "password: \"*********\"  # c",
+            ),
+            ("  enable_password: secret", "  enable_password: ******"),
+            (
+                "  - username admin password 0 hunter2",
+                "  - username admin password 0 *******",
+            ),
+            (
+                "   username admin password 7 $6$abc",
+                "   username admin password 7 ******",
+            ),
+            (
+                "   snmp-server community public ro",
+                "   snmp-server community ****** ro",
+            ),
+            (
+                "   snmp-server user u v3 auth sha k1 priv aes-128 k2",
+                "   snmp-server user u v3 auth sha ** priv aes-128 **",
+            ),
+            (
+                "   ntp authentication-key 5 sha1 abc",
+                "   ntp authentication-key 5 sha1 ***",
+            ),
+            (
+                "   radius-server host 1.1.1.1 key abc",
+                "   radius-server host 1.1.1.1 key ***",
+            ),
+            (
+                "      - \"username admin password 0 hunter2\"",
+                "      - \"username admin password 0 *******\"",
+            ),
+            ("community: [\"a\", \"b\"]", "community: **********"),
+            (
+                "   snmp-server community \"two words\" ro",
+                "   snmp-server community \"*********\" ro",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = mask_secrets(text);
+            assert_eq!(got, want, "{text}");
+            assert_eq!(got.len(), text.len());
+        }
+        // Lines that only look like secrets are left alone.
+        for text in [
+            "   no password hardening enable",
+            "## Password restriction configuration",
+            "# radius-server key ********",
+            "   ssh client user oxidized authorized-key sshv2 ",
+            "   username root nopassword",
+            "passwords: 3",
+        ] {
+            assert_eq!(mask_secrets(text), text);
+        }
+        assert_eq!(
+            redact_secrets("   snmp-server community public ro\nhostname a\n"),
+            "   snmp-server community ******** ro\nhostname a\n"
+        );
+    }
 }

@@ -19,7 +19,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// An ed25519 key pair made by OpenSSH's `ssh-keygen`: `dir/id` and `dir/id.pub`.
-fn keypair(dir: &Path) -> PathBuf {
+pub fn keypair(dir: &Path) -> PathBuf {
     let key = dir.join("id");
     let status = Command::new("ssh-keygen")
         .args(["-q", "-t", "ed25519", "-N", "", "-C", "lab-test", "-f"])
@@ -53,7 +53,7 @@ fn lab_with(dir: &Path, mut logins: Logins) -> Lab {
     let known: String = lab
         .switches
         .iter()
-        .map(|s| s.known_hosts_line() + "\n")
+        .map(|s| s.known_hosts_line(HOST) + "\n")
         .collect();
     std::fs::write(dir.join("known_hosts"), known).unwrap();
     lab
@@ -405,16 +405,16 @@ fn faults_delay_noise_and_drift() {
     );
 }
 
-fn fabric_bin() -> Command {
+pub fn fabric_bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
 }
 
-fn rdg() -> PathBuf {
+pub fn rdg() -> PathBuf {
     crate::root().join("fabrics/rdg-roce-dscp.yaml")
 }
 
 /// A child process killed when the test ends, passed or not.
-struct Killed(std::process::Child);
+pub struct Killed(pub std::process::Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -424,10 +424,21 @@ impl Drop for Killed {
 }
 
 /// `fabric lab` as a user runs it: the table, the inventory and known_hosts files.
-fn start_lab_process(state: &Path, extra: &[&std::ffi::OsStr]) -> (Killed, String) {
+pub fn start_lab_process(state: &Path, extra: &[&std::ffi::OsStr]) -> (Killed, String) {
+    start_lab_of(&rdg(), state, extra, &[])
+}
+
+/// `fabric lab` for a fabric, with these environment variables.
+pub fn start_lab_of(
+    fabric: &Path,
+    state: &Path,
+    extra: &[&std::ffi::OsStr],
+    env: &[(&str, &str)],
+) -> (Killed, String) {
     let child = fabric_bin()
         .arg("lab")
-        .arg(rdg())
+        .arg(fabric)
+        .envs(env.iter().copied())
         .arg("--state")
         .arg(state)
         .args(["--base-port", "0"])
@@ -454,7 +465,7 @@ fn table(child: &mut std::process::Child) -> String {
     text
 }
 
-fn inventory_addr(state: &Path) -> std::net::SocketAddr {
+pub fn inventory_addr(state: &Path) -> std::net::SocketAddr {
     let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
     let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
     let a = &inv.switches["swx-mld-1-2"];
@@ -641,7 +652,7 @@ fn live_diff_through_the_lab_inventory_and_host_keys() {
     assert!(out.contains("has CHANGED"), "{out}");
 }
 
-fn push_inventory(
+pub fn push_inventory(
     state: &Path,
     known_hosts: &Path,
     extra: &[&str],
@@ -690,7 +701,7 @@ fn disruptive_commands_need_allow_disruptive() {
 }
 
 /// A free loopback port (bound, then released for another server to take).
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -698,25 +709,48 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Interop with a server nobody here wrote: the real OpenSSH `sshd` on loopback serving the
-/// lab's CLI on stdio (`ForceCommand fabric lab … --stdio`), and a push through it.
-#[test]
-fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
+/// OpenSSH's `sshd` on a loopback port, serving the lab's CLI for `rdg-roce-dscp`'s switch on
+/// stdio (`ForceCommand fabric lab … --stdio swx-mld-1-2`, state in `dir/lab`), with a host key
+/// of each type asked for (`ed25519`, `rsa`, `ecdsa`) and a user key pair (`dir/id`) that may
+/// log in; stopped when dropped.
+pub struct Sshd {
+    pub port: u16,
+    /// The user running the tests, who logs in.
+    pub user: String,
+    /// The private key that logs in.
+    pub user_key: PathBuf,
+    /// Each host key's public half as a `known_hosts` line's key part (`ssh-ed25519 AAAA…`).
+    pub host_keys: Vec<String>,
+    _child: Killed,
+}
+
+pub fn sshd(dir: &Path, key_types: &[&str]) -> Sshd {
     let sshd = Path::new("/usr/sbin/sshd");
     assert!(
         sshd.exists(),
         "OpenSSH's sshd is needed (Debian openssh-server; .ci/run installs it)"
     );
-    let dir = scratch("sshd");
     let _ = std::fs::create_dir_all("/run/sshd");
-    let host_key = dir.join("host_key");
-    let status = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&host_key)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let user_key = keypair(&dir);
+    let mut host_keys = Vec::new();
+    let mut config = String::new();
+    for ty in key_types {
+        let host_key = dir.join(format!("host_key_{ty}"));
+        let status = Command::new("ssh-keygen")
+            .args(["-q", "-t", ty, "-N", "", "-f"])
+            .arg(&host_key)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let public = std::fs::read_to_string(host_key.with_extension("pub")).unwrap();
+        let mut fields = public.split_whitespace();
+        host_keys.push(format!(
+            "{} {}",
+            fields.next().unwrap(),
+            fields.next().unwrap()
+        ));
+        config.push_str(&format!("HostKey {}\n", host_key.display()));
+    }
+    let user_key = keypair(dir);
     std::fs::copy(dir.join("id.pub"), dir.join("authorized_keys")).unwrap();
     let port = free_port();
     let user = std::env::var("USER")
@@ -728,16 +762,14 @@ fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
                 .trim()
                 .to_string()
         });
-    let lab_state = dir.join("lab");
-    let config = format!(
-        "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\nForceCommand {} lab {} --state {} --stdio swx-mld-1-2\n",
-        host_key.display(),
+    config.push_str(&format!(
+        "Port {port}\nListenAddress 127.0.0.1\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\nForceCommand {} lab {} --state {} --stdio swx-mld-1-2\n",
         dir.join("authorized_keys").display(),
         dir.join("sshd.pid").display(),
         env!("CARGO_BIN_EXE_fabric"),
         rdg().display(),
-        lab_state.display(),
-    );
+        dir.join("lab").display(),
+    ));
     std::fs::write(dir.join("sshd_config"), config).unwrap();
     let child = Command::new(sshd)
         .arg("-D")
@@ -747,26 +779,42 @@ fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let _sshd = Killed(child);
+    let child = Killed(child);
     let deadline = Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < deadline, "sshd did not start");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let public = std::fs::read_to_string(host_key.with_extension("pub")).unwrap();
-    let mut fields = public.split_whitespace();
-    let (kind, key) = (fields.next().unwrap(), fields.next().unwrap());
+    Sshd {
+        port,
+        user,
+        user_key,
+        host_keys,
+        _child: child,
+    }
+}
+
+/// Interop with a server nobody here wrote: the real OpenSSH `sshd` on loopback serving the
+/// lab's CLI on stdio (`ForceCommand fabric lab … --stdio`), and a push through it.
+#[test]
+fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
+    let dir = scratch("sshd");
+    let sshd = sshd(&dir, &["ed25519"]);
+    let port = sshd.port;
     std::fs::write(
         dir.join("known_hosts"),
-        format!("[127.0.0.1]:{port} {kind} {key}\n"),
+        format!("[127.0.0.1]:{port} {}\n", sshd.host_keys[0]),
     )
     .unwrap();
     std::fs::write(
         dir.join("inventory.yaml"),
-        format!("switches:\n  swx-mld-1-2: {{ host: 127.0.0.1, port: {port}, user: {user} }}\n"),
+        format!(
+            "switches:\n  swx-mld-1-2: {{ host: 127.0.0.1, port: {port}, user: {} }}\n",
+            sshd.user
+        ),
     )
     .unwrap();
-    let key = user_key.display().to_string();
+    let key = sshd.user_key.display().to_string();
     let (code, out) = push_inventory(
         &dir,
         &dir.join("known_hosts"),
@@ -775,7 +823,7 @@ fn push_through_openssh_sshd_with_the_lab_cli_as_force_command() {
     );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("converged"), "{out}");
-    let saved = std::fs::read_to_string(lab_state.join("swx-mld-1-2/saved/initial.cfg")).unwrap();
+    let saved = std::fs::read_to_string(dir.join("lab/swx-mld-1-2/saved/initial.cfg")).unwrap();
     let golden =
         std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
             .unwrap();

@@ -438,7 +438,8 @@ fn live(args: &Args, color: bool) -> Pairs {
         return Ok(Err(exit::FAILURE));
     };
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
-    let opts = args.connect.options(&inventory, None)?;
+    let mut opts = args.connect.options(&inventory, None)?;
+    super::push::fleet(&mut opts, &fabric);
     let jobs = super::push::jobs(&fabric, &args.switches, &inventory)?;
     let targets: Vec<_> = jobs.iter().map(|j| j.target.clone()).collect();
     let fetched = match super::push::read_switches(&targets, &opts, args.connect.parallel, false) {

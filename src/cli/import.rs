@@ -76,7 +76,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             .map(|s| target(s))
             .collect::<Result<Vec<_>, _>>()?;
         let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
-        let opts = args.connect.options(&inventory, None)?;
+        let mut opts = args.connect.options(&inventory, None)?;
+        opts.switches.extend(targets.iter().map(|t| t.name.clone()));
         let fetched = super::push::read_switches(&targets, &opts, args.connect.parallel, false)?;
         for (t, (config, _)) in targets.into_iter().zip(fetched) {
             add(

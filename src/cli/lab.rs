@@ -82,9 +82,10 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         .switches
         .iter()
         .zip(logins)
-        .map(|(s, u)| {
+        .zip(&started.names)
+        .map(|((s, u), name)| {
             [
-                s.device.name.clone(),
+                name.clone(),
                 s.addr.to_string(),
                 u.clone(),
                 s.fingerprint.clone(),
@@ -168,6 +169,9 @@ pub(crate) struct Started {
     pub lab: Lab,
     /// The user of each switch, in the order of `lab.switches`.
     pub users: Vec<String>,
+    /// The fabric's name of each switch, in the same order (a switch started from a backup
+    /// may call itself something else).
+    pub names: Vec<String>,
     pub keys: Vec<PathBuf>,
     /// The state folder, absolute; `inventory.yaml` and `known_hosts` are in it.
     pub state: PathBuf,
@@ -210,6 +214,7 @@ pub(crate) fn start(
     };
     let mut specs = Vec::new();
     let mut logins = Vec::new();
+    let mut names = Vec::new();
     for (i, sw) in fabric.switches.values().enumerate() {
         let name = sw.hostname.as_str();
         let dir = state.join(name);
@@ -232,6 +237,7 @@ pub(crate) fn start(
             login.add_keys(path)?;
         }
         logins.push(login.user.clone());
+        names.push(name.to_string());
         specs.push(Spec {
             device: Arc::new(device),
             port,
@@ -246,11 +252,13 @@ pub(crate) fn start(
         ..Inventory::default()
     };
     let mut known_hosts = String::new();
-    for (served, user) in lab.switches.iter().zip(&logins) {
-        known_hosts.push_str(&served.known_hosts_line());
+    // Each switch under the fabric's name: the inventory maps the fabric's switches, and the
+    // key is pinned to that name, whatever the switch calls itself.
+    for ((served, user), name) in lab.switches.iter().zip(&logins).zip(&names) {
+        known_hosts.push_str(&served.known_hosts_line(name));
         known_hosts.push('\n');
         inventory.switches.insert(
-            served.device.name.clone(),
+            name.clone(),
             Address {
                 host: served.addr.ip().to_string(),
                 port: served.addr.port(),
@@ -272,6 +280,7 @@ pub(crate) fn start(
     Ok(Started {
         lab,
         users: logins,
+        names,
         keys,
         state,
         inventory,

@@ -68,6 +68,7 @@ impl Connect {
         o.command_timeout = Duration::from_secs(self.command_timeout.max(1));
         o.switch_timeout = Duration::from_secs(self.switch_timeout.max(1));
         o.transcripts = Some(PathBuf::from(".fabric/logs"));
+        o.switches = inventory.switches.keys().cloned().collect();
         o.password = match std::env::var(PASSWORD_ENV) {
             Ok(p) => Some(Secret(p)),
             Err(_) if lab_password.is_some() => lab_password.map(Secret),
@@ -109,8 +110,10 @@ pub(crate) fn reach(
         let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf());
         let started = super::lab::start(&lab_args, fabric, color)?;
         let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
+        let mut options = connect.options(&started.inventory, Some(password))?;
+        fleet(&mut options, fabric);
         return Ok(Reach {
-            options: connect.options(&started.inventory, Some(password))?,
+            options,
             inventory: started.inventory.clone(),
             _lab: Some(started),
         });
@@ -123,22 +126,82 @@ pub(crate) fn reach(
         ));
     }
     let inventory = read_inventory(connect.inventory.as_deref())?;
+    let mut options = connect.options(&inventory, None)?;
+    fleet(&mut options, fabric);
     Ok(Reach {
-        options: connect.options(&inventory, None)?,
+        options,
         inventory,
         #[cfg(feature = "lab")]
         _lab: None,
     })
 }
 
-/// Reads an inventory file (`fabric lab` writes one).
+/// Adds the fabric's switch names to those a switch must not turn out to be (besides the one
+/// asked for): a switch answering with another's host key or hostname is refused.
+pub(crate) fn fleet(options: &mut Options, fabric: &Fabric) {
+    options
+        .switches
+        .extend(fabric.switches.keys().map(|h| h.to_string()));
+    options.switches.sort();
+    options.switches.dedup();
+}
+
+/// Reads an inventory file (`fabric lab` writes one). A file that is not one is an E090
+/// diagnostic at its line, printed here with the values of secret keys masked like every
+/// excerpt (the YAML reader's own message would quote the line as written).
 pub fn read_inventory(path: Option<&Path>) -> Result<Inventory, Failure> {
     let Some(path) = path else {
         return Ok(Inventory::default());
     };
-    let text = std::fs::read_to_string(path)
+    // An inventory is small; a device or a huge file is refused before it is read.
+    let bytes = crate::input::read(path, crate::fabric::load::MAX_BYTES as u64)
         .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
-    serde_saphyr::from_str(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Failure(format!("`{}` is not UTF-8 text", path.display())))?;
+    let options = serde_saphyr::options! { with_snippet: false };
+    let e = match serde_saphyr::from_str_with_options::<Inventory>(&text, options) {
+        Ok(inventory) => return Ok(inventory),
+        Err(e) => e,
+    };
+    let e = e.without_snippet();
+    let mut sources = crate::diag::Sources::default();
+    let file = sources.add(path.display().to_string(), text.clone());
+    let mut d = crate::diag::Diagnostic::error(
+        "E090",
+        format!(
+            "not a valid inventory: {}",
+            crate::fabric::load::reader_message(e)
+        ),
+    )
+    .help("an inventory is `known_hosts: FILE` and `switches: { NAME: { host, port, user } }`; passwords never go in it (`FABRIC_PASSWORD`, or a prompt)");
+    if let Some(l) = e.location() {
+        let span = l.span();
+        let start = span
+            .byte_offset()
+            .map_or_else(|| line_offset(&text, l.line() as usize), |o| o as usize);
+        let len = span.byte_len().unwrap_or(0) as usize;
+        d = d.at(
+            crate::diag::Span {
+                file,
+                start,
+                end: start + len,
+            },
+            "here",
+        );
+    }
+    eprint!("{}", crate::diag::render(&[d], &sources, false));
+    Err(Failure(format!(
+        "`{}` is not a valid inventory",
+        path.display()
+    )))
+}
+
+/// The byte offset where a 1-based line starts.
+fn line_offset(text: &str, line: usize) -> usize {
+    text.split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum()
 }
 
 /// The chosen switches (all when `names` is empty), as jobs: where each is and what it
@@ -204,13 +267,8 @@ pub(crate) fn read_switches(
         match r {
             Ok(r) => out.push(r),
             Err(e) => {
-                // Connection and login errors name the switch already.
-                let e = e.to_string();
-                if e.starts_with(&format!("{}:", target.name)) {
-                    eprintln!("error: {e}");
-                } else {
-                    eprintln!("error: {}: {e}", target.name);
-                }
+                // A device error never names the switch: it is named here, once.
+                eprintln!("error: {}: {e}", target.name);
                 failed = true;
             }
         }

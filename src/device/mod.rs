@@ -1,11 +1,14 @@
-//! Talking to switches: the SSH transport (ssh2: strict host keys, agent, key file,
-//! password and keyboard-interactive, timeouts, keepalives), the Onyx CLI session over it
-//! (prompts, paging, enable and configure, `%` replies), and the push of a plan with its
-//! safety: snapshot, drift guard, apply, verify, save, roll back.
+//! Talking to switches: the SSH transport (ssh2: host keys judged as OpenSSH judges
+//! `known_hosts`, agent, key file, password and keyboard-interactive, timeouts, keepalives),
+//! the switch's identity checked before the first command (its host key and its name), the
+//! Onyx CLI session over it (prompts, paging, enable and configure, `%` replies), and the push
+//! of a plan with its safety: snapshot, drift guard, apply, verify, save, roll back.
 //!
 //! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
-//! switch, as data: nothing here prints. Secrets never reach a transcript or an error.
+//! switch, as data: nothing here prints. Secrets never reach a transcript, a backup or an
+//! error: a running config read from a switch has its secrets masked.
 
+pub mod known_hosts;
 pub mod push;
 pub mod session;
 pub mod ssh;
@@ -52,6 +55,9 @@ pub struct Options {
     pub switch_timeout: Duration,
     /// Folder for one transcript per switch and session; none when `None`.
     pub transcripts: Option<PathBuf>,
+    /// Every switch name of the fabric and inventory: a switch that answers with another's
+    /// host key or hostname is refused as not the one asked for.
+    pub switches: Vec<String>,
 }
 
 impl Options {
@@ -65,17 +71,23 @@ impl Options {
             command_timeout: Duration::from_secs(30),
             switch_timeout: Duration::from_secs(600),
             transcripts: None,
+            switches: Vec::new(),
         }
     }
 }
 
-/// Why talking to a switch failed. Messages name the switch's address, never a secret.
+/// Why talking to a switch failed. Messages name the switch's address, never the switch
+/// (whoever prints one names it, once) and never a secret.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// No TCP connection or no SSH handshake.
     Connect(String),
-    /// The host key is unknown or changed: refused.
+    /// The host key is unknown, changed or revoked: refused.
     HostKey(String),
+    /// The switch is not the one asked for (its host key or its hostname is another
+    /// switch's, or it gives another name and its key is not recorded for this one): refused
+    /// before any command.
+    Identity(String),
     /// Every login method was refused.
     Auth(String),
     /// No prompt came back in time.
@@ -98,9 +110,11 @@ impl Error {
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Connect(m) | Error::HostKey(m) | Error::Auth(m) | Error::Parse(m) => {
-                f.write_str(m)
-            }
+            Error::Connect(m)
+            | Error::HostKey(m)
+            | Error::Identity(m)
+            | Error::Auth(m)
+            | Error::Parse(m) => f.write_str(m),
             Error::Timeout { command } => write!(f, "no reply to `{command}` in time"),
             Error::Closed { command } => write!(f, "connection lost at `{command}`"),
             Error::Refused { command, reply } => write!(f, "`{command}` refused: {reply}"),

@@ -1,6 +1,8 @@
 //! The Onyx CLI over one SSH shell: prompt detection robust to `\r`, ANSI escapes, NUL
 //! padding, backspace pairs, an empty hostname and MLAG roles; paging off; `enable` (with its
 //! password prompt) and `configure terminal`; a reply line beginning with `%` is an error.
+//! Before the first command, the name the switch gives itself (its prompt) must be the
+//! target's, or, for a name outside the fleet, its host key must be recorded for the target.
 //! Every command and reply is written to the session's transcript, secrets redacted.
 
 use std::io::{Read, Write};
@@ -29,6 +31,10 @@ pub struct Cli {
     transcript: Option<std::fs::File>,
     /// Where the transcript is, for reports.
     pub transcript_path: Option<PathBuf>,
+    /// The hostname the last prompt showed.
+    prompt_host: String,
+    /// Every switch name of the fleet (`Options::switches`).
+    fleet: Vec<String>,
 }
 
 /// Where an Onyx prompt ends the text: `host [cluster: role] > `, `… # `,
@@ -59,6 +65,53 @@ pub fn prompt_level(text: &str) -> Option<Level> {
     }
 }
 
+/// The hostname a prompt shows (empty when the switch has none): the text before ` [`.
+pub fn prompt_host(text: &str) -> &str {
+    let last = text.rsplit('\n').next().unwrap_or("");
+    last.find('[').map_or("", |i| last[..i].trim())
+}
+
+/// Whether `name` is another switch of the fleet than the target.
+fn is_other(target: &Target, fleet: &[String], name: &str) -> bool {
+    !name.eq_ignore_ascii_case(&target.name) && fleet.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// Who the switch says it is (its prompt's hostname), against the switch asked for: the same
+/// name passes; another switch's name of the fleet is refused; any other name (a factory-new
+/// switch, one that keeps its own with `set_hostname: false`, none at all) passes only when
+/// the host key is recorded for the target's name, which proves the identity.
+fn identity(
+    target: &Target,
+    opts: &Options,
+    pinned: bool,
+    fleet: &[String],
+    seen: &str,
+) -> Result<(), Error> {
+    let addr = super::ssh::address(target);
+    if seen.eq_ignore_ascii_case(&target.name) {
+        return Ok(());
+    }
+    if is_other(target, fleet, seen) {
+        return Err(Error::Identity(format!(
+            "the switch at {addr} is not `{}`: it says it is `{seen}`",
+            target.name
+        )));
+    }
+    if pinned {
+        return Ok(());
+    }
+    let says = if seen.is_empty() {
+        "gives no hostname".to_string()
+    } else {
+        format!("says it is `{seen}`")
+    };
+    Err(Error::Identity(format!(
+        "the switch at {addr} {says}, not `{name}`, and its host key is not recorded for `{name}`; if it is `{name}` (a new switch, or one that keeps its own name), pin its key to the name: add `{name},` before its address in `{file}`, or connect once with `--accept-new`",
+        name = target.name,
+        file = opts.known_hosts.display()
+    )))
+}
+
 /// Whether the text ends at the pager's prompt (`lines 1-23`, `lines 8-30/30 (END)`).
 fn at_pager(text: &str) -> bool {
     let last = text.rsplit('\n').next().unwrap_or("").trim_end();
@@ -66,11 +119,13 @@ fn at_pager(text: &str) -> bool {
 }
 
 impl Cli {
-    /// Connects, logs in, waits for the first prompt, turns paging off and enters enable.
+    /// Connects, logs in, waits for the first prompt, checks that the switch is the one asked
+    /// for (before any command), turns paging off and enters enable.
     pub fn open(target: &Target, opts: &Options) -> Result<Cli, Error> {
-        let session = super::ssh::connect(target, opts)?;
-        let closed =
-            |e: ssh2::Error| Error::Connect(format!("{}: cannot open a shell: {e}", target.name));
+        let (session, trust) = super::ssh::connect(target, opts)?;
+        let closed = |e: ssh2::Error| {
+            Error::Connect(format!("cannot open a shell: {}", super::ssh::plain(&e)))
+        };
         let mut channel = session.channel_session().map_err(closed)?;
         channel
             .request_pty("vt100", None, Some((511, 24, 0, 0)))
@@ -93,9 +148,14 @@ impl Cli {
             password: opts.password.clone(),
             transcript,
             transcript_path,
+            prompt_host: String::new(),
+            fleet: opts.switches.clone(),
         };
         let (_, level) = cli.read_to_prompt("(login)")?;
         cli.level = level;
+        let seen = cli.prompt_host.clone();
+        identity(target, opts, trust.name_pinned, &cli.fleet, &seen)?;
+        trust.record(opts)?;
         cli.run("no cli session paging enable")?;
         if cli.level == Level::User {
             cli.enable()?;
@@ -111,7 +171,8 @@ impl Cli {
         let Some(f) = self.transcript.as_mut() else {
             return;
         };
-        let mut text = text.to_string();
+        // What the switch shows may hold secrets of its own (`snmp-server community …`).
+        let mut text = crate::diag::redact_secrets(text).into_owned();
         if let Some(p) = self.password.as_ref().filter(|p| !p.0.is_empty()) {
             text = text.replace(&p.0, "********");
         }
@@ -179,6 +240,7 @@ impl Cli {
                 continue;
             }
             if let Some(level) = prompt_level(&tail) {
+                self.prompt_host = prompt_host(&tail).to_string();
                 let text = String::from_utf8_lossy(&raw).into_owned();
                 self.log(&text);
                 let clean = onyx::clean(&text).into_owned();
@@ -228,26 +290,36 @@ impl Cli {
         let (_, level) = self.read_to_prompt("enable")?;
         self.level = level;
         if level == Level::User {
-            return Err(Error::Auth(format!(
-                "{}: `enable` refused",
-                self.target.name
-            )));
+            return Err(Error::Auth("`enable` refused".into()));
         }
         Ok(())
     }
 
-    /// `show running-config`, read into the model.
+    /// `show running-config`, read into the model, its secrets masked as Onyx masks its own
+    /// (`********`): the text goes to backups and transcripts, the model to printed diffs and
+    /// imported fabrics, and nothing here needs a secret. A `hostname` line naming another
+    /// switch of the fleet is refused, as its prompt would be.
     pub fn fetch(&mut self) -> Result<(String, Config), Error> {
         if self.level == Level::Config {
             self.leave_config()?;
         }
         let text = self.run("show running-config")?;
+        let text = crate::diag::redact_secrets(&text).into_owned();
         let config = onyx::parse(&text).map_err(|e| {
             Error::Parse(format!(
-                "{}: the running config read back does not parse at line {}: expected {}",
-                self.target.name, e.line, e.expected
+                "the running config read back does not parse at line {}: expected {}",
+                e.line, e.expected
             ))
         })?;
+        if let Some(name) = config.hostname.as_deref()
+            && is_other(&self.target, &self.fleet, name)
+        {
+            return Err(Error::Identity(format!(
+                "the switch at {} is not `{}`: its running config says `hostname {name}`",
+                super::ssh::address(&self.target),
+                self.target.name
+            )));
+        }
         Ok((text, config))
     }
 
@@ -305,6 +377,15 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(prompt_level(text), want, "{text:?}");
         }
+        assert_eq!(
+            prompt_host("banner\nleaf01 [standalone: master] > "),
+            "leaf01"
+        );
+        assert_eq!(prompt_host(" [standalone: master] > "), "");
+        assert_eq!(
+            prompt_host("MLNX01-1 [MLNX01: standby] (config) # "),
+            "MLNX01-1"
+        );
         assert!(at_pager("x\nlines 1-23 "));
         assert!(at_pager("lines 8-30/30 (END) "));
     }

@@ -1,82 +1,212 @@
-//! The SSH connection: TCP with a timeout, the handshake with host-key types chosen from what
-//! `known_hosts` holds for the host, strict host-key checking, and login.
+//! The SSH connection: TCP with a timeout, the handshake asking for the host key algorithms
+//! OpenSSH would ask for, the host key judged against `known_hosts` as OpenSSH judges it
+//! ([`super::known_hosts`]) and against the switch's name (a key recorded for another switch
+//! of the fleet is refused), and login.
+//!
+//! Errors say what failed in plain words and never name the switch: whoever prints them does.
 
 use std::io::Write as _;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::Path;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
-use ssh2::{CheckResult, HashType, KnownHostFileKind, MethodType, Session};
+use base64::engine::general_purpose::STANDARD_NO_PAD;
+use ssh2::{HashType, MethodType, Session};
 
+use super::known_hosts::{self, KnownHosts, Verdict};
 use super::{Error, Options, Target};
 
+/// What the host key check found out, for the identity check that follows the login.
+#[derive(Clone, Debug, Default)]
+pub struct Trust {
+    /// The key is recorded for the target's name (a `known_hosts` line names the switch), so
+    /// the key proves which switch this is, whatever name it gives itself.
+    pub name_pinned: bool,
+    /// The line `--accept-new` appends once the switch's identity is checked.
+    pub record: Option<String>,
+}
+
+impl Trust {
+    /// Appends the `--accept-new` line, if any, to the `known_hosts` file.
+    pub fn record(&self, opts: &Options) -> Result<(), Error> {
+        let Some(line) = &self.record else {
+            return Ok(());
+        };
+        let file = &opts.known_hosts;
+        let cannot = |e: std::io::Error| {
+            Error::HostKey(format!(
+                "cannot write `{}`: {}",
+                file.display(),
+                plain_io(&e)
+            ))
+        };
+        if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(cannot)?;
+        }
+        // A file whose last line has no end would join our line to it.
+        let joined = std::fs::read(file)
+            .map(|b| b.last().is_some_and(|&c| c != b'\n'))
+            .unwrap_or(false);
+        let text = if joined {
+            format!("\n{line}")
+        } else {
+            line.clone()
+        };
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .map_err(cannot)
+    }
+}
+
+/// `host:port`, with brackets around an IPv6 address.
+pub fn address(target: &Target) -> String {
+    if target.host.contains(':') {
+        format!("[{}]:{}", target.host, target.port)
+    } else {
+        format!("{}:{}", target.host, target.port)
+    }
+}
+
 /// Connects, checks the host key and logs in.
-pub fn connect(target: &Target, opts: &Options) -> Result<Session, Error> {
-    let addr = format!("{}:{}", target.host, target.port);
-    let sock = addr
+pub fn connect(target: &Target, opts: &Options) -> Result<(Session, Trust), Error> {
+    let addr = address(target);
+    let sock = (target.host.as_str(), target.port)
         .to_socket_addrs()
-        .map_err(|e| Error::Connect(format!("{}: cannot resolve {addr}: {e}", target.name)))?
+        .map_err(|e| {
+            Error::Connect(format!(
+                "cannot resolve `{}`: {}",
+                target.host,
+                plain_io(&e)
+            ))
+        })?
         .next()
-        .ok_or_else(|| Error::Connect(format!("{}: {addr} resolves to nothing", target.name)))?;
-    let tcp = TcpStream::connect_timeout(&sock, opts.connect_timeout)
-        .map_err(|e| Error::Connect(format!("{}: cannot connect to {addr}: {e}", target.name)))?;
+        .ok_or_else(|| Error::Connect(format!("`{}` resolves to no address", target.host)))?;
+    let tcp = TcpStream::connect_timeout(&sock, opts.connect_timeout).map_err(|e| {
+        let why = if e.kind() == std::io::ErrorKind::TimedOut {
+            format!("no answer in {} s", opts.connect_timeout.as_secs())
+        } else {
+            plain_io(&e)
+        };
+        Error::Connect(format!("cannot connect to {addr}: {why}"))
+    })?;
     let _ = tcp.set_nodelay(true);
     let mut session =
-        Session::new().map_err(|e| Error::Connect(format!("{}: {e}", target.name)))?;
+        Session::new().map_err(|e| Error::Connect(format!("cannot start SSH: {}", plain(&e))))?;
     session.set_tcp_stream(tcp);
     session.set_timeout(duration_ms(opts.connect_timeout));
-    // Ask for the key types known for this host, so the one we can check is the one sent.
-    let types = known_types(&opts.known_hosts, &target.host, target.port);
-    if !types.is_empty() {
-        let _ = session.method_pref(MethodType::HostKey, &types.join(","));
-    }
-    session.handshake().map_err(|e| {
-        Error::Connect(format!(
-            "{}: SSH handshake with {addr} failed: {e}",
-            target.name
-        ))
-    })?;
-    check_host_key(&session, target, opts)?;
+    let known = read_known_hosts(opts)?;
+    // Ask for the key types known for this host first, as `ssh` does, so the key sent is one
+    // that can be checked whenever the switch has it.
+    let algorithms = known.algorithms(&target.host, target.port).join(",");
+    let _ = session.method_pref(MethodType::HostKey, &algorithms);
+    session
+        .handshake()
+        .map_err(|e| Error::Connect(format!("SSH handshake with {addr} failed: {}", plain(&e))))?;
+    let trust = check_host_key(&session, &known, target, opts)?;
     login(&session, target, opts)?;
     session.set_keepalive(true, 15);
-    Ok(session)
+    Ok((session, trust))
 }
 
 fn duration_ms(d: std::time::Duration) -> u32 {
     u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
 }
 
-/// The host as `known_hosts` names it: `host` on port 22, else `[host]:port`.
-fn host_pattern(host: &str, port: u16) -> String {
-    if port == 22 {
-        host.to_string()
-    } else {
-        format!("[{host}]:{port}")
+/// The `known_hosts` file, parsed once per version of the file: a thousand connections
+/// share one parse, and a line `--accept-new` appends (the file grows) is read again.
+fn read_known_hosts(opts: &Options) -> Result<Arc<KnownHosts>, Error> {
+    type Cached = Option<(PathBuf, SystemTime, u64, Arc<KnownHosts>)>;
+    static CACHE: Mutex<Cached> = Mutex::new(None);
+    let path = &opts.known_hosts;
+    let cannot = |e: std::io::Error| {
+        Error::HostKey(format!(
+            "cannot read `{}`: {}",
+            path.display(),
+            plain_io(&e)
+        ))
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Arc::new(KnownHosts::default()));
+        }
+        Err(e) => return Err(cannot(e)),
+    };
+    let version = (
+        meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+        meta.len(),
+    );
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((p, modified, len, known)) = cache.as_ref()
+        && p == path
+        && (*modified, *len) == version
+    {
+        return Ok(known.clone());
+    }
+    let bytes = std::fs::read(path).map_err(cannot)?;
+    let known = Arc::new(KnownHosts::parse(&String::from_utf8_lossy(&bytes)));
+    *cache = Some((path.clone(), version.0, version.1, known.clone()));
+    Ok(known)
+}
+
+/// An I/O error in plain words: `connection refused`, not `Connection refused (os error
+/// 111)`.
+pub fn plain_io(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let text = match e.kind() {
+        K::ConnectionRefused => "connection refused".to_string(),
+        K::ConnectionReset => "the connection was reset".to_string(),
+        K::ConnectionAborted => "the connection was aborted".to_string(),
+        K::TimedOut => "no answer in time".to_string(),
+        K::HostUnreachable => "no route to the host".to_string(),
+        K::NetworkUnreachable => "the network is unreachable".to_string(),
+        K::AddrNotAvailable => "the address is not available".to_string(),
+        K::NotFound => "not found".to_string(),
+        K::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    let text = match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    lowercase_first(&text)
+}
+
+/// A libssh2 error in plain words, without its code (`[Session(-13)]`).
+pub fn plain(e: &ssh2::Error) -> String {
+    let ssh2::ErrorCode::Session(code) = e.code() else {
+        return lowercase_first(e.message());
+    };
+    // libssh2 reports a peer that is not an SSH server as a closed socket "getting banner".
+    if code == -2 || e.message().contains("banner") {
+        return "no SSH greeting came back (is it an SSH server?)".into();
+    }
+    match code {
+        -5 | -8 => "no key exchange the switch and we both support".into(),
+        -9 | -30 | -37 => "no answer in time".into(),
+        -10 | -11 => "the switch's host key could not be verified".into(),
+        -7 | -13 | -43 => "the switch closed the connection".into(),
+        -14 => "the switch broke the SSH protocol".into(),
+        -33 | -51 => "no algorithm the switch and we both support".into(),
+        _ => lowercase_first(e.message().trim_end_matches('.')),
     }
 }
 
-/// The key types `known_hosts` holds for the host, in file order (plain entries only; a
-/// hashed entry leaves the choice to the server and the check below).
-fn known_types(path: &Path, host: &str, port: u16) -> Vec<String> {
-    let want = host_pattern(host, port);
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    let mut types = Vec::new();
-    for line in text.lines() {
-        let mut fields = line.split_whitespace();
-        let (Some(hosts), Some(kind)) = (fields.next(), fields.next()) else {
-            continue;
-        };
-        if hosts.starts_with('#') || hosts.starts_with('@') {
-            continue;
-        }
-        if hosts.split(',').any(|h| h == want) && !types.iter().any(|t| t == kind) {
-            types.push(kind.to_string());
-        }
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        // Lowercase like every message, unless the word is an initialism (`SSH`).
+        Some(c) if !chars.next().is_some_and(|n| n.is_uppercase()) => c
+            .to_lowercase()
+            .chain(text[c.len_utf8()..].chars())
+            .collect(),
+        _ => text.to_string(),
     }
-    types
 }
 
 /// `SHA256:…` as OpenSSH prints a fingerprint.
@@ -87,59 +217,100 @@ fn fingerprint(session: &Session) -> String {
     )
 }
 
-fn check_host_key(session: &Session, target: &Target, opts: &Options) -> Result<(), Error> {
-    let (key, kind) = session
+/// The host key against `known_hosts`: the address's verdict exactly as OpenSSH reaches it;
+/// then the switch's name: a key recorded for another switch of the fleet, or not the one
+/// recorded for this switch's name, is refused.
+fn check_host_key(
+    session: &Session,
+    known: &KnownHosts,
+    target: &Target,
+    opts: &Options,
+) -> Result<Trust, Error> {
+    let (key, _) = session
         .host_key()
-        .ok_or_else(|| Error::HostKey(format!("{}: the server sent no host key", target.name)))?;
-    let kind_name = match kind {
-        ssh2::HostKeyType::Rsa => "ssh-rsa",
-        ssh2::HostKeyType::Dss => "ssh-dss",
-        ssh2::HostKeyType::Ecdsa256 => "ecdsa-sha2-nistp256",
-        ssh2::HostKeyType::Ecdsa384 => "ecdsa-sha2-nistp384",
-        ssh2::HostKeyType::Ecdsa521 => "ecdsa-sha2-nistp521",
-        ssh2::HostKeyType::Ed25519 => "ssh-ed25519",
-        ssh2::HostKeyType::Unknown => "unknown",
-    };
-    let mut known = session
-        .known_hosts()
-        .map_err(|e| Error::HostKey(format!("{}: {e}", target.name)))?;
-    let file = &opts.known_hosts;
-    if file.exists() {
-        known
-            .read_file(file, KnownHostFileKind::OpenSSH)
-            .map_err(|e| Error::HostKey(format!("cannot read `{}`: {e}", file.display())))?;
-    }
-    let pattern = host_pattern(&target.host, target.port);
+        .ok_or_else(|| Error::HostKey("the switch sent no host key".into()))?;
+    let kind = known_hosts::key_type(key).unwrap_or("unknown").to_string();
     let print = fingerprint(session);
-    match known.check_port(&target.host, target.port, key) {
-        CheckResult::Match => Ok(()),
-        CheckResult::Mismatch => Err(Error::HostKey(format!(
-            "{}: the host key of {pattern} has CHANGED ({kind_name} {print}) and is refused; if the switch was replaced, remove its line from `{}`",
-            target.name,
-            file.display()
-        ))),
-        CheckResult::NotFound if opts.accept_new => {
-            let line = format!("{pattern} {kind_name} {}\n", STANDARD.encode(key));
-            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(file)
-                .and_then(|mut f| f.write_all(line.as_bytes()))
-                .map_err(|e| Error::HostKey(format!("cannot write `{}`: {e}", file.display())))
+    let addr = address(target);
+    let file = opts.known_hosts.display();
+    let at_addr = known.check(&target.host, target.port, key);
+    // The name is another name of the host only when it differs from the address.
+    let by_name = !target.name.eq_ignore_ascii_case(&target.host);
+    let at_name = if by_name {
+        known.alias(&target.name, target.port, key)
+    } else {
+        at_addr.clone()
+    };
+    let others: Vec<&str> = known
+        .names_of(key, target.port, &opts.switches)
+        .into_iter()
+        .filter(|n| !n.eq_ignore_ascii_case(&target.name))
+        .collect();
+
+    for v in [&at_addr, &at_name] {
+        if let Verdict::Revoked { line } = v {
+            return Err(Error::HostKey(format!(
+                "the host key of {addr} ({kind} {print}) is REVOKED (`{file}` line {line}) and is refused"
+            )));
         }
-        CheckResult::NotFound => Err(Error::HostKey(format!(
-            "{}: {pattern} is not a known host ({kind_name} {print}); if that fingerprint is the switch's, trust it with `--accept-new` (it is recorded in `{}`)",
-            target.name,
-            file.display()
-        ))),
-        CheckResult::Failure => Err(Error::HostKey(format!(
-            "{}: the host key of {pattern} could not be checked",
-            target.name
-        ))),
     }
+    let name_known = matches!(at_name, Verdict::Known { .. });
+    if !name_known && !others.is_empty() {
+        return Err(Error::Identity(format!(
+            "the switch at {addr} is not `{}`: its host key ({kind} {print}) is {}'s (`{file}`)",
+            target.name,
+            others
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )));
+    }
+    for (v, whose) in [
+        (&at_addr, addr.clone()),
+        (&at_name, format!("`{}`", target.name)),
+    ] {
+        if let Verdict::Changed { line, types } = v {
+            return Err(Error::HostKey(format!(
+                "the host key of {addr} has CHANGED: it sent {kind} {print}, and `{file}` line {line} holds another key for {whose} (known types: {}); refused. If the switch was replaced, remove its old line",
+                types.join(", ")
+            )));
+        }
+    }
+    let mut trust = Trust {
+        name_pinned: name_known,
+        record: None,
+    };
+    let mut names = Vec::new();
+    if by_name && !name_known && opts.accept_new {
+        names.push(target.name.to_ascii_lowercase());
+        trust.name_pinned = true;
+    }
+    if at_addr == Verdict::Unknown {
+        if !opts.accept_new {
+            return Err(Error::HostKey(format!(
+                "{addr} is not a known host ({kind} {print}); if that fingerprint is the switch's, trust it with `--accept-new` (it is recorded in `{file}`)"
+            )));
+        }
+        names.push(known_hosts::lookup_name(&target.host, target.port));
+    }
+    if !names.is_empty() {
+        if names.iter().any(|n| !recordable(n)) {
+            return Err(Error::HostKey(format!(
+                "`{}` cannot be written in `{file}`: a name there has no spaces, commas, `*`, `?`, `!`, `#`, `@` or `|`",
+                target.name
+            )));
+        }
+        trust.record = known_hosts::line(&names, key);
+    }
+    Ok(trust)
+}
+
+/// Whether a name can stand in a `known_hosts` line's host field as itself.
+fn recordable(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(['|', '@', '#', '!'])
+        && !name.contains(|c: char| c.is_whitespace() || c.is_control() || ",*?".contains(c))
 }
 
 /// Logs in with the first method that works: the key file, the agent, the password, the
@@ -186,8 +357,8 @@ fn login(session: &Session, target: &Target, opts: &Options) -> Result<(), Error
         format!("tried {}", tried.join(", "))
     };
     Err(Error::Auth(format!(
-        "{}: login as `{user}` on {}:{} refused ({tried})",
-        target.name, target.host, target.port
+        "login as `{user}` on {} refused ({tried})",
+        address(target)
     )))
 }
 
@@ -202,5 +373,20 @@ impl ssh2::KeyboardInteractivePrompt for Answer<'_> {
         prompts: &[ssh2::Prompt<'b>],
     ) -> Vec<String> {
         prompts.iter().map(|_| self.0.to_string()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_in_plain_words() {
+        let e = std::io::Error::from_raw_os_error(111);
+        assert_eq!(plain_io(&e), "connection refused");
+        let e = std::io::Error::other("Something odd (os error 99)");
+        assert_eq!(plain_io(&e), "something odd");
+        assert!(recordable("leaf01") && recordable("[::1]:2201"));
+        assert!(!recordable("a,b") && !recordable("|1|x") && !recordable("a b"));
     }
 }

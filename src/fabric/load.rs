@@ -365,7 +365,7 @@ fn to_span(file: FileId, r: Range<usize>) -> Span {
 /// The reader's own message, for errors with no better wording: without the position it
 /// appends (the renderer prints the position) and without advice addressed to programmers
 /// (`use from_str_multiple`, `set DuplicateKeyPolicy in Options`, `use Option<String>`).
-fn reader_message(e: &YamlError) -> String {
+pub(crate) fn reader_message(e: &YamlError) -> String {
     let text = e.to_string();
     let mut line = text.lines().next().unwrap_or("").trim();
     for cut in [" at line ", "; ", ", set ", ". If "] {

@@ -112,14 +112,16 @@ pub struct Served {
 }
 
 impl Served {
-    /// The switch's `known_hosts` line.
-    pub fn known_hosts_line(&self) -> String {
+    /// The switch's `known_hosts` line, under its name (the fabric's) as well as its address
+    /// (`leaf01,[127.0.0.1]:2201 ssh-ed25519 …`, a form OpenSSH reads): the key is pinned to
+    /// the switch, so a client can tell this switch from another at a mixed-up address.
+    pub fn known_hosts_line(&self, name: &str) -> String {
         let host = match (self.addr.ip(), self.addr.port()) {
             (ip, 22) => ip.to_string(),
             (IpAddr::V6(ip), port) => format!("[{ip}]:{port}"),
             (ip, port) => format!("[{ip}]:{port}"),
         };
-        format!("{host} {}", self.public_key)
+        format!("{},{host} {}", name.to_ascii_lowercase(), self.public_key)
     }
 }
 
