@@ -993,3 +993,194 @@ fn import_reads_a_live_switch() {
     );
     assert_eq!(code, 0, "{out}");
 }
+
+/// `ssh` with its input from a pipe (no terminal): the lab answers what was sent, then ends
+/// the session at the client's EOF as an SSH server ends a shell, exit status 0.
+#[test]
+fn openssh_without_a_terminal_ends_at_eof() {
+    let dir = scratch("eof");
+    let key = keypair(&dir);
+    let lab = lab(&dir);
+    let port = lab.switches[0].addr.port().to_string();
+    let mut child = Command::new("ssh")
+        .args(["-F", "/dev/null", "-o", "StrictHostKeyChecking=yes"])
+        .arg("-o")
+        .arg(format!(
+            "UserKnownHostsFile={}",
+            dir.join("known_hosts").display()
+        ))
+        .arg("-i")
+        .arg(&key)
+        .args([
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "BatchMode=yes",
+            "-p",
+            &port,
+        ])
+        .arg("admin@127.0.0.1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The last line has no line end: it is run too.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"enable\nshow version\nshow users")
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the session did not end at EOF");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Product name:      Onyx"), "{text}");
+    assert!(text.contains("* admin "), "{text}");
+    // The session is no longer listed.
+    assert!(lab.switches[0].device.snapshot().logins.is_empty());
+}
+
+/// A line longer than the lab reads is never run as its beginning: refused whole, with an
+/// error, the switch untouched; the session goes on. Over SSH with a terminal, and on
+/// `--stdio`.
+#[test]
+fn an_overlong_line_is_refused_whole() {
+    let dir = scratch("overlong");
+    let lab = lab(&dir);
+    let device = lab.switches[0].device.clone();
+    let mut sh = configuring(&lab, &dir);
+    let before = device.snapshot().running;
+    let line = format!("interface ethernet 1/4 shutdown{}", "x".repeat(2 << 20));
+    let reply = sh.send(&line).unwrap();
+    assert!(
+        reply.contains(&format!(
+            "% Command line too long ({} characters); not run.",
+            line.len()
+        )),
+        "{}",
+        &reply[reply.len().saturating_sub(300)..]
+    );
+    assert_eq!(
+        device.snapshot().running,
+        before,
+        "part of the line was run"
+    );
+    // The session goes on.
+    sh.send("interface ethernet 1/5 shutdown").unwrap();
+    assert_ne!(device.snapshot().running, before);
+
+    let state = scratch("overlong-stdio");
+    let out = stdio_session(
+        &state,
+        &format!("enable\nconfigure terminal\n{line}\nshow running-config | include shutdown\n"),
+    );
+    assert!(out.contains("% Command line too long ("), "{}", &out[..500]);
+    assert!(!out.contains("   interface ethernet 1/4 shutdown"), "{out}");
+}
+
+/// `show users` lists the sessions logged in, the asking one marked `*`; a session that
+/// ends is gone from it.
+#[test]
+fn show_users_lists_the_sessions() {
+    let dir = scratch("users");
+    let lab = lab(&dir);
+    let mut one = configuring(&lab, &dir);
+    let mut two = configuring(&lab, &dir);
+    let listed = one.send("show users").unwrap();
+    assert!(listed.contains("USERNAME"), "{listed}");
+    let rows: Vec<&str> = listed.lines().filter(|l| l.contains(" admin ")).collect();
+    assert_eq!(rows.len(), 2, "{listed}");
+    assert_eq!(rows.iter().filter(|r| r.starts_with('*')).count(), 1);
+    assert!(rows.iter().all(|r| r.contains("127.0.0.1")), "{listed}");
+    two.send("exit").unwrap_or_default();
+    two.send("exit").unwrap_or_default();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while lab.switches[0].device.snapshot().logins.len() != 1 {
+        assert!(
+            Instant::now() < deadline,
+            "the ended session is still listed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let listed = one.send("show users").unwrap();
+    assert_eq!(listed.matches(" admin ").count(), 1, "{listed}");
+}
+
+/// `configuration delete` removes a saved file (not the active one), on the switch and in
+/// its state folder.
+#[test]
+fn configuration_delete_removes_a_saved_file() {
+    let dir = scratch("delete");
+    let lab = lab(&dir);
+    let mut sh = configuring(&lab, &dir);
+    sh.send("configuration write to snap-1 no-switch").unwrap();
+    assert!(dir.join(HOST).join("saved/snap-1.cfg").exists());
+    assert_eq!(
+        sh.send("configuration delete initial").unwrap(),
+        "% Cannot delete the active configuration file \"initial\".\n"
+    );
+    assert_eq!(
+        sh.send("configuration delete nothing").unwrap(),
+        "% Configuration file \"nothing\" does not exist.\n"
+    );
+    assert_eq!(sh.send("configuration delete snap-1").unwrap(), "\n");
+    let files = sh.send("show configuration files").unwrap();
+    assert!(!files.contains("snap-1"), "{files}");
+    assert!(!dir.join(HOST).join("saved/snap-1.cfg").exists());
+    assert!(dir.join(HOST).join("saved/initial.cfg").exists());
+}
+
+/// `applied` faults: the command takes effect, then the connection drops or hangs; a
+/// `truncate` fault cuts an output short, the prompt after it.
+#[test]
+fn faults_applied_and_truncate() {
+    let dir = scratch("faults3");
+    let lab = lab(&dir);
+    let device = lab.switches[0].device.clone();
+
+    faults(
+        &dir,
+        "drop: { match: \"configuration write\", applied: true }\n",
+    );
+    let mut sh = configuring(&lab, &dir);
+    sh.send("interface ethernet 1/3 description one").unwrap();
+    assert!(sh.send("configuration write").is_err());
+    assert!(!device.snapshot().unsaved(), "the save took effect");
+
+    faults(&dir, "hang: { match: \"description\", applied: true }\n");
+    let mut sh = configuring(&lab, &dir);
+    sh._session.set_timeout(800);
+    assert!(sh.send("interface ethernet 1/3 description two").is_err());
+    let running = device.snapshot().running;
+    assert_eq!(
+        running
+            .interfaces
+            .values()
+            .find_map(|i| i.description.clone()),
+        Some("two".to_string())
+    );
+
+    faults(
+        &dir,
+        "truncate: { match: \"show running-config\", lines: 5 }\n",
+    );
+    let mut sh = configuring(&lab, &dir);
+    let cut = sh.send("show running-config").unwrap();
+    assert_eq!(cut.lines().count(), 5, "{cut}");
+    let whole = sh.send("show running-config").unwrap();
+    assert!(
+        whole
+            .trim_end()
+            .ends_with("cli default prefix-modes enable"),
+        "{whole}"
+    );
+}
