@@ -1184,3 +1184,183 @@ fn faults_applied_and_truncate() {
         "{whole}"
     );
 }
+
+/// `fabric push --yes` from `dir` through the lab's inventory and known_hosts, as a process
+/// left running (its output piped).
+fn spawn_push(dir: &Path, state: &Path, env: &[(&str, &std::ffi::OsStr)]) -> std::process::Child {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut cmd = fabric_bin();
+    cmd.current_dir(dir)
+        .arg("push")
+        .arg(rdg())
+        .arg("--inventory")
+        .arg(state.join("inventory.yaml"))
+        .arg("--known-hosts")
+        .arg(state.join("known_hosts"))
+        .args(["--yes", "--allow-disruptive"])
+        .env("FABRIC_PASSWORD", "admin")
+        .env_remove("SSH_AUTH_SOCK")
+        .env_remove("FABRIC_LOCK_DIR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.spawn().unwrap()
+}
+
+/// Waits (at most a minute) for a child to end: its exit code and output.
+fn finish(mut child: std::process::Child) -> (i32, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The commands a lab switch of a `fabric lab` process received, in order.
+fn commands(state: &Path) -> Vec<String> {
+    std::fs::read_to_string(state.join("swx-mld-1-2/commands.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split_once('\t').map_or(l, |(_, c)| c).to_string())
+        .collect()
+}
+
+/// Waits (at most a minute) until the switch's command log satisfies `ready`.
+fn wait_for_commands(state: &Path, ready: impl Fn(&[String]) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready(&commands(state)) {
+        assert!(Instant::now() < deadline, "{:?}", commands(state));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The running config of the switch of a `fabric lab` process, read over SSH (the session
+/// ended before this returns).
+fn running_config(state: &Path) -> fabric::onyx::Config {
+    let mut sh = Shell::open(inventory_addr(state), &state.join("known_hosts"));
+    sh.send("no cli session paging enable").unwrap();
+    sh.send("enable").unwrap();
+    let text = sh.send("show running-config").unwrap();
+    let _ = sh.send("exit");
+    let _ = sh.until(|_| false);
+    fabric::onyx::parse(&text).unwrap()
+}
+
+fn kill(child: &std::process::Child, signal: &str) {
+    let sent = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// SIGINT or SIGTERM while a push applies its plan: the switch is rolled back to its
+/// snapshot (read from the switch afterwards), nothing is saved, the push says what happened
+/// and exits 130 or 143. A second signal during the roll-back says the roll-back goes on.
+#[test]
+fn a_signal_mid_apply_rolls_back_then_exits() {
+    for (signal, code, twice) in [("INT", 130, false), ("TERM", 143, true)] {
+        let state = scratch(&format!("signal-{signal}"));
+        let _lab = start_lab_process(&state, &[]);
+        let before = running_config(&state);
+        std::fs::write(state.join("swx-mld-1-2/faults.yaml"), "delay_ms: 300\n").unwrap();
+        let push = spawn_push(&state.join("push"), &state, &[]);
+        // Mid-apply: two commands of the plan sent.
+        wait_for_commands(&state, |c| {
+            c.iter().skip_while(|l| *l != "configure terminal").count() >= 3
+        });
+        kill(&push, signal);
+        if twice {
+            std::thread::sleep(Duration::from_millis(100));
+            kill(&push, signal);
+        }
+        let (got, out) = finish(push);
+        assert_eq!(got, code, "SIG{signal}: {out}");
+        for said in [
+            format!("SIG{signal}: stopping the push"),
+            format!("stopped by SIG{signal} after "),
+            "rolled back to the running config before the push (verified), nothing saved"
+                .to_string(),
+            format!("stopped by SIG{signal}: no switch was started after it"),
+        ] {
+            assert!(out.contains(&said), "SIG{signal}: `{said}` in {out}");
+        }
+        if twice {
+            assert!(
+                out.contains(&format!("SIG{signal} again: waiting for the roll-backs")),
+                "{out}"
+            );
+        }
+        std::fs::remove_file(state.join("swx-mld-1-2/faults.yaml")).unwrap();
+        let log = commands(&state);
+        assert!(!log.iter().any(|l| l == "configuration write"), "{log:?}");
+        // Licenses are added, never removed (by a plan or a roll-back).
+        let mut after = running_config(&state);
+        after.licenses.clear();
+        assert_eq!(after, before, "SIG{signal}: not rolled back");
+    }
+}
+
+/// Two pushes to one switch never interleave: from another folder of the same machine the
+/// second is refused by the lock, naming who holds it, before it reads anything; from
+/// another machine (its own locks) it sees the first one's session on the switch and sends
+/// nothing.
+#[test]
+fn two_pushes_to_one_switch_never_interleave() {
+    let state = scratch("two-pushes");
+    let _lab = start_lab_process(&state, &[]);
+    let port = inventory_addr(&state).port();
+    std::fs::write(state.join("swx-mld-1-2/faults.yaml"), "delay_ms: 300\n").unwrap();
+    let first = spawn_push(&state.join("a"), &state, &[]);
+    wait_for_commands(&state, |c| c.iter().any(|l| l == "configure terminal"));
+    let read = commands(&state).len();
+
+    let (code, out) = finish(spawn_push(&state.join("b"), &state, &[]));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(&format!(
+            "another push holds 127.0.0.1:{port} (pid {}, user",
+            first.id()
+        )),
+        "{out}"
+    );
+    assert!(out.contains("nothing sent"), "{out}");
+
+    let elsewhere = state.join("other-machine-locks");
+    let (code, out) = finish(spawn_push(
+        &state.join("c"),
+        &state,
+        &[("FABRIC_LOCK_DIR", elsewhere.as_os_str())],
+    ));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "another CLI session is open on the switch and may be configuring it: `admin` on pts/"
+        ),
+        "{out}"
+    );
+    assert!(
+        commands(&state).len() > read,
+        "the third push read the switch"
+    );
+
+    let (code, out) = finish(first);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("converged"), "{out}");
+    let log = commands(&state);
+    assert_eq!(
+        log.iter().filter(|l| *l == "configure terminal").count(),
+        1,
+        "{log:?}"
+    );
+}

@@ -1,11 +1,13 @@
 //! Talking to switches: the SSH transport (ssh2: strict host keys, agent, key file,
 //! password and keyboard-interactive, timeouts, keepalives), the Onyx CLI session over it
 //! (prompts, paging, enable and configure, `%` replies), and the push of a plan with its
-//! safety: snapshot, drift guard, apply, verify, save, roll back.
+//! safety: one push per switch (a lock), snapshot, drift guard, apply, verify, save, roll
+//! back.
 //!
 //! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
 //! switch, as data: nothing here prints. Secrets never reach a transcript or an error.
 
+pub mod lock;
 pub mod push;
 pub mod session;
 pub mod ssh;
@@ -84,23 +86,30 @@ pub enum Error {
     Closed { command: String },
     /// The switch answered a command with a `%` error line.
     Refused { command: String, reply: String },
-    /// The running config read back does not parse.
+    /// The running config read back does not parse, or is not whole.
     Parse(String),
+    /// The push was told to stop (a signal); the reason.
+    Stopped(String),
 }
 
 impl Error {
     /// Whether the session can still be used after this error.
     pub fn session_usable(&self) -> bool {
-        matches!(self, Error::Refused { .. } | Error::Parse(_))
+        matches!(
+            self,
+            Error::Refused { .. } | Error::Parse(_) | Error::Stopped(_)
+        )
     }
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Connect(m) | Error::HostKey(m) | Error::Auth(m) | Error::Parse(m) => {
-                f.write_str(m)
-            }
+            Error::Connect(m)
+            | Error::HostKey(m)
+            | Error::Auth(m)
+            | Error::Parse(m)
+            | Error::Stopped(m) => f.write_str(m),
             Error::Timeout { command } => write!(f, "no reply to `{command}` in time"),
             Error::Closed { command } => write!(f, "connection lost at `{command}`"),
             Error::Refused { command, reply } => write!(f, "`{command}` refused: {reply}"),
