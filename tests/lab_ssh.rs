@@ -1046,7 +1046,14 @@ fn openssh_without_a_terminal_ends_at_eof() {
     assert!(text.contains("Product name:      Onyx"), "{text}");
     assert!(text.contains("* admin "), "{text}");
     // The session is no longer listed.
-    assert!(lab.switches[0].device.snapshot().logins.is_empty());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !lab.switches[0].device.snapshot().logins.is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the ended session is still listed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// A line longer than the lab reads is never run as its beginning: refused whole, with an
@@ -1063,7 +1070,7 @@ fn an_overlong_line_is_refused_whole() {
     let reply = sh.send(&line).unwrap();
     assert!(
         reply.contains(&format!(
-            "% Command line too long ({} characters); not run.",
+            "% Command line too long ({} bytes); not run.",
             line.len()
         )),
         "{}",
@@ -1256,12 +1263,15 @@ fn running_config(state: &Path) -> fabric::onyx::Config {
 }
 
 fn kill(child: &std::process::Child, signal: &str) {
-    let sent = Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    let signal = match signal {
+        "INT" => libc::SIGINT,
+        "TERM" => libc::SIGTERM,
+        other => panic!("no signal {other}"),
+    };
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) with a child's pid that was not reaped yet and a valid signal number.
+    let sent = unsafe { libc::kill(pid, signal) };
+    assert_eq!(sent, 0, "{}", std::io::Error::last_os_error());
 }
 
 /// SIGINT or SIGTERM while a push applies its plan: the switch is rolled back to its

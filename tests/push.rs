@@ -632,6 +632,11 @@ fn a_transcript_that_cannot_be_written_is_reported() {
         out.contains("not every transcript could be written"),
         "{out}"
     );
+    // Nothing to push: still said, still exit 2.
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no change"), "{out}");
+    assert!(out.contains("error: cannot create the transcript"), "{out}");
 }
 
 /// A push that cannot keep its backups does not start: not even a read.

@@ -318,6 +318,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let mut out = std::io::stdout().lock();
     let mut unreachable = 0;
     let mut work: Vec<(&Job, Planned)> = Vec::new();
+    // The switches not pushed (no change, a dry run, declined): their sessions' transcripts.
+    let mut quiet: Vec<Report> = Vec::new();
     for (job, p) in jobs.iter().zip(planned) {
         match p {
             Err(e) => {
@@ -332,7 +334,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             }
             Ok(p) if p.steps.is_empty() => {
                 let _ = writeln!(out, "{}: no change", job.target.name);
-                p.cli.close();
+                quiet.push(close(job, p));
             }
             Ok(p) => {
                 let _ = writeln!(out, "{}: {} command(s)", job.target.name, p.steps.len());
@@ -348,10 +350,9 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         if args.dry_run {
             let _ = writeln!(out, "dry run: nothing sent");
         }
-        for (_, p) in work {
-            p.cli.close();
-        }
-        return Ok(if unreachable > 0 {
+        quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
+        let logs_missing = say_transcript_errors(&mut out, &quiet);
+        return Ok(if unreachable > 0 || logs_missing {
             exit::FAILURE
         } else {
             exit::OK
@@ -375,9 +376,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         let _ = std::io::stdin().read_line(&mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
             let _ = writeln!(out, "nothing sent");
-            for (_, p) in work {
-                p.cli.close();
-            }
+            quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
+            say_transcript_errors(&mut out, &quiet);
             return Ok(DECLINED);
         }
     }
@@ -404,6 +404,13 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         let done = parallel(&cells, args.connect.parallel, |cell| {
             let (job, p) = cell.lock().ok()?.take()?;
             let name = job.target.name.clone();
+            if let Some(why) = stopper.stopped() {
+                p.cli.close();
+                return Some(Report::new(
+                    &name,
+                    Outcome::Aborted(format!("{why}: not started")),
+                ));
+            }
             if failed.load(Ordering::Relaxed) && !args.keep_going {
                 p.cli.close();
                 return Some(Report::new(
@@ -464,7 +471,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             r.elapsed.as_secs_f64()
         );
     }
-    let mut logs_missing = false;
+    let mut logs_missing = say_transcript_errors(&mut out, &quiet);
     for r in &reports {
         match &r.outcome {
             Outcome::Aborted(why) => {
@@ -492,11 +499,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         for note in &r.notes {
             let _ = writeln!(out, "{}: {note}", r.name);
         }
-        for e in r.transcript_errors() {
-            logs_missing = true;
-            let _ = writeln!(out, "{}: error: {e}", r.name);
-        }
     }
+    logs_missing |= say_transcript_errors(&mut out, &reports);
     if let Some(sig) = signal {
         let _ = writeln!(
             out,
@@ -519,6 +523,26 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     } else {
         exit::OK
     })
+}
+
+/// Ends the session of a switch that is not pushed; its transcripts, for the summary.
+fn close(job: &Job, p: Planned) -> Report {
+    let mut r = Report::new(&job.target.name, Outcome::Unchanged);
+    r.transcripts.push(p.cli.transcript());
+    p.cli.close();
+    r
+}
+
+/// Prints each transcript that could not be written; whether there was one.
+fn say_transcript_errors(out: &mut impl std::io::Write, reports: &[Report]) -> bool {
+    let mut any = false;
+    for r in reports {
+        for e in r.transcript_errors() {
+            any = true;
+            let _ = writeln!(out, "{}: error: {e}", r.name);
+        }
+    }
+    any
 }
 
 /// Locks every switch of the push (see `device::lock`); when another push holds one, says

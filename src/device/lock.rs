@@ -72,7 +72,7 @@ pub fn acquire(target: &Target, what: &str) -> Result<Lock, String> {
             let _ = (&file).read_to_string(&mut holder);
             let holder = holder.trim();
             let holder = if holder.is_empty() {
-                "a process that did not say who it is".to_string()
+                "its holder did not say who it is".to_string()
             } else {
                 holder.to_string()
             };

@@ -355,6 +355,10 @@ fn run(
         }
         Err(e) => return Outcome::Aborted(format!("drift guard: {e}")),
     }
+    if let Some(why) = (control.stop)() {
+        p.cli.close();
+        return Outcome::Aborted(format!("{why}: not started"));
+    }
 
     // Apply.
     let of = p.steps.len();

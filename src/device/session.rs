@@ -398,16 +398,11 @@ impl Cli {
         Ok(())
     }
 
-    /// Ends the session politely, and waits (briefly) for the switch to close it, so the
-    /// session is gone from its `show users` when this returns.
+    /// Ends the session politely.
     pub fn close(mut self) {
         let _ = self.leave_config();
-        if self.send("exit", "exit").is_ok() {
-            self.session.set_timeout(2_000);
-            let _ = self.channel.wait_eof();
-        }
+        let _ = self.send("exit", "exit");
         let _ = self.channel.close();
-        let _ = self.channel.wait_close();
     }
 }
 

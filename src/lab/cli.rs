@@ -60,7 +60,7 @@ impl Unconfirmed {
         match self {
             Unconfirmed::Ambiguous => "% Ambiguous command \"{}\".",
             Unconfirmed::EnableRefused => "% Authentication failed.",
-            Unconfirmed::LineTooLong => "% Command line too long ({} characters); not run.",
+            Unconfirmed::LineTooLong => "% Command line too long ({} bytes); not run.",
             Unconfirmed::DeleteActive => "% Cannot delete the active configuration file \"{}\".",
             Unconfirmed::NoSuchFile => "% Configuration file \"{}\" does not exist.",
             Unconfirmed::UsersHeader => {
