@@ -1041,3 +1041,384 @@ fn import_reads_a_live_switch() {
     );
     assert_eq!(code, 0, "{out}");
 }
+
+/// `ssh` with its input from a pipe (no terminal): the lab answers what was sent, then ends
+/// the session at the client's EOF as an SSH server ends a shell, exit status 0.
+#[test]
+fn openssh_without_a_terminal_ends_at_eof() {
+    let dir = scratch("eof");
+    let key = keypair(&dir);
+    let lab = lab(&dir);
+    let port = lab.switches[0].addr.port().to_string();
+    let mut child = Command::new("ssh")
+        .args(["-F", "/dev/null", "-o", "StrictHostKeyChecking=yes"])
+        .arg("-o")
+        .arg(format!(
+            "UserKnownHostsFile={}",
+            dir.join("known_hosts").display()
+        ))
+        .arg("-i")
+        .arg(&key)
+        .args([
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "BatchMode=yes",
+            "-p",
+            &port,
+        ])
+        .arg("admin@127.0.0.1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The last line has no line end: it is run too.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"enable\nshow version\nshow users")
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the session did not end at EOF");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Product name:      Onyx"), "{text}");
+    assert!(text.contains("* admin "), "{text}");
+    // The session is no longer listed.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !lab.switches[0].device.snapshot().logins.is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the ended session is still listed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A line longer than the lab reads is never run as its beginning: refused whole, with an
+/// error, the switch untouched; the session goes on. Over SSH with a terminal, and on
+/// `--stdio`.
+#[test]
+fn an_overlong_line_is_refused_whole() {
+    let dir = scratch("overlong");
+    let lab = lab(&dir);
+    let device = lab.switches[0].device.clone();
+    let mut sh = configuring(&lab, &dir);
+    let before = device.snapshot().running;
+    let line = format!("interface ethernet 1/4 shutdown{}", "x".repeat(2 << 20));
+    let reply = sh.send(&line).unwrap();
+    assert!(
+        reply.contains(&format!(
+            "% Command line too long ({} bytes); not run.",
+            line.len()
+        )),
+        "{}",
+        &reply[reply.len().saturating_sub(300)..]
+    );
+    assert_eq!(
+        device.snapshot().running,
+        before,
+        "part of the line was run"
+    );
+    // The session goes on.
+    sh.send("interface ethernet 1/5 shutdown").unwrap();
+    assert_ne!(device.snapshot().running, before);
+
+    let state = scratch("overlong-stdio");
+    let out = stdio_session(
+        &state,
+        &format!("enable\nconfigure terminal\n{line}\nshow running-config | include shutdown\n"),
+    );
+    assert!(out.contains("% Command line too long ("), "{}", &out[..500]);
+    assert!(!out.contains("   interface ethernet 1/4 shutdown"), "{out}");
+}
+
+/// `show users` lists the sessions logged in, the asking one marked `*`; a session that
+/// ends is gone from it.
+#[test]
+fn show_users_lists_the_sessions() {
+    let dir = scratch("users");
+    let lab = lab(&dir);
+    let mut one = configuring(&lab, &dir);
+    let mut two = configuring(&lab, &dir);
+    let listed = one.send("show users").unwrap();
+    assert!(listed.contains("USERNAME"), "{listed}");
+    let rows: Vec<&str> = listed.lines().filter(|l| l.contains(" admin ")).collect();
+    assert_eq!(rows.len(), 2, "{listed}");
+    assert_eq!(rows.iter().filter(|r| r.starts_with('*')).count(), 1);
+    assert!(rows.iter().all(|r| r.contains("127.0.0.1")), "{listed}");
+    two.send("exit").unwrap_or_default();
+    two.send("exit").unwrap_or_default();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while lab.switches[0].device.snapshot().logins.len() != 1 {
+        assert!(
+            Instant::now() < deadline,
+            "the ended session is still listed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let listed = one.send("show users").unwrap();
+    assert_eq!(listed.matches(" admin ").count(), 1, "{listed}");
+}
+
+/// `configuration delete` removes a saved file (not the active one), on the switch and in
+/// its state folder.
+#[test]
+fn configuration_delete_removes_a_saved_file() {
+    let dir = scratch("delete");
+    let lab = lab(&dir);
+    let mut sh = configuring(&lab, &dir);
+    sh.send("configuration write to snap-1 no-switch").unwrap();
+    assert!(dir.join(HOST).join("saved/snap-1.cfg").exists());
+    assert_eq!(
+        sh.send("configuration delete initial").unwrap(),
+        "% Cannot delete the active configuration file \"initial\".\n"
+    );
+    assert_eq!(
+        sh.send("configuration delete nothing").unwrap(),
+        "% Configuration file \"nothing\" does not exist.\n"
+    );
+    assert_eq!(sh.send("configuration delete snap-1").unwrap(), "\n");
+    let files = sh.send("show configuration files").unwrap();
+    assert!(!files.contains("snap-1"), "{files}");
+    assert!(!dir.join(HOST).join("saved/snap-1.cfg").exists());
+    assert!(dir.join(HOST).join("saved/initial.cfg").exists());
+}
+
+/// `applied` faults: the command takes effect, then the connection drops or hangs; a
+/// `truncate` fault cuts an output short, the prompt after it.
+#[test]
+fn faults_applied_and_truncate() {
+    let dir = scratch("faults3");
+    let lab = lab(&dir);
+    let device = lab.switches[0].device.clone();
+
+    faults(
+        &dir,
+        "drop: { match: \"configuration write\", applied: true }\n",
+    );
+    let mut sh = configuring(&lab, &dir);
+    sh.send("interface ethernet 1/3 description one").unwrap();
+    assert!(sh.send("configuration write").is_err());
+    assert!(!device.snapshot().unsaved(), "the save took effect");
+
+    faults(&dir, "hang: { match: \"description\", applied: true }\n");
+    let mut sh = configuring(&lab, &dir);
+    sh._session.set_timeout(800);
+    assert!(sh.send("interface ethernet 1/3 description two").is_err());
+    let running = device.snapshot().running;
+    assert_eq!(
+        running
+            .interfaces
+            .values()
+            .find_map(|i| i.description.clone()),
+        Some("two".to_string())
+    );
+
+    faults(
+        &dir,
+        "truncate: { match: \"show running-config\", lines: 5 }\n",
+    );
+    let mut sh = configuring(&lab, &dir);
+    let cut = sh.send("show running-config").unwrap();
+    assert_eq!(cut.lines().count(), 5, "{cut}");
+    let whole = sh.send("show running-config").unwrap();
+    assert!(
+        whole
+            .trim_end()
+            .ends_with("cli default prefix-modes enable"),
+        "{whole}"
+    );
+}
+
+/// `fabric push --yes` from `dir` through the lab's inventory and known_hosts, as a process
+/// left running (its output piped).
+fn spawn_push(dir: &Path, state: &Path, env: &[(&str, &std::ffi::OsStr)]) -> std::process::Child {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut cmd = fabric_bin();
+    cmd.current_dir(dir)
+        .arg("push")
+        .arg(rdg())
+        .arg("--inventory")
+        .arg(state.join("inventory.yaml"))
+        .arg("--known-hosts")
+        .arg(state.join("known_hosts"))
+        .args(["--yes", "--allow-disruptive"])
+        .env("FABRIC_PASSWORD", "admin")
+        .env_remove("SSH_AUTH_SOCK")
+        .env_remove("FABRIC_LOCK_DIR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.spawn().unwrap()
+}
+
+/// Waits (at most a minute) for a child to end: its exit code and output.
+fn finish(mut child: std::process::Child) -> (i32, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The commands a lab switch of a `fabric lab` process received, in order.
+fn commands(state: &Path) -> Vec<String> {
+    std::fs::read_to_string(state.join("swx-mld-1-2/commands.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split_once('\t').map_or(l, |(_, c)| c).to_string())
+        .collect()
+}
+
+/// Waits (at most a minute) until the switch's command log satisfies `ready`.
+fn wait_for_commands(state: &Path, ready: impl Fn(&[String]) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready(&commands(state)) {
+        assert!(Instant::now() < deadline, "{:?}", commands(state));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The running config of the switch of a `fabric lab` process, read over SSH (the session
+/// ended before this returns).
+fn running_config(state: &Path) -> fabric::onyx::Config {
+    let mut sh = Shell::open(inventory_addr(state), &state.join("known_hosts"));
+    sh.send("no cli session paging enable").unwrap();
+    sh.send("enable").unwrap();
+    let text = sh.send("show running-config").unwrap();
+    let _ = sh.send("exit");
+    let _ = sh.until(|_| false);
+    fabric::onyx::parse(&text).unwrap()
+}
+
+fn kill(child: &std::process::Child, signal: &str) {
+    let signal = match signal {
+        "INT" => libc::SIGINT,
+        "TERM" => libc::SIGTERM,
+        other => panic!("no signal {other}"),
+    };
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) with a child's pid that was not reaped yet and a valid signal number.
+    let sent = unsafe { libc::kill(pid, signal) };
+    assert_eq!(sent, 0, "{}", std::io::Error::last_os_error());
+}
+
+/// SIGINT or SIGTERM while a push applies its plan: the switch is rolled back to its
+/// snapshot (read from the switch afterwards), nothing is saved, the push says what happened
+/// and exits 130 or 143. A second signal during the roll-back says the roll-back goes on.
+#[test]
+fn a_signal_mid_apply_rolls_back_then_exits() {
+    for (signal, code, twice) in [("INT", 130, false), ("TERM", 143, true)] {
+        let state = scratch(&format!("signal-{signal}"));
+        let _lab = start_lab_process(&state, &[]);
+        let before = running_config(&state);
+        std::fs::write(state.join("swx-mld-1-2/faults.yaml"), "delay_ms: 300\n").unwrap();
+        let push = spawn_push(&state.join("push"), &state, &[]);
+        // Mid-apply: two commands of the plan sent.
+        wait_for_commands(&state, |c| {
+            c.iter().skip_while(|l| *l != "configure terminal").count() >= 3
+        });
+        kill(&push, signal);
+        if twice {
+            std::thread::sleep(Duration::from_millis(100));
+            kill(&push, signal);
+        }
+        let (got, out) = finish(push);
+        assert_eq!(got, code, "SIG{signal}: {out}");
+        for said in [
+            format!("SIG{signal}: stopping the push"),
+            format!("stopped by SIG{signal} after "),
+            "rolled back to the running config before the push (verified), nothing saved"
+                .to_string(),
+            format!("stopped by SIG{signal}: no switch was started after it"),
+        ] {
+            assert!(out.contains(&said), "SIG{signal}: `{said}` in {out}");
+        }
+        if twice {
+            assert!(
+                out.contains(&format!("SIG{signal} again: waiting for the roll-backs")),
+                "{out}"
+            );
+        }
+        std::fs::remove_file(state.join("swx-mld-1-2/faults.yaml")).unwrap();
+        let log = commands(&state);
+        assert!(!log.iter().any(|l| l == "configuration write"), "{log:?}");
+        // Licenses are added, never removed (by a plan or a roll-back).
+        let mut after = running_config(&state);
+        after.licenses.clear();
+        assert_eq!(after, before, "SIG{signal}: not rolled back");
+    }
+}
+
+/// Two pushes to one switch never interleave: from another folder of the same machine the
+/// second is refused by the lock, naming who holds it, before it reads anything; from
+/// another machine (its own locks) it sees the first one's session on the switch and sends
+/// nothing.
+#[test]
+fn two_pushes_to_one_switch_never_interleave() {
+    let state = scratch("two-pushes");
+    let _lab = start_lab_process(&state, &[]);
+    let port = inventory_addr(&state).port();
+    std::fs::write(state.join("swx-mld-1-2/faults.yaml"), "delay_ms: 300\n").unwrap();
+    let first = spawn_push(&state.join("a"), &state, &[]);
+    wait_for_commands(&state, |c| c.iter().any(|l| l == "configure terminal"));
+    let read = commands(&state).len();
+
+    let (code, out) = finish(spawn_push(&state.join("b"), &state, &[]));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(&format!(
+            "another push holds 127.0.0.1:{port} (pid {}, user",
+            first.id()
+        )),
+        "{out}"
+    );
+    assert!(out.contains("nothing sent"), "{out}");
+
+    let elsewhere = state.join("other-machine-locks");
+    let (code, out) = finish(spawn_push(
+        &state.join("c"),
+        &state,
+        &[("FABRIC_LOCK_DIR", elsewhere.as_os_str())],
+    ));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "another CLI session is open on the switch and may be configuring it: `admin` on pts/"
+        ),
+        "{out}"
+    );
+    assert!(
+        commands(&state).len() > read,
+        "the third push read the switch"
+    );
+
+    let (code, out) = finish(first);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("converged"), "{out}");
+    let log = commands(&state);
+    assert_eq!(
+        log.iter().filter(|l| *l == "configure terminal").count(),
+        1,
+        "{log:?}"
+    );
+}

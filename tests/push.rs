@@ -392,3 +392,319 @@ fn enable_asks_for_a_password() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("`enable` refused"), "{out}");
 }
+
+/// Declining at the prompt sends nothing and says so with exit 1 (nothing was done).
+#[test]
+fn declined_at_the_prompt_exits_1() {
+    let dir = scratch("decline");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabric"));
+    cmd.current_dir(&dir)
+        .arg("push")
+        .arg(crate::root().join("fabrics/rdg-roce-dscp.yaml"))
+        .arg("--lab")
+        .env_remove("FABRIC_PASSWORD")
+        .env_remove("SSH_AUTH_SOCK");
+    let mut p = rexpect::session::spawn_command(cmd, Some(30_000)).unwrap();
+    p.exp_string("[y/N] ").unwrap();
+    p.send_line("n").unwrap();
+    p.exp_string("nothing sent").unwrap();
+    p.exp_eof().unwrap();
+    let status = p.process().wait().unwrap();
+    assert!(
+        matches!(status, rexpect::process::WaitStatus::Exited(_, 1)),
+        "{status:?}"
+    );
+    assert!(!log(&dir).iter().any(|l| l == "configure terminal"));
+}
+
+/// Lab state: the switch boots from `golden` with `edit` applied to its saved file.
+fn boot_from_golden(dir: &Path, edit: impl Fn(&str) -> String) {
+    let saved = state(dir).join("saved");
+    std::fs::create_dir_all(&saved).unwrap();
+    std::fs::write(saved.join("initial.cfg"), edit(&golden())).unwrap();
+    std::fs::write(state(dir).join("active"), "initial\n").unwrap();
+}
+
+fn without_lldp(cfg: &str) -> String {
+    cfg.replace("   lldp\n", "")
+}
+
+/// A `show running-config` cut short is never planned against nor kept as a snapshot: the
+/// push stops, nothing sent (planning against it would "restore" everything it lacks, and a
+/// roll-back to it would remove the switch's real configuration).
+#[test]
+fn a_truncated_read_is_never_used() {
+    let dir = scratch("truncated");
+    boot_from_golden(&dir, without_lldp);
+    faults(
+        &dir,
+        "truncate: { match: \"show running-config\", lines: 20 }\nrefuse:\n  - { match: \"lldp\" }\n",
+    );
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("swx-mld-1-2: the running config read back is incomplete ("),
+        "{out}"
+    );
+    let log = log(&dir);
+    assert!(
+        !log.iter()
+            .any(|l| l == "configure terminal" || l.starts_with("configuration write")),
+        "{log:?}"
+    );
+    assert_eq!(saved(&dir), without_lldp(&golden()));
+    // The same cut at the drift guard's read: aborted, nothing sent.
+    faults(
+        &dir,
+        "truncate: { after: 1, match: \"show running-config\", lines: 30 }\n",
+    );
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("drift guard: "), "{out}");
+    assert!(out.contains("incomplete"), "{out}");
+    assert!(
+        !log_of(&dir, SWITCH)
+            .iter()
+            .any(|l| l == "configure terminal")
+    );
+}
+
+/// Every running config of the capture corpus and every golden reads as whole; cut
+/// anywhere before its last line, none does.
+#[test]
+fn whole_configs_are_told_from_cut_ones() {
+    let mut full = 0;
+    let goldens = std::fs::read_dir(crate::root().join("golden"))
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path());
+    let configs = crate::corpus_files()
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "cfg"));
+    for path in configs.chain(goldens) {
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        if !text.contains("## Running database") {
+            continue;
+        }
+        assert_eq!(
+            fabric::device::session::complete(&text),
+            Ok(()),
+            "{}",
+            path.display()
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        let last = lines.iter().rposition(|l| !l.trim().is_empty()).unwrap();
+        for n in [1, lines.len() / 2, last] {
+            let cut = lines[..n].join("\n");
+            assert!(
+                fabric::device::session::complete(&cut).is_err(),
+                "{} cut at {n}",
+                path.display()
+            );
+        }
+        full += 1;
+    }
+    assert!(full >= 10, "{full} full configs");
+}
+
+/// A roll-back undoes what the push changed, nothing else: a change made on the switch by
+/// someone else during the push stays.
+#[test]
+fn a_roll_back_leaves_what_the_push_did_not_change() {
+    let dir = scratch("rollback-scope");
+    faults(
+        &dir,
+        "drift:\n  after: 2\n  match: show running-config\n  commands: [\"interface ethernet 1/20 description by-hand\"]\nrefuse:\n  - { match: \"traffic-class 3 congestion-control\" }\n",
+    );
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("rolled back to the running config before the push (verified)"),
+        "{out}"
+    );
+    let log = log(&dir);
+    assert!(log.iter().any(|l| l == "no traffic pool roce"), "{log:?}");
+    assert!(
+        !log.iter().any(|l| l.contains("1/20")),
+        "the roll-back undid a change it did not make: {log:?}"
+    );
+}
+
+/// The save's reply is lost (connection dropped, or no reply), but the save took effect:
+/// read back on a new session, the push is converged and says so.
+#[test]
+fn a_save_whose_reply_is_lost_is_read_back() {
+    for (name, fault, extra) in [
+        (
+            "save-drop-applied",
+            "drop: { match: \"configuration write\", after: 1, applied: true }\n",
+            &[][..],
+        ),
+        (
+            "save-hang-applied",
+            "hang: { match: \"configuration write\", after: 1, applied: true }\n",
+            &["--command-timeout", "1"][..],
+        ),
+    ] {
+        let dir = scratch(name);
+        faults(&dir, fault);
+        let (code, out) = push(&dir, extra, &[]);
+        assert_eq!(code, 0, "{name}: {out}");
+        assert!(out.contains("converged"), "{name}: {out}");
+        assert!(
+            out.contains("but the switch saved: read back"),
+            "{name}: {out}"
+        );
+        assert_eq!(saved(&dir), golden(), "{name}");
+    }
+}
+
+/// The save's reply is lost and the save did not happen: read back, then rolled back on a
+/// new session, the saved configuration untouched.
+#[test]
+fn a_save_lost_before_it_took_effect_is_rolled_back() {
+    for (name, fault, extra) in [
+        (
+            "save-drop",
+            "drop: { match: \"configuration write\", after: 1 }\n",
+            &[][..],
+        ),
+        (
+            "save-hang",
+            "hang: { match: \"configuration write\", after: 1 }\n",
+            &["--command-timeout", "1"][..],
+        ),
+    ] {
+        let dir = scratch(name);
+        let _ = push(&dir, &["--dry-run"], &[]);
+        let before = saved(&dir);
+        faults(&dir, fault);
+        let (code, out) = push(&dir, extra, &[]);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(
+            out.contains("read back: not saved; rolled back to the running config before the push (verified), nothing saved"),
+            "{name}: {out}"
+        );
+        assert_eq!(saved(&dir), before, "{name}");
+        let log = log(&dir);
+        let reconnected = log.iter().rposition(|l| l == "enable").unwrap();
+        assert!(
+            log[reconnected..].iter().any(|l| l == "no lldp"),
+            "{name}: not rolled back on a new session: {log:?}"
+        );
+    }
+}
+
+/// Each session of a push keeps its own transcript: a roll-back's (a new session, in the
+/// same second) does not overwrite the failed session's.
+#[test]
+fn every_session_keeps_its_transcript() {
+    let dir = scratch("transcripts");
+    faults(&dir, "drop: { match: \"traffic-class 6\" }\n");
+    let _ = rolled_back(&dir, &[]);
+    let logs = dir.join(".fabric/logs").join(SWITCH);
+    let texts: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    // The dry run's, the push's and the roll-back's.
+    assert_eq!(texts.len(), 3, "{texts:#?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains(">>> interface ethernet 1/1-1/32 traffic-class 6")),
+        "the failed session's transcript is gone"
+    );
+}
+
+/// A transcript that cannot be written is no silent success: the summary says so, exit 2.
+#[test]
+fn a_transcript_that_cannot_be_written_is_reported() {
+    let dir = scratch("no-transcript");
+    std::fs::create_dir_all(dir.join(".fabric")).unwrap();
+    // A path component that is a regular file: no transcript can be made (even as root).
+    std::fs::write(dir.join(".fabric/logs"), "").unwrap();
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("converged"), "{out}");
+    assert!(out.contains("cannot create the transcript"), "{out}");
+    assert!(
+        out.contains("not every transcript could be written"),
+        "{out}"
+    );
+    // Nothing to push: still said, still exit 2.
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no change"), "{out}");
+    assert!(out.contains("error: cannot create the transcript"), "{out}");
+}
+
+/// A push that cannot keep its backups does not start: not even a read.
+#[test]
+fn a_push_that_cannot_write_its_backup_does_not_start() {
+    let dir = scratch("no-backup");
+    std::fs::create_dir_all(dir.join(".fabric")).unwrap();
+    std::fs::write(dir.join(".fabric/backups"), "").unwrap();
+    let (code, out) = push(&dir, &[], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("cannot write backups in `.fabric/backups/"),
+        "{out}"
+    );
+    assert!(log(&dir).is_empty(), "{:?}", log(&dir));
+}
+
+/// After a verified push the oldest `fabric-…` snapshots beyond `--keep-snapshots` are
+/// deleted on the switch; other files never are.
+#[test]
+fn old_snapshots_are_deleted_after_a_verified_push() {
+    let dir = scratch("prune");
+    let files = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(state(dir).join("saved"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let (code, out) = push(&dir, &["--keep-snapshots", "2"], &[]);
+    assert_eq!(code, 0, "{out}");
+    // Files of other names, one like a snapshot's, stay whatever happens.
+    for keep in ["fabric-notes.cfg", "mine.cfg"] {
+        std::fs::copy(
+            state(&dir).join("saved/initial.cfg"),
+            state(&dir).join("saved").join(keep),
+        )
+        .unwrap();
+    }
+    let mut snapshots = Vec::new();
+    for round in 0..3 {
+        // Something to push again: the saved file without LLDP.
+        let text = std::fs::read_to_string(state(&dir).join("saved/initial.cfg")).unwrap();
+        std::fs::write(state(&dir).join("saved/initial.cfg"), without_lldp(&text)).unwrap();
+        let (code, out) = push(&dir, &["--keep-snapshots", "2"], &[]);
+        assert_eq!(code, 0, "round {round}: {out}");
+        let now: Vec<String> = files(&dir)
+            .into_iter()
+            .filter(|f| f.starts_with("fabric-2"))
+            .collect();
+        assert!(now.len() <= 2, "round {round}: {now:?}");
+        snapshots = now;
+        if round > 0 {
+            assert!(
+                out.contains("1 old snapshot(s) deleted on the switch, the newest 2 kept"),
+                "round {round}: {out}"
+            );
+        }
+    }
+    assert_eq!(snapshots.len(), 2);
+    let all = files(&dir);
+    for keep in ["fabric-notes.cfg", "mine.cfg", "initial.cfg"] {
+        assert!(all.contains(&keep.to_string()), "{all:?}");
+    }
+    assert!(
+        log(&dir)
+            .iter()
+            .any(|l| l.starts_with("configuration delete fabric-2"))
+    );
+}

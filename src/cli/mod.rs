@@ -107,7 +107,8 @@ enum Command {
     Diff(diff::Args),
     /// Push the fabric to its switches over SSH: plan, confirm, snapshot, apply, verify and
     /// save, rolling back on failure. Exit 0 all converged, 1 some switch failed (rolled
-    /// back), 2 usage or infrastructure error.
+    /// back) or declined, 2 usage or infrastructure error, 130/143 stopped by SIGINT/SIGTERM
+    /// (the switches in flight rolled back).
     Push(push::Args),
     /// Serve simulated Onyx switches for a fabric over SSH on loopback, until Ctrl-C: try
     /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.

@@ -1,15 +1,17 @@
-//! `fabric push`: fetch, plan and show; confirm; then per switch snapshot, drift guard,
-//! apply, verify, save, or roll back — a canary first, then the rest in parallel. Also the
+//! `fabric push`: lock the switches and check the backups can be written; fetch, plan and
+//! show; confirm; then per switch snapshot, drift guard, apply, verify, save, or roll back —
+//! a canary first, then the rest in parallel, SIGINT and SIGTERM stopping it safely. Also the
 //! connection options and switch list that the live `fabric diff` shares.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::device::push::{self, Job, Outcome, Planned, Policy, Report, Stage};
-use crate::device::{Options, Secret, Target};
+use crate::device::push::{self, Control, Job, Outcome, Planned, Policy, Report, Stage};
+use crate::device::{Options, Secret, Target, lock};
 use crate::error::{Failure, exit};
 use crate::fabric::{Fabric, Inventory};
 
@@ -329,6 +331,15 @@ pub struct Args {
     /// Allow commands that disturb the whole switch (buffer pools, `roce` mode).
     #[arg(long)]
     allow_disruptive: bool,
+    /// Snapshots (`fabric-…` files on the switch) kept after a verified push: older ones are
+    /// deleted.
+    #[arg(long, value_name = "N", default_value_t = push::KEEP_SNAPSHOTS as u16,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    keep_snapshots: u16,
+    /// Push even when another CLI session is logged in on the switch (`show users`; a
+    /// session left open, known to be idle).
+    #[arg(long)]
+    allow_other_sessions: bool,
     /// Push to simulated switches started in this process (state in `.fabric/lab`, as
     /// `fabric lab` keeps it); they carry no traffic, so disruptive commands are allowed.
     #[arg(long, conflicts_with = "inventory")]
@@ -336,6 +347,9 @@ pub struct Args {
     #[command(flatten)]
     connect: Connect,
 }
+
+/// Exit code of a push declined at the prompt: nothing was done.
+const DECLINED: u8 = exit::FINDINGS;
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let (fabrics, clean) = super::check_all(std::slice::from_ref(&args.fabric), false, color)?;
@@ -345,21 +359,40 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
     let jobs = jobs(&fabric, &args.switches, inventory)?;
+    let backups = PathBuf::from(".fabric/backups");
+
+    // 0. One push per switch, and backups that can be written: else nothing is read or sent.
+    // The locks are held until this returns (or the process ends, however it ends).
+    let _locks = if args.dry_run {
+        Vec::new()
+    } else {
+        let locks = lock_all(&jobs, &args.fabric)?;
+        check_backups(&backups, &jobs)?;
+        locks
+    };
 
     // 1. Fetch and plan every switch, show the plans.
     let planned = parallel(&jobs, args.connect.parallel, |j| push::plan(j, opts));
     let mut out = std::io::stdout().lock();
     let mut unreachable = 0;
     let mut work: Vec<(&Job, Planned)> = Vec::new();
+    // The switches not pushed (no change, a dry run, declined): their sessions' transcripts.
+    let mut quiet: Vec<Report> = Vec::new();
     for (job, p) in jobs.iter().zip(planned) {
         match p {
             Err(e) => {
                 unreachable += 1;
-                let _ = writeln!(out, "{}: {e}", job.target.name);
+                // Connection and read errors name the switch already.
+                let e = e.to_string();
+                if e.starts_with(&format!("{}:", job.target.name)) {
+                    let _ = writeln!(out, "{e}");
+                } else {
+                    let _ = writeln!(out, "{}: {e}", job.target.name);
+                }
             }
             Ok(p) if p.steps.is_empty() => {
                 let _ = writeln!(out, "{}: no change", job.target.name);
-                p.cli.close();
+                quiet.push(close(job, p));
             }
             Ok(p) => {
                 let _ = writeln!(out, "{}: {} command(s)", job.target.name, p.steps.len());
@@ -375,10 +408,9 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         if args.dry_run {
             let _ = writeln!(out, "dry run: nothing sent");
         }
-        for (_, p) in work {
-            p.cli.close();
-        }
-        return Ok(if unreachable > 0 {
+        quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
+        let logs_missing = say_transcript_errors(&mut out, &quiet);
+        return Ok(if unreachable > 0 || logs_missing {
             exit::FAILURE
         } else {
             exit::OK
@@ -402,18 +434,23 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         let _ = std::io::stdin().read_line(&mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
             let _ = writeln!(out, "nothing sent");
-            return Ok(exit::OK);
+            quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
+            say_transcript_errors(&mut out, &quiet);
+            return Ok(DECLINED);
         }
     }
     drop(out);
 
-    // 3. Canary, then the rest; after a failure nothing new starts unless --keep-going.
+    // 3. Canary, then the rest; after a failure nothing new starts unless --keep-going; after
+    // SIGINT or SIGTERM nothing new starts and the switches being changed are rolled back.
     // Simulated switches carry no traffic: nothing to disturb.
     let policy = Policy {
         allow_disruptive: args.allow_disruptive || args.lab,
+        keep_snapshots: usize::from(args.keep_snapshots),
+        other_sessions: args.allow_other_sessions,
     };
-    let backups = PathBuf::from(".fabric/backups");
     let bars = indicatif::MultiProgress::new();
+    let stopper = Stopper::install(bars.clone())?;
     let failed = AtomicBool::new(false);
     let canary = args.canary.min(work.len());
     let mut rest = work;
@@ -424,24 +461,35 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             batch.into_iter().map(|w| Mutex::new(Some(w))).collect();
         let done = parallel(&cells, args.connect.parallel, |cell| {
             let (job, p) = cell.lock().ok()?.take()?;
+            let name = job.target.name.clone();
+            if let Some(why) = stopper.stopped() {
+                p.cli.close();
+                return Some(Report::new(
+                    &name,
+                    Outcome::Aborted(format!("{why}: not started")),
+                ));
+            }
             if failed.load(Ordering::Relaxed) && !args.keep_going {
                 p.cli.close();
-                return Some(Report {
-                    name: job.target.name.clone(),
-                    outcome: Outcome::Aborted("not started: an earlier switch failed".into()),
-                    sent: 0,
-                    elapsed: Duration::ZERO,
-                    backup: None,
-                    transcript: None,
-                });
+                return Some(Report::new(
+                    &name,
+                    Outcome::Aborted("not started: an earlier switch failed".into()),
+                ));
             }
             let bar = bars.add(indicatif::ProgressBar::new_spinner());
-            bar.set_message(format!("{}: starting", job.target.name));
-            let name = job.target.name.clone();
-            let r = push::push(p, job, opts, policy, &backups, &|stage: Stage| {
+            bar.set_message(format!("{name}: starting"));
+            let progress = |stage: Stage| {
+                stopper.stage(&name, Some(stage));
                 bar.set_message(format!("{name}: {stage}"));
                 bar.tick();
-            });
+            };
+            let stop = || stopper.stopped();
+            let control = Control {
+                progress: &progress,
+                stop: &stop,
+            };
+            let r = push::push(p, job, opts, policy, &backups, &control);
+            stopper.stage(&name, None);
             bar.finish_and_clear();
             if !r.outcome.ok() {
                 failed.store(true, Ordering::Relaxed);
@@ -450,6 +498,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         });
         reports.extend(done.into_iter().flatten());
     }
+    let signal = stopper.finish();
 
     // 4. The summary.
     let mut out = std::io::stdout().lock();
@@ -480,6 +529,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             r.elapsed.as_secs_f64()
         );
     }
+    let mut logs_missing = say_transcript_errors(&mut out, &quiet);
     for r in &reports {
         match &r.outcome {
             Outcome::Aborted(why) => {
@@ -504,13 +554,196 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             }
             _ => {}
         }
+        for note in &r.notes {
+            let _ = writeln!(out, "{}: {note}", r.name);
+        }
+    }
+    logs_missing |= say_transcript_errors(&mut out, &reports);
+    if let Some(sig) = signal {
+        let _ = writeln!(
+            out,
+            "stopped by {}: no switch was started after it; each one being changed was rolled back or finished saving, as listed above",
+            signal_name(sig)
+        );
+        return Ok(128 + sig as u8);
+    }
+    if logs_missing {
+        let _ = writeln!(
+            out,
+            "not every transcript could be written (see above): the push is not fully recorded"
+        );
     }
     let all_ok = reports.iter().all(|r| r.outcome.ok());
-    Ok(if unreachable > 0 && all_ok {
-        exit::FAILURE
-    } else if all_ok {
-        exit::OK
-    } else {
+    Ok(if !all_ok {
         exit::FINDINGS
+    } else if unreachable > 0 || logs_missing {
+        exit::FAILURE
+    } else {
+        exit::OK
     })
+}
+
+/// Ends the session of a switch that is not pushed; its transcripts, for the summary.
+fn close(job: &Job, p: Planned) -> Report {
+    let mut r = Report::new(&job.target.name, Outcome::Unchanged);
+    r.transcripts.push(p.cli.transcript());
+    p.cli.close();
+    r
+}
+
+/// Prints each transcript that could not be written; whether there was one.
+fn say_transcript_errors(out: &mut impl std::io::Write, reports: &[Report]) -> bool {
+    let mut any = false;
+    for r in reports {
+        for e in r.transcript_errors() {
+            any = true;
+            let _ = writeln!(out, "{}: error: {e}", r.name);
+        }
+    }
+    any
+}
+
+/// Locks every switch of the push (see `device::lock`); when another push holds one, says
+/// which and who, and nothing is done.
+fn lock_all(jobs: &[Job], fabric: &Path) -> Result<Vec<lock::Lock>, Failure> {
+    let mut locks = Vec::new();
+    let mut held = Vec::new();
+    for job in jobs {
+        let what = format!("`{}` of `{}`", job.target.name, fabric.display());
+        match lock::acquire(&job.target, &what) {
+            Ok(l) => locks.push(l),
+            Err(e) => held.push(format!("{}: {e}", job.target.name)),
+        }
+    }
+    if held.is_empty() {
+        return Ok(locks);
+    }
+    Err(Failure(format!(
+        "{}\nnothing sent: another push is at work on {} switch(es)",
+        held.join("\n"),
+        held.len()
+    )))
+}
+
+/// A push that could not keep its backups does not start: each switch's backup folder is
+/// made and a file written and removed in it.
+fn check_backups(backups: &Path, jobs: &[Job]) -> Result<(), Failure> {
+    for job in jobs {
+        let dir = backups.join(&job.target.name);
+        let probe = dir.join(format!(".write-check-{}", std::process::id()));
+        push::write_new(&probe, b"fabric push: a backup can be written here\n")
+            .and_then(|()| std::fs::remove_file(&probe))
+            .map_err(|e| {
+                Failure(format!(
+                    "cannot write backups in `{}`: {e}; nothing sent (a push keeps the config before it there)",
+                    dir.display()
+                ))
+            })?;
+    }
+    Ok(())
+}
+
+/// `SIGINT`, `SIGTERM`.
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        signal_hook::consts::SIGINT => "SIGINT",
+        signal_hook::consts::SIGTERM => "SIGTERM",
+        _ => "a signal",
+    }
+}
+
+/// SIGINT and SIGTERM while switches are being pushed. The first stops the push: no switch
+/// starts after it, each one being changed is rolled back, one verified and saving finishes;
+/// then the summary, and exit 130 (SIGINT) or 143 (SIGTERM). A second says so again and
+/// names the switches still rolling back; a third abandons them and exits at once, naming
+/// them (their running config may be half-configured; nothing is saved).
+struct Stopper {
+    /// The first signal's number; 0 before any.
+    first: Arc<AtomicUsize>,
+    /// Where each switch being pushed is.
+    stages: Arc<Mutex<BTreeMap<String, Stage>>>,
+    handle: signal_hook::iterator::Handle,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Stopper {
+    fn install(bars: indicatif::MultiProgress) -> Result<Stopper, Failure> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+            .map_err(|e| Failure(format!("cannot catch SIGINT and SIGTERM: {e}")))?;
+        let handle = signals.handle();
+        let first = Arc::new(AtomicUsize::new(0));
+        let stages: Arc<Mutex<BTreeMap<String, Stage>>> = Arc::default();
+        let (f, st) = (first.clone(), stages.clone());
+        let thread = std::thread::spawn(move || {
+            let mut count = 0;
+            for sig in signals.forever() {
+                count += 1;
+                let _ = f.compare_exchange(0, sig as usize, Ordering::SeqCst, Ordering::SeqCst);
+                let name = signal_name(sig);
+                let busy: Vec<String> = st
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .iter()
+                    .map(|(n, s)| format!("`{n}` ({s})"))
+                    .collect();
+                let busy = if busy.is_empty() {
+                    "none".to_string()
+                } else {
+                    busy.join(", ")
+                };
+                let say = |text: String| bars.suspend(|| eprintln!("{text}"));
+                match count {
+                    1 => say(format!(
+                        "{name}: stopping the push: no other switch starts; a switch being changed is rolled back, one saving finishes (in flight: {busy})"
+                    )),
+                    2 => say(format!(
+                        "{name} again: waiting for the roll-backs to finish, nothing is saved (in flight: {busy}); a third signal abandons them and exits at once"
+                    )),
+                    _ => {
+                        say(format!(
+                            "{name} a third time: exiting now; left as they are, possibly half-configured and not saved: {busy}; their backups are in `.fabric/backups`"
+                        ));
+                        let first = f.load(Ordering::SeqCst) as i32;
+                        std::process::exit(128 + if first > 0 { first } else { sig });
+                    }
+                }
+            }
+        });
+        Ok(Stopper {
+            first,
+            stages,
+            handle,
+            thread: Some(thread),
+        })
+    }
+
+    /// Why the push must stop, once a signal came.
+    fn stopped(&self) -> Option<String> {
+        match self.first.load(Ordering::SeqCst) {
+            0 => None,
+            sig => Some(format!("stopped by {}", signal_name(sig as i32))),
+        }
+    }
+
+    /// Where a switch is (`None`: done).
+    fn stage(&self, name: &str, stage: Option<Stage>) {
+        let mut st = self.stages.lock().unwrap_or_else(|e| e.into_inner());
+        match stage {
+            Some(s) => st.insert(name.to_string(), s),
+            None => st.remove(name),
+        };
+    }
+
+    /// Stops listening; the first signal that came, if one did.
+    fn finish(mut self) -> Option<i32> {
+        self.handle.close();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        match self.first.load(Ordering::SeqCst) {
+            0 => None,
+            sig => Some(sig as i32),
+        }
+    }
 }

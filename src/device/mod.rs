@@ -2,13 +2,15 @@
 //! `known_hosts`, agent, key file, password and keyboard-interactive, timeouts, keepalives),
 //! the switch's identity checked before the first command (its host key and its name), the
 //! Onyx CLI session over it (prompts, paging, enable and configure, `%` replies), and the push
-//! of a plan with its safety: snapshot, drift guard, apply, verify, save, roll back.
+//! of a plan with its safety: one push per switch (a lock), snapshot, drift guard, apply,
+//! verify, save, roll back.
 //!
 //! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
 //! switch, as data: nothing here prints. Secrets never reach a transcript, a backup or an
 //! error: a running config read from a switch has its secrets masked.
 
 pub mod known_hosts;
+pub mod lock;
 pub mod push;
 pub mod session;
 pub mod ssh;
@@ -96,14 +98,19 @@ pub enum Error {
     Closed { command: String },
     /// The switch answered a command with a `%` error line.
     Refused { command: String, reply: String },
-    /// The running config read back does not parse.
+    /// The running config read back does not parse, or is not whole.
     Parse(String),
+    /// The push was told to stop (a signal); the reason.
+    Stopped(String),
 }
 
 impl Error {
     /// Whether the session can still be used after this error.
     pub fn session_usable(&self) -> bool {
-        matches!(self, Error::Refused { .. } | Error::Parse(_))
+        matches!(
+            self,
+            Error::Refused { .. } | Error::Parse(_) | Error::Stopped(_)
+        )
     }
 }
 
@@ -114,7 +121,8 @@ impl std::fmt::Display for Error {
             | Error::HostKey(m)
             | Error::Identity(m)
             | Error::Auth(m)
-            | Error::Parse(m) => f.write_str(m),
+            | Error::Parse(m)
+            | Error::Stopped(m) => f.write_str(m),
             Error::Timeout { command } => write!(f, "no reply to `{command}` in time"),
             Error::Closed { command } => write!(f, "connection lost at `{command}`"),
             Error::Refused { command, reply } => write!(f, "`{command}` refused: {reply}"),

@@ -3,10 +3,13 @@
 //! password prompt) and `configure terminal`; a reply line beginning with `%` is an error.
 //! Before the first command, the name the switch gives itself (its prompt) must be the
 //! target's, or, for a name outside the fleet, its host key must be recorded for the target.
-//! Every command and reply is written to the session's transcript, secrets redacted.
+//! Every command and reply is written to the session's transcript (a file of its own, never
+//! another session's), secrets redacted; a transcript that cannot be written says why.
+//! A running config read back is trusted only when it is whole.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::{Error, Options, Secret, Target};
@@ -28,13 +31,111 @@ pub struct Cli {
     level: Level,
     timeout: Duration,
     password: Option<Secret>,
-    transcript: Option<std::fs::File>,
-    /// Where the transcript is, for reports.
-    pub transcript_path: Option<PathBuf>,
+    transcript: Transcript,
     /// The hostname the last prompt showed.
     prompt_host: String,
     /// Every switch name of the fleet (`Options::switches`).
     fleet: Vec<String>,
+}
+
+/// Where a session's transcript is and whether all of it was written.
+#[derive(Clone, Debug, Default)]
+pub struct TranscriptStatus {
+    pub path: Option<PathBuf>,
+    /// The first failure to create or write it; nothing is written after it.
+    error: Arc<Mutex<Option<String>>>,
+}
+
+impl TranscriptStatus {
+    /// Why the transcript is missing or incomplete, if it is.
+    pub fn error(&self) -> Option<String> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// A session's transcript file: made new (never an existing file, never another session's),
+/// written as the session goes; the first failure is kept and reported, not ignored.
+pub struct Transcript {
+    file: Option<std::fs::File>,
+    status: TranscriptStatus,
+}
+
+impl Transcript {
+    /// No transcript (none asked for).
+    pub fn none() -> Transcript {
+        Transcript {
+            file: None,
+            status: TranscriptStatus::default(),
+        }
+    }
+
+    /// A new transcript in `dir`, named after the time: `20261122T042233Z.log`, or
+    /// `…Z-2.log`, `…Z-3.log` when that name is taken (several sessions in one second: a
+    /// push and its roll-back, two pushes).
+    pub fn create(dir: &Path) -> Transcript {
+        let stamp = crate::device::push::stamp();
+        let made = std::fs::create_dir_all(dir).map_err(|e| (dir.join(format!("{stamp}.log")), e));
+        let made = made.and_then(|()| {
+            let mut n = 1;
+            loop {
+                let path = match n {
+                    1 => dir.join(format!("{stamp}.log")),
+                    n => dir.join(format!("{stamp}-{n}.log")),
+                };
+                match std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&path)
+                {
+                    Ok(f) => return Ok((path, f)),
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+                    Err(e) => return Err((path, e)),
+                }
+            }
+        });
+        match made {
+            Ok((path, file)) => Transcript::to_file(file, path),
+            Err((path, e)) => Transcript {
+                file: None,
+                status: TranscriptStatus {
+                    error: Arc::new(Mutex::new(Some(format!(
+                        "cannot create the transcript `{}`: {e}",
+                        path.display()
+                    )))),
+                    path: Some(path),
+                },
+            },
+        }
+    }
+
+    /// A transcript written to an open file (`path` names it in messages).
+    pub fn to_file(file: std::fs::File, path: PathBuf) -> Transcript {
+        Transcript {
+            file: Some(file),
+            status: TranscriptStatus {
+                path: Some(path),
+                error: Arc::default(),
+            },
+        }
+    }
+
+    /// Appends text; after a failure (a full disk) nothing more is written and the failure
+    /// is kept.
+    pub fn write(&mut self, text: &str) {
+        let Some(f) = self.file.as_mut() else { return };
+        if let Err(e) = f.write_all(text.as_bytes()) {
+            self.file = None;
+            let path = self.status.path.as_deref().unwrap_or(Path::new("?"));
+            *self.status.error.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!(
+                "the transcript `{}` is incomplete: {e}",
+                path.display()
+            ));
+        }
+    }
+
+    pub fn status(&self) -> TranscriptStatus {
+        self.status.clone()
+    }
 }
 
 /// Where an Onyx prompt ends the text: `host [cluster: role] > `, `… # `,
@@ -131,14 +232,10 @@ impl Cli {
             .request_pty("vt100", None, Some((511, 24, 0, 0)))
             .map_err(closed)?;
         channel.shell().map_err(closed)?;
-        let transcript_path = opts.transcripts.as_ref().map(|dir| {
-            dir.join(&target.name)
-                .join(format!("{}.log", crate::device::push::stamp()))
-        });
-        let transcript = transcript_path.as_ref().and_then(|p| {
-            std::fs::create_dir_all(p.parent()?).ok()?;
-            std::fs::File::create(p).ok()
-        });
+        let transcript = match &opts.transcripts {
+            Some(dir) => Transcript::create(&dir.join(&target.name)),
+            None => Transcript::none(),
+        };
         let mut cli = Cli {
             target: target.clone(),
             session,
@@ -147,7 +244,6 @@ impl Cli {
             timeout: opts.command_timeout,
             password: opts.password.clone(),
             transcript,
-            transcript_path,
             prompt_host: String::new(),
             fleet: opts.switches.clone(),
         };
@@ -167,16 +263,18 @@ impl Cli {
         self.level
     }
 
+    /// Where this session's transcript is, and whether it is whole.
+    pub fn transcript(&self) -> TranscriptStatus {
+        self.transcript.status()
+    }
+
     fn log(&mut self, text: &str) {
-        let Some(f) = self.transcript.as_mut() else {
-            return;
-        };
         // What the switch shows may hold secrets of its own (`snmp-server community …`).
         let mut text = crate::diag::redact_secrets(text).into_owned();
         if let Some(p) = self.password.as_ref().filter(|p| !p.0.is_empty()) {
             text = text.replace(&p.0, "********");
         }
-        let _ = f.write_all(text.as_bytes());
+        self.transcript.write(&text);
     }
 
     /// Reads until a CLI prompt: the text before it (cleaned) and the level it shows.
@@ -304,6 +402,11 @@ impl Cli {
             self.leave_config()?;
         }
         let text = self.run("show running-config")?;
+        if let Err(why) = complete(&text) {
+            return Err(Error::Parse(format!(
+                "the running config read back is incomplete ({why}); it is not used"
+            )));
+        }
         let text = crate::diag::redact_secrets(&text).into_owned();
         let config = onyx::parse(&text).map_err(|e| {
             Error::Parse(format!(
@@ -321,6 +424,30 @@ impl Cli {
             )));
         }
         Ok((text, config))
+    }
+
+    /// `show configuration files`: the saved files, the active one, and whether the running
+    /// config has unsaved changes. A reply without the `Active configuration` and `Unsaved
+    /// changes` lines is an error, never read as "saved".
+    pub fn files(&mut self) -> Result<Files, Error> {
+        let text = self.run("show configuration files")?;
+        Files::read(&text).ok_or_else(|| {
+            Error::Parse(format!(
+                "{}: `show configuration files` does not say the active file and whether changes are unsaved",
+                self.target.name
+            ))
+        })
+    }
+
+    /// `show users`: the CLI sessions logged in, this one included.
+    pub fn sessions(&mut self) -> Result<Vec<Login>, Error> {
+        let text = self.run("show users")?;
+        read_users(&text).ok_or_else(|| {
+            Error::Parse(format!(
+                "{}: `show users` printed no table of sessions",
+                self.target.name
+            ))
+        })
     }
 
     /// Enters configuration mode.
@@ -348,6 +475,158 @@ impl Cli {
         let _ = self.send("exit", "exit");
         let _ = self.channel.close();
     }
+}
+
+/// Why a `show running-config` reply is not a whole configuration, if it is not. Every full
+/// Onyx running config ends with its `## Persistent prefix mode setting` section and the
+/// line `cli default prefix-modes enable` (`onyx-cli.md` §b.2; every full capture in
+/// `tests/fixtures/corpus/onyx/`); a reply cut short (a dropped output, an interrupted pager)
+/// lacks it, and planning against it would treat what is missing as absent.
+pub fn complete(text: &str) -> Result<(), String> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let last = lines.last().copied().unwrap_or("");
+    let closing = lines.len() >= 2
+        && last == "cli default prefix-modes enable"
+        && lines[..lines.len() - 1]
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with('#'))
+            .any(|l| *l == "## Persistent prefix mode setting");
+    if closing {
+        return Ok(());
+    }
+    let shown: String = last.chars().take(60).collect();
+    Err(format!(
+        "{} line(s), the last `{shown}`, without the closing `## Persistent prefix mode setting` and `cli default prefix-modes enable`",
+        lines.len()
+    ))
+}
+
+/// What `show configuration files` says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Files {
+    /// The saved files, as listed.
+    pub names: Vec<String>,
+    pub active: String,
+    /// `Unsaved changes : yes`.
+    pub unsaved: bool,
+}
+
+impl Files {
+    /// Reads the listing: a file per line (`(active)` after the active one), then `Active
+    /// configuration: NAME` and `Unsaved changes : yes|no` (the padding before the colon
+    /// varies: `tests/fixtures/corpus/onyx/more/…show_configuration_files_unsaved.txt`).
+    pub fn read(text: &str) -> Option<Files> {
+        let mut names = Vec::new();
+        let (mut active, mut unsaved) = (None, None);
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            match line.split_once(':') {
+                Some((k, v)) if k.trim() == "Active configuration" => {
+                    active = Some(v.trim().to_string());
+                }
+                Some((k, v)) if k.trim() == "Unsaved changes" => {
+                    unsaved = match v.trim() {
+                        "yes" => Some(true),
+                        "no" => Some(false),
+                        _ => return None,
+                    };
+                }
+                Some(_) => {}
+                None => {
+                    let name = line.strip_suffix("(active)").unwrap_or(line).trim_end();
+                    names.push(name.to_string());
+                }
+            }
+        }
+        Some(Files {
+            names,
+            active: active?,
+            unsaved: unsaved?,
+        })
+    }
+}
+
+/// One CLI session of `show users`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Login {
+    /// The row is marked `*`: the session that asked.
+    pub me: bool,
+    pub user: String,
+    pub line: String,
+    pub host: String,
+    pub idle: String,
+}
+
+impl std::fmt::Display for Login {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` on {}", self.user, self.line)?;
+        if !self.host.is_empty() {
+            write!(f, " from {}", self.host)?;
+        }
+        if !self.idle.is_empty() {
+            write!(f, " (idle {})", self.idle)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads `show users`: a header naming the columns (`USERNAME`, `LINE`, `HOST`, `IDLE`),
+/// then one row per session, cut at the header's columns (a column may be empty, as
+/// `REMOTE USERNAME` usually is). The layout is a sibling TMS-based CLI's; no Onyx capture
+/// shows it (the lab's table of unconfirmed texts). `None` when there is no such header.
+pub fn read_users(text: &str) -> Option<Vec<Login>> {
+    let mut lines = text.lines().skip_while(|l| !l.contains("USERNAME"));
+    let header = lines.next()?;
+    let at = |name: &str| {
+        // `USERNAME`, not the one inside `REMOTE USERNAME`.
+        header
+            .match_indices(name)
+            .map(|(i, _)| i)
+            .find(|&i| i == 0 || header.as_bytes()[i - 1] == b' ')
+            .filter(|&i| !header[..i].ends_with("REMOTE "))
+    };
+    let (user, line, host) = (at("USERNAME")?, at("LINE")?, at("HOST")?);
+    let idle = at("IDLE");
+    let mut starts: Vec<usize> = [
+        Some(user),
+        at("REMOTE USERNAME"),
+        Some(line),
+        Some(host),
+        idle,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    starts.sort_unstable();
+    let cell = |row: &str, from: usize| -> String {
+        let to = starts
+            .iter()
+            .copied()
+            .find(|&s| s > from)
+            .unwrap_or(usize::MAX);
+        let bytes = row.as_bytes();
+        let (from, to) = (from.min(bytes.len()), to.min(bytes.len()));
+        String::from_utf8_lossy(&bytes[from..to]).trim().to_string()
+    };
+    let mut out = Vec::new();
+    for row in lines.filter(|l| !l.trim().is_empty()) {
+        let user_cell = cell(row, user);
+        if user_cell.is_empty() {
+            return None;
+        }
+        out.push(Login {
+            me: row.get(..user).is_some_and(|p| p.trim() == "*"),
+            user: user_cell,
+            line: cell(row, line),
+            host: cell(row, host),
+            idle: idle.map(|i| cell(row, i)).unwrap_or_default(),
+        });
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -388,5 +667,93 @@ mod tests {
         );
         assert!(at_pager("x\nlines 1-23 "));
         assert!(at_pager("lines 8-30/30 (END) "));
+    }
+
+    /// A full disk (`/dev/full`: every write fails with ENOSPC) makes the transcript say it
+    /// is incomplete; nothing is silently lost.
+    #[test]
+    fn a_transcript_that_cannot_be_written_says_so() {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut t = Transcript::to_file(file, PathBuf::from("/dev/full"));
+        assert_eq!(t.status().error(), None);
+        t.write(">>> show running-config\n");
+        let error = t.status().error().unwrap();
+        assert!(
+            error.starts_with("the transcript `/dev/full` is incomplete: No space left on device"),
+            "{error}"
+        );
+        let status = t.status();
+        t.write("more");
+        assert_eq!(status.error(), Some(error));
+        // A folder that cannot be made: said when the session starts.
+        let t = Transcript::create(Path::new("/dev/null/logs"));
+        assert!(
+            t.status()
+                .error()
+                .is_some_and(|e| e.starts_with("cannot create the transcript `/dev/null/logs/")),
+            "{:?}",
+            t.status().error()
+        );
+    }
+
+    #[test]
+    fn configuration_files_as_onyx_prints_them() {
+        // `tests/fixtures/corpus/onyx/more/cray-docs-csm__sw-spine-001__show_configuration_files_unsaved.txt`
+        let text = "\ncsm1.0.canu1.1.21 (active)\ncsm1.0.canu1.1.21.bak\ninitial\ninitial.bak\n\nActive configuration: csm1.0.canu1.1.21\nUnsaved changes     : yes\n";
+        let f = Files::read(text).unwrap();
+        assert_eq!(
+            f.names,
+            [
+                "csm1.0.canu1.1.21",
+                "csm1.0.canu1.1.21.bak",
+                "initial",
+                "initial.bak"
+            ]
+        );
+        assert_eq!(f.active, "csm1.0.canu1.1.21");
+        assert!(f.unsaved);
+        assert!(Files::read("initial (active)\nActive configuration: initial\n").is_none());
+        assert!(Files::read("% Unrecognized command \"files\".\n").is_none());
+    }
+
+    #[test]
+    fn sessions_of_show_users() {
+        // The lab's layout (`lab::cli::Unconfirmed::UsersHeader`).
+        let lab = "  USERNAME    REMOTE USERNAME   LINE          HOST                IDLE\n* admin                         pts/0         127.0.0.1           0d 0h 0m 0s\n  monitor                       pts/1         10.0.0.7            0d 0h 2m 5s\n";
+        let users = read_users(lab).unwrap();
+        assert_eq!(users.len(), 2);
+        assert!(users[0].me && !users[1].me);
+        assert_eq!(
+            users[1].to_string(),
+            "`monitor` on pts/1 from 10.0.0.7 (idle 0d 0h 2m 5s)"
+        );
+        // A sibling TMS-based CLI's, unmarked and marked.
+        let tms = "USERNAME    REMOTE USERNAME   LINE          HOST          IDLE\nadmin2                        pts/0         10.10.2.9     0d 0h 0m 7s\nmonitor3                      web/68        10.10.3.8     0d 0h 6m 54s\n";
+        let users = read_users(tms).unwrap();
+        assert_eq!(
+            (
+                users[1].user.as_str(),
+                users[1].line.as_str(),
+                users[1].host.as_str()
+            ),
+            ("monitor3", "web/68", "10.10.3.8")
+        );
+        assert!(users.iter().all(|u| !u.me));
+        let marked = " USERNAME    REMOTE USERNAME       LINE    HOST               IDLE\n* admin                             pts/0   10.10.10.100     0d  0h  0m  0s\n";
+        let users = read_users(marked).unwrap();
+        assert!(users[0].me && users[0].user == "admin", "{users:?}");
+        assert!(read_users("% Unrecognized command \"users\".\n").is_none());
+    }
+
+    #[test]
+    fn a_running_config_is_whole_through_its_closing_section() {
+        let whole = "##\n## Running database \"initial\"\n##\n\n##\n## Persistent prefix mode setting\n##\ncli default prefix-modes enable\n\n";
+        assert_eq!(complete(whole), Ok(()));
+        assert!(complete("##\n## Persistent prefix mode setting\n##\n").is_err());
+        assert!(complete("   cli default prefix-modes enable\n").is_err());
+        assert!(complete("").is_err());
     }
 }

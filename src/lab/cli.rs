@@ -3,11 +3,12 @@
 //! command of the grammar, flat or inside an interface or VLAN sub-mode.
 //!
 //! Fidelity follows `../shared/reference/onyx-cli.md` §c and the session recordings in
-//! `../shared/corpus/onyx/show/`. Where the reference has no observed text, the choice is
-//! named in a comment (`Ambiguous command`, the error for a bad argument).
+//! `tests/fixtures/corpus/onyx/`. Where no capture shows what Onyx prints, the lab's choice
+//! is in one table, [`Unconfirmed::text`].
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::time::Instant;
 
 use crate::onyx::command::{self, Command, IfaceCmd, IfaceRange};
 use crate::onyx::{Config, render::Renderer};
@@ -24,10 +25,65 @@ pub struct Switch {
     /// Counts configuration commands applied and saves, so a server can tell what to persist.
     pub revision: u64,
     pub saves: u64,
+    /// The sessions logged in now, by session number.
+    pub logins: BTreeMap<u64, Login>,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
 pub const LAB_RELEASE: Release = Release(3, 10, 4504);
+
+/// What the lab prints where no capture of Onyx shows the text. The captures and the
+/// reference (`onyx-cli.md` §c.4, §f.4) observe one error form only, `% Unrecognized
+/// command "…".`; every entry here is a choice, UNCONFIRMED on a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unconfirmed {
+    /// A word that begins several keywords.
+    Ambiguous,
+    /// A wrong answer to `enable`'s password prompt.
+    EnableRefused,
+    /// A line longer than the terminal reads ([`super::term::MAX_LINE`]): refused whole.
+    LineTooLong,
+    /// `configuration delete` of the file the switch boots from (a sibling TMS-based CLI
+    /// documents that the active file cannot be deleted).
+    DeleteActive,
+    /// `configuration delete` of a file that does not exist.
+    NoSuchFile,
+    /// `show users`: the header of its table. The layout is a sibling TMS-based CLI's
+    /// (`USERNAME  REMOTE USERNAME  LINE  HOST  IDLE`, idle as `0d 0h 0m 7s`), the session
+    /// that asks marked `*`; no Onyx capture shows it.
+    UsersHeader,
+}
+
+impl Unconfirmed {
+    /// The one table of unconfirmed texts; `{}` stands for the word or number at fault.
+    pub fn text(self) -> &'static str {
+        match self {
+            Unconfirmed::Ambiguous => "% Ambiguous command \"{}\".",
+            Unconfirmed::EnableRefused => "% Authentication failed.",
+            Unconfirmed::LineTooLong => "% Command line too long ({} bytes); not run.",
+            Unconfirmed::DeleteActive => "% Cannot delete the active configuration file \"{}\".",
+            Unconfirmed::NoSuchFile => "% Configuration file \"{}\" does not exist.",
+            Unconfirmed::UsersHeader => {
+                "  USERNAME    REMOTE USERNAME   LINE          HOST                IDLE"
+            }
+        }
+    }
+
+    /// The text with `{}` filled in, as a reply line.
+    pub fn reply(self, arg: &str) -> Reply {
+        Reply::text(format!("{}\n", self.text().replace("{}", arg)))
+    }
+}
+
+/// A CLI session logged in on the switch (`show users`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Login {
+    pub user: String,
+    /// Where the session comes from: the client's address.
+    pub host: String,
+    /// When the session last sent a command.
+    pub active: Instant,
+}
 
 impl Switch {
     /// A switch as it leaves the factory, named, with its configuration saved as `initial`.
@@ -59,6 +115,7 @@ impl Switch {
             release: LAB_RELEASE,
             revision: 0,
             saves: 0,
+            logins: BTreeMap::new(),
         }
     }
 
@@ -113,6 +170,8 @@ impl Reply {
 /// One CLI session on a switch: its mode, paging and the rest of a paged output.
 #[derive(Clone, Debug)]
 pub struct Session {
+    /// The session's number on its switch (its `show users` line); 0 when not logged in.
+    pub id: u64,
     mode: Mode,
     paging: bool,
     /// Terminal length: a page shows one line fewer, for the pager's prompt.
@@ -141,6 +200,7 @@ impl Session {
     /// A new login: user mode, paging on, 24 lines.
     pub fn new() -> Session {
         Session {
+            id: 0,
             mode: Mode::User,
             paging: true,
             length: 24,
@@ -224,8 +284,7 @@ impl Session {
                 self.mode = Mode::Enable;
                 return Reply::default();
             }
-            // Not observed on a switch; the form of Onyx's other errors.
-            return Reply::error("Authentication failed.".into());
+            return Unconfirmed::EnableRefused.reply("");
         }
         if self.paging_now() {
             // A line-mode pager: `q` quits, anything else shows the next page.
@@ -326,6 +385,7 @@ impl Session {
             ["show", "running-config"] => Reply::text(running_config(sw)),
             ["show", "running-config", "interface", kind, id] => self.show_interface(sw, kind, id),
             ["show", "configuration", "files"] => Reply::text(files(sw)),
+            ["show", "users"] => Reply::text(users(sw, self.id)),
             ["show", other, ..] => Reply::unrecognized(other),
             ["enable"] if self.mode == Mode::User => {
                 if self.enable_password.is_some() {
@@ -362,6 +422,16 @@ impl Session {
                         Reply::default()
                     }
                     [other, ..] => Reply::unrecognized(other),
+                }
+            }
+            ["configuration", "delete", name] if self.mode != Mode::User => {
+                if *name == sw.active {
+                    Unconfirmed::DeleteActive.reply(name)
+                } else if sw.files.remove(*name).is_none() {
+                    Unconfirmed::NoSuchFile.reply(name)
+                } else {
+                    sw.saves += 1;
+                    Reply::default()
                 }
             }
             ["traffic", "pool", name] if config => {
@@ -504,6 +574,25 @@ fn files(sw: &Switch) -> String {
     out
 }
 
+/// `show users`: one line per session logged in, the asking one marked `*` (the layout is
+/// unconfirmed: [`Unconfirmed::UsersHeader`]).
+fn users(sw: &Switch, me: u64) -> String {
+    let mut out = format!("{}\n", Unconfirmed::UsersHeader.text());
+    let now = Instant::now();
+    for (id, l) in &sw.logins {
+        let idle = now.saturating_duration_since(l.active).as_secs();
+        let (d, h, m, s) = (idle / 86_400, idle / 3_600 % 24, idle / 60 % 60, idle % 60);
+        let mark = if *id == me { '*' } else { ' ' };
+        let line = format!("pts/{}", id.saturating_sub(1));
+        let _ = writeln!(
+            out,
+            "{mark} {:<12}{:<18}{line:<14}{:<20}{d}d {h}h {m}m {s}s",
+            l.user, "", l.host
+        );
+    }
+    out
+}
+
 /// `show version`, in the layout of Onyx 3.10's.
 fn version(sw: &Switch) -> String {
     let r = sw.release;
@@ -563,8 +652,11 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     ("paging", &["enable"]),
     ("configure", &["terminal"]),
     ("terminal", &["length"]),
-    ("show", &["configuration", "running-config", "version"]),
-    ("configuration", &["files", "write"]),
+    (
+        "show",
+        &["configuration", "running-config", "users", "version"],
+    ),
+    ("configuration", &["delete", "files", "write"]),
     ("write", &["memory", "to"]),
     ("running-config", &["interface"]),
     (

@@ -18,11 +18,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::Deserialize;
 
-use super::cli::{Session, Switch};
+use super::cli::{Login, Session, Switch, Unconfirmed};
 use crate::onyx::{self, Renderer};
 
 /// Faults a switch injects, from its control file `faults.yaml`. Every field is optional.
@@ -34,6 +34,8 @@ use crate::onyx::{self, Renderer};
 /// noise: true              # wrap output in Onyx 3.10's terminal noise (ANSI escapes, NULs)
 /// drop: { after: 12 }      # the 13th command closes the connection, unanswered
 /// hang: { after: 3, match: "interface" }  # the 4th matching command: no reply, no prompt
+///                          # (`applied: true` on either: the command takes effect first)
+/// truncate: { match: "show running-config", lines: 40 }  # its output cut after 40 lines
 /// refuse:                  # matching commands fail with a `%` error, state untouched
 ///   - { match: "mtu 9216", error: "% MTU out of range" }
 /// enable_password: secret  # `enable` asks `Password: ` and wants this
@@ -51,6 +53,7 @@ pub struct Faults {
     pub noise: bool,
     pub drop: Option<Trigger>,
     pub hang: Option<Trigger>,
+    pub truncate: Option<Truncate>,
     #[serde(default)]
     pub refuse: Vec<Refusal>,
     pub drift: Option<Drift>,
@@ -66,6 +69,22 @@ pub struct Trigger {
     pub after: u64,
     #[serde(rename = "match")]
     pub pattern: Option<String>,
+    /// The command takes effect before the connection drops or hangs (a save that is done
+    /// but whose reply never comes).
+    #[serde(default)]
+    pub applied: bool,
+}
+
+/// A command's output cut short: only its first `lines` lines, then the prompt, as a
+/// switch whose output was interrupted; fires once, as a [`Trigger`].
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Truncate {
+    #[serde(default)]
+    pub after: u64,
+    #[serde(rename = "match")]
+    pub pattern: Option<String>,
+    pub lines: usize,
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -105,6 +124,7 @@ struct FaultState {
     read: Option<SystemTime>,
     drop_seen: u64,
     hang_seen: u64,
+    truncate_seen: u64,
     drift_seen: u64,
 }
 
@@ -113,9 +133,11 @@ struct FaultState {
 pub enum Step {
     /// The switch answers (`close`: the session ends, as `exit` from enable does).
     Reply { output: String, close: bool },
-    /// The connection drops, the command unanswered and not applied.
+    /// The connection drops, the command unanswered (and not applied, unless the fault
+    /// says `applied`).
     Drop,
-    /// No reply and no prompt, ever; the command is not applied.
+    /// No reply and no prompt, ever (the command not applied, unless the fault says
+    /// `applied`).
     Hang,
 }
 
@@ -230,6 +252,40 @@ impl Device {
         self.sessions.fetch_add(1, Ordering::Relaxed) + 1
     }
 
+    /// Session `id` of `user` from `host` is logged in (`show users` lists it) until
+    /// [`Device::logout`].
+    pub fn logged_in(&self, id: u64, user: &str, host: &str) {
+        self.lock().logins.insert(
+            id,
+            Login {
+                user: user.to_string(),
+                host: host.to_string(),
+                active: Instant::now(),
+            },
+        );
+    }
+
+    /// Session `id` ended (`exit`, EOF, a dropped connection).
+    pub fn logout(&self, id: u64) {
+        self.lock().logins.remove(&id);
+    }
+
+    /// A line longer than the terminal reads (`len` bytes) ended: it is logged and refused
+    /// whole, nothing of it run.
+    pub fn overlong(&self, id: u64, len: usize) -> Answer {
+        let faults = self.reload_faults();
+        let answer = |step| Answer {
+            step,
+            delay: Duration::from_millis(faults.faults.delay_ms),
+            noise: faults.faults.noise,
+        };
+        self.record(id, &format!("(a line of {len} bytes, refused)"));
+        answer(Step::Reply {
+            output: Unconfirmed::LineTooLong.reply(&len.to_string()).output,
+            close: false,
+        })
+    }
+
     /// The prompt `session` shows now.
     pub fn prompt(&self, session: &Session) -> String {
         session.prompt(&self.lock())
@@ -267,20 +323,43 @@ impl Device {
             });
         }
         self.record(id, typed);
+        if let Some(login) = self.lock().logins.get_mut(&id) {
+            login.active = Instant::now();
+        }
+        let mut cut: Option<(Step, bool)> = None;
         if let Some(t) = &faults.faults.drop
             && matches(&t.pattern, typed)
         {
             faults.drop_seen += 1;
             if faults.drop_seen == t.after + 1 {
-                return answer(Step::Drop);
+                cut = Some((Step::Drop, t.applied));
             }
         }
         if let Some(t) = &faults.faults.hang
+            && cut.is_none()
             && matches(&t.pattern, typed)
         {
             faults.hang_seen += 1;
             if faults.hang_seen == t.after + 1 {
-                return answer(Step::Hang);
+                cut = Some((Step::Hang, t.applied));
+            }
+        }
+        if let Some((step, applied)) = cut {
+            if applied {
+                let _ = session.input(&mut self.lock(), line);
+                if let Err(e) = self.persist() {
+                    eprintln!("{}: {e}", self.name);
+                }
+            }
+            return answer(step);
+        }
+        let mut keep: Option<usize> = None;
+        if let Some(t) = &faults.faults.truncate
+            && matches(&t.pattern, typed)
+        {
+            faults.truncate_seen += 1;
+            if faults.truncate_seen == t.after + 1 {
+                keep = Some(t.lines);
             }
         }
         if let Some(r) = faults
@@ -317,8 +396,16 @@ impl Device {
         if let Err(e) = self.persist() {
             eprintln!("{}: {e}", self.name);
         }
+        let output = match keep {
+            Some(n) => reply
+                .output
+                .split_inclusive('\n')
+                .take(n)
+                .collect::<String>(),
+            None => reply.output,
+        };
         answer(Step::Reply {
-            output: reply.output,
+            output,
             close: reply.close,
         })
     }
@@ -401,6 +488,22 @@ impl Device {
                 write(dir.join("saved").join(format!("{name}.cfg")), cfg)?;
             }
             write_atomic(&dir.join("active"), format!("{active}\n").as_bytes())?;
+            // A file deleted on the switch (`configuration delete`) is gone from the folder.
+            let saved = dir.join("saved");
+            let entries = fs::read_dir(&saved)
+                .map_err(|e| format!("cannot read `{}`: {e}", saved.display()))?;
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let stale = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.strip_suffix(".cfg"))
+                    .is_some_and(|n| !files.contains_key(n));
+                if stale {
+                    fs::remove_file(&path)
+                        .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
+                }
+            }
         }
         if let Some(cfg) = running {
             write(dir.join("running.cfg"), &cfg)?;

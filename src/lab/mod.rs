@@ -20,6 +20,13 @@ pub use server::{Lab, Logins, Served, Spec};
 /// as a login shell would: an OpenSSH `sshd` can serve it as a `ForceCommand`.
 pub fn run_stdio(device: &Device) -> std::io::Result<()> {
     let mut term = term::Term::new(device.login(), false, false);
+    // Who and from where, as sshd tells its command (`SSH_CLIENT`: address, ports).
+    let user = std::env::var("USER").unwrap_or_default();
+    let host = std::env::var("SSH_CLIENT")
+        .ok()
+        .and_then(|c| c.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default();
+    device.logged_in(term.id, &user, &host);
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(&term.greet(device))?;
     stdout.flush()?;
@@ -27,11 +34,16 @@ pub fn run_stdio(device: &Device) -> std::io::Result<()> {
     let mut buf = [0u8; 4096];
     loop {
         let n = stdin.read(&mut buf)?;
-        if n == 0 {
-            return Ok(());
-        }
+        // At the end of the input a last line without its line end is still run.
+        let outs = if n == 0 {
+            let mut outs = term.finish(device);
+            outs.push(term::Out::Close);
+            outs
+        } else {
+            term.feed(device, &buf[..n])
+        };
         // After a hang fault, input is read and nothing is answered.
-        for out in term.feed(device, &buf[..n]) {
+        for out in outs {
             match out {
                 term::Out::Data(d) => {
                     stdout.write_all(&d)?;

@@ -240,10 +240,12 @@ struct Listener {
 impl russh::server::Server for Listener {
     type Handler = Connection;
 
-    fn new_client(&mut self, _peer: Option<SocketAddr>) -> Connection {
+    fn new_client(&mut self, peer: Option<SocketAddr>) -> Connection {
         Connection {
             device: self.device.clone(),
             logins: self.logins.clone(),
+            user: String::new(),
+            host: peer.map_or_else(String::new, |p| p.ip().to_string()),
         }
     }
 }
@@ -252,6 +254,22 @@ impl russh::server::Server for Listener {
 struct Connection {
     device: Arc<Device>,
     logins: Arc<Logins>,
+    /// Who logged in (for `show users`), once accepted.
+    user: String,
+    /// The client's address.
+    host: String,
+}
+
+impl Connection {
+    /// The verdict on a login attempt; an accepted one names the session's user.
+    fn verdict(&mut self, user: &str, ok: bool) -> Auth {
+        if ok {
+            self.user = user.to_string();
+            Auth::Accept
+        } else {
+            reject(&self.logins)
+        }
+    }
 }
 
 impl Handler for Connection {
@@ -262,13 +280,8 @@ impl Handler for Connection {
     }
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
-        Ok(
-            if self.logins.password_method && self.logins.password_ok(user, password) {
-                Auth::Accept
-            } else {
-                reject(&self.logins)
-            },
-        )
+        let ok = self.logins.password_method && self.logins.password_ok(user, password);
+        Ok(self.verdict(user, ok))
     }
 
     async fn auth_publickey_offered(
@@ -288,11 +301,8 @@ impl Handler for Connection {
         user: &str,
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        Ok(if self.logins.key_ok(user, key.public_key) {
-            Auth::Accept
-        } else {
-            reject(&self.logins)
-        })
+        let ok = self.logins.key_ok(user, key.public_key);
+        Ok(self.verdict(user, ok))
     }
 
     async fn auth_keyboard_interactive<'a>(
@@ -310,11 +320,8 @@ impl Handler for Connection {
         };
         let answer = response.next().unwrap_or_default();
         let password = String::from_utf8_lossy(&answer);
-        Ok(if self.logins.password_ok(user, &password) {
-            Auth::Accept
-        } else {
-            reject(&self.logins)
-        })
+        let ok = self.logins.password_ok(user, &password);
+        Ok(self.verdict(user, ok))
     }
 
     async fn channel_open_session(
@@ -326,7 +333,8 @@ impl Handler for Connection {
         reply.accept().await;
         let device = self.device.clone();
         let handle = session.handle();
-        tokio::spawn(serve_channel(device, channel, handle));
+        let who = (self.user.clone(), self.host.clone());
+        tokio::spawn(serve_channel(device, channel, handle, who));
         Ok(())
     }
 
@@ -364,55 +372,78 @@ impl Handler for Connection {
     }
 }
 
-/// Runs one session channel: the CLI once a shell is asked for.
+/// Runs one session channel: the CLI once a shell is asked for. The session is listed by
+/// `show users` while it runs. The client's EOF ends it as an SSH server ends a shell whose
+/// input ended: what was sent is answered, then exit status 0, EOF and close.
 async fn serve_channel(
     device: Arc<Device>,
     mut channel: Channel<Msg>,
     handle: russh::server::Handle,
+    (user, host): (String, String),
 ) {
     let mut pty = false;
     let mut term: Option<Term> = None;
+    // Logged out however the channel ends.
+    struct Logout(Arc<Device>, u64);
+    impl Drop for Logout {
+        fn drop(&mut self) {
+            self.0.logout(self.1);
+        }
+    }
+    let mut _logout: Option<Logout> = None;
     while let Some(msg) = channel.wait().await {
-        match msg {
-            ChannelMsg::RequestPty { .. } => pty = true,
+        let outs = match msg {
+            ChannelMsg::RequestPty { .. } => {
+                pty = true;
+                continue;
+            }
             ChannelMsg::RequestShell { .. } if term.is_none() => {
                 let mut t = Term::new(device.login(), pty, true);
+                device.logged_in(t.id, &user, &host);
+                _logout = Some(Logout(device.clone(), t.id));
                 if channel.data(&t.greet(&device)[..]).await.is_err() {
                     return;
                 }
                 term = Some(t);
+                continue;
             }
-            ChannelMsg::Data { data } => {
-                let Some(t) = term.as_mut() else { continue };
-                for out in t.feed(&device, &data) {
-                    match out {
-                        Out::Data(bytes) => {
-                            if channel.data(&bytes[..]).await.is_err() {
-                                return;
-                            }
-                        }
-                        Out::Delay(d) => tokio::time::sleep(d).await,
-                        Out::Close => {
-                            let _ = channel.exit_status(0).await;
-                            let _ = channel.eof().await;
-                            let _ = channel.close().await;
-                            return;
-                        }
-                        Out::Drop => {
-                            let _ = handle
-                                .disconnect(
-                                    russh::Disconnect::ByApplication,
-                                    String::new(),
-                                    String::new(),
-                                )
-                                .await;
-                            return;
-                        }
+            ChannelMsg::Data { data } => match term.as_mut() {
+                Some(t) => t.feed(&device, &data),
+                None => continue,
+            },
+            ChannelMsg::Eof => {
+                let mut outs = term.as_mut().map(|t| t.finish(&device)).unwrap_or_default();
+                outs.push(Out::Close);
+                outs
+            }
+            ChannelMsg::Close => return,
+            _ => continue,
+        };
+        for out in outs {
+            match out {
+                Out::Data(bytes) => {
+                    if channel.data(&bytes[..]).await.is_err() {
+                        return;
                     }
                 }
+                Out::Delay(d) => tokio::time::sleep(d).await,
+                Out::Close => {
+                    let _ = channel.exit_status(0).await;
+                    let _ = channel.eof().await;
+                    let _ = channel.close().await;
+                    return;
+                }
+                Out::Drop => {
+                    let _ = handle
+                        .disconnect(
+                            russh::Disconnect::ByApplication,
+                            String::new(),
+                            String::new(),
+                        )
+                        .await;
+                    return;
+                }
             }
-            ChannelMsg::Eof | ChannelMsg::Close => return,
-            _ => {}
         }
     }
 }

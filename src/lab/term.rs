@@ -37,20 +37,25 @@ pub struct Term {
     escape: u8,
     /// A hang fault fired: nothing more is read or printed.
     hung: bool,
+    /// The line being read passed [`MAX_LINE`]: it is refused whole at its end.
+    overlong: usize,
     /// Whether the last output was printed with noise (the pager prompt keeps the style).
     noise: bool,
 }
 
 const NULS: &str = "\0\0\0\0\0\0\0\0\0\0\0\0";
 
-/// The longest line kept; the rest of a longer one is dropped (a client cannot grow a
-/// session without bound).
-const MAX_LINE: usize = 16 * 1024;
+/// The longest line read. A longer one is never run, not even its beginning: it is counted
+/// to its end and refused whole (a client cannot grow a session without bound, and a prefix
+/// of a line is another command: `interface ethernet 1/4 shutdown` + garbage).
+pub const MAX_LINE: usize = 16 * 1024;
 
 impl Term {
     pub fn new(id: u64, pty: bool, crlf: bool) -> Term {
+        let mut session = Session::new();
+        session.id = id;
         Term {
-            session: Session::new(),
+            session,
             id,
             pty,
             crlf,
@@ -58,6 +63,7 @@ impl Term {
             cr: false,
             escape: 0,
             hung: false,
+            overlong: 0,
             noise: false,
         }
     }
@@ -105,14 +111,14 @@ impl Term {
                 if self.pty {
                     out.push(Out::Data(b"\r\n".to_vec()));
                 }
-                let line = String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
-                let answer = dev.command(self.id, &mut self.session, &line);
-                if self.answer(dev, answer, &mut out) {
+                if self.run_line(dev, &mut out) {
                     break;
                 }
                 continue;
             }
-            if self.line.len() >= MAX_LINE {
+            // Ctrl-C and Ctrl-U still drop an overlong line.
+            if self.line.len() >= MAX_LINE && !(self.pty && matches!(b, 0x03 | 0x15)) {
+                self.overlong = self.overlong.max(self.line.len()) + 1;
                 continue;
             }
             if !self.pty {
@@ -137,6 +143,7 @@ impl Term {
                 // Ctrl-C: the line is dropped, a new prompt.
                 0x03 => {
                     self.line.clear();
+                    self.overlong = 0;
                     let text = format!("\n{}", self.prompt(dev));
                     out.push(Out::Data(self.endings(&text).into_bytes()));
                 }
@@ -144,6 +151,7 @@ impl Term {
                 0x15 => {
                     let n = self.line.len();
                     self.line.clear();
+                    self.overlong = 0;
                     out.push(Out::Data("\x08 \x08".repeat(n).into_bytes()));
                 }
                 0x20..=0x7e | 0x80.. => {
@@ -156,6 +164,29 @@ impl Term {
             }
         }
         out
+    }
+
+    /// The client sent its last byte (EOF): a last line without its line end is run as if
+    /// it had one, as a shell reads its input to the end. What it answers comes before the
+    /// session ends.
+    pub fn finish(&mut self, dev: &Device) -> Vec<Out> {
+        let mut out = Vec::new();
+        let pending = !self.line.is_empty() || self.overlong > 0;
+        if pending && !self.hung {
+            self.run_line(dev, &mut out);
+        }
+        out
+    }
+
+    /// Runs the line read so far (or refuses it whole when it was too long); true when
+    /// nothing more is to be read.
+    fn run_line(&mut self, dev: &Device, out: &mut Vec<Out>) -> bool {
+        let line = String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
+        let answer = match std::mem::take(&mut self.overlong) {
+            0 => dev.command(self.id, &mut self.session, &line),
+            n => dev.overlong(self.id, n),
+        };
+        self.answer(dev, answer, out)
     }
 
     /// Turns a command's answer into output; true when nothing more is to be read.
