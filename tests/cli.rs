@@ -726,6 +726,11 @@ fn validate_and_compile_agree_and_report_everything() {
         !out.exists(),
         "compile wrote goldens for a fabric validate refuses"
     );
+    // Nor is it pushed: refused before any switch is reached (no lab was started).
+    let (code, stdout, err) = fabric(&["push", "audit-error.yaml", "--lab", "--yes"], &dir);
+    assert_eq!(code, 1, "push: {stdout}{err}");
+    assert!(err.contains("R005"), "push: {err}");
+    assert!(!dir.join(".fabric").exists(), "push reached the lab");
     // The reference guide's fabric has audit warnings (R008, R011): they fail only when denied.
     let rdg = root().join("fabrics/rdg-roce-dscp.yaml");
     let rdg = rdg.to_str().unwrap();

@@ -191,7 +191,7 @@ pub fn read_inventory(path: Option<&Path>) -> Result<Inventory, Failure> {
             "here",
         );
     }
-    eprint!("{}", crate::diag::render(&[d], &sources, false));
+    err!("{}", crate::diag::render(&[d], &sources, false));
     Err(Failure(format!(
         "`{}` is not a valid inventory",
         path.display()
@@ -270,7 +270,7 @@ pub(crate) fn read_switches(
             Ok(r) => out.push(r),
             Err(e) => {
                 // A device error never names the switch: it is named here, once.
-                eprintln!("error: {}: {e}", target.name);
+                errln!("error: {}: {e}", target.name);
                 failed = true;
             }
         }
@@ -352,9 +352,11 @@ pub struct Args {
 const DECLINED: u8 = exit::FINDINGS;
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
-    let (fabrics, clean) = super::check_all(std::slice::from_ref(&args.fabric), false, color)?;
-    let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
-        return Ok(exit::FINDINGS);
+    // What `fabric validate` refuses (the RoCE audit's errors included) is never pushed.
+    let checked = super::check_deployable(std::slice::from_ref(&args.fabric), false, color);
+    let code = checked.code();
+    let Some((_, fabric)) = checked.passed().and_then(|f| f.into_iter().next()) else {
+        return Ok(code);
     };
     let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
@@ -692,7 +694,7 @@ impl Stopper {
                 } else {
                     busy.join(", ")
                 };
-                let say = |text: String| bars.suspend(|| eprintln!("{text}"));
+                let say = |text: String| bars.suspend(|| errln!("{text}"));
                 match count {
                     1 => say(format!(
                         "{name}: stopping the push: no other switch starts; a switch being changed is rolled back, one saving finishes (in flight: {busy})"

@@ -15,13 +15,8 @@ use std::time::{Duration, Instant};
 use super::{Error, Options, Secret, Target};
 use crate::onyx::{self, Config};
 
-/// The CLI level the session is at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    User,
-    Enable,
-    Config,
-}
+/// The CLI level the session is at, as its prompt shows it.
+pub use crate::onyx::prompt::Level;
 
 /// A logged-in Onyx CLI session.
 pub struct Cli {
@@ -138,38 +133,21 @@ impl Transcript {
     }
 }
 
-/// Where an Onyx prompt ends the text: `host [cluster: role] > `, `… # `,
-/// `… (config…) # `; the hostname may be empty. `text` is cleaned (no `\r`, escapes, NULs).
-pub fn prompt_level(text: &str) -> Option<Level> {
+/// The Onyx prompt that ends `text` (cleaned: no `\r`, escapes, NULs), if it ends with one
+/// (`onyx::prompt`: `host [cluster: role] > `, `… # `, `… (config…) # `).
+fn final_prompt(text: &str) -> Option<onyx::prompt::Prompt<'_>> {
     let last = text.rsplit('\n').next()?;
-    let body = last.strip_suffix(' ').unwrap_or(last);
-    let level = body.chars().last()?;
-    if level != '>' && level != '#' {
-        return None;
-    }
-    let body = body[..body.len() - 1].trim_end();
-    let open = body.find('[')?;
-    if open > 0 && !body[..open].ends_with(' ') || body[..open].trim().contains(' ') {
-        return None;
-    }
-    let close = open + body[open..].find(']')?;
-    let (cluster, role) = body[open + 1..close].split_once(": ")?;
-    if cluster.is_empty() || role.is_empty() || !role.chars().all(|c| c.is_ascii_alphabetic()) {
-        return None;
-    }
-    let mode = body[close + 1..].trim();
-    match (mode, level) {
-        ("", '>') => Some(Level::User),
-        ("", '#') => Some(Level::Enable),
-        (m, '#') if m.starts_with("(config") && m.ends_with(')') => Some(Level::Config),
-        _ => None,
-    }
+    onyx::prompt::parse(last).filter(|p| p.rest.is_empty())
 }
 
-/// The hostname a prompt shows (empty when the switch has none): the text before ` [`.
+/// The level of the prompt that ends `text`, if it ends with one.
+pub fn prompt_level(text: &str) -> Option<Level> {
+    final_prompt(text).map(|p| p.level)
+}
+
+/// The hostname the prompt that ends `text` shows (empty when the switch has none).
 pub fn prompt_host(text: &str) -> &str {
-    let last = text.rsplit('\n').next().unwrap_or("");
-    last.find('[').map_or("", |i| last[..i].trim())
+    final_prompt(text).map_or("", |p| p.host)
 }
 
 /// Whether `name` is another switch of the fleet than the target.
@@ -634,28 +612,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prompts_as_onyx_prints_them() {
-        let cases = [
-            ("leaf01 [standalone: master] > ", Some(Level::User)),
-            ("out\nleaf01 [standalone: master] # ", Some(Level::Enable)),
-            (" [standalone: master] > ", Some(Level::User)),
-            ("MLNX01-1 [MLNX01: standby] # ", Some(Level::Enable)),
-            ("sw [my-vip: master] (config) # ", Some(Level::Config)),
-            (
-                "sw [standalone: master] (config interface ethernet 1/1-1/4) # ",
-                Some(Level::Config),
-            ),
-            (
-                "sw [standalone: master] (config pool roce)#",
-                Some(Level::Config),
-            ),
-            ("   interface ethernet 1/1 # not a prompt", None),
-            ("## Running database", None),
-            ("lines 1-23 ", None),
-        ];
-        for (text, want) in cases {
-            assert_eq!(prompt_level(text), want, "{text:?}");
-        }
+    fn the_prompt_that_ends_a_reply() {
+        // The prompt forms themselves are `onyx::prompt`'s tests.
+        assert_eq!(
+            prompt_level("out\nleaf01 [standalone: master] # "),
+            Some(Level::Enable)
+        );
+        assert_eq!(
+            prompt_level("leaf01 [standalone: master] # show version"),
+            None
+        );
+        assert_eq!(prompt_level("lines 1-23 "), None);
         assert_eq!(
             prompt_host("banner\nleaf01 [standalone: master] > "),
             "leaf01"
