@@ -16,7 +16,17 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 /// The text of every file a run has read, so any diagnostic can show its source line.
 #[derive(Debug, Default)]
 pub struct Sources {
-    files: Vec<(String, String)>,
+    files: Vec<File>,
+}
+
+#[derive(Debug)]
+struct File {
+    path: String,
+    text: String,
+    /// Where each line starts, made at the first diagnostic that needs a line number: a run
+    /// that reports 25,000 warnings in one large file finds each line by a binary search,
+    /// not by counting the newlines before it.
+    lines: std::sync::OnceLock<Vec<usize>>,
 }
 
 /// Index of a file in [`Sources`].
@@ -24,25 +34,35 @@ pub type FileId = usize;
 
 impl Sources {
     pub fn add(&mut self, path: impl Into<String>, text: impl Into<String>) -> FileId {
-        self.files.push((path.into(), text.into()));
+        self.files.push(File {
+            path: path.into(),
+            text: text.into(),
+            lines: std::sync::OnceLock::new(),
+        });
         self.files.len() - 1
     }
 
     pub fn path(&self, id: FileId) -> &str {
-        &self.files[id].0
+        &self.files[id].path
     }
 
     pub fn text(&self, id: FileId) -> &str {
-        &self.files[id].1
+        &self.files[id].text
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, id: FileId, offset: usize) -> (usize, usize) {
-        let text = self.text(id);
+        let file = &self.files[id];
+        let text = file.text.as_str();
         let offset = floor_char_boundary(text, offset.min(text.len()));
-        let before = &text[..offset];
-        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let starts = file.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        // The last line starting at or before the offset.
+        let line = starts.partition_point(|&s| s <= offset);
+        let line_start = starts[line - 1];
         (line, text[line_start..offset].chars().count() + 1)
     }
 }

@@ -418,14 +418,11 @@ fn group(hits: Vec<Hit>) -> Vec<(Option<IfaceRange>, Hit)> {
     out
 }
 
-/// A switch's score out of 100: 20 off per error rule broken, 5 per warning rule, 1 per
+/// A switch's score out of 100, from its findings: 20 off per error rule broken, 5 per warning rule, 1 per
 /// info rule (each rule counts once, however many ports break it), never below 0.
-pub fn score(findings: &[Finding], switch: &str) -> u32 {
-    let broken: BTreeSet<(&str, Severity)> = findings
-        .iter()
-        .filter(|f| f.switch == switch)
-        .map(|f| (f.rule, f.severity))
-        .collect();
+pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> u32 {
+    let broken: BTreeSet<(&str, Severity)> =
+        findings.into_iter().map(|f| (f.rule, f.severity)).collect();
     let penalty: u32 = broken
         .iter()
         .map(|(_, s)| match s {

@@ -3,8 +3,9 @@
 //! annotates the running-config backup or fabric file at the line) and JUnit XML (one test
 //! case per switch and rule). Also where in its source file a finding belongs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::json;
@@ -18,18 +19,100 @@ use crate::types::{Port, read_port_span};
 pub struct Source {
     /// The path as the user gave it (SARIF keeps it relative to where `fabric` ran).
     pub path: String,
-    pub text: String,
     pub kind: SourceKind,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum SourceKind {
-    /// A running config (backup, capture): findings point at its lines.
-    Running,
-    /// A fabric file: findings point at the switch (and port) entry.
-    Fabric,
+    /// A running config (backup, capture), with its text: findings point at its lines.
+    Running(String),
+    /// A fabric file: findings point at the switch (and port) entry. One index of the file,
+    /// shared by every switch it describes.
+    Fabric(Arc<FabricIndex>),
     /// Read over SSH: no file.
     Live,
+}
+
+/// A fabric file's lines and the first line of each mapping key, made in one pass so that
+/// locating a finding reads its switch's entry, never the whole file (a fabric of 10,000
+/// switches has as many entries).
+#[derive(Debug)]
+pub struct FabricIndex {
+    text: String,
+    /// Byte offset where each line starts.
+    starts: Vec<usize>,
+    /// Each key (`leaf01:`, `"leaf01":`, `leaf01: {…}`) → the 0-based line it first appears on.
+    keys: HashMap<String, usize>,
+}
+
+impl FabricIndex {
+    pub fn new(text: String) -> FabricIndex {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        if starts.last() == Some(&text.len()) {
+            starts.pop();
+        }
+        let mut index = FabricIndex {
+            text,
+            starts,
+            keys: HashMap::new(),
+        };
+        for i in 0..index.starts.len() {
+            if let Some(key) = mapping_key(index.line(i).trim_start()) {
+                let key = key.to_string();
+                index.keys.entry(key).or_insert(i);
+            }
+        }
+        index
+    }
+
+    fn line(&self, i: usize) -> &str {
+        let end = self.starts.get(i + 1).map_or(self.text.len(), |e| e - 1);
+        let line = &self.text[self.starts[i]..end];
+        line.strip_suffix('\r').unwrap_or(line)
+    }
+
+    /// The line of a finding: the switch's entry under `switches:`, or the entry of the
+    /// port it is about when the switch lists it.
+    fn locate(&self, f: &Finding) -> Option<usize> {
+        let start = *self.keys.get(f.switch.as_str())?;
+        let first = self.line(start);
+        let indent = first.len() - first.trim_start().len();
+        if let Some((_, Some(port))) = first_iface(f) {
+            for i in start + 1..self.starts.len() {
+                let l = self.line(i);
+                let t = l.trim_start();
+                if !t.is_empty() && !t.starts_with('#') && l.len() - t.len() <= indent {
+                    break;
+                }
+                let Some(k) = mapping_key(t) else {
+                    continue;
+                };
+                if let Some(((a, b), n)) = read_port_span(k.as_bytes())
+                    && n == k.len()
+                    && span_contains(a, b, port)
+                {
+                    return Some(i + 1);
+                }
+            }
+        }
+        Some(start + 1)
+    }
+}
+
+/// The key a YAML line starts with: up to the first `:` that ends the line or precedes a
+/// space, without quotes.
+fn mapping_key(t: &str) -> Option<&str> {
+    let at = t
+        .match_indices(':')
+        .map(|(i, _)| i)
+        .find(|&i| matches!(t.as_bytes().get(i + 1), None | Some(b' ')))?;
+    let k = &t[..at];
+    Some(
+        k.strip_prefix('"')
+            .and_then(|k| k.strip_suffix('"'))
+            .unwrap_or(k),
+    )
 }
 
 /// An audit's result, ready to print.
@@ -66,22 +149,33 @@ struct JsonFinding<'a> {
 }
 
 impl Report<'_> {
-    fn count(&self, switch: &str, severity: Severity) -> usize {
-        self.findings
-            .iter()
-            .filter(|f| f.switch == switch && f.severity == severity)
-            .count()
+    /// Each audited switch with its findings, in one pass over the findings.
+    fn by_switch(&self) -> Vec<(&str, Vec<&Finding>)> {
+        let mut mine: BTreeMap<&str, Vec<&Finding>> = self
+            .switches
+            .keys()
+            .map(|name| (name.as_str(), Vec::new()))
+            .collect();
+        for f in self.findings {
+            if let Some(v) = mine.get_mut(f.switch.as_str()) {
+                v.push(f);
+            }
+        }
+        mine.into_iter().collect()
     }
 
     fn summaries(&self) -> Vec<SwitchSummary<'_>> {
-        self.switches
-            .keys()
-            .map(|name| SwitchSummary {
-                name,
-                score: score(self.findings, name),
-                errors: self.count(name, Severity::Error),
-                warnings: self.count(name, Severity::Warning),
-                infos: self.count(name, Severity::Info),
+        self.by_switch()
+            .into_iter()
+            .map(|(name, mine)| {
+                let count = |s| mine.iter().filter(|f| f.severity == s).count();
+                SwitchSummary {
+                    name,
+                    score: score(mine.iter().copied()),
+                    errors: count(Severity::Error),
+                    warnings: count(Severity::Warning),
+                    infos: count(Severity::Info),
+                }
             })
             .collect()
     }
@@ -89,10 +183,10 @@ impl Report<'_> {
     /// Where a finding belongs in its switch's source.
     pub fn location(&self, f: &Finding) -> Option<Location> {
         let source = self.switches.get(&f.switch)?;
-        let line = match source.kind {
+        let line = match &source.kind {
             SourceKind::Live => return None,
-            SourceKind::Running => locate_running(&source.text, f),
-            SourceKind::Fabric => locate_fabric(&source.text, f),
+            SourceKind::Running(text) => locate_running(text, f),
+            SourceKind::Fabric(index) => index.locate(f),
         };
         Some(Location {
             file: source.path.clone(),
@@ -242,8 +336,7 @@ impl Report<'_> {
             "<testsuites name=\"fabric audit\" tests=\"{}\" failures=\"{failed}\">",
             applicable.len() * self.switches.len()
         );
-        for name in self.switches.keys() {
-            let mine: Vec<&Finding> = self.findings.iter().filter(|f| f.switch == *name).collect();
+        for (name, mine) in self.by_switch() {
             let failures = mine
                 .iter()
                 .filter(|f| f.severity != Severity::Info)
@@ -385,43 +478,6 @@ fn locate_running(text: &str, f: &Finding) -> Option<usize> {
     let line = f.line.as_deref()?;
     let family: Vec<&str> = line.split_whitespace().take(2).collect();
     at(&|l| l.split_whitespace().take(2).eq(family.iter().copied()))
-}
-
-/// The line of a fabric file a finding is about: the switch's entry under `switches:`, or
-/// the entry of the port it is about when the switch lists it.
-fn locate_fabric(text: &str, f: &Finding) -> Option<usize> {
-    let lines: Vec<&str> = text.lines().collect();
-    let key = format!("{}:", f.switch);
-    let start = lines.iter().position(|l| {
-        let t = l.trim_start();
-        t == key
-            || t.starts_with(&format!("{key} "))
-            || t.strip_prefix("\"")
-                .is_some_and(|r| r.starts_with(&format!("{}\":", f.switch)))
-    })?;
-    let indent = lines[start].len() - lines[start].trim_start().len();
-    if let Some((_, Some(port))) = first_iface(f) {
-        for (i, l) in lines.iter().enumerate().skip(start + 1) {
-            let t = l.trim_start();
-            if !t.is_empty() && !t.starts_with('#') && l.len() - t.len() <= indent {
-                break;
-            }
-            let Some(k) = t
-                .strip_suffix(':')
-                .or_else(|| t.split_once(": ").map(|(k, _)| k))
-            else {
-                continue;
-            };
-            let k = k.trim_matches('"');
-            if let Some(((a, b), n)) = read_port_span(k.as_bytes())
-                && n == k.len()
-                && span_contains(a, b, port)
-            {
-                return Some(i + 1);
-            }
-        }
-    }
-    Some(start + 1)
 }
 
 /// The rule docs as Markdown, for `docs/audit.md` (a test keeps it in step).

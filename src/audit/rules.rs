@@ -533,12 +533,13 @@ pub static RULES: &[Rule] = &[
                     let EcnThresholds::Absolute { min, max } = ecn.thresholds else {
                         continue;
                     };
-                    let rest = format!("traffic-class {tc} congestion-control {ecn}");
+                    // The line at fault, made only for a hit: every port has ECN.
+                    let rest = || format!("traffic-class {tc} congestion-control {ecn}");
                     if min < 10 {
                         out.push(port_hit(
                             *iface,
                             format!("ECN on traffic class {tc}: minimum {min} KB is under one jumbo frame"),
-                            rest.clone(),
+                            rest(),
                         ));
                     }
                     let speed = match iface {
@@ -551,7 +552,7 @@ pub static RULES: &[Rule] = &[
                             out.push(port_hit(
                                 *iface,
                                 format!("ECN on traffic class {tc}: maximum {max} KB is {micros} µs of queue at {speed} (over 500 µs)"),
-                                rest,
+                                rest(),
                             ));
                         }
                     }
@@ -1003,14 +1004,15 @@ pub static RULES: &[Rule] = &[
         fix: "The same `traffic-class 3 congestion-control ecn …` values on every switch.",
         check: Check::Fabric(|f| {
             let show = |x: &Facts| -> String {
-                let set: BTreeSet<String> = x
+                // The distinct settings first, then their text: ports share a few.
+                let distinct: BTreeSet<_> = x
                     .roce_ports
                     .iter()
-                    .flat_map(|(_, i)| {
-                        i.ecn
-                            .iter()
-                            .map(|(tc, e)| format!("traffic class {tc} {e}"))
-                    })
+                    .flat_map(|(_, i)| i.ecn.iter())
+                    .collect();
+                let set: BTreeSet<String> = distinct
+                    .into_iter()
+                    .map(|(tc, e)| format!("traffic class {tc} {e}"))
                     .collect();
                 if set.is_empty() {
                     "none".into()

@@ -33,6 +33,18 @@ pub const REFUSED: &[(char, &str)] = &[
 /// Checks text that will be printed inside an Onyx command, at most `max` characters: one
 /// line, one argument, kept by the switch exactly as written.
 pub fn check(s: &str, max: usize) -> Result<(), Invalid> {
+    // Most text is plain: one pass over its bytes says so (a fabric has a description per
+    // port); anything else goes through the checks below, which say what is wrong.
+    let b = s.as_bytes();
+    let plain = b.len() <= max
+        && b.first().is_some_and(|&c| c != b' ')
+        && b.last().is_some_and(|&c| c != b' ')
+        && b.iter()
+            .all(|&c| (b' '..=b'~').contains(&c) && !REFUSED.iter().any(|(r, _)| *r as u8 == c))
+        && !b.windows(2).any(|w| w == b"  ");
+    if plain {
+        return Ok(());
+    }
     if s.is_empty() {
         return Err(Invalid::new("is empty"));
     }
