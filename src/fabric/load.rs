@@ -20,8 +20,57 @@ use super::raw::{RawFabric, Sp};
 use crate::diag::{Diagnostic, FileId, Sources, Span};
 use crate::types::did_you_mean;
 
-/// Larger fabric files are refused before parsing: a thousand switches of 64 ports is a few MB.
-pub const MAX_BYTES: usize = 32 << 20;
+/// Larger fabric files are refused before parsing (E004). A fabric of 10,000 switches written
+/// one entry per port (60 host ports with a profile and a peer each) is 55 MB.
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// Limits against hostile YAML, never against the size of a fabric (E006). YAML can make much
+/// of few bytes: an alias (`*ports`) replays its anchored value, and anchors can hold aliases,
+/// so a short file can stand for a huge one (the "billion laughs").
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// YAML events that aliases may replay in one file.
+    pub replayed: usize,
+    /// Nesting of mappings and lists.
+    pub depth: usize,
+}
+
+impl Limits {
+    /// A fabric of 10,000 switches each using one anchored map of 64 ports replays about 8
+    /// million events (written out in full, it is 55 MB and about 8 million events, none
+    /// replayed); a fabric nests 7 deep.
+    pub const FABRIC: Limits = Limits {
+        replayed: 16_000_000,
+        depth: 64,
+    };
+
+    fn options(
+        self,
+        text: &str,
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy,
+    ) -> serde_saphyr::Options {
+        // A file without aliases has fewer events than bytes.
+        let events = 2 * text.len() + self.replayed;
+        let mut b = serde_saphyr::Budget::default();
+        b.max_events = events;
+        b.max_nodes = events;
+        b.max_depth = self.depth;
+        // Anchors and aliases are counted by the events they replay, not by their number: a
+        // fabric may anchor one port map and use it on every switch.
+        b.max_aliases = events;
+        b.max_anchors = events;
+        b.max_recorded_anchor_events = events;
+        b.enforce_alias_anchor_ratio = false;
+        let mut a = serde_saphyr::options::AliasLimits::default();
+        a.max_total_replayed_events = self.replayed;
+        serde_saphyr::options! {
+            with_snippet: false,
+            budget: Some(b),
+            alias_limits: a,
+            duplicate_keys: duplicate_keys,
+        }
+    }
+}
 
 /// A fabric file as read and parsed, or the diagnostics that stopped it.
 pub struct Loaded {
@@ -63,7 +112,7 @@ pub fn refused_input(
             format!("`{name}` is too large: {refused}"),
         )
         .at(at, "this file")
-        .help("a fabric file may have 32 MiB and a running config 64 MiB; split a fabric into several files and pass them all"),
+        .help("a fabric file or a running config may have 64 MiB; split a fabric into several files and pass them all"),
         _ => Diagnostic::error("E005", format!("`{name}` cannot be read as a file: {refused}"))
             .at(at, "this path")
             .help("give a regular file (or `-` for standard input where a command takes it)"),
@@ -131,23 +180,7 @@ pub fn parse_bytes(
             .at(whole(file), "nothing here")
             .help("a fabric needs at least `switches:`; see fabrics/rdg-roce-dscp.yaml"));
     }
-    let options = serde_saphyr::options! { with_snippet: false };
-    let (raw, diagnostics) = match serde_saphyr::from_str_with_options::<RawFabric>(text, options) {
-        Ok(raw) => (raw, Vec::new()),
-        // A key written twice: every such key is reported, and the file is read again with
-        // the first of each, so one duplicate hides no other problem.
-        Err(YamlError::DuplicateMappingKey { .. }) => {
-            let first_wins = serde_saphyr::options! {
-                with_snippet: false,
-                duplicate_keys: serde_saphyr::DuplicateKeyPolicy::FirstWins,
-            };
-            match serde_saphyr::from_str_with_options::<RawFabric>(text, first_wins) {
-                Ok(raw) => (raw, duplicate_keys(text, file)),
-                Err(e) => return Err(yaml_diagnostic(e.without_snippet(), file, text)),
-            }
-        }
-        Err(e) => return Err(yaml_diagnostic(e.without_snippet(), file, text)),
-    };
+    let (raw, diagnostics) = read_raw(text, file, Limits::FABRIC)?;
     if raw.switches.0.is_empty() {
         return Err(no_switch(text, file));
     }
@@ -156,6 +189,30 @@ pub fn parse_bytes(
         raw,
         diagnostics,
     })
+}
+
+/// The YAML of a fabric file read into [`RawFabric`] within `limits`, with the keys written
+/// twice (E013; the first of each is read, so one duplicate hides no other problem).
+// One diagnostic per file read, not a hot path (as `parse_bytes`).
+#[allow(clippy::result_large_err)]
+fn read_raw(
+    text: &str,
+    file: FileId,
+    limits: Limits,
+) -> Result<(RawFabric, Vec<Diagnostic>), Diagnostic> {
+    use serde_saphyr::DuplicateKeyPolicy::{Error, FirstWins};
+    let read = |policy| {
+        serde_saphyr::from_str_with_options::<RawFabric>(text, limits.options(text, policy))
+    };
+    let failed = |e: YamlError| yaml_diagnostic(e.without_snippet(), file, text, limits);
+    match read(Error) {
+        Ok(raw) => Ok((raw, Vec::new())),
+        Err(YamlError::DuplicateMappingKey { .. }) => match read(FirstWins) {
+            Ok(raw) => Ok((raw, duplicate_keys(text, file))),
+            Err(e) => Err(failed(e)),
+        },
+        Err(e) => Err(failed(e)),
+    }
 }
 
 /// Every key written twice in a mapping (E013), each at its second writing with the first.
@@ -234,7 +291,7 @@ fn utf16(bytes: &[u8]) -> Option<String> {
 
 /// The span of a located value.
 pub fn span<T>(file: FileId, v: &Sp<T>) -> Span {
-    location_span(file, &v.0.referenced)
+    to_span(file, v.range())
 }
 
 fn location_span(file: FileId, loc: &Location) -> Span {
@@ -269,10 +326,17 @@ fn no_switch(text: &str, file: FileId) -> Diagnostic {
     }
 }
 
-fn yaml_diagnostic(e: &YamlError, file: FileId, text: &str) -> Diagnostic {
+fn yaml_diagnostic(e: &YamlError, file: FileId, text: &str, limits: Limits) -> Diagnostic {
     // An error inside an aliased value (`*uplink`) is the error itself.
     if let YamlError::AliasError { error, .. } = e {
-        return yaml_diagnostic(error, file, text);
+        return yaml_diagnostic(error, file, text, limits);
+    }
+    if let YamlError::Budget { .. }
+    | YamlError::AliasReplayLimitExceeded { .. }
+    | YamlError::AliasExpansionLimitExceeded { .. }
+    | YamlError::AliasReplayStackDepthExceeded { .. } = e
+    {
+        return beyond_limits(e, file, text, limits);
     }
     // A syntax error explains any other: the reader stops at the first problem it meets in
     // its stream of events, which for an unclosed `{` is a strange value, not the brace.
@@ -345,6 +409,56 @@ fn yaml_diagnostic(e: &YamlError, file: FileId, text: &str) -> Diagnostic {
             "here",
         )
     })
+}
+
+/// E006: the file breaks a limit against hostile YAML ([`budget`]), at the place the reader
+/// stopped, in the format's words.
+fn beyond_limits(e: &YamlError, file: FileId, text: &str, limits: Limits) -> Diagnostic {
+    use serde_saphyr::budget::BudgetBreach as B;
+    let what = match e {
+        YamlError::Budget {
+            breach: B::Depth { .. },
+            ..
+        } => format!("nests deeper than {} levels", limits.depth),
+        YamlError::Budget {
+            breach:
+                B::Events { .. }
+                | B::Nodes { .. }
+                | B::Aliases { .. }
+                | B::Anchors { .. }
+                | B::RecordedAnchorEvents { .. }
+                | B::RecordedAnchorBytes { .. },
+            ..
+        }
+        | YamlError::AliasReplayLimitExceeded { .. }
+        | YamlError::AliasExpansionLimitExceeded { .. } => format!(
+            "expands through aliases (`*name`) by more than {}",
+            match limits.replayed {
+                n if n >= 1_000_000 && n % 1_000_000 == 0 =>
+                    format!("{} million values", n / 1_000_000),
+                n => format!("{n} values"),
+            }
+        ),
+        YamlError::AliasReplayStackDepthExceeded { .. } => {
+            "nests aliases within aliases too deep".to_string()
+        }
+        _ => format!("breaks a limit of the YAML reader ({})", reader_message(e)),
+    };
+    let span = e.location().map(|l| {
+        let sp = location_span(file, &l);
+        let start = if sp.start == 0 && l.line() > 1 {
+            offset_of(text, l.line() as usize, l.column() as usize)
+        } else {
+            sp.start
+        };
+        to_span(file, start..start)
+    });
+    attach(
+        Diagnostic::error("E006", format!("the fabric file {what}")),
+        span,
+        "here",
+    )
+    .help("the limits guard against hostile YAML and no fabric reaches them; see the README's diagnostic codes")
 }
 
 fn attach(d: Diagnostic, span: Option<Span>, label: impl Into<String>) -> Diagnostic {
@@ -1263,4 +1377,58 @@ fn closed(text: &str, open: usize) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An anchored port map used on 100 switches replays 100 × 64 × 6 events: within the
+    /// fabric limits, past a limit of 10,000 (E006, at the alias where the reader stopped,
+    /// the message naming the limit). The fabric limits themselves are too large to reach
+    /// in a unit test's time; they are these same checks.
+    #[test]
+    fn aliases_replaying_past_the_limit_are_e006() {
+        let mut y = String::from("switches:\n  leaf0:\n    model: SN4600C\n    ports: &ports\n");
+        for p in 1..=64 {
+            y += &format!("      1/{p}: {{ mtu: 9216, peer: {{ host: h{p} }} }}\n");
+        }
+        for s in 1..100 {
+            y += &format!("  leaf{s}: {{ model: SN4600C, ports: *ports }}\n");
+        }
+        let mut sources = Sources::default();
+        let file = sources.add("aliases.yaml", y.clone());
+        assert!(read_raw(&y, file, Limits::FABRIC).is_ok());
+        let small = Limits {
+            replayed: 10_000,
+            depth: 64,
+        };
+        let d = read_raw(&y, file, small).expect_err("refused");
+        let text = crate::diag::render(&[d], &sources, false);
+        assert!(
+            text.starts_with(
+                "error[E006]: the fabric file expands through aliases (`*name`) by more than 10000 values"
+            ) && text.contains("--> aliases.yaml:"),
+            "{text}"
+        );
+    }
+
+    /// Nesting past the limit is E006 where the YAML reader stops.
+    #[test]
+    fn nesting_past_the_limit_is_e006() {
+        let y = "switches:\n  leaf0:\n    model: SN4600C\n    ports:\n      1/1: { ecn: { 3: { min: 150, max: 1500 } } }\n";
+        let mut sources = Sources::default();
+        let file = sources.add("deep.yaml", y.to_string());
+        let shallow = Limits {
+            replayed: 1_000_000,
+            depth: 4,
+        };
+        let d = read_raw(y, file, shallow).expect_err("refused");
+        let text = crate::diag::render(&[d], &sources, false);
+        assert!(
+            text.starts_with("error[E006]: the fabric file nests deeper than 4 levels")
+                && text.contains("--> deep.yaml:5:"),
+            "{text}"
+        );
+    }
 }

@@ -12,19 +12,38 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_saphyr::Spanned;
 
-/// A value with its position in the YAML file.
+/// A value with its position in the YAML file: the bytes where it is written (where an alias
+/// is used, the alias). Kept to two offsets, not the reader's lines and columns of both the
+/// use and the definition: a fabric of 10,000 switches has millions of values.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sp<T>(pub Spanned<T>);
+pub struct Sp<T> {
+    value: T,
+    start: u32,
+    len: u32,
+}
 
 impl<T> Sp<T> {
     pub fn get(&self) -> &T {
-        &self.0.value
+        &self.value
+    }
+
+    /// The byte range of the value in the file.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
     }
 }
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Spanned::<T>::deserialize(d).map(Sp)
+        let v = Spanned::<T>::deserialize(d)?;
+        let s = v.referenced.span();
+        // Offsets fit: a fabric file is refused above 64 MiB before it is parsed.
+        Ok(Sp {
+            value: v.value,
+            start: u32::try_from(s.byte_offset().unwrap_or(0)).unwrap_or(u32::MAX),
+            len: u32::try_from(s.byte_len().unwrap_or(0)).unwrap_or(0),
+        })
     }
 }
 
