@@ -75,8 +75,8 @@ pub fn compile_switch(sw: &Switch) -> Config {
             switchport_mode: s.switchport.filter(|m| *m != SwitchportMode::Access),
             access_vlan: s.vlan.filter(|v| Some(*v) != default_vlan),
             trust: s.trust.filter(|t| *t != Trust::L2),
-            ecn: s.ecn.clone(),
-            ets: s.ets.clone(),
+            ecn: s.ecn,
+            ets: s.ets,
             pfc: s.pfc,
             ..Interface::default()
         };

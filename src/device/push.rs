@@ -24,6 +24,7 @@ use super::session::TranscriptStatus;
 use super::{Cli, Error, Options, Target};
 use crate::diff::{Impact, Scope, Step};
 use crate::onyx::{Config, Interface};
+use crate::types::{TcMap, TrafficClass};
 
 /// `20261122T042233Z`: UTC, sortable, safe in file names.
 pub fn stamp() -> String {
@@ -653,25 +654,57 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
 }
 
 /// Each entry of a map the push changed (added, removed or altered) goes back to `before`'s.
-fn put_back<K: Ord + Clone, V: PartialEq + Clone>(
-    now: &mut std::collections::BTreeMap<K, V>,
-    before: &std::collections::BTreeMap<K, V>,
-    pushed: &std::collections::BTreeMap<K, V>,
-) {
-    let keys: std::collections::BTreeSet<&K> = before.keys().chain(pushed.keys()).collect();
+fn put_back<M: Keyed>(now: &mut M, before: &M, pushed: &M) {
+    let keys: std::collections::BTreeSet<M::Key> = before.keys().chain(pushed.keys()).collect();
     for k in keys {
-        let (b, p) = (before.get(k), pushed.get(k));
-        if b == p {
-            continue;
+        let b = before.value(&k);
+        if b != pushed.value(&k) {
+            now.set(k, b.cloned());
         }
-        match b {
-            Some(v) => {
-                now.insert(k.clone(), v.clone());
-            }
-            None => {
-                now.remove(k);
-            }
-        }
+    }
+}
+
+/// What [`put_back`] needs of a map: the model's maps by name or number, and the per-class
+/// settings.
+trait Keyed {
+    type Key: Ord + Clone;
+    type Value: PartialEq + Clone;
+    fn keys(&self) -> impl Iterator<Item = Self::Key>;
+    fn value(&self, k: &Self::Key) -> Option<&Self::Value>;
+    fn set(&mut self, k: Self::Key, v: Option<Self::Value>);
+}
+
+impl<K: Ord + Clone, V: PartialEq + Clone> Keyed for std::collections::BTreeMap<K, V> {
+    type Key = K;
+    type Value = V;
+    fn keys(&self) -> impl Iterator<Item = K> {
+        self.keys().cloned()
+    }
+    fn value(&self, k: &K) -> Option<&V> {
+        self.get(k)
+    }
+    fn set(&mut self, k: K, v: Option<V>) {
+        match v {
+            Some(v) => self.insert(k, v),
+            None => self.remove(&k),
+        };
+    }
+}
+
+impl<V: PartialEq + Copy> Keyed for TcMap<V> {
+    type Key = TrafficClass;
+    type Value = V;
+    fn keys(&self) -> impl Iterator<Item = TrafficClass> {
+        self.iter().map(|(tc, _)| *tc)
+    }
+    fn value(&self, k: &TrafficClass) -> Option<&V> {
+        self.get(k)
+    }
+    fn set(&mut self, k: TrafficClass, v: Option<V>) {
+        match v {
+            Some(v) => self.insert(k, v),
+            None => self.remove(&k),
+        };
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::types::{
     Ecn, Ets, Hostname, Model, Percent, PoolType, Port, Priority, Release, RoceMode, Speed, Split,
-    SwitchportMode, TrafficClass, Trust, Vlan,
+    SwitchportMode, TcMap, Trust, Vlan,
 };
 
 pub mod inventory;
@@ -89,8 +89,8 @@ pub struct PortSettings {
     pub switchport: Option<SwitchportMode>,
     pub vlan: Option<Vlan>,
     pub trust: Option<Trust>,
-    pub ecn: BTreeMap<TrafficClass, Ecn>,
-    pub ets: BTreeMap<TrafficClass, Ets>,
+    pub ecn: TcMap<Ecn>,
+    pub ets: TcMap<Ets>,
     pub pfc: bool,
     pub description: Option<String>,
     pub peer: Option<Peer>,

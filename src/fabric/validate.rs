@@ -10,8 +10,9 @@
 //! - E001 — not valid YAML, or more than one YAML document
 //! - E002 — not UTF-8 text (UTF-16 included)
 //! - E003 — empty file
-//! - E004 — file larger than 32 MiB (a running config: 64 MiB)
+//! - E004 — file larger than 64 MiB
 //! - E005 — not a file: a folder, a device, a socket
+//! - E006 — YAML aliases expanding the file past its limit, or nesting deeper than 64
 //! - E010 — unknown key
 //! - E011 — missing key, or no switch at all
 //! - E012 — value of the wrong type
@@ -61,7 +62,7 @@ use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
-    Priority, Release, RoceMode, Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan,
+    Priority, Release, RoceMode, Speed, Split, SwitchportMode, TcMap, TrafficClass, Trust, Vlan,
     check_pool_name, choose, cli_text, describe_char, did_you_mean, parse_port_range,
 };
 
@@ -1194,8 +1195,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 }),
                 None => None,
             };
-            let mut ecn = BTreeMap::new();
-            let mut ets = BTreeMap::new();
+            let mut ecn = TcMap::new();
+            let mut ets = TcMap::new();
             for l in stack.iter().rev() {
                 ecn.extend(l.ecn.iter().map(|(k, v)| (*k, v.0)));
                 ets.extend(l.ets.iter().map(|(k, v)| (*k, v.0)));

@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::types::{
-    Ecn, Ets, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode, TrafficClass,
-    Trust, Vlan, VlanSet,
+    Ecn, Ets, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode, TcMap, Trust,
+    Vlan, VlanSet,
 };
 
 pub mod command;
@@ -194,8 +194,8 @@ pub struct Interface {
     pub channel_group: Option<ChannelGroup>,
     /// `qos trust`; `None` is L2.
     pub trust: Option<Trust>,
-    pub ecn: BTreeMap<TrafficClass, Ecn>,
-    pub ets: BTreeMap<TrafficClass, Ets>,
+    pub ecn: TcMap<Ecn>,
+    pub ets: TcMap<Ets>,
     /// `dcb priority-flow-control mode on force`.
     pub pfc: bool,
 }

@@ -411,9 +411,9 @@ fn each<'c, T: 'c>(
 }
 
 /// A per-traffic-class attribute: ordered by class, then by interface.
-fn tc_runs<'c, T: PartialEq + std::fmt::Display + 'c>(
+fn tc_runs<'c, T: Copy + PartialEq + std::fmt::Display + 'c>(
     c: &'c Config,
-    get: impl Fn(&'c Interface) -> &'c BTreeMap<crate::types::TrafficClass, T>,
+    get: impl Fn(&'c Interface) -> &'c crate::types::TcMap<T>,
 ) -> Vec<TcRun> {
     let mut by_tc: BTreeMap<u8, Vec<(Iface, &T)>> = BTreeMap::new();
     for (i, e) in &c.interfaces {

@@ -15,6 +15,7 @@ mod model;
 mod qos;
 
 pub use model::{Model, Split};
+
 pub(crate) use qos::choose;
 pub use qos::{
     Ecn, EcnMode, EcnThresholds, Ets, PoolType, RoceMode, Speed, SwitchportMode, Trust,
@@ -329,6 +330,145 @@ bounded_u8!(
     63,
     "DSCP"
 );
+
+impl TrafficClass {
+    /// The eight classes, in order.
+    pub const ALL: [TrafficClass; 8] = [
+        TrafficClass(0),
+        TrafficClass(1),
+        TrafficClass(2),
+        TrafficClass(3),
+        TrafficClass(4),
+        TrafficClass(5),
+        TrafficClass(6),
+        TrafficClass(7),
+    ];
+}
+
+/// A setting per traffic class (ECN, ETS), at most one for each of the eight, in class order:
+/// the interface of a map, held inline. Every port has one for ECN and one for ETS, so a map
+/// that allocates was most of the memory of a fabric of 10,000 switches.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TcMap<T>([Option<T>; 8]);
+
+impl<T: Copy> Default for TcMap<T> {
+    fn default() -> Self {
+        TcMap([None; 8])
+    }
+}
+
+impl<T: Copy> TcMap<T> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn get(&self, tc: &TrafficClass) -> Option<&T> {
+        self.0[usize::from(tc.0)].as_ref()
+    }
+
+    /// Sets the class's value; the one it had, if any.
+    pub fn insert(&mut self, tc: TrafficClass, v: T) -> Option<T> {
+        self.0[usize::from(tc.0)].replace(v)
+    }
+
+    pub fn remove(&mut self, tc: &TrafficClass) -> Option<T> {
+        self.0[usize::from(tc.0)].take()
+    }
+
+    pub fn contains_key(&self, tc: &TrafficClass) -> bool {
+        self.get(tc).is_some()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.iter().flatten().count()
+    }
+
+    /// The classes with a value and their values, in class order.
+    pub fn iter(&self) -> TcIter<'_, T> {
+        TcIter { map: self, next: 0 }
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &TrafficClass> + '_ {
+        self.iter().map(|(tc, _)| tc)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
+        self.iter().map(|(_, v)| v)
+    }
+}
+
+/// `map[&tc]`, as a map: panics when the class has no value.
+impl<T: Copy> std::ops::Index<&TrafficClass> for TcMap<T> {
+    type Output = T;
+
+    fn index(&self, tc: &TrafficClass) -> &T {
+        self.get(tc).expect("no value for this traffic class")
+    }
+}
+
+/// [`TcMap::iter`].
+#[derive(Clone)]
+pub struct TcIter<'a, T> {
+    map: &'a TcMap<T>,
+    next: usize,
+}
+
+impl<'a, T> Iterator for TcIter<'a, T> {
+    type Item = (&'a TrafficClass, &'a T);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some(slot) = self.map.0.get(self.next) {
+            let tc = &TrafficClass::ALL[self.next];
+            self.next += 1;
+            if let Some(v) = slot {
+                return Some((tc, v));
+            }
+        }
+        None
+    }
+}
+
+impl<'a, T: Copy> IntoIterator for &'a TcMap<T> {
+    type Item = (&'a TrafficClass, &'a T);
+    type IntoIter = TcIter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy> Extend<(TrafficClass, T)> for TcMap<T> {
+    fn extend<I: IntoIterator<Item = (TrafficClass, T)>>(&mut self, iter: I) {
+        for (tc, v) in iter {
+            self.insert(tc, v);
+        }
+    }
+}
+
+impl<T: Copy> FromIterator<(TrafficClass, T)> for TcMap<T> {
+    fn from_iter<I: IntoIterator<Item = (TrafficClass, T)>>(iter: I) -> Self {
+        let mut m = TcMap::new();
+        m.extend(iter);
+        m
+    }
+}
+
+impl<T: Copy + fmt::Debug> fmt::Debug for TcMap<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// As a map of the classes that have a value, like the map it replaces.
+impl<T: Copy + Serialize> Serialize for TcMap<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
 
 impl Dscp {
     /// The switch priority Onyx assigns this DSCP with its default map under `qos trust L3`:
