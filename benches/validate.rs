@@ -1,0 +1,112 @@
+//! `fabric validate` at fabric scale, as a user runs it: the whole process (read, YAML, the
+//! format's checks, every switch compiled and the RoCE audit with the link and fleet rules)
+//! on generated leaf-spine fabrics of 1,000, 4,000 and 10,000 leaves (SN4600C, 60 host ports
+//! each with a peer, two uplinks to a pair of spines per 32 leaves, every link declared), and
+//! the 10,000-leaf fabric written one entry per port. Time and peak memory grow linearly
+//! with the switches; the goal is 10,000 switches in under 2 s and 1 GB.
+//!
+//! `cargo bench --bench validate` (release build). Prints, per fabric, the median wall time
+//! of 5 runs of `fabric validate FILE` and the largest peak resident memory among them.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 5;
+
+const HEAD: &str = "onyx: 3.10.4206\nlldp: true\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\n  dscp: { roce: 26, cnp: 48 }\nvlans:\n  - { id: 100, name: gpu }\nport_defaults:\n  trust: L3\n  mtu: 9216\n  pfc: true\n  ecn: { 3: { min: 150, max: 1500 } }\n  ets: { 6: strict, 3: 50, 0: 50 }\nprofiles:\n  roce-host: { vlan: 100 }\n  uplink: { speed: 100G }\nswitches:\n";
+
+/// Leaves with host ports as one range entry, or one entry per port.
+fn generate(leaves: usize, per_port: bool) -> String {
+    let mut y = String::from(HEAD);
+    let pods = leaves.div_ceil(32);
+    for p in 0..pods {
+        for k in 0..2 {
+            let _ = write!(y, "  spine{p:04}{k}:\n    model: SN4600C\n");
+        }
+    }
+    for s in 0..leaves {
+        let _ = write!(y, "  leaf{s:05}:\n    model: SN4600C\n    ports:\n");
+        if per_port {
+            for port in 1..=60 {
+                let _ = write!(
+                    y,
+                    "      1/{port}:\n        profile: roce-host\n        peer: {{ host: gpu{s:05}-{port:02}, port: ens1f0 }}\n"
+                );
+            }
+        } else {
+            let _ = write!(
+                y,
+                "      1/1-1/60:\n        profile: roce-host\n        peer: {{ host: \"gpu{s:05}-{{01..60}}\", port: ens1f0 }}\n"
+            );
+        }
+    }
+    y.push_str("links:\n");
+    for s in 0..leaves {
+        let (pod, down) = (s / 32, s % 32 + 1);
+        for k in 0..2 {
+            let _ = writeln!(
+                y,
+                "  - {{ a: \"leaf{s:05}:1/{}\", b: \"spine{pod:04}{k}:1/{down}\", profile: uplink }}",
+                61 + k
+            );
+        }
+    }
+    y
+}
+
+/// Runs `fabric validate FILE` to its end: whether it passed, and its peak resident memory
+/// in MB (from wait4, the child's own figure).
+// The child is reaped by wait4 itself, which std's `Child::wait` cannot report memory for.
+#[allow(clippy::zombie_processes)]
+fn run(bin: &str, file: &Path) -> (bool, f64) {
+    let child = Command::new(bin)
+        .arg("validate")
+        .arg(file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("fabric runs");
+    let mut status = 0;
+    // SAFETY: wait4 fills the zeroed rusage and status of the child it reaps.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    (
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        usage.ru_maxrss as f64 / 1024.0,
+    )
+}
+
+fn main() {
+    let bin = env!("CARGO_BIN_EXE_fabric");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-validate");
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    println!("validate bench: `fabric validate FILE`, whole process, median of {RUNS} runs");
+    for (leaves, per_port) in [(1000, false), (4000, false), (10000, false), (10000, true)] {
+        let text = generate(leaves, per_port);
+        let file = dir.join(format!(
+            "leaves-{leaves}{}.yaml",
+            if per_port { "-per-port" } else { "" }
+        ));
+        std::fs::write(&file, &text).expect("fabric written");
+        let (mut times, mut peak): (Vec<Duration>, f64) = (Vec::new(), 0.0);
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            let (passed, mb) = run(bin, &file);
+            times.push(t.elapsed());
+            assert!(passed, "`fabric validate {}` fails", file.display());
+            peak = peak.max(mb);
+        }
+        times.sort();
+        let switches = leaves + 2 * leaves.div_ceil(32);
+        println!(
+            "  {switches:>6} switches ({leaves} leaves{}), {:>5.1} MB of YAML: {:>7.0} ms  {:>6.0} MB peak",
+            if per_port { ", one entry per port" } else { "" },
+            text.len() as f64 / 1e6,
+            times[RUNS / 2].as_secs_f64() * 1e3,
+            peak
+        );
+    }
+}
