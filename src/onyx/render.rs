@@ -438,13 +438,7 @@ fn text(v: &dyn std::fmt::Display) -> String {
 
 impl<'a> View<'a> {
     fn of(c: &'a Config) -> View<'a> {
-        let quote = |s: &String| {
-            if c.quoted {
-                crate::types::cli_text::quote(s)
-            } else {
-                s.clone()
-            }
-        };
+        let quote = |s: &String| crate::types::cli_text::print(s, c.quoted);
         let named = |f: &dyn Fn(&super::Pool) -> Option<String>| -> Vec<Named> {
             c.pools
                 .iter()

@@ -98,6 +98,18 @@ pub fn quote(s: &str) -> String {
     format!("\"{s}\"")
 }
 
+/// The text as a running config prints it: quoted where the release quotes text (from 3.9),
+/// bare before, except text that reads back as something else when bare (empty, or with
+/// space at an edge, which the reader would drop): that is quoted whatever the release, so
+/// what is printed always reads back equal.
+pub fn print(s: &str, quoted: bool) -> String {
+    if quoted || s.is_empty() || s.trim() != s {
+        quote(s)
+    } else {
+        s.to_string()
+    }
+}
+
 /// Reads the text argument at the end of a printed command: quoted (`"sw-spine02-1/10"`, from
 /// Onyx 3.9) or bare to the end of the line (`TRUNK TO Dell7048`, 3.6 and 3.7). The text, or
 /// the byte offset in `arg` where it goes wrong and what was expected there.
