@@ -22,6 +22,7 @@ fn main() {
         interfaces: None,
         fabric_attributes_only: false,
         prune: true,
+        ..Default::default()
     };
     let (mut parse_t, mut plan_t, mut total_t) = (Vec::new(), Vec::new(), Vec::new());
     let mut commands = 0;

@@ -8,9 +8,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::fabric::{Fabric, Switch};
-use crate::onyx::{self, Config, Iface, Interface, SpeedSetting, VlanConfig};
-use crate::types::{Hostname, SwitchportMode, Trust, Vlan};
+use crate::fabric::{Bundle, EcmpHash, Fabric, Lacp, PortSettings, Switch};
+use crate::onyx::{
+    self, Allowed, ChannelGroup, Config, Iface, Interface, LoadSharing, Protocol, SpeedSetting,
+    VlanConfig, command::LacpMode,
+};
+use crate::types::{Hostname, Ipv4Net, SwitchportMode, Trust, Vlan};
 
 /// Every switch of the fabric, by hostname.
 pub fn compile(fabric: &Fabric) -> BTreeMap<Hostname, Config> {
@@ -57,11 +60,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
             .or_default()
             .split = Some(*split);
     }
-    let default_vlan = Vlan::new(1).ok();
     for (port, s) in &sw.ports {
         let split = port.sub.and(sw.splits.get(&port.parent()).copied());
         let native = sw.model.native_speed(port.parent(), split);
-        let e = Interface {
+        let mut e = Interface {
             speed: s
                 .speed
                 .filter(|v| Some(*v) != native)
@@ -72,18 +74,96 @@ pub fn compile_switch(sw: &Switch) -> Config {
             mtu: s.mtu,
             description: s.description.clone(),
             shutdown: s.shutdown.then_some(true),
-            switchport_mode: s.switchport.filter(|m| *m != SwitchportMode::Access),
-            access_vlan: s.vlan.filter(|v| Some(*v) != default_vlan),
-            trust: s.trust.filter(|t| *t != Trust::L2),
-            ecn: s.ecn,
-            ets: s.ets,
-            pfc: s.pfc,
             ..Interface::default()
         };
+        match s.bundle {
+            // A bundle's member: its L2 and QoS settings are the bundle's.
+            Some(b) => e.channel_group = Some(channel_group(b)),
+            None => l2_and_qos(&mut e, s),
+        }
+        if let Some(a) = s.address {
+            e.routed = true;
+            e.address = Some(a);
+        }
         if e != Interface::default() {
             c.interfaces.insert(Iface::Ethernet(*port), e);
         }
     }
+    for ((mlag, id), s) in &sw.bundles {
+        let mut e = Interface {
+            created: true,
+            mtu: s.mtu,
+            description: s.description.clone(),
+            // An MLAG port-channel is down until `no shutdown` (Onyx's default).
+            shutdown: mlag.then_some(false),
+            ..Interface::default()
+        };
+        l2_and_qos(&mut e, s);
+        let iface = if *mlag {
+            Iface::MlagPortChannel(*id)
+        } else {
+            Iface::PortChannel(*id)
+        };
+        c.interfaces.insert(iface, e);
+    }
+    c.lacp = sw
+        .ports
+        .values()
+        .any(|s| s.bundle.is_some_and(|b| b.lacp != Lacp::On));
+    if sw.stp == Some(false) {
+        c.spanning_tree = false;
+    }
+    for (vlan, gw) in &sw.gateways {
+        let e = c.interfaces.entry(Iface::Vlan(*vlan)).or_default();
+        e.created = true;
+        e.address = Some(*gw);
+    }
+    if let Some(addr) = sw.loopback {
+        let lo = c.interfaces.entry(Iface::Loopback(0)).or_default();
+        lo.created = true;
+        lo.address = Some(Ipv4Net { addr, len: 32 });
+    }
+    if let Some(r) = &sw.routing {
+        c.protocols.insert(Protocol::Bgp);
+        c.bgp = Some(onyx::Bgp {
+            asn: r.asn,
+            router_id: Some(r.router_id),
+            maximum_paths: Some(r.maximum_paths),
+            multipath_relax: r.multipath_relax,
+            neighbors: r.neighbors.iter().map(|(a, n)| (*a, n.asn)).collect(),
+            networks: r.networks.clone(),
+        });
+    }
+    c.load_sharing = sw
+        .hashing
+        .iter()
+        .map(|h| match h {
+            EcmpHash::SourceIpPort => LoadSharing::SourceIpPort,
+            EcmpHash::Consistent => LoadSharing::Consistent,
+        })
+        .collect();
+    if let Some(m) = &sw.mlag {
+        c.protocols.insert(Protocol::Mlag);
+        c.mlag = onyx::Mlag {
+            enabled: true,
+            system_mac: Some(m.system_mac),
+            vip: m.vip.clone(),
+        };
+        c.interfaces
+            .entry(Iface::PortChannel(m.ipl_port_channel))
+            .or_default()
+            .ipl = Some(1);
+        let v = c.interfaces.entry(Iface::Vlan(m.ipl_vlan)).or_default();
+        v.created = true;
+        v.address = Some(m.address);
+        v.ipl_peer = Some((1, m.peer_address));
+    }
+    // Routing, gateways and MLAG all need IP routing in the default VRF (MLAG Commands).
+    c.ip_routing = sw.routing.is_some()
+        || !sw.gateways.is_empty()
+        || sw.mlag.is_some()
+        || sw.loopback.is_some()
+        || sw.ports.values().any(|p| p.address.is_some());
     if !sw.set_hostname {
         c.hostname = None;
     }
@@ -98,4 +178,37 @@ pub fn compile_switch(sw: &Switch) -> Config {
         }
     }
     c
+}
+
+/// What a port or bundle carries and how it treats RoCE: switchport mode and VLANs, QoS.
+/// Values equal to Onyx's defaults are left out (access mode, VLAN 1, trust L2).
+fn l2_and_qos(e: &mut Interface, s: &PortSettings) {
+    let default_vlan = Vlan::new(1).ok();
+    e.switchport_mode = s.switchport.filter(|m| *m != SwitchportMode::Access);
+    e.access_vlan = s.vlan.filter(|v| Some(*v) != default_vlan);
+    if let Some(vlans) = &s.trunk {
+        e.switchport_mode = Some(SwitchportMode::Trunk);
+        e.access_vlan = None;
+        e.allowed = Some(Allowed {
+            mode: SwitchportMode::Trunk,
+            all: false,
+            vlans: vlans.iter().copied().collect(),
+        });
+    }
+    e.trust = s.trust.filter(|t| *t != Trust::L2);
+    e.ecn = s.ecn;
+    e.ets = s.ets;
+    e.pfc = s.pfc;
+}
+
+fn channel_group(b: Bundle) -> ChannelGroup {
+    ChannelGroup {
+        mlag: b.mlag,
+        id: b.id,
+        mode: match b.lacp {
+            Lacp::Active => LacpMode::Active,
+            Lacp::Passive => LacpMode::Passive,
+            Lacp::On => LacpMode::On,
+        },
+    }
 }

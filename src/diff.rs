@@ -15,7 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::onyx::{AllowedVlan, Command, Config, Iface, IfaceCmd, IfaceRange, Interface, Pool};
+use crate::onyx::{
+    AllowedVlan, BgpCmd, Command, Config, Iface, IfaceCmd, IfaceRange, Interface, Pool, Protocol,
+};
 use crate::types::{SwitchportMode, Vlan};
 
 /// What a command does to traffic when it runs.
@@ -24,8 +26,11 @@ use crate::types::{SwitchportMode, Vlan};
 pub enum Impact {
     /// Nothing noticeable.
     Hitless,
-    /// The port goes down and up (speed, MTU, split, shutdown, PFC mode).
+    /// The port goes down and up (speed, MTU, split, shutdown, PFC mode, routed or L2).
     PortFlap,
+    /// A BGP session, or the routes over one link or to one prefix, go down: a renumbered
+    /// link, a removed neighbor, a withdrawn prefix, a new router-id.
+    SessionReset,
     /// Traffic on the whole switch is disturbed (buffer pools, `roce` mode).
     Disruptive,
 }
@@ -35,6 +40,7 @@ impl std::fmt::Display for Impact {
         f.write_str(match self {
             Impact::Hitless => "hitless",
             Impact::PortFlap => "port-flap",
+            Impact::SessionReset => "session-reset",
             Impact::Disruptive => "disruptive",
         })
     }
@@ -61,6 +67,15 @@ pub enum Kind {
     License,
     Hostname,
     LldpOn,
+    IpRoutingOn,
+    ProtocolOn,
+    LoadSharing,
+    LacpOn,
+    StpOn,
+    MlagDisable,
+    BgpRemoveNeighbor,
+    BgpRemoveNetwork,
+    BgpReplace,
     Roce,
     PoolDelete,
     Pool,
@@ -72,23 +87,40 @@ pub enum Kind {
     Speed,
     Mtu,
     ChannelLeave,
+    IplRemove,
+    Routed,
     SwitchportMode,
     AccessVlan,
     AllowedBase,
     AllowedVlan,
     ChannelJoin,
     Description,
+    AddressChange,
+    Address,
     Trust,
     Ecn,
     Ets,
     PfcMode,
     Shutdown,
+    BgpCreate,
+    BgpRouterId,
+    BgpSettings,
+    BgpNeighbor,
+    BgpNetwork,
+    MlagSettings,
+    Ipl,
+    MlagEnable,
     InterfaceDelete,
+    BgpDelete,
+    ProtocolOff,
     PfcPriorityOff,
     PfcOff,
     VlanDelete,
     PoolPrune,
     RoceOff,
+    StpOff,
+    LacpOff,
+    IpRoutingOff,
     LldpOff,
 }
 
@@ -105,6 +137,51 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "hostname NAME / no hostname",
     ),
     (Kind::LldpOn, Impact::Hitless, "lldp"),
+    (
+        Kind::IpRoutingOn,
+        Impact::Hitless,
+        "ip routing vrf default, before any address",
+    ),
+    (
+        Kind::ProtocolOn,
+        Impact::Hitless,
+        "protocol bgp|mlag, before their configuration",
+    ),
+    (
+        Kind::LoadSharing,
+        Impact::Hitless,
+        "ip load-sharing … / no ip load-sharing … (flows are rehashed)",
+    ),
+    (
+        Kind::LacpOn,
+        Impact::Hitless,
+        "lacp, before ports join a port-channel",
+    ),
+    (
+        Kind::StpOn,
+        Impact::Disruptive,
+        "spanning-tree (the topology converges)",
+    ),
+    (
+        Kind::MlagDisable,
+        Impact::Disruptive,
+        "mlag shutdown, before the pair's settings change or go",
+    ),
+    (
+        Kind::BgpRemoveNeighbor,
+        Impact::SessionReset,
+        "router bgp AS vrf default no neighbor A, before its link is renumbered",
+    ),
+    (
+        Kind::BgpRemoveNetwork,
+        Impact::SessionReset,
+        "router bgp AS vrf default no network A /N (the prefix is withdrawn)",
+    ),
+    (
+        Kind::BgpReplace,
+        Impact::Disruptive,
+        "no router bgp AS vrf default, when the switch moves to another AS",
+    ),
     (Kind::Roce, Impact::Disruptive, "roce MODE"),
     (
         Kind::PoolDelete,
@@ -157,6 +234,16 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "interface … no [mlag-]channel-group, before the port is configured on its own",
     ),
     (
+        Kind::IplRemove,
+        Impact::Disruptive,
+        "interface … no ipl N / no ipl N peer-address, before the port-channel or VLAN goes",
+    ),
+    (
+        Kind::Routed,
+        Impact::PortFlap,
+        "interface … no switchport force (routed) / switchport force (L2), before an address",
+    ),
+    (
         Kind::SwitchportMode,
         Impact::Hitless,
         "interface … switchport mode M",
@@ -187,6 +274,16 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "interface … description \"…\" (overwrites) / no description",
     ),
     (
+        Kind::AddressChange,
+        Impact::SessionReset,
+        "interface … ip address A/N primary over another address / no ip address (renumbered)",
+    ),
+    (
+        Kind::Address,
+        Impact::Hitless,
+        "interface … ip address A/N primary, on an interface without one",
+    ),
+    (
         Kind::Trust,
         Impact::Hitless,
         "interface … qos trust T (overwrites) / no qos trust",
@@ -212,9 +309,59 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "interface … shutdown / no shutdown",
     ),
     (
+        Kind::BgpCreate,
+        Impact::Hitless,
+        "router bgp AS vrf default, after protocol bgp",
+    ),
+    (
+        Kind::BgpRouterId,
+        Impact::SessionReset,
+        "router bgp AS vrf default router-id A force (sessions restart)",
+    ),
+    (
+        Kind::BgpSettings,
+        Impact::Hitless,
+        "router bgp AS vrf default maximum-paths N / bestpath as-path multipath-relax force",
+    ),
+    (
+        Kind::BgpNeighbor,
+        Impact::Hitless,
+        "router bgp AS vrf default neighbor A remote-as N, after the link's address",
+    ),
+    (
+        Kind::BgpNetwork,
+        Impact::Hitless,
+        "router bgp AS vrf default network A /N",
+    ),
+    (
+        Kind::MlagSettings,
+        Impact::Disruptive,
+        "mlag system-mac M / mlag-vip NAME ip A /N force",
+    ),
+    (
+        Kind::Ipl,
+        Impact::Disruptive,
+        "interface port-channel N ipl 1, interface vlan V ipl 1 peer-address A",
+    ),
+    (
+        Kind::MlagEnable,
+        Impact::Disruptive,
+        "no mlag shutdown, last: the pair comes up with everything in place",
+    ),
+    (
         Kind::InterfaceDelete,
         Impact::Hitless,
         "no interface port-channel N (after its members left it)",
+    ),
+    (
+        Kind::BgpDelete,
+        Impact::Disruptive,
+        "no router bgp AS vrf default",
+    ),
+    (
+        Kind::ProtocolOff,
+        Impact::Disruptive,
+        "no protocol bgp|mlag, after their configuration is gone",
     ),
     (
         Kind::PfcPriorityOff,
@@ -233,6 +380,13 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
     ),
     (Kind::PoolPrune, Impact::Disruptive, "no traffic pool NAME"),
     (Kind::RoceOff, Impact::Disruptive, "no roce"),
+    (Kind::StpOff, Impact::Disruptive, "no spanning-tree"),
+    (Kind::LacpOff, Impact::Disruptive, "no lacp"),
+    (
+        Kind::IpRoutingOff,
+        Impact::Disruptive,
+        "no ip routing vrf default, after every address is gone",
+    ),
     (Kind::LldpOff, Impact::Hitless, "no lldp"),
 ];
 
@@ -248,24 +402,78 @@ fn impact(kind: Kind) -> Impact {
 pub struct Scope {
     /// The interfaces the intent owns; `None`: every interface of the intended config.
     pub interfaces: Option<BTreeSet<Iface>>,
-    /// Only the attributes a fabric file can express are managed on those interfaces
-    /// (channel-groups, trunk VLANs and port-channel creation stay as the switch has them).
+    /// Only the attributes a fabric file can express are managed on those interfaces.
     pub fabric_attributes_only: bool,
-    /// Remove objects of a managed kind the intent does not declare: VLANs, pools, and (when
-    /// the intent is a whole config) interfaces and their settings.
+    /// Remove objects of a managed kind the intent does not declare: VLANs, pools, BGP
+    /// neighbors and networks, and (when the intent is a whole config) interfaces and their
+    /// settings.
     pub prune: bool,
+    /// Switch-wide features the intent does not declare, left as the switch has them.
+    pub keep: BTreeSet<Feature>,
+}
+
+/// A switch-wide feature a fabric may leave alone on a switch it does not use it on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Feature {
+    /// `ip routing`, ECMP hashing, BGP, routed ports and interface addresses.
+    Routing,
+    /// `protocol mlag`, the pair's settings, the peer link.
+    Mlag,
+    /// Port-channel membership, trunk VLANs, `lacp` and port-channel creation.
+    Bundles,
+    /// `spanning-tree`.
+    Stp,
 }
 
 impl Scope {
     /// What a fabric manages on a switch: every Ethernet port of its model (and the subports
-    /// of the ports it splits), with the attributes a fabric file can express.
+    /// of the ports it splits) and the interfaces it creates, with the attributes a fabric
+    /// file can express; switch-wide routing, MLAG, bundles and spanning tree where the
+    /// fabric uses them on this switch.
     pub fn fabric(sw: &crate::fabric::Switch, prune: bool) -> Scope {
         let mut ports: BTreeSet<Iface> = sw.model.ports().map(Iface::Ethernet).collect();
         ports.extend(sw.ports.keys().map(|p| Iface::Ethernet(*p)));
+        for (mlag, id) in sw.bundles.keys() {
+            ports.insert(if *mlag {
+                Iface::MlagPortChannel(*id)
+            } else {
+                Iface::PortChannel(*id)
+            });
+        }
+        ports.extend(sw.gateways.keys().map(|v| Iface::Vlan(*v)));
+        let mut keep = BTreeSet::new();
+        let routed_port = sw.ports.values().any(|p| p.address.is_some());
+        if sw.loopback.is_some() {
+            ports.insert(Iface::Loopback(0));
+        }
+        if sw.routing.is_none()
+            && sw.gateways.is_empty()
+            && sw.mlag.is_none()
+            && sw.loopback.is_none()
+            && !routed_port
+        {
+            keep.insert(Feature::Routing);
+        }
+        match &sw.mlag {
+            Some(m) => {
+                ports.insert(Iface::Vlan(m.ipl_vlan));
+                ports.insert(Iface::PortChannel(m.ipl_port_channel));
+            }
+            None => {
+                keep.insert(Feature::Mlag);
+            }
+        }
+        if sw.bundles.is_empty() && !sw.ports.values().any(|p| p.trunk.is_some()) {
+            keep.insert(Feature::Bundles);
+        }
+        if sw.stp.is_none() {
+            keep.insert(Feature::Stp);
+        }
         Scope {
             interfaces: Some(ports),
             fabric_attributes_only: true,
             prune,
+            keep,
         }
     }
 }
@@ -278,6 +486,41 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     t.lldp = intended.lldp;
     t.roce = intended.roce;
     t.pfc = intended.pfc.clone();
+    let manages = |f: Feature| !scope.keep.contains(&f);
+    let protocol = |t: &mut Config, p: Protocol| {
+        if intended.protocols.contains(&p) {
+            t.protocols.insert(p);
+        } else {
+            t.protocols.remove(&p);
+        }
+    };
+    if manages(Feature::Routing) {
+        t.ip_routing = intended.ip_routing;
+        t.load_sharing = intended.load_sharing.clone();
+        protocol(&mut t, Protocol::Bgp);
+        t.bgp = match (&running.bgp, &intended.bgp) {
+            // Without pruning, neighbors and networks the intent does not name stay.
+            (Some(have), Some(want)) if have.asn == want.asn && !scope.prune => {
+                let mut b = want.clone();
+                for (a, n) in &have.neighbors {
+                    b.neighbors.entry(*a).or_insert(*n);
+                }
+                b.networks.extend(have.networks.iter().copied());
+                Some(b)
+            }
+            (_, want) => want.clone(),
+        };
+    }
+    if manages(Feature::Mlag) {
+        protocol(&mut t, Protocol::Mlag);
+        t.mlag = intended.mlag.clone();
+    }
+    if manages(Feature::Bundles) {
+        t.lacp = intended.lacp;
+    }
+    if manages(Feature::Stp) {
+        t.spanning_tree = intended.spanning_tree;
+    }
     for k in &intended.licenses {
         if !t.licenses.contains(k) {
             t.licenses.push(k.clone());
@@ -326,13 +569,23 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     for iface in managed {
         let have = running.interfaces.get(&iface).unwrap_or(&empty);
         let mut want = intended.interfaces.get(&iface).cloned().unwrap_or_default();
-        if scope.fabric_attributes_only {
-            want.created = have.created;
+        if scope.fabric_attributes_only && !manages(Feature::Bundles) {
+            if matches!(iface, Iface::Ethernet(_)) {
+                want.created = have.created;
+            }
             want.channel_group = have.channel_group;
             want.allowed = have.allowed.clone();
             if want.switchport_mode.is_none() && have.allowed.is_some() {
                 want.switchport_mode = have.switchport_mode;
             }
+        }
+        if !manages(Feature::Routing) {
+            want.routed = have.routed;
+            want.address = have.address;
+        }
+        if !manages(Feature::Mlag) {
+            want.ipl = have.ipl;
+            want.ipl_peer = have.ipl_peer;
         }
         if want == empty {
             t.interfaces.remove(&iface);
@@ -483,6 +736,50 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
     for p in running.pfc.priorities.difference(&target.pfc.priorities) {
         b.global(Kind::PfcPriorityOff, Command::PfcPriority(*p, false));
     }
+    let flag =
+        |b: &mut Builder, have: bool, want: bool, on: Kind, off: Kind, cmd: fn(bool) -> Command| {
+            if have != want {
+                b.global(if want { on } else { off }, cmd(want));
+            }
+        };
+    flag(
+        &mut b,
+        running.ip_routing,
+        target.ip_routing,
+        Kind::IpRoutingOn,
+        Kind::IpRoutingOff,
+        Command::IpRouting,
+    );
+    flag(
+        &mut b,
+        running.lacp,
+        target.lacp,
+        Kind::LacpOn,
+        Kind::LacpOff,
+        Command::Lacp,
+    );
+    flag(
+        &mut b,
+        running.spanning_tree,
+        target.spanning_tree,
+        Kind::StpOn,
+        Kind::StpOff,
+        Command::SpanningTree,
+    );
+    for l in target.load_sharing.difference(&running.load_sharing) {
+        b.global(Kind::LoadSharing, Command::LoadSharing(*l, true));
+    }
+    for l in running.load_sharing.difference(&target.load_sharing) {
+        b.global(Kind::LoadSharing, Command::LoadSharing(*l, false));
+    }
+    for p in target.protocols.difference(&running.protocols) {
+        b.global(Kind::ProtocolOn, Command::Protocol(*p, true));
+    }
+    for p in running.protocols.difference(&target.protocols) {
+        b.global(Kind::ProtocolOff, Command::Protocol(*p, false));
+    }
+    bgp(&mut b, running, target);
+    mlag(&mut b, running, target);
 
     let empty = Interface::default();
     let keys: BTreeSet<Iface> = running
@@ -524,6 +821,99 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
         }
     }
     b.finish()
+}
+
+/// The default VRF's BGP instance: created (or replaced, for another AS) before its settings,
+/// neighbors after the addresses they run over, removals first.
+fn bgp(b: &mut Builder, running: &Config, target: &Config) {
+    let Some(want) = &target.bgp else {
+        // `no protocol bgp` takes the instance with it.
+        if let Some(have) = &running.bgp
+            && target.protocols.contains(&Protocol::Bgp)
+        {
+            b.global(Kind::BgpDelete, Command::NoBgp(have.asn));
+        }
+        return;
+    };
+    let base = match &running.bgp {
+        Some(have) if have.asn == want.asn => Some(have),
+        Some(have) => {
+            b.global(Kind::BgpReplace, Command::NoBgp(have.asn));
+            None
+        }
+        None => None,
+    };
+    let asn = want.asn;
+    let cmd = |c: BgpCmd| Command::Bgp(asn, c);
+    if base.is_none() {
+        b.global(Kind::BgpCreate, cmd(BgpCmd::Create));
+    }
+    let empty = crate::onyx::Bgp::new(asn);
+    let have = base.unwrap_or(&empty);
+    if want.router_id != have.router_id {
+        b.global(
+            Kind::BgpRouterId,
+            cmd(want.router_id.map_or(BgpCmd::NoRouterId, BgpCmd::RouterId)),
+        );
+    }
+    if want.maximum_paths != have.maximum_paths {
+        b.global(
+            Kind::BgpSettings,
+            cmd(want
+                .maximum_paths
+                .map_or(BgpCmd::NoMaximumPaths, BgpCmd::MaximumPaths)),
+        );
+    }
+    if want.multipath_relax != have.multipath_relax {
+        b.global(
+            Kind::BgpSettings,
+            cmd(BgpCmd::MultipathRelax(want.multipath_relax)),
+        );
+    }
+    for (a, n) in &want.neighbors {
+        if have.neighbors.get(a) != Some(n) {
+            b.global(Kind::BgpNeighbor, cmd(BgpCmd::Neighbor(*a, *n)));
+        }
+    }
+    for a in have.neighbors.keys() {
+        if !want.neighbors.contains_key(a) {
+            b.global(Kind::BgpRemoveNeighbor, cmd(BgpCmd::NoNeighbor(*a)));
+        }
+    }
+    for n in want.networks.difference(&have.networks) {
+        b.global(Kind::BgpNetwork, cmd(BgpCmd::Network(*n)));
+    }
+    for n in have.networks.difference(&want.networks) {
+        b.global(Kind::BgpRemoveNetwork, cmd(BgpCmd::NoNetwork(*n)));
+    }
+}
+
+/// An MLAG pair's switch-wide settings. A pair that is up is shut down around a change of its
+/// settings or peer link, and `no mlag shutdown` comes last, with everything in place.
+fn mlag(b: &mut Builder, running: &Config, target: &Config) {
+    let (have, want) = (&running.mlag, &target.mlag);
+    let ipl = |c: &Config| -> Vec<(Iface, Option<u8>, Option<(u8, std::net::Ipv4Addr)>)> {
+        c.interfaces
+            .iter()
+            .filter(|(_, e)| e.ipl.is_some() || e.ipl_peer.is_some())
+            .map(|(i, e)| (*i, e.ipl, e.ipl_peer))
+            .collect()
+    };
+    let changed =
+        have.system_mac != want.system_mac || have.vip != want.vip || ipl(running) != ipl(target);
+    let bounce = have.enabled && want.enabled && changed;
+    if have.enabled && (!want.enabled || bounce) {
+        b.global(Kind::MlagDisable, Command::MlagShutdown(true));
+    }
+    if have.system_mac != want.system_mac {
+        b.global(Kind::MlagSettings, Command::MlagSystemMac(want.system_mac));
+    }
+    if have.vip != want.vip {
+        b.global(Kind::MlagSettings, Command::MlagVip(want.vip.clone()));
+    }
+    if want.enabled && (!have.enabled || bounce) {
+        b.global(Kind::MlagEnable, Command::MlagShutdown(false));
+    }
 }
 
 fn pools(b: &mut Builder, running: &Config, target: &Config) {
@@ -654,6 +1044,51 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     } else {
         have
     };
+    // Routed or L2: the change clears what the other mode had (switchport settings, or the
+    // address), so what follows compares against that.
+    let mode_clean;
+    let have = if want.routed != have.routed {
+        b.iface(Kind::Routed, i, IfaceCmd::Routed(want.routed));
+        mode_clean = if want.routed {
+            Interface {
+                routed: true,
+                switchport_mode: None,
+                access_vlan: None,
+                allowed: None,
+                ..have.clone()
+            }
+        } else {
+            Interface {
+                routed: false,
+                address: None,
+                ..have.clone()
+            }
+        };
+        &mode_clean
+    } else {
+        have
+    };
+    match (have.address, want.address) {
+        (a, b_) if a == b_ => {}
+        (None, Some(a)) => b.iface(Kind::Address, i, IfaceCmd::Address(a)),
+        (Some(_), Some(a)) => b.iface(Kind::AddressChange, i, IfaceCmd::Address(a)),
+        (Some(_), None) => b.iface(Kind::AddressChange, i, IfaceCmd::NoAddress),
+        (None, None) => {}
+    }
+    if want.ipl != have.ipl {
+        match (have.ipl, want.ipl) {
+            (_, Some(n)) => b.iface(Kind::Ipl, i, IfaceCmd::Ipl(n)),
+            (Some(n), None) => b.iface(Kind::IplRemove, i, IfaceCmd::NoIpl(n)),
+            (None, None) => {}
+        }
+    }
+    if want.ipl_peer != have.ipl_peer {
+        match (have.ipl_peer, want.ipl_peer) {
+            (_, Some((n, a))) => b.iface(Kind::Ipl, i, IfaceCmd::IplPeer(n, a)),
+            (Some((n, _)), None) => b.iface(Kind::IplRemove, i, IfaceCmd::NoIplPeer(n)),
+            (None, None) => {}
+        }
+    }
     if want.speed != have.speed {
         b.iface(
             Kind::Speed,

@@ -62,6 +62,7 @@ fn planned_commands_typed_into_a_switch_reach_the_target() {
             interfaces: None,
             fabric_attributes_only: false,
             prune: dir.join("prune").exists(),
+            ..Default::default()
         };
         let target = target(&running, &read("intended.cfg"), &scope);
         let steps = plan(&running, &target);

@@ -24,6 +24,7 @@ fn check(running: &Config, intended: &Config, prune: bool) -> Vec<Step> {
             interfaces: None,
             fabric_attributes_only: false,
             prune,
+            ..Default::default()
         },
     );
     let steps = plan(running, &t);

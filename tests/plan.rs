@@ -36,6 +36,7 @@ fn every_plan_fixture_applies_to_its_target() {
             interfaces: None,
             fabric_attributes_only: false,
             prune: dir.join("prune").exists(),
+            ..Default::default()
         };
         let target = target(&running, &intended, &scope);
         let steps = plan(&running, &target);

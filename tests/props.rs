@@ -191,7 +191,7 @@ proptest! {
         for c in &intended_cmds {
             intended.apply(c);
         }
-        let scope = fabric::diff::Scope { interfaces: None, fabric_attributes_only: false, prune };
+        let scope = fabric::diff::Scope { interfaces: None, fabric_attributes_only: false, prune, ..Default::default() };
         let target = fabric::diff::target(&running, &intended, &scope);
         let plan = fabric::diff::plan(&running, &target);
         let mut after = running.clone();

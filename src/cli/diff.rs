@@ -354,6 +354,7 @@ fn pairs(args: &Args, color: bool) -> Pairs {
             interfaces: None,
             fabric_attributes_only: false,
             prune: args.prune,
+            ..Default::default()
         };
         return Ok(Ok((
             vec![Pair {

@@ -616,16 +616,49 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
     if before.pfc.enabled != pushed.pfc.enabled {
         t.pfc.enabled = before.pfc.enabled;
     }
-    for p in before
-        .pfc
-        .priorities
-        .symmetric_difference(&pushed.pfc.priorities)
-    {
-        if before.pfc.priorities.contains(p) {
-            t.pfc.priorities.insert(*p);
-        } else {
-            t.pfc.priorities.remove(p);
+    put_back_set(
+        &mut t.pfc.priorities,
+        &before.pfc.priorities,
+        &pushed.pfc.priorities,
+    );
+    macro_rules! back {
+        ($($($field:ident).+),*) => {$(
+            if before.$($field).+ != pushed.$($field).+ {
+                t.$($field).+.clone_from(&before.$($field).+);
+            }
+        )*};
+    }
+    back!(
+        ip_routing,
+        lacp,
+        spanning_tree,
+        mlag.enabled,
+        mlag.system_mac,
+        mlag.vip
+    );
+    put_back_set(
+        &mut t.load_sharing,
+        &before.load_sharing,
+        &pushed.load_sharing,
+    );
+    put_back_set(&mut t.protocols, &before.protocols, &pushed.protocols);
+    match (&before.bgp, &pushed.bgp, &mut t.bgp) {
+        (b, p, _) if b == p => {}
+        // The same instance on both sides: each setting the push changed goes back.
+        (Some(b), Some(p), Some(cur)) if b.asn == p.asn && cur.asn == b.asn => {
+            if b.router_id != p.router_id {
+                cur.router_id = b.router_id;
+            }
+            if b.maximum_paths != p.maximum_paths {
+                cur.maximum_paths = b.maximum_paths;
+            }
+            if b.multipath_relax != p.multipath_relax {
+                cur.multipath_relax = b.multipath_relax;
+            }
+            put_back(&mut cur.neighbors, &b.neighbors, &p.neighbors);
+            put_back_set(&mut cur.networks, &b.networks, &p.networks);
         }
+        (b, _, cur) => cur.clone_from(b),
     }
     put_back(&mut t.pools, &before.pools, &pushed.pools);
     put_back(&mut t.vlans, &before.vlans, &pushed.vlans);
@@ -651,6 +684,21 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
         }
     }
     t
+}
+
+/// Each member of a set the push added or removed goes back to `before`'s.
+fn put_back_set<T: Ord + Clone>(
+    now: &mut std::collections::BTreeSet<T>,
+    before: &std::collections::BTreeSet<T>,
+    pushed: &std::collections::BTreeSet<T>,
+) {
+    for x in before.symmetric_difference(pushed) {
+        if before.contains(x) {
+            now.insert(x.clone());
+        } else {
+            now.remove(x);
+        }
+    }
 }
 
 /// Each entry of a map the push changed (added, removed or altered) goes back to `before`'s.
@@ -726,6 +774,10 @@ fn restore_interface(cur: &mut Interface, b: &Interface, p: &Interface) {
         ecn,
         ets,
         pfc,
+        routed,
+        address,
+        ipl,
+        ipl_peer,
     } = b;
     macro_rules! back {
         ($($field:ident),*) => {$(
@@ -746,7 +798,11 @@ fn restore_interface(cur: &mut Interface, b: &Interface, p: &Interface) {
         allowed,
         channel_group,
         trust,
-        pfc
+        pfc,
+        routed,
+        address,
+        ipl,
+        ipl_peer
     );
     put_back(&mut cur.ecn, ecn, &p.ecn);
     put_back(&mut cur.ets, ets, &p.ets);

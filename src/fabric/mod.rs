@@ -4,12 +4,13 @@
 //! This module knows the format and fabric rules; it does not know Onyx text.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
 
 use serde::Serialize;
 
 use crate::types::{
-    Ecn, Ets, Hostname, Model, Percent, PoolType, Port, Priority, Release, RoceMode, Speed, Split,
-    SwitchportMode, TcMap, Trust, Vlan,
+    Ecn, Ets, Hostname, Ipv4Net, Mac, Model, Percent, PoolType, Port, Priority, Release, RoceMode,
+    Speed, Split, SwitchportMode, TcMap, Trust, Vlan,
 };
 
 pub mod inventory;
@@ -80,6 +81,90 @@ impl Peer {
     }
 }
 
+/// A switch's role in a routed leaf-spine underlay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Leaf,
+    Spine,
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Role::Leaf => "leaf",
+            Role::Spine => "spine",
+        })
+    }
+}
+
+/// How ECMP spreads flows over equal-cost paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EcmpHash {
+    /// Hash on the source address and L4 port (RoCE's UDP source port varies per queue pair).
+    SourceIpPort,
+    /// A path that goes away moves only its own flows.
+    Consistent,
+}
+
+/// A BGP session: over a routed link of the fabric, or to a peer outside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Neighbor {
+    pub asn: u32,
+    /// The far switch and this switch's port the session runs over, for a fabric link.
+    pub link: Option<(Hostname, Port)>,
+}
+
+/// A switch's BGP: derived from the underlay and what the switch writes out, checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Routing {
+    pub asn: u32,
+    pub router_id: Ipv4Addr,
+    /// Sessions by the far end's address (a peer outside the fabric has no switch).
+    pub neighbors: BTreeMap<Ipv4Addr, Neighbor>,
+    /// Prefixes advertised: the loopback, gateway subnets, routed host ports.
+    pub networks: BTreeSet<Ipv4Net>,
+    pub maximum_paths: u16,
+    /// ECMP across paths through different neighbouring ASes (a leaf's prefixes reach a spine
+    /// from one AS, but a fabric may give spines their own).
+    pub multipath_relax: bool,
+}
+
+/// LACP mode of a port in a bundle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lacp {
+    Active,
+    Passive,
+    /// A static bundle, no LACP.
+    On,
+}
+
+/// A port's membership in a port-channel, or in an MLAG port-channel spanning a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Bundle {
+    pub mlag: bool,
+    pub id: u16,
+    pub lacp: Lacp,
+}
+
+/// A switch's half of an MLAG pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mlag {
+    /// The other switch, when this fabric describes it.
+    pub peer: Option<Hostname>,
+    /// The domain's name and virtual IP (`mlag-vip`).
+    pub vip: Option<(String, Ipv4Net)>,
+    pub system_mac: Mac,
+    /// The peer link's port-channel and VLAN.
+    pub ipl_port_channel: u16,
+    pub ipl_vlan: Vlan,
+    /// This switch's address on the IPL VLAN, and the peer's.
+    pub address: Ipv4Net,
+    pub peer_address: Ipv4Addr,
+}
+
 /// One port's resolved settings. `None` means "not set": Onyx's default stays.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PortSettings {
@@ -94,6 +179,12 @@ pub struct PortSettings {
     pub pfc: bool,
     pub description: Option<String>,
     pub peer: Option<Peer>,
+    /// A routed port's address (`no switchport force`): a routed link's end or a host's.
+    pub address: Option<Ipv4Net>,
+    /// The port-channel the port joins; its L2 and QoS settings are then the bundle's.
+    pub bundle: Option<Bundle>,
+    /// The VLANs a trunk port carries.
+    pub trunk: Option<BTreeSet<Vlan>>,
 }
 
 /// One switch, every port resolved.
@@ -118,6 +209,20 @@ pub struct Switch {
     pub set_hostname: bool,
     /// Lines outside the format, by section title, each checked against the Onyx grammar.
     pub extra: Vec<(String, Vec<String>)>,
+    pub role: Option<Role>,
+    pub routing: Option<Routing>,
+    /// Gateway addresses of VLAN interfaces.
+    pub gateways: BTreeMap<Vlan, Ipv4Net>,
+    /// Loopback 0's address (/32).
+    pub loopback: Option<Ipv4Addr>,
+    /// ECMP hashing, where the switch routes.
+    pub hashing: BTreeSet<EcmpHash>,
+    /// Port-channels (`mlag: false`) and MLAG port-channels, with the settings of the bundle
+    /// (its members keep only speed, MTU and description).
+    pub bundles: BTreeMap<(bool, u16), PortSettings>,
+    pub mlag: Option<Mlag>,
+    /// Spanning tree: `Some(false)` turns it off; `None` leaves Onyx's default (on).
+    pub stp: Option<bool>,
 }
 
 fn model_name<S: serde::Serializer>(m: &&'static Model, s: S) -> Result<S::Ok, S::Error> {

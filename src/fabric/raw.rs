@@ -245,6 +245,17 @@ port_settings!(
         peer: Option<RawPeer>,
         /// Split this front-panel port 2 or 4 ways; its subports are `1/N/1` … `1/N/4`.
         split: Option<Sp<i64>>,
+        /// A routed host port: its address and prefix length (`10.20.1.0/31`); the switch
+        /// advertises the subnet in BGP.
+        address: Option<Sp<String>>,
+        /// The MLAG port-channel (`mlag-port-channel N`) this port joins, for a host
+        /// dual-homed to an MLAG pair: the same number on the pair's other switch.
+        mlag: Option<Sp<i64>>,
+        /// The port-channel (`port-channel N`) this port joins, for a host bonded to this
+        /// switch alone.
+        lag: Option<Sp<i64>>,
+        /// LACP mode of `mlag`/`lag` membership: `active` (default), `passive` or `on`.
+        lacp: Option<Sp<String>>,
     }
 );
 
@@ -345,6 +356,27 @@ pub struct RawSwitch {
     /// Whether the switch gets a `hostname` line with its name (default true); `false` for a
     /// switch whose running config has none (it keeps the name it has).
     pub set_hostname: Option<Sp<bool>>,
+    /// Role in a routed leaf-spine underlay: `leaf` or `spine` (needed where `routing` is).
+    pub role: Option<Sp<String>>,
+    /// Number of the switch within its role, for its AS and loopback (default: the number
+    /// its name ends with, `leaf07` → 7). Stable when the fabric grows.
+    pub id: Option<Sp<i64>>,
+    /// AS number, instead of the one its role gives.
+    pub asn: Option<Sp<i64>>,
+    /// Loopback 0 address (router-id), instead of the one its role's pool gives.
+    pub loopback: Option<Sp<String>>,
+    /// VLANs of this switch, in addition to the fabric's, each optionally with a gateway
+    /// address (`interface vlan N ip address`), advertised in BGP.
+    pub vlans: Option<Vec<RawVlan>>,
+    /// Spanning tree on this switch (overrides the fabric's): `on` or `off`.
+    pub stp: Option<Sp<String>>,
+    /// BGP written out: on a switch outside the derived underlay, or beyond it (peers
+    /// outside the fabric, a router-id of its own). Values given here win over derived ones;
+    /// neighbors and networks add to them.
+    pub bgp: Option<RawBgp>,
+    /// This switch's half of an MLAG pair written out (the fabric's `mlag` pairs derive it):
+    /// for a pair whose other switch this fabric does not describe.
+    pub mlag: Option<RawMlagHalf>,
     /// Configuration lines the fabric format does not model, by the running-config section
     /// they are printed in (`Other IP configuration`, `NTP and NTPdate configuration` …), as
     /// the switch prints them without the indent. Checked against the Onyx grammar and printed
@@ -362,6 +394,19 @@ pub struct RawLink {
     pub b: Sp<String>,
     /// Profile applied to both ends.
     pub profile: Option<Sp<String>>,
+    /// What the link is, at both ends: `routed` (default where the fabric has `routing`: a
+    /// point-to-point subnet and a BGP session per cable), `access` (default otherwise),
+    /// `trunk`, `lag` (the cables bundled in a port-channel) or `ipl` (an MLAG pair's peer
+    /// link).
+    pub role: Option<Sp<String>>,
+    /// `access`: the VLAN; the VLAN must be declared.
+    pub vlan: Option<Sp<i64>>,
+    /// `trunk`, `lag`: the VLANs carried.
+    pub vlans: Option<Vec<Sp<i64>>>,
+    /// `lag`: the port-channel number at both ends.
+    pub lag: Option<Sp<i64>>,
+    /// `lag`: LACP mode, `active` (default), `passive` or `on`.
+    pub lacp: Option<Sp<String>>,
 }
 
 /// A VLAN.
@@ -371,6 +416,119 @@ pub struct RawLink {
 pub struct RawVlan {
     pub id: Sp<i64>,
     pub name: Option<Sp<String>>,
+    /// Under a switch: the gateway address of the VLAN's interface (`10.10.1.1/24`).
+    pub address: Option<Sp<String>>,
+}
+
+/// A BGP session to a peer named by its address.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "BgpNeighbor")]
+pub struct RawNeighbor {
+    pub address: Sp<String>,
+    pub remote_as: Sp<i64>,
+}
+
+/// BGP on one switch, written out.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Bgp")]
+pub struct RawBgp {
+    pub asn: Option<Sp<i64>>,
+    pub router_id: Option<Sp<String>>,
+    pub maximum_paths: Option<Sp<i64>>,
+    pub multipath_relax: Option<Sp<bool>>,
+    /// Sessions besides those of routed links (peers outside the fabric).
+    pub neighbors: Option<Vec<RawNeighbor>>,
+    /// Prefixes advertised besides the loopback, gateway subnets and routed host ports.
+    pub networks: Option<Vec<Sp<String>>>,
+}
+
+/// One switch's half of an MLAG pair's peer link.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "IplHalf")]
+pub struct RawIplHalf {
+    pub port_channel: Sp<i64>,
+    pub vlan: Sp<i64>,
+    /// This switch's address on the IPL VLAN, with its prefix length.
+    pub address: Sp<String>,
+    /// The peer switch's address.
+    pub peer: Sp<String>,
+}
+
+/// One switch's half of an MLAG pair.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "MlagHalf")]
+pub struct RawMlagHalf {
+    pub system_mac: Sp<String>,
+    pub domain: Option<Sp<String>>,
+    pub vip: Option<Sp<String>>,
+    pub ipl: RawIplHalf,
+}
+
+/// How the switches of one role are numbered in the underlay.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "RoleRouting")]
+pub struct RawRoleRouting {
+    /// One AS for every switch of the role (spines, RFC 7938).
+    pub asn: Option<Sp<i64>>,
+    /// One AS per switch: this number plus the switch's `id` (leaves, RFC 7938).
+    pub asn_base: Option<Sp<i64>>,
+    /// Pool of loopback addresses: switch `id` N gets the Nth address.
+    pub loopbacks: Sp<String>,
+}
+
+/// A routed underlay: eBGP over every routed link, ECMP across them.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Routing")]
+pub struct RawRouting {
+    pub spine: Option<RawRoleRouting>,
+    pub leaf: Option<RawRoleRouting>,
+    /// Pool of point-to-point subnets for routed links, one per cable (not needed when every
+    /// routed link's ends have an `address`).
+    pub links: Option<Sp<String>>,
+    /// Length of a point-to-point subnet: 31 (default) or 30.
+    pub link_prefix: Option<Sp<i64>>,
+    /// BGP `maximum-paths` (default: the most sessions a switch has to one neighbouring AS,
+    /// so every parallel uplink carries traffic).
+    pub maximum_paths: Option<Sp<i64>>,
+    /// ECMP hashing (`ip load-sharing`) on every switch that routes: `source-ip-port`
+    /// (default) and/or `consistent`; `[]` for the switch's default.
+    pub load_sharing: Option<Vec<Sp<String>>>,
+}
+
+/// The IPL of an MLAG pair: its port-channel, VLAN and subnet.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Ipl")]
+pub struct RawIpl {
+    /// Port-channel number of the peer link (its ports are the `role: ipl` link's).
+    pub port_channel: Sp<i64>,
+    /// VLAN of the IPL interface.
+    pub vlan: Sp<i64>,
+    /// Subnet of the IPL interface: the first switch gets the first address, the second the
+    /// next (`10.254.255.0/30` → .1 and .2).
+    pub subnet: Sp<String>,
+}
+
+/// An MLAG pair.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Mlag")]
+pub struct RawMlag {
+    /// The two switches.
+    pub switches: Sp<Vec<Sp<String>>>,
+    /// MLAG domain name (`mlag-vip NAME`), with `vip`.
+    pub domain: Option<Sp<String>>,
+    /// Virtual IP of the domain on the management network, with its prefix length.
+    pub vip: Option<Sp<String>>,
+    /// System MAC both switches present to hosts.
+    pub system_mac: Sp<String>,
+    pub ipl: RawIpl,
 }
 
 /// A fabric: switches, their ports and peers, and the RoCE intent they share.
@@ -390,4 +548,10 @@ pub struct RawFabric {
     pub profiles: Option<Entries<String, RawSettings>>,
     pub switches: Entries<String, RawSwitch>,
     pub links: Option<Vec<RawLink>>,
+    /// A routed underlay (eBGP, ECMP) over the links.
+    pub routing: Option<RawRouting>,
+    /// MLAG pairs.
+    pub mlag: Option<Vec<RawMlag>>,
+    /// Spanning tree on every switch: `on` (Onyx's default) or `off`.
+    pub stp: Option<Sp<String>>,
 }

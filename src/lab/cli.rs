@@ -455,14 +455,25 @@ impl Session {
     /// sub-mode. Applied with the model's semantics; refused, state untouched, otherwise.
     fn configure(&mut self, sw: &mut Switch, words: &[&str]) -> Reply {
         let typed = words.join(" ");
-        let full = match &self.mode {
+        let mut full = match &self.mode {
             Mode::Interface(r) if !leaves_interface(words) => format!("interface {r} {typed}"),
             Mode::Vlan(v) if words.first() == Some(&"name") => format!("vlan {v} {typed}"),
             Mode::Pool(name) if !leaves(words, POOL_ATTRIBUTES) => {
                 format!("traffic pool {name} {typed}")
             }
-            _ => typed,
+            _ => typed.clone(),
         };
+        // A line that is no command of the sub-mode but one of `(config)` leaves the sub-mode
+        // and runs there, as a pasted running-config needs (`interface loopback 0`, then
+        // `ip load-sharing …`, then `dcb priority-flow-control enable force`). UNCONFIRMED:
+        // the fall-through of IOS-like CLIs; no capture shows Onyx doing it or refusing.
+        if full != typed
+            && !matches!(command::parse(&full), Ok(Some(_)))
+            && matches!(command::parse(&typed), Ok(Some(_)))
+        {
+            self.mode = Mode::Config;
+            full = typed;
+        }
         match command::parse(&full) {
             Ok(Some(cmd)) => {
                 let enter = match &cmd {
@@ -672,6 +683,8 @@ const ATTRIBUTES: &[&str] = &[
     "channel-group",
     "dcb",
     "description",
+    "ip",
+    "ipl",
     "mlag-channel-group",
     "module-type",
     "mtu",

@@ -13,9 +13,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use std::net::Ipv4Addr;
+
 use crate::types::{
-    Ecn, Ets, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode, TcMap, Trust,
-    Vlan, VlanSet,
+    Ecn, Ets, Ipv4Net, Mac, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode,
+    TcMap, Trust, Vlan, VlanSet,
 };
 
 pub mod command;
@@ -24,7 +26,8 @@ pub mod prompt;
 pub mod render;
 
 pub use command::{
-    AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, SpeedSetting, Vlans,
+    AllowedVlan, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LoadSharing, Protocol,
+    SpeedSetting, Vlans,
 };
 pub use parse::{ParseError, Problem, clean, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
@@ -37,12 +40,12 @@ pub const SECTION_ORDER: &[&str] = &[
     sections::TEMPORARY_PREFIX,
     sections::LICENSES,
     "BFD configuration",
-    "MLAG protocol",
+    sections::MLAG_PROTOCOL,
     sections::BUFFER,
     sections::ETHERNET,
-    "LAG configuration",
+    sections::LAG,
     sections::VLAN,
-    "STP configuration",
+    sections::STP,
     sections::L3,
     sections::DCBX_PFC,
     sections::LLDP,
@@ -50,9 +53,9 @@ pub const SECTION_ORDER: &[&str] = &[
     sections::DCBX_ETS,
     "Telemetry configuration",
     "OSPF configuration",
-    "BGP configuration",
+    sections::BGP,
     "MAGP configuration",
-    "MLAG configurations",
+    sections::MLAG,
     "Network interface configuration",
     "Network interface IPv6 configuration",
     sections::OTHER_IP,
@@ -85,6 +88,11 @@ pub mod sections {
     pub const NETWORK_MANAGEMENT: &str = "Network management configuration";
     pub const X509: &str = "X.509 certificates configuration";
     pub const PERSISTENT_PREFIX: &str = "Persistent prefix mode setting";
+    pub const MLAG_PROTOCOL: &str = "MLAG protocol";
+    pub const LAG: &str = "LAG configuration";
+    pub const STP: &str = "STP configuration";
+    pub const BGP: &str = "BGP configuration";
+    pub const MLAG: &str = "MLAG configurations";
 }
 
 /// The section a modeled command is printed in.
@@ -104,10 +112,21 @@ pub fn home_section(c: &Command) -> &'static str {
         | Command::NoPool(_) => BUFFER,
         Command::PfcEnable(_) | Command::PfcPriority(..) => DCBX_PFC,
         Command::VlanCreate(_) | Command::VlanName(..) | Command::NoVlan(_) => VLAN,
-        Command::NoInterface(r) if matches!(r.first, Iface::Vlan(_)) => L3,
+        Command::NoInterface(r) if matches!(r.first, Iface::Vlan(_) | Iface::Loopback(_)) => L3,
         Command::NoInterface(_) => ETHERNET,
+        Command::IpRouting(_) | Command::LoadSharing(..) => L3,
+        Command::Protocol(Protocol::Bgp, _) | Command::Bgp(..) | Command::NoBgp(_) => BGP,
+        Command::Protocol(Protocol::Mlag, _) => MLAG_PROTOCOL,
+        Command::Lacp(_) => LAG,
+        Command::SpanningTree(_) => STP,
+        Command::MlagShutdown(_) | Command::MlagSystemMac(_) | Command::MlagVip(_) => MLAG,
         Command::Interface(r, c) => match c {
-            IfaceCmd::Create if matches!(r.first, Iface::Vlan(_)) => L3,
+            IfaceCmd::Create if matches!(r.first, Iface::Vlan(_) | Iface::Loopback(_)) => L3,
+            IfaceCmd::Address(_) | IfaceCmd::NoAddress => L3,
+            IfaceCmd::Ipl(_)
+            | IfaceCmd::NoIpl(_)
+            | IfaceCmd::IplPeer(..)
+            | IfaceCmd::NoIplPeer(_) => MLAG,
             IfaceCmd::AccessVlan(_) | IfaceCmd::NoAccessVlan | IfaceCmd::AllowedVlan(..) => VLAN,
             IfaceCmd::Trust(_) | IfaceCmd::NoTrust | IfaceCmd::Ecn(..) | IfaceCmd::NoEcn(_) => {
                 QOS_SWITCH
@@ -198,12 +217,56 @@ pub struct Interface {
     pub ets: TcMap<Ets>,
     /// `dcb priority-flow-control mode on force`.
     pub pfc: bool,
+    /// `no switchport force`: a routed port.
+    pub routed: bool,
+    /// `ip address A/N primary`.
+    pub address: Option<Ipv4Net>,
+    /// `ipl N`: this port-channel is an MLAG pair's peer link.
+    pub ipl: Option<u8>,
+    /// `ipl N peer-address A`: on the IPL's VLAN interface, the peer's address.
+    pub ipl_peer: Option<(u8, Ipv4Addr)>,
 }
 
 impl Interface {
     fn is_default(&self) -> bool {
         *self == Interface::default()
     }
+}
+
+/// The default VRF's BGP instance: `router bgp ASN vrf default …`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Bgp {
+    pub asn: u32,
+    pub router_id: Option<Ipv4Addr>,
+    pub maximum_paths: Option<u16>,
+    pub multipath_relax: bool,
+    /// Neighbors by address, with their remote AS.
+    pub neighbors: BTreeMap<Ipv4Addr, u32>,
+    /// Prefixes advertised (`network A /N`).
+    pub networks: BTreeSet<Ipv4Net>,
+}
+
+impl Bgp {
+    pub fn new(asn: u32) -> Bgp {
+        Bgp {
+            asn,
+            router_id: None,
+            maximum_paths: None,
+            multipath_relax: false,
+            neighbors: BTreeMap::new(),
+            networks: BTreeSet::new(),
+        }
+    }
+}
+
+/// An MLAG pair's switch-wide settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Mlag {
+    /// `no mlag shutdown`: the pair is up (Onyx's default is shut down).
+    pub enabled: bool,
+    pub system_mac: Option<Mac>,
+    /// `mlag-vip NAME ip A /N force`: the domain name and the virtual IP.
+    pub vip: Option<(String, Ipv4Net)>,
 }
 
 /// `vlan N` and `vlan N name "…"`.
@@ -262,6 +325,18 @@ pub struct Config {
     pub pfc: Pfc,
     /// `lldp`.
     pub lldp: bool,
+    /// `ip routing vrf default`.
+    pub ip_routing: bool,
+    /// `ip load-sharing …`.
+    pub load_sharing: BTreeSet<LoadSharing>,
+    /// `protocol bgp`, `protocol mlag`.
+    pub protocols: BTreeSet<Protocol>,
+    /// `lacp`.
+    pub lacp: bool,
+    /// Spanning tree runs (Onyx's default); `no spanning-tree` turns it off.
+    pub spanning_tree: bool,
+    pub bgp: Option<Bgp>,
+    pub mlag: Mlag,
     /// Descriptions and VLAN names print double-quoted (3.9 captures quote them, 3.6/3.7
     /// captures do not: `description TRUNK TO Dell7048`).
     pub quoted: bool,
@@ -286,6 +361,13 @@ impl Config {
             vlans: BTreeMap::new(),
             pfc: Pfc::default(),
             lldp: false,
+            ip_routing: false,
+            load_sharing: BTreeSet::new(),
+            protocols: BTreeSet::new(),
+            lacp: false,
+            spanning_tree: true,
+            bgp: None,
+            mlag: Mlag::default(),
             quoted: false,
             layout: Layout::default(),
         }
@@ -494,6 +576,65 @@ impl Config {
                 self.pools.retain(|_, p| *p != Pool::default());
             }
             Command::Interface(range, c) => self.apply_to(*range, std::slice::from_ref(c)),
+            Command::IpRouting(on) => self.ip_routing = *on,
+            Command::LoadSharing(l, on) => {
+                if *on {
+                    self.load_sharing.insert(*l);
+                } else {
+                    self.load_sharing.remove(l);
+                }
+            }
+            Command::Protocol(p, on) => {
+                if *on {
+                    self.protocols.insert(*p);
+                } else {
+                    // Turning a protocol off drops its configuration (unconfirmed: see
+                    // `UNCONFIRMED`).
+                    self.protocols.remove(p);
+                    match p {
+                        Protocol::Bgp => self.bgp = None,
+                        Protocol::Mlag => self.mlag = Mlag::default(),
+                    }
+                }
+            }
+            Command::Lacp(on) => self.lacp = *on,
+            Command::SpanningTree(on) => self.spanning_tree = *on,
+            Command::Bgp(asn, c) => {
+                // One instance in the default VRF: a line for another AS starts it anew (the
+                // lab refuses it, as a switch does).
+                let b = match &mut self.bgp {
+                    Some(b) if b.asn == *asn => b,
+                    other => other.insert(Bgp::new(*asn)),
+                };
+                match c {
+                    BgpCmd::Create => {}
+                    BgpCmd::RouterId(a) => b.router_id = Some(*a),
+                    BgpCmd::NoRouterId => b.router_id = None,
+                    BgpCmd::MaximumPaths(n) => b.maximum_paths = Some(*n),
+                    BgpCmd::NoMaximumPaths => b.maximum_paths = None,
+                    BgpCmd::MultipathRelax(on) => b.multipath_relax = *on,
+                    BgpCmd::Neighbor(a, n) => {
+                        b.neighbors.insert(*a, *n);
+                    }
+                    BgpCmd::NoNeighbor(a) => {
+                        b.neighbors.remove(a);
+                    }
+                    BgpCmd::Network(n) => {
+                        b.networks.insert(*n);
+                    }
+                    BgpCmd::NoNetwork(n) => {
+                        b.networks.remove(n);
+                    }
+                }
+            }
+            Command::NoBgp(asn) => {
+                if self.bgp.as_ref().is_some_and(|b| b.asn == *asn) {
+                    self.bgp = None;
+                }
+            }
+            Command::MlagShutdown(down) => self.mlag.enabled = !*down,
+            Command::MlagSystemMac(m) => self.mlag.system_mac = *m,
+            Command::MlagVip(v) => self.mlag.vip.clone_from(v),
         }
     }
 
@@ -615,5 +756,22 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
             e.ets.remove(tc);
         }
         IfaceCmd::PfcMode(on) => e.pfc = *on,
+        // A routed port has no switchport settings; one back in L2 has no address.
+        IfaceCmd::Routed(true) => {
+            e.routed = true;
+            e.switchport_mode = None;
+            e.access_vlan = None;
+            e.allowed = None;
+        }
+        IfaceCmd::Routed(false) => {
+            e.routed = false;
+            e.address = None;
+        }
+        IfaceCmd::Address(a) => e.address = Some(*a),
+        IfaceCmd::NoAddress => e.address = None,
+        IfaceCmd::Ipl(n) => e.ipl = Some(*n),
+        IfaceCmd::NoIpl(_) => e.ipl = None,
+        IfaceCmd::IplPeer(n, a) => e.ipl_peer = Some((*n, *a)),
+        IfaceCmd::NoIplPeer(_) => e.ipl_peer = None,
     }
 }

@@ -51,6 +51,14 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
         "other-ip.j2",
         include_str!("../../templates/onyx/other-ip.j2"),
     ),
+    (
+        "mlag-protocol.j2",
+        include_str!("../../templates/onyx/mlag-protocol.j2"),
+    ),
+    ("lag.j2", include_str!("../../templates/onyx/lag.j2")),
+    ("stp.j2", include_str!("../../templates/onyx/stp.j2")),
+    ("bgp.j2", include_str!("../../templates/onyx/bgp.j2")),
+    ("mlag.j2", include_str!("../../templates/onyx/mlag.j2")),
 ];
 
 const MASTER: &str = "running-config.j2";
@@ -71,6 +79,11 @@ const SECTION_TEMPLATES: &[(&str, &str)] = &[
     (sections::QOS_SWITCH, "qos-switch.j2"),
     (sections::DCBX_ETS, "dcbx-ets.j2"),
     (sections::OTHER_IP, "other-ip.j2"),
+    (sections::MLAG_PROTOCOL, "mlag-protocol.j2"),
+    (sections::LAG, "lag.j2"),
+    (sections::STP, "stp.j2"),
+    (sections::BGP, "bgp.j2"),
+    (sections::MLAG, "mlag.j2"),
 ];
 
 /// A loaded template set; build it once and render many configs with it.
@@ -327,6 +340,7 @@ struct EthernetView {
     split: Vec<Run>,
     speed: Vec<Run>,
     mtu: Vec<Run>,
+    routed: Vec<String>,
     channel_group: Vec<Group>,
     switchport_mode: Vec<Run>,
     description: Vec<Run>,
@@ -354,16 +368,70 @@ struct QosView {
 }
 
 #[derive(Serialize)]
+struct L3View {
+    routing: bool,
+    create: Vec<String>,
+    addresses: Vec<Run>,
+    load_sharing: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Neighbor {
+    address: String,
+    remote_as: u32,
+}
+
+#[derive(Serialize)]
+struct BgpInstance {
+    asn: u32,
+    router_id: Option<String>,
+    maximum_paths: Option<u16>,
+    multipath_relax: bool,
+    neighbors: Vec<Neighbor>,
+    networks: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct BgpView {
+    protocol: bool,
+    instance: Option<BgpInstance>,
+}
+
+#[derive(Serialize)]
+struct MlagView {
+    protocol: bool,
+    enabled: bool,
+    vip: Option<String>,
+    system_mac: Option<String>,
+    ipl: Vec<Run>,
+    ipl_peer: Vec<Run>,
+}
+
+#[derive(Serialize)]
+struct Flag {
+    lacp: bool,
+}
+
+#[derive(Serialize)]
+struct StpView {
+    enabled: bool,
+}
+
+#[derive(Serialize)]
 struct View<'a> {
     licenses: &'a [String],
     buffer: Buffer,
     ethernet: EthernetView,
+    lag: Flag,
     vlan: VlanView,
-    l3_create: Vec<String>,
+    stp: StpView,
+    l3: L3View,
     dcbx_pfc: PfcView,
     lldp: bool,
     qos_switch: QosView,
     dcbx_ets: Vec<TcRun>,
+    bgp: BgpView,
+    mlag: MlagView,
     hostname: Option<&'a str>,
 }
 
@@ -499,6 +567,10 @@ impl<'a> View<'a> {
                 },
             ),
             mtu: runs(c, |_, e| e.mtu.as_ref(), |v| text(v)),
+            routed: runs(c, |_, e| e.routed.then_some(&true), |_| String::new())
+                .into_iter()
+                .map(|r| r.iface)
+                .collect(),
             channel_group: compress(
                 c.interfaces
                     .iter()
@@ -597,12 +669,62 @@ impl<'a> View<'a> {
                 .map(|r| r.iface)
                 .collect(),
         };
+        let mut l3_create = created(|i| matches!(i, Iface::Vlan(_)));
+        l3_create.extend(created(|i| matches!(i, Iface::Loopback(_))));
+        let l3 = L3View {
+            routing: c.ip_routing,
+            create: l3_create,
+            addresses: each(c, |e| e.address.as_ref(), |a| a.to_string()),
+            load_sharing: c.load_sharing.iter().map(|l| l.to_string()).collect(),
+        };
+        let bgp = BgpView {
+            protocol: c.protocols.contains(&super::Protocol::Bgp),
+            instance: c.bgp.as_ref().map(|b| BgpInstance {
+                asn: b.asn,
+                router_id: b.router_id.map(|a| a.to_string()),
+                maximum_paths: b.maximum_paths,
+                multipath_relax: b.multipath_relax,
+                neighbors: b
+                    .neighbors
+                    .iter()
+                    .map(|(a, n)| Neighbor {
+                        address: a.to_string(),
+                        remote_as: *n,
+                    })
+                    .collect(),
+                networks: b
+                    .networks
+                    .iter()
+                    .map(|n| format!("{} /{}", n.addr, n.len))
+                    .collect(),
+            }),
+        };
+        let mlag = MlagView {
+            protocol: c.protocols.contains(&super::Protocol::Mlag),
+            enabled: c.mlag.enabled,
+            vip: c
+                .mlag
+                .vip
+                .as_ref()
+                .map(|(name, net)| format!("{name} ip {} /{}", net.addr, net.len)),
+            system_mac: c.mlag.system_mac.map(|m| m.to_string()),
+            ipl: each(c, |e| e.ipl.as_ref(), |n| n.to_string()),
+            ipl_peer: each(
+                c,
+                |e| e.ipl_peer.as_ref(),
+                |(n, a)| format!("{n} peer-address {a}"),
+            ),
+        };
         View {
             licenses: &c.licenses,
             buffer,
             ethernet,
+            lag: Flag { lacp: c.lacp },
             vlan,
-            l3_create: created(|i| matches!(i, Iface::Vlan(_))),
+            stp: StpView {
+                enabled: c.spanning_tree,
+            },
+            l3,
             dcbx_pfc,
             lldp: c.lldp,
             qos_switch: QosView {
@@ -610,6 +732,8 @@ impl<'a> View<'a> {
                 ecn: tc_runs(c, |e| &e.ecn),
             },
             dcbx_ets: tc_runs(c, |e| &e.ets),
+            bgp,
+            mlag,
             hostname: c.hostname.as_deref(),
         }
     }

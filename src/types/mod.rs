@@ -12,9 +12,11 @@ use serde::{Serialize, Serializer};
 
 pub mod cli_text;
 mod model;
+mod net;
 mod qos;
 
 pub use model::{Model, Split};
+pub use net::{Ipv4Net, Mac, is_private_asn};
 
 pub(crate) use qos::choose;
 pub use qos::{

@@ -69,8 +69,25 @@ use crate::types::{
 /// A value and where it was written.
 type At<T> = (T, Span);
 
-/// Two ports cabled together, each with its switch, and where each end is written.
-type LinkPair = ((String, Port), (String, Port), Span, Span);
+/// Two ports cabled together, each with its switch, where each end is written, and the
+/// index of the link in the file's `links`.
+type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
+
+mod underlay;
+
+/// A switch being validated: the switch so far, what each port-map entry and link end says
+/// about its ports, and what a routed or bundled port says besides its settings.
+struct Pending {
+    switch: Switch,
+    claims: BTreeMap<Port, Vec<Claim>>,
+    /// Ports taken by a neighbour's 4-way split, and where that split is written.
+    disabled: BTreeMap<Port, Span>,
+    /// A routed host port's address, and the bundle a port joins, from the port map.
+    addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
+    bundles: BTreeMap<Port, At<super::Bundle>>,
+    /// The switch's index in the file's `switches`.
+    index: usize,
+}
 
 /// Port settings as written at one place (defaults, a profile, an entry), with positions, so
 /// conflicts and link mismatches can point at the line that set the value.
@@ -623,15 +640,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         );
     }
 
-    struct Pending {
-        switch: Switch,
-        claims: BTreeMap<Port, Vec<Claim>>,
-        /// Ports taken by a neighbour's 4-way split, and where that split is written.
-        disabled: BTreeMap<Port, Span>,
-    }
     let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
 
-    for (name, sw) in &raw.switches.0 {
+    for (index, (name, sw)) in raw.switches.0.iter().enumerate() {
         let Some((hostname, _)) = names
             .get(&name.get().to_lowercase())
             .filter(|(h, _)| h.as_str() == name.get())
@@ -734,10 +745,22 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 ports: BTreeMap::new(),
                 set_hostname,
                 extra,
+                role: None,
+                routing: None,
+                gateways: BTreeMap::new(),
+                loopback: None,
+                hashing: BTreeSet::new(),
+                bundles: BTreeMap::new(),
+                mlag: None,
+                stp: None,
             },
             claims: BTreeMap::new(),
             disabled: BTreeMap::new(),
+            addresses: BTreeMap::new(),
+            bundles: BTreeMap::new(),
+            index,
         };
+        underlay::switch_vlans(&mut cx, sw, &vlans, &mut p.switch);
         let entries: &[(Sp<String>, RawPort)] = sw
             .ports
             .as_ref()
@@ -835,7 +858,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let has_settings = settings != RawSettings::default()
                 || entry.profile.is_some()
                 || entry.peer.is_some()
-                || entry.description.is_some();
+                || entry.description.is_some()
+                || entry.address.is_some()
+                || entry.mlag.is_some()
+                || entry.lag.is_some();
             // A split-only entry had its split checked in pass 1, lanes taken included.
             let split_only = entry.split.is_some() && !has_settings;
             let none = BTreeMap::new();
@@ -922,6 +948,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         .collect::<Vec<_>>(),
                 )
             });
+            underlay::port_entry(&mut cx, key, entry, &ports, &mut p);
             let layer = Rc::new(layer);
             for (i, port) in ports.iter().enumerate() {
                 p.claims.entry(*port).or_default().push(Claim {
@@ -936,7 +963,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     // Links: both ends get the other as peer and the link's profile.
     let mut link_pairs: Vec<LinkPair> = Vec::new();
-    for link in raw.links.iter().flatten() {
+    for (index, link) in raw.links.iter().flatten().enumerate() {
         if let Some(pr) = &link.profile {
             used_profiles.insert(pr.get().clone());
         }
@@ -1001,7 +1028,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     )),
                 });
             }
-            link_pairs.push(((sa.clone(), *x), (sb.clone(), *y), at_a, at_b));
+            link_pairs.push(((sa.clone(), *x), (sb.clone(), *y), at_a, at_b, index));
         }
     }
 
@@ -1009,7 +1036,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     let empty = Layer::default();
     let link_ends: BTreeSet<(&str, Port)> = link_pairs
         .iter()
-        .flat_map(|((sa, pa), (sb, pb), _, _)| [(sa.as_str(), *pa), (sb.as_str(), *pb)])
+        .flat_map(|((sa, pa), (sb, pb), ..)| [(sa.as_str(), *pa), (sb.as_str(), *pb)])
         .collect();
     let mut ends: BTreeMap<(String, Port), LinkEnd> = BTreeMap::new();
     for (name, p) in &mut pending {
@@ -1131,7 +1158,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             }
             let vlan = first!(vlan);
             if let Some((v, at)) = vlan
-                && !vlans.contains_key(v)
+                && !sw.vlans.contains_key(v)
             {
                 let d = Diagnostic::error("E062", format!("VLAN {v} is not declared"))
                     .at(*at, "used here")
@@ -1245,6 +1272,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     pfc: pfc.is_some_and(|x| x.0),
                     description,
                     peer: peer.map(|x| x.0.clone()),
+                    address: None,
+                    bundle: None,
+                    trunk: None,
                 },
             );
         }
@@ -1255,7 +1285,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     }
 
     // Both ends of every link agree on what must match, defaults included.
-    for ((sa, pa), (sb, pb), at_a, at_b) in &link_pairs {
+    for ((sa, pa), (sb, pb), at_a, at_b, _) in &link_pairs {
         let (Some(a), Some(b)) = (ends.get(&(sa.clone(), *pa)), ends.get(&(sb.clone(), *pb)))
         else {
             continue;
@@ -1292,6 +1322,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             cx.push(d.help("give both ends the same profile, or set the value at both ends"));
         }
     }
+
+    underlay::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
 
     for (name, (_, at)) in &profiles {
         if !used_profiles.contains(name) {
@@ -1851,10 +1883,23 @@ fn modeled_by_the_format(cmd: &crate::onyx::Command) -> Option<&'static str> {
             I::Ecn(..) | I::NoEcn(_) => "`ecn`",
             I::Ets(..) | I::NoEts(_) => "`ets`",
             I::PfcMode(_) => "`pfc`",
+            I::Routed(_) | I::Address(_) | I::NoAddress => "a routed link, or a port's `address`",
+            I::Ipl(_) | I::NoIpl(_) | I::IplPeer(..) | I::NoIplPeer(_) => "`mlag`",
             I::Create | I::AllowedVlan(..) | I::ChannelGroup(_) | I::NoChannelGroup { .. } => {
                 return None;
             }
         },
+        C::IpRouting(_)
+        | C::LoadSharing(..)
+        | C::Protocol(crate::onyx::Protocol::Bgp, _)
+        | C::Bgp(..)
+        | C::NoBgp(_) => "`routing`",
+        C::Protocol(crate::onyx::Protocol::Mlag, _)
+        | C::MlagShutdown(_)
+        | C::MlagSystemMac(_)
+        | C::MlagVip(_) => "`mlag`",
+        C::Lacp(_) => "a LAG link (`role: lag`)",
+        C::SpanningTree(_) => "`stp`",
         C::VlanCreate(_)
         | C::VlanName(..)
         | C::NoVlan(_)
