@@ -77,8 +77,13 @@ pub fn compile_switch(sw: &Switch) -> Config {
             ..Interface::default()
         };
         match s.bundle {
-            // A bundle's member: its L2 and QoS settings are the bundle's.
-            Some(b) => e.channel_group = Some(channel_group(b)),
+            // A bundle's member: its L2 settings are the bundle's (Onyx refuses them on a
+            // member: `% Port 1/4 is part of a port channel`); its QoS is set on it and on the
+            // bundle alike, as a captured MLAG switch has PFC mode on both.
+            Some(b) => {
+                e.channel_group = Some(channel_group(b));
+                qos(&mut e, s);
+            }
             None => l2_and_qos(&mut e, s),
         }
         if let Some(a) = s.address {
@@ -128,7 +133,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
         c.bgp = Some(onyx::Bgp {
             asn: r.asn,
             router_id: Some(r.router_id),
-            maximum_paths: Some(r.maximum_paths),
+            maximum_paths: r.maximum_paths,
             multipath_relax: r.multipath_relax,
             neighbors: r.neighbors.iter().map(|(a, n)| (*a, n.asn)).collect(),
             networks: r.networks.clone(),
@@ -155,12 +160,12 @@ pub fn compile_switch(sw: &Switch) -> Config {
             .ipl = Some(1);
         let v = c.interfaces.entry(Iface::Vlan(m.ipl_vlan)).or_default();
         v.created = true;
-        v.address = Some(m.address);
+        v.address = m.address;
         v.ipl_peer = Some((1, m.peer_address));
     }
-    // Routing, gateways and MLAG all need IP routing in the default VRF (MLAG Commands).
-    c.ip_routing = sw.routing.is_some()
-        || !sw.gateways.is_empty()
+    // IP interfaces (gateways, a loopback, routed ports) and MLAG need IP routing in the
+    // default VRF (MLAG Commands); BGP runs over those interfaces, so a BGP switch has them.
+    c.ip_routing = !sw.gateways.is_empty()
         || sw.mlag.is_some()
         || sw.loopback.is_some()
         || sw.ports.values().any(|p| p.address.is_some());
@@ -195,6 +200,11 @@ fn l2_and_qos(e: &mut Interface, s: &PortSettings) {
             vlans: vlans.iter().copied().collect(),
         });
     }
+    qos(e, s);
+}
+
+/// How a port or bundle treats RoCE: trust, ECN, ETS, PFC mode.
+fn qos(e: &mut Interface, s: &PortSettings) {
     e.trust = s.trust.filter(|t| *t != Trust::L2);
     e.ecn = s.ecn;
     e.ets = s.ets;

@@ -892,7 +892,8 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
 /// settings or peer link, and `no mlag shutdown` comes last, with everything in place.
 fn mlag(b: &mut Builder, running: &Config, target: &Config) {
     let (have, want) = (&running.mlag, &target.mlag);
-    let ipl = |c: &Config| -> Vec<(Iface, Option<u8>, Option<(u8, std::net::Ipv4Addr)>)> {
+    type Ipl = (Iface, Option<u8>, Option<(u8, std::net::Ipv4Addr)>);
+    let ipl = |c: &Config| -> Vec<Ipl> {
         c.interfaces
             .iter()
             .filter(|(_, e)| e.ipl.is_some() || e.ipl_peer.is_some())

@@ -231,6 +231,15 @@ struct Doc {
     switches: BTreeMap<String, Commented<SwitchDoc>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     links: Vec<FlowMap<LinkDoc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    routing: Option<RoutingDoc>,
+}
+
+/// `routing:` as import writes it: the ECMP hashing of the switches that route (their BGP is
+/// written out per switch).
+#[derive(Serialize)]
+struct RoutingDoc {
+    load_sharing: FlowSeq<Vec<String>>,
 }
 
 #[derive(Clone, PartialEq, Serialize)]
@@ -238,6 +247,49 @@ struct VlanDoc {
     id: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<String>,
+}
+
+#[derive(Serialize)]
+struct NeighborDoc {
+    address: String,
+    remote_as: u32,
+}
+
+/// A switch's BGP, written out.
+#[derive(Serialize)]
+struct BgpDoc {
+    asn: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    router_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    maximum_paths: Option<u16>,
+    multipath_relax: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    neighbors: Vec<FlowMap<NeighborDoc>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    networks: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct IplDoc {
+    port_channel: u16,
+    vlan: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<String>,
+    peer: String,
+}
+
+/// A switch's half of an MLAG pair.
+#[derive(Serialize)]
+struct MlagDoc {
+    system_mac: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    domain: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vip: Option<String>,
+    ipl: FlowMap<IplDoc>,
 }
 
 #[derive(Clone, PartialEq, Serialize)]
@@ -282,6 +334,16 @@ struct SwitchDoc {
     qos: Option<Qos>,
     #[serde(skip_serializing_if = "Option::is_none")]
     set_hostname: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loopback: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    vlans: Vec<FlowMap<VlanDoc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stp: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bgp: Option<BgpDoc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mlag: Option<MlagDoc>,
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     ports: Ordered<FlowMap<Settings>>,
     #[serde(skip_serializing_if = "Ordered::is_empty")]
@@ -320,6 +382,14 @@ struct Settings {
     description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     peer: Option<PeerDoc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mlag: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lag: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lacp: Option<String>,
 }
 
 /// A host on a port, or numbered hosts on a range (`gpu{001..004}`).
@@ -334,6 +404,8 @@ struct PeerDoc {
 struct LinkDoc {
     a: String,
     b: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -387,6 +459,45 @@ enum Attr {
     Ecn(u8, EcnDoc),
     Ets(u8, EtsDoc),
     Pfc(bool),
+    /// A routed port's address.
+    Address(String),
+    /// Port-channel membership: MLAG or not, number, LACP mode.
+    Bundle(bool, u16, String),
+}
+
+/// The interface a port-channel member's settings belong to.
+fn bundle_iface(g: onyx::ChannelGroup) -> Iface {
+    if g.mlag {
+        Iface::MlagPortChannel(g.id)
+    } else {
+        Iface::PortChannel(g.id)
+    }
+}
+
+/// A port's attributes in the format's terms: a port-channel member carries the bundle's L2
+/// and QoS settings (the format sets them on the member ports and compiles them onto the
+/// bundle) and its own speed, MTU and admin state; a routed port its address.
+fn port_attrs(c: &Config, i: &Interface) -> BTreeSet<Attr> {
+    let bundle = i
+        .channel_group
+        .and_then(|g| c.interfaces.get(&bundle_iface(g)));
+    let mut out = match bundle {
+        Some(b) => attrs(&Interface {
+            switchport_mode: b.switchport_mode,
+            access_vlan: b.access_vlan,
+            ..i.clone()
+        }),
+        None => attrs(i),
+    };
+    if let Some(g) = i.channel_group {
+        out.insert(Attr::Bundle(g.mlag, g.id, g.mode.to_string()));
+    }
+    if i.routed
+        && let Some(a) = i.address
+    {
+        out.insert(Attr::Address(a.to_string()));
+    }
+    out
 }
 
 fn attrs(i: &Interface) -> BTreeSet<Attr> {
@@ -464,6 +575,17 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
             }
             Attr::Pfc(true) => s.pfc = Some(true),
             Attr::Pfc(_) => {}
+            Attr::Address(a) => s.address = Some(a.clone()),
+            Attr::Bundle(mlag, id, mode) => {
+                if *mlag {
+                    s.mlag = Some(*id);
+                } else {
+                    s.lag = Some(*id);
+                }
+                if mode != "active" {
+                    s.lacp = Some(mode.clone());
+                }
+            }
         }
     }
     s
@@ -610,8 +732,122 @@ fn vlans(config: &Config) -> Vec<VlanDoc> {
         .map(|(id, v)| VlanDoc {
             id: id.get(),
             name: v.name.clone(),
+            address: None,
         })
         .collect()
+}
+
+/// What of a switch's L3 and MLAG the format writes: gateways, loopback 0, its MLAG half.
+struct Expressed {
+    /// VLAN interfaces with an address, written as gateways (the IPL's excluded).
+    gateways: BTreeMap<crate::types::Vlan, crate::types::Ipv4Net>,
+    loopback: Option<std::net::Ipv4Addr>,
+    /// The MLAG half: IPL port-channel and VLAN, and whether the IPL address is written.
+    ipl: Option<(u16, crate::types::Vlan, bool)>,
+}
+
+fn expressed(c: &Config) -> Expressed {
+    let ipl_pc = c.interfaces.iter().find_map(|(i, e)| match (i, e.ipl) {
+        (Iface::PortChannel(n), Some(_)) => Some(*n),
+        _ => None,
+    });
+    let ipl_vlan = c
+        .interfaces
+        .iter()
+        .find_map(|(i, e)| match (i, e.ipl_peer) {
+            (Iface::Vlan(v), Some(_)) => Some((*v, e.address.is_some())),
+            _ => None,
+        });
+    let ipl = match (ipl_pc, ipl_vlan, c.mlag.system_mac) {
+        (Some(pc), Some((v, addr)), Some(_)) => Some((pc, v, addr)),
+        _ => None,
+    };
+    Expressed {
+        gateways: c
+            .interfaces
+            .iter()
+            .filter_map(|(i, e)| match (i, e.address) {
+                (Iface::Vlan(v), Some(a)) if ipl.is_none_or(|(_, iv, _)| iv != *v) => Some((*v, a)),
+                _ => None,
+            })
+            .collect(),
+        loopback: c
+            .interfaces
+            .get(&Iface::Loopback(0))
+            .and_then(|e| e.address)
+            .filter(|a| a.len == 32)
+            .map(|a| a.addr),
+        ipl,
+    }
+}
+
+/// The switch's BGP written out: everything but the sessions its routed links give and the
+/// prefixes it advertises anyway (loopback, gateway subnets, routed host ports).
+fn bgp_doc(
+    c: &Config,
+    x: &Expressed,
+    link_peers: &BTreeMap<std::net::Ipv4Addr, u32>,
+) -> Option<BgpDoc> {
+    let b = c.bgp.as_ref()?;
+    let mut derived: BTreeSet<crate::types::Ipv4Net> = x
+        .loopback
+        .map(|addr| crate::types::Ipv4Net { addr, len: 32 })
+        .into_iter()
+        .collect();
+    derived.extend(x.gateways.values().map(|g| g.network()));
+    let linked: BTreeSet<std::net::Ipv4Addr> = link_peers.keys().copied().collect();
+    for (i, e) in &c.interfaces {
+        if let (Iface::Ethernet(_), Some(a), true) = (i, e.address, e.routed) {
+            let far_is_fabric = linked.iter().any(|p| a.network().contains(*p));
+            if !far_is_fabric {
+                derived.insert(a.network());
+            }
+        }
+    }
+    Some(BgpDoc {
+        asn: b.asn,
+        router_id: b.router_id.map(|r| r.to_string()),
+        maximum_paths: b.maximum_paths,
+        multipath_relax: b.multipath_relax,
+        neighbors: b
+            .neighbors
+            .iter()
+            .filter(|(a, n)| link_peers.get(a) != Some(n))
+            .map(|(a, n)| {
+                FlowMap(NeighborDoc {
+                    address: a.to_string(),
+                    remote_as: *n,
+                })
+            })
+            .collect(),
+        networks: b
+            .networks
+            .iter()
+            .filter(|n| !derived.contains(n))
+            .map(|n| n.to_string())
+            .collect(),
+    })
+}
+
+fn mlag_doc(c: &Config, x: &Expressed) -> Option<MlagDoc> {
+    let (pc, vlan, with_address) = x.ipl?;
+    let v = c.interfaces.get(&Iface::Vlan(vlan))?;
+    let (_, peer) = v.ipl_peer?;
+    let (domain, vip) = match &c.mlag.vip {
+        Some((d, net)) => (Some(d.clone()), Some(net.to_string())),
+        None => (None, None),
+    };
+    Some(MlagDoc {
+        system_mac: c.mlag.system_mac?.to_string(),
+        domain,
+        vip,
+        ipl: FlowMap(IplDoc {
+            port_channel: pc,
+            vlan: vlan.get(),
+            address: v.address.filter(|_| with_address).map(|a| a.to_string()),
+            peer: peer.to_string(),
+        }),
+    })
 }
 
 /// The ID in `# Certificate name system-self-signed, ID <hex>`, when the switch prints the
@@ -670,6 +906,24 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         });
     }
     let onyx = common(prepared.iter().map(|p| release(&p.source.config))).flatten();
+    // ECMP hashing, where switches route: one setting for all (the format has one).
+    let routes = |c: &Config| c.ip_routing;
+    let hashing = common(
+        prepared
+            .iter()
+            .filter(|p| routes(&p.source.config))
+            .map(|p| p.source.config.load_sharing.clone()),
+    );
+    let routing = hashing.filter(|h| !h.is_empty()).map(|h| RoutingDoc {
+        load_sharing: FlowSeq(
+            h.iter()
+                .map(|l| match l {
+                    onyx::LoadSharing::SourceIpPort => "source-ip-port".to_string(),
+                    onyx::LoadSharing::Consistent => "consistent".to_string(),
+                })
+                .collect(),
+        ),
+    });
     let lldp = common(prepared.iter().map(|p| p.source.config.lldp));
     let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config)));
     let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config)));
@@ -677,7 +931,7 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
     let mut defaults: Option<BTreeSet<Attr>> = None;
     for p in &prepared {
         for (_, i) in &p.ports {
-            let a = attrs(i);
+            let a = port_attrs(&p.source.config, i);
             defaults = Some(match defaults {
                 None => a,
                 Some(d) => d.intersection(&a).cloned().collect(),
@@ -694,7 +948,10 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
     for (k, p) in prepared.iter().enumerate() {
         let mut runs: Vec<Run> = Vec::new();
         for (port, i) in &p.ports {
-            let rest: BTreeSet<Attr> = attrs(i).difference(&defaults).cloned().collect();
+            let rest: BTreeSet<Attr> = port_attrs(&p.source.config, i)
+                .difference(&defaults)
+                .cloned()
+                .collect();
             if let Some((_, last, a)) = runs.last_mut()
                 && last.precedes(*port)
                 && *a == rest
@@ -722,6 +979,54 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
     }
 
     let links = links(&prepared);
+    // Routed cables: each end's sessions to the far end's address, with its AS.
+    let mut link_peers: BTreeMap<&str, BTreeMap<std::net::Ipv4Addr, u32>> = BTreeMap::new();
+    let mut routed_links: BTreeSet<usize> = BTreeSet::new();
+    let iface = |name: &str, port: Port| -> Option<&Interface> {
+        prepared
+            .iter()
+            .find(|p| p.name == name)?
+            .source
+            .config
+            .interfaces
+            .get(&Iface::Ethernet(port))
+    };
+    let asn = |name: &str| {
+        prepared
+            .iter()
+            .find(|p| p.name == name)
+            .and_then(|p| p.source.config.bgp.as_ref())
+            .map(|b| b.asn)
+    };
+    for (k, l) in links.iter().enumerate() {
+        let mut routed = true;
+        for (ap, bp) in span_ports(l.1, l.2).into_iter().zip(span_ports(l.4, l.5)) {
+            let (Some(x), Some(y)) = (iface(&l.0, ap), iface(&l.3, bp)) else {
+                routed = false;
+                continue;
+            };
+            match (x.routed, x.address, y.routed, y.address) {
+                (true, Some(xa), true, Some(ya)) => {
+                    if let Some(n) = asn(&l.3) {
+                        link_peers
+                            .entry(l.0.as_str())
+                            .or_default()
+                            .insert(ya.addr, n);
+                    }
+                    if let Some(n) = asn(&l.0) {
+                        link_peers
+                            .entry(l.3.as_str())
+                            .or_default()
+                            .insert(xa.addr, n);
+                    }
+                }
+                _ => routed = false,
+            }
+        }
+        if routed {
+            routed_links.insert(k);
+        }
+    }
     let mut switches = BTreeMap::new();
     for (k, runs) in ranges {
         let p = &prepared[k];
@@ -790,7 +1095,31 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             }
         }
         entries.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        let extra = extra(c, p.model, shared_vlans.is_none());
+        let x = expressed(c);
+        let extra = extra(c, p.model, &x);
+        let gateway = |id: u16| {
+            crate::types::Vlan::new(i64::from(id))
+                .ok()
+                .and_then(|v| x.gateways.get(&v))
+                .map(|a| a.to_string())
+        };
+        let mut own: Vec<VlanDoc> = match &shared_vlans {
+            Some(_) => Vec::new(),
+            None => vlans(c),
+        };
+        for d in &mut own {
+            d.address = gateway(d.id);
+        }
+        for v in x.gateways.keys() {
+            if !own.iter().any(|d| d.id == v.get()) {
+                own.push(VlanDoc {
+                    id: v.get(),
+                    name: None,
+                    address: gateway(v.get()),
+                });
+            }
+        }
+        own.sort_by_key(|d| d.id);
         let doc = SwitchDoc {
             model: p.model.name.to_string(),
             onyx: release(c).filter(|_| onyx.is_none()),
@@ -799,6 +1128,11 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             lldp: Some(c.lldp).filter(|_| lldp.is_none()),
             qos: qos(c).filter(|_| shared_qos.is_none()),
             set_hostname: c.hostname.is_none().then_some(false),
+            loopback: x.loopback.map(|a| a.to_string()),
+            vlans: own.into_iter().map(FlowMap).collect(),
+            stp: (!c.spanning_tree).then_some("off"),
+            bgp: bgp_doc(c, &x, link_peers.get(p.name).unwrap_or(&BTreeMap::new())),
+            mlag: mlag_doc(c, &x),
             ports: Ordered(
                 entries
                     .into_iter()
@@ -828,13 +1162,16 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         switches,
         links: links
             .iter()
-            .map(|l| {
+            .enumerate()
+            .map(|(k, l)| {
                 FlowMap(LinkDoc {
                     a: format!("{}:{}", l.0, crate::types::format_range(l.1, l.2)),
                     b: format!("{}:{}", l.3, crate::types::format_range(l.4, l.5)),
+                    role: routed_links.contains(&k).then_some("routed"),
                 })
             })
             .collect(),
+        routing,
     })
 }
 
@@ -1071,26 +1408,91 @@ fn profile_name(s: &Settings, taken: &BTreeMap<String, FlowMap<Settings>>) -> St
 /// What the format does not model, as lines by section: port-channels and the other
 /// interfaces, members' channel-groups and trunk VLAN lists, per-switch VLANs, and the lines
 /// the model keeps verbatim (except those every switch prints).
-fn extra(c: &Config, model: &Model, vlans: bool) -> Ordered<Vec<String>> {
+fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
     let mut partial = Config::empty();
     for (iface, i) in &c.interfaces {
         match iface {
             Iface::Ethernet(p) if model.has_port(p.parent()) => {
-                if i.allowed.is_some() || i.channel_group.is_some() {
+                if i.allowed.is_some() {
                     let e = partial.interfaces.entry(*iface).or_default();
                     e.allowed = i.allowed.clone();
-                    e.channel_group = i.channel_group;
                     // The trunk list prints after the mode; the fabric sets the mode itself.
                     e.switchport_mode = i.switchport_mode;
+                }
+            }
+            Iface::PortChannel(n) | Iface::MlagPortChannel(n) => {
+                let mlag = matches!(iface, Iface::MlagPortChannel(_));
+                // What the bundle gets from its members' settings and the MLAG half.
+                let first = c.interfaces.iter().find_map(|(m, e)| {
+                    let g = e.channel_group?;
+                    (g.mlag == mlag && g.id == *n && matches!(m, Iface::Ethernet(_))).then_some(e)
+                });
+                let mut e = i.clone();
+                if let Some(first) = first {
+                    // The bundle's L2 settings are written on its members; its MTU and QoS
+                    // come from the first member, so only a bundle that differs keeps them.
+                    e.created = false;
+                    e.switchport_mode = None;
+                    e.access_vlan = None;
+                    if e.mtu == first.mtu {
+                        e.mtu = None;
+                    }
+                    if e.trust == first.trust {
+                        e.trust = None;
+                    }
+                    if e.ecn == first.ecn {
+                        e.ecn = Default::default();
+                    }
+                    if e.ets == first.ets {
+                        e.ets = Default::default();
+                    }
+                    if e.pfc == first.pfc {
+                        e.pfc = false;
+                    }
+                    if e.shutdown == mlag.then_some(false) {
+                        e.shutdown = None;
+                    }
+                }
+                if x.ipl.is_some_and(|(pc, _, _)| !mlag && pc == *n) {
+                    e.ipl = None;
+                }
+                if e != Interface::default() {
+                    partial.interfaces.insert(*iface, e);
+                }
+            }
+            Iface::Vlan(v) => {
+                let mut e = i.clone();
+                if x.gateways.contains_key(v) {
+                    e.created = false;
+                    e.address = None;
+                }
+                if let Some((_, iv, with_address)) = x.ipl
+                    && iv == *v
+                {
+                    e.created = false;
+                    e.ipl_peer = None;
+                    if with_address {
+                        e.address = None;
+                    }
+                }
+                if e != Interface::default() {
+                    partial.interfaces.insert(*iface, e);
+                }
+            }
+            Iface::Loopback(0) if x.loopback.is_some() => {
+                let e = Interface {
+                    created: false,
+                    address: None,
+                    ..i.clone()
+                };
+                if e != Interface::default() {
+                    partial.interfaces.insert(*iface, e);
                 }
             }
             _ => {
                 partial.interfaces.insert(*iface, i.clone());
             }
         }
-    }
-    if vlans {
-        partial.vlans = c.vlans.clone();
     }
     let mut by_section: Vec<(String, Vec<String>)> = Vec::new();
     let mut add = |title: &str, line: String| match by_section.iter_mut().find(|(t, _)| t == title)

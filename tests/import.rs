@@ -106,14 +106,23 @@ fn import_writes_a_fabric_that_diffs_clean() {
     let yaml = std::fs::read_to_string(dir.join("ml.yaml")).unwrap();
     assert!(yaml.contains("    # from "), "{yaml}");
     assert!(
-        yaml.contains("- {a: leaf01:1/25-1/28, b: spine01:1/1-1/4}"),
+        yaml.contains("- {a: leaf01:1/25-1/28, b: spine01:1/1-1/4, role: routed}"),
         "{yaml}"
     );
     assert!(
-        yaml.contains("1/1/1-1/1/4: {peer: {host: \"gpu{001..004}\", port: ens1f0}}"),
+        yaml.contains("1/1/1-1/1/4: {vlan: 10, peer: {host: \"gpu{001..004}\", port: ens1f0}}"),
         "{yaml}"
     );
-    assert!(yaml.lines().count() < 100, "{yaml}");
+    // The routed underlay is written out: addresses, AS numbers, the leaf's gateway.
+    for line in [
+        "      1/25: {address: 10.254.0.193/31}",
+        "      asn: 65101",
+        "    - {id: 10, name: gpu, address: 10.10.1.1/24}",
+        "  load_sharing: [source-ip-port]",
+    ] {
+        assert!(yaml.contains(line), "{line}\n{yaml}");
+    }
+    assert!(yaml.lines().count() < 200, "{yaml}");
     let (code, out) = fabric(&dir, &["validate", "ml.yaml"]);
     assert_eq!(code, 0, "{out}");
     let (code, out) = fabric(&dir, &["diff", "ml.yaml", "--running", golden]);

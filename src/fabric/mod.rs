@@ -125,7 +125,9 @@ pub struct Routing {
     pub neighbors: BTreeMap<Ipv4Addr, Neighbor>,
     /// Prefixes advertised: the loopback, gateway subnets, routed host ports.
     pub networks: BTreeSet<Ipv4Net>,
-    pub maximum_paths: u16,
+    /// `maximum-paths`: written, else the most sessions to one neighbouring AS over the
+    /// fabric's links (none without such sessions: Onyx's default stays).
+    pub maximum_paths: Option<u16>,
     /// ECMP across paths through different neighbouring ASes (a leaf's prefixes reach a spine
     /// from one AS, but a fabric may give spines their own).
     pub multipath_relax: bool,
@@ -160,8 +162,9 @@ pub struct Mlag {
     /// The peer link's port-channel and VLAN.
     pub ipl_port_channel: u16,
     pub ipl_vlan: Vlan,
-    /// This switch's address on the IPL VLAN, and the peer's.
-    pub address: Ipv4Net,
+    /// This switch's address on the IPL VLAN (`None`: kept as the switch prints it, under
+    /// `extra`), and the peer's.
+    pub address: Option<Ipv4Net>,
     pub peer_address: Ipv4Addr,
 }
 

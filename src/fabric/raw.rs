@@ -451,8 +451,9 @@ pub struct RawBgp {
 pub struct RawIplHalf {
     pub port_channel: Sp<i64>,
     pub vlan: Sp<i64>,
-    /// This switch's address on the IPL VLAN, with its prefix length.
-    pub address: Sp<String>,
+    /// This switch's address on the IPL VLAN, with its prefix length (left out when the
+    /// switch prints it in a form the format does not write, kept under `extra`).
+    pub address: Option<Sp<String>>,
     /// The peer switch's address.
     pub peer: Sp<String>,
 }

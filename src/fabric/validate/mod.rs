@@ -1158,6 +1158,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             }
             let vlan = first!(vlan);
             if let Some((v, at)) = vlan
+                && v.get() != 1
                 && !sw.vlans.contains_key(v)
             {
                 let d = Diagnostic::error("E062", format!("VLAN {v} is not declared"))

@@ -65,7 +65,10 @@ pub(super) fn switch_vlans(
             );
         }
         let kept = name.or_else(|| fabric.get(&id).and_then(|(n, _)| n.clone()));
-        sw.vlans.insert(id, kept);
+        // VLAN 1 is always there and never printed, unless named.
+        if id.get() != 1 || kept.is_some() {
+            sw.vlans.insert(id, kept);
+        }
         if let Some(a) = &v.address
             && let Some(net) = host_address(cx, a, "gateway address")
         {
@@ -401,7 +404,12 @@ fn mlag_pairs(
             // /31: both addresses; otherwise the first two hosts.
             let first = u64::from(s.len <= 30);
             let two = [s.nth(first)?, s.nth(first + 1)?];
-            (s.len <= 31).then(|| two.map(|a| Ipv4Net { addr: a, len: s.len }))
+            (s.len <= 31).then(|| {
+                two.map(|a| Ipv4Net {
+                    addr: a,
+                    len: s.len,
+                })
+            })
         });
         if subnet.is_some() && addresses.is_none() {
             cx.error(
@@ -411,14 +419,9 @@ fn mlag_pairs(
                 "too small",
             );
         }
-        let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) = (
-            <[String; 2]>::try_from(sws),
-            vip,
-            mac,
-            pc,
-            vlan,
-            addresses,
-        ) else {
+        let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) =
+            (<[String; 2]>::try_from(sws), vip, mac, pc, vlan, addresses)
+        else {
             continue;
         };
         for (i, name) in switches.iter().enumerate() {
@@ -433,7 +436,7 @@ fn mlag_pairs(
                     system_mac: mac,
                     ipl_port_channel: pc,
                     ipl_vlan: vlan,
-                    address: addresses[i],
+                    address: Some(addresses[i]),
                     peer_address: addresses[1 - i].addr,
                 });
             }
@@ -468,7 +471,10 @@ fn mlag_pairs(
         let mac = mac(cx, &h.system_mac);
         let pc = cx.int(&h.ipl.port_channel, channel_id);
         let vlan = cx.int(&h.ipl.vlan, Vlan::new);
-        let address = host_address(cx, &h.ipl.address, "IPL address");
+        let address = match &h.ipl.address {
+            Some(a) => host_address(cx, a, "IPL address").map(Some),
+            None => Some(None),
+        };
         let peer_address = match h.ipl.peer.get().parse::<Ipv4Addr>() {
             Ok(a) => Some(a),
             Err(_) => {
@@ -481,12 +487,15 @@ fn mlag_pairs(
                 None
             }
         };
-        if let (Some(address), Some(peer)) = (address, peer_address)
+        if let (Some(Some(address)), Some(peer)) = (address, peer_address)
             && (!address.contains(peer) || address.addr == peer)
         {
             cx.error(
                 "E121",
-                format!("IPL peer {peer} is not another address of {}", address.network()),
+                format!(
+                    "IPL peer {peer} is not another address of {}",
+                    address.network()
+                ),
                 cx.span(&h.ipl.peer),
                 "IPL peer",
             );
@@ -518,14 +527,15 @@ fn mlag_pairs(
             ) else {
                 continue;
             };
-            let facing = ma.peer_address == mb.address.addr && mb.peer_address == ma.address.addr;
+            let facing = Some(ma.peer_address) == mb.address.map(|a| a.addr)
+                && Some(mb.peer_address) == ma.address.map(|a| a.addr);
             if !facing {
                 continue;
             }
             if ma.system_mac != mb.system_mac
                 || ma.ipl_vlan != mb.ipl_vlan
                 || ma.vip != mb.vip
-                || ma.address.len != mb.address.len
+                || ma.address.map(|a| a.len) != mb.address.map(|a| a.len)
             {
                 cx.push(
                     Diagnostic::error(
@@ -539,7 +549,10 @@ fn mlag_pairs(
             }
             for (x, y) in [(a, b), (b, a)] {
                 let peer = pending.get(y.as_str()).map(|p| p.switch.hostname.clone());
-                if let Some(m) = pending.get_mut(x.as_str()).and_then(|p| p.switch.mlag.as_mut()) {
+                if let Some(m) = pending
+                    .get_mut(x.as_str())
+                    .and_then(|p| p.switch.mlag.as_mut())
+                {
                     m.peer = peer;
                 }
             }
@@ -668,7 +681,7 @@ fn link_roles(
                 continue;
             };
             for v in vlan.iter().chain(&vlans) {
-                if !p.switch.vlans.contains_key(v) {
+                if v.get() != 1 && !p.switch.vlans.contains_key(v) {
                     cx.push(
                         Diagnostic::error("E062", format!("VLAN {v} is not declared on `{name}`"))
                             .at(at, "carried here")
@@ -777,14 +790,14 @@ fn routed_ports(cx: &mut Cx, pending: &BTreeMap<String, Pending>, routed: &[Rout
             .map(move |(port, (_, at))| ((name, port), *at))
     });
     let mut seen = BTreeSet::new();
-    for ((name, port), at) in ends
-        .map(|((n, p), at)| ((n, p), at))
-        .chain(entries)
-    {
+    for ((name, port), at) in ends.map(|((n, p), at)| ((n, p), at)).chain(entries) {
         if !seen.insert((name.clone(), *port)) {
             continue;
         }
-        let Some(s) = pending.get(name.as_str()).and_then(|p| p.switch.ports.get(port)) else {
+        let Some(s) = pending
+            .get(name.as_str())
+            .and_then(|p| p.switch.ports.get(port))
+        else {
             continue;
         };
         if s.switchport.is_some() || s.vlan.is_some() || s.trunk.is_some() || s.bundle.is_some() {
@@ -913,8 +926,7 @@ fn underlay(
         None if r.is_some() => [EcmpHash::SourceIpPort].into(),
         None => BTreeSet::new(),
     };
-    let mut schemes: BTreeMap<Role, (Option<u32>, Option<u32>, Option<Ipv4Net>, Span)> =
-        BTreeMap::new();
+    let mut schemes: BTreeMap<Role, Scheme> = BTreeMap::new();
     for (role, rr) in [
         (Role::Spine, r.and_then(|r| r.spine.as_ref())),
         (Role::Leaf, r.and_then(|r| r.leaf.as_ref())),
@@ -1084,7 +1096,10 @@ fn underlay(
         if let Some(first) = rids.insert(n.router_id, name) {
             dups.push((
                 "E115",
-                format!("`{first}` and `{name}` have the same router-id {}", n.router_id),
+                format!(
+                    "`{first}` and `{name}` have the same router-id {}",
+                    n.router_id
+                ),
                 first.to_string(),
                 name.clone(),
             ));
@@ -1175,11 +1190,16 @@ fn underlay(
                         continue;
                     }
                 };
-                let (Some(pool), Some(len), Some(id)) = (links_pool, prefix, leaf.id.or_else(|| {
-                    let (key, rs) = &raw.switches.0[pending.get(if leaf_is_a { sa } else { sb })?.index];
-                    let at = cx.span(key);
-                    switch_id(cx, rs, if leaf_is_a { sa } else { sb }, at)
-                })) else {
+                let (Some(pool), Some(len), Some(id)) = (
+                    links_pool,
+                    prefix,
+                    leaf.id.or_else(|| {
+                        let (key, rs) =
+                            &raw.switches.0[pending.get(if leaf_is_a { sa } else { sb })?.index];
+                        let at = cx.span(key);
+                        switch_id(cx, rs, if leaf_is_a { sa } else { sb }, at)
+                    }),
+                ) else {
                     if links_pool.is_none() {
                         cx.push(
                             Diagnostic::error(
@@ -1229,12 +1249,19 @@ fn underlay(
                         len,
                     },
                 );
-                if leaf_is_a { (l_net, s_net) } else { (s_net, l_net) }
+                if leaf_is_a {
+                    (l_net, s_net)
+                } else {
+                    (s_net, l_net)
+                }
             }
         };
         for (me, my_port, mine, other, theirs) in [(sa, pa, xa, sb, xb), (sb, pb, xb, sa, xa)] {
             let far = nodes[other.as_str()].asn;
-            let Some(h) = pending.get(other.as_str()).map(|p| p.switch.hostname.clone()) else {
+            let Some(h) = pending
+                .get(other.as_str())
+                .map(|p| p.switch.hostname.clone())
+            else {
                 continue;
             };
             if let Some(s) = pending
@@ -1261,8 +1288,10 @@ fn underlay(
         let bgp = raw.switches.0[p.index].1.bgp.as_ref();
         let mut neighbors = sessions.remove(name).unwrap_or_default();
         for nb in bgp.iter().flat_map(|b| b.neighbors.iter().flatten()) {
-            let (Some(a), Some(asn)) = (ipv4(cx, &nb.address, "neighbor"), as_number(cx, &nb.remote_as))
-            else {
+            let (Some(a), Some(asn)) = (
+                ipv4(cx, &nb.address, "neighbor"),
+                as_number(cx, &nb.remote_as),
+            ) else {
                 continue;
             };
             if neighbors.contains_key(&a) {
@@ -1304,9 +1333,9 @@ fn underlay(
                         .help(format!("set it to {needed} or more, or leave it out")),
                     );
                 }
-                m
+                Some(m)
             }
-            None => needed.min(64),
+            None => (!per_as.is_empty()).then_some(needed.min(64)),
         };
         let multipath_relax = match bgp.and_then(|b| b.multipath_relax.as_ref()) {
             Some(v) => *v.get(),
@@ -1338,7 +1367,10 @@ fn underlay(
                 }
                 Ok(net) => cx.error(
                     "E110",
-                    format!("network `{net}` is not a network (write `{}`)", net.network()),
+                    format!(
+                        "network `{net}` is not a network (write `{}`)",
+                        net.network()
+                    ),
                     cx.span(v),
                     "host bits set",
                 ),
@@ -1356,12 +1388,11 @@ fn underlay(
     }
 }
 
-/// One role's numbering: a shared AS or a base for one AS per switch, and the loopback pool.
-fn scheme(
-    cx: &mut Cx,
-    role: Role,
-    rr: &RawRoleRouting,
-) -> (Option<u32>, Option<u32>, Option<Ipv4Net>, Span) {
+/// One role's numbering: a shared AS or a base for one AS per switch, the loopback pool, and
+/// where it is written.
+type Scheme = (Option<u32>, Option<u32>, Option<Ipv4Net>, Span);
+
+fn scheme(cx: &mut Cx, role: Role, rr: &RawRoleRouting) -> Scheme {
     let at = cx.span(&rr.loopbacks);
     let shared = rr.asn.as_ref().and_then(|v| as_number(cx, v));
     let base = rr.asn_base.as_ref().and_then(|v| as_number(cx, v));
@@ -1462,10 +1493,7 @@ fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair])
                 ecn: first.ecn,
                 ets: first.ets,
                 pfc: first.pfc,
-                description: first.peer.as_ref().and_then(|pe| match pe {
-                    super::super::Peer::Host { host, .. } => Some(host.clone()),
-                    super::super::Peer::Switch { switch, .. } => Some(switch.to_string()),
-                }),
+                description: None,
                 peer: first.peer.clone(),
                 address: None,
                 bundle: None,
@@ -1517,7 +1545,6 @@ fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair])
                 );
             }
         }
-
     }
 }
 
@@ -1538,8 +1565,9 @@ fn l2_topology(
             })
     };
     // Edges: one per L2 cable, one per bundle.
-    let mut edges: BTreeMap<(String, String), Vec<(Option<(bool, u16)>, Span, Span, String)>> =
-        BTreeMap::new();
+    /// An L2 path: its bundle (if any), where its ends are written, what it joins.
+    type Path = (Option<(bool, u16)>, Span, Span, String);
+    let mut edges: BTreeMap<(String, String), Vec<Path>> = BTreeMap::new();
     for ((sa, pa), (sb, pb), at_a, at_b, _) in links {
         let (Some(x), Some(y)) = (
             pending
