@@ -13,6 +13,7 @@ mod peers;
 mod plan;
 mod props;
 mod push;
+mod routing;
 mod trust;
 
 use std::path::{Path, PathBuf};

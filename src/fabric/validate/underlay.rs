@@ -272,7 +272,7 @@ pub(super) fn resolve(
     }
 
     let mut pairs = mlag_pairs(cx, raw, pending, names);
-    let routed = link_roles(cx, raw, pending, links, &mut pairs);
+    let (routed, broken) = link_roles(cx, raw, pending, links, &mut pairs);
     host_ports(cx, pending);
     for pair in &pairs {
         if pair.declared && !pair.linked {
@@ -295,7 +295,7 @@ pub(super) fn resolve(
     routed_ports(cx, pending, &routed);
     underlay(cx, raw, pending, &routed);
     bundles(cx, pending, &pairs);
-    l2_topology(cx, pending, links, &pairs);
+    l2_topology(cx, pending, links, &broken, &pairs);
 }
 
 fn stp(cx: &mut Cx, v: &Sp<String>) -> Option<bool> {
@@ -575,7 +575,7 @@ fn link_roles(
     pending: &mut BTreeMap<String, Pending>,
     links: &[LinkPair],
     pairs: &mut [Pair],
-) -> Vec<RoutedEnd> {
+) -> (Vec<RoutedEnd>, BTreeSet<usize>) {
     let default = if raw.routing.is_some() {
         LinkRole::Routed
     } else {
@@ -583,6 +583,8 @@ fn link_roles(
     };
     let all = raw.links.as_deref().unwrap_or(&[]);
     let mut routed = Vec::new();
+    // Links whose role did not check: left out of the L2 topology, not reported again.
+    let mut broken = BTreeSet::new();
     // Checked once per link, applied per cable.
     type Checked = Option<(LinkRole, Option<Vlan>, BTreeSet<Vlan>, Option<Bundle>)>;
     let mut roles: BTreeMap<usize, Checked> = BTreeMap::new();
@@ -638,6 +640,7 @@ fn link_roles(
             Some((role, vlan, vlans, bundle))
         });
         let Some((role, vlan, vlans, bundle)) = role.clone() else {
+            broken.insert(*index);
             continue;
         };
         let mut bundle = bundle;
@@ -672,6 +675,7 @@ fn link_roles(
                             "declare the pair under `mlag`: `switches: [{sa}, {sb}]`"
                         )),
                     );
+                    broken.insert(*index);
                     continue;
                 }
             }
@@ -726,7 +730,7 @@ fn link_roles(
             }
         }
     }
-    routed
+    (routed, broken)
 }
 
 fn role_word(r: LinkRole) -> &'static str {
@@ -1039,6 +1043,12 @@ fn underlay(
         };
         if let Some(asn) = asn {
             let Some(router_id) = router_id else {
+                // A role whose loopback pool did not check was reported already.
+                let pool_failed =
+                    rs.loopback.is_none() && scheme.is_some_and(|(_, _, pool, _)| pool.is_none());
+                if pool_failed {
+                    continue;
+                }
                 cx.push(
                     Diagnostic::error("E113", format!("`{name}` runs BGP without a router-id"))
                         .at(at, "this switch")
@@ -1121,7 +1131,12 @@ fn underlay(
             ));
         }
     }
+    // One report per two switches: the same id gives the same AS and loopback.
+    let mut told: BTreeSet<(String, String)> = BTreeSet::new();
     for (code, msg, a, b) in dups {
+        if !told.insert((a.clone(), b.clone())) {
+            continue;
+        }
         cx.push(
             Diagnostic::error(code, msg)
                 .at(nodes[&b].at, b.clone())
@@ -1473,9 +1488,10 @@ fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair])
                     Diagnostic::error(
                         "E118",
                         format!(
-                            "members of {}port-channel {id} on `{name}` disagree: {} differ from {} (speed, MTU, QoS, VLANs or LACP mode)",
+                            "members of {}port-channel {id} on `{name}` disagree: {} {} from {} (speed, MTU, QoS, VLANs or LACP mode)",
                             if mlag { "MLAG " } else { "" },
                             describe_ports(&odd),
+                            if odd.len() == 1 { "differs" } else { "differ" },
                             members[0].0
                         ),
                     )
@@ -1554,6 +1570,7 @@ fn l2_topology(
     cx: &mut Cx,
     pending: &BTreeMap<String, Pending>,
     links: &[LinkPair],
+    broken: &BTreeSet<usize>,
     pairs: &[Pair],
 ) {
     let node = |name: &str| -> String {
@@ -1568,7 +1585,10 @@ fn l2_topology(
     /// An L2 path: its bundle (if any), where its ends are written, what it joins.
     type Path = (Option<(bool, u16)>, Span, Span, String);
     let mut edges: BTreeMap<(String, String), Vec<Path>> = BTreeMap::new();
-    for ((sa, pa), (sb, pb), at_a, at_b, _) in links {
+    for ((sa, pa), (sb, pb), at_a, at_b, index) in links {
+        if broken.contains(index) {
+            continue;
+        }
         let (Some(x), Some(y)) = (
             pending
                 .get(sa.as_str())
