@@ -60,7 +60,7 @@ fn lab_with(dir: &Path, mut logins: Logins) -> Lab {
 }
 
 /// A CLI session through the ssh2 client, with a PTY as push uses.
-struct Shell {
+pub struct Shell {
     _session: ssh2::Session,
     channel: ssh2::Channel,
     /// Everything read so far that was not returned yet.
@@ -89,7 +89,7 @@ fn ssh2_session(addr: std::net::SocketAddr, known_hosts: &Path) -> ssh2::Session
 }
 
 impl Shell {
-    fn open(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
+    pub fn open(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
         let session = ssh2_session(addr, known_hosts);
         session.userauth_password("admin", "admin").unwrap();
         let mut channel = session.channel_session().unwrap();
@@ -127,7 +127,7 @@ impl Shell {
     }
 
     /// Types a line; the output between the echoed line and the next prompt.
-    fn send(&mut self, line: &str) -> Result<String, String> {
+    pub fn send(&mut self, line: &str) -> Result<String, String> {
         self.channel
             .write_all(format!("{line}\r").as_bytes())
             .map_err(|e| e.to_string())?;
@@ -658,10 +658,21 @@ pub fn push_inventory(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> (i32, String) {
+    push_inventory_of(&rdg(), state, known_hosts, extra, env)
+}
+
+/// `fabric push FABRIC --inventory` to the switches of a running `fabric lab`.
+pub fn push_inventory_of(
+    fabric: &Path,
+    state: &Path,
+    known_hosts: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String) {
     let mut cmd = fabric_bin();
     cmd.current_dir(state)
         .arg("push")
-        .arg(rdg())
+        .arg(fabric)
         .arg("--inventory")
         .arg(state.join("inventory.yaml"))
         .arg("--known-hosts")

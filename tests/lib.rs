@@ -8,6 +8,7 @@ mod import;
 mod invalid;
 mod lab;
 mod lab_ssh;
+mod network;
 mod parse;
 mod peers;
 mod plan;

@@ -100,6 +100,38 @@ fn first_push_converges_and_saves_then_a_second_is_a_no_op() {
     assert!(dir.join(".fabric/logs").join(SWITCH).exists());
 }
 
+/// Every shipped fabric, pushed to factory lab switches, converges; each switch saves its
+/// golden file line for line; a second push changes nothing. The lab refuses what Onyx
+/// refuses (hidden protocol commands, an address on a switchport, switchport settings on a
+/// LAG member), so this also checks the order of every plan a new fabric needs.
+#[test]
+fn every_shipped_fabric_converges_on_the_lab_and_saves_its_goldens() {
+    for path in crate::fabrics() {
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let dir = scratch(&format!("shipped-{name}"));
+        let (code, out) = push_fabric(&dir, &name, &["--lab", "--yes"], &[], &[]);
+        assert_eq!(code, 0, "{name}: {out}");
+        let goldens = crate::root().join("golden").join(&name);
+        for entry in std::fs::read_dir(&goldens).unwrap() {
+            let golden = entry.unwrap().path();
+            let switch = golden.file_stem().unwrap().to_str().unwrap();
+            let saved =
+                std::fs::read_to_string(state_of(&dir, switch).join("saved/initial.cfg")).unwrap();
+            assert_eq!(
+                saved,
+                std::fs::read_to_string(&golden).unwrap(),
+                "{name}/{switch}"
+            );
+        }
+        let (code, out) = push_fabric(&dir, &name, &["--lab", "--yes"], &[], &[]);
+        assert_eq!(code, 0, "{name}: {out}");
+        assert!(
+            !out.contains("converged"),
+            "{name}: a second push changed something: {out}"
+        );
+    }
+}
+
 #[test]
 fn dry_run_sends_no_configuration_command() {
     let dir = scratch("dry");

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::error::{Failure, exit};
 use crate::fabric::inventory::{Address, Inventory};
-use crate::lab::{Device, Lab, Logins, Spec, Switch, server};
+use crate::lab::{Cabling, Device, Lab, Logins, Network, Spec, Switch, server};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -69,6 +69,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         };
         let (start, _) = fresh(sw)?;
         let device = Device::open(&args.state.join(name), start, false, true)?;
+        // The other switches are served by other sessions' processes: read from their folders.
+        let network = Network::new(Cabling::from_fabric(&fabric));
+        for other in fabric.switches.keys() {
+            if other.as_str() != name {
+                network.add_folder(other.as_str(), args.state.join(other.as_str()));
+            }
+        }
+        device.join(network, name);
         crate::lab::run_stdio(&device)
             .map_err(|e| Failure(format!("{name}: standard input or output: {e}")))?;
         return Ok(exit::OK);
@@ -212,6 +220,8 @@ pub(crate) fn start(
     } else {
         args.authorized_keys.clone()
     };
+    // One network: the fabric's cables between the switches this lab serves.
+    let network = Network::new(Cabling::from_fabric(fabric));
     let mut specs = Vec::new();
     let mut logins = Vec::new();
     let mut names = Vec::new();
@@ -238,8 +248,11 @@ pub(crate) fn start(
         }
         logins.push(login.user.clone());
         names.push(name.to_string());
+        let device = Arc::new(device);
+        network.add_device(name, &device);
+        device.join(network.clone(), name);
         specs.push(Spec {
-            device: Arc::new(device),
+            device,
             port,
             key,
             logins: login,

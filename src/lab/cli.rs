@@ -10,9 +10,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use crate::onyx::command::{self, Command, IfaceCmd, IfaceRange};
-use crate::onyx::{Config, render::Renderer};
+use crate::onyx::command::{self, Command, Iface, IfaceCmd, IfaceRange};
+use crate::onyx::{Config, Protocol, render::Renderer};
 use crate::types::{Release, Vlan, cli_text};
+
+use super::network::{Cabling, Network, World};
 
 /// What a simulated switch keeps: its running configuration and its saved files.
 #[derive(Clone, Debug)]
@@ -52,6 +54,27 @@ pub enum Unconfirmed {
     /// (`USERNAME  REMOTE USERNAME  LINE  HOST  IDLE`, idle as `0d 0h 0m 7s`), the session
     /// that asks marked `*`; no Onyx capture shows it.
     UsersHeader,
+    /// `router bgp N` while an instance with another AS runs (one instance per VRF).
+    BgpOtherAs,
+    /// `ip address` on an Ethernet port still in switchport mode (before `no switchport
+    /// force`).
+    AddressOnSwitchport,
+    /// `show ip bgp summary`: a session's state other than `ESTABLISHED/N` (captured), in the
+    /// capture's upper case: the far end refused it (wrong AS, same router-id) …
+    BgpIdle,
+    /// … or nobody answers (no connected path, the link down, no such neighbor there).
+    BgpActive,
+    /// `show ip bgp summary`: Up/Down of a session that has never been up.
+    BgpNeverUp,
+    /// `show mlag`: an admin status other than `Enabled`, an operational status or IPL state
+    /// other than `Up`, a field with nothing to show.
+    MlagDisabled,
+    MlagDown,
+    MlagNone,
+    /// The prompt's role in an MLAG domain (`[mlag-domain: master]`, `standby`, both
+    /// captured): which switch is master. The lab's choice: the one with the lower address on
+    /// the peer link.
+    MlagRole,
 }
 
 impl Unconfirmed {
@@ -66,6 +89,17 @@ impl Unconfirmed {
             Unconfirmed::UsersHeader => {
                 "  USERNAME    REMOTE USERNAME   LINE          HOST                IDLE"
             }
+            Unconfirmed::BgpOtherAs => "% BGP is already running with AS {}.",
+            Unconfirmed::AddressOnSwitchport => {
+                "% Interface {} is a switchport; run `no switchport force` first."
+            }
+            Unconfirmed::BgpIdle => "IDLE",
+            Unconfirmed::BgpActive => "ACTIVE",
+            Unconfirmed::BgpNeverUp => "never",
+            Unconfirmed::MlagDisabled => "Disabled",
+            Unconfirmed::MlagDown => "Down",
+            Unconfirmed::MlagNone => "N/A",
+            Unconfirmed::MlagRole => "master if the lower peer-link address, else standby",
         }
     }
 
@@ -139,6 +173,12 @@ enum Mode {
     Vlan(Vlan),
     /// `(config pool roce)`: a traffic pool's attributes.
     Pool(String),
+    /// `(config router bgp 65101 vrf default)`: the BGP instance's attributes (the Ansible
+    /// `onyx_bgp` module enters it with `router bgp N` and leaves with `exit`; the prompt's
+    /// text is UNCONFIRMED).
+    Bgp(u32),
+    /// `(config mlag)`: `shutdown`, `no shutdown`, `system-mac` (prompt UNCONFIRMED).
+    Mlag,
 }
 
 /// What the switch prints for one line typed at its prompt.
@@ -253,8 +293,11 @@ impl Session {
             Mode::Interface(r) => format!("(config interface {r}) #"),
             Mode::Vlan(v) => format!("(config vlan {v}) #"),
             Mode::Pool(name) => format!("(config pool {name}) #"),
+            Mode::Bgp(asn) => format!("(config router bgp {asn} vrf default) #"),
+            Mode::Mlag => "(config mlag) #".to_string(),
         };
-        format!("{host} [standalone: master] {level} ")
+        let (domain, role) = cluster(&sw.running);
+        format!("{host} [{domain}: {role}] {level} ")
     }
 
     fn page(&self) -> usize {
@@ -276,8 +319,28 @@ impl Session {
         }
     }
 
-    /// Reads one line typed at the prompt.
+    /// Reads one line typed at the prompt, on a switch alone (no cables).
     pub fn input(&mut self, sw: &mut Switch, line: &str) -> Reply {
+        self.input_in(sw, line, None)
+    }
+
+    /// Whether the line typed now is a command that reads the network around the switch
+    /// (BGP sessions, MLAG): the caller reads the other switches before running it.
+    pub fn reads_network(&self, line: &str) -> bool {
+        if self.asking || self.paging_now() {
+            return false;
+        }
+        let line = line.trim();
+        let line = cli_text::filter_at(line).map_or(line, |at| line[..at].trim());
+        let Ok(words) = expand(&self.mode, line) else {
+            return false;
+        };
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        matches!(words[..], ["show", "ip", "bgp", ..] | ["show", "mlag", ..])
+    }
+
+    /// Reads one line typed at the prompt of a switch cabled into `world`.
+    pub fn input_in(&mut self, sw: &mut Switch, line: &str, world: Option<&World>) -> Reply {
         if self.asking {
             self.asking = false;
             if Some(line.trim_end_matches(['\r', '\n'])) == self.enable_password.as_deref() {
@@ -306,7 +369,7 @@ impl Session {
             Err(reply) => return reply,
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let reply = self.run(sw, &words);
+        let reply = self.run(sw, &words, world);
         match filter {
             None => self.paged(reply),
             Some(f) => match f.split_once(' ') {
@@ -347,7 +410,7 @@ impl Session {
         page.iter().map(|l| format!("{l}\n")).collect()
     }
 
-    fn run(&mut self, sw: &mut Switch, words: &[&str]) -> Reply {
+    fn run(&mut self, sw: &mut Switch, words: &[&str], world: Option<&World>) -> Reply {
         let config = !matches!(self.mode, Mode::User | Mode::Enable);
         match words {
             ["exit"] => {
@@ -359,7 +422,11 @@ impl Session {
                         };
                     }
                     Mode::Config => Mode::Enable,
-                    Mode::Interface(_) | Mode::Vlan(_) | Mode::Pool(_) => Mode::Config,
+                    Mode::Interface(_)
+                    | Mode::Vlan(_)
+                    | Mode::Pool(_)
+                    | Mode::Bgp(_)
+                    | Mode::Mlag => Mode::Config,
                 };
                 Reply::default()
             }
@@ -385,6 +452,36 @@ impl Session {
             ["show", "running-config"] => Reply::text(running_config(sw)),
             ["show", "running-config", "interface", kind, id] => self.show_interface(sw, kind, id),
             ["show", "configuration", "files"] => Reply::text(files(sw)),
+            ["show", "ip", "bgp", rest @ ..] => {
+                // Hidden until `protocol bgp` (Onyx manual, BGP Commands: `protocol bgp`
+                // "unhides BGP related commands").
+                if !sw.running.protocols.contains(&Protocol::Bgp) {
+                    return Reply::unrecognized("bgp");
+                }
+                match rest {
+                    ["summary"] | ["vrf", "default" | "all", "summary"] => {
+                        with_net(sw, world, |net, network, me| {
+                            net.bgp()
+                                .get(me)
+                                .map(|v| super::show::bgp_summary(me, v, network))
+                                .unwrap_or_default()
+                        })
+                    }
+                    [other, ..] => Reply::unrecognized(other),
+                    [] => Reply::unrecognized("bgp"),
+                }
+            }
+            ["show", "mlag"] => {
+                if !sw.running.protocols.contains(&Protocol::Mlag) {
+                    return Reply::unrecognized("mlag");
+                }
+                let hostname = sw.hostname().to_string();
+                with_net(sw, world, |net, network, me| {
+                    net.mlag()
+                        .map(|v| super::show::mlag(me, &hostname, &v, network))
+                        .unwrap_or_default()
+                })
+            }
             ["show", "users"] => Reply::text(users(sw, self.id)),
             ["show", other, ..] => Reply::unrecognized(other),
             ["enable"] if self.mode == Mode::User => {
@@ -445,6 +542,13 @@ impl Session {
                 self.mode = Mode::Pool(name.to_string());
                 Reply::default()
             }
+            ["mlag"] if config => {
+                if !sw.running.protocols.contains(&Protocol::Mlag) {
+                    return Reply::unrecognized("mlag");
+                }
+                self.mode = Mode::Mlag;
+                Reply::default()
+            }
             _ if config => self.configure(sw, words),
             [first, ..] => Reply::unrecognized(first),
             [] => Reply::default(),
@@ -461,6 +565,13 @@ impl Session {
             Mode::Pool(name) if !leaves(words, POOL_ATTRIBUTES) => {
                 format!("traffic pool {name} {typed}")
             }
+            Mode::Bgp(asn) if !leaves(words, BGP_ATTRIBUTES) => {
+                format!("router bgp {asn} vrf default {typed}")
+            }
+            Mode::Mlag if !leaves(words, MLAG_ATTRIBUTES) => match words {
+                ["no", rest @ ..] => format!("no mlag {}", rest.join(" ")),
+                _ => format!("mlag {typed}"),
+            },
             _ => typed.clone(),
         };
         // A line that is no command of the sub-mode but one of `(config)` leaves the sub-mode
@@ -476,11 +587,15 @@ impl Session {
         }
         match command::parse(&full) {
             Ok(Some(cmd)) => {
+                if let Some(refused) = refusal(&sw.running, &cmd) {
+                    return refused;
+                }
                 let enter = match &cmd {
                     Command::Interface(r, IfaceCmd::Create) => Some(Mode::Interface(*r)),
                     Command::VlanCreate(spans) if spans.len() == 1 && spans[0].0 == spans[0].1 => {
                         Some(Mode::Vlan(spans[0].0))
                     }
+                    Command::Bgp(asn, command::BgpCmd::Create) => Some(Mode::Bgp(*asn)),
                     _ => None,
                 };
                 sw.running.apply(&cmd);
@@ -529,6 +644,102 @@ impl Session {
             .collect();
         Reply::text(text)
     }
+}
+
+/// Why the switch refuses a command the grammar reads, state untouched; `None` when it takes it.
+fn refusal(c: &Config, cmd: &Command) -> Option<Reply> {
+    // `protocol bgp` "unhides BGP related commands" (Onyx manual, BGP Commands); `protocol
+    // mlag` is taken to do the same for MLAG's (by analogy, UNCONFIRMED): until then the
+    // words are unknown.
+    let bgp = c.protocols.contains(&Protocol::Bgp);
+    let mlag = c.protocols.contains(&Protocol::Mlag);
+    match cmd {
+        Command::Bgp(..) | Command::NoBgp(_) if !bgp => Some(Reply::unrecognized("router")),
+        Command::Bgp(asn, _) => match &c.bgp {
+            Some(b) if b.asn != *asn => Some(Unconfirmed::BgpOtherAs.reply(&b.asn.to_string())),
+            _ => None,
+        },
+        Command::MlagShutdown(_) | Command::MlagSystemMac(_) if !mlag => {
+            Some(Reply::unrecognized("mlag"))
+        }
+        Command::MlagVip(_) if !mlag => Some(Reply::unrecognized("mlag-vip")),
+        Command::Interface(r, c2) => {
+            let word = match c2 {
+                IfaceCmd::Ipl(_)
+                | IfaceCmd::IplPeer(..)
+                | IfaceCmd::NoIpl(_)
+                | IfaceCmd::NoIplPeer(_)
+                    if !mlag =>
+                {
+                    return Some(Reply::unrecognized("ipl"));
+                }
+                IfaceCmd::ChannelGroup(g) if g.mlag && !mlag => {
+                    return Some(Reply::unrecognized("mlag-channel-group"));
+                }
+                IfaceCmd::Address(_) => "address",
+                IfaceCmd::SwitchportMode(_)
+                | IfaceCmd::AccessVlan(_)
+                | IfaceCmd::AllowedVlan(..) => "switchport",
+                _ => return None,
+            };
+            r.members().find_map(|i| {
+                let Iface::Ethernet(p) = i else { return None };
+                let e = c.interfaces.get(&i);
+                if word == "address" && !e.is_some_and(|e| e.routed) {
+                    return Some(Unconfirmed::AddressOnSwitchport.reply(&format!("ethernet {p}")));
+                }
+                // Captured: `% Port 1/4 is part of a port channel` for `switchport mode
+                // access` on a member (corpus/onyx/more, quali error file).
+                (word == "switchport" && e.is_some_and(|e| e.channel_group.is_some()))
+                    .then(|| Reply::error(format!("Port {p} is part of a port channel")))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The prompt's cluster and role: the MLAG domain with `mlag-vip` where MLAG runs, else
+/// `standalone`; the role by [`Unconfirmed::MlagRole`].
+fn cluster(c: &Config) -> (&str, &'static str) {
+    let Some((domain, _)) = c
+        .mlag
+        .vip
+        .as_ref()
+        .filter(|_| c.mlag.enabled && c.protocols.contains(&Protocol::Mlag))
+    else {
+        return ("standalone", "master");
+    };
+    let ipl = c.interfaces.values().find_map(|i| {
+        let (_, peer) = i.ipl_peer?;
+        Some((i.address?.addr, peer))
+    });
+    let role = match ipl {
+        Some((mine, peer)) if mine > peer => "standby",
+        _ => "master",
+    };
+    (domain.as_str(), role)
+}
+
+/// Runs `f` over the network the switch is cabled into, or over the switch alone.
+fn with_net(
+    sw: &Switch,
+    world: Option<&World>,
+    f: impl FnOnce(&super::network::Net<'_>, &Network, &str) -> String,
+) -> Reply {
+    let alone;
+    let world = match world {
+        Some(w) => w,
+        None => {
+            alone = World {
+                network: Network::new(Cabling::default()),
+                me: sw.hostname().to_string(),
+                others: BTreeMap::new(),
+            };
+            &alone
+        }
+    };
+    let net = world.net(&sw.running);
+    Reply::text(f(&net, &world.network, &world.me))
 }
 
 /// A line typed inside an interface sub-mode that leaves it for another object
@@ -634,11 +845,18 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "exit",
             "hostname",
             "interface",
+            "ip",
+            "lacp",
             "license",
             "lldp",
+            "mlag",
+            "mlag-vip",
             "no",
+            "protocol",
             "roce",
+            "router",
             "show",
+            "spanning-tree",
             "terminal",
             "traffic",
             "vlan",
@@ -652,8 +870,15 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "dcb",
             "hostname",
             "interface",
+            "ip",
+            "lacp",
             "lldp",
+            "mlag",
+            "mlag-vip",
+            "protocol",
             "roce",
+            "router",
+            "spanning-tree",
             "traffic",
             "vlan",
         ],
@@ -665,17 +890,36 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     ("terminal", &["length"]),
     (
         "show",
-        &["configuration", "running-config", "users", "version"],
+        &[
+            "configuration",
+            "ip",
+            "mlag",
+            "running-config",
+            "users",
+            "version",
+        ],
     ),
     ("configuration", &["delete", "files", "write"]),
     ("write", &["memory", "to"]),
     ("running-config", &["interface"]),
     (
         "interface",
-        &["ethernet", "mlag-port-channel", "port-channel", "vlan"],
+        &[
+            "ethernet",
+            "loopback",
+            "mlag-port-channel",
+            "port-channel",
+            "vlan",
+        ],
     ),
     ("traffic", &["pool"]),
     ("dcb", &["priority-flow-control"]),
+    ("ip", &["address", "bgp", "load-sharing", "routing"]),
+    ("bgp", &["summary", "vrf"]),
+    ("vrf", &["all", "default"]),
+    ("router", &["bgp"]),
+    ("protocol", &["bgp", "mlag"]),
+    ("mlag", &["shutdown", "system-mac"]),
 ];
 
 /// The interface attributes that start a line inside an interface sub-mode.
@@ -699,6 +943,31 @@ const ATTRIBUTES: &[&str] = &[
 /// The attributes that start a line inside a traffic pool's sub-mode.
 const POOL_ATTRIBUTES: &[&str] = &["map", "memory", "type"];
 
+/// The attributes that start a line inside `router bgp N`'s sub-mode (the Onyx manual's BGP
+/// commands that follow `router bgp` on a line).
+const BGP_ATTRIBUTES: &[&str] = &[
+    "bestpath",
+    "maximum-paths",
+    "neighbor",
+    "network",
+    "no",
+    "router-id",
+];
+
+/// The attributes that start a line inside the `mlag` sub-mode.
+const MLAG_ATTRIBUTES: &[&str] = &["no", "shutdown", "system-mac"];
+
+/// The attributes of a sub-mode other than an interface's: lines there that start with one
+/// configure the mode's object.
+fn sub_attributes(mode: &Mode) -> Option<&'static [&'static str]> {
+    match mode {
+        Mode::Pool(_) => Some(POOL_ATTRIBUTES),
+        Mode::Bgp(_) => Some(BGP_ATTRIBUTES),
+        Mode::Mlag => Some(MLAG_ATTRIBUTES),
+        _ => None,
+    }
+}
+
 /// The words of a line with abbreviated keywords written out.
 fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     let follows = |k: &str| {
@@ -713,10 +982,16 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     for (i, &word) in words.iter().enumerate() {
         let prev = if i == 0 { "" } else { out[i - 1].as_str() };
         let in_interface = matches!(mode, Mode::Interface(_));
-        let candidates: &[&str] = if i == 0 && in_interface {
+        // A keyword of `(config)` written out in full is that keyword in a sub-mode too
+        // (`mlag system-mac …` typed at `(config interface vlan 4000)` is not an abbreviated
+        // `mlag-channel-group`).
+        let candidates: &[&str] = if i == 0 && in_interface && !KEYWORDS[0].1.contains(&word) {
             ATTRIBUTES
-        } else if i == 0 && matches!(mode, Mode::Pool(_)) && !KEYWORDS[0].1.contains(&word) {
-            POOL_ATTRIBUTES
+        } else if i == 0
+            && let Some(attributes) = sub_attributes(mode)
+            && !KEYWORDS[0].1.contains(&word)
+        {
+            attributes
         } else {
             KEYWORDS
                 .iter()
@@ -746,7 +1021,11 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     }
     // Inside an interface sub-mode a line may also leave it for another object.
     let typed: Vec<&str> = out.iter().map(String::as_str).collect();
-    if matches!(mode, Mode::Interface(_)) && leaves_interface(&typed) {
+    let leaving = match mode {
+        Mode::Interface(_) => leaves_interface(&typed),
+        _ => sub_attributes(mode).is_some_and(|a| leaves(&typed, a)),
+    };
+    if leaving {
         return expand(&Mode::Config, line);
     }
     Ok(out)

@@ -16,13 +16,14 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use serde::Deserialize;
 
 use super::cli::{Login, Session, Switch, Unconfirmed};
+use super::network::{Network, World};
 use crate::onyx::{self, Renderer};
 
 /// Faults a switch injects, from its control file `faults.yaml`. Every field is optional.
@@ -163,6 +164,8 @@ pub struct Device {
     /// What was last persisted: `Switch::saves` and `Switch::revision`; `None` before the
     /// first write.
     persisted: Mutex<Option<(u64, u64)>>,
+    /// The network the switch is cabled into, and its name there.
+    network: OnceLock<(Arc<Network>, String)>,
 }
 
 impl Device {
@@ -177,7 +180,27 @@ impl Device {
             keep_running: false,
             sessions: AtomicU64::new(0),
             persisted: Mutex::new(None),
+            network: OnceLock::new(),
         }
+    }
+
+    /// Cables the switch into `network`, where it is called `name` (its fabric's name).
+    pub fn join(&self, network: Arc<Network>, name: &str) {
+        let _ = self.network.set((network, name.to_string()));
+    }
+
+    /// What a command that reads the network sees: the other switches' running configs,
+    /// read before this switch's own state is locked.
+    fn world(&self, session: &Session, line: &str) -> Option<World> {
+        let (network, me) = self.network.get()?;
+        if !session.reads_network(line) {
+            return None;
+        }
+        Some(World {
+            others: network.others(me),
+            network: network.clone(),
+            me: me.clone(),
+        })
     }
 
     /// A switch with its folder in a state directory: it boots from its saved active file
@@ -377,9 +400,10 @@ impl Device {
                 close: false,
             });
         }
+        let world = self.world(session, line);
         let reply = {
             let mut sw = self.lock();
-            let reply = session.input(&mut sw, line);
+            let reply = session.input_in(&mut sw, line, world.as_ref());
             if let Some(d) = &faults.faults.drift
                 && matches(&d.pattern, typed)
             {
@@ -541,6 +565,16 @@ fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
     sw.files = files;
     sw.active = active;
     Ok(Some(sw))
+}
+
+/// The running config of a switch served from `dir` by other processes: the one its last
+/// session left, else its active saved file; `None` when there is none or it cannot be read.
+pub(crate) fn running_in(dir: &Path) -> Option<onyx::Config> {
+    let running = dir.join("running.cfg");
+    if running.exists() {
+        return read_config(&running).ok();
+    }
+    load_saved(dir).ok().flatten().map(|sw| sw.running)
 }
 
 fn read_config(path: &Path) -> Result<onyx::Config, String> {

@@ -7,13 +7,16 @@
 
 pub mod cli;
 pub mod device;
+pub mod network;
 pub mod server;
+mod show;
 pub mod term;
 
 use std::io::{Read, Write};
 
 pub use cli::{Reply, Session, Switch};
 pub use device::{Device, Faults};
+pub use network::{Cabling, Network};
 pub use server::{Lab, Logins, Served, Spec};
 
 /// Runs one session of `device`'s CLI on standard input and output (`fabric lab --stdio`),

@@ -588,8 +588,9 @@ impl Config {
                 if *on {
                     self.protocols.insert(*p);
                 } else {
-                    // Turning a protocol off drops its configuration (unconfirmed: see
-                    // `UNCONFIRMED`).
+                    // Turning a protocol off drops its configuration: `no protocol bgp`
+                    // "deletes all BGP configuration and hides BGP related commands" (Onyx
+                    // manual, BGP Commands); `no protocol mlag` taken alike (UNCONFIRMED).
                     self.protocols.remove(p);
                     match p {
                         Protocol::Bgp => self.bgp = None,

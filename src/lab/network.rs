@@ -1,0 +1,849 @@
+//! The network around lab switches: the fabric's cables between their ports, and the state
+//! that both ends of a cable decide together. A link is up when both its ports are; a BGP
+//! session is Established only when both ends agree (addresses on one subnet, each the
+//! other's neighbor with the other's AS, a path between them); an MLAG pair is up when both
+//! halves agree on their peer link. Everything is derived afresh from the switches' running
+//! configurations whenever a `show` command asks, so a change on either end shows at once,
+//! and nothing here can disagree with what the switches are configured to do.
+//!
+//! Input: the running configs of every switch in the network ([`Net`]) and the cabling;
+//! output: typed views ([`BgpView`], [`MlagView`]) that [`super::show`] prints. This module
+//! prints nothing and changes no switch.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use crate::fabric::{Fabric, Peer};
+use crate::onyx::{Config, Iface, Interface, Protocol};
+use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Vlan};
+
+use super::device::Device;
+
+/// Which port is cabled to which: switch ports to each other (both directions), and the
+/// ports a fabric cables to hosts (a host is taken to be up: the lab simulates switches).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cabling {
+    ends: BTreeMap<String, BTreeMap<Port, (String, Port)>>,
+    hosts: BTreeMap<String, BTreeSet<Port>>,
+}
+
+impl Cabling {
+    /// The cables a fabric declares: every port whose peer is another switch of the fabric,
+    /// and every port whose peer is a host.
+    pub fn from_fabric(fabric: &Fabric) -> Cabling {
+        let mut c = Cabling::default();
+        for (name, sw) in &fabric.switches {
+            for (port, settings) in &sw.ports {
+                match &settings.peer {
+                    Some(Peer::Switch { switch, port: far })
+                        if fabric.switches.contains_key(switch) =>
+                    {
+                        c.connect((name.as_str(), *port), (switch.as_str(), *far));
+                    }
+                    Some(Peer::Host { .. }) => {
+                        c.hosts.entry(name.to_string()).or_default().insert(*port);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        c
+    }
+
+    /// A cable between two switch ports.
+    pub fn connect(&mut self, a: (&str, Port), b: (&str, Port)) {
+        self.ends
+            .entry(a.0.to_string())
+            .or_default()
+            .insert(a.1, (b.0.to_string(), b.1));
+        self.ends
+            .entry(b.0.to_string())
+            .or_default()
+            .insert(b.1, (a.0.to_string(), a.1));
+    }
+
+    /// The far end of the cable in `port` of `switch`.
+    pub fn far(&self, switch: &str, port: Port) -> Option<(&str, Port)> {
+        self.ends
+            .get(switch)
+            .and_then(|m| m.get(&port))
+            .map(|(s, p)| (s.as_str(), *p))
+    }
+
+    /// The ports of `switch` cabled to another switch, with their far ends.
+    pub fn ports(&self, switch: &str) -> impl Iterator<Item = (Port, (&str, Port))> {
+        self.ends
+            .get(switch)
+            .into_iter()
+            .flatten()
+            .map(|(p, (s, q))| (*p, (s.as_str(), *q)))
+    }
+
+    fn to_host(&self, switch: &str, port: Port) -> bool {
+        self.hosts.get(switch).is_some_and(|s| s.contains(&port))
+    }
+}
+
+/// Where the network reads a switch's running config from.
+enum Member {
+    /// A switch served by this process.
+    Device(Weak<Device>),
+    /// A switch served by other processes (`fabric lab --stdio`, one per session): its folder
+    /// in the lab's state directory.
+    Folder(PathBuf),
+}
+
+/// The lab's switches and their cabling, shared by every switch of one lab.
+pub struct Network {
+    cabling: Cabling,
+    members: Mutex<BTreeMap<String, Member>>,
+    /// When each session or peer link was last seen to change state, and how often it came up:
+    /// the Up/Down and Toggle Counter columns.
+    history: Mutex<BTreeMap<String, Since>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Since {
+    up: bool,
+    at: Instant,
+    toggles: u32,
+}
+
+impl Network {
+    pub fn new(cabling: Cabling) -> Arc<Network> {
+        Arc::new(Network {
+            cabling,
+            members: Mutex::new(BTreeMap::new()),
+            history: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// Adds a switch served by this process, under its name in the fabric.
+    pub fn add_device(&self, name: &str, device: &Arc<Device>) {
+        self.lock_members()
+            .insert(name.to_string(), Member::Device(Arc::downgrade(device)));
+    }
+
+    /// Adds a switch whose state is kept in `dir` by other processes.
+    pub fn add_folder(&self, name: &str, dir: PathBuf) {
+        self.lock_members()
+            .insert(name.to_string(), Member::Folder(dir));
+    }
+
+    fn lock_members(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Member>> {
+        self.members.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn cabling(&self) -> &Cabling {
+        &self.cabling
+    }
+
+    /// The running config of every switch but `me`, read one at a time (never while `me`'s
+    /// own state is locked, so two switches asking at once cannot wait on each other). A
+    /// switch that is gone or whose folder cannot be read is left out, as a switch that is off.
+    pub fn others(&self, me: &str) -> BTreeMap<String, Config> {
+        let members: Vec<(String, Option<Arc<Device>>, Option<PathBuf>)> = self
+            .lock_members()
+            .iter()
+            .filter(|(name, _)| name.as_str() != me)
+            .map(|(name, m)| match m {
+                Member::Device(d) => (name.clone(), d.upgrade(), None),
+                Member::Folder(p) => (name.clone(), None, Some(p.clone())),
+            })
+            .collect();
+        members
+            .into_iter()
+            .filter_map(|(name, dev, dir)| {
+                let config = match (dev, dir) {
+                    (Some(d), _) => Some(d.with(|sw| sw.running.clone())),
+                    (None, Some(dir)) => super::device::running_in(&dir),
+                    (None, None) => None,
+                };
+                config.map(|c| (name, c))
+            })
+            .collect()
+    }
+
+    /// How long the thing called `key` has been in its state `up`, and how many times it has
+    /// come up, counting from when the lab first saw it.
+    pub fn since(&self, key: &str, up: bool) -> (Duration, u32) {
+        let mut h = self.history.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let s = h.entry(key.to_string()).or_insert(Since {
+            up,
+            at: now,
+            toggles: u32::from(up),
+        });
+        if s.up != up {
+            *s = Since {
+                up,
+                at: now,
+                toggles: s.toggles + u32::from(up),
+            };
+        }
+        (now.saturating_duration_since(s.at), s.toggles)
+    }
+}
+
+/// What a switch's CLI sees of the network when a command asks: the others' running configs,
+/// read just before the command runs.
+pub struct World {
+    pub network: Arc<Network>,
+    /// This switch's name in the fabric (its cables are filed under it).
+    pub me: String,
+    pub others: BTreeMap<String, Config>,
+}
+
+impl World {
+    /// The whole network with `mine` as this switch's running config.
+    pub fn net<'a>(&'a self, mine: &'a Config) -> Net<'a> {
+        let mut configs: BTreeMap<&str, &Config> =
+            self.others.iter().map(|(n, c)| (n.as_str(), c)).collect();
+        configs.insert(self.me.as_str(), mine);
+        Net {
+            me: &self.me,
+            configs,
+            cabling: &self.network.cabling,
+        }
+    }
+}
+
+/// Every switch's running config and the cabling: what link, BGP and MLAG state is derived
+/// from.
+pub struct Net<'a> {
+    pub me: &'a str,
+    pub configs: BTreeMap<&'a str, &'a Config>,
+    pub cabling: &'a Cabling,
+}
+
+/// A BGP session's state as the lab derives it. Onyx prints `ESTABLISHED/N` (captured); the
+/// other states' spelling is UNCONFIRMED (see `lab::cli::Unconfirmed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SessionState {
+    /// The far end answered and refused: an AS that is not the one configured, the same
+    /// router-id on both ends.
+    Idle,
+    /// No one to talk to: no connected subnet holds the neighbor's address, the link is down,
+    /// no switch there has the address, or it does not run BGP or has no neighbor for us.
+    Active,
+    Established,
+}
+
+/// One configured neighbor of a switch, and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    pub neighbor: Ipv4Addr,
+    pub remote_as: u32,
+    pub state: SessionState,
+    /// The switch at the other end, when one has the neighbor's address on a connected path.
+    pub far: Option<String>,
+    /// Prefixes received from the neighbor and accepted (not looping back through our AS).
+    pub received: usize,
+    /// Prefixes sent to it that it accepts.
+    pub sent: usize,
+}
+
+/// A switch's BGP instance as it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BgpView {
+    pub asn: u32,
+    pub router_id: Ipv4Addr,
+    pub sessions: Vec<Session>,
+    /// Prefixes in the BGP table: the switch's own and those it learned.
+    pub prefixes: usize,
+}
+
+/// A route in a switch's BGP table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Route {
+    /// AS path; empty for a prefix the switch advertises itself.
+    path: Vec<u32>,
+    /// Learned from an iBGP neighbor (not passed on to another one).
+    ibgp: bool,
+}
+
+/// An MLAG port-channel's state across the pair (`show mlag`'s status summary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MlagPortState {
+    /// `shutdown` (the default of an MLAG port-channel).
+    Disabled,
+    /// No member up on either switch.
+    Inactive,
+    /// Members up on one switch of the pair only.
+    ActivePartial,
+    /// Members up on both.
+    ActiveFull,
+}
+
+/// The MLAG peer link: its port-channel, VLAN interface and addresses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ipl {
+    pub id: u8,
+    pub port_channel: Option<u16>,
+    pub vlan: Option<Vlan>,
+    pub local: Option<Ipv4Addr>,
+    pub peer: Option<Ipv4Addr>,
+    pub up: bool,
+}
+
+/// A switch's MLAG as it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MlagView {
+    /// `no mlag shutdown`.
+    pub admin: bool,
+    /// The pair is formed: peer link up and both halves agree on the system MAC.
+    pub oper: bool,
+    pub system_mac: Option<Mac>,
+    pub ipl: Option<Ipl>,
+    /// The other switch of the pair, found over the peer link.
+    pub peer: Option<String>,
+    pub ports: Vec<(u16, MlagPortState)>,
+}
+
+/// A lab switch's base MAC (its MLAG system ID): derived from its name, so it is stable
+/// across restarts, under an OUI of NVIDIA's (Mellanox) as real switches have.
+pub fn base_mac(name: &str) -> Mac {
+    // FNV-1a, 32 bits: a fixed function, unlike the standard hasher.
+    let h = name.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let [_, a, b, c] = h.to_be_bytes();
+    Mac([0x98, 0x03, 0x9b, a, b, c])
+}
+
+fn iface(c: &Config, i: Iface) -> Option<&Interface> {
+    c.interfaces.get(&i)
+}
+
+/// A port exists on the switch (a subport of a split port, or a port that is not split) and
+/// is not shut down.
+fn admin_up(c: &Config, p: Port) -> bool {
+    let split = |q: Port| iface(c, Iface::Ethernet(q)).and_then(|i| i.split);
+    let exists = match p.sub {
+        Some(n) => split(p.parent()).is_some_and(|s| n >= 1 && n <= s.ways()),
+        None => split(p).is_none(),
+    };
+    exists && iface(c, Iface::Ethernet(p)).and_then(|i| i.shutdown) != Some(true)
+}
+
+/// Whether an interface carries `vlan` at L2.
+fn carries(i: Option<&Interface>, vlan: Vlan, is_ipl: bool) -> bool {
+    // The peer link carries every VLAN of the pair.
+    if is_ipl {
+        return true;
+    }
+    let Some(i) = i else {
+        return vlan.get() == 1;
+    };
+    if i.routed {
+        return false;
+    }
+    let access = i.access_vlan.map_or(1, Vlan::get) == vlan.get();
+    let allowed = |mode| {
+        i.allowed
+            .clone()
+            .unwrap_or_else(|| crate::onyx::Allowed::default_for(mode))
+    };
+    match i.switchport_mode {
+        None | Some(SwitchportMode::Access) => access,
+        Some(SwitchportMode::Trunk) => {
+            let a = allowed(SwitchportMode::Trunk);
+            a.all || a.vlans.contains(vlan)
+        }
+        Some(SwitchportMode::Hybrid) => {
+            let a = allowed(SwitchportMode::Hybrid);
+            access || a.all || a.vlans.contains(vlan)
+        }
+    }
+}
+
+impl<'a> Net<'a> {
+    fn config(&self, sw: &str) -> Option<&'a Config> {
+        self.configs.get(sw).copied()
+    }
+
+    /// A physical port is up: it exists and is not shut down on its switch, and its cable
+    /// leads to a host or to a port that is up on a switch of the network.
+    pub fn port_up(&self, sw: &str, p: Port) -> bool {
+        let Some(c) = self.config(sw) else {
+            return false;
+        };
+        if !admin_up(c, p) {
+            return false;
+        }
+        if self.cabling.to_host(sw, p) {
+            return true;
+        }
+        match self.cabling.far(sw, p) {
+            Some((f, q)) => self.config(f).is_some_and(|fc| admin_up(fc, q)),
+            None => false,
+        }
+    }
+
+    /// The ports of `sw` that join bundle `id` (an MLAG port-channel when `mlag`).
+    fn members(&self, sw: &str, mlag: bool, id: u16) -> Vec<Port> {
+        self.config(sw)
+            .map(|c| {
+                c.interfaces
+                    .iter()
+                    .filter_map(|(k, i)| match (k, i.channel_group) {
+                        (Iface::Ethernet(p), Some(g)) if g.mlag == mlag && g.id == id => Some(*p),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The L2 interface a port forwards in: itself, its bundle, or none (a routed port).
+    fn l2_of(&self, sw: &str, p: Port) -> Option<Iface> {
+        let i = self.config(sw).and_then(|c| iface(c, Iface::Ethernet(p)));
+        match i {
+            Some(i) if i.routed => None,
+            Some(Interface {
+                channel_group: Some(g),
+                ..
+            }) => Some(if g.mlag {
+                Iface::MlagPortChannel(g.id)
+            } else {
+                Iface::PortChannel(g.id)
+            }),
+            _ => Some(Iface::Ethernet(p)),
+        }
+    }
+
+    fn carries(&self, sw: &str, l2: Iface, vlan: Vlan) -> bool {
+        let Some(c) = self.config(sw) else {
+            return false;
+        };
+        let i = iface(c, l2);
+        let ipl = matches!(l2, Iface::PortChannel(_)) && i.is_some_and(|i| i.ipl.is_some());
+        if !matches!(l2, Iface::Ethernet(_)) && i.is_none() {
+            return false;
+        }
+        carries(i, vlan, ipl)
+    }
+
+    /// The switches one L2 hop away in `vlan`: across an up port (or an up member of a
+    /// bundle) that carries the VLAN at both ends.
+    fn l2_neighbors(&self, sw: &str, vlan: Vlan) -> BTreeSet<&'a str> {
+        let mut out = BTreeSet::new();
+        for (p, (f, q)) in self.cabling.ports(sw) {
+            if !self.port_up(sw, p) {
+                continue;
+            }
+            let (Some(a), Some(b)) = (self.l2_of(sw, p), self.l2_of(f, q)) else {
+                continue;
+            };
+            if self.carries(sw, a, vlan)
+                && self.carries(f, b, vlan)
+                && let Some((name, _)) = self.configs.get_key_value(f)
+            {
+                out.insert(*name);
+            }
+        }
+        out
+    }
+
+    /// An interface with an address is up: a routed port whose link is up, a VLAN interface
+    /// with an up port in its VLAN, a loopback.
+    pub fn iface_up(&self, sw: &str, i: Iface) -> bool {
+        let Some(c) = self.config(sw) else {
+            return false;
+        };
+        let admin = iface(c, i).is_some_and(|x| x.shutdown != Some(true));
+        match i {
+            Iface::Ethernet(p) => self.port_up(sw, p),
+            Iface::Loopback(_) => admin,
+            Iface::PortChannel(n) => {
+                admin
+                    && self
+                        .members(sw, false, n)
+                        .iter()
+                        .any(|p| self.port_up(sw, *p))
+            }
+            Iface::MlagPortChannel(n) => {
+                iface(c, i).is_some_and(|x| x.shutdown == Some(false))
+                    && self
+                        .members(sw, true, n)
+                        .iter()
+                        .any(|p| self.port_up(sw, *p))
+            }
+            Iface::Vlan(v) => {
+                admin
+                    && c.interfaces.iter().any(|(k, x)| {
+                        let l2 = match k {
+                            Iface::Ethernet(p) if x.channel_group.is_none() && !x.routed => {
+                                self.port_up(sw, *p)
+                            }
+                            Iface::PortChannel(_) | Iface::MlagPortChannel(_) => {
+                                self.iface_up(sw, *k)
+                            }
+                            _ => false,
+                        };
+                        l2 && self.carries(sw, *k, v)
+                    })
+            }
+        }
+    }
+
+    /// The addresses of `sw`'s interfaces that are up.
+    fn connected(&self, sw: &str) -> Vec<(Iface, Ipv4Net)> {
+        let Some(c) = self.config(sw) else {
+            return Vec::new();
+        };
+        c.interfaces
+            .iter()
+            .filter_map(|(k, i)| i.address.map(|a| (*k, a)))
+            .filter(|(k, _)| self.iface_up(sw, *k))
+            .collect()
+    }
+
+    /// The switch that has `addr` on the far side of `sw`'s interface `local` (one hop: the
+    /// cable's far port, or a switch one L2 hop away in the VLAN).
+    fn owner(&self, sw: &str, local: Iface, net: Ipv4Net, addr: Ipv4Addr) -> Option<&'a str> {
+        let has = |f: &str, i: Iface| {
+            self.config(f)
+                .and_then(|c| iface(c, i))
+                .and_then(|x| x.address)
+                .is_some_and(|a| a.addr == addr && a.network() == net.network())
+                && self.iface_up(f, i)
+        };
+        match local {
+            Iface::Ethernet(p) => {
+                let (f, q) = self.cabling.far(sw, p)?;
+                let f = self.configs.get_key_value(f).map(|(k, _)| *k)?;
+                has(f, Iface::Ethernet(q)).then_some(f)
+            }
+            Iface::Vlan(v) => self
+                .l2_neighbors(sw, v)
+                .into_iter()
+                .find(|f| has(f, Iface::Vlan(v))),
+            _ => None,
+        }
+    }
+
+    /// The router-id a switch uses: the configured one, else its highest loopback address,
+    /// else its highest address that is up (the usual choice; UNCONFIRMED for Onyx).
+    fn router_id(&self, sw: &str) -> Ipv4Addr {
+        let c = self.config(sw);
+        if let Some(id) = c.and_then(|c| c.bgp.as_ref()).and_then(|b| b.router_id) {
+            return id;
+        }
+        let connected = self.connected(sw);
+        let best = |loopbacks: bool| {
+            connected
+                .iter()
+                .filter(|(k, _)| matches!(k, Iface::Loopback(_)) == loopbacks)
+                .map(|(_, a)| a.addr)
+                .max()
+        };
+        best(true)
+            .or_else(|| best(false))
+            .unwrap_or(Ipv4Addr::UNSPECIFIED)
+    }
+
+    /// BGP runs on a switch: IP routing, `protocol bgp` and an instance.
+    fn bgp_of(&self, sw: &str) -> Option<&'a crate::onyx::Bgp> {
+        let c = self.config(sw)?;
+        if !c.ip_routing || !c.protocols.contains(&Protocol::Bgp) {
+            return None;
+        }
+        c.bgp.as_ref()
+    }
+
+    /// One session's state from both ends, and the far switch.
+    fn session(
+        &self,
+        sw: &str,
+        neighbor: Ipv4Addr,
+        remote_as: u32,
+    ) -> (SessionState, Option<&'a str>) {
+        let Some(mine) = self.bgp_of(sw) else {
+            return (SessionState::Idle, None);
+        };
+        let path = self
+            .connected(sw)
+            .into_iter()
+            .find(|(_, a)| a.contains(neighbor) && a.addr != neighbor);
+        let Some((local, address)) = path else {
+            return (SessionState::Active, None);
+        };
+        let Some(far) = self.owner(sw, local, address, neighbor) else {
+            return (SessionState::Active, None);
+        };
+        let Some(theirs) = self.bgp_of(far) else {
+            return (SessionState::Active, Some(far));
+        };
+        let Some(&their_remote) = theirs.neighbors.get(&address.addr) else {
+            return (SessionState::Active, Some(far));
+        };
+        if their_remote != mine.asn
+            || remote_as != theirs.asn
+            || self.router_id(sw) == self.router_id(far)
+        {
+            return (SessionState::Idle, Some(far));
+        }
+        (SessionState::Established, Some(far))
+    }
+
+    /// Prefixes a switch advertises itself: its `network` statements that match the subnet of
+    /// an interface that is up (as a `network` statement needs a route to advertise).
+    fn originated(&self, sw: &str) -> BTreeSet<Ipv4Net> {
+        let Some(b) = self.bgp_of(sw) else {
+            return BTreeSet::new();
+        };
+        let connected: BTreeSet<Ipv4Net> = self
+            .connected(sw)
+            .into_iter()
+            .map(|(_, a)| a.network())
+            .collect();
+        b.networks
+            .iter()
+            .filter(|n| connected.contains(&n.network()))
+            .copied()
+            .collect()
+    }
+
+    /// Every switch's BGP: its sessions' states, its table (own prefixes, then what
+    /// Established sessions carry, best path by AS-path length, eBGP before iBGP, no prefix
+    /// back through an AS on its path, no iBGP route passed to another iBGP neighbor), and
+    /// how many prefixes each session receives.
+    pub fn bgp(&self) -> BTreeMap<&'a str, BgpView> {
+        let running: Vec<(&'a str, &'a crate::onyx::Bgp)> = self
+            .configs
+            .keys()
+            .filter_map(|sw| self.bgp_of(sw).map(|b| (*sw, b)))
+            .collect();
+        // Each switch's sessions; the Established ones as (receiver, neighbor, sender).
+        let mut states: BTreeMap<&str, Vec<Session>> = BTreeMap::new();
+        let mut up: Vec<(&'a str, Ipv4Addr, &'a str)> = Vec::new();
+        for (sw, b) in &running {
+            let list = states.entry(sw).or_default();
+            for (n, r) in &b.neighbors {
+                let (state, far) = self.session(sw, *n, *r);
+                if let (SessionState::Established, Some(f)) = (state, far) {
+                    up.push((sw, *n, f));
+                }
+                list.push(Session {
+                    neighbor: *n,
+                    remote_as: *r,
+                    state,
+                    far: far.map(str::to_string),
+                    received: 0,
+                    sent: 0,
+                });
+            }
+        }
+        let asn: BTreeMap<&str, u32> = running.iter().map(|(s, b)| (*s, b.asn)).collect();
+        let mut tables: BTreeMap<&str, BTreeMap<Ipv4Net, Route>> = running
+            .iter()
+            .map(|(sw, _)| {
+                let own = self
+                    .originated(sw)
+                    .into_iter()
+                    .map(|n| {
+                        (
+                            n,
+                            Route {
+                                path: Vec::new(),
+                                ibgp: false,
+                            },
+                        )
+                    })
+                    .collect();
+                (*sw, own)
+            })
+            .collect();
+        // What `from` advertises to `to`, as `to` receives it; `None` when not sent or refused.
+        let offer = |r: &Route, to: u32, from: u32| -> Option<Route> {
+            let ibgp = to == from;
+            if ibgp && r.ibgp {
+                return None;
+            }
+            let mut path = r.path.clone();
+            if !ibgp {
+                path.insert(0, from);
+                if path.contains(&to) {
+                    return None;
+                }
+            }
+            Some(Route { path, ibgp })
+        };
+        // Best paths only ever get shorter, so this settles; the bound is a safeguard.
+        for _ in 0..=running.len() {
+            let mut changed = false;
+            for (to, _, from) in &up {
+                let (Some(&a), Some(&b)) = (asn.get(to), asn.get(from)) else {
+                    continue;
+                };
+                let offers: Vec<(Ipv4Net, Route)> = tables[from]
+                    .iter()
+                    .filter_map(|(p, r)| offer(r, a, b).map(|r| (*p, r)))
+                    .collect();
+                let table = tables.entry(to).or_default();
+                for (p, new) in offers {
+                    let better = match table.get(&p) {
+                        None => true,
+                        Some(old) if old.path.is_empty() && !old.ibgp => false,
+                        Some(old) => {
+                            new.path.len() < old.path.len()
+                                || (new.path.len() == old.path.len() && old.ibgp && !new.ibgp)
+                        }
+                    };
+                    if better {
+                        table.insert(p, new);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let accepted = |to: &str, from: &str| -> usize {
+            match (asn.get(to), asn.get(from), tables.get(from)) {
+                (Some(&a), Some(&b), Some(t)) => {
+                    t.values().filter(|r| offer(r, a, b).is_some()).count()
+                }
+                _ => 0,
+            }
+        };
+        running
+            .iter()
+            .map(|(sw, b)| {
+                let mut sessions = states.remove(sw).unwrap_or_default();
+                for s in &mut sessions {
+                    if let (SessionState::Established, Some(f)) = (s.state, s.far.as_deref()) {
+                        (s.received, s.sent) = (accepted(sw, f), accepted(f, sw));
+                    }
+                }
+                let view = BgpView {
+                    asn: b.asn,
+                    router_id: self.router_id(sw),
+                    sessions,
+                    prefixes: tables.get(sw).map_or(0, BTreeMap::len),
+                };
+                (*sw, view)
+            })
+            .collect()
+    }
+
+    /// A switch's MLAG peer link, as configured (`up` false): the port-channel with `ipl N`
+    /// and the VLAN interface with `ipl N peer-address`.
+    fn ipl_of(&self, sw: &str) -> Option<Ipl> {
+        let c = self.config(sw)?;
+        let po = c.interfaces.iter().find_map(|(k, i)| match (k, i.ipl) {
+            (Iface::PortChannel(n), Some(id)) => Some((id, *n)),
+            _ => None,
+        });
+        let vlan = c
+            .interfaces
+            .iter()
+            .find_map(|(k, i)| match (k, i.ipl_peer) {
+                (Iface::Vlan(v), Some((id, peer))) => {
+                    Some((id, *v, i.address.map(|a| a.addr), peer))
+                }
+                _ => None,
+            });
+        let id = po.map(|p| p.0).or(vlan.map(|v| v.0))?;
+        let vlan = vlan.filter(|v| v.0 == id);
+        Some(Ipl {
+            id,
+            port_channel: po.filter(|p| p.0 == id).map(|p| p.1),
+            vlan: vlan.map(|v| v.1),
+            local: vlan.and_then(|v| v.2),
+            peer: vlan.map(|v| v.3),
+            up: false,
+        })
+    }
+
+    fn mlag_on(&self, sw: &str) -> bool {
+        self.config(sw)
+            .is_some_and(|c| c.protocols.contains(&Protocol::Mlag) && c.mlag.enabled)
+    }
+
+    /// `me`'s MLAG, from both halves of the pair; `None` when `protocol mlag` is off.
+    pub fn mlag(&self) -> Option<MlagView> {
+        let me = self.me;
+        let c = self.config(me)?;
+        if !c.protocols.contains(&Protocol::Mlag) {
+            return None;
+        }
+        let admin = c.mlag.enabled;
+        let mut ipl = self.ipl_of(me);
+        // The peer: across an up member of the IPL port-channel, a switch whose own IPL
+        // port-channel that member's cable joins, in the same VLAN, with the peer address we
+        // expect and expecting ours.
+        let peer = ipl.as_ref().filter(|_| admin).and_then(|ipl| {
+            let (po, local, want) = (ipl.port_channel?, ipl.local?, ipl.peer?);
+            self.members(me, false, po)
+                .into_iter()
+                .filter(|p| self.port_up(me, *p))
+                .filter_map(|p| self.cabling.far(me, p))
+                .find_map(|(f, q)| {
+                    let theirs = self.ipl_of(f)?;
+                    let joined = theirs
+                        .port_channel
+                        .is_some_and(|n| self.members(f, false, n).contains(&q));
+                    (theirs.id == ipl.id
+                        && joined
+                        && theirs.vlan == ipl.vlan
+                        && theirs.local == Some(want)
+                        && theirs.peer == Some(local)
+                        && self.mlag_on(f))
+                    .then(|| self.configs.get_key_value(f).map(|(k, _)| *k))
+                    .flatten()
+                })
+        });
+        if let Some(ipl) = &mut ipl {
+            ipl.up = peer.is_some();
+        }
+        let oper = peer.is_some_and(|f| {
+            self.config(f)
+                .is_some_and(|fc| fc.mlag.system_mac == c.mlag.system_mac)
+        });
+        let port_up = |sw: &str, n: u16| {
+            self.config(sw)
+                .and_then(|x| iface(x, Iface::MlagPortChannel(n)))
+                .is_some_and(|i| i.shutdown == Some(false))
+                && self
+                    .members(sw, true, n)
+                    .iter()
+                    .any(|p| self.port_up(sw, *p))
+        };
+        let ports = c
+            .interfaces
+            .iter()
+            .filter_map(|(k, i)| match k {
+                Iface::MlagPortChannel(n) => Some((*n, i)),
+                _ => None,
+            })
+            .map(|(n, i)| {
+                let state = if i.shutdown != Some(false) {
+                    MlagPortState::Disabled
+                } else {
+                    let here = port_up(me, n);
+                    let there = oper && peer.is_some_and(|f| port_up(f, n));
+                    match (here, there) {
+                        (true, true) => MlagPortState::ActiveFull,
+                        (false, false) => MlagPortState::Inactive,
+                        _ => MlagPortState::ActivePartial,
+                    }
+                };
+                (n, state)
+            })
+            .collect();
+        Some(MlagView {
+            admin,
+            oper,
+            system_mac: c.mlag.system_mac,
+            ipl,
+            peer: peer.map(str::to_string),
+            ports,
+        })
+    }
+}

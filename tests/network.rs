@@ -1,0 +1,330 @@
+//! The lab as a network: state that both ends of a cable decide. After a push of the routed
+//! leaf-spine fabric every BGP session is Established on both ends; shutting one port, or
+//! one end's wrong AS, takes exactly that session down on both ends, and mending it brings it
+//! back. An MLAG pair forms only when both halves agree on their peer link, and its MLAG
+//! port-channels are active on one or both switches as their members are up.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use fabric::lab::{Cabling, Device, Network, Session, Switch};
+
+use crate::lab_ssh::{Shell, push_inventory_of, start_lab_of};
+use crate::{root, scratch};
+
+/// The rows of `show ip bgp summary`: neighbor → its State/PfxRcd column.
+fn sessions(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(cols.len(), 10, "a row of ten columns: {l:?}");
+            (cols[0].to_string(), cols[9].to_string())
+        })
+        .collect()
+}
+
+/// Logged-in shells on every switch of a running `fabric lab`, enabled, paging off.
+fn shells(state: &Path) -> BTreeMap<String, Shell> {
+    let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
+    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
+    inv.switches
+        .iter()
+        .map(|(name, a)| {
+            let addr = format!("{}:{}", a.host, a.port).parse().unwrap();
+            let mut sh = Shell::open(addr, &state.join("known_hosts"));
+            sh.send("no cli session paging enable").unwrap();
+            sh.send("enable").unwrap();
+            (name.clone(), sh)
+        })
+        .collect()
+}
+
+/// Every switch's sessions, as its `show ip bgp summary` prints them.
+fn all_sessions(
+    shells: &mut BTreeMap<String, Shell>,
+) -> BTreeMap<String, BTreeMap<String, String>> {
+    shells
+        .iter_mut()
+        .map(|(name, sh)| {
+            (
+                name.clone(),
+                sessions(&sh.send("show ip bgp summary").unwrap()),
+            )
+        })
+        .collect()
+}
+
+/// The sessions not Established with the PfxRcd the leaf-spine gives every session (a leaf
+/// receives 7 prefixes from a spine: the other three leaves' loopbacks and server subnets,
+/// the spine's loopback; a spine 2 from a leaf: its loopback and server subnet).
+fn not_up(all: &BTreeMap<String, BTreeMap<String, String>>) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for (name, rows) in all {
+        let expect = if name.starts_with("leaf") {
+            "ESTABLISHED/7"
+        } else {
+            "ESTABLISHED/2"
+        };
+        for (neighbor, state) in rows {
+            if state != expect {
+                out.push((name.clone(), neighbor.clone(), state.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_drops_one() {
+    let state = scratch("network-bgp");
+    let fabric = root().join("fabrics/ml-cluster.yaml");
+    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    // Before the push: factory switches, no BGP (hidden until `protocol bgp`). The shells
+    // close before the push, which refuses to configure a switch someone else is logged in to.
+    let before = shells(&state)
+        .get_mut("leaf01")
+        .unwrap()
+        .send("show ip bgp summary")
+        .unwrap();
+    assert_eq!(before, "% Unrecognized command \"bgp\".\n");
+
+    let (code, out) = push_inventory_of(
+        &fabric,
+        &state,
+        &state.join("known_hosts"),
+        &["--allow-disruptive"],
+        &[("FABRIC_PASSWORD", "admin")],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches(" converged ").count(), 6, "{out}");
+
+    let mut shells = shells(&state);
+    let all = all_sessions(&mut shells);
+    assert_eq!(all.len(), 6);
+    for (name, rows) in &all {
+        let n = if name.starts_with("leaf") { 8 } else { 16 };
+        assert_eq!(rows.len(), n, "{name}: {rows:?}");
+    }
+    assert_eq!(not_up(&all), vec![], "every session is up after the push");
+    let leaf01 = shells
+        .get_mut("leaf01")
+        .unwrap()
+        .send("show ip bgp summary")
+        .unwrap();
+    for line in [
+        "BGP router identifier     : 10.255.1.1\n",
+        "local AS number           : 65101\n",
+        // Its own loopback and subnet, the other leaves' six, both spines' loopbacks.
+        "IPV4 Prefixes             : 10\n",
+    ] {
+        assert!(leaf01.contains(line), "{line:?} in\n{leaf01}");
+    }
+
+    // One end of one cable shut: that session goes down at both ends, nothing else.
+    let leaf01 = shells.get_mut("leaf01").unwrap();
+    leaf01.send("configure terminal").unwrap();
+    assert_eq!(
+        leaf01.send("interface ethernet 1/25 shutdown").unwrap(),
+        "\n"
+    );
+    let down = vec![
+        ("leaf01".into(), "10.254.0.192".into(), "ACTIVE".into()),
+        ("spine01".into(), "10.254.0.193".into(), "ACTIVE".into()),
+    ];
+    assert_eq!(not_up(&all_sessions(&mut shells)), down);
+    let leaf01 = shells.get_mut("leaf01").unwrap();
+    leaf01.send("interface ethernet 1/25 no shutdown").unwrap();
+    assert_eq!(not_up(&all_sessions(&mut shells)), vec![]);
+
+    // One end with the wrong AS for its neighbor: refused at both ends.
+    let spine01 = shells.get_mut("spine01").unwrap();
+    spine01.send("configure terminal").unwrap();
+    spine01
+        .send("router bgp 65000 vrf default neighbor 10.254.0.201 remote-as 65199")
+        .unwrap();
+    let idle = vec![
+        ("leaf01".into(), "10.254.0.200".into(), "IDLE".into()),
+        ("spine01".into(), "10.254.0.201".into(), "IDLE".into()),
+    ];
+    assert_eq!(not_up(&all_sessions(&mut shells)), idle);
+}
+
+const MLAG: &str = r#"
+onyx: 3.10.4606
+lldp: true
+qos:
+  pools:
+    roce: { type: lossless, memory: 50, priorities: [3] }
+  pfc: { priorities: [3] }
+vlans:
+  - { id: 10, name: mgmt }
+mlag:
+  - switches: [tor-a, tor-b]
+    system_mac: 00:00:5E:00:01:5D
+    domain: vsphere
+    vip: 192.0.2.10/24
+    ipl: { port_channel: 100, vlan: 4000, subnet: 10.254.255.0/30 }
+port_defaults:
+  trust: L3
+  mtu: 9216
+  pfc: true
+  ecn: { 3: { min: 150, max: 1500 } }
+  ets: { 6: strict }
+switches:
+  tor-a:
+    model: SN2700
+    ports:
+      1/1: { mlag: 1, vlan: 10, peer: { host: esxi-01, port: vmnic0 } }
+      1/2: { mlag: 2, vlan: 10, peer: { host: esxi-02, port: vmnic0 } }
+  tor-b:
+    model: SN2700
+    ports:
+      1/1: { mlag: 1, vlan: 10, peer: { host: esxi-01, port: vmnic1 } }
+      1/2: { mlag: 2, vlan: 10, peer: { host: esxi-02, port: vmnic1 } }
+links:
+  - { a: tor-a:1/31-1/32, b: tor-b:1/31-1/32, role: ipl }
+"#;
+
+/// Lab switches running a fabric's compiled configs, cabled as the fabric says.
+fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
+    let mut sources = fabric::diag::Sources::default();
+    let loaded =
+        fabric::fabric::parse_bytes("mlag.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
+    let network = Network::new(Cabling::from_fabric(&fab));
+    fabric::compile::compile(&fab)
+        .into_iter()
+        .map(|(name, config)| {
+            let dev = std::sync::Arc::new(Device::new(Switch::with_config(config)));
+            network.add_device(name.as_str(), &dev);
+            dev.join(network.clone(), name.as_str());
+            (name.to_string(), dev)
+        })
+        .collect()
+}
+
+/// Types lines into a switch, as one session in configuration mode; what it printed.
+fn typed(dev: &Device, lines: &[&str]) -> String {
+    let mut s = Session::configuring();
+    lines
+        .iter()
+        .map(|l| match dev.command(1, &mut s, l).step {
+            fabric::lab::device::Step::Reply { output, .. } => output,
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+fn field<'a>(text: &'a str, name: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .map_or("", str::trim)
+}
+
+#[test]
+fn an_mlag_pair_forms_when_both_halves_agree() {
+    let net = network_of(MLAG);
+    let (a, b) = (&net["tor-a"], &net["tor-b"]);
+    let show = |d: &Device| typed(d, &["show mlag"]);
+    let text = show(a);
+    assert_eq!(field(&text, "Admin status:"), "Enabled", "{text}");
+    assert_eq!(field(&text, "Operational status:"), "Up", "{text}");
+    assert_eq!(field(&text, "System-mac:"), "00:00:5E:00:01:5D");
+    assert_eq!(field(&text, " Configured:"), "2");
+    assert_eq!(field(&text, " Active-full:"), "2", "{text}");
+    let ipl = text.lines().find(|l| l.starts_with("1    Po100")).unwrap();
+    let cols: Vec<&str> = ipl.split_whitespace().collect();
+    assert_eq!(
+        &cols[..6],
+        ["1", "Po100", "4000", "Up", "10.254.255.1", "10.254.255.2"]
+    );
+    // Both switches are members, the peer's ID its own.
+    let members: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("System-id"))
+        .skip(2)
+        .collect();
+    assert_eq!(members.len(), 2, "{text}");
+    assert!(members[0].ends_with("<tor-a>"), "{text}");
+    assert_ne!(members[0].split(' ').next(), members[1].split(' ').next());
+    // The prompt names the domain; the switch with the lower peer-link address is master.
+    assert!(a.prompt(&Session::new()).contains("[vsphere: master]"));
+    assert!(b.prompt(&Session::new()).contains("[vsphere: standby]"));
+
+    // A member down on one switch: that MLAG port-channel is active on the other only.
+    typed(b, &["interface ethernet 1/2 shutdown"]);
+    let text = show(a);
+    assert_eq!(field(&text, " Active-full:"), "1", "{text}");
+    assert_eq!(field(&text, " Active-partial:"), "1", "{text}");
+
+    // One half expects another peer address: the pair does not form, at either end.
+    typed(b, &["interface vlan 4000 ipl 1 peer-address 10.254.255.3"]);
+    for d in [a, b] {
+        let text = show(d);
+        assert_eq!(field(&text, "Operational status:"), "Down", "{text}");
+        assert!(!text.contains("Active-full:    1"), "{text}");
+    }
+    typed(b, &["interface vlan 4000 ipl 1 peer-address 10.254.255.1"]);
+    assert_eq!(field(&show(a), "Operational status:"), "Up");
+
+    // The system MACs differ: the peer link is up, the pair is not.
+    typed(b, &["mlag system-mac 00:00:5E:00:01:5E"]);
+    assert_eq!(field(&show(a), "Operational status:"), "Down");
+}
+
+/// Without a network around it (a switch alone, or its cables gone), a neighbor has no one
+/// to talk to; MLAG and BGP are hidden until their protocol is enabled, and a switch refuses
+/// BGP under a second AS, an address on a switchport and switchport settings on a LAG member.
+#[test]
+fn a_switch_alone_refuses_as_onyx_does() {
+    let dev = Device::new(Switch::factory("leaf01"));
+    assert_eq!(
+        typed(&dev, &["show mlag"]),
+        "% Unrecognized command \"mlag\".\n"
+    );
+    assert_eq!(
+        typed(&dev, &["router bgp 65101 vrf default"]),
+        "% Unrecognized command \"router\".\n"
+    );
+    assert_eq!(
+        typed(
+            &dev,
+            &["interface ethernet 1/1 ip address 10.0.0.1/31 primary"]
+        ),
+        "% Interface ethernet 1/1 is a switchport; run `no switchport force` first.\n"
+    );
+    let out = typed(
+        &dev,
+        &[
+            "ip routing vrf default",
+            "protocol bgp",
+            "router bgp 65101",
+            "neighbor 10.0.0.0 remote-as 65000",
+            "exit",
+            "interface ethernet 1/1 no switchport force",
+            "interface ethernet 1/1 ip address 10.0.0.1/31 primary",
+            "router bgp 65102 vrf default",
+            "interface port-channel 1",
+            "exit",
+            "interface ethernet 1/2 channel-group 1 mode active",
+            "interface ethernet 1/2 switchport mode trunk",
+        ],
+    );
+    assert_eq!(
+        out,
+        "% BGP is already running with AS 65101.\n% Port 1/2 is part of a port channel\n"
+    );
+    let summary = typed(&dev, &["show ip bgp summary"]);
+    assert_eq!(
+        sessions(&summary),
+        BTreeMap::from([("10.0.0.0".into(), "ACTIVE".into())])
+    );
+    let row = summary
+        .lines()
+        .find(|l| l.starts_with("10.0.0.0 "))
+        .unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cols[8], "never", "{summary}");
+}
