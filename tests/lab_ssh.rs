@@ -519,12 +519,25 @@ fn fabric_lab_serves_the_fabric_and_saved_config_survives_a_restart() {
 
 /// One `--stdio` session: the lines in, everything printed out.
 fn stdio_session(state: &Path, input: &str) -> String {
+    stdio_session_of(&rdg(), state, "swx-mld-1-2", &[], input)
+}
+
+/// One `fabric lab FABRIC --stdio SWITCH` session (with `extra` arguments).
+pub fn stdio_session_of(
+    fabric: &Path,
+    state: &Path,
+    switch: &str,
+    extra: &[&std::ffi::OsStr],
+    input: &str,
+) -> String {
     let mut child = fabric_bin()
         .arg("lab")
-        .arg(rdg())
+        .arg(fabric)
         .arg("--state")
         .arg(state)
-        .args(["--stdio", "swx-mld-1-2"])
+        .arg("--stdio")
+        .arg(switch)
+        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use fabric::lab::{Cabling, Device, Network, Session, Switch};
 
-use crate::lab_ssh::{Shell, push_inventory_of, start_lab_of};
+use crate::lab_ssh::{Shell, push_inventory_of, start_lab_of, stdio_session_of};
 use crate::{root, scratch};
 
 /// The rows of `show ip bgp summary`: neighbor → its State/PfxRcd column.
@@ -327,4 +327,43 @@ fn a_switch_alone_refuses_as_onyx_does() {
         .unwrap();
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(cols[8], "never", "{summary}");
+}
+
+/// `fabric lab --stdio` (one process per session, as an OpenSSH `ForceCommand`): the other
+/// switches are read from their folders in the state directory, so a session sees the
+/// sessions of the switches that have been started, and no others.
+#[test]
+fn stdio_sessions_see_the_other_switches_through_their_folders() {
+    let state = scratch("network-stdio");
+    let fabric = root().join("fabrics/ml-cluster.yaml");
+    let from = root().join("golden/ml-cluster");
+    let extra = ["--from".as_ref(), from.as_os_str()];
+    // spine01 has run a session (its folder holds its running config); spine02 never has.
+    stdio_session_of(&fabric, &state, "spine01", &extra, "exit\n");
+    let out = stdio_session_of(
+        &fabric,
+        &state,
+        "leaf01",
+        &extra,
+        "no cli session paging enable\nenable\nshow ip bgp summary\nexit\n",
+    );
+    let rows = sessions(&out);
+    let state_of = |n: &str| rows.get(n).map(String::as_str);
+    // From spine01: its own loopback (leaf01's own prefixes come back looped and are refused).
+    for n in [
+        "10.254.0.192",
+        "10.254.0.200",
+        "10.254.0.208",
+        "10.254.0.216",
+    ] {
+        assert_eq!(state_of(n), Some("ESTABLISHED/1"), "{out}");
+    }
+    for n in [
+        "10.254.0.224",
+        "10.254.0.232",
+        "10.254.0.240",
+        "10.254.0.248",
+    ] {
+        assert_eq!(state_of(n), Some("ACTIVE"), "{out}");
+    }
 }
