@@ -192,13 +192,22 @@ fn l2_and_qos(e: &mut Interface, s: &PortSettings) {
     e.switchport_mode = s.switchport.filter(|m| *m != SwitchportMode::Access);
     e.access_vlan = s.vlan.filter(|v| Some(*v) != default_vlan);
     if let Some(vlans) = &s.trunk {
-        e.switchport_mode = Some(SwitchportMode::Trunk);
-        e.access_vlan = None;
-        e.allowed = Some(Allowed {
-            mode: SwitchportMode::Trunk,
+        // A hybrid port keeps its access VLAN untagged; a trunk port has none.
+        let mode = match s.switchport {
+            Some(SwitchportMode::Hybrid) => SwitchportMode::Hybrid,
+            _ => {
+                e.access_vlan = None;
+                SwitchportMode::Trunk
+            }
+        };
+        e.switchport_mode = Some(mode);
+        let allowed = Allowed {
+            mode,
             all: false,
             vlans: vlans.iter().copied().collect(),
-        });
+        };
+        // What the model holds for the mode's default (a hybrid port without tagged VLANs).
+        e.allowed = (allowed != Allowed::default_for(mode)).then_some(allowed);
     }
     qos(e, s);
 }

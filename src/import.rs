@@ -368,6 +368,8 @@ struct Settings {
     #[serde(skip_serializing_if = "Option::is_none")]
     vlan: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    vlans: Option<Vec<u16>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     trust: Option<String>,
     #[serde(
         skip_serializing_if = "BTreeMap::is_empty",
@@ -455,6 +457,8 @@ enum Attr {
     Admin(String),
     Switchport(String),
     Vlan(u16),
+    /// A trunk's VLANs, or a hybrid port's tagged VLANs.
+    Vlans(Vec<u16>),
     Trust(String),
     Ecn(u8, EcnDoc),
     Ets(u8, EtsDoc),
@@ -485,6 +489,7 @@ fn port_attrs(c: &Config, i: &Interface) -> BTreeSet<Attr> {
         Some(b) => attrs(&Interface {
             switchport_mode: b.switchport_mode,
             access_vlan: b.access_vlan,
+            allowed: b.allowed.clone(),
             ..i.clone()
         }),
         None => attrs(i),
@@ -516,6 +521,12 @@ fn attrs(i: &Interface) -> BTreeSet<Attr> {
     }
     if let Some(v) = i.access_vlan {
         out.insert(Attr::Vlan(v.get()));
+    }
+    // A VLAN list the port's mode takes (a trunk carrying every VLAN is Onyx's default).
+    if let Some(a) = i.allowed.as_ref().filter(|a| !a.all)
+        && Some(a.mode) == i.switchport_mode
+    {
+        out.insert(Attr::Vlans(a.vlans.iter().map(|v| v.get()).collect()));
     }
     out.insert(Attr::Trust(i.trust.unwrap_or(Trust::L2).to_string()));
     for (tc, e) in &i.ecn {
@@ -565,6 +576,7 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
             Attr::Admin(v) => s.admin = Some(v.clone()),
             Attr::Switchport(v) => s.switchport = Some(v.clone()),
             Attr::Vlan(v) => s.vlan = Some(*v),
+            Attr::Vlans(v) => s.vlans = Some(v.clone()),
             Attr::Trust(v) if v != "L2" => s.trust = Some(v.clone()),
             Attr::Trust(_) => {}
             Attr::Ecn(tc, e) => {
@@ -963,7 +975,7 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         }
         runs.retain(|(_, _, a)| !settings(a).is_empty_settings());
         for (_, _, a) in &runs {
-            *uses.entry(settings(a)).or_default() += 1;
+            *uses.entry(settings(a).shared()).or_default() += 1;
         }
         ranges.push((k, runs));
     }
@@ -1034,9 +1046,15 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         let mut entries: Vec<(Port, String, Settings)> = Vec::new();
         for (first, last, a) in runs {
             let s = settings(&a);
-            let s = match profile_of.get(&s) {
+            // A profile takes what ports share; what is a port's own (its address, the
+            // bundle it joins) stays on its entry, as the format has it.
+            let s = match profile_of.get(&s.shared()) {
                 Some(name) => Settings {
                     profile: Some(name.clone()),
+                    address: s.address,
+                    mlag: s.mlag,
+                    lag: s.lag,
+                    lacp: s.lacp,
                     ..Settings::default()
                 },
                 None => s,
@@ -1343,6 +1361,18 @@ impl Settings {
         *self == Settings::default()
     }
 
+    /// The settings a profile can hold (the format's port settings): without the port's
+    /// own address and bundle.
+    fn shared(&self) -> Settings {
+        Settings {
+            address: None,
+            mlag: None,
+            lag: None,
+            lacp: None,
+            ..self.clone()
+        }
+    }
+
     fn fields(&self) -> usize {
         [
             self.speed.is_some(),
@@ -1412,11 +1442,15 @@ fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
     let mut partial = Config::empty();
     for (iface, i) in &c.interfaces {
         match iface {
+            // A VLAN list of the port's own mode is its `vlans`; one left from another mode
+            // (the model keeps none) or `all` on a hybrid port stays a line.
             Iface::Ethernet(p) if model.has_port(p.parent()) => {
-                if i.allowed.is_some() {
+                if let Some(a) = &i.allowed
+                    && (a.all || Some(a.mode) != i.switchport_mode)
+                {
                     let e = partial.interfaces.entry(*iface).or_default();
                     e.allowed = i.allowed.clone();
-                    // The trunk list prints after the mode; the fabric sets the mode itself.
+                    // The list prints after the mode; the fabric sets the mode itself.
                     e.switchport_mode = i.switchport_mode;
                 }
             }
@@ -1432,7 +1466,14 @@ fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
                     // The bundle's L2 settings are written on its members; its MTU and QoS
                     // come from the first member, so only a bundle that differs keeps them.
                     e.created = false;
-                    e.switchport_mode = None;
+                    let own_list = e
+                        .allowed
+                        .as_ref()
+                        .is_some_and(|a| !a.all && Some(a.mode) == e.switchport_mode);
+                    if own_list || e.allowed.is_none() {
+                        e.switchport_mode = None;
+                        e.allowed = None;
+                    }
                     e.access_vlan = None;
                     if e.mtu == first.mtu {
                         e.mtu = None;

@@ -246,3 +246,47 @@ fn what_the_format_cannot_carry_is_refused_and_nothing_written() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Cray CSM MLAG spines (a pair: MLAG, its IPL port-channel and VLAN, MLAG
+/// port-channels with hybrid VLAN lists, LACP, IP interfaces) imported together: the fabric
+/// writes everything the format models as keys, and `extra` keeps only lines the model does
+/// not know, besides the two the format cannot say: a description of a port-channel and PFC
+/// on the IPL port-channel but not on its members (the format gives a bundle its members'
+/// QoS).
+#[test]
+fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
+    let dir = crate::shared().join("corpus/onyx");
+    let files = [
+        dir.join("cray-docs-csm__hpcm_switch_conf_spine_001__3.9.3210.cfg"),
+        dir.join("cray-docs-csm__hpcm_switch_conf_spine_002__3.9.3210.cfg"),
+    ];
+    let yaml = round_trip(&files);
+    let doc: serde_json::Value = serde_saphyr::from_str(&yaml).unwrap();
+    let switches = doc["switches"].as_object().unwrap();
+    assert_eq!(switches.len(), 2);
+    for (name, sw) in switches {
+        assert!(
+            sw["mlag"].is_object(),
+            "{name}: the MLAG half is keys\n{yaml}"
+        );
+        let mut modeled = Vec::new();
+        for (_, lines) in sw["extra"].as_object().unwrap() {
+            for line in lines.as_array().unwrap() {
+                let line = line.as_str().unwrap();
+                if matches!(fabric::onyx::command::parse(line), Ok(Some(_))) {
+                    modeled.push(line);
+                }
+            }
+        }
+        modeled.sort_unstable();
+        assert_eq!(
+            modeled,
+            [
+                "interface port-channel 100 dcb priority-flow-control mode on force",
+                "interface port-channel 100 description \"mlag-isl\"",
+            ],
+            "{name}\n{yaml}"
+        );
+    }
+    assert!(yaml.contains("vlans: [1999, 4091]"), "{yaml}");
+}

@@ -150,47 +150,11 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
     assert_eq!(not_up(&all_sessions(&mut shells)), idle);
 }
 
-const MLAG: &str = r#"
-onyx: 3.10.4606
-lldp: true
-qos:
-  pools:
-    roce: { type: lossless, memory: 50, priorities: [3] }
-  pfc: { priorities: [3] }
-vlans:
-  - { id: 10, name: mgmt }
-mlag:
-  - switches: [tor-a, tor-b]
-    system_mac: 00:00:5E:00:01:5D
-    domain: vsphere
-    vip: 192.0.2.10/24
-    ipl: { port_channel: 100, vlan: 4000, subnet: 10.254.255.0/30 }
-port_defaults:
-  trust: L3
-  mtu: 9216
-  pfc: true
-  ecn: { 3: { min: 150, max: 1500 } }
-  ets: { 6: strict }
-switches:
-  tor-a:
-    model: SN2700
-    ports:
-      1/1: { mlag: 1, vlan: 10, peer: { host: esxi-01, port: vmnic0 } }
-      1/2: { mlag: 2, vlan: 10, peer: { host: esxi-02, port: vmnic0 } }
-  tor-b:
-    model: SN2700
-    ports:
-      1/1: { mlag: 1, vlan: 10, peer: { host: esxi-01, port: vmnic1 } }
-      1/2: { mlag: 2, vlan: 10, peer: { host: esxi-02, port: vmnic1 } }
-links:
-  - { a: tor-a:1/31-1/32, b: tor-b:1/31-1/32, role: ipl }
-"#;
-
 /// Lab switches running a fabric's compiled configs, cabled as the fabric says.
 fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
     let mut sources = fabric::diag::Sources::default();
     let loaded =
-        fabric::fabric::parse_bytes("mlag.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
+        fabric::fabric::parse_bytes("fabric.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
     let network = Network::new(Cabling::from_fabric(&fab));
@@ -225,15 +189,16 @@ fn field<'a>(text: &'a str, name: &str) -> &'a str {
 
 #[test]
 fn an_mlag_pair_forms_when_both_halves_agree() {
-    let net = network_of(MLAG);
+    let yaml = std::fs::read_to_string(root().join("fabrics/vsphere-mlag.yaml")).unwrap();
+    let net = network_of(&yaml);
     let (a, b) = (&net["tor-a"], &net["tor-b"]);
     let show = |d: &Device| typed(d, &["show mlag"]);
     let text = show(a);
     assert_eq!(field(&text, "Admin status:"), "Enabled", "{text}");
     assert_eq!(field(&text, "Operational status:"), "Up", "{text}");
     assert_eq!(field(&text, "System-mac:"), "00:00:5E:00:01:5D");
-    assert_eq!(field(&text, " Configured:"), "2");
-    assert_eq!(field(&text, " Active-full:"), "2", "{text}");
+    assert_eq!(field(&text, " Configured:"), "8");
+    assert_eq!(field(&text, " Active-full:"), "8", "{text}");
     let ipl = text.lines().find(|l| l.starts_with("1    Po100")).unwrap();
     let cols: Vec<&str> = ipl.split_whitespace().collect();
     assert_eq!(
@@ -250,13 +215,16 @@ fn an_mlag_pair_forms_when_both_halves_agree() {
     assert!(members[0].ends_with("<tor-a>"), "{text}");
     assert_ne!(members[0].split(' ').next(), members[1].split(' ').next());
     // The prompt names the domain; the switch with the lower peer-link address is master.
-    assert!(a.prompt(&Session::new()).contains("[vsphere: master]"));
-    assert!(b.prompt(&Session::new()).contains("[vsphere: standby]"));
+    assert!(a.prompt(&Session::new()).contains("[vsphere-mlag: master]"));
+    assert!(
+        b.prompt(&Session::new())
+            .contains("[vsphere-mlag: standby]")
+    );
 
     // A member down on one switch: that MLAG port-channel is active on the other only.
     typed(b, &["interface ethernet 1/2 shutdown"]);
     let text = show(a);
-    assert_eq!(field(&text, " Active-full:"), "1", "{text}");
+    assert_eq!(field(&text, " Active-full:"), "7", "{text}");
     assert_eq!(field(&text, " Active-partial:"), "1", "{text}");
 
     // One half expects another peer address: the pair does not form, at either end.
@@ -264,7 +232,7 @@ fn an_mlag_pair_forms_when_both_halves_agree() {
     for d in [a, b] {
         let text = show(d);
         assert_eq!(field(&text, "Operational status:"), "Down", "{text}");
-        assert!(!text.contains("Active-full:    1"), "{text}");
+        assert_eq!(field(&text, " Active-full:"), "0", "{text}");
     }
     typed(b, &["interface vlan 4000 ipl 1 peer-address 10.254.255.1"]);
     assert_eq!(field(&show(a), "Operational status:"), "Up");

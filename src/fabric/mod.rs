@@ -186,7 +186,7 @@ pub struct PortSettings {
     pub address: Option<Ipv4Net>,
     /// The port-channel the port joins; its L2 and QoS settings are then the bundle's.
     pub bundle: Option<Bundle>,
-    /// The VLANs a trunk port carries.
+    /// The VLANs a trunk port carries, or a hybrid port's tagged VLANs.
     pub trunk: Option<BTreeSet<Vlan>>,
 }
 

@@ -195,6 +195,10 @@ macro_rules! port_settings {
             pub switchport: Option<Sp<String>>,
             /// Access VLAN id; the VLAN must be declared under `vlans`.
             pub vlan: Option<Sp<i64>>,
+            /// The VLANs a trunk port carries (`switchport: trunk`, implied), or a hybrid
+            /// port's tagged VLANs besides its access `vlan` (`switchport: hybrid`); each
+            /// declared under `vlans`.
+            pub vlans: Option<Sp<Vec<Sp<i64>>>>,
             /// `qos trust`: `port`, `L2` (Onyx default), `L3` or `both`.
             pub trust: Option<Sp<String>>,
             /// ECN per traffic class (0-7).
@@ -216,6 +220,7 @@ macro_rules! port_settings {
                     admin: self.admin.clone(),
                     switchport: self.switchport.clone(),
                     vlan: self.vlan.clone(),
+                    vlans: self.vlans.clone(),
                     trust: self.trust.clone(),
                     ecn: self.ecn.clone(),
                     ets: self.ets.clone(),

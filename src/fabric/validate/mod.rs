@@ -44,7 +44,8 @@
 //! - E052 — link ends of different lengths, or a link to itself
 //! - E060 — VLAN id declared twice
 //! - E061 — VLAN name used twice
-//! - E062 — access VLAN not declared
+//! - E062 — access VLAN (or a VLAN of a port's `vlans`) not declared
+//! - E064 — `vlans` on a port in access mode
 //! - E063 — unknown profile
 //! - E070 — two switches with the same name
 //! - W001 — profile not used
@@ -98,12 +99,31 @@ struct Layer {
     shutdown: Option<At<bool>>,
     switchport: Option<At<SwitchportMode>>,
     vlan: Option<At<Vlan>>,
+    vlans: Option<At<VlanList>>,
     trust: Option<At<Trust>>,
     pfc: Option<At<bool>>,
     auto_description: Option<At<bool>>,
     description: Option<At<String>>,
     ecn: BTreeMap<TrafficClass, At<Ecn>>,
     ets: BTreeMap<TrafficClass, At<Ets>>,
+}
+
+/// The VLANs a port's `vlans` lists, each where it is written; printed as written in a
+/// conflict (`10,20`). Two lists are equal when they hold the same VLANs.
+#[derive(Clone, Debug)]
+struct VlanList(BTreeMap<Vlan, Span>);
+
+impl PartialEq for VlanList {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.keys().eq(other.0.keys())
+    }
+}
+
+impl Display for VlanList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids: Vec<String> = self.0.keys().map(ToString::to_string).collect();
+        f.write_str(&ids.join(","))
+    }
 }
 
 /// One place that differs from another: (key, value here, where, value there, where).
@@ -116,6 +136,7 @@ macro_rules! each_scalar {
         $m!(shutdown);
         $m!(switchport);
         $m!(vlan);
+        $m!(vlans);
         $m!(trust);
         $m!(pfc);
         $m!(auto_description);
@@ -438,6 +459,19 @@ impl Cx {
         }
         if let Some(v) = &s.vlan {
             l.vlan = at!(v, self.int(v, Vlan::new));
+        }
+        if let Some(list) = &s.vlans {
+            let ids: Vec<Option<(Vlan, Span)>> = list
+                .get()
+                .iter()
+                .map(|v| self.int(v, Vlan::new).map(|id| (id, self.span(v))))
+                .collect();
+            if ids.iter().all(Option::is_some) {
+                l.vlans = Some((
+                    VlanList(ids.into_iter().flatten().collect()),
+                    self.span(list),
+                ));
+            }
         }
         if let Some(v) = &s.trust {
             l.trust = at!(v, self.word(v, Trust::parse));
@@ -1157,14 +1191,34 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 };
             }
             let vlan = first!(vlan);
-            if let Some((v, at)) = vlan
-                && v.get() != 1
-                && !sw.vlans.contains_key(v)
-            {
-                let d = Diagnostic::error("E062", format!("VLAN {v} is not declared"))
-                    .at(*at, "used here")
-                    .help(format!("add `- id: {v}` under `vlans`"));
-                group(d, String::new(), port);
+            let vlans = first!(vlans);
+            let tagged = vlans.iter().flat_map(|(l, _)| l.0.iter());
+            for (v, at) in vlan.map(|(v, at)| (v, at)).into_iter().chain(tagged) {
+                if v.get() != 1 && !sw.vlans.contains_key(v) {
+                    let d = Diagnostic::error("E062", format!("VLAN {v} is not declared"))
+                        .at(*at, "used here")
+                        .help(format!("add `- id: {v}` under `vlans`"));
+                    group(d, format!("{v}"), port);
+                }
+            }
+            let mut switchport = first!(switchport).map(|x| x.0);
+            if let Some((list, at)) = vlans {
+                // At the first VLAN listed: a flow list's own span is its opening bracket.
+                let at = list.0.values().next().unwrap_or(at);
+                match first!(switchport) {
+                    Some((SwitchportMode::Access, mode_at)) => {
+                        let d = Diagnostic::error(
+                            "E064",
+                            format!("`vlans` on {{ports}} of `{name}`, in access mode"),
+                        )
+                        .at(*at, "tagged VLANs")
+                        .also(*mode_at, "access mode")
+                        .help("an access port carries one VLAN (`vlan`); for several, `switchport: trunk` (or `hybrid`, with `vlan` untagged)");
+                        group(d, String::new(), port);
+                    }
+                    None => switchport = Some(SwitchportMode::Trunk),
+                    Some(_) => {}
+                }
             }
             let split = port.sub.and(sw.splits.get(&port.parent()).copied());
             let native = sw.model.native_speed(port.parent(), split);
@@ -1265,7 +1319,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     speed: speed.map(|x| x.0),
                     mtu: mtu.map(|x| x.0),
                     shutdown: first!(shutdown).is_some_and(|x| x.0),
-                    switchport: first!(switchport).map(|x| x.0),
+                    switchport,
                     vlan: vlan.map(|x| x.0),
                     trust: trust.map(|x| x.0),
                     ecn,
@@ -1275,7 +1329,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     peer: peer.map(|x| x.0.clone()),
                     address: None,
                     bundle: None,
-                    trunk: None,
+                    trunk: vlans.map(|x| x.0.0.keys().copied().collect()),
                 },
             );
         }
