@@ -8,9 +8,10 @@
 //! How a config's RoCE parts are recognised, without a fabric to say so: the *RoCE traffic
 //! classes* are those with ECN configured on some port (Onyx maps switch priority N to
 //! traffic class N by default, as the reference guide relies on); the *RoCE ports* are the
-//! Ethernet ports with ECN on such a class, in PFC mode, or trusting L3 where some port marks
+//! Ethernet ports with ECN on such a class, in PFC mode (an MLAG IPL's members aside: NVIDIA's
+//! MLAG recipe puts the IPL in PFC mode on any switch), or trusting L3 where some port marks
 //! ECN; the *lossless priorities* are those a lossless traffic pool maps, or priority 3 under
-//! the one-shot `roce` mode.
+//! the one-shot `roce` mode. A switch *carries RoCE* when it has any of these.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -250,13 +251,28 @@ impl<'a> Facts<'a> {
             .interfaces
             .values()
             .any(|i| i.trust == Some(Trust::L3));
+        // NVIDIA's MLAG recipe puts the IPL in PFC mode on any switch, RoCE or not (the ESF
+        // configuration: global PFC, then PFC on the IPL port-channel), and a bundle's members
+        // are configured as the bundle: PFC mode alone on an IPL member says nothing of RoCE.
+        let ipl_channels: BTreeSet<u16> = config
+            .interfaces
+            .iter()
+            .filter_map(|(k, i)| match (k, i.ipl) {
+                (Iface::PortChannel(n), Some(_)) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        let ipl_member = |i: &Interface| {
+            i.channel_group
+                .is_some_and(|g| !g.mlag && ipl_channels.contains(&g.id))
+        };
         let roce_ports = config
             .interfaces
             .iter()
             .filter(|(k, i)| {
                 matches!(k, Iface::Ethernet(_))
                     && (!i.ecn.is_empty()
-                        || i.pfc
+                        || (i.pfc && !ipl_member(i))
                         || (i.trust == Some(Trust::L3) && !roce_classes.is_empty()))
             })
             .map(|(k, i)| (*k, i))

@@ -382,11 +382,11 @@ pub static RULES: &[Rule] = &[
         name: "lldp-off-with-dcb",
         severity: Severity::Warning,
         applies: Applies::Both,
-        what: "RoCE settings (ECN, PFC, lossless pools, the `roce` mode) on a switch with LLDP off.",
+        what: "RoCE settings (ECN, PFC on some priority, lossless pools, the `roce` mode) on a switch with LLDP off. Global PFC enabled on no priority, with PFC mode on an MLAG IPL only, is NVIDIA's MLAG recipe (Onyx User Manual, ESF Configuration Using CLI), not RoCE: it tells the hosts nothing.",
         why: "DCBX, which tells the hosts' NICs the PFC and ETS settings, runs over LLDP; without it the NICs keep their own, often mismatched, settings.",
         fix: "`lldp`.",
         check: Check::Switch(|f| {
-            if (f.has_roce() || f.config.pfc.enabled) && !f.config.lldp {
+            if (f.has_roce() || !f.pfc_on.is_empty()) && !f.config.lldp {
                 vec![hit(
                     "RoCE is configured but LLDP is off",
                     Some("lldp".into()),
@@ -450,11 +450,11 @@ pub static RULES: &[Rule] = &[
         name: "pfc-enabled-without-priority",
         severity: Severity::Error,
         applies: LOSSLESS,
-        what: "Global PFC enabled with no priority enabled.",
+        what: "Global PFC enabled with no priority enabled, on a switch that carries RoCE (ECN, lossless pools, RoCE ports). Without RoCE, global PFC on no priority is step 5 of NVIDIA's MLAG recipe (Onyx User Manual, ESF Configuration Using CLI: `dcb priority-flow-control enable force`, then PFC mode on the IPL), which pauses nothing and is not flagged.",
         why: "PFC then pauses nothing: the lossless class has no flow control although the switch looks configured for it.",
         fix: "`dcb priority-flow-control priority 3 enable` (the RoCE priority).",
         check: Check::Switch(|f| {
-            if f.config.pfc.enabled && f.config.pfc.priorities.is_empty() {
+            if f.config.pfc.enabled && f.config.pfc.priorities.is_empty() && f.has_roce() {
                 vec![hit(
                     "PFC is enabled globally but on no priority",
                     Some("dcb priority-flow-control priority 3 enable".into()),
