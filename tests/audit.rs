@@ -349,6 +349,27 @@ fn a_fabric_is_audited_before_deployment_and_by_validate() {
     }
 }
 
+/// `fabric audit FABRIC` checks the compiled configs with the fabric's links: one end of a
+/// leaf-spine cable with other ECN thresholds is found at both ends.
+#[test]
+fn a_fabric_audit_reads_the_fabrics_links() {
+    let dir = crate::scratch("audit-links");
+    let fab = dir.join("ml.yaml");
+    let text = std::fs::read_to_string(crate::root().join("fabrics/ml-cluster.yaml")).unwrap();
+    let host = r#"      1/8/1-1/8/4: { profile: roce-host, peer: { host: "gpu{029..032}", port: ens1f0 } }"#;
+    assert!(text.contains(host));
+    let ecn = "\n      1/25: { ecn: { 3: { min: 100, max: 1000 } } }";
+    std::fs::write(&fab, text.replace(host, &format!("{host}{ecn}"))).unwrap();
+    let (code, out) = fabric(&["audit", fab.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    for end in [
+        "warning R032 (link-ecn-mismatch): ethernet 1/25: ECN tc 3 ecn minimum-absolute 100",
+        "warning R032 (link-ecn-mismatch): ethernet 1/1: ECN tc 3 ecn minimum-absolute 150",
+    ] {
+        assert!(out.contains(end), "{out}");
+    }
+}
+
 #[test]
 fn drift_from_the_fabric_is_a_finding_with_its_fix() {
     let dir = crate::scratch("audit-drift");
