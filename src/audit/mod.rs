@@ -21,6 +21,7 @@ use crate::onyx::{Config, Iface, IfaceRange, Interface};
 use crate::types::{Model, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
 
 pub mod report;
+mod routing;
 mod rules;
 
 pub use rules::RULES;
@@ -203,6 +204,15 @@ fn port_hit(iface: Iface, message: impl Into<String>, rest: impl Into<String>) -
     }
 }
 
+/// A per-port hit without a line: the message says what is wrong.
+fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
+    Hit {
+        iface: Some(iface),
+        message: message.into(),
+        line: None,
+    }
+}
+
 /// What the rules read from one switch, worked out once.
 pub struct Facts<'a> {
     sw: &'a Switch,
@@ -341,10 +351,25 @@ fn flowcontrol(config: &Config) -> BTreeSet<Port> {
     out
 }
 
-/// Every switch's facts and the links between them.
+/// Every switch's facts, the links between them, and who owns which address.
 pub struct Fleet<'a> {
     facts: BTreeMap<&'a str, Facts<'a>>,
     links: &'a [Link],
+    routing: routing::Index<'a>,
+}
+
+impl<'a> Fleet<'a> {
+    /// Each link between two audited switches, with both ends' facts.
+    fn cables(&self) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
+        self.links
+            .iter()
+            .filter_map(|l| {
+                let (a, fa) = self.facts.get_key_value(l.a.0.as_str())?;
+                let (b, fb) = self.facts.get_key_value(l.b.0.as_str())?;
+                Some([(*a, l.a.1, fa), (*b, l.b.1, fb)])
+            })
+            .collect()
+    }
 }
 
 /// The rule with this id (`R001`) or name.
@@ -362,9 +387,11 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         .iter()
         .map(|(name, sw)| (name.as_str(), Facts::new(sw, input.profile)))
         .collect();
+    let routing = routing::Index::new(&facts, &input.links);
     let fleet = Fleet {
         facts,
         links: &input.links,
+        routing,
     };
     let mut hits: BTreeMap<(&str, usize), Vec<Hit>> = BTreeMap::new();
     for (index, rule) in RULES.iter().enumerate() {
