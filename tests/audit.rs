@@ -1,11 +1,14 @@
 //! Audit rules on fixtures (`tests/fixtures/audit/`): `good.cfg` (a RoCE port as the
-//! reference guide configures it, with PFC), `good-lossy.cfg` (the lossy profile's) and
-//! `good-fabric/` (two switches cabled to each other) pass every rule; `RNNN.cfg`, or the
+//! reference guide configures it, with PFC), `good-lossy.cfg` (the lossy profile's),
+//! `good-fabric/` (two switches cabled to each other), `good-routed/` (a leaf and a spine over
+//! two routed uplinks) and `good-mlag/` (an MLAG pair) pass every rule; `RNNN.cfg`, or the
 //! switches of `RNNN/`, break rule RNNN. The reference golden, Onyx's `roce lossless`
 //! defaults and the `roce` mode have no error finding; every capture of the corpus is audited
-//! (findings snapshotted); the outputs (SARIF against the 2.1.0 schema, JUnit, JSON), the
-//! drift findings against a fabric, and the live audit (only `show` commands, from the lab's
-//! log) through the binary.
+//! (findings snapshotted), the Cray CSM MLAG spines also as a pair, and the routed goldens of
+//! `golden/ml-cluster` have no routing finding; BGP sessions and MLAG pairs are judged from
+//! both ends; the outputs (SARIF against the 2.1.0 schema, JUnit, JSON), the drift findings
+//! against a fabric, and the live audit (only `show` commands, from the lab's log) through
+//! the binary.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,40 +19,66 @@ fn fixtures() -> PathBuf {
     crate::root().join("tests/fixtures/audit")
 }
 
-fn read(path: &Path) -> fabric::onyx::Config {
-    fabric::onyx::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 /// Audits a config file, or every `*.cfg` of a folder as one fabric (links from
 /// descriptions), as `fabric audit --running` does.
 fn audit_path(path: &Path, profile: Profile) -> Vec<audit::Finding> {
-    let files: Vec<PathBuf> = if path.is_dir() {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        v.sort();
-        v
-    } else {
-        vec![path.to_path_buf()]
-    };
-    let switches: BTreeMap<String, Switch> = files
-        .iter()
-        .map(|f| {
-            let c = read(f);
-            let name = c.name().map_or_else(
-                || f.file_stem().unwrap().to_string_lossy().into_owned(),
-                str::to_string,
-            );
-            (name, Switch::new(c))
-        })
-        .collect();
+    if path.is_dir() {
+        return audit_texts(edited(path, &[]), profile);
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    audit_texts([(path.to_path_buf(), text)], profile)
+}
+
+/// Audits configs (each file's path and text) together, as one fabric.
+fn audit_texts(
+    configs: impl IntoIterator<Item = (PathBuf, String)>,
+    profile: Profile,
+) -> Vec<audit::Finding> {
+    let switches = switches(configs);
     let links = audit::links_from_descriptions(&switches);
     audit::audit(&Input {
         switches,
         links,
         profile,
     })
+}
+
+/// Each config as a switch named by its config, else by its file name.
+fn switches(configs: impl IntoIterator<Item = (PathBuf, String)>) -> BTreeMap<String, Switch> {
+    configs
+        .into_iter()
+        .map(|(f, text)| {
+            let c = fabric::onyx::parse(&text).unwrap();
+            let name = c.name().map_or_else(
+                || f.file_stem().unwrap().to_string_lossy().into_owned(),
+                str::to_string,
+            );
+            (name, Switch::new(c))
+        })
+        .collect()
+}
+
+/// A folder's files, sorted, each with its text, replaced where `edit` (file name, text,
+/// replacement) says.
+fn edited(dir: &Path, edit: &[(&str, &str, &str)]) -> Vec<(PathBuf, String)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let mut text = std::fs::read_to_string(&f).unwrap();
+            for (file, from, to) in edit {
+                if f.file_name().is_some_and(|n| n == *file) {
+                    assert!(text.contains(from), "{file}: no `{from}`");
+                    text = text.replace(from, to);
+                }
+            }
+            (f, text)
+        })
+        .collect()
 }
 
 /// Rules whose failing case needs more than a config: their tests.
@@ -61,6 +90,10 @@ const ELSEWHERE: &[(&str, &str)] = &[
     ("R036", "drift_from_the_fabric_is_a_finding_with_its_fix"),
 ];
 
+/// The first routing, LAG and MLAG rule. Their fixtures break their rule alone; the fixtures
+/// of the rules before may break a neighbouring rule too.
+const ROUTING_FROM: &str = "R037";
+
 #[test]
 fn every_rule_passes_the_good_configs_and_fails_its_fixture() {
     assert!(RULES.len() >= 30, "{} rules", RULES.len());
@@ -69,6 +102,10 @@ fn every_rule_passes_the_good_configs_and_fails_its_fixture() {
         ("good.cfg", Profile::RoceLossless),
         ("good-lossy.cfg", Profile::RoceLossy),
         ("good-fabric", Profile::RoceLossless),
+        // A leaf and a spine over two routed uplinks (eBGP, ECMP), and an MLAG pair as
+        // NVIDIA's recipe builds it, both carrying RoCE.
+        ("good-routed", Profile::RoceLossless),
+        ("good-mlag", Profile::RoceLossless),
     ] {
         assert_eq!(audit_path(&dir.join(good), profile), vec![], "{good}");
     }
@@ -94,6 +131,14 @@ fn every_rule_passes_the_good_configs_and_fails_its_fixture() {
             path.display(),
             rule.id
         );
+        if rule.id >= ROUTING_FROM {
+            assert!(
+                found.iter().all(|f| f.rule == rule.id),
+                "{}: other findings than {}: {found:#?}",
+                path.display(),
+                rule.id
+            );
+        }
     }
 }
 
@@ -203,6 +248,266 @@ fn every_capture_is_audited() {
         }
     }
     assert!(audited > 0);
+}
+
+/// The routing, LAG and MLAG rules (R037 on).
+fn routing_rule(f: &audit::Finding) -> bool {
+    f.rule >= ROUTING_FROM
+}
+
+/// `(switch, rule, message, line)` of each finding, for comparing.
+fn listing(findings: &[audit::Finding]) -> Vec<(String, &'static str, String, Option<String>)> {
+    findings
+        .iter()
+        .map(|f| (f.switch.clone(), f.rule, f.message.clone(), f.line.clone()))
+        .collect()
+}
+
+/// A session, a cable or a pair is judged from both ends: each finding is on a switch whose
+/// configuration is wrong, and points at its line (the line shown, when the file has it).
+#[test]
+fn routing_findings_are_on_the_side_at_fault_and_at_its_line() {
+    for (fixture, at_fault) in [
+        ("R037", &["r1"][..]),
+        ("R038", &["r2"]),
+        ("R040", &["r1", "r2"]),
+        ("R041", &["r1", "r2"]),
+        ("R043", &["r1", "r2"]),
+        ("R044", &["r1", "r2"]),
+        ("R045", &["mlag-1", "mlag-2"]),
+        ("R046", &["mlag-1", "mlag-2"]),
+    ] {
+        let path = format!("tests/fixtures/audit/{fixture}");
+        let (_, out) = fabric(&["audit", "--running", &path, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let findings = json["findings"].as_array().unwrap();
+        let switches: std::collections::BTreeSet<&str> = findings
+            .iter()
+            .map(|f| f["switch"].as_str().unwrap())
+            .collect();
+        assert_eq!(switches.into_iter().collect::<Vec<_>>(), at_fault, "{out}");
+        for f in findings {
+            let (Some(line), Some(n)) = (f["line"].as_str(), f["location"]["line"].as_u64()) else {
+                continue;
+            };
+            let file = f["location"]["file"].as_str().unwrap();
+            let text = std::fs::read_to_string(crate::root().join(file)).unwrap();
+            if text.lines().any(|l| l.trim() == line) {
+                let at = text.lines().nth(n as usize - 1).unwrap().trim();
+                assert_eq!(at, line, "{fixture}: {f}");
+            }
+        }
+    }
+}
+
+/// BGP sessions between audited switches, end to end: the half that is missing, a switch
+/// that runs no BGP, a remote-as wrong at both ends, and sessions between loopbacks.
+#[test]
+fn bgp_sessions_are_checked_from_both_ends() {
+    let dir = fixtures().join("R037");
+    let lossless = Profile::RoceLossless;
+    let fixed = ("r1.cfg", "remote-as 65099", "remote-as 65002");
+    assert_eq!(audit_texts(edited(&dir, &[fixed]), lossless), vec![]);
+    // r2 has no neighbor back: the line it lacks, on r2.
+    let no_neighbor = (
+        "r2.cfg",
+        "router bgp 65002 vrf default neighbor 10.0.0.0 remote-as 65001\n",
+        "",
+    );
+    let found = audit_texts(edited(&dir, &[fixed, no_neighbor]), lossless);
+    assert_eq!(
+        listing(&found),
+        [(
+            "r2".to_string(),
+            "R038",
+            "r1 (AS 65001) peers with this switch's ethernet 1/1 address 10.0.0.1 from 10.0.0.0 (r1 ethernet 1/1), but this switch has no neighbor 10.0.0.0".to_string(),
+            Some("router bgp 65002 vrf default neighbor 10.0.0.0 remote-as 65001".to_string())
+        )]
+    );
+    // r2 runs no BGP at all: the same line, with the AS r1 expects of it.
+    let mut no_bgp = edited(&dir, &[fixed]);
+    no_bgp[1].1 = no_bgp[1]
+        .1
+        .lines()
+        .filter(|l| !l.contains("bgp"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let found = audit_texts(no_bgp, lossless);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!((found[0].switch.as_str(), found[0].rule), ("r2", "R038"));
+    assert!(found[0].message.ends_with("but this switch runs no BGP"));
+    assert_eq!(
+        found[0].line.as_deref(),
+        Some("router bgp 65002 vrf default neighbor 10.0.0.0 remote-as 65001")
+    );
+    // Both remote-as wrong: each end at its own line.
+    let both = ("r2.cfg", "remote-as 65001", "remote-as 65098");
+    let found = audit_texts(edited(&dir, &[both]), lossless);
+    let lines: Vec<_> = found
+        .iter()
+        .map(|f| (f.rule, f.line.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (
+                "R037",
+                "router bgp 65001 vrf default neighbor 10.0.0.1 remote-as 65099".to_string()
+            ),
+            (
+                "R037",
+                "router bgp 65002 vrf default neighbor 10.0.0.0 remote-as 65098".to_string()
+            )
+        ]
+    );
+    // Between loopbacks (no shared subnet), each naming the other's: one session, complete.
+    let loopbacks = |me: &str, peer: &str, asn: u32, remote: u32| {
+        format!(
+            "hostname r{me}\nip routing vrf default\ninterface loopback 0 ip address 10.255.0.{me}/32 primary\nprotocol bgp\nrouter bgp {asn} vrf default\nrouter bgp {asn} vrf default neighbor 10.255.0.{peer} remote-as {remote}\n"
+        )
+    };
+    let pair = [
+        (PathBuf::from("r1.cfg"), loopbacks("1", "2", 65001, 65002)),
+        (PathBuf::from("r2.cfg"), loopbacks("2", "1", 65002, 65001)),
+    ];
+    assert_eq!(audit_texts(pair.clone(), lossless), vec![]);
+    let one_sided = [
+        pair[0].clone(),
+        (
+            PathBuf::from("r2.cfg"),
+            pair[1]
+                .1
+                .replace("neighbor 10.255.0.1", "neighbor 10.255.0.9"),
+        ),
+    ];
+    let found = audit_texts(one_sided, lossless);
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.switch.as_str(), f.rule))
+            .collect::<Vec<_>>(),
+        [("r2", "R038")]
+    );
+}
+
+/// Two MLAG pairs that reuse one IPL subnet (as NVIDIA's examples all do): each switch is
+/// paired with the switch that names it back, the IPL addresses are not duplicates across
+/// pairs, and a fault in one pair is found in that pair only.
+#[test]
+fn mlag_pairs_reusing_one_ipl_subnet_are_told_apart() {
+    let good = edited(&fixtures().join("good-mlag"), &[]);
+    let second = |text: &str| {
+        text.replace("mlag-1", "mlag-3")
+            .replace("mlag-2", "mlag-4")
+            .replace("00:00:5E:00:01:5D", "00:00:5E:00:01:5E")
+            .replace("rack-1 ip 192.0.2.10", "rack-2 ip 192.0.2.11")
+    };
+    let mut four = good.clone();
+    four.extend(good.iter().map(|(f, t)| {
+        let name = second(&f.file_name().unwrap().to_string_lossy());
+        (f.with_file_name(name), second(t))
+    }));
+    assert_eq!(audit_texts(four.clone(), Profile::RoceLossless), vec![]);
+    four[3].1 = four[3].1.replace("00:00:5E:00:01:5E", "00:00:5E:00:01:5F");
+    let found = audit_texts(four, Profile::RoceLossless);
+    let got: Vec<(&str, &str)> = found.iter().map(|f| (f.switch.as_str(), f.rule)).collect();
+    assert_eq!(got, [("mlag-3", "R045"), ("mlag-4", "R045")]);
+}
+
+/// The routed leaf-spine the format compiles (`golden/ml-cluster`: eBGP on /31s, ECMP over
+/// 8 uplinks per leaf) has no routing, LAG or MLAG finding, from its goldens (32 cables read
+/// from descriptions) or from its fabric file; and the rules do read it: one remote-as
+/// changed on leaf01 is found there.
+#[test]
+fn the_routed_goldens_have_no_routing_finding() {
+    let dir = crate::root().join("golden/ml-cluster");
+    let findings = audit_path(&dir, Profile::RoceLossless);
+    let routing: Vec<_> = findings.iter().filter(|f| routing_rule(f)).collect();
+    assert_eq!(routing, Vec::<&audit::Finding>::new());
+    let switches = switches(edited(&dir, &[]));
+    assert_eq!(audit::links_from_descriptions(&switches).len(), 32);
+    let wrong = (
+        "leaf01.cfg",
+        "neighbor 10.254.0.192 remote-as 65000",
+        "neighbor 10.254.0.192 remote-as 65001",
+    );
+    let found = audit_texts(edited(&dir, &[wrong]), Profile::RoceLossless);
+    let routing: Vec<_> = found
+        .iter()
+        .filter(|f| routing_rule(f))
+        .map(|f| (f.switch.as_str(), f.rule))
+        .collect();
+    assert_eq!(routing, [("leaf01", "R037")]);
+    let (code, out) = fabric(&["audit", "fabrics/ml-cluster.yaml", "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for f in json["findings"].as_array().unwrap() {
+        assert!(f["rule"].as_str().unwrap() < ROUTING_FROM, "{f}");
+    }
+}
+
+/// The Cray CSM MLAG spines (`sw-spine-001`, `sw-spine-002`), audited together. Their PFC is
+/// NVIDIA's MLAG recipe (global PFC on no priority, PFC mode on the IPL port-channel, no
+/// RoCE anywhere): nothing is flagged for it. The pair is recognised and complete (IPL
+/// 1.2.0.1/30 and 1.2.0.2/30 naming each other, one system MAC, MLAG port-channels 1-9 and 15
+/// alike, IP routing, PFC on the IPL): a different system MAC, or a VLAN missing on one
+/// MLAG port-channel, would be found. What remains is true: ports in use without a
+/// description (1/2-1/9 of sw-spine-002 are shut down).
+#[test]
+fn the_cray_mlag_pair_has_only_true_findings() {
+    let corpus = crate::shared().join("corpus/onyx");
+    let spines: Vec<(PathBuf, String)> = ["001", "002"]
+        .iter()
+        .map(|n| {
+            let f = corpus.join(format!(
+                "cray-docs-csm__hpcm_switch_conf_spine_{n}__3.9.3210.cfg"
+            ));
+            let text = std::fs::read_to_string(&f).unwrap();
+            (f, text)
+        })
+        .collect();
+    let found = audit_texts(spines.clone(), Profile::RoceLossless);
+    let got: Vec<(&str, &str, &str)> = found
+        .iter()
+        .map(|f| (f.switch.as_str(), f.rule, f.message.as_str()))
+        .collect();
+    let bare = "is configured and up but has no description";
+    assert_eq!(
+        got,
+        [
+            (
+                "sw-spine-001",
+                "R026",
+                &*format!("ethernet 1/1-1/9: {bare}")
+            ),
+            ("sw-spine-001", "R026", &format!("ethernet 1/15: {bare}")),
+            ("sw-spine-002", "R026", &format!("ethernet 1/1: {bare}")),
+            ("sw-spine-002", "R026", &format!("ethernet 1/10: {bare}")),
+            ("sw-spine-002", "R026", &format!("ethernet 1/15: {bare}")),
+        ]
+    );
+    for (from, to, rule) in [
+        (
+            "mlag system-mac 00:00:5E:00:01:5D",
+            "mlag system-mac 00:00:5E:00:01:5E",
+            "R045",
+        ),
+        (
+            "interface mlag-port-channel 15 switchport hybrid allowed-vlan add 4091\n",
+            "",
+            "R046",
+        ),
+    ] {
+        let mut pair = spines.clone();
+        pair[1].1 = pair[1].1.replace(from, to);
+        let found = audit_texts(pair, Profile::RoceLossless);
+        let switches: Vec<&str> = found
+            .iter()
+            .filter(|f| f.rule == rule)
+            .map(|f| f.switch.as_str())
+            .collect();
+        assert_eq!(switches, ["sw-spine-001", "sw-spine-002"], "{rule}");
+    }
 }
 
 fn fabric(args: &[&str]) -> (i32, String) {
@@ -346,6 +651,27 @@ fn a_fabric_is_audited_before_deployment_and_by_validate() {
     for shipped in crate::fabrics() {
         let (code, out) = fabric(&["validate", shipped.to_str().unwrap()]);
         assert_eq!(code, 0, "{out}");
+    }
+}
+
+/// `fabric audit FABRIC` checks the compiled configs with the fabric's links: one end of a
+/// leaf-spine cable with other ECN thresholds is found at both ends.
+#[test]
+fn a_fabric_audit_reads_the_fabrics_links() {
+    let dir = crate::scratch("audit-links");
+    let fab = dir.join("ml.yaml");
+    let text = std::fs::read_to_string(crate::root().join("fabrics/ml-cluster.yaml")).unwrap();
+    let host = r#"      1/8/1-1/8/4: { profile: roce-host, peer: { host: "gpu{029..032}", port: ens1f0 } }"#;
+    assert!(text.contains(host));
+    let ecn = "\n      1/25: { ecn: { 3: { min: 100, max: 1000 } } }";
+    std::fs::write(&fab, text.replace(host, &format!("{host}{ecn}"))).unwrap();
+    let (code, out) = fabric(&["audit", fab.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    for end in [
+        "warning R032 (link-ecn-mismatch): ethernet 1/25: ECN tc 3 ecn minimum-absolute 100",
+        "warning R032 (link-ecn-mismatch): ethernet 1/1: ECN tc 3 ecn minimum-absolute 150",
+    ] {
+        assert!(out.contains(end), "{out}");
     }
 }
 

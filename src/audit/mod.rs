@@ -8,9 +8,10 @@
 //! How a config's RoCE parts are recognised, without a fabric to say so: the *RoCE traffic
 //! classes* are those with ECN configured on some port (Onyx maps switch priority N to
 //! traffic class N by default, as the reference guide relies on); the *RoCE ports* are the
-//! Ethernet ports with ECN on such a class, in PFC mode, or trusting L3 where some port marks
+//! Ethernet ports with ECN on such a class, in PFC mode (an MLAG IPL's members aside: NVIDIA's
+//! MLAG recipe puts the IPL in PFC mode on any switch), or trusting L3 where some port marks
 //! ECN; the *lossless priorities* are those a lossless traffic pool maps, or priority 3 under
-//! the one-shot `roce` mode.
+//! the one-shot `roce` mode. A switch *carries RoCE* when it has any of these.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,6 +21,7 @@ use crate::onyx::{Config, Iface, IfaceRange, Interface};
 use crate::types::{Model, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
 
 pub mod report;
+mod routing;
 mod rules;
 
 pub use rules::RULES;
@@ -202,6 +204,15 @@ fn port_hit(iface: Iface, message: impl Into<String>, rest: impl Into<String>) -
     }
 }
 
+/// A per-port hit without a line: the message says what is wrong.
+fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
+    Hit {
+        iface: Some(iface),
+        message: message.into(),
+        line: None,
+    }
+}
+
 /// What the rules read from one switch, worked out once.
 pub struct Facts<'a> {
     sw: &'a Switch,
@@ -250,13 +261,28 @@ impl<'a> Facts<'a> {
             .interfaces
             .values()
             .any(|i| i.trust == Some(Trust::L3));
+        // NVIDIA's MLAG recipe puts the IPL in PFC mode on any switch, RoCE or not (the ESF
+        // configuration: global PFC, then PFC on the IPL port-channel), and a bundle's members
+        // are configured as the bundle: PFC mode alone on an IPL member says nothing of RoCE.
+        let ipl_channels: BTreeSet<u16> = config
+            .interfaces
+            .iter()
+            .filter_map(|(k, i)| match (k, i.ipl) {
+                (Iface::PortChannel(n), Some(_)) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        let ipl_member = |i: &Interface| {
+            i.channel_group
+                .is_some_and(|g| !g.mlag && ipl_channels.contains(&g.id))
+        };
         let roce_ports = config
             .interfaces
             .iter()
             .filter(|(k, i)| {
                 matches!(k, Iface::Ethernet(_))
                     && (!i.ecn.is_empty()
-                        || i.pfc
+                        || (i.pfc && !ipl_member(i))
                         || (i.trust == Some(Trust::L3) && !roce_classes.is_empty()))
             })
             .map(|(k, i)| (*k, i))
@@ -325,10 +351,25 @@ fn flowcontrol(config: &Config) -> BTreeSet<Port> {
     out
 }
 
-/// Every switch's facts and the links between them.
+/// Every switch's facts, the links between them, and who owns which address.
 pub struct Fleet<'a> {
     facts: BTreeMap<&'a str, Facts<'a>>,
     links: &'a [Link],
+    routing: routing::Index<'a>,
+}
+
+impl<'a> Fleet<'a> {
+    /// Each link between two audited switches, with both ends' facts.
+    fn cables(&self) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
+        self.links
+            .iter()
+            .filter_map(|l| {
+                let (a, fa) = self.facts.get_key_value(l.a.0.as_str())?;
+                let (b, fb) = self.facts.get_key_value(l.b.0.as_str())?;
+                Some([(*a, l.a.1, fa), (*b, l.b.1, fb)])
+            })
+            .collect()
+    }
 }
 
 /// The rule with this id (`R001`) or name.
@@ -346,9 +387,11 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         .iter()
         .map(|(name, sw)| (name.as_str(), Facts::new(sw, input.profile)))
         .collect();
+    let routing = routing::Index::new(&facts, &input.links);
     let fleet = Fleet {
         facts,
         links: &input.links,
+        routing,
     };
     let mut hits: BTreeMap<(&str, usize), Vec<Hit>> = BTreeMap::new();
     for (index, rule) in RULES.iter().enumerate() {

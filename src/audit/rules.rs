@@ -4,21 +4,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Applies, Check, Facts, Fleet, Hit, Profile, Rule, Severity, hit, port_hit};
+use super::{
+    Applies, Check, Facts, Fleet, Hit, Profile, Rule, Severity, hit, port_hit, port_note, routing,
+};
 use crate::onyx::{Iface, Interface};
 use crate::types::{EcnThresholds, Ets, PoolType, Port, RoceMode, Trust};
 
 const LOSSLESS: Applies = Applies::Only(Profile::RoceLossless);
 const LOSSY: Applies = Applies::Only(Profile::RoceLossy);
-
-/// A per-port hit without a line: the message says what is wrong.
-fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
-    Hit {
-        iface: Some(iface),
-        message: message.into(),
-        line: None,
-    }
-}
 
 /// The settings that must agree between ports that carry the same traffic (subports of one
 /// split port, members of one port-channel, the two ends of a cable), by name.
@@ -53,18 +46,6 @@ fn in_use(i: &Interface) -> bool {
     i.shutdown != Some(true) && bare != Interface::default()
 }
 
-/// Each link between two audited switches, with both ends' settings.
-fn links<'f>(f: &'f Fleet) -> Vec<[(&'f str, Port, &'f Facts<'f>); 2]> {
-    f.links
-        .iter()
-        .filter_map(|l| {
-            let a = f.facts.get(l.a.0.as_str())?;
-            let b = f.facts.get(l.b.0.as_str())?;
-            Some([(l.a.0.as_str(), l.a.1, a), (l.b.0.as_str(), l.b.1, b)])
-        })
-        .collect()
-}
-
 /// Where the two ends of each link differ in one setting: a hit on each end.
 fn link_rule<T: PartialEq + std::fmt::Display>(
     f: &Fleet,
@@ -72,7 +53,7 @@ fn link_rule<T: PartialEq + std::fmt::Display>(
     value: impl Fn(&Facts, Port) -> Option<T>,
 ) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
-    for [a, b] in links(f) {
+    for [a, b] in f.cables() {
         let (Some(va), Some(vb)) = (value(a.2, a.1), value(b.2, b.1)) else {
             continue;
         };
@@ -382,11 +363,11 @@ pub static RULES: &[Rule] = &[
         name: "lldp-off-with-dcb",
         severity: Severity::Warning,
         applies: Applies::Both,
-        what: "RoCE settings (ECN, PFC, lossless pools, the `roce` mode) on a switch with LLDP off.",
+        what: "RoCE settings (ECN, PFC on some priority, lossless pools, the `roce` mode) on a switch with LLDP off. Global PFC enabled on no priority, with PFC mode on an MLAG IPL only, is NVIDIA's MLAG recipe (Onyx User Manual, ESF Configuration Using CLI), not RoCE: it tells the hosts nothing.",
         why: "DCBX, which tells the hosts' NICs the PFC and ETS settings, runs over LLDP; without it the NICs keep their own, often mismatched, settings.",
         fix: "`lldp`.",
         check: Check::Switch(|f| {
-            if (f.has_roce() || f.config.pfc.enabled) && !f.config.lldp {
+            if (f.has_roce() || !f.pfc_on.is_empty()) && !f.config.lldp {
                 vec![hit(
                     "RoCE is configured but LLDP is off",
                     Some("lldp".into()),
@@ -450,11 +431,11 @@ pub static RULES: &[Rule] = &[
         name: "pfc-enabled-without-priority",
         severity: Severity::Error,
         applies: LOSSLESS,
-        what: "Global PFC enabled with no priority enabled.",
+        what: "Global PFC enabled with no priority enabled, on a switch that carries RoCE (ECN, lossless pools, RoCE ports). Without RoCE, global PFC on no priority is step 5 of NVIDIA's MLAG recipe (Onyx User Manual, ESF Configuration Using CLI: `dcb priority-flow-control enable force`, then PFC mode on the IPL), which pauses nothing and is not flagged.",
         why: "PFC then pauses nothing: the lossless class has no flow control although the switch looks configured for it.",
         fix: "`dcb priority-flow-control priority 3 enable` (the RoCE priority).",
         check: Check::Switch(|f| {
-            if f.config.pfc.enabled && f.config.pfc.priorities.is_empty() {
+            if f.config.pfc.enabled && f.config.pfc.priorities.is_empty() && f.has_roce() {
                 vec![hit(
                     "PFC is enabled globally but on no priority",
                     Some("dcb priority-flow-control priority 3 enable".into()),
@@ -1053,6 +1034,126 @@ pub static RULES: &[Rule] = &[
                 })
                 .collect()
         }),
+    },
+    Rule {
+        id: "R037",
+        name: "bgp-remote-as-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "A BGP neighbor that is another audited switch's interface address, with a `remote-as` other than that switch's AS (its `router bgp` line).",
+        why: "The far end's OPEN message carries its own AS; one that differs from the configured remote-as is refused with a Bad Peer AS notification (RFC 4271 §6.2), so the session never comes up and the cable carries no routed traffic. NetQ's BGP validation (CumulusNetworks/docs, Validation-Checks.md) and the reference's check list ask the same of both ends.",
+        fix: "Set the far switch's AS on the finding's line, e.g. `router bgp 65101 vrf default neighbor 10.254.0.0 remote-as 65000`; or change the far switch's AS if the neighbor line is right.",
+        check: Check::Fabric(routing::remote_as),
+    },
+    Rule {
+        id: "R038",
+        name: "bgp-session-not-reciprocal",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "A switch that another audited switch peers with (a neighbor that is this switch's interface address) without the neighbor back: this switch's BGP has no neighbor at the other switch's address on the subnet they share (or, for a session between addresses on no shared subnet, at any of its addresses), or runs no BGP. The finding is on the switch missing its half: at its neighbor on the shared subnet that names no audited switch (a wrong address), else at the line it lacks.",
+        why: "A BGP session needs both ends configured for each other: a switch accepts a BGP connection only from an address it has a neighbor for. With one half missing the session stays down and its cable idle, which `show ip bgp summary` shows only as a neighbor stuck in Active.",
+        fix: "Add the line the finding shows on this switch, e.g. `router bgp 65000 vrf default neighbor 10.254.0.193 remote-as 65101`; or remove the other switch's neighbor if the session is not wanted.",
+        check: Check::Fabric(routing::reciprocal),
+    },
+    Rule {
+        id: "R039",
+        name: "bgp-without-protocol-or-routing",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "`router bgp` on a switch without `protocol bgp`, or with IP routing off (no `ip routing vrf default`).",
+        why: "Onyx runs BGP only once `protocol bgp` enables it, and forwards nothing between its L3 interfaces without IP routing: the BGP configuration is then dead text, and the routes it would learn are never used (the reference's check list: `ip routing` and `protocol bgp` wherever BGP runs).",
+        fix: "`ip routing vrf default` and `protocol bgp`, before `router bgp`.",
+        check: Check::Switch(routing::bgp_prerequisites),
+    },
+    Rule {
+        id: "R040",
+        name: "duplicate-router-id",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "The same BGP router-id on several audited switches.",
+        why: "The router-id names a switch to its peers: RFC 6286 requires it unique within an AS, two internal peers with one identifier refuse each other's OPEN, and across ASes it still breaks best-path tie-breaks and makes every `show ip bgp` ambiguous. NetQ's BGP validation checks router-id conflicts across the network.",
+        fix: "Give each switch its own router-id, its loopback address: `router bgp 65101 vrf default router-id 10.255.1.1 force` (a fabric file derives it from the switch's id).",
+        check: Check::Fabric(routing::duplicate_router_id),
+    },
+    Rule {
+        id: "R041",
+        name: "duplicate-interface-address",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The same interface address (a routed port, a VLAN interface, a loopback) on several audited switches. An IPL VLAN interface's address is compared within its MLAG pair only: pairs commonly reuse one IPL subnet (NVIDIA's examples all use the same), which stays between the two switches.",
+        why: "Two switches answering for one address split its traffic and its ARP replies between them: sessions to it reach either, and BGP neighbors at it are ambiguous (NetQ's address validation looks for exactly these duplicates across devices).",
+        fix: "Renumber one of the interfaces: `interface ethernet 1/1 ip address 10.254.0.3/31 primary`.",
+        check: Check::Fabric(routing::duplicate_address),
+    },
+    Rule {
+        id: "R042",
+        name: "ecmp-paths-below-sessions",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        what: "A switch whose `maximum-paths` (1 when absent) is lower than its BGP sessions to one neighbouring AS over routed ports (neighbors on the subnet of a routed port or port-channel).",
+        why: "Routes learnt over parallel uplinks are installed only up to `maximum-paths` next hops: the other uplinks carry no traffic towards that AS, and a fabric built non-blocking runs oversubscribed (RFC 7938 §6: ECMP over every uplink is what makes a routed leaf-spine non-blocking).",
+        fix: "`router bgp 65101 vrf default maximum-paths 8`: at least the number of sessions to one AS.",
+        check: Check::Switch(routing::ecmp),
+    },
+    Rule {
+        id: "R043",
+        name: "link-routed-switchport-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches, one routed (`no switchport force`, on the port or its port-channel) and the other a switchport.",
+        why: "The routed end sends IP to its neighbor's address, the switchport end bridges it into a VLAN where no such address lives: no BGP session, no traffic, and frames flooded into the VLAN instead (the reference's check list: the same role at both ends).",
+        fix: "`interface ethernet 1/1 no switchport force` and an address on the same subnet at the switchport end, or `switchport force` at the routed end.",
+        check: Check::Fabric(routing::routed_switchport),
+    },
+    Rule {
+        id: "R044",
+        name: "link-subnet-mismatch",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "The two ends of a cable between switches, both routed, whose addresses are not on one subnet (different networks or prefix lengths), or routed without an address at one end.",
+        why: "Each end reaches only addresses on its own subnet: the neighbor's address is not connected, so the eBGP session (TTL 1) never comes up and the link routes nothing (the reference's check list: each point-to-point subnet shared by exactly its two ends).",
+        fix: "Addresses of one subnet at both ends, e.g. `10.254.0.0/31` and `10.254.0.1/31` (a fabric file allocates them from `routing.links`).",
+        check: Check::Fabric(routing::link_subnet),
+    },
+    Rule {
+        id: "R045",
+        name: "mlag-peers-disagree",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "Two audited switches that form an MLAG pair (one's IPL VLAN interface names the other's address on that VLAN as `ipl N peer-address`; among pairs reusing one IPL subnet, the switch cabled to it) and disagree on what makes them a pair: each the other's peer-address, the two IPL addresses on one subnet, the same `mlag system-mac`, the same `mlag-vip` (domain and address), and `protocol mlag` and `no mlag shutdown` on both.",
+        why: "The peers exchange their control traffic between the IPL addresses and present one LACP system (the system MAC) to dual-homed hosts: with crossed addresses the pair never forms, with two MACs hosts see two LACP partners and leave half of each bundle down, and one switch shut down leaves the other alone (Onyx User Manual, MLAG Commands: `no shutdown` \"must be similar in all MLAG peers\"; NetQ's MLAG validation checks the sysmac and peering the same way).",
+        fix: "The same `mlag system-mac` and `mlag-vip` lines on both switches, `interface vlan 4000 ipl 1 peer-address` set to the other switch's address on the IPL VLAN, `protocol mlag` and `no mlag shutdown` on both.",
+        check: Check::Fabric(routing::mlag_pair),
+    },
+    Rule {
+        id: "R046",
+        name: "mlag-port-channels-disagree",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "MLAG port-channels of one number on the two switches of an MLAG pair with different switchport mode, access or allowed VLANs, MTU, trust, PFC mode, ECN or ETS; or present on one switch only.",
+        why: "A dual-homed host hashes its flows over both switches: VLANs missing on one side black-hole that half, a smaller MTU drops large frames on it, and a side without PFC or trust makes RoCE lossy or unclassified on every other flow. NetQ's MLAG and VLAN validation (Dual Home, CLAG Bond VLAN Consistency) checks the same.",
+        fix: "Configure the MLAG port-channel identically on both switches, e.g. `interface mlag-port-channel 1 mtu 9216 force` on the one that differs.",
+        check: Check::Fabric(routing::mlag_port_channels),
+    },
+    Rule {
+        id: "R047",
+        name: "ipl-without-pfc",
+        severity: Severity::Error,
+        applies: LOSSLESS,
+        what: "An MLAG IPL port-channel not in PFC mode (neither the port-channel nor all of its members) on a switch with global PFC enabled.",
+        why: "Traffic between hosts on the two switches of a pair, and all of it when a host loses one of its links, crosses the IPL; without PFC there, the lossless priority is dropped on that hop. NVIDIA's MLAG recipe enables PFC globally and on the IPL port-channel (Onyx User Manual, ESF Configuration Using CLI).",
+        fix: "`interface port-channel 100 dcb priority-flow-control mode on force`.",
+        check: Check::Switch(routing::ipl_pfc),
+    },
+    Rule {
+        id: "R048",
+        name: "mlag-without-ip-routing",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        what: "MLAG configured (`protocol mlag`, an IPL, `no mlag shutdown`) on a switch with IP routing off.",
+        why: "MLAG's control traffic runs between the IPL VLAN interfaces' addresses; Onyx User Manual, MLAG Commands (`protocol mlag`, notes): without IP routing an IPL VLAN interface cannot be configured and thus MLAG does not function.",
+        fix: "`ip routing vrf default` (the ESF recipe's step 3, before `protocol mlag`).",
+        check: Check::Switch(routing::mlag_routing),
     },
 ];
 

@@ -307,13 +307,20 @@ fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
     out
 }
 
-/// The fabric's compiled configs, as the switches will run them, located in the fabric file.
-fn predeploy(path: &Path, chosen: &[&crate::fabric::Switch], profile: Profile) -> Audited {
+/// The fabric's compiled configs, as the switches will run them, located in the fabric file,
+/// with the fabric's links.
+fn predeploy(
+    path: &Path,
+    fabric: &Fabric,
+    chosen: &[&crate::fabric::Switch],
+    profile: Profile,
+) -> Audited {
     let index = Arc::new(FabricIndex::new(
         std::fs::read_to_string(path).unwrap_or_default(),
     ));
     let mut input = Input {
         profile,
+        links: fabric_links(fabric),
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
@@ -341,8 +348,7 @@ fn predeploy(path: &Path, chosen: &[&crate::fabric::Switch], profile: Profile) -
 /// warning findings as lines, and how many of each.
 pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, usize, usize) {
     let chosen: Vec<_> = fabric.switches.values().collect();
-    let mut audited = predeploy(path, &chosen, Profile::RoceLossless);
-    audited.input.links = fabric_links(fabric);
+    let audited = predeploy(path, fabric, &chosen, Profile::RoceLossless);
     let findings = audit::audit(&audited.input);
     let report = Report {
         profile: Profile::RoceLossless,
@@ -408,7 +414,7 @@ fn with_fabric(
         }));
     }
     if args.running.is_empty() {
-        return Ok(Ok(predeploy(path, &chosen, args.profile)));
+        return Ok(Ok(predeploy(path, fabric, &chosen, args.profile)));
     }
     // Running configs: a folder holds `<switch>.cfg`; a single file is the one chosen switch.
     let single = match args.running.as_slice() {
