@@ -723,7 +723,16 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
                 .find(|(k, _)| *k == prev)
                 .map_or(&[], |(_, c)| *c)
         };
-        let word = if candidates.contains(&word) || word.starts_with(|c: char| c.is_ascii_digit()) {
+        // Inside an interface sub-mode a whole `(config)` command word (`mlag`, `router`)
+        // starts that command, which falls through to `(config)` (see `configure`): it is
+        // not an abbreviation of an attribute it begins (`mlag-channel-group`). An exact
+        // keyword winning over a longer one is the IOS-like CLIs' rule; UNCONFIRMED on
+        // Onyx, like the fall-through.
+        let whole = i == 0 && in_interface && command::TOP_LEVEL.contains(&word);
+        let word = if candidates.contains(&word)
+            || whole
+            || word.starts_with(|c: char| c.is_ascii_digit())
+        {
             word.to_string()
         } else {
             let mut matching: Vec<&&str> =
