@@ -2,9 +2,12 @@
 //! `intended.cfg` (full running-configs), and an empty `prune` file when the diff prunes.
 //!
 //! Each plan is checked in a circle: applying its commands to the running config gives the
-//! target, the target has no plan against itself, and every command reads back as itself.
-//! The plan text is snapshotted, so a reviewer sees every command, its order and its impact.
+//! target, the target has no plan against itself, every command reads back as itself, and
+//! the roll-back `fabric push` makes from the target (every setting the plan changed put
+//! back, [`restore`]) gives the running config again. The plan text is snapshotted, so a
+//! reviewer sees every command, its order and its impact.
 
+use fabric::device::push::restore;
 use fabric::diff::{Scope, Step, plan, target};
 use fabric::onyx::{Config, command, parse};
 
@@ -64,6 +67,30 @@ fn every_plan_fixture_applies_to_its_target() {
                 "{case}: `{line}` does not read back as itself"
             );
         }
+        // The roll-back of a push that stopped after its last command: planned from the
+        // target back to the running config, as `fabric push` plans it. Licenses are never
+        // removed, so those the plan added stay.
+        let back = restore(&target, &running, &target);
+        let undo = plan(&target, &back);
+        let mut undone = target.clone();
+        for s in &undo {
+            undone.apply(&s.command);
+        }
+        let mut expected = running.clone();
+        expected.licenses.clone_from(&target.licenses);
+        // A name given to a VLAN the switch had unnamed stays: no Onyx command to take a
+        // VLAN's name away is known (the plan only ever overwrites one), so neither the plan
+        // nor a roll-back removes one.
+        for (id, v) in &mut expected.vlans {
+            if v.name.is_none() {
+                v.name = target.vlans.get(id).and_then(|t| t.name.clone());
+            }
+        }
+        assert!(
+            undone == expected,
+            "{case}: the roll-back does not restore the running config\nroll-back:\n{}\nafter: {undone:#?}\nrunning: {running:#?}",
+            text(&undo)
+        );
         insta::assert_snapshot!(text(&steps));
     });
 }
