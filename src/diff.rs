@@ -573,6 +573,16 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     if manages(Feature::Stp) {
         t.spanning_tree = intended.spanning_tree;
     }
+    // A protocol's configuration exists only while the protocol runs: `no protocol mlag`
+    // "hides the MLAG commands and deletes its database" (Onyx User Manual, MLAG Commands),
+    // and the model reads `no protocol bgp` alike. A target without the protocol has none
+    // of its configuration, so a plan never sets what the switch would refuse.
+    if !t.protocols.contains(&Protocol::Mlag) {
+        t.mlag = crate::onyx::Mlag::default();
+    }
+    if !t.protocols.contains(&Protocol::Bgp) {
+        t.bgp = None;
+    }
     for k in &intended.licenses {
         if !t.licenses.contains(k) {
             t.licenses.push(k.clone());

@@ -28,6 +28,29 @@ fn text(steps: &[Step]) -> String {
         .collect()
 }
 
+/// The roll-back of a push from `running` that stopped after its last command, at `target`:
+/// planned from the target back to the running config as `fabric push` plans it (every
+/// setting the plan changed put back, [`restore`]). Its commands, the config after them, and
+/// the config that must be: the running config, but for the licenses (never removed) and the
+/// names given to VLANs the switch had unnamed (no Onyx command to take a VLAN's name away is
+/// known: the plan only ever overwrites one).
+pub fn roll_back(running: &Config, target: &Config) -> (Vec<Step>, Config, Config) {
+    let back = restore(target, running, target);
+    let undo = plan(target, &back);
+    let mut undone = target.clone();
+    for s in &undo {
+        undone.apply(&s.command);
+    }
+    let mut expected = running.clone();
+    expected.licenses.clone_from(&target.licenses);
+    for (id, v) in &mut expected.vlans {
+        if v.name.is_none() {
+            v.name = target.vlans.get(id).and_then(|t| t.name.clone());
+        }
+    }
+    (undo, undone, expected)
+}
+
 #[test]
 fn every_plan_fixture_applies_to_its_target() {
     insta::glob!("fixtures/plan/*/intended.cfg", |path| {
@@ -67,25 +90,7 @@ fn every_plan_fixture_applies_to_its_target() {
                 "{case}: `{line}` does not read back as itself"
             );
         }
-        // The roll-back of a push that stopped after its last command: planned from the
-        // target back to the running config, as `fabric push` plans it. Licenses are never
-        // removed, so those the plan added stay.
-        let back = restore(&target, &running, &target);
-        let undo = plan(&target, &back);
-        let mut undone = target.clone();
-        for s in &undo {
-            undone.apply(&s.command);
-        }
-        let mut expected = running.clone();
-        expected.licenses.clone_from(&target.licenses);
-        // A name given to a VLAN the switch had unnamed stays: no Onyx command to take a
-        // VLAN's name away is known (the plan only ever overwrites one), so neither the plan
-        // nor a roll-back removes one.
-        for (id, v) in &mut expected.vlans {
-            if v.name.is_none() {
-                v.name = target.vlans.get(id).and_then(|t| t.name.clone());
-            }
-        }
+        let (undo, undone, expected) = roll_back(&running, &target);
         assert!(
             undone == expected,
             "{case}: the roll-back does not restore the running config\nroll-back:\n{}\nafter: {undone:#?}\nrunning: {running:#?}",
