@@ -970,10 +970,11 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
     }
 }
 
-/// An MLAG pair's switch-wide settings. A pair that is up is shut down around a change of its
-/// settings or peer link, and `no mlag shutdown` comes last, with everything in place.
-fn mlag(b: &mut Builder, running: &Config, target: &Config) {
-    let (have, want) = (&running.mlag, &target.mlag);
+/// Whether the MLAG pair's settings (system MAC, VIP) or peer link (`ipl`, `peer-address`)
+/// differ between two configs: a plan between them shuts a pair that is up down around the
+/// change (`mlag shutdown` … `no mlag shutdown`), so its admin state changes on the way even
+/// when it ends as it began.
+pub fn mlag_changes(a: &Config, b: &Config) -> bool {
     type Ipl = (Iface, Option<u8>, Option<(u8, std::net::Ipv4Addr)>);
     let ipl = |c: &Config| -> Vec<Ipl> {
         c.interfaces
@@ -982,9 +983,14 @@ fn mlag(b: &mut Builder, running: &Config, target: &Config) {
             .map(|(i, e)| (*i, e.ipl, e.ipl_peer))
             .collect()
     };
-    let changed =
-        have.system_mac != want.system_mac || have.vip != want.vip || ipl(running) != ipl(target);
-    let bounce = have.enabled && want.enabled && changed;
+    a.mlag.system_mac != b.mlag.system_mac || a.mlag.vip != b.mlag.vip || ipl(a) != ipl(b)
+}
+
+/// An MLAG pair's switch-wide settings. A pair that is up is shut down around a change of its
+/// settings or peer link, and `no mlag shutdown` comes last, with everything in place.
+fn mlag(b: &mut Builder, running: &Config, target: &Config) {
+    let (have, want) = (&running.mlag, &target.mlag);
+    let bounce = have.enabled && want.enabled && mlag_changes(running, target);
     if have.enabled && (!want.enabled || bounce) {
         b.global(Kind::MlagDisable, Command::MlagShutdown(true));
     }
