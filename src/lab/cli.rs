@@ -803,6 +803,25 @@ mod tests {
         );
     }
 
+    /// In an interface sub-mode, `mlag …` is the `(config)` command, not `mlag-channel-group`
+    /// abbreviated; an attribute's abbreviation is still one (`mlag-ch` is the attribute).
+    #[test]
+    fn a_whole_config_command_word_in_an_interface_sub_mode_is_that_command() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::configuring();
+        let typed = [
+            "protocol mlag",
+            "interface vlan 4000",
+            "mlag system-mac 00:00:5E:00:01:5D",
+            "interface ethernet 1/1",
+            "mlag-ch 1 mode active",
+        ];
+        assert_eq!(run(&mut s, &mut sw, &typed), "");
+        assert!(sw.running.mlag.system_mac.is_some());
+        let port = &sw.running.interfaces[&command::Iface::Ethernet(crate::types::Port::new(1, 1))];
+        assert_eq!(port.channel_group.map(|g| (g.mlag, g.id)), Some((true, 1)));
+    }
+
     #[test]
     fn unknown_commands_are_refused_and_change_nothing() {
         let mut sw = Switch::factory("leaf01");
