@@ -29,10 +29,22 @@ pub enum Impact {
     /// The port goes down and up (speed, MTU, split, shutdown, PFC mode, routed or L2).
     PortFlap,
     /// A BGP session, or the routes over one link or to one prefix, go down: a renumbered
-    /// link, a removed neighbor, a withdrawn prefix, a new router-id.
+    /// link, a removed neighbor or one moved to another AS, a withdrawn prefix, a new
+    /// router-id under running sessions. Disruptive for that link or session only, as a
+    /// port flap is for its port: `fabric push` does not ask `--allow-disruptive` for it.
     SessionReset,
     /// Traffic on the whole switch is disturbed (buffer pools, `roce` mode).
     Disruptive,
+}
+
+impl Impact {
+    /// Every class, mildest first: summaries list each, also at 0.
+    pub const ALL: [Impact; 4] = [
+        Impact::Hitless,
+        Impact::PortFlap,
+        Impact::SessionReset,
+        Impact::Disruptive,
+    ];
 }
 
 impl std::fmt::Display for Impact {
@@ -60,8 +72,12 @@ fn as_text<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> {
 
 /// Kinds of change, in plan order. Creation comes before reference (a VLAN before the
 /// `switchport access vlan` that uses it, a pool's type before its map, global PFC before
-/// per-port PFC); unreferencing comes before deletion (access VLANs and channel-groups change
-/// before `no vlan` and `no interface port-channel`; per-port PFC off before global PFC off).
+/// per-port PFC, `protocol bgp` before `router bgp`, an interface before its address, an
+/// address before the BGP session over it); unreferencing comes before deletion (access VLANs
+/// and channel-groups change before `no vlan` and `no interface port-channel`; per-port PFC
+/// off before global PFC off; sessions, then `no router bgp`, then `no protocol bgp`). An MLAG
+/// pair is shut down first and brought up last, so its settings and peer link only ever
+/// change while it is down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     License,
@@ -73,6 +89,9 @@ pub enum Kind {
     LacpOn,
     StpOn,
     MlagDisable,
+    MlagUnset,
+    IplPeerRemove,
+    IplRemove,
     BgpRemoveNeighbor,
     BgpRemoveNetwork,
     BgpReplace,
@@ -83,11 +102,11 @@ pub enum Kind {
     PfcOn,
     PfcPriorityOn,
     InterfaceCreate,
+    ChannelLeave,
     Split,
     Speed,
     Mtu,
-    ChannelLeave,
-    IplRemove,
+    AddressRemove,
     Routed,
     SwitchportMode,
     AccessVlan,
@@ -103,12 +122,14 @@ pub enum Kind {
     PfcMode,
     Shutdown,
     BgpCreate,
+    BgpRouterIdNew,
     BgpRouterId,
     BgpSettings,
     BgpNeighbor,
+    BgpNeighborChange,
     BgpNetwork,
-    MlagSettings,
     Ipl,
+    MlagSettings,
     MlagEnable,
     InterfaceDelete,
     BgpDelete,
@@ -125,6 +146,12 @@ pub enum Kind {
 }
 
 /// The rule table: per kind of change, its impact. The order of [`Kind`] is the plan order.
+///
+/// The MLAG pair's settings and peer link are hitless commands: the plan only changes them
+/// while the pair is shut down (`mlag shutdown` first when it was up), so the disruption is
+/// counted once, on `mlag shutdown` and `no mlag shutdown`. Likewise a router-id given to an
+/// instance that has no session yet (created in this plan, or whose every session is new)
+/// resets nothing.
 pub const RULES: &[(Kind, Impact, &str)] = &[
     (
         Kind::License,
@@ -165,12 +192,27 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
     (
         Kind::MlagDisable,
         Impact::Disruptive,
-        "mlag shutdown, before the pair's settings change or go",
+        "mlag shutdown, first: before the pair's settings or peer link change or go",
+    ),
+    (
+        Kind::MlagUnset,
+        Impact::Hitless,
+        "no mlag system-mac, no mlag-vip (the pair is down)",
+    ),
+    (
+        Kind::IplPeerRemove,
+        Impact::Hitless,
+        "interface vlan V no ipl N, before the peer link's port-channel leaves the IPL (the pair is down)",
+    ),
+    (
+        Kind::IplRemove,
+        Impact::Hitless,
+        "interface port-channel N no ipl N, before its members leave it or it goes (the pair is down)",
     ),
     (
         Kind::BgpRemoveNeighbor,
         Impact::SessionReset,
-        "router bgp AS vrf default no neighbor A, before its link is renumbered",
+        "router bgp AS vrf default no neighbor A, before its link is renumbered or the instance goes",
     ),
     (
         Kind::BgpRemoveNetwork,
@@ -211,7 +253,12 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
     (
         Kind::InterfaceCreate,
         Impact::Hitless,
-        "interface port-channel N, mlag-port-channel N, vlan N",
+        "interface port-channel N, mlag-port-channel N, vlan N, loopback N",
+    ),
+    (
+        Kind::ChannelLeave,
+        Impact::PortFlap,
+        "interface … no [mlag-]channel-group, before the port is configured on its own (Onyx refuses settings on a member: `% Port 1/4 is part of a port channel`)",
     ),
     (
         Kind::Split,
@@ -229,14 +276,9 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "interface … mtu N force (overwrites) / no mtu",
     ),
     (
-        Kind::ChannelLeave,
-        Impact::PortFlap,
-        "interface … no [mlag-]channel-group, before the port is configured on its own",
-    ),
-    (
-        Kind::IplRemove,
-        Impact::Disruptive,
-        "interface … no ipl N / no ipl N peer-address, before the port-channel or VLAN goes",
+        Kind::AddressRemove,
+        Impact::SessionReset,
+        "interface … no ip address, before the port goes back to switchport or the interface goes",
     ),
     (
         Kind::Routed,
@@ -276,7 +318,7 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
     (
         Kind::AddressChange,
         Impact::SessionReset,
-        "interface … ip address A/N primary over another address / no ip address (renumbered)",
+        "interface … ip address A/N primary over another address (renumbered)",
     ),
     (
         Kind::Address,
@@ -314,9 +356,14 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "router bgp AS vrf default, after protocol bgp",
     ),
     (
+        Kind::BgpRouterIdNew,
+        Impact::Hitless,
+        "router bgp AS vrf default router-id A force, on an instance with no session yet",
+    ),
+    (
         Kind::BgpRouterId,
         Impact::SessionReset,
-        "router bgp AS vrf default router-id A force (sessions restart)",
+        "router bgp AS vrf default router-id A force / no router-id (its sessions restart)",
     ),
     (
         Kind::BgpSettings,
@@ -326,7 +373,12 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
     (
         Kind::BgpNeighbor,
         Impact::Hitless,
-        "router bgp AS vrf default neighbor A remote-as N, after the link's address",
+        "router bgp AS vrf default neighbor A remote-as N, a new session after the link's address",
+    ),
+    (
+        Kind::BgpNeighborChange,
+        Impact::SessionReset,
+        "router bgp AS vrf default neighbor A remote-as N over another AS (that session restarts)",
     ),
     (
         Kind::BgpNetwork,
@@ -334,14 +386,14 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "router bgp AS vrf default network A /N",
     ),
     (
-        Kind::MlagSettings,
-        Impact::Disruptive,
-        "mlag system-mac M / mlag-vip NAME ip A /N force",
+        Kind::Ipl,
+        Impact::Hitless,
+        "interface port-channel N ipl 1, then interface vlan V ipl 1 peer-address A, after its address (the pair is down)",
     ),
     (
-        Kind::Ipl,
-        Impact::Disruptive,
-        "interface port-channel N ipl 1, interface vlan V ipl 1 peer-address A",
+        Kind::MlagSettings,
+        Impact::Hitless,
+        "mlag-vip NAME ip A /N force, mlag system-mac M (the pair is down)",
     ),
     (
         Kind::MlagEnable,
@@ -351,12 +403,12 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
     (
         Kind::InterfaceDelete,
         Impact::Hitless,
-        "no interface port-channel N (after its members left it)",
+        "no interface port-channel N (after its members left it, its address and IPL gone)",
     ),
     (
         Kind::BgpDelete,
         Impact::Disruptive,
-        "no router bgp AS vrf default",
+        "no router bgp AS vrf default, after its neighbors, before no protocol bgp",
     ),
     (
         Kind::ProtocolOff,
@@ -520,6 +572,16 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     }
     if manages(Feature::Stp) {
         t.spanning_tree = intended.spanning_tree;
+    }
+    // A protocol's configuration exists only while the protocol runs: `no protocol mlag`
+    // "hides the MLAG commands and deletes its database" (Onyx User Manual, MLAG Commands),
+    // and the model reads `no protocol bgp` alike. A target without the protocol has none
+    // of its configuration, so a plan never sets what the switch would refuse.
+    if !t.protocols.contains(&Protocol::Mlag) {
+        t.mlag = crate::onyx::Mlag::default();
+    }
+    if !t.protocols.contains(&Protocol::Bgp) {
+        t.bgp = None;
     }
     for k in &intended.licenses {
         if !t.licenses.contains(k) {
@@ -827,10 +889,17 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
 /// neighbors after the addresses they run over, removals first.
 fn bgp(b: &mut Builder, running: &Config, target: &Config) {
     let Some(want) = &target.bgp else {
-        // `no protocol bgp` takes the instance with it.
-        if let Some(have) = &running.bgp
-            && target.protocols.contains(&Protocol::Bgp)
-        {
+        // Torn down in reverse: each session closed first, while its link still has its
+        // address (the peer is told at once, with a Cease "Peer De-configured", RFC 4486
+        // §4, instead of waiting out its hold time), then the instance, then `no protocol
+        // bgp`.
+        if let Some(have) = &running.bgp {
+            for a in have.neighbors.keys() {
+                b.global(
+                    Kind::BgpRemoveNeighbor,
+                    Command::Bgp(have.asn, BgpCmd::NoNeighbor(*a)),
+                );
+            }
             b.global(Kind::BgpDelete, Command::NoBgp(have.asn));
         }
         return;
@@ -851,8 +920,18 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
     let empty = crate::onyx::Bgp::new(asn);
     let have = base.unwrap_or(&empty);
     if want.router_id != have.router_id {
+        // A new router-id restarts the sessions that run across it; an instance whose
+        // every session is new (or that has none) has nothing to restart.
+        let kept = have
+            .neighbors
+            .iter()
+            .any(|(a, n)| want.neighbors.get(a) == Some(n));
         b.global(
-            Kind::BgpRouterId,
+            if kept {
+                Kind::BgpRouterId
+            } else {
+                Kind::BgpRouterIdNew
+            },
             cmd(want.router_id.map_or(BgpCmd::NoRouterId, BgpCmd::RouterId)),
         );
     }
@@ -871,8 +950,11 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
         );
     }
     for (a, n) in &want.neighbors {
-        if have.neighbors.get(a) != Some(n) {
-            b.global(Kind::BgpNeighbor, cmd(BgpCmd::Neighbor(*a, *n)));
+        match have.neighbors.get(a) {
+            Some(m) if m == n => {}
+            // Another remote AS over the same address: that session restarts.
+            Some(_) => b.global(Kind::BgpNeighborChange, cmd(BgpCmd::Neighbor(*a, *n))),
+            None => b.global(Kind::BgpNeighbor, cmd(BgpCmd::Neighbor(*a, *n))),
         }
     }
     for a in have.neighbors.keys() {
@@ -888,10 +970,11 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
     }
 }
 
-/// An MLAG pair's switch-wide settings. A pair that is up is shut down around a change of its
-/// settings or peer link, and `no mlag shutdown` comes last, with everything in place.
-fn mlag(b: &mut Builder, running: &Config, target: &Config) {
-    let (have, want) = (&running.mlag, &target.mlag);
+/// Whether the MLAG pair's settings (system MAC, VIP) or peer link (`ipl`, `peer-address`)
+/// differ between two configs: a plan between them shuts a pair that is up down around the
+/// change (`mlag shutdown` … `no mlag shutdown`), so its admin state changes on the way even
+/// when it ends as it began.
+pub fn mlag_changes(a: &Config, b: &Config) -> bool {
     type Ipl = (Iface, Option<u8>, Option<(u8, std::net::Ipv4Addr)>);
     let ipl = |c: &Config| -> Vec<Ipl> {
         c.interfaces
@@ -900,17 +983,32 @@ fn mlag(b: &mut Builder, running: &Config, target: &Config) {
             .map(|(i, e)| (*i, e.ipl, e.ipl_peer))
             .collect()
     };
-    let changed =
-        have.system_mac != want.system_mac || have.vip != want.vip || ipl(running) != ipl(target);
-    let bounce = have.enabled && want.enabled && changed;
+    a.mlag.system_mac != b.mlag.system_mac || a.mlag.vip != b.mlag.vip || ipl(a) != ipl(b)
+}
+
+/// An MLAG pair's switch-wide settings. A pair that is up is shut down around a change of its
+/// settings or peer link, and `no mlag shutdown` comes last, with everything in place.
+fn mlag(b: &mut Builder, running: &Config, target: &Config) {
+    let (have, want) = (&running.mlag, &target.mlag);
+    let bounce = have.enabled && want.enabled && mlag_changes(running, target);
     if have.enabled && (!want.enabled || bounce) {
         b.global(Kind::MlagDisable, Command::MlagShutdown(true));
     }
-    if have.system_mac != want.system_mac {
-        b.global(Kind::MlagSettings, Command::MlagSystemMac(want.system_mac));
+    // Set as mellanox.onyx's onyx_mlag_vip sends them (`mlag-vip … force`, then `mlag
+    // system-mac`, then `no mlag shutdown`); taken away in reverse.
+    if have.system_mac.is_some() && want.system_mac.is_none() {
+        b.global(Kind::MlagUnset, Command::MlagSystemMac(None));
     }
     if have.vip != want.vip {
-        b.global(Kind::MlagSettings, Command::MlagVip(want.vip.clone()));
+        let kind = if want.vip.is_some() {
+            Kind::MlagSettings
+        } else {
+            Kind::MlagUnset
+        };
+        b.global(kind, Command::MlagVip(want.vip.clone()));
+    }
+    if want.system_mac.is_some() && have.system_mac != want.system_mac {
+        b.global(Kind::MlagSettings, Command::MlagSystemMac(want.system_mac));
     }
     if want.enabled && (!have.enabled || bounce) {
         b.global(Kind::MlagEnable, Command::MlagShutdown(false));
@@ -1017,6 +1115,19 @@ fn vlans(b: &mut Builder, running: &Config, target: &Config) {
 fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     let deleting = !matches!(i, Iface::Ethernet(_)) && have.created && !want.created;
     if deleting {
+        // Its peer-link role and address go first, in reverse of how they came, and only
+        // then the interface.
+        if let Some(n) = have.ipl_peer.map(|(n, _)| n).or(have.ipl) {
+            let kind = if have.ipl_peer.is_some() {
+                Kind::IplPeerRemove
+            } else {
+                Kind::IplRemove
+            };
+            b.iface(kind, i, IfaceCmd::NoIpl(n));
+        }
+        if have.address.is_some() {
+            b.iface(Kind::AddressRemove, i, IfaceCmd::NoAddress);
+        }
         b.iface(Kind::InterfaceDelete, i, IfaceCmd::Create);
         return;
     }
@@ -1042,6 +1153,19 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
             }
             None => have,
         }
+    } else {
+        have
+    };
+    // An address that goes is removed before anything else happens to the interface (the
+    // port going back to switchport takes it too, but the plan says so first).
+    let unaddressed;
+    let have = if have.address.is_some() && want.address.is_none() {
+        b.iface(Kind::AddressRemove, i, IfaceCmd::NoAddress);
+        unaddressed = Interface {
+            address: None,
+            ..have.clone()
+        };
+        &unaddressed
     } else {
         have
     };
@@ -1073,22 +1197,42 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
         (a, b_) if a == b_ => {}
         (None, Some(a)) => b.iface(Kind::Address, i, IfaceCmd::Address(a)),
         (Some(_), Some(a)) => b.iface(Kind::AddressChange, i, IfaceCmd::Address(a)),
-        (Some(_), None) => b.iface(Kind::AddressChange, i, IfaceCmd::NoAddress),
+        (Some(_), None) => b.iface(Kind::AddressRemove, i, IfaceCmd::NoAddress),
         (None, None) => {}
     }
-    if want.ipl != have.ipl {
-        match (have.ipl, want.ipl) {
-            (_, Some(n)) => b.iface(Kind::Ipl, i, IfaceCmd::Ipl(n)),
-            (Some(n), None) => b.iface(Kind::IplRemove, i, IfaceCmd::NoIpl(n)),
-            (None, None) => {}
+    // `no ipl N` takes the interface out of the peer link, whichever part it held: the
+    // port-channel's `ipl N` or the VLAN interface's peer address. It is what
+    // mellanox.onyx's onyx_mlag_ipl sends to clear a VLAN interface's peer address
+    // (`interface vlan V no ipl 1`); no source shows a `no ipl N peer-address`.
+    let peer_gone = have.ipl_peer.is_some() && want.ipl_peer.is_none();
+    let ipl_gone = have.ipl.is_some() && want.ipl.is_none();
+    let out_of_ipl;
+    let have = match have.ipl_peer.map(|(n, _)| n).or(have.ipl) {
+        Some(n) if peer_gone || ipl_gone => {
+            let kind = if peer_gone {
+                Kind::IplPeerRemove
+            } else {
+                Kind::IplRemove
+            };
+            b.iface(kind, i, IfaceCmd::NoIpl(n));
+            out_of_ipl = Interface {
+                ipl: None,
+                ipl_peer: None,
+                ..have.clone()
+            };
+            &out_of_ipl
         }
+        _ => have,
+    };
+    if let Some(n) = want.ipl
+        && have.ipl != want.ipl
+    {
+        b.iface(Kind::Ipl, i, IfaceCmd::Ipl(n));
     }
-    if want.ipl_peer != have.ipl_peer {
-        match (have.ipl_peer, want.ipl_peer) {
-            (_, Some((n, a))) => b.iface(Kind::Ipl, i, IfaceCmd::IplPeer(n, a)),
-            (Some((n, _)), None) => b.iface(Kind::IplRemove, i, IfaceCmd::NoIplPeer(n)),
-            (None, None) => {}
-        }
+    if let Some((n, a)) = want.ipl_peer
+        && have.ipl_peer != want.ipl_peer
+    {
+        b.iface(Kind::Ipl, i, IfaceCmd::IplPeer(n, a));
     }
     if want.speed != have.speed {
         b.iface(
@@ -1232,5 +1376,21 @@ fn allowed(
     if !remove.is_empty() {
         let cmd = IfaceCmd::AllowedVlan(want.mode, AllowedVlan::Remove(remove.into()));
         b.iface(Kind::AllowedVlan, i, cmd);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table lists every kind of change once, in plan order: a kind left out would be
+    /// planned as hitless without anyone deciding so.
+    #[test]
+    fn the_rule_table_has_every_kind_once_in_plan_order() {
+        let kinds = Kind::LldpOff as usize + 1;
+        assert_eq!(RULES.len(), kinds);
+        for (n, (kind, _, _)) in RULES.iter().enumerate() {
+            assert_eq!(*kind as usize, n, "{kind:?} out of place");
+        }
     }
 }

@@ -553,7 +553,7 @@ fn diff_json_lists_every_impact() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         json["summary"]["impact"],
-        serde_json::json!({"hitless": 0, "port-flap": 0, "disruptive": 0})
+        serde_json::json!({"hitless": 0, "port-flap": 0, "session-reset": 0, "disruptive": 0})
     );
 }
 

@@ -2,9 +2,12 @@
 //! `intended.cfg` (full running-configs), and an empty `prune` file when the diff prunes.
 //!
 //! Each plan is checked in a circle: applying its commands to the running config gives the
-//! target, the target has no plan against itself, and every command reads back as itself.
-//! The plan text is snapshotted, so a reviewer sees every command, its order and its impact.
+//! target, the target has no plan against itself, every command reads back as itself, and
+//! the roll-back `fabric push` makes from the target (every setting the plan changed put
+//! back, [`restore`]) gives the running config again. The plan text is snapshotted, so a
+//! reviewer sees every command, its order and its impact.
 
+use fabric::device::push::restore;
 use fabric::diff::{Scope, Step, plan, target};
 use fabric::onyx::{Config, command, parse};
 
@@ -23,6 +26,29 @@ fn text(steps: &[Step]) -> String {
         .enumerate()
         .map(|(n, s)| format!("{}. {}  [{}]\n", n + 1, s.command, s.impact))
         .collect()
+}
+
+/// The roll-back of a push from `running` that stopped after its last command, at `target`:
+/// planned from the target back to the running config as `fabric push` plans it (every
+/// setting the plan changed put back, [`restore`]). Its commands, the config after them, and
+/// the config that must be: the running config, but for the licenses (never removed) and the
+/// names given to VLANs the switch had unnamed (no Onyx command to take a VLAN's name away is
+/// known: the plan only ever overwrites one).
+pub fn roll_back(running: &Config, target: &Config) -> (Vec<Step>, Config, Config) {
+    let back = restore(target, running, target);
+    let undo = plan(target, &back);
+    let mut undone = target.clone();
+    for s in &undo {
+        undone.apply(&s.command);
+    }
+    let mut expected = running.clone();
+    expected.licenses.clone_from(&target.licenses);
+    for (id, v) in &mut expected.vlans {
+        if v.name.is_none() {
+            v.name = target.vlans.get(id).and_then(|t| t.name.clone());
+        }
+    }
+    (undo, undone, expected)
 }
 
 #[test]
@@ -64,6 +90,12 @@ fn every_plan_fixture_applies_to_its_target() {
                 "{case}: `{line}` does not read back as itself"
             );
         }
+        let (undo, undone, expected) = roll_back(&running, &target);
+        assert!(
+            undone == expected,
+            "{case}: the roll-back does not restore the running config\nroll-back:\n{}\nafter: {undone:#?}\nrunning: {running:#?}",
+            text(&undo)
+        );
         insta::assert_snapshot!(text(&steps));
     });
 }

@@ -1,13 +1,21 @@
 //! Properties over random inputs (proptest): the renderer and the parser are inverse on every
-//! state the commands can reach, and Onyx range compression and expansion are inverse.
+//! state the commands can reach, a plan reaches its target from any running config, and Onyx
+//! range compression and expansion are inverse. The commands cover every modeled family:
+//! ports and QoS, VLANs, routing (`ip routing`, ECMP hashing, routed ports and addresses,
+//! loopbacks, `protocol bgp` and the BGP instance), bundles (`lacp`, port-channels and their
+//! members) and MLAG (`protocol mlag`, the peer link, system MAC, VIP, `mlag shutdown`).
+
+use std::net::Ipv4Addr;
 
 use fabric::onyx::command::{
-    AllowedVlan, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LacpMode, SpeedSetting,
+    AllowedVlan, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LacpMode, LoadSharing,
+    Protocol, SpeedSetting,
 };
 use fabric::onyx::{Config, Renderer, parse};
 use fabric::types::{
-    Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, Release, RoceMode, Speed,
-    Split, SwitchportMode, TrafficClass, Trust, Vlan, compress, format_range, parse_port_range,
+    Ecn, EcnMode, EcnThresholds, Ets, Ipv4Net, Mac, Percent, PoolType, Port, Priority, Release,
+    RoceMode, Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan, compress, format_range,
+    parse_port_range,
 };
 use proptest::prelude::*;
 
@@ -31,6 +39,42 @@ fn range() -> impl Strategy<Value = IfaceRange> {
         1 => (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::PortChannel(a), last: Iface::PortChannel(a + n) }),
         1 => (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::MlagPortChannel(a), last: Iface::MlagPortChannel(a + n) }),
         1 => (1i64..=5).prop_map(|v| IfaceRange::one(Iface::Vlan(Vlan::new(v).unwrap()))),
+        1 => (0u16..=1).prop_map(|n| IfaceRange::one(Iface::Loopback(n))),
+    ]
+}
+
+/// Addresses from a few small pools, so that two configs often share one (the same
+/// neighbor, the same link address) and as often differ.
+fn addr() -> impl Strategy<Value = Ipv4Addr> {
+    (0u8..=2, 0u8..=5).prop_map(|(net, host)| Ipv4Addr::new(10, 254, net, host))
+}
+
+fn net() -> impl Strategy<Value = Ipv4Net> {
+    (
+        addr(),
+        prop_oneof![Just(24u8), Just(30), Just(31), Just(32)],
+    )
+        .prop_map(|(a, len)| Ipv4Net::new(a, len).unwrap())
+}
+
+fn mac() -> impl Strategy<Value = Mac> {
+    (0u8..=2).prop_map(|n| Mac([0x00, 0x00, 0x5E, 0x00, 0x01, n]))
+}
+
+/// What a `router bgp AS vrf default …` line sets.
+fn bgp_cmd() -> impl Strategy<Value = BgpCmd> {
+    prop_oneof![
+        1 => Just(BgpCmd::Create),
+        3 => addr().prop_map(BgpCmd::RouterId),
+        1 => Just(BgpCmd::NoRouterId),
+        1 => (1u16..=8).prop_map(BgpCmd::MaximumPaths),
+        1 => Just(BgpCmd::NoMaximumPaths),
+        1 => any::<bool>().prop_map(BgpCmd::MultipathRelax),
+        2 => (addr(), prop_oneof![Just(65000u32), Just(65001)])
+            .prop_map(|(a, n)| BgpCmd::Neighbor(a, n)),
+        1 => addr().prop_map(BgpCmd::NoNeighbor),
+        1 => net().prop_map(BgpCmd::Network),
+        1 => net().prop_map(BgpCmd::NoNetwork),
     ]
 }
 
@@ -125,6 +169,13 @@ fn iface_cmd() -> impl Strategy<Value = IfaceCmd> {
         )
             .prop_map(|(t, e)| IfaceCmd::Ets(t, e)),
         any::<bool>().prop_map(IfaceCmd::PfcMode),
+        any::<bool>().prop_map(IfaceCmd::Routed),
+        net().prop_map(IfaceCmd::Address),
+        Just(IfaceCmd::NoAddress),
+        Just(IfaceCmd::Ipl(1)),
+        Just(IfaceCmd::NoIpl(1)),
+        addr().prop_map(|a| IfaceCmd::IplPeer(1, a)),
+        Just(IfaceCmd::NoIplPeer(1)),
     ]
 }
 
@@ -136,6 +187,7 @@ fn command() -> impl Strategy<Value = Command> {
             (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::PortChannel(a), last: Iface::PortChannel(a + n) }),
             (1u16..=4, 0u16..3).prop_map(|(a, n)| IfaceRange { first: Iface::MlagPortChannel(a), last: Iface::MlagPortChannel(a + n) }),
             (1i64..=5).prop_map(|v| IfaceRange::one(Iface::Vlan(Vlan::new(v).unwrap()))),
+            (0u16..=1).prop_map(|n| IfaceRange::one(Iface::Loopback(n))),
         ]
         .prop_map(Command::NoInterface),
         1 => "[A-Z0-9-]{4,12}".prop_map(Command::License),
@@ -152,7 +204,81 @@ fn command() -> impl Strategy<Value = Command> {
         2 => (vlan(), 0u16..4).prop_map(|(v, n)| Command::VlanCreate(vec![(v, Vlan::new(i64::from((v.get() + n).min(4094))).unwrap())])),
         1 => (vlan(), text()).prop_map(|(v, n)| Command::VlanName(v, n)),
         1 => vlan().prop_map(|v| Command::NoVlan(vec![(v, v)])),
+        1 => any::<bool>().prop_map(Command::IpRouting),
+        // Routed ports on a few ports, so that a port often gets both `no switchport force`
+        // and an address.
+        4 => (
+            1u16..=2,
+            prop_oneof![
+                2 => Just(IfaceCmd::Routed(true)),
+                2 => net().prop_map(IfaceCmd::Address),
+                1 => Just(IfaceCmd::Routed(false)),
+                1 => Just(IfaceCmd::NoAddress),
+            ],
+        )
+            .prop_map(|(p, c)| Command::Interface(IfaceRange::one(Iface::Ethernet(Port::new(1, p))), c)),
+        1 => (prop_oneof![Just(LoadSharing::SourceIpPort), Just(LoadSharing::Consistent)], any::<bool>())
+            .prop_map(|(l, on)| Command::LoadSharing(l, on)),
+        1 => (prop_oneof![Just(Protocol::Bgp), Just(Protocol::Mlag)], any::<bool>())
+            .prop_map(|(p, on)| Command::Protocol(p, on)),
+        1 => any::<bool>().prop_map(Command::Lacp),
+        1 => any::<bool>().prop_map(Command::SpanningTree),
+        5 => (prop_oneof![Just(65101u32), Just(65102)], bgp_cmd()).prop_map(|(n, c)| Command::Bgp(n, c)),
+        1 => prop_oneof![Just(65101u32), Just(65102)].prop_map(Command::NoBgp),
+        2 => any::<bool>().prop_map(Command::MlagShutdown),
+        1 => proptest::option::of(mac()).prop_map(Command::MlagSystemMac),
+        1 => proptest::option::of((prop_oneof![Just("pair1".to_string()), Just("pair2".to_string())], net()))
+            .prop_map(Command::MlagVip),
     ]
+}
+
+/// A config as a switch holds it after `cmds`: the lines a switch refuses are skipped, those
+/// of a protocol that is off (`protocol mlag` "unhides the MLAG commands", Onyx User Manual,
+/// MLAG Commands; `router bgp` likewise needs `protocol bgp`), so no config holds MLAG
+/// settings or a BGP instance without its protocol.
+fn switch_config(cmds: &[Command]) -> Config {
+    let mut c = Config::factory("sw1", Some(Release(3, 9, 3210)), None);
+    for cmd in cmds {
+        // A subport exists once its port is split (`module-type qsfp-split-N force`).
+        if let Command::Interface(r, _) = cmd
+            && let Iface::Ethernet(p) = r.first
+            && p.sub.is_some()
+            && c.interfaces
+                .get(&Iface::Ethernet(p.parent()))
+                .is_none_or(|e| e.split.is_none())
+        {
+            continue;
+        }
+        let needs = match cmd {
+            Command::Bgp(..) | Command::NoBgp(_) => Some(Protocol::Bgp),
+            Command::MlagShutdown(_) | Command::MlagSystemMac(_) | Command::MlagVip(_) => {
+                Some(Protocol::Mlag)
+            }
+            _ => None,
+        };
+        if needs.is_none_or(|p| c.protocols.contains(&p)) {
+            c.apply(cmd);
+        }
+    }
+    c
+}
+
+/// Commands for [`switch_config`], most often after `protocol bgp` and `protocol mlag`, so
+/// that the lines needing them are taken.
+fn switch_cmds() -> impl Strategy<Value = Vec<Command>> {
+    (
+        proptest::bool::weighted(0.75),
+        proptest::bool::weighted(0.75),
+        proptest::collection::vec(command(), 0..40),
+    )
+        .prop_map(|(bgp, mlag, cmds)| {
+            let on = [(bgp, Protocol::Bgp), (mlag, Protocol::Mlag)];
+            on.into_iter()
+                .filter(|(yes, _)| *yes)
+                .map(|(_, p)| Command::Protocol(p, true))
+                .chain(cmds)
+                .collect()
+        })
 }
 
 proptest! {
@@ -175,22 +301,16 @@ proptest! {
     }
 
     /// The plan from any running config to any target reaches it exactly, compared as
-    /// models: `running.apply(plan) == target`; and a config's plan to itself is empty.
+    /// models: `running.apply(plan) == target`; a config's plan to itself is empty; and the
+    /// roll-back `fabric push` would make from the target gives the running config back.
     #[test]
     fn applying_the_plan_reaches_the_target(
-        running_cmds in proptest::collection::vec(command(), 0..40),
-        intended_cmds in proptest::collection::vec(command(), 0..40),
+        running_cmds in switch_cmds(),
+        intended_cmds in switch_cmds(),
         prune in any::<bool>(),
     ) {
-        let base = Config::factory("sw1", Some(Release(3, 9, 3210)), None);
-        let mut running = base.clone();
-        for c in &running_cmds {
-            running.apply(c);
-        }
-        let mut intended = base.clone();
-        for c in &intended_cmds {
-            intended.apply(c);
-        }
+        let running = switch_config(&running_cmds);
+        let intended = switch_config(&intended_cmds);
         let scope = fabric::diff::Scope { interfaces: None, fabric_attributes_only: false, prune, ..Default::default() };
         let target = fabric::diff::target(&running, &intended, &scope);
         let plan = fabric::diff::plan(&running, &target);
@@ -205,6 +325,10 @@ proptest! {
         prop_assert_eq!(&after, &target, "plan:\n{}", text.join("\n"));
         prop_assert!(fabric::diff::plan(&target, &target).is_empty());
         prop_assert!(fabric::diff::plan(&after, &target).is_empty());
+        // Rolled back as `fabric push` rolls back a push that stopped after its last
+        // command: the running config again.
+        let (_, undone, expected) = crate::plan::roll_back(&running, &after);
+        prop_assert_eq!(&undone, &expected, "plan:\n{}", text.join("\n"));
     }
 
     /// Every command prints as a line that reads back to the same command.
@@ -229,6 +353,67 @@ proptest! {
         for w in runs.windows(2) {
             prop_assert!(!(w[0].1.precedes(w[1].0) && w[0].2 == w[1].2));
         }
+    }
+}
+
+/// The random configs the plan property runs on do reach routing, bundles and MLAG: of 200
+/// drawn as `applying_the_plan_reaches_the_target` draws them, at least 10 have each of these.
+#[test]
+fn the_generated_configs_reach_routing_bundles_and_mlag() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let cmds = switch_cmds();
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for _ in 0..200 {
+        let c = switch_config(&cmds.new_tree(&mut runner).unwrap().current());
+        let ifaces = || c.interfaces.iter();
+        let facts = [
+            ("ip routing", c.ip_routing),
+            ("ECMP hashing", !c.load_sharing.is_empty()),
+            (
+                "a routed port with an address",
+                ifaces().any(|(i, e)| {
+                    matches!(i, Iface::Ethernet(_)) && e.routed && e.address.is_some()
+                }),
+            ),
+            (
+                "a loopback",
+                ifaces().any(|(i, _)| matches!(i, Iface::Loopback(_))),
+            ),
+            ("protocol bgp", c.protocols.contains(&Protocol::Bgp)),
+            (
+                "a BGP neighbor",
+                c.bgp.as_ref().is_some_and(|b| !b.neighbors.is_empty()),
+            ),
+            (
+                "a BGP router-id",
+                c.bgp.as_ref().is_some_and(|b| b.router_id.is_some()),
+            ),
+            ("lacp", c.lacp),
+            (
+                "a port-channel member",
+                ifaces().any(|(_, e)| e.channel_group.is_some()),
+            ),
+            ("protocol mlag", c.protocols.contains(&Protocol::Mlag)),
+            ("an IPL", ifaces().any(|(_, e)| e.ipl.is_some())),
+            (
+                "an IPL peer address",
+                ifaces().any(|(_, e)| e.ipl_peer.is_some()),
+            ),
+            ("an MLAG system MAC", c.mlag.system_mac.is_some()),
+            ("an MLAG VIP", c.mlag.vip.is_some()),
+            ("MLAG up", c.mlag.enabled),
+            ("spanning tree off", !c.spanning_tree),
+        ];
+        for (what, yes) in facts {
+            *seen.entry(what).or_default() += usize::from(yes);
+        }
+    }
+    for (what, n) in &seen {
+        assert!(
+            *n >= 10,
+            "only {n} of 200 generated configs have {what}: {seen:?}"
+        );
     }
 }
 

@@ -740,3 +740,156 @@ fn old_snapshots_are_deleted_after_a_verified_push() {
             .any(|l| l.starts_with("configuration delete fabric-2"))
     );
 }
+
+/// A routed leaf of an MLAG pair, as `routed_mlag_fabric` describes it; `next` renumbers the
+/// leaf-spine cables (each uplink's address and BGP session change) and moves the pair's VIP
+/// and system MAC (the plan shuts the pair down around them and brings it up last).
+fn routed_mlag_fabric(next: bool) -> String {
+    let (links, vip, mac) = if next {
+        ("10.254.16.0/20", "192.0.2.20/24", "00:00:5E:00:01:5E")
+    } else {
+        ("10.254.0.0/20", "192.0.2.10/24", "00:00:5E:00:01:5D")
+    };
+    let leaves: String = (1..=2)
+        .map(|n| {
+            format!(
+                "  leaf0{n}:
+    model: SN2100
+    role: leaf
+    vlans: [{{ id: 10, name: hosts, address: 10.10.1.{}/24 }}]
+    ports:
+      1/1: {{ mlag: 1, vlan: 10, peer: {{ host: esxi-01, port: vmnic{} }} }}
+",
+                n + 1,
+                n - 1
+            )
+        })
+        .collect();
+    format!(
+        "onyx: 3.10.4606
+routing:
+  spine: {{ asn: 65000, loopbacks: 10.255.0.0/28 }}
+  leaf: {{ asn_base: 65100, loopbacks: 10.255.1.0/24 }}
+  links: {links}
+vlans:
+  - {{ id: 10, name: hosts }}
+mlag:
+  - switches: [leaf01, leaf02]
+    system_mac: {mac}
+    domain: pair1
+    vip: {vip}
+    ipl: {{ port_channel: 100, vlan: 4000, subnet: 10.254.255.0/30 }}
+switches:
+{leaves}  spine01: {{ model: SN2100, role: spine }}
+links:
+  - {{ a: leaf01:1/15-1/16, b: leaf02:1/15-1/16, role: ipl }}
+  - {{ a: leaf01:1/13, b: spine01:1/1 }}
+  - {{ a: leaf02:1/13, b: spine01:1/2 }}
+"
+    )
+}
+
+/// A push of a routed and MLAG change that fails midway, the connection kept (a refused
+/// command) or lost (reconnected for the roll-back): the switch's running config afterwards
+/// is the one before, its MLAG pair up again, nothing saved. The lab runs in this process, so
+/// the switch is read directly, not through the push.
+#[test]
+fn a_routed_mlag_change_that_fails_midway_is_rolled_back() {
+    use fabric::lab::device::{Refusal, Trigger};
+    use fabric::lab::{Device, Faults, Lab, Logins, Spec, Switch, server};
+    let compiled = |next| crate::routing::compile_text("f.yaml", &routed_mlag_fabric(next));
+    let before = compiled(false).remove("leaf01").unwrap();
+    let pushed = compiled(true).remove("leaf01").unwrap();
+    // What the push is to change, and so undo: a session, an address, the pair.
+    assert_ne!(before.bgp, pushed.bgp);
+    assert_ne!(before.mlag.vip, pushed.mlag.vip);
+    assert!(before.mlag.enabled && pushed.mlag.enabled);
+    let refused = Faults {
+        refuse: vec![Refusal {
+            pattern: "mlag system-mac".into(),
+            error: Some("% MLAG system MAC refused".into()),
+        }],
+        ..Faults::default()
+    };
+    let dropped = Faults {
+        drop: Some(Trigger {
+            pattern: Some("mlag-vip".into()),
+            ..Trigger::default()
+        }),
+        ..Faults::default()
+    };
+    for (name, faults, said) in [
+        ("routed-mlag-refused", refused, "% MLAG system MAC refused"),
+        ("routed-mlag-dropped", dropped, "connection lost at"),
+    ] {
+        let dir = scratch(name);
+        std::fs::write(dir.join("fabric.yaml"), routed_mlag_fabric(true)).unwrap();
+        let sw_dir = dir.join("lab/leaf01");
+        let device = std::sync::Arc::new(
+            Device::open(&sw_dir, Switch::with_config(before.clone()), true, false).unwrap(),
+        );
+        let spec = Spec {
+            device: device.clone(),
+            port: 0,
+            key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
+            logins: Logins::factory(),
+        };
+        let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+        let served = &lab.switches[0];
+        std::fs::write(
+            dir.join("known_hosts"),
+            served.known_hosts_line("leaf01") + "\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("inventory.yaml"),
+            format!(
+                "known_hosts: {}\nswitches:\n  leaf01: {{ host: 127.0.0.1, port: {}, user: admin }}\n",
+                dir.join("known_hosts").display(),
+                served.addr.port()
+            ),
+        )
+        .unwrap();
+        device.set_faults(faults);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabric"));
+        cmd.current_dir(&dir)
+            .args(["push", "fabric.yaml", "--switch", "leaf01", "--inventory"])
+            .arg(dir.join("inventory.yaml"))
+            .args(["--yes", "--allow-disruptive"])
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK");
+        let (code, out) = crate::run(&mut cmd);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(out.contains(said), "{name}: {out}");
+        assert!(
+            out.contains("rolled back to the running config before the push (verified)"),
+            "{name}: {out}"
+        );
+        // The failure came midway: the pair was down and the uplink renumbered by then.
+        let log: Vec<String> = device.log().into_iter().map(|(_, l)| l).collect();
+        let sent = |line: &str| log.iter().position(|l| l == line);
+        let down = sent("mlag shutdown").expect("the pair shut down");
+        let renumbered = log
+            .iter()
+            .position(|l| l.starts_with("interface ethernet 1/13 ip address 10.254.16."))
+            .expect("the uplink renumbered");
+        assert!(down < renumbered, "{name}: {log:?}");
+        let sw = device.snapshot();
+        assert!(
+            sw.running == before,
+            "{name}: the running config is not the one before the push:\n{}",
+            fabric::diff::plan(&sw.running, &before)
+                .iter()
+                .map(|s| s.command.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert!(sw.running.mlag.enabled, "{name}: the pair is left down");
+        assert!(!saved_running(&log), "{name}: {log:?}");
+        assert!(
+            !sw.unsaved(),
+            "{name}: the running config differs from the saved one"
+        );
+        drop(lab);
+    }
+}

@@ -9,7 +9,8 @@ use fabric::onyx::{Config, Iface, Renderer};
 
 use crate::root;
 
-fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
+/// Every switch's compiled config in the fabric `text`, by name.
+pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
     let mut sources = Sources::default();
     let loaded = fabric::fabric::parse_bytes(name, text.as_bytes().to_vec(), &mut sources)
         .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));

@@ -145,7 +145,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let mut summary = Summary {
         switches: out.len(),
         // Every impact is listed, also when no command has it.
-        impact: [Impact::Hitless, Impact::PortFlap, Impact::Disruptive]
+        impact: Impact::ALL
             .into_iter()
             .map(|i| (i.to_string(), 0))
             .collect(),
@@ -287,12 +287,13 @@ fn text(report: &Report, color: bool) -> String {
     out
 }
 
-/// ` (2 port-flap, 1 disruptive)`, or nothing when every command is hitless.
+/// ` (2 port-flap, 1 session-reset, 1 disruptive)`, or nothing when every command is
+/// hitless.
 fn impacts(steps: &[Step]) -> String {
     let count = |i: Impact| steps.iter().filter(|s| s.impact == i).count();
-    let parts: Vec<String> = [Impact::PortFlap, Impact::Disruptive]
+    let parts: Vec<String> = Impact::ALL
         .into_iter()
-        .filter(|i| count(*i) > 0)
+        .filter(|i| *i != Impact::Hitless && count(*i) > 0)
         .map(|i| format!("{} {i}", count(i)))
         .collect();
     if parts.is_empty() {

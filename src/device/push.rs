@@ -636,6 +636,12 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
         mlag.system_mac,
         mlag.vip
     );
+    // A running pair is shut down around a change of its settings or peer link and brought
+    // up last: a push stopped between the two leaves it down though `pushed` has it up, as
+    // `before` does. Its admin state is the push's to put back.
+    if crate::diff::mlag_changes(before, pushed) {
+        t.mlag.enabled = before.mlag.enabled;
+    }
     put_back_set(
         &mut t.load_sharing,
         &before.load_sharing,

@@ -998,7 +998,16 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
                 .find(|(k, _)| *k == prev)
                 .map_or(&[], |(_, c)| *c)
         };
-        let word = if candidates.contains(&word) || word.starts_with(|c: char| c.is_ascii_digit()) {
+        // Inside an interface sub-mode a whole `(config)` command word (`mlag`, `router`)
+        // starts that command, which falls through to `(config)` (see `configure`): it is
+        // not an abbreviation of an attribute it begins (`mlag-channel-group`). An exact
+        // keyword winning over a longer one is the IOS-like CLIs' rule; UNCONFIRMED on
+        // Onyx, like the fall-through.
+        let whole = i == 0 && in_interface && command::TOP_LEVEL.contains(&word);
+        let word = if candidates.contains(&word)
+            || whole
+            || word.starts_with(|c: char| c.is_ascii_digit())
+        {
             word.to_string()
         } else {
             let mut matching: Vec<&&str> =
@@ -1071,6 +1080,25 @@ mod tests {
             run(&mut s, &mut sw, &["show running-config"])
                 .contains("   vlan 10 name \"storage\"\n")
         );
+    }
+
+    /// In an interface sub-mode, `mlag …` is the `(config)` command, not `mlag-channel-group`
+    /// abbreviated; an attribute's abbreviation is still one (`mlag-ch` is the attribute).
+    #[test]
+    fn a_whole_config_command_word_in_an_interface_sub_mode_is_that_command() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::configuring();
+        let typed = [
+            "protocol mlag",
+            "interface vlan 4000",
+            "mlag system-mac 00:00:5E:00:01:5D",
+            "interface ethernet 1/1",
+            "mlag-ch 1 mode active",
+        ];
+        assert_eq!(run(&mut s, &mut sw, &typed), "");
+        assert!(sw.running.mlag.system_mac.is_some());
+        let port = &sw.running.interfaces[&command::Iface::Ethernet(crate::types::Port::new(1, 1))];
+        assert_eq!(port.channel_group.map(|g| (g.mlag, g.id)), Some((true, 1)));
     }
 
     #[test]

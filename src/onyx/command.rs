@@ -320,9 +320,13 @@ pub enum IfaceCmd {
     NoAddress,
     /// `ipl N` on an MLAG pair's peer-link port-channel.
     Ipl(u8),
+    /// `no ipl N`: out of the peer link, on the port-channel (no longer the IPL) or on the
+    /// VLAN interface (its peer address gone), as mellanox.onyx's onyx_mlag_ipl sends it.
     NoIpl(u8),
     /// `ipl N peer-address A` on the IPL's VLAN interface: the peer switch's address.
     IplPeer(u8, Ipv4Addr),
+    /// `no ipl N peer-address`: read, never planned (no source shows Onyx taking it;
+    /// [`IfaceCmd::NoIpl`] is what a tool sends).
     NoIplPeer(u8),
 }
 

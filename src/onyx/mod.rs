@@ -771,7 +771,13 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
         IfaceCmd::Address(a) => e.address = Some(*a),
         IfaceCmd::NoAddress => e.address = None,
         IfaceCmd::Ipl(n) => e.ipl = Some(*n),
-        IfaceCmd::NoIpl(_) => e.ipl = None,
+        // `no ipl N` takes the interface out of the peer link: a port-channel stops being
+        // it, a VLAN interface loses its peer address (mellanox.onyx's onyx_mlag_ipl clears
+        // a VLAN interface's peer address with `interface vlan V no ipl 1`).
+        IfaceCmd::NoIpl(_) => {
+            e.ipl = None;
+            e.ipl_peer = None;
+        }
         IfaceCmd::IplPeer(n, a) => e.ipl_peer = Some((*n, *a)),
         IfaceCmd::NoIplPeer(_) => e.ipl_peer = None,
     }

@@ -74,6 +74,12 @@ type At<T> = (T, Span);
 /// index of the link in the file's `links`.
 type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
 
+mod bundles;
+mod hosts;
+mod l2;
+mod links;
+mod mlag;
+mod network;
 mod underlay;
 
 /// A switch being validated: the switch so far, what each port-map entry and link end says
@@ -794,7 +800,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             bundles: BTreeMap::new(),
             index,
         };
-        underlay::switch_vlans(&mut cx, sw, &vlans, &mut p.switch);
+        hosts::switch_vlans(&mut cx, sw, &vlans, &mut p.switch);
         let entries: &[(Sp<String>, RawPort)] = sw
             .ports
             .as_ref()
@@ -982,7 +988,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         .collect::<Vec<_>>(),
                 )
             });
-            underlay::port_entry(&mut cx, key, entry, &ports, &mut p);
+            hosts::port_entry(&mut cx, key, entry, &ports, &mut p);
             let layer = Rc::new(layer);
             for (i, port) in ports.iter().enumerate() {
                 p.claims.entry(*port).or_default().push(Claim {
@@ -1378,7 +1384,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
-    underlay::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
+    network::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
 
     for (name, (_, at)) in &profiles {
         if !used_profiles.contains(name) {

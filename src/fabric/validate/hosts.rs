@@ -1,0 +1,153 @@
+//! Host-facing settings of one switch: its VLANs with their gateway addresses, and what a
+//! port-map entry adds to its ports (a routed address, a `lag` or `mlag` bundle), put onto
+//! the resolved ports once links are known.
+
+use std::collections::BTreeMap;
+
+use super::super::raw::{RawPort, RawSwitch, Sp};
+use super::super::{Bundle, Lacp, Switch};
+use super::bundles::{channel_id, lacp_mode};
+use super::network::host_address;
+use super::{Cx, Pending};
+use crate::diag::{Diagnostic, Span};
+use crate::types::{Port, Vlan};
+
+/// A switch's VLANs: the fabric's, and its own with their gateway addresses.
+pub(super) fn switch_vlans(
+    cx: &mut Cx,
+    raw: &RawSwitch,
+    fabric: &BTreeMap<Vlan, (Option<String>, Span)>,
+    sw: &mut Switch,
+) {
+    let mut seen: BTreeMap<Vlan, Span> = BTreeMap::new();
+    for v in raw.vlans.iter().flatten() {
+        let Some(id) = cx.int(&v.id, Vlan::new) else {
+            continue;
+        };
+        let at = cx.span(&v.id);
+        if let Some(first) = seen.insert(id, at) {
+            cx.push(
+                Diagnostic::error(
+                    "E060",
+                    format!("VLAN {id} is declared twice on `{}`", sw.hostname),
+                )
+                .at(at, "declared again here")
+                .also(first, "first declared here"),
+            );
+            continue;
+        }
+        let name = v.name.as_ref().and_then(|n| cx.text(n, "VLAN name", 32));
+        if let (Some(n), Some((Some(fname), fat))) = (&name, fabric.get(&id))
+            && n != fname
+        {
+            cx.push(
+                Diagnostic::error(
+                    "E061",
+                    format!("VLAN {id} is named `{fname}` in the fabric and `{n}` here"),
+                )
+                .at(cx.span(v.name.as_ref().expect("named")), "named here")
+                .also(*fat, "fabric's VLAN"),
+            );
+        }
+        let kept = name.or_else(|| fabric.get(&id).and_then(|(n, _)| n.clone()));
+        // VLAN 1 is always there and never printed, unless named.
+        if id.get() != 1 || kept.is_some() {
+            sw.vlans.insert(id, kept);
+        }
+        if let Some(a) = &v.address
+            && let Some(net) = host_address(cx, a, "gateway address")
+        {
+            sw.gateways.insert(id, net);
+        }
+    }
+}
+
+/// A port-map entry's routed address and bundle.
+pub(super) fn port_entry(
+    cx: &mut Cx,
+    key: &Sp<String>,
+    entry: &RawPort,
+    ports: &[Port],
+    p: &mut Pending,
+) {
+    let at = cx.span(key);
+    if let Some(a) = &entry.address {
+        if ports.len() > 1 {
+            cx.push(
+                Diagnostic::error(
+                    "E116",
+                    format!("`{}` is {} ports but one address", key.get(), ports.len()),
+                )
+                .at(cx.span(a), "one address")
+                .also(at, "several ports")
+                .help("give each routed port its own entry and address"),
+            );
+        } else if let Some(net) = host_address(cx, a, "port address") {
+            p.addresses.insert(ports[0], (net, cx.span(a)));
+        }
+    }
+    if let (Some(m), Some(l)) = (&entry.mlag, &entry.lag) {
+        cx.push(
+            Diagnostic::error("E118", "a port joins one bundle: `mlag` or `lag`, not both")
+                .at(cx.span(m), "MLAG port-channel")
+                .also(cx.span(l), "port-channel"),
+        );
+        return;
+    }
+    let lacp = entry.lacp.as_ref().and_then(|v| cx.word(v, lacp_mode));
+    if entry.lacp.is_some() && lacp.is_none() {
+        return;
+    }
+    for (v, mlag) in [(&entry.mlag, true), (&entry.lag, false)] {
+        let Some(v) = v else { continue };
+        let Some(id) = cx.int(v, channel_id) else {
+            continue;
+        };
+        let b = Bundle {
+            mlag,
+            id,
+            lacp: lacp.unwrap_or(Lacp::Active),
+        };
+        for port in ports {
+            p.bundles.insert(*port, (b, cx.span(v)));
+        }
+    }
+}
+
+/// Routed host ports and host bundles from the port map, onto the resolved ports.
+pub(super) fn host_ports(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>) {
+    for (name, p) in pending.iter_mut() {
+        for (port, (net, at)) in &p.addresses {
+            if let Some(s) = p.switch.ports.get_mut(port) {
+                s.address = Some(*net);
+            } else {
+                cx.error(
+                    "E116",
+                    format!("{name}:{port} is not a usable port"),
+                    *at,
+                    "address here",
+                );
+            }
+        }
+        for (port, (b, at)) in &p.bundles {
+            let Some(s) = p.switch.ports.get_mut(port) else {
+                continue;
+            };
+            if let Some(other) = s.bundle
+                && other != *b
+            {
+                cx.push(
+                    Diagnostic::error(
+                        "E118",
+                        format!(
+                            "{name}:{port} joins a port-channel of a link and one of the port map"
+                        ),
+                    )
+                    .at(*at, "port map"),
+                );
+                continue;
+            }
+            s.bundle = Some(*b);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Links and their roles (routed, access, trunk, LAG, MLAG peer link): one role per link,
+//! applied to both ends; the routed cables handed to the underlay; and the check that a
+//! routed port carries no switchport settings.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::super::raw::RawFabric;
+use super::super::{Bundle, Lacp};
+use super::bundles::{channel_id, lacp_mode};
+use super::mlag::Pair;
+use super::{Cx, LinkPair, Pending, describe_ports};
+use crate::diag::{Diagnostic, Span};
+use crate::types::{Port, SwitchportMode, Vlan, choose};
+
+/// What a link is, at both ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinkRole {
+    Routed,
+    Access,
+    Trunk,
+    Lag,
+    Ipl,
+}
+
+fn link_role(s: &str) -> Result<LinkRole, crate::types::Invalid> {
+    choose(
+        s,
+        &[
+            ("routed", LinkRole::Routed),
+            ("access", LinkRole::Access),
+            ("trunk", LinkRole::Trunk),
+            ("lag", LinkRole::Lag),
+            ("ipl", LinkRole::Ipl),
+        ],
+        "link role",
+    )
+}
+
+/// A routed cable's two ends, as `resolve` found them.
+pub(super) type RoutedEnd = ((String, Port), (String, Port), Span, Span);
+
+/// Each link's role applied to both ends; the routed cables, for the underlay.
+pub(super) fn link_roles(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &mut BTreeMap<String, Pending>,
+    links: &[LinkPair],
+    pairs: &mut [Pair],
+) -> (Vec<RoutedEnd>, BTreeSet<usize>) {
+    let default = if raw.routing.is_some() {
+        LinkRole::Routed
+    } else {
+        LinkRole::Access
+    };
+    let all = raw.links.as_deref().unwrap_or(&[]);
+    let mut routed = Vec::new();
+    // Links whose role did not check: left out of the L2 topology, not reported again.
+    let mut broken = BTreeSet::new();
+    // Checked once per link, applied per cable.
+    type Checked = Option<(LinkRole, Option<Vlan>, BTreeSet<Vlan>, Option<Bundle>)>;
+    let mut roles: BTreeMap<usize, Checked> = BTreeMap::new();
+    for ((sa, pa), (sb, pb), at_a, at_b, index) in links {
+        let link = &all[*index];
+        let role = roles.entry(*index).or_insert_with(|| {
+            let role = match &link.role {
+                Some(r) => cx.word(r, link_role)?,
+                None => default,
+            };
+            let at = link.role.as_ref().map_or(*at_a, |r| cx.span(r));
+            let vlan = link.vlan.as_ref().and_then(|v| cx.int(v, Vlan::new));
+            let vlans: BTreeSet<Vlan> = link
+                .vlans
+                .iter()
+                .flatten()
+                .filter_map(|v| cx.int(v, Vlan::new))
+                .collect();
+            let lag = link.lag.as_ref().and_then(|v| cx.int(v, channel_id));
+            let lacp = link.lacp.as_ref().and_then(|v| cx.word(v, lacp_mode));
+            let mut wrong = |key: &str, why: &str| {
+                cx.push(
+                    Diagnostic::error("E123", format!("`{key}` {why}"))
+                        .at(at, format!("role {}", role_word(role))),
+                );
+            };
+            match role {
+                LinkRole::Trunk | LinkRole::Lag if link.vlan.is_some() => {
+                    wrong("vlan", "is for access links; a trunk or LAG lists `vlans`")
+                }
+                LinkRole::Routed | LinkRole::Ipl if link.vlan.is_some() || link.vlans.is_some() => {
+                    wrong("vlan", "has no place on a routed link or a peer link")
+                }
+                LinkRole::Lag if link.lag.is_none() => {
+                    wrong("lag", "is needed on a LAG link: its port-channel number")
+                }
+                LinkRole::Trunk if link.vlans.is_none() => {
+                    wrong("vlans", "is needed on a trunk link: the VLANs it carries")
+                }
+                _ => {}
+            }
+            if link.lag.is_some() && role != LinkRole::Lag {
+                wrong("lag", "is for `role: lag` links");
+            }
+            let bundle = match role {
+                LinkRole::Lag => Some(Bundle {
+                    mlag: false,
+                    id: lag?,
+                    lacp: lacp.unwrap_or(Lacp::Active),
+                }),
+                _ => None,
+            };
+            Some((role, vlan, vlans, bundle))
+        });
+        let Some((role, vlan, vlans, bundle)) = role.clone() else {
+            broken.insert(*index);
+            continue;
+        };
+        let mut bundle = bundle;
+        if role == LinkRole::Routed {
+            routed.push(((sa.clone(), *pa), (sb.clone(), *pb), *at_a, *at_b));
+            continue;
+        }
+        if role == LinkRole::Ipl {
+            let pair = pairs
+                .iter_mut()
+                .find(|p| p.switches.contains(sa) && p.switches.contains(sb) && sa != sb);
+            match pair {
+                Some(pair) => {
+                    pair.linked = true;
+                    bundle = Some(Bundle {
+                        mlag: false,
+                        id: pair.port_channel,
+                        lacp: Lacp::Active,
+                    });
+                }
+                None => {
+                    cx.push(
+                        Diagnostic::error(
+                            "E121",
+                            format!(
+                                "peer link between `{sa}` and `{sb}`, which are not an MLAG pair"
+                            ),
+                        )
+                        .at(*at_a, sa.clone())
+                        .also(*at_b, sb.clone())
+                        .help(format!(
+                            "declare the pair under `mlag`: `switches: [{sa}, {sb}]`"
+                        )),
+                    );
+                    broken.insert(*index);
+                    continue;
+                }
+            }
+        }
+        for ((name, port), at) in [((sa, *pa), *at_a), ((sb, *pb), *at_b)] {
+            let Some(p) = pending.get_mut(name.as_str()) else {
+                continue;
+            };
+            for v in vlan.iter().chain(&vlans) {
+                if v.get() != 1 && !p.switch.vlans.contains_key(v) {
+                    cx.push(
+                        Diagnostic::error("E062", format!("VLAN {v} is not declared on `{name}`"))
+                            .at(at, "carried here")
+                            .help(format!("add `- id: {v}` under `vlans`")),
+                    );
+                }
+            }
+            let Some(s) = p.switch.ports.get_mut(&port) else {
+                continue;
+            };
+            match role {
+                LinkRole::Routed => {}
+                LinkRole::Access => {
+                    if let (Some(had), Some(v)) = (s.vlan, vlan)
+                        && had != v
+                    {
+                        cx.push(
+                            Diagnostic::error(
+                                "E123",
+                                format!(
+                                    "{name}:{port} is in VLAN {had} but its link carries VLAN {v}"
+                                ),
+                            )
+                            .at(at, "this link end"),
+                        );
+                    }
+                    if vlan.is_some() {
+                        s.vlan = vlan;
+                    }
+                }
+                LinkRole::Trunk => {
+                    s.switchport = Some(SwitchportMode::Trunk);
+                    s.trunk = Some(vlans.clone());
+                }
+                LinkRole::Lag | LinkRole::Ipl => {
+                    if role == LinkRole::Lag && !vlans.is_empty() {
+                        s.switchport = Some(SwitchportMode::Trunk);
+                        s.trunk = Some(vlans.clone());
+                    }
+                    s.bundle = bundle;
+                }
+            }
+        }
+    }
+    (routed, broken)
+}
+
+fn role_word(r: LinkRole) -> &'static str {
+    match r {
+        LinkRole::Routed => "routed",
+        LinkRole::Access => "access",
+        LinkRole::Trunk => "trunk",
+        LinkRole::Lag => "lag",
+        LinkRole::Ipl => "ipl",
+    }
+}
+
+/// A routed port (a routed link's end, or a port with an `address`) carries no switchport
+/// settings.
+pub(super) fn routed_ports(cx: &mut Cx, pending: &BTreeMap<String, Pending>, routed: &[RoutedEnd]) {
+    let mut bad: BTreeMap<(String, Span), Vec<Port>> = BTreeMap::new();
+    let ends = routed
+        .iter()
+        .flat_map(|(a, b, at_a, at_b)| [(a, *at_a), (b, *at_b)]);
+    let entries = pending.iter().flat_map(|(name, p)| {
+        p.addresses
+            .iter()
+            .map(move |(port, (_, at))| ((name, port), *at))
+    });
+    let mut seen = BTreeSet::new();
+    for ((name, port), at) in ends.map(|((n, p), at)| ((n, p), at)).chain(entries) {
+        if !seen.insert((name.clone(), *port)) {
+            continue;
+        }
+        let Some(s) = pending
+            .get(name.as_str())
+            .and_then(|p| p.switch.ports.get(port))
+        else {
+            continue;
+        };
+        if s.switchport.is_some() || s.vlan.is_some() || s.trunk.is_some() || s.bundle.is_some() {
+            bad.entry((name.clone(), at)).or_default().push(*port);
+        }
+    }
+    for ((name, at), ports) in bad {
+        cx.push(
+            Diagnostic::error(
+                "E116",
+                format!(
+                    "routed {} of `{name}` also {} switchport settings",
+                    describe_ports(&ports),
+                    if ports.len() == 1 { "has" } else { "have" }
+                ),
+            )
+            .at(at, "routed here")
+            .help("a routed port (`no switchport force`) carries no VLAN, trunk or port-channel; remove them from its entry, profile or `port_defaults`"),
+        );
+    }
+}

@@ -1,0 +1,290 @@
+//! MLAG pairs: declared under the fabric's `mlag` (each switch in one pair at most, the
+//! peer link's addresses one per switch, the VIP's domain and address together) or written
+//! out per switch as halves, paired when they match.
+
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+use super::super::Mlag;
+use super::super::raw::{RawFabric, Sp};
+use super::bundles::channel_id;
+use super::network::{host_address, pool};
+use super::{Cx, Pending};
+use crate::diag::{Diagnostic, Span};
+use crate::types::{Hostname, Ipv4Net, Mac, Vlan};
+
+/// An MLAG pair: declared under the fabric's `mlag`, or two switches whose written-out halves
+/// match (same system MAC, each the other's peer address).
+pub(super) struct Pair {
+    pub(super) switches: [String; 2],
+    pub(super) at: Span,
+    pub(super) port_channel: u16,
+    /// Declared as a pair, so its peer link must be declared too.
+    pub(super) declared: bool,
+    /// Whether a `role: ipl` link joins the two.
+    pub(super) linked: bool,
+}
+
+/// A system MAC as written.
+fn mac(cx: &mut Cx, v: &Sp<String>) -> Option<Mac> {
+    match v.get().parse::<Mac>() {
+        Ok(m) => Some(m),
+        Err(e) => {
+            cx.error("E110", e, cx.span(v), "not a MAC address");
+            None
+        }
+    }
+}
+
+/// An MLAG domain's name and virtual IP, written together.
+fn vip(
+    cx: &mut Cx,
+    domain: Option<&Sp<String>>,
+    vip: Option<&Sp<String>>,
+) -> Option<Option<(String, Ipv4Net)>> {
+    match (domain, vip) {
+        (None, None) => Some(None),
+        (Some(d), Some(v)) => {
+            let d = cx.text(d, "MLAG domain name", 64);
+            let v = host_address(cx, v, "MLAG VIP");
+            Some(Some((d?, v?)))
+        }
+        (Some(x), None) | (None, Some(x)) => {
+            cx.error(
+                "E121",
+                "an MLAG VIP is a `domain` and a `vip` address, written together",
+                cx.span(x),
+                "only one of them",
+            );
+            None
+        }
+    }
+}
+
+/// The MLAG pairs: declared ones (each switch in one pair at most, both declared, the IPL's
+/// addresses one per switch) and halves written out per switch, paired when they match.
+pub(super) fn mlag_pairs(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &mut BTreeMap<String, Pending>,
+    names: &BTreeMap<String, (Hostname, Span)>,
+) -> Vec<Pair> {
+    let mut out = Vec::new();
+    let mut member: BTreeMap<String, Span> = BTreeMap::new();
+    for m in raw.mlag.iter().flatten() {
+        let at = cx.span(&m.switches);
+        let listed: Vec<&Sp<String>> = m.switches.get().iter().collect();
+        if listed.len() != 2 {
+            cx.error(
+                "E121",
+                format!("an MLAG pair is two switches, not {}", listed.len()),
+                at,
+                "this pair",
+            );
+            continue;
+        }
+        let mut sws: Vec<String> = Vec::new();
+        for s in &listed {
+            let sat = cx.span(s);
+            match names.get(&s.get().to_lowercase()) {
+                Some((h, _)) if pending.contains_key(h.as_str()) => {
+                    if let Some(first) = member.insert(h.as_str().to_string(), sat) {
+                        cx.push(
+                            Diagnostic::error("E121", format!("`{h}` is in two MLAG pairs"))
+                                .at(sat, "second pair")
+                                .also(first, "first pair"),
+                        );
+                    } else {
+                        sws.push(h.as_str().to_string());
+                    }
+                }
+                Some(_) => {}
+                None => cx.error(
+                    "E121",
+                    format!("unknown switch `{}` in an MLAG pair", s.get()),
+                    sat,
+                    "not declared under `switches`",
+                ),
+            }
+        }
+        if sws.len() == 2 && sws[0] == sws[1] {
+            cx.error(
+                "E121",
+                "an MLAG pair of one switch with itself",
+                at,
+                "this pair",
+            );
+            continue;
+        }
+        let vip = vip(cx, m.domain.as_ref(), m.vip.as_ref());
+        let mac = mac(cx, &m.system_mac);
+        let pc = cx.int(&m.ipl.port_channel, channel_id);
+        let vlan = cx.int(&m.ipl.vlan, Vlan::new);
+        let subnet = pool(cx, &m.ipl.subnet, "IPL subnet");
+        let addresses = subnet.and_then(|s| {
+            // /31: both addresses; otherwise the first two hosts.
+            let first = u64::from(s.len <= 30);
+            let two = [s.nth(first)?, s.nth(first + 1)?];
+            (s.len <= 31).then(|| {
+                two.map(|a| Ipv4Net {
+                    addr: a,
+                    len: s.len,
+                })
+            })
+        });
+        if subnet.is_some() && addresses.is_none() {
+            cx.error(
+                "E110",
+                "the IPL subnet holds fewer than two addresses",
+                cx.span(&m.ipl.subnet),
+                "too small",
+            );
+        }
+        let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) =
+            (<[String; 2]>::try_from(sws), vip, mac, pc, vlan, addresses)
+        else {
+            continue;
+        };
+        for (i, name) in switches.iter().enumerate() {
+            let peer = pending
+                .get(switches[1 - i].as_str())
+                .map(|p| p.switch.hostname.clone());
+            if let Some(p) = pending.get_mut(name.as_str()) {
+                p.switch.vlans.entry(vlan).or_insert(None);
+                p.switch.mlag = Some(Mlag {
+                    peer,
+                    vip: vip.clone(),
+                    system_mac: mac,
+                    ipl_port_channel: pc,
+                    ipl_vlan: vlan,
+                    address: Some(addresses[i]),
+                    peer_address: addresses[1 - i].addr,
+                });
+            }
+        }
+        out.push(Pair {
+            switches,
+            at,
+            port_channel: pc,
+            declared: true,
+            linked: false,
+        });
+    }
+    // Halves written out per switch.
+    let mut halves: Vec<(String, Span)> = Vec::new();
+    for (name, p) in pending.iter_mut() {
+        let Some(h) = &raw.switches.0[p.index].1.mlag else {
+            continue;
+        };
+        let at = cx.span(&h.system_mac);
+        if let Some(first) = member.get(name) {
+            cx.push(
+                Diagnostic::error(
+                    "E121",
+                    format!("`{name}`'s MLAG half is written out and derived from a pair"),
+                )
+                .at(at, "written out")
+                .also(*first, "pair"),
+            );
+            continue;
+        }
+        let vip = vip(cx, h.domain.as_ref(), h.vip.as_ref());
+        let mac = mac(cx, &h.system_mac);
+        let pc = cx.int(&h.ipl.port_channel, channel_id);
+        let vlan = cx.int(&h.ipl.vlan, Vlan::new);
+        let address = match &h.ipl.address {
+            Some(a) => host_address(cx, a, "IPL address").map(Some),
+            None => Some(None),
+        };
+        let peer_address = match h.ipl.peer.get().parse::<Ipv4Addr>() {
+            Ok(a) => Some(a),
+            Err(_) => {
+                cx.error(
+                    "E110",
+                    format!("`{}` is not an IPv4 address", h.ipl.peer.get()),
+                    cx.span(&h.ipl.peer),
+                    "IPL peer",
+                );
+                None
+            }
+        };
+        if let (Some(Some(address)), Some(peer)) = (address, peer_address)
+            && (!address.contains(peer) || address.addr == peer)
+        {
+            cx.error(
+                "E121",
+                format!(
+                    "IPL peer {peer} is not another address of {}",
+                    address.network()
+                ),
+                cx.span(&h.ipl.peer),
+                "IPL peer",
+            );
+            continue;
+        }
+        let (Some(vip), Some(mac), Some(pc), Some(vlan), Some(address), Some(peer_address)) =
+            (vip, mac, pc, vlan, address, peer_address)
+        else {
+            continue;
+        };
+        p.switch.vlans.entry(vlan).or_insert(None);
+        p.switch.mlag = Some(Mlag {
+            peer: None,
+            vip,
+            system_mac: mac,
+            ipl_port_channel: pc,
+            ipl_vlan: vlan,
+            address,
+            peer_address,
+        });
+        halves.push((name.clone(), at));
+    }
+    // Two halves that match are a pair, checked like a declared one.
+    for (i, (a, at)) in halves.iter().enumerate() {
+        for (b, _) in &halves[i + 1..] {
+            let (Some(ma), Some(mb)) = (
+                pending.get(a.as_str()).and_then(|p| p.switch.mlag.clone()),
+                pending.get(b.as_str()).and_then(|p| p.switch.mlag.clone()),
+            ) else {
+                continue;
+            };
+            let facing = Some(ma.peer_address) == mb.address.map(|a| a.addr)
+                && Some(mb.peer_address) == ma.address.map(|a| a.addr);
+            if !facing {
+                continue;
+            }
+            if ma.system_mac != mb.system_mac
+                || ma.ipl_vlan != mb.ipl_vlan
+                || ma.vip != mb.vip
+                || ma.address.map(|a| a.len) != mb.address.map(|a| a.len)
+            {
+                cx.push(
+                    Diagnostic::error(
+                        "E122",
+                        format!("MLAG peers `{a}` and `{b}` disagree on their system MAC, domain, VIP or IPL VLAN"),
+                    )
+                    .at(*at, a.clone())
+                    .help("the two halves of a pair share these; write the pair once under `mlag`"),
+                );
+                continue;
+            }
+            for (x, y) in [(a, b), (b, a)] {
+                let peer = pending.get(y.as_str()).map(|p| p.switch.hostname.clone());
+                if let Some(m) = pending
+                    .get_mut(x.as_str())
+                    .and_then(|p| p.switch.mlag.as_mut())
+                {
+                    m.peer = peer;
+                }
+            }
+            out.push(Pair {
+                switches: [a.clone(), b.clone()],
+                at: *at,
+                port_channel: ma.ipl_port_channel,
+                declared: false,
+                linked: false,
+            });
+        }
+    }
+    out
+}
