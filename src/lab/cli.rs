@@ -982,10 +982,7 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     for (i, &word) in words.iter().enumerate() {
         let prev = if i == 0 { "" } else { out[i - 1].as_str() };
         let in_interface = matches!(mode, Mode::Interface(_));
-        // A keyword of `(config)` written out in full is that keyword in a sub-mode too
-        // (`mlag system-mac …` typed at `(config interface vlan 4000)` is not an abbreviated
-        // `mlag-channel-group`).
-        let candidates: &[&str] = if i == 0 && in_interface && !KEYWORDS[0].1.contains(&word) {
+        let candidates: &[&str] = if i == 0 && in_interface {
             ATTRIBUTES
         } else if i == 0
             && let Some(attributes) = sub_attributes(mode)
