@@ -116,3 +116,31 @@ fn every_session_matches_its_far_end() {
         assert!(i.routed && i.access_vlan.is_none() && i.pfc, "1/{port}");
     }
 }
+
+/// Where L2 joins switches (a LAG here), the fabric says whether spanning tree runs: a switch
+/// that leaves it to Onyx's default gets W005 at its first L2 link, one that writes `stp` none.
+#[test]
+fn l2_between_switches_wants_a_spanning_tree_policy() {
+    let yaml = "vlans:\n  - { id: 10 }\nswitches:\n  sw01:\n    model: SN2700\n    stp: on\n  sw02:\n    model: SN2700\nlinks:\n  - { a: sw01:1/1-1/2, b: sw02:1/1-1/2, role: lag, lag: 1, vlans: [10] }\n";
+    let mut sources = Sources::default();
+    let loaded = fabric::fabric::parse_bytes("stp.yaml", yaml.as_bytes().to_vec(), &mut sources)
+        .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    assert!(fab.is_some());
+    let text = fabric::diag::render(&diags, &sources, false);
+    assert_eq!(diags.len(), 1, "{text}");
+    assert!(
+        text.starts_with("warning[W005]: `sw02` has L2 links to other switches but no spanning-tree policy\n  --> stp.yaml:10:27\n"),
+        "{text}"
+    );
+    // Written on the fabric, it holds for both.
+    let yaml = format!("stp: off\n{yaml}");
+    let loaded = fabric::fabric::parse_bytes("stp2.yaml", yaml.into_bytes(), &mut sources).unwrap();
+    let (_, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    assert_eq!(
+        diags.len(),
+        0,
+        "{}",
+        fabric::diag::render(&diags, &sources, false)
+    );
+}

@@ -1,5 +1,6 @@
 //! The L2 topology between switches: no parallel L2 cables outside a LAG, and no loop, an
-//! MLAG pair counting as one switch.
+//! MLAG pair counting as one switch; a spanning-tree policy written wherever L2 joins
+//! switches.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +29,9 @@ pub(super) fn l2_topology(
     /// An L2 path: its bundle (if any), where its ends are written, what it joins.
     type Path = (Option<(bool, u16)>, Span, Span, String);
     let mut edges: BTreeMap<(String, String), Vec<Path>> = BTreeMap::new();
+    // Each switch with an L2 cable to another switch (an MLAG peer link included), at its
+    // first.
+    let mut l2_ends: BTreeMap<&str, Span> = BTreeMap::new();
     for ((sa, pa), (sb, pb), at_a, at_b, index) in links {
         if broken.contains(index) {
             continue;
@@ -45,6 +49,9 @@ pub(super) fn l2_topology(
         if x.address.is_some() || y.address.is_some() {
             continue;
         }
+        for (name, at) in [(sa, at_a), (sb, at_b)] {
+            l2_ends.entry(name.as_str()).or_insert(*at);
+        }
         let (na, nb) = (node(sa), node(sb));
         if na == nb {
             continue;
@@ -56,6 +63,20 @@ pub(super) fn l2_topology(
             continue;
         }
         list.push((bundle, *at_a, *at_b, format!("{sa}:{pa} – {sb}:{pb}")));
+    }
+    // Where L2 remains between switches, spanning tree decides what forwards: the fabric says
+    // so rather than leaving it to the switch's default.
+    for (name, at) in &l2_ends {
+        if pending.get(*name).is_some_and(|p| p.switch.stp.is_none()) {
+            cx.push(
+                Diagnostic::warning(
+                    "W005",
+                    format!("`{name}` has L2 links to other switches but no spanning-tree policy"),
+                )
+                .at(*at, "an L2 link")
+                .help("write `stp: on` (Onyx's default, rapid spanning tree) or `stp: off`, fabric-wide or on the switch"),
+            );
+        }
     }
     // Parallel L2 paths between two switches.
     for ((a, b), list) in &edges {

@@ -52,6 +52,7 @@
 //! - W002 — per-port PFC without global PFC
 //! - W003 — the RoCE DSCP lands on a priority no lossless pool holds
 //! - W004 — one description for a range of ports
+//! - W005 — switches joined at L2 without a spanning-tree policy (`l2`)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Display;
