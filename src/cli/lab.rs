@@ -318,9 +318,11 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
             };
             let mut s = Switch::with_config(config);
             s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
+            s.model = Some(sw.model);
             return Ok((s, true));
         }
     }
-    let s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
+    let mut s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
+    s.model = Some(sw.model);
     Ok((s, false))
 }

@@ -24,6 +24,8 @@ pub struct Switch {
     pub files: BTreeMap<String, Config>,
     pub active: String,
     pub release: Release,
+    /// The switch's model, when a fabric names it: its ports and their native speeds.
+    pub model: Option<&'static crate::types::Model>,
     /// Counts configuration commands applied and saves, so a server can tell what to persist.
     pub revision: u64,
     pub saves: u64,
@@ -147,6 +149,7 @@ impl Switch {
             running: config,
             active,
             release: LAB_RELEASE,
+            model: None,
             revision: 0,
             saves: 0,
             logins: BTreeMap::new(),

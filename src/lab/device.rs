@@ -218,6 +218,7 @@ impl Device {
         let mut switch = fresh;
         if !prefer_fresh && let Some(mut saved) = load_saved(dir)? {
             saved.release = switch.release;
+            saved.model = switch.model;
             switch = saved;
         }
         let running = dir.join("running.cfg");
