@@ -7,14 +7,13 @@
 //! is in one table, [`Unconfirmed::text`].
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::onyx::command::{self, Command, Iface, IfaceCmd, IfaceRange};
-use crate::onyx::{Config, Protocol, render::Renderer};
+use crate::onyx::{Config, Protocol};
 use crate::types::{Release, Vlan, cli_text};
 
-use super::network::{Cabling, Network, World};
+use super::network::World;
 
 /// What a simulated switch keeps: its running configuration and its saved files.
 #[derive(Clone, Debug)]
@@ -56,6 +55,12 @@ pub enum Unconfirmed {
     /// (`USERNAME  REMOTE USERNAME  LINE  HOST  IDLE`, idle as `0d 0h 0m 7s`), the session
     /// that asks marked `*`; no Onyx capture shows it.
     UsersHeader,
+    /// A filter without its expression (`| include`).
+    FilterIncomplete,
+    /// A filter's expression that is not a regular expression.
+    FilterRegex,
+    /// `| json-print` after a command the lab prints no JSON for.
+    NoJson,
     /// `router bgp N` while an instance with another AS runs (one instance per VRF).
     BgpOtherAs,
     /// `ip address` on an Ethernet port still in switchport mode (before `no switchport
@@ -91,6 +96,9 @@ impl Unconfirmed {
             Unconfirmed::UsersHeader => {
                 "  USERNAME    REMOTE USERNAME   LINE          HOST                IDLE"
             }
+            Unconfirmed::FilterIncomplete => "% Incomplete command after \"{}\".",
+            Unconfirmed::FilterRegex => "% Invalid regular expression \"{}\".",
+            Unconfirmed::NoJson => "% json-print is not supported for \"{}\".",
             Unconfirmed::BgpOtherAs => "% BGP is already running with AS {}.",
             Unconfirmed::AddressOnSwitchport => {
                 "% Interface {} is a switchport; run `no switchport force` first."
@@ -194,18 +202,18 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn text(output: String) -> Reply {
+    pub(crate) fn text(output: String) -> Reply {
         Reply {
             output,
             close: false,
         }
     }
 
-    fn error(message: String) -> Reply {
+    pub(crate) fn error(message: String) -> Reply {
         Reply::text(format!("% {message}\n"))
     }
 
-    fn unrecognized(word: &str) -> Reply {
+    pub(crate) fn unrecognized(word: &str) -> Reply {
         Reply::error(format!("Unrecognized command \"{word}\"."))
     }
 }
@@ -334,7 +342,7 @@ impl Session {
             return false;
         }
         let line = line.trim();
-        let line = cli_text::filter_at(line).map_or(line, |at| line[..at].trim());
+        let line = super::pipe::split(line).map_or(line, |(command, _)| command);
         let Ok(words) = expand(&self.mode, line) else {
             return false;
         };
@@ -362,33 +370,19 @@ impl Session {
         if line.is_empty() || line.starts_with('#') {
             return Reply::default();
         }
-        // A filter starts at a ` | ` outside quotes; a quoted argument keeps its `|`.
-        let (line, filter) = match cli_text::filter_at(line) {
-            Some(at) => (line[..at].trim(), Some(line[at + 3..].trim())),
-            None => (line, None),
+        // Filters start at a ` | ` outside quotes; a quoted argument keeps its `|`.
+        let (line, pipes) = match super::pipe::split(line) {
+            Ok(split) => split,
+            Err(reply) => return reply,
         };
         let words = match expand(&self.mode, line) {
             Ok(w) => w,
             Err(reply) => return reply,
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let reply = self.run(sw, &words, world);
-        match filter {
-            None => self.paged(reply),
-            Some(f) => match f.split_once(' ') {
-                Some(("include", pattern)) => {
-                    let pattern = pattern.trim().trim_matches('"');
-                    let kept: String = reply
-                        .output
-                        .lines()
-                        .filter(|l| l.contains(pattern))
-                        .map(|l| format!("{l}\n"))
-                        .collect();
-                    self.paged(Reply::text(kept))
-                }
-                _ => Reply::unrecognized(f.split(' ').next().unwrap_or(f)),
-            },
-        }
+        let reply = self.run(sw, &words, world, super::pipe::json(&pipes));
+        let output = super::pipe::apply(reply.output, &pipes);
+        self.paged(Reply { output, ..reply })
     }
 
     /// Output longer than a page is shown a page at a time when paging is on.
@@ -413,7 +407,7 @@ impl Session {
         page.iter().map(|l| format!("{l}\n")).collect()
     }
 
-    fn run(&mut self, sw: &mut Switch, words: &[&str], world: Option<&World>) -> Reply {
+    fn run(&mut self, sw: &mut Switch, words: &[&str], world: Option<&World>, json: bool) -> Reply {
         let config = !matches!(self.mode, Mode::User | Mode::Enable);
         match words {
             ["exit"] => {
@@ -448,45 +442,19 @@ impl Session {
                 }
                 _ => Reply::unrecognized(n),
             },
-            ["show", "version"] => Reply::text(version(sw)),
-            ["show", rest @ ..] if self.mode == Mode::User => {
-                Reply::unrecognized(rest.first().copied().unwrap_or("show"))
+            ["show", rest @ ..] => {
+                let level = match self.mode {
+                    Mode::User => super::show::Level::User,
+                    _ => super::show::Level::Enable,
+                };
+                let cx = super::show::Cx {
+                    sw,
+                    world,
+                    session: self.id,
+                    level,
+                };
+                super::show::run(&cx, rest, json)
             }
-            ["show", "running-config"] => Reply::text(running_config(sw)),
-            ["show", "running-config", "interface", kind, id] => self.show_interface(sw, kind, id),
-            ["show", "configuration", "files"] => Reply::text(files(sw)),
-            ["show", "ip", "bgp", rest @ ..] => {
-                // Hidden until `protocol bgp` (Onyx manual, BGP Commands: `protocol bgp`
-                // "unhides BGP related commands").
-                if !sw.running.protocols.contains(&Protocol::Bgp) {
-                    return Reply::unrecognized("bgp");
-                }
-                match rest {
-                    ["summary"] | ["vrf", "default" | "all", "summary"] => {
-                        with_net(sw, world, |net, network, me| {
-                            net.bgp()
-                                .get(me)
-                                .map(|v| super::show::bgp_summary(me, v, network))
-                                .unwrap_or_default()
-                        })
-                    }
-                    [other, ..] => Reply::unrecognized(other),
-                    [] => Reply::unrecognized("bgp"),
-                }
-            }
-            ["show", "mlag"] => {
-                if !sw.running.protocols.contains(&Protocol::Mlag) {
-                    return Reply::unrecognized("mlag");
-                }
-                let hostname = sw.hostname().to_string();
-                with_net(sw, world, |net, network, me| {
-                    net.mlag()
-                        .map(|v| super::show::mlag(me, &hostname, &v, network))
-                        .unwrap_or_default()
-                })
-            }
-            ["show", "users"] => Reply::text(users(sw, self.id)),
-            ["show", other, ..] => Reply::unrecognized(other),
             ["enable"] if self.mode == Mode::User => {
                 if self.enable_password.is_some() {
                     self.asking = true;
@@ -629,24 +597,6 @@ impl Session {
             }
         }
     }
-
-    fn show_interface(&self, sw: &Switch, kind: &str, id: &str) -> Reply {
-        let Ok(Some(Command::Interface(want, _))) =
-            command::parse(&format!("interface {kind} {id}"))
-        else {
-            return Reply::unrecognized(id);
-        };
-        let members: Vec<_> = want.members().collect();
-        let text: String = running_config(sw)
-            .lines()
-            .filter(|l| match command::parse(l.trim()) {
-                Ok(Some(Command::Interface(r, _))) => r.members().any(|m| members.contains(&m)),
-                _ => false,
-            })
-            .map(|l| format!("{l}\n"))
-            .collect();
-        Reply::text(text)
-    }
 }
 
 /// Why the switch refuses a command the grammar reads, state untouched; `None` when it takes it.
@@ -723,28 +673,6 @@ fn cluster(c: &Config) -> (&str, &'static str) {
     (domain.as_str(), role)
 }
 
-/// Runs `f` over the network the switch is cabled into, or over the switch alone.
-fn with_net(
-    sw: &Switch,
-    world: Option<&World>,
-    f: impl FnOnce(&super::network::Net<'_>, &Network, &str) -> String,
-) -> Reply {
-    let alone;
-    let world = match world {
-        Some(w) => w,
-        None => {
-            alone = World {
-                network: Network::new(Cabling::default()),
-                me: sw.hostname().to_string(),
-                others: BTreeMap::new(),
-            };
-            &alone
-        }
-    };
-    let net = world.net(&sw.running);
-    Reply::text(f(&net, &world.network, &world.me))
-}
-
 /// A line typed inside an interface sub-mode that leaves it for another object
 /// (`interface ethernet 1/2`, `vlan 10`, `no interface port-channel 1`) rather than
 /// configuring the current interfaces: its first word (after `no`) is not an attribute.
@@ -765,71 +693,6 @@ fn save(sw: &mut Switch, name: &str) {
     saved.header.database = name.to_string();
     sw.files.insert(name.to_string(), saved);
     sw.saves += 1;
-}
-
-/// `show running-config`: the configuration as the renderer prints it, with the header line
-/// Onyx adds (`## Generated at`), which every reader ignores.
-fn running_config(sw: &Switch) -> String {
-    let mut cfg = sw.running.clone();
-    cfg.header.database = sw.active.clone();
-    let text = Renderer::embedded()
-        .and_then(|r| r.render(&cfg))
-        .unwrap_or_else(|e| format!("% {e}\n"));
-    let mut out = String::with_capacity(text.len() + 48);
-    for line in text.lines() {
-        out.push_str(line);
-        out.push('\n');
-        if line.starts_with("## Running database ") {
-            let _ = writeln!(out, "## Generated at {}", now());
-        }
-    }
-    out
-}
-
-/// `show configuration files`.
-fn files(sw: &Switch) -> String {
-    let mut out = String::new();
-    for name in sw.files.keys() {
-        let active = if *name == sw.active { " (active)" } else { "" };
-        let _ = writeln!(out, "{name}{active}");
-    }
-    let _ = writeln!(out, "Active configuration: {}", sw.active);
-    let unsaved = if sw.unsaved() { "yes" } else { "no" };
-    let _ = writeln!(out, "Unsaved changes : {unsaved}");
-    out
-}
-
-/// `show users`: one line per session logged in, the asking one marked `*` (the layout is
-/// unconfirmed: [`Unconfirmed::UsersHeader`]).
-fn users(sw: &Switch, me: u64) -> String {
-    let mut out = format!("{}\n", Unconfirmed::UsersHeader.text());
-    let now = Instant::now();
-    for (id, l) in &sw.logins {
-        let idle = now.saturating_duration_since(l.active).as_secs();
-        let (d, h, m, s) = (idle / 86_400, idle / 3_600 % 24, idle / 60 % 60, idle % 60);
-        let mark = if *id == me { '*' } else { ' ' };
-        let line = format!("pts/{}", id.saturating_sub(1));
-        let _ = writeln!(
-            out,
-            "{mark} {:<12}{:<18}{line:<14}{:<20}{d}d {h}h {m}m {s}s",
-            l.user, "", l.host
-        );
-    }
-    out
-}
-
-/// `show version`, in the layout of Onyx 3.10's.
-fn version(sw: &Switch) -> String {
-    let r = sw.release;
-    format!(
-        "Product name:      Onyx\nProduct release:   {r}\nBuild ID:          #1-lab\nTarget arch:       x86_64\nVersion summary:   X86_64 {r} fabric-lab\n\nProduct model:     fabric lab\nHost ID:           NA\n"
-    )
-}
-
-/// The current UTC time as Onyx prints it in the header: `2025/04/15 10:23:14 +0000`.
-fn now() -> String {
-    let (y, mo, d, h, mi, s) = crate::types::utc_now();
-    format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02} +0000")
 }
 
 /// The keywords that may follow a keyword (or start a line, after `""`), for abbreviations:
@@ -1200,7 +1063,7 @@ mod tests {
             shown += s.key(b' ').output.lines().count();
         }
         let all = Switch::factory("leaf01");
-        let lines = running_config(&all).lines().count();
+        let lines = crate::lab::show::running_config(&all).lines().count();
         assert_eq!(shown, lines);
         assert_eq!(
             s.prompt(&sw),

@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod device;
 pub mod network;
+mod pipe;
 pub mod server;
 mod show;
 pub mod term;

@@ -1,4 +1,4 @@
-//! The lab's operational `show` commands that read the network ([`super::network`]), printed
+//! The `show` commands that read the network ([`crate::lab::network`]), printed
 //! in the layouts of captured Onyx output: `show ip bgp summary`
 //! (`tests/fixtures/corpus/onyx/more/cray-docs-csm__sw-spine-001__show_ip_bgp_summary_5_neighbors.txt`,
 //! `…show_ip_bgp_vrf_all_summary.txt`) and `show mlag`
@@ -9,15 +9,35 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::cli::Unconfirmed;
-use super::network::{BgpView, MlagPortState, MlagView, Network, SessionState, base_mac};
+use super::{Cx, Shown};
+use crate::lab::cli::Unconfirmed;
+use crate::lab::network::{BgpView, MlagPortState, MlagView, Network, SessionState, base_mac};
 
 /// Keepalives a second established session exchanges (the capture's `keepalive interval in
 /// seconds (established with peer): 30`), for the message counters.
 const KEEPALIVE: u64 = 30;
 
-/// `show ip bgp summary` of one switch's default VRF.
-pub fn bgp_summary(me: &str, view: &BgpView, network: &Network) -> String {
+/// `show ip bgp summary` of the default VRF: empty without a BGP instance (UNCONFIRMED).
+pub fn bgp_summary(cx: &Cx<'_>) -> Shown {
+    Shown::text(cx.net(|net, network, me| {
+        net.bgp()
+            .get(me)
+            .map(|v| bgp_text(me, v, network))
+            .unwrap_or_default()
+    }))
+}
+
+/// `show mlag` (its protocol on).
+pub fn mlag(cx: &Cx<'_>) -> Shown {
+    let hostname = cx.sw.hostname();
+    Shown::text(cx.net(|net, network, me| {
+        net.mlag()
+            .map(|v| mlag_text(me, hostname, &v, network))
+            .unwrap_or_default()
+    }))
+}
+
+fn bgp_text(me: &str, view: &BgpView, network: &Network) -> String {
     let version = view.prefixes;
     let mut out = String::new();
     let _ = write!(
@@ -92,8 +112,7 @@ fn ipl_uptime(d: Duration) -> String {
     format!("{d} days, {h:02}:{m:02}:{s:02}")
 }
 
-/// `show mlag` of one switch.
-pub fn mlag(me: &str, hostname: &str, view: &MlagView, network: &Network) -> String {
+fn mlag_text(me: &str, hostname: &str, view: &MlagView, network: &Network) -> String {
     let mut out = String::new();
     let on = |b: bool, yes: &'static str, no: Unconfirmed| if b { yes } else { no.text() };
     let _ = writeln!(

@@ -1,0 +1,122 @@
+//! The lab's `show` commands: one function per command, grouped by family in the files
+//! below, each printing what Onyx prints (text, and JSON for `| json-print` where the lab
+//! has it), from the switch's state and, for what both ends of a cable decide, from the
+//! network around it. [`run`] is the one table of commands. Nothing here changes a switch.
+//!
+//! | file | commands |
+//! |---|---|
+//! | `config` | `show running-config [interface KIND ID]`, `show configuration files`, `show users` |
+//! | `system` | `show version` |
+//! | `routing` | `show ip bgp summary`, `show mlag` |
+
+use std::collections::BTreeMap;
+
+use super::cli::{Reply, Switch, Unconfirmed};
+use super::network::{Cabling, Net, Network, World};
+use crate::onyx::Protocol;
+
+mod config;
+mod routing;
+mod system;
+
+pub(crate) use config::running_config;
+
+/// The CLI level a command is typed at: some commands need `enable`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    User,
+    Enable,
+}
+
+/// What a `show` command reads.
+pub struct Cx<'a> {
+    pub sw: &'a Switch,
+    /// The network around the switch, when it is cabled into one.
+    pub world: Option<&'a World>,
+    /// The asking session's number (`show users` marks it).
+    pub session: u64,
+    pub level: Level,
+}
+
+impl Cx<'_> {
+    /// Runs `f` over the network the switch is cabled into, or over the switch alone.
+    fn net<R>(&self, f: impl FnOnce(&Net<'_>, &Network, &str) -> R) -> R {
+        let alone;
+        let world = match self.world {
+            Some(w) => w,
+            None => {
+                alone = World {
+                    network: Network::new(Cabling::default()),
+                    me: self.sw.hostname().to_string(),
+                    others: BTreeMap::new(),
+                };
+                &alone
+            }
+        };
+        let net = world.net(&self.sw.running);
+        f(&net, &world.network, &world.me)
+    }
+
+    fn protocol(&self, p: Protocol) -> bool {
+        self.sw.running.protocols.contains(&p)
+    }
+}
+
+/// What a command prints: text, and the JSON `| json-print` asks for when the lab has it.
+pub struct Shown {
+    pub text: String,
+    pub json: Option<serde_json::Value>,
+}
+
+impl Shown {
+    fn text(text: String) -> Shown {
+        Shown { text, json: None }
+    }
+}
+
+/// `show WORDS…` (the words after `show`, keywords written out), as text or JSON.
+pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
+    let shown = match (words, cx.level) {
+        (["version"], _) => system::version(cx),
+        (["running-config" | "configuration", ..], Level::User) => {
+            return Reply::unrecognized(words[0]);
+        }
+        (["running-config"], _) => Shown::text(running_config(cx.sw)),
+        (["running-config", "interface", kind, id], _) => {
+            match config::interface(cx.sw, kind, id) {
+                Some(text) => Shown::text(text),
+                None => return Reply::unrecognized(id),
+            }
+        }
+        (["configuration", "files"], _) => Shown::text(config::files(cx.sw)),
+        (["users"], _) => Shown::text(config::users(cx.sw, cx.session)),
+        // Hidden until `protocol bgp` (Onyx manual, BGP Commands: `protocol bgp` "unhides BGP
+        // related commands"), and MLAG's likewise.
+        (["ip", "bgp", ..], _) if !cx.protocol(Protocol::Bgp) => {
+            return Reply::unrecognized("bgp");
+        }
+        (["ip", "bgp", "summary"] | ["ip", "bgp", "vrf", "default" | "all", "summary"], _) => {
+            routing::bgp_summary(cx)
+        }
+        (["mlag", ..], _) if !cx.protocol(Protocol::Mlag) => return Reply::unrecognized("mlag"),
+        (["mlag"], _) => routing::mlag(cx),
+        ([first, ..], _) => return Reply::unrecognized(first),
+        ([], _) => return Reply::unrecognized("show"),
+    };
+    match (json, shown.json) {
+        (false, _) => Reply::text(shown.text),
+        (true, Some(v)) => Reply::text(json_text(&v)),
+        (true, None) => Unconfirmed::NoJson.reply(&words.join(" ")),
+    }
+}
+
+/// JSON as Onyx's `json-print` prints it: indented by four spaces.
+pub fn json_text(v: &serde_json::Value) -> String {
+    let mut out = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    let _ = serde::Serialize::serialize(v, &mut ser);
+    let mut text = String::from_utf8(out).unwrap_or_default();
+    text.push('\n');
+    text
+}
