@@ -335,8 +335,9 @@ impl Session {
         self.input_in(sw, line, None)
     }
 
-    /// Whether the line typed now is a command that reads the network around the switch
-    /// (BGP sessions, MLAG): the caller reads the other switches before running it.
+    /// Whether the line typed now is a command that may read the network around the switch
+    /// (link state, LLDP neighbors, BGP sessions, MLAG): every `show` but the configuration
+    /// and session ones. The caller reads the other switches before running it.
     pub fn reads_network(&self, line: &str) -> bool {
         if self.asking || self.paging_now() {
             return false;
@@ -347,7 +348,11 @@ impl Session {
             return false;
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        matches!(words[..], ["show", "ip", "bgp", ..] | ["show", "mlag", ..])
+        match words[..] {
+            ["show", "running-config" | "configuration" | "users" | "version", ..] => false,
+            ["show", ..] => true,
+            _ => false,
+        }
     }
 
     /// Reads one line typed at the prompt of a switch cabled into `world`.
