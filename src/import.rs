@@ -1039,6 +1039,13 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             routed_links.insert(k);
         }
     }
+    // Switches with a cable to another imported switch that is not routed.
+    let l2_joined: BTreeSet<&str> = links
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !routed_links.contains(k))
+        .flat_map(|(_, l)| [l.0.as_str(), l.3.as_str()])
+        .collect();
     let mut switches = BTreeMap::new();
     for (k, runs) in ranges {
         let p = &prepared[k];
@@ -1148,7 +1155,15 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             set_hostname: c.hostname.is_none().then_some(false),
             loopback: x.loopback.map(|a| a.to_string()),
             vlans: own.into_iter().map(FlowMap).collect(),
-            stp: (!c.spanning_tree).then_some("off"),
+            // Where L2 joins this switch to another, the fabric says whether spanning tree
+            // runs (W005); elsewhere only `off` differs from Onyx's default.
+            stp: if !c.spanning_tree {
+                Some("off")
+            } else if l2_joined.contains(p.name) {
+                Some("on")
+            } else {
+                None
+            },
             bgp: bgp_doc(c, &x, link_peers.get(p.name).unwrap_or(&BTreeMap::new())),
             mlag: mlag_doc(c, &x),
             ports: Ordered(

@@ -349,7 +349,11 @@ impl Session {
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words[..] {
-            ["show", "running-config" | "configuration" | "users" | "version", ..] => false,
+            [
+                "show",
+                "running-config" | "configuration" | "users" | "version",
+                ..,
+            ] => false,
             ["show", ..] => true,
             _ => false,
         }
