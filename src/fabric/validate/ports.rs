@@ -1,0 +1,179 @@
+//! Port references: ports of an entry or link end checked against the switch's model and
+//! splits, link ends read, what a link end runs with, ports named in messages.
+
+use super::*;
+
+/// What one end of a link runs with, as text for messages, and where the user set it.
+pub(super) struct LinkEnd {
+    pub(super) speed: (String, Option<Span>),
+    pub(super) mtu: (String, Option<Span>),
+    pub(super) pfc: (String, Option<Span>),
+    pub(super) trust: (String, Option<Span>),
+}
+
+/// `port 1/5`, or `ports 1/1-1/8, 1/10` for several.
+pub(super) fn describe_ports(ports: &[Port]) -> String {
+    let unit = ();
+    let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
+    let list: Vec<String> = runs
+        .iter()
+        .map(|(a, b, _)| crate::types::format_range(*a, *b))
+        .collect();
+    if ports.len() == 1 {
+        format!("port {}", list[0])
+    } else {
+        format!("ports {}", list.join(", "))
+    }
+}
+
+/// Checks the ports of an entry or link end against the switch: they exist, subports belong
+/// to a port split that way, a split parent is only split (not configured), ports disabled by
+/// a neighbour's 4-way split are not used. One diagnostic per kind of problem, listing the
+/// ports. True when every port is usable.
+pub(super) fn check_ports(
+    cx: &mut Cx,
+    sw: &Switch,
+    disabled: &BTreeMap<Port, Span>,
+    ports: &[Port],
+    at: Span,
+    split_only: bool,
+) -> bool {
+    let (mut missing, mut unusable, mut no_sub, mut unsplit, mut parent) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    let mut taken_at = None;
+    for &port in ports {
+        let p = port.parent();
+        if !sw.model.has_port(p) {
+            missing.push(port);
+        } else if let Some(s) = disabled.get(&p) {
+            taken_at = Some(*s);
+            unusable.push(port);
+        } else {
+            match (port.sub, sw.splits.get(&p)) {
+                (Some(sub), Some(split)) if sub > split.ways() => no_sub.push(port),
+                (Some(_), None) => unsplit.push(port),
+                (None, Some(_)) if !split_only => parent.push(port),
+                _ => {}
+            }
+        }
+    }
+    let (name, model) = (&sw.hostname, sw.model.name);
+    if !missing.is_empty() {
+        cx.push(
+            Diagnostic::error(
+                "E040",
+                format!("{model} `{name}` has no {}", describe_ports(&missing)),
+            )
+            .at(at, "no such port")
+            .help(format!(
+                "{model} has ports 1/1 to 1/{}",
+                sw.model.port_count()
+            )),
+        );
+    }
+    if let Some(split) = taken_at {
+        cx.push(
+            Diagnostic::error(
+                "E046",
+                format!(
+                    "a 4-way split takes the lanes of {} of `{name}`",
+                    describe_ports(&unusable)
+                ),
+            )
+            .at(at, "unusable port")
+            .also(split, "4-way split here"),
+        );
+    }
+    if let Some(first) = no_sub.first() {
+        let ways = sw.splits.get(&first.parent()).map_or(0, |s| s.ways());
+        cx.push(
+            Diagnostic::error(
+                "E041",
+                format!(
+                    "`{name}` has no {}: port {} is split {ways} ways",
+                    describe_ports(&no_sub),
+                    first.parent()
+                ),
+            )
+            .at(at, "no such subport"),
+        );
+    }
+    if let Some(first) = unsplit.first() {
+        cx.push(
+            Diagnostic::error(
+                "E041",
+                format!(
+                    "port {} of `{name}` must be split to use {}",
+                    first.parent(),
+                    describe_ports(&unsplit)
+                ),
+            )
+            .at(at, "subport of a port that is not split")
+            .help(format!(
+                "add `{}: {{ split: 4 }}` (or 2) to the port map",
+                first.parent()
+            )),
+        );
+    }
+    if let Some(first) = parent.first() {
+        cx.push(
+            Diagnostic::error(
+                "E041",
+                format!(
+                    "split {} of `{name}` cannot be configured itself; configure its subports",
+                    describe_ports(&parent)
+                ),
+            )
+            .at(at, "split port")
+            .help(format!("write `{first}/1` … instead")),
+        );
+    }
+    missing.is_empty()
+        && unusable.is_empty()
+        && no_sub.is_empty()
+        && unsplit.is_empty()
+        && parent.is_empty()
+}
+
+/// `leaf01:1/31` or `leaf01:1/29-1/32` → the switch's name and its ports.
+/// A switch whose name was refused (E022) is not reported again as unknown.
+pub(super) fn endpoint(
+    cx: &mut Cx,
+    v: &Sp<String>,
+    names: &BTreeMap<String, (Hostname, Span)>,
+    refused: &BTreeSet<String>,
+) -> Option<(String, Vec<Port>)> {
+    let at = cx.span(v);
+    let s = v.get();
+    let Some((sw, ports)) = s.split_once(':').or_else(|| s.split_once(' ')) else {
+        cx.push(
+            Diagnostic::error("E050", format!("`{}` is not a link end", s.escape_debug()))
+                .at(at, "expected `switch:port`")
+                .help("write it as `leaf01:1/31` or `leaf01:1/29-1/32`"),
+        );
+        return None;
+    };
+    let ports = match parse_port_range(ports) {
+        Ok(p) => p,
+        Err(msg) => {
+            cx.error("E025", msg, at, "not a port or range");
+            return None;
+        }
+    };
+    if refused.contains(&sw.trim().to_lowercase()) {
+        return None;
+    }
+    let Some((h, _)) = names.get(&sw.trim().to_lowercase()) else {
+        let mut d = Diagnostic::error(
+            "E050",
+            format!("link to unknown switch `{}`", sw.escape_debug()),
+        )
+        .at(at, "not under `switches`");
+        if let Some(best) = did_you_mean(sw, names.values().map(|(h, _)| h.as_str())) {
+            d = d.help(format!("did you mean `{best}`?"));
+        }
+        cx.push(d);
+        return None;
+    };
+    Some((h.as_str().to_string(), ports))
+}

@@ -1,0 +1,238 @@
+//! Switch-wide QoS: the fabric's and a switch's `qos` merged, then pools, PFC, the `roce`
+//! mode and the hosts' DSCP checked against each other and the release.
+
+use super::*;
+
+/// Fabric-wide and per-switch QoS merged: each key the switch gives replaces the fabric's.
+pub(super) fn merged_qos<'a>(fabric: Option<&'a RawQos>, switch: Option<&'a RawQos>) -> RawQos {
+    let mut q = fabric.cloned().unwrap_or_default();
+    if let Some(s) = switch {
+        if s.roce.is_some() {
+            q.roce = s.roce.clone();
+        }
+        if s.pools.is_some() {
+            q.pools = s.pools.clone();
+        }
+        if s.pfc.is_some() {
+            q.pfc = s.pfc.clone();
+        }
+        if s.dscp.is_some() {
+            q.dscp = s.dscp.clone();
+        }
+    }
+    q
+}
+
+/// Switch-wide QoS: pools, PFC, `roce` mode and the DSCP cross-checks.
+pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos {
+    let mut out = Qos::default();
+    if let Some(m) = &q.roce {
+        out.roce = cx.word(m, RoceMode::parse);
+        if let Some((r, rat)) = release
+            && r < Release::ROCE_COMMAND
+        {
+            cx.push(
+                Diagnostic::error(
+                    "E034",
+                    format!(
+                        "`roce` mode needs Onyx {} or later; this switch runs {r}",
+                        Release::ROCE_COMMAND
+                    ),
+                )
+                .at(cx.span(m), "roce mode")
+                .also(rat, "release set here")
+                .help("configure pools, trust, ECN and PFC explicitly instead"),
+            );
+        }
+        if let Some(pools) = q.pools.as_ref().filter(|p| !p.0.is_empty()) {
+            let first = cx.span(&pools.0[0].0);
+            cx.push(
+                Diagnostic::error(
+                    "E034",
+                    "`roce` mode and explicit pools are exclusive: `roce` owns the buffer pools",
+                )
+                .at(cx.span(m), "roce mode")
+                .also(first, "explicit pool")
+                .help("choose one: remove `roce`, or remove `pools`"),
+            );
+        }
+    }
+    let mut total: u32 = 0;
+    let mut memory_at: Vec<(Span, String)> = Vec::new();
+    let mut owner: BTreeMap<Priority, (String, Span)> = BTreeMap::new();
+    // Priorities of pools whose name or type was refused: what those pools are meant to be is
+    // unknown, so the PFC and DSCP checks say nothing about them rather than guess.
+    let mut unknown: BTreeSet<Priority> = BTreeSet::new();
+    for (name, p) in q.pools.iter().flat_map(|e| e.0.iter()) {
+        let nat = cx.span(name);
+        let n = name.get();
+        let name_ok = match check_pool_name(n) {
+            Ok(()) => true,
+            Err(e) => {
+                cx.invalid("E024", e, nat, "pool name");
+                false
+            }
+        };
+        if name_ok
+            && let Some((r, rat)) = release
+            && r < Release::TRAFFIC_POOLS
+        {
+            cx.push(
+                Diagnostic::error(
+                    "E034",
+                    format!(
+                        "traffic pools need Onyx {} or later; this switch runs {r}",
+                        Release::TRAFFIC_POOLS
+                    ),
+                )
+                .at(nat, "pool")
+                .also(rat, "release set here"),
+            );
+        }
+        let kind = cx.word(&p.kind, PoolType::parse);
+        let memory = p.memory.as_ref().and_then(|m| {
+            let at = cx.span(m);
+            match Percent::check(*m.get()) {
+                Ok(v) => {
+                    total += u32::from(v.hundredths());
+                    memory_at.push((at, n.clone()));
+                    Some(v)
+                }
+                Err(e) => {
+                    cx.error("E020", format!("pool memory {e}"), at, e.label());
+                    None
+                }
+            }
+        });
+        let mut priorities = BTreeSet::new();
+        for (pr, at) in p
+            .priorities
+            .as_ref()
+            .map(|l| cx.priorities(l))
+            .unwrap_or_default()
+        {
+            if let Some((other, oat)) = owner.get(&pr) {
+                let oat = *oat;
+                cx.push(
+                    Diagnostic::error(
+                        "E031",
+                        format!("switch priority {pr} is mapped to two pools, `{other}` and `{n}`"),
+                    )
+                    .at(at, format!("in `{n}`"))
+                    .also(oat, format!("in `{other}`"))
+                    .help("a switch priority belongs to one pool"),
+                );
+                continue;
+            }
+            owner.insert(pr, (n.clone(), at));
+            priorities.insert(pr);
+        }
+        match kind {
+            Some(kind) if name_ok => {
+                out.pools.insert(
+                    n.clone(),
+                    Pool {
+                        kind,
+                        memory,
+                        priorities,
+                    },
+                );
+            }
+            _ => unknown.extend(priorities),
+        }
+    }
+    if total > 10_000 {
+        let mut d = Diagnostic::error(
+            "E030",
+            format!(
+                "pool memory adds up to {}.{:02}%, more than 100%",
+                total / 100,
+                total % 100
+            ),
+        );
+        if let Some(((last, name), rest)) = memory_at.split_last() {
+            d = d.at(
+                *last,
+                format!("memory of `{name}`: the total passes 100% here"),
+            );
+            for (s, name) in rest {
+                d = d.also(*s, format!("memory of `{name}`"));
+            }
+        }
+        cx.push(d.help("lower the `memory` of one or more pools"));
+    }
+    let lossless: BTreeSet<Priority> = out
+        .pools
+        .values()
+        .filter(|p| p.kind == PoolType::Lossless)
+        .flat_map(|p| p.priorities.iter().copied())
+        .collect();
+    if let Some(pfc) = &q.pfc {
+        let list = pfc
+            .priorities
+            .as_ref()
+            .map(|l| cx.priorities(l))
+            .unwrap_or_default();
+        let roce_owns = matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
+        for (pr, at) in &list {
+            if !lossless.contains(pr) && !roce_owns && !unknown.contains(pr) {
+                let where_ = owner
+                    .get(pr)
+                    .and_then(|(n, s)| Some((n.clone(), *s, out.pools.get(n)?.kind)));
+                let mut d = Diagnostic::error(
+                    "E032",
+                    format!("PFC is enabled on switch priority {pr}, which no lossless pool maps"),
+                )
+                .at(*at, "PFC priority");
+                if let Some((n, s, kind)) = where_ {
+                    d = d.also(s, format!("mapped to `{n}`, a `{kind}` pool"));
+                }
+                cx.push(d.help("map the priority to a `type: lossless` pool, or drop it from PFC: pause frames on a lossy pool drop traffic anyway"));
+            }
+        }
+        let enabled: BTreeSet<Priority> = list.iter().map(|(p, _)| *p).collect();
+        if let Some(at) = pfc.priorities.as_ref().map(|l| cx.list_span(l)) {
+            for pr in lossless.difference(&enabled) {
+                let oat = owner.get(pr).map(|x| x.1);
+                let mut d = Diagnostic::error(
+                    "E033",
+                    format!(
+                        "switch priority {pr} is in a lossless pool but PFC is not enabled on it"
+                    ),
+                )
+                .at(at, "PFC priorities");
+                if let Some(s) = oat {
+                    d = d.also(s, "lossless pool priority");
+                }
+                cx.push(d.help(format!("add {pr} to the PFC priorities")));
+            }
+        }
+        out.pfc = Some(Pfc {
+            enabled: pfc.enabled.as_ref().is_none_or(|v| *v.get()),
+            priorities: enabled,
+        });
+    }
+    if let Some(dscp) = &q.dscp {
+        for (v, what) in [(&dscp.roce, "RoCE"), (&dscp.cnp, "CNP")] {
+            let Some(v) = v else { continue };
+            let Some(d) = cx.int(v, Dscp::new) else {
+                continue;
+            };
+            let pr = d.default_priority();
+            let lossless_ok = lossless.contains(&pr)
+                || matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
+            if what == "RoCE"
+                && !lossless_ok
+                && !unknown.contains(&pr)
+                && (!out.pools.is_empty() || out.roce.is_some())
+            {
+                cx.push(
+                    Diagnostic::warning("W003", format!("RoCE DSCP {d} maps to switch priority {pr} (DSCP/8, Onyx's default map), which no lossless pool holds"))
+                        .at(cx.span(v), "RoCE DSCP")
+                        .help(format!("map priority {pr} to the lossless pool, or mark RoCE with a DSCP in {}-{}", lossless.iter().next().map_or(24, |p| p.get() * 8), lossless.iter().next().map_or(31, |p| p.get() * 8 + 7))),
+                );
+            }
+        }
+    }
+    out
+}

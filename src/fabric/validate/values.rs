@@ -1,0 +1,425 @@
+//! Reading values from the raw format: the validation context [`Cx`] (diagnostics, spans)
+//! and its readers of integers, words, ECN and ETS settings, port settings layers, releases
+//! and host-name patterns, each reporting a located error and giving `None` on a bad value.
+
+use super::*;
+
+pub(super) struct Cx {
+    pub(super) file: FileId,
+    pub(super) diags: Vec<Diagnostic>,
+}
+
+impl Cx {
+    pub(super) fn span<T>(&self, v: &Sp<T>) -> Span {
+        span(self.file, v)
+    }
+
+    pub(super) fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub(super) fn error(
+        &mut self,
+        code: &'static str,
+        msg: impl Into<String>,
+        at: Span,
+        label: impl Into<String>,
+    ) {
+        self.diags.push(Diagnostic::error(code, msg).at(at, label));
+    }
+
+    /// An integer checked by `f`; out of range → E020 at the value.
+    pub(super) fn int<T>(
+        &mut self,
+        v: &Sp<i64>,
+        f: impl Fn(i64) -> Result<T, String>,
+    ) -> Option<T> {
+        let at = self.span(v);
+        self.check(*v.get(), at, f)
+    }
+
+    pub(super) fn check<T>(
+        &mut self,
+        v: i64,
+        at: Span,
+        f: impl Fn(i64) -> Result<T, String>,
+    ) -> Option<T> {
+        match f(v) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                self.error("E020", msg, at, "out of range");
+                None
+            }
+        }
+    }
+
+    /// A refusal from a value type, with its help line when it has one.
+    pub(super) fn invalid(&mut self, code: &'static str, e: Invalid, at: Span, label: &str) {
+        let mut d = Diagnostic::error(code, e.message).at(at, label);
+        if let Some(help) = e.help {
+            d = d.help(help);
+        }
+        self.push(d);
+    }
+
+    /// A word parsed by `f`; unknown → E021 at the value, "did you mean" as help.
+    pub(super) fn word<T>(
+        &mut self,
+        v: &Sp<String>,
+        f: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Option<T> {
+        match f(v.get()) {
+            Ok(x) => Some(x),
+            Err(e) => {
+                let at = self.span(v);
+                self.invalid("E021", e, at, "not recognised");
+                None
+            }
+        }
+    }
+
+    /// Text printed into a CLI line; unsafe → E024.
+    pub(super) fn text(&mut self, v: &Sp<String>, what: &str, max: usize) -> Option<String> {
+        match cli_text::check(v.get(), max) {
+            Ok(()) => Some(v.get().clone()),
+            Err(e) => {
+                let at = self.span(v);
+                let e = Invalid {
+                    message: format!("{what} {}", e.message),
+                    ..e
+                };
+                self.invalid("E024", e, at, "refused");
+                None
+            }
+        }
+    }
+
+    /// A token with a fixed alphabet (license keys, certificate IDs, user names).
+    pub(super) fn token(
+        &mut self,
+        v: &Sp<String>,
+        what: &str,
+        ok: impl Fn(char) -> bool,
+        hint: &str,
+    ) -> Option<String> {
+        let s = v.get();
+        let len = s.chars().count();
+        let message = match s.chars().find(|c| !ok(*c)) {
+            _ if s.is_empty() => format!("{what} is empty"),
+            // A control character is named, never printed: it could drive the terminal.
+            Some(c) if c.is_control() => format!("{what} contains {}", describe_char(c)),
+            Some(c) => format!(
+                "`{}` is not a valid {what}: it has {}",
+                s.escape_debug(),
+                describe_char(c)
+            ),
+            None if len > 256 => format!("{what} is {len} characters, at most 256"),
+            None => return Some(s.clone()),
+        };
+        let at = self.span(v);
+        self.push(
+            Diagnostic::error("E024", message)
+                .at(at, "refused")
+                .help(hint.to_string()),
+        );
+        None
+    }
+
+    /// The span of a whole list: a flow list `[3, 4]` is located at its `[` alone, so the
+    /// span runs from there to just past the last item (the `]` when written `[3, 4]`); a
+    /// block list runs from its first `-` to the end of its last item.
+    pub(super) fn list_span<T>(&self, list: &Sp<Vec<Sp<T>>>) -> Span {
+        let at = self.span(list);
+        match list.get().last() {
+            Some(last) => {
+                let end = self.span(last).end;
+                let flow = at.end == at.start + 1;
+                Span {
+                    end: if flow { end + 1 } else { end }.max(at.end),
+                    ..at
+                }
+            }
+            None => at,
+        }
+    }
+
+    /// A list of switch priorities, each in range (E020) and written once (E037).
+    pub(super) fn priorities(&mut self, list: &Sp<Vec<Sp<i64>>>) -> Vec<At<Priority>> {
+        let mut out: Vec<At<Priority>> = Vec::new();
+        for p in list.get() {
+            let Some(pr) = self.int(p, Priority::new) else {
+                continue;
+            };
+            let at = self.span(p);
+            if let Some((_, first)) = out.iter().find(|(q, _)| *q == pr) {
+                let first = *first;
+                self.push(
+                    Diagnostic::error("E037", format!("switch priority {pr} is listed twice"))
+                        .at(at, "listed again here")
+                        .also(first, "first listed here")
+                        .help("list each priority once; was another priority meant?"),
+                );
+                continue;
+            }
+            out.push((pr, at));
+        }
+        out
+    }
+
+    pub(super) fn ecn(&mut self, e: &RawEcn, key: Span) -> Option<Ecn> {
+        let mode = match &e.mode {
+            Some(m) => self.word(m, EcnMode::parse)?,
+            None => EcnMode::Ecn,
+        };
+        let thresholds = match (&e.min, &e.max, &e.min_percent, &e.max_percent) {
+            (Some(min), Some(max), None, None) => {
+                let lo = self.int(min, kb)?;
+                let hi = self.int(max, kb)?;
+                if lo > hi {
+                    let (a, b) = (self.span(min), self.span(max));
+                    self.push(
+                        Diagnostic::error(
+                            "E035",
+                            format!("ECN minimum {lo} KB is above the maximum {hi} KB"),
+                        )
+                        .at(a, "minimum")
+                        .also(b, "maximum")
+                        .help("the minimum threshold must not exceed the maximum"),
+                    );
+                    return None;
+                }
+                EcnThresholds::Absolute { min: lo, max: hi }
+            }
+            (None, None, Some(min), Some(max)) => {
+                let pct = |v: i64| {
+                    if (1..=100).contains(&v) {
+                        Ok(v as u8)
+                    } else {
+                        Err(format!("ECN threshold {v}% is out of range 1-100"))
+                    }
+                };
+                let lo = self.int(min, pct)?;
+                let hi = self.int(max, pct)?;
+                if lo > hi {
+                    let (a, b) = (self.span(min), self.span(max));
+                    self.push(
+                        Diagnostic::error(
+                            "E035",
+                            format!("ECN minimum {lo}% is above the maximum {hi}%"),
+                        )
+                        .at(a, "minimum")
+                        .also(b, "maximum")
+                        .help("the minimum threshold must not exceed the maximum"),
+                    );
+                    return None;
+                }
+                EcnThresholds::Relative { min: lo, max: hi }
+            }
+            (min, max, min_percent, max_percent) => {
+                let d = if (min.is_some() || max.is_some())
+                    && (min_percent.is_some() || max_percent.is_some())
+                {
+                    Diagnostic::error("E036", "ECN mixes absolute and relative thresholds")
+                        .at(key, "this traffic class")
+                        .help("write `min` and `max` (KB), or `min_percent` and `max_percent`, not both")
+                } else if let Some((given, missing)) = [
+                    (min, "min", "max"),
+                    (max, "max", "min"),
+                    (min_percent, "min_percent", "max_percent"),
+                    (max_percent, "max_percent", "min_percent"),
+                ]
+                .iter()
+                .find_map(|(v, name, other)| v.as_ref().map(|_| (*name, *other)))
+                {
+                    Diagnostic::error("E036", format!("ECN has `{given}` but no `{missing}`"))
+                        .at(key, "this traffic class")
+                        .help(format!("add `{missing}`: ECN needs both thresholds"))
+                } else {
+                    Diagnostic::error("E036", "ECN needs both thresholds, absolute or relative")
+                        .at(key, "this traffic class")
+                        .help("write `min` and `max` (KB), or `min_percent` and `max_percent`")
+                };
+                self.push(d);
+                return None;
+            }
+        };
+        Some(Ecn { mode, thresholds })
+    }
+
+    pub(super) fn layer(&mut self, s: &RawSettings) -> Layer {
+        let mut l = Layer::default();
+        macro_rules! at {
+            ($v:expr, $x:expr) => {
+                $x.map(|x| (x, self.span($v)))
+            };
+        }
+        if let Some(v) = &s.speed {
+            l.speed = at!(v, self.word(v, Speed::parse));
+        }
+        if let Some(v) = &s.mtu {
+            l.mtu = at!(
+                v,
+                self.int(v, |m| {
+                    if (1500..=9216).contains(&m) {
+                        Ok(m as u16)
+                    } else {
+                        Err(format!("MTU {m} is out of range 1500-9216"))
+                    }
+                })
+            );
+        }
+        if let Some(v) = &s.admin {
+            l.shutdown = at!(
+                v,
+                self.word(v, |w| choose(
+                    w,
+                    &[("up", false), ("down", true)],
+                    "admin state"
+                ))
+            );
+        }
+        if let Some(v) = &s.switchport {
+            l.switchport = at!(v, self.word(v, SwitchportMode::parse));
+        }
+        if let Some(v) = &s.vlan {
+            l.vlan = at!(v, self.int(v, Vlan::new));
+        }
+        if let Some(list) = &s.vlans {
+            let ids: Vec<Option<(Vlan, Span)>> = list
+                .get()
+                .iter()
+                .map(|v| self.int(v, Vlan::new).map(|id| (id, self.span(v))))
+                .collect();
+            if ids.iter().all(Option::is_some) {
+                l.vlans = Some((
+                    VlanList(ids.into_iter().flatten().collect()),
+                    self.span(list),
+                ));
+            }
+        }
+        if let Some(v) = &s.trust {
+            l.trust = at!(v, self.word(v, Trust::parse));
+        }
+        if let Some(v) = &s.pfc {
+            l.pfc = Some((*v.get(), self.span(v)));
+        }
+        if let Some(v) = &s.auto_description {
+            l.auto_description = Some((*v.get(), self.span(v)));
+        }
+        for (tc, e) in s.ecn.iter().flat_map(|m| m.0.iter()) {
+            let at = self.span(tc);
+            if let (Some(t), Some(x)) = (self.int(tc, TrafficClass::new), self.ecn(e, at)) {
+                l.ecn.insert(t, (x, at));
+            }
+        }
+        for (tc, e) in s.ets.iter().flat_map(|m| m.0.iter()) {
+            let t = self.int(tc, TrafficClass::new);
+            let at = self.span(e);
+            let x = match e.get() {
+                RawEts::Strict => Some(Ets::Strict),
+                RawEts::Wrr(w) => self.check(*w, at, |w| {
+                    if (1..=100).contains(&w) {
+                        Ok(Ets::Wrr(w as u8))
+                    } else {
+                        Err(format!("WRR weight {w} is out of range 1-100"))
+                    }
+                }),
+                RawEts::Other(w) => {
+                    let e = Invalid::new(format!(
+                        "`{}` is not an ETS setting; expected `strict` or a WRR weight 1-100",
+                        w.escape_debug()
+                    ));
+                    let e = match did_you_mean(w, ["strict"]) {
+                        Some(best) => e.help(format!("did you mean `{best}`?")),
+                        None => e,
+                    };
+                    self.invalid("E021", e, at, "not recognised");
+                    None
+                }
+            };
+            if let (Some(t), Some(x)) = (t, x) {
+                l.ets.insert(t, (x, at));
+            }
+        }
+        l
+    }
+}
+
+pub(super) fn kb(v: i64) -> Result<u32, String> {
+    if (1..=1_000_000).contains(&v) {
+        Ok(v as u32)
+    } else {
+        Err(format!("ECN threshold {v} KB is out of range 1-1000000"))
+    }
+}
+
+/// Expands `clx-mld-{41..48}` into `clx-mld-41` … `clx-mld-48` (zero padding kept, as in
+/// `gpu{001..128}`); text without a pattern is returned as is.
+pub(super) fn expand_pattern(s: &str) -> Result<Vec<String>, String> {
+    let Some(open) = s.find('{') else {
+        return Ok(vec![s.to_string()]);
+    };
+    let close = s[open..]
+        .find('}')
+        .map(|i| open + i)
+        .ok_or_else(|| format!("`{s}` opens `{{` without closing it"))?;
+    let inner = &s[open + 1..close];
+    let (a, b) = inner
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}`: a pattern is `{{FIRST..LAST}}`, e.g. `gpu{{01..16}}`"))?;
+    let (x, y): (u32, u32) = match (a.parse(), b.parse()) {
+        (Ok(x), Ok(y)) if x <= y && y - x < 4096 => (x, y),
+        _ => {
+            return Err(format!(
+                "`{s}`: `{{{inner}}}` is not an increasing range of numbers"
+            ));
+        }
+    };
+    let width = if a.starts_with('0') && a.len() > 1 {
+        a.len()
+    } else {
+        0
+    };
+    let (pre, post) = (&s[..open], &s[close + 1..]);
+    if post.contains('{') {
+        return Err(format!("`{s}` has more than one pattern"));
+    }
+    Ok((x..=y).map(|n| format!("{pre}{n:0width$}{post}")).collect())
+}
+
+/// An Onyx release; malformed → E023.
+pub(super) fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
+    let at = cx.span(v);
+    match v.get().parse::<Release>() {
+        Ok(r) => Some((r, at)),
+        Err(msg) => {
+            cx.error("E023", msg, at, "not a release");
+            None
+        }
+    }
+}
+
+/// A peer host or NIC port, with its numbered pattern expanded and each result checked as CLI
+/// text (it ends up in a description).
+pub(super) fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
+    let at = cx.span(v);
+    match expand_pattern(v.get()) {
+        Ok(list) => {
+            for s in &list {
+                if let Err(e) = cli_text::check(s, 64) {
+                    let e = Invalid {
+                        message: format!("peer name {}", e.message),
+                        ..e
+                    };
+                    cx.invalid("E024", e, at, "refused");
+                    return None;
+                }
+            }
+            Some(list)
+        }
+        Err(msg) => {
+            cx.error("E047", msg, at, "bad pattern");
+            None
+        }
+    }
+}
