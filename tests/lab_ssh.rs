@@ -1074,24 +1074,7 @@ fn openssh_without_a_terminal_ends_at_eof() {
     let key = keypair(&dir);
     let lab = lab(&dir);
     let port = lab.switches[0].addr.port().to_string();
-    let mut child = Command::new("ssh")
-        .args(["-F", "/dev/null", "-o", "StrictHostKeyChecking=yes"])
-        .arg("-o")
-        .arg(format!(
-            "UserKnownHostsFile={}",
-            dir.join("known_hosts").display()
-        ))
-        .arg("-i")
-        .arg(&key)
-        .args([
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "BatchMode=yes",
-            "-p",
-            &port,
-        ])
-        .arg("admin@127.0.0.1")
+    let mut child = openssh_batch(&dir, &key, &port)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -1445,4 +1428,185 @@ fn two_pushes_to_one_switch_never_interleave() {
         1,
         "{log:?}"
     );
+}
+
+/// OpenSSH without a terminal, logging in with `key`, the lab's host keys pinned.
+fn openssh_batch(dir: &Path, key: &Path, port: &str) -> Command {
+    let mut cmd = Command::new("ssh");
+    cmd.args(["-F", "/dev/null", "-o", "StrictHostKeyChecking=yes"])
+        .arg("-o")
+        .arg(format!(
+            "UserKnownHostsFile={}",
+            dir.join("known_hosts").display()
+        ))
+        .arg("-i")
+        .arg(key)
+        .args([
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "BatchMode=yes",
+            "-p",
+            port,
+        ])
+        .arg("admin@127.0.0.1");
+    cmd
+}
+
+/// `ssh switch COMMAND` with OpenSSH, a key and no terminal: the command's output, its exit
+/// status.
+fn ssh_exec(dir: &Path, key: &Path, port: u16, command: &str) -> (i32, String) {
+    let out = openssh_batch(dir, key, &port.to_string())
+        .arg(command)
+        .stdin(Stdio::null())
+        .output()
+        .expect("ssh runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// The exec channel with the real OpenSSH client: a bare command runs at the standard
+/// level; `cli -h` and lines run in order (enable, configure, a change); a refused line ends
+/// the run with exit status 1 and nothing after it runs; the sessions are logged out.
+#[test]
+fn openssh_exec_runs_commands_with_their_exit_status() {
+    let dir = scratch("exec");
+    let key = keypair(&dir);
+    let lab = lab(&dir);
+    let port = lab.switches[0].addr.port();
+    let device = lab.switches[0].device.clone();
+
+    let (code, out) = ssh_exec(&dir, &key, port, "show version");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("Product name:      Onyx\n"), "{out:?}");
+    assert!(
+        !out.contains('\r') && !out.contains("] > "),
+        "no prompt: {out:?}"
+    );
+
+    // The standard level: the running config needs `enable`.
+    let (code, out) = ssh_exec(&dir, &key, port, "show running-config");
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "% Unrecognized command \"running-config\".\n")
+    );
+
+    let (code, out) = ssh_exec(
+        &dir,
+        &key,
+        port,
+        r#"cli -h '"enable" "configure terminal" "lldp" "show running-config | include lldp"'"#,
+    );
+    assert_eq!((code, out.as_str()), (0, "   lldp\n"));
+    assert!(device.snapshot().running.lldp);
+
+    let (code, out) = ssh_exec(
+        &dir,
+        &key,
+        port,
+        "enable\nconfigure terminal\ninterface ethernet 1/1 mtu 99999 force\nno lldp",
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "% Unrecognized command \"99999\".\n")
+    );
+    assert!(
+        device.snapshot().running.lldp,
+        "nothing after the refusal ran"
+    );
+    let log: Vec<String> = device.log().into_iter().map(|(_, l)| l).collect();
+    assert!(!log.contains(&"no lldp".to_string()), "{log:?}");
+
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !device.snapshot().logins.is_empty() {
+        assert!(Instant::now() < deadline, "an exec session is still listed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A person at a keyboard with OpenSSH in a PTY: `?` lists what may follow with help,
+/// Tab completes a keyword and lists several, Up recalls a line, the line is edited where
+/// the cursor is (Left, Ctrl-A, Ctrl-E, Ctrl-W, Ctrl-K, Delete), Ctrl-C leaves the pager.
+#[test]
+fn openssh_terminal_helps_completes_recalls_and_edits() {
+    let dir = scratch("keys");
+    let key = keypair(&dir);
+    let lab = lab(&dir);
+    let port = lab.switches[0].addr.port();
+    let device = lab.switches[0].device.clone();
+    let key = key.display().to_string();
+    let login = [
+        "-i",
+        &key,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "BatchMode=yes",
+    ];
+    let mut p = openssh(&dir, port, &login);
+    let user = "leaf01 [standalone: master] > ";
+    p.exp_string(user).unwrap();
+    p.send("show ?").unwrap();
+    p.flush().unwrap();
+    p.exp_string("  version             Display version information")
+        .unwrap();
+    p.exp_string(&format!("{user}show ")).unwrap();
+    // `ver` + Tab: `version`, then Enter runs it.
+    p.send("ver\t\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("Product name:      Onyx").unwrap();
+    p.exp_string(user).unwrap();
+    // Tab on `en`: `enable`; several candidates are listed.
+    p.send("en\t\r").unwrap();
+    p.flush().unwrap();
+    let enable = "leaf01 [standalone: master] # ";
+    p.exp_string(enable).unwrap();
+    p.send("con\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("  configuration").unwrap();
+    p.exp_string("  configure").unwrap();
+    p.exp_string(&format!("{enable}configur")).unwrap();
+    // Ctrl-U, then `configure terminal` typed as `terminal`, Ctrl-A, `configure `, Ctrl-E.
+    p.send("\x15terminal\x01configure \x05\r").unwrap();
+    p.flush().unwrap();
+    let config = "leaf01 [standalone: master] (config) # ";
+    p.exp_string(config).unwrap();
+    // `lldpx`: Left, Delete, End; `hostname x y`: Ctrl-W takes `y`; Ctrl-A Ctrl-K clears.
+    p.send("lldpx\x1b[D\x1b[3~\x1b[F\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string(config).unwrap();
+    p.send("hostname spine9 junk\x17\x08\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("spine9 [standalone: master] (config) # ")
+        .unwrap();
+    p.send("garbage\x01\x0b\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("spine9 [standalone: master] (config) # ")
+        .unwrap();
+    // Up twice recalls `lldp`'s line before `hostname …`: `hostname spine9`, then `lldp`.
+    p.send("\x1b[A\x1b[A\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("spine9 [standalone: master] (config) # ")
+        .unwrap();
+    let log: Vec<String> = device.log().into_iter().map(|(_, l)| l).collect();
+    assert_eq!(
+        log[log.len().saturating_sub(3)..],
+        ["lldp", "hostname spine9", "lldp"],
+        "{log:?}"
+    );
+    assert!(device.snapshot().running.lldp);
+    // Ctrl-C in the pager leaves it.
+    p.send_line("terminal length 5").unwrap();
+    p.exp_string("(config) # ").unwrap();
+    p.send_line("show running-config").unwrap();
+    p.exp_string("lines 1-4 ").unwrap();
+    p.send("\x03").unwrap();
+    p.flush().unwrap();
+    p.exp_string("spine9 [standalone: master] (config) # ")
+        .unwrap();
+    p.send_line("exit").unwrap();
+    p.send_line("exit").unwrap();
+    p.exp_eof().unwrap();
 }

@@ -82,6 +82,14 @@ pub enum Unconfirmed {
     /// captured): which switch is master. The lab's choice: the one with the lower address on
     /// the peer link.
     MlagRole,
+    /// An Ethernet port the switch's model does not have (`1/99` on a 32-port SN2700), or a
+    /// subport of a port that is not split that way.
+    NoSuchInterface,
+    /// The layout of `?`'s help: a line per word that may follow, the word padded, then
+    /// its help (the lab's own one-line texts; `<cr>`: the line may end there). A sibling
+    /// TMS-based CLI documents `?` after the prompt, after a command and after part of a
+    /// keyword, not its layout.
+    HelpLayout,
 }
 
 impl Unconfirmed {
@@ -110,6 +118,8 @@ impl Unconfirmed {
             Unconfirmed::MlagDown => "Down",
             Unconfirmed::MlagNone => "N/A",
             Unconfirmed::MlagRole => "master if the lower peer-link address, else standby",
+            Unconfirmed::NoSuchInterface => "% Interface {} does not exist.",
+            Unconfirmed::HelpLayout => "  {}",
         }
     }
 
@@ -176,7 +186,7 @@ impl Switch {
 
 /// A CLI level. Sub-modes keep what their commands apply to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Mode {
+pub(super) enum Mode {
     User,
     Enable,
     Config,
@@ -190,6 +200,9 @@ enum Mode {
     Bgp(u32),
     /// `(config mlag)`: `shutdown`, `no shutdown`, `system-mac` (prompt UNCONFIRMED).
     Mlag,
+    /// An object the model does not manage, entered by its line: `(config interface vlan 1
+    /// magp 1) #` (captured, CSM session); its lines are kept verbatim after that prefix.
+    Unmodeled(String),
 }
 
 /// What the switch prints for one line typed at its prompt.
@@ -223,7 +236,7 @@ impl Reply {
 pub struct Session {
     /// The session's number on its switch (its `show users` line); 0 when not logged in.
     pub id: u64,
-    mode: Mode,
+    pub(super) mode: Mode,
     paging: bool,
     /// Terminal length: a page shows one line fewer, for the pager's prompt.
     length: usize,
@@ -239,6 +252,9 @@ pub struct Session {
     pub enable_password: Option<String>,
     /// `enable` asked for its password; the next line is the answer.
     asking: bool,
+    /// A line whose double quote is still open (`banner motd "`): the lines typed next, at
+    /// the `> ` prompt (captured, CSM session), are its text until a line closes the quote.
+    continued: Option<String>,
 }
 
 impl Default for Session {
@@ -262,7 +278,14 @@ impl Session {
             end: false,
             enable_password: None,
             asking: false,
+            continued: None,
         }
+    }
+
+    /// Turns paging on or off (`[no] cli session paging enable`; off for an exec request,
+    /// which has no terminal).
+    pub fn set_paging(&mut self, on: bool) {
+        self.paging = on;
     }
 
     /// Whether the next line answers `enable`'s password prompt (not echoed, not logged).
@@ -290,6 +313,9 @@ impl Session {
         if self.asking {
             return "Password: ".to_string();
         }
+        if self.continued.is_some() {
+            return "> ".to_string();
+        }
         if self.end {
             return format!("lines {}-{}/{} (END) ", self.from, self.shown, self.total);
         }
@@ -306,6 +332,7 @@ impl Session {
             Mode::Pool(name) => format!("(config pool {name}) #"),
             Mode::Bgp(asn) => format!("(config router bgp {asn} vrf default) #"),
             Mode::Mlag => "(config mlag) #".to_string(),
+            Mode::Unmodeled(line) => format!("(config {line}) #"),
         };
         let (domain, role) = cluster(&sw.running);
         format!("{host} [{domain}: {role}] {level} ")
@@ -316,9 +343,10 @@ impl Session {
     }
 
     /// One keystroke while paging (`paging_now`), as Onyx's less-like pager reads them: space
-    /// shows the next page, Enter the next line, `q` quits; at `(END)` any key leaves.
+    /// shows the next page, Enter the next line, `q` (or Ctrl-C, as in less) quits; at
+    /// `(END)` any key leaves.
     pub fn key(&mut self, key: u8) -> Reply {
-        if self.end || key == b'q' || key == b'Q' {
+        if self.end || matches!(key, b'q' | b'Q' | 0x03) {
             self.pending.clear();
             self.end = false;
             return Reply::default();
@@ -374,9 +402,33 @@ impl Session {
             let key = if line.trim() == "q" { b'q' } else { b' ' };
             return self.key(key);
         }
+        if let Some(mut text) = self.continued.take() {
+            text.push('\n');
+            text.push_str(line.trim_end_matches(['\r', '\n']));
+            if open_quote(&text) {
+                self.continued = Some(text);
+                return Reply::default();
+            }
+            return self.input_in(sw, &text, world);
+        }
         let line = line.trim();
         // An empty line reprints the prompt; `#` starts a comment (pasted configs).
         if line.is_empty() || line.starts_with('#') {
+            return Reply::default();
+        }
+        // A `?` ending the line (outside quotes) asks for help rather than running it, as
+        // the key does on a terminal: a client without one (a script, an exec request) asks so.
+        if let Some(typed) = line.strip_suffix('?')
+            && !open_quote(typed)
+        {
+            return Reply::text(super::help::help(self, sw, typed));
+        }
+        // A banner's double quote left open goes on on the next lines (a multi-line banner,
+        // captured at the `> ` prompt); another line with an open quote is malformed.
+        let banner =
+            || expand(&self.mode, line).is_ok_and(|w| w.first().is_some_and(|w| w == "banner"));
+        if open_quote(line) && !matches!(self.mode, Mode::User | Mode::Enable) && banner() {
+            self.continued = Some(line.to_string());
             return Reply::default();
         }
         // Filters start at a ` | ` outside quotes; a quoted argument keeps its `|`.
@@ -432,7 +484,8 @@ impl Session {
                     | Mode::Vlan(_)
                     | Mode::Pool(_)
                     | Mode::Bgp(_)
-                    | Mode::Mlag => Mode::Config,
+                    | Mode::Mlag
+                    | Mode::Unmodeled(_) => Mode::Config,
                 };
                 Reply::default()
             }
@@ -552,6 +605,10 @@ impl Session {
                 ["no", rest @ ..] => format!("no mlag {}", rest.join(" ")),
                 _ => format!("mlag {typed}"),
             },
+            Mode::Unmodeled(line) if !leaves(words, UNMODELED_ATTRIBUTES) => match words {
+                ["no", rest @ ..] => format!("no {line} {}", rest.join(" ")),
+                _ => format!("{line} {typed}"),
+            },
             _ => typed.clone(),
         };
         // A line that is no command of the sub-mode but one of `(config)` leaves the sub-mode
@@ -567,7 +624,7 @@ impl Session {
         }
         match command::parse(&full) {
             Ok(Some(cmd)) => {
-                if let Some(refused) = refusal(&sw.running, &cmd) {
+                if let Some(refused) = refusal(sw, &cmd) {
                     return refused;
                 }
                 let enter = match &cmd {
@@ -585,9 +642,13 @@ impl Session {
                 }
                 Reply::default()
             }
-            // Not a command the model knows: the first word Onyx would not accept (after
-            // an interface's name, the attribute).
+            // Not a command the model knows: kept verbatim when it is configuration switches
+            // take ([`super::unmodeled`]), else refused at the first word Onyx would not
+            // accept (after an interface's name, the attribute).
             Ok(None) => {
+                if let Some(reply) = self.unmodeled(sw, &full) {
+                    return reply;
+                }
                 let full: Vec<&str> = full.split(' ').collect();
                 let named = full.len() > 3
                     && matches!(
@@ -608,8 +669,104 @@ impl Session {
     }
 }
 
-/// Why the switch refuses a command the grammar reads, state untouched; `None` when it takes it.
-fn refusal(c: &Config, cmd: &Command) -> Option<Reply> {
+impl Session {
+    /// A line the model does not know, if it is of a family switches take: kept verbatim
+    /// (`None`: of no family). An interface's line must name an interface the switch has;
+    /// `interface vlan N magp M` alone enters that object's sub-mode.
+    fn unmodeled(&mut self, sw: &mut Switch, full: &str) -> Option<Reply> {
+        use super::unmodeled::{INTERFACE, TOP, family, keep};
+        let words = cli_text::words(full);
+        let body = match words.first() {
+            Some(&"no") => &words[1..],
+            _ => &words[..],
+        };
+        let named = match body {
+            ["interface", kind, id, rest @ ..] if !rest.is_empty() => {
+                match command::parse(&format!("interface {kind} {id}")) {
+                    Ok(Some(Command::Interface(r, IfaceCmd::Create))) => Some((r, rest)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let found = match named {
+            Some((_, rest)) => family(INTERFACE, rest),
+            None => family(TOP, body),
+        };
+        let f = match found {
+            Ok(Some(f)) => f,
+            Ok(None) => return None,
+            Err(word) => return Some(Reply::unrecognized(word)),
+        };
+        let mut entered = None;
+        if let Some((r, rest)) = named {
+            if let Some(refused) = missing(sw, r) {
+                return Some(refused);
+            }
+            // MAGP is a VLAN interface's (Onyx manual, MAGP).
+            if f.words == ["magp"] {
+                if !matches!(r.first, Iface::Vlan(_)) {
+                    return Some(Reply::unrecognized("magp"));
+                }
+                if rest.len() == 2 && body.len() == words.len() {
+                    entered = Some(Mode::Unmodeled(full.to_string()));
+                }
+            }
+        }
+        keep(&mut sw.running, f, full);
+        sw.revision += 1;
+        if let Some(m) = entered {
+            self.mode = m;
+        }
+        Some(Reply::default())
+    }
+}
+
+/// Why the switch refuses the interfaces of a range: an Ethernet port its model does not
+/// have, or a subport of a port not split that way (whatever the model).
+fn missing(sw: &Switch, r: IfaceRange) -> Option<Reply> {
+    r.members().find_map(|i| {
+        let Iface::Ethernet(p) = i else { return None };
+        let parent = p.parent();
+        let on_model = sw.model.is_none_or(|m| m.has_port(parent));
+        let split = sw
+            .running
+            .interfaces
+            .get(&Iface::Ethernet(parent))
+            .and_then(|e| e.split);
+        let exists = match p.sub {
+            None => on_model,
+            Some(s) => on_model && split.is_some_and(|w| (1..=w.ways()).contains(&s)),
+        };
+        (!exists).then(|| Unconfirmed::NoSuchInterface.reply(&format!("ethernet {p}")))
+    })
+}
+
+/// Why the switch refuses a command the grammar reads, state untouched; `None` when it takes
+/// it: a command its release lacks (`% Unrecognized command "roce".` before 3.8.2000, the
+/// gates of [`Release`]), an interface it does not have, a value out of range.
+fn refusal(sw: &Switch, cmd: &Command) -> Option<Reply> {
+    if let Some((since, word)) = cmd.since()
+        && sw.release < since
+    {
+        return Some(Reply::unrecognized(word));
+    }
+    let c = &sw.running;
+    match cmd {
+        Command::Interface(r, _) | Command::NoInterface(r) => {
+            if let Some(refused) = missing(sw, *r) {
+                return Some(refused);
+            }
+        }
+        _ => {}
+    }
+    // ECN thresholds out of the range the switch takes, or the minimum above the maximum:
+    // refused naming the value at fault (the one confirmed error form).
+    if let Command::Interface(_, IfaceCmd::Ecn(_, e)) = cmd
+        && let Err(value) = e.thresholds.check()
+    {
+        return Some(Reply::unrecognized(&value));
+    }
     // `protocol bgp` "unhides BGP related commands" (Onyx manual, BGP Commands); `protocol
     // mlag` is taken to do the same for MLAG's (by analogy, UNCONFIRMED): until then the
     // words are unknown.
@@ -711,7 +868,9 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     (
         "",
         &[
+            "banner",
             "cli",
+            "clock",
             "configuration",
             "configure",
             "dcb",
@@ -721,41 +880,55 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "hostname",
             "interface",
             "ip",
+            "ipv4",
             "lacp",
             "license",
             "lldp",
+            "logging",
             "mlag",
             "mlag-vip",
             "no",
+            "ntp",
             "protocol",
             "roce",
             "router",
             "show",
+            "snmp-server",
             "spanning-tree",
             "terminal",
             "traffic",
+            "username",
             "vlan",
+            "vrf",
             "write",
         ],
     ),
     (
         "no",
         &[
+            "banner",
             "cli",
+            "clock",
             "dcb",
             "hostname",
             "interface",
             "ip",
+            "ipv4",
             "lacp",
             "lldp",
+            "logging",
             "mlag",
             "mlag-vip",
+            "ntp",
             "protocol",
             "roce",
             "router",
+            "snmp-server",
             "spanning-tree",
             "traffic",
+            "username",
             "vlan",
+            "vrf",
         ],
     ),
     ("cli", &["default", "session"]),
@@ -789,16 +962,61 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     ),
     ("traffic", &["pool"]),
     ("dcb", &["priority-flow-control"]),
-    ("ip", &["address", "bgp", "load-sharing", "routing"]),
+    ("priority-flow-control", &["enable", "mode", "priority"]),
+    ("priority-flow-control mode", &["on"]),
+    (
+        "ip",
+        &[
+            "address",
+            "bgp",
+            "domain-list",
+            "load-sharing",
+            "name-server",
+            "route",
+            "routing",
+        ],
+    ),
+    ("load-sharing", &["source-ip-port", "type"]),
     ("bgp", &["summary", "vrf"]),
-    ("vrf", &["all", "default"]),
-    ("router", &["bgp"]),
-    ("protocol", &["bgp", "mlag"]),
+    ("bgp vrf", &["all", "default"]),
+    ("vrf", &["definition"]),
+    ("router", &["bgp", "ospf"]),
+    ("protocol", &["bgp", "magp", "mlag", "ospf"]),
     ("mlag", &["shutdown", "system-mac"]),
+    ("ethernet *", ATTRIBUTES),
+    ("port-channel *", ATTRIBUTES),
+    ("mlag-port-channel *", ATTRIBUTES),
+    (
+        "switchport",
+        &["access", "force", "hybrid", "mode", "trunk"],
+    ),
+    ("switchport mode", &["access", "hybrid", "trunk"]),
+    ("trunk", &["allowed-vlan"]),
+    ("hybrid", &["allowed-vlan"]),
+    ("allowed-vlan", &["add", "all", "none", "remove"]),
+    ("traffic-class *", &["congestion-control", "dcb"]),
+    ("* dcb", &["ets"]),
+    ("ets", &["strict", "wrr"]),
+    ("congestion-control", &["both", "ecn", "red"]),
+    ("ecn", &["minimum-absolute", "minimum-relative"]),
+    ("red", &["minimum-absolute", "minimum-relative"]),
+    ("both", &["minimum-absolute", "minimum-relative"]),
+    ("minimum-absolute *", &["maximum-absolute"]),
+    ("minimum-relative *", &["maximum-relative"]),
+    ("qos", &["trust"]),
+    ("trust", &["L2", "L3", "both", "port"]),
+    ("module-type", &["qsfp-split-2", "qsfp-split-4"]),
+    ("channel-group *", &["mode"]),
+    ("mlag-channel-group *", &["mode"]),
+    ("* mode", &["active", "on", "passive"]),
+    ("pool *", &["map", "memory", "type"]),
+    ("type", &["lossless", "lossy", "lossy-mc"]),
+    ("memory", &["percent"]),
+    ("map", &["switch-priority"]),
 ];
 
 /// The interface attributes that start a line inside an interface sub-mode.
-const ATTRIBUTES: &[&str] = &[
+pub(super) const ATTRIBUTES: &[&str] = &[
     "channel-group",
     "dcb",
     "description",
@@ -832,30 +1050,63 @@ const BGP_ATTRIBUTES: &[&str] = &[
 /// The attributes that start a line inside the `mlag` sub-mode.
 const MLAG_ATTRIBUTES: &[&str] = &["no", "shutdown", "system-mac"];
 
+/// The attributes that start a line inside an unmodeled object's sub-mode (MAGP's: `ip
+/// virtual-router address|mac-address`, captured; `shutdown`, Onyx manual, MAGP).
+const UNMODELED_ATTRIBUTES: &[&str] = &["ip", "no", "shutdown"];
+
 /// The attributes of a sub-mode other than an interface's: lines there that start with one
 /// configure the mode's object.
-fn sub_attributes(mode: &Mode) -> Option<&'static [&'static str]> {
+pub(super) fn sub_attributes(mode: &Mode) -> Option<&'static [&'static str]> {
     match mode {
         Mode::Pool(_) => Some(POOL_ATTRIBUTES),
         Mode::Bgp(_) => Some(BGP_ATTRIBUTES),
         Mode::Mlag => Some(MLAG_ATTRIBUTES),
+        Mode::Unmodeled(_) => Some(UNMODELED_ATTRIBUTES),
         _ => None,
     }
 }
 
+/// Whether a double quote is left open in `text` (its text goes on on the next line).
+fn open_quote(text: &str) -> bool {
+    text.matches('"').count() % 2 == 1
+}
+
+/// The entry of a table keyed like [`KEYWORDS`] for the words of `shape`: the one for its
+/// last three, two or one words, the longest first.
+pub(super) fn suffix<T: Copy>(table: &[(&str, T)], shape: &[&str]) -> Option<T> {
+    (1..=shape.len().min(3)).rev().find_map(|n| {
+        let key = shape[shape.len() - n..].join(" ");
+        table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    })
+}
+
+/// The words of `path` (keywords written out) with each word that is not a keyword where it
+/// stands (a number, a name, an address) written `*`: `channel-group * mode`.
+pub(super) fn shape<'a>(path: &[&'a str]) -> Vec<&'a str> {
+    let mut shape: Vec<&str> = Vec::with_capacity(path.len());
+    for (i, w) in path.iter().enumerate() {
+        let known = i == 0 || suffix(KEYWORDS, &shape).is_some_and(|c| c.contains(w));
+        shape.push(if known { w } else { "*" });
+    }
+    shape
+}
+
+/// The keywords that may follow the words of `path` (keywords written out), from
+/// [`KEYWORDS`] (the first words of a line after none).
+pub(super) fn follows(path: &[&str]) -> &'static [&'static str] {
+    if path.is_empty() {
+        return KEYWORDS[0].1;
+    }
+    suffix(KEYWORDS, &shape(path)).unwrap_or(&[])
+}
+
 /// The words of a line with abbreviated keywords written out.
-fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
-    let follows = |k: &str| {
-        KEYWORDS
-            .iter()
-            .find(|(p, _)| *p == k)
-            .map_or(&[][..], |(_, c)| *c)
-    };
+pub(super) fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     // A quoted argument is one word, kept as typed (its spaces included).
     let words: Vec<&str> = cli_text::words(line);
     let mut out: Vec<String> = Vec::new();
     for (i, &word) in words.iter().enumerate() {
-        let prev = if i == 0 { "" } else { out[i - 1].as_str() };
+        let path: Vec<&str> = out.iter().map(String::as_str).collect();
         let in_interface = matches!(mode, Mode::Interface(_));
         let candidates: &[&str] = if i == 0 && in_interface {
             ATTRIBUTES
@@ -864,11 +1115,10 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
             && !KEYWORDS[0].1.contains(&word)
         {
             attributes
+        } else if i == 0 {
+            KEYWORDS[0].1
         } else {
-            KEYWORDS
-                .iter()
-                .find(|(k, _)| *k == prev)
-                .map_or(&[], |(_, c)| *c)
+            follows(&path)
         };
         // Inside an interface sub-mode a whole `(config)` command word (`mlag`, `router`)
         // starts that command, which falls through to `(config)` (see `configure`): it is
@@ -888,7 +1138,11 @@ fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
             if matching.len() > 1
                 && let Some(next) = words.get(i + 1)
             {
-                matching.retain(|c| follows(c).iter().any(|f| f.starts_with(next)));
+                matching.retain(|c| {
+                    let mut then = path.clone();
+                    then.push(c);
+                    follows(&then).iter().any(|f| f.starts_with(next))
+                });
             }
             match matching[..] {
                 [one] => one.to_string(),
@@ -934,10 +1188,7 @@ mod tests {
             s.prompt(&sw),
             "leaf01 [standalone: master] (config interface ethernet 1/1-1/4) # "
         );
-        assert_eq!(
-            run(&mut s, &mut sw, &["mtu 9216 force", "sw mode hybrid"]),
-            ""
-        );
+        assert_eq!(run(&mut s, &mut sw, &["mtu 9216 force", "sw mo hy"]), "");
         assert_eq!(sw.running.interfaces.len(), 4);
         run(&mut s, &mut sw, &["exit", "vlan 10"]);
         assert_eq!(
@@ -987,7 +1238,209 @@ mod tests {
             run(&mut s, &mut sw, &["interface ethernet 1/1 mtu 99999 force"]),
             "% Unrecognized command \"99999\".\n"
         );
+        // An open quote outside a banner is refused, not read on the next lines.
+        let open = run(
+            &mut s,
+            &mut sw,
+            &["interface ethernet 1/1 description \"open"],
+        );
+        assert!(open.starts_with('%'), "{open}");
         assert_eq!(sw.running, before);
+        assert_eq!(run(&mut s, &mut sw, &["lldp"]), "");
+        assert!(sw.running.lldp);
+    }
+
+    /// A switch refuses what its release lacks (the fabric validation's gates), ports its
+    /// model does not have, subports of a port not split, ECN thresholds out of range;
+    /// nothing changes.
+    #[test]
+    fn what_the_switch_lacks_is_refused() {
+        let mut sw = Switch::factory_as("leaf01", Some(Release(3, 6, 8190)), None);
+        sw.model = crate::types::Model::find("SN2700").ok();
+        let mut s = Session::configuring();
+        let before = sw.running.clone();
+        for (line, error) in [
+            ("roce", "% Unrecognized command \"roce\".\n"),
+            (
+                "interface ethernet 1/99 mtu 9216 force",
+                "% Interface ethernet 1/99 does not exist.\n",
+            ),
+            (
+                "interface ethernet 1/30-1/33 shutdown",
+                "% Interface ethernet 1/33 does not exist.\n",
+            ),
+            (
+                "interface ethernet 1/1/2 mtu 9216 force",
+                "% Interface ethernet 1/1/2 does not exist.\n",
+            ),
+            (
+                "interface ethernet 1/1 mtu 99999 force",
+                "% Unrecognized command \"99999\".\n",
+            ),
+            ("vlan 4095", "% Unrecognized command \"4095\".\n"),
+            (
+                "interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 1500 maximum-absolute 150",
+                "% Unrecognized command \"1500\".\n",
+            ),
+            (
+                "interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 2000000",
+                "% Unrecognized command \"2000000\".\n",
+            ),
+        ] {
+            assert_eq!(run(&mut s, &mut sw, &[line]), error, "{line}");
+        }
+        assert_eq!(sw.running, before);
+        // 3.6.8190 has traffic pools; 3.6.4000 does not, nor a port 1/33 on any switch
+        // without a model.
+        assert_eq!(
+            run(&mut s, &mut sw, &["traffic pool roce type lossless"]),
+            ""
+        );
+        let mut old = Switch::factory_as("leaf02", Some(Release(3, 6, 4000)), None);
+        assert_eq!(
+            run(&mut s, &mut old, &["traffic pool roce type lossless"]),
+            "% Unrecognized command \"traffic\".\n"
+        );
+        assert_eq!(
+            run(&mut s, &mut old, &["interface ethernet 1/33 shutdown"]),
+            ""
+        );
+        // Split, its subports exist.
+        let typed = [
+            "interface ethernet 1/1 module-type qsfp-split-2 force",
+            "interface ethernet 1/1/2 mtu 9216 force",
+        ];
+        assert_eq!(run(&mut s, &mut sw, &typed), "");
+    }
+
+    /// Unmodeled configuration is kept verbatim in its section and shown back; a line of no
+    /// family, or with a word its family lacks, is refused.
+    #[test]
+    fn unmodeled_configuration_is_kept_and_shown() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::new();
+        run(
+            &mut s,
+            &mut sw,
+            &[
+                "enable",
+                "configure terminal",
+                "no cli session paging enable",
+            ],
+        );
+        let typed = [
+            "ntp server 10.1.0.5",
+            "snmp-server location \"rack 4\"",
+            "logging 10.10.10.10 trap info",
+            "username monitor capability monitor",
+            "clock timezone UTC",
+            "ip name-server vrf mgmt 4.2.2.2",
+            "ip domain-list local",
+            "ip route 0.0.0.0/0 10.102.3.3 5",
+            "vrf definition Customer",
+            "ip routing vrf Customer",
+            "ipv4 access-list cmn-can",
+            "protocol ospf",
+            "router ospf 2 vrf Customer router-id 10.2.0.3",
+            "protocol magp",
+            "interface vlan 7",
+            "ip ospf area 0.0.0.0",
+            "exit",
+            "interface vlan 1 magp 1",
+            "ip virtual-router address 10.1.0.1",
+            "exit",
+            "banner motd \"",
+            "# CSM version:  1.2",
+            "\"",
+            "spanning-tree mode rpvst",
+        ];
+        for line in typed {
+            assert_eq!(run(&mut s, &mut sw, &[line]), "", "{line}");
+        }
+        let shown = run(&mut s, &mut sw, &["show running-config"]);
+        for (section, line) in [
+            ("Network management configuration", "   ntp server 10.1.0.5"),
+            ("SNMP configuration", "   snmp-server location \"rack 4\""),
+            (
+                "Local user account configuration",
+                "   username monitor capability monitor",
+            ),
+            (
+                "Other IP configuration",
+                "   ip route 0.0.0.0/0 10.102.3.3 5",
+            ),
+            ("L3 configuration", "   vrf definition Customer"),
+            (
+                "OSPF configuration",
+                "   interface vlan 7 ip ospf area 0.0.0.0",
+            ),
+            (
+                "MAGP configuration",
+                "   interface vlan 1 magp 1 ip virtual-router address 10.1.0.1",
+            ),
+            ("STP configuration", "   spanning-tree mode rpvst"),
+            (
+                "Network management configuration",
+                "   banner motd \"\n# CSM version:  1.2\n\"",
+            ),
+        ] {
+            let at = shown
+                .find(&format!("## {section}\n"))
+                .unwrap_or_else(|| panic!("{section} in\n{shown}"));
+            let next = shown[at..].find("\n\n").map_or(shown.len(), |n| at + n + 1);
+            assert!(
+                shown[at..next].contains(&format!("{line}\n")),
+                "{line:?} under {section} in\n{shown}"
+            );
+        }
+        // What the parser reads back is what was kept.
+        let back = crate::onyx::parse(&shown).unwrap();
+        let undated = |t: &str| -> String {
+            t.lines()
+                .filter(|l| !l.starts_with("## Generated at"))
+                .collect()
+        };
+        let again = crate::lab::show::running_config(&Switch::with_config(back));
+        assert_eq!(undated(&again), undated(&shown));
+        // Garbage is refused, a family's unknown word too; `no` takes a line back.
+        for (line, error) in [
+            ("ntp bogus", "% Unrecognized command \"bogus\".\n"),
+            ("snmp", "% Unrecognized command \"snmp-server\".\n"),
+            ("frobnicate now", "% Unrecognized command \"frobnicate\".\n"),
+            (
+                "interface ethernet 1/1 magp 1",
+                "% Unrecognized command \"magp\".\n",
+            ),
+        ] {
+            assert_eq!(run(&mut s, &mut sw, &[line]), error, "{line}");
+        }
+        run(&mut s, &mut sw, &["no ntp server 10.1.0.5"]);
+        assert!(!run(&mut s, &mut sw, &["show running-config"]).contains("ntp server"));
+    }
+
+    #[test]
+    fn a_question_mark_asks_for_help() {
+        let mut sw = Switch::factory("leaf01");
+        let mut s = Session::configuring();
+        let help = run(
+            &mut s,
+            &mut sw,
+            &["interface ethernet 1/1 switchport mode ?"],
+        );
+        assert_eq!(
+            help,
+            "  access              Access port: untagged, one VLAN\n  hybrid              Hybrid port: untagged and tagged VLANs\n  trunk               Trunk port: tagged VLANs\n"
+        );
+        let help = run(&mut s, &mut sw, &["ntp ?"]);
+        assert!(help.contains("  server\n"), "{help}");
+        let help = run(&mut s, &mut sw, &["mtu ?"]);
+        assert_eq!(help, "% Unrecognized command \"mtu\".\n");
+        run(&mut s, &mut sw, &["interface ethernet 1/1"]);
+        let help = run(&mut s, &mut sw, &["mtu ?"]);
+        assert_eq!(help, "  <1500-9216>         MTU in bytes\n");
+        let help = run(&mut s, &mut sw, &["mtu 9216 ?"]);
+        assert!(help.contains("<cr>"), "{help}");
+        assert_eq!(sw.running, Switch::factory("leaf01").running);
     }
 
     #[test]

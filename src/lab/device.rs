@@ -315,6 +315,16 @@ impl Device {
         session.prompt(&self.lock())
     }
 
+    /// What `?` prints after `typed` (the line up to the cursor), in `session`'s mode.
+    pub fn help(&self, session: &Session, typed: &str) -> String {
+        super::help::help(session, &self.lock(), typed)
+    }
+
+    /// What Tab does after `typed` (the line up to the cursor), in `session`'s mode.
+    pub fn complete(&self, session: &Session, typed: &str) -> super::help::Completion {
+        super::help::complete(session, typed)
+    }
+
     /// One command line received by `session` (number `id`): logged, checked against the
     /// faults, run, and what changed persisted.
     pub fn command(&self, id: u64, session: &mut Session, line: &str) -> Answer {

@@ -7,11 +7,13 @@
 
 pub mod cli;
 pub mod device;
+mod help;
 pub mod network;
 mod pipe;
 pub mod server;
 mod show;
 pub mod term;
+mod unmodeled;
 
 use std::io::{Read, Write};
 
@@ -54,7 +56,7 @@ pub fn run_stdio(device: &Device) -> std::io::Result<()> {
                     stdout.flush()?;
                 }
                 term::Out::Delay(d) => std::thread::sleep(d),
-                term::Out::Close | term::Out::Drop => return Ok(()),
+                term::Out::Close | term::Out::Exit(_) | term::Out::Drop => return Ok(()),
             }
         }
     }

@@ -361,20 +361,21 @@ impl Handler for Connection {
         session.channel_success(channel)
     }
 
+    /// `ssh switch 'show version'`: the command text runs as CLI lines (see `Term::exec`).
     async fn exec_request(
         &mut self,
         channel: ChannelId,
         _data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        // Onyx's shell is its CLI; commands are typed into it, not executed.
-        session.channel_failure(channel)
+        session.channel_success(channel)
     }
 }
 
-/// Runs one session channel: the CLI once a shell is asked for. The session is listed by
-/// `show users` while it runs. The client's EOF ends it as an SSH server ends a shell whose
-/// input ended: what was sent is answered, then exit status 0, EOF and close.
+/// Runs one session channel: the CLI once a shell is asked for, or the command of an exec
+/// request. The session is listed by `show users` while it runs. The client's EOF ends a
+/// shell as an SSH server ends a shell whose input ended: what was sent is answered, then
+/// exit status 0, EOF and close; an exec request ends with its commands' exit status.
 async fn serve_channel(
     device: Arc<Device>,
     mut channel: Channel<Msg>,
@@ -383,6 +384,8 @@ async fn serve_channel(
 ) {
     let mut pty = false;
     let mut term: Option<Term> = None;
+    // An exec request's session reads no input: its command is all it runs.
+    let mut exec = false;
     // Logged out however the channel ends.
     struct Logout(Arc<Device>, u64);
     impl Drop for Logout {
@@ -407,6 +410,18 @@ async fn serve_channel(
                 term = Some(t);
                 continue;
             }
+            ChannelMsg::Exec { command, .. } if term.is_none() => {
+                // Without a terminal, output lines end in `\n`, as a command's output to a
+                // pipe (the lab's choice).
+                let mut t = Term::new(device.login(), pty, pty);
+                device.logged_in(t.id, &user, &host);
+                _logout = Some(Logout(device.clone(), t.id));
+                let outs = t.exec(&device, &String::from_utf8_lossy(&command));
+                term = Some(t);
+                exec = true;
+                outs
+            }
+            ChannelMsg::Data { .. } | ChannelMsg::Eof if exec => continue,
             ChannelMsg::Data { data } => match term.as_mut() {
                 Some(t) => t.feed(&device, &data),
                 None => continue,
@@ -427,8 +442,12 @@ async fn serve_channel(
                     }
                 }
                 Out::Delay(d) => tokio::time::sleep(d).await,
-                Out::Close => {
-                    let _ = channel.exit_status(0).await;
+                Out::Close | Out::Exit(_) => {
+                    let status = match out {
+                        Out::Exit(n) => n,
+                        _ => 0,
+                    };
+                    let _ = channel.exit_status(status).await;
                     let _ = channel.eof().await;
                     let _ = channel.close().await;
                     return;

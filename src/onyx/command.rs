@@ -21,9 +21,9 @@ use std::net::Ipv4Addr;
 
 use crate::types::cli_text;
 use crate::types::{
-    Ecn, EcnMode, EcnThresholds, Ets, Ipv4Net, Mac, Percent, PoolType, Port, Priority, RoceMode,
-    Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run, parse_port_span,
-    read_port_span, vlan_runs,
+    Ecn, EcnMode, EcnThresholds, Ets, Ipv4Net, Mac, Percent, PoolType, Port, Priority, Release,
+    RoceMode, Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run,
+    parse_port_span, read_port_span, vlan_runs,
 };
 
 /// An interface as Onyx names it in `interface <kind> <id>`. Ordered the way Onyx lists a
@@ -378,6 +378,24 @@ pub enum Command {
     MlagSystemMac(Option<Mac>),
     /// `mlag-vip NAME ip A /N force` / `no mlag-vip`.
     MlagVip(Option<(String, Ipv4Net)>),
+}
+
+impl Command {
+    /// The release a command appeared in, where that is later than the oldest the project
+    /// supports, with the word a switch of an older release does not know: `roce` (3.8.2000),
+    /// `traffic pool …` (3.6.5000). The releases are [`Release`]'s gates, the ones the fabric
+    /// validation applies (E034).
+    pub fn since(&self) -> Option<(Release, &'static str)> {
+        match self {
+            Command::Roce(_) => Some((Release::ROCE_COMMAND, "roce")),
+            Command::PoolType(..)
+            | Command::PoolMemory(..)
+            | Command::PoolMap(..)
+            | Command::PoolUnmap(..)
+            | Command::NoPool(_) => Some((Release::TRAFFIC_POOLS, "traffic")),
+            _ => None,
+        }
+    }
 }
 
 /// Why a line of a known command family could not be read.
@@ -801,7 +819,7 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
         (false, "mtu") => full(&mut |x| {
             let (x, m) = ctx(
                 "an MTU 1500-9216",
-                map_res(number::<u16>, within(1500..=9216)),
+                map_res(number::<u16>, within(crate::types::MTU)),
             )
             .parse(x)?;
             let (x, _) = force(x)?;

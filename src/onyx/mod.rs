@@ -61,6 +61,10 @@ pub const SECTION_ORDER: &[&str] = &[
     sections::OTHER_IP,
     "Other IPv6 configuration",
     "Local user account configuration",
+    // UNCONFIRMED title: oxidized's 3.9.2504 capture prints `logging …` after the BGP section
+    // and before the AAA remote server lines, its section header cut (the lab keeps `logging`
+    // lines here).
+    "Logging configuration",
     sections::AAA_REMOTE,
     "AAA configuration",
     "Password restriction configuration",

@@ -784,11 +784,18 @@ impl fmt::Display for Hostname {
     }
 }
 
+/// The MTUs Onyx takes (`mtu N force`): the grammar's, the fabric validation's (E020) and
+/// so the lab's. Ansible's mellanox.onyx validates 1500-9612, a typo of 9216 (`onyx-cli.md`
+/// §a.8).
+pub const MTU: std::ops::RangeInclusive<u16> = 1500..=9216;
+
 /// An Onyx release, `3.6.8190`: ordered numerically so features can be gated by version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Release(pub u16, pub u16, pub u32);
 
 impl Release {
+    // The release gates: one table, read by the fabric validation (E034) and by the lab's
+    // CLI (`onyx::Command::since`), which refuses a command its switch's release lacks.
     /// `roce` one-shot mode appeared in 3.8.2000 (NVIDIA Onyx manual, RoCE Commands).
     pub const ROCE_COMMAND: Release = Release(3, 8, 2000);
     /// `traffic pool` commands appeared in 3.6.5000 (Shared Buffer Commands).

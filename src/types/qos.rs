@@ -150,6 +150,43 @@ pub enum EcnThresholds {
     Relative { min: u8, max: u8 },
 }
 
+impl EcnThresholds {
+    /// Absolute thresholds in KB that the fabric takes and the lab's switches take. Onyx's
+    /// own limits were not found in any source (`onyx-cli.md` §f.3): the project's choice,
+    /// one table for the fabric validation (E020) and the lab's CLI.
+    pub const KB: std::ops::RangeInclusive<u32> = 1..=1_000_000;
+    /// Relative thresholds, percent of the buffer.
+    pub const PERCENT: std::ops::RangeInclusive<u8> = 1..=100;
+
+    /// Why the thresholds are not ones a switch takes: a value out of range (the value, as
+    /// typed), or the minimum above the maximum (the minimum).
+    pub fn check(self) -> Result<(), String> {
+        let (min, max, ok) = match self {
+            EcnThresholds::Absolute { min, max } => {
+                (min, max, Self::KB.contains(&min) && Self::KB.contains(&max))
+            }
+            EcnThresholds::Relative { min, max } => (
+                u32::from(min),
+                u32::from(max),
+                Self::PERCENT.contains(&min) && Self::PERCENT.contains(&max),
+            ),
+        };
+        if !ok {
+            let kb = |v: u32| match self {
+                EcnThresholds::Absolute { .. } => Self::KB.contains(&v),
+                EcnThresholds::Relative { .. } => {
+                    u8::try_from(v).is_ok_and(|v| Self::PERCENT.contains(&v))
+                }
+            };
+            return Err(if kb(min) { max } else { min }.to_string());
+        }
+        if min > max {
+            return Err(min.to_string());
+        }
+        Ok(())
+    }
+}
+
 /// `traffic-class N congestion-control MODE minimum-… maximum-…`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Ecn {

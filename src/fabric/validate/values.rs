@@ -191,13 +191,7 @@ impl Cx {
                 EcnThresholds::Absolute { min: lo, max: hi }
             }
             (None, None, Some(min), Some(max)) => {
-                let pct = |v: i64| {
-                    if (1..=100).contains(&v) {
-                        Ok(v as u8)
-                    } else {
-                        Err(format!("ECN threshold {v}% is out of range 1-100"))
-                    }
-                };
+                let pct = |v: i64| within(v, EcnThresholds::PERCENT, "ECN threshold", "%");
                 let lo = self.int(min, pct)?;
                 let hi = self.int(max, pct)?;
                 if lo > hi {
@@ -257,16 +251,7 @@ impl Cx {
             l.speed = at!(v, self.word(v, Speed::parse));
         }
         if let Some(v) = &s.mtu {
-            l.mtu = at!(
-                v,
-                self.int(v, |m| {
-                    if (1500..=9216).contains(&m) {
-                        Ok(m as u16)
-                    } else {
-                        Err(format!("MTU {m} is out of range 1500-9216"))
-                    }
-                })
-            );
+            l.mtu = at!(v, self.int(v, |m| within(m, crate::types::MTU, "MTU", "")));
         }
         if let Some(v) = &s.admin {
             l.shutdown = at!(
@@ -346,10 +331,27 @@ impl Cx {
 }
 
 pub(super) fn kb(v: i64) -> Result<u32, String> {
-    if (1..=1_000_000).contains(&v) {
-        Ok(v as u32)
-    } else {
-        Err(format!("ECN threshold {v} KB is out of range 1-1000000"))
+    within(v, EcnThresholds::KB, "ECN threshold", " KB")
+}
+
+/// `v` when it lies in `range` (one of the limits `types` shares with the lab's switches),
+/// else why not: `MTU 99999 is out of range 1500-9216`.
+fn within<T>(
+    v: i64,
+    range: std::ops::RangeInclusive<T>,
+    what: &str,
+    unit: &str,
+) -> Result<T, String>
+where
+    T: TryFrom<i64> + PartialOrd + Display,
+{
+    match T::try_from(v) {
+        Ok(x) if range.contains(&x) => Ok(x),
+        _ => Err(format!(
+            "{what} {v}{unit} is out of range {}-{}",
+            range.start(),
+            range.end()
+        )),
     }
 }
 
