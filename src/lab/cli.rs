@@ -30,6 +30,8 @@ pub struct Switch {
     pub saves: u64,
     /// The sessions logged in now, by session number.
     pub logins: BTreeMap<u64, Login>,
+    /// When the lab started the switch (`show version`'s uptime).
+    pub booted: Instant,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
@@ -82,6 +84,29 @@ pub enum Unconfirmed {
     /// captured): which switch is master. The lab's choice: the one with the lower address on
     /// the peer link.
     MlagRole,
+    /// `show version`: the build date and builder of the lab's release (captures show
+    /// `2024-07-25 08:02:01`, `sw-r2d2-bot@93c65e296280` for 3.10.4504; the lab imitates every
+    /// release with one build).
+    LabBuildDate,
+    LabBuiltBy,
+    /// `show inventory`: the chassis part number from the model (`{}`): the model's name as
+    /// `show lldp local`'s captured `Mellanox MSN2700` spells it, without an ordering suffix.
+    PartNumber,
+    /// `show module`'s header: only its JSON is captured.
+    ModuleHeader,
+    /// `show ip interface brief`'s header: no Onyx capture shows the command.
+    IpBriefHeader,
+    /// `show interfaces switchport`'s header (only its JSON is captured) …
+    SwitchportHeader,
+    /// … and a trunk port's access VLAN there.
+    TrunkAccessVlan,
+    /// `show vlan`'s header: only its JSON is captured.
+    VlanHeader,
+    /// `show lldp remote`: the Port ID an Onyx neighbor sends for its port `{}` (captures show
+    /// other vendors' neighbors only: `swp0`, `fortyGigE 0/52`).
+    LldpPortId,
+    /// `show lldp interfaces`' header: only its JSON is captured.
+    LldpInterfacesHeader,
 }
 
 impl Unconfirmed {
@@ -110,6 +135,20 @@ impl Unconfirmed {
             Unconfirmed::MlagDown => "Down",
             Unconfirmed::MlagNone => "N/A",
             Unconfirmed::MlagRole => "master if the lower peer-link address, else standby",
+            Unconfirmed::LabBuildDate => "2025-01-01 00:00:00",
+            Unconfirmed::LabBuiltBy => "fabric-lab@lab",
+            Unconfirmed::PartNumber => "M{}",
+            Unconfirmed::ModuleHeader => "Module            Status",
+            Unconfirmed::IpBriefHeader => {
+                "Interface         Address/Mask        Admin-state   Oper-state   MTU     VRF"
+            }
+            Unconfirmed::SwitchportHeader => {
+                "Interface           Mode                Access vlan         Allowed vlans"
+            }
+            Unconfirmed::TrunkAccessVlan => "N/A",
+            Unconfirmed::VlanHeader => "VLAN    Name                                      Ports",
+            Unconfirmed::LldpPortId => "Eth{}",
+            Unconfirmed::LldpInterfacesHeader => "Interface       Receive     Transmit    TLVs",
         }
     }
 
@@ -161,6 +200,7 @@ impl Switch {
             revision: 0,
             saves: 0,
             logins: BTreeMap::new(),
+            booted: Instant::now(),
         }
     }
 
@@ -349,7 +389,12 @@ impl Session {
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words[..] {
-            ["show", "running-config" | "configuration" | "users" | "version", ..] => false,
+            [
+                "show",
+                "running-config" | "configuration" | "users" | "version" | "hosts" | "inventory"
+                | "module" | "protocols",
+                ..,
+            ] => false,
             ["show", ..] => true,
             _ => false,
         }
@@ -763,13 +808,23 @@ const KEYWORDS: &[(&str, &[&str])] = &[
         "show",
         &[
             "configuration",
+            "hosts",
+            "interfaces",
+            "inventory",
             "ip",
+            "lldp",
+            "mac-address-table",
             "mlag",
+            "module",
+            "protocols",
             "running-config",
             "users",
             "version",
+            "vlan",
         ],
     ),
+    ("interfaces", &["ethernet", "status", "switchport"]),
+    ("lldp", &["interfaces", "local", "remote"]),
     ("configuration", &["delete", "files", "write"]),
     ("write", &["memory", "to"]),
     ("running-config", &["interface"]),
@@ -785,7 +840,11 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     ),
     ("traffic", &["pool"]),
     ("dcb", &["priority-flow-control"]),
-    ("ip", &["address", "bgp", "load-sharing", "routing"]),
+    (
+        "ip",
+        &["address", "bgp", "interface", "load-sharing", "routing"],
+    ),
+    ("ethernet", &["counters", "status"]),
     ("bgp", &["summary", "vrf"]),
     ("vrf", &["all", "default"]),
     ("router", &["bgp"]),
