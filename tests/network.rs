@@ -25,7 +25,7 @@ fn sessions(text: &str) -> BTreeMap<String, String> {
 }
 
 /// Logged-in shells on every switch of a running `fabric lab`, enabled, paging off.
-fn shells(state: &Path) -> BTreeMap<String, Shell> {
+pub fn shells(state: &Path) -> BTreeMap<String, Shell> {
     let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
     let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
     inv.switches
@@ -38,6 +38,20 @@ fn shells(state: &Path) -> BTreeMap<String, Shell> {
             (name.clone(), sh)
         })
         .collect()
+}
+
+/// `fabric push` of `fabric` to the running lab whose state is `state`, disruptive commands
+/// allowed; what it printed (it succeeded).
+pub fn push_lab(fabric: &Path, state: &Path) -> String {
+    let (code, out) = push_inventory_of(
+        fabric,
+        state,
+        &state.join("known_hosts"),
+        &["--allow-disruptive"],
+        &[("FABRIC_PASSWORD", "admin")],
+    );
+    assert_eq!(code, 0, "{out}");
+    out
 }
 
 /// Every switch's sessions, as its `show ip bgp summary` prints them.
@@ -89,14 +103,7 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
         .unwrap();
     assert_eq!(before, "% Unrecognized command \"bgp\".\n");
 
-    let (code, out) = push_inventory_of(
-        &fabric,
-        &state,
-        &state.join("known_hosts"),
-        &["--allow-disruptive"],
-        &[("FABRIC_PASSWORD", "admin")],
-    );
-    assert_eq!(code, 0, "{out}");
+    let out = push_lab(&fabric, &state);
     assert_eq!(out.matches(" converged ").count(), 6, "{out}");
 
     let mut shells = shells(&state);
@@ -150,8 +157,9 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
     assert_eq!(not_up(&all_sessions(&mut shells)), idle);
 }
 
-/// Lab switches running a fabric's compiled configs, cabled as the fabric says.
-fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
+/// Lab switches running a fabric's compiled configs, of the fabric's models and releases,
+/// cabled as the fabric says.
+pub fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
     let mut sources = fabric::diag::Sources::default();
     let loaded =
         fabric::fabric::parse_bytes("fabric.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
@@ -161,7 +169,12 @@ fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
     fabric::compile::compile(&fab)
         .into_iter()
         .map(|(name, config)| {
-            let dev = std::sync::Arc::new(Device::new(Switch::with_config(config)));
+            let mut sw = Switch::with_config(config);
+            if let Some(f) = fab.switches.get(&name) {
+                sw.model = Some(f.model);
+                sw.release = f.release.unwrap_or(fabric::lab::cli::LAB_RELEASE);
+            }
+            let dev = std::sync::Arc::new(Device::new(sw));
             network.add_device(name.as_str(), &dev);
             dev.join(network.clone(), name.as_str());
             (name.to_string(), dev)
@@ -170,7 +183,7 @@ fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
 }
 
 /// Types lines into a switch, as one session in configuration mode; what it printed.
-fn typed(dev: &Device, lines: &[&str]) -> String {
+pub fn typed(dev: &Device, lines: &[&str]) -> String {
     let mut s = Session::configuring();
     lines
         .iter()

@@ -253,11 +253,13 @@ impl Report<'_> {
                 location: self.location(f),
             })
             .collect();
-        let value = json!({
+        let mut value = json!({
             "profile": self.profile,
             "switches": self.summaries(),
             "findings": findings,
         });
+        // Keys sorted, as they print without `serde_json`'s `preserve_order` (the lab's).
+        value.sort_all_objects();
         serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
     }
 
@@ -301,7 +303,7 @@ impl Report<'_> {
                 result
             })
             .collect();
-        let value = json!({
+        let mut value = json!({
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
             "runs": [{
@@ -313,6 +315,8 @@ impl Report<'_> {
                 "results": results,
             }],
         });
+        // Keys sorted, as they print without `serde_json`'s `preserve_order` (the lab's).
+        value.sort_all_objects();
         serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
     }
 

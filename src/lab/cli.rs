@@ -30,6 +30,8 @@ pub struct Switch {
     pub saves: u64,
     /// The sessions logged in now, by session number.
     pub logins: BTreeMap<u64, Login>,
+    /// When the lab started the switch (`show version`'s uptime).
+    pub booted: Instant,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
@@ -90,6 +92,29 @@ pub enum Unconfirmed {
     /// TMS-based CLI documents `?` after the prompt, after a command and after part of a
     /// keyword, not its layout.
     HelpLayout,
+    /// `show version`: the build date and builder of the lab's release (captures show
+    /// `2024-07-25 08:02:01`, `sw-r2d2-bot@93c65e296280` for 3.10.4504; the lab imitates every
+    /// release with one build).
+    LabBuildDate,
+    LabBuiltBy,
+    /// `show inventory`: the chassis part number from the model (`{}`): the model's name as
+    /// `show lldp local`'s captured `Mellanox MSN2700` spells it, without an ordering suffix.
+    PartNumber,
+    /// `show module`'s header: only its JSON is captured.
+    ModuleHeader,
+    /// `show ip interface brief`'s header: no Onyx capture shows the command.
+    IpBriefHeader,
+    /// `show interfaces switchport`'s header (only its JSON is captured) …
+    SwitchportHeader,
+    /// … and a trunk port's access VLAN there.
+    TrunkAccessVlan,
+    /// `show vlan`'s header: only its JSON is captured.
+    VlanHeader,
+    /// `show lldp remote`: the Port ID an Onyx neighbor sends for its port `{}` (captures show
+    /// other vendors' neighbors only: `swp0`, `fortyGigE 0/52`).
+    LldpPortId,
+    /// `show lldp interfaces`' header: only its JSON is captured.
+    LldpInterfacesHeader,
 }
 
 impl Unconfirmed {
@@ -120,6 +145,20 @@ impl Unconfirmed {
             Unconfirmed::MlagRole => "master if the lower peer-link address, else standby",
             Unconfirmed::NoSuchInterface => "% Interface {} does not exist.",
             Unconfirmed::HelpLayout => "  {}",
+            Unconfirmed::LabBuildDate => "2025-01-01 00:00:00",
+            Unconfirmed::LabBuiltBy => "fabric-lab@lab",
+            Unconfirmed::PartNumber => "M{}",
+            Unconfirmed::ModuleHeader => "Module            Status",
+            Unconfirmed::IpBriefHeader => {
+                "Interface         Address/Mask        Admin-state   Oper-state   MTU     VRF"
+            }
+            Unconfirmed::SwitchportHeader => {
+                "Interface           Mode                Access vlan         Allowed vlans"
+            }
+            Unconfirmed::TrunkAccessVlan => "N/A",
+            Unconfirmed::VlanHeader => "VLAN    Name                                      Ports",
+            Unconfirmed::LldpPortId => "Eth{}",
+            Unconfirmed::LldpInterfacesHeader => "Interface       Receive     Transmit    TLVs",
         }
     }
 
@@ -171,6 +210,7 @@ impl Switch {
             revision: 0,
             saves: 0,
             logins: BTreeMap::new(),
+            booted: Instant::now(),
         }
     }
 
@@ -379,7 +419,8 @@ impl Session {
         match words[..] {
             [
                 "show",
-                "running-config" | "configuration" | "users" | "version",
+                "running-config" | "configuration" | "users" | "version" | "hosts" | "inventory"
+                | "module" | "protocols",
                 ..,
             ] => false,
             ["show", ..] => true,
@@ -940,13 +981,23 @@ const KEYWORDS: &[(&str, &[&str])] = &[
         "show",
         &[
             "configuration",
+            "hosts",
+            "interfaces",
+            "inventory",
             "ip",
+            "lldp",
+            "mac-address-table",
             "mlag",
+            "module",
+            "protocols",
             "running-config",
             "users",
             "version",
+            "vlan",
         ],
     ),
+    ("interfaces", &["ethernet", "status", "switchport"]),
+    ("lldp", &["interfaces", "local", "remote"]),
     ("configuration", &["delete", "files", "write"]),
     ("write", &["memory", "to"]),
     ("running-config", &["interface"]),
@@ -970,6 +1021,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "address",
             "bgp",
             "domain-list",
+            "interface",
             "load-sharing",
             "name-server",
             "route",
@@ -977,6 +1029,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("load-sharing", &["source-ip-port", "type"]),
+    ("ethernet", &["counters", "status"]),
     ("bgp", &["summary", "vrf"]),
     ("bgp vrf", &["all", "default"]),
     ("vrf", &["definition"]),

@@ -330,7 +330,7 @@ fn admin_up(c: &Config, p: Port) -> bool {
 }
 
 /// Whether an interface carries `vlan` at L2.
-fn carries(i: Option<&Interface>, vlan: Vlan, is_ipl: bool) -> bool {
+pub(crate) fn carries(i: Option<&Interface>, vlan: Vlan, is_ipl: bool) -> bool {
     // The peer link carries every VLAN of the pair.
     if is_ipl {
         return true;

@@ -1,9 +1,10 @@
 //! The configuration and the sessions: `show running-config [interface KIND ID]`, `show
-//! configuration files`, `show users`.
+//! configuration files [NAME]`, `show users`.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use super::Shown;
 use crate::lab::cli::{Switch, Unconfirmed};
 use crate::onyx::command::{self, Command};
 use crate::onyx::render::Renderer;
@@ -13,18 +14,43 @@ use crate::onyx::render::Renderer;
 pub(crate) fn running_config(sw: &Switch) -> String {
     let mut cfg = sw.running.clone();
     cfg.header.database = sw.active.clone();
+    rendered(&cfg)
+}
+
+/// A configuration as Onyx prints it, with the `## Generated at` line after the database's.
+fn rendered(cfg: &crate::onyx::Config) -> String {
     let text = Renderer::embedded()
-        .and_then(|r| r.render(&cfg))
+        .and_then(|r| r.render(cfg))
         .unwrap_or_else(|e| format!("% {e}\n"));
     let mut out = String::with_capacity(text.len() + 48);
     for line in text.lines() {
         out.push_str(line);
         out.push('\n');
-        if line.starts_with("## Running database ") {
+        if line.starts_with("## Running database ") || line.starts_with("## Active saved database ")
+        {
             let _ = writeln!(out, "## Generated at {}", now());
         }
     }
     out
+}
+
+/// `show configuration files NAME`: the saved file as Onyx prints it
+/// (`tests/fixtures/corpus/onyx/napalm-onyx__show_configuration_files_initial.cfg`: `##
+/// Active saved database "initial"`, then the configuration); `None` when there is no such
+/// file. JSON: `{"Lines": [...]}`, the non-empty lines, as Onyx prints a running-config's
+/// lines (`…/show/ansible-onyx__onyx_show_bfd__show_running-config_include_bfd_json.cfg`; for
+/// a saved file UNCONFIRMED).
+pub fn file(sw: &Switch, name: &str) -> Option<Shown> {
+    let mut cfg = sw.files.get(name)?.clone();
+    cfg.header.database = name.to_string();
+    cfg.header.saved = true;
+    let text = rendered(&cfg);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let json = serde_json::json!({ "Lines": lines });
+    Some(Shown {
+        text,
+        json: Some(json),
+    })
 }
 
 /// `show running-config interface KIND ID`: the lines of those interfaces; `None` when the

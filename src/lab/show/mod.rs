@@ -6,7 +6,10 @@
 //! | file | commands |
 //! |---|---|
 //! | `config` | `show running-config [interface KIND ID]`, `show configuration files`, `show users` |
-//! | `system` | `show version` |
+//! | `system` | `show version`, `show hosts`, `show inventory`, `show module`, `show protocols` |
+//! | `interfaces` | `show interfaces ethernet [X] [status\|counters]`, `show interfaces status`, `show ip interface brief` |
+//! | `l2` | `show interfaces switchport`, `show vlan`, `show mac-address-table` |
+//! | `lldp` | `show lldp local\|remote\|interfaces` |
 //! | `routing` | `show ip bgp summary`, `show mlag` |
 
 use std::collections::BTreeMap;
@@ -16,6 +19,9 @@ use super::network::{Cabling, Net, Network, World};
 use crate::onyx::Protocol;
 
 mod config;
+mod interfaces;
+mod l2;
+mod lldp;
 mod routing;
 mod system;
 
@@ -89,6 +95,26 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
             }
         }
         (["configuration", "files"], _) => Shown::text(config::files(cx.sw)),
+        (["configuration", "files", name], _) => match config::file(cx.sw, name) {
+            Some(shown) => shown,
+            None => return Reply::unrecognized(name),
+        },
+        (["hosts"], _) => system::hosts(cx),
+        (["inventory"], _) => system::inventory(cx),
+        (["module"], _) => system::module(cx),
+        (["protocols"], _) => system::protocols(cx),
+        (["interfaces", "ethernet", rest @ ..], _) => match interfaces::ethernet_words(cx, rest) {
+            Ok(shown) => shown,
+            Err(reply) => return reply,
+        },
+        (["interfaces", "status"], _) => interfaces::status(cx),
+        (["interfaces", "switchport"], _) => l2::switchport(cx),
+        (["ip", "interface", "brief"], _) => interfaces::ip_brief(cx),
+        (["vlan"], _) => l2::vlan(cx),
+        (["mac-address-table"], _) => l2::mac_address_table(cx),
+        (["lldp", "local"], _) => lldp::local(cx),
+        (["lldp", "remote"], _) => lldp::remote(cx),
+        (["lldp", "interfaces"] | ["lldp", "interfaces", "ethernet"], _) => lldp::interfaces(cx),
         (["users"], _) => Shown::text(config::users(cx.sw, cx.session)),
         // Hidden until `protocol bgp` (Onyx manual, BGP Commands: `protocol bgp` "unhides BGP
         // related commands"), and MLAG's likewise.

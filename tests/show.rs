@@ -1,0 +1,616 @@
+//! The lab's operational `show` commands against real Onyx output: each family's `|
+//! json-print` has the keys, nesting, key order and value types of the captured JSON of that
+//! command (values differ: another switch), and its text the captured layout (headers,
+//! column starts, labels). The captures are `tests/fixtures/corpus/onyx/show/` and `…/more/`
+//! (`SOURCES.md`, `SOURCES-more.md`). Last, a running `fabric lab` of `ml-cluster.yaml`,
+//! pushed, answers `show lldp remote` and `show interfaces status` from its cabling.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use fabric::lab::Device;
+use serde_json::Value;
+
+use crate::lab_ssh::start_lab_of;
+use crate::network::{network_of, push_lab, shells, typed};
+use crate::{root, scratch, shared};
+
+/// A capture's text.
+fn capture(path: &str) -> String {
+    std::fs::read_to_string(shared().join("corpus/onyx").join(path)).unwrap()
+}
+
+fn capture_json(path: &str) -> Value {
+    serde_json::from_str(&capture(path)).unwrap()
+}
+
+/// The switches of `ml-cluster.yaml` (SN3700, Onyx 3.10.4606), running their compiled
+/// configs, cabled as the fabric says.
+fn cluster() -> BTreeMap<String, Arc<Device>> {
+    network_of(&std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap())
+}
+
+/// What a switch prints for `command | json-print`, parsed.
+fn json(dev: &Device, command: &str) -> Value {
+    let text = typed(dev, &[&format!("{command} | json-print")]);
+    assert!(
+        text.ends_with("}\n") || text.ends_with("]\n"),
+        "{command}: {text}"
+    );
+    // `json-print` indents by four spaces.
+    let second = text.lines().nth(1).unwrap_or("");
+    assert!(
+        second.starts_with("    ") && !second.starts_with("     "),
+        "{command}: {text}"
+    );
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{command}: {e}\n{text}"))
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Where `lab` differs from `real` in shape: object keys (and their order), nesting, value
+/// types. Arrays of equal length are compared element by element, others each lab element
+/// against the first real one.
+fn shape(lab: &Value, real: &Value, at: &str, out: &mut Vec<String>) {
+    match (lab, real) {
+        (Value::Object(a), Value::Object(b)) => {
+            let (ka, kb): (Vec<&String>, Vec<&String>) = (a.keys().collect(), b.keys().collect());
+            if ka != kb {
+                out.push(format!("{at}: keys {ka:?}, captured {kb:?}"));
+            }
+            for (k, v) in a {
+                if let Some(w) = b.get(k) {
+                    shape(v, w, &format!("{at}.{k}"), out);
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() == b.len() {
+                for (i, (v, w)) in a.iter().zip(b).enumerate() {
+                    shape(v, w, &format!("{at}[{i}]"), out);
+                }
+            } else if let Some(w) = b.first() {
+                for (i, v) in a.iter().enumerate() {
+                    shape(v, w, &format!("{at}[{i}]"), out);
+                }
+            }
+        }
+        _ if kind(lab) != kind(real) => {
+            out.push(format!("{at}: {} where captured {}", kind(lab), kind(real)));
+        }
+        _ => {}
+    }
+}
+
+fn assert_shape(lab: &Value, real: &Value, what: &str) {
+    let mut out = Vec::new();
+    shape(lab, real, what, &mut out);
+    assert!(out.is_empty(), "{}\nlab: {lab:#}", out.join("\n"));
+}
+
+/// `command | json-print` on `dev`, shaped as the capture `path` (an object keyed by data
+/// when `keyed`: each entry as the capture's first).
+fn as_captured(dev: &Device, command: &str, path: &str, keyed: bool) -> Value {
+    let lab = json(dev, command);
+    if keyed {
+        assert_entries(&lab, &capture_json(path), command);
+    } else {
+        assert_shape(&lab, &capture_json(path), command);
+    }
+    lab
+}
+
+/// An object keyed by data (ports, VLANs): every entry has the shape of the capture's first.
+fn assert_entries(lab: &Value, real: &Value, what: &str) {
+    let (Some(lab), Some((_, first))) = (
+        lab.as_object(),
+        real.as_object().and_then(|o| o.iter().next()),
+    ) else {
+        panic!("{what}: objects expected: {lab:#} / {real:#}");
+    };
+    assert!(!lab.is_empty(), "{what}: no entry");
+    for (k, v) in lab {
+        assert_shape(v, first, &format!("{what}[{k}]"));
+    }
+}
+
+/// Where each column of a table row starts (a column: text after two or more spaces, or
+/// the first).
+fn starts(line: &str) -> Vec<usize> {
+    let mut out = vec![0];
+    let b = line.as_bytes();
+    for i in 2..b.len() {
+        if b[i] != b' ' && b[i - 1] == b' ' && b[i - 2] == b' ' {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Where each word of a line starts.
+fn tokens(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    (0..b.len())
+        .filter(|&i| b[i] != b' ' && (i == 0 || b[i - 1] == b' '))
+        .collect()
+}
+
+/// The line of `text` that starts with `prefix`.
+fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line starting {prefix:?} in\n{text}"))
+}
+
+/// The label of each `Label: value` line, and the column its value starts at.
+fn labels(text: &str) -> Vec<(String, usize)> {
+    text.lines()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            let at = k.len() + 1 + (v.len() - v.trim_start().len());
+            Some((k.trim_end().to_string(), at))
+        })
+        .collect()
+}
+
+#[test]
+fn show_version_hosts_inventory_module_and_protocols_as_captured() {
+    let net = cluster();
+    let leaf = &net["leaf01"];
+
+    // `show version`: the captured JSON's keys in its order; the text's labels in the
+    // order and at the column of every capture (3.8.2004's here).
+    let v = as_captured(
+        leaf,
+        "show version",
+        "show/ansible-onyx__onyx_facts_show_version__json.cfg",
+        false,
+    );
+    assert_eq!(v["Product release"], "3.10.4606");
+    let text = typed(leaf, &["show version"]);
+    let real = capture("more/grantcurell__mellanox.lan__show_version_Onyx_3.8.2004.txt");
+    let real: String = real.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    assert_eq!(labels(&text), labels(&real), "{text}");
+    assert_eq!(text.lines().count(), real.lines().count(), "{text}");
+    assert_eq!(line(&text, "Product model:"), "Product model:     x86onie");
+    // Since the lab started the switch, with milliseconds as captured (`36.480s`).
+    let up = line(&text, "Uptime:");
+    assert!(up.ends_with('s') && up.contains('.'), "{up}");
+    // Before 3.7: MLNX-OS, and the serial number quoted as the 3.6 captures print it.
+    leaf.with(|sw| sw.release = fabric::types::Release(3, 6, 5000));
+    let old = typed(leaf, &["show version"]);
+    assert_eq!(line(&old, "Product name:"), "Product name:      MLNX-OS");
+    assert!(
+        line(&old, "System serial num:").contains(": \\\"MT"),
+        "{old}"
+    );
+    leaf.with(|sw| sw.release = fabric::types::Release(3, 10, 4606));
+
+    // `show hosts`: the lines every switch prints, as captured.
+    let hosts = typed(leaf, &["show hosts"]);
+    let real = capture("show/napalm-onyx__show_hosts.txt");
+    assert_eq!(line(&hosts, "Hostname:"), "Hostname: leaf01");
+    for l in [
+        "  127.0.0.1  ",
+        "  ::1  ",
+        "Automatically map hostname to loopback address",
+        "Automatically map hostname to IPv6",
+        "Static IPv4",
+        "Static IPv6",
+        "Name servers:",
+        "Domain names:",
+    ] {
+        assert_eq!(line(&hosts, l), line(&real, l));
+    }
+
+    // `show inventory`: the 3.10.4504 capture's header, its rows' columns.
+    let inv = typed(leaf, &["show inventory"]);
+    let real = capture("show/oxidized__mlnxos_Onyx_3.10.4504_simulation.yaml");
+    let real: Vec<&str> = real.lines().map(str::trim_start).collect();
+    let at = real.iter().position(|l| l.starts_with("Module ")).unwrap();
+    let lab: Vec<&str> = inv.lines().collect();
+    assert_eq!(lab[1], real[at]);
+    assert_eq!(lab[0], real[at - 1].trim_start_matches("\\e[?1h\\e=\\r"));
+    assert_eq!(lab[2], real[at + 1]);
+    // The rows are narrower than the header from the serial number on, as captured.
+    let chassis = line(&inv, "CHASSIS");
+    assert_eq!(tokens(chassis), tokens(real[at + 2]), "{chassis}");
+    assert!(chassis.contains("MSN3700"), "{chassis}");
+    let modules: Vec<&str> = lab[3..]
+        .iter()
+        .map(|l| &l[..l.find(' ').unwrap_or(l.len())])
+        .collect();
+    assert_eq!(
+        modules,
+        [
+            "CHASSIS", "MGMT", "FAN1", "FAN2", "FAN3", "FAN4", "PS1", "PS2"
+        ]
+    );
+
+    // `show module`: the captured JSON exactly.
+    assert_eq!(
+        json(leaf, "show module"),
+        capture_json("show/ansible-onyx__onyx_facts_show_module__show_module_json.cfg")
+    );
+
+    // `show protocols`: every captured protocol in the captured order; what the running
+    // config turns on (the leaf routes with BGP, runs LLDP and PFC; spanning tree in its
+    // default mode).
+    let p = as_captured(
+        leaf,
+        "show protocols",
+        "show/ansible-onyx__onyx_protocols_show__show_protocols_json.cfg",
+        false,
+    );
+    for (k, want) in [
+        ("bgp", "enabled"),
+        ("lldp", "enabled"),
+        ("priority-flow-control", "enabled"),
+        ("IP L3", "enabled"),
+        ("mlag", "disabled"),
+    ] {
+        assert_eq!(p[k], want, "{k}");
+    }
+    let text = typed(leaf, &["show protocols | include bgp"]);
+    let real = capture("more/cray-docs-csm__sw-spine-001__show_protocols_include_bgp.txt");
+    assert_eq!(text, format!("{}\n", real.lines().nth(1).unwrap()));
+}
+
+#[test]
+fn show_interfaces_as_captured() {
+    let net = cluster();
+    let (leaf, spine) = (&net["leaf01"], &net["spine01"]);
+
+    // A switchport (a server's subport) and a routed port (a spine's leaf link), each as
+    // the capture of its kind.
+    let all = json(leaf, "show interfaces ethernet");
+    let all = all.as_array().unwrap();
+    // 8 ports split 4 ways, 24 whole: 56 ports on an SN3700 with 1/1-1/8 split.
+    assert_eq!(all.len(), 56);
+    assert_eq!(all[0]["header"], "Eth1/1/1");
+    assert_eq!(all[32]["header"], "Eth1/9");
+    let real = capture_json("show/ansible-onyx__onyx_interfaces_show__json.cfg");
+    assert_shape(&all[0], &real[0], "ethernet 1/1/1");
+    let facts = capture_json("show/ansible-onyx__onyx_facts_show_interfaces_ethernet__json.cfg");
+    for k in facts[0].as_object().unwrap().keys() {
+        assert!(all[0].get(k).is_some(), "{k}");
+    }
+    assert_eq!(all[0]["Actual speed"], "50 Gbps", "the 4-way share of 200G");
+    let routed = json(spine, "show interfaces ethernet 1/1");
+    let real = capture_json("show/ansible-onyx__onyx_l3_interface_show__json.cfg");
+    assert_shape(&routed[0], &real[0], "ethernet 1/1 (routed)");
+
+    // Text: the 3.7+ capture's labels at its column, block by block.
+    let text = typed(leaf, &["show interfaces ethernet 1/9"]);
+    let real = capture("show/napalm-onyx__show_interface.txt");
+    let block = |t: &str| -> String { t.split("\n\n").take(5).collect::<Vec<_>>().join("\n\n") };
+    let lab_labels: Vec<(String, usize)> = labels(&block(&text))
+        .into_iter()
+        .filter(|(k, _)| !k.starts_with("Eth"))
+        .collect();
+    let real_labels: Vec<(String, usize)> = labels(&block(&real))
+        .into_iter()
+        .filter(|(k, _)| !k.starts_with("Eth"))
+        .collect();
+    assert_eq!(lab_labels, real_labels, "{text}");
+    assert!(text.starts_with("Eth1/9:\n"), "{text}");
+    // The counters: the capture's names at its columns.
+    let names = |t: &str| -> Vec<(usize, String)> {
+        t.lines()
+            .filter(|l| {
+                l.starts_with("    ") && l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+            })
+            .map(|l| {
+                let name = l.trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit());
+                (l.len() - name.len(), name.to_string())
+            })
+            .collect()
+    };
+    let real_counters = names(real.split("Eth1/2:").next().unwrap());
+    assert_eq!(real_counters.len(), 22);
+    assert_eq!(names(&text), real_counters);
+    // Before 3.7: the 3.6.1102 capture's labels.
+    leaf.with(|sw| sw.release = fabric::types::Release(3, 6, 1102));
+    let old = typed(leaf, &["show interfaces ethernet 1/9"]);
+    let real = capture(
+        "more/quali-mellanox-os-shell__sn1-rsw-b11-20a__show_interfaces_MLNX-OS_3.6.1102.txt",
+    );
+    let real_block =
+        &real[real.find("\nEth1/1\n").unwrap() + 1..real.find("\nEth1/2\n").unwrap() + 1];
+    let shape_of = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| match l.split_once(':') {
+                Some((k, _)) => k.to_string(),
+                None => l
+                    .trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit())
+                    .to_string(),
+            })
+            .collect()
+    };
+    let mut want = shape_of(real_block);
+    want[0] = "Eth1/9".into();
+    assert_eq!(shape_of(&old), want, "{old}");
+    leaf.with(|sw| sw.release = fabric::types::Release(3, 10, 4606));
+
+    // `… status`: the captured header, rows at its columns; JSON as captured.
+    let status = typed(leaf, &["show interfaces ethernet status"]);
+    let real = capture("show/intel-mfd__show_interfaces_ethernet_status.txt");
+    let lab: Vec<&str> = status.lines().collect();
+    let want: Vec<&str> = real.lines().collect();
+    assert_eq!(lab[..2], want[..2]);
+    assert_eq!(
+        lab[2],
+        "Eth1/1/1               Up                          50G                    Auto"
+    );
+    assert_eq!(starts(lab[2]), starts(want[0]));
+    let j = as_captured(
+        leaf,
+        "show interfaces ethernet 1/9 status",
+        "show/ansible-onyx__onyx_interfaces_status__json.cfg",
+        true,
+    );
+    assert_eq!(
+        j["Eth1/9"][0]["Operational state"], "Down",
+        "nothing is cabled to 1/9"
+    );
+
+    // `… counters`: the counters of `show interfaces ethernet`, zero.
+    let counters = typed(leaf, &["show interfaces ethernet 1/25 counters"]);
+    assert!(
+        counters.starts_with("Eth1/25:\n  Rx:\n    0 "),
+        "{counters}"
+    );
+    assert_eq!(names(&counters), names(&text));
+    let j = json(leaf, "show interfaces ethernet 1/25 counters");
+    let real = capture_json("show/ansible-onyx__onyx_interfaces_show__json.cfg");
+    assert_shape(&j[0]["Rx"], &real[0]["Rx"], "counters Rx");
+    assert_shape(&j[0]["Tx"], &real[0]["Tx"], "counters Tx");
+
+    // `show interfaces status`: 3.9's header and columns; 3.7's before 3.8.
+    let text = typed(leaf, &["show interfaces status"]);
+    let real = capture("more/cray-docs-csm__sw-spine-001__show_interfaces_status.txt");
+    let want: Vec<&str> = real.lines().skip(1).collect();
+    let lab: Vec<&str> = text.lines().collect();
+    assert_eq!(lab[..4], want[..4]);
+    assert_eq!(
+        starts(line(&text, "Eth1/9 ")),
+        starts(line(&real, "Eth1/20 "))
+    );
+    assert_eq!(starts(line(&text, "mgmt1")), starts(line(&real, "mgmt1")));
+    leaf.with(|sw| sw.release = fabric::types::Release(3, 7, 1160));
+    let old = typed(leaf, &["show interfaces status"]);
+    let real = capture("show/napalm-onyx__show_interface_status.txt");
+    assert_eq!(
+        old.lines().take(4).collect::<Vec<_>>(),
+        real.lines().take(4).collect::<Vec<_>>()
+    );
+    assert_eq!(starts(line(&old, "mgmt1")), starts(line(&real, "mgmt1")));
+    // The capture's Ethernet rows were renamed `Ethernet1/N` after the fact (its columns
+    // are off by the five letters added); the lab's `Eth1/N` rows keep the columns.
+    assert_eq!(starts(line(&old, "Eth1/9 ")), starts(line(&real, "mgmt1")));
+    leaf.with(|sw| sw.release = fabric::types::Release(3, 10, 4606));
+
+    // `show ip interface brief`: no capture; the addressed interfaces, up where they are.
+    let brief = typed(spine, &["show ip interface brief"]);
+    assert!(line(&brief, "Eth1/1 ").contains("Up"), "{brief}");
+    assert!(
+        line(&brief, "Loopback 0 ").contains("10.255.0.1/32"),
+        "{brief}"
+    );
+}
+
+#[test]
+fn show_l2_as_captured() {
+    let net = cluster();
+    let leaf = &net["leaf01"];
+    let sp = as_captured(
+        leaf,
+        "show interfaces switchport",
+        "show/ansible-onyx__onyx_l2_interface_show__show_interfaces_switchport_json.cfg",
+        true,
+    );
+    assert_eq!(sp["Eth1/1/1"]["Access vlan"], "10");
+    // Routed uplinks are not switchports.
+    assert!(sp.get("Eth1/25").is_none());
+
+    let v = as_captured(
+        leaf,
+        "show vlan",
+        "show/ansible-onyx__onyx_vlan_show__show_vlan_json.cfg",
+        true,
+    );
+    assert_eq!(v["1"]["Name"], "default");
+    assert_eq!(v["10"]["Name"], "gpu");
+    // Five ports to a line, as captured.
+    let ports = v["10"]["Ports"].as_str().unwrap();
+    assert!(
+        ports.starts_with("Eth1/1/1, Eth1/1/2, Eth1/1/3, Eth1/1/4, Eth1/2/1,\nEth1/2/2, "),
+        "{ports}"
+    );
+    let text = typed(leaf, &["show vlan"]);
+    assert!(line(&text, "10      gpu").contains("Eth1/1/1, "), "{text}");
+
+    let mac = typed(leaf, &["show mac-address-table"]);
+    let real = capture("show/napalm-onyx__show_mac_address_table.txt");
+    assert_eq!(
+        mac.lines().take(3).collect::<Vec<_>>(),
+        real.lines().take(3).collect::<Vec<_>>()
+    );
+    assert!(mac.ends_with("\n\n\nNumber of unicast:    0\n"), "{mac}");
+}
+
+#[test]
+fn show_lldp_as_captured() {
+    let net = cluster();
+    let leaf = &net["leaf01"];
+    let local = as_captured(
+        leaf,
+        "show lldp local",
+        "show/ansible-onyx__onyx_lldp_show__show_lldp_local_json.cfg",
+        false,
+    );
+    assert_eq!(local[0]["LLDP"], "enabled");
+    assert_eq!(
+        local[1]["System Description"],
+        "Mellanox MSN3700,Onyx,SWv3.10.4606"
+    );
+
+    let ifs = as_captured(
+        leaf,
+        "show lldp interfaces",
+        "show/ansible-onyx__onyx_lldp_interface_show__show_lldp_interfaces_json.cfg",
+        true,
+    );
+    assert_eq!(ifs["Eth1/25"][0]["Transmit"], "Enabled");
+
+    let remote = as_captured(
+        leaf,
+        "show lldp remote",
+        "show/napalm-onyx__show_lldp_remote_json-print.txt",
+        true,
+    );
+    assert_eq!(remote["Eth1/25"][0]["System Name"], "spine01");
+    assert_eq!(remote["Eth1/25"][0]["Port ID"], "Eth1/1");
+    assert!(remote.get("Eth1/1/1").is_none(), "hosts are not heard");
+    let text = typed(leaf, &["show lldp remote"]);
+    let real = capture("show/intel-mfd__show_lldp_remote.txt");
+    assert_eq!(
+        text.lines().take(3).collect::<Vec<_>>(),
+        real.lines().take(3).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        starts(line(&text, "Eth1/25")),
+        starts(line(&real, "Eth1/31"))
+    );
+    // A switch without LLDP is heard by none.
+    typed(&net["spine01"], &["no lldp"]);
+    let text = typed(leaf, &["show lldp remote"]);
+    assert!(
+        !text.contains("spine01") && text.contains("spine02"),
+        "{text}"
+    );
+}
+
+#[test]
+fn show_configuration_files_name_prints_the_saved_file() {
+    let net = cluster();
+    let leaf = &net["leaf01"];
+    let mut s = fabric::lab::Session::new();
+    let run = |s: &mut fabric::lab::Session, l: &str| match leaf.command(1, s, l).step {
+        fabric::lab::device::Step::Reply { output, .. } => output,
+        other => panic!("{other:?}"),
+    };
+    // The configuration commands need enable.
+    assert_eq!(
+        run(&mut s, "show configuration files initial"),
+        "% Unrecognized command \"configuration\".\n"
+    );
+    run(&mut s, "enable");
+    run(&mut s, "no cli session paging enable");
+    let text = run(&mut s, "show configuration files initial");
+    let real = capture("napalm-onyx__show_configuration_files_initial.cfg");
+    let head = |t: &str| -> Vec<String> {
+        t.lines()
+            .take(4)
+            .map(|l| {
+                l.split(|c: char| c == '"' || c == ':' || c.is_ascii_digit())
+                    .next()
+                    .unwrap_or(l)
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(head(&text), head(&real), "{text}");
+    assert!(
+        text.contains("## Active saved database \"initial\"\n"),
+        "{text}"
+    );
+    assert!(text.contains("   lldp\n"), "{text}");
+    let lines = run(&mut s, "show configuration files initial | json-print");
+    let v: Value = serde_json::from_str(&lines).unwrap();
+    assert!(
+        v["Lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == "   lldp")
+    );
+    assert_eq!(
+        run(&mut s, "show configuration files nosuch"),
+        "% Unrecognized command \"nosuch\".\n"
+    );
+}
+
+/// `fabric lab` of the ML cluster, pushed: a leaf hears both spines on its uplinks, at the
+/// spine ports the fabric cables, and its cabled ports are up, the others down.
+#[test]
+fn a_pushed_lab_shows_its_cabling() {
+    let state = scratch("show-cabling");
+    let fabric = root().join("fabrics/ml-cluster.yaml");
+    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    push_lab(&fabric, &state);
+    let mut shells = shells(&state);
+    let leaf = shells.get_mut("leaf01").unwrap();
+    let remote = leaf.send("show lldp remote").unwrap();
+    let rows: Vec<Vec<&str>> = remote
+        .lines()
+        .skip(3)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let want: Vec<Vec<String>> = (0..8)
+        .map(|i| {
+            let spine = if i < 4 { "spine01" } else { "spine02" };
+            vec![
+                format!("Eth1/{}", 25 + i),
+                format!("Eth1/{}", 1 + i % 4),
+                spine.to_string(),
+            ]
+        })
+        .collect();
+    let got: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| vec![r[0].to_string(), r[2].to_string(), r[3].to_string()])
+        .collect();
+    assert_eq!(got, want, "{remote}");
+
+    let status = leaf.send("show interfaces status").unwrap();
+    let state_of = |port: &str| {
+        line(&status, &format!("{port} "))
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_string()
+    };
+    for p in ["Eth1/1/1", "Eth1/8/4", "Eth1/25", "Eth1/32", "mgmt0"] {
+        assert_eq!(state_of(p), "Up", "{p}\n{status}");
+    }
+    for p in ["Eth1/9", "Eth1/24", "mgmt1"] {
+        assert_eq!(state_of(p), "Down", "{p}\n{status}");
+    }
+    // Split ports are replaced by their subports.
+    assert!(!status.contains("\nEth1/1 "), "{status}");
+    // One end shut: that link is down at both ends, and its neighbor gone.
+    leaf.send("configure terminal").unwrap();
+    leaf.send("interface ethernet 1/25 shutdown").unwrap();
+    let spine = shells.get_mut("spine01").unwrap();
+    let status = spine.send("show interfaces status").unwrap();
+    assert_eq!(
+        line(&status, "Eth1/1 ").split_whitespace().nth(1),
+        Some("Down"),
+        "{status}"
+    );
+    let remote = spine.send("show lldp remote").unwrap();
+    assert!(
+        !remote.contains("\nEth1/1 ") && remote.contains("\nEth1/2 "),
+        "{remote}"
+    );
+}
