@@ -15,6 +15,7 @@ mod plan;
 mod props;
 mod push;
 mod routing;
+mod show_qos;
 mod trust;
 
 use std::path::{Path, PathBuf};

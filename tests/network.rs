@@ -170,7 +170,7 @@ fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
 }
 
 /// Types lines into a switch, as one session in configuration mode; what it printed.
-fn typed(dev: &Device, lines: &[&str]) -> String {
+pub fn typed(dev: &Device, lines: &[&str]) -> String {
     let mut s = Session::configuring();
     lines
         .iter()

@@ -82,6 +82,18 @@ pub enum Unconfirmed {
     /// captured): which switch is master. The lab's choice: the one with the lower address on
     /// the peer link.
     MlagRole,
+    /// `show traffic pool NAME` of a pool the switch does not have.
+    NoSuchPool,
+    /// `show interfaces … congestion-control`: the mode of a class marked `both` (ECN and
+    /// RED). The capture shows `ECN`, `RED`, `none`; the Ansible reader lower-cases the mode
+    /// and expects `both`.
+    EcnBoth,
+    /// `show roce` without `roce`: its mode …
+    RoceOff,
+    /// … a setting the Ethernet ports do not share …
+    RoceMixed,
+    /// … and a field `roce` would fill (the application TLV, congestion control).
+    RoceNone,
 }
 
 impl Unconfirmed {
@@ -110,6 +122,11 @@ impl Unconfirmed {
             Unconfirmed::MlagDown => "Down",
             Unconfirmed::MlagNone => "N/A",
             Unconfirmed::MlagRole => "master if the lower peer-link address, else standby",
+            Unconfirmed::NoSuchPool => "% Traffic pool \"{}\" does not exist.",
+            Unconfirmed::EcnBoth => "Both",
+            Unconfirmed::RoceOff => "disabled",
+            Unconfirmed::RoceMixed => "mixed",
+            Unconfirmed::RoceNone => "N/A",
         }
     }
 
@@ -349,7 +366,11 @@ impl Session {
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words[..] {
-            ["show", "running-config" | "configuration" | "users" | "version", ..] => false,
+            [
+                "show",
+                "running-config" | "configuration" | "users" | "version",
+                ..,
+            ] => false,
             ["show", ..] => true,
             _ => false,
         }
@@ -762,14 +783,21 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     (
         "show",
         &[
+            "buffers",
             "configuration",
+            "dcb",
+            "interfaces",
             "ip",
             "mlag",
+            "qos",
+            "roce",
             "running-config",
+            "traffic",
             "users",
             "version",
         ],
     ),
+    ("buffers", &["pools"]),
     ("configuration", &["delete", "files", "write"]),
     ("write", &["memory", "to"]),
     ("running-config", &["interface"]),
@@ -784,7 +812,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("traffic", &["pool"]),
-    ("dcb", &["priority-flow-control"]),
+    ("dcb", &["ets", "priority-flow-control"]),
     ("ip", &["address", "bgp", "load-sharing", "routing"]),
     ("bgp", &["summary", "vrf"]),
     ("vrf", &["all", "default"]),

@@ -8,6 +8,7 @@
 //! | `config` | `show running-config [interface KIND ID]`, `show configuration files`, `show users` |
 //! | `system` | `show version` |
 //! | `routing` | `show ip bgp summary`, `show mlag` |
+//! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
 use std::collections::BTreeMap;
 
@@ -16,6 +17,8 @@ use super::network::{Cabling, Net, Network, World};
 use crate::onyx::Protocol;
 
 mod config;
+mod json;
+mod qos;
 mod routing;
 mod system;
 
@@ -100,6 +103,30 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
         }
         (["mlag", ..], _) if !cx.protocol(Protocol::Mlag) => return Reply::unrecognized("mlag"),
         (["mlag"], _) => routing::mlag(cx),
+        (["interfaces", kind, id, "congestion-control"], _) => {
+            match qos::congestion_control(cx, kind, id) {
+                Ok(s) => s,
+                Err(r) => return r,
+            }
+        }
+        (["traffic", "pool", rest @ ..], _) => match qos::traffic_pool(cx, rest) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["buffers", "pools"], _) => qos::buffers_pools(cx),
+        (["dcb", "priority-flow-control"], _) => qos::pfc(cx),
+        (["dcb", "ets", rest @ ..], _) => match qos::ets(cx, rest) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["qos", "interface", kind, id], _) => match qos::qos_interface(cx, kind, id) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["roce"], _) => match qos::roce(cx) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
         ([first, ..], _) => return Reply::unrecognized(first),
         ([], _) => return Reply::unrecognized("show"),
     };
