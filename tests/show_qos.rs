@@ -1,4 +1,4 @@
-//! The lab's QoS, buffer and RoCE `show` commands against real Onyx output: each
+//! The lab's QoS, buffer, MLAG and BGP `show` commands against real Onyx output: each
 //! `| json-print` against the captured JSON of that command (same keys in the same order,
 //! same nesting and value types; the same values too where the lab is set up as the captured
 //! switch was), texts against the captured layouts, and the reference deployment guide's
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use fabric::lab::{Cabling, Device, Network, Session, Switch};
-use fabric::types::{Model, Release};
+use fabric::types::{Model, Port, Release};
 
 use crate::network::typed;
 use crate::{root, shared};
@@ -304,6 +304,214 @@ fn show_traffic_pool_prints_the_captured_pool_table() {
         .unwrap();
     assert_eq!(columns(row)[..4], [2, 27, 37, 46]);
     assert_eq!(wrapped, format!("{:46}{:<14}{:25}", "", "5, 6, 7", ""));
+}
+
+/// Set up as the captured switches were, the lab prints the captured MLAG and port-channel
+/// JSON itself: an MLAG pair shut down, a port-channel and an MLAG port-channel whose members
+/// are down.
+#[test]
+fn mlag_json_equals_the_capture_where_the_lab_is_the_captured_switch() {
+    let (mut sw, mut s) = switch(
+        "3.6.5000",
+        &[
+            "interface port-channel 22",
+            "exit",
+            "interface ethernet 1/7 channel-group 22 mode on",
+            "protocol mlag",
+            "mlag system-mac 00:00:5E:00:01:4E",
+        ],
+    );
+    assert_captured(
+        &mut sw,
+        &mut s,
+        "show mlag",
+        "ansible-onyx__onyx_mlag_show__show_mlag_json.cfg",
+    );
+    for l in [
+        "interface mlag-port-channel 33",
+        "no shutdown",
+        "exit",
+        "interface ethernet 1/8 mlag-channel-group 33 mode active",
+    ] {
+        assert_eq!(show(&mut sw, &mut s, l), "", "{l}");
+    }
+    for (line, file) in [
+        (
+            "show interfaces port-channel summary",
+            "ansible-onyx__onyx_port_channel_show__json.cfg",
+        ),
+        (
+            "show interfaces mlag-port-channel summary",
+            "ansible-onyx__onyx_mlag_port_channel_show__json.cfg",
+        ),
+    ] {
+        assert_captured(&mut sw, &mut s, line, file);
+    }
+    // From 3.6.6000 the MLAG summary is a list of its blocks, the rows in a one-element list
+    // under their title, where the Ansible collection's `onyx_linkagg` finds them.
+    sw.release = Release(3, 6, 8190);
+    let mpo = json(&mut sw, &mut s, "show interfaces mlag-port-channel summary");
+    let rows = mpo
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|b| b.get("MLAG Port-Channel Summary"))
+        .unwrap();
+    assert_eq!(rows[0]["1 Mpo33(S)"][0]["Type"], "LACP");
+}
+
+/// An IPL configured (the pair shut down): the captured shape of `show mlag` with its
+/// `MLAG IPLs Summary`.
+#[test]
+fn mlag_json_has_the_captured_shape() {
+    let (mut sw, mut s) = switch(
+        "3.6.5000",
+        &[
+            "protocol mlag",
+            "interface port-channel 1",
+            "exit",
+            "interface vlan 1002",
+            "exit",
+            "interface vlan 1002 ip address 10.2.2.3/24 primary",
+            "interface port-channel 1 ipl 1",
+            "interface vlan 1002 ipl 1 peer-address 10.2.2.2",
+        ],
+    );
+    let mlag = json(&mut sw, &mut s, "show mlag");
+    assert_shape(
+        &mlag,
+        "ansible-onyx__onyx_mlag_ipl_show__show_mlag_json.cfg",
+        true,
+    );
+    let ipl = &mlag["MLAG IPLs Summary"]["1"][0];
+    assert_eq!(ipl["Peer IP address"], "10.2.2.2");
+    assert_eq!(ipl["Local IP address"], "10.2.2.3");
+    assert_eq!(ipl["Vlan Interface"], "1002");
+    assert_eq!(ipl["Group Port-Channel"], "Po1");
+}
+
+/// A pair of lab switches cabled on 1/1 (their peer link), 1/2 (an MLAG port-channel's
+/// member) and 1/3, each configured as an MLAG pair and then with its `own` lines.
+fn mlag_pair(names: [&str; 2], own: [&[&str]; 2]) -> Vec<Arc<Device>> {
+    let mut cabling = Cabling::default();
+    for p in [1, 2, 3] {
+        cabling.connect((names[0], Port::new(1, p)), (names[1], Port::new(1, p)));
+    }
+    let network = Network::new(cabling);
+    names
+        .iter()
+        .zip(own)
+        .map(|(name, own)| {
+            let dev = Arc::new(Device::new(Switch::factory(name)));
+            network.add_device(name, &dev);
+            dev.join(network.clone(), name);
+            let common = [
+                "lacp",
+                "protocol mlag",
+                "vlan 4000",
+                "exit",
+                "interface port-channel 100",
+                "exit",
+                "interface ethernet 1/1 channel-group 100 mode active",
+                "interface port-channel 100 ipl 1",
+                "interface vlan 4000",
+                "exit",
+                "mlag system-mac 00:00:5E:00:01:5D",
+                "interface mlag-port-channel 2",
+                "no shutdown",
+                "exit",
+                "interface ethernet 1/2 mlag-channel-group 2 mode on",
+                "mlag-vip neo-mlag-vip-500 ip 10.209.25.107 /24 force",
+                "no mlag shutdown",
+            ];
+            assert_eq!(typed(&dev, &common), "", "{name}");
+            assert_eq!(typed(&dev, own), "", "{name}");
+            dev
+        })
+        .collect()
+}
+
+/// A formed MLAG pair prints `show interfaces mlag-port-channel summary` as the captured
+/// manual example, and `show mlag-vip` in the captured layout and JSON shape.
+#[test]
+fn an_mlag_pair_prints_the_captured_summary_and_vip() {
+    let pair = mlag_pair(
+        ["r-smg-sw14", "r-neo-sw12"],
+        [
+            &[
+                "interface vlan 4000 ip address 10.254.255.1/30 primary",
+                "interface vlan 4000 ipl 1 peer-address 10.254.255.2",
+            ],
+            &[
+                "interface vlan 4000 ip address 10.254.255.2/30 primary",
+                "interface vlan 4000 ipl 1 peer-address 10.254.255.1",
+            ],
+        ],
+    );
+    let summary = typed(&pair[0], &["show interfaces mlag-port-channel summary"]);
+    let real =
+        capture("cray-docs-csm__manual-example__show_interfaces_mlag-port-channel_summary.txt");
+    // The capture without its prompt line.
+    let real: String = real.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    assert_eq!(summary, real);
+
+    let vip = typed(&pair[1], &["show mlag-vip"]);
+    let real = capture("cray-docs-csm__sw-spine-001__show_mlag-vip.txt");
+    let (lab, real): (Vec<&str>, Vec<&str>) =
+        (vip.lines().collect(), real.lines().skip(1).collect());
+    assert_eq!(lab.len(), real.len(), "{vip}");
+    for (a, b) in lab.iter().zip(&real) {
+        assert_eq!(columns(a), columns(b), "{a:?} / {b:?}");
+    }
+    assert_eq!(lab[1], " MLAG group name: neo-mlag-vip-500");
+    assert_eq!(lab[3], " Active nodes: 2");
+    assert!(
+        lab[8].starts_with("r-smg-sw14 ") && lab[8].contains(" master "),
+        "{vip}"
+    );
+    assert!(
+        lab[9].starts_with("r-neo-sw12 ") && lab[9].contains(" standby "),
+        "{vip}"
+    );
+    let v: Value = serde_json::from_str(&typed(&pair[1], &["show mlag-vip | json-print"])).unwrap();
+    assert_shape(
+        &v,
+        "ansible-onyx__onyx_mlag_vip_show__show_mlag-vip_json.cfg",
+        true,
+    );
+    assert_eq!(v["MLAG-VIP"]["MLAG VIP address"], "10.209.25.107/24");
+
+    // A second member on one switch (cabled to a port of the other outside the bundle),
+    // then the first link down (both its ends): the bundle is up on one switch only.
+    typed(
+        &pair[0],
+        &["interface ethernet 1/3 mlag-channel-group 2 mode on"],
+    );
+    typed(&pair[1], &["interface ethernet 1/2 shutdown"]);
+    let summary = typed(&pair[0], &["show interfaces mlag-port-channel summary"]);
+    assert!(
+        summary.ends_with("  1 Mpo2(P)          Static   Eth1/2(D) Eth1/3(P)       Eth1/2(D)\n"),
+        "{summary}"
+    );
+}
+
+/// `show ip bgp summary | json-print`: the header's fields and a row per neighbor.
+#[test]
+fn bgp_summary_prints_json_too() {
+    let (mut sw, mut s) = switch(
+        "3.9.3210",
+        &[
+            "ip routing vrf default",
+            "protocol bgp",
+            "router bgp 65101 vrf default",
+            "exit",
+            "router bgp 65101 vrf default neighbor 10.0.0.0 remote-as 65000",
+        ],
+    );
+    let v = json(&mut sw, &mut s, "show ip bgp summary");
+    assert_eq!(v["local AS number"], "65101");
+    assert_eq!(v["10.0.0.0"][0]["AS"], "65000");
+    assert_eq!(v["10.0.0.0"][0]["State/PfxRcd"], "ACTIVE");
 }
 
 /// The reference deployment guide's switch, as `fabric compile` writes it, cabled to its

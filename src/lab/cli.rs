@@ -789,6 +789,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "interfaces",
             "ip",
             "mlag",
+            "mlag-vip",
             "qos",
             "roce",
             "running-config",

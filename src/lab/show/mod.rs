@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `config` | `show running-config [interface KIND ID]`, `show configuration files`, `show users` |
 //! | `system` | `show version` |
-//! | `routing` | `show ip bgp summary`, `show mlag` |
+//! | `routing` | `show ip bgp summary`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
 //! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
 use std::collections::BTreeMap;
@@ -103,6 +103,15 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
         }
         (["mlag", ..], _) if !cx.protocol(Protocol::Mlag) => return Reply::unrecognized("mlag"),
         (["mlag"], _) => routing::mlag(cx),
+        (["mlag-vip"], _) if !cx.protocol(Protocol::Mlag) => {
+            return Reply::unrecognized("mlag-vip");
+        }
+        (["mlag-vip"], _) => routing::mlag_vip(cx),
+        (["interfaces", "port-channel", "summary"], _) => routing::port_channels(cx),
+        (["interfaces", "mlag-port-channel", "summary"], _) if !cx.protocol(Protocol::Mlag) => {
+            return Reply::unrecognized("mlag-port-channel");
+        }
+        (["interfaces", "mlag-port-channel", "summary"], _) => routing::mlag_port_channels(cx),
         (["interfaces", kind, id, "congestion-control"], _) => {
             match qos::congestion_control(cx, kind, id) {
                 Ok(s) => s,
