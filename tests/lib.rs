@@ -16,6 +16,7 @@ mod props;
 mod push;
 mod routing;
 mod show;
+mod show_qos;
 mod trust;
 
 use std::path::{Path, PathBuf};

@@ -115,6 +115,18 @@ pub enum Unconfirmed {
     LldpPortId,
     /// `show lldp interfaces`' header: only its JSON is captured.
     LldpInterfacesHeader,
+    /// `show traffic pool NAME` of a pool the switch does not have.
+    NoSuchPool,
+    /// `show interfaces … congestion-control`: the mode of a class marked `both` (ECN and
+    /// RED). The capture shows `ECN`, `RED`, `none`; the Ansible reader lower-cases the mode
+    /// and expects `both`.
+    EcnBoth,
+    /// `show roce` without `roce`: its mode …
+    RoceOff,
+    /// … a setting the Ethernet ports do not share …
+    RoceMixed,
+    /// … and a field `roce` would fill (the application TLV, congestion control).
+    RoceNone,
 }
 
 impl Unconfirmed {
@@ -159,6 +171,11 @@ impl Unconfirmed {
             Unconfirmed::VlanHeader => "VLAN    Name                                      Ports",
             Unconfirmed::LldpPortId => "Eth{}",
             Unconfirmed::LldpInterfacesHeader => "Interface       Receive     Transmit    TLVs",
+            Unconfirmed::NoSuchPool => "% Traffic pool \"{}\" does not exist.",
+            Unconfirmed::EcnBoth => "Both",
+            Unconfirmed::RoceOff => "disabled",
+            Unconfirmed::RoceMixed => "mixed",
+            Unconfirmed::RoceNone => "N/A",
         }
     }
 
@@ -980,7 +997,9 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     (
         "show",
         &[
+            "buffers",
             "configuration",
+            "dcb",
             "hosts",
             "interfaces",
             "inventory",
@@ -988,15 +1007,29 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "lldp",
             "mac-address-table",
             "mlag",
+            "mlag-vip",
             "module",
             "protocols",
+            "qos",
+            "roce",
             "running-config",
+            "traffic",
             "users",
             "version",
             "vlan",
         ],
     ),
-    ("interfaces", &["ethernet", "status", "switchport"]),
+    ("buffers", &["pools"]),
+    (
+        "interfaces",
+        &[
+            "ethernet",
+            "mlag-port-channel",
+            "port-channel",
+            "status",
+            "switchport",
+        ],
+    ),
     ("lldp", &["interfaces", "local", "remote"]),
     ("configuration", &["delete", "files", "write"]),
     ("write", &["memory", "to"]),
@@ -1012,7 +1045,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("traffic", &["pool"]),
-    ("dcb", &["priority-flow-control"]),
+    ("dcb", &["ets", "priority-flow-control"]),
     ("priority-flow-control", &["enable", "mode", "priority"]),
     ("priority-flow-control mode", &["on"]),
     (

@@ -384,7 +384,7 @@ impl<'a> Net<'a> {
     }
 
     /// The ports of `sw` that join bundle `id` (an MLAG port-channel when `mlag`).
-    fn members(&self, sw: &str, mlag: bool, id: u16) -> Vec<Port> {
+    pub fn members(&self, sw: &str, mlag: bool, id: u16) -> Vec<Port> {
         self.config(sw)
             .map(|c| {
                 c.interfaces

@@ -10,7 +10,8 @@
 //! | `interfaces` | `show interfaces ethernet [X] [status\|counters]`, `show interfaces status`, `show ip interface brief` |
 //! | `l2` | `show interfaces switchport`, `show vlan`, `show mac-address-table` |
 //! | `lldp` | `show lldp local\|remote\|interfaces` |
-//! | `routing` | `show ip bgp summary`, `show mlag` |
+//! | `routing` | `show ip bgp summary`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
+//! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
 use std::collections::BTreeMap;
 
@@ -20,8 +21,10 @@ use crate::onyx::Protocol;
 
 mod config;
 mod interfaces;
+mod json;
 mod l2;
 mod lldp;
+mod qos;
 mod routing;
 mod system;
 
@@ -103,6 +106,13 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
         (["inventory"], _) => system::inventory(cx),
         (["module"], _) => system::module(cx),
         (["protocols"], _) => system::protocols(cx),
+        // Before the general `interfaces ethernet …` arm, which would take it.
+        (["interfaces", kind, id, "congestion-control"], _) => {
+            match qos::congestion_control(cx, kind, id) {
+                Ok(s) => s,
+                Err(r) => return r,
+            }
+        }
         (["interfaces", "ethernet", rest @ ..], _) => match interfaces::ethernet_words(cx, rest) {
             Ok(shown) => shown,
             Err(reply) => return reply,
@@ -126,6 +136,33 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
         }
         (["mlag", ..], _) if !cx.protocol(Protocol::Mlag) => return Reply::unrecognized("mlag"),
         (["mlag"], _) => routing::mlag(cx),
+        (["mlag-vip"], _) if !cx.protocol(Protocol::Mlag) => {
+            return Reply::unrecognized("mlag-vip");
+        }
+        (["mlag-vip"], _) => routing::mlag_vip(cx),
+        (["interfaces", "port-channel", "summary"], _) => routing::port_channels(cx),
+        (["interfaces", "mlag-port-channel", "summary"], _) if !cx.protocol(Protocol::Mlag) => {
+            return Reply::unrecognized("mlag-port-channel");
+        }
+        (["interfaces", "mlag-port-channel", "summary"], _) => routing::mlag_port_channels(cx),
+        (["traffic", "pool", rest @ ..], _) => match qos::traffic_pool(cx, rest) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["buffers", "pools"], _) => qos::buffers_pools(cx),
+        (["dcb", "priority-flow-control"], _) => qos::pfc(cx),
+        (["dcb", "ets", rest @ ..], _) => match qos::ets(cx, rest) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["qos", "interface", kind, id], _) => match qos::qos_interface(cx, kind, id) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["roce"], _) => match qos::roce(cx) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
         ([first, ..], _) => return Reply::unrecognized(first),
         ([], _) => return Reply::unrecognized("show"),
     };

@@ -1,58 +1,97 @@
 //! The `show` commands that read the network ([`crate::lab::network`]), printed
 //! in the layouts of captured Onyx output: `show ip bgp summary`
 //! (`tests/fixtures/corpus/onyx/more/cray-docs-csm__sw-spine-001__show_ip_bgp_summary_5_neighbors.txt`,
-//! `…show_ip_bgp_vrf_all_summary.txt`) and `show mlag`
-//! (`…cray-docs-csm__sw-spine-002__show_mlag.txt`). Column widths are the captures'; what
-//! they do not show (states other than ESTABLISHED, a session never up, counters) is in
-//! [`super::cli::Unconfirmed`].
+//! `…show_ip_bgp_vrf_all_summary.txt`), `show mlag`
+//! (`…cray-docs-csm__sw-spine-002__show_mlag.txt`), `show mlag-vip`
+//! (`…cray-docs-csm__sw-spine-001__show_mlag-vip.txt`) and `show interfaces mlag-port-channel
+//! summary` (`…cray-docs-csm__manual-example__show_interfaces_mlag-port-channel_summary.txt`);
+//! `show interfaces port-channel summary` in the MLAG one's layout (no capture of its text).
+//! Column widths are the captures'; what they do not show (states other than ESTABLISHED, a
+//! session never up, counters) is in [`super::cli::Unconfirmed`]. JSON (`| json-print`) in
+//! the shapes of `tests/fixtures/corpus/onyx/show/ansible-onyx__onyx_mlag*_show__*json.cfg`
+//! and `…onyx_port_channel_show__json.cfg`, named at each command.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use serde_json::Value;
+
+use super::json::{Obj, key_values};
+use super::qos::short_name;
 use super::{Cx, Shown};
 use crate::lab::cli::Unconfirmed;
-use crate::lab::network::{BgpView, MlagPortState, MlagView, Network, SessionState, base_mac};
+use crate::lab::network::{BgpView, MlagPortState, MlagView, Net, Network, SessionState, base_mac};
+use crate::onyx::{Iface, command::LacpMode};
+use crate::types::Release;
 
 /// Keepalives a second established session exchanges (the capture's `keepalive interval in
 /// seconds (established with peer): 30`), for the message counters.
 const KEEPALIVE: u64 = 30;
 
+/// Where `show interfaces mlag-port-channel summary | json-print` became a list of its
+/// blocks (the Ansible collection's `onyx_linkagg` reads it so from 3.6.6000 on).
+const SUMMARY_JSON_LIST: Release = Release(3, 6, 6000);
+
 /// `show ip bgp summary` of the default VRF: empty without a BGP instance (UNCONFIRMED).
+/// JSON: no capture; the header's fields, then a row per neighbor keyed by its address, as
+/// `json-print` prints other tables (UNCONFIRMED).
 pub fn bgp_summary(cx: &Cx<'_>) -> Shown {
-    Shown::text(cx.net(|net, network, me| {
-        net.bgp()
-            .get(me)
-            .map(|v| bgp_text(me, v, network))
-            .unwrap_or_default()
-    }))
+    cx.net(|net, network, me| match net.bgp().get(me) {
+        Some(v) => bgp_shown(me, v, network),
+        None => Shown {
+            text: String::new(),
+            json: Some(Obj::new().build()),
+        },
+    })
 }
 
 /// `show mlag` (its protocol on).
 pub fn mlag(cx: &Cx<'_>) -> Shown {
     let hostname = cx.sw.hostname();
-    Shown::text(cx.net(|net, network, me| {
-        net.mlag()
-            .map(|v| mlag_text(me, hostname, &v, network))
-            .unwrap_or_default()
-    }))
+    cx.net(|net, network, me| match net.mlag() {
+        Some(v) => mlag_shown(me, hostname, &v, network),
+        None => Shown {
+            text: String::new(),
+            json: Some(Obj::new().build()),
+        },
+    })
 }
 
-fn bgp_text(me: &str, view: &BgpView, network: &Network) -> String {
+fn bgp_shown(me: &str, view: &BgpView, network: &Network) -> Shown {
     let version = view.prefixes;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "\nVRF name                  : default\nBGP router identifier     : {}\nlocal AS number           : {}\nBGP table version         : {version}\nMain routing table version: {version}\nIPV4 Prefixes             : {}\nIPV6 Prefixes             : 0\nL2VPN EVPN Prefixes       : 0\n\n",
-        view.router_id, view.asn, view.prefixes
-    );
+    let header = [
+        ("VRF name", "default".to_string()),
+        ("BGP router identifier", view.router_id.to_string()),
+        ("local AS number", view.asn.to_string()),
+        ("BGP table version", version.to_string()),
+        ("Main routing table version", version.to_string()),
+        ("IPV4 Prefixes", view.prefixes.to_string()),
+        ("IPV6 Prefixes", "0".to_string()),
+        ("L2VPN EVPN Prefixes", "0".to_string()),
+    ];
+    let mut text = String::from("\n");
+    let mut json = Obj::new();
+    for (label, value) in &header {
+        let _ = writeln!(text, "{label:<26}: {value}");
+        json = json.s(label, value);
+    }
     let rule = "-".repeat(114);
-    let _ = writeln!(out, "{rule}");
-    let _ = writeln!(
-        out,
-        "{:<18}{:<5}{:<13}{:<10}{:<10}{:<10}{:<7}{:<7}{:<14}State/PfxRcd",
+    let columns = [
+        "V",
+        "AS",
+        "MsgRcvd",
+        "MsgSent",
+        "TblVer",
+        "InQ",
+        "OutQ",
+        "Up/Down",
+        "State/PfxRcd",
+    ];
+    let _ = write!(
+        text,
+        "\n{rule}\n{:<18}{:<5}{:<13}{:<10}{:<10}{:<10}{:<7}{:<7}{:<14}State/PfxRcd\n{rule}\n",
         "Neighbor", "V", "AS", "MsgRcvd", "MsgSent", "TblVer", "InQ", "OutQ", "Up/Down"
     );
-    let _ = writeln!(out, "{rule}");
     for s in &view.sessions {
         let up = s.state == SessionState::Established;
         let (age, toggles) = network.since(&format!("{me} bgp {}", s.neighbor), up);
@@ -77,21 +116,41 @@ fn bgp_text(me: &str, view: &BgpView, network: &Network) -> String {
             };
             (0, 0, 0, when, state.text().to_string())
         };
+        let values = [
+            "4".to_string(),
+            s.remote_as.to_string(),
+            rcvd.to_string(),
+            sent.to_string(),
+            tblver.to_string(),
+            "0".to_string(),
+            "0".to_string(),
+            updown,
+            state,
+        ];
         let _ = writeln!(
-            out,
-            "{:<18}{:<5}{:<13}{:<10}{:<10}{:<10}{:<7}{:<7}{:<14}{state}",
+            text,
+            "{:<18}{:<5}{:<13}{:<10}{:<10}{:<10}{:<7}{:<7}{:<14}{}",
             s.neighbor.to_string(),
-            4,
-            s.remote_as,
-            rcvd,
-            sent,
-            tblver,
-            0,
-            0,
-            updown
+            values[0],
+            values[1],
+            values[2],
+            values[3],
+            values[4],
+            values[5],
+            values[6],
+            values[7],
+            values[8]
         );
+        let mut row = Obj::new();
+        for (k, v) in columns.iter().zip(&values) {
+            row = row.s(k, v);
+        }
+        json = json.row(&s.neighbor.to_string(), row);
     }
-    out
+    Shown {
+        text,
+        json: Some(json.build()),
+    }
 }
 
 /// Days, hours, minutes and seconds.
@@ -112,40 +171,61 @@ fn ipl_uptime(d: Duration) -> String {
     format!("{d} days, {h:02}:{m:02}:{s:02}")
 }
 
-fn mlag_text(me: &str, hostname: &str, view: &MlagView, network: &Network) -> String {
+fn on(b: bool, yes: &'static str, no: Unconfirmed) -> &'static str {
+    if b { yes } else { no.text() }
+}
+
+/// `show mlag` as text, and as JSON in the shape of
+/// `ansible-onyx__onyx_mlag_show__show_mlag_json.cfg` (no IPL) and
+/// `…onyx_mlag_ipl_show__show_mlag_json.cfg` (`MLAG IPLs Summary`, the IPL's row without its
+/// up time and toggle counter). Both captures are of a pair shut down and list no members;
+/// the lab lists them (`MLAG Members Summary`, a row per system ID) once the pair is enabled:
+/// UNCONFIRMED.
+fn mlag_shown(me: &str, hostname: &str, view: &MlagView, network: &Network) -> Shown {
     let mut out = String::new();
-    let on = |b: bool, yes: &'static str, no: Unconfirmed| if b { yes } else { no.text() };
-    let _ = writeln!(
-        out,
-        "Admin status: {}",
-        on(view.admin, "Enabled", Unconfirmed::MlagDisabled)
-    );
-    let _ = writeln!(
-        out,
-        "Operational status: {}",
-        on(view.oper, "Up", Unconfirmed::MlagDown)
-    );
-    out.push_str("Reload-delay: 30 sec\nKeepalive-interval: 1 sec\nUpgrade-timeout: 60 min\n");
+    let admin = on(view.admin, "Enabled", Unconfirmed::MlagDisabled);
+    let oper = on(view.oper, "Up", Unconfirmed::MlagDown);
     let mac = view
         .system_mac
         .map_or_else(|| base_mac(me).to_string(), |m| m.to_string());
+    let _ = writeln!(out, "Admin status: {admin}\nOperational status: {oper}");
+    out.push_str("Reload-delay: 30 sec\nKeepalive-interval: 1 sec\nUpgrade-timeout: 60 min\n");
     let _ = writeln!(out, "System-mac: {mac}");
+    let mut json = Obj::new()
+        .s("Admin status", admin)
+        .s("Operational status", oper)
+        .s("Reload-delay", "30 sec")
+        .s("Keepalive-interval", "1 sec")
+        .s("Upgrade-timeout", "60 min")
+        .s("System-mac", &mac);
     let count =
         |f: &dyn Fn(MlagPortState) -> bool| view.ports.iter().filter(|(_, s)| f(*s)).count();
     let disabled = count(&|s| s == MlagPortState::Disabled);
-    let _ = write!(
-        out,
-        "\nMLAG Ports Configuration Summary:\n Configured: {}\n Disabled:   {disabled}\n Enabled:    {}\n",
-        view.ports.len(),
-        view.ports.len() - disabled
-    );
-    let _ = write!(
-        out,
-        "\nMLAG Ports Status Summary:\n Inactive:       {}\n Active-partial: {}\n Active-full:    {}\n",
-        count(&|s| s == MlagPortState::Inactive),
-        count(&|s| s == MlagPortState::ActivePartial),
-        count(&|s| s == MlagPortState::ActiveFull)
-    );
+    let configuration = [
+        ("Configured", view.ports.len()),
+        ("Disabled", disabled),
+        ("Enabled", view.ports.len() - disabled),
+    ];
+    let status = [
+        ("Inactive", count(&|s| s == MlagPortState::Inactive)),
+        (
+            "Active-partial",
+            count(&|s| s == MlagPortState::ActivePartial),
+        ),
+        ("Active-full", count(&|s| s == MlagPortState::ActiveFull)),
+    ];
+    for (title, fields, width) in [
+        ("MLAG Ports Configuration Summary", &configuration, 11),
+        ("MLAG Ports Status Summary", &status, 15),
+    ] {
+        let _ = writeln!(out, "\n{title}:");
+        let mut section = Obj::new();
+        for (k, n) in fields {
+            let _ = writeln!(out, " {:<width$} {n}", format!("{k}:"));
+            section = section.s(k, n);
+        }
+        json = json.v(title, section.build());
+    }
     let rule = "-".repeat(161);
     let _ = write!(
         out,
@@ -166,20 +246,31 @@ fn mlag_text(me: &str, hostname: &str, view: &MlagView, network: &Network) -> St
     if let Some(ipl) = &view.ipl {
         let (age, toggles) = network.since(&format!("{me} ipl {}", ipl.id), ipl.up);
         let text = |v: Option<String>| v.unwrap_or_else(|| Unconfirmed::MlagNone.text().into());
+        let group = text(ipl.port_channel.map(|n| format!("Po{n}")));
+        let vlan = text(ipl.vlan.map(|v| v.to_string()));
+        let state = on(ipl.up, "Up", Unconfirmed::MlagDown);
+        let local = text(ipl.local.map(|a| a.to_string()));
+        let peer = text(ipl.peer.map(|a| a.to_string()));
         let _ = writeln!(
             out,
-            "{:<5}{:<14}{:<11}{:<13}{:<41}{:<41}{:<21}{toggles}",
+            "{:<5}{group:<14}{vlan:<11}{state:<13}{local:<41}{peer:<41}{:<21}{toggles}",
             ipl.id,
-            text(ipl.port_channel.map(|n| format!("Po{n}"))),
-            text(ipl.vlan.map(|v| v.to_string())),
-            on(ipl.up, "Up", Unconfirmed::MlagDown),
-            text(ipl.local.map(|a| a.to_string())),
-            text(ipl.peer.map(|a| a.to_string())),
             if ipl.up {
                 ipl_uptime(age)
             } else {
                 Unconfirmed::MlagNone.text().into()
             },
+        );
+        // Inserted in the text's column order: the capture's key order.
+        let row = Obj::new()
+            .s("Group Port-Channel", group)
+            .s("Vlan Interface", vlan)
+            .s("Operational State", state)
+            .s("Local IP address", local)
+            .s("Peer IP address", peer);
+        json = json.v(
+            "MLAG IPLs Summary",
+            Obj::new().row(&ipl.id.to_string(), row).build(),
         );
     }
     let members = "-".repeat(69);
@@ -188,15 +279,266 @@ fn mlag_text(me: &str, hostname: &str, view: &MlagView, network: &Network) -> St
         "\nMLAG Members Summary:\n{members}\n{:<20}{:<29}Hostname\n{members}\n",
         "System-id", "State"
     );
-    let _ = writeln!(
-        out,
-        "{:<20}{:<29}<{hostname}>",
-        base_mac(me).to_string(),
-        "Up"
+    let mine = base_mac(me).to_string();
+    let _ = writeln!(out, "{mine:<20}{:<29}<{hostname}>", "Up");
+    let mut rows = Obj::new().row(
+        &mine,
+        Obj::new()
+            .s("State", "Up")
+            .s("Hostname", format!("<{hostname}>")),
     );
     if let Some(peer) = &view.peer {
         let state = on(view.oper, "Up", Unconfirmed::MlagDown);
-        let _ = writeln!(out, "{:<20}{state}", base_mac(peer).to_string());
+        let id = base_mac(peer).to_string();
+        let _ = writeln!(out, "{id:<20}{state}");
+        rows = rows.row(&id, Obj::new().s("State", state).s("Hostname", ""));
     }
-    out
+    if view.admin {
+        json = json.v("MLAG Members Summary", rows.build());
+    }
+    Shown {
+        text: out,
+        json: Some(json.build()),
+    }
+}
+
+/// The role of this switch in its MLAG domain, by [`Unconfirmed::MlagRole`] (the prompt's).
+fn master(view: &MlagView) -> bool {
+    match view.ipl.as_ref().and_then(|i| Some((i.local?, i.peer?))) {
+        Some((mine, peer)) => mine <= peer,
+        None => true,
+    }
+}
+
+/// `show mlag-vip` (its protocol on): the domain's name and virtual address, and the
+/// switches of the pair that run it with their roles (the capture's layout). The lab has no
+/// management interface: a switch's address is `N/A` ([`Unconfirmed::MlagNone`]); without
+/// `mlag-vip`, or with the pair shut down, no switch is listed and the name and address are
+/// `N/A` too. JSON: `ansible-onyx__onyx_mlag_vip_show__show_mlag-vip_json.cfg`, the switches'
+/// rows inserted before the `MLAG-VIP` block (the order that gives the capture's).
+pub fn mlag_vip(cx: &Cx<'_>) -> Shown {
+    let c = &cx.sw.running;
+    let na = Unconfirmed::MlagNone.text();
+    let (name, address) = c
+        .mlag
+        .vip
+        .as_ref()
+        .map_or((na.to_string(), na.to_string()), |(n, a)| {
+            (n.clone(), a.to_string())
+        });
+    let nodes: Vec<(String, &str)> = cx.net(|net, _, _| {
+        let Some(view) = net.mlag().filter(|v| v.admin && c.mlag.vip.is_some()) else {
+            return Vec::new();
+        };
+        let mine = master(&view);
+        let role = |m: bool| if m { "master" } else { "standby" };
+        let mut nodes = vec![(cx.sw.hostname().to_string(), role(mine))];
+        let peer = view.peer.as_deref().filter(|_| view.oper).and_then(|p| {
+            let pc = net.configs.get(p)?;
+            (pc.mlag.vip.as_ref().map(|v| &v.0) == c.mlag.vip.as_ref().map(|v| &v.0))
+                .then(|| pc.hostname.clone().unwrap_or_else(|| p.to_string()))
+        });
+        if let Some(p) = peer {
+            nodes.push((p, role(!mine)));
+        }
+        nodes.sort_by_key(|(_, r)| *r != "master");
+        nodes
+    });
+    let rule = "-".repeat(82);
+    let mut text = format!(
+        "MLAG-VIP:\n MLAG group name: {name}\n MLAG VIP address: {address}\n Active nodes: {}\n \n{rule}\n{:<41}{:<21}IP Address\n{rule}\n",
+        nodes.len(),
+        "Hostname",
+        "VIP-State"
+    );
+    let mut json = Obj::new();
+    for (host, role) in &nodes {
+        let _ = writeln!(text, "{host:<43}{role:<21}{na}");
+        json = json.row(host, Obj::new().s("VIP-State", role).s("IP Address", na));
+    }
+    let json = json.v(
+        "MLAG-VIP",
+        Obj::new()
+            .s("MLAG group name", &name)
+            .s("MLAG VIP address", &address)
+            .s("Active nodes", nodes.len())
+            .build(),
+    );
+    Shown {
+        text,
+        json: Some(json.build()),
+    }
+}
+
+/// A bundle's members with their flags (`Eth1/2(P)`: up in the bundle, `(D)` down),
+/// space-separated, and its type (`LACP` when its members negotiate, else static).
+fn members(net: &Net<'_>, sw: &str, mlag: bool, id: u16) -> (String, bool) {
+    let ports = net.members(sw, mlag, id);
+    let lacp = net.configs.get(sw).is_some_and(|c| {
+        ports.iter().any(|p| {
+            c.interfaces
+                .get(&Iface::Ethernet(*p))
+                .and_then(|i| i.channel_group)
+                .is_some_and(|g| g.mode != LacpMode::On)
+        })
+    });
+    let list = ports
+        .iter()
+        .map(|p| {
+            let flag = if net.port_up(sw, *p) { 'P' } else { 'D' };
+            format!("{}({flag})", short_name(Iface::Ethernet(*p)))
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    (list, lacp)
+}
+
+/// `show interfaces port-channel summary`: per port-channel its group number (1, 2, … in
+/// order), state (`U` up, `D` down), type and members. JSON:
+/// `ansible-onyx__onyx_port_channel_show__json.cfg` (rows keyed `1 Po22(D)`, then the
+/// `Flags` legend: inserted so, the capture's order). No capture shows the text: the layout
+/// is the MLAG summary's (UNCONFIRMED).
+pub fn port_channels(cx: &Cx<'_>) -> Shown {
+    let c = &cx.sw.running;
+    let rows: Vec<(String, String, String)> = cx.net(|net, _, me| {
+        c.interfaces
+            .keys()
+            .filter_map(|k| match k {
+                Iface::PortChannel(n) => Some(*n),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(g, n)| {
+                let flag = if net.iface_up(me, Iface::PortChannel(n)) {
+                    'U'
+                } else {
+                    'D'
+                };
+                let (ports, lacp) = members(net, me, false, n);
+                let kind = if lacp { "LACP" } else { "STATIC" };
+                (format!("{} Po{n}({flag})", g + 1), kind.to_string(), ports)
+            })
+            .collect()
+    });
+    let flags = [
+        ("D", "Down"),
+        ("U", "Up"),
+        ("P", "Up in port-channel (members)"),
+        ("S", "Suspend in port-channel (members)"),
+        ("I", "Individual"),
+    ];
+    let mut text = String::from("\nFlags:\n");
+    let legend = key_values(&mut text, Obj::new(), flags);
+    let rule = format!("  {}\n", "-".repeat(78));
+    let _ = write!(
+        text,
+        "\nPort-Channel Summary:\n{rule}  {:<19}{:<9}Member\n  {:<28}Ports\n  {:<28}(D/P/S/I)\n{rule}",
+        "Group", "Type", "Port-Channel", "(D/U)"
+    );
+    let mut json = Obj::new();
+    for (group, kind, ports) in &rows {
+        let _ = writeln!(text, "  {group:<19}{kind:<9}{ports}");
+        json = json.row(group, Obj::new().s("Type", kind).s("Member Ports", ports));
+    }
+    Shown {
+        text,
+        json: Some(json.v("Flags", legend.build()).build()),
+    }
+}
+
+/// `show interfaces mlag-port-channel summary` (MLAG on), in the capture's layout: per MLAG
+/// port-channel its group number, state across the pair (`U` members up on both switches,
+/// `P` on one, `D` none or shut down, `S` with the pair shut down: the JSON capture's
+/// `Mpo33(S)` of a pair shut down), type, and the members here and on the peer (`N/A`
+/// without a peer). JSON: `ansible-onyx__onyx_mlag_port_channel_show__json.cfg` before
+/// 3.6.6000; from 3.6.6000 its three blocks in a list, the rows in a one-element list under
+/// `MLAG Port-Channel Summary`, as the Ansible collection's `onyx_linkagg` reads them (no
+/// capture: UNCONFIRMED).
+pub fn mlag_port_channels(cx: &Cx<'_>) -> Shown {
+    let rows: Vec<(String, String, String, String)> = cx.net(|net, _, me| {
+        let Some(view) = net.mlag() else {
+            return Vec::new();
+        };
+        view.ports
+            .iter()
+            .enumerate()
+            .map(|(g, (n, state))| {
+                let flag = match state {
+                    MlagPortState::Disabled => 'D',
+                    _ if !view.admin => 'S',
+                    MlagPortState::ActiveFull => 'U',
+                    MlagPortState::ActivePartial => 'P',
+                    MlagPortState::Inactive => 'D',
+                };
+                let (local, lacp) = members(net, me, true, *n);
+                let peer = match view.peer.as_deref().filter(|_| view.oper) {
+                    Some(p) => members(net, p, true, *n).0,
+                    None => Unconfirmed::MlagNone.text().to_string(),
+                };
+                let kind = if lacp { "LACP" } else { "Static" };
+                (
+                    format!("{} Mpo{n}({flag})", g + 1),
+                    kind.to_string(),
+                    local,
+                    peer,
+                )
+            })
+            .collect()
+    });
+    let mut text = String::from(
+        "\nMLAG Port-Channel Flags: D-Down, U-Up, P-Partial UP, S-suspended by MLAG\n\nPort Flags:\n",
+    );
+    let port_flags = key_values(
+        &mut text,
+        Obj::new(),
+        [
+            ("D", "Down"),
+            ("P", "Up in port-channel (members)"),
+            ("S", "Suspend in port-channel (members)"),
+            ("I", "Individual"),
+        ],
+    );
+    let rule = format!("  {}\n", "-".repeat(78));
+    let _ = write!(
+        text,
+        "\nMLAG Port-Channel Summary:\n{rule}  {:<19}{:<9}{:<26}Peer\n  {:<28}{:<26}Ports\n  {:<28}{:<26}(D/P/S/I)\n{rule}",
+        "Group", "Type", "Local", "Port-Channel", "Ports", "(D/U/P/S)", "(D/P/S/I)"
+    );
+    let mut summary = Obj::new();
+    for (group, kind, local, peer) in &rows {
+        let _ = writeln!(text, "  {group:<19}{kind:<9}{local:<26}{peer}");
+        summary = summary.row(
+            group,
+            Obj::new()
+                .s("Type", kind)
+                .s("Local Ports (D/P/S/I)", local)
+                .s("Peer Ports (D/P/S/I)", peer),
+        );
+    }
+    // The JSON capture's legend (spaced unlike the text's).
+    let legend = "D-Down, U-Up, P-Partial UP, S - suspended by MLAG";
+    let json = if cx.sw.release < SUMMARY_JSON_LIST {
+        Obj::new()
+            .s("MLAG Port-Channel Flags", legend)
+            .v("Port Flags", port_flags.build())
+            .v("MLAG Port-Channel Summary", summary.build())
+            .build()
+    } else {
+        let rows = if rows.is_empty() {
+            Vec::new()
+        } else {
+            vec![summary.build()]
+        };
+        Value::Array(vec![
+            Obj::new().s("MLAG Port-Channel Flags", legend).build(),
+            Obj::new().v("Port Flags", port_flags.build()).build(),
+            Obj::new()
+                .v("MLAG Port-Channel Summary", Value::Array(rows))
+                .build(),
+        ])
+    };
+    Shown {
+        text,
+        json: Some(json),
+    }
 }
