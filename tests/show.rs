@@ -271,7 +271,10 @@ fn show_interfaces_as_captured() {
     let (leaf, spine) = (&net["leaf01"], &net["spine01"]);
 
     // A switchport (a server's subport) and a routed port (a spine's leaf link), each as
-    // the capture of its kind.
+    // the capture of its kind, on the captures' release (before the JSON API shapes).
+    let captured_release = fabric::types::Release(3, 6, 5000);
+    let release = leaf.with(|sw| std::mem::replace(&mut sw.release, captured_release));
+    spine.with(|sw| sw.release = captured_release);
     let all = json(leaf, "show interfaces ethernet");
     let all = all.as_array().unwrap();
     // 8 ports split 4 ways, 24 whole: 56 ports on an SN3700 with 1/1-1/8 split.
@@ -288,6 +291,21 @@ fn show_interfaces_as_captured() {
     let routed = json(spine, "show interfaces ethernet 1/1");
     let real = capture_json("show/ansible-onyx__onyx_l3_interface_show__json.cfg");
     assert_shape(&routed[0], &real[0], "ethernet 1/1 (routed)");
+    // From 3.6.6000, each port named by its key, its fields in a one-element list: what the
+    // Ansible collection's readers take (`onyx_facts`, `onyx_interface`).
+    leaf.with(|sw| sw.release = release);
+    let api = json(leaf, "show interfaces ethernet");
+    let first = &api.as_array().unwrap()[0]["Eth1/1/1"][0];
+    assert_eq!(first["Actual speed"], "50 Gbps");
+    assert!(first.get("header").is_none());
+    for k in facts[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| *k != "header")
+    {
+        assert!(first.get(k).is_some(), "{k}");
+    }
 
     // Text: the 3.7+ capture's labels at its column, block by block.
     let text = typed(leaf, &["show interfaces ethernet 1/9"]);
@@ -412,6 +430,9 @@ fn show_interfaces_as_captured() {
 fn show_l2_as_captured() {
     let net = cluster();
     let leaf = &net["leaf01"];
+    // The captures' release (before the JSON API shapes; after them below).
+    let release =
+        leaf.with(|sw| std::mem::replace(&mut sw.release, fabric::types::Release(3, 6, 5000)));
     let sp = as_captured(
         leaf,
         "show interfaces switchport",
@@ -438,6 +459,14 @@ fn show_l2_as_captured() {
     );
     let text = typed(leaf, &["show vlan"]);
     assert!(line(&text, "10      gpu").contains("Eth1/1/1, "), "{text}");
+    // From 3.6.6000 each row's object in a one-element list, as `onyx_vlan` and
+    // `onyx_l2_interface` read it.
+    leaf.with(|sw| sw.release = release);
+    assert_eq!(json(leaf, "show vlan")["10"][0]["Name"], "gpu");
+    assert_eq!(
+        json(leaf, "show interfaces switchport")["Eth1/1/1"][0]["Access vlan"],
+        "10"
+    );
 
     let mac = typed(leaf, &["show mac-address-table"]);
     let real = capture("show/napalm-onyx__show_mac_address_table.txt");

@@ -458,7 +458,18 @@ pub fn ethernet(cx: &Cx<'_>, id: Option<&str>) -> Result<Shown, Reply> {
             text.push('\n');
         }
         counters_text(&mut text, release);
-        json.push(ethernet_json(&v, &name));
+        let port = ethernet_json(&v, &name);
+        // From the JSON API release, a port is `{"Eth1/1": [{…}]}`, named by its key rather
+        // than a `header` field (see `JSON_API`).
+        json.push(match port {
+            Value::Object(mut attrs) if release >= super::JSON_API => {
+                attrs.shift_remove("header");
+                let mut port = Map::new();
+                port.insert(name.clone(), Value::Array(vec![Value::Object(attrs)]));
+                Value::Object(port)
+            }
+            other => other,
+        });
     }
     Ok(shown(text, json))
 }

@@ -103,7 +103,7 @@ pub fn switchport(cx: &Cx<'_>) -> Shown {
             json!({ "Access vlan": access, "Allowed vlans": allowed, "Mode": mode.to_string() }),
         );
     }
-    shown(text, json)
+    shown(text, super::api_rows(cx.sw.release, json))
 }
 
 /// `show vlan`: each VLAN with its name (`default` for VLAN 1, captured; a VLAN without a
@@ -143,7 +143,7 @@ pub fn vlan(cx: &Cx<'_>) -> Shown {
             json!({ "Name": name, "Ports": lines.join(",\n") }),
         );
     }
-    shown(text, json)
+    shown(text, super::api_rows(cx.sw.release, json))
 }
 
 /// `show mac-address-table`, in the layout of `…/show/napalm-onyx__show_mac_address_table.txt`:

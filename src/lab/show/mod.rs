@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use super::cli::{Reply, Switch, Unconfirmed};
 use super::network::{Cabling, Net, Network, World};
 use crate::onyx::Protocol;
+use crate::types::Release;
 
 mod config;
 mod interfaces;
@@ -171,6 +172,31 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
         (true, Some(v)) => Reply::text(json_text(&v)),
         (true, None) => Unconfirmed::NoJson.reply(&words.join(" ")),
     }
+}
+
+/// The release from which `json-print` prints Onyx's JSON API shapes: a named object's value
+/// is a list of objects (`{"Eth1/1": [{…}]}`), `show interfaces ethernet` a list of them, `show
+/// dcb priority-flow-control` and the port-channel summaries lists of their blocks. No capture
+/// of these shapes exists; they are what the Ansible collection reads from this release on
+/// (`BaseOnyxModule.ONYX_API_VERSION = "3.6.6000"`, its readers of `show vlan`, `show
+/// interfaces ethernet|switchport`, `show dcb priority-flow-control`, `show interfaces
+/// mlag-port-channel summary`). Earlier releases print the captured shapes.
+pub(crate) const JSON_API: Release = Release(3, 6, 6000);
+
+/// Rows keyed by name, as the switch's release prints them: from [`JSON_API`] each row's
+/// object in a one-element list.
+pub(crate) fn api_rows(
+    release: Release,
+    rows: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Value {
+    if release < JSON_API {
+        return serde_json::Value::Object(rows);
+    }
+    serde_json::Value::Object(
+        rows.into_iter()
+            .map(|(k, v)| (k, serde_json::Value::Array(vec![v])))
+            .collect(),
+    )
 }
 
 /// JSON as Onyx's `json-print` prints it: indented by four spaces.

@@ -30,10 +30,6 @@ use crate::types::{
     TrafficClass, Trust,
 };
 
-/// Where `show dcb priority-flow-control | json-print` changed shape (the Ansible collection
-/// switches its reader on it: `BaseOnyxModule.ONYX_API_VERSION`).
-const PFC_JSON_LIST: Release = Release(3, 6, 6000);
-
 /// The switch priority, traffic class and application of RoCE and of its congestion
 /// notifications under `roce` (the capture's "RoCE used TCs": 3/3 RoCE, 6/6 CNP).
 const ROCE_SP: u8 = 3;
@@ -489,7 +485,7 @@ pub fn pfc(cx: &Cx<'_>) -> Shown {
         let _ = writeln!(text, "{name:<17}{admin:<17}{oper}");
         table = table.row(name, Obj::new().s("PFC admin", admin).s("PFC oper", oper));
     }
-    let json = if cx.sw.release < PFC_JSON_LIST {
+    let json = if cx.sw.release < super::JSON_API {
         table.build()
     } else {
         Value::Array(vec![

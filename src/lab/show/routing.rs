@@ -22,15 +22,10 @@ use super::{Cx, Shown};
 use crate::lab::cli::Unconfirmed;
 use crate::lab::network::{BgpView, MlagPortState, MlagView, Net, Network, SessionState, base_mac};
 use crate::onyx::{Iface, command::LacpMode};
-use crate::types::Release;
 
 /// Keepalives a second established session exchanges (the capture's `keepalive interval in
 /// seconds (established with peer): 30`), for the message counters.
 const KEEPALIVE: u64 = 30;
-
-/// Where `show interfaces mlag-port-channel summary | json-print` became a list of its
-/// blocks (the Ansible collection's `onyx_linkagg` reads it so from 3.6.6000 on).
-const SUMMARY_JSON_LIST: Release = Release(3, 6, 6000);
 
 /// `show ip bgp summary` of the default VRF: empty without a BGP instance (UNCONFIRMED).
 /// JSON: no capture; the header's fields, then a row per neighbor keyed by its address, as
@@ -517,7 +512,7 @@ pub fn mlag_port_channels(cx: &Cx<'_>) -> Shown {
     }
     // The JSON capture's legend (spaced unlike the text's).
     let legend = "D-Down, U-Up, P-Partial UP, S - suspended by MLAG";
-    let json = if cx.sw.release < SUMMARY_JSON_LIST {
+    let json = if cx.sw.release < super::JSON_API {
         Obj::new()
             .s("MLAG Port-Channel Flags", legend)
             .v("Port Flags", port_flags.build())
