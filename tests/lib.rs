@@ -3,6 +3,7 @@
 
 mod audit;
 mod cli;
+mod clients;
 mod golden;
 mod import;
 mod invalid;
