@@ -16,6 +16,7 @@ mod props;
 mod push;
 mod routing;
 mod trust;
+mod verify;
 
 use std::path::{Path, PathBuf};
 
