@@ -24,6 +24,18 @@ fn sessions(text: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// `fabric push FABRIC` to the switches of a running `fabric lab` (its inventory and
+/// known_hosts, the lab's password), with `extra` arguments.
+pub fn push_lab(fabric: &Path, state: &Path, extra: &[&str]) -> (i32, String) {
+    push_inventory_of(
+        fabric,
+        state,
+        &state.join("known_hosts"),
+        extra,
+        &[("FABRIC_PASSWORD", "admin")],
+    )
+}
+
 /// Logged-in shells on every switch of a running `fabric lab`, enabled, paging off.
 fn shells(state: &Path) -> BTreeMap<String, Shell> {
     let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
@@ -89,13 +101,7 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
         .unwrap();
     assert_eq!(before, "% Unrecognized command \"bgp\".\n");
 
-    let (code, out) = push_inventory_of(
-        &fabric,
-        &state,
-        &state.join("known_hosts"),
-        &["--allow-disruptive"],
-        &[("FABRIC_PASSWORD", "admin")],
-    );
+    let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(out.matches(" converged ").count(), 6, "{out}");
 
