@@ -37,7 +37,7 @@ pub fn push_lab(fabric: &Path, state: &Path, extra: &[&str]) -> (i32, String) {
 }
 
 /// Logged-in shells on every switch of a running `fabric lab`, enabled, paging off.
-fn shells(state: &Path) -> BTreeMap<String, Shell> {
+pub fn shells(state: &Path) -> BTreeMap<String, Shell> {
     let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
     let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
     inv.switches

@@ -14,7 +14,7 @@ use fabric::fabric::{Fabric, Peer};
 use fabric::types::{EcnThresholds, Ets, Port};
 use fabric::verify::{self, Family, Input, Observed, Query};
 
-use crate::lab_ssh::{Shell, assert_read_only, fabric_bin, start_lab_of};
+use crate::lab_ssh::{assert_read_only, fabric_bin, start_lab_of};
 use crate::network::push_lab;
 use crate::{root, scratch};
 
@@ -48,7 +48,15 @@ struct State {
     /// A BGP neighbor's state instead of `ESTABLISHED/1` (`None`: no such neighbor).
     bgp: BTreeMap<(String, Ipv4Addr), Option<String>>,
     trust: BTreeMap<End, String>,
+    /// Ports whose PFC is not operational.
+    pfc_off: BTreeSet<End>,
+    /// Ports that mark nothing.
+    ecn_off: BTreeSet<End>,
+    /// Ports scheduling every class WRR.
+    ets_wrr: BTreeSet<End>,
     pool_memory: BTreeMap<String, String>,
+    /// Switches whose BGP runs under another AS, or none (`None`: an empty reply).
+    bgp_as: BTreeMap<String, Option<u32>>,
     /// `show mlag`'s lines replaced, by switch: (line start, new line).
     mlag: BTreeMap<String, Vec<(String, String)>>,
 }
@@ -130,7 +138,8 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
         Query::Pfc => {
             let mut out = serde_json::Map::new();
             for (p, _) in sw.ports.iter().filter(|(_, s)| s.pfc) {
-                let oper = if is_down(*p) { "Disabled" } else { "Enabled" };
+                let off = is_down(*p) || st.pfc_off.contains(&(name.to_string(), *p));
+                let oper = if off { "Disabled" } else { "Enabled" };
                 out.insert(
                     format!("Eth{p}"),
                     serde_json::json!([{ "PFC admin": "on", "PFC oper": oper }]),
@@ -170,7 +179,8 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
                     .ecn
                     .iter()
                     .find(|(c, _)| c.get() == tc)
-                    .map(|(_, e)| *e);
+                    .map(|(_, e)| *e)
+                    .filter(|_| !st.ecn_off.contains(&(name.to_string(), *p)));
                 list.push(match want {
                     None => serde_json::json!({ "header": format!("TC-{tc}"), "Mode": "none" }),
                     Some(e) => {
@@ -194,7 +204,8 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
                     .ets
                     .iter()
                     .find(|(c, _)| c.get() == tc)
-                    .map(|(_, e)| *e);
+                    .map(|(_, e)| *e)
+                    .filter(|_| !st.ets_wrr.contains(&(name.to_string(), *p)));
                 let (mode, w) = match want {
                     Some(Ets::Strict) => ("Strict", 0),
                     Some(Ets::Wrr(w)) => ("WRR", w),
@@ -227,10 +238,15 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
         }
         Query::Bgp => {
             let r = sw.routing.as_ref().unwrap();
+            let asn = match st.bgp_as.get(name) {
+                Some(None) => return String::new(),
+                Some(Some(n)) => *n,
+                None => r.asn,
+            };
             let mut out = format!(
                 "\nVRF name                  : default\nBGP router identifier     : {}\nlocal AS number           : {}\nBGP table version         : 9\nMain routing table version: 9\nIPV4 Prefixes             : 9\nIPV6 Prefixes             : 0\nL2VPN EVPN Prefixes       : 0\n\n{rule}\nNeighbor          V    AS           MsgRcvd   MsgSent   TblVer    InQ    OutQ   Up/Down       State/PfxRcd\n{rule}\n",
                 r.router_id,
-                r.asn,
+                asn,
                 rule = "-".repeat(114)
             );
             for (addr, n) in &r.neighbors {
@@ -482,6 +498,65 @@ fn each_problem_of_the_routed_fabric_is_one_finding() {
         "ethernet 1/1/1-1/1/4: trust L2, the fabric says L3"
     );
 
+    // PFC not operational, ECN and ETS not the fabric's, on one port each.
+    let st = State {
+        pfc_off: [end("leaf02", "1/27")].into(),
+        ecn_off: [end("leaf02", "1/28")].into(),
+        ets_wrr: [end("leaf02", "1/29")].into(),
+        ..State::default()
+    };
+    let found = check(&f, &st);
+    assert_eq!(
+        ids(&found),
+        [
+            ("V005", "leaf02", Some("ethernet 1/27")),
+            ("V007", "leaf02", Some("ethernet 1/28")),
+            ("V008", "leaf02", Some("ethernet 1/29")),
+        ]
+    );
+    assert_eq!(
+        found.iter().map(|f| f.message.as_str()).collect::<Vec<_>>(),
+        [
+            "ethernet 1/27: in PFC mode, but `PFC oper` is Disabled (`PFC admin` on)",
+            "ethernet 1/28: traffic class 3: no marking, the fabric says ecn minimum-absolute 150 maximum-absolute 1500",
+            "ethernet 1/29: traffic class 6: wrr 12, the fabric says strict",
+        ]
+    );
+
+    // A switch's BGP under another AS, or none: one finding, not one per session (its
+    // neighbors refuse it, or find no one).
+    let spines_to = |leaf: &str, state: &str| -> BTreeMap<(String, Ipv4Addr), Option<String>> {
+        ["spine01", "spine02"]
+            .iter()
+            .flat_map(|s| {
+                let r = switch(&f, s).routing.as_ref().unwrap();
+                r.neighbors
+                    .iter()
+                    .filter(|(_, n)| n.link.as_ref().is_some_and(|(far, _)| far.as_str() == leaf))
+                    .map(|(a, _)| ((s.to_string(), *a), Some(state.to_string())))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let st = State {
+        bgp_as: [("leaf04".to_string(), Some(65199))].into(),
+        bgp: spines_to("leaf04", "IDLE"),
+        ..State::default()
+    };
+    assert_eq!(
+        one(&f, &st, ("V012", "leaf04", None)),
+        "BGP runs under AS 65199, the fabric says 65104"
+    );
+    let st = State {
+        bgp_as: [("leaf03".to_string(), None)].into(),
+        bgp: spines_to("leaf03", "ACTIVE"),
+        ..State::default()
+    };
+    assert_eq!(
+        one(&f, &st, ("V011", "leaf03", None)),
+        "no BGP instance: none of its 8 session(s) can come up"
+    );
+
     // A pool's memory.
     let st = State {
         pool_memory: [("spine02".to_string(), "30.00".to_string())].into(),
@@ -655,6 +730,14 @@ fn pushed_lab(name: &str) -> (crate::lab_ssh::Killed, PathBuf, PathBuf) {
     (lab, state, fabric)
 }
 
+/// Configures one switch of a running lab by hand, one line, and logs out.
+fn by_hand(state: &Path, switch: &str, line: &str) {
+    let mut shells = crate::network::shells(state);
+    let sh = shells.get_mut(switch).unwrap();
+    sh.send("configure terminal").unwrap();
+    assert_eq!(sh.send(line).unwrap(), "\n", "{line}");
+}
+
 /// The finding lines of a text report.
 fn finding_lines(out: &str) -> Vec<&str> {
     out.lines()
@@ -698,22 +781,11 @@ fn verify_after_a_push_is_clean_and_each_fault_is_one_finding() {
     std::fs::remove_file(&faults).unwrap();
 
     // A neighbor removed by hand on spine01: found there, once.
-    let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
-    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
-    let a = &inv.switches["spine01"];
-    let mut sh = Shell::open(
-        format!("{}:{}", a.host, a.port).parse().unwrap(),
-        &state.join("known_hosts"),
-    );
-    for line in [
-        "no cli session paging enable",
-        "enable",
-        "configure terminal",
+    by_hand(
+        &state,
+        "spine01",
         "router bgp 65000 vrf default no neighbor 10.254.0.193",
-    ] {
-        sh.send(line).unwrap();
-    }
-    drop(sh);
+    );
     let (code, out, _) = verify_lab(&fabric, &state, &["--check", "bgp", "--format", "json"]);
     assert_eq!(code, 1, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -741,6 +813,42 @@ fn verify_after_a_push_is_clean_and_each_fault_is_one_finding() {
             "  error V010 (bgp-session-down): ethernet 1/29: the session to spine02 (10.254.0.224) is ACTIVE; spine02's is ACTIVE"
         ]
     );
+}
+
+/// The MLAG pair pushed to the lab verifies healthy (`show mlag`, which the lab prints); a
+/// half that expects another peer address takes the pair down at both halves: one finding.
+#[test]
+fn an_mlag_pair_pushed_to_the_lab_verifies_and_one_wrong_half_is_one_finding() {
+    let state = scratch("verify-mlag");
+    let fabric = root().join("fabrics/vsphere-mlag.yaml");
+    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    let (code, out) = push_lab(
+        &fabric,
+        &state,
+        &["--allow-disruptive", "--verify-state=mlag"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("2 switch(es) verified (mlag): 0 finding(s), 0 reply(ies) not read"),
+        "{out}"
+    );
+
+    by_hand(
+        &state,
+        "tor-b",
+        "interface vlan 4000 ipl 1 peer-address 10.254.255.3",
+    );
+    let (code, out, sent) = verify_lab(&fabric, &state, &["--check", "mlag"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        finding_lines(&out),
+        [
+            "  error V013 (mlag-down): the MLAG pair is not healthy: tor-a: peer link Down, Operational status: Down; tor-b: peer address 10.254.255.3, the fabric says 10.254.255.1, peer link Down, Operational status: Down"
+        ]
+    );
+    for lines in sent.values() {
+        assert_read_only(lines.iter().map(String::as_str));
+    }
 }
 
 /// A reply that is not what the command prints is never a clean verdict: a switch's error
