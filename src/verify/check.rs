@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use super::read::{self, Marking, Sched};
-use super::{Input, Observed, RULES};
+use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
 use crate::fabric::{Fabric, Peer, PortSettings, Switch};
 use crate::onyx::{Iface, IfaceRange};
@@ -138,6 +138,9 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// One stage of the checks.
+type Stage = fn(&mut Cx<'_>);
+
 /// Every problem of the verified switches, each once: switches by name, then checks by id,
 /// then interfaces in order; one check's findings with the same message on consecutive
 /// ports are one finding over an Onyx range.
@@ -148,14 +151,21 @@ pub fn verify(input: &Input<'_>) -> Vec<Finding> {
         explained: BTreeSet::new(),
         hits: Vec::new(),
     };
-    cabling(&mut cx);
-    links(&mut cx);
-    unseen(&mut cx);
-    pfc(&mut cx);
-    qos(&mut cx);
-    pools(&mut cx);
-    bgp(&mut cx);
-    mlag(&mut cx);
+    let stages: [(Family, Stage); 8] = [
+        (Family::Cabling, cabling),
+        (Family::Links, links),
+        (Family::Cabling, unseen),
+        (Family::Pfc, pfc),
+        (Family::Qos, qos),
+        (Family::Pools, pools),
+        (Family::Bgp, bgp),
+        (Family::Mlag, mlag),
+    ];
+    for (family, stage) in stages {
+        if input.families.contains(&family) {
+            stage(&mut cx);
+        }
+    }
     findings(cx.hits)
 }
 

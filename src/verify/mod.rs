@@ -409,6 +409,7 @@ impl Observed {
 /// The fabric and what was read of the verified switches: what [`verify`] compares.
 pub struct Input<'a> {
     pub fabric: &'a Fabric,
+    /// The families checked: the others' findings are not made, whatever was read.
     pub families: BTreeSet<Family>,
     /// Each verified switch, by name, and what was read of it.
     pub observed: BTreeMap<String, Observed>,
