@@ -18,3 +18,4 @@ pub mod input;
 pub mod lab;
 pub mod onyx;
 pub mod types;
+pub mod verify;

@@ -19,6 +19,7 @@ mod routing;
 mod show;
 mod show_qos;
 mod trust;
+mod verify;
 
 use std::path::{Path, PathBuf};
 

@@ -24,6 +24,18 @@ fn sessions(text: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// `fabric push FABRIC` to the switches of a running `fabric lab` (its inventory and
+/// known_hosts, the lab's password), with `extra` arguments.
+pub fn push_lab(fabric: &Path, state: &Path, extra: &[&str]) -> (i32, String) {
+    push_inventory_of(
+        fabric,
+        state,
+        &state.join("known_hosts"),
+        extra,
+        &[("FABRIC_PASSWORD", "admin")],
+    )
+}
+
 /// Logged-in shells on every switch of a running `fabric lab`, enabled, paging off.
 pub fn shells(state: &Path) -> BTreeMap<String, Shell> {
     let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
@@ -38,20 +50,6 @@ pub fn shells(state: &Path) -> BTreeMap<String, Shell> {
             (name.clone(), sh)
         })
         .collect()
-}
-
-/// `fabric push` of `fabric` to the running lab whose state is `state`, disruptive commands
-/// allowed; what it printed (it succeeded).
-pub fn push_lab(fabric: &Path, state: &Path) -> String {
-    let (code, out) = push_inventory_of(
-        fabric,
-        state,
-        &state.join("known_hosts"),
-        &["--allow-disruptive"],
-        &[("FABRIC_PASSWORD", "admin")],
-    );
-    assert_eq!(code, 0, "{out}");
-    out
 }
 
 /// Every switch's sessions, as its `show ip bgp summary` prints them.
@@ -103,7 +101,8 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
         .unwrap();
     assert_eq!(before, "% Unrecognized command \"bgp\".\n");
 
-    let out = push_lab(&fabric, &state);
+    let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive"]);
+    assert_eq!(code, 0, "{out}");
     assert_eq!(out.matches(" converged ").count(), 6, "{out}");
 
     let mut shells = shells(&state);
@@ -160,13 +159,23 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
 /// Lab switches running a fabric's compiled configs, of the fabric's models and releases,
 /// cabled as the fabric says.
 pub fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
+    network_and_devices(yaml).1
+}
+
+/// [`network_of`], with the network.
+fn network_and_devices(
+    yaml: &str,
+) -> (
+    std::sync::Arc<Network>,
+    BTreeMap<String, std::sync::Arc<Device>>,
+) {
     let mut sources = fabric::diag::Sources::default();
     let loaded =
         fabric::fabric::parse_bytes("fabric.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
     let network = Network::new(Cabling::from_fabric(&fab));
-    fabric::compile::compile(&fab)
+    let devices = fabric::compile::compile(&fab)
         .into_iter()
         .map(|(name, config)| {
             let mut sw = Switch::with_config(config);
@@ -179,7 +188,101 @@ pub fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
             dev.join(network.clone(), name.as_str());
             (name.to_string(), dev)
         })
-        .collect()
+        .collect();
+    (network, devices)
+}
+
+/// What LLDP on `port` of `me` reports, as the network derives it now.
+fn lldp(
+    network: &std::sync::Arc<Network>,
+    devices: &BTreeMap<String, std::sync::Arc<Device>>,
+    me: &str,
+    port: &str,
+) -> Option<(String, String)> {
+    let world = fabric::lab::network::World {
+        network: network.clone(),
+        me: me.to_string(),
+        others: network.others(me),
+    };
+    let mine = devices[me].snapshot().running;
+    world
+        .net(&mine)
+        .lldp_neighbor(me, port.parse().unwrap())
+        .map(|n| (n.system_name, n.port_id))
+}
+
+fn cabling_faults(yaml: &str) -> fabric::lab::Faults {
+    serde_saphyr::from_str(yaml).unwrap()
+}
+
+/// Cabling faults change what both ends of a cable see: crossed cables take down the BGP
+/// sessions across them (their addresses no longer share a subnet) and LLDP names the new
+/// far ends; a broken cable takes its port down at both ends, its session with it; a neighbor
+/// changed by a fault changes only what LLDP reports. Removing the faults mends everything.
+#[test]
+fn cabling_faults_miswire_break_and_rename_what_the_network_derives() {
+    let yaml = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
+    let (network, net) = network_and_devices(&yaml);
+    let bgp = |name: &str| sessions(&typed(&net[name], &["show ip bgp summary"]));
+    let down = |name: &str| -> Vec<String> {
+        bgp(name)
+            .into_iter()
+            .filter(|(_, s)| !s.starts_with("ESTABLISHED"))
+            .map(|(n, s)| format!("{n} {s}"))
+            .collect()
+    };
+    let spine = |p: &str| Some(("spine01".to_string(), format!("Eth{p}")));
+    assert_eq!(down("leaf01"), Vec::<String>::new());
+    assert_eq!(lldp(&network, &net, "leaf01", "1/25"), spine("1/1"));
+    assert_eq!(
+        lldp(&network, &net, "spine01", "1/1"),
+        Some(("leaf01".to_string(), "Eth1/25".to_string()))
+    );
+    // Hosts are simulated without LLDP.
+    assert_eq!(lldp(&network, &net, "leaf01", "1/1/1"), None);
+
+    // leaf01's cables in 1/25 and 1/26 crossed.
+    net["leaf01"].set_faults(cabling_faults("cabling: { swap: [[\"1/25\", \"1/26\"]] }"));
+    assert_eq!(lldp(&network, &net, "leaf01", "1/25"), spine("1/2"));
+    assert_eq!(lldp(&network, &net, "leaf01", "1/26"), spine("1/1"));
+    assert_eq!(
+        lldp(&network, &net, "spine01", "1/1"),
+        Some(("leaf01".to_string(), "Eth1/26".to_string()))
+    );
+    assert_eq!(
+        down("leaf01"),
+        ["10.254.0.192 ACTIVE", "10.254.0.200 ACTIVE"]
+    );
+    assert_eq!(
+        down("spine01"),
+        ["10.254.0.193 ACTIVE", "10.254.0.201 ACTIVE"]
+    );
+
+    // The cable in 1/25 broken: down at both ends, and only its session with it.
+    net["leaf01"].set_faults(cabling_faults("cabling: { down: [\"1/25\"] }"));
+    assert_eq!(lldp(&network, &net, "leaf01", "1/25"), None);
+    assert_eq!(lldp(&network, &net, "spine01", "1/1"), None);
+    assert_eq!(down("leaf01"), ["10.254.0.192 ACTIVE"]);
+    assert_eq!(down("spine01"), ["10.254.0.193 ACTIVE"]);
+
+    // What LLDP reports changed, field by field; nothing else is.
+    net["leaf01"].set_faults(cabling_faults(
+        "cabling: { neighbor: { \"1/25\": { host: spine09 }, \"1/26\": { port: Eth1/9 } } }",
+    ));
+    assert_eq!(
+        lldp(&network, &net, "leaf01", "1/25"),
+        Some(("spine09".to_string(), "Eth1/1".to_string()))
+    );
+    assert_eq!(lldp(&network, &net, "leaf01", "1/26"), spine("1/9"));
+    assert_eq!(
+        lldp(&network, &net, "spine01", "1/1"),
+        Some(("leaf01".to_string(), "Eth1/25".to_string()))
+    );
+    assert_eq!(down("leaf01"), Vec::<String>::new());
+
+    net["leaf01"].set_faults(fabric::lab::Faults::default());
+    assert_eq!(lldp(&network, &net, "leaf01", "1/26"), spine("1/2"));
+    assert_eq!(down("spine01"), Vec::<String>::new());
 }
 
 /// Types lines into a switch, as one session in configuration mode; what it printed.
@@ -321,14 +424,18 @@ fn stdio_sessions_see_the_other_switches_through_their_folders() {
     let extra = ["--from".as_ref(), from.as_os_str()];
     // spine01 has run a session (its folder holds its running config); spine02 never has.
     stdio_session_of(&fabric, &state, "spine01", &extra, "exit\n");
-    let out = stdio_session_of(
-        &fabric,
-        &state,
-        "leaf01",
-        &extra,
-        "no cli session paging enable\nenable\nshow ip bgp summary\nexit\n",
-    );
-    let rows = sessions(&out);
+    // leaf01's sessions, as a session of its own prints them.
+    let leaf01 = || {
+        let out = stdio_session_of(
+            &fabric,
+            &state,
+            "leaf01",
+            &extra,
+            "no cli session paging enable\nenable\nshow ip bgp summary\nexit\n",
+        );
+        (sessions(&out), out)
+    };
+    let (rows, out) = leaf01();
     let state_of = |n: &str| rows.get(n).map(String::as_str);
     // From spine01: its own loopback (leaf01's own prefixes come back looped and are refused).
     for n in [
@@ -347,4 +454,22 @@ fn stdio_sessions_see_the_other_switches_through_their_folders() {
     ] {
         assert_eq!(state_of(n), Some("ACTIVE"), "{out}");
     }
+
+    // Cabling faults in the folders count too: spine01's (another process's switch) and
+    // leaf01's own.
+    std::fs::write(
+        state.join("spine01/faults.yaml"),
+        "cabling: { down: [\"1/1\"] }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        state.join("leaf01/faults.yaml"),
+        "cabling: { down: [\"1/26\"] }\n",
+    )
+    .unwrap();
+    let (rows, out) = leaf01();
+    let state_of = |n: &str| rows.get(n).map(String::as_str);
+    assert_eq!(state_of("10.254.0.192"), Some("ACTIVE"), "{out}");
+    assert_eq!(state_of("10.254.0.200"), Some("ACTIVE"), "{out}");
+    assert_eq!(state_of("10.254.0.208"), Some("ESTABLISHED/1"), "{out}");
 }

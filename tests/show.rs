@@ -586,7 +586,8 @@ fn a_pushed_lab_shows_its_cabling() {
     let state = scratch("show-cabling");
     let fabric = root().join("fabrics/ml-cluster.yaml");
     let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
-    push_lab(&fabric, &state);
+    let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive"]);
+    assert_eq!(code, 0, "{out}");
     let mut shells = shells(&state);
     let leaf = shells.get_mut("leaf01").unwrap();
     let remote = leaf.send("show lldp remote").unwrap();

@@ -685,7 +685,7 @@ fn secrets_never_reach_any_output() {
         &v(&["audit", "--running", &bad_running]),
         &login,
     );
-    for cmd in ["diff", "push", "audit"] {
+    for cmd in ["diff", "push", "audit", "verify"] {
         for (what, extra, password) in [
             ("wrong password", vec![], &wrong),
             ("unknown host", vec!["--known-hosts", &empty_kh], &login),
@@ -716,7 +716,7 @@ fn secrets_never_reach_any_output() {
     .unwrap();
     run("push: refused and rolled back", &live("push", &[]), &login);
     std::fs::write(&faults, format!("enable_password: {login}\n")).unwrap();
-    for cmd in ["diff", "audit"] {
+    for cmd in ["diff", "audit", "verify"] {
         run(&format!("{cmd}: live"), &live(cmd, &[]), &login);
     }
     let switch = format!("swx-mld-1-2=admin@{addr}");
@@ -771,6 +771,14 @@ fn secrets_never_reach_any_output() {
     expect("diff: enable refused", 2, "`enable` refused");
     expect("push: refused and rolled back", 1, "rolled back");
     expect("diff: live", 1, "lldp");
+    expect("verify: wrong password", 2, "refused (tried password");
+    expect("verify: changed key", 2, "has CHANGED");
+    // Read whatever its verdict (the lab does not print every command `verify` sends yet).
+    let (_, _, out) = outputs
+        .iter()
+        .find(|(w, _, _)| w == "verify: live")
+        .unwrap();
+    assert!(out.contains("1 switch(es) verified"), "{out}");
     expect("import: live", 0, "snmp-server community ********");
     expect("push: converges", 0, "converged");
     // The excerpts still point at the problem, the secret masked in place.

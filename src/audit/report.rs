@@ -198,13 +198,7 @@ impl Report<'_> {
     /// fault and where it is.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        let width = self
-            .switches
-            .keys()
-            .map(String::len)
-            .max()
-            .unwrap_or(6)
-            .max(6);
+        let width = name_width(self.switches.keys());
         let _ = writeln!(out, "{:width$}  score  errors  warnings  infos", "switch");
         for s in self.summaries() {
             let _ = writeln!(
@@ -215,15 +209,7 @@ impl Report<'_> {
         }
         let mut current = "";
         for f in self.findings {
-            if f.switch != current {
-                current = &f.switch;
-                let _ = write!(out, "\n{current}\n");
-            }
-            let _ = writeln!(
-                out,
-                "  {} {} ({}): {}",
-                f.severity, f.rule, f.name, f.message
-            );
+            write_finding(&mut out, &mut current, f);
             for line in f.line.iter().flat_map(|l| l.lines()) {
                 let _ = writeln!(out, "      {line}");
             }
@@ -394,6 +380,24 @@ impl Report<'_> {
     }
 }
 
+/// A finding's line of a text report, after its switch's name when it is that switch's first.
+pub(crate) fn write_finding<'a>(out: &mut String, current: &mut &'a str, f: &'a Finding) {
+    if f.switch != *current {
+        *current = &f.switch;
+        let _ = write!(out, "\n{current}\n");
+    }
+    let _ = writeln!(
+        out,
+        "  {} {} ({}): {}",
+        f.severity, f.rule, f.name, f.message
+    );
+}
+
+/// The width of a table's column of switch names: the longest, at least `switch`'s.
+pub(crate) fn name_width<'a>(names: impl Iterator<Item = &'a String>) -> usize {
+    names.map(String::len).max().unwrap_or(6).max(6)
+}
+
 fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -409,7 +413,7 @@ fn uri(path: &str) -> String {
         .replace(' ', "%20")
 }
 
-fn xml(s: &str) -> String {
+pub(crate) fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

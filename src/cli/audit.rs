@@ -472,19 +472,21 @@ fn with_fabric(
     }))
 }
 
-/// `fabric explain RULE`.
+/// `fabric explain RULE`: an audit rule's doc, or a verify check's.
 pub fn explain(id: &str) -> Result<u8, Failure> {
-    match audit::rule(id) {
-        Some(rule) => {
-            out!("{}", rule.explain());
-            Ok(exit::OK)
-        }
-        None => {
+    let text = match (audit::rule(id), crate::verify::rule(id)) {
+        (Some(rule), _) => rule.explain(),
+        (None, Some(check)) => check.explain(),
+        (None, None) => {
             let ids: Vec<&str> = audit::RULES.iter().map(|r| r.id).collect();
-            Err(Failure(format!(
-                "no rule `{id}` (rules: {})",
-                ids.join(", ")
-            )))
+            let checks: Vec<&str> = crate::verify::RULES.iter().map(|r| r.id).collect();
+            return Err(Failure(format!(
+                "no rule `{id}` (audit rules: {}; verify checks: {})",
+                ids.join(", "),
+                checks.join(", ")
+            )));
         }
-    }
+    };
+    out!("{text}");
+    Ok(exit::OK)
 }

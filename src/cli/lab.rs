@@ -68,7 +68,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             )));
         };
         let (start, _) = fresh(sw)?;
-        let device = Device::open(&args.state.join(name), start, false, true)?;
+        let device = Arc::new(Device::open(&args.state.join(name), start, false, true)?);
         // The other switches are served by other sessions' processes: read from their folders.
         let network = Network::new(Cabling::from_fabric(&fabric));
         for other in fabric.switches.keys() {
@@ -76,6 +76,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 network.add_folder(other.as_str(), args.state.join(other.as_str()));
             }
         }
+        // This switch's own cabling faults count too (the others never read it as a config).
+        network.add_device(name, &device);
         device.join(network, name);
         crate::lab::run_stdio(&device)
             .map_err(|e| Failure(format!("{name}: standard input or output: {e}")))?;

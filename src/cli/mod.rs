@@ -40,6 +40,7 @@ mod import;
 #[cfg(feature = "lab")]
 mod lab;
 mod push;
+mod verify;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -118,12 +119,17 @@ enum Command {
     /// best practice (rules `R001`…) and, with a fabric, for drift. Exit 0 clean, 1 findings
     /// at or above `--fail-on`, 2 error.
     Audit(audit::Args),
+    /// Check the switches' live state against the fabric, read-only (`show` commands), every
+    /// switch at once: cabling (LLDP), links and their speed, PFC, trust/ECN/ETS, buffer
+    /// pools, BGP sessions, MLAG (checks `V001`…). Exit 0 clean, 1 findings, 2 a switch or a
+    /// reply that could not be read.
+    Verify(verify::Args),
     /// Turn switches that already exist (running configs, or live switches read with `show`
     /// commands) into a fabric file. Exit 0 written, 2 error.
     Import(import::Args),
-    /// Print what an audit rule checks, why it matters and how to fix it.
+    /// Print what an audit rule or a verify check checks, why it matters and how to fix it.
     Explain {
-        /// A rule id (`R001`) or name.
+        /// A rule id (`R001`, `V001`) or name.
         rule: String,
     },
     /// Print the JSON Schema of the fabric format.
@@ -178,6 +184,7 @@ pub fn main() -> u8 {
         Command::Diff(args) => diff::run(&args, color),
         Command::Push(args) => push::run(&args, color),
         Command::Audit(args) => audit::run(&args, color),
+        Command::Verify(args) => verify::run(&args, color),
         Command::Explain { rule } => audit::explain(&rule),
         Command::Import(args) => import::run(&args, color),
         #[cfg(feature = "lab")]

@@ -344,6 +344,20 @@ pub struct Args {
     /// `fabric lab` keeps it); they carry no traffic, so disruptive commands are allowed.
     #[arg(long, conflicts_with = "inventory")]
     lab: bool,
+    /// After a successful push, verify the switches' state (`fabric verify`): every check,
+    /// or these families (`--verify-state=bgp,mlag`); a finding makes the exit code 1.
+    #[arg(long, value_enum, value_name = "FAMILY", num_args = 0.., value_delimiter = ',',
+          require_equals = true)]
+    verify_state: Option<Vec<crate::verify::Family>>,
+    /// With `--verify-state`: read the switches again until nothing is found or this many
+    /// seconds have passed (sessions take a while to come up after a change).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0,
+        requires = "verify_state"
+    )]
+    verify_wait: u64,
     #[command(flatten)]
     connect: Connect,
 }
@@ -412,10 +426,13 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         }
         quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
         let logs_missing = say_transcript_errors(&mut out, &quiet);
+        drop(out);
         return Ok(if unreachable > 0 || logs_missing {
             exit::FAILURE
-        } else {
+        } else if args.dry_run {
             exit::OK
+        } else {
+            verify_after(args, &fabric, &jobs, opts)
         });
     }
 
@@ -576,13 +593,34 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         );
     }
     let all_ok = reports.iter().all(|r| r.outcome.ok());
+    drop(out);
     Ok(if !all_ok {
         exit::FINDINGS
     } else if unreachable > 0 || logs_missing {
         exit::FAILURE
     } else {
-        exit::OK
+        verify_after(args, &fabric, &jobs, opts)
     })
+}
+
+/// After a push that succeeded (every switch converged or unchanged): `--verify-state`'s
+/// verification of the pushed switches, printed; its exit code (0 without the flag).
+fn verify_after(args: &Args, fabric: &Fabric, jobs: &[Job], opts: &crate::device::Options) -> u8 {
+    let Some(checks) = &args.verify_state else {
+        return exit::OK;
+    };
+    let targets: Vec<Target> = jobs.iter().map(|j| j.target.clone()).collect();
+    let verified = super::verify::verify(
+        fabric,
+        &targets,
+        opts,
+        args.connect.parallel,
+        &super::verify::families(checks),
+        Duration::from_secs(args.verify_wait),
+    );
+    outln!("\nverify:");
+    out!("{}", verified.render(super::verify::Format::Text));
+    verified.code()
 }
 
 /// Ends the session of a switch that is not pushed; its transcripts, for the summary.

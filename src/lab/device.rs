@@ -9,7 +9,7 @@
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
 //! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
 //! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
-//! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]); read again whenever it changes |
+//! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
 
 use std::collections::BTreeMap;
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde::Deserialize;
 
 use super::cli::{Login, Session, Switch, Unconfirmed};
-use super::network::{Network, World};
+use super::network::{CablingFaults, Network, World};
 use crate::onyx::{self, Renderer};
 
 /// Faults a switch injects, from its control file `faults.yaml`. Every field is optional.
@@ -44,6 +44,10 @@ use crate::onyx::{self, Renderer};
 ///   after: 1               # `show running-config` is answered, these configuration
 ///   match: show running-config  # commands are applied to the running config
 ///   commands: ["interface ethernet 1/1 description changed"]
+/// cabling:                 # this switch's cables, as the whole network sees them
+///   swap: [["1/25", "1/26"]]   # two cables' far ends crossed
+///   down: ["1/27"]             # a cable broken: both ends down
+///   neighbor: { "1/28": { host: spine09, port: Eth1/7 } }   # what LLDP reports there
 /// ```
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -60,6 +64,10 @@ pub struct Faults {
     pub drift: Option<Drift>,
     /// `enable` asks for this password (Onyx may; the lab does not by default).
     pub enable_password: Option<String>,
+    /// Faults of this switch's cables ([`CablingFaults`]): every switch of the network sees
+    /// them, since a cable has two ends.
+    #[serde(default)]
+    pub cabling: CablingFaults,
 }
 
 /// Fires once, at the first matching command after `after` matching ones.
@@ -166,6 +174,10 @@ pub struct Device {
     persisted: Mutex<Option<(u64, u64)>>,
     /// The network the switch is cabled into, and its name there.
     network: OnceLock<(Arc<Network>, String)>,
+    /// The cabling faults in force and when the control file was read for them: kept apart
+    /// from `faults` (held while a command runs) so that the network can read every switch's
+    /// cabling at any time without waiting on a command.
+    cabling: Mutex<(Option<SystemTime>, CablingFaults)>,
 }
 
 impl Device {
@@ -181,6 +193,7 @@ impl Device {
             sessions: AtomicU64::new(0),
             persisted: Mutex::new(None),
             network: OnceLock::new(),
+            cabling: Mutex::new((None, CablingFaults::default())),
         }
     }
 
@@ -259,11 +272,42 @@ impl Device {
     /// does the same for a running lab).
     pub fn set_faults(&self, faults: Faults) {
         let mut st = self.faults.lock().unwrap_or_else(|e| e.into_inner());
+        // As for the other faults, the control file counts again only once it changes.
+        let file = self
+            .dir
+            .as_ref()
+            .and_then(|d| modified(&d.join("faults.yaml")));
+        *self.lock_cabling() = (file, faults.cabling.clone());
         *st = FaultState {
             faults,
             read: st.read,
             ..FaultState::default()
         };
+    }
+
+    fn lock_cabling(&self) -> std::sync::MutexGuard<'_, (Option<SystemTime>, CablingFaults)> {
+        self.cabling.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The faults of this switch's cables now: the control file's `cabling`, read again when
+    /// the file changed (a file that does not read is ignored here; the switch says why when
+    /// it reads the file for its own faults).
+    pub fn cabling_faults(&self) -> CablingFaults {
+        let mut c = self.lock_cabling();
+        if let Some(dir) = &self.dir {
+            let path = dir.join("faults.yaml");
+            let modified = modified(&path);
+            if modified != c.0 {
+                *c = (
+                    modified,
+                    read_faults(&path)
+                        .and_then(Result::ok)
+                        .map(|f| f.cabling)
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        c.1.clone()
     }
 
     /// Every command received so far, in order, with the session that sent it.
@@ -468,16 +512,9 @@ impl Device {
         let mut st = self.faults.lock().unwrap_or_else(|e| e.into_inner());
         let Some(dir) = &self.dir else { return st };
         let path = dir.join("faults.yaml");
-        let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+        let modified = modified(&path);
         if modified != st.read {
-            let faults = match modified.map(|_| fs::read_to_string(&path)) {
-                None => Ok(Faults::default()),
-                Some(Ok(text)) => {
-                    serde_saphyr::from_str::<Faults>(&text).map_err(|e| e.to_string())
-                }
-                Some(Err(e)) => Err(e.to_string()),
-            };
-            match faults {
+            match read_faults(&path).unwrap_or(Ok(Faults::default())) {
                 Ok(f) => {
                     *st = FaultState {
                         faults: f,
@@ -545,6 +582,29 @@ impl Device {
         }
         Ok(())
     }
+}
+
+/// When a file was last changed; `None` when it does not exist.
+fn modified(path: &Path) -> Option<SystemTime> {
+    fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// A fault control file: `None` when there is none, else its faults or why it does not read.
+fn read_faults(path: &Path) -> Option<Result<Faults, String>> {
+    match fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(Err(e.to_string())),
+        Ok(text) => Some(serde_saphyr::from_str::<Faults>(&text).map_err(|e| e.to_string())),
+    }
+}
+
+/// The cabling faults of a switch served from `dir` by other processes (`--stdio`): its
+/// control file's, none when it has none or it does not read.
+pub(crate) fn cabling_faults_in(dir: &Path) -> CablingFaults {
+    read_faults(&dir.join("faults.yaml"))
+        .and_then(Result::ok)
+        .map(|f| f.cabling)
+        .unwrap_or_default()
 }
 
 /// The saved files and the active one, as a booted switch has them.

@@ -6,15 +6,23 @@
 //! configurations whenever a `show` command asks, so a change on either end shows at once,
 //! and nothing here can disagree with what the switches are configured to do.
 //!
+//! Faults change the cabling itself ([`CablingFaults`], from each switch's `faults.yaml`): a
+//! cable broken (both ends down), two cables' far ends crossed, or what LLDP reports of a
+//! port's far end. Every view below is derived from the cabling with the faults in force, so
+//! a miswired cable is seen as a real one would be: by its wrong neighbor and by whatever
+//! stops working across it (a BGP session, an MLAG peer link).
+//!
 //! Input: the running configs of every switch in the network ([`Net`]) and the cabling;
-//! output: typed views ([`BgpView`], [`MlagView`]) that [`super::show`] prints. This module
-//! prints nothing and changes no switch.
+//! output: typed views ([`BgpView`], [`MlagView`], [`LldpNeighbor`]) that [`super::show`]
+//! prints. This module prints nothing and changes no switch.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
+
+use serde::Deserialize;
 
 use crate::fabric::{Fabric, Peer};
 use crate::onyx::{Config, Iface, Interface, Protocol};
@@ -24,10 +32,70 @@ use super::device::Device;
 
 /// Which port is cabled to which: switch ports to each other (both directions), and the
 /// ports a fabric cables to hosts (a host is taken to be up: the lab simulates switches).
+/// With faults in force ([`Cabling::with_faults`]) also the broken cables and what LLDP
+/// reports instead of the truth.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cabling {
     ends: BTreeMap<String, BTreeMap<Port, (String, Port)>>,
     hosts: BTreeMap<String, BTreeSet<Port>>,
+    /// Ports whose cable is broken (a fault): the port and its far end are down.
+    broken: BTreeSet<(String, Port)>,
+    /// What LLDP reports on a port instead of its far end (a fault).
+    lldp: BTreeMap<(String, Port), LldpOverride>,
+}
+
+/// Faults of one switch's cables, from its `faults.yaml` (`cabling:`). Ports are the
+/// switch's own; a swap is applied first, so `down` and `neighbor` name the port the cable is
+/// in after it.
+///
+/// ```yaml
+/// cabling:
+///   swap: [["1/25", "1/26"]]   # the far ends of the cables in 1/25 and 1/26 crossed
+///   down: ["1/27"]             # the cable in 1/27 broken: both its ends down
+///   neighbor:                  # what LLDP on 1/28 reports of its far end
+///     "1/28": { host: spine09, port: Eth1/7 }
+/// ```
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CablingFaults {
+    #[serde(default)]
+    pub swap: Vec<[Port; 2]>,
+    #[serde(default)]
+    pub down: Vec<Port>,
+    #[serde(default)]
+    pub neighbor: BTreeMap<Port, LldpOverride>,
+}
+
+impl CablingFaults {
+    pub fn is_empty(&self) -> bool {
+        self.swap.is_empty() && self.down.is_empty() && self.neighbor.is_empty()
+    }
+}
+
+/// The far end as LLDP reports it on a port, replacing the truth field by field: its system
+/// name (the far switch's hostname), its port ID.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LldpOverride {
+    pub host: Option<String>,
+    pub port: Option<String>,
+}
+
+/// What LLDP on a port has learned of the far end: the neighbor's system name and port ID.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LldpNeighbor {
+    pub system_name: String,
+    /// The far port as Onyx names its ports in its `show` output (`Eth1/25`, as every
+    /// `show interfaces … | json-print` capture keys them), or the text a fault gives.
+    pub port_id: String,
+}
+
+/// What is plugged into a port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum End {
+    Free,
+    Host,
+    Switch(String, Port),
 }
 
 impl Cabling {
@@ -85,6 +153,72 @@ impl Cabling {
     fn to_host(&self, switch: &str, port: Port) -> bool {
         self.hosts.get(switch).is_some_and(|s| s.contains(&port))
     }
+
+    /// Whether the cable in `port` of `switch` is broken (a fault).
+    pub fn broken(&self, switch: &str, port: Port) -> bool {
+        self.broken.contains(&(switch.to_string(), port))
+    }
+
+    /// Takes the cable out of a port: what was at its far end.
+    fn unplug(&mut self, switch: &str, port: Port) -> End {
+        if let Some(hosts) = self.hosts.get_mut(switch)
+            && hosts.remove(&port)
+        {
+            return End::Host;
+        }
+        let Some((far, far_port)) = self.ends.get_mut(switch).and_then(|m| m.remove(&port)) else {
+            return End::Free;
+        };
+        if let Some(m) = self.ends.get_mut(&far) {
+            m.remove(&far_port);
+        }
+        End::Switch(far, far_port)
+    }
+
+    fn plug(&mut self, switch: &str, port: Port, end: End) {
+        match end {
+            End::Free => {}
+            End::Host => {
+                self.hosts
+                    .entry(switch.to_string())
+                    .or_default()
+                    .insert(port);
+            }
+            End::Switch(far, far_port) => self.connect((switch, port), (&far, far_port)),
+        }
+    }
+
+    /// The cabling with each switch's faults applied, switches in name order: first the
+    /// swaps, then the broken cables and the LLDP overrides (on the ports as swapped).
+    pub fn with_faults<'a>(
+        &self,
+        faults: impl IntoIterator<Item = (&'a str, &'a CablingFaults)>,
+    ) -> Cabling {
+        let faults: BTreeMap<&str, &CablingFaults> = faults.into_iter().collect();
+        let mut c = self.clone();
+        for (switch, f) in &faults {
+            for [p, q] in &f.swap {
+                let a = c.unplug(switch, *p);
+                // Both ends of one cable: crossing them changes nothing.
+                if a == End::Switch(switch.to_string(), *q) {
+                    c.plug(switch, *p, a);
+                    continue;
+                }
+                let b = c.unplug(switch, *q);
+                c.plug(switch, *p, b);
+                c.plug(switch, *q, a);
+            }
+        }
+        for (switch, f) in faults {
+            for p in &f.down {
+                c.broken.insert((switch.to_string(), *p));
+            }
+            for (p, o) in &f.neighbor {
+                c.lldp.insert((switch.to_string(), *p), o.clone());
+            }
+        }
+        c
+    }
 }
 
 /// Where the network reads a switch's running config from.
@@ -137,8 +271,41 @@ impl Network {
         self.members.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The cabling as the fabric declares it, without faults.
     pub fn cabling(&self) -> &Cabling {
         &self.cabling
+    }
+
+    /// The cabling with every switch's cabling faults in force now (each switch's
+    /// `faults.yaml`, read again when it changed). Each switch's faults are read on their own
+    /// (never while another lock of the network is held), so switches asking at once cannot
+    /// wait on each other.
+    pub fn cabling_now(&self) -> Cabling {
+        let members: Vec<(String, Option<Arc<Device>>, Option<PathBuf>)> = self
+            .lock_members()
+            .iter()
+            .map(|(name, m)| match m {
+                Member::Device(d) => (name.clone(), d.upgrade(), None),
+                Member::Folder(p) => (name.clone(), None, Some(p.clone())),
+            })
+            .collect();
+        let faults: Vec<(String, CablingFaults)> = members
+            .into_iter()
+            .map(|(name, dev, dir)| {
+                let f = match (dev, dir) {
+                    (Some(d), _) => d.cabling_faults(),
+                    (None, Some(dir)) => super::device::cabling_faults_in(&dir),
+                    (None, None) => CablingFaults::default(),
+                };
+                (name, f)
+            })
+            .filter(|(_, f)| !f.is_empty())
+            .collect();
+        if faults.is_empty() {
+            return self.cabling.clone();
+        }
+        self.cabling
+            .with_faults(faults.iter().map(|(n, f)| (n.as_str(), f)))
     }
 
     /// The running config of every switch but `me`, read one at a time (never while `me`'s
@@ -198,7 +365,8 @@ pub struct World {
 }
 
 impl World {
-    /// The whole network with `mine` as this switch's running config.
+    /// The whole network with `mine` as this switch's running config, and the cabling with
+    /// the faults in force now.
     pub fn net<'a>(&'a self, mine: &'a Config) -> Net<'a> {
         let mut configs: BTreeMap<&str, &Config> =
             self.others.iter().map(|(n, c)| (n.as_str(), c)).collect();
@@ -206,17 +374,17 @@ impl World {
         Net {
             me: &self.me,
             configs,
-            cabling: &self.network.cabling,
+            cabling: Arc::new(self.network.cabling_now()),
         }
     }
 }
 
-/// Every switch's running config and the cabling: what link, BGP and MLAG state is derived
-/// from.
+/// Every switch's running config and the cabling (faults applied): what link, LLDP, BGP and
+/// MLAG state is derived from.
 pub struct Net<'a> {
     pub me: &'a str,
     pub configs: BTreeMap<&'a str, &'a Config>,
-    pub cabling: &'a Cabling,
+    pub cabling: Arc<Cabling>,
 }
 
 /// A BGP session's state as the lab derives it. Onyx prints `ESTABLISHED/N` (captured); the
@@ -365,22 +533,52 @@ impl<'a> Net<'a> {
         self.configs.get(sw).copied()
     }
 
-    /// A physical port is up: it exists and is not shut down on its switch, and its cable
-    /// leads to a host or to a port that is up on a switch of the network.
+    /// A physical port is up: it exists and is not shut down on its switch, and its cable is
+    /// whole and leads to a host or to a port that is up on a switch of the network.
     pub fn port_up(&self, sw: &str, p: Port) -> bool {
         let Some(c) = self.config(sw) else {
             return false;
         };
-        if !admin_up(c, p) {
+        if !admin_up(c, p) || self.cabling.broken(sw, p) {
             return false;
         }
         if self.cabling.to_host(sw, p) {
             return true;
         }
         match self.cabling.far(sw, p) {
-            Some((f, q)) => self.config(f).is_some_and(|fc| admin_up(fc, q)),
+            Some((f, q)) => {
+                !self.cabling.broken(f, q) && self.config(f).is_some_and(|fc| admin_up(fc, q))
+            }
             None => false,
         }
+    }
+
+    /// What LLDP on port `p` of `sw` has learned of the far end: nothing unless the link is
+    /// up and LLDP runs on this switch (it receives) and on the far one (it transmits); a
+    /// switch's system name is its hostname (else its name in the fabric), its port ID the
+    /// port's Onyx name. Hosts are simulated without LLDP. A fault may replace either field
+    /// (and make a host port report a neighbor).
+    pub fn lldp_neighbor(&self, sw: &str, p: Port) -> Option<LldpNeighbor> {
+        if !self.config(sw)?.lldp || !self.port_up(sw, p) {
+            return None;
+        }
+        let truth = self.cabling.far(sw, p).and_then(|(f, q)| {
+            let fc = self.config(f).filter(|fc| fc.lldp)?;
+            Some(LldpNeighbor {
+                system_name: fc.hostname.clone().unwrap_or_else(|| f.to_string()),
+                port_id: crate::lab::cli::Unconfirmed::LldpPortId
+                    .text()
+                    .replace("{}", &q.to_string()),
+            })
+        });
+        let Some(o) = self.cabling.lldp.get(&(sw.to_string(), p)) else {
+            return truth;
+        };
+        let (name, port) = truth.map_or((None, None), |t| (Some(t.system_name), Some(t.port_id)));
+        Some(LldpNeighbor {
+            system_name: o.host.clone().or(name).unwrap_or_default(),
+            port_id: o.port.clone().or(port).unwrap_or_default(),
+        })
     }
 
     /// The ports of `sw` that join bundle `id` (an MLAG port-channel when `mlag`).

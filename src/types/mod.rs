@@ -227,6 +227,14 @@ impl Serialize for Port {
     }
 }
 
+/// A port written as text (`1/5`, `1/31/2`), as in the lab's fault files.
+impl<'de> serde::Deserialize<'de> for Port {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Parses a port or an Onyx port range (`1/1-1/8`, `1/31/1-1/31/4`) into its ports, in order.
 pub fn parse_port_range(s: &str) -> Result<Vec<Port>, String> {
     let (a, b) = parse_port_span(s)?;

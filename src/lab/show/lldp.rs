@@ -93,26 +93,17 @@ pub fn remote(cx: &Cx<'_>) -> Shown {
     );
     let mut json = Map::new();
     let all = ports(cx.sw);
+    // What LLDP has learned on each port: the far end of its cable, or what a cabling fault
+    // makes it report (`Net::lldp_neighbor`).
     let rows: Vec<(String, String, String, String)> = cx.net(|net, _, me| {
-        let Some(mine) = net.configs.get(me) else {
-            return Vec::new();
-        };
-        if !mine.lldp {
-            return Vec::new();
-        }
         all.iter()
-            .filter(|p| net.port_up(me, **p))
             .filter_map(|p| {
-                let (far, q) = net.cabling.far(me, *p)?;
-                let theirs = net.configs.get(far)?;
-                theirs.lldp.then(|| {
-                    (
-                        eth(*p),
-                        chassis(far),
-                        Unconfirmed::LldpPortId.text().replace("{}", &q.to_string()),
-                        theirs.hostname.clone().unwrap_or_default(),
-                    )
-                })
+                let n = net.lldp_neighbor(me, *p)?;
+                let device = net
+                    .cabling
+                    .far(me, *p)
+                    .map_or_else(|| chassis(&n.system_name), |(far, _)| chassis(far));
+                Some((eth(*p), device, n.port_id, n.system_name))
             })
             .collect()
     });

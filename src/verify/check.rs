@@ -1,0 +1,910 @@
+//! The checks, in the order causes come before what follows from them: the cabling first
+//! (a miswired cable explains its ports' other troubles), then the links (a down link
+//! explains its PFC, its BGP session, its share of an MLAG peer link), then everything that
+//! runs across links. Each stage records the switch ports whose problem is found, and the
+//! later ones leave those ports alone.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+use super::read::{self, Marking, Sched};
+use super::{Family, Input, Observed, RULES};
+use crate::audit::Finding;
+use crate::fabric::{Fabric, Peer, PortSettings, Switch};
+use crate::onyx::{Iface, IfaceRange};
+use crate::types::{Percent, Port};
+
+/// A switch port, by its switch's name.
+type End = (String, Port);
+
+/// One problem, before it becomes a finding: the rule's index in [`RULES`], the interface,
+/// and the message without the interface.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Hit {
+    switch: String,
+    rule: usize,
+    text: String,
+    at: Option<Iface>,
+}
+
+/// What is plugged into a port, as the fabric says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Far<'a> {
+    Switch(&'a str, Port),
+    Host(&'a str),
+}
+
+impl std::fmt::Display for Far<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Far::Switch(s, p) => write!(f, "{s} {p}"),
+            Far::Host(h) => write!(f, "host {h}"),
+        }
+    }
+}
+
+fn far(s: &PortSettings) -> Option<Far<'_>> {
+    match s.peer.as_ref()? {
+        Peer::Switch { switch, port } => Some(Far::Switch(switch.as_str(), *port)),
+        Peer::Host { host, .. } => Some(Far::Host(host)),
+    }
+}
+
+fn end(switch: &str, port: Port) -> End {
+    (switch.to_string(), port)
+}
+
+fn rule(id: &str) -> usize {
+    RULES
+        .iter()
+        .position(|r| r.id == id)
+        .unwrap_or_else(|| unreachable!("no rule {id} in the table"))
+}
+
+/// Whether a name LLDP reports is `name`: the same without case, or `name` and a domain.
+fn same_name(reported: &str, name: &str) -> bool {
+    reported.eq_ignore_ascii_case(name)
+        || reported.get(..name.len()).is_some_and(|h| {
+            h.eq_ignore_ascii_case(name) && reported[name.len()..].starts_with('.')
+        })
+}
+
+struct Cx<'a> {
+    fabric: &'a Fabric,
+    observed: &'a BTreeMap<String, Observed>,
+    /// Ports whose problem is found: what runs across them is not judged again.
+    explained: BTreeSet<End>,
+    hits: Vec<Hit>,
+}
+
+impl<'a> Cx<'a> {
+    fn switch(&self, name: &str) -> Option<&'a Switch> {
+        self.fabric
+            .switches
+            .iter()
+            .find(|(h, _)| h.as_str() == name)
+            .map(|(_, s)| s)
+    }
+
+    /// The verified switches, by name, with their fabric entries.
+    fn verified(&self) -> Vec<(&'a str, &'a Switch, &'a Observed)> {
+        self.observed
+            .iter()
+            .filter_map(|(n, o)| self.switch(n).map(|s| (n.as_str(), s, o)))
+            .collect()
+    }
+
+    fn hit(&mut self, switch: &str, id: &str, at: Option<Iface>, text: String) {
+        self.hits.push(Hit {
+            switch: switch.to_string(),
+            rule: rule(id),
+            text,
+            at,
+        });
+    }
+
+    fn explained(&self, switch: &str, port: Port) -> bool {
+        self.explained.contains(&end(switch, port))
+    }
+
+    /// Whether the neighbor LLDP reports is what the fabric cables there. What cannot be
+    /// told (no name advertised, a port ID that names no port, a switch that keeps its own
+    /// hostname) is not held against it.
+    fn matches(&self, want: Option<Far<'_>>, seen: &read::Neighbor) -> bool {
+        let name_is = |name: &str| {
+            seen.system_name
+                .as_deref()
+                .is_none_or(|s| same_name(s, name))
+        };
+        match want {
+            None => false,
+            Some(Far::Host(h)) => name_is(h),
+            Some(Far::Switch(f, q)) => {
+                let keeps_name = self.switch(f).is_some_and(|s| !s.set_hostname);
+                (keeps_name || name_is(f)) && read::port_id(&seen.port_id).is_none_or(|p| p == q)
+            }
+        }
+    }
+
+    /// The fabric's switch port a neighbor LLDP reports is, when it is one.
+    fn resolve(&self, seen: &read::Neighbor) -> Option<End> {
+        let name = seen.system_name.as_deref()?;
+        let (sw, _) = self
+            .fabric
+            .switches
+            .iter()
+            .find(|(h, _)| same_name(name, h.as_str()))?;
+        Some(end(sw.as_str(), read::port_id(&seen.port_id)?))
+    }
+}
+
+/// One stage of the checks.
+type Stage = fn(&mut Cx<'_>);
+
+/// Every problem of the verified switches, each once: switches by name, then checks by id,
+/// then interfaces in order; one check's findings with the same message on consecutive
+/// ports are one finding over an Onyx range.
+pub fn verify(input: &Input<'_>) -> Vec<Finding> {
+    let mut cx = Cx {
+        fabric: input.fabric,
+        observed: &input.observed,
+        explained: BTreeSet::new(),
+        hits: Vec::new(),
+    };
+    let stages: [(Family, Stage); 8] = [
+        (Family::Cabling, cabling),
+        (Family::Links, links),
+        (Family::Cabling, unseen),
+        (Family::Pfc, pfc),
+        (Family::Qos, qos),
+        (Family::Pools, pools),
+        (Family::Bgp, bgp),
+        (Family::Mlag, mlag),
+    ];
+    for (family, stage) in stages {
+        if input.families.contains(&family) {
+            stage(&mut cx);
+        }
+    }
+    findings(cx.hits)
+}
+
+/// Hits as findings, consecutive ports with the same message grouped.
+fn findings(mut hits: Vec<Hit>) -> Vec<Finding> {
+    hits.sort_by(|a, b| {
+        (&a.switch, a.rule, &a.text, a.at).cmp(&(&b.switch, b.rule, &b.text, b.at))
+    });
+    hits.dedup();
+    let mut grouped: Vec<(Option<IfaceRange>, Hit)> = Vec::new();
+    for h in hits {
+        if let (Some((Some(range), last)), Some(at)) = (grouped.last_mut(), h.at)
+            && (&last.switch, last.rule, &last.text) == (&h.switch, h.rule, &h.text)
+            && range.last.precedes(at)
+        {
+            range.last = at;
+            continue;
+        }
+        grouped.push((h.at.map(IfaceRange::one), h));
+    }
+    grouped.sort_by(|a, b| {
+        (&a.1.switch, a.1.rule, a.0, &a.1.text).cmp(&(&b.1.switch, b.1.rule, b.0, &b.1.text))
+    });
+    grouped
+        .into_iter()
+        .map(|(range, h)| {
+            let r = &RULES[h.rule];
+            Finding {
+                switch: h.switch,
+                rule: r.id,
+                name: r.name,
+                severity: r.severity,
+                message: match range {
+                    Some(range) => format!("{range}: {}", h.text),
+                    None => h.text,
+                },
+                interfaces: range.map(|r| r.to_string()),
+                line: None,
+            }
+        })
+        .collect()
+}
+
+/// Union-find over switch ports.
+#[derive(Default)]
+struct Groups(BTreeMap<End, End>);
+
+impl Groups {
+    fn root(&mut self, e: &End) -> End {
+        let mut cur = e.clone();
+        while let Some(up) = self.0.get(&cur).filter(|u| **u != cur) {
+            cur = up.clone();
+        }
+        self.0.insert(e.clone(), cur.clone());
+        cur
+    }
+
+    fn join(&mut self, a: &End, b: &End) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        let (lo, hi) = if ra <= rb { (ra, rb) } else { (rb, ra) };
+        self.0.insert(hi, lo.clone());
+        self.0.entry(lo.clone()).or_insert(lo);
+    }
+}
+
+/// V001: ports whose LLDP neighbor is not the fabric's. The ports one mistake involves —
+/// each wrong port, the far end the fabric expects there, the port it reaches instead —
+/// are joined, and each group is one finding, at its first wrong port.
+fn cabling(cx: &mut Cx<'_>) {
+    let mut groups = Groups::default();
+    let mut wrong: BTreeMap<End, String> = BTreeMap::new();
+    for (name, sw, obs) in cx.verified() {
+        let Some(lldp) = &obs.lldp else { continue };
+        let ports: BTreeSet<Port> = sw
+            .ports
+            .iter()
+            .filter(|(_, s)| s.peer.is_some())
+            .map(|(p, _)| *p)
+            .chain(lldp.keys().copied())
+            .collect();
+        for p in ports {
+            let want = sw.ports.get(&p).and_then(far);
+            let seen = lldp.get(&p).map(Vec::as_slice).unwrap_or_default();
+            if seen.is_empty() || seen.iter().any(|n| cx.matches(want, n)) {
+                continue;
+            }
+            let me = end(name, p);
+            groups.root(&me);
+            if let Some(Far::Switch(f, q)) = want {
+                groups.join(&me, &end(f, q));
+            }
+            for n in seen {
+                if let Some(e) = cx.resolve(n) {
+                    groups.join(&me, &e);
+                }
+            }
+            let seen: Vec<String> = seen
+                .iter()
+                .map(|n| {
+                    let who = n
+                        .system_name
+                        .as_deref()
+                        .unwrap_or("a neighbor without a name");
+                    format!("{who} {}", n.port_id)
+                })
+                .collect();
+            let want = want.map_or("nothing".to_string(), |w| w.to_string());
+            wrong.insert(
+                me,
+                format!(
+                    "{name} {p} sees {} (the fabric: {want})",
+                    seen.join(" and ")
+                ),
+            );
+        }
+    }
+    let nodes: Vec<End> = groups.0.keys().cloned().collect();
+    let mut by_root: BTreeMap<End, Vec<End>> = BTreeMap::new();
+    for n in nodes {
+        let r = groups.root(&n);
+        by_root.entry(r).or_default().push(n);
+    }
+    for members in by_root.into_values() {
+        let seen: Vec<(&End, &String)> = members
+            .iter()
+            .filter_map(|e| wrong.get_key_value(e))
+            .collect();
+        let Some(((switch, port), _)) = seen.first() else {
+            continue;
+        };
+        let text = format!(
+            "cabled otherwise than the fabric says: {}",
+            seen.iter()
+                .map(|(_, t)| t.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        let (switch, port) = (switch.clone(), *port);
+        cx.hit(&switch, "V001", Some(Iface::Ethernet(port)), text);
+        cx.explained.extend(members);
+    }
+}
+
+/// The speed a cabled port runs at, as the fabric says: its `speed`, else the model's
+/// native speed for the port or its split's subports.
+fn declared_speed(sw: &Switch, port: Port, s: &PortSettings) -> Option<crate::types::Speed> {
+    s.speed.or_else(|| {
+        let split = port
+            .sub
+            .and_then(|_| sw.splits.get(&port.parent()).copied());
+        sw.model.native_speed(port.parent(), split)
+    })
+}
+
+/// A link's state in words.
+fn state(link: Option<&read::Link>) -> String {
+    match link {
+        None => "not listed by `show interfaces ethernet`".into(),
+        Some(l) => {
+            let admin = match l.admin {
+                Some(true) => "admin Enabled, ",
+                Some(false) => "shut down, ",
+                None => "",
+            };
+            format!("{admin}operational {}", l.oper)
+        }
+    }
+}
+
+/// V003, V004: every cable the fabric declares from a verified switch, once, judged from
+/// both its ends where both are verified.
+fn links(cx: &mut Cx<'_>) {
+    let mut done: BTreeSet<(End, End)> = BTreeSet::new();
+    for (name, sw, obs) in cx.verified() {
+        let Some(links) = &obs.links else { continue };
+        for (p, s) in sw.ports.iter().filter(|(_, s)| s.peer.is_some()) {
+            let me = end(name, *p);
+            let want = far(s);
+            // The far end, when it is a verified switch whose links were read.
+            let other = match want {
+                Some(Far::Switch(f, q)) => cx
+                    .observed
+                    .get(f)
+                    .and_then(|o| o.links.as_ref())
+                    .map(|l| (end(f, q), l.get(&q))),
+                _ => None,
+            };
+            if let Some((o, _)) = &other {
+                let key = if me <= *o {
+                    (me.clone(), o.clone())
+                } else {
+                    (o.clone(), me.clone())
+                };
+                if !done.insert(key) || cx.explained.contains(o) {
+                    continue;
+                }
+            }
+            if cx.explained.contains(&me) {
+                continue;
+            }
+            let mine = links.get(p);
+            let mut ends = vec![(me.clone(), mine)];
+            ends.extend(other.clone());
+            ends.sort_by(|a, b| a.0.cmp(&b.0));
+            let up = |l: Option<&read::Link>| l.is_some_and(read::Link::up);
+            if !ends.iter().all(|(_, l)| up(*l)) {
+                // At the end shut down, when one is: that is the cause.
+                let shut: Vec<&(End, Option<&read::Link>)> = ends
+                    .iter()
+                    .filter(|(_, l)| l.is_some_and(|l| l.admin == Some(false)))
+                    .collect();
+                let (at, link) = if shut.len() == 1 { shut[0] } else { &ends[0] };
+                let mut text = format!("down ({})", state(*link));
+                if let Some(((f, q), l)) = ends.iter().find(|(e, _)| e != at) {
+                    text.push_str(&format!("; the other end, {f} {q}: {}", state(*l)));
+                } else if let Some(w) = want {
+                    text.push_str(&format!("; cabled to {w}"));
+                }
+                let (switch, port) = at.clone();
+                cx.hit(&switch, "V003", Some(Iface::Ethernet(port)), text);
+                cx.explained.extend(ends.iter().map(|(e, _)| e.clone()));
+                continue;
+            }
+            let Some(speed) = declared_speed(sw, *p, s) else {
+                continue;
+            };
+            let slow: Vec<String> = ends
+                .iter()
+                .filter(|(_, l)| l.and_then(|l| l.speed) != Some(speed.gbps()))
+                .map(|((f, q), l)| {
+                    let shown = l
+                        .and_then(|l| l.speed_text.clone())
+                        .unwrap_or_else(|| "no speed".into());
+                    format!("{f} {q} at {shown}")
+                })
+                .collect();
+            if !slow.is_empty() {
+                let (switch, port) = ends[0].0.clone();
+                cx.hit(
+                    &switch,
+                    "V004",
+                    Some(Iface::Ethernet(port)),
+                    format!(
+                        "up at another speed than the fabric's {speed}: {}",
+                        slow.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// V002: an up link between two switches of the fabric on which LLDP has learned nothing,
+/// once per cable: at its first end when neither end sees the other, else at the end blind.
+fn unseen(cx: &mut Cx<'_>) {
+    let mut done: BTreeSet<(End, End)> = BTreeSet::new();
+    for (name, sw, obs) in cx.verified() {
+        let (Some(lldp), Some(links)) = (&obs.lldp, &obs.links) else {
+            continue;
+        };
+        for (p, s) in &sw.ports {
+            let Some(Far::Switch(f, q)) = far(s) else {
+                continue;
+            };
+            let (me, other) = (end(name, *p), end(f, q));
+            let blind = lldp.get(p).is_none_or(Vec::is_empty);
+            if !blind || cx.explained.contains(&me) || !links.get(p).is_some_and(read::Link::up) {
+                continue;
+            }
+            let (first, second) = if me <= other {
+                (me.clone(), other.clone())
+            } else {
+                (other.clone(), me.clone())
+            };
+            if !done.insert((first.clone(), second.clone())) {
+                continue;
+            }
+            let far_blind = cx
+                .observed
+                .get(f)
+                .and_then(|o| o.lldp.as_ref())
+                .is_some_and(|l| l.get(&q).is_none_or(Vec::is_empty));
+            let (at, facing) = if far_blind {
+                (first, second)
+            } else {
+                (me, other)
+            };
+            let text = format!(
+                "up, but LLDP has learned no neighbor here (the fabric: {} {})",
+                facing.0, facing.1
+            );
+            cx.hit(&at.0, "V002", Some(Iface::Ethernet(at.1)), text);
+        }
+    }
+}
+
+/// V005: PFC operational on every cabled port (and bundle) in PFC mode.
+fn pfc(cx: &mut Cx<'_>) {
+    for (name, sw, obs) in cx.verified() {
+        let Some(pfc) = &obs.pfc else { continue };
+        let mut want: Vec<Iface> = sw
+            .ports
+            .iter()
+            .filter(|(p, s)| {
+                s.peer.is_some() && s.pfc && s.bundle.is_none() && !cx.explained(name, **p)
+            })
+            .map(|(p, _)| Iface::Ethernet(*p))
+            .collect();
+        want.extend(
+            sw.bundles
+                .iter()
+                .filter(|(_, b)| b.pfc)
+                .map(|((mlag, id), _)| {
+                    if *mlag {
+                        Iface::MlagPortChannel(*id)
+                    } else {
+                        Iface::PortChannel(*id)
+                    }
+                }),
+        );
+        for iface in want {
+            let text = match pfc.get(&iface) {
+                Some(s) if s.enabled() => continue,
+                Some(s) => format!(
+                    "in PFC mode, but `PFC oper` is {}{}",
+                    s.oper,
+                    s.admin
+                        .as_ref()
+                        .map_or(String::new(), |a| format!(" (`PFC admin` {a})"))
+                ),
+                None => "in PFC mode, but `show dcb priority-flow-control` does not list it".into(),
+            };
+            cx.hit(name, "V005", Some(iface), text);
+        }
+    }
+}
+
+/// V006-V008: trust, ECN and ETS of each cabled port read.
+fn qos(cx: &mut Cx<'_>) {
+    for (name, sw, obs) in cx.verified() {
+        let settings = |p: &Port| sw.ports.get(p);
+        for (p, got) in &obs.trust {
+            if let Some(want) = settings(p).and_then(|s| s.trust)
+                && !got.eq_ignore_ascii_case(want.word())
+            {
+                cx.hit(
+                    name,
+                    "V006",
+                    Some(Iface::Ethernet(*p)),
+                    format!("trust {got}, the fabric says {want}"),
+                );
+            }
+        }
+        for (p, got) in &obs.ecn {
+            let Some(s) = settings(p) else { continue };
+            let mut wrong = Vec::new();
+            for (tc, want) in s.ecn.iter() {
+                let shown = match got.get(&tc.get()) {
+                    Some(Marking::On(e)) if e == want => continue,
+                    Some(Marking::On(e)) => e.to_string(),
+                    Some(Marking::Off) => "no marking".to_string(),
+                    Some(Marking::Other(m)) => format!("mode `{m}`"),
+                    None => "not listed".to_string(),
+                };
+                wrong.push(format!(
+                    "traffic class {tc}: {shown}, the fabric says {want}"
+                ));
+            }
+            if !wrong.is_empty() {
+                cx.hit(name, "V007", Some(Iface::Ethernet(*p)), wrong.join("; "));
+            }
+        }
+        for (p, got) in &obs.ets {
+            let Some(s) = settings(p) else { continue };
+            let mut wrong = Vec::new();
+            for (tc, want) in s.ets.iter() {
+                let same = match (got.get(&tc.get()), want) {
+                    (Some(Sched::Strict), crate::types::Ets::Strict) => true,
+                    (Some(Sched::Wrr(w)), crate::types::Ets::Wrr(x)) => w == x,
+                    _ => false,
+                };
+                if !same {
+                    let shown = got
+                        .get(&tc.get())
+                        .map_or("not listed".into(), ToString::to_string);
+                    wrong.push(format!(
+                        "traffic class {tc}: {shown}, the fabric says {want}"
+                    ));
+                }
+            }
+            if !wrong.is_empty() {
+                cx.hit(name, "V008", Some(Iface::Ethernet(*p)), wrong.join("; "));
+            }
+        }
+    }
+}
+
+/// V009: each pool the fabric declares, as declared.
+fn pools(cx: &mut Cx<'_>) {
+    for (name, sw, obs) in cx.verified() {
+        for (pool, got) in &obs.pools {
+            let Some(want) = sw.qos.pools.get(pool) else {
+                continue;
+            };
+            let Some(got) = got else {
+                cx.hit(
+                    name,
+                    "V009",
+                    None,
+                    format!(
+                        "no buffer pool `{pool}`; the fabric declares it {}",
+                        want.kind
+                    ),
+                );
+                continue;
+            };
+            let mut wrong = Vec::new();
+            if !got.kind.eq_ignore_ascii_case(want.kind.word()) {
+                wrong.push(format!("type {}, the fabric says {}", got.kind, want.kind));
+            }
+            if let Some(m) = want.memory {
+                let same = got
+                    .memory
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|v| Percent::from_f64(v).ok())
+                    == Some(m);
+                if !same {
+                    wrong.push(format!("memory {}%, the fabric says {m}%", got.memory));
+                }
+            }
+            let priorities: BTreeSet<u8> = want.priorities.iter().map(|p| p.get()).collect();
+            if got.priorities != priorities {
+                let list = |s: &BTreeSet<u8>| {
+                    if s.is_empty() {
+                        "none".to_string()
+                    } else {
+                        s.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                };
+                wrong.push(format!(
+                    "switch priorities {}, the fabric says {}",
+                    list(&got.priorities),
+                    list(&priorities)
+                ));
+            }
+            if !wrong.is_empty() {
+                cx.hit(
+                    name,
+                    "V009",
+                    None,
+                    format!("buffer pool `{pool}`: {}", wrong.join("; ")),
+                );
+            }
+        }
+    }
+}
+
+/// Which session a neighbor is: the cable it runs over (its two ends, in order), or a
+/// neighbor of one switch outside the fabric's links.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SessionKey {
+    Cable(End, End),
+    Lone(String, Ipv4Addr),
+}
+
+/// One end of a session as read.
+struct SessionEnd<'a> {
+    switch: &'a str,
+    port: Option<Port>,
+    addr: Ipv4Addr,
+    far: Option<&'a str>,
+    want_as: u32,
+    row: Option<&'a read::BgpNeighbor>,
+}
+
+impl SessionEnd<'_> {
+    /// `spine01 (10.254.0.192)`; the port it runs over is the finding's interface.
+    fn to(&self) -> String {
+        self.far
+            .map_or(self.addr.to_string(), |f| format!("{f} ({})", self.addr))
+    }
+}
+
+/// V010-V012: every BGP session the fabric derives, once.
+fn bgp(cx: &mut Cx<'_>) {
+    // Switches whose BGP is missing or under another AS: their sessions follow from that.
+    let mut dead: BTreeSet<&str> = BTreeSet::new();
+    let mut sessions: BTreeMap<SessionKey, Vec<SessionEnd<'_>>> = BTreeMap::new();
+    for (name, sw, obs) in cx.verified() {
+        let (Some(summary), Some(routing)) = (&obs.bgp, &sw.routing) else {
+            continue;
+        };
+        let Some(summary) = summary else {
+            cx.hit(
+                name,
+                "V011",
+                None,
+                format!(
+                    "no BGP instance: none of its {} session(s) can come up",
+                    routing.neighbors.len()
+                ),
+            );
+            dead.insert(name);
+            continue;
+        };
+        if summary.asn != routing.asn {
+            cx.hit(
+                name,
+                "V012",
+                None,
+                format!(
+                    "BGP runs under AS {}, the fabric says {}",
+                    summary.asn, routing.asn
+                ),
+            );
+            dead.insert(name);
+            continue;
+        }
+        for (addr, n) in &routing.neighbors {
+            let link = n.link.as_ref().map(|(f, p)| (f.as_str(), *p));
+            let far_port = link.and_then(|(f, p)| match sw.ports.get(&p).and_then(far) {
+                Some(Far::Switch(s, q)) if s == f => Some(q),
+                _ => None,
+            });
+            let key = match (link, far_port) {
+                (Some((f, p)), Some(q)) => {
+                    let (a, b) = (end(name, p), end(f, q));
+                    if a <= b {
+                        SessionKey::Cable(a, b)
+                    } else {
+                        SessionKey::Cable(b, a)
+                    }
+                }
+                _ => SessionKey::Lone(name.to_string(), *addr),
+            };
+            sessions.entry(key).or_default().push(SessionEnd {
+                switch: name,
+                port: link.map(|(_, p)| p),
+                addr: *addr,
+                far: link.map(|(f, _)| f),
+                want_as: n.asn,
+                row: summary.neighbors.get(addr),
+            });
+        }
+    }
+    for (key, ends) in sessions {
+        if let SessionKey::Cable(a, b) = &key
+            && (cx.explained.contains(a)
+                || cx.explained.contains(b)
+                || dead.contains(a.0.as_str())
+                || dead.contains(b.0.as_str()))
+        {
+            continue;
+        }
+        let state_at = |e: &SessionEnd<'_>| match e.row {
+            Some(r) => format!("{}'s is {}", e.switch, r.state),
+            None => format!("{} has no such neighbor", e.switch),
+        };
+        let others = |at: &SessionEnd<'_>| -> String {
+            ends.iter()
+                .filter(|e| e.switch != at.switch)
+                .map(|e| format!("; {}", state_at(e)))
+                .collect()
+        };
+        let iface = |e: &SessionEnd<'_>| e.port.map(Iface::Ethernet);
+        if let Some(at) = ends.iter().find(|e| e.row.is_none()) {
+            let text = format!(
+                "no BGP neighbor {} (the session to {}){}",
+                at.addr,
+                at.to(),
+                others(at)
+            );
+            cx.hit(at.switch, "V011", iface(at), text);
+        } else if let Some((at, r)) = ends
+            .iter()
+            .find_map(|e| e.row.filter(|r| r.remote_as != e.want_as).map(|r| (e, r)))
+        {
+            let text = format!(
+                "the session to {} is configured with remote AS {}, the fabric says {}",
+                at.to(),
+                r.remote_as,
+                at.want_as
+            );
+            cx.hit(at.switch, "V010", iface(at), text);
+        } else if ends.iter().any(|e| e.row.is_some_and(|r| !r.established())) {
+            let at = &ends[0];
+            let state = at.row.map_or("", |r| r.state.as_str());
+            let text = format!("the session to {} is {state}{}", at.to(), others(at));
+            cx.hit(at.switch, "V010", iface(at), text);
+        }
+    }
+}
+
+/// One MLAG half as read: what is wrong with it, and whether its MLAG port-channels are all
+/// active.
+struct Half<'a> {
+    switch: &'a str,
+    problems: Vec<String>,
+    not_active: u32,
+    /// Its MLAG port-channels with a member port whose problem is found already.
+    explained_ports: BTreeSet<u16>,
+}
+
+/// V013, V014: each MLAG pair, from both halves, once.
+fn mlag(cx: &mut Cx<'_>) {
+    let mut pairs: BTreeMap<(String, String), Vec<Half<'_>>> = BTreeMap::new();
+    for (name, sw, obs) in cx.verified() {
+        let (Some(m), Some(want)) = (&obs.mlag, &sw.mlag) else {
+            continue;
+        };
+        let peer = want.peer.as_ref().map_or(name, |p| p.as_str());
+        let key = if name <= peer {
+            (name.to_string(), peer.to_string())
+        } else {
+            (peer.to_string(), name.to_string())
+        };
+        // The peer link's cables, all found down or miswired: its being down follows.
+        let ipl_members: Vec<&Port> = sw
+            .ports
+            .iter()
+            .filter(|(_, s)| {
+                s.bundle
+                    .is_some_and(|b| !b.mlag && b.id == want.ipl_port_channel)
+            })
+            .map(|(p, _)| p)
+            .collect();
+        let cables_down =
+            !ipl_members.is_empty() && ipl_members.iter().all(|p| cx.explained(name, **p));
+        let mut problems = Vec::new();
+        if !m.admin.eq_ignore_ascii_case("enabled") {
+            problems.push(format!("MLAG is shut down (Admin status: {})", m.admin));
+        }
+        let mac = m
+            .system_mac
+            .as_deref()
+            .and_then(|s| s.parse::<crate::types::Mac>().ok());
+        if mac != Some(want.system_mac) {
+            problems.push(format!(
+                "system MAC {}, the fabric says {}",
+                m.system_mac.as_deref().unwrap_or("none"),
+                want.system_mac
+            ));
+        }
+        let ipl = m
+            .ipls
+            .iter()
+            .find(|i| i.port_channel == Some(want.ipl_port_channel))
+            .or(m.ipls.first());
+        match ipl {
+            None => problems.push("no peer link".into()),
+            Some(i) => {
+                let shown = |v: Option<String>| v.unwrap_or_else(|| "none".into());
+                if i.port_channel != Some(want.ipl_port_channel) {
+                    problems.push(format!(
+                        "peer link on {}, the fabric says port-channel {}",
+                        shown(i.port_channel.map(|n| format!("port-channel {n}"))),
+                        want.ipl_port_channel
+                    ));
+                }
+                if i.vlan != Some(want.ipl_vlan.get()) {
+                    problems.push(format!(
+                        "peer link VLAN {}, the fabric says {}",
+                        shown(i.vlan.map(|v| v.to_string())),
+                        want.ipl_vlan
+                    ));
+                }
+                if let Some(a) = want.address
+                    && i.local != Some(a.addr)
+                {
+                    problems.push(format!(
+                        "peer link address {}, the fabric says {}",
+                        shown(i.local.map(|v| v.to_string())),
+                        a.addr
+                    ));
+                }
+                if i.peer != Some(want.peer_address) {
+                    problems.push(format!(
+                        "peer address {}, the fabric says {}",
+                        shown(i.peer.map(|v| v.to_string())),
+                        want.peer_address
+                    ));
+                }
+                if !i.state.eq_ignore_ascii_case("up") && !cables_down {
+                    problems.push(format!("peer link {}", i.state));
+                }
+            }
+        }
+        if !m.oper.eq_ignore_ascii_case("up") && !cables_down {
+            problems.push(format!("Operational status: {}", m.oper));
+        }
+        let explained_ports = sw
+            .ports
+            .iter()
+            .filter_map(|(p, s)| match s.bundle {
+                Some(b) if b.mlag && cx.explained(name, *p) => Some(b.id),
+                _ => None,
+            })
+            .collect();
+        pairs.entry(key).or_default().push(Half {
+            switch: name,
+            problems,
+            not_active: m.partial + m.inactive,
+            explained_ports,
+        });
+    }
+    for halves in pairs.into_values() {
+        let broken: Vec<&Half<'_>> = halves.iter().filter(|h| !h.problems.is_empty()).collect();
+        if let Some(first) = broken.first() {
+            let text = broken
+                .iter()
+                .map(|h| format!("{}: {}", h.switch, h.problems.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; ");
+            cx.hit(
+                first.switch,
+                "V013",
+                None,
+                format!("the MLAG pair is not healthy: {text}"),
+            );
+            continue;
+        }
+        let explained: BTreeSet<u16> = halves
+            .iter()
+            .flat_map(|h| h.explained_ports.iter().copied())
+            .collect();
+        let worst = halves.iter().max_by_key(|h| h.not_active);
+        if let Some(h) = worst
+            && h.not_active as usize > explained.len()
+        {
+            let text = format!(
+                "{} MLAG port-channel(s) not active on both switches of the pair (as {} reports them)",
+                h.not_active as usize - explained.len(),
+                h.switch
+            );
+            cx.hit(halves[0].switch, "V014", None, text);
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! Post-deploy validation: what the switches report they are doing, against what the fabric
+//! says they should. Per switch, [`plan`] says which `show` commands to send (read-only, the
+//! JSON of `| json-print` where Onyx prints it, the text of `show ip bgp summary` and `show
+//! mlag`); [`Observed::record`] reads each reply ([`read`]); [`verify`] compares everything
+//! read with the fabric: cabling (LLDP neighbors), links up at their declared speed, PFC
+//! operational, trust, ECN and ETS, buffer pools, BGP sessions Established, MLAG healthy.
+//!
+//! Each problem is one finding with a stable id (`V001`…, [`RULES`]), however many switches
+//! see it: a cable is judged from both ends at once, a BGP session from both its ends, an
+//! MLAG pair from both halves, and what follows from a problem already found (the session
+//! across a broken or miswired cable, the peer link of a pair whose cables are down) is not a
+//! finding of its own. A reply that does not read is never taken for a clean state: it is
+//! named with its switch and command, and the checks that needed it are not made.
+//!
+//! Input: the fabric and each verified switch's replies; output: findings, sorted. Nothing
+//! here talks to a switch or prints; `cli::verify` does.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::audit::Severity;
+use crate::fabric::{Fabric, Switch};
+use crate::onyx::Iface;
+use crate::types::Port;
+
+mod check;
+pub mod read;
+pub mod report;
+
+pub use check::verify;
+
+/// A family of checks, as `--check` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// LLDP neighbors against the fabric's cabling.
+    Cabling,
+    /// Links up, at the declared speed.
+    Links,
+    /// PFC operational on the ports in PFC mode.
+    Pfc,
+    /// Trust, ECN and ETS of the cabled ports.
+    Qos,
+    /// Buffer pools.
+    Pools,
+    /// BGP sessions Established.
+    Bgp,
+    /// MLAG pairs healthy.
+    Mlag,
+}
+
+impl Family {
+    pub const ALL: [Family; 7] = [
+        Family::Cabling,
+        Family::Links,
+        Family::Pfc,
+        Family::Qos,
+        Family::Pools,
+        Family::Bgp,
+        Family::Mlag,
+    ];
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Family::Cabling => "cabling",
+            Family::Links => "links",
+            Family::Pfc => "pfc",
+            Family::Qos => "qos",
+            Family::Pools => "pools",
+            Family::Bgp => "bgp",
+            Family::Mlag => "mlag",
+        })
+    }
+}
+
+/// One check and its documentation (`fabric explain V001`).
+pub struct Rule {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub family: Family,
+    /// The command it reads.
+    pub reads: &'static str,
+    pub what: &'static str,
+    pub why: &'static str,
+    pub fix: &'static str,
+}
+
+impl Rule {
+    /// The check's doc, as `fabric explain` prints it.
+    pub fn explain(&self) -> String {
+        format!(
+            "{} {} ({}; `fabric verify --check {}`; reads `{}`)\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nHow to fix\n  {}\n",
+            self.id,
+            self.name,
+            self.severity,
+            self.family,
+            self.reads,
+            self.what,
+            self.why,
+            self.fix
+        )
+    }
+}
+
+/// The checks, in id order. Ids and names are stable: scripts and CI dashboards refer to
+/// them; a new check takes the next free id.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "V001",
+        name: "cabling-mismatch",
+        severity: Severity::Error,
+        family: Family::Cabling,
+        reads: "show lldp remote | json-print",
+        what: "The neighbor LLDP has learned on each port against the fabric's cabling (its `links` and switch peers): another switch or port than the fabric says, or a neighbor on a port the fabric leaves free. A host peer is checked by name when the host advertises one (a name that starts with the host's and a dot, a domain name, is the host). The ports one mistake involves (two cables crossed, a cable moved to another port, a far end named differently) are one finding, at the first of them by switch and port, naming what each sees and what it should see.",
+        why: "A cable in the wrong port carries traffic where nothing expects it: a routed link's two addresses are no longer on one subnet, so its BGP session does not come up (or comes up between the wrong switches), ECMP loses the path, and a host ends up in another leaf's VLAN. Nothing in the running configs shows it: they are right; the cable is not.",
+        fix: "Move the cables as the fabric says (each port named in the finding, what it sees, what it should see), or correct the fabric if the cabling is the one intended; then run `fabric verify` again.",
+    },
+    Rule {
+        id: "V002",
+        name: "neighbor-not-seen",
+        severity: Severity::Warning,
+        family: Family::Cabling,
+        reads: "show lldp remote | json-print",
+        what: "A link between two switches of the fabric that is up but on which LLDP has learned no neighbor (one finding per cable). Needs the links read too (`--check links`).",
+        why: "The cabling cannot be confirmed there: a miswired cable would go unnoticed. LLDP is off at one end (the fabric's `lldp`), or the far end is not the Onyx switch the fabric says.",
+        fix: "Turn `lldp` on for both switches (`lldp: true` in the fabric, then `fabric push`); if it is on, check what is really at the far end.",
+    },
+    Rule {
+        id: "V003",
+        name: "link-down",
+        severity: Severity::Error,
+        family: Family::Links,
+        reads: "show interfaces ethernet | json-print",
+        what: "Each port the fabric cables (to a switch or a host) is operationally up. A cable between two verified switches is one finding, at the end shut down when one is (`Admin state` not `Enabled`), else at the first end by switch and port. A port the switch does not list at all (a split not made) is down too.",
+        why: "A down uplink takes its ECMP path and BGP session with it, and the remaining uplinks carry its share: on a non-blocking fabric that is congestion, then PFC pauses spreading back to the hosts. A down host port cuts a GPU server off the fabric.",
+        fix: "Look at the port named: `no shutdown` if it is shut down, else the cable and optics at both ends; then run `fabric verify` again.",
+    },
+    Rule {
+        id: "V004",
+        name: "link-speed",
+        severity: Severity::Error,
+        family: Family::Links,
+        reads: "show interfaces ethernet | json-print",
+        what: "Each cabled port that is up runs at its declared speed: the port's `speed`, else the model's native speed for the port (or for a subport of its split). One finding per cable.",
+        why: "A 200G uplink that came up at 100G is a slow path among fast ones: ECMP spreads flows evenly, so it congests first, ECN and PFC slow everything that hashes onto it, and the job runs at the pace of its slowest link.",
+        fix: "Check the cable and optics (a lower-rated cable negotiates down), and that both ends set the same `speed`.",
+    },
+    Rule {
+        id: "V005",
+        name: "pfc-not-operational",
+        severity: Severity::Error,
+        family: Family::Pfc,
+        reads: "show dcb priority-flow-control | json-print",
+        what: "Each cabled port (or port-channel) the fabric puts in PFC mode (`pfc: true`) reports `PFC oper` `Enabled`. Ports found down or miswired are left to those findings.",
+        why: "PFC is what makes the lossless priority lossless, hop by hop: a link without it drops RoCE packets under congestion, and RoCE's go-back-N retransmission turns a few drops into a collapse of throughput.",
+        fix: "`interface ethernet X dcb priority-flow-control mode on force` (`fabric push` does it), global PFC on the lossless priority (`qos.pfc`), and the same PFC at the far end (`fabric audit` checks the configs of both).",
+    },
+    Rule {
+        id: "V006",
+        name: "trust-mismatch",
+        severity: Severity::Error,
+        family: Family::Qos,
+        reads: "show qos interface ethernet X | json-print",
+        what: "Each cabled port's `Trust mode` is the fabric's `trust` (on ports where the fabric sets one; port-channel members take their bundle's and are not read one by one).",
+        why: "The trust mode decides which header gives a packet its priority: a port trusting L2 where the hosts mark DSCP puts RoCE in priority 0, the lossy pool, without PFC.",
+        fix: "`interface ethernet X qos trust L3` (or what the fabric says), through `fabric push`.",
+    },
+    Rule {
+        id: "V007",
+        name: "ecn-mismatch",
+        severity: Severity::Error,
+        family: Family::Qos,
+        reads: "show interfaces ethernet X congestion-control | json-print",
+        what: "On each cabled port, every traffic class the fabric sets ECN on marks as it says: the mode (ECN, RED or both) and the minimum and maximum thresholds (absolute KB or relative %).",
+        why: "ECN lets DCQCN slow the senders before the buffer fills; without it (or with thresholds far off) the first brake is PFC, and pause frames spread congestion to flows that did not cause it.",
+        fix: "`interface ethernet X traffic-class N congestion-control ecn minimum-absolute MIN maximum-absolute MAX`, through `fabric push`.",
+    },
+    Rule {
+        id: "V008",
+        name: "ets-mismatch",
+        severity: Severity::Error,
+        family: Family::Qos,
+        reads: "show dcb ets interface ethernet X | json-print",
+        what: "On each cabled port, every traffic class the fabric schedules (`ets`) is scheduled so: strict, or WRR with the fabric's weight.",
+        why: "CNPs must leave ahead of data (strict) or the senders slow down late; a RoCE class with a small WRR weight is starved by bulk traffic and pauses its senders.",
+        fix: "`interface ethernet X traffic-class N dcb ets strict` (or `wrr W`), through `fabric push`.",
+    },
+    Rule {
+        id: "V009",
+        name: "buffer-pool-mismatch",
+        severity: Severity::Error,
+        family: Family::Pools,
+        reads: "show traffic pool NAME | json-print",
+        what: "Each buffer pool the fabric declares exists with its type (lossless, lossy, lossy-mc), its memory (when the fabric gives one) and its switch priorities.",
+        why: "A lossless priority needs a lossless pool: it reserves the headroom that absorbs what is in flight while a pause takes effect. In a lossy pool, or none, RoCE is dropped however PFC is set.",
+        fix: "`traffic pool NAME type lossless`, `memory percent P`, `map switch-priority N` (disruptive: `fabric push --allow-disruptive`).",
+    },
+    Rule {
+        id: "V010",
+        name: "bgp-session-down",
+        severity: Severity::Error,
+        family: Family::Bgp,
+        reads: "show ip bgp summary",
+        what: "Every BGP session the fabric derives (one per routed link, and the neighbors written out) is Established: one finding per session, at the first end by switch (both ends' states in the message), or with another remote AS than the fabric's. A session across a link found down or miswired, or on a switch whose BGP is missing or under another AS, is left to that finding.",
+        why: "A session down takes its path out of ECMP: the leaf's traffic crowds onto the other uplinks; with every session of a leaf down, its servers are cut off.",
+        fix: "Look at both ends: the states (`ACTIVE`: nobody answers; `IDLE`: the far end refused: AS or router-id), the addresses of the link, `fabric audit` for the configs.",
+    },
+    Rule {
+        id: "V011",
+        name: "bgp-neighbor-missing",
+        severity: Severity::Error,
+        family: Family::Bgp,
+        reads: "show ip bgp summary",
+        what: "Every neighbor the fabric derives for a switch is configured there (`show ip bgp summary` lists it); a switch with no BGP instance at all is one finding. The session's other end is not a finding of its own.",
+        why: "Without the neighbor the session never comes up: its link carries no routed traffic.",
+        fix: "`fabric push` (it adds the neighbor); `fabric diff` shows what is missing.",
+    },
+    Rule {
+        id: "V012",
+        name: "bgp-local-as",
+        severity: Severity::Error,
+        family: Family::Bgp,
+        reads: "show ip bgp summary",
+        what: "The switch's BGP runs under the AS the fabric gives it (`local AS number`). Its sessions, all refused by the far ends, are not findings of their own.",
+        why: "Every neighbor expects the fabric's AS: under another one each session is refused, and the switch is cut off.",
+        fix: "`fabric push --allow-disruptive` (the BGP instance is replaced).",
+    },
+    Rule {
+        id: "V013",
+        name: "mlag-down",
+        severity: Severity::Error,
+        family: Family::Mlag,
+        reads: "show mlag",
+        what: "Each half of an MLAG pair is enabled and up, its peer link up and the fabric's (port-channel, VLAN, local and peer addresses), its system MAC the fabric's. One finding per pair, both halves' problems in it. A pair down because its peer link's cables are down or miswired is left to those findings.",
+        why: "A pair that is not formed forwards as two standalone switches: a dual-homed host's LAG splits between them, and traffic to it is dropped or looped.",
+        fix: "Bring the peer link up (its cables, `no shutdown`), and make both halves agree: `fabric push` of the fabric's MLAG settings to both.",
+    },
+    Rule {
+        id: "V014",
+        name: "mlag-ports-not-active",
+        severity: Severity::Warning,
+        family: Family::Mlag,
+        reads: "show mlag",
+        what: "Every MLAG port-channel of a formed pair is active on both switches: none `Active-partial` (members up on one switch only) or `Inactive` beyond those whose member links are found down already. One finding per pair.",
+        why: "A dual-homed host on one switch only has lost its redundancy and half its bandwidth: the next failure cuts it off.",
+        fix: "Find the member port that is down on one switch (`show interfaces mlag-port-channel summary`), and its cable.",
+    },
+];
+
+/// A check by id (`V003`) or name (`link-down`).
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .find(|r| r.id.eq_ignore_ascii_case(id) || r.name == id)
+}
+
+/// One `show` command to send a switch, and how its reply is read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Query {
+    Lldp,
+    Interfaces,
+    Pfc,
+    Trust(Port),
+    Ecn(Port),
+    Ets(Port),
+    Pool(String),
+    Bgp,
+    Mlag,
+}
+
+impl Query {
+    /// The port a per-port command asks about.
+    pub fn port(&self) -> Option<Port> {
+        match self {
+            Query::Trust(p) | Query::Ecn(p) | Query::Ets(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    /// The command, as typed.
+    pub fn command(&self) -> String {
+        match self {
+            Query::Lldp => "show lldp remote | json-print".into(),
+            Query::Interfaces => "show interfaces ethernet | json-print".into(),
+            Query::Pfc => "show dcb priority-flow-control | json-print".into(),
+            Query::Trust(p) => format!("show qos interface ethernet {p} | json-print"),
+            Query::Ecn(p) => {
+                format!("show interfaces ethernet {p} congestion-control | json-print")
+            }
+            Query::Ets(p) => format!("show dcb ets interface ethernet {p} | json-print"),
+            Query::Pool(name) => format!("show traffic pool {name} | json-print"),
+            Query::Bgp => "show ip bgp summary".into(),
+            Query::Mlag => "show mlag".into(),
+        }
+    }
+}
+
+/// What a switch is asked, and what of it cannot be checked (and why).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub queries: Vec<Query>,
+    pub unchecked: Vec<String>,
+}
+
+/// The ports of a switch the fabric cables (to a switch or a host), with their settings.
+fn cabled(sw: &Switch) -> impl Iterator<Item = (&Port, &crate::fabric::PortSettings)> {
+    sw.ports.iter().filter(|(_, s)| s.peer.is_some())
+}
+
+/// The commands to send `sw` for the families asked (all their checks that apply to it).
+pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
+    let mut p = Plan::default();
+    let on = |f| families.contains(&f);
+    let any_cabled = cabled(sw).next().is_some();
+    if on(Family::Cabling) && any_cabled {
+        if sw.lldp {
+            p.queries.push(Query::Lldp);
+        } else {
+            p.unchecked
+                .push("cabling: LLDP is off for this switch in the fabric (`lldp`)".into());
+        }
+    }
+    if on(Family::Links) && any_cabled {
+        p.queries.push(Query::Interfaces);
+    }
+    let bundles_pfc = sw.bundles.values().any(|b| b.pfc);
+    if on(Family::Pfc) && (cabled(sw).any(|(_, s)| s.pfc) || bundles_pfc) {
+        p.queries.push(Query::Pfc);
+    }
+    if on(Family::Qos) {
+        // A bundle's members take its QoS: their own is not read one by one.
+        let ports = || cabled(sw).filter(|(_, s)| s.bundle.is_none());
+        p.queries.extend(
+            ports()
+                .filter(|(_, s)| s.trust.is_some())
+                .map(|(port, _)| Query::Trust(*port)),
+        );
+        p.queries.extend(
+            ports()
+                .filter(|(_, s)| !s.ecn.is_empty())
+                .map(|(port, _)| Query::Ecn(*port)),
+        );
+        p.queries.extend(
+            ports()
+                .filter(|(_, s)| !s.ets.is_empty())
+                .map(|(port, _)| Query::Ets(*port)),
+        );
+    }
+    if on(Family::Pools) {
+        p.queries
+            .extend(sw.qos.pools.keys().map(|n| Query::Pool(n.clone())));
+    }
+    if on(Family::Bgp) && sw.routing.as_ref().is_some_and(|r| !r.neighbors.is_empty()) {
+        p.queries.push(Query::Bgp);
+    }
+    if on(Family::Mlag) && sw.mlag.is_some() {
+        p.queries.push(Query::Mlag);
+    }
+    p
+}
+
+/// What one switch reported, read; `None` (or absent) where nothing was read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Observed {
+    pub lldp: Option<BTreeMap<Port, Vec<read::Neighbor>>>,
+    pub links: Option<BTreeMap<Port, read::Link>>,
+    pub pfc: Option<BTreeMap<Iface, read::Pfc>>,
+    pub trust: BTreeMap<Port, String>,
+    pub ecn: BTreeMap<Port, BTreeMap<u8, read::Marking>>,
+    pub ets: BTreeMap<Port, BTreeMap<u8, read::Sched>>,
+    pub pools: BTreeMap<String, Option<read::Pool>>,
+    /// `Some(None)`: read, and no BGP instance.
+    pub bgp: Option<Option<read::BgpSummary>>,
+    pub mlag: Option<read::Mlag>,
+}
+
+impl Observed {
+    /// Reads the reply to `q` into what the switch reported; why it does not read, if it
+    /// does not (nothing of it is kept then).
+    pub fn record(&mut self, q: &Query, reply: &str) -> Result<(), String> {
+        match q {
+            Query::Lldp => self.lldp = Some(read::lldp_remote(reply)?),
+            Query::Interfaces => self.links = Some(read::interfaces(reply)?),
+            Query::Pfc => self.pfc = Some(read::pfc(reply)?),
+            Query::Trust(p) => {
+                self.trust.insert(*p, read::trust(reply, *p)?);
+            }
+            Query::Ecn(p) => {
+                self.ecn.insert(*p, read::congestion_control(reply, *p)?);
+            }
+            Query::Ets(p) => {
+                self.ets.insert(*p, read::ets(reply, *p)?);
+            }
+            Query::Pool(name) => {
+                self.pools
+                    .insert(name.clone(), read::traffic_pool(reply, name)?);
+            }
+            Query::Bgp => self.bgp = Some(read::bgp_summary(reply)?),
+            Query::Mlag => self.mlag = Some(read::mlag(reply)?),
+        }
+        Ok(())
+    }
+}
+
+/// The fabric and what was read of the verified switches: what [`verify`] compares.
+pub struct Input<'a> {
+    pub fabric: &'a Fabric,
+    /// The families checked: the others' findings are not made, whatever was read.
+    pub families: BTreeSet<Family>,
+    /// Each verified switch, by name, and what was read of it.
+    pub observed: BTreeMap<String, Observed>,
+}
