@@ -105,9 +105,20 @@ fn netmiko_logs_in_configures_saves_and_reads_back() {
     assert!(saved.contains("description netmiko-was-here"), "{saved}");
 }
 
-/// One `ansible-playbook` run of `tests/fixtures/clients/onyx.yml` with the JSON callback: per
-/// task, (changed, failed, message).
-fn play(venv: &Path, dir: &Path) -> Vec<(String, bool, bool, String)> {
+/// One task's outcome in a play.
+#[derive(Debug)]
+struct Task {
+    name: String,
+    changed: bool,
+    failed: bool,
+    /// The module's message and, on a failure, its error output.
+    msg: String,
+    /// Everything the module returned (facts included).
+    result: serde_json::Value,
+}
+
+/// One `ansible-playbook` run of `tests/fixtures/clients/onyx.yml` with the JSON callback.
+fn play(venv: &Path, dir: &Path) -> Vec<Task> {
     let out = Command::new(venv.join("bin/ansible-playbook"))
         .current_dir(dir)
         .args(["-i", "inventory.ini"])
@@ -135,12 +146,13 @@ fn play(venv: &Path, dir: &Path) -> Vec<(String, bool, bool, String)> {
             if let Some(e) = r["module_stderr"].as_str() {
                 msg.push_str(e);
             }
-            (
-                t["task"]["name"].as_str().unwrap_or_default().to_string(),
-                r["changed"].as_bool().unwrap_or(false),
-                r["failed"].as_bool().unwrap_or(false),
+            Task {
+                name: t["task"]["name"].as_str().unwrap_or_default().to_string(),
+                changed: r["changed"].as_bool().unwrap_or(false),
+                failed: r["failed"].as_bool().unwrap_or(false),
                 msg,
-            )
+                result: r.clone(),
+            }
         })
         .collect()
 }
@@ -165,9 +177,27 @@ fn ansible_onyx_modules_configure_the_lab_once() {
     )
     .unwrap();
     let first = play(&venv, &state);
-    let failed: Vec<_> = first.iter().filter(|t| t.2).collect();
-    assert!(failed.is_empty(), "{failed:#?}");
-    let changed: Vec<&str> = first.iter().filter(|t| t.1).map(|t| t.0.as_str()).collect();
+    let failed: Vec<String> = first
+        .iter()
+        .filter(|t| t.failed)
+        .map(|t| format!("{}: {}", t.name, t.msg))
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // The facts are the switch's: its release, its model's ports with their state (1/1 is
+    // cabled to a host, 1/20 to nothing), the module `show module` lists.
+    let facts = &first[0].result["ansible_facts"];
+    assert_eq!(facts["ansible_net_version"]["Product release"], "3.6.8190");
+    let ports = facts["ansible_net_interfaces"].as_object().unwrap();
+    assert_eq!(ports.len(), 32, "an SN2700's ports");
+    assert_eq!(ports["Eth1/1"]["Operational State"], "Up");
+    assert_eq!(ports["Eth1/20"]["Operational State"], "Down");
+    assert_eq!(ports["Eth1/1"]["Actual Speed"], "100 Gbps");
+    assert!(facts["ansible_net_modules"].is_object(), "{facts:#}");
+    let changed: Vec<&str> = first
+        .iter()
+        .filter(|t| t.changed)
+        .map(|t| t.name.as_str())
+        .collect();
     assert_eq!(
         changed,
         [
@@ -210,10 +240,10 @@ fn ansible_onyx_modules_configure_the_lab_once() {
     let second = play(&venv, &state);
     let changed: Vec<_> = second
         .iter()
-        .filter(|t| t.2 || (t.1 && t.0 != "config"))
+        .filter(|t| t.failed || (t.changed && t.name != "config"))
         .collect();
     assert!(changed.is_empty(), "{changed:#?}");
-    assert!(second.iter().any(|t| t.0 == "config" && t.1));
+    assert!(second.iter().any(|t| t.name == "config" && t.changed));
     let mut sh = Shell::open(
         format!("{host}:{port}").parse().unwrap(),
         &state.join("known_hosts"),
