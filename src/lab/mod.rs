@@ -2,8 +2,10 @@
 //! without hardware. A switch is an [`onyx::Config`](crate::onyx::Config) with saved
 //! configuration files; its CLI ([`cli`]) reads commands with the same grammar as the parser
 //! and applies them with the same semantics. [`device`] shares a switch between sessions
-//! and injects faults, [`term`] reads keystrokes and prints as Onyx prints, [`server`]
-//! serves switches over SSH.
+//! and injects faults, [`network`] cables the switches of a lab together and derives what
+//! both ends of a cable decide (links, LLDP, BGP, MLAG), `show` prints every `show` command
+//! from the switch and the network, [`term`] reads keystrokes and prints as Onyx prints,
+//! [`server`] serves switches over SSH.
 
 pub mod cli;
 pub mod device;
