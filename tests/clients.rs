@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::lab_ssh::{Shell, start_lab_of};
+use crate::lab_ssh::start_lab_of;
+use crate::network::shells;
 use crate::{root, scratch};
 
 /// The clients' virtualenv.
@@ -56,8 +57,7 @@ fn onyx_config_shim(venv: &Path) {
 
 /// The lab's address of its one switch (the reference guide's fabric).
 fn address(state: &Path) -> (String, u16) {
-    let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
-    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
+    let inv = crate::lab_ssh::lab_inventory(state);
     let a = inv.switches.values().next().unwrap();
     (a.host.clone(), a.port)
 }
@@ -211,15 +211,14 @@ fn ansible_onyx_modules_configure_the_lab_once() {
         ],
         "{first:#?}"
     );
-    // What the modules configured is on the switch.
-    let mut sh = Shell::open(
-        format!("{host}:{port}").parse().unwrap(),
-        &state.join("known_hosts"),
-    );
-    sh.send("no cli session paging enable").unwrap();
-    sh.send("enable").unwrap();
-    let running = sh.send("show running-config").unwrap();
-    drop(sh);
+    // What the modules configured is on the switch (read in a session of its own, closed
+    // before the next play).
+    let running_now = || -> String {
+        let mut shells = shells(&state);
+        let sh = shells.values_mut().next().unwrap();
+        sh.send("show running-config").unwrap()
+    };
+    let running = running_now();
     for line in [
         "   interface ethernet 1/7 description ansible-config\n",
         "   interface ethernet 1/8 description ansible-interface\n",
@@ -244,13 +243,7 @@ fn ansible_onyx_modules_configure_the_lab_once() {
         .collect();
     assert!(changed.is_empty(), "{changed:#?}");
     assert!(second.iter().any(|t| t.name == "config" && t.changed));
-    let mut sh = Shell::open(
-        format!("{host}:{port}").parse().unwrap(),
-        &state.join("known_hosts"),
-    );
-    sh.send("no cli session paging enable").unwrap();
-    sh.send("enable").unwrap();
-    let again = sh.send("show running-config").unwrap();
+    let again = running_now();
     let body = |t: &str| -> String {
         t.lines()
             .filter(|l| !l.starts_with("## Generated at"))

@@ -465,9 +465,14 @@ fn table(child: &mut std::process::Child) -> String {
     text
 }
 
-pub fn inventory_addr(state: &Path) -> std::net::SocketAddr {
+/// The inventory a running `fabric lab` wrote in its state folder.
+pub fn lab_inventory(state: &Path) -> fabric::fabric::Inventory {
     let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
-    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
+    serde_saphyr::from_str(&text).unwrap()
+}
+
+pub fn inventory_addr(state: &Path) -> std::net::SocketAddr {
+    let inv = lab_inventory(state);
     let a = &inv.switches["swx-mld-1-2"];
     assert_eq!(a.user, "admin");
     format!("{}:{}", a.host, a.port).parse().unwrap()

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use fabric::lab::{Cabling, Device, Network, Session, Switch};
 
-use crate::lab_ssh::{Shell, push_inventory_of, start_lab_of, stdio_session_of};
+use crate::lab_ssh::{Shell, lab_inventory, push_inventory_of, start_lab_of, stdio_session_of};
 use crate::{root, scratch};
 
 /// The rows of `show ip bgp summary`: neighbor → its State/PfxRcd column.
@@ -38,9 +38,8 @@ pub fn push_lab(fabric: &Path, state: &Path, extra: &[&str]) -> (i32, String) {
 
 /// Logged-in shells on every switch of a running `fabric lab`, enabled, paging off.
 pub fn shells(state: &Path) -> BTreeMap<String, Shell> {
-    let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
-    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
-    inv.switches
+    lab_inventory(state)
+        .switches
         .iter()
         .map(|(name, a)| {
             let addr = format!("{}:{}", a.host, a.port).parse().unwrap();

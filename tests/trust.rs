@@ -378,8 +378,7 @@ fn a_swapped_inventory_is_refused_before_any_command() {
 }
 
 fn inventory_addr_of(state: &Path, switch: &str) -> String {
-    let text = std::fs::read_to_string(state.join("inventory.yaml")).unwrap();
-    let inv: fabric::fabric::Inventory = serde_saphyr::from_str(&text).unwrap();
+    let inv = crate::lab_ssh::lab_inventory(state);
     let a = &inv.switches[switch];
     format!("{}:{}", a.host, a.port)
 }

@@ -434,13 +434,7 @@ impl Session {
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words[..] {
-            [
-                "show",
-                "running-config" | "configuration" | "users" | "version" | "hosts" | "inventory"
-                | "module" | "protocols",
-                ..,
-            ] => false,
-            ["show", ..] => true,
+            ["show", ref rest @ ..] => super::show::reads_network(rest),
             _ => false,
         }
     }

@@ -92,8 +92,7 @@ pub fn users(sw: &Switch, me: u64) -> String {
     let mut out = format!("{}\n", Unconfirmed::UsersHeader.text());
     let now = Instant::now();
     for (id, l) in &sw.logins {
-        let idle = now.saturating_duration_since(l.active).as_secs();
-        let (d, h, m, s) = (idle / 86_400, idle / 3_600 % 24, idle / 60 % 60, idle % 60);
+        let (d, h, m, s) = super::dhms(now.saturating_duration_since(l.active));
         let mark = if *id == me { '*' } else { ' ' };
         let line = format!("pts/{}", id.saturating_sub(1));
         let _ = writeln!(

@@ -84,6 +84,25 @@ impl Shown {
     }
 }
 
+/// Whether `show WORDS…` may read the network around the switch (link state, neighbors,
+/// sessions), so the other switches are read before it runs: every command of the table
+/// below but those of the switch alone (its configuration, sessions and system).
+pub fn reads_network(words: &[&str]) -> bool {
+    !matches!(
+        words.first(),
+        Some(
+            &("running-config"
+                | "configuration"
+                | "users"
+                | "version"
+                | "hosts"
+                | "inventory"
+                | "module"
+                | "protocols")
+        )
+    )
+}
+
 /// `show WORDS…` (the words after `show`, keywords written out), as text or JSON.
 pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
     let shown = match (words, cx.level) {
@@ -197,6 +216,12 @@ pub(crate) fn api_rows(
             .map(|(k, v)| (k, serde_json::Value::Array(vec![v])))
             .collect(),
     )
+}
+
+/// Days, hours, minutes and seconds of a time span, as the `show` commands print ages.
+pub(crate) fn dhms(d: std::time::Duration) -> (u64, u64, u64, u64) {
+    let s = d.as_secs();
+    (s / 86_400, s / 3_600 % 24, s / 60 % 60, s % 60)
 }
 
 /// JSON as Onyx's `json-print` prints it: indented by four spaces.

@@ -148,21 +148,15 @@ fn bgp_shown(me: &str, view: &BgpView, network: &Network) -> Shown {
     }
 }
 
-/// Days, hours, minutes and seconds.
-fn dhms(d: Duration) -> (u64, u64, u64, u64) {
-    let s = d.as_secs();
-    (s / 86_400, s / 3_600 % 24, s / 60 % 60, s % 60)
-}
-
 /// A session's age as the capture prints it: `1:01:50:41`, `13:20:11:58`.
 fn onyx_uptime(d: Duration) -> String {
-    let (d, h, m, s) = dhms(d);
+    let (d, h, m, s) = super::dhms(d);
     format!("{d}:{h:02}:{m:02}:{s:02}")
 }
 
 /// An MLAG peer link's up time as the capture prints it: `19 days, 18:25:56`.
 fn ipl_uptime(d: Duration) -> String {
-    let (d, h, m, s) = dhms(d);
+    let (d, h, m, s) = super::dhms(d);
     format!("{d} days, {h:02}:{m:02}:{s:02}")
 }
 

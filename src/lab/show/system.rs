@@ -49,8 +49,7 @@ fn uuid(me: &str) -> String {
 /// `show version`'s uptime: `1d 16h 31m 43.856s`, `17h 27m 36.480s` (both captured: units
 /// before the first non-zero one are left out; below an hour the same rule, UNCONFIRMED).
 fn uptime(d: std::time::Duration) -> String {
-    let s = d.as_secs();
-    let (days, h, m, sec) = (s / 86_400, s / 3_600 % 24, s / 60 % 60, s % 60);
+    let (days, h, m, sec) = super::dhms(d);
     let ms = d.subsec_millis();
     let mut out = String::new();
     if days > 0 {
