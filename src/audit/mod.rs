@@ -134,6 +134,14 @@ pub struct Finding {
     pub line: Option<String>,
 }
 
+/// A rule's or a check's documentation as `fabric explain` prints it: its heading, then
+/// what it checks, why it matters, how to fix it.
+pub fn explain_text(heading: &str, what: &str, why: &str, fix: &str) -> String {
+    format!(
+        "{heading}\n\nWhat it checks\n  {what}\n\nWhy it matters\n  {why}\n\nHow to fix\n  {fix}\n"
+    )
+}
+
 /// A rule and its documentation.
 pub struct Rule {
     pub id: &'static str,
@@ -164,9 +172,14 @@ impl Rule {
             Check::Switch(_) => "each switch",
             Check::Fabric(_) => "the fabric (links, or every switch together)",
         };
-        format!(
-            "{} {} ({}; {applies}; reads {scope})\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nHow to fix\n  {}\n",
-            self.id, self.name, self.severity, self.what, self.why, self.fix
+        explain_text(
+            &format!(
+                "{} {} ({}; {applies}; reads {scope})",
+                self.id, self.name, self.severity
+            ),
+            self.what,
+            self.why,
+            self.fix,
         )
     }
 

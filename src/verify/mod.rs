@@ -92,16 +92,14 @@ pub struct Rule {
 impl Rule {
     /// The check's doc, as `fabric explain` prints it.
     pub fn explain(&self) -> String {
-        format!(
-            "{} {} ({}; `fabric verify --check {}`; reads `{}`)\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nHow to fix\n  {}\n",
-            self.id,
-            self.name,
-            self.severity,
-            self.family,
-            self.reads,
+        crate::audit::explain_text(
+            &format!(
+                "{} {} ({}; `fabric verify --check {}`; reads `{}`)",
+                self.id, self.name, self.severity, self.family, self.reads
+            ),
             self.what,
             self.why,
-            self.fix
+            self.fix,
         )
     }
 }
