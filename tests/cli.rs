@@ -212,6 +212,9 @@ fn parse_prints_canonical_text_or_the_model() {
     assert_eq!(code, 0);
     assert!(out.contains("hostname: sw-spine-001"), "{out}");
 
+    let (code, out, err) = fabric(&["parse", "--format", "check", capture], root());
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+
     // Standard input, with a captured terminal's noise.
     let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
         .args(["parse", "-"])
@@ -248,6 +251,8 @@ fn parse_reports_a_malformed_line_with_its_position() {
             && err.contains("expected an MTU 1500-9216"),
         "{err}"
     );
+    let (code, out, checked) = fabric(&["parse", "--format", "check", f.to_str().unwrap()], &dir);
+    assert_eq!((code, out.as_str(), checked), (2, "", err));
     let (code, _, err) = fabric(&["parse", "no/such.cfg"], &dir);
     assert_eq!(code, 2);
     assert!(err.contains("no/such.cfg"), "{err}");

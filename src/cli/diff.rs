@@ -114,15 +114,19 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         }
         let target = crate::diff::target(&p.running, &p.intended, &p.scope);
         let commands = crate::diff::plan(&p.running, &target);
-        let before = renderer.render(&p.running)?;
-        let after = renderer.render(&target)?;
-        let diff = super::unified_diff(
-            &before,
-            &after,
-            &format!("{} running", p.name),
-            &format!("{} intended", p.name),
-            false,
-        );
+        // The text diff costs two renders and a diff of the whole config; only the formats
+        // that print it pay for it.
+        let diff = if matches!(args.format, Format::Commands) {
+            String::new()
+        } else {
+            super::unified_diff(
+                &renderer.render(&p.running)?,
+                &renderer.render(&target)?,
+                &format!("{} running", p.name),
+                &format!("{} intended", p.name),
+                false,
+            )
+        };
         let unmanaged_lines = p
             .running
             .layout

@@ -96,7 +96,8 @@ enum Command {
         deny_warnings: bool,
     },
     /// Read a running-config (a file, or `-` for standard input) and print it back in
-    /// canonical form (`cli`) or as the model (`yaml`, `json`). Exit 0 read, 2 malformed.
+    /// canonical form (`cli`) or as the model (`yaml`, `json`), or only check that it reads
+    /// (`check`: nothing printed). Exit 0 read, 2 malformed.
     Parse {
         /// The running-config: a file, or `-` for standard input.
         file: PathBuf,
@@ -141,6 +142,8 @@ enum ParseFormat {
     Cli,
     Yaml,
     Json,
+    /// Print nothing: the exit code (and a located error) say whether the file reads.
+    Check,
 }
 
 /// Runs the command line; returns the exit code.
@@ -524,6 +527,7 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
         ParseFormat::Yaml => {
             serde_saphyr::to_string(&config).map_err(|e| Failure(e.to_string()))?
         }
+        ParseFormat::Check => String::new(),
     };
     out!("{text}");
     Ok(exit::OK)

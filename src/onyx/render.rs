@@ -316,14 +316,16 @@ struct Group {
     mode: String,
 }
 
-/// One VLAN membership line: `switchport access vlan N`, `… allowed-vlan none`, or one VLAN
-/// added to a trunk (`allowed-vlan N`) or hybrid port (`allowed-vlan add N`).
+/// VLAN membership lines of one interface: `switchport access vlan N`, `… allowed-vlan
+/// none|all`, or one line per VLAN added to a trunk (`allowed-vlan N`) or hybrid port
+/// (`allowed-vlan add N`). One row per interface and kind, not per line: a port with 200
+/// tagged VLANs is one row with 200 numbers, so the template state stays small.
 #[derive(Serialize)]
 struct Member {
     iface: String,
     kind: &'static str,
     mode: String,
-    vlan: u16,
+    vlans: Vec<u16>,
 }
 
 #[derive(Serialize)]
@@ -617,7 +619,7 @@ impl<'a> View<'a> {
                         iface: i.to_string(),
                         kind,
                         mode: a.mode.to_string(),
-                        vlan: 0,
+                        vlans: Vec::new(),
                     });
                 }
             }
@@ -626,7 +628,7 @@ impl<'a> View<'a> {
                     iface: i.to_string(),
                     kind: "access",
                     mode: String::new(),
-                    vlan: v.get(),
+                    vlans: vec![v.get()],
                 });
             }
         }
@@ -637,12 +639,12 @@ impl<'a> View<'a> {
                 } else {
                     "allowed"
                 };
-                for v in a.vlans.iter() {
+                if !a.vlans.is_empty() {
                     members.push(Member {
                         iface: i.to_string(),
                         kind,
                         mode: a.mode.to_string(),
-                        vlan: v.get(),
+                        vlans: a.vlans.iter().map(|v| v.get()).collect(),
                     });
                 }
             }
