@@ -299,7 +299,15 @@ struct Qos {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pools: BTreeMap<String, FlowMap<PoolDoc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pfc: Option<FlowMap<PfcDoc>>,
+    pfc: Option<PfcField>,
+}
+
+/// `qos.pfc`: `false` (the opt-out) or written out.
+#[derive(Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+enum PfcField {
+    Off(bool),
+    Table(FlowMap<PfcDoc>),
 }
 
 #[derive(Clone, PartialEq, Serialize)]
@@ -463,6 +471,8 @@ enum Attr {
     Ecn(u8, EcnDoc),
     Ets(u8, EtsDoc),
     Pfc(bool),
+    /// PFC mode off on a switch whose ports are in PFC mode by default: `pfc: false`.
+    PfcOff,
     /// A routed port's address.
     Address(String),
     /// Port-channel membership: MLAG or not, number, LACP mode.
@@ -494,6 +504,10 @@ fn port_attrs(c: &Config, i: &Interface) -> BTreeSet<Attr> {
         }),
         None => attrs(i),
     };
+    if !i.pfc && pfc_ports_by_default(c) {
+        out.remove(&Attr::Pfc(false));
+        out.insert(Attr::PfcOff);
+    }
     if let Some(g) = i.channel_group {
         out.insert(Attr::Bundle(g.mlag, g.id, g.mode.to_string()));
     }
@@ -587,6 +601,7 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
             }
             Attr::Pfc(true) => s.pfc = Some(true),
             Attr::Pfc(_) => {}
+            Attr::PfcOff => s.pfc = Some(false),
             Attr::Address(a) => s.address = Some(a.clone()),
             Attr::Bundle(mlag, id, mode) => {
                 if *mlag {
@@ -603,9 +618,10 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
     s
 }
 
-/// The models that fit a config: enough front-panel ports, the splits it makes, and a native
-/// speed it does not set explicitly (the format leaves a native speed out); fewest ports
-/// first.
+/// The models that fit a config: enough front-panel ports, the splits it makes, a native
+/// speed it does not set explicitly (the format leaves a native speed out), and a first
+/// release no later than the one its header prints (else the fabric would not validate,
+/// E039); fewest ports first.
 fn fitting_models(config: &Config) -> Vec<&'static Model> {
     let ports: Vec<(Port, &Interface)> = config
         .interfaces
@@ -617,6 +633,9 @@ fn fitting_models(config: &Config) -> Vec<&'static Model> {
         .collect();
     let mut models: Vec<&'static Model> = Model::all().iter().collect();
     models.sort_by_key(|m| m.port_count());
+    if let Some(r) = config.header.release {
+        models.retain(|m| m.check_release(r).is_ok());
+    }
     models.retain(|m| {
         ports.iter().all(|(p, i)| {
             let split_ok = i.split.is_none_or(|s| m.check_split(*p, s).is_ok());
@@ -713,6 +732,13 @@ fn release(config: &Config) -> Option<String> {
     config.header.release.map(|r| r.to_string())
 }
 
+/// Whether the fabric puts every port of this switch in PFC mode unless the port says `pfc:
+/// false`: the validation's rule for the `qos.pfc` this import writes (global PFC enabled on
+/// some priority, no `roce` mode).
+fn pfc_ports_by_default(c: &Config) -> bool {
+    c.roce.is_none() && c.pfc.enabled && !c.pfc.priorities.is_empty()
+}
+
 fn qos(config: &Config) -> Option<Qos> {
     let pools: BTreeMap<String, FlowMap<PoolDoc>> = config
         .pools
@@ -726,13 +752,20 @@ fn qos(config: &Config) -> Option<Qos> {
             (name.clone(), FlowMap(doc))
         })
         .collect();
-    let pfc = (config.pfc.enabled || !config.pfc.priorities.is_empty()).then(|| {
-        FlowMap(PfcDoc {
+    let roce = config.roce.map(|m| m.to_string());
+    let lossless = config
+        .pools
+        .values()
+        .any(|p| p.kind == Some(PoolType::Lossless) && !p.priorities.is_empty());
+    let pfc = if config.pfc.enabled || !config.pfc.priorities.is_empty() {
+        Some(PfcField::Table(FlowMap(PfcDoc {
             enabled: config.pfc.enabled,
             priorities: FlowSeq(config.pfc.priorities.iter().map(|p| p.get()).collect()),
-        })
-    });
-    let roce = config.roce.map(|m| m.to_string());
+        })))
+    } else {
+        // A lossless pool without PFC: the opt-out, else the fabric would add PFC.
+        (lossless && roce.is_none()).then_some(PfcField::Off(false))
+    };
     (!pools.is_empty() || pfc.is_some() || roce.is_some()).then_some(Qos { roce, pools, pfc })
 }
 
@@ -1423,6 +1456,9 @@ fn profile_name(s: &Settings, taken: &BTreeMap<String, FlowMap<Settings>>) -> St
     }
     if let Some(v) = &s.trust {
         parts.push(format!("trust-{}", v.to_lowercase()));
+    }
+    if s.pfc == Some(false) {
+        parts.push("nopfc".into());
     }
     if s.pfc == Some(true) {
         parts.push("pfc".into());

@@ -628,12 +628,12 @@ fn a_fabric_is_audited_before_deployment_and_by_validate() {
     let dir = crate::scratch("audit-predeploy");
     let fab = dir.join("f.yaml");
     let text = std::fs::read_to_string(crate::root().join("fabrics/ml-cluster.yaml")).unwrap();
-    // Spare ports without PFC: ECN and trust from the defaults, no PFC mode.
+    // Ports opted out of PFC mode: ECN and trust from the preset, global PFC on.
     std::fs::write(
         &fab,
         text.replace(
-            "  pfc: true           # lossless",
-            "  pfc: false          # lossless",
+            "port_defaults:\n",
+            "port_defaults:\n  pfc: false          # every port opts out of PFC mode\n",
         ),
     )
     .unwrap();

@@ -709,12 +709,12 @@ fn a_closed_pipe_ends_the_output_quietly() {
 fn validate_and_compile_agree_and_report_everything() {
     let dir = temp("agree");
     let ml = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
-    // Spare ports without PFC: a RoCE audit error (R005), not a format error.
+    // Ports opted out of PFC mode: a RoCE audit error (R005), not a format error.
     std::fs::write(
         dir.join("audit-error.yaml"),
         ml.replace(
-            "  pfc: true           # lossless",
-            "  pfc: false          # lossless",
+            "port_defaults:\n",
+            "port_defaults:\n  pfc: false          # every port opts out of PFC mode\n",
         ),
     )
     .unwrap();

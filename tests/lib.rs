@@ -15,6 +15,7 @@ mod peers;
 mod plan;
 mod props;
 mod push;
+mod recipe;
 mod routing;
 mod show;
 mod show_qos;

@@ -517,7 +517,7 @@ fn each_problem_of_the_routed_fabric_is_one_finding() {
         [
             "ethernet 1/27: in PFC mode, but `PFC oper` is Disabled (`PFC admin` on)",
             "ethernet 1/28: traffic class 3: no marking, the fabric says ecn minimum-absolute 150 maximum-absolute 1500",
-            "ethernet 1/29: traffic class 6: wrr 12, the fabric says strict",
+            "ethernet 1/29: traffic class 3: wrr 12, the fabric says wrr 50; traffic class 6: wrr 12, the fabric says strict",
         ]
     );
 

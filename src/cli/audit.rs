@@ -472,12 +472,19 @@ fn with_fabric(
     }))
 }
 
-/// `fabric explain RULE`: an audit rule's doc, or a verify check's.
+/// `fabric explain RULE`: an audit rule's doc, a verify check's, or a fabric diagnostic's.
 pub fn explain(id: &str) -> Result<u8, Failure> {
-    let text = match (audit::rule(id), crate::verify::rule(id)) {
-        (Some(rule), _) => rule.explain(),
-        (None, Some(check)) => check.explain(),
-        (None, None) => {
+    let code = crate::fabric::validate::explain::code(id);
+    let text = match (audit::rule(id), crate::verify::rule(id), code) {
+        (Some(rule), ..) => rule.explain(),
+        (None, Some(check), _) => check.explain(),
+        (None, None, Some(c)) => audit::explain_text(
+            &format!("{} ({}; a fabric diagnostic)", c.code, c.severity),
+            c.what,
+            c.why,
+            c.fix,
+        ),
+        (None, None, None) => {
             let ids: Vec<&str> = audit::RULES.iter().map(|r| r.id).collect();
             let checks: Vec<&str> = crate::verify::RULES.iter().map(|r| r.id).collect();
             return Err(Failure(format!(

@@ -27,6 +27,16 @@ impl<T> Sp<T> {
         &self.value
     }
 
+    /// A value the file does not write but implies, placed where `at` is written (a preset
+    /// expanded into the keys it stands for: its diagnostics point at the preset).
+    pub fn like<U>(value: T, at: &Sp<U>) -> Sp<T> {
+        Sp {
+            value,
+            start: at.start,
+            len: at.len,
+        }
+    }
+
     /// The byte range of the value in the file.
     pub fn range(&self) -> std::ops::Range<usize> {
         let start = self.start as usize;
@@ -205,7 +215,8 @@ macro_rules! port_settings {
             pub ecn: Option<Entries<i64, RawEcn>>,
             /// ETS per traffic class (0-7): `strict` or a WRR weight.
             pub ets: Option<Entries<i64, Sp<RawEts>>>,
-            /// Per-port PFC (`dcb priority-flow-control mode on force`).
+            /// Per-port PFC (`dcb priority-flow-control mode on force`). Default: on where the
+            /// switch's global PFC is (a lossless pool gives it), so `false` opts a port out.
             pub pfc: Option<Sp<bool>>,
             /// Print a description derived from the peer when none is given (default true).
             pub auto_description: Option<Sp<bool>>,
@@ -301,6 +312,58 @@ pub struct RawPool {
     pub priorities: Option<Sp<Vec<Sp<i64>>>>,
 }
 
+/// `qos.pfc` as written: `false` / `off` (no PFC: the opt-out), `true` / `on` (the default,
+/// said out loud), or the global PFC written out.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawPfcSetting {
+    Flag(bool),
+    Word(String),
+    Table(RawPfc),
+}
+
+impl<'de> Deserialize<'de> for RawPfcSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawPfcSetting;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "`false` (no PFC), `true`, or a mapping with `enabled` and `priorities`",
+                )
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<RawPfcSetting, E> {
+                Ok(RawPfcSetting::Flag(v))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<RawPfcSetting, E> {
+                Ok(RawPfcSetting::Word(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawPfcSetting, A::Error> {
+                RawPfc::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(RawPfcSetting::Table)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for RawPfcSetting {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PfcSetting".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let table = generator.subschema_for::<RawPfc>();
+        schemars::json_schema!({
+            "description": "Global PFC. Default, where the switch has a lossless pool (and no `roce` mode): enabled on the lossless pools' priorities, and PFC mode on every port (a port opts out with `pfc: false`). `false` or `off`: no PFC at all (the opt-out); `true` or `on`: the default, said out loud; or written out.",
+            "oneOf": [
+                { "type": "boolean" },
+                { "enum": ["on", "off"] },
+                table
+            ]
+        })
+    }
+}
+
 /// Global priority flow control.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -328,12 +391,18 @@ pub struct RawDscp {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Qos")]
 pub struct RawQos {
+    /// `roce-lossless`: NVIDIA's `roce lossless` recipe written out line by line (a lossless
+    /// pool `roce` of 50 % on priority 3, PFC on 3 globally and on every port, trust L3, ECN
+    /// 150/1500 KB on TC3, TC3 WRR 50, TC6 strict, DSCP 26 for RoCE and 48 for CNP), for any
+    /// release from 3.6.5000. Keys written beside it (`pools`, `pfc`, `dscp`, port settings)
+    /// replace its values.
+    pub preset: Option<Sp<String>>,
     /// One-shot RoCE mode (Onyx ≥ 3.8.2000): `lossless`, `semi-lossless` or `lossy`.
     /// Exclusive with `pools`.
     pub roce: Option<Sp<String>>,
     /// Traffic pools by name (at most 20 characters).
     pub pools: Option<Entries<String, RawPool>>,
-    pub pfc: Option<RawPfc>,
+    pub pfc: Option<Sp<RawPfcSetting>>,
     pub dscp: Option<RawDscp>,
 }
 

@@ -15,12 +15,12 @@ mod model;
 mod net;
 mod qos;
 
-pub use model::{Model, Split};
+pub use model::{FirstRelease, Model, Split};
 pub use net::{Ipv4Net, Mac, is_private_asn};
 
 pub(crate) use qos::choose;
 pub use qos::{
-    Ecn, EcnMode, EcnThresholds, Ets, PoolType, RoceMode, Speed, SwitchportMode, Trust,
+    Ecn, EcnMode, EcnThresholds, Ets, PoolType, Preset, RoceMode, Speed, SwitchportMode, Trust,
     did_you_mean,
 };
 

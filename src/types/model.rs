@@ -7,10 +7,28 @@
 //! below it; SN3700 32×200G, up to 128 split ports, every port splits 4-way; SN4600 64×200G
 //! and SN4600C 64×100G, up to 128 split ports: 2-way everywhere, 4-way on odd ports, which
 //! disables the even neighbour. Subport speed is the native speed divided by the split.
+//!
+//! Each model also has the first Onyx release that runs it (a switch on an older release is
+//! refused by the fabric validation, E039). NVIDIA's release notes, which list the systems
+//! each release supports, are behind its support portal: no public source for these was
+//! found, so every value is marked unconfirmed here and in the diagnostic. Each is the first
+//! release series of the model's ASIC generation as the project understands it, chosen early
+//! rather than late (an early value lets a wrong pairing through, as before; a late one would
+//! refuse a real switch). What the corpus shows agrees with each: an SN2700 on MLNX-OS
+//! 3.6.1102 and 3.6.5000, an SN2410 on 3.7.1102 (`../shared/corpus/SOURCES-more.md`), the
+//! reference guide's SN2700 on 3.6.8190.
 
 use std::fmt;
 
-use super::{Invalid, Port, Speed, compress, format_range};
+use super::{Invalid, Port, Release, Speed, compress, format_range};
+
+/// The first Onyx release that runs a model, and whether a source confirms it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstRelease {
+    pub release: Release,
+    /// Where the value comes from; `None`: unconfirmed (no public source found).
+    pub source: Option<&'static str>,
+}
 
 /// `interface ethernet 1/31 module-type qsfp-split-2|qsfp-split-4 force`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -65,6 +83,16 @@ struct Group {
 pub struct Model {
     pub name: &'static str,
     groups: &'static [Group],
+    /// The first Onyx release that supports the model.
+    pub first: FirstRelease,
+}
+
+/// A first release no public source confirms (see the module's doc).
+const fn unconfirmed(a: u16, b: u16, c: u32) -> FirstRelease {
+    FirstRelease {
+        release: Release(a, b, c),
+        source: None,
+    }
 }
 
 const fn g(first: u16, last: u16, speed: Speed, split2: bool, split4: Four) -> Group {
@@ -81,6 +109,8 @@ static MODELS: &[Model] = &[
     Model {
         name: "SN2100",
         groups: &[g(1, 16, Speed::G100, true, Four::All)],
+        // Spectrum, half width (2016): the 3.5 series.
+        first: unconfirmed(3, 5, 1000),
     },
     Model {
         name: "SN2410",
@@ -88,22 +118,32 @@ static MODELS: &[Model] = &[
             g(1, 48, Speed::G25, false, Four::No),
             g(49, 56, Speed::G100, true, Four::All),
         ],
+        // Spectrum (2015): the 3.4 series.
+        first: unconfirmed(3, 4, 1100),
     },
     Model {
         name: "SN2700",
         groups: &[g(1, 32, Speed::G100, true, Four::OddTakesNext)],
+        // Spectrum (2015): the 3.4 series.
+        first: unconfirmed(3, 4, 1100),
     },
     Model {
         name: "SN3700",
         groups: &[g(1, 32, Speed::G200, true, Four::All)],
+        // Spectrum-2 (2019): the 3.8 series.
+        first: unconfirmed(3, 8, 1000),
     },
     Model {
         name: "SN4600",
         groups: &[g(1, 64, Speed::G200, true, Four::OddTakesNext)],
+        // Spectrum-3, 200G (after the SN4600C): the later 3.9 releases.
+        first: unconfirmed(3, 9, 2000),
     },
     Model {
         name: "SN4600C",
         groups: &[g(1, 64, Speed::G100, true, Four::OddTakesNext)],
+        // Spectrum-3 (2020): the 3.9 series.
+        first: unconfirmed(3, 9, 1000),
     },
 ];
 
@@ -118,6 +158,15 @@ impl Model {
             &MODELS.iter().map(|m| (m.name, m)).collect::<Vec<_>>(),
             "supported switch model",
         )
+    }
+
+    /// Whether the model runs on `release`: `Err` with its first release when it does not.
+    pub fn check_release(&self, release: Release) -> Result<(), FirstRelease> {
+        if release < self.first.release {
+            Err(self.first)
+        } else {
+            Ok(())
+        }
     }
 
     /// Number of front-panel ports (all on slot 1).

@@ -104,6 +104,12 @@ word_enum!(
 );
 
 word_enum!(
+    /// `qos.preset`: a named recipe the fabric writes out line by line (`fabric::validate`'s
+    /// `preset` module holds what each expands to, with its sources).
+    Preset, "QoS preset", { RoceLossless => "roce-lossless" }
+);
+
+word_enum!(
     /// `congestion-control` marking mode of a traffic class.
     EcnMode, "congestion-control mode", { Ecn => "ecn", Red => "red", Both => "both" }
 );

@@ -31,6 +31,8 @@
 //! - E035 — ECN minimum above maximum
 //! - E036 — ECN thresholds incomplete or mixed
 //! - E037 — a switch priority listed twice in one list (a pool's, or PFC's)
+//! - E038 — a switch-wide key that takes away what makes the RoCE recipe lossless (`preset`)
+//! - E039 — a switch model on an Onyx release older than the model's first
 //! - E040 — port does not exist on the model
 //! - E041 — subport of a port not split that way, or a split port configured itself
 //! - E042 — split the port cannot do
@@ -53,6 +55,7 @@
 //! - W003 — the RoCE DSCP lands on a priority no lossless pool holds
 //! - W004 — one description for a range of ports
 //! - W005 — switches joined at L2 without a spanning-tree policy (`l2`)
+//! - W006 — `qos.pfc: on|off` on a switch without a lossless pool
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Display;
@@ -76,6 +79,7 @@ type At<T> = (T, Span);
 type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
 
 mod bundles;
+pub mod explain;
 mod extra;
 mod hosts;
 mod l2;
@@ -83,6 +87,7 @@ mod links;
 mod mlag;
 mod network;
 mod ports;
+mod preset;
 mod qos;
 mod underlay;
 mod values;
@@ -90,7 +95,7 @@ mod values;
 use extra::extra;
 use ports::{LinkEnd, check_ports, describe_ports, endpoint};
 use qos::{merged_qos, qos};
-use values::{Cx, pattern, release};
+use values::{Cx, model_release, pattern, release};
 
 /// A switch being validated: the switch so far, what each port-map entry and link end says
 /// about its ports, and what a routed or bundled port says besides its settings.
@@ -102,6 +107,9 @@ struct Pending {
     /// A routed host port's address, and the bundle a port joins, from the port map.
     addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
     bundles: BTreeMap<Port, At<super::Bundle>>,
+    /// What the switch's QoS implies for every port (a preset's settings, PFC mode by
+    /// default), beneath `port_defaults`.
+    implied: Layer,
     /// The switch's index in the file's `switches`.
     index: usize,
 }
@@ -380,7 +388,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             .as_ref()
             .or(raw.lldp.as_ref())
             .is_some_and(|v| *v.get());
-        let qos = qos(
+        let (qos, implied) = qos(
             &mut cx,
             &merged_qos(raw.qos.as_ref(), sw.qos.as_ref()),
             release,
@@ -390,6 +398,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         let extra = extra(&mut cx, sw.extra.as_ref());
 
         let Some(model) = model else { continue };
+        let model_at = cx.span(&sw.model);
+        model_release(&mut cx, model, model_at, release);
         let mut p = Pending {
             switch: Switch {
                 hostname: hostname.clone(),
@@ -418,6 +428,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             disabled: BTreeMap::new(),
             addresses: BTreeMap::new(),
             bundles: BTreeMap::new(),
+            implied,
             index,
         };
         hosts::switch_vlans(&mut cx, sw, &vlans, &mut p.switch);
@@ -810,7 +821,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     }
                 }
             }
-            let stack = [entry, profile_layer, &defaults];
+            let stack = [entry, profile_layer, &defaults, &p.implied];
             macro_rules! first {
                 ($f:ident) => {
                     stack.iter().find_map(|l| l.$f.as_ref())
@@ -869,7 +880,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             {
                 let d = Diagnostic::warning("W002", format!("per-port PFC is on for {{ports}} but PFC is not enabled globally on `{name}`"))
                     .at(*at, "port PFC mode on")
-                    .help("add `qos: { pfc: { priorities: [3] } }` so the switch sends and honours pause frames");
+                    .help("turn global PFC on (remove `qos.pfc: false`, or give a lossless pool) so the switch sends and honours pause frames");
                 group(d, String::new(), port);
             }
             let mtu = first!(mtu);

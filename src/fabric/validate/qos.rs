@@ -1,12 +1,34 @@
-//! Switch-wide QoS: the fabric's and a switch's `qos` merged, then pools, PFC, the `roce`
-//! mode and the hosts' DSCP checked against each other and the release.
+//! Switch-wide QoS: the fabric's and a switch's `qos` merged, a preset expanded, then
+//! pools, PFC, the `roce` mode and the hosts' DSCP checked against each other and the
+//! release.
+//!
+//! PFC is complete by default: a switch with a lossless pool (and no `roce` mode, which owns
+//! PFC) gets global PFC on the lossless pools' priorities and PFC mode on every port, unless
+//! it writes `qos.pfc` (`false`/`off`: none at all; a port opts out with `pfc: false`). A
+//! lossless pool alone is a buffer setting: the Onyx manual's PFC chapter says PFC is off on
+//! every priority by default, and no chapter says a lossless pool turns it on
+//! (`fabric explain R011`).
 
+use super::preset::{self, Recipe};
 use super::*;
+use crate::fabric::raw::RawPfcSetting;
+
+/// `qos.pfc` as the switch has it.
+enum PfcIntent<'a> {
+    /// Not written, or `true`/`on`: on the lossless priorities, and on every port.
+    Default(Option<Span>),
+    /// `false`/`off`.
+    Off(Span),
+    Table(&'a crate::fabric::raw::RawPfc),
+}
 
 /// Fabric-wide and per-switch QoS merged: each key the switch gives replaces the fabric's.
 pub(super) fn merged_qos<'a>(fabric: Option<&'a RawQos>, switch: Option<&'a RawQos>) -> RawQos {
     let mut q = fabric.cloned().unwrap_or_default();
     if let Some(s) = switch {
+        if s.preset.is_some() {
+            q.preset = s.preset.clone();
+        }
         if s.roce.is_some() {
             q.roce = s.roce.clone();
         }
@@ -23,8 +45,24 @@ pub(super) fn merged_qos<'a>(fabric: Option<&'a RawQos>, switch: Option<&'a RawQ
     q
 }
 
-/// Switch-wide QoS: pools, PFC, `roce` mode and the DSCP cross-checks.
-pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos {
+/// Switch-wide QoS: pools, PFC, `roce` mode and the DSCP cross-checks; and the port settings
+/// they imply for every port (the preset's, PFC mode by default), beneath `port_defaults`.
+pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> (Qos, Layer) {
+    let recipe: Option<(&Recipe, Sp<String>)> = preset::preset(cx, q);
+    let expanded;
+    let written = q;
+    let q = match &recipe {
+        Some((r, at)) => {
+            preset::conflicts(cx, written, r, at);
+            expanded = preset::expand(written, r, at);
+            &expanded
+        }
+        None => q,
+    };
+    let mut implied = match &recipe {
+        Some((r, at)) => preset::port_layer(r, cx.span(at)),
+        None => Layer::default(),
+    };
     let mut out = Qos::default();
     if let Some(m) = &q.roce {
         out.roce = cx.word(m, RoceMode::parse);
@@ -167,51 +205,125 @@ pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos 
         .filter(|p| p.kind == PoolType::Lossless)
         .flat_map(|p| p.priorities.iter().copied())
         .collect();
-    if let Some(pfc) = &q.pfc {
-        let list = pfc
-            .priorities
-            .as_ref()
-            .map(|l| cx.priorities(l))
-            .unwrap_or_default();
-        let roce_owns = matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
-        for (pr, at) in &list {
-            if !lossless.contains(pr) && !roce_owns && !unknown.contains(pr) {
-                let where_ = owner
-                    .get(pr)
-                    .and_then(|(n, s)| Some((n.clone(), *s, out.pools.get(n)?.kind)));
-                let mut d = Diagnostic::error(
-                    "E032",
-                    format!("PFC is enabled on switch priority {pr}, which no lossless pool maps"),
-                )
-                .at(*at, "PFC priority");
-                if let Some((n, s, kind)) = where_ {
-                    d = d.also(s, format!("mapped to `{n}`, a `{kind}` pool"));
-                }
-                cx.push(d.help("map the priority to a `type: lossless` pool, or drop it from PFC: pause frames on a lossy pool drop traffic anyway"));
-            }
-        }
-        let enabled: BTreeSet<Priority> = list.iter().map(|(p, _)| *p).collect();
-        if let Some(at) = pfc.priorities.as_ref().map(|l| cx.list_span(l)) {
-            for pr in lossless.difference(&enabled) {
-                let oat = owner.get(pr).map(|x| x.1);
-                let mut d = Diagnostic::error(
-                    "E033",
-                    format!(
-                        "switch priority {pr} is in a lossless pool but PFC is not enabled on it"
-                    ),
-                )
-                .at(at, "PFC priorities");
-                if let Some(s) = oat {
-                    d = d.also(s, "lossless pool priority");
-                }
-                cx.push(d.help(format!("add {pr} to the PFC priorities")));
-            }
-        }
-        out.pfc = Some(Pfc {
-            enabled: pfc.enabled.as_ref().is_none_or(|v| *v.get()),
-            priorities: enabled,
-        });
+    if let Some((r, at)) = &recipe {
+        preset::pools_keep(cx, written, r, at, &lossless);
     }
+    let intent = match q.pfc.as_ref() {
+        None => PfcIntent::Default(None),
+        Some(p) => {
+            let at = cx.span(p);
+            match p.get() {
+                RawPfcSetting::Flag(true) => PfcIntent::Default(Some(at)),
+                RawPfcSetting::Flag(false) => PfcIntent::Off(at),
+                RawPfcSetting::Word(w) => {
+                    match cx.word(&Sp::like(w.clone(), p), |w| {
+                        choose(w, &[("on", true), ("off", false)], "PFC setting")
+                    }) {
+                        Some(true) => PfcIntent::Default(Some(at)),
+                        Some(false) => PfcIntent::Off(at),
+                        // Refused (E021): what was meant is unknown; nothing is implied.
+                        None => PfcIntent::Off(at),
+                    }
+                }
+                RawPfcSetting::Table(t) => PfcIntent::Table(t),
+            }
+        }
+    };
+    let roce_owns = matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
+    match intent {
+        PfcIntent::Default(at) => {
+            if out.roce.is_none() && !lossless.is_empty() {
+                out.pfc = Some(Pfc {
+                    enabled: true,
+                    priorities: lossless.clone(),
+                });
+                // Placed where PFC is said on, else at the preset or the first lossless pool.
+                let place = at
+                    .or_else(|| recipe.as_ref().map(|(_, p)| cx.span(p)))
+                    .or_else(|| {
+                        lossless
+                            .iter()
+                            .next()
+                            .and_then(|p| owner.get(p))
+                            .map(|o| o.1)
+                    });
+                if let Some(place) = place {
+                    implied.pfc = Some((true, place));
+                }
+            } else if let Some(at) = at.filter(|_| out.roce.is_none() && unknown.is_empty()) {
+                nothing_to_do(cx, at, "on");
+            }
+        }
+        PfcIntent::Off(at) => {
+            if roce_owns && recipe.is_none() {
+                let mode = q.roce.as_ref().map(|m| cx.span(m));
+                let mut d = Diagnostic::error(
+                    "E038",
+                    "PFC is turned off beside the `roce` mode, which turns it on for the RoCE priority",
+                )
+                .at(at, "PFC off");
+                if let Some(m) = mode {
+                    d = d.also(m, "roce mode");
+                }
+                cx.push(d.help("remove the PFC opt-out, or choose `roce: lossy`"));
+            } else if lossless.is_empty() && out.roce.is_none() && unknown.is_empty() {
+                nothing_to_do(cx, at, "off");
+            }
+        }
+        PfcIntent::Table(pfc) => {
+            let list = pfc
+                .priorities
+                .as_ref()
+                .map(|l| cx.priorities(l))
+                .unwrap_or_default();
+            for (pr, at) in &list {
+                if !lossless.contains(pr) && !roce_owns && !unknown.contains(pr) {
+                    let where_ = owner
+                        .get(pr)
+                        .and_then(|(n, s)| Some((n.clone(), *s, out.pools.get(n)?.kind)));
+                    let mut d = Diagnostic::error(
+                        "E032",
+                        format!(
+                            "PFC is enabled on switch priority {pr}, which no lossless pool maps"
+                        ),
+                    )
+                    .at(*at, "PFC priority");
+                    if let Some((n, s, kind)) = where_ {
+                        d = d.also(s, format!("mapped to `{n}`, a `{kind}` pool"));
+                    }
+                    cx.push(d.help("map the priority to a `type: lossless` pool, or drop it from PFC: pause frames on a lossy pool drop traffic anyway"));
+                }
+            }
+            let enabled: BTreeSet<Priority> = list.iter().map(|(p, _)| *p).collect();
+            if let Some(at) = pfc.priorities.as_ref().map(|l| cx.list_span(l)) {
+                for pr in lossless.difference(&enabled) {
+                    let oat = owner.get(pr).map(|x| x.1);
+                    let mut d = Diagnostic::error(
+                        "E033",
+                        format!(
+                            "switch priority {pr} is in a lossless pool but PFC is not enabled on it"
+                        ),
+                    )
+                    .at(at, "PFC priorities");
+                    if let Some(s) = oat {
+                        d = d.also(s, "lossless pool priority");
+                    }
+                    cx.push(d.help(format!("add {pr} to the PFC priorities")));
+                }
+            }
+            let on = pfc.enabled.as_ref().is_none_or(|v| *v.get());
+            // PFC written out, on some priority: every port in PFC mode too, by default.
+            if on && !enabled.is_empty() && out.roce.is_none() {
+                let at = pfc.priorities.as_ref().map(|l| cx.list_span(l));
+                implied.pfc = at.map(|at| (true, at));
+            }
+            out.pfc = Some(Pfc {
+                enabled: on,
+                priorities: enabled,
+            });
+        }
+    }
+    let dscp_from_preset = recipe.is_some() && written.dscp.is_none();
     if let Some(dscp) = &q.dscp {
         for (v, what) in [(&dscp.roce, "RoCE"), (&dscp.cnp, "CNP")] {
             let Some(v) = v else { continue };
@@ -221,7 +333,9 @@ pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos 
             let pr = d.default_priority();
             let lossless_ok = lossless.contains(&pr)
                 || matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
+            // Values the preset gave: a pool that breaks them is E038's already.
             if what == "RoCE"
+                && !dscp_from_preset
                 && !lossless_ok
                 && !unknown.contains(&pr)
                 && (!out.pools.is_empty() || out.roce.is_some())
@@ -234,5 +348,17 @@ pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> Qos 
             }
         }
     }
-    out
+    (out, implied)
+}
+
+/// W006: `qos.pfc: on|off` on a switch with no lossless pool, where it changes nothing.
+fn nothing_to_do(cx: &mut Cx, at: Span, said: &str) {
+    cx.push(
+        Diagnostic::warning(
+            "W006",
+            format!("`qos.pfc: {said}` changes nothing: this switch has no lossless pool"),
+        )
+        .at(at, "no lossless pool to pause")
+        .help("remove it; PFC follows the lossless pools by default, and `false` opts out"),
+    );
 }

@@ -425,3 +425,34 @@ pub(super) fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
         }
     }
 }
+
+/// E039: a model on a release older than the first that runs it (`types::Model`'s table),
+/// at the release with the model beside it.
+pub(super) fn model_release(
+    cx: &mut Cx,
+    model: &'static Model,
+    model_at: Span,
+    release: Option<At<Release>>,
+) {
+    let Some((r, rat)) = release else { return };
+    let Err(first) = model.check_release(r) else {
+        return;
+    };
+    let mut d = Diagnostic::error(
+        "E039",
+        format!(
+            "{} runs Onyx {} or later; this switch is given {r}",
+            model.name, first.release
+        ),
+    )
+    .at(rat, "release too old for the model")
+    .also(model_at, "model");
+    d = match first.source {
+        Some(src) => d.help(format!("upgrade the switch, or correct `model` or `onyx` ({src})")),
+        None => d.help(format!(
+            "upgrade the switch, or correct `model` or `onyx`; {}'s first release ({}) is not confirmed by a public source: if this switch does run {r}, say so in an issue",
+            model.name, first.release
+        )),
+    };
+    cx.push(d);
+}
