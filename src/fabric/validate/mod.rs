@@ -59,7 +59,7 @@ use std::fmt::Display;
 use std::rc::Rc;
 
 use super::load::span;
-use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawPort, RawQos, RawSettings, Sp};
+use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawMgmt, RawPort, RawQos, RawSettings, Sp};
 use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
@@ -82,12 +82,14 @@ mod l2;
 mod links;
 mod mlag;
 mod network;
+mod nics;
 mod ports;
 mod qos;
 mod underlay;
 mod values;
 
 use extra::extra;
+pub use nics::{ONYX_DEFAULT_MTU, WIRE_OVERHEAD};
 use ports::{LinkEnd, check_ports, describe_ports, endpoint};
 use qos::{merged_qos, qos};
 use values::{Cx, pattern, release};
@@ -315,37 +317,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             Some(v) => release(&mut cx, v),
             None => fabric_release,
         };
-        let mgmt = sw.mgmt.as_ref().and_then(|m| {
-            let host = cx.token(
-                &m.host,
-                "management host",
-                |c| c.is_ascii_alphanumeric() || ".-:_[]".contains(c),
-                "write a hostname or an IP address",
-            );
-            let port = match &m.port {
-                Some(p) => cx.int(p, |v| {
-                    u16::try_from(v)
-                        .ok()
-                        .filter(|v| *v > 0)
-                        .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
-                }),
-                None => Some(22),
-            };
-            let user = match &m.user {
-                Some(u) => cx.token(
-                    u,
-                    "user name",
-                    |c| c.is_ascii_alphanumeric() || "._-".contains(c),
-                    "a user name is letters, digits, `.`, `_` and `-`",
-                ),
-                None => Some("admin".to_string()),
-            };
-            Some(Mgmt {
-                host: host?,
-                port: port?,
-                user: user?,
-            })
-        });
+        let mgmt = sw
+            .mgmt
+            .as_ref()
+            .and_then(|m| values::mgmt(&mut cx, m, "admin"));
         let licenses: Vec<String> = sw
             .licenses
             .iter()
@@ -1015,7 +990,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
+    let hosts = nics::hosts(&mut cx, raw, &pending);
     let fabric = Fabric {
+        hosts,
         switches: pending
             .into_values()
             .map(|p| (p.switch.hostname.clone(), p.switch))
