@@ -1,5 +1,6 @@
 //! A host report: the transcript of read-only commands run on a host, each after a line
-//! naming it (`root@gpu01:~# mlnx_qos -i ens1f0`, `$ cmd`, `+ cmd` as `sh -x` prints), read
+//! naming it (`root@gpu01:~# mlnx_qos -i ens1f0`, `[root@esxi01:~] cmd`, `$ cmd`, `+ cmd` as
+//! `sh -x` prints), read
 //! into what the host's NIC is set to. Anything the reader does not know — a command that is
 //! not one of the report's, an output line it cannot place, an output cut short — is an
 //! error at its file:line, never skipped: an audit must not pass a report it did not read.
@@ -123,8 +124,11 @@ pub fn prompt(line: &str) -> Option<&str> {
         }
     }
     if line.starts_with('[') {
-        for p in ["]$ ", "]# "] {
-            if let Some(at) = line.find(p) {
+        // `[grant@host ~]$ cmd` (bash on RHEL), `[root@esxi01:~] cmd` (the ESXi shell).
+        for p in ["]$ ", "]# ", "] "] {
+            if let Some(at) = line.find(p)
+                && line[..at].contains('@')
+            {
                 return Some(line[at + p.len()..].trim());
             }
         }
@@ -568,21 +572,22 @@ fn esx_params(b: &Block) -> Result<BTreeMap<String, Located<Option<String>>>, Re
 /// esxcli's list of records: a name alone on a line, then `   Key: value` lines.
 fn esx_blocks(b: &Block, what: &str) -> Result<BTreeMap<String, EsxiNet>, ReportError> {
     let mut out = BTreeMap::new();
-    let mut current: Option<(String, Option<Located<u16>>, Option<String>, usize)> = None;
-    let finish = |c: Option<(String, Option<Located<u16>>, Option<String>, usize)>,
-                  out: &mut BTreeMap<String, EsxiNet>|
-     -> Result<(), ReportError> {
-        if let Some((name, mtu, portset, line)) = c {
-            let Some(mtu) = mtu else {
-                return fail(
-                    line,
-                    format!("{what} `{name}` has no `MTU:` line: cut short"),
-                );
-            };
-            out.insert(name, EsxiNet { mtu, portset });
-        }
-        Ok(())
-    };
+    // The record being read: its name, MTU, portset, and the line of its name.
+    type Record = (String, Option<Located<u16>>, Option<String>, usize);
+    let mut current: Option<Record> = None;
+    let finish =
+        |c: Option<Record>, out: &mut BTreeMap<String, EsxiNet>| -> Result<(), ReportError> {
+            if let Some((name, mtu, portset, line)) = c {
+                let Some(mtu) = mtu else {
+                    return fail(
+                        line,
+                        format!("{what} `{name}` has no `MTU:` line: cut short"),
+                    );
+                };
+                out.insert(name, EsxiNet { mtu, portset });
+            }
+            Ok(())
+        };
     for (k, row) in b.lines.iter().enumerate() {
         let line = b.first + k;
         if row.trim().is_empty() {

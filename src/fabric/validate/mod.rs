@@ -48,6 +48,12 @@
 //! - E064 — `vlans` on a port in access mode
 //! - E063 — unknown profile
 //! - E070 — two switches with the same name
+//! - E130 — a declared host's port no switch port's peer names (`nics`)
+//! - E131 — a peer naming a port its declared host does not have
+//! - E132 — a host MTU that does not fit its switch port's (with the frame's 22 bytes)
+//! - E133 — host keys that do not fit its OS
+//! - E134 — a host declared twice, or one `mgmt` for several hosts
+//! - E135 — one NIC port cabled to two switch ports
 //! - W001 — profile not used
 //! - W002 — per-port PFC without global PFC
 //! - W003 — the RoCE DSCP lands on a priority no lossless pool holds

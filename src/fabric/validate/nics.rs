@@ -55,13 +55,13 @@ pub(super) fn hosts(
             continue;
         };
         let at = cx.span(key);
-        if h.mgmt.is_some() && names.len() > 1 {
+        if let Some(m) = h.mgmt.as_ref().filter(|_| names.len() > 1) {
             cx.push(
                 Diagnostic::error(
                     "E134",
                     format!("`{}` names {} hosts but one `mgmt`", key.get(), names.len()),
                 )
-                .at(cx.span(&h.mgmt.as_ref().expect("some").host), "one address")
+                .at(cx.span(&m.host), "one address")
                 .also(at, "several hosts")
                 .help("give each host it reaches over SSH its own entry and `mgmt`"),
             );
