@@ -12,6 +12,7 @@ pub mod diag;
 pub mod diff;
 pub mod error;
 pub mod fabric;
+pub mod hosts;
 pub mod import;
 pub mod input;
 #[cfg(feature = "lab")]

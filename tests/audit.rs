@@ -613,7 +613,7 @@ fn json_sarif_and_junit_outputs() {
     let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
         .unwrap();
-    assert_eq!(rules.len(), RULES.len());
+    assert_eq!(rules.len(), RULES.len() + fabric::hosts::HOST_RULES.len());
 
     let (code, out) = fabric(&[&args[..], &["--format", "junit"]].concat());
     assert_eq!(code, 1);

@@ -754,6 +754,18 @@ pub struct Sshd {
 }
 
 pub fn sshd(dir: &Path, key_types: &[&str]) -> Sshd {
+    let lab = format!(
+        "{} lab {} --state {} --stdio swx-mld-1-2",
+        env!("CARGO_BIN_EXE_fabric"),
+        rdg().display(),
+        dir.join("lab").display(),
+    );
+    sshd_with(dir, key_types, &lab)
+}
+
+/// [`sshd`] with another `ForceCommand`: every login runs `force_command`, whatever the
+/// client asked (in `SSH_ORIGINAL_COMMAND`).
+pub fn sshd_with(dir: &Path, key_types: &[&str], force_command: &str) -> Sshd {
     let sshd = Path::new("/usr/sbin/sshd");
     assert!(
         sshd.exists(),
@@ -792,12 +804,9 @@ pub fn sshd(dir: &Path, key_types: &[&str]) -> Sshd {
                 .to_string()
         });
     config.push_str(&format!(
-        "Port {port}\nListenAddress 127.0.0.1\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\nForceCommand {} lab {} --state {} --stdio swx-mld-1-2\n",
+        "Port {port}\nListenAddress 127.0.0.1\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\nForceCommand {force_command}\n",
         dir.join("authorized_keys").display(),
         dir.join("sshd.pid").display(),
-        env!("CARGO_BIN_EXE_fabric"),
-        rdg().display(),
-        dir.join("lab").display(),
     ));
     std::fs::write(dir.join("sshd_config"), config).unwrap();
     let child = Command::new(sshd)

@@ -5,6 +5,7 @@ mod audit;
 mod cli;
 mod clients;
 mod golden;
+mod hosts;
 mod import;
 mod invalid;
 mod lab;

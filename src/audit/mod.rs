@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::onyx::{Config, Iface, IfaceRange, Interface};
-use crate::types::{Model, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
+use crate::types::{Dscp, Model, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
 
 pub mod report;
 mod routing;
@@ -254,22 +254,7 @@ impl<'a> Facts<'a> {
             .values()
             .flat_map(|i| i.ecn.keys().map(|tc| tc.get()))
             .collect();
-        let roce_mode_lossless = matches!(config.roce, Some(RoceMode::Lossless));
-        let mut lossless: BTreeSet<u8> = config
-            .pools
-            .values()
-            .filter(|p| p.kind == Some(PoolType::Lossless))
-            .flat_map(|p| p.priorities.iter().map(|p| p.get()))
-            .collect();
-        let mut pfc_on: BTreeSet<u8> = if config.pfc.enabled {
-            config.pfc.priorities.iter().map(|p| p.get()).collect()
-        } else {
-            BTreeSet::new()
-        };
-        if roce_mode_lossless {
-            lossless.insert(3);
-            pfc_on.insert(3);
-        }
+        let (lossless, pfc_on) = lossless_and_pfc(config);
         let dscp_mode = config
             .interfaces
             .values()
@@ -332,6 +317,88 @@ impl<'a> Facts<'a> {
                 .and_then(|i| i.split)
         });
         model.native_speed(port.parent(), split)
+    }
+}
+
+/// A switch's lossless priorities (a lossless pool's, or 3 under the one-shot `roce`
+/// mode) and the priorities with PFC on (global PFC enabled and the priority enabled, or 3
+/// under `roce`).
+fn lossless_and_pfc(config: &Config) -> (BTreeSet<u8>, BTreeSet<u8>) {
+    let mut lossless: BTreeSet<u8> = config
+        .pools
+        .values()
+        .filter(|p| p.kind == Some(PoolType::Lossless))
+        .flat_map(|p| p.priorities.iter().map(|p| p.get()))
+        .collect();
+    let mut pfc_on: BTreeSet<u8> = if config.pfc.enabled {
+        config.pfc.priorities.iter().map(|p| p.get()).collect()
+    } else {
+        BTreeSet::new()
+    };
+    if matches!(config.roce, Some(RoceMode::Lossless)) {
+        lossless.insert(3);
+        pfc_on.insert(3);
+    }
+    (lossless, pfc_on)
+}
+
+/// What a host cabled to one switch port must agree with: the port's RoCE facts, read from
+/// the switch's configuration (a bundle member's QoS is its port-channel's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PortRoce {
+    pub trust: Trust,
+    /// Priorities that pause on this port: global PFC's, when the port is in PFC mode (or
+    /// under the one-shot `roce` mode, which runs PFC on priority 3 itself).
+    pub pfc: BTreeSet<u8>,
+    /// Priorities a lossless pool holds (or 3 under `roce`).
+    pub lossless: BTreeSet<u8>,
+    /// Traffic classes scheduled strict.
+    pub strict: BTreeSet<u8>,
+    /// The port's MTU (Onyx's default, 1500, without an `mtu` line).
+    pub mtu: u16,
+}
+
+impl PortRoce {
+    /// The switch priority a DSCP lands on: Onyx's default map (DSCP / 8) under `qos trust
+    /// L3` or `both`; `None` when the port does not classify by DSCP.
+    pub fn priority_of(&self, dscp: Dscp) -> Option<u8> {
+        matches!(self.trust, Trust::L3 | Trust::Both).then(|| dscp.default_priority().get())
+    }
+}
+
+/// The RoCE facts of one Ethernet port of a switch configuration (a port the configuration
+/// does not list has Onyx's defaults).
+pub fn port_roce(config: &Config, port: Port) -> PortRoce {
+    let default = Interface::default();
+    let own = config
+        .interfaces
+        .get(&Iface::Ethernet(port))
+        .unwrap_or(&default);
+    // Onyx configures a bundle's members through the bundle: trust, PFC mode and ETS are the
+    // port-channel's; the MTU stays on the member.
+    let qos = own
+        .channel_group
+        .and_then(|g| {
+            config.interfaces.get(&if g.mlag {
+                Iface::MlagPortChannel(g.id)
+            } else {
+                Iface::PortChannel(g.id)
+            })
+        })
+        .unwrap_or(own);
+    let (lossless, pfc_on) = lossless_and_pfc(config);
+    let pfc_mode = qos.pfc || matches!(config.roce, Some(RoceMode::Lossless));
+    PortRoce {
+        trust: qos.trust.unwrap_or(Trust::L2),
+        pfc: if pfc_mode { pfc_on } else { BTreeSet::new() },
+        lossless,
+        strict: qos
+            .ets
+            .iter()
+            .filter(|(_, e)| **e == crate::types::Ets::Strict)
+            .map(|(tc, _)| tc.get())
+            .collect(),
+        mtu: own.mtu.or(qos.mtu).unwrap_or(1500),
     }
 }
 

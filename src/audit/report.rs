@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{Finding, Profile, RULES, Severity, score};
+use crate::hosts::HOST_RULES;
 use crate::onyx::Iface;
 use crate::types::{Port, read_port_span};
 
@@ -31,6 +32,18 @@ pub enum SourceKind {
     Fabric(Arc<FabricIndex>),
     /// Read over SSH: no file.
     Live,
+    /// A host's report (`fabric audit --hosts`), with its text: findings point at the line
+    /// they quote.
+    Host(String),
+    /// A host read over SSH (`--hosts-live`): no file.
+    HostLive,
+}
+
+impl SourceKind {
+    /// Whether the source is a host's, not a switch's.
+    pub fn is_host(&self) -> bool {
+        matches!(self, SourceKind::Host(_) | SourceKind::HostLive)
+    }
 }
 
 /// A fabric file's lines and the first line of each mapping key, made in one pass so that
@@ -184,8 +197,12 @@ impl Report<'_> {
     pub fn location(&self, f: &Finding) -> Option<Location> {
         let source = self.switches.get(&f.switch)?;
         let line = match &source.kind {
-            SourceKind::Live => return None,
+            SourceKind::Live | SourceKind::HostLive => return None,
             SourceKind::Running(text) => locate_running(text, f),
+            SourceKind::Host(text) => f
+                .line
+                .as_deref()
+                .and_then(|l| text.lines().position(|t| t.trim() == l).map(|i| i + 1)),
             SourceKind::Fabric(index) => index.locate(f),
         };
         Some(Location {
@@ -251,16 +268,25 @@ impl Report<'_> {
 
     /// SARIF 2.1.0: one run, every rule in the driver, one result per finding.
     pub fn sarif(&self) -> String {
-        let rules: Vec<_> = RULES
+        let docs = RULES
             .iter()
-            .map(|r| {
+            .map(|r| (r.id, r.name, r.what, r.why, r.explain(), r.severity))
+            .chain(
+                HOST_RULES
+                    .iter()
+                    .map(|r| (r.id, r.name, r.what, r.why, r.explain(), r.severity)),
+            );
+        let mut ids = Vec::new();
+        let rules: Vec<_> = docs
+            .map(|(id, name, what, why, explain, severity)| {
+                ids.push(id);
                 json!({
-                    "id": r.id,
-                    "name": r.name,
-                    "shortDescription": { "text": r.what },
-                    "fullDescription": { "text": format!("{} {}", r.what, r.why) },
-                    "help": { "text": r.explain() },
-                    "defaultConfiguration": { "level": level(r.severity) },
+                    "id": id,
+                    "name": name,
+                    "shortDescription": { "text": what },
+                    "fullDescription": { "text": format!("{what} {why}") },
+                    "help": { "text": explain },
+                    "defaultConfiguration": { "level": level(severity) },
                 })
             })
             .collect();
@@ -268,7 +294,7 @@ impl Report<'_> {
             .findings
             .iter()
             .map(|f| {
-                let index = RULES.iter().position(|r| r.id == f.rule).unwrap_or(0);
+                let index = ids.iter().position(|id| *id == f.rule).unwrap_or(0);
                 let mut text = format!("{}: {}", f.switch, f.message);
                 if let Some(line) = &f.line {
                     let _ = write!(text, " (`{line}`)");
@@ -310,10 +336,23 @@ impl Report<'_> {
     /// fails its case (errors and warnings), info findings are kept as output.
     pub fn junit(&self) -> String {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        let applicable: Vec<_> = RULES
+        // (id, name, severity) of the rules each kind of source is checked against.
+        let switch_rules: Vec<_> = RULES
             .iter()
             .filter(|r| r.applies_to(self.profile))
+            .map(|r| (r.id, r.name, r.severity))
             .collect();
+        let host_rules: Vec<_> = HOST_RULES
+            .iter()
+            .map(|r| (r.id, r.name, r.severity))
+            .collect();
+        let applicable = |name: &str| {
+            if self.switches.get(name).is_some_and(|s| s.kind.is_host()) {
+                &host_rules
+            } else {
+                &switch_rules
+            }
+        };
         let failed: usize = self
             .findings
             .iter()
@@ -324,7 +363,10 @@ impl Report<'_> {
         let _ = writeln!(
             out,
             "<testsuites name=\"fabric audit\" tests=\"{}\" failures=\"{failed}\">",
-            applicable.len() * self.switches.len()
+            self.switches
+                .keys()
+                .map(|n| applicable(n).len())
+                .sum::<usize>()
         );
         for (name, mine) in self.by_switch() {
             let failures = mine
@@ -337,16 +379,14 @@ impl Report<'_> {
                 out,
                 "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\">",
                 xml(name),
-                applicable.len()
+                applicable(name).len()
             );
-            for r in &applicable {
-                let hits: Vec<&&Finding> = mine.iter().filter(|f| f.rule == r.id).collect();
+            for (id, rule_name, severity) in applicable(name) {
+                let hits: Vec<&&Finding> = mine.iter().filter(|f| f.rule == *id).collect();
                 let _ = write!(
                     out,
-                    "    <testcase classname=\"{}\" name=\"{} {}\"",
+                    "    <testcase classname=\"{}\" name=\"{id} {rule_name}\"",
                     xml(name),
-                    r.id,
-                    r.name
                 );
                 if hits.is_empty() {
                     out.push_str("/>\n");
@@ -360,13 +400,13 @@ impl Report<'_> {
                         None => format!("{}\n", f.message),
                     })
                     .collect();
-                if r.severity == Severity::Info {
+                if *severity == Severity::Info {
                     let _ = writeln!(out, "      <system-out>{}</system-out>", xml(&body));
                 } else {
                     let _ = writeln!(
                         out,
                         "      <failure type=\"{}\" message=\"{}\">{}</failure>",
-                        r.severity,
+                        severity,
                         xml(&hits[0].message),
                         xml(&body)
                     );

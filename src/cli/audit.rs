@@ -33,6 +33,17 @@ pub struct Args {
     /// Only these switches of the fabric (repeat for several).
     #[arg(long = "switch", value_name = "NAME")]
     switches: Vec<String>,
+    /// Host reports (files, or folders of `<host>.<anything>`: the output of `fabric hosts
+    /// --format collect`), checked against the switch ports each host is cabled to.
+    #[arg(long = "hosts", value_name = "PATH", requires = "fabric")]
+    host_reports: Vec<PathBuf>,
+    /// Read the fabric's Linux hosts over SSH (their `mgmt`; read-only commands only) and
+    /// check them as `--hosts` does.
+    #[arg(long, requires = "fabric")]
+    hosts_live: bool,
+    /// Only these hosts of the fabric, with `--hosts` or `--hosts-live` (repeat for several).
+    #[arg(long = "host", value_name = "NAME")]
+    only_hosts: Vec<String>,
     /// What the fabric is meant to be: lossless (PFC + ECN) or lossy (ECN only) RoCE.
     #[arg(long, value_enum, default_value_t = Profile::RoceLossless)]
     profile: Profile,
@@ -70,6 +81,8 @@ struct Audited {
     sources: BTreeMap<String, Source>,
     /// Some input could not be read (and was named): the verdict is not clean.
     unreadable: bool,
+    /// Findings of the hosts' reports (`--hosts`, `--hosts-live`), by host.
+    host_findings: Vec<audit::Finding>,
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
@@ -90,13 +103,26 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
                 return Ok(exit::FAILURE);
             };
-            match with_fabric(args, path, &fabric, color)? {
+            let mut audited = match with_fabric(args, path, &fabric, color)? {
                 Ok(a) => a,
                 Err(code) => return Ok(code),
+            };
+            if !args.host_reports.is_empty() || args.hosts_live {
+                let h = super::hosts::audit(
+                    &fabric,
+                    &args.only_hosts,
+                    &args.host_reports,
+                    args.hosts_live.then_some(&args.connect),
+                )?;
+                audited.sources.extend(h.sources);
+                audited.host_findings = h.findings;
+                audited.unreadable |= h.unreadable;
             }
+            audited
         }
     };
-    let findings = audit::audit(&audited.input);
+    let mut findings = audit::audit(&audited.input);
+    findings.extend(audited.host_findings.iter().cloned());
     let report = Report {
         profile: args.profile,
         switches: &audited.sources,
@@ -201,6 +227,7 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
         input,
         sources,
         unreadable,
+        host_findings: Vec::new(),
     }))
 }
 
@@ -252,6 +279,7 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
         input,
         sources,
         unreadable: false,
+        host_findings: Vec::new(),
     })
 }
 
@@ -341,6 +369,7 @@ fn predeploy(
         input,
         sources,
         unreadable: false,
+        host_findings: Vec::new(),
     }
 }
 
@@ -411,6 +440,7 @@ fn with_fabric(
             input,
             sources,
             unreadable: false,
+            host_findings: Vec::new(),
         }));
     }
     if args.running.is_empty() {
@@ -469,28 +499,37 @@ fn with_fabric(
         input,
         sources,
         unreadable,
+        host_findings: Vec::new(),
     }))
 }
 
 /// `fabric explain RULE`: an audit rule's doc, a verify check's, or a fabric diagnostic's.
 pub fn explain(id: &str) -> Result<u8, Failure> {
     let code = crate::fabric::validate::explain::code(id);
-    let text = match (audit::rule(id), crate::verify::rule(id), code) {
+    let text = match (
+        audit::rule(id),
+        crate::verify::rule(id),
+        crate::hosts::host_rule(id),
+        code,
+    ) {
         (Some(rule), ..) => rule.explain(),
-        (None, Some(check), _) => check.explain(),
-        (None, None, Some(c)) => audit::explain_text(
+        (None, Some(check), ..) => check.explain(),
+        (None, None, Some(h), _) => h.explain(),
+        (None, None, None, Some(c)) => audit::explain_text(
             &format!("{} ({}; a fabric diagnostic)", c.code, c.severity),
             c.what,
             c.why,
             c.fix,
         ),
-        (None, None, None) => {
+        (None, None, None, None) => {
             let ids: Vec<&str> = audit::RULES.iter().map(|r| r.id).collect();
             let checks: Vec<&str> = crate::verify::RULES.iter().map(|r| r.id).collect();
+            let hosts: Vec<&str> = crate::hosts::HOST_RULES.iter().map(|r| r.id).collect();
             return Err(Failure(format!(
-                "no rule `{id}` (audit rules: {}; verify checks: {})",
+                "no rule `{id}` (audit rules: {}; verify checks: {}; host rules: {})",
                 ids.join(", "),
-                checks.join(", ")
+                checks.join(", "),
+                hosts.join(", ")
             )));
         }
     };

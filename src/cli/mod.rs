@@ -36,6 +36,7 @@ macro_rules! errln {
 
 mod audit;
 mod diff;
+mod hosts;
 mod import;
 #[cfg(feature = "lab")]
 mod lab;
@@ -125,6 +126,11 @@ enum Command {
     /// pools, BGP sessions, MLAG (checks `V001`…). Exit 0 clean, 1 findings, 2 a switch or a
     /// reply that could not be read.
     Verify(verify::Args),
+    /// Per host of the fabric (`hosts:`), the commands that make its NIC agree with the
+    /// switch ports it is cabled to (trust, PFC, RoCE ToS, MTU), derived from the compiled
+    /// switches; or the read-only script whose output is its report. Exit 0 printed, 1 a
+    /// host whose switch ports disagree, 2 error.
+    Hosts(hosts::Args),
     /// Turn switches that already exist (running configs, or live switches read with `show`
     /// commands) into a fabric file. Exit 0 written, 2 error.
     Import(import::Args),
@@ -188,6 +194,7 @@ pub fn main() -> u8 {
         Command::Push(args) => push::run(&args, color),
         Command::Audit(args) => audit::run(&args, color),
         Command::Verify(args) => verify::run(&args, color),
+        Command::Hosts(args) => hosts::run(&args, color),
         Command::Explain { rule } => audit::explain(&rule),
         Command::Import(args) => import::run(&args, color),
         #[cfg(feature = "lab")]

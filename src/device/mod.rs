@@ -9,6 +9,7 @@
 //! switch, as data: nothing here prints. Secrets never reach a transcript, a backup or an
 //! error: a running config read from a switch has its secrets masked.
 
+pub mod host;
 pub mod known_hosts;
 pub mod lock;
 pub mod push;

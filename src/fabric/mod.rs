@@ -9,8 +9,8 @@ use std::net::Ipv4Addr;
 use serde::Serialize;
 
 use crate::types::{
-    Ecn, Ets, Hostname, Ipv4Net, Mac, Model, Percent, PoolType, Port, Priority, Release, RoceMode,
-    Speed, Split, SwitchportMode, TcMap, Trust, Vlan,
+    Dscp, Ecn, Ets, HostOs, Hostname, Ipv4Net, Mac, Model, Nic, Percent, PoolType, Port, Priority,
+    Release, RoceMode, Speed, Split, SwitchportMode, TcMap, Trust, Vlan,
 };
 
 pub mod inventory;
@@ -27,6 +27,45 @@ pub use validate::validate;
 pub struct Fabric {
     /// Switches by hostname.
     pub switches: BTreeMap<Hostname, Switch>,
+    /// Hosts by name (`hosts:`, patterns expanded); empty when the fabric declares none.
+    pub hosts: BTreeMap<Hostname, Host>,
+}
+
+/// A server cabled to the fabric: what its NIC must agree on with the switch ports its
+/// ports are cabled to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Host {
+    pub name: Hostname,
+    pub os: HostOs,
+    #[serde(serialize_with = "nic_name")]
+    pub nic: &'static Nic,
+    /// MTU of the RoCE interfaces (Linux netdev; ESXi vmknic and vSwitch).
+    pub mtu: u16,
+    /// NIC ports by name (`ens1f0`, `vmnic2`), each cabled to one switch port.
+    pub ports: BTreeMap<String, HostPort>,
+    pub mgmt: Option<Mgmt>,
+}
+
+/// One NIC port of a host. Every name is a shell-safe token (letters, digits, `_`, `.`, `-`):
+/// `fabric hosts` prints them into scripts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HostPort {
+    /// Linux: the port's RDMA device (`mlx5_0`).
+    pub rdma: Option<String>,
+    /// ESXi: the VMkernel interface carrying RDMA over this uplink, and its vSwitch.
+    pub vmknic: Option<String>,
+    pub vswitch: Option<String>,
+}
+
+fn nic_name<S: serde::Serializer>(n: &&'static Nic, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(n.name)
+}
+
+/// The DSCP values hosts mark (`qos.dscp`), for `fabric hosts`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Marks {
+    pub roce: Option<Dscp>,
+    pub cnp: Option<Dscp>,
 }
 
 /// How to reach a switch over SSH.
@@ -57,6 +96,8 @@ pub struct Qos {
     pub roce: Option<RoceMode>,
     pub pools: BTreeMap<String, Pool>,
     pub pfc: Option<Pfc>,
+    /// The DSCP values the hosts mark.
+    pub dscp: Marks,
 }
 
 /// What is plugged into a port.

@@ -629,4 +629,40 @@ pub struct RawFabric {
     pub mlag: Option<Vec<RawMlag>>,
     /// Spanning tree on every switch: `on` (Onyx's default) or `off`.
     pub stp: Option<Sp<String>>,
+    /// The servers the switch ports' peers name, by host name (a `{01..08}` pattern gives
+    /// one host per number): their OS, NIC, ports and MTU, so `fabric hosts` can say how to
+    /// make them agree with the switches and `fabric audit --hosts` can check that they do.
+    pub hosts: Option<Entries<String, RawHost>>,
+}
+
+/// One host (or a numbered family of hosts) cabled to the fabric.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Host")]
+pub struct RawHost {
+    /// `esxi` (nmlx5_core) or `linux` (mlx5_core, `mlnx_qos`).
+    pub os: Sp<String>,
+    /// NIC family: `ConnectX-4`, `ConnectX-4 Lx`, `ConnectX-5`, `ConnectX-5 Ex`,
+    /// `ConnectX-6`, `ConnectX-6 Dx`, `ConnectX-6 Lx`, `ConnectX-7`, `BlueField-2`,
+    /// `BlueField-3`.
+    pub nic: Sp<String>,
+    /// The NIC ports the switch ports' peers name (Linux netdev `ens1f0`, ESXi `vmnic2`).
+    pub ports: Entries<String, RawHostPort>,
+    /// MTU of the RoCE interfaces (Linux netdev; ESXi vmknic and vSwitch), 1280-9216.
+    pub mtu: Sp<i64>,
+    /// How to reach the host over SSH for `fabric audit --hosts-live` (Linux).
+    pub mgmt: Option<RawMgmt>,
+}
+
+/// One NIC port of a host.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "HostPort")]
+pub struct RawHostPort {
+    /// Linux: the RDMA device of this port (`mlx5_0`).
+    pub rdma: Option<Sp<String>>,
+    /// ESXi: the VMkernel interface that carries RDMA over this uplink (`vmk1`).
+    pub vmknic: Option<Sp<String>>,
+    /// ESXi: the standard vSwitch this uplink belongs to (`vSwitch1`).
+    pub vswitch: Option<Sp<String>>,
 }

@@ -13,10 +13,12 @@ use serde::{Serialize, Serializer};
 pub mod cli_text;
 mod model;
 mod net;
+mod nic;
 mod qos;
 
 pub use model::{FirstRelease, Model, Split};
 pub use net::{Ipv4Net, Mac, is_private_asn};
+pub use nic::{HostOs, NICS, Nic};
 
 pub(crate) use qos::choose;
 pub use qos::{

@@ -50,6 +50,12 @@
 //! - E064 — `vlans` on a port in access mode
 //! - E063 — unknown profile
 //! - E070 — two switches with the same name
+//! - E130 — a declared host's port no switch port's peer names (`nics`)
+//! - E131 — a peer naming a port its declared host does not have
+//! - E132 — a host MTU that does not fit its switch port's (with the frame's 22 bytes)
+//! - E133 — host keys that do not fit its OS
+//! - E134 — a host declared twice, or one `mgmt` for several hosts
+//! - E135 — one NIC port cabled to two switch ports
 //! - W001 — profile not used
 //! - W002 — per-port PFC without global PFC
 //! - W003 — the RoCE DSCP lands on a priority no lossless pool holds
@@ -62,7 +68,7 @@ use std::fmt::Display;
 use std::rc::Rc;
 
 use super::load::span;
-use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawPort, RawQos, RawSettings, Sp};
+use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawMgmt, RawPort, RawQos, RawSettings, Sp};
 use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
@@ -86,6 +92,7 @@ mod l2;
 mod links;
 mod mlag;
 mod network;
+mod nics;
 mod ports;
 mod preset;
 mod qos;
@@ -93,6 +100,7 @@ mod underlay;
 mod values;
 
 use extra::extra;
+pub use nics::{ONYX_DEFAULT_MTU, WIRE_OVERHEAD};
 use ports::{LinkEnd, check_ports, describe_ports, endpoint};
 use qos::{merged_qos, qos};
 use values::{Cx, model_release, pattern, release};
@@ -323,37 +331,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             Some(v) => release(&mut cx, v),
             None => fabric_release,
         };
-        let mgmt = sw.mgmt.as_ref().and_then(|m| {
-            let host = cx.token(
-                &m.host,
-                "management host",
-                |c| c.is_ascii_alphanumeric() || ".-:_[]".contains(c),
-                "write a hostname or an IP address",
-            );
-            let port = match &m.port {
-                Some(p) => cx.int(p, |v| {
-                    u16::try_from(v)
-                        .ok()
-                        .filter(|v| *v > 0)
-                        .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
-                }),
-                None => Some(22),
-            };
-            let user = match &m.user {
-                Some(u) => cx.token(
-                    u,
-                    "user name",
-                    |c| c.is_ascii_alphanumeric() || "._-".contains(c),
-                    "a user name is letters, digits, `.`, `_` and `-`",
-                ),
-                None => Some("admin".to_string()),
-            };
-            Some(Mgmt {
-                host: host?,
-                port: port?,
-                user: user?,
-            })
-        });
+        let mgmt = sw
+            .mgmt
+            .as_ref()
+            .and_then(|m| values::mgmt(&mut cx, m, "admin"));
         let licenses: Vec<String> = sw
             .licenses
             .iter()
@@ -1026,7 +1007,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
+    let hosts = nics::hosts(&mut cx, raw, &pending);
     let fabric = Fabric {
+        hosts,
         switches: pending
             .into_values()
             .map(|p| (p.switch.hostname.clone(), p.switch))

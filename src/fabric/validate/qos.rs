@@ -330,6 +330,11 @@ pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> (Qos
             let Some(d) = cx.int(v, Dscp::new) else {
                 continue;
             };
+            if what == "RoCE" {
+                out.dscp.roce = Some(d);
+            } else {
+                out.dscp.cnp = Some(d);
+            }
             let pr = d.default_priority();
             let lossless_ok = lossless.contains(&pr)
                 || matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));

@@ -456,3 +456,37 @@ pub(super) fn model_release(
     };
     cx.push(d);
 }
+
+/// How to reach a switch or a host over SSH: a host name or address, a port (default 22) and
+/// a user (default `default_user`), each a token that cannot carry anything else.
+pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt, default_user: &str) -> Option<Mgmt> {
+    let host = cx.token(
+        &m.host,
+        "management host",
+        |c| c.is_ascii_alphanumeric() || ".-:_[]".contains(c),
+        "write a hostname or an IP address",
+    );
+    let port = match &m.port {
+        Some(p) => cx.int(p, |v| {
+            u16::try_from(v)
+                .ok()
+                .filter(|v| *v > 0)
+                .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
+        }),
+        None => Some(22),
+    };
+    let user = match &m.user {
+        Some(u) => cx.token(
+            u,
+            "user name",
+            |c| c.is_ascii_alphanumeric() || "._-".contains(c),
+            "a user name is letters, digits, `.`, `_` and `-`",
+        ),
+        None => Some(default_user.to_string()),
+    };
+    Some(Mgmt {
+        host: host?,
+        port: port?,
+        user: user?,
+    })
+}

@@ -1,0 +1,59 @@
+//! Reading a Linux host over SSH for `fabric audit --hosts-live`: one exec channel per
+//! read-only command (the list `hosts::script::reads` makes, nothing else), over the same
+//! connection, host key check and login as a switch's. The output is a host report: each
+//! command after a `$ ` line naming it, as `fabric hosts --format collect` prints it, so one
+//! reader reads both.
+
+use std::io::Read;
+
+use super::ssh::{connect, plain, plain_io};
+use super::{Error, Options, Target};
+
+/// Runs each command on the host and returns the report. A command that exits non-zero (or
+/// is refused) is an error naming it and what it printed: a report is never made of
+/// failures.
+pub fn read_host(target: &Target, opts: &Options, commands: &[String]) -> Result<String, Error> {
+    let (session, _) = connect(target, opts)?;
+    session.set_timeout(u32::try_from(opts.command_timeout.as_millis()).unwrap_or(u32::MAX));
+    let mut report = String::new();
+    for command in commands {
+        let closed = |why: String| Error::Closed {
+            command: format!("{command}: {why}"),
+        };
+        let mut channel = session.channel_session().map_err(|e| closed(plain(&e)))?;
+        channel.exec(command).map_err(|e| closed(plain(&e)))?;
+        let mut out = String::new();
+        channel
+            .read_to_string(&mut out)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::TimedOut => Error::Timeout {
+                    command: command.clone(),
+                },
+                _ => closed(plain_io(&e)),
+            })?;
+        let mut err = String::new();
+        let _ = channel.stderr().read_to_string(&mut err);
+        let _ = channel.wait_close();
+        let status = channel.exit_status().map_err(|e| closed(plain(&e)))?;
+        if status != 0 {
+            let said = err.trim();
+            return Err(Error::Refused {
+                command: command.clone(),
+                reply: if said.is_empty() {
+                    format!("exit status {status}")
+                } else {
+                    format!("exit status {status}: {said}")
+                },
+            });
+        }
+        report.push_str("$ ");
+        report.push_str(command);
+        report.push('\n');
+        report.push_str(&out);
+        if !out.is_empty() && !out.ends_with('\n') {
+            report.push('\n');
+        }
+    }
+    let _ = session.disconnect(None, "done", None);
+    Ok(report)
+}

@@ -1,0 +1,403 @@
+//! The fabric's `hosts:`: each server's OS, NIC, ports and MTU, checked on their own and
+//! against the switch ports whose peers name them. A fabric without `hosts:` has nothing
+//! checked here: peers naming undeclared hosts stay as valid as before.
+//!
+//! The MTU check: Onyx's `mtu` is the frame size of the port (NVIDIA Onyx user manual,
+//! "Interfaces": "Maximum Transmission Unit (MTU) frame size"), a host's MTU the IP packet
+//! its interface sends. A frame adds [`WIRE_OVERHEAD`] bytes to the packet: the Ethernet
+//! header (14), one 802.1Q tag (4: ESXi port groups and priority-tagged PFC traffic carry
+//! one) and the FCS (4), IEEE 802.3 clause 3 and 802.1Q clause 9. Reading Onyx's MTU as the
+//! whole frame is the strictest reading [unconfirmed: no capture shows which bytes Onyx
+//! counts], so a host that passes fits whichever Onyx counts: 9000 under 9216 passes, as
+//! NVIDIA's RoCE guides pair them.
+
+use super::*;
+use crate::fabric::raw::{RawHost, RawHostPort};
+use crate::fabric::{Host, HostPort};
+use crate::types::{HostOs, Nic};
+
+/// Bytes a frame adds to the host's MTU on the wire: Ethernet header, one 802.1Q tag, FCS.
+pub const WIRE_OVERHEAD: u16 = 14 + 4 + 4;
+
+/// Onyx's MTU of a port without an `mtu` line (its factory default).
+pub const ONYX_DEFAULT_MTU: u16 = 1500;
+
+/// The largest MTU of a VMkernel interface and a standard vSwitch: 9000 (VMware vSphere
+/// Networking, "Enabling Jumbo Frames": "MTU size up to 9000 bytes").
+const ESXI_MAX_MTU: i64 = 9000;
+
+/// A peer of a switch port that names a host, with where it is written.
+struct Cabled {
+    switch: String,
+    port: Port,
+    nic_port: Option<String>,
+    at: Span,
+    /// The MTU the switch port resolves to (Onyx's default when none is set).
+    mtu: u16,
+}
+
+/// The validated hosts, by name.
+pub(super) fn hosts(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &BTreeMap<String, Pending>,
+) -> BTreeMap<Hostname, Host> {
+    let mut out: BTreeMap<Hostname, Host> = BTreeMap::new();
+    let Some(entries) = &raw.hosts else {
+        return out;
+    };
+    // Where each host was declared (for a host declared twice), and each host port's key.
+    let mut declared: BTreeMap<String, Span> = BTreeMap::new();
+    let mut port_keys: BTreeMap<(String, String), Span> = BTreeMap::new();
+    let mut mtu_at: BTreeMap<String, Span> = BTreeMap::new();
+    for (key, h) in &entries.0 {
+        let Some(names) = pattern(cx, key) else {
+            continue;
+        };
+        let at = cx.span(key);
+        if let Some(m) = h.mgmt.as_ref().filter(|_| names.len() > 1) {
+            cx.push(
+                Diagnostic::error(
+                    "E134",
+                    format!("`{}` names {} hosts but one `mgmt`", key.get(), names.len()),
+                )
+                .at(cx.span(&m.host), "one address")
+                .also(at, "several hosts")
+                .help("give each host it reaches over SSH its own entry and `mgmt`"),
+            );
+        }
+        let Some(host) = one_host(cx, h) else {
+            continue;
+        };
+        for name in names {
+            let hostname = match name.parse::<Hostname>() {
+                Ok(n) => n,
+                Err(e) => {
+                    cx.invalid("E022", e, at, "host name");
+                    break;
+                }
+            };
+            if let Some(first) = declared.get(&name.to_lowercase()) {
+                let first = *first;
+                cx.push(
+                    Diagnostic::error(
+                        "E134",
+                        format!("host `{name}` is declared twice (host names ignore case)"),
+                    )
+                    .at(at, "declared again here")
+                    .also(first, "first declared here"),
+                );
+                continue;
+            }
+            declared.insert(name.to_lowercase(), at);
+            for (p, _) in &h.ports.0 {
+                port_keys.insert((name.clone(), p.get().clone()), cx.span(p));
+            }
+            mtu_at.insert(name.clone(), cx.span(&h.mtu));
+            out.insert(hostname.clone(), host(hostname));
+        }
+    }
+
+    // Every switch port whose peer names a declared host.
+    let mut cabled: BTreeMap<String, Vec<Cabled>> = BTreeMap::new();
+    for (switch, p) in pending {
+        for (port, claims) in &p.claims {
+            for c in claims {
+                let Some((
+                    Peer::Host {
+                        host,
+                        port: nic_port,
+                    },
+                    at,
+                )) = &c.peer
+                else {
+                    continue;
+                };
+                if !out.keys().any(|h| h.as_str() == host) {
+                    continue;
+                }
+                let mtu = p
+                    .switch
+                    .ports
+                    .get(port)
+                    .and_then(|s| s.mtu)
+                    .unwrap_or(ONYX_DEFAULT_MTU);
+                cabled.entry(host.clone()).or_default().push(Cabled {
+                    switch: switch.clone(),
+                    port: *port,
+                    nic_port: nic_port.clone(),
+                    at: *at,
+                    mtu,
+                });
+            }
+        }
+    }
+
+    for (name, host) in &out {
+        let name = name.as_str();
+        let cables = cabled.get(name).map_or(&[][..], Vec::as_slice);
+        let mut seen: BTreeMap<&str, &Cabled> = BTreeMap::new();
+        for c in cables {
+            let Some(nic_port) = c
+                .nic_port
+                .as_deref()
+                .filter(|p| host.ports.contains_key(*p))
+            else {
+                let known: Vec<&str> = host.ports.keys().map(String::as_str).collect();
+                let mut d = Diagnostic::error(
+                    "E131",
+                    match &c.nic_port {
+                        Some(p) => format!(
+                            "{}:{} is cabled to `{name}` port `{p}`, which `{name}` does not declare",
+                            c.switch, c.port
+                        ),
+                        None => format!(
+                            "{}:{} is cabled to `{name}` without naming the host's port",
+                            c.switch, c.port
+                        ),
+                    },
+                )
+                .at(c.at, "this peer");
+                if let Some(at) = declared.get(&name.to_lowercase()) {
+                    d = d.also(*at, format!("`{name}` declared here"));
+                }
+                let help = match c
+                    .nic_port
+                    .as_deref()
+                    .and_then(|p| did_you_mean(p, known.iter().copied()))
+                {
+                    Some(best) => format!("did you mean `{best}`?"),
+                    None => format!("the host's ports: {}", known.join(", ")),
+                };
+                cx.push(d.help(help));
+                continue;
+            };
+            if let Some(first) = seen.insert(nic_port, c) {
+                cx.push(
+                    Diagnostic::error(
+                        "E135",
+                        format!(
+                            "`{name}` port `{nic_port}` is cabled to two switch ports, {}:{} and {}:{}",
+                            first.switch, first.port, c.switch, c.port
+                        ),
+                    )
+                    .at(c.at, "second cable")
+                    .also(first.at, "first cable")
+                    .help("a NIC port has one cable: fix the port or the host of one peer"),
+                );
+            }
+            if host.mtu + WIRE_OVERHEAD > c.mtu {
+                let mut d = Diagnostic::error(
+                    "E132",
+                    format!(
+                        "`{name}` has MTU {} but {}:{} has MTU {}: frames of {} bytes do not fit",
+                        host.mtu,
+                        c.switch,
+                        c.port,
+                        c.mtu,
+                        host.mtu + WIRE_OVERHEAD
+                    ),
+                )
+                .at(c.at, "cabled here");
+                if let Some(at) = mtu_at.get(name) {
+                    d = d.also(*at, "host MTU");
+                }
+                cx.push(d.help(format!(
+                    "a frame carries the host's MTU plus {WIRE_OVERHEAD} bytes (Ethernet header, 802.1Q tag, FCS): lower the host's MTU to {} or raise the switch port's (9216)",
+                    c.mtu.saturating_sub(WIRE_OVERHEAD)
+                )));
+            }
+        }
+        for port in host.ports.keys() {
+            if !seen.contains_key(port.as_str())
+                && let Some(at) = port_keys.get(&(name.to_string(), port.clone()))
+            {
+                cx.push(
+                    Diagnostic::error(
+                        "E130",
+                        format!("`{name}` port `{port}` is cabled to no switch port"),
+                    )
+                    .at(*at, "no switch port's peer names it")
+                    .help(format!(
+                        "add `peer: {{ host: {name}, port: {port} }}` to the switch port it is cabled to, or remove the port"
+                    )),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// One host entry's settings, checked: the host each of its expanded names gets.
+fn one_host(cx: &mut Cx, h: &RawHost) -> Option<impl Fn(Hostname) -> Host + use<>> {
+    let os = cx.word(&h.os, HostOs::parse);
+    let nic = cx.word(&h.nic, Nic::find);
+    let max = if os == Some(HostOs::Esxi) {
+        ESXI_MAX_MTU
+    } else {
+        9216
+    };
+    let mtu = cx.int(&h.mtu, |v| {
+        u16::try_from(v)
+            .ok()
+            .filter(|v| (1280..=max).contains(&i64::from(*v)))
+            .ok_or_else(|| format!("host MTU {v} is out of range 1280-{max}"))
+    });
+    let mgmt = h.mgmt.as_ref().and_then(|m| {
+        if os == Some(HostOs::Esxi) {
+            cx.push(
+                Diagnostic::error(
+                    "E133",
+                    "`mgmt` on an `esxi` host: live host reads are for Linux hosts",
+                )
+                .at(cx.span(&m.host), "mgmt")
+                .help("audit ESXi hosts from reports (`fabric hosts --format collect`, then `fabric audit --hosts`)"),
+            );
+            return None;
+        }
+        values::mgmt(cx, m, "root")
+    });
+    let mut ports = BTreeMap::new();
+    let mut ok = true;
+    for (name, p) in &h.ports.0 {
+        match (os, host_port(cx, name, p, os)) {
+            (_, None) => ok = false,
+            (_, Some(port)) => {
+                ports.insert(name.get().clone(), port);
+            }
+        }
+    }
+    if h.ports.0.is_empty() {
+        cx.push(
+            Diagnostic::error("E011", "a host declares no port")
+                .at(cx.span(&h.os), "this host")
+                .help("list the NIC ports its switch ports' peers name under `ports`"),
+        );
+        ok = false;
+    }
+    if !ok || h.mgmt.is_some() && mgmt.is_none() {
+        return None;
+    }
+    let (os, nic, mtu) = (os?, nic?, mtu?);
+    Some(move |name| Host {
+        name,
+        os,
+        nic,
+        mtu,
+        ports: ports.clone(),
+        mgmt: mgmt.clone(),
+    })
+}
+
+/// A name printed into a shell script: letters, digits, `_`, `.`, `-`, at most `max`.
+fn shell_token(cx: &mut Cx, v: &Sp<String>, what: &str, max: usize) -> Option<String> {
+    let t = cx.token(
+        v,
+        what,
+        |c| c.is_ascii_alphanumeric() || "_.-".contains(c),
+        &format!("{what} is letters, digits, `_`, `.` and `-` (it is printed into shell commands)"),
+    )?;
+    if t.len() > max || t.starts_with('-') {
+        cx.push(
+            Diagnostic::error(
+                "E024",
+                if t.starts_with('-') {
+                    format!("{what} `{t}` starts with `-`: a command would read it as an option")
+                } else {
+                    format!("{what} `{t}` is {} characters, at most {max}", t.len())
+                },
+            )
+            .at(cx.span(v), "refused"),
+        );
+        return None;
+    }
+    Some(t)
+}
+
+/// One NIC port: its name and the keys its OS takes.
+fn host_port(
+    cx: &mut Cx,
+    name: &Sp<String>,
+    p: &RawHostPort,
+    os: Option<HostOs>,
+) -> Option<HostPort> {
+    // Linux interface names fit IFNAMSIZ (16 with the NUL, include/uapi/linux/if.h).
+    let port = shell_token(cx, name, "NIC port name", 15);
+    let rdma = p
+        .rdma
+        .as_ref()
+        .and_then(|v| shell_token(cx, v, "RDMA device name", 63));
+    let vmknic = p
+        .vmknic
+        .as_ref()
+        .and_then(|v| shell_token(cx, v, "VMkernel interface name", 15));
+    let vswitch = p
+        .vswitch
+        .as_ref()
+        .and_then(|v| shell_token(cx, v, "vSwitch name", 31));
+    let misfit = |cx: &mut Cx, at: Span, msg: String, help: &str| {
+        cx.push(
+            Diagnostic::error("E133", msg)
+                .at(at, "here")
+                .help(help.to_string()),
+        );
+    };
+    let n = name.get();
+    let mut ok = port.is_some();
+    match os {
+        Some(HostOs::Linux) => {
+            for (v, key) in [(&p.vmknic, "vmknic"), (&p.vswitch, "vswitch")] {
+                if let Some(v) = v {
+                    misfit(
+                        cx,
+                        cx.span(v),
+                        format!("`{key}` on port `{n}` of a `linux` host"),
+                        "`vmknic` and `vswitch` are ESXi's; a Linux port names its RDMA device (`rdma: mlx5_0`)",
+                    );
+                    ok = false;
+                }
+            }
+            if p.rdma.is_none() {
+                misfit(
+                    cx,
+                    cx.span(name),
+                    format!("port `{n}` of a `linux` host names no RDMA device"),
+                    "add `rdma: mlx5_0` (the device `rdma link show` lists for the port)",
+                );
+                ok = false;
+            }
+        }
+        Some(HostOs::Esxi) => {
+            if let Some(v) = &p.rdma {
+                misfit(
+                    cx,
+                    cx.span(v),
+                    format!("`rdma` on port `{n}` of an `esxi` host"),
+                    "ESXi ports name the VMkernel interface and vSwitch that carry RDMA (`vmknic`, `vswitch`)",
+                );
+                ok = false;
+            }
+            if p.vmknic.is_some() != p.vswitch.is_some() {
+                misfit(
+                    cx,
+                    cx.span(name),
+                    format!("port `{n}` of an `esxi` host names one of `vmknic` and `vswitch`"),
+                    "an RDMA uplink names both its VMkernel interface and its vSwitch; a port without RDMA names neither",
+                );
+                ok = false;
+            }
+        }
+        None => {}
+    }
+    if !ok || p.rdma.is_some() && rdma.is_none() || p.vmknic.is_some() && vmknic.is_none() {
+        return None;
+    }
+    if p.vswitch.is_some() && vswitch.is_none() {
+        return None;
+    }
+    Some(HostPort {
+        rdma,
+        vmknic,
+        vswitch,
+    })
+}

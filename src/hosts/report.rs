@@ -1,0 +1,634 @@
+//! A host report: the transcript of read-only commands run on a host, each after a line
+//! naming it (`root@gpu01:~# mlnx_qos -i ens1f0`, `[root@esxi01:~] cmd`, `$ cmd`, `+ cmd` as
+//! `sh -x` prints), read
+//! into what the host's NIC is set to. Anything the reader does not know — a command that is
+//! not one of the report's, an output line it cannot place, an output cut short — is an
+//! error at its file:line, never skipped: an audit must not pass a report it did not read.
+//!
+//! The formats, and how sure each is:
+//!
+//! | command | output read | source |
+//! |---|---|---|
+//! | `mlnx_qos -i IF` | DCBX mode, trust, dscp2prio, PFC, TCs with tsa/bw and priorities | captures: att/netarbiter, doc-id69764464742, blog-id310222282 (`tests/fixtures/corpus/hosts/`) |
+//! | `cat /sys/class/infiniband/DEV/tc/1/traffic_class` | `Global tclass=N` | capture: spiderpool `rdma-qos.sh q`; empty when never set [unconfirmed] |
+//! | `cma_roce_tos -d DEV` | the ToS, one number | the set form prints the value (att/netarbiter capture); the read form [unconfirmed] |
+//! | `ip link show IF` | `N: IF: <FLAGS> mtu M …` | iproute2 ip-link(8) [unconfirmed: no capture in the corpus] |
+//! | `esxcli system module parameters list -m nmlx5_core` | columns Name / Type / Value / Description under a dashed rule | NVIDIA NATIVE ESXi driver manual, "Module Parameters" [unconfirmed: no capture] |
+//! | `esxcli network ip interface list` | a block per vmknic: `Name:`, `Portset:`, `MTU:` | VMware ESXCLI reference [unconfirmed: no capture] |
+//! | `esxcli network vswitch standard list` | a block per vSwitch: `Name:`, `MTU:`, `Uplinks:` | VMware ESXCLI reference [unconfirmed: no capture] |
+
+use std::collections::BTreeMap;
+
+/// A value and the report line it was read from (1-based), with the line as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located<T> {
+    pub value: T,
+    pub line: usize,
+    pub text: String,
+}
+
+/// One traffic class of `mlnx_qos`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tc {
+    /// `ets`, `strict` or `vendor`.
+    pub tsa: String,
+    pub bw: Option<u8>,
+    pub priorities: Vec<u8>,
+    pub line: usize,
+    pub text: String,
+}
+
+/// What `mlnx_qos -i IF` says of one interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MlnxQos {
+    /// `OS controlled` or `Firmware controlled`.
+    pub dcbx: Option<Located<String>>,
+    /// `pcp` or `dscp`.
+    pub trust: Located<String>,
+    /// Each priority's DSCP values (under trust dscp).
+    pub dscp2prio: BTreeMap<u8, Located<Vec<u8>>>,
+    /// PFC enabled, priority 0 first.
+    pub pfc: Located<[bool; 8]>,
+    pub tcs: BTreeMap<u8, Tc>,
+}
+
+impl MlnxQos {
+    /// The priority a DSCP is mapped to, and the line that says so.
+    pub fn priority_of(&self, dscp: u8) -> Option<(u8, &Located<Vec<u8>>)> {
+        self.dscp2prio
+            .iter()
+            .find(|(_, l)| l.value.contains(&dscp))
+            .map(|(p, l)| (*p, l))
+    }
+}
+
+/// A VMkernel interface or a vSwitch, as esxcli lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EsxiNet {
+    pub mtu: Located<u16>,
+    /// A vmknic's vSwitch (`Portset`).
+    pub portset: Option<String>,
+}
+
+/// A host's report, read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostReport {
+    /// `mlnx_qos` by interface (the last one run, when several are).
+    pub qos: BTreeMap<String, Located<MlnxQos>>,
+    /// Interface MTU (`ip link show`).
+    pub mtu: BTreeMap<String, Located<u16>>,
+    /// sysfs `traffic_class` by RDMA device (`None`: empty, never set).
+    pub traffic_class: BTreeMap<String, Located<Option<u8>>>,
+    /// `cma_roce_tos` by RDMA device.
+    pub roce_tos: BTreeMap<String, Located<u8>>,
+    /// nmlx5_core's parameters by name (`None`: no value set), where the list was read.
+    pub params: Option<Located<BTreeMap<String, Located<Option<String>>>>>,
+    pub vmknics: Option<Located<BTreeMap<String, EsxiNet>>>,
+    pub vswitches: Option<Located<BTreeMap<String, EsxiNet>>>,
+}
+
+/// Why a report could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportError {
+    pub line: usize,
+    pub message: String,
+}
+
+fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, ReportError> {
+    Err(ReportError {
+        line,
+        message: message.into(),
+    })
+}
+
+/// The commands a report holds, as the reader knows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Command {
+    MlnxQos(String),
+    IpLink(String),
+    TrafficClass(String),
+    RoceTos(String),
+    EsxParams,
+    EsxInterfaces,
+    EsxVswitches,
+}
+
+const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m nmlx5_core`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
+
+/// The command a prompt line names: `user@host:dir# cmd`, `user@host:dir$ cmd`,
+/// `[user@host dir]$ cmd`, `$ cmd`, `# cmd`, `+ cmd`.
+pub fn prompt(line: &str) -> Option<&str> {
+    for p in ["$ ", "# ", "+ "] {
+        if let Some(rest) = line.strip_prefix(p) {
+            return Some(rest.trim());
+        }
+    }
+    if line.starts_with('[') {
+        // `[grant@host ~]$ cmd` (bash on RHEL), `[root@esxi01:~] cmd` (the ESXi shell).
+        for p in ["]$ ", "]# ", "] "] {
+            if let Some(at) = line.find(p)
+                && line[..at].contains('@')
+            {
+                return Some(line[at + p.len()..].trim());
+            }
+        }
+        return None;
+    }
+    let (first, rest) = line.split_once(' ')?;
+    (first.contains('@') && (first.ends_with('#') || first.ends_with('$'))).then(|| rest.trim())
+}
+
+fn command(cmd: &str) -> Option<Command> {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let words = match words.as_slice() {
+        ["sudo", rest @ ..] => rest,
+        all => all,
+    };
+    let name = |s: &str| {
+        (!s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-@".contains(c)))
+        .then(|| s.to_string())
+    };
+    Some(match words {
+        ["mlnx_qos", "-i", iface, rest @ ..]
+            if rest.iter().all(|w| !w.contains(['>', '|', ';'])) =>
+        {
+            Command::MlnxQos(name(iface)?)
+        }
+        ["ip", "link", "show", iface]
+        | ["ip", "-d", "link", "show", iface]
+        | ["ip", "link", "show", "dev", iface]
+        | ["ip", "-d", "link", "show", "dev", iface] => Command::IpLink(name(iface)?),
+        ["cat", path] => {
+            let dev = path
+                .strip_prefix("/sys/class/infiniband/")?
+                .strip_suffix("/tc/1/traffic_class")?;
+            Command::TrafficClass(name(dev)?)
+        }
+        ["cma_roce_tos", "-d", dev] | ["cma_roce_tos", "-d", dev, "-p", "1"] => {
+            Command::RoceTos(name(dev)?)
+        }
+        ["cma_roce_tos", "-d", dev, "-t", tos] if tos.parse::<u8>().is_ok() => {
+            Command::RoceTos(name(dev)?)
+        }
+        [
+            "esxcli",
+            "system",
+            "module",
+            "parameters",
+            "list",
+            "-m",
+            "nmlx5_core",
+        ] => Command::EsxParams,
+        ["esxcli", "network", "ip", "interface", "list"] => Command::EsxInterfaces,
+        ["esxcli", "network", "vswitch", "standard", "list"] => Command::EsxVswitches,
+        _ => return None,
+    })
+}
+
+/// Reads a report. Output before the first command, an unknown command, or output that is
+/// not what its command prints is an error at its line.
+pub fn parse(text: &str) -> Result<HostReport, ReportError> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut report = HostReport::default();
+    let mut i = 0;
+    while i < lines.len() && lines[i].trim().is_empty() {
+        i += 1;
+    }
+    if i == lines.len() {
+        return fail(1, "the report is empty");
+    }
+    while i < lines.len() {
+        let Some(cmd) = prompt(lines[i]) else {
+            return fail(
+                i + 1,
+                "output before any command: a report is the transcript of its commands, each after a line naming it (`$ mlnx_qos -i ens1f0`)",
+            );
+        };
+        let Some(command) = command(cmd) else {
+            return fail(
+                i + 1,
+                format!(
+                    "`{}` is not a command a host report holds ({KNOWN})",
+                    cmd.escape_debug()
+                ),
+            );
+        };
+        let start = i + 1;
+        let mut end = start;
+        while end < lines.len() && prompt(lines[end]).is_none() {
+            end += 1;
+        }
+        // Trailing blank lines belong to no command.
+        let mut last = end;
+        while last > start && lines[last - 1].trim().is_empty() {
+            last -= 1;
+        }
+        let block = Block {
+            lines: &lines[start..last],
+            first: start + 1,
+            prompt: i + 1,
+        };
+        match command {
+            Command::MlnxQos(iface) => {
+                let q = mlnx_qos(&block)?;
+                report.qos.insert(iface, block.at_prompt(lines[i], q));
+            }
+            Command::IpLink(iface) => {
+                let m = ip_link(&block, &iface)?;
+                report.mtu.insert(iface, m);
+            }
+            Command::TrafficClass(dev) => {
+                let t = traffic_class(&block)?;
+                report.traffic_class.insert(dev, t);
+            }
+            Command::RoceTos(dev) => {
+                let t = roce_tos(&block)?;
+                report.roce_tos.insert(dev, t);
+            }
+            Command::EsxParams => {
+                let p = esx_params(&block)?;
+                report.params = Some(block.at_prompt(lines[i], p));
+            }
+            Command::EsxInterfaces => {
+                let v = esx_blocks(&block, "VMkernel interface")?;
+                report.vmknics = Some(block.at_prompt(lines[i], v));
+            }
+            Command::EsxVswitches => {
+                let v = esx_blocks(&block, "vSwitch")?;
+                report.vswitches = Some(block.at_prompt(lines[i], v));
+            }
+        }
+        i = end;
+    }
+    Ok(report)
+}
+
+/// One command's output lines, the report line of the first, and of its prompt.
+struct Block<'a> {
+    lines: &'a [&'a str],
+    first: usize,
+    prompt: usize,
+}
+
+impl Block<'_> {
+    fn at_prompt<T>(&self, text: &str, value: T) -> Located<T> {
+        Located {
+            value,
+            line: self.prompt,
+            text: text.trim().to_string(),
+        }
+    }
+
+    fn located<T>(&self, k: usize, value: T) -> Located<T> {
+        Located {
+            value,
+            line: self.first + k,
+            text: self.lines[k].trim().to_string(),
+        }
+    }
+
+    /// The report line after the block's last, for "ends before" errors.
+    fn end(&self) -> usize {
+        self.first + self.lines.len()
+    }
+}
+
+fn number<T: std::str::FromStr>(s: &str, line: usize, what: &str) -> Result<T, ReportError> {
+    s.trim()
+        .parse()
+        .or_else(|_| fail(line, format!("`{}` is not {what}", s.trim().escape_debug())))
+}
+
+fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
+    let mut dcbx = None;
+    let mut trust = None;
+    let mut dscp2prio = BTreeMap::new();
+    let mut pfc = None;
+    let mut tcs: BTreeMap<u8, Tc> = BTreeMap::new();
+    let mut current_tc: Option<u8> = None;
+    let mut in_pfc = false;
+    for (k, raw) in b.lines.iter().enumerate() {
+        let line = b.first + k;
+        let t = raw.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(v) = t.strip_prefix("DCBX mode:") {
+            dcbx = Some(b.located(k, v.trim().to_string()));
+        } else if let Some(v) = t.strip_prefix("Priority trust state:") {
+            let v = v.trim();
+            if v != "pcp" && v != "dscp" {
+                return fail(
+                    line,
+                    format!("trust state `{}` is neither pcp nor dscp", v.escape_debug()),
+                );
+            }
+            trust = Some(b.located(k, v.to_string()));
+        } else if t == "dscp2prio mapping:" || t == "default priority:" || t == "PFC configuration:"
+        {
+            in_pfc = t == "PFC configuration:";
+        } else if let Some(rest) = t.strip_prefix("prio:") {
+            let (p, dscps) = rest
+                .split_once(" dscp:")
+                .ok_or(())
+                .or_else(|()| fail(line, "a dscp2prio line reads `prio:N dscp:D,D,…,`"))?;
+            let p: u8 = number(p, line, "a priority")?;
+            let values = dscps
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|d| number::<u8>(d, line, "a DSCP"))
+                .collect::<Result<Vec<_>, _>>()?;
+            dscp2prio.insert(p, b.located(k, values));
+        } else if t.starts_with("Receive buffer size") || t.starts_with("Cable len:") {
+        } else if in_pfc && t.starts_with("priority ") {
+            let header: Vec<&str> = t.split_whitespace().skip(1).collect();
+            if header != ["0", "1", "2", "3", "4", "5", "6", "7"] {
+                return fail(line, "the PFC table's header is not priorities 0-7");
+            }
+        } else if in_pfc && t.starts_with("enabled ") {
+            let v: Vec<&str> = t.split_whitespace().skip(1).collect();
+            if v.len() != 8 || v.iter().any(|x| *x != "0" && *x != "1") {
+                return fail(line, "the PFC `enabled` row is not eight 0 or 1");
+            }
+            let mut on = [false; 8];
+            for (p, x) in v.iter().enumerate() {
+                on[p] = *x == "1";
+            }
+            pfc = Some(b.located(k, on));
+        } else if in_pfc && t.starts_with("buffer ") {
+        } else if let Some(rest) = t.strip_prefix("tc:") {
+            in_pfc = false;
+            let (n, rest) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
+            let n: u8 = number(n, line, "a traffic class")?;
+            let tsa = rest
+                .split(',')
+                .find_map(|f| f.trim().strip_prefix("tsa:"))
+                .map(|s| s.trim().to_string());
+            let Some(tsa) = tsa else {
+                return fail(line, "a traffic class line without `tsa:`");
+            };
+            let bw = match rest.split(',').find_map(|f| f.trim().strip_prefix("bw:")) {
+                Some(v) => Some(number(
+                    v.trim().trim_end_matches('%'),
+                    line,
+                    "a percentage",
+                )?),
+                None => None,
+            };
+            tcs.insert(
+                n,
+                Tc {
+                    tsa,
+                    bw,
+                    priorities: Vec::new(),
+                    line,
+                    text: t.to_string(),
+                },
+            );
+            current_tc = Some(n);
+        } else if let Some(p) = t.strip_prefix("priority:") {
+            let Some(tc) = current_tc.and_then(|c| tcs.get_mut(&c)) else {
+                return fail(line, "a priority line outside a traffic class");
+            };
+            tc.priorities.push(number(p, line, "a priority")?);
+        } else {
+            return fail(
+                line,
+                format!("`{}` is not a line mlnx_qos prints", t.escape_debug()),
+            );
+        }
+    }
+    let Some(trust) = trust else {
+        return fail(
+            b.end(),
+            "the mlnx_qos output has no `Priority trust state:` line: cut short or not mlnx_qos",
+        );
+    };
+    let Some(pfc) = pfc else {
+        return fail(
+            b.end(),
+            "the mlnx_qos output ends before its PFC `enabled` row: cut short",
+        );
+    };
+    if tcs.is_empty() {
+        return fail(
+            b.end(),
+            "the mlnx_qos output ends before its traffic classes: cut short",
+        );
+    }
+    Ok(MlnxQos {
+        dcbx,
+        trust,
+        dscp2prio,
+        pfc,
+        tcs,
+    })
+}
+
+/// `4: ens1f0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 qdisc mq state UP …`.
+fn ip_link(b: &Block, iface: &str) -> Result<Located<u16>, ReportError> {
+    let Some(first) = b.lines.first() else {
+        return fail(b.prompt, "`ip link show` printed nothing");
+    };
+    let line = b.first;
+    let mut words = first.split_whitespace();
+    let index = words.next().unwrap_or("");
+    let name = words.next().unwrap_or("");
+    let shown = name.trim_end_matches(':');
+    let shown = shown.split('@').next().unwrap_or(shown);
+    if !index.ends_with(':')
+        || index.trim_end_matches(':').parse::<u32>().is_err()
+        || shown != iface
+    {
+        return fail(
+            line,
+            format!(
+                "`{}` is not `ip link show {iface}` output (`N: {iface}: <…> mtu M …`)",
+                first.trim().escape_debug()
+            ),
+        );
+    }
+    let rest: Vec<&str> = words.collect();
+    let Some(at) = rest.iter().position(|w| *w == "mtu") else {
+        return fail(line, "no `mtu` on the interface line");
+    };
+    let mtu = number(rest.get(at + 1).copied().unwrap_or(""), line, "an MTU")?;
+    for (k, l) in b.lines.iter().enumerate().skip(1) {
+        if !l.starts_with(' ') && !l.trim().is_empty() {
+            return fail(
+                b.first + k,
+                format!(
+                    "`{}` is not a line `ip link show` prints",
+                    l.trim().escape_debug()
+                ),
+            );
+        }
+    }
+    Ok(b.located(0, mtu))
+}
+
+/// `Global tclass=106`, or nothing when never set.
+fn traffic_class(b: &Block) -> Result<Located<Option<u8>>, ReportError> {
+    match b.lines {
+        [] => Ok(Located {
+            value: None,
+            line: b.prompt,
+            text: String::new(),
+        }),
+        [one] => {
+            let Some(v) = one.trim().strip_prefix("Global tclass=") else {
+                return fail(
+                    b.first,
+                    format!(
+                        "`{}` is not a traffic_class (`Global tclass=N`)",
+                        one.trim().escape_debug()
+                    ),
+                );
+            };
+            Ok(b.located(0, Some(number(v, b.first, "a traffic class")?)))
+        }
+        _ => fail(b.first + 1, "traffic_class prints one line"),
+    }
+}
+
+fn roce_tos(b: &Block) -> Result<Located<u8>, ReportError> {
+    match b.lines {
+        [one] => Ok(b.located(0, number(one, b.first, "a ToS (0-255)")?)),
+        [] => fail(b.prompt, "`cma_roce_tos` printed nothing"),
+        _ => fail(b.first + 1, "`cma_roce_tos` prints one number"),
+    }
+}
+
+/// `Name  Type  Value  Description` over a rule of dashes; each row's columns cut where the
+/// rule's dashes are.
+fn esx_params(b: &Block) -> Result<BTreeMap<String, Located<Option<String>>>, ReportError> {
+    let (Some(head), Some(rule)) = (b.lines.first(), b.lines.get(1)) else {
+        return fail(
+            b.end(),
+            "the parameter list ends before its header and rule: cut short",
+        );
+    };
+    let names: Vec<&str> = head.split_whitespace().collect();
+    if names != ["Name", "Type", "Value", "Description"] {
+        return fail(
+            b.first,
+            "the parameter list's header is not `Name Type Value Description`",
+        );
+    }
+    // Column starts: where each run of dashes begins.
+    let mut cols = Vec::new();
+    let mut prev = ' ';
+    for (i, c) in rule.char_indices() {
+        if c == '-' && prev != '-' {
+            cols.push(i);
+        } else if c != '-' && c != ' ' {
+            return fail(
+                b.first + 1,
+                "the rule under the header is not dashes and spaces",
+            );
+        }
+        prev = c;
+    }
+    if cols.len() != 4 {
+        return fail(
+            b.first + 1,
+            "the rule under the header has not four columns",
+        );
+    }
+    let mut out = BTreeMap::new();
+    for (k, row) in b.lines.iter().enumerate().skip(2) {
+        if row.trim().is_empty() {
+            continue;
+        }
+        let cut = |from: usize, to: Option<usize>| -> &str {
+            let end = to.unwrap_or(row.len()).min(row.len());
+            row.get(from.min(end)..end).unwrap_or("").trim()
+        };
+        let name = cut(cols[0], Some(cols[1]));
+        let kind = cut(cols[1], Some(cols[2]));
+        let value = cut(cols[2], Some(cols[3]));
+        if name.is_empty() || name.contains(' ') || kind.is_empty() {
+            return fail(
+                b.first + k,
+                format!(
+                    "`{}` is not a parameter row (Name Type Value Description)",
+                    row.trim().escape_debug()
+                ),
+            );
+        }
+        out.insert(
+            name.to_string(),
+            b.located(k, (!value.is_empty()).then(|| value.to_string())),
+        );
+    }
+    Ok(out)
+}
+
+/// esxcli's list of records: a name alone on a line, then `   Key: value` lines.
+fn esx_blocks(b: &Block, what: &str) -> Result<BTreeMap<String, EsxiNet>, ReportError> {
+    let mut out = BTreeMap::new();
+    // The record being read: its name, MTU, portset, and the line of its name.
+    type Record = (String, Option<Located<u16>>, Option<String>, usize);
+    let mut current: Option<Record> = None;
+    let finish =
+        |c: Option<Record>, out: &mut BTreeMap<String, EsxiNet>| -> Result<(), ReportError> {
+            if let Some((name, mtu, portset, line)) = c {
+                let Some(mtu) = mtu else {
+                    return fail(
+                        line,
+                        format!("{what} `{name}` has no `MTU:` line: cut short"),
+                    );
+                };
+                out.insert(name, EsxiNet { mtu, portset });
+            }
+            Ok(())
+        };
+    for (k, row) in b.lines.iter().enumerate() {
+        let line = b.first + k;
+        if row.trim().is_empty() {
+            continue;
+        }
+        if !row.starts_with(' ') {
+            let name = row.trim();
+            if name.contains([' ', ':']) {
+                return fail(
+                    line,
+                    format!("`{}` is not a {what} name", name.escape_debug()),
+                );
+            }
+            finish(current.take(), &mut out)?;
+            current = Some((name.to_string(), None, None, line));
+            continue;
+        }
+        let Some(c) = current.as_mut() else {
+            return fail(line, format!("a field before any {what}"));
+        };
+        let Some((key, value)) = row.trim().split_once(':') else {
+            return fail(
+                line,
+                format!("`{}` is not a `Key: value` line", row.trim().escape_debug()),
+            );
+        };
+        match key {
+            "MTU" => c.1 = Some(b.located(k, number(value, line, "an MTU")?)),
+            "Portset" => c.2 = Some(value.trim().to_string()),
+            "Name" if value.trim() != c.0 => {
+                return fail(
+                    line,
+                    format!("`Name:` says `{}` under `{}`", value.trim(), c.0),
+                );
+            }
+            _ => {}
+        }
+    }
+    finish(current, &mut out)?;
+    if out.is_empty() {
+        return fail(b.prompt, format!("esxcli listed no {what}"));
+    }
+    Ok(out)
+}

@@ -1,0 +1,409 @@
+//! Host rules (`H001`…): a host's report against its plan. Ids and names are stable, as the
+//! switch rules' are; a new rule takes the next free id.
+
+use super::Plan;
+use super::report::{HostReport, Located};
+use super::script::ESXI_TRUST_DSCP;
+use crate::audit::{Finding, Severity, explain_text};
+use crate::fabric::validate::WIRE_OVERHEAD;
+use crate::types::HostOs;
+
+/// The smallest interface MTU that carries RoCE at its largest path MTU, 4096: the kernel
+/// takes a RoCE port's MTU as the interface's minus 96 bytes of headers (GRH 40, UDP 8, BTH
+/// 12, XRC 4, AtomicETH 28, ICRC 4: `iboe_get_mtu`, include/rdma/ib_addr.h), then the largest
+/// IB MTU that fits; below 4192 RoCE runs at 2048 or less.
+pub const ROCE_4096_MTU: u16 = 4096 + 96;
+
+/// A host rule and its documentation.
+pub struct HostRule {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub what: &'static str,
+    pub why: &'static str,
+    pub fix: &'static str,
+}
+
+impl HostRule {
+    pub fn explain(&self) -> String {
+        explain_text(
+            &format!(
+                "{} {} ({}; reads each host's report against the switch ports it is cabled to)",
+                self.id, self.name, self.severity
+            ),
+            self.what,
+            self.why,
+            self.fix,
+        )
+    }
+}
+
+pub static HOST_RULES: &[HostRule] = &[
+    HostRule {
+        id: "H001",
+        name: "host-trust-not-dscp",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface whose priority trust state (`mlnx_qos`) is not `dscp`, while its switch port trusts L3.",
+        why: "Under PCP trust the NIC ignores the DSCP of what it receives and sends untagged traffic at priority 0: RoCE leaves the lossless priority, its PFC pauses never apply, and drops under congestion turn into go-back-N retransmits.",
+        fix: "`mlnx_qos -i IF --trust dscp` (`fabric hosts FABRIC --host NAME` prints it).",
+    },
+    HostRule {
+        id: "H002",
+        name: "host-pfc-mismatch",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface whose PFC priorities (`mlnx_qos` `enabled` row) differ from those its switch port pauses.",
+        why: "PFC works hop by hop: a NIC that does not honour pauses on the lossless priority overruns the switch buffer (drops), and one that pauses another priority stops traffic the switch treats as lossy.",
+        fix: "`mlnx_qos -i IF --pfc` with the switch's priorities (`fabric hosts` derives the vector, e.g. `0,0,0,1,0,0,0,0` for priority 3).",
+    },
+    HostRule {
+        id: "H003",
+        name: "host-roce-dscp-priority",
+        severity: Severity::Error,
+        what: "A host whose dscp2prio map puts the fabric's RoCE DSCP on another priority than the switch does (Onyx's default map: DSCP / 8).",
+        why: "The NIC queues and pauses by its own priority: RoCE marked 26 but mapped to priority 2 on the host is paused (or not) apart from the switch's lossless priority 3.",
+        fix: "Restore the default map (`mlnx_qos -i IF --dscp2prio` back to DSCP / 8), or change the fabric's `qos.dscp.roce` so both agree.",
+    },
+    HostRule {
+        id: "H004",
+        name: "host-cnp-not-strict",
+        severity: Severity::Warning,
+        what: "A Linux interface that schedules the CNP's priority by ETS weight while the switch serves that class strict.",
+        why: "Congestion notifications must overtake the data they throttle; weighted behind bulk traffic, they arrive late and DCQCN reacts after the queue has grown. `vendor` (the mlx5 default) counts as strict: mlx5 puts vendor classes in its highest group (drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c, MLX5E_VENDOR_TC_GROUP_NUM).",
+        fix: "`mlnx_qos -i IF --tsa` with `strict` (or `vendor`) for the CNP's class, e.g. `ets,ets,ets,ets,ets,ets,strict,ets`.",
+    },
+    HostRule {
+        id: "H005",
+        name: "host-mtu-above-switch",
+        severity: Severity::Error,
+        what: "A host interface (Linux netdev, ESXi vmknic or vSwitch) whose MTU, with the 22 bytes a frame adds (Ethernet header, 802.1Q tag, FCS), is above its switch port's MTU.",
+        why: "The switch drops frames above its port's MTU without telling anyone: small messages pass, large RDMA writes and jumbo TCP segments vanish.",
+        fix: "`ip link set IF mtu N` (ESXi: `esxcli network ip interface set -i vmkN -m N` and the vSwitch's) at most the switch port's MTU minus 22, or raise the switch port's MTU to 9216.",
+    },
+    HostRule {
+        id: "H006",
+        name: "host-mtu-below-roce",
+        severity: Severity::Warning,
+        what: "A host RoCE interface whose MTU is below 4192, the least that carries RoCE's 4096-byte path MTU.",
+        why: "The kernel sets a RoCE port's MTU from the interface's minus 96 bytes of headers (`iboe_get_mtu`): at 1500 RoCE runs at 1024-byte packets, a quarter of what the fabric carries, with four times the per-packet work.",
+        fix: "Raise the interface MTU to the fabric's (9000 under 9216 switch ports): `fabric hosts` prints the command.",
+    },
+    HostRule {
+        id: "H007",
+        name: "host-roce-tos-mismatch",
+        severity: Severity::Error,
+        what: "An RDMA device whose RoCE ToS (`cma_roce_tos`, or the sysfs `traffic_class` other connections use) is not the fabric's RoCE DSCP << 2 with ECT(0).",
+        why: "The ToS carries the DSCP the switch classifies by: another value lands RoCE on another priority (lossy, no PFC), and without the ECN-capable bits the switch drops instead of marking.",
+        fix: "`cma_roce_tos -d DEV -t 106` and `echo 106 > /sys/class/infiniband/DEV/tc/1/traffic_class` for DSCP 26 (`fabric hosts` derives the value).",
+    },
+    HostRule {
+        id: "H008",
+        name: "esxi-nmlx5-parameters",
+        severity: Severity::Error,
+        what: "An ESXi host whose nmlx5_core parameters `trust_state`, `pfctx` or `pfcrx` are unset or differ from its switch ports (trust DSCP = 2; PFC bit N = priority N).",
+        why: "nmlx5_core defaults to PCP trust and no PFC: RoCE from PVRDMA or NVMe-oF leaves at priority 0, outside the lossless pool, and the NIC ignores the switch's pauses.",
+        fix: "`esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"` (for priority 3), then reboot.",
+    },
+    HostRule {
+        id: "H009",
+        name: "host-dcbx-firmware",
+        severity: Severity::Info,
+        what: "A Linux interface whose DCBX mode is `Firmware controlled`.",
+        why: "With DCBX in firmware the NIC takes its PFC and ETS from what the switch advertises over LLDP, and may override what `mlnx_qos` set (MLNX_OFED user manual, \"Quality of Service\": the DCBX mode decides who owns the settings). The Onyx ports here force PFC (`mode on force`), so what the NIC reports is what counts: this is a note that the settings come from negotiation.",
+        fix: "To own the settings from the OS: `mlxconfig -d DEV set LLDP_NB_DCBX_P1=0 LLDP_NB_TX_P1=0 LLDP_NB_RX_P1=0` and a firmware reset, or keep firmware DCBX and check the result with `mlnx_qos -i IF`.",
+    },
+    HostRule {
+        id: "H010",
+        name: "host-report-incomplete",
+        severity: Severity::Error,
+        what: "A host report without the output a cabled port needs (its `mlnx_qos`, `ip link`, `traffic_class`, `cma_roce_tos`; on ESXi the module parameters, interfaces and vSwitches).",
+        why: "A setting nobody read cannot be said to agree: the report passes only when everything the host must agree on is in it.",
+        fix: "Collect the report with the script `fabric hosts FABRIC --host NAME --format collect` prints (or `fabric audit --hosts-live`).",
+    },
+];
+
+/// The host rule with this id or name.
+pub fn host_rule(id: &str) -> Option<&'static HostRule> {
+    HOST_RULES
+        .iter()
+        .find(|r| r.id.eq_ignore_ascii_case(id) || r.name == id)
+}
+
+fn rule(id: &str) -> &'static HostRule {
+    host_rule(id).expect("a host rule id")
+}
+
+/// Findings of one host: its report against its plan, in rule order.
+pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut push = |id: &str, iface: Option<&str>, message: String, line: Option<&str>| {
+        let r = rule(id);
+        out.push(Finding {
+            switch: plan.host.clone(),
+            rule: r.id,
+            name: r.name,
+            severity: r.severity,
+            message: match iface {
+                Some(i) => format!("{i}: {message}"),
+                None => message,
+            },
+            interfaces: iface.map(str::to_string),
+            line: line.map(str::to_string),
+        });
+    };
+    let limit = |switch_mtu: u16| switch_mtu.saturating_sub(WIRE_OVERHEAD);
+    match plan.os {
+        HostOs::Linux => {
+            for p in plan.ports.iter().filter(|p| p.rdma_port) {
+                let at = Some(p.name.as_str());
+                match report.qos.get(&p.name) {
+                    None => push(
+                        "H010",
+                        at,
+                        format!("no `mlnx_qos -i {}` in the report", p.name),
+                        None,
+                    ),
+                    Some(q) => {
+                        let q = &q.value;
+                        if let Some(d) =
+                            q.dcbx.as_ref().filter(|d| d.value == "Firmware controlled")
+                        {
+                            push("H009", at, "DCBX is firmware controlled: PFC and ETS come from negotiation with the switch".into(), Some(&d.text));
+                        }
+                        if q.trust.value != "dscp" {
+                            push(
+                                "H001",
+                                at,
+                                format!(
+                                    "trusts {}, not dscp (the switch port {} ethernet {} trusts L3)",
+                                    q.trust.value, p.switch, p.switch_port
+                                ),
+                                Some(&q.trust.text),
+                            );
+                        }
+                        let on: std::collections::BTreeSet<u8> =
+                            (0..8u8).filter(|i| q.pfc.value[usize::from(*i)]).collect();
+                        if on != plan.pfc {
+                            push(
+                                "H002",
+                                at,
+                                format!(
+                                    "PFC on priority {}, but {} ethernet {} pauses priority {}",
+                                    super::list(&on),
+                                    p.switch,
+                                    p.switch_port,
+                                    super::list(&plan.pfc)
+                                ),
+                                Some(&q.pfc.text),
+                            );
+                        }
+                        if q.trust.value == "dscp"
+                            && let Some((prio, l)) = q.priority_of(plan.roce_dscp)
+                            && prio != plan.roce_priority
+                        {
+                            push(
+                                "H003",
+                                at,
+                                format!(
+                                    "maps RoCE DSCP {} to priority {prio}, the switch to priority {}",
+                                    plan.roce_dscp, plan.roce_priority
+                                ),
+                                Some(&l.text),
+                            );
+                        }
+                        if plan.cnp_strict
+                            && let Some(cnp) = plan.cnp_priority
+                            && let Some((tc, t)) =
+                                q.tcs.iter().find(|(_, t)| t.priorities.contains(&cnp))
+                            && t.tsa == "ets"
+                        {
+                            push(
+                                "H004",
+                                at,
+                                format!(
+                                    "CNP priority {cnp} is in traffic class {tc}, scheduled by ETS weight, not strict"
+                                ),
+                                Some(&t.text),
+                            );
+                        }
+                    }
+                }
+                match report.mtu.get(&p.name) {
+                    None => push(
+                        "H010",
+                        at,
+                        format!("no `ip link show {}` in the report", p.name),
+                        None,
+                    ),
+                    Some(m) => mtu_rules(
+                        &mut push,
+                        at,
+                        m,
+                        p.switch_mtu,
+                        &limit,
+                        &format!("{} ethernet {}", p.switch, p.switch_port),
+                    ),
+                }
+                if let Some(dev) = &p.rdma {
+                    match report.traffic_class.get(dev) {
+                        None => push(
+                            "H010",
+                            at,
+                            format!(
+                                "no `cat /sys/class/infiniband/{dev}/tc/1/traffic_class` in the report"
+                            ),
+                            None,
+                        ),
+                        Some(t) if t.value != Some(plan.tos) => push(
+                            "H007",
+                            at,
+                            format!(
+                                "{dev} traffic_class is {}, not {} (DSCP {} with ECT(0))",
+                                t.value.map_or("unset".into(), |v| v.to_string()),
+                                plan.tos,
+                                plan.roce_dscp
+                            ),
+                            (!t.text.is_empty()).then_some(t.text.as_str()),
+                        ),
+                        Some(_) => {}
+                    }
+                    match report.roce_tos.get(dev) {
+                        None => push(
+                            "H010",
+                            at,
+                            format!("no `cma_roce_tos -d {dev}` in the report"),
+                            None,
+                        ),
+                        Some(t) if t.value != plan.tos => push(
+                            "H007",
+                            at,
+                            format!(
+                                "{dev} RDMA-CM ToS is {}, not {} (DSCP {} with ECT(0))",
+                                t.value, plan.tos, plan.roce_dscp
+                            ),
+                            Some(&t.text),
+                        ),
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        HostOs::Esxi => {
+            match &report.params {
+                None => push(
+                    "H010",
+                    None,
+                    "no `esxcli system module parameters list -m nmlx5_core` in the report".into(),
+                    None,
+                ),
+                Some(params) => {
+                    let mask = plan.pfc_mask();
+                    let want = [
+                        (
+                            "trust_state",
+                            u32::from(ESXI_TRUST_DSCP),
+                            format!("{ESXI_TRUST_DSCP}"),
+                        ),
+                        ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
+                        ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
+                    ];
+                    for (name, value, shown) in want {
+                        let got = params.value.get(name);
+                        let read = got.and_then(|g| g.value.as_deref()).and_then(esx_int);
+                        if read != Some(value) {
+                            let is = match got {
+                                None => "not listed".to_string(),
+                                Some(Located { value: None, .. }) => {
+                                    "unset (the driver's default)".to_string()
+                                }
+                                Some(Located { value: Some(v), .. }) => format!("`{v}`"),
+                            };
+                            push(
+                                "H008",
+                                None,
+                                format!("nmlx5_core `{name}` is {is}, not {shown}"),
+                                got.map(|g| g.text.as_str()).or(Some(params.text.as_str())),
+                            );
+                        }
+                    }
+                }
+            }
+            for p in plan.ports.iter().filter(|p| p.rdma_port) {
+                let at = Some(p.name.as_str());
+                let peer = format!("{} ethernet {}", p.switch, p.switch_port);
+                for (name, list, cmd) in [
+                    (
+                        &p.vmknic,
+                        &report.vmknics,
+                        "esxcli network ip interface list",
+                    ),
+                    (
+                        &p.vswitch,
+                        &report.vswitches,
+                        "esxcli network vswitch standard list",
+                    ),
+                ] {
+                    let Some(name) = name else { continue };
+                    match list.as_ref().map(|l| l.value.get(name)) {
+                        None => push("H010", at, format!("no `{cmd}` in the report"), None),
+                        Some(None) => push(
+                            "H010",
+                            at,
+                            format!("`{cmd}` does not list {name}"),
+                            list.as_ref().map(|l| l.text.as_str()),
+                        ),
+                        Some(Some(n)) => mtu_rules(
+                            &mut push,
+                            Some(&format!("{} ({name})", p.name)),
+                            &n.mtu,
+                            p.switch_mtu,
+                            &limit,
+                            &peer,
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// H005 and H006 on one interface's MTU.
+fn mtu_rules(
+    push: &mut impl FnMut(&str, Option<&str>, String, Option<&str>),
+    at: Option<&str>,
+    m: &Located<u16>,
+    switch_mtu: u16,
+    limit: &impl Fn(u16) -> u16,
+    peer: &str,
+) {
+    if m.value > limit(switch_mtu) {
+        push(
+            "H005",
+            at,
+            format!(
+                "MTU {} is above {}: {peer} has MTU {switch_mtu}, and a frame adds {WIRE_OVERHEAD} bytes",
+                m.value,
+                limit(switch_mtu)
+            ),
+            Some(&m.text),
+        );
+    } else if m.value < ROCE_4096_MTU {
+        push(
+            "H006",
+            at,
+            format!(
+                "MTU {} is below {ROCE_4096_MTU}: RoCE runs below its 4096-byte path MTU",
+                m.value
+            ),
+            Some(&m.text),
+        );
+    }
+}
+
+/// An esxcli integer parameter value: decimal or `0x` hex.
+fn esx_int(v: &str) -> Option<u32> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => v.parse().ok(),
+    }
+}

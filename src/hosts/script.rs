@@ -1,0 +1,164 @@
+//! A host's plan as commands: the shell script that sets its NIC ([`apply`]), and the
+//! read-only commands whose transcript is a host report ([`reads`], [`collect`]). Every name
+//! printed here was validated by the fabric as a shell-safe token (letters, digits, `_`, `.`,
+//! `-`, not starting with `-`), so nothing a fabric says can add a command.
+//!
+//! Sources of the commands (syntax checked against each):
+//! - Linux: `mlnx_qos -i IF --trust dscp`, `mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0`,
+//!   `cma_roce_tos -d DEV -t 106`, `echo 106 > /sys/class/infiniband/DEV/tc/1/traffic_class`
+//!   (captures: att/netarbiter `setup-nic-lossless-layer3.sh`, ImperialCollegeLondon
+//!   `05_configure_roce.sh`); `ip link set IF mtu N` (iproute2 ip-link(8)).
+//! - ESXi: `esxcli system module parameters set -m nmlx5_core -p "pfctx=0x08 pfcrx=0x08
+//!   trust_state=2"` (VMware vSphere 7.0 storage, "Configure RoCE/DCB on ESXi"; NVIDIA NATIVE
+//!   ESXi driver manual: "For the changes to take effect, reboot the host"),
+//!   `esxcli network vswitch standard set -v VSWITCH -m N` and `esxcli network ip interface
+//!   set -i VMK -m N` (VMware ESXCLI reference: `--vswitch-name`/`-v`, `--interface-name`/`-i`,
+//!   `--mtu`/`-m`).
+
+use std::fmt::Write as _;
+
+use super::Plan;
+use crate::types::HostOs;
+
+/// nmlx5_core's `trust_state` for DSCP (1 is PCP): VMware's "Configure RoCE/DCB on ESXi".
+pub const ESXI_TRUST_DSCP: u8 = 2;
+
+/// The script that makes the host agree with its switch ports: comments say why, one
+/// command per line.
+pub fn apply(plan: &Plan) -> String {
+    let mut out = String::from("#!/bin/sh\n");
+    header(&mut out, plan);
+    let _ = writeln!(
+        out,
+        "# RoCE: DSCP {} (ToS {}) -> switch priority {}; PFC on priority {}{}",
+        plan.roce_dscp,
+        plan.tos,
+        plan.roce_priority,
+        super::list(&plan.pfc),
+        match (plan.cnp_dscp, plan.cnp_priority) {
+            (Some(d), Some(p)) => format!(
+                "; CNP: DSCP {d} -> priority {p}{}",
+                if plan.cnp_strict { " (strict)" } else { "" }
+            ),
+            _ => String::new(),
+        }
+    );
+    out.push_str("set -eu\n");
+    match plan.os {
+        HostOs::Linux => linux(&mut out, plan),
+        HostOs::Esxi => esxi(&mut out, plan),
+    }
+    out
+}
+
+fn header(out: &mut String, plan: &Plan) {
+    let _ = writeln!(out, "# {} ({}, {})", plan.host, plan.os, plan.nic);
+    for p in &plan.ports {
+        let _ = writeln!(
+            out,
+            "#   {} <-> {} ethernet {} (MTU {})",
+            p.name, p.switch, p.switch_port, p.switch_mtu
+        );
+    }
+}
+
+fn linux(out: &mut String, plan: &Plan) {
+    out.push_str(
+        "# Not persistent: run at every boot (a systemd unit, or NetworkManager's dispatcher).\n",
+    );
+    for p in plan.ports.iter().filter(|p| p.rdma_port) {
+        let _ = writeln!(out, "\n# {}", p.name);
+        let _ = writeln!(out, "mlnx_qos -i {} --trust dscp", p.name);
+        let _ = writeln!(out, "mlnx_qos -i {} --pfc {}", p.name, plan.pfc_vector());
+        if let Some(dev) = &p.rdma {
+            out.push_str("# RDMA-CM connections, then every other RoCE connection of the device\n");
+            let _ = writeln!(out, "cma_roce_tos -d {dev} -t {}", plan.tos);
+            let _ = writeln!(
+                out,
+                "echo {} > /sys/class/infiniband/{dev}/tc/1/traffic_class",
+                plan.tos
+            );
+        }
+        let _ = writeln!(out, "ip link set {} mtu {}", p.name, plan.mtu);
+    }
+}
+
+fn esxi(out: &mut String, plan: &Plan) {
+    let mask = plan.pfc_mask();
+    out.push_str(
+        "\n# nmlx5_core, every port: trust DSCP (trust_state=2), PFC transmit and receive on the\n\
+         # lossless priorities (bit N = priority N). `-p` replaces the module's whole parameter\n\
+         # string: add any other parameter it has (`esxcli system module parameters list -m nmlx5_core`).\n",
+    );
+    let _ = writeln!(
+        out,
+        "esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x{mask:02x} pfcrx=0x{mask:02x} trust_state={ESXI_TRUST_DSCP}\""
+    );
+    let mut vswitches: Vec<&str> = plan
+        .ports
+        .iter()
+        .filter_map(|p| p.vswitch.as_deref())
+        .collect();
+    vswitches.sort_unstable();
+    vswitches.dedup();
+    for v in vswitches {
+        let _ = writeln!(
+            out,
+            "esxcli network vswitch standard set -v {v} -m {}",
+            plan.mtu
+        );
+    }
+    for p in plan.ports.iter().filter(|p| p.rdma_port) {
+        if let Some(vmk) = &p.vmknic {
+            let _ = writeln!(
+                out,
+                "esxcli network ip interface set -i {vmk} -m {}",
+                plan.mtu
+            );
+        }
+    }
+    out.push_str(
+        "# The module parameters take effect at the next boot: enter maintenance mode, then reboot.\n\
+         # esxcli system maintenanceMode set --enable true && reboot\n",
+    );
+}
+
+/// The read-only commands whose output is the host's report, in the order they run.
+pub fn reads(plan: &Plan) -> Vec<String> {
+    let mut out = Vec::new();
+    match plan.os {
+        HostOs::Linux => {
+            for p in plan.ports.iter().filter(|p| p.rdma_port) {
+                out.push(format!("mlnx_qos -i {}", p.name));
+                out.push(format!("ip link show {}", p.name));
+                if let Some(dev) = &p.rdma {
+                    out.push(format!(
+                        "cat /sys/class/infiniband/{dev}/tc/1/traffic_class"
+                    ));
+                    out.push(format!("cma_roce_tos -d {dev}"));
+                }
+            }
+        }
+        HostOs::Esxi => {
+            out.push("esxcli system module parameters list -m nmlx5_core".into());
+            out.push("esxcli network ip interface list".into());
+            out.push("esxcli network vswitch standard list".into());
+        }
+    }
+    out
+}
+
+/// A script that prints the host's report: each read-only command after a `$ ` line naming
+/// it, its errors included, so a command that fails shows in the report.
+pub fn collect(plan: &Plan) -> String {
+    let mut out = String::from("#!/bin/sh\n");
+    let _ = writeln!(
+        out,
+        "# {}: read-only. Run on the host and keep the output as {}.txt for\n# `fabric audit FABRIC --hosts {}.txt`.",
+        plan.host, plan.host, plan.host
+    );
+    for cmd in reads(plan) {
+        let _ = writeln!(out, "echo '$ {cmd}'; {cmd} 2>&1");
+    }
+    out
+}

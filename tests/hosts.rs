@@ -1,0 +1,437 @@
+//! Hosts against their switches, end to end through the `fabric` binary: `fabric hosts`
+//! of the example fabrics (snapshots), clean reports that audit clean, a change of the lossless
+//! priority that changes every host's commands and flags every old report, one fixture per
+//! host rule firing exactly its rule, located errors for reports that are not what they
+//! claim, and live reads from a real OpenSSH `sshd` on loopback answering from recorded
+//! outputs.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::lab_ssh::{fabric_bin, sshd_with};
+use crate::{root, run, scratch};
+
+fn fixtures() -> PathBuf {
+    crate::shared().join("audit/hosts")
+}
+
+fn hosts_of(fabric: &Path, extra: &[&str]) -> (i32, String) {
+    run(fabric_bin().arg("hosts").arg(fabric).args(extra))
+}
+
+/// The host findings (rule ids by host) of `fabric audit … --format json`, and its exit code.
+fn audit_hosts(fabric: &Path, extra: &[&str]) -> (i32, Vec<(String, String)>, String) {
+    let out = fabric_bin()
+        .arg("audit")
+        .arg(fabric)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let json: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}{stderr}"));
+    let found = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"].as_str().unwrap().starts_with('H'))
+        .map(|f| {
+            (
+                f["switch"].as_str().unwrap().to_string(),
+                f["rule"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (out.status.code().unwrap_or(-1), found, stderr)
+}
+
+/// One clean report per host of an example fabric, from its template (`HOST` → the name).
+fn clean_reports(dir: &Path, template: &str, names: impl Iterator<Item = String>) {
+    let text = std::fs::read_to_string(fixtures().join("examples").join(template)).unwrap();
+    for name in names {
+        std::fs::write(dir.join(format!("{name}.txt")), text.replace("HOST", &name)).unwrap();
+    }
+}
+
+fn gpus() -> impl Iterator<Item = String> {
+    (1..=128).map(|n| format!("gpu{n:03}"))
+}
+
+fn esxis() -> impl Iterator<Item = String> {
+    (1..=8).map(|n| format!("esxi-{n:02}"))
+}
+
+/// `fabric hosts` of the example fabrics, snapshotted (`tests/snapshots/…hosts_…`): a change
+/// of what hosts are told shows in review.
+#[test]
+fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
+    for stem in ["ml-cluster", "vsphere-mlag"] {
+        let (code, out) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
+        assert_eq!(code, 0, "{out}");
+        let (again, _) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
+        assert_eq!(again, 0);
+        insta::assert_snapshot!(format!("hosts_{stem}"), out);
+        match stem {
+            "ml-cluster" => {
+                assert_eq!(out.matches("#!/bin/sh\n# gpu").count(), 128);
+                assert_eq!(
+                    out.matches("mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n")
+                        .count(),
+                    128
+                );
+            }
+            _ => assert_eq!(
+                out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
+                    .count(),
+                8,
+                "{out}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn hosts_json_and_collect_formats() {
+    let fabric = fixtures().join("fabric.yaml");
+    let (code, out) = hosts_of(&fabric, &["--format", "json", "--host", "gpu01"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["host"], "gpu01");
+    assert_eq!(v[0]["tos"], 106);
+    assert_eq!(v[0]["roce_priority"], 3);
+    let commands: Vec<&str> = v[0]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(
+        commands.contains(&"cma_roce_tos -d mlx5_2 -t 106"),
+        "{commands:?}"
+    );
+    let (code, collect) = hosts_of(&fabric, &["--format", "collect", "--host", "gpu01"]);
+    assert_eq!(code, 0, "{collect}");
+    assert!(
+        collect.contains("echo '$ mlnx_qos -i eth4'; mlnx_qos -i eth4 2>&1\n"),
+        "{collect}"
+    );
+    let (code, out) = hosts_of(&fabric, &["--host", "gpu1"]);
+    assert_eq!(code, 2);
+    assert!(out.contains("did you mean `gpu01`"), "{out}");
+}
+
+#[test]
+fn a_host_whose_switch_ports_disagree_is_an_error_not_a_guess() {
+    let (code, out) = hosts_of(&fixtures().join("conflict.yaml"), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error: host `gpu01`: its switch ports disagree: sw1 ethernet 1/1 (ens1f0) puts RoCE (DSCP 26) on priority 3")
+            && out.contains("priority 4 with PFC on 4"),
+        "{out}"
+    );
+    assert!(!out.contains("mlnx_qos"), "{out}");
+}
+
+#[test]
+fn switches_and_hosts_that_agree_audit_clean_end_to_end() {
+    let (code, found, err) = audit_hosts(
+        &fixtures().join("fabric.yaml"),
+        &["--hosts", fixtures().join("clean").to_str().unwrap()],
+    );
+    assert_eq!((code, found.as_slice()), (0, &[][..]), "{err}");
+    for (stem, template, names) in [
+        (
+            "ml-cluster",
+            "ml-cluster.gpu.txt",
+            gpus().collect::<Vec<_>>(),
+        ),
+        ("vsphere-mlag", "vsphere-mlag.esxi.txt", esxis().collect()),
+    ] {
+        let dir = scratch(&format!("hosts-clean-{stem}"));
+        clean_reports(&dir, template, names.into_iter());
+        let (code, found, err) = audit_hosts(
+            &root().join(format!("fabrics/{stem}.yaml")),
+            &["--hosts", dir.to_str().unwrap()],
+        );
+        assert_eq!((code, found.as_slice()), (0, &[][..]), "{stem}: {err}");
+    }
+}
+
+#[test]
+fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
+    for (stem, template, names, rule) in [
+        (
+            "ml-cluster",
+            "ml-cluster.gpu.txt",
+            gpus().collect::<Vec<_>>(),
+            "H002",
+        ),
+        (
+            "vsphere-mlag",
+            "vsphere-mlag.esxi.txt",
+            esxis().collect(),
+            "H008",
+        ),
+    ] {
+        let dir = scratch(&format!("hosts-prio4-{stem}"));
+        let text = std::fs::read_to_string(root().join(format!("fabrics/{stem}.yaml"))).unwrap();
+        // The preset's recipe written out, moved to priority 4 (RoCE marked DSCP 34).
+        let preset = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("preset: roce-lossless"))
+            .expect("the example fabric uses the preset");
+        let moved = text
+            .replace(
+                preset,
+                "  pools:\n    roce: { type: lossless, memory: 50, priorities: [4] }\n  dscp: { roce: 34, cnp: 48 }",
+            )
+            .replace(
+                "port_defaults:\n",
+                "port_defaults:\n  trust: L3\n  ecn:\n    4: { min: 150, max: 1500 }\n  ets:\n    4: 50\n    6: strict\n",
+            );
+        assert_ne!(moved, text);
+        let fabric = dir.join(format!("{stem}.yaml"));
+        std::fs::write(&fabric, moved).unwrap();
+        let (code, before) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
+        assert_eq!(code, 0, "{before}");
+        let (code, after) = hosts_of(&fabric, &[]);
+        assert_eq!(code, 0, "{after}");
+        let split = |s: &str| -> Vec<String> {
+            s.split("#!/bin/sh\n").skip(1).map(str::to_string).collect()
+        };
+        let (b, a) = (split(&before), split(&after));
+        assert_eq!((b.len(), a.len()), (names.len(), names.len()));
+        for (x, y) in b.iter().zip(&a) {
+            assert_ne!(x, y, "a host's commands did not change:\n{y}");
+            assert!(
+                y.contains("0,0,0,0,1,0,0,0") || y.contains("pfctx=0x10 pfcrx=0x10"),
+                "{y}"
+            );
+            assert!(y.contains("-t 138") || y.contains("pfctx=0x10"), "{y}");
+        }
+        let reports = dir.join("reports");
+        std::fs::create_dir_all(&reports).unwrap();
+        clean_reports(&reports, template, names.clone().into_iter());
+        let (code, found, err) = audit_hosts(&fabric, &["--hosts", reports.to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        let flagged: BTreeSet<&str> = found
+            .iter()
+            .filter(|(_, r)| r == rule)
+            .map(|(h, _)| h.as_str())
+            .collect();
+        assert_eq!(
+            flagged,
+            names.iter().map(String::as_str).collect(),
+            "every host still on priority 3 is flagged {rule}"
+        );
+    }
+}
+
+#[test]
+fn each_host_rule_fixture_fires_exactly_its_rule() {
+    let fabric = fixtures().join("fabric.yaml");
+    for rule in fabric::hosts::HOST_RULES {
+        let dir = fixtures().join(rule.id);
+        assert!(dir.is_dir(), "no fixture for {}", rule.id);
+        let host = if dir.join("esxi01.txt").exists() {
+            "esxi01"
+        } else {
+            "gpu01"
+        };
+        let (code, found, err) =
+            audit_hosts(&fabric, &["--hosts", dir.to_str().unwrap(), "--host", host]);
+        let rules: BTreeSet<&str> = found.iter().map(|(_, r)| r.as_str()).collect();
+        assert_eq!(rules, BTreeSet::from([rule.id]), "{}: {err}", rule.id);
+        let expected = if rule.severity == fabric::audit::Severity::Error {
+            1
+        } else {
+            0
+        };
+        assert_eq!(code, expected, "{}: {err}", rule.id);
+        let (code, text) = run(fabric_bin().args(["explain", rule.id]));
+        assert_eq!(code, 0);
+        assert!(
+            text.starts_with(&format!("{} {}", rule.id, rule.name)),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_finding_points_at_the_report_line() {
+    let out = run(fabric_bin()
+        .arg("audit")
+        .arg(fixtures().join("fabric.yaml"))
+        .args(["--host", "gpu01", "--hosts"])
+        .arg(fixtures().join("H002")));
+    assert!(
+        out.1.contains("enabled     0   0   0   0   0   1   0   0")
+            && out.1.contains("--> ")
+            && out.1.contains("H002/gpu01.txt:18"),
+        "{}",
+        out.1
+    );
+    let sarif = run(fabric_bin()
+        .arg("audit")
+        .arg(fixtures().join("fabric.yaml"))
+        .args(["--host", "gpu01", "--format", "sarif", "--hosts"])
+        .arg(fixtures().join("H002")));
+    let v: serde_json::Value = serde_json::from_str(&sarif.1).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let h = results.iter().find(|r| r["ruleId"] == "H002").unwrap();
+    let index = h["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(v["runs"][0]["tool"]["driver"]["rules"][index]["id"], "H002");
+    assert_eq!(
+        h["locations"][0]["physicalLocation"]["region"]["startLine"],
+        18
+    );
+}
+
+#[test]
+fn reports_that_are_not_what_they_claim_are_located_errors() {
+    let fabric = fixtures().join("fabric.yaml");
+    for (case, expected) in [
+        (
+            "truncated",
+            "gpu01.txt:16: the mlnx_qos output ends before its PFC",
+        ),
+        (
+            "unknown-command",
+            "gpu01.txt:40: `sudo sysctl -w net.ipv4.tcp_ecn=1` is not a command",
+        ),
+        ("no-prompt", "gpu01.txt:1: output before any command"),
+        (
+            "bad-ip-link",
+            "gpu01.txt:34: `Device \\\"eth4\\\" does not exist.` is not `ip link show eth4` output",
+        ),
+        (
+            "stranger",
+            "gpu99.txt: a report for `gpu99`, which the fabric does not declare",
+        ),
+    ] {
+        let (code, out) = run(fabric_bin()
+            .arg("audit")
+            .arg(&fabric)
+            .args(["--host", "gpu01", "--hosts"])
+            .arg(fixtures().join("bad").join(case)));
+        assert_eq!(code, 2, "{case}: {out}");
+        assert!(out.contains(expected), "{case}: {out}");
+    }
+    // A host with no report at all is named, never passed.
+    let (code, out) = run(fabric_bin()
+        .arg("audit")
+        .arg(&fabric)
+        .arg("--hosts")
+        .arg(fixtures().join("H001")));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("error: no report for host `esxi01`"), "{out}");
+}
+
+/// An `sshd` on loopback whose every login answers from `live/` (and fails for any other
+/// command), and a copy of the fixture fabric whose gpu01 is reached through it.
+fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Sshd) {
+    let dir = scratch(&format!("hosts-live-{name}"));
+    let log = dir.join("asked.log");
+    let script = fixtures().join("live/answer.sh");
+    let sshd = sshd_with(
+        &dir,
+        &["ed25519"],
+        &format!("/bin/sh {} {}", script.display(), log.display()),
+    );
+    std::fs::write(
+        dir.join("known_hosts"),
+        format!("[127.0.0.1]:{} {}\n", sshd.port, sshd.host_keys[0]),
+    )
+    .unwrap();
+    let mut text = std::fs::read_to_string(fixtures().join("fabric.yaml")).unwrap();
+    text = text.replace(
+        "  gpu01:\n    os: linux\n",
+        &format!(
+            "  gpu01:\n    os: linux\n    mgmt: {{ host: 127.0.0.1, port: {}, user: {} }}\n",
+            sshd.port, sshd.user
+        ),
+    );
+    if moved {
+        text = text.replace("priorities: [3]", "priorities: [4]");
+    }
+    let fabric = dir.join("fabric.yaml");
+    std::fs::write(&fabric, text).unwrap();
+    (dir, fabric, sshd)
+}
+
+/// `fabric audit FABRIC --host gpu01 --hosts-live` with the sshd's user key and host key.
+fn audit_live(
+    known_hosts: &Path,
+    fabric: &Path,
+    sshd: &crate::lab_ssh::Sshd,
+) -> (i32, Vec<(String, String)>, String) {
+    let key = sshd.user_key.display().to_string();
+    let known = known_hosts.display().to_string();
+    audit_hosts(
+        fabric,
+        &[
+            "--host",
+            "gpu01",
+            "--hosts-live",
+            "--identity",
+            &key,
+            "--known-hosts",
+            &known,
+        ],
+    )
+}
+
+#[test]
+fn hosts_live_reads_linux_hosts_over_openssh_with_read_only_commands() {
+    let (dir, fabric, sshd) = live_fabric("clean", false);
+    let (code, found, err) = audit_live(&dir.join("known_hosts"), &fabric, &sshd);
+    assert_eq!((code, found.as_slice()), (0, &[][..]), "{err}");
+    // Exactly the read-only commands, each once.
+    let asked = std::fs::read_to_string(dir.join("asked.log")).unwrap();
+    assert_eq!(
+        asked,
+        "mlnx_qos -i eth4\nip link show eth4\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n"
+    );
+    // The server refuses anything else: a command outside the recording fails.
+    let session = {
+        let tcp = std::net::TcpStream::connect(("127.0.0.1", sshd.port)).unwrap();
+        let mut s = ssh2::Session::new().unwrap();
+        s.set_tcp_stream(tcp);
+        s.handshake().unwrap();
+        s.userauth_pubkey_file(&sshd.user, None, &sshd.user_key, None)
+            .unwrap();
+        s
+    };
+    let mut ch = session.channel_session().unwrap();
+    ch.exec("mlnx_qos -i eth4 --trust pcp").unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut ch, &mut out).unwrap();
+    ch.wait_close().unwrap();
+    assert_eq!(ch.exit_status().unwrap(), 1);
+    assert!(out.is_empty(), "{out}");
+
+    // Strict host keys: an empty known_hosts refuses the host, nothing is read.
+    let empty = dir.join("empty_known_hosts");
+    std::fs::write(&empty, "").unwrap();
+    let before = std::fs::read_to_string(dir.join("asked.log")).unwrap();
+    let (code, _, text) = audit_live(&empty, &fabric, &sshd);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("error: gpu01:"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("asked.log")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn hosts_live_flags_a_host_on_the_old_priority() {
+    let (dir, fabric, sshd) = live_fabric("moved", true);
+    let (code, found, err) = audit_live(&dir.join("known_hosts"), &fabric, &sshd);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        found.contains(&("gpu01".to_string(), "H002".to_string())),
+        "{found:?}"
+    );
+}
