@@ -196,6 +196,42 @@ fn the_picture_names_every_switch_and_cable() {
     }
 }
 
+/// Names with characters that mean something in XML, Markdown or Mermaid stay text.
+#[test]
+fn odd_names_stay_text() {
+    let dir = scratch("docs-odd");
+    let path = dir.join("odd.yaml");
+    std::fs::write(
+        &path,
+        "onyx: 3.10.4606\nswitches:\n  sw1:\n    model: SN2100\n    ports:\n      \
+         1/1: { peer: { host: \"we'ird<h>#&`*_1\", port: \"p<1>\" } }\n",
+    )
+    .unwrap();
+    let docs = docs_of(&path);
+    let xml = roxmltree::Document::parse(&docs["topology.svg"]).expect("well-formed");
+    let titles: Vec<String> = xml
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .map(text_of)
+        .collect();
+    assert!(
+        titles.contains(&"sw1 1/1 — we'ird<h>#&`*_1 p<1>".to_string()),
+        "{titles:?}"
+    );
+    assert!(
+        docs["sw1.md"].contains("| we'ird\\<h\\>\\#\\&\\`\\*\\_1 p\\<1\\> |"),
+        "{}",
+        docs["sw1.md"]
+    );
+    assert!(
+        docs["README.md"].contains("([\"we'ird#60;h#62;#35;#38;`*_1\"])"),
+        "{}",
+        docs["README.md"]
+    );
+    assert!(docs["index.html"].contains("we&apos;ird&lt;h&gt;#&amp;`*_1"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn many_hosts_make_few_nodes() {
     let path = root().join("fabrics/ml-cluster.yaml");

@@ -59,8 +59,9 @@ pub fn fabric(
     blocks.push(Block::Picture);
     blocks.push(para(vec![text(
         "Colours: spine, leaf, MLAG pair, switch without a role, hosts; a dashed line is an MLAG peer link. \
-         Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node; \
-         each line lists its ports, the far end's after the arrow.",
+         Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node. \
+         A line between switches is labelled with the upper switch's ports, then (after ↔) the lower one's; \
+         a line to hosts with the switch's ports, then (after ·) the hosts' ports.",
     )]));
 
     blocks.push(Block::Heading(2, "Switches".into(), None));
