@@ -232,6 +232,38 @@ fn odd_names_stay_text() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A cable from a switch to itself is one line (a loop), listed once, and the layout takes it.
+#[test]
+fn a_cable_looping_back_is_drawn_once() {
+    let dir = scratch("docs-loop");
+    let path = dir.join("loop.yaml");
+    std::fs::write(
+        &path,
+        "stp: on\nswitches:\n  sw1: { model: SN2100 }\n  sw2: { model: SN2100 }\nlinks:\n  \
+         - { a: \"sw1:1/1\", b: \"sw1:1/2\" }\n  \
+         - { a: \"sw1:1/3-1/4\", b: \"sw2:1/3-1/4\", role: lag, lag: 1 }\n",
+    )
+    .unwrap();
+    let docs = docs_of(&path);
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains("    n0 ---|\"1/1 ↔ 1/2\"| n0\n"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("    n0 ---|\"1/3-1/4 ↔ 1/3-1/4\"| n1\n"),
+        "{readme}"
+    );
+    assert!(readme.contains("3 cable(s) between switches"), "{readme}");
+    let xml = roxmltree::Document::parse(&docs["topology.svg"]).expect("well-formed");
+    let links = xml
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("link"))
+        .count();
+    assert_eq!(links, 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn many_hosts_make_few_nodes() {
     let path = root().join("fabrics/ml-cluster.yaml");

@@ -160,7 +160,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                     };
                     let mine = (name.to_string(), *port);
                     let theirs = (switch.to_string(), *far);
-                    let (a, b, cable) = if upper(&nodes, me, other) {
+                    let (a, b, cable) = if upper(&nodes, (me, *port), (other, *far)) {
                         (me, other, (mine, theirs))
                     } else {
                         (other, me, (theirs, mine))
@@ -262,9 +262,11 @@ pub fn build(fabric: &Fabric) -> Topology {
     }
 }
 
-/// Whether node `a` is drawn above (or, in the same row, before) node `b`.
-fn upper(nodes: &[Node], a: usize, b: usize) -> bool {
-    (nodes[a].kind.tier(), a) <= (nodes[b].kind.tier(), b)
+/// Whether the cable end `a` (a switch's node and port) is the one drawn above (or, in the
+/// same row, before) `b`: each cable is kept once, from that end, a cable between two ports
+/// of one switch too.
+fn upper(nodes: &[Node], a: (usize, Port), b: (usize, Port)) -> bool {
+    (nodes[a.0].kind.tier(), a.0, a.1) <= (nodes[b.0].kind.tier(), b.0, b.1)
 }
 
 /// A host's name without its trailing number: what hosts of one group share.
