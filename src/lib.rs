@@ -10,6 +10,7 @@ pub mod compile;
 pub mod device;
 pub mod diag;
 pub mod diff;
+pub mod docs;
 pub mod error;
 pub mod fabric;
 pub mod hosts;

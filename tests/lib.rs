@@ -4,6 +4,7 @@
 mod audit;
 mod cli;
 mod clients;
+mod docs;
 mod golden;
 mod hosts;
 mod import;

@@ -557,6 +557,48 @@ pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> u32 {
     100u32.saturating_sub(penalty)
 }
 
+/// The cables between a fabric's switches, each once, its ends in name order.
+pub fn fabric_links(fabric: &crate::fabric::Fabric) -> Vec<Link> {
+    let mut links = BTreeSet::new();
+    for sw in fabric.switches.values() {
+        for (port, settings) in &sw.ports {
+            if let Some(crate::fabric::Peer::Switch { switch, port: peer }) = &settings.peer {
+                let ends = [
+                    (sw.hostname.to_string(), *port),
+                    (switch.to_string(), *peer),
+                ];
+                let [a, b] = if ends[0] <= ends[1] {
+                    ends
+                } else {
+                    [ends[1].clone(), ends[0].clone()]
+                };
+                links.insert(Link { a, b });
+            }
+        }
+    }
+    links.into_iter().collect()
+}
+
+/// What an audit reads of a fabric before deployment: each chosen switch's compiled config
+/// with its model, and the fabric's cables.
+pub fn planned(
+    fabric: &crate::fabric::Fabric,
+    chosen: &[&crate::fabric::Switch],
+    profile: Profile,
+) -> Input {
+    let mut input = Input {
+        profile,
+        links: fabric_links(fabric),
+        ..Input::default()
+    };
+    for sw in chosen {
+        let mut s = Switch::new(crate::compile::compile_switch(sw));
+        s.model = Some(sw.model);
+        input.switches.insert(sw.hostname.to_string(), s);
+    }
+    input
+}
+
 /// Links named by descriptions: a port whose description is another audited switch's name
 /// followed by one of its ports (`sw-spine02-1/10`, `leaf-2:1/31`, `leaf-2 Eth1/31/2`); names
 /// compare without case. Each cable once, even when both ends describe it.

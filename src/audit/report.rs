@@ -128,6 +128,26 @@ fn mapping_key(t: &str) -> Option<&str> {
     )
 }
 
+/// The sources of switches described in one fabric file (`path` as it is to be shown, `text`
+/// its content): findings point at each switch's entry, through one index of the file.
+pub fn fabric_sources<'a>(
+    path: &str,
+    text: String,
+    names: impl IntoIterator<Item = &'a String>,
+) -> BTreeMap<String, Source> {
+    let index = Arc::new(FabricIndex::new(text));
+    names
+        .into_iter()
+        .map(|name| {
+            let source = Source {
+                path: path.to_string(),
+                kind: SourceKind::Fabric(index.clone()),
+            };
+            (name.clone(), source)
+        })
+        .collect()
+}
+
 /// An audit's result, ready to print.
 pub struct Report<'a> {
     pub profile: Profile,

@@ -4,14 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use clap::ValueEnum;
 
-use crate::audit::report::{FabricIndex, Report, Source, SourceKind};
-use crate::audit::{self, Drift, Input, Link, Profile, Severity, Switch};
+use crate::audit::report::{Report, Source, SourceKind, fabric_sources};
+use crate::audit::{self, Drift, Input, Profile, Severity, Switch};
 use crate::error::{Failure, exit};
-use crate::fabric::{Fabric, Peer};
+use crate::fabric::Fabric;
 use crate::onyx::Config;
 
 #[derive(clap::Args, Debug)]
@@ -283,28 +282,6 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     })
 }
 
-/// Cables between the fabric's switches, from its peers.
-fn fabric_links(fabric: &Fabric) -> Vec<Link> {
-    let mut links = std::collections::BTreeSet::new();
-    for sw in fabric.switches.values() {
-        for (port, settings) in &sw.ports {
-            if let Some(Peer::Switch { switch, port: peer }) = &settings.peer {
-                let ends = [
-                    (sw.hostname.to_string(), *port),
-                    (switch.to_string(), *peer),
-                ];
-                let [a, b] = if ends[0] <= ends[1] {
-                    ends
-                } else {
-                    [ends[1].clone(), ends[0].clone()]
-                };
-                links.insert(Link { a, b });
-            }
-        }
-    }
-    links.into_iter().collect()
-}
-
 /// Per drifted object (an interface range, a pool, a VLAN, a global setting), the commands
 /// that bring it back to the fabric.
 fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
@@ -343,28 +320,12 @@ fn predeploy(
     chosen: &[&crate::fabric::Switch],
     profile: Profile,
 ) -> Audited {
-    let index = Arc::new(FabricIndex::new(
+    let input = audit::planned(fabric, chosen, profile);
+    let sources = fabric_sources(
+        &path.display().to_string(),
         std::fs::read_to_string(path).unwrap_or_default(),
-    ));
-    let mut input = Input {
-        profile,
-        links: fabric_links(fabric),
-        ..Input::default()
-    };
-    let mut sources = BTreeMap::new();
-    for sw in chosen {
-        let name = sw.hostname.to_string();
-        let mut s = Switch::new(crate::compile::compile_switch(sw));
-        s.model = Some(sw.model);
-        input.switches.insert(name.clone(), s);
-        sources.insert(
-            name,
-            Source {
-                path: path.display().to_string(),
-                kind: SourceKind::Fabric(index.clone()),
-            },
-        );
-    }
+        input.switches.keys(),
+    );
     Audited {
         input,
         sources,
@@ -417,7 +378,7 @@ fn with_fabric(
     let chosen = super::chosen(fabric, &args.switches)?;
     let mut input = Input {
         profile: args.profile,
-        links: fabric_links(fabric),
+        links: audit::fabric_links(fabric),
         ..Input::default()
     };
     let mut sources = BTreeMap::new();

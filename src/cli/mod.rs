@@ -36,6 +36,7 @@ macro_rules! errln {
 
 mod audit;
 mod diff;
+mod docs;
 mod hosts;
 mod import;
 #[cfg(feature = "lab")]
@@ -96,6 +97,11 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Write each fabric's documentation to `<out>/<fabric>/`: a Markdown page per switch (its
+    /// port map), the fabric's page with the topology (Mermaid and SVG), and one
+    /// self-contained HTML page with the audit findings. Exit 0 done, 1 invalid fabric or
+    /// stale docs, 2 failure.
+    Docs(docs::Args),
     /// Read a running-config (a file, or `-` for standard input) and print it back in
     /// canonical form (`cli`) or as the model (`yaml`, `json`), or only check that it reads
     /// (`check`: nothing printed). Exit 0 read, 2 malformed.
@@ -189,6 +195,7 @@ pub fn main() -> u8 {
             deny_warnings,
             color,
         ),
+        Command::Docs(args) => docs::run(&args, color),
         Command::Parse { file, format } => parse(&file, format, color),
         Command::Diff(args) => diff::run(&args, color),
         Command::Push(args) => push::run(&args, color),
@@ -540,7 +547,7 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-/// The folder name of a fabric's goldens: its file stem.
+/// The folder name of a fabric's goldens and docs: its file stem.
 fn stem(path: &Path) -> Result<String, Failure> {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -559,19 +566,7 @@ fn compile(
         Some(dir) => Renderer::from_dir(dir)?,
         None => Renderer::embedded()?,
     };
-    // Two fabrics named alike would write one golden folder.
-    let mut stems: BTreeMap<String, &PathBuf> = BTreeMap::new();
-    for path in paths {
-        let stem = stem(path)?;
-        if let Some(other) = stems.insert(stem.clone(), path) {
-            return Err(Failure(format!(
-                "`{}` and `{}` would both write their goldens to `{}`: rename one, or compile them with separate `--out` folders",
-                other.display(),
-                path.display(),
-                out.join(&stem).display()
-            )));
-        }
-    }
+    distinct_folders(paths, out, "goldens")?;
     let checked = check_deployable(paths, deny_warnings, color);
     let code = checked.code();
     let Some(fabrics) = checked.passed() else {
@@ -584,47 +579,18 @@ fn compile(
         for (name, config) in crate::compile::compile(fabric) {
             texts.insert(format!("{name}.cfg"), renderer.render(&config)?);
         }
-        let existing = existing_goldens(&dir)?;
-        let (mut written, mut unchanged, mut removed) = (0, 0, 0);
-        for (file, text) in &texts {
-            let target = dir.join(file);
-            let old = std::fs::read_to_string(&target).ok();
-            if old.as_deref() == Some(text.as_str()) {
-                unchanged += 1;
-                continue;
-            }
-            if check {
-                stale += 1;
-                print_diff(&target, old.as_deref().unwrap_or(""), text, color);
-            } else {
-                std::fs::create_dir_all(&dir)
-                    .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
-                std::fs::write(&target, text)
-                    .map_err(|e| Failure(format!("cannot write `{}`: {e}", target.display())))?;
-                written += 1;
-            }
-        }
-        for file in existing.iter().filter(|f| !texts.contains_key(*f)) {
-            let target = dir.join(file);
-            if check {
-                stale += 1;
-                outln!(
-                    "{}: no switch of {} has this name any more",
-                    target.display(),
-                    path.display()
-                );
-            } else {
-                std::fs::remove_file(&target)
-                    .map_err(|e| Failure(format!("cannot remove `{}`: {e}", target.display())))?;
-                removed += 1;
-            }
-        }
+        let gone = format!("no switch of {} has this name any more", path.display());
+        let synced = sync_folder(&dir, &texts, &|f| f.ends_with(".cfg"), check, &gone, color)?;
+        stale += synced.stale;
         if !check {
             outln!(
-                "{}: {} switch(es) → {}/ ({written} written, {unchanged} unchanged, {removed} removed)",
+                "{}: {} switch(es) → {}/ ({} written, {} unchanged, {} removed)",
                 path.display(),
                 texts.len(),
-                dir.display()
+                dir.display(),
+                synced.written,
+                synced.unchanged,
+                synced.removed
             );
         }
     }
@@ -638,8 +604,82 @@ fn compile(
     Ok(exit::OK)
 }
 
-/// `.cfg` files already in a fabric's golden folder (none if it does not exist yet).
-fn existing_goldens(dir: &Path) -> Result<Vec<String>, Failure> {
+/// Each fabric writes to its own folder under `out`, named by its file stem: two fabrics
+/// named alike would write one folder, and are refused.
+fn distinct_folders(paths: &[PathBuf], out: &Path, what: &str) -> Result<(), Failure> {
+    let mut stems: BTreeMap<String, &PathBuf> = BTreeMap::new();
+    for path in paths {
+        let stem = stem(path)?;
+        if let Some(other) = stems.insert(stem.clone(), path) {
+            return Err(Failure(format!(
+                "`{}` and `{}` would both write their {what} to `{}`: rename one, or run them with separate `--out` folders",
+                other.display(),
+                path.display(),
+                out.join(&stem).display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What bringing a folder of generated files up to date did (or, checking, found).
+#[derive(Default)]
+pub(crate) struct Synced {
+    pub written: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+    /// Checking: files that differ, are missing, or should be gone.
+    pub stale: usize,
+}
+
+/// Writes each of `texts` (file name → content) into `dir`, rewriting only files whose
+/// content changed, and removes the files `owned` picks that `texts` no longer has (`gone`
+/// says why). With `check`, writes nothing: prints a diff for each stale or missing file and
+/// names each file that should be gone.
+pub(crate) fn sync_folder(
+    dir: &Path,
+    texts: &BTreeMap<String, String>,
+    owned: &dyn Fn(&str) -> bool,
+    check: bool,
+    gone: &str,
+    color: bool,
+) -> Result<Synced, Failure> {
+    let existing = existing_files(dir, owned)?;
+    let mut synced = Synced::default();
+    for (file, text) in texts {
+        let target = dir.join(file);
+        let old = std::fs::read_to_string(&target).ok();
+        if old.as_deref() == Some(text.as_str()) {
+            synced.unchanged += 1;
+            continue;
+        }
+        if check {
+            synced.stale += 1;
+            print_diff(&target, old.as_deref().unwrap_or(""), text, color);
+        } else {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
+            std::fs::write(&target, text)
+                .map_err(|e| Failure(format!("cannot write `{}`: {e}", target.display())))?;
+            synced.written += 1;
+        }
+    }
+    for file in existing.iter().filter(|f| !texts.contains_key(*f)) {
+        let target = dir.join(file);
+        if check {
+            synced.stale += 1;
+            outln!("{}: {gone}", target.display());
+        } else {
+            std::fs::remove_file(&target)
+                .map_err(|e| Failure(format!("cannot remove `{}`: {e}", target.display())))?;
+            synced.removed += 1;
+        }
+    }
+    Ok(synced)
+}
+
+/// The files `owned` picks already in a folder (none if it does not exist yet), sorted.
+fn existing_files(dir: &Path, owned: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Failure> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -648,7 +688,7 @@ fn existing_goldens(dir: &Path) -> Result<Vec<String>, Failure> {
     let mut files: Vec<String> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".cfg"))
+        .filter(|n| owned(n))
         .collect();
     files.sort();
     Ok(files)

@@ -223,6 +223,9 @@ pub struct PortSettings {
     pub pfc: bool,
     pub description: Option<String>,
     pub peer: Option<Peer>,
+    /// The profile the port's settings came from (its entry's or its link's), for the
+    /// documentation: the settings above are already resolved.
+    pub profile: Option<String>,
     /// A routed port's address (`no switchport force`): a routed link's end or a host's.
     pub address: Option<Ipv4Net>,
     /// The port-channel the port joins; its L2 and QoS settings are then the bundle's.

@@ -113,6 +113,7 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
                 pfc: first.pfc,
                 description: None,
                 peer: first.peer.clone(),
+                profile: first.profile.clone(),
                 address: None,
                 bundle: None,
                 trunk: first.trunk.clone(),

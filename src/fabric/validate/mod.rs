@@ -945,6 +945,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     pfc: pfc.is_some_and(|x| x.0),
                     description,
                     peer: peer.map(|x| x.0.clone()),
+                    // An unknown profile (E063) fails the fabric: only a declared one is kept.
+                    profile: profile
+                        .filter(|(pr, _)| profiles.contains_key(pr))
+                        .map(|(pr, _)| pr.clone()),
                     address: None,
                     bundle: None,
                     trunk: vlans.map(|x| x.0.0.keys().copied().collect()),

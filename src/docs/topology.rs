@@ -1,0 +1,427 @@
+//! The fabric as a graph to draw: one node per switch, one node per group of hosts, one edge
+//! per pair of nodes with every cable between them; and that graph as Mermaid source.
+//!
+//! Hosts are grouped so that a fabric of 128 GPU servers still draws as a few nodes: hosts
+//! whose names differ only in their trailing number (`gpu001` … `gpu032`) and that are cabled
+//! to the same switches make one node. Every cable stays in the edge's list (the SVG's
+//! tooltips, the tables); labels in the pictures shorten long port lists.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::fabric::{Fabric, Peer, Role};
+use crate::types::Port;
+
+/// How a node is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Spine,
+    Leaf,
+    /// A switch of an MLAG pair.
+    Mlag,
+    /// A switch without a role.
+    Switch,
+    Hosts,
+}
+
+impl Kind {
+    /// The CSS class and Mermaid class of the kind.
+    pub fn class(self) -> &'static str {
+        match self {
+            Kind::Spine => "spine",
+            Kind::Leaf => "leaf",
+            Kind::Mlag => "mlag",
+            Kind::Switch => "switch",
+            Kind::Hosts => "hosts",
+        }
+    }
+
+    /// What the legend says.
+    pub fn legend(self) -> &'static str {
+        match self {
+            Kind::Spine => "spine",
+            Kind::Leaf => "leaf",
+            Kind::Mlag => "MLAG pair",
+            Kind::Switch => "switch",
+            Kind::Hosts => "hosts",
+        }
+    }
+
+    /// Fill and stroke colours: light fills, so dark text reads on every kind.
+    pub fn colours(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Spine => ("#a8c5f0", "#2f5d9e"),
+            Kind::Leaf => ("#b9e2b1", "#3c7a32"),
+            Kind::Mlag => ("#ffd49a", "#b06a00"),
+            Kind::Switch => ("#c5e4e1", "#2f7a72"),
+            Kind::Hosts => ("#e4e4e4", "#6b6b6b"),
+        }
+    }
+
+    /// The row of the picture: spines on top, hosts at the bottom.
+    fn tier(self) -> u8 {
+        match self {
+            Kind::Spine => 0,
+            Kind::Leaf | Kind::Mlag | Kind::Switch => 1,
+            Kind::Hosts => 2,
+        }
+    }
+}
+
+pub struct Node {
+    /// The switch's name, or the host group's label.
+    pub name: String,
+    /// A second line: the model and AS of a switch, the number of hosts of a group.
+    pub detail: String,
+    pub kind: Kind,
+    /// The switch this node is (none for hosts).
+    pub switch: Option<String>,
+}
+
+impl Node {
+    pub fn label(&self) -> String {
+        if self.detail.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}\n{}", self.name, self.detail)
+        }
+    }
+}
+
+/// One end of a cable: a node's name (a switch, or a host) and its port.
+pub type End = (String, String);
+
+pub struct Edge {
+    /// Nodes by index: `from` is drawn above `to`.
+    pub from: usize,
+    pub to: usize,
+    /// Every cable, `from`'s end first, sorted.
+    pub cables: Vec<(End, End)>,
+    /// The ports, as short as the picture needs.
+    pub label: String,
+    /// An MLAG pair's peer link.
+    pub ipl: bool,
+}
+
+/// A group of hosts and where they are cabled.
+pub struct HostGroup {
+    pub node: usize,
+    pub hosts: Vec<String>,
+}
+
+pub struct Topology {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub groups: Vec<HostGroup>,
+}
+
+/// One host's cables: by switch, the switch's ports and the host's port on each.
+type HostCables = BTreeMap<String, Vec<(Port, Option<String>)>>;
+
+/// A switch's colour: its MLAG pair, else its role.
+pub fn kind(sw: &crate::fabric::Switch) -> Kind {
+    match (sw.mlag.is_some(), sw.role) {
+        (true, _) => Kind::Mlag,
+        (false, Some(Role::Spine)) => Kind::Spine,
+        (false, Some(Role::Leaf)) => Kind::Leaf,
+        (false, None) => Kind::Switch,
+    }
+}
+
+pub fn build(fabric: &Fabric) -> Topology {
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for (name, sw) in &fabric.switches {
+        let mut detail = sw.model.name.to_string();
+        if let Some(r) = &sw.routing {
+            let _ = write!(detail, " · AS {}", r.asn);
+        }
+        index.insert(name.to_string(), nodes.len());
+        nodes.push(Node {
+            name: name.to_string(),
+            detail,
+            kind: kind(sw),
+            switch: Some(name.to_string()),
+        });
+    }
+    // Cables between switches, each once (from the end that sorts first), by pair of
+    // switches; and each host's cables by switch.
+    type SwitchEnd = (String, Port);
+    let mut pairs: BTreeMap<(usize, usize), BTreeSet<(SwitchEnd, SwitchEnd)>> = BTreeMap::new();
+    let mut ipl_pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut hosts: BTreeMap<String, HostCables> = BTreeMap::new();
+    for (name, sw) in &fabric.switches {
+        let me = index[name.as_str()];
+        for (port, s) in &sw.ports {
+            match &s.peer {
+                Some(Peer::Switch { switch, port: far }) => {
+                    let Some(&other) = index.get(switch.as_str()) else {
+                        continue;
+                    };
+                    let mine = (name.to_string(), *port);
+                    let theirs = (switch.to_string(), *far);
+                    let (a, b, cable) = if upper(&nodes, (me, *port), (other, *far)) {
+                        (me, other, (mine, theirs))
+                    } else {
+                        (other, me, (theirs, mine))
+                    };
+                    pairs.entry((a, b)).or_default().insert(cable);
+                    let ipl = sw.mlag.as_ref().is_some_and(|m| {
+                        s.bundle
+                            .is_some_and(|b| !b.mlag && b.id == m.ipl_port_channel)
+                    });
+                    if ipl {
+                        ipl_pairs.insert((a, b));
+                    }
+                }
+                Some(Peer::Host { host, port: nic }) => hosts
+                    .entry(host.clone())
+                    .or_default()
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((*port, nic.clone())),
+                None => {}
+            }
+        }
+    }
+    let mut edges: Vec<Edge> = pairs
+        .into_iter()
+        .map(|((from, to), cables)| {
+            let ports: Vec<(Port, Port)> = cables.iter().map(|(a, b)| (a.1, b.1)).collect();
+            let text = |(name, port): &SwitchEnd| (name.clone(), port.to_string());
+            Edge {
+                from,
+                to,
+                label: cable_label(&ports),
+                ipl: ipl_pairs.contains(&(from, to)),
+                cables: cables.iter().map(|(a, b)| (text(a), text(b))).collect(),
+            }
+        })
+        .collect();
+
+    // Hosts named alike and cabled to the same switches share a node.
+    let mut grouped: BTreeMap<(String, Vec<String>), Vec<String>> = BTreeMap::new();
+    for (host, by_switch) in &hosts {
+        let key = (stem(host).to_string(), by_switch.keys().cloned().collect());
+        grouped.entry(key).or_default().push(host.clone());
+    }
+    let mut groups = Vec::new();
+    for ((_, switches), mut members) in grouped {
+        members.sort_by(|a, b| numbered(a).cmp(&numbered(b)));
+        let node = nodes.len();
+        nodes.push(Node {
+            name: group_name(&members),
+            detail: match members.len() {
+                1 => String::new(),
+                n => format!("{n} hosts"),
+            },
+            kind: Kind::Hosts,
+            switch: None,
+        });
+        for switch in switches {
+            let from = index[switch.as_str()];
+            let mut cables: Vec<(End, End)> = Vec::new();
+            for host in &members {
+                for (port, nic) in &hosts[host][&switch] {
+                    let far = (host.clone(), nic.clone().unwrap_or_default());
+                    cables.push(((switch.clone(), port.to_string()), far));
+                }
+            }
+            cables.sort();
+            let mut ports: Vec<Port> = members
+                .iter()
+                .flat_map(|h| hosts[h][&switch].iter().map(|(p, _)| *p))
+                .collect();
+            ports.sort();
+            let nics: BTreeSet<&str> = members
+                .iter()
+                .flat_map(|h| hosts[h][&switch].iter().filter_map(|(_, n)| n.as_deref()))
+                .collect();
+            let mut label = port_label(&ports);
+            if !nics.is_empty() {
+                let nics: Vec<&str> = nics.into_iter().collect();
+                let _ = write!(label, " · {}", shorten(&nics, 2));
+            }
+            edges.push(Edge {
+                from,
+                to: node,
+                cables,
+                label,
+                ipl: false,
+            });
+        }
+        groups.push(HostGroup {
+            node,
+            hosts: members,
+        });
+    }
+    Topology {
+        nodes,
+        edges,
+        groups,
+    }
+}
+
+/// Whether the cable end `a` (a switch's node and port) is the one drawn above (or, in the
+/// same row, before) `b`: each cable is kept once, from that end, a cable between two ports
+/// of one switch too.
+fn upper(nodes: &[Node], a: (usize, Port), b: (usize, Port)) -> bool {
+    (nodes[a.0].kind.tier(), a.0, a.1) <= (nodes[b.0].kind.tier(), b.0, b.1)
+}
+
+/// A host's name without its trailing number: what hosts of one group share.
+fn stem(host: &str) -> &str {
+    host.trim_end_matches(|c: char| c.is_ascii_digit())
+}
+
+/// Sorts `h2` before `h10`.
+fn numbered(host: &str) -> (&str, u128, &str) {
+    let s = stem(host);
+    let n = host[s.len()..].parse().unwrap_or(0);
+    (s, n, host)
+}
+
+/// A host group's name: its hosts when few, else the first and last.
+fn group_name(hosts: &[String]) -> String {
+    match hosts {
+        [first, _, _, _, ..] => format!("{first} … {}", hosts[hosts.len() - 1]),
+        few => few.join(", "),
+    }
+}
+
+/// The first `n` items, and how many more.
+fn shorten(items: &[&str], n: usize) -> String {
+    if items.len() <= n {
+        items.join(", ")
+    } else {
+        format!("{}, +{} more", items[..n].join(", "), items.len() - n)
+    }
+}
+
+/// Ports (sorted) as Onyx ranges: `1/1-1/8, 1/31`.
+pub fn port_list(ports: &[Port]) -> String {
+    crate::types::compress(ports.iter().map(|p| (*p, &())))
+        .iter()
+        .map(|(a, b, _)| crate::types::format_range(*a, *b))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Ports (sorted) as short as a picture's label needs: up to two Onyx ranges, else the first
+/// and last port and how many (`1/1/1 … 1/8/4, 32 ports`).
+fn port_label(ports: &[Port]) -> String {
+    let list = port_list(ports);
+    match ports {
+        [first, .., last] if list.matches(", ").count() > 1 => {
+            format!("{first} … {last}, {} ports", ports.len())
+        }
+        _ => list,
+    }
+}
+
+/// Cables between two switches as runs where both ends count up together
+/// (`1/25-1/28 ↔ 1/1-1/4`); past two runs, how many cables more.
+fn cable_label(cables: &[(Port, Port)]) -> String {
+    let mut runs: Vec<(Port, Port, Port, Port)> = Vec::new();
+    for &(a, b) in cables {
+        match runs.last_mut() {
+            Some(r) if r.1.precedes(a) && r.3.precedes(b) => {
+                r.1 = a;
+                r.3 = b;
+            }
+            _ => runs.push((a, a, b, b)),
+        }
+    }
+    let text: Vec<String> = runs
+        .iter()
+        .map(|(a0, a1, b0, b1)| {
+            format!(
+                "{} ↔ {}",
+                crate::types::format_range(*a0, *a1),
+                crate::types::format_range(*b0, *b1)
+            )
+        })
+        .collect();
+    if text.len() <= 2 {
+        return text.join(", ");
+    }
+    let shown: usize = runs[..2]
+        .iter()
+        .map(|(a0, a1, _, _)| cables.iter().filter(|(a, _)| a >= a0 && a <= a1).count())
+        .sum();
+    format!("{}, +{} more", text[..2].join(", "), cables.len() - shown)
+}
+
+/// The topology as a Mermaid flowchart (GitHub renders it in Markdown and pull requests).
+/// Node ids are generated (`n0`, `n1`), every label is quoted, and the characters Mermaid
+/// reads inside quotes (`"`, `#`, `<`, `>`) are written as its numeric entity codes.
+pub fn mermaid(t: &Topology) -> String {
+    let mut out = String::from("flowchart TB\n");
+    for (i, n) in t.nodes.iter().enumerate() {
+        let label = mermaid_text(&n.label()).replace('\n', "<br/>");
+        let _ = match n.kind {
+            Kind::Hosts => writeln!(out, "    n{i}([\"{label}\"])"),
+            _ => writeln!(out, "    n{i}[\"{label}\"]"),
+        };
+    }
+    for e in &t.edges {
+        let _ = writeln!(
+            out,
+            "    n{} ---|\"{}\"| n{}",
+            e.from,
+            mermaid_text(&e.label),
+            e.to
+        );
+    }
+    let mut by_kind: BTreeMap<Kind, Vec<String>> = BTreeMap::new();
+    for (i, n) in t.nodes.iter().enumerate() {
+        by_kind.entry(n.kind).or_default().push(format!("n{i}"));
+    }
+    for (kind, ids) in &by_kind {
+        let (fill, stroke) = kind.colours();
+        let _ = writeln!(
+            out,
+            "    classDef {} fill:{fill},stroke:{stroke},color:#1a1a1a",
+            kind.class()
+        );
+        let _ = writeln!(out, "    class {} {}", ids.join(","), kind.class());
+    }
+    for (i, e) in t.edges.iter().enumerate() {
+        if e.ipl {
+            let _ = writeln!(out, "    linkStyle {i} stroke-dasharray:5 5");
+        }
+    }
+    out
+}
+
+fn mermaid_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' | '#' | '<' | '>' | '&' | '|' => {
+                let _ = write!(out, "#{};", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_shorten_and_escape() {
+        let p = |s: &str| s.parse::<Port>().unwrap();
+        let ports: Vec<Port> = ["1/1", "1/2", "1/4", "1/6", "1/7"].map(p).to_vec();
+        assert_eq!(port_list(&ports), "1/1-1/2, 1/4, 1/6-1/7");
+        assert_eq!(port_label(&ports), "1/1 … 1/7, 5 ports");
+        assert_eq!(port_label(&ports[..3]), "1/1-1/2, 1/4");
+        let cables = vec![(p("1/25"), p("1/1")), (p("1/26"), p("1/2"))];
+        assert_eq!(cable_label(&cables), "1/25-1/26 ↔ 1/1-1/2");
+        assert_eq!(mermaid_text("a\"b#<c>"), "a#34;b#35;#60;c#62;");
+        assert_eq!(group_name(&["h1".into(), "h2".into()]), "h1, h2");
+        assert!(numbered("h10") > numbered("h9"));
+    }
+}

@@ -1,0 +1,451 @@
+//! `fabric docs`: the committed docs of every example fabric are current and `--check` finds
+//! a stale, missing or left-over file; the SVG picture is well-formed XML that names every
+//! switch and every cable with its ports; the HTML page renders in a real browser (headless
+//! Chromium: a screenshot that is not blank, and every switch in the DOM it built).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use fabric::fabric::{Fabric, Peer};
+
+use crate::{fabrics, root, run, scratch};
+
+fn fabric_cmd(args: &[&str]) -> (i32, String) {
+    run(Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(args)
+        .current_dir(root()))
+}
+
+fn load(path: &Path) -> Fabric {
+    let mut sources = fabric::diag::Sources::default();
+    let (f, diags) = fabric::fabric::read(path, &mut sources).expect("readable");
+    f.unwrap_or_else(|| panic!("{} is valid: {diags:?}", path.display()))
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_string_lossy().into_owned()
+}
+
+/// Every example fabric's docs, as `fabric docs` makes them.
+fn docs_of(path: &Path) -> std::collections::BTreeMap<String, String> {
+    let source = std::fs::read_to_string(path).unwrap();
+    let file = path.file_name().unwrap().to_string_lossy();
+    fabric::docs::render(&load(path), &stem(path), &file, &source)
+}
+
+#[test]
+fn committed_docs_are_current() {
+    let mut args = vec!["docs".to_string(), "--check".into()];
+    args.extend(fabrics().iter().map(|p| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out) = fabric_cmd(&args);
+    assert_eq!(
+        code, 0,
+        "docs/fabrics/ is stale: run `cargo run -- docs fabrics/*.yaml` and commit\n{out}"
+    );
+    assert!(out.contains("docs are up to date"), "{out}");
+}
+
+#[test]
+fn check_names_each_stale_file() {
+    let dir = scratch("docs-check");
+    let out = dir.to_str().unwrap();
+    let (code, text) = fabric_cmd(&["docs", "fabrics/vsphere-mlag.yaml", "--out", out]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("5 written"), "{text}");
+    let (code, text) = fabric_cmd(&["docs", "fabrics/vsphere-mlag.yaml", "--out", out, "--check"]);
+    assert_eq!(code, 0, "{text}");
+
+    let folder = dir.join("vsphere-mlag");
+    let page = folder.join("tor-a.md");
+    let edited = std::fs::read_to_string(&page)
+        .unwrap()
+        .replace("SN2700", "SN2100");
+    std::fs::write(&page, edited).unwrap();
+    std::fs::remove_file(folder.join("topology.svg")).unwrap();
+    std::fs::write(folder.join("tor-c.md"), "# tor-c\n").unwrap();
+    let (code, text) = fabric_cmd(&["docs", "fabrics/vsphere-mlag.yaml", "--out", out, "--check"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(&format!("+++ b/{}", page.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains("-| Model | SN2100 |") && text.contains("+| Model | SN2700 |"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("+++ b/{}", folder.join("topology.svg").display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{}: not made from",
+            folder.join("tor-c.md").display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("3 doc file(s) are stale"), "{text}");
+
+    // Writing brings the folder back, the file no fabric switch has included.
+    let (code, text) = fabric_cmd(&["docs", "fabrics/vsphere-mlag.yaml", "--out", out]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("2 written, 3 unchanged, 1 removed"), "{text}");
+    assert!(!folder.join("tor-c.md").exists());
+    let (code, text) = fabric_cmd(&["docs", "fabrics/vsphere-mlag.yaml", "--out", out, "--check"]);
+    assert_eq!(code, 0, "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_invalid_fabric_gets_no_docs() {
+    let dir = scratch("docs-invalid");
+    let bad = root().join("tests/fixtures/invalid/overlapping_ranges_different_mtu.yaml");
+    let (code, text) = fabric_cmd(&[
+        "docs",
+        bad.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("error[E043]"), "{text}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The text of an element and its descendants.
+fn text_of(node: roxmltree::Node) -> String {
+    node.descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect()
+}
+
+#[test]
+fn the_picture_names_every_switch_and_cable() {
+    for path in fabrics() {
+        let f = load(&path);
+        let docs = docs_of(&path);
+        let svg = &docs["topology.svg"];
+        let xml = roxmltree::Document::parse(svg)
+            .unwrap_or_else(|e| panic!("{}: the SVG is not XML: {e}", path.display()));
+        let root_el = xml.root_element();
+        assert_eq!(root_el.tag_name().name(), "svg");
+        assert_eq!(
+            root_el.tag_name().namespace(),
+            Some("http://www.w3.org/2000/svg")
+        );
+        let groups = |class: &str| {
+            root_el
+                .descendants()
+                .filter(|n| {
+                    n.attribute("class")
+                        .is_some_and(|c| c.split(' ').any(|w| w == class))
+                })
+                .collect::<Vec<_>>()
+        };
+        let nodes = groups("node");
+        for name in f.switches.keys() {
+            let node = nodes
+                .iter()
+                .find(|n| n.attribute("data-switch") == Some(name.as_str()))
+                .unwrap_or_else(|| panic!("{}: no node for {name}", path.display()));
+            let label = node
+                .children()
+                .find(|c| c.has_tag_name("text"))
+                .map(text_of)
+                .unwrap_or_default();
+            assert!(label.starts_with(name.as_str()), "{name}: {label}");
+            assert!(node.children().any(|c| c.has_tag_name("rect")));
+        }
+        // Every cable, with its ports at both ends, in the tooltip of the link it is part of.
+        let titles: Vec<String> = groups("link")
+            .iter()
+            .filter_map(|g| g.children().find(|c| c.has_tag_name("title")))
+            .map(text_of)
+            .collect();
+        let has = |line: &str| titles.iter().any(|t| t.lines().any(|l| l == line));
+        let mut cables = 0;
+        for (name, sw) in &f.switches {
+            for (port, s) in &sw.ports {
+                let line = match &s.peer {
+                    Some(Peer::Switch { switch, port: far }) => {
+                        let (a, b) = (format!("{name} {port}"), format!("{switch} {far}"));
+                        if has(&format!("{a} — {b}")) {
+                            cables += 1;
+                            continue;
+                        }
+                        format!("{b} — {a}")
+                    }
+                    Some(Peer::Host { host, port: nic }) => match nic {
+                        Some(nic) => format!("{name} {port} — {host} {nic}"),
+                        None => format!("{name} {port} — {host}"),
+                    },
+                    None => continue,
+                };
+                assert!(
+                    has(&line),
+                    "{}: no link for `{line}` in {titles:?}",
+                    path.display()
+                );
+                cables += 1;
+            }
+        }
+        assert!(cables > 0, "{}", path.display());
+    }
+}
+
+/// Names with characters that mean something in XML, Markdown or Mermaid stay text.
+#[test]
+fn odd_names_stay_text() {
+    let dir = scratch("docs-odd");
+    let path = dir.join("odd.yaml");
+    std::fs::write(
+        &path,
+        "onyx: 3.10.4606\nswitches:\n  sw1:\n    model: SN2100\n    ports:\n      \
+         1/1: { peer: { host: \"we'ird<h>#&`*_1\", port: \"p<1>\" } }\n",
+    )
+    .unwrap();
+    let docs = docs_of(&path);
+    let xml = roxmltree::Document::parse(&docs["topology.svg"]).expect("well-formed");
+    let titles: Vec<String> = xml
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .map(text_of)
+        .collect();
+    assert!(
+        titles.contains(&"sw1 1/1 — we'ird<h>#&`*_1 p<1>".to_string()),
+        "{titles:?}"
+    );
+    assert!(
+        docs["sw1.md"].contains("| we'ird\\<h\\>\\#\\&\\`\\*\\_1 p\\<1\\> |"),
+        "{}",
+        docs["sw1.md"]
+    );
+    assert!(
+        docs["README.md"].contains("([\"we'ird#60;h#62;#35;#38;`*_1\"])"),
+        "{}",
+        docs["README.md"]
+    );
+    assert!(docs["index.html"].contains("we&apos;ird&lt;h&gt;#&amp;`*_1"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A cable from a switch to itself is one line (a loop), listed once, and the layout takes it.
+#[test]
+fn a_cable_looping_back_is_drawn_once() {
+    let dir = scratch("docs-loop");
+    let path = dir.join("loop.yaml");
+    std::fs::write(
+        &path,
+        "stp: on\nswitches:\n  sw1: { model: SN2100 }\n  sw2: { model: SN2100 }\nlinks:\n  \
+         - { a: \"sw1:1/1\", b: \"sw1:1/2\" }\n  \
+         - { a: \"sw1:1/3-1/4\", b: \"sw2:1/3-1/4\", role: lag, lag: 1 }\n",
+    )
+    .unwrap();
+    let docs = docs_of(&path);
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains("    n0 ---|\"1/1 ↔ 1/2\"| n0\n"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("    n0 ---|\"1/3-1/4 ↔ 1/3-1/4\"| n1\n"),
+        "{readme}"
+    );
+    assert!(readme.contains("3 cable(s) between switches"), "{readme}");
+    let xml = roxmltree::Document::parse(&docs["topology.svg"]).expect("well-formed");
+    let links = xml
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("link"))
+        .count();
+    assert_eq!(links, 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn many_hosts_make_few_nodes() {
+    let path = root().join("fabrics/ml-cluster.yaml");
+    let docs = docs_of(&path);
+    let svg = &docs["topology.svg"];
+    let xml = roxmltree::Document::parse(svg).unwrap();
+    let hosts: Vec<String> = xml
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("node hosts"))
+        .map(|n| text_of(n.children().find(|c| c.has_tag_name("text")).unwrap()))
+        .collect();
+    // 128 servers, 32 on each of 4 leaves: one node per leaf's group.
+    assert_eq!(
+        hosts,
+        [
+            "gpu001 … gpu03232 hosts",
+            "gpu033 … gpu06432 hosts",
+            "gpu065 … gpu09632 hosts",
+            "gpu097 … gpu12832 hosts"
+        ]
+    );
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains("    n0 ---|\"1/1/1 … 1/8/4, 32 ports · ens1f0\"| n6\n"),
+        "{readme}"
+    );
+}
+
+/// The Mermaid source keeps to the flowchart subset GitHub renders: one statement a line,
+/// generated ids, every label quoted without a quote inside.
+#[test]
+fn mermaid_keeps_to_the_flowchart_subset() {
+    for path in fabrics() {
+        let readme = docs_of(&path)["README.md"].clone();
+        let start = readme.find("```mermaid\n").expect("a Mermaid block") + 11;
+        let block = &readme[start..start + readme[start..].find("```").unwrap()];
+        let mut lines = block.lines();
+        assert_eq!(lines.next(), Some("flowchart TB"));
+        let id = |s: &str| {
+            s.starts_with('n') && s[1..].chars().all(|c| c.is_ascii_digit()) && s.len() > 1
+        };
+        let quoted = |s: &str| {
+            s.len() >= 2
+                && s.starts_with('"')
+                && s.ends_with('"')
+                && !s[1..s.len() - 1].contains('"')
+        };
+        for line in lines {
+            let l = line.trim_start();
+            let ok = if let Some((a, rest)) = l.split_once(" ---|") {
+                let (label, b) = rest.rsplit_once("| ").unwrap_or(("", ""));
+                id(a) && quoted(label) && id(b)
+            } else if let Some((a, label)) = l.split_once("([") {
+                id(a) && label.strip_suffix("])").is_some_and(quoted)
+            } else if let Some((a, label)) = l.split_once('[') {
+                id(a) && label.strip_suffix(']').is_some_and(quoted)
+            } else if let Some(rest) = l.strip_prefix("classDef ") {
+                rest.split_once(' ')
+                    .is_some_and(|(_, style)| style.starts_with("fill:#"))
+            } else if let Some(rest) = l.strip_prefix("class ") {
+                rest.split_once(' ')
+                    .is_some_and(|(ids, _)| ids.split(',').all(id))
+            } else if let Some(rest) = l.strip_prefix("linkStyle ") {
+                rest.split_once(' ')
+                    .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+            } else {
+                false
+            };
+            assert!(ok, "{}: not a flowchart statement: {line}", path.display());
+        }
+    }
+}
+
+/// Headless Chromium, from `PATH`; the test fails, saying how to install it, without it.
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser"] {
+            let exe = dir.join(name);
+            if exe.is_file() {
+                return exe;
+            }
+        }
+    }
+    panic!(
+        "headless Chromium is needed to test the HTML page and is not on PATH: install it with `apt-get install chromium` (Debian; .ci/run installs it)"
+    );
+}
+
+/// Runs Chromium headless on a page (as root it needs `--no-sandbox`; its profile goes to a
+/// scratch folder), for at most a minute; what it printed on standard output.
+fn chromium_on(page: &Path, args: &[&str], profile: &Path) -> String {
+    let mut child = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            &format!("--user-data-dir={}", profile.display()),
+        ])
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let started = Instant::now();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut s).ok();
+        s
+    });
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium took over a minute on {}", page.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    reader.join().unwrap()
+}
+
+#[test]
+fn the_html_page_renders_in_chromium() {
+    for name in ["ml-cluster", "vsphere-mlag"] {
+        let path = root().join(format!("fabrics/{name}.yaml"));
+        let f = load(&path);
+        let dir = scratch(&format!("docs-html-{name}"));
+        let page = dir.join("index.html");
+        std::fs::write(&page, &docs_of(&path)["index.html"]).unwrap();
+        let profile = dir.join("profile");
+
+        let shot = dir.join("shot.png");
+        chromium_on(
+            &page,
+            &[
+                &format!("--screenshot={}", shot.display()),
+                "--window-size=1280,1600",
+            ],
+            &profile,
+        );
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(&shot).expect("chromium wrote the screenshot"),
+        ));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut pixels).expect("one frame");
+        assert_eq!((info.width, info.height), (1280, 1600));
+        let step = info.color_type.samples();
+        let rgb: Vec<&[u8]> = pixels[..info.buffer_size()]
+            .chunks(step)
+            .map(|p| &p[..3])
+            .collect();
+        let background = rgb[0];
+        let inked = rgb.iter().filter(|p| **p != background).count();
+        let colours: std::collections::BTreeSet<&[u8]> = rgb.iter().copied().collect();
+        // Text, tables and the coloured boxes of the picture: far from a blank page.
+        assert!(
+            inked * 100 > rgb.len() * 3,
+            "{name}: {inked} of {} pixels drawn",
+            rgb.len()
+        );
+        assert!(colours.len() > 50, "{name}: {} colours", colours.len());
+
+        let dom = chromium_on(&page, &["--dump-dom"], &profile);
+        assert!(dom.contains("<svg"), "{name}: no picture in the DOM");
+        for sw in f.switches.keys() {
+            assert!(
+                dom.contains(&format!("id=\"switch-{sw}\"")),
+                "{name}: no section for {sw}"
+            );
+            assert!(
+                dom.contains(&format!("data-switch=\"{sw}\"")),
+                "{name}: {sw} not in the picture"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
