@@ -4,6 +4,7 @@
 mod audit;
 mod cli;
 mod clients;
+mod conventions;
 mod golden;
 mod import;
 mod invalid;

@@ -472,18 +472,45 @@ fn with_fabric(
     }))
 }
 
-/// `fabric explain RULE`: an audit rule's doc, or a verify check's.
-pub fn explain(id: &str) -> Result<u8, Failure> {
-    let text = match (audit::rule(id), crate::verify::rule(id)) {
-        (Some(rule), _) => rule.explain(),
-        (None, Some(check)) => check.explain(),
-        (None, None) => {
-            let ids: Vec<&str> = audit::RULES.iter().map(|r| r.id).collect();
-            let checks: Vec<&str> = crate::verify::RULES.iter().map(|r| r.id).collect();
+/// `fabric explain [ID]`: an audit rule's doc, a verify check's or a diagnostic code's;
+/// without an id, one line for each of them.
+pub fn explain(id: Option<&str>) -> Result<u8, Failure> {
+    let codes = crate::codes::all().map_err(Failure)?;
+    let Some(id) = id else {
+        outln!("Audit rules (`fabric audit`):");
+        for r in audit::RULES {
+            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+        }
+        outln!("\nVerify checks (`fabric verify`):");
+        for r in crate::verify::RULES {
+            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+        }
+        outln!("\nDiagnostic codes (`fabric validate`, and every command that reads a file):");
+        for c in &codes {
+            outln!("  {}  {:<7}  {}", c.id, c.severity(), c.title);
+        }
+        outln!("\n`fabric explain ID` says what one checks, why it matters and how to fix it.");
+        return Ok(exit::OK);
+    };
+    let code = codes.iter().find(|c| c.id.eq_ignore_ascii_case(id));
+    let text = match (audit::rule(id), crate::verify::rule(id), code) {
+        (Some(rule), _, _) => rule.explain(),
+        (None, Some(check), _) => check.explain(),
+        (None, None, Some(c)) => audit::explain_doc(
+            &format!("{} {} ({})", c.id, c.title, c.severity()),
+            c.what,
+            c.why,
+            Some(c.example),
+            c.fix,
+        ),
+        (None, None, None) => {
+            let ids = audit::RULES.iter().map(|r| r.id);
+            let ids = ids.chain(crate::verify::RULES.iter().map(|r| r.id));
+            let ids: Vec<&str> = ids.chain(codes.iter().map(|c| c.id)).collect();
+            let hint = crate::types::did_you_mean(id, ids.iter().copied())
+                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
             return Err(Failure(format!(
-                "no rule `{id}` (audit rules: {}; verify checks: {})",
-                ids.join(", "),
-                checks.join(", ")
+                "no rule, check or code `{id}`{hint}; `fabric explain` lists them all"
             )));
         }
     };
