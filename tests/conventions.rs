@@ -88,6 +88,7 @@ fn bash_completion_is_registered_and_completes() {
         assert!(all.contains(&sub), "`{sub}` is not offered: {all:?}");
     }
     assert!(complete(&["fabric", "diff", "--form"]).contains("--format"));
+    assert!(complete(&["fabric", "diff", "--ssh"]).contains("--ssh-config"));
     let shells = complete(&["fabric", "completions", ""]);
     for shell in ["bash", "zsh", "fish", "powershell"] {
         assert!(shells.contains(shell), "{shells:?}");

@@ -15,6 +15,7 @@ mod parse;
 mod peers;
 mod plan;
 mod props;
+mod proxy_jump;
 mod push;
 mod routing;
 mod show;

@@ -220,17 +220,22 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     }
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
     let opts = args.connect.options(&inventory, None)?;
-    let targets: Vec<crate::device::Target> = inventory
+    let ssh = args.connect.ssh_config()?;
+    let targets = inventory
         .switches
         .iter()
         .filter(|(name, _)| args.switches.is_empty() || args.switches.contains(name))
-        .map(|(name, a)| crate::device::Target {
-            name: name.clone(),
-            host: a.host.clone(),
-            port: a.port,
-            user: a.user.clone(),
+        .map(|(name, a)| {
+            crate::device::ssh_config::target(
+                ssh.as_ref(),
+                name,
+                &a.host,
+                Some(a.port),
+                Some(&a.user),
+            )
+            .map_err(|e| Failure(format!("`{name}`: {e}")))
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     let mut input = Input {
         profile: args.profile,
         ..Input::default()
@@ -394,7 +399,7 @@ fn with_fabric(
     let mut sources = BTreeMap::new();
     if args.live || args.lab {
         let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
-        let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory)?;
+        let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
         let fetched =
             super::push::read_switches(&targets, &reach.options, args.connect.parallel, true)?;

@@ -29,12 +29,13 @@ pub struct Fabric {
     pub switches: BTreeMap<Hostname, Switch>,
 }
 
-/// How to reach a switch over SSH.
+/// How to reach a switch over SSH: the destination as `ssh` takes it, and the port and user
+/// when written (else the SSH config's, else 22 and `admin`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Mgmt {
     pub host: String,
-    pub port: u16,
-    pub user: String,
+    pub port: Option<u16>,
+    pub user: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

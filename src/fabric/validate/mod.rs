@@ -323,22 +323,26 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 "write a hostname or an IP address",
             );
             let port = match &m.port {
-                Some(p) => cx.int(p, |v| {
-                    u16::try_from(v)
-                        .ok()
-                        .filter(|v| *v > 0)
-                        .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
-                }),
-                None => Some(22),
+                Some(p) => cx
+                    .int(p, |v| {
+                        u16::try_from(v)
+                            .ok()
+                            .filter(|v| *v > 0)
+                            .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
+                    })
+                    .map(Some),
+                None => Some(None),
             };
             let user = match &m.user {
-                Some(u) => cx.token(
-                    u,
-                    "user name",
-                    |c| c.is_ascii_alphanumeric() || "._-".contains(c),
-                    "a user name is letters, digits, `.`, `_` and `-`",
-                ),
-                None => Some("admin".to_string()),
+                Some(u) => cx
+                    .token(
+                        u,
+                        "user name",
+                        |c| c.is_ascii_alphanumeric() || "._-".contains(c),
+                        "a user name is letters, digits, `.`, `_` and `-`",
+                    )
+                    .map(Some),
+                None => Some(None),
             };
             Some(Mgmt {
                 host: host?,
