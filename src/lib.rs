@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod codes;
 pub mod compile;
 pub mod device;
 pub mod diag;

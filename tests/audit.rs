@@ -551,7 +551,7 @@ fn audit_exit_codes_profiles_and_explain() {
     assert!(out.contains("Why it matters"), "{out}");
     let (code, out) = fabric(&["explain", "R999"]);
     assert_eq!(code, 2);
-    assert!(out.contains("no rule `R999`"), "{out}");
+    assert!(out.contains("no rule, check or code `R999`"), "{out}");
     let (code, out) = fabric(&["audit"]);
     assert_eq!(code, 2, "{out}");
 }

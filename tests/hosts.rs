@@ -338,7 +338,11 @@ fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Ss
     let sshd = sshd_with(
         &dir,
         &["ed25519"],
-        &format!("/bin/sh {} {}", script.display(), log.display()),
+        &format!(
+            "ForceCommand /bin/sh {} {}\n",
+            script.display(),
+            log.display()
+        ),
     );
     std::fs::write(
         dir.join("known_hosts"),

@@ -754,18 +754,19 @@ pub struct Sshd {
 }
 
 pub fn sshd(dir: &Path, key_types: &[&str]) -> Sshd {
-    let lab = format!(
-        "{} lab {} --state {} --stdio swx-mld-1-2",
+    let force = format!(
+        "ForceCommand {} lab {} --state {} --stdio swx-mld-1-2\n",
         env!("CARGO_BIN_EXE_fabric"),
         rdg().display(),
         dir.join("lab").display(),
     );
-    sshd_with(dir, key_types, &lab)
+    sshd_with(dir, key_types, &force)
 }
 
-/// [`sshd`] with another `ForceCommand`: every login runs `force_command`, whatever the
-/// client asked (in `SSH_ORIGINAL_COMMAND`).
-pub fn sshd_with(dir: &Path, key_types: &[&str], force_command: &str) -> Sshd {
+/// OpenSSH's `sshd` as [`sshd`] starts it, with `tail` as the end of its configuration
+/// instead of the lab's `ForceCommand` (a bastion's forwarding rules); its log in
+/// `dir/sshd.log`.
+pub fn sshd_with(dir: &Path, key_types: &[&str], tail: &str) -> Sshd {
     let sshd = Path::new("/usr/sbin/sshd");
     assert!(
         sshd.exists(),
@@ -804,7 +805,7 @@ pub fn sshd_with(dir: &Path, key_types: &[&str], force_command: &str) -> Sshd {
                 .to_string()
         });
     config.push_str(&format!(
-        "Port {port}\nListenAddress 127.0.0.1\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\nForceCommand {force_command}\n",
+        "Port {port}\nListenAddress 127.0.0.1\nAuthorizedKeysFile {}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPidFile {}\n{tail}",
         dir.join("authorized_keys").display(),
         dir.join("sshd.pid").display(),
     ));
@@ -814,7 +815,7 @@ pub fn sshd_with(dir: &Path, key_types: &[&str], force_command: &str) -> Sshd {
         .arg("-e")
         .arg("-f")
         .arg(dir.join("sshd_config"))
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("sshd.log")).unwrap())
         .spawn()
         .unwrap();
     let child = Killed(child);
@@ -936,12 +937,7 @@ fn keyboard_interactive_only_switch() {
     logins.password_method = false;
     let lab = lab_with(&dir, logins);
     let served = &lab.switches[0];
-    let target = fabric::device::Target {
-        name: HOST.into(),
-        host: "127.0.0.1".into(),
-        port: served.addr.port(),
-        user: "admin".into(),
-    };
+    let target = fabric::device::Target::new(HOST, "127.0.0.1", served.addr.port(), "admin");
     let mut opts = fabric::device::Options::new(dir.join("known_hosts"));
     opts.password = Some(fabric::device::Secret("admin".into()));
     let mut cli = fabric::device::Cli::open(&target, &opts).unwrap();

@@ -4,6 +4,7 @@
 mod audit;
 mod cli;
 mod clients;
+mod conventions;
 mod docs;
 mod golden;
 mod hosts;
@@ -16,6 +17,7 @@ mod parse;
 mod peers;
 mod plan;
 mod props;
+mod proxy_jump;
 mod push;
 mod recipe;
 mod routing;

@@ -61,12 +61,7 @@ fn openssh(sshd: &Sshd, known_hosts: &Path) -> (Verdict, String) {
 /// What our client makes of it: the connection (handshake, host key, login) to `name` at the
 /// `sshd`'s address.
 fn ours(sshd: &Sshd, known_hosts: &Path, name: &str, accept_new: bool) -> (Verdict, String) {
-    let target = Target {
-        name: name.into(),
-        host: "127.0.0.1".into(),
-        port: sshd.port,
-        user: sshd.user.clone(),
-    };
+    let target = Target::new(name, "127.0.0.1", sshd.port, &sshd.user);
     let mut opts = Options::new(known_hosts.to_path_buf());
     opts.identity = Some(sshd.user_key.clone());
     opts.accept_new = accept_new;

@@ -137,9 +137,37 @@ pub struct Finding {
 /// A rule's or a check's documentation as `fabric explain` prints it: its heading, then
 /// what it checks, why it matters, how to fix it.
 pub fn explain_text(heading: &str, what: &str, why: &str, fix: &str) -> String {
-    format!(
-        "{heading}\n\nWhat it checks\n  {what}\n\nWhy it matters\n  {why}\n\nHow to fix\n  {fix}\n"
-    )
+    explain_doc(heading, what, why, None, fix)
+}
+
+/// [`explain_text`] with an example (a diagnostic code's): every line of each part indented
+/// under its title.
+pub fn explain_doc(
+    heading: &str,
+    what: &str,
+    why: &str,
+    example: Option<&str>,
+    fix: &str,
+) -> String {
+    let mut text = format!("{heading}\n");
+    let parts = [
+        ("What it checks", Some(what)),
+        ("Why it matters", Some(why)),
+        ("Example", example),
+        ("How to fix", Some(fix)),
+    ];
+    for (title, body) in parts {
+        let Some(body) = body else { continue };
+        text.push_str(&format!("\n{title}\n"));
+        for line in body.lines() {
+            if line.is_empty() {
+                text.push('\n');
+            } else {
+                text.push_str(&format!("  {line}\n"));
+            }
+        }
+    }
+    text
 }
 
 /// A rule and its documentation.

@@ -246,17 +246,22 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     }
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
     let opts = args.connect.options(&inventory, None)?;
-    let targets: Vec<crate::device::Target> = inventory
+    let ssh = args.connect.ssh_config()?;
+    let targets = inventory
         .switches
         .iter()
         .filter(|(name, _)| args.switches.is_empty() || args.switches.contains(name))
-        .map(|(name, a)| crate::device::Target {
-            name: name.clone(),
-            host: a.host.clone(),
-            port: a.port,
-            user: a.user.clone(),
+        .map(|(name, a)| {
+            crate::device::ssh_config::target(
+                ssh.as_ref(),
+                name,
+                &a.host,
+                Some(a.port),
+                Some(&a.user),
+            )
+            .map_err(|e| Failure(format!("`{name}`: {e}")))
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     let mut input = Input {
         profile: args.profile,
         ..Input::default()
@@ -384,7 +389,7 @@ fn with_fabric(
     let mut sources = BTreeMap::new();
     if args.live || args.lab {
         let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
-        let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory)?;
+        let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
         let fetched =
             super::push::read_switches(&targets, &reach.options, args.connect.parallel, true)?;
@@ -464,9 +469,31 @@ fn with_fabric(
     }))
 }
 
-/// `fabric explain RULE`: an audit rule's doc, a verify check's, or a fabric diagnostic's.
-pub fn explain(id: &str) -> Result<u8, Failure> {
-    let code = crate::fabric::validate::explain::code(id);
+/// `fabric explain [ID]`: an audit rule's doc, a verify check's or a diagnostic code's;
+/// without an id, one line for each of them.
+pub fn explain(id: Option<&str>) -> Result<u8, Failure> {
+    let codes = crate::codes::all().map_err(Failure)?;
+    let Some(id) = id else {
+        outln!("Audit rules (`fabric audit`):");
+        for r in audit::RULES {
+            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+        }
+        outln!("\nVerify checks (`fabric verify`):");
+        for r in crate::verify::RULES {
+            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+        }
+        outln!("\nHost rules (`fabric audit --hosts`, `--hosts-live`):");
+        for r in crate::hosts::HOST_RULES {
+            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+        }
+        outln!("\nDiagnostic codes (`fabric validate`, and every command that reads a file):");
+        for c in &codes {
+            outln!("  {}  {:<7}  {}", c.id, c.severity(), c.title);
+        }
+        outln!("\n`fabric explain ID` says what one checks, why it matters and how to fix it.");
+        return Ok(exit::OK);
+    };
+    let code = codes.iter().find(|c| c.id.eq_ignore_ascii_case(id));
     let text = match (
         audit::rule(id),
         crate::verify::rule(id),
@@ -476,21 +503,22 @@ pub fn explain(id: &str) -> Result<u8, Failure> {
         (Some(rule), ..) => rule.explain(),
         (None, Some(check), ..) => check.explain(),
         (None, None, Some(h), _) => h.explain(),
-        (None, None, None, Some(c)) => audit::explain_text(
-            &format!("{} ({}; a fabric diagnostic)", c.code, c.severity),
+        (None, None, None, Some(c)) => audit::explain_doc(
+            &format!("{} {} ({})", c.id, c.title, c.severity()),
             c.what,
             c.why,
+            Some(c.example),
             c.fix,
         ),
         (None, None, None, None) => {
-            let ids: Vec<&str> = audit::RULES.iter().map(|r| r.id).collect();
-            let checks: Vec<&str> = crate::verify::RULES.iter().map(|r| r.id).collect();
-            let hosts: Vec<&str> = crate::hosts::HOST_RULES.iter().map(|r| r.id).collect();
+            let ids = audit::RULES.iter().map(|r| r.id);
+            let ids = ids.chain(crate::verify::RULES.iter().map(|r| r.id));
+            let ids = ids.chain(crate::hosts::HOST_RULES.iter().map(|r| r.id));
+            let ids: Vec<&str> = ids.chain(codes.iter().map(|c| c.id)).collect();
+            let hint = crate::types::did_you_mean(id, ids.iter().copied())
+                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
             return Err(Failure(format!(
-                "no rule `{id}` (audit rules: {}; verify checks: {}; host rules: {})",
-                ids.join(", "),
-                checks.join(", "),
-                hosts.join(", ")
+                "no rule, check or code `{id}`{hint}; `fabric explain` lists them all"
             )));
         }
     };

@@ -446,7 +446,8 @@ fn live(args: &Args, color: bool) -> Pairs {
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
     let mut opts = args.connect.options(&inventory, None)?;
     super::push::fleet(&mut opts, &fabric);
-    let jobs = super::push::jobs(&fabric, &args.switches, &inventory)?;
+    let ssh = args.connect.ssh_config()?;
+    let jobs = super::push::jobs(&fabric, &args.switches, &inventory, ssh.as_ref())?;
     let targets: Vec<_> = jobs.iter().map(|j| j.target.clone()).collect();
     let fetched = match super::push::read_switches(&targets, &opts, args.connect.parallel, false) {
         Ok(f) => f,

@@ -247,17 +247,21 @@ fn read_live(
     texts: &mut BTreeMap<String, (Source, String)>,
     unreadable: &mut bool,
 ) -> Result<(), Failure> {
+    let ssh = connect.ssh_config()?;
     let mut jobs = Vec::new();
     for plan in plans {
         let host = fabric.hosts.values().find(|h| h.name.as_str() == plan.host);
         match host.and_then(|h| h.mgmt.as_ref()) {
             Some(m) if plan.os == HostOs::Linux => jobs.push((
-                crate::device::Target {
-                    name: plan.host.clone(),
-                    host: m.host.clone(),
-                    port: m.port,
-                    user: m.user.clone(),
-                },
+                // A host's user is `root` unless written: the NIC's settings need it.
+                crate::device::ssh_config::target(
+                    ssh.as_ref(),
+                    &plan.host,
+                    &m.host,
+                    m.port,
+                    Some(m.user.as_deref().unwrap_or("root")),
+                )
+                .map_err(|e| Failure(format!("host `{}`: {e}", plan.host)))?,
                 script::reads(plan),
             )),
             _ => {

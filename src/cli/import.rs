@@ -70,10 +70,11 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         return Ok(exit::FAILURE);
     }
     if !args.live.is_empty() {
+        let ssh = args.connect.ssh_config()?;
         let targets = args
             .live
             .iter()
-            .map(|s| target(s))
+            .map(|s| target(s, ssh.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
         let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
         let mut opts = args.connect.options(&inventory, None)?;
@@ -153,28 +154,18 @@ fn report_unfaithful(u: &import::Unfaithful, color: bool) {
     );
 }
 
-/// `NAME=[USER@]HOST[:PORT]`.
-fn target(spec: &str) -> Result<crate::device::Target, Failure> {
+/// `NAME=[USER@]HOST[:PORT]`, looked up in the SSH config as `ssh [USER@]HOST[:PORT]` would
+/// (the user and port written here win).
+fn target(
+    spec: &str,
+    ssh: Option<&crate::device::ssh_config::SshConfig>,
+) -> Result<crate::device::Target, Failure> {
     let bad = || Failure(format!("`--live {spec}`: write NAME=[USER@]HOST[:PORT]"));
     let (name, addr) = spec.split_once('=').ok_or_else(bad)?;
-    let (user, hostport) = match addr.split_once('@') {
-        Some((u, h)) => (u.to_string(), h),
-        None => ("admin".to_string(), addr),
-    };
-    let (host, port) = match hostport.rsplit_once(':') {
-        Some((h, p)) if !h.contains(':') || h.starts_with('[') => (
-            h.trim_matches(['[', ']']).to_string(),
-            p.parse().map_err(|_| bad())?,
-        ),
-        _ => (hostport.to_string(), 22),
-    };
-    if name.is_empty() || host.is_empty() {
+    let (host, port, user) = crate::device::ssh_config::jump(addr).ok_or_else(bad)?;
+    if name.is_empty() {
         return Err(bad());
     }
-    Ok(crate::device::Target {
-        name: name.to_string(),
-        host,
-        port,
-        user,
-    })
+    crate::device::ssh_config::target(ssh, name, host, port, user)
+        .map_err(|e| Failure(format!("`--live {spec}`: {e}")))
 }

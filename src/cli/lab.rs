@@ -237,13 +237,15 @@ pub(crate) fn start(
             (Some(0), _) => 0,
             (Some(base), _) => u16::try_from(usize::from(base) + i)
                 .map_err(|_| Failure(format!("--base-port {base}: too few ports left")))?,
-            (None, Some(m)) if is_loopback(&m.host) => m.port,
+            (None, Some(m)) if is_loopback(&m.host) => {
+                m.port.unwrap_or(crate::device::ssh_config::DEFAULT_PORT)
+            }
             (None, _) => 0,
         };
         let mut login = Logins::factory();
         login.password = password.clone();
-        if let Some(m) = &sw.mgmt {
-            login.user = m.user.clone();
+        if let Some(user) = sw.mgmt.as_ref().and_then(|m| m.user.clone()) {
+            login.user = user;
         }
         for path in &keys {
             login.add_keys(path)?;

@@ -41,6 +41,7 @@ mod hosts;
 mod import;
 #[cfg(feature = "lab")]
 mod lab;
+pub mod manual;
 mod push;
 mod verify;
 
@@ -70,6 +71,7 @@ enum Command {
     /// Check fabric files and report every problem, then run the audit rules on the configs
     /// they compile to (errors and warnings shown; errors fail). Exit 0 valid, 1 errors,
     /// 2 unreadable.
+    #[command(after_help = manual::VALIDATE)]
     Validate {
         /// Fabric files (YAML).
         #[arg(required = true)]
@@ -80,6 +82,7 @@ enum Command {
     },
     /// Compile fabric files into one Onyx configuration per switch, written as
     /// `<out>/<fabric>/<switch>.cfg`. Exit 0 done, 1 invalid fabric or stale goldens, 2 failure.
+    #[command(after_help = manual::COMPILE)]
     Compile {
         /// Fabric files (YAML).
         #[arg(required = true)]
@@ -101,10 +104,12 @@ enum Command {
     /// port map), the fabric's page with the topology (Mermaid and SVG), and one
     /// self-contained HTML page with the audit findings. Exit 0 done, 1 invalid fabric or
     /// stale docs, 2 failure.
+    #[command(after_help = manual::DOCS)]
     Docs(docs::Args),
     /// Read a running-config (a file, or `-` for standard input) and print it back in
     /// canonical form (`cli`) or as the model (`yaml`, `json`), or only check that it reads
     /// (`check`: nothing printed). Exit 0 read, 2 malformed.
+    #[command(after_help = manual::PARSE)]
     Parse {
         /// The running-config: a file, or `-` for standard input.
         file: PathBuf,
@@ -113,40 +118,64 @@ enum Command {
     },
     /// Compare each switch's running config with the fabric's intent and print the Onyx
     /// commands that remove the drift. Exit 0 no drift, 1 drift, 2 error.
+    #[command(after_help = manual::DIFF)]
     Diff(diff::Args),
     /// Push the fabric to its switches over SSH: plan, confirm, snapshot, apply, verify and
     /// save, rolling back on failure. Exit 0 all converged, 1 some switch failed (rolled
     /// back) or declined, 2 usage or infrastructure error, 130/143 stopped by SIGINT/SIGTERM
     /// (the switches in flight rolled back).
+    #[command(after_help = manual::PUSH)]
     Push(push::Args),
     /// Serve simulated Onyx switches for a fabric over SSH on loopback, until Ctrl-C: try
     /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
     #[cfg(feature = "lab")]
+    #[command(after_help = manual::LAB)]
     Lab(lab::Args),
     /// Check switches (running configs, live, or a fabric before deployment) against RoCE
     /// best practice (rules `R001`…) and, with a fabric, for drift. Exit 0 clean, 1 findings
     /// at or above `--fail-on`, 2 error.
+    #[command(after_help = manual::AUDIT)]
     Audit(audit::Args),
     /// Check the switches' live state against the fabric, read-only (`show` commands), every
     /// switch at once: cabling (LLDP), links and their speed, PFC, trust/ECN/ETS, buffer
     /// pools, BGP sessions, MLAG (checks `V001`…). Exit 0 clean, 1 findings, 2 a switch or a
     /// reply that could not be read.
+    #[command(after_help = manual::VERIFY)]
     Verify(verify::Args),
     /// Per host of the fabric (`hosts:`), the commands that make its NIC agree with the
     /// switch ports it is cabled to (trust, PFC, RoCE ToS, MTU), derived from the compiled
     /// switches; or the read-only script whose output is its report. Exit 0 printed, 1 a
     /// host whose switch ports disagree, 2 error.
+    #[command(after_help = manual::HOSTS)]
     Hosts(hosts::Args),
     /// Turn switches that already exist (running configs, or live switches read with `show`
     /// commands) into a fabric file. Exit 0 written, 2 error.
+    #[command(after_help = manual::IMPORT)]
     Import(import::Args),
-    /// Print what an audit rule or a verify check checks, why it matters and how to fix it.
+    /// Print what an audit rule, a verify check or a diagnostic code checks, why it matters
+    /// and how to fix it; without an argument, list them all.
+    #[command(after_help = manual::EXPLAIN)]
     Explain {
-        /// A rule id (`R001`, `V001`) or name.
-        rule: String,
+        /// A rule id (`R001`), a check id (`V001`), a diagnostic code (`E043`, `W001`), or a
+        /// rule's or check's name.
+        rule: Option<String>,
     },
     /// Print the JSON Schema of the fabric format.
+    #[command(after_help = manual::SCHEMA)]
     Schema,
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = manual::COMPLETIONS)]
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command with `--out`.
+    #[command(after_help = manual::MAN)]
+    Man {
+        /// Write `fabric.1`, `fabric-diff.1`, … in this folder instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -202,7 +231,7 @@ pub fn main() -> u8 {
         Command::Audit(args) => audit::run(&args, color),
         Command::Verify(args) => verify::run(&args, color),
         Command::Hosts(args) => hosts::run(&args, color),
-        Command::Explain { rule } => audit::explain(&rule),
+        Command::Explain { rule } => audit::explain(rule.as_deref()),
         Command::Import(args) => import::run(&args, color),
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(&args, color),
@@ -210,6 +239,8 @@ pub fn main() -> u8 {
             out!("{}", crate::fabric::json_schema());
             Ok(exit::OK)
         }
+        Command::Completions { shell } => manual::completions(shell),
+        Command::Man { out } => manual::man(out.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::device::push::{self, Control, Job, Outcome, Planned, Policy, Report, Stage};
+use crate::device::ssh_config::{self, SshConfig};
 use crate::device::{Options, Secret, Target, lock};
 use crate::error::{Failure, exit};
 use crate::fabric::{Fabric, Inventory};
@@ -22,9 +23,14 @@ pub struct Connect {
     /// `known_hosts` is used unless `--known-hosts` is given.
     #[arg(long, value_name = "FILE")]
     pub inventory: Option<PathBuf>,
-    /// Host keys checked strictly (default `~/.ssh/known_hosts`).
+    /// Host keys checked strictly (default `~/.ssh/known_hosts`), bastions' included.
     #[arg(long, value_name = "FILE")]
     pub known_hosts: Option<PathBuf>,
+    /// OpenSSH client configuration (default `~/.ssh/config`): `HostName`, `User`, `Port`,
+    /// `IdentityFile` and `ProxyJump` of the switches' hosts; the fabric's `mgmt` port and
+    /// user, and the inventory's, win over it.
+    #[arg(long, value_name = "FILE")]
+    pub ssh_config: Option<PathBuf>,
     /// Record the host key of a switch not yet in known_hosts (a changed key is refused).
     #[arg(long)]
     pub accept_new: bool,
@@ -50,6 +56,17 @@ pub struct Connect {
 pub const PASSWORD_ENV: &str = "FABRIC_PASSWORD";
 
 impl Connect {
+    /// The SSH client configuration: `--ssh-config FILE`, else `~/.ssh/config` when there is
+    /// one. A line it cannot read is an error at that line.
+    pub fn ssh_config(&self) -> Result<Option<SshConfig>, Failure> {
+        let (path, asked) = match (&self.ssh_config, std::env::var_os("HOME")) {
+            (Some(p), _) => (p.clone(), true),
+            (None, Some(home)) => (Path::new(&home).join(".ssh/config"), false),
+            (None, None) => return Ok(None),
+        };
+        SshConfig::load(&path, asked).map_err(Failure)
+    }
+
     /// Connection options; the password from the environment, or asked on a terminal when
     /// no key is given.
     pub fn options(
@@ -93,6 +110,9 @@ impl Connect {
 pub(crate) struct Reach {
     pub inventory: Inventory,
     pub options: Options,
+    /// The user's SSH client configuration (none for the in-process lab, whose switches are
+    /// no hosts of the user's).
+    pub ssh: Option<SshConfig>,
     /// The in-process lab (`--lab`), kept running while this lives.
     #[cfg(feature = "lab")]
     _lab: Option<super::lab::Started>,
@@ -117,6 +137,7 @@ pub(crate) fn reach(
         return Ok(Reach {
             options,
             inventory: started.inventory.clone(),
+            ssh: None,
             _lab: Some(started),
         });
     }
@@ -128,11 +149,13 @@ pub(crate) fn reach(
         ));
     }
     let inventory = read_inventory(connect.inventory.as_deref())?;
+    let ssh = connect.ssh_config()?;
     let mut options = connect.options(&inventory, None)?;
     fleet(&mut options, fabric);
     Ok(Reach {
         options,
         inventory,
+        ssh,
         #[cfg(feature = "lab")]
         _lab: None,
     })
@@ -206,31 +229,27 @@ fn line_offset(text: &str, line: usize) -> usize {
         .sum()
 }
 
-/// The chosen switches (all when `names` is empty), as jobs: where each is and what it
-/// should run.
-pub fn jobs(fabric: &Fabric, names: &[String], inventory: &Inventory) -> Result<Vec<Job>, Failure> {
+/// The chosen switches (all when `names` is empty), as jobs: where each is (the inventory's
+/// address, else the fabric's `mgmt`, each looked up in the SSH config) and what it should run.
+pub fn jobs(
+    fabric: &Fabric,
+    names: &[String],
+    inventory: &Inventory,
+    ssh: Option<&SshConfig>,
+) -> Result<Vec<Job>, Failure> {
     let mut out = Vec::new();
     for sw in super::chosen(fabric, names)? {
         let name = sw.hostname.to_string();
         let target = match (inventory.switches.get(&name), &sw.mgmt) {
-            (Some(a), _) => Target {
-                name: name.clone(),
-                host: a.host.clone(),
-                port: a.port,
-                user: a.user.clone(),
-            },
-            (None, Some(m)) => Target {
-                name: name.clone(),
-                host: m.host.clone(),
-                port: m.port,
-                user: m.user.clone(),
-            },
+            (Some(a), _) => ssh_config::target(ssh, &name, &a.host, Some(a.port), Some(&a.user)),
+            (None, Some(m)) => ssh_config::target(ssh, &name, &m.host, m.port, m.user.as_deref()),
             (None, None) => {
                 return Err(Failure(format!(
                     "`{name}` has no `mgmt` address in the fabric and no entry in the inventory"
                 )));
             }
-        };
+        }
+        .map_err(|e| Failure(format!("`{name}`: {e}")))?;
         out.push(Job {
             target,
             intended: crate::compile::compile_switch(sw),
@@ -374,7 +393,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     };
     let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
-    let jobs = jobs(&fabric, &args.switches, inventory)?;
+    let jobs = jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
     let backups = PathBuf::from(".fabric/backups");
 
     // 0. One push per switch, and backups that can be written: else nothing is read or sent.

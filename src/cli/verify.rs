@@ -68,7 +68,12 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         return Ok(exit::FAILURE);
     };
     let reach = super::push::reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
-    let jobs = super::push::jobs(&fabric, &args.switches, &reach.inventory)?;
+    let jobs = super::push::jobs(
+        &fabric,
+        &args.switches,
+        &reach.inventory,
+        reach.ssh.as_ref(),
+    )?;
     let targets: Vec<Target> = jobs.into_iter().map(|j| j.target).collect();
     let verified = verify(
         &fabric,

@@ -10,11 +10,13 @@
 //! error: a running config read from a switch has its secrets masked.
 
 pub mod host;
+pub mod jump;
 pub mod known_hosts;
 pub mod lock;
 pub mod push;
 pub mod session;
 pub mod ssh;
+pub mod ssh_config;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,6 +30,26 @@ pub struct Target {
     pub host: String,
     pub port: u16,
     pub user: String,
+    /// Private keys the SSH config gives for this host (`IdentityFile`), tried after
+    /// `--identity` and before the agent.
+    pub identities: Vec<PathBuf>,
+    /// The bastions to go through, the first one connected to first (`ProxyJump`); each is
+    /// logged in to with keys only, its host key checked as strictly as a switch's.
+    pub jumps: Vec<Target>,
+}
+
+impl Target {
+    /// A switch reached directly, with no key of its own.
+    pub fn new(name: &str, host: &str, port: u16, user: &str) -> Target {
+        Target {
+            name: name.to_string(),
+            host: host.to_string(),
+            port,
+            user: user.to_string(),
+            identities: Vec::new(),
+            jumps: Vec::new(),
+        }
+    }
 }
 
 /// A secret kept out of `Debug` output.

@@ -7,7 +7,8 @@
 
 use std::io::Write as _;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::PathBuf;
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -72,8 +73,78 @@ pub fn address(target: &Target) -> String {
     }
 }
 
-/// Connects, checks the host key and logs in.
+/// Connects (through the target's bastions, each checked and logged in to on the way),
+/// checks the host key and logs in.
 pub fn connect(target: &Target, opts: &Options) -> Result<(Session, Trust), Error> {
+    let first = target.jumps.first().unwrap_or(target);
+    let mut socket = Socket::Tcp(tcp(first, opts).map_err(|e| at_hop(&target.jumps, 0, e))?);
+    for (i, hop) in target.jumps.iter().enumerate() {
+        let (session, fd, trust) =
+            open(hop, socket, opts, Peer::Bastion).map_err(|e| at_hop(&target.jumps, i, e))?;
+        trust
+            .record(opts)
+            .map_err(|e| at_hop(&target.jumps, i, e))?;
+        let next = target.jumps.get(i + 1).unwrap_or(target);
+        socket =
+            Socket::Unix(forward(session, fd, hop, next).map_err(|e| at_hop(&target.jumps, i, e))?);
+    }
+    let (session, _, trust) = open(target, socket, opts, Peer::Switch)
+        .map_err(|e| at_hop(&target.jumps, target.jumps.len(), e))?;
+    session.set_keepalive(true, 15);
+    Ok((session, trust))
+}
+
+/// An error met at the `i`th host of a chain of bastions (the target when `i` is past the
+/// last), saying which bastion it came from or went through.
+fn at_hop(hops: &[Target], i: usize, e: Error) -> Error {
+    let name = |h: &Target| format!("`{}` ({})", h.name, address(h));
+    let prefix = match (hops.get(i), i) {
+        (_, 0) if hops.is_empty() => return e,
+        (Some(hop), 0) => format!("bastion {}", name(hop)),
+        (hop, _) => {
+            let via: Vec<String> = hops[..i].iter().map(name).collect();
+            let via = format!("through the bastion {}", via.join(", then "));
+            match hop {
+                Some(hop) => format!("bastion {} {via}", name(hop)),
+                None => via,
+            }
+        }
+    };
+    let say = |m: String| format!("{prefix}: {m}");
+    match e {
+        Error::Connect(m) => Error::Connect(say(m)),
+        Error::HostKey(m) => Error::HostKey(say(m)),
+        Error::Identity(m) => Error::Identity(say(m)),
+        Error::Auth(m) => Error::Auth(say(m)),
+        other => other,
+    }
+}
+
+/// What an SSH session runs over: TCP to the first host, or a bastion's tunnel.
+enum Socket {
+    Tcp(TcpStream),
+    Unix(std::os::unix::net::UnixStream),
+}
+
+/// Whom a session is with: a switch logs in with every method; a bastion with keys only, so
+/// the switches' password never goes to it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Peer {
+    Switch,
+    Bastion,
+}
+
+impl Peer {
+    fn word(self) -> &'static str {
+        match self {
+            Peer::Switch => "switch",
+            Peer::Bastion => "bastion",
+        }
+    }
+}
+
+/// TCP to `target`, within the connect timeout.
+fn tcp(target: &Target, opts: &Options) -> Result<TcpStream, Error> {
     let addr = address(target);
     let sock = (target.host.as_str(), target.port)
         .to_socket_addrs()
@@ -95,22 +166,65 @@ pub fn connect(target: &Target, opts: &Options) -> Result<(Session, Trust), Erro
         Error::Connect(format!("cannot connect to {addr}: {why}"))
     })?;
     let _ = tcp.set_nodelay(true);
+    Ok(tcp)
+}
+
+/// The SSH handshake over `socket`, the host key checked against `known_hosts`, the login:
+/// the session, its socket's descriptor and what the host key check found.
+fn open(
+    target: &Target,
+    socket: Socket,
+    opts: &Options,
+    peer: Peer,
+) -> Result<(Session, RawFd, Trust), Error> {
+    let addr = address(target);
     let mut session =
         Session::new().map_err(|e| Error::Connect(format!("cannot start SSH: {}", plain(&e))))?;
-    session.set_tcp_stream(tcp);
+    let fd = match socket {
+        Socket::Tcp(s) => {
+            let fd = s.as_raw_fd();
+            session.set_tcp_stream(s);
+            fd
+        }
+        Socket::Unix(s) => {
+            let fd = s.as_raw_fd();
+            session.set_tcp_stream(s);
+            fd
+        }
+    };
     session.set_timeout(duration_ms(opts.connect_timeout));
     let known = read_known_hosts(opts)?;
     // Ask for the key types known for this host first, as `ssh` does, so the key sent is one
-    // that can be checked whenever the switch has it.
+    // that can be checked whenever the host has it.
     let algorithms = known.algorithms(&target.host, target.port).join(",");
     let _ = session.method_pref(MethodType::HostKey, &algorithms);
     session
         .handshake()
         .map_err(|e| Error::Connect(format!("SSH handshake with {addr} failed: {}", plain(&e))))?;
-    let trust = check_host_key(&session, &known, target, opts)?;
-    login(&session, target, opts)?;
-    session.set_keepalive(true, 15);
-    Ok((session, trust))
+    let trust = check_host_key(&session, &known, target, opts, peer)?;
+    login(&session, target, opts, peer)?;
+    Ok((session, fd, trust))
+}
+
+/// A `direct-tcpip` channel from the bastion to the next host, as a socket.
+fn forward(
+    session: Session,
+    fd: RawFd,
+    bastion: &Target,
+    next: &Target,
+) -> Result<std::os::unix::net::UnixStream, Error> {
+    let channel = session
+        .channel_direct_tcpip(&next.host, next.port, None)
+        .map_err(|e| {
+            Error::Connect(format!(
+                "the bastion `{}` did not open a connection to {}: {}",
+                bastion.name,
+                address(next),
+                plain(&e)
+            ))
+        })?;
+    super::jump::tunnel(session, channel, fd)
+        .map_err(|e| Error::Connect(format!("cannot start the tunnel: {}", plain_io(&e))))
 }
 
 fn duration_ms(d: std::time::Duration) -> u32 {
@@ -225,10 +339,12 @@ fn check_host_key(
     known: &KnownHosts,
     target: &Target,
     opts: &Options,
+    peer: Peer,
 ) -> Result<Trust, Error> {
+    let role = peer.word();
     let (key, _) = session
         .host_key()
-        .ok_or_else(|| Error::HostKey("the switch sent no host key".into()))?;
+        .ok_or_else(|| Error::HostKey(format!("the {role} sent no host key")))?;
     let kind = known_hosts::key_type(key).unwrap_or("unknown").to_string();
     let print = fingerprint(session);
     let addr = address(target);
@@ -272,7 +388,7 @@ fn check_host_key(
     ] {
         if let Verdict::Changed { line, types } = v {
             return Err(Error::HostKey(format!(
-                "the host key of {addr} has CHANGED: it sent {kind} {print}, and `{file}` line {line} holds another key for {whose} (known types: {}); refused. If the switch was replaced, remove its old line",
+                "the host key of {addr} has CHANGED: it sent {kind} {print}, and `{file}` line {line} holds another key for {whose} (known types: {}); refused. If the {role} was replaced, remove its old line",
                 types.join(", ")
             )));
         }
@@ -289,7 +405,7 @@ fn check_host_key(
     if at_addr == Verdict::Unknown {
         if !opts.accept_new {
             return Err(Error::HostKey(format!(
-                "{addr} is not a known host ({kind} {print}); if that fingerprint is the switch's, trust it with `--accept-new` (it is recorded in `{file}`)"
+                "{addr} is not a known host ({kind} {print}); if that fingerprint is the {role}'s, trust it with `--accept-new` (it is recorded in `{file}`)"
             )));
         }
         names.push(known_hosts::lookup_name(&target.host, target.port));
@@ -313,34 +429,50 @@ fn recordable(name: &str) -> bool {
         && !name.contains(|c: char| c.is_whitespace() || c.is_control() || ",*?".contains(c))
 }
 
-/// Logs in with the first method that works: the key file, the agent, the password, the
-/// password through keyboard-interactive.
-fn login(session: &Session, target: &Target, opts: &Options) -> Result<(), Error> {
+/// Logs in with the first method that works: the key files (`--identity`, then the SSH
+/// config's `IdentityFile`), the agent, the default keys (`~/.ssh/id_*`, when no key file is
+/// named), the password, the password through keyboard-interactive. A bastion is given keys
+/// only: neither `--identity` (the switches' key) nor the switches' password.
+fn login(session: &Session, target: &Target, opts: &Options, peer: Peer) -> Result<(), Error> {
     let user = target.user.as_str();
     let methods = session.auth_methods(user).unwrap_or("publickey,password");
-    let mut tried = Vec::new();
+    let mut tried: Vec<String> = Vec::new();
     if methods.contains("publickey") {
-        if let Some(key) = &opts.identity {
-            tried.push("key file");
+        let flag = opts.identity.as_deref().filter(|_| peer == Peer::Switch);
+        let named: Vec<&Path> = flag
+            .into_iter()
+            .chain(target.identities.iter().map(PathBuf::as_path))
+            .collect();
+        for key in &named {
+            tried.push(format!("key `{}`", key.display()));
             if session.userauth_pubkey_file(user, None, key, None).is_ok() {
                 return Ok(());
             }
-        } else if std::env::var_os("SSH_AUTH_SOCK").is_some() {
-            tried.push("agent");
+        }
+        if std::env::var_os("SSH_AUTH_SOCK").is_some() {
+            tried.push("agent".into());
             if session.userauth_agent(user).is_ok() && session.authenticated() {
                 return Ok(());
             }
         }
+        if named.is_empty() {
+            for key in default_keys() {
+                tried.push(format!("key `{}`", key.display()));
+                if session.userauth_pubkey_file(user, None, &key, None).is_ok() {
+                    return Ok(());
+                }
+            }
+        }
     }
-    if let Some(password) = &opts.password {
+    if let Some(password) = opts.password.as_ref().filter(|_| peer == Peer::Switch) {
         if methods.contains("password") {
-            tried.push("password");
+            tried.push("password".into());
             if session.userauth_password(user, &password.0).is_ok() {
                 return Ok(());
             }
         }
         if methods.contains("keyboard-interactive") && !session.authenticated() {
-            tried.push("keyboard-interactive");
+            tried.push("keyboard-interactive".into());
             let mut answer = Answer(&password.0);
             if session
                 .userauth_keyboard_interactive(user, &mut answer)
@@ -350,16 +482,34 @@ fn login(session: &Session, target: &Target, opts: &Options) -> Result<(), Error
             }
         }
     }
-    let tried = if tried.is_empty() {
-        "no method to try: give `--identity FILE`, run an ssh-agent, or set FABRIC_PASSWORD"
-            .to_string()
-    } else {
-        format!("tried {}", tried.join(", "))
+    let tried = match (tried.is_empty(), peer) {
+        (true, Peer::Switch) => {
+            "no method to try: give `--identity FILE`, run an ssh-agent, or set FABRIC_PASSWORD"
+                .to_string()
+        }
+        (true, Peer::Bastion) => {
+            "no key to try: name one with `IdentityFile` in the SSH config, or run an ssh-agent"
+                .to_string()
+        }
+        (false, _) => format!("tried {}", tried.join(", ")),
     };
     Err(Error::Auth(format!(
         "login as `{user}` on {} refused ({tried})",
         address(target)
     )))
+}
+
+/// The user's keys OpenSSH tries when none is named: `~/.ssh/id_ed25519`, `id_ecdsa`,
+/// `id_rsa`, those that exist.
+fn default_keys() -> Vec<PathBuf> {
+    let Some(home) = std::env::var_os("HOME") else {
+        return Vec::new();
+    };
+    ["id_ed25519", "id_ecdsa", "id_rsa"]
+        .iter()
+        .map(|k| Path::new(&home).join(".ssh").join(k))
+        .filter(|k| k.is_file())
+        .collect()
 }
 
 /// Answers every keyboard-interactive prompt with the password.

@@ -223,7 +223,13 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
     if let Some(mgmt) = &sw.mgmt {
         facts.push((
             "Management",
-            format!("{}:{} (user {})", mgmt.host, mgmt.port, mgmt.user).into(),
+            match (mgmt.port, &mgmt.user) {
+                (Some(port), Some(user)) => format!("{}:{port} (user {user})", mgmt.host),
+                (Some(port), None) => format!("{}:{port}", mgmt.host),
+                (None, Some(user)) => format!("{} (user {user})", mgmt.host),
+                (None, None) => mgmt.host.clone(),
+            }
+            .into(),
         ));
     }
     facts.push(("LLDP", if sw.lldp { "on" } else { "off" }.into()));

@@ -68,12 +68,13 @@ pub struct Marks {
     pub cnp: Option<Dscp>,
 }
 
-/// How to reach a switch over SSH.
+/// How to reach a switch over SSH: the destination as `ssh` takes it, and the port and user
+/// when written (else the SSH config's, else 22 and `admin`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Mgmt {
     pub host: String,
-    pub port: u16,
-    pub user: String,
+    pub port: Option<u16>,
+    pub user: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

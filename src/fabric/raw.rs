@@ -291,10 +291,12 @@ pub struct RawPeer {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Mgmt")]
 pub struct RawMgmt {
+    /// The destination as `ssh` takes it: an address, or a name the SSH config's `Host`
+    /// entries describe (`HostName`, `ProxyJump` …).
     pub host: Sp<String>,
-    /// SSH port (default 22).
+    /// SSH port (default: the SSH config's `Port` for `host`, else 22).
     pub port: Option<Sp<i64>>,
-    /// SSH user (default `admin`).
+    /// SSH user (default: the SSH config's `User` for `host`, else `admin`).
     pub user: Option<Sp<String>>,
 }
 

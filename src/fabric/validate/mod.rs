@@ -85,7 +85,6 @@ type At<T> = (T, Span);
 type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
 
 mod bundles;
-pub mod explain;
 mod extra;
 mod hosts;
 mod l2;
@@ -331,10 +330,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             Some(v) => release(&mut cx, v),
             None => fabric_release,
         };
-        let mgmt = sw
-            .mgmt
-            .as_ref()
-            .and_then(|m| values::mgmt(&mut cx, m, "admin"));
+        let mgmt = sw.mgmt.as_ref().and_then(|m| values::mgmt(&mut cx, m));
         let licenses: Vec<String> = sw
             .licenses
             .iter()

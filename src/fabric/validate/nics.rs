@@ -255,7 +255,7 @@ fn one_host(cx: &mut Cx, h: &RawHost) -> Option<impl Fn(Hostname) -> Host + use<
             );
             return None;
         }
-        values::mgmt(cx, m, "root")
+        values::mgmt(cx, m)
     });
     let mut ports = BTreeMap::new();
     let mut ok = true;

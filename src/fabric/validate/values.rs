@@ -457,9 +457,10 @@ pub(super) fn model_release(
     cx.push(d);
 }
 
-/// How to reach a switch or a host over SSH: a host name or address, a port (default 22) and
-/// a user (default `default_user`), each a token that cannot carry anything else.
-pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt, default_user: &str) -> Option<Mgmt> {
+/// How to reach a switch or a host over SSH: a host name or address, and the port and user
+/// where written (otherwise the SSH config's, or the defaults), each a token that cannot
+/// carry anything else.
+pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt) -> Option<Mgmt> {
     let host = cx.token(
         &m.host,
         "management host",
@@ -467,22 +468,26 @@ pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt, default_user: &str) -> Option<Mgmt>
         "write a hostname or an IP address",
     );
     let port = match &m.port {
-        Some(p) => cx.int(p, |v| {
-            u16::try_from(v)
-                .ok()
-                .filter(|v| *v > 0)
-                .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
-        }),
-        None => Some(22),
+        Some(p) => cx
+            .int(p, |v| {
+                u16::try_from(v)
+                    .ok()
+                    .filter(|v| *v > 0)
+                    .ok_or_else(|| format!("SSH port {v} is out of range 1-65535"))
+            })
+            .map(Some),
+        None => Some(None),
     };
     let user = match &m.user {
-        Some(u) => cx.token(
-            u,
-            "user name",
-            |c| c.is_ascii_alphanumeric() || "._-".contains(c),
-            "a user name is letters, digits, `.`, `_` and `-`",
-        ),
-        None => Some(default_user.to_string()),
+        Some(u) => cx
+            .token(
+                u,
+                "user name",
+                |c| c.is_ascii_alphanumeric() || "._-".contains(c),
+                "a user name is letters, digits, `.`, `_` and `-`",
+            )
+            .map(Some),
+        None => Some(None),
     };
     Some(Mgmt {
         host: host?,
