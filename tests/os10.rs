@@ -736,3 +736,41 @@ mod generated {
         assert_eq!(parse(&text).unwrap(), c);
     }
 }
+
+/// Text set in code cannot end its line and start another command: a description with a
+/// newline or a quote, a name with a space, is refused by the renderer, not printed.
+#[test]
+fn text_cannot_inject_a_command() {
+    let renderer = Renderer::embedded().unwrap();
+    let port = |description: &str| {
+        let mut c = Config::default();
+        c.interfaces.insert(
+            Iface::Ethernet(fabric::os10::Eth::new(1)),
+            fabric::os10::Interface {
+                description: Some(description.to_string()),
+                ..Default::default()
+            },
+        );
+        c
+    };
+    for bad in [
+        "uplink\n no shutdown",
+        "a \"quoted\" b",
+        " padded",
+        "tab\there",
+    ] {
+        let e = renderer.render(&port(bad)).unwrap_err();
+        assert!(e.contains("description"), "{bad:?}: {e}");
+    }
+    assert!(
+        renderer
+            .render(&port("GPU host 1"))
+            .unwrap()
+            .contains(" description \"GPU host 1\"\n")
+    );
+    let c = Config {
+        hostname: Some("leaf 1\nusername x".to_string()),
+        ..Config::default()
+    };
+    assert!(renderer.render(&c).unwrap_err().contains("hostname"));
+}
