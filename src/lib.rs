@@ -20,5 +20,6 @@ pub mod input;
 #[cfg(feature = "lab")]
 pub mod lab;
 pub mod onyx;
+pub mod os10;
 pub mod types;
 pub mod verify;

@@ -13,6 +13,7 @@ mod invalid;
 mod lab;
 mod lab_ssh;
 mod network;
+mod os10;
 mod parse;
 mod peers;
 mod plan;

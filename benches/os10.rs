@@ -1,0 +1,245 @@
+//! OS10 parse and render against Onyx's on configs of equal size: the Onyx `large` running
+//! config of the peers' generator (`gen_onyx.py --preset large --drift 5`, the parse bench's
+//! input) and an OS10 running configuration generated here with as many lines: the RoCE QoS
+//! blocks, 32 ports split 4 ways and 96 whole ports with the RoCE port settings and verbatim
+//! spanning-tree lines, a port-channel per 4 ports, VLAN interfaces with addresses, loopbacks
+//! to make up the size, VLT and BGP with neighbors.
+//!
+//! `cargo bench --bench os10` (release build; needs python3 for the Onyx generator). Prints
+//! the median of the timed runs after one warm-up, and OS10's time over Onyx's (target: 2×).
+
+use std::net::Ipv4Addr;
+use std::time::{Duration, Instant};
+
+use fabric::os10::{self, Eth, Iface, Interface};
+use fabric::types::{Ipv4Net, Vlan};
+
+mod peers_data;
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The RoCE recipe of the reference (`os10-roce.md`), as parsed from its text.
+const QOS: &str = "dcbx enable
+hostname leaf-1
+!
+wred ecn
+ random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100
+ random-detect ecn
+!
+class-map type network-qos ROCE3
+ match qos-group 3
+!
+class-map type queuing Q0
+ match queue 0
+!
+class-map type queuing Q3
+ match queue 3
+!
+trust dot1p-map ROCE_TRUST
+ qos-group 3 dot1p 3
+!
+qos-map traffic-class ROCE_QMAP
+ queue 0 qos-group 0-2,4-7
+ queue 3 qos-group 3
+!
+policy-map type network-qos ROCE_PFC
+ !
+ class ROCE3
+  pause
+  pfc-cos 3
+!
+policy-map type queuing ROCE_ETS
+ !
+ class Q0
+  bandwidth percent 50
+ !
+ class Q3
+  bandwidth percent 50
+  random-detect ecn
+!
+system qos
+ trust-map dot1p ROCE_TRUST
+ ets mode on
+!
+vlt-domain 1
+ backup destination 127.0.0.2
+ discovery-interface ethernet1/1/127-1/1/128
+ peer-routing
+ vlt-mac de:ad:00:be:ef:01
+";
+
+/// An OS10 config of at least `lines` lines.
+fn generate(lines: usize) -> String {
+    let mut c = os10::parse(QOS).expect("the recipe reads");
+    let roce = |i: usize| {
+        let mut e = Interface {
+            description: Some(format!("GPU host {i}")),
+            shutdown: Some(false),
+            mtu: Some(9216),
+            flowcontrol_rx: Some(false),
+            pfc: true,
+            policy_in: Some("ROCE_PFC".into()),
+            policy_out: Some("ROCE_ETS".into()),
+            ets: true,
+            qos_map: Some("ROCE_QMAP".into()),
+            ..Interface::default()
+        };
+        e.extras = vec![
+            (9, " spanning-tree bpduguard enable".into()),
+            (9, " spanning-tree port type edge".into()),
+        ];
+        e
+    };
+    let mut n = 0;
+    for port in 1..=128u16 {
+        let eths: Vec<Eth> = if port <= 32 {
+            (1..=4).map(|s| Eth::sub(port, s)).collect()
+        } else {
+            vec![Eth::new(port)]
+        };
+        for e in eths {
+            n += 1;
+            let mut i = roce(n);
+            if port > 32 {
+                i.channel_group = Some(os10::ChannelGroup {
+                    id: (port - 33) / 4 + 1,
+                    mode: os10::LacpMode::Active,
+                });
+            }
+            c.interfaces.insert(Iface::Ethernet(e), i);
+        }
+    }
+    for pc in 1..=24u16 {
+        c.interfaces.insert(
+            Iface::PortChannel(pc),
+            Interface {
+                shutdown: Some(false),
+                mode: Some(os10::SwitchportMode::Trunk),
+                trunk_allowed: Some((1..=40).map(|v| Vlan::new(v).unwrap()).collect()),
+                mtu: Some(9216),
+                vlt_port_channel: Some(pc),
+                ..Interface::default()
+            },
+        );
+    }
+    let addr = |k: u32| Ipv4Addr::from(0x7f00_0000 + k);
+    let mut bgp = os10::Bgp::new(65101);
+    bgp.router_id = Some(addr(1));
+    bgp.multipath_relax = true;
+    bgp.max_paths_ebgp = Some(8);
+    for k in 0..16 {
+        bgp.neighbors.push((
+            addr(1000 + k),
+            os10::Peer {
+                remote_as: Some(65000 + k),
+                shutdown: Some(false),
+                ipv4: Some(os10::AddressFamily::default()),
+                ..os10::Peer::default()
+            },
+        ));
+    }
+    c.bgp = Some(bgp);
+    let size = |c: &os10::Config| {
+        os10::Renderer::embedded()
+            .unwrap()
+            .render(c)
+            .unwrap()
+            .lines()
+            .count()
+    };
+    // VLAN interfaces, then loopbacks, up to the size (each about 6 lines).
+    let mut k = 0u32;
+    let mut have = size(&c);
+    while have < lines {
+        for _ in 0..((lines - have) / 6).max(1) {
+            k += 1;
+            let iface = match Vlan::new(i64::from(k)) {
+                Ok(v) => Iface::Vlan(v),
+                Err(_) => Iface::Loopback((k - 4094) as u16),
+            };
+            c.interfaces.insert(
+                iface,
+                Interface {
+                    description: Some(format!("net-{k}")),
+                    shutdown: Some(false),
+                    mtu: Some(9216),
+                    address: Some(Ipv4Net::new(addr(k * 4), 30).unwrap()),
+                    ..Interface::default()
+                },
+            );
+        }
+        have = size(&c);
+    }
+    os10::Renderer::embedded().unwrap().render(&c).unwrap()
+}
+
+fn median(mut t: Vec<Duration>) -> Duration {
+    t.sort();
+    t[t.len() / 2]
+}
+
+/// Median time of `f` over `runs` runs after one warm-up.
+fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    let mut out = Vec::new();
+    for run in 0..=runs {
+        let t = Instant::now();
+        std::hint::black_box(f());
+        if run > 0 {
+            out.push(t.elapsed());
+        }
+    }
+    median(out)
+}
+
+fn main() {
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(15);
+    let (onyx_text, _) = peers_data::generate("large");
+    let onyx_lines = onyx_text.lines().count();
+    let os10_text = generate(onyx_lines);
+    let os10_lines = os10_text.lines().count();
+
+    let onyx_config = fabric::onyx::parse(&onyx_text).expect("the Onyx config parses");
+    let onyx_renderer = fabric::onyx::Renderer::embedded().expect("the Onyx templates load");
+    let os10_config = os10::parse(&os10_text).expect("the OS10 config parses");
+    let os10_renderer = os10::Renderer::embedded().expect("the OS10 templates load");
+    assert_eq!(
+        os10_renderer.render(&os10_config).unwrap(),
+        os10_text,
+        "the OS10 config prints back"
+    );
+
+    let onyx_parse = time(runs, || {
+        fabric::onyx::parse(std::hint::black_box(&onyx_text))
+    });
+    let os10_parse = time(runs, || os10::parse(std::hint::black_box(&os10_text)));
+    let onyx_render = time(runs, || {
+        onyx_renderer.render(std::hint::black_box(&onyx_config))
+    });
+    let os10_render = time(runs, || {
+        os10_renderer.render(std::hint::black_box(&os10_config))
+    });
+
+    println!(
+        "os10 bench: Onyx large-d5 {onyx_lines} lines / {} bytes ({} interfaces); OS10 generated {os10_lines} lines / {} bytes ({} interfaces); median of {runs} runs",
+        onyx_text.len(),
+        onyx_config.interfaces.len(),
+        os10_text.len(),
+        os10_config.interfaces.len(),
+    );
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    for (what, onyx, os10) in [
+        ("parse", onyx_parse, os10_parse),
+        ("render", onyx_render, os10_render),
+    ] {
+        println!(
+            "  {what:<6}  Onyx {:>8.2} ms  OS10 {:>8.2} ms  OS10/Onyx {:.2}x (target within 2x)",
+            ms(onyx),
+            ms(os10),
+            os10.as_secs_f64() / onyx.as_secs_f64()
+        );
+    }
+}

@@ -1,0 +1,613 @@
+//! The grammar: one line of an OS10 running configuration (without its indentation) → the
+//! command it is, in the mode it is read in (top level, `interface`, `wred`, `class-map`,
+//! trust map, `qos-map`, `policy-map` and its classes, `system qos`, `vlt-domain`, `router
+//! bgp` and its neighbors, templates and address families).
+//!
+//! Each function answers `Ok(Some(command))` for a line the model knows, `Ok(None)` for a line
+//! it does not (kept verbatim by the reader), and an error for a known command with a bad
+//! value (`mtu 99999`, `switchport access vlan 5000`), with the column where it goes wrong.
+//! Spellings, value ranges and sources are in `../shared/reference/os10-roce.md` and the
+//! captures in `tests/fixtures/corpus/os10/`.
+
+use std::net::Ipv4Addr;
+
+use super::names::{self, Eth, Iface, Ranges};
+use super::{ChannelGroup, Color, LacpMode, QosKind, SwitchportMode, Thresholds, TrustKind};
+use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
+
+/// Why a known command does not read, and where (0-based byte offset in the line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bad {
+    pub column: usize,
+    pub expected: String,
+}
+
+type Read<T> = Result<Option<T>, Bad>;
+
+/// `mtu` values: 1280-9216 bytes (Dell OS10 user guide, "Maximum transmission unit";
+/// UNCONFIRMED lower bound: captures show only 9216).
+pub const MTU: std::ops::RangeInclusive<u16> = 1280..=9216;
+/// `vlt-port-channel` ids: 1-1024 (Dell OS10 user guide, VLT; UNCONFIRMED).
+pub const VLT_PORT_CHANNELS: std::ops::RangeInclusive<u16> = 1..=1024;
+/// `vlt-domain` ids: 1-255 (Dell OS10 user guide, VLT; UNCONFIRMED).
+pub const VLT_DOMAINS: std::ops::RangeInclusive<u8> = 1..=255;
+
+/// The words of a line with their byte offsets.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::with_capacity(8);
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c == ' ', start) {
+            (true, Some(s)) => {
+                out.push((s, &line[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[s..]));
+    }
+    out
+}
+
+fn bad<T>(column: usize, expected: impl Into<String>) -> Result<T, Bad> {
+    Err(Bad {
+        column,
+        expected: expected.into(),
+    })
+}
+
+/// A number in `range` at word `w`.
+fn num<T>(w: (usize, &str), range: std::ops::RangeInclusive<T>, what: &str) -> Result<T, Bad>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match w.1.parse::<T>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => bad(w.0, format!("{what} {}-{}", range.start(), range.end())),
+    }
+}
+
+/// A name: one word, and nothing after it.
+fn name(ws: &[(usize, &str)], at: usize, what: &str, line: &str) -> Result<String, Bad> {
+    match ws.get(at) {
+        None => bad(line.len(), format!("{what} name")),
+        Some(_) if ws.len() > at + 1 => bad(ws[at + 1].0, "the end of the line"),
+        Some(w) => Ok(w.1.to_string()),
+    }
+}
+
+/// The text after a keyword: a description as printed, quoted when it holds a space
+/// (`description "CL01 Nodes NIC"`, `description Rack01-CL01-SU01-Infra`).
+fn text(line: &str, at: usize) -> Result<String, Bad> {
+    let raw = line[at..].trim_start();
+    let col = line.len() - raw.len();
+    if raw.is_empty() {
+        return bad(col, "text");
+    }
+    if let Some(inner) = raw.strip_prefix('"') {
+        return match inner.strip_suffix('"') {
+            Some(t) if !t.contains('"') && !t.is_empty() => Ok(t.to_string()),
+            _ => bad(col, "text in double quotes, with no quote inside"),
+        };
+    }
+    Ok(raw.to_string())
+}
+
+fn on(w: (usize, &str)) -> Result<bool, Bad> {
+    match w.1 {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => bad(w.0, "`on` or `off`"),
+    }
+}
+
+fn ipv4(w: (usize, &str)) -> Result<Ipv4Addr, Bad> {
+    w.1.parse().or_else(|_| bad(w.0, "an IPv4 address"))
+}
+
+fn asn(w: (usize, &str)) -> Result<u32, Bad> {
+    num(w, 1..=u32::MAX, "an AS number")
+}
+
+fn ranges(w: (usize, &str), max: u8) -> Result<Ranges, Bad> {
+    Ranges::parse(w.1, max).or_else(|(c, e)| bad(w.0 + c, e))
+}
+
+/// A top-level line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Top {
+    Hostname(String),
+    Dcbx,
+    Breakout(Eth, String),
+    Interface(Iface),
+    Wred(String),
+    ClassMap(QosKind, String),
+    TrustMap(TrustKind, String),
+    QosMap(String),
+    PolicyMap(QosKind, String),
+    SystemQos,
+    Vlt(u8),
+    Bgp(u32),
+    /// `banner motd ^C`: the text up to the line that holds the delimiter is the banner's.
+    Banner(String),
+}
+
+fn qos_kind(w: &str) -> Option<QosKind> {
+    [QosKind::NetworkQos, QosKind::Queuing]
+        .into_iter()
+        .find(|k| k.word() == w)
+}
+
+/// A top-level line. Blocks of a kind the model does not hold (`class-map type application`,
+/// `interface range`, `route-map`) are `None`: kept verbatim with their children.
+pub fn top(line: &str) -> Read<Top> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    Ok(Some(match w.as_slice() {
+        ["hostname", ..] => Top::Hostname(name(&ws, 1, "a host", line)?),
+        ["dcbx", "enable"] => Top::Dcbx,
+        ["interface", "breakout", port, "map", map] => {
+            let e = Eth::parse(port).or_else(|e| bad(ws[2].0, e))?;
+            if !is_breakout_map(map) {
+                return bad(ws[4].0, "a breakout map (`100g-1x`, `25g-4x`)");
+            }
+            Top::Breakout(e, map.to_string())
+        }
+        ["interface", "breakout", ..] => return bad(ws[1].0, "`breakout PORT map MAP`"),
+        ["interface", n] => match Iface::parse(n).or_else(|e| bad(ws[1].0, e))? {
+            Some(i) => Top::Interface(i),
+            None => return Ok(None),
+        },
+        ["wred", ..] => Top::Wred(name(&ws, 1, "a WRED profile", line)?),
+        ["class-map", "type", t, ..] if qos_kind(t).is_some() => Top::ClassMap(
+            qos_kind(t).unwrap_or(QosKind::Queuing),
+            name(&ws, 3, "a class-map", line)?,
+        ),
+        ["policy-map", "type", t, ..] if qos_kind(t).is_some() => Top::PolicyMap(
+            qos_kind(t).unwrap_or(QosKind::Queuing),
+            name(&ws, 3, "a policy-map", line)?,
+        ),
+        ["trust", "dot1p-map", ..] => {
+            Top::TrustMap(TrustKind::Dot1p, name(&ws, 2, "a trust map", line)?)
+        }
+        ["trust", "dscp-map", ..] => {
+            Top::TrustMap(TrustKind::Dscp, name(&ws, 2, "a trust map", line)?)
+        }
+        ["qos-map", "traffic-class", ..] => Top::QosMap(name(&ws, 2, "a qos-map", line)?),
+        ["system", "qos"] => Top::SystemQos,
+        ["vlt-domain", ..] => {
+            let Some(&n) = ws.get(1) else {
+                return bad(line.len(), "a VLT domain id");
+            };
+            if ws.len() > 2 {
+                return bad(ws[2].0, "the end of the line");
+            }
+            Top::Vlt(num(n, VLT_DOMAINS, "a VLT domain id")?)
+        }
+        ["router", "bgp", ..] => {
+            let Some(&n) = ws.get(2) else {
+                return bad(line.len(), "an AS number");
+            };
+            if ws.len() > 3 {
+                return bad(ws[3].0, "the end of the line");
+            }
+            Top::Bgp(asn(n)?)
+        }
+        ["banner", _, delim] => Top::Banner(delim.to_string()),
+        _ => return Ok(None),
+    }))
+}
+
+/// `100g-1x`, `25g-4x`, `10g-4x`, `40g-1x`, `50g-2x`: a speed and a lane count.
+fn is_breakout_map(m: &str) -> bool {
+    let Some((speed, lanes)) = m.split_once("g-") else {
+        return false;
+    };
+    !speed.is_empty()
+        && speed.bytes().all(|b| b.is_ascii_digit())
+        && matches!(lanes, "1x" | "2x" | "4x" | "8x")
+}
+
+/// A line inside an `interface` block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IfaceCmd {
+    Description(String),
+    Shutdown(bool),
+    ChannelGroup(ChannelGroup),
+    Routed,
+    Mode(SwitchportMode),
+    AccessVlan(Vlan),
+    TrunkAllowed(VlanSet),
+    Mtu(u16),
+    Address(Ipv4Net),
+    FlowcontrolRx(bool),
+    FlowcontrolTx(bool),
+    Pfc,
+    PolicyIn(String),
+    PolicyOut(String),
+    Ets,
+    QosMap(String),
+    TrustMap(TrustKind, String),
+    VltPortChannel(u16),
+}
+
+pub fn iface(line: &str) -> Read<IfaceCmd> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let end = |i: usize| -> Result<(), Bad> {
+        match ws.get(i) {
+            Some(x) => bad(x.0, "the end of the line"),
+            None => Ok(()),
+        }
+    };
+    Ok(Some(match w.as_slice() {
+        ["description", ..] => IfaceCmd::Description(text(line, "description".len())?),
+        ["shutdown"] => IfaceCmd::Shutdown(true),
+        ["no", "shutdown"] => IfaceCmd::Shutdown(false),
+        ["channel-group", ..] => {
+            let Some(&n) = ws.get(1) else {
+                return bad(line.len(), "a port-channel number");
+            };
+            let id = num(n, names::PORT_CHANNELS, "a port-channel number")?;
+            let mode = match w.get(2..) {
+                Some([]) | None => LacpMode::On,
+                Some(["mode", "active"]) => LacpMode::Active,
+                Some(["mode", "passive"]) => LacpMode::Passive,
+                Some(["mode", "on"]) => LacpMode::On,
+                _ => return bad(ws[2].0, "`mode active`, `mode passive` or `mode on`"),
+            };
+            IfaceCmd::ChannelGroup(ChannelGroup { id, mode })
+        }
+        ["no", "switchport"] => IfaceCmd::Routed,
+        ["switchport", "mode", "access"] => IfaceCmd::Mode(SwitchportMode::Access),
+        ["switchport", "mode", "trunk"] => IfaceCmd::Mode(SwitchportMode::Trunk),
+        ["switchport", "access", "vlan", v] => {
+            let v = v
+                .parse::<i64>()
+                .ok()
+                .and_then(|v| Vlan::new(v).ok())
+                .ok_or(())
+                .or_else(|_| bad(ws[3].0, "a VLAN 1-4094"))?;
+            IfaceCmd::AccessVlan(v)
+        }
+        ["switchport", "trunk", "allowed", "vlan", list] => {
+            IfaceCmd::TrunkAllowed(names::parse_vlans(list).or_else(|(c, e)| bad(ws[4].0 + c, e))?)
+        }
+        ["mtu", ..] => {
+            let Some(&n) = ws.get(1) else {
+                return bad(line.len(), "an MTU");
+            };
+            end(2)?;
+            IfaceCmd::Mtu(num(n, MTU, "an MTU")?)
+        }
+        ["ip", "address", a] if a.contains('/') => IfaceCmd::Address(
+            a.parse::<Ipv4Net>()
+                .or_else(|e| bad(ws[2].0, format!("an address with its prefix length ({e})")))?,
+        ),
+        ["flowcontrol", "receive", ..] | ["flowcontrol", "transmit", ..] => {
+            let Some(&v) = ws.get(2) else {
+                return bad(line.len(), "`on` or `off`");
+            };
+            end(3)?;
+            if w[1] == "receive" {
+                IfaceCmd::FlowcontrolRx(on(v)?)
+            } else {
+                IfaceCmd::FlowcontrolTx(on(v)?)
+            }
+        }
+        ["priority-flow-control", "mode", ..] => {
+            if w.get(2..) != Some(&["on"]) {
+                return bad(ws.get(2).map_or(line.len(), |x| x.0), "`on`");
+            }
+            IfaceCmd::Pfc
+        }
+        ["ets", "mode", ..] => {
+            if w.get(2..) != Some(&["on"]) {
+                return bad(ws.get(2).map_or(line.len(), |x| x.0), "`on`");
+            }
+            IfaceCmd::Ets
+        }
+        ["service-policy", "input", "type", "network-qos", ..] => {
+            IfaceCmd::PolicyIn(name(&ws, 4, "a policy-map", line)?)
+        }
+        ["service-policy", "output", "type", "queuing", ..] => {
+            IfaceCmd::PolicyOut(name(&ws, 4, "a policy-map", line)?)
+        }
+        ["qos-map", "traffic-class", ..] => IfaceCmd::QosMap(name(&ws, 2, "a qos-map", line)?),
+        ["trust-map", "dot1p", ..] => {
+            IfaceCmd::TrustMap(TrustKind::Dot1p, name(&ws, 2, "a trust map", line)?)
+        }
+        ["trust-map", "dscp", ..] => {
+            IfaceCmd::TrustMap(TrustKind::Dscp, name(&ws, 2, "a trust map", line)?)
+        }
+        ["vlt-port-channel", ..] => {
+            let Some(&n) = ws.get(1) else {
+                return bad(line.len(), "a VLT port-channel id");
+            };
+            end(2)?;
+            IfaceCmd::VltPortChannel(num(n, VLT_PORT_CHANNELS, "a VLT port-channel id")?)
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// A line inside a `wred` profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WredCmd {
+    Color(Color, Thresholds),
+    Ecn,
+}
+
+pub fn wred(line: &str) -> Read<WredCmd> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    Ok(Some(match w.as_slice() {
+        ["random-detect", "ecn"] => WredCmd::Ecn,
+        ["random-detect", "color", c, rest @ ..] => {
+            let color = match *c {
+                "green" => Color::Green,
+                "yellow" => Color::Yellow,
+                "red" => Color::Red,
+                _ => return bad(ws[2].0, "`green`, `yellow` or `red`"),
+            };
+            let expect = ["minimum-threshold", "maximum-threshold", "drop-probability"];
+            if rest.len() != 6 || (0..3).any(|i| rest[2 * i] != expect[i]) {
+                return bad(
+                    ws.get(3).map_or(line.len(), |x| x.0),
+                    "`minimum-threshold KB maximum-threshold KB drop-probability PERCENT`",
+                );
+            }
+            let kb = 1..=u32::MAX;
+            let t = Thresholds {
+                min: num(ws[4], kb.clone(), "a threshold in KB")?,
+                max: num(ws[6], kb, "a threshold in KB")?,
+                drop: num(ws[8], 0..=100, "a drop probability")?,
+            };
+            if t.min > t.max {
+                return bad(ws[6].0, "a maximum threshold at least the minimum");
+            }
+            WredCmd::Color(color, t)
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// `match qos-group VALUES` in a network-qos class-map, `match queue VALUES` in a queuing one.
+pub fn class_match(kind: QosKind, line: &str) -> Read<Ranges> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    match (kind, w.as_slice()) {
+        (QosKind::NetworkQos, ["match", "qos-group", v])
+        | (QosKind::Queuing, ["match", "queue", v]) => {
+            let _ = v;
+            Ok(Some(ranges(ws[2], 7)?))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `qos-group N dot1p|dscp VALUES` in a trust map.
+pub fn trust_entry(kind: TrustKind, line: &str) -> Read<(u8, Ranges)> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    match w.as_slice() {
+        ["qos-group", _, k, _] if *k == kind.word() => Ok(Some((
+            num(ws[1], 0..=7, "a qos-group")?,
+            ranges(ws[3], kind.max())?,
+        ))),
+        ["qos-group", ..] => bad(
+            ws.get(2).map_or(line.len(), |x| x.0),
+            format!("`qos-group N {} VALUES`", kind.word()),
+        ),
+        _ => Ok(None),
+    }
+}
+
+/// `queue N qos-group VALUES` in a `qos-map traffic-class`.
+pub fn qos_map_entry(line: &str) -> Read<(u8, Ranges)> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    match w.as_slice() {
+        ["queue", _, "qos-group", _] => {
+            Ok(Some((num(ws[1], 0..=7, "a queue")?, ranges(ws[3], 7)?)))
+        }
+        ["queue", ..] => bad(
+            ws.get(2).map_or(line.len(), |x| x.0),
+            "`queue N qos-group VALUES`",
+        ),
+        _ => Ok(None),
+    }
+}
+
+/// `class NAME` in a policy-map: the header of a class block.
+pub fn policy_class(line: &str) -> Read<String> {
+    let ws = words(line);
+    match ws.first() {
+        Some((_, "class")) => Ok(Some(name(&ws, 1, "a class-map", line)?)),
+        _ => Ok(None),
+    }
+}
+
+/// A line inside a policy-map's `class` block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClassCmd {
+    Bandwidth(u8),
+    Pause,
+    PfcCos(Ranges),
+    Priority,
+    RandomDetect(String),
+}
+
+pub fn class_line(kind: QosKind, line: &str) -> Read<ClassCmd> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    Ok(Some(match (kind, w.as_slice()) {
+        (QosKind::NetworkQos, ["pause"]) => ClassCmd::Pause,
+        (QosKind::NetworkQos, ["pfc-cos", _]) => ClassCmd::PfcCos(ranges(ws[1], 7)?),
+        (QosKind::Queuing, ["bandwidth", "percent", _]) => {
+            ClassCmd::Bandwidth(num(ws[2], 1..=100, "a percentage")?)
+        }
+        (QosKind::Queuing, ["priority"]) => ClassCmd::Priority,
+        (QosKind::Queuing, ["random-detect", ..]) => {
+            ClassCmd::RandomDetect(name(&ws, 1, "a WRED profile", line)?)
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// A line inside `system qos`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SystemQosCmd {
+    TrustMap(TrustKind, String),
+    Ets,
+    PolicyIn(String),
+    PolicyOut(String),
+}
+
+/// `system qos` shares its lines with interfaces: `trust-map`, `ets mode on`, `service-policy`.
+pub fn system_qos(line: &str) -> Read<SystemQosCmd> {
+    Ok(match iface(line)? {
+        Some(IfaceCmd::TrustMap(k, n)) => Some(SystemQosCmd::TrustMap(k, n)),
+        Some(IfaceCmd::Ets) => Some(SystemQosCmd::Ets),
+        Some(IfaceCmd::PolicyIn(n)) => Some(SystemQosCmd::PolicyIn(n)),
+        Some(IfaceCmd::PolicyOut(n)) => Some(SystemQosCmd::PolicyOut(n)),
+        _ => None,
+    })
+}
+
+/// A line inside `vlt-domain`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VltCmd {
+    Backup(Ipv4Addr),
+    Discovery(std::collections::BTreeSet<Eth>),
+    PeerRouting,
+    PrimaryPriority(u32),
+    VltMac(Mac),
+}
+
+pub fn vlt(line: &str) -> Read<VltCmd> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    Ok(Some(match w.as_slice() {
+        // `backup destination A vrf …` and IPv6 destinations: kept verbatim.
+        ["backup", "destination", a] if !a.contains(':') => VltCmd::Backup(ipv4(ws[2])?),
+        ["discovery-interface", p] => {
+            VltCmd::Discovery(names::parse_ports(p).or_else(|(c, e)| bad(ws[1].0 + c, e))?)
+        }
+        ["peer-routing"] => VltCmd::PeerRouting,
+        ["primary-priority", _] => VltCmd::PrimaryPriority(num(ws[1], 1..=65535, "a priority")?),
+        ["vlt-mac", m] => VltCmd::VltMac(m.parse().or_else(|e| bad(ws[1].0, e))?),
+        _ => return Ok(None),
+    }))
+}
+
+/// A line directly inside `router bgp`: the sub-block headers (`address-family ipv4 unicast`,
+/// `template NAME`, `neighbor A`) and the instance's own settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BgpCmd {
+    MultipathRelax,
+    MaxPathsEbgp(u16),
+    MaxPathsIbgp(u16),
+    RouterId(Ipv4Addr),
+    Ipv4Unicast,
+    Template(String),
+    Neighbor(Ipv4Addr),
+}
+
+pub fn bgp(line: &str) -> Read<BgpCmd> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    Ok(Some(match w.as_slice() {
+        ["bestpath", "as-path", "multipath-relax"] => BgpCmd::MultipathRelax,
+        ["maximum-paths", "ebgp", _] => {
+            BgpCmd::MaxPathsEbgp(num(ws[2], 1..=128, "a number of paths")?)
+        }
+        ["maximum-paths", "ibgp", _] => {
+            BgpCmd::MaxPathsIbgp(num(ws[2], 1..=128, "a number of paths")?)
+        }
+        ["router-id", _] => BgpCmd::RouterId(ipv4(ws[1])?),
+        ["address-family", "ipv4", "unicast"] => BgpCmd::Ipv4Unicast,
+        ["template", ..] => BgpCmd::Template(name(&ws, 1, "a template", line)?),
+        // `neighbor` of an IPv6 address or an interface: kept verbatim.
+        ["neighbor", a] if a.contains('.') => BgpCmd::Neighbor(ipv4(ws[1])?),
+        _ => return Ok(None),
+    }))
+}
+
+/// A line inside a BGP `neighbor` or `template` block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PeerCmd {
+    Description(String),
+    Inherit(String),
+    RemoteAs(u32),
+    Shutdown(bool),
+    Ipv4Unicast,
+}
+
+pub fn peer(line: &str) -> Read<PeerCmd> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    Ok(Some(match w.as_slice() {
+        ["description", ..] => PeerCmd::Description(text(line, "description".len())?),
+        ["inherit", "template", ..] => PeerCmd::Inherit(name(&ws, 2, "a template", line)?),
+        ["remote-as", _] => PeerCmd::RemoteAs(asn(ws[1])?),
+        ["shutdown"] => PeerCmd::Shutdown(true),
+        ["no", "shutdown"] => PeerCmd::Shutdown(false),
+        ["address-family", "ipv4", "unicast"] => PeerCmd::Ipv4Unicast,
+        _ => return Ok(None),
+    }))
+}
+
+/// `network A/N` in the instance's `address-family ipv4 unicast`.
+pub fn af_network(line: &str) -> Read<Ipv4Net> {
+    let ws = words(line);
+    match ws.as_slice() {
+        [(_, "network"), n] => Ok(Some(
+            n.1.parse::<Ipv4Net>()
+                .or_else(|e| bad(n.0, format!("a prefix ({e})")))?,
+        )),
+        _ => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_commands_read() {
+        assert_eq!(iface("mtu 9216"), Ok(Some(IfaceCmd::Mtu(9216))));
+        assert_eq!(
+            iface("description \"CL01 Nodes NIC\""),
+            Ok(Some(IfaceCmd::Description("CL01 Nodes NIC".into())))
+        );
+        assert_eq!(iface("spanning-tree guard root"), Ok(None));
+        assert_eq!(iface("ip address dhcp"), Ok(None));
+        assert_eq!(iface("mtu 99999").unwrap_err().column, 4);
+        assert_eq!(iface("switchport access vlan 5000").unwrap_err().column, 23);
+        assert_eq!(
+            iface("channel-group 51"),
+            Ok(Some(IfaceCmd::ChannelGroup(ChannelGroup {
+                id: 51,
+                mode: LacpMode::On
+            })))
+        );
+        assert_eq!(top("class-map type application class-iscsi"), Ok(None));
+        assert_eq!(
+            top("interface ethernet1/1/17:1"),
+            Ok(Some(Top::Interface(Iface::Ethernet(Eth::sub(17, 1)))))
+        );
+        assert!(top("interface ethernet1/1/x").is_err());
+        assert_eq!(
+            trust_entry(TrustKind::Dot1p, "qos-group 0 dot1p 0-2,4,6-7")
+                .unwrap()
+                .unwrap()
+                .1
+                .to_string(),
+            "0-2,4,6-7"
+        );
+    }
+}

@@ -1,0 +1,681 @@
+//! The second switch OS: Dell EMC SmartFabric OS10. One switch's configuration as typed state
+//! ([`Config`]), read from and printed as the text of `show running-configuration`.
+//!
+//! An OS10 running configuration is hierarchical: top-level lines, and blocks (`interface
+//! ethernet1/1/1`, `policy-map type queuing …`, `router bgp …`) whose children are indented by
+//! one space per level, with `!` lines between blocks. [`parse`] reads the tree and folds each
+//! line the grammar knows ([`command`]) into the state; [`render`] prints the state through the
+//! templates in `templates/os10/`, in OS10's order and spelling. What the model does not know is
+//! kept verbatim where it was: a top-level line or block in the [`Layout`], a child of a
+//! modeled block among that block's `extras`, so nothing is lost. This module knows OS10; it
+//! knows nothing of fabrics, YAML or SSH, and is not yet wired to compile, diff, push or the lab.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+use serde::Serialize;
+
+use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
+
+mod apply;
+pub mod command;
+pub mod models;
+pub mod names;
+pub mod parse;
+pub mod render;
+
+pub use names::{Eth, Iface, Ranges};
+pub use parse::{ParseError, Problem, parse};
+pub use render::{Renderer, TEMPLATE_FILES};
+
+/// The kinds of top-level items the model holds, in the order OS10 prints them, with the
+/// evidence. A parsed config keeps the order it was printed in (10.4 prints `interface mgmt`
+/// after the Ethernet ports, 10.5 before); this order places what a config adds.
+pub const ORDER: &[(Kind, &str)] = &[
+    (
+        Kind::Dcbx,
+        "10.5.3.2 TOR: after `ip vrf`, before `hostname`",
+    ),
+    (
+        Kind::Hostname,
+        "10.4.0E, 10.5.1.4, 10.5.3.2: after `crypto`/`clock`, before `interface breakout`",
+    ),
+    (
+        Kind::Breakout,
+        "10.4.0E, 10.5.0.2: after `hostname`, before `iscsi`/`username`",
+    ),
+    (Kind::Wred, "10.5.3.2 TOR: first QoS block, after `aaa`"),
+    (
+        Kind::ClassMap,
+        "10.5.3.2 TOR: after `wred`, in creation order (not sorted)",
+    ),
+    (
+        Kind::TrustMap,
+        "10.5.3.2 TOR: `trust dot1p-map` after the class-maps; `dscp-map` beside it UNCONFIRMED",
+    ),
+    (Kind::QosMap, "10.5.3.2 TOR: after the trust map"),
+    (
+        Kind::PolicyMap,
+        "10.5.3.2 TOR: after `qos-map`, in creation order",
+    ),
+    (
+        Kind::SystemQos,
+        "10.5.3.2 TOR: after the policy-maps, before `port-group`",
+    ),
+    (
+        Kind::Interface,
+        "10.5.x: vlan, loopback, mgmt, ethernet (port-channel before loopback UNCONFIRMED: no capture has both)",
+    ),
+    (Kind::Bgp, "10.5.3.2 TOR/BMC: after `route-map`"),
+    (
+        Kind::Vlt,
+        "10.5.3.2 TOR: after `router bgp`, before `snmp-server`",
+    ),
+];
+
+/// A kind of top-level item (see [`ORDER`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Kind {
+    Dcbx,
+    Hostname,
+    Breakout,
+    Wred,
+    ClassMap,
+    TrustMap,
+    QosMap,
+    PolicyMap,
+    SystemQos,
+    Interface,
+    Bgp,
+    Vlt,
+}
+
+impl Kind {
+    /// Its place in [`ORDER`].
+    pub fn rank(self) -> usize {
+        ORDER
+            .iter()
+            .position(|(k, _)| *k == self)
+            .unwrap_or(ORDER.len())
+    }
+
+    /// Blocks (a header line with children) are printed after a `!` line; single lines are not.
+    pub fn is_block(self) -> bool {
+        !matches!(self, Kind::Dcbx | Kind::Hostname | Kind::Breakout)
+    }
+}
+
+/// One modeled top-level item: its kind and which one.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Key {
+    Dcbx,
+    Hostname,
+    Breakout(Eth),
+    Wred(String),
+    ClassMap(QosKind, String),
+    TrustMap(TrustKind, String),
+    QosMap(String),
+    PolicyMap(QosKind, String),
+    SystemQos,
+    Interface(Iface),
+    Bgp,
+    Vlt,
+}
+
+impl Key {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Key::Dcbx => Kind::Dcbx,
+            Key::Hostname => Kind::Hostname,
+            Key::Breakout(_) => Kind::Breakout,
+            Key::Wred(_) => Kind::Wred,
+            Key::ClassMap(..) => Kind::ClassMap,
+            Key::TrustMap(..) => Kind::TrustMap,
+            Key::QosMap(_) => Kind::QosMap,
+            Key::PolicyMap(..) => Kind::PolicyMap,
+            Key::SystemQos => Kind::SystemQos,
+            Key::Interface(_) => Kind::Interface,
+            Key::Bgp => Kind::Bgp,
+            Key::Vlt => Kind::Vlt,
+        }
+    }
+}
+
+/// The two QoS policy types a RoCE fabric uses: `network-qos` (PFC: `pause`, `pfc-cos`) and
+/// `queuing` (ETS: `bandwidth percent`, WRED).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum QosKind {
+    NetworkQos,
+    Queuing,
+}
+
+impl QosKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            QosKind::NetworkQos => "network-qos",
+            QosKind::Queuing => "queuing",
+        }
+    }
+}
+
+/// What a trust map reads: the 802.1p priority or the DSCP value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum TrustKind {
+    Dot1p,
+    Dscp,
+}
+
+impl TrustKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            TrustKind::Dot1p => "dot1p",
+            TrustKind::Dscp => "dscp",
+        }
+    }
+
+    /// The largest value a map of this kind reads: priority 7, DSCP 63.
+    pub fn max(self) -> u8 {
+        match self {
+            TrustKind::Dot1p => 7,
+            TrustKind::Dscp => 63,
+        }
+    }
+}
+
+/// Lines the model does not know inside a modeled block, each with the number of modeled
+/// children printed before it, so it comes back in the same place. The text is as printed:
+/// its indentation, and the lines of its own children (a `vrrp-group` block), joined by `\n`.
+pub type Extras = Vec<(usize, String)>;
+
+/// `! Version …` and `! Last configuration change at …`, the lines OS10 prints first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Header {
+    pub version: Option<String>,
+    /// As the switch printed it; a compiled config has none (no timestamps in output).
+    pub last_change: Option<String>,
+}
+
+/// `channel-group N [mode active|passive]`: OS10 prints a static member (`mode on`) as the
+/// bare `channel-group N` (grantcurell's 10.5.0.2 session typed `channel-group 1 mode on`; the
+/// running configuration shows `channel-group 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ChannelGroup {
+    pub id: u16,
+    pub mode: LacpMode,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum LacpMode {
+    On,
+    Active,
+    Passive,
+}
+
+/// `switchport mode access|trunk`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SwitchportMode {
+    Access,
+    Trunk,
+}
+
+/// One interface block. A field is printed when set; OS10 prints `no shutdown` and
+/// `switchport access vlan 1` explicitly, so they are kept as printed, not as defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Interface {
+    pub description: Option<String>,
+    /// `shutdown` (true) or `no shutdown` (false).
+    pub shutdown: Option<bool>,
+    pub channel_group: Option<ChannelGroup>,
+    /// `no switchport`: a routed port.
+    pub routed: bool,
+    pub mode: Option<SwitchportMode>,
+    pub access_vlan: Option<Vlan>,
+    pub trunk_allowed: Option<VlanSet>,
+    pub mtu: Option<u16>,
+    pub address: Option<Ipv4Net>,
+    /// `flowcontrol receive on|off`.
+    pub flowcontrol_rx: Option<bool>,
+    /// `flowcontrol transmit on|off`.
+    pub flowcontrol_tx: Option<bool>,
+    /// `priority-flow-control mode on`.
+    pub pfc: bool,
+    /// `service-policy input type network-qos NAME`.
+    pub policy_in: Option<String>,
+    /// `service-policy output type queuing NAME`.
+    pub policy_out: Option<String>,
+    /// `ets mode on`.
+    pub ets: bool,
+    /// `qos-map traffic-class NAME`.
+    pub qos_map: Option<String>,
+    /// `trust-map dot1p|dscp NAME`.
+    pub trust_map: Option<(TrustKind, String)>,
+    /// `vlt-port-channel N`: this port-channel is a VLT port (the same N on both peers).
+    pub vlt_port_channel: Option<u16>,
+    pub extras: Extras,
+}
+
+/// A WRED colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Color {
+    Green,
+    Yellow,
+    Red,
+}
+
+impl Color {
+    pub fn word(self) -> &'static str {
+        match self {
+            Color::Green => "green",
+            Color::Yellow => "yellow",
+            Color::Red => "red",
+        }
+    }
+}
+
+/// `random-detect color C minimum-threshold MIN maximum-threshold MAX drop-probability P`
+/// (thresholds in KB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Thresholds {
+    pub min: u32,
+    pub max: u32,
+    pub drop: u8,
+}
+
+/// `wred NAME`: a WRED/ECN profile, referenced by `random-detect NAME` in a queuing class.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Wred {
+    pub name: String,
+    pub colors: BTreeMap<Color, Thresholds>,
+    /// `random-detect ecn`: mark instead of dropping.
+    pub ecn: bool,
+    pub extras: Extras,
+}
+
+/// `class-map type network-qos NAME` (`match qos-group …`) or `class-map type queuing NAME`
+/// (`match queue …`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClassMap {
+    pub kind: QosKind,
+    pub name: String,
+    pub matches: Option<Ranges>,
+    pub extras: Extras,
+}
+
+/// `trust dot1p-map NAME` / `trust dscp-map NAME`: `qos-group N dot1p|dscp VALUES` lines,
+/// printed by qos-group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrustMap {
+    pub kind: TrustKind,
+    pub name: String,
+    pub groups: BTreeMap<u8, Ranges>,
+    pub extras: Extras,
+}
+
+/// `qos-map traffic-class NAME`: `queue N qos-group VALUES` lines, printed by queue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct QosMap {
+    pub name: String,
+    pub queues: BTreeMap<u8, Ranges>,
+    pub extras: Extras,
+}
+
+/// One `class NAME` of a policy-map.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PolicyClass {
+    pub name: String,
+    /// `bandwidth percent N` (queuing).
+    pub bandwidth: Option<u8>,
+    /// `pause` (network-qos): PFC for the class.
+    pub pause: bool,
+    /// `pfc-cos VALUES` (network-qos).
+    pub pfc_cos: Option<Ranges>,
+    /// `priority` (queuing): strict priority. UNCONFIRMED spelling and place (no capture).
+    pub priority: bool,
+    /// `random-detect NAME` (queuing): the WRED profile.
+    pub random_detect: Option<String>,
+    pub extras: Extras,
+}
+
+/// `policy-map type network-qos|queuing NAME`, its classes in the order they were added.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PolicyMap {
+    pub kind: QosKind,
+    pub name: String,
+    pub classes: Vec<PolicyClass>,
+    pub extras: Extras,
+}
+
+/// `system qos`: the switch-wide trust map, ETS and policies.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SystemQos {
+    pub trust_map: Option<(TrustKind, String)>,
+    pub ets: bool,
+    /// `service-policy input type network-qos NAME`. UNCONFIRMED place (no capture).
+    pub policy_in: Option<String>,
+    /// `service-policy output type queuing NAME`. UNCONFIRMED place (no capture).
+    pub policy_out: Option<String>,
+    pub extras: Extras,
+}
+
+/// `vlt-domain N`: a VLT pair's domain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Vlt {
+    pub id: u8,
+    /// `backup destination A`: the peer's management address, the heartbeat's backup path.
+    pub backup: Option<Ipv4Addr>,
+    /// `discovery-interface ethernet…`: the VLT interconnect's ports.
+    pub discovery: BTreeSet<Eth>,
+    pub peer_routing: bool,
+    pub primary_priority: Option<u32>,
+    pub vlt_mac: Option<Mac>,
+    pub extras: Extras,
+}
+
+impl Vlt {
+    pub fn new(id: u8) -> Vlt {
+        Vlt {
+            id,
+            backup: None,
+            discovery: BTreeSet::new(),
+            peer_routing: false,
+            primary_priority: None,
+            vlt_mac: None,
+            extras: Vec::new(),
+        }
+    }
+}
+
+/// An `address-family ipv4 unicast` sub-block: what the model does not know is kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AddressFamily {
+    /// `network A/N`, in the order printed (OS10 does not sort them: the TOR capture).
+    pub networks: Vec<Ipv4Net>,
+    pub extras: Extras,
+}
+
+/// What a BGP `neighbor A` or `template NAME` block sets. OS10 prints a block's lines in
+/// alphabetical order of their command (captures: `description`, `inherit template`,
+/// `password`, `no shutdown`; `ebgp-multihop`, `listen`, `remote-as`, `update-source`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Peer {
+    pub description: Option<String>,
+    /// `inherit template NAME`.
+    pub inherit: Option<String>,
+    pub remote_as: Option<u32>,
+    /// `shutdown` (true) or `no shutdown` (false).
+    pub shutdown: Option<bool>,
+    pub ipv4: Option<AddressFamily>,
+    pub extras: Extras,
+}
+
+/// `router bgp ASN`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Bgp {
+    pub asn: u32,
+    /// `bestpath as-path multipath-relax`.
+    pub multipath_relax: bool,
+    pub max_paths_ebgp: Option<u16>,
+    pub max_paths_ibgp: Option<u16>,
+    pub router_id: Option<Ipv4Addr>,
+    pub ipv4: Option<AddressFamily>,
+    /// `template NAME` blocks, in the order printed.
+    pub templates: Vec<(String, Peer)>,
+    /// `neighbor A` blocks, in the order printed (OS10 does not sort them: the TOR capture).
+    pub neighbors: Vec<(Ipv4Addr, Peer)>,
+    pub extras: Extras,
+}
+
+impl Bgp {
+    pub fn new(asn: u32) -> Bgp {
+        Bgp {
+            asn,
+            multipath_relax: false,
+            max_paths_ebgp: None,
+            max_paths_ibgp: None,
+            router_id: None,
+            ipv4: None,
+            templates: Vec::new(),
+            neighbors: Vec::new(),
+            extras: Vec::new(),
+        }
+    }
+}
+
+/// One top-level entry as printed: a modeled item, or text kept verbatim (an unknown line with
+/// its children, a banner, a `!` line, a blank line).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Entry {
+    Item(Key),
+    Text(String),
+}
+
+/// The top level as printed: modeled items and verbatim text in order. A config built in code
+/// has an empty layout and prints in [`ORDER`]; a parsed one prints as it was read, items it
+/// gains placed by [`ORDER`].
+#[derive(Clone, Debug, Eq, Serialize)]
+pub struct Layout {
+    pub entries: Vec<Entry>,
+    /// Whether the text ended with a newline.
+    pub final_newline: bool,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout {
+            entries: Vec::new(),
+            final_newline: true,
+        }
+    }
+}
+
+impl Layout {
+    /// The verbatim text, each with the modeled item printed before it. `!` and blank lines
+    /// are presentation (the renderer prints a `!` before each block it places), not state.
+    pub fn anchored(&self) -> Vec<(Option<&Key>, &str)> {
+        let mut anchor = None;
+        let mut out = Vec::new();
+        for e in &self.entries {
+            match e {
+                Entry::Item(k) => anchor = Some(k),
+                Entry::Text(t) if t != "!" && !t.is_empty() => out.push((anchor, t.as_str())),
+                Entry::Text(_) => {}
+            }
+        }
+        out
+    }
+}
+
+/// Layouts are equal when they keep the same verbatim text after the same items: where an
+/// item without verbatim text around it is printed is presentation, not state.
+impl PartialEq for Layout {
+    fn eq(&self, other: &Self) -> bool {
+        self.anchored() == other.anchored()
+    }
+}
+
+/// One switch's configuration.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Config {
+    pub header: Header,
+    pub hostname: Option<String>,
+    /// `dcbx enable`.
+    pub dcbx: bool,
+    /// `interface breakout 1/1/13 map 100g-1x`, by port.
+    pub breakouts: BTreeMap<Eth, String>,
+    pub wred: Vec<Wred>,
+    pub class_maps: Vec<ClassMap>,
+    pub trust_maps: Vec<TrustMap>,
+    pub qos_maps: Vec<QosMap>,
+    pub policy_maps: Vec<PolicyMap>,
+    pub system_qos: Option<SystemQos>,
+    pub interfaces: BTreeMap<Iface, Interface>,
+    pub bgp: Option<Bgp>,
+    pub vlt: Option<Vlt>,
+    pub layout: Layout,
+}
+
+impl Config {
+    /// The modeled items this config holds, in [`ORDER`].
+    pub fn keys(&self) -> Vec<Key> {
+        let mut out = Vec::new();
+        if self.dcbx {
+            out.push(Key::Dcbx);
+        }
+        if self.hostname.is_some() {
+            out.push(Key::Hostname);
+        }
+        out.extend(self.breakouts.keys().map(|e| Key::Breakout(*e)));
+        out.extend(self.wred.iter().map(|w| Key::Wred(w.name.clone())));
+        out.extend(
+            self.class_maps
+                .iter()
+                .map(|c| Key::ClassMap(c.kind, c.name.clone())),
+        );
+        out.extend(
+            self.trust_maps
+                .iter()
+                .map(|t| Key::TrustMap(t.kind, t.name.clone())),
+        );
+        out.extend(self.qos_maps.iter().map(|q| Key::QosMap(q.name.clone())));
+        out.extend(
+            self.policy_maps
+                .iter()
+                .map(|p| Key::PolicyMap(p.kind, p.name.clone())),
+        );
+        if self.system_qos.is_some() {
+            out.push(Key::SystemQos);
+        }
+        out.extend(self.interfaces.keys().map(|i| Key::Interface(*i)));
+        if self.bgp.is_some() {
+            out.push(Key::Bgp);
+        }
+        if self.vlt.is_some() {
+            out.push(Key::Vlt);
+        }
+        out
+    }
+
+    /// Where an item goes among others: by kind in [`ORDER`], then within its kind (sorted
+    /// kinds by key, the others in the order they were added).
+    fn rank(&self, k: &Key) -> (usize, usize, Option<Key>) {
+        let pos = |i: Option<usize>| i.unwrap_or(usize::MAX);
+        let within = match k {
+            Key::Wred(n) => pos(self.wred.iter().position(|w| w.name == *n)),
+            Key::ClassMap(t, n) => pos(self
+                .class_maps
+                .iter()
+                .position(|c| c.kind == *t && c.name == *n)),
+            Key::TrustMap(t, n) => pos(self
+                .trust_maps
+                .iter()
+                .position(|c| c.kind == *t && c.name == *n)),
+            Key::QosMap(n) => pos(self.qos_maps.iter().position(|q| q.name == *n)),
+            Key::PolicyMap(t, n) => pos(self
+                .policy_maps
+                .iter()
+                .position(|c| c.kind == *t && c.name == *n)),
+            _ => 0,
+        };
+        let sorted = matches!(k, Key::Breakout(_) | Key::Interface(_)).then(|| k.clone());
+        (k.kind().rank(), within, sorted)
+    }
+
+    /// What is printed, in order: layout entries whose item still exists, and the items the
+    /// layout does not place, each before the first placed item that ranks after it (with a
+    /// `!` before a block).
+    pub fn printed(&self) -> Vec<Printed<'_>> {
+        let keys = self.keys();
+        let present: BTreeSet<&Key> = keys.iter().collect();
+        let placed: BTreeSet<&Key> = self
+            .layout
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Item(k) if present.contains(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let mut missing = keys
+            .iter()
+            .filter(|k| !placed.contains(k))
+            .map(|k| (self.rank(k), k))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .peekable();
+        let mut out: Vec<Printed<'_>> = Vec::with_capacity(keys.len() + self.layout.entries.len());
+        // `!` lines waiting for what follows them: an item placed before it goes before them.
+        let mut bangs = 0usize;
+        let flush = |out: &mut Vec<Printed<'_>>, bangs: &mut usize| {
+            for _ in 0..std::mem::take(bangs) {
+                out.push(Printed::Text("!"));
+            }
+        };
+        let push_new = |out: &mut Vec<Printed<'_>>, k: &Key| {
+            if k.kind().is_block() {
+                out.push(Printed::Text("!"));
+            }
+            out.push(Printed::Item(k.clone()));
+        };
+        for e in &self.layout.entries {
+            match e {
+                Entry::Text(t) if t == "!" => bangs += 1,
+                Entry::Text(t) => {
+                    flush(&mut out, &mut bangs);
+                    out.push(Printed::Text(t));
+                }
+                Entry::Item(k) if present.contains(k) => {
+                    let r = self.rank(k);
+                    while let Some((_, m)) = missing.next_if(|(mr, _)| *mr < r) {
+                        push_new(&mut out, m);
+                    }
+                    flush(&mut out, &mut bangs);
+                    out.push(Printed::Item(k.clone()));
+                }
+                Entry::Item(_) => {}
+            }
+        }
+        // Trailing `!` lines stay last unless items are added after them.
+        if missing.peek().is_some() {
+            flush(&mut out, &mut bangs);
+        }
+        for (_, m) in missing {
+            push_new(&mut out, m);
+        }
+        flush(&mut out, &mut bangs);
+        out
+    }
+
+    /// Keeps `text` verbatim at the top level, after `after` (at the start when `None`),
+    /// where the layout places it; the layout is first filled with the printed order.
+    pub fn keep_verbatim(&mut self, after: Option<&Key>, text: &str) {
+        if self.layout.entries.is_empty() {
+            self.layout.entries = self
+                .printed()
+                .into_iter()
+                .map(|p| match p {
+                    Printed::Item(k) => Entry::Item(k),
+                    Printed::Text(t) => Entry::Text(t.to_string()),
+                })
+                .collect();
+        }
+        let at = match after {
+            None => 0,
+            Some(k) => self
+                .layout
+                .entries
+                .iter()
+                .position(|e| matches!(e, Entry::Item(x) if x == k))
+                .map_or(self.layout.entries.len(), |i| i + 1),
+        };
+        self.layout
+            .entries
+            .insert(at, Entry::Text(text.to_string()));
+    }
+}
+
+/// One thing to print at the top level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Printed<'a> {
+    Item(Key),
+    Text(&'a str),
+}

@@ -1,0 +1,843 @@
+//! `show running-configuration` text → [`Config`]: the header lines, the tree of blocks (a
+//! child is indented one space more than its parent), every line the grammar knows folded into
+//! the state, every other line kept verbatim in its block and place.
+//!
+//! Malformed structure is an error with its line and column, never a guess: an indented line
+//! with no block above it, a child indented by more than one space past its parent, a tab, a
+//! block's lines at the top level (a copy that lost its indentation), a banner never closed, a
+//! block or setting given twice, a known command with a bad value, a prompt or an error reply
+//! where configuration should be.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::mem::{Discriminant, discriminant};
+
+use super::command::{self, Bad, BgpCmd, PeerCmd, Top};
+use super::{
+    AddressFamily, Bgp, ClassMap, Config, Entry, Extras, Interface, Key, Peer, PolicyClass,
+    PolicyMap, QosKind, QosMap, SystemQos, TrustMap, Vlt, Wred,
+};
+
+/// What is wrong with a text handed over as a running configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A known command with a bad value, or cut short.
+    Malformed,
+    /// Lines that do not make a tree: an indented line with no block above it, a child
+    /// indented past one space more than its parent, a tab, a block's lines at the top level,
+    /// a banner never closed, a known single-line command with lines under it.
+    Structure,
+    /// A block or a setting given twice.
+    Duplicate,
+    /// A CLI prompt and command (`OS10# show running-configuration`): a pasted session.
+    Prompt,
+    /// A switch's error reply (`% Error: …`) where configuration should be.
+    ErrorReply,
+    /// A line with a control character: bytes, not text.
+    NotText,
+    /// Nothing but blank lines.
+    Empty,
+}
+
+/// Why a text could not be read as a running configuration, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub problem: Problem,
+    /// 1-based line of the input.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// The line as read.
+    pub text: String,
+    /// What was expected there, or what is wrong.
+    pub expected: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problem {
+            Problem::Malformed => write!(
+                f,
+                "{}:{}: expected {}",
+                self.line, self.column, self.expected
+            ),
+            _ => write!(f, "{}:{}: {}", self.line, self.column, self.expected),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A line and the lines under it.
+struct Node {
+    /// Index of its line.
+    at: usize,
+    /// One past the index of its last descendant's line.
+    end: usize,
+    children: Vec<Node>,
+}
+
+struct Reader<'t> {
+    lines: Vec<&'t str>,
+}
+
+impl<'t> Reader<'t> {
+    fn error(
+        &self,
+        problem: Problem,
+        at: usize,
+        column: usize,
+        expected: impl Into<String>,
+    ) -> ParseError {
+        let text = self.lines.get(at).copied().unwrap_or("");
+        ParseError {
+            problem,
+            line: at + 1,
+            column: text.get(..column).map_or(column, |s| s.chars().count()) + 1,
+            text: text.to_string(),
+            expected: expected.into(),
+        }
+    }
+
+    /// A known command's error at its line (`col` counts in the line without its indent).
+    fn bad(&self, n: &Node, b: Bad) -> ParseError {
+        let indent = indent_of(self.lines[n.at]);
+        self.error(Problem::Malformed, n.at, indent + b.column, b.expected)
+    }
+
+    /// The line of `n` without its indentation.
+    fn text(&self, n: &Node) -> &'t str {
+        self.lines[n.at].trim_start_matches(' ')
+    }
+
+    /// The lines of `n` and its descendants, as printed.
+    fn verbatim(&self, n: &Node) -> String {
+        self.lines[n.at..n.end].join("\n")
+    }
+
+    /// The children of the line before `at`, indented by `depth` spaces: every following line
+    /// indented at least that much. A blank line ends a block.
+    fn children(&self, at: &mut usize, depth: usize) -> Result<Vec<Node>, ParseError> {
+        let mut out = Vec::new();
+        while let Some(line) = self.lines.get(*at) {
+            let ind = indent_of(line);
+            if line.is_empty() || ind < depth {
+                break;
+            }
+            if ind > depth {
+                return Err(self.error(
+                    Problem::Structure,
+                    *at,
+                    0,
+                    format!(
+                        "a line indented by {depth} space{} (a child is indented one space more than its block), not {ind}",
+                        if depth == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            let start = *at;
+            *at += 1;
+            let children = self.children(at, depth + 1)?;
+            out.push(Node {
+                at: start,
+                end: *at,
+                children,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Refuses lines under a single-line command.
+    fn leaf(&self, n: &Node) -> Result<(), ParseError> {
+        match n.children.first() {
+            Some(c) => Err(self.error(
+                Problem::Structure,
+                c.at,
+                indent_of(self.lines[c.at]),
+                format!("no line under `{}`: it is not a block", self.text(n)),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// Settings seen in one block, so a second one is refused rather than silently overwriting.
+struct Seen<T>(Vec<Discriminant<T>>);
+
+impl<T> Default for Seen<T> {
+    fn default() -> Self {
+        Seen(Vec::new())
+    }
+}
+
+impl<T> Seen<T> {
+    fn first(&mut self, r: &Reader<'_>, n: &Node, c: &T) -> Result<(), ParseError> {
+        let d = discriminant(c);
+        if self.0.contains(&d) {
+            return Err(r.error(
+                Problem::Duplicate,
+                n.at,
+                indent_of(r.lines[n.at]),
+                format!(
+                    "one `{}` setting per block: this one is a second",
+                    first_words(r.text(n))
+                ),
+            ));
+        }
+        self.0.push(d);
+        Ok(())
+    }
+}
+
+/// The command words of a line, for messages (`switchport access vlan`).
+fn first_words(line: &str) -> String {
+    line.split(' ')
+        .take_while(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '"'))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether a `!` child at `i` opens the modeled sub-block after it (OS10 prints a `!` before
+/// each sub-block: a policy-map's class, BGP's address family, template, neighbor).
+fn bang_before(r: &Reader<'_>, nodes: &[Node], i: usize, opens: impl Fn(&str) -> bool) -> bool {
+    r.text(&nodes[i]) == "!" && nodes.get(i + 1).is_some_and(|n| opens(r.text(n)))
+}
+
+/// Reads a block's children: `read` folds a line the model knows into the block and says so;
+/// the others are kept verbatim with their place.
+fn block(
+    r: &Reader<'_>,
+    nodes: &[Node],
+    extras: &mut Extras,
+    opens: impl Fn(&str) -> bool,
+    mut read: impl FnMut(&Node) -> Result<bool, ParseError>,
+) -> Result<(), ParseError> {
+    let mut modeled = 0usize;
+    for (i, n) in nodes.iter().enumerate() {
+        if bang_before(r, nodes, i, &opens) {
+            continue;
+        }
+        if read(n)? {
+            modeled += 1;
+        } else {
+            extras.push((modeled, r.verbatim(n)));
+        }
+    }
+    Ok(())
+}
+
+fn no_sub_blocks(_: &str) -> bool {
+    false
+}
+
+/// A block of single-line settings, each given once: `read` is the grammar, `apply` folds a
+/// setting in; what the grammar does not know is returned verbatim with its place.
+fn settings<C>(
+    r: &Reader<'_>,
+    nodes: &[Node],
+    read: impl Fn(&str) -> Result<Option<C>, Bad>,
+    mut apply: impl FnMut(&C),
+) -> Result<Extras, ParseError> {
+    let mut extras = Extras::new();
+    let mut seen = Seen::default();
+    block(r, nodes, &mut extras, no_sub_blocks, |n| {
+        match read(r.text(n)).map_err(|b| r.bad(n, b))? {
+            Some(c) => {
+                r.leaf(n)?;
+                seen.first(r, n, &c)?;
+                apply(&c);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    })?;
+    Ok(extras)
+}
+
+fn interface(r: &Reader<'_>, nodes: &[Node]) -> Result<Interface, ParseError> {
+    let mut e = Interface::default();
+    let extras = settings(r, nodes, command::iface, |c| e.apply(c))?;
+    e.extras = extras;
+    Ok(e)
+}
+
+fn wred(r: &Reader<'_>, name: String, nodes: &[Node]) -> Result<Wred, ParseError> {
+    let mut w = Wred {
+        name,
+        colors: BTreeMap::new(),
+        ecn: false,
+        extras: Extras::new(),
+    };
+    let mut extras = Extras::new();
+    // One line per colour, one `random-detect ecn`.
+    let mut seen: Vec<Option<super::Color>> = Vec::new();
+    block(
+        r,
+        nodes,
+        &mut extras,
+        no_sub_blocks,
+        |n| match command::wred(r.text(n)).map_err(|b| r.bad(n, b))? {
+            Some(c) => {
+                r.leaf(n)?;
+                let what = match &c {
+                    command::WredCmd::Color(col, _) => Some(*col),
+                    command::WredCmd::Ecn => None,
+                };
+                if seen.contains(&what) {
+                    return Err(r.error(
+                        Problem::Duplicate,
+                        n.at,
+                        indent_of(r.lines[n.at]),
+                        "one line per colour, one `random-detect ecn`: this one is a second",
+                    ));
+                }
+                seen.push(what);
+                w.apply(&c);
+                Ok(true)
+            }
+            None => Ok(false),
+        },
+    )?;
+    w.extras = extras;
+    Ok(w)
+}
+
+/// The blocks of keyed entries (`qos-group N …`, `queue N …`): one line per key.
+fn keyed<T>(
+    r: &Reader<'_>,
+    nodes: &[Node],
+    read: impl Fn(&str) -> Result<Option<(u8, T)>, Bad>,
+) -> Result<(BTreeMap<u8, T>, Extras), ParseError> {
+    let mut map = BTreeMap::new();
+    let mut extras = Extras::new();
+    block(r, nodes, &mut extras, no_sub_blocks, |n| {
+        match read(r.text(n)).map_err(|b| r.bad(n, b))? {
+            Some((k, v)) => {
+                r.leaf(n)?;
+                if map.insert(k, v).is_some() {
+                    return Err(r.error(
+                        Problem::Duplicate,
+                        n.at,
+                        indent_of(r.lines[n.at]),
+                        format!("one line for {k}: this one is a second"),
+                    ));
+                }
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    })?;
+    Ok((map, extras))
+}
+
+fn class_map(
+    r: &Reader<'_>,
+    kind: QosKind,
+    name: String,
+    nodes: &[Node],
+) -> Result<ClassMap, ParseError> {
+    let mut c = ClassMap {
+        kind,
+        name,
+        matches: None,
+        extras: Extras::new(),
+    };
+    let mut extras = Extras::new();
+    block(
+        r,
+        nodes,
+        &mut extras,
+        no_sub_blocks,
+        |n| match command::class_match(kind, r.text(n)).map_err(|b| r.bad(n, b))? {
+            Some(m) => {
+                r.leaf(n)?;
+                if c.matches.replace(m).is_some() {
+                    return Err(r.error(
+                        Problem::Duplicate,
+                        n.at,
+                        1,
+                        "one `match` line per class-map: this one is a second",
+                    ));
+                }
+                Ok(true)
+            }
+            None => Ok(false),
+        },
+    )?;
+    c.extras = extras;
+    Ok(c)
+}
+
+fn is_class(line: &str) -> bool {
+    line.starts_with("class ")
+}
+
+fn policy_map(
+    r: &Reader<'_>,
+    kind: QosKind,
+    name: String,
+    nodes: &[Node],
+) -> Result<PolicyMap, ParseError> {
+    let mut p = PolicyMap {
+        kind,
+        name,
+        classes: Vec::new(),
+        extras: Extras::new(),
+    };
+    let mut extras = Extras::new();
+    block(r, nodes, &mut extras, is_class, |n| {
+        let Some(class) = command::policy_class(r.text(n)).map_err(|b| r.bad(n, b))? else {
+            return Ok(false);
+        };
+        if p.classes.iter().any(|c| c.name == class) {
+            return Err(r.error(
+                Problem::Duplicate,
+                n.at,
+                1,
+                format!("one `class {class}` block per policy-map: this one is a second"),
+            ));
+        }
+        let mut pc = PolicyClass {
+            name: class,
+            ..PolicyClass::default()
+        };
+        let cx = settings(
+            r,
+            &n.children,
+            |l| command::class_line(kind, l),
+            |c| pc.apply(c),
+        )?;
+        pc.extras = cx;
+        p.classes.push(pc);
+        Ok(true)
+    })?;
+    p.extras = extras;
+    Ok(p)
+}
+
+fn system_qos(r: &Reader<'_>, nodes: &[Node]) -> Result<SystemQos, ParseError> {
+    let mut q = SystemQos::default();
+    let extras = settings(r, nodes, command::system_qos, |c| q.apply(c))?;
+    q.extras = extras;
+    Ok(q)
+}
+
+fn vlt(r: &Reader<'_>, id: u8, nodes: &[Node]) -> Result<Vlt, ParseError> {
+    let mut v = Vlt::new(id);
+    let extras = settings(r, nodes, command::vlt, |c| v.apply(c))?;
+    v.extras = extras;
+    Ok(v)
+}
+
+fn is_af(line: &str) -> bool {
+    line == "address-family ipv4 unicast"
+}
+
+fn is_bgp_block(line: &str) -> bool {
+    is_af(line) || line.starts_with("template ") || line.starts_with("neighbor ")
+}
+
+/// An `address-family ipv4 unicast` block; `networks` says whether `network` lines are read
+/// (in the instance) or kept verbatim (in a neighbor or template, where OS10 has none).
+fn address_family(r: &Reader<'_>, n: &Node, networks: bool) -> Result<AddressFamily, ParseError> {
+    let mut af = AddressFamily::default();
+    let mut extras = Extras::new();
+    block(r, &n.children, &mut extras, no_sub_blocks, |m| {
+        if !networks {
+            return Ok(false);
+        }
+        match command::af_network(r.text(m)).map_err(|b| r.bad(m, b))? {
+            Some(net) => {
+                r.leaf(m)?;
+                if af.networks.contains(&net) {
+                    return Err(r.error(
+                        Problem::Duplicate,
+                        m.at,
+                        2,
+                        format!("one `network {net}` line: this one is a second"),
+                    ));
+                }
+                af.networks.push(net);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    })?;
+    af.extras = extras;
+    Ok(af)
+}
+
+fn peer(r: &Reader<'_>, n: &Node) -> Result<Peer, ParseError> {
+    let mut p = Peer::default();
+    let mut extras = Extras::new();
+    let mut seen = Seen::default();
+    block(
+        r,
+        &n.children,
+        &mut extras,
+        is_af,
+        |m| match command::peer(r.text(m)).map_err(|b| r.bad(m, b))? {
+            Some(PeerCmd::Ipv4Unicast) => {
+                if p.ipv4.is_some() {
+                    return Err(r.error(
+                        Problem::Duplicate,
+                        m.at,
+                        2,
+                        "one `address-family ipv4 unicast` block: this one is a second",
+                    ));
+                }
+                p.ipv4 = Some(address_family(r, m, false)?);
+                Ok(true)
+            }
+            Some(c) => {
+                r.leaf(m)?;
+                seen.first(r, m, &c)?;
+                p.apply(&c);
+                Ok(true)
+            }
+            None => Ok(false),
+        },
+    )?;
+    p.extras = extras;
+    Ok(p)
+}
+
+fn bgp(r: &Reader<'_>, asn: u32, nodes: &[Node]) -> Result<Bgp, ParseError> {
+    let mut b = Bgp::new(asn);
+    let mut extras = Extras::new();
+    let mut seen = Seen::default();
+    block(r, nodes, &mut extras, is_bgp_block, |n| {
+        let Some(c) = command::bgp(r.text(n)).map_err(|e| r.bad(n, e))? else {
+            return Ok(false);
+        };
+        let twice = |what: String| {
+            r.error(
+                Problem::Duplicate,
+                n.at,
+                1,
+                format!("one `{what}` block: this one is a second"),
+            )
+        };
+        match c {
+            BgpCmd::Ipv4Unicast => {
+                if b.ipv4.is_some() {
+                    return Err(twice(r.text(n).to_string()));
+                }
+                b.ipv4 = Some(address_family(r, n, true)?);
+            }
+            BgpCmd::Template(t) => {
+                if b.templates.iter().any(|(x, _)| *x == t) {
+                    return Err(twice(format!("template {t}")));
+                }
+                b.templates.push((t, peer(r, n)?));
+            }
+            BgpCmd::Neighbor(a) => {
+                if b.neighbors.iter().any(|(x, _)| *x == a) {
+                    return Err(twice(format!("neighbor {a}")));
+                }
+                b.neighbors.push((a, peer(r, n)?));
+            }
+            c => {
+                r.leaf(n)?;
+                seen.first(r, n, &c)?;
+                match c {
+                    BgpCmd::MultipathRelax => b.multipath_relax = true,
+                    BgpCmd::MaxPathsEbgp(x) => b.max_paths_ebgp = Some(x),
+                    BgpCmd::MaxPathsIbgp(x) => b.max_paths_ibgp = Some(x),
+                    BgpCmd::RouterId(a) => b.router_id = Some(a),
+                    BgpCmd::Ipv4Unicast | BgpCmd::Template(_) | BgpCmd::Neighbor(_) => {}
+                }
+            }
+        }
+        Ok(true)
+    })?;
+    b.extras = extras;
+    Ok(b)
+}
+
+/// Whether a top-level line is an OS10 prompt with a command (`OS10# show running-…`,
+/// `sw-leaf-bmc-001(config)# …`): a hostname, an optional `(mode)`, `#`, a space.
+fn is_prompt(line: &str) -> bool {
+    let Some((head, _)) = line.split_once("# ") else {
+        return false;
+    };
+    let host = match head.split_once('(') {
+        Some((h, mode)) => {
+            if !mode.ends_with(')') || mode.contains(' ') {
+                return false;
+            }
+            h
+        }
+        None => head,
+    };
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+}
+
+/// Reads a running configuration, or a part of one (`show running-configuration interface
+/// vlan 2000`).
+pub fn parse(raw: &str) -> Result<Config, ParseError> {
+    let mut cfg = Config::default();
+    let mut lines: Vec<&str> = raw.split('\n').collect();
+    if lines.last() == Some(&"") {
+        lines.pop();
+        cfg.layout.final_newline = true;
+    } else {
+        cfg.layout.final_newline = false;
+    }
+    // A capture from a terminal ends its lines with `\r`.
+    for l in &mut lines {
+        if let Some(s) = l.strip_suffix('\r') {
+            *l = s;
+        }
+    }
+    let r = Reader { lines };
+    if r.lines.iter().all(|l| l.trim().is_empty()) {
+        return Err(ParseError {
+            problem: Problem::Empty,
+            line: 1,
+            column: 1,
+            text: String::new(),
+            expected: "no configuration: nothing but blank lines".to_string(),
+        });
+    }
+    for (i, l) in r.lines.iter().enumerate() {
+        if let Some(c) = l.find(|c: char| c.is_control()) {
+            let what = if l.as_bytes()[c] == b'\t' {
+                "spaces, not a tab (OS10 indents with spaces)".to_string()
+            } else {
+                format!(
+                    "text, not {} (is this a binary file?)",
+                    crate::types::describe_char(l[c..].chars().next().unwrap_or('\0'))
+                )
+            };
+            let p = if l.as_bytes()[c] == b'\t' {
+                Problem::Structure
+            } else {
+                Problem::NotText
+            };
+            return Err(r.error(p, i, c, what));
+        }
+    }
+    let mut at = 0usize;
+    // The header: `! Version …`, `! Last configuration change at …`.
+    while let Some(l) = r.lines.get(at) {
+        if let Some(v) = l.strip_prefix("! Version ").filter(|_| at == 0) {
+            cfg.header.version = Some(v.to_string());
+        } else if let Some(t) = l.strip_prefix("! Last configuration change at ") {
+            cfg.header.last_change = Some(t.to_string());
+        } else {
+            break;
+        }
+        at += 1;
+    }
+    // Where each modeled item was read, for a second one.
+    let mut first: BTreeMap<Key, usize> = BTreeMap::new();
+    while at < r.lines.len() {
+        let line = r.lines[at];
+        let start = at;
+        if line.is_empty() || line == "!" {
+            cfg.layout.entries.push(Entry::Text(line.to_string()));
+            at += 1;
+            continue;
+        }
+        if line.starts_with(' ') {
+            return Err(r.error(
+                Problem::Structure,
+                at,
+                indent_of(line),
+                "a line of a block, with no block above it (an indented line follows the line it belongs to; after a `!` comes a top-level line)",
+            ));
+        }
+        if line.starts_with('%') {
+            return Err(r.error(
+                Problem::ErrorReply,
+                at,
+                0,
+                "a switch's error reply, not configuration (was the command refused?)",
+            ));
+        }
+        if is_prompt(line) {
+            return Err(r.error(
+                Problem::Prompt,
+                at,
+                0,
+                "a CLI prompt and command, not configuration: keep only what the command printed",
+            ));
+        }
+        let top = command::top(line)
+            .map_err(|b| r.error(Problem::Malformed, at, b.column, b.expected))?;
+        if let Some(Top::Banner(delim)) = &top {
+            // The banner's text, up to the line that ends with its delimiter.
+            let end =
+                (at + 1..r.lines.len()).find(|&j| r.lines[j].trim_end().ends_with(delim.as_str()));
+            let Some(end) = end else {
+                return Err(r.error(
+                    Problem::Structure,
+                    at,
+                    line.len() - delim.len(),
+                    format!(
+                        "a banner ends with a line holding its delimiter `{delim}`; none follows"
+                    ),
+                ));
+            };
+            cfg.layout
+                .entries
+                .push(Entry::Text(r.lines[at..=end].join("\n")));
+            at = end + 1;
+            continue;
+        }
+        at += 1;
+        let children = r.children(&mut at, 1)?;
+        let node = Node {
+            at: start,
+            end: at,
+            children,
+        };
+        let Some(top) = top else {
+            // A line of a block at the top level: the text lost its indentation (a copy through
+            // a page that trims lines).
+            if command::iface(line).ok().flatten().is_some() {
+                return Err(r.error(
+                    Problem::Structure,
+                    start,
+                    0,
+                    format!("`{line}` belongs inside a block (`interface …`), indented by one space: was the indentation lost?"),
+                ));
+            }
+            cfg.layout.entries.push(Entry::Text(r.verbatim(&node)));
+            continue;
+        };
+        let key = read_top(&r, &mut cfg, top, &node)?;
+        if let Some(prev) = first.insert(key.clone(), start) {
+            return Err(r.error(
+                Problem::Duplicate,
+                start,
+                0,
+                format!(
+                    "`{line}` is here a second time (first at line {})",
+                    prev + 1
+                ),
+            ));
+        }
+        cfg.layout.entries.push(Entry::Item(key));
+    }
+    Ok(cfg)
+}
+
+/// Folds one modeled top-level item into the config; its key.
+fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<Key, ParseError> {
+    let kids = &node.children;
+    Ok(match top {
+        Top::Hostname(h) => {
+            r.leaf(node)?;
+            cfg.hostname = Some(h);
+            Key::Hostname
+        }
+        Top::Dcbx => {
+            r.leaf(node)?;
+            cfg.dcbx = true;
+            Key::Dcbx
+        }
+        Top::Breakout(e, map) => {
+            r.leaf(node)?;
+            cfg.breakouts.insert(e, map);
+            Key::Breakout(e)
+        }
+        Top::Interface(i) => {
+            let e = interface(r, kids)?;
+            if cfg.interfaces.contains_key(&i) {
+                return Ok(Key::Interface(i));
+            }
+            cfg.interfaces.insert(i, e);
+            Key::Interface(i)
+        }
+        Top::Wred(n) => {
+            let k = Key::Wred(n.clone());
+            if !cfg.wred.iter().any(|w| w.name == n) {
+                cfg.wred.push(wred(r, n, kids)?);
+            }
+            k
+        }
+        Top::ClassMap(t, n) => {
+            let k = Key::ClassMap(t, n.clone());
+            if !cfg.class_maps.iter().any(|c| c.kind == t && c.name == n) {
+                cfg.class_maps.push(class_map(r, t, n, kids)?);
+            }
+            k
+        }
+        Top::TrustMap(t, n) => {
+            let (groups, extras) = keyed(r, kids, |l| command::trust_entry(t, l))?;
+            let k = Key::TrustMap(t, n.clone());
+            if !cfg.trust_maps.iter().any(|c| c.kind == t && c.name == n) {
+                cfg.trust_maps.push(TrustMap {
+                    kind: t,
+                    name: n,
+                    groups,
+                    extras,
+                });
+            }
+            k
+        }
+        Top::QosMap(n) => {
+            let (queues, extras) = keyed(r, kids, command::qos_map_entry)?;
+            let k = Key::QosMap(n.clone());
+            if !cfg.qos_maps.iter().any(|q| q.name == n) {
+                cfg.qos_maps.push(QosMap {
+                    name: n,
+                    queues,
+                    extras,
+                });
+            }
+            k
+        }
+        Top::PolicyMap(t, n) => {
+            let k = Key::PolicyMap(t, n.clone());
+            if !cfg.policy_maps.iter().any(|c| c.kind == t && c.name == n) {
+                cfg.policy_maps.push(policy_map(r, t, n, kids)?);
+            }
+            k
+        }
+        Top::SystemQos => {
+            cfg.system_qos.get_or_insert(system_qos(r, kids)?);
+            Key::SystemQos
+        }
+        Top::Vlt(id) => {
+            let v = vlt(r, id, kids)?;
+            if cfg.vlt.as_ref().is_some_and(|x| x.id != id) {
+                return Err(r.error(
+                    Problem::Duplicate,
+                    node.at,
+                    0,
+                    "one `vlt-domain` per switch: this one is a second",
+                ));
+            }
+            cfg.vlt.get_or_insert(v);
+            Key::Vlt
+        }
+        Top::Bgp(asn) => {
+            let b = bgp(r, asn, kids)?;
+            if cfg.bgp.as_ref().is_some_and(|x| x.asn != asn) {
+                return Err(r.error(
+                    Problem::Duplicate,
+                    node.at,
+                    0,
+                    "one `router bgp` instance per switch: this one is a second",
+                ));
+            }
+            cfg.bgp.get_or_insert(b);
+            Key::Bgp
+        }
+        // Read as text by `parse`, before the tree.
+        Top::Banner(_) => {
+            return Err(r.error(Problem::Structure, node.at, 0, "a banner inside a block"));
+        }
+    })
+}
