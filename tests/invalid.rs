@@ -72,8 +72,8 @@ fn a_fabric_of_400_switches_written_port_by_port_loads() {
 }
 
 #[test]
-fn every_error_code_in_the_readme_has_a_fixture() {
-    let readme = std::fs::read_to_string(crate::root().join("README.md")).unwrap();
+fn every_error_code_in_the_codes_page_has_a_fixture() {
+    let readme = std::fs::read_to_string(crate::root().join("docs/codes.md")).unwrap();
     let codes: Vec<&str> = readme
         .lines()
         .filter_map(|l| l.strip_prefix("| E"))

@@ -20,6 +20,7 @@ mod plan;
 mod props;
 mod proxy_jump;
 mod push;
+mod readme;
 mod recipe;
 mod routing;
 mod show;

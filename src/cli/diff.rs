@@ -42,7 +42,7 @@ enum Format {
     Text,
     /// Only the commands, pasteable.
     Commands,
-    /// Everything, for scripts (schema in the README).
+    /// Everything, for scripts (schema in `docs/commands.md`).
     Json,
 }
 

@@ -83,7 +83,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
 fn plans(fabric: &Fabric, only: &[String]) -> Result<Option<Vec<Plan>>, Failure> {
     if fabric.hosts.is_empty() {
         return Err(Failure(
-            "the fabric declares no host: add a `hosts:` map (README, \"Hosts\")".into(),
+            "the fabric declares no host: add a `hosts:` map (docs/commands.md, \"Hosts\")".into(),
         ));
     }
     for n in only {
