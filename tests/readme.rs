@@ -289,39 +289,26 @@ fn workflow_steps(text: &str) -> Vec<(Option<String>, String)> {
     out
 }
 
-#[test]
-fn the_golden_review_workflow_passes_on_the_repository() {
-    let before = git_status();
-    let workflow = ".github/workflows/golden-review.yml";
-    let text = std::fs::read_to_string(crate::root().join(workflow)).unwrap();
-    let dir = crate::scratch("readme-workflow");
-    let repo = fresh_copy(&dir);
-    std::fs::create_dir_all(repo.join("target/release")).unwrap();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_fabric"),
-        repo.join("target/release/fabric"),
-    )
-    .unwrap();
-    let steps = workflow_steps(&text);
-
-    // The matrix of the audit job: what the `list` step writes to `$GITHUB_OUTPUT`.
-    let (_, list) = steps
-        .iter()
-        .find(|(id, _)| id.as_deref() == Some("list"))
-        .expect("a step `list`");
-    let output = dir.join("tmp/github-output");
-    let output_s = output.to_string_lossy().into_owned();
-    let (code, out) = sh(&dir, &repo, list, &[("GITHUB_OUTPUT", &output_s)]);
-    assert_eq!(code, 0, "the list step fails:\n{out}");
-    let written = std::fs::read_to_string(&output).unwrap();
-    let json = written
-        .lines()
-        .find_map(|l| l.strip_prefix("fabrics="))
-        .expect("fabrics=… in $GITHUB_OUTPUT");
-    let fabrics: Vec<String> = serde_json::from_str(json).expect("a JSON list of fabrics");
-    assert_eq!(fabrics.len(), crate::fabrics().len(), "{fabrics:?}");
-
-    // Each line calling the binary, continuation lines joined, the matrix expanded.
+/// Runs every line of a workflow's `run:` scripts that calls `target/release/fabric` in the
+/// copy (continuation lines joined, `${{ matrix.fabric }}` expanded to what the step with `id:
+/// list` writes to `$GITHUB_OUTPUT`), each of which must succeed; returns the subcommands run.
+fn run_workflow(dir: &Path, repo: &Path, name: &str, text: &str) -> Vec<String> {
+    let steps = workflow_steps(text);
+    let mut fabrics: Vec<String> = Vec::new();
+    if let Some((_, list)) = steps.iter().find(|(id, _)| id.as_deref() == Some("list")) {
+        let output = dir.join("tmp/github-output");
+        let _ = std::fs::remove_file(&output);
+        let output_s = output.to_string_lossy().into_owned();
+        let (code, out) = sh(dir, repo, list, &[("GITHUB_OUTPUT", &output_s)]);
+        assert_eq!(code, 0, "{name}: the list step fails:\n{out}");
+        let written = std::fs::read_to_string(&output).unwrap();
+        let json = written
+            .lines()
+            .find_map(|l| l.strip_prefix("fabrics="))
+            .expect("fabrics=… in $GITHUB_OUTPUT");
+        fabrics = serde_json::from_str(json).expect("a JSON list of fabrics");
+        assert_eq!(fabrics.len(), crate::fabrics().len(), "{name}: {fabrics:?}");
+    }
     let mut kinds = Vec::new();
     for (_, run) in &steps {
         let joined = run.replace("\\\n", " ");
@@ -331,6 +318,10 @@ fn the_golden_review_workflow_passes_on_the_repository() {
         {
             let line = line.trim();
             let expanded: Vec<String> = if line.contains("${{ matrix.fabric }}") {
+                assert!(
+                    !fabrics.is_empty(),
+                    "{name}: a matrix without a `list` step"
+                );
                 fabrics
                     .iter()
                     .map(|f| line.replace("${{ matrix.fabric }}", f))
@@ -338,15 +329,15 @@ fn the_golden_review_workflow_passes_on_the_repository() {
             } else {
                 assert!(
                     !line.contains("${{"),
-                    "an expression this test cannot expand: {line}"
+                    "{name}: an expression this test cannot expand: {line}"
                 );
                 vec![line.to_string()]
             };
             for cmd in expanded {
-                let (code, out) = sh(&dir, &repo, &cmd, &[]);
+                let (code, out) = sh(dir, repo, &cmd, &[]);
                 assert_eq!(
                     code, 0,
-                    "`{cmd}` fails on the repository as committed:\n{out}"
+                    "{name}: `{cmd}` fails on the repository as committed:\n{out}"
                 );
                 let kind = cmd.split_whitespace().nth(1).unwrap_or("").to_string();
                 if kind == "audit" {
@@ -366,10 +357,40 @@ fn the_golden_review_workflow_passes_on_the_repository() {
     }
     kinds.sort();
     kinds.dedup();
+    kinds
+}
+
+#[test]
+fn the_ci_workflows_pass_on_the_repository() {
+    let before = git_status();
+    let dir = crate::scratch("readme-workflow");
+    let repo = fresh_copy(&dir);
+    std::fs::create_dir_all(repo.join("target/release")).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_fabric"),
+        repo.join("target/release/fabric"),
+    )
+    .unwrap();
+
+    let workflow = ".github/workflows/golden-review.yml";
+    let text = std::fs::read_to_string(crate::root().join(workflow)).unwrap();
     assert_eq!(
-        kinds,
+        run_workflow(&dir, &repo, workflow, &text),
         ["audit", "compile", "validate"],
         "the workflow's fabric commands"
+    );
+
+    // The README's smallest job, the YAML block that names its file.
+    let readme = std::fs::read_to_string(crate::root().join("README.md")).unwrap();
+    let start = readme
+        .find("```yaml\n# .github/workflows/fabric.yml\n")
+        .expect("the README's CI job")
+        + 8;
+    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    assert_eq!(
+        run_workflow(&dir, &repo, "README.md's CI job", block),
+        ["compile", "validate"],
+        "the README job's fabric commands"
     );
     assert_eq!(
         git_status(),
