@@ -13,8 +13,9 @@
 //! Conventions the docs follow, visible where they are used: a trailing `# exit N` gives the
 //! exit code a command must end with (else 0); a trailing comment with `needs: WHAT` marks a
 //! command this test cannot run (root, the network, real switches, a terminal); those are
-//! listed on the test's output and counted, never dropped silently. After a `$ ` line, the
-//! first line of the output shown must be a line of what the command prints.
+//! listed on the test's output and counted, never dropped silently. Under a `$ ` line, the
+//! output shown must be what the command prints, line for line in that order, but for the
+//! lines elided with `…`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -33,8 +34,8 @@ struct Example {
     exit: i32,
     /// `needs: …`: why this test cannot run it.
     needs: Option<String>,
-    /// The first output line shown under a `$ ` line.
-    shows: Option<String>,
+    /// The output shown under a `$ ` line, but for elided lines (`…`, `...`).
+    shows: Vec<String>,
 }
 
 /// The comment of a shell line: what follows ` # ` (a `#` inside quotes is not one in the
@@ -73,10 +74,16 @@ fn examples_of(page: &str, text: &str) -> Vec<Example> {
             .split([';', ':'])
             .find_map(|part| part.trim().strip_prefix("exit ")?.parse().ok())
             .unwrap_or(0);
-        let shows = console
-            .then(|| lines.get(i + 1).map(|l| l.trim_end().to_string()))
-            .flatten()
-            .filter(|l| !l.starts_with("```") && !l.starts_with("$ "));
+        let shows = match console {
+            false => Vec::new(),
+            true => lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("```") && !l.starts_with("$ "))
+                .map(|l| l.trim_end())
+                .filter(|l| !l.contains('…') && !l.contains("..."))
+                .map(str::to_string)
+                .collect(),
+        };
         out.push(Example {
             place: format!("{page}:{}", i + 1),
             line: line.to_string(),
@@ -237,10 +244,12 @@ fn every_example_of_the_docs_runs_from_a_fresh_copy() {
                 "{}: `{}` exits {code}, the page says {}:\n{out}",
                 ex.place, ex.line, ex.exit
             );
-            if let Some(shows) = &ex.shows {
+            // The transcript's lines, in its order (elided lines left out).
+            let mut printed = out.lines().map(str::trim_end);
+            for shown in &ex.shows {
                 assert!(
-                    out.lines().any(|l| l.trim_end() == shows),
-                    "{}: `{}` does not print `{shows}`:\n{out}",
+                    printed.any(|l| l == shown),
+                    "{}: `{}` does not print `{shown}` where the page shows it:\n{out}",
                     ex.place,
                     ex.line
                 );
