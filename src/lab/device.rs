@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
 //! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
+//! | `STATE/leaf01/startup-configuration.cfg` | an OS10 switch's saved configuration (`write memory`), as `show running-configuration` prints it; it boots from it |
 //! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
 //! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
