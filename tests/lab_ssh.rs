@@ -203,7 +203,7 @@ fn ssh2_wrong_password_is_refused_and_the_host_key_persists() {
 }
 
 /// The OpenSSH client in a pseudo-terminal, driven like a person at a keyboard.
-fn openssh(dir: &Path, port: u16, extra: &[&str]) -> rexpect::session::PtySession {
+pub fn openssh(dir: &Path, port: u16, extra: &[&str]) -> rexpect::session::PtySession {
     let mut cmd = Command::new("ssh");
     cmd.args(["-F", "/dev/null", "-o", "StrictHostKeyChecking=yes"])
         .arg("-o")
@@ -217,25 +217,26 @@ fn openssh(dir: &Path, port: u16, extra: &[&str]) -> rexpect::session::PtySessio
     rexpect::session::spawn_command(cmd, Some(15_000)).expect("ssh starts in a PTY")
 }
 
+/// [`openssh`] logging in with the key `key` only, never asking for a password.
+pub fn openssh_key(dir: &Path, port: u16, key: &Path) -> rexpect::session::PtySession {
+    let key = key.display().to_string();
+    let batch = [
+        "-i",
+        &key,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "BatchMode=yes",
+    ];
+    openssh(dir, port, &batch)
+}
+
 #[test]
 fn openssh_client_logs_in_with_a_key_and_configures() {
     let dir = scratch("openssh-key");
     let key = keypair(&dir);
     let lab = lab(&dir);
-    let port = lab.switches[0].addr.port();
-    let key = key.display().to_string();
-    let mut p = openssh(
-        &dir,
-        port,
-        &[
-            "-i",
-            &key,
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "BatchMode=yes",
-        ],
-    );
+    let mut p = openssh_key(&dir, lab.switches[0].addr.port(), &key);
     p.exp_string("NVIDIA Switch").unwrap();
     p.exp_string("leaf01 [standalone: master] > ").unwrap();
     p.send_line("enable").unwrap();
@@ -1546,16 +1547,7 @@ fn openssh_terminal_helps_completes_recalls_and_edits() {
     let lab = lab(&dir);
     let port = lab.switches[0].addr.port();
     let device = lab.switches[0].device.clone();
-    let key = key.display().to_string();
-    let login = [
-        "-i",
-        &key,
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "BatchMode=yes",
-    ];
-    let mut p = openssh(&dir, port, &login);
+    let mut p = openssh_key(&dir, port, &key);
     let user = "leaf01 [standalone: master] > ";
     p.exp_string(user).unwrap();
     p.send("show ?").unwrap();

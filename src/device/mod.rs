@@ -1,7 +1,8 @@
 //! Talking to switches: the SSH transport (ssh2: host keys judged as OpenSSH judges
 //! `known_hosts`, agent, key file, password and keyboard-interactive, timeouts, keepalives),
 //! the switch's identity checked before the first command (its host key and its name), the
-//! Onyx CLI session over it (prompts, paging, enable and configure, `%` replies), and the push
+//! CLI session over it, one code for every switch OS with the OS's conventions as a value
+//! ([`dialect`]: Onyx, OS10; prompts, paging, enable and configure, `%` replies), and the push
 //! of a plan with its safety: one push per switch (a lock), snapshot, drift guard, apply,
 //! verify, save, roll back.
 //!
@@ -9,6 +10,7 @@
 //! switch, as data: nothing here prints. Secrets never reach a transcript, a backup or an
 //! error: a running config read from a switch has its secrets masked.
 
+pub mod dialect;
 pub mod host;
 pub mod jump;
 pub mod known_hosts;

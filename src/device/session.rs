@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::dialect::{self, Dialect};
 use super::{Error, Options, Secret, Target};
 use crate::onyx::{self, Config};
 
@@ -31,6 +32,8 @@ pub struct Cli {
     prompt_host: String,
     /// Every switch name of the fleet (`Options::switches`).
     fleet: Vec<String>,
+    /// The switch OS's session conventions.
+    dialect: &'static Dialect,
 }
 
 /// Where a session's transcript is and whether all of it was written.
@@ -191,16 +194,19 @@ fn identity(
     )))
 }
 
-/// Whether the text ends at the pager's prompt (`lines 1-23`, `lines 8-30/30 (END)`).
-fn at_pager(text: &str) -> bool {
-    let last = text.rsplit('\n').next().unwrap_or("").trim_end();
-    last.starts_with("lines ") && last[6..].chars().next().is_some_and(|c| c.is_ascii_digit())
-}
-
 impl Cli {
     /// Connects, logs in, waits for the first prompt, checks that the switch is the one asked
     /// for (before any command), turns paging off and enters enable.
     pub fn open(target: &Target, opts: &Options) -> Result<Cli, Error> {
+        Cli::open_as(target, opts, &dialect::ONYX)
+    }
+
+    /// [`Cli::open`] of a switch that speaks `dialect`.
+    pub fn open_as(
+        target: &Target,
+        opts: &Options,
+        dialect: &'static Dialect,
+    ) -> Result<Cli, Error> {
         let (session, trust) = super::ssh::connect(target, opts)?;
         let closed = |e: ssh2::Error| {
             Error::Connect(format!("cannot open a shell: {}", super::ssh::plain(&e)))
@@ -224,13 +230,14 @@ impl Cli {
             transcript,
             prompt_host: String::new(),
             fleet: opts.switches.clone(),
+            dialect,
         };
         let (_, level) = cli.read_to_prompt("(login)")?;
         cli.level = level;
         let seen = cli.prompt_host.clone();
         identity(target, opts, trust.name_pinned, &cli.fleet, &seen)?;
         trust.record(opts)?;
-        cli.run("no cli session paging enable")?;
+        cli.run(dialect.paging_off)?;
         if cli.level == Level::User {
             cli.enable()?;
         }
@@ -310,13 +317,15 @@ impl Cli {
                     })?;
                 continue;
             }
-            if at_pager(&tail) {
+            let last = tail.rsplit('\n').next().unwrap_or("");
+            if (self.dialect.pager)(last) {
                 // Paging should be off; if a pager shows anyway, page on.
                 let _ = self.channel.write_all(b" ");
                 continue;
             }
-            if let Some(level) = prompt_level(&tail) {
-                self.prompt_host = prompt_host(&tail).to_string();
+            if let Some(prompt) = (self.dialect.prompt)(last) {
+                let level = prompt.level;
+                self.prompt_host = prompt.host.to_string();
                 let text = String::from_utf8_lossy(&raw).into_owned();
                 self.log(&text);
                 let clean = onyx::clean(&text).into_owned();
@@ -350,7 +359,7 @@ impl Cli {
             _ => text.as_str(),
         };
         let output = output.strip_prefix('\n').unwrap_or(output).to_string();
-        if let Some(err) = output.lines().find(|l| l.starts_with('%')) {
+        if let Some(err) = output.lines().find(|l| self.dialect.is_error(l)) {
             return Err(Error::Refused {
                 command: command.to_string(),
                 reply: err.to_string(),
@@ -392,15 +401,7 @@ impl Cli {
                 e.line, e.expected
             ))
         })?;
-        if let Some(name) = config.hostname.as_deref()
-            && is_other(&self.target, &self.fleet, name)
-        {
-            return Err(Error::Identity(format!(
-                "the switch at {} is not `{}`: its running config says `hostname {name}`",
-                super::ssh::address(&self.target),
-                self.target.name
-            )));
-        }
+        self.same_hostname(config.hostname.as_deref(), "running config")?;
         Ok((text, config))
     }
 
@@ -431,13 +432,19 @@ impl Cli {
     /// Enters configuration mode.
     pub fn configure(&mut self) -> Result<(), Error> {
         if self.level != Level::Config {
-            self.run("configure terminal")?;
+            self.run(self.dialect.configure)?;
         }
         Ok(())
     }
 
     /// Leaves every configuration level.
     pub fn leave_config(&mut self) -> Result<(), Error> {
+        if let Some(end) = self.dialect.end {
+            if self.level == Level::Config {
+                self.run(end)?;
+            }
+            return Ok(());
+        }
         for _ in 0..4 {
             if self.level != Level::Config {
                 return Ok(());
@@ -445,6 +452,97 @@ impl Cli {
             self.run("exit")?;
         }
         Ok(())
+    }
+
+    /// A `hostname` read back from the switch (in its `what`) naming another switch of the
+    /// fleet is refused, as its prompt would be.
+    fn same_hostname(&self, name: Option<&str>, what: &str) -> Result<(), Error> {
+        match name {
+            Some(name) if is_other(&self.target, &self.fleet, name) => {
+                Err(Error::Identity(format!(
+                    "the switch at {} is not `{}`: its {what} says `hostname {name}`",
+                    super::ssh::address(&self.target),
+                    self.target.name
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The switch OS this session speaks.
+    pub fn dialect(&self) -> &'static Dialect {
+        self.dialect
+    }
+
+    /// Saves the running configuration as the one the switch boots from (Onyx
+    /// `configuration write`, OS10 `write memory`), from the `#` prompt.
+    pub fn save(&mut self) -> Result<(), Error> {
+        self.leave_config()?;
+        self.run(self.dialect.save).map(|_| ())
+    }
+
+    /// Types `lines` in configuration mode, in order, stopping at the first the switch
+    /// refuses: that line and the switch's reply are the error. The lines are the caller's
+    /// (a plan's), one command each: a line holding a line break is refused before anything
+    /// is sent, as it would be two commands.
+    pub fn apply(&mut self, lines: &[String]) -> Result<(), Error> {
+        if let Some(bad) = lines.iter().find(|l| l.contains(['\n', '\r'])) {
+            return Err(Error::Refused {
+                command: bad.replace(['\n', '\r'], " "),
+                reply: "a command holds a line break: nothing was sent".into(),
+            });
+        }
+        self.configure()?;
+        for line in lines {
+            self.run(line)?;
+        }
+        Ok(())
+    }
+
+    /// The OS's transaction commands, or an error naming the OS when it has none.
+    fn transaction(&self) -> Result<dialect::Transaction, Error> {
+        self.dialect.transaction.ok_or_else(|| Error::Refused {
+            command: "start transaction".into(),
+            reply: format!("{} has no transaction mode", self.dialect.name),
+        })
+    }
+
+    /// Starts a transaction: configuration typed after it is held until [`Cli::commit`].
+    pub fn begin(&mut self) -> Result<(), Error> {
+        let t = self.transaction()?;
+        self.leave_config()?;
+        self.run(t.start).map(|_| ())
+    }
+
+    /// Applies what the transaction held, all at once.
+    pub fn commit(&mut self) -> Result<(), Error> {
+        let t = self.transaction()?;
+        self.leave_config()?;
+        self.run(t.commit).map(|_| ())
+    }
+
+    /// Drops what the transaction held: the running configuration is as before
+    /// [`Cli::begin`].
+    pub fn discard(&mut self) -> Result<(), Error> {
+        let t = self.transaction()?;
+        self.leave_config()?;
+        self.run(t.discard).map(|_| ())
+    }
+
+    /// An OS10 switch's `show running-configuration`, read into the OS10 model, its secrets
+    /// masked as for Onyx. A `hostname` naming another switch of the fleet is refused.
+    pub fn fetch_os10(&mut self) -> Result<(String, crate::os10::Config), Error> {
+        self.leave_config()?;
+        let text = self.run(self.dialect.show_running)?;
+        let text = crate::diag::redact_secrets(&text).into_owned();
+        let config = crate::os10::parse(&text).map_err(|e| {
+            Error::Parse(format!(
+                "the running configuration read back does not parse at line {}: {}",
+                e.line, e.expected
+            ))
+        })?;
+        self.same_hostname(config.hostname.as_deref(), "running configuration")?;
+        Ok((text, config))
     }
 
     /// Ends the session politely.
@@ -632,8 +730,9 @@ mod tests {
             prompt_host("MLNX01-1 [MLNX01: standby] (config) # "),
             "MLNX01-1"
         );
-        assert!(at_pager("x\nlines 1-23 "));
-        assert!(at_pager("lines 8-30/30 (END) "));
+        let pager = dialect::ONYX.pager;
+        assert!(pager("lines 1-23 "));
+        assert!(pager("lines 8-30/30 (END) "));
     }
 
     /// A full disk (`/dev/full`: every write fails with ENOSPC) makes the transcript say it

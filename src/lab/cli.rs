@@ -14,6 +14,7 @@ use crate::onyx::{Config, Protocol};
 use crate::types::{Release, Vlan, cli_text};
 
 use super::network::World;
+use super::os10::{Os10Session, Os10Switch};
 
 /// What a simulated switch keeps: its running configuration and its saved files.
 #[derive(Clone, Debug)]
@@ -32,6 +33,17 @@ pub struct Switch {
     pub logins: BTreeMap<u64, Login>,
     /// When the lab started the switch (`show version`'s uptime).
     pub booted: Instant,
+    /// An OS10 switch's state: its sessions speak OS10 ([`super::os10`]), and `running` and
+    /// `files` above are unused. `None`: an Onyx switch.
+    pub os10: Option<Box<Os10Switch>>,
+}
+
+/// The switch OS a lab switch simulates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Os {
+    #[default]
+    Onyx,
+    Os10,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
@@ -228,16 +240,46 @@ impl Switch {
             saves: 0,
             logins: BTreeMap::new(),
             booted: Instant::now(),
+            os10: None,
+        }
+    }
+
+    /// A factory-default OS10 switch named `hostname`, of `model` (the lab's S5248F-ON when
+    /// `None`).
+    pub fn os10_factory(
+        hostname: &str,
+        model: Option<&'static crate::os10::models::Model>,
+    ) -> Switch {
+        Switch::os10_with(Os10Switch::factory(hostname, model))
+    }
+
+    /// An OS10 switch in the state `sw`.
+    pub fn os10_with(sw: Os10Switch) -> Switch {
+        let mut s = Switch::factory(sw.hostname());
+        s.os10 = Some(Box::new(sw));
+        s
+    }
+
+    pub fn os(&self) -> Os {
+        match self.os10 {
+            Some(_) => Os::Os10,
+            None => Os::Onyx,
         }
     }
 
     pub fn hostname(&self) -> &str {
-        self.running.hostname.as_deref().unwrap_or("")
+        match &self.os10 {
+            Some(o) => o.hostname(),
+            None => self.running.hostname.as_deref().unwrap_or(""),
+        }
     }
 
     /// Whether the running configuration differs from the active saved file.
     pub fn unsaved(&self) -> bool {
-        self.files.get(&self.active) != Some(&self.running)
+        match &self.os10 {
+            Some(o) => o.startup.as_ref() != Some(&o.running),
+            None => self.files.get(&self.active) != Some(&self.running),
+        }
     }
 }
 
@@ -312,6 +354,8 @@ pub struct Session {
     /// A line whose double quote is still open (`banner motd "`): the lines typed next, at
     /// the `> ` prompt (captured, CSM session), are its text until a line closes the quote.
     continued: Option<String>,
+    /// The session's state on an OS10 switch (unused on Onyx).
+    pub os10: Os10Session,
 }
 
 impl Default for Session {
@@ -336,6 +380,7 @@ impl Session {
             enable_password: None,
             asking: false,
             continued: None,
+            os10: Os10Session::default(),
         }
     }
 
@@ -343,6 +388,7 @@ impl Session {
     /// which has no terminal).
     pub fn set_paging(&mut self, on: bool) {
         self.paging = on;
+        self.os10.set_paging(on);
     }
 
     /// Whether the next line answers `enable`'s password prompt (not echoed, not logged).
@@ -355,18 +401,22 @@ impl Session {
         Session {
             mode: Mode::Config,
             paging: false,
+            os10: Os10Session::configuring(),
             ..Session::new()
         }
     }
 
     /// Whether an output is being paged: the next keystroke goes to the pager.
     pub fn paging_now(&self) -> bool {
-        !self.pending.is_empty() || self.end
+        !self.pending.is_empty() || self.end || self.os10.paging_now()
     }
 
     /// The prompt as Onyx prints it, with its trailing space; the pager's prompt while an
     /// output is being paged.
     pub fn prompt(&self, sw: &Switch) -> String {
+        if let Some(o) = &sw.os10 {
+            return self.os10.prompt(o);
+        }
         if self.asking {
             return "Password: ".to_string();
         }
@@ -403,6 +453,9 @@ impl Session {
     /// shows the next page, Enter the next line, `q` (or Ctrl-C, as in less) quits; at
     /// `(END)` any key leaves.
     pub fn key(&mut self, key: u8) -> Reply {
+        if self.os10.paging_now() {
+            return self.os10.key(key);
+        }
         if self.end || matches!(key, b'q' | b'Q' | 0x03) {
             self.pending.clear();
             self.end = false;
@@ -441,6 +494,12 @@ impl Session {
 
     /// Reads one line typed at the prompt of a switch cabled into `world`.
     pub fn input_in(&mut self, sw: &mut Switch, line: &str, world: Option<&World>) -> Reply {
+        if let Some(o) = sw.os10.as_deref_mut() {
+            let (reply, effect) = self.os10.input(o, line);
+            sw.revision += u64::from(effect.changed);
+            sw.saves += u64::from(effect.saved);
+            return reply;
+        }
         if self.asking {
             self.asking = false;
             if Some(line.trim_end_matches(['\r', '\n'])) == self.enable_password.as_deref() {

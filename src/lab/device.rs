@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
 //! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
+//! | `STATE/leaf01/startup-configuration.cfg` | an OS10 switch's saved configuration (`write memory`), as `show running-configuration` prints it; it boots from it |
 //! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
 //! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
@@ -228,6 +229,9 @@ impl Device {
     ) -> Result<Device, String> {
         fs::create_dir_all(dir.join("saved"))
             .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        if let Some(os10) = fresh.os10 {
+            return Device::open_os10(dir, *os10, prefer_fresh, keep_running);
+        }
         let mut switch = fresh;
         if !prefer_fresh && let Some(mut saved) = load_saved(dir)? {
             saved.release = switch.release;
@@ -242,6 +246,33 @@ impl Device {
             let _ = fs::remove_file(&running);
         }
         let mut dev = Device::new(switch);
+        dev.dir = Some(dir.to_path_buf());
+        dev.keep_running = keep_running;
+        dev.persist()?;
+        Ok(dev)
+    }
+
+    /// [`Device::open`] of an OS10 switch: it boots from `STATE/NAME/startup-configuration.cfg`
+    /// when there is one.
+    fn open_os10(
+        dir: &Path,
+        mut fresh: super::os10::Os10Switch,
+        prefer_fresh: bool,
+        keep_running: bool,
+    ) -> Result<Device, String> {
+        let startup = dir.join(OS10_STARTUP);
+        if !prefer_fresh && startup.exists() {
+            let saved = read_os10(&startup)?;
+            fresh.startup = Some(saved.clone());
+            fresh.running = saved;
+        }
+        let running = dir.join("running.cfg");
+        if keep_running && !prefer_fresh && running.exists() {
+            fresh.running = read_os10(&running)?;
+        } else if running.exists() {
+            let _ = fs::remove_file(&running);
+        }
+        let mut dev = Device::new(Switch::os10_with(fresh));
         dev.dir = Some(dir.to_path_buf());
         dev.keep_running = keep_running;
         dev.persist()?;
@@ -354,6 +385,16 @@ impl Device {
         })
     }
 
+    /// What a login prints before the first prompt: the switch OS's banner.
+    pub fn banner(&self, id: u64) -> String {
+        match self.lock().os() {
+            super::cli::Os::Onyx => format!(
+                "Number of total successful connections since last 1 days: {id}\n\nNVIDIA Switch\n\n"
+            ),
+            super::cli::Os::Os10 => super::os10::banner().to_string(),
+        }
+    }
+
     /// The prompt `session` shows now.
     pub fn prompt(&self, session: &Session) -> String {
         session.prompt(&self.lock())
@@ -361,12 +402,20 @@ impl Device {
 
     /// What `?` prints after `typed` (the line up to the cursor), in `session`'s mode.
     pub fn help(&self, session: &Session, typed: &str) -> String {
-        super::help::help(session, &self.lock(), typed)
+        let sw = self.lock();
+        match sw.os() {
+            super::cli::Os::Onyx => super::help::help(session, &sw, typed),
+            super::cli::Os::Os10 => super::os10::help(typed),
+        }
     }
 
     /// What Tab does after `typed` (the line up to the cursor), in `session`'s mode.
     pub fn complete(&self, session: &Session, typed: &str) -> super::help::Completion {
-        super::help::complete(session, typed)
+        match self.lock().os() {
+            super::cli::Os::Onyx => super::help::complete(session, typed),
+            // OS10's completion is not modeled: Tab inserts nothing.
+            super::cli::Os::Os10 => super::help::Completion::default(),
+        }
     }
 
     /// One command line received by `session` (number `id`): logged, checked against the
@@ -550,6 +599,9 @@ impl Device {
         if files.is_none() && running.is_none() {
             return Ok(());
         }
+        if let Some(os10) = self.lock().os10.as_deref() {
+            return persist_os10(dir, os10, files.is_some(), running.is_some());
+        }
         let renderer = Renderer::embedded().map_err(|e| e.to_string())?;
         let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
             let text = renderer.render(cfg).map_err(|e| e.to_string())?;
@@ -582,6 +634,38 @@ impl Device {
         }
         Ok(())
     }
+}
+
+/// An OS10 switch's startup configuration in its folder, as `show running-configuration`
+/// prints it (the switch keeps it as `startup.xml`; the lab keeps the text).
+pub const OS10_STARTUP: &str = "startup-configuration.cfg";
+
+fn persist_os10(
+    dir: &Path,
+    sw: &super::os10::Os10Switch,
+    saved: bool,
+    running: bool,
+) -> Result<(), String> {
+    let renderer = crate::os10::Renderer::embedded()?;
+    if saved && let Some(startup) = &sw.startup {
+        write_atomic(
+            &dir.join(OS10_STARTUP),
+            renderer.render(startup)?.as_bytes(),
+        )?;
+    }
+    if running {
+        write_atomic(
+            &dir.join("running.cfg"),
+            renderer.render(&sw.running)?.as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
+fn read_os10(path: &Path) -> Result<crate::os10::Config, String> {
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    crate::os10::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
 }
 
 /// When a file was last changed; `None` when it does not exist.

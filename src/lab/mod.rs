@@ -1,4 +1,5 @@
-//! The lab: simulated Onyx switches, the project's test bed and a place to try everything
+//! The lab: simulated Onyx and OS10 switches ([`os10`]: an OS10 switch's CLI, chosen per
+//! switch by [`Os`]), the project's test bed and a place to try everything
 //! without hardware. A switch is an [`onyx::Config`](crate::onyx::Config) with saved
 //! configuration files; its CLI ([`cli`]) reads commands with the same grammar as the parser
 //! and applies them with the same semantics. [`device`] shares a switch between sessions
@@ -11,6 +12,7 @@ pub mod cli;
 pub mod device;
 mod help;
 pub mod network;
+pub mod os10;
 mod pipe;
 pub mod server;
 mod show;
@@ -19,7 +21,7 @@ mod unmodeled;
 
 use std::io::{Read, Write};
 
-pub use cli::{Reply, Session, Switch};
+pub use cli::{Os, Reply, Session, Switch};
 pub use device::{Device, Faults};
 pub use network::{Cabling, Network};
 pub use server::{Lab, Logins, Served, Spec};

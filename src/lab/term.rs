@@ -170,10 +170,7 @@ impl Term {
 
     /// What a login prints: the banner, then the first prompt.
     pub fn greet(&mut self, dev: &Device) -> Vec<u8> {
-        let out = format!(
-            "Number of total successful connections since last 1 days: {}\n\nNVIDIA Switch\n\n",
-            self.id
-        );
+        let out = dev.banner(self.id);
         let mut bytes = self.endings(&out).into_bytes();
         bytes.extend(self.prompt(dev).into_bytes());
         bytes

@@ -1,0 +1,588 @@
+//! The lab's OS10 switch: a Dell EMC SmartFabric OS10 CLI over the same SSH server, terminal
+//! and fault injection as the Onyx switch. Its state is an [`os10::Config`] (running) and the
+//! configuration saved as startup; a session's lines are read with the OS10 grammar in the
+//! mode they are typed in ([`edit`]) and `show running-configuration` prints the state
+//! through the OS10 renderer.
+//!
+//! Fidelity follows `../shared/reference/os10-roce.md` ("Session facts") and the captures in
+//! `tests/fixtures/corpus/os10/`: the prompts `OS10#`, `OS10(config)#`,
+//! `OS10(conf-if-eth1/1/1)#`, `(conf-if-po-100)`, `(conf-if-vl-7)` and `% Error: Illegal
+//! parameter.` are captured (Cray CSM and grantcurell sessions), as is a top-level command
+//! typed in a sub-mode moving to its own mode (`interface port-channel100` typed at
+//! `(conf-if-vl-7)#`, CSM session). Transaction mode (`start transaction`, then `commit` or
+//! `discard`, at the `#` prompt) is Dell's knowledge-base article 000120163 ("available as of
+//! 10.4.x"). Everything else the lab prints is in one table, [`Unconfirmed`].
+
+mod edit;
+mod show;
+
+use std::time::Instant;
+
+use crate::os10::{self, Config, Iface, QosKind, TrustKind};
+
+use super::cli::Reply;
+use edit::{Change, Ctx, Line, Refused};
+
+/// The release a lab OS10 switch reports: the AzureStack TOR's `show version` (10.5.3.2).
+pub const LAB_RELEASE: &str = "10.5.3.2";
+
+/// The model a lab OS10 switch is when none is named: the captured S5248F-ON.
+pub const LAB_MODEL: &str = "S5248F-ON";
+
+/// What the lab prints where no capture of OS10 shows the text; every entry is a choice,
+/// UNCONFIRMED on a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unconfirmed {
+    /// A command OS10 does not know in this mode.
+    Unrecognized,
+    /// A command cut short (`router bgp` without its AS).
+    Incomplete,
+    /// A change the configuration does not take (a second VLT domain, …).
+    Rejected,
+    /// `commit` or `discard` outside a transaction.
+    NoTransaction,
+    /// `start transaction` inside one.
+    InTransaction,
+    /// `show running-configuration interface X` of an interface with no configuration.
+    NoSuchInterface,
+    /// The pager's prompt while output longer than the terminal is shown.
+    More,
+    /// `copy running-configuration startup-configuration`'s reply (the captured `Copy
+    /// completed` is of a `copy` between files; `write memory` prints nothing, captured).
+    CopyDone,
+}
+
+impl Unconfirmed {
+    /// The one table of unconfirmed texts.
+    pub fn text(self) -> &'static str {
+        match self {
+            Unconfirmed::Unrecognized => "% Error: Unrecognized command.",
+            Unconfirmed::Incomplete => "% Error: Incomplete command.",
+            Unconfirmed::Rejected => "% Error: Configuration rejected.",
+            Unconfirmed::NoTransaction => "% Error: No transaction in progress.",
+            Unconfirmed::InTransaction => "% Error: A transaction is already in progress.",
+            Unconfirmed::NoSuchInterface => "% Error: Interface has no configuration.",
+            Unconfirmed::More => " --more-- ",
+            Unconfirmed::CopyDone => "Copy completed",
+        }
+    }
+
+    fn reply(self) -> Reply {
+        Reply::text(format!("{}\n", self.text()))
+    }
+}
+
+/// `% Error: Illegal parameter.`: a known command with a wrong value (captured, CSM session).
+const ILLEGAL: &str = "% Error: Illegal parameter.";
+
+/// A mode's prompt inside `(…)`, with its source. Captured: `conf-if-eth1/1/12`,
+/// `conf-if-po-100`, `conf-if-vl-7` (grantcurell, CSM), `config-router-ospf-1` (CSM, the
+/// model of the BGP one). The rest follows the Dell OS10 user guide's examples, UNCONFIRMED
+/// by a capture.
+fn mode_prompt(ctx: &Ctx, header: &str) -> String {
+    let last = header.rsplit(' ').next().unwrap_or("");
+    match ctx {
+        Ctx::Interface(Iface::Ethernet(e)) => format!("conf-if-eth{e}"),
+        Ctx::Interface(Iface::PortChannel(n)) => format!("conf-if-po-{n}"),
+        Ctx::Interface(Iface::Vlan(v)) => format!("conf-if-vl-{v}"),
+        Ctx::Interface(Iface::Loopback(n)) => format!("conf-if-lo-{n}"),
+        Ctx::Interface(Iface::Mgmt(a, b, c)) => format!("conf-if-ma-{a}/{b}/{c}"),
+        Ctx::Wred => "config-wred".into(),
+        Ctx::ClassMap(QosKind::Queuing) => "config-cmap-queuing".into(),
+        Ctx::ClassMap(QosKind::NetworkQos) => "config-cmap-nqos".into(),
+        Ctx::TrustMap(TrustKind::Dot1p) => "config-tmap-dot1p-map".into(),
+        Ctx::TrustMap(TrustKind::Dscp) => "config-tmap-dscp-map".into(),
+        Ctx::QosMap => "config-qos-map".into(),
+        Ctx::PolicyMap(QosKind::Queuing) => "config-pmap-queuing".into(),
+        Ctx::PolicyMap(QosKind::NetworkQos) => "config-pmap-network-qos".into(),
+        Ctx::PolicyClass(QosKind::Queuing) => "config-pmap-c-que".into(),
+        Ctx::PolicyClass(QosKind::NetworkQos) => "config-pmap-c-nqos".into(),
+        Ctx::SystemQos => "config-sys-qos".into(),
+        Ctx::Vlt(n) => format!("conf-vlt-{n}"),
+        Ctx::Bgp(_) => format!("config-router-bgp-{last}"),
+        Ctx::BgpAf => "configure-router-bgpv4-af".into(),
+        Ctx::Peer { template: false } => "config-router-neighbor".into(),
+        Ctx::Peer { template: true } => "config-router-template".into(),
+        Ctx::PeerAf => "config-router-neighbor-af".into(),
+    }
+}
+
+/// An OS10 switch's state.
+#[derive(Clone, Debug)]
+pub struct Os10Switch {
+    pub running: Config,
+    /// The startup configuration (`write memory`); `None` until the first save.
+    pub startup: Option<Config>,
+    pub model: &'static os10::models::Model,
+    pub release: String,
+    pub booted: Instant,
+}
+
+impl Os10Switch {
+    /// A switch as it leaves the factory, named: `hostname`, the model's front-panel ports
+    /// up, in VLAN 1, as a factory OS10 prints them (`no shutdown`, `switchport access vlan
+    /// 1`, `flowcontrol receive on`: grantcurell's 10.5.0.2 `show configuration`).
+    pub fn factory(hostname: &str, model: Option<&'static os10::models::Model>) -> Os10Switch {
+        let model = model
+            .or_else(|| os10::models::Model::named(LAB_MODEL))
+            .unwrap_or(&os10::models::MODELS[0]);
+        let mut text = format!("! Version {LAB_RELEASE}\n!\nhostname {hostname}\n");
+        for port in 1..=model.port_count() {
+            text.push_str(&format!(
+                "!\ninterface ethernet1/1/{port}\n no shutdown\n switchport access vlan 1\n flowcontrol receive on\n"
+            ));
+        }
+        text.push_str("!\ninterface mgmt1/1/1\n no shutdown\n!\n");
+        let running = os10::parse(&text).unwrap_or_default();
+        Os10Switch::with_config(running, model)
+    }
+
+    /// A switch running `config` (its startup too, as after a boot from it).
+    pub fn with_config(config: Config, model: &'static os10::models::Model) -> Os10Switch {
+        Os10Switch {
+            startup: Some(config.clone()),
+            running: config,
+            model,
+            release: LAB_RELEASE.to_string(),
+            booted: Instant::now(),
+        }
+    }
+
+    pub fn hostname(&self) -> &str {
+        self.running.hostname.as_deref().unwrap_or("OS10")
+    }
+}
+
+/// Where a session is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum Mode {
+    /// `OS10#`: an admin logs in at the `#` prompt (captured, CSM console).
+    #[default]
+    Exec,
+    /// `(config)#` and the blocks entered below it, outermost first, with their headers.
+    Config(Vec<(Ctx, String)>),
+}
+
+/// One session on an OS10 switch.
+#[derive(Clone, Debug)]
+pub struct Os10Session {
+    mode: Mode,
+    /// `terminal length`: 0 shows output whole.
+    length: usize,
+    /// Output lines still to page through.
+    pending: Vec<String>,
+    /// `start transaction`: the candidate configuration, applied by `commit`.
+    candidate: Option<Config>,
+}
+
+impl Default for Os10Session {
+    fn default() -> Self {
+        Os10Session {
+            mode: Mode::Exec,
+            length: 24,
+            pending: Vec::new(),
+            candidate: None,
+        }
+    }
+}
+
+/// What one line did to the switch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    pub changed: bool,
+    pub saved: bool,
+}
+
+impl Os10Session {
+    /// A session at `(config)#`, paging off (a drift fault's hand on the box).
+    pub fn configuring() -> Os10Session {
+        Os10Session {
+            mode: Mode::Config(Vec::new()),
+            length: 0,
+            ..Os10Session::default()
+        }
+    }
+
+    /// Turns paging off (an exec request has no terminal).
+    pub fn set_paging(&mut self, on: bool) {
+        self.length = if on { 24 } else { 0 };
+    }
+
+    pub fn paging_now(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The prompt, as OS10 prints it: `host#`, `host(config)#`, `host(conf-if-eth1/1/1)#`,
+    /// and a space (the captures show the command after `# `).
+    pub fn prompt(&self, sw: &Os10Switch) -> String {
+        if self.paging_now() {
+            return Unconfirmed::More.text().to_string();
+        }
+        let host = sw.hostname();
+        match &self.mode {
+            Mode::Exec => format!("{host}# "),
+            Mode::Config(path) => match path.last() {
+                None => format!("{host}(config)# "),
+                Some((ctx, header)) => format!("{host}({})# ", mode_prompt(ctx, header)),
+            },
+        }
+    }
+
+    /// A key while paging: `q` quits, Enter shows a line, anything else a page.
+    pub fn key(&mut self, key: u8) -> Reply {
+        let n = match key {
+            b'q' | b'Q' | 0x03 => {
+                self.pending.clear();
+                return Reply::default();
+            }
+            b'\r' | b'\n' => 1,
+            _ => self.length.saturating_sub(1).max(1),
+        };
+        Reply::text(self.next(n))
+    }
+
+    fn next(&mut self, n: usize) -> String {
+        let n = n.min(self.pending.len());
+        self.pending.drain(..n).map(|l| format!("{l}\n")).collect()
+    }
+
+    fn paged(&mut self, reply: Reply) -> Reply {
+        let lines: Vec<&str> = reply.output.lines().collect();
+        let page = self.length.saturating_sub(1).max(1);
+        if self.length == 0 || lines.len() <= page {
+            return reply;
+        }
+        self.pending = lines.iter().map(|l| l.to_string()).collect();
+        Reply {
+            output: self.next(page),
+            ..reply
+        }
+    }
+
+    /// Reads one line typed at the prompt.
+    pub fn input(&mut self, sw: &mut Os10Switch, line: &str) -> (Reply, Effect) {
+        if self.paging_now() {
+            let key = if line.trim() == "q" { b'q' } else { b' ' };
+            return (self.key(key), Effect::default());
+        }
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('!') {
+            return (Reply::default(), Effect::default());
+        }
+        let mut effect = Effect::default();
+        let reply = self.run(sw, line, &mut effect);
+        (self.paged(reply), effect)
+    }
+
+    fn run(&mut self, sw: &mut Os10Switch, line: &str, effect: &mut Effect) -> Reply {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // Commands of every mode.
+        match words.as_slice() {
+            ["end"] => {
+                self.mode = Mode::Exec;
+                return Reply::default();
+            }
+            ["exit"] => {
+                match &mut self.mode {
+                    Mode::Exec => {
+                        return Reply {
+                            output: String::new(),
+                            close: true,
+                        };
+                    }
+                    Mode::Config(path) if path.is_empty() => self.mode = Mode::Exec,
+                    Mode::Config(path) => {
+                        path.pop();
+                    }
+                }
+                return Reply::default();
+            }
+            ["do", rest @ ..] if matches!(self.mode, Mode::Config(_)) => {
+                return self.exec(sw, rest, effect);
+            }
+            _ => {}
+        }
+        match self.mode {
+            Mode::Exec => self.exec(sw, &words, effect),
+            Mode::Config(_) => self.configure(sw, line, effect),
+        }
+    }
+
+    /// A command at the `#` prompt (or after `do`).
+    fn exec(&mut self, sw: &mut Os10Switch, words: &[&str], effect: &mut Effect) -> Reply {
+        match words {
+            ["configure", "terminal"] | ["configure"] if self.mode == Mode::Exec => {
+                self.mode = Mode::Config(Vec::new());
+                Reply::default()
+            }
+            ["terminal", "length", n] => match n.parse::<usize>() {
+                Ok(n) if n <= 512 => {
+                    self.length = n;
+                    Reply::default()
+                }
+                _ => Reply::text(format!("{ILLEGAL}\n")),
+            },
+            ["write", "memory"] => {
+                sw.startup = Some(sw.running.clone());
+                effect.saved = true;
+                Reply::default()
+            }
+            ["copy", "running-configuration", "startup-configuration"] => {
+                sw.startup = Some(sw.running.clone());
+                effect.saved = true;
+                Unconfirmed::CopyDone.reply()
+            }
+            ["start", "transaction"] => {
+                if self.candidate.is_some() {
+                    return Unconfirmed::InTransaction.reply();
+                }
+                self.candidate = Some(sw.running.clone());
+                Reply::default()
+            }
+            ["commit"] => match self.candidate.take() {
+                Some(c) => {
+                    effect.changed = c != sw.running;
+                    sw.running = c;
+                    Reply::default()
+                }
+                None => Unconfirmed::NoTransaction.reply(),
+            },
+            ["discard"] => match self.candidate.take() {
+                Some(_) => Reply::default(),
+                None => Unconfirmed::NoTransaction.reply(),
+            },
+            ["show", rest @ ..] => self.show(sw, rest),
+            [] => Reply::default(),
+            _ => Unconfirmed::Unrecognized.reply(),
+        }
+    }
+
+    fn show(&self, sw: &Os10Switch, words: &[&str]) -> Reply {
+        let config = self.candidate.as_ref().unwrap_or(&sw.running);
+        let out = match words {
+            ["running-configuration"] => show::running(&sw.running),
+            ["candidate-configuration"] => show::running(config),
+            ["startup-configuration"] => match &sw.startup {
+                Some(c) => show::running(c),
+                None => Ok(String::new()),
+            },
+            ["running-configuration", "interface", rest @ ..] => {
+                let name = rest.concat();
+                match Iface::parse(&name) {
+                    Ok(Some(i)) => match show::interface(&sw.running, &i) {
+                        Ok(Some(text)) => Ok(text),
+                        Ok(None) => return Unconfirmed::NoSuchInterface.reply(),
+                        Err(e) => Err(e),
+                    },
+                    _ => return Reply::text(format!("{ILLEGAL}\n")),
+                }
+            }
+            ["configuration"] => match &self.mode {
+                Mode::Config(path) if !path.is_empty() => show::block(
+                    config,
+                    &path.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
+                ),
+                _ => show::running(config),
+            },
+            ["version"] => Ok(show::version(sw)),
+            ["interface", "status"] => Ok(show::status(sw)),
+            _ => return Unconfirmed::Unrecognized.reply(),
+        };
+        match out {
+            Ok(text) => Reply::text(text),
+            Err(e) => Reply::text(format!("% Error: {e}\n")),
+        }
+    }
+
+    /// A line in configuration mode: read in the mode it is typed in, else (as OS10 does,
+    /// captured) as a top-level command, which leaves the sub-mode for its own.
+    fn configure(&mut self, sw: &mut Os10Switch, line: &str, effect: &mut Effect) -> Reply {
+        let Mode::Config(path) = &self.mode else {
+            return Reply::default();
+        };
+        let path = path.clone();
+        let (no, rest) = match line.strip_prefix("no ") {
+            Some(r) => (true, r.trim()),
+            None => (false, line),
+        };
+        // The innermost mode first, then the top level.
+        let depths: Vec<usize> = if path.is_empty() {
+            vec![0]
+        } else {
+            vec![path.len(), 0]
+        };
+        let mut refused = Refused::Unknown;
+        for d in depths {
+            let here = &path[..d];
+            let ctx = here.last().map(|p| &p.0);
+            // `no shutdown`, `no switchport`: settings of their own.
+            let read = edit::read(ctx, line).map(|l| (l, false)).or_else(|e| {
+                if no {
+                    edit::read(ctx, rest).map(|l| (l, true))
+                } else {
+                    Err(e)
+                }
+            });
+            match read {
+                Ok((l, negated)) => {
+                    return self.change(sw, here.to_vec(), l, negated, effect);
+                }
+                Err(Refused::Unknown) => continue,
+                Err(e) => {
+                    refused = e;
+                    break;
+                }
+            }
+        }
+        refusal(&refused)
+    }
+
+    fn change(
+        &mut self,
+        sw: &mut Os10Switch,
+        here: Vec<(Ctx, String)>,
+        line: Line,
+        negated: bool,
+        effect: &mut Effect,
+    ) -> Reply {
+        let ctxs: Vec<Ctx> = here.iter().map(|p| p.0.clone()).collect();
+        let headers: Vec<String> = here.iter().map(|p| p.1.clone()).collect();
+        let change = match (&line, negated) {
+            (Line::Open(_, h), false) => Change::Open(h),
+            (Line::Open(_, h), true) => Change::Remove(h),
+            (Line::Set(l), false) => Change::Set(l),
+            (Line::Set(l), true) => Change::Unset(l),
+        };
+        let config = self.candidate.as_ref().unwrap_or(&sw.running);
+        let new = match edit::apply(config, &ctxs, &headers, change) {
+            Ok(c) => c,
+            Err(e) => return refusal(&e),
+        };
+        let mut path = here;
+        if let (Line::Open(ctx, h), false) = (line, negated) {
+            path.push((ctx, h));
+        }
+        self.mode = Mode::Config(path);
+        match &mut self.candidate {
+            Some(c) => *c = new,
+            None => {
+                effect.changed = new != sw.running;
+                sw.running = new;
+            }
+        }
+        Reply::default()
+    }
+}
+
+fn refusal(r: &Refused) -> Reply {
+    match r {
+        Refused::Unknown => Unconfirmed::Unrecognized.reply(),
+        Refused::Incomplete => Unconfirmed::Incomplete.reply(),
+        Refused::Bad(_) => Reply::text(format!("{ILLEGAL}\n")),
+        Refused::Rejected(_) => Unconfirmed::Rejected.reply(),
+    }
+}
+
+/// The commands `?` lists at the `#` prompt, with the lab's one-line help (OS10's own `?`
+/// layout is not captured: UNCONFIRMED).
+const HELP: &[(&str, &str)] = &[
+    ("commit", "Commit the candidate configuration"),
+    ("configure", "Enter configuration mode"),
+    ("copy", "Copy from one file to another"),
+    ("discard", "Discard the candidate configuration"),
+    ("end", "Return to the EXEC mode"),
+    ("exit", "Exit from the CLI"),
+    ("show", "Show running system information"),
+    ("start", "Start the transaction-based configuration"),
+    ("terminal", "Set terminal parameters"),
+    (
+        "write",
+        "Copy the running configuration to the startup configuration",
+    ),
+];
+
+/// What `?` prints after `typed`: the commands that begin with its last word.
+pub fn help(typed: &str) -> String {
+    let word = if typed.ends_with(' ') {
+        ""
+    } else {
+        typed.rsplit(' ').next().unwrap_or("")
+    };
+    HELP.iter()
+        .filter(|(c, _)| c.starts_with(word))
+        .map(|(c, h)| format!("  {c:<22}{h}\n"))
+        .collect()
+}
+
+/// The login banner: the console capture's (CSM, `sw-leaf01`, 10.5.x), without the Debian
+/// lines a login shell adds.
+pub fn banner() -> &'static str {
+    "\n-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-\n\
+     -*         Dell EMC  Network Operating System (OS10)           *-\n\
+     -*                                                             *-\n\
+     -* Copyright (c) 1999-2020 by Dell Inc. All Rights Reserved.   *-\n\
+     -*                                                             *-\n\
+     -*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-\n\n\
+     This product is protected by U.S. and international copyright and\n\
+     intellectual property laws. Dell EMC and the Dell EMC logo are\n\
+     trademarks of Dell Inc. in the United States and/or other\n\
+     jurisdictions. All other marks and names mentioned herein may be\n\
+     trademarks of their respective companies.\n\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &mut Os10Session, sw: &mut Os10Switch, line: &str) -> String {
+        s.input(sw, line).0.output
+    }
+
+    #[test]
+    fn modes_and_prompts() {
+        let mut sw = Os10Switch::factory("OS10", None);
+        let mut s = Os10Session::default();
+        assert_eq!(s.prompt(&sw), "OS10# ");
+        let steps = [
+            ("configure terminal", "OS10(config)# "),
+            ("interface ethernet1/1/1", "OS10(conf-if-eth1/1/1)# "),
+            ("interface port-channel 10", "OS10(conf-if-po-10)# "),
+            ("router bgp 65001", "OS10(config-router-bgp-65001)# "),
+            ("policy-map type queuing Q", "OS10(config-pmap-queuing)# "),
+            ("exit", "OS10(config)# "),
+            ("end", "OS10# "),
+        ];
+        for (line, prompt) in steps {
+            assert_eq!(run(&mut s, &mut sw, line), "", "{line}");
+            assert_eq!(s.prompt(&sw), prompt, "{line}");
+        }
+        assert_eq!(
+            run(&mut s, &mut sw, "frobnicate"),
+            "% Error: Unrecognized command.\n"
+        );
+    }
+
+    #[test]
+    fn a_transaction_applies_at_commit_and_not_after_discard() {
+        let mut sw = Os10Switch::factory("leaf01", None);
+        let mut s = Os10Session::default();
+        let before = sw.running.clone();
+        let block = [
+            "start transaction",
+            "configure terminal",
+            "interface ethernet1/1/2",
+            "mtu 9216",
+            "end",
+        ];
+        for end in ["discard", "commit"] {
+            for l in block {
+                assert_eq!(run(&mut s, &mut sw, l), "", "{l}");
+            }
+            assert_eq!(sw.running, before, "held until commit");
+            assert_eq!(run(&mut s, &mut sw, end), "");
+        }
+        assert_ne!(sw.running, before, "applied by commit");
+        let e = Iface::Ethernet(os10::Eth::new(2));
+        assert_eq!(sw.running.interfaces[&e].mtu, Some(9216));
+    }
+}

@@ -1,0 +1,123 @@
+//! The `show` commands of the lab's OS10 switch, in the layouts the captures show:
+//! `show running-configuration` (the renderer's text), `… interface NAME` (the block after a
+//! `!`, CSM `sw-cdu-001`), `show version` (AzureStack TOR, 10.5.3.2), `show interface status`
+//! (CSM `sw-10g01`).
+
+use std::time::Instant;
+
+use crate::os10::{self, Config, Iface, SwitchportMode};
+
+use super::Os10Switch;
+
+fn render(config: &Config) -> Result<String, String> {
+    os10::Renderer::embedded()?.render(config)
+}
+
+pub fn running(config: &Config) -> Result<String, String> {
+    render(config)
+}
+
+/// The lines of the block at `path` (headers, outermost first), after a `!`: `None` when
+/// there is no such block.
+fn lines_of(config: &Config, path: &[String]) -> Result<Option<String>, String> {
+    let text = render(config)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut start, mut end) = (0, lines.len());
+    for (d, h) in path.iter().enumerate() {
+        let depth = |l: &str| l.len() - l.trim_start_matches(' ').len();
+        let Some(at) = (start..end).find(|&i| depth(lines[i]) == d && lines[i].trim() == h) else {
+            return Ok(None);
+        };
+        start = at;
+        end = (at + 1..end)
+            .find(|&i| depth(lines[i]) <= d && !lines[i].trim().is_empty())
+            .unwrap_or(end);
+    }
+    let mut out = String::from("!\n");
+    for l in &lines[start..end] {
+        out.push_str(l);
+        out.push('\n');
+    }
+    Ok(Some(out))
+}
+
+/// `show running-configuration interface NAME`.
+pub fn interface(config: &Config, iface: &Iface) -> Result<Option<String>, String> {
+    lines_of(config, &[format!("interface {iface}")])
+}
+
+/// `show configuration` in a sub-mode: its block (grantcurell, 10.5.0.2).
+pub fn block(config: &Config, path: &[String]) -> Result<String, String> {
+    Ok(lines_of(config, path)?.unwrap_or_default())
+}
+
+/// `Up Time:` as the capture prints it (`10 weeks 4 days 23:25:39`); the lab prints weeks and
+/// days when there are some, UNCONFIRMED for a switch up less than a day.
+fn uptime(booted: Instant) -> String {
+    let s = booted.elapsed().as_secs();
+    let (weeks, days) = (s / 604_800, s / 86_400 % 7);
+    let clock = format!("{:02}:{:02}:{:02}", s / 3600 % 24, s / 60 % 60, s % 60);
+    match (weeks, days) {
+        (0, 0) => clock,
+        (0, d) => format!("{d} days {clock}"),
+        (w, d) => format!("{w} weeks {d} days {clock}"),
+    }
+}
+
+/// `show version`, the 10.5.3.2 layout; the build version and time are the captured build's.
+pub fn version(sw: &Os10Switch) -> String {
+    format!(
+        "Dell EMC Networking OS10 Enterprise\n\
+         Copyright (c) 1999-2021 by Dell Inc. All Rights Reserved.\n\
+         OS Version: {release}\n\
+         Build Version: {release}.89\n\
+         Build Time: 2021-12-03T21:05:43+0000\n\
+         System Type: {model}\n\
+         Architecture: x86_64\n\
+         Up Time: {up}\n",
+        release = sw.release,
+        model = sw.model.name,
+        up = uptime(sw.booted),
+    )
+}
+
+/// `show interface status`: the front-panel ports. The lab's OS10 ports have no link (no
+/// cabling is modeled for OS10 yet): `down`, speed `0`, as the capture's unlinked ports. Mode
+/// `A` with the access VLAN (captured), `-` for a routed port (captured for linked ones),
+/// `T` with the tagged VLANs for a trunk (UNCONFIRMED).
+pub fn status(sw: &Os10Switch) -> String {
+    let rule = "-".repeat(98);
+    let mut out = format!(
+        "   \n{rule}\nPort            Description     Status   Speed    Duplex   Mode Vlan Tagged-Vlans\n{rule}\n"
+    );
+    for port in 1..=sw.model.port_count() {
+        let eth = os10::Eth::new(port);
+        let i = sw.running.interfaces.get(&Iface::Ethernet(eth));
+        let desc: String = i
+            .and_then(|i| i.description.as_deref())
+            .unwrap_or("")
+            .chars()
+            .take(15)
+            .collect();
+        let mode = match i {
+            Some(i) if i.routed => "-".to_string(),
+            Some(i) if i.mode == Some(SwitchportMode::Trunk) => format!(
+                "T    {:<4} {}",
+                i.access_vlan.map_or(1, |v| v.get()),
+                i.trunk_allowed
+                    .as_ref()
+                    .map_or("-".to_string(), os10::names::format_vlans)
+            ),
+            Some(i) => format!("A    {:<4} -", i.access_vlan.map_or(1, |v| v.get())),
+            None => "A    1    -".to_string(),
+        };
+        let port = format!("Eth {}", &eth.to_string());
+        out.push_str(&format!(
+            "{port:<16}{desc:<16}{:<9}{:<9}{:<9}{mode}\n",
+            "down", "0", "full"
+        ));
+    }
+    out.push_str(&rule);
+    out.push('\n');
+    out
+}

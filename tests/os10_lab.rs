@@ -1,0 +1,274 @@
+//! OS10 in the lab and in the SSH session, over real SSH on loopback: a lab switch started as
+//! OS10 answers OS10's prompts and modes to the OpenSSH client in a pseudo-terminal; the
+//! project's ssh2 session, speaking the OS10 dialect, reads `show running-configuration`
+//! into the OS10 model, applies and saves a block, reports a refused line with the switch's
+//! reply, and discards a transaction that failed midway.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use fabric::device::{Cli, Error, Options, Secret, Target, dialect};
+use fabric::lab::{Device, Lab, Logins, Os, Spec, Switch, server};
+use fabric::os10::{self, Eth, Iface};
+
+/// One factory-default OS10 switch named `host`, served in-process, its state in `dir/host`;
+/// the key pair in `dir`, if any, may log in besides admin/admin.
+fn lab(dir: &Path, host: &str) -> (Lab, Arc<Device>) {
+    let sw_dir = dir.join(host);
+    let device =
+        Arc::new(Device::open(&sw_dir, Switch::os10_factory(host, None), false, false).unwrap());
+    let mut logins = Logins::factory();
+    if dir.join("id.pub").exists() {
+        logins.add_keys(&dir.join("id.pub")).unwrap();
+    }
+    let spec = Spec {
+        device: device.clone(),
+        port: 0,
+        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
+        logins,
+    };
+    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let line = lab.switches[0].known_hosts_line(host) + "\n";
+    std::fs::write(dir.join("known_hosts"), line).unwrap();
+    (lab, device)
+}
+
+/// A session of the project's ssh2 client to the lab's switch, in the OS10 dialect.
+fn session(dir: &Path, lab: &Lab, host: &str) -> Cli {
+    let target = Target::new(host, "127.0.0.1", lab.switches[0].addr.port(), "admin");
+    let mut opts = Options::new(dir.join("known_hosts"));
+    opts.password = Some(Secret("admin".into()));
+    Cli::open_as(&target, &opts, &dialect::OS10).unwrap()
+}
+
+fn lines(ls: &[&str]) -> Vec<String> {
+    ls.iter().map(|l| l.to_string()).collect()
+}
+
+fn running(dev: &Device) -> os10::Config {
+    dev.snapshot().os10.expect("an OS10 switch").running
+}
+
+#[test]
+fn openssh_client_sees_os10_prompts_and_modes() {
+    let dir = crate::scratch("os10-openssh");
+    let key = crate::lab_ssh::keypair(&dir);
+    let (lab, dev) = lab(&dir, "OS10");
+    assert_eq!(dev.snapshot().os(), Os::Os10);
+    let mut p = crate::lab_ssh::openssh_key(&dir, lab.switches[0].addr.port(), &key);
+    p.exp_string("Dell EMC  Network Operating System (OS10)")
+        .unwrap();
+    p.exp_string("OS10# ").unwrap();
+    let steps = [
+        ("configure terminal", "OS10(config)# "),
+        ("interface ethernet1/1/1", "OS10(conf-if-eth1/1/1)# "),
+        ("mtu 9216", "OS10(conf-if-eth1/1/1)# "),
+        ("interface port-channel 10", "OS10(conf-if-po-10)# "),
+        ("router bgp 65001", "OS10(config-router-bgp-65001)# "),
+        ("policy-map type queuing q", "OS10(config-pmap-queuing)# "),
+        ("exit", "OS10(config)# "),
+        ("frobnicate", "% Error: Unrecognized command."),
+        ("interface ethernet1/1/1", "OS10(conf-if-eth1/1/1)# "),
+        ("mtu 99999", "% Error: Illegal parameter."),
+        ("end", "OS10# "),
+        ("show version", "OS Version: 10.5.3.2"),
+        (
+            "show running-configuration interface ethernet1/1/1",
+            " mtu 9216",
+        ),
+    ];
+    // Then paging, key by key: a page and the pager's prompt, `q` back to the prompt.
+    let keys = [
+        ("terminal length 10", "OS10# "),
+        ("show running-configuration", "--more--"),
+    ];
+    let typed = steps
+        .iter()
+        .chain(&keys)
+        .map(|(l, w)| (format!("{l}\r"), *w));
+    for (keys, want) in typed.chain([("q".to_string(), "OS10# ")]) {
+        p.send(&keys).unwrap();
+        p.flush().unwrap();
+        p.exp_string(want)
+            .unwrap_or_else(|e| panic!("{keys:?}: {e}"));
+    }
+    p.send_line("exit").unwrap();
+    p.exp_eof().unwrap();
+    let i = Iface::Ethernet(Eth::new(1));
+    assert_eq!(running(&dev).interfaces[&i].mtu, Some(9216));
+    assert_eq!(
+        running(&dev).bgp.map(|b| b.asn),
+        Some(65001),
+        "router bgp made"
+    );
+}
+
+#[test]
+fn ssh2_session_reads_the_running_configuration_into_the_model() {
+    let dir = crate::scratch("os10-fetch");
+    let (lab, dev) = lab(&dir, "leaf01");
+    let mut cli = session(&dir, &lab, "leaf01");
+    let (text, config) = cli.fetch_os10().unwrap();
+    assert!(text.starts_with("! Version 10.5.3.2\n"), "{text}");
+    assert_eq!(config, running(&dev));
+    assert_eq!(config.hostname.as_deref(), Some("leaf01"));
+    let shown = cli
+        .run("show running-configuration interface ethernet1/1/2")
+        .unwrap();
+    assert_eq!(
+        shown,
+        "!\ninterface ethernet1/1/2\n no shutdown\n switchport access vlan 1\n flowcontrol receive on"
+    );
+    // `show interface status` as captured (CSM `sw-10g01`): the header, and an unlinked
+    // access port's row, byte for byte.
+    let captured = std::fs::read_to_string(
+        crate::shared().join("corpus/os10/cray-sw-10g01.show-interface-status.txt"),
+    )
+    .unwrap();
+    let captured: Vec<&str> = captured.lines().skip(1).collect();
+    let status = cli.run("show interface status").unwrap();
+    let shown: Vec<&str> = status.lines().collect();
+    assert_eq!(shown[..4], captured[..4]);
+    let row = |ls: &[&str]| {
+        ls.iter()
+            .find(|l| l.starts_with("Eth 1/1/10 "))
+            .map(|l| l.to_string())
+    };
+    assert_eq!(row(&shown), row(&captured));
+    assert_eq!(shown.last(), captured.last());
+    // `show version` as the AzureStack TOR (10.5.3.2, S5248F-ON) prints it, but its uptime.
+    let session = std::fs::read_to_string(
+        crate::shared().join("corpus/os10/azurestack-rack2-Rack01-TOR-1.session.10.5.3.2.txt"),
+    )
+    .unwrap();
+    let captured: Vec<&str> = session
+        .lines()
+        .skip_while(|l| !l.ends_with("# show version"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("Up Time:"))
+        .collect();
+    assert_eq!(captured.len(), 7, "the capture's show version");
+    let version = cli.run("show version").unwrap();
+    let shown: Vec<&str> = version.lines().collect();
+    assert_eq!(shown[..captured.len()], captured[..]);
+    assert!(shown[captured.len()].starts_with("Up Time: "), "{version}");
+    cli.close();
+}
+
+#[test]
+fn a_block_applied_and_saved_changes_the_saved_state() {
+    let dir = crate::scratch("os10-apply");
+    let (lab, dev) = lab(&dir, "leaf01");
+    let mut cli = session(&dir, &lab, "leaf01");
+    cli.apply(&lines(&[
+        "dcbx enable",
+        "class-map type network-qos q3",
+        "match qos-group 3",
+        "policy-map type network-qos pfc",
+        "class q3",
+        "pause",
+        "pfc-cos 3",
+        "interface ethernet1/1/3",
+        "description \"gpu01 p1\"",
+        "mtu 9216",
+        "flowcontrol receive off",
+        "priority-flow-control mode on",
+        "service-policy input type network-qos pfc",
+    ]))
+    .unwrap();
+    assert!(dev.snapshot().unsaved(), "applied, not yet saved");
+    let saved = dir.join("leaf01").join("startup-configuration.cfg");
+    let before = std::fs::read_to_string(&saved).unwrap();
+    cli.save().unwrap();
+    assert!(!dev.snapshot().unsaved());
+    let after = std::fs::read_to_string(&saved).unwrap();
+    assert_ne!(before, after);
+    let config = os10::parse(&after).unwrap();
+    let i = &config.interfaces[&Iface::Ethernet(Eth::new(3))];
+    assert_eq!(i.mtu, Some(9216));
+    assert_eq!(i.description.as_deref(), Some("gpu01 p1"));
+    assert_eq!(i.policy_in.as_deref(), Some("pfc"));
+    assert!(config.dcbx && i.pfc);
+    assert_eq!(config, running(&dev));
+    // What the session reads back is what was saved.
+    assert_eq!(cli.fetch_os10().unwrap().1, config);
+    cli.close();
+    drop(lab);
+    // A restart boots from the saved configuration.
+    let again = Device::open(
+        &dir.join("leaf01"),
+        Switch::os10_factory("leaf01", None),
+        false,
+        false,
+    )
+    .unwrap();
+    assert_eq!(running(&again), config);
+}
+
+#[test]
+fn an_invalid_command_is_the_switchs_refusal_with_its_line() {
+    let dir = crate::scratch("os10-refused");
+    let (lab, dev) = lab(&dir, "leaf01");
+    let before = running(&dev);
+    let mut cli = session(&dir, &lab, "leaf01");
+    let err = cli
+        .apply(&lines(&["interface ethernet1/1/4", "mtu 99999"]))
+        .unwrap_err();
+    match &err {
+        Error::Refused { command, reply } => {
+            assert_eq!(command, "mtu 99999");
+            assert_eq!(reply, "% Error: Illegal parameter.");
+        }
+        e => panic!("not a refusal: {e}"),
+    }
+    assert!(err.to_string().contains("`mtu 99999` refused"), "{err}");
+    let err = cli.apply(&lines(&["frobnicate now"])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`frobnicate now` refused: % Error: Unrecognized command."
+    );
+    // A line holding a line break is two commands: refused before anything is sent.
+    let err = cli
+        .apply(&lines(&["hostname x\ninterface ethernet1/1/9"]))
+        .unwrap_err();
+    assert!(err.to_string().contains("line break"), "{err}");
+    assert_eq!(running(&dev), before, "nothing applied");
+    cli.close();
+}
+
+#[test]
+fn a_transaction_that_fails_midway_leaves_the_running_configuration_untouched() {
+    let dir = crate::scratch("os10-transaction");
+    let (lab, dev) = lab(&dir, "leaf01");
+    let before = running(&dev);
+    let mut cli = session(&dir, &lab, "leaf01");
+    cli.begin().unwrap();
+    let err = cli
+        .apply(&lines(&[
+            "interface ethernet1/1/5",
+            "mtu 9216",
+            "description held",
+            "vlt-domain 999",
+        ]))
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Refused { command, .. } if command == "vlt-domain 999"),
+        "{err}"
+    );
+    assert_eq!(running(&dev), before, "held, not applied");
+    cli.discard().unwrap();
+    assert_eq!(running(&dev), before);
+    assert_eq!(cli.fetch_os10().unwrap().1, before);
+    // Without a transaction there is nothing to discard.
+    let err = cli.discard().unwrap_err();
+    assert!(err.to_string().contains("% Error"), "{err}");
+    // A transaction that goes through applies at `commit`, whole.
+    cli.begin().unwrap();
+    cli.apply(&lines(&["interface ethernet1/1/5", "mtu 9216"]))
+        .unwrap();
+    assert_eq!(running(&dev), before, "held until commit");
+    cli.commit().unwrap();
+    let i = Iface::Ethernet(Eth::new(5));
+    assert_eq!(running(&dev).interfaces[&i].mtu, Some(9216));
+    cli.close();
+}
