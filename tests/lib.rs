@@ -14,6 +14,7 @@ mod lab;
 mod lab_ssh;
 mod network;
 mod os10;
+mod os10_plan;
 mod parse;
 mod peers;
 mod plan;
