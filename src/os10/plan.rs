@@ -15,6 +15,8 @@
 //! class-map) goes with its verbatim lines: the block is the unit the intent manages. The
 //! roll-back of a plan is the plan back: `plan(target, running)`.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use super::names;
@@ -207,27 +209,36 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
     let goal = target(running, intended);
     let mut old = nodes(running);
     let new = nodes(&goal);
+    // Items of a kind by what tells them apart: a switch has thousands of interfaces.
+    let index = |nodes: &[(Kind, Node)], kind: Kind| -> HashMap<(Field, String), usize> {
+        nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| *k == kind)
+            .map(|(i, (_, n))| ((n.field, n.key.clone()), i))
+            .collect()
+    };
     let mut p = Planner { steps: Vec::new() };
     for (stage, kind) in rules::STAGES {
-        let olds = old.iter().filter(|(k, _)| k == kind).map(|(_, n)| n);
-        let news = new.iter().filter(|(k, _)| k == kind).map(|(_, n)| n);
+        let kind = *kind;
         match stage {
             Stage::Unset => {
-                let mut after = Vec::with_capacity(old.len());
-                for (k, o) in &old {
-                    match new.iter().find(|(_, n)| k == kind && same(o, n)) {
-                        Some((_, n)) if o.block => {
-                            p.removals(std::slice::from_ref(&o.line), &o.kids, &n.kids, true);
-                            after.push((*k, pruned(o, n)));
-                        }
-                        _ => after.push((*k, o.clone())),
+                let news = index(&new, kind);
+                for (k, o) in &mut old {
+                    if *k != kind || !o.block {
+                        continue;
+                    }
+                    if let Some(&j) = news.get(&(o.field, o.key.clone())) {
+                        let n = &new[j].1;
+                        p.removals(std::slice::from_ref(&o.line), &o.kids, &n.kids, true);
+                        *o = pruned(o, n);
                     }
                 }
-                old = after;
             }
             Stage::Set => {
-                for n in news {
-                    match olds.clone().find(|o| same(o, n)) {
+                let olds = index(&old, kind);
+                for (_, n) in new.iter().filter(|(k, _)| *k == kind) {
+                    match olds.get(&(n.field, n.key.clone())).map(|&i| &old[i].1) {
                         Some(o) if n.block => {
                             p.lines(std::slice::from_ref(&n.line), &o.kids, &n.kids)
                         }
@@ -238,7 +249,7 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
                         None => {
                             // One VLT domain and one BGP instance: the old one goes first.
                             if matches!(kind, Kind::Vlt | Kind::Bgp) {
-                                for o in olds.clone() {
+                                for (_, o) in old.iter().filter(|(k, _)| *k == kind) {
                                     p.remove(&[], o);
                                 }
                             }
@@ -248,14 +259,15 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
                 }
             }
             Stage::Delete => {
-                let mut gone: Vec<&Node> = olds
-                    .filter(|o| !new.iter().any(|(_, n)| same(o, n)))
-                    .collect();
-                if matches!(kind, Kind::Vlt | Kind::Bgp) && new.iter().any(|(k, _)| k == kind) {
+                let news = index(&new, kind);
+                if matches!(kind, Kind::Vlt | Kind::Bgp) && !news.is_empty() {
                     // Replaced while being set.
-                    gone.clear();
+                    continue;
                 }
-                for o in gone.into_iter().rev() {
+                let gone = old
+                    .iter()
+                    .filter(|(k, o)| *k == kind && !news.contains_key(&(o.field, o.key.clone())));
+                for (_, o) in gone.rev() {
                     p.remove(&[], o);
                 }
             }
