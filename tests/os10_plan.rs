@@ -214,3 +214,74 @@ mod generated {
         }
     }
 }
+
+/// The real TOR capture (RoCE, VLT, BGP with passwords, spanning-tree lines, banners): it has
+/// no plan against itself, and a drift of it (a port leaving PFC, a neighbor gone, an MTU, a
+/// WRED threshold) plans, applies and rolls back to the capture, its verbatim lines in place.
+#[test]
+fn the_tor_capture_plans_and_rolls_back() {
+    let text = std::fs::read_to_string(
+        super::shared()
+            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
+    )
+    .unwrap();
+    let running = parse(&text).unwrap();
+    assert!(plan(&running, &running).is_empty());
+
+    let mut intended = running.clone();
+    let port = |n| fabric::os10::Iface::Ethernet(fabric::os10::Eth::new(n));
+    let p1 = intended.interfaces.get_mut(&port(1)).unwrap();
+    p1.pfc = false;
+    p1.policy_in = None;
+    p1.flowcontrol_rx = Some(true);
+    intended.interfaces.get_mut(&port(2)).unwrap().mtu = Some(9100);
+    intended.wred[0]
+        .colors
+        .values_mut()
+        .for_each(|t| t.min = 100);
+    let bgp = intended.bgp.as_mut().unwrap();
+    let gone = bgp.neighbors.remove(0).0;
+
+    let steps = plan(&running, &intended);
+    let text = review(&steps);
+    for line in [
+        " no priority-flow-control mode  [port-flap]",
+        " flowcontrol receive on  [port-flap]",
+        " mtu 9100  [port-flap]",
+        &format!(" no neighbor {gone}  [session-reset]"),
+    ] {
+        assert!(text.contains(line), "`{line}` is not in the plan:\n{text}");
+    }
+    let pfc_off = text.find("no priority-flow-control mode").unwrap();
+    assert!(
+        pfc_off < text.find("flowcontrol receive on").unwrap(),
+        "{text}"
+    );
+    let after = applied(&running, &script(&steps), "TOR");
+    assert!(after == target(&running, &intended));
+    // The port's spanning-tree lines stay, after its last modeled line as the switch prints them.
+    let texts = |c: &Config| c.interfaces[&port(1)].extras.clone();
+    assert_eq!(
+        texts(&after).iter().map(|x| &x.1).collect::<Vec<_>>(),
+        texts(&running).iter().map(|x| &x.1).collect::<Vec<_>>()
+    );
+    assert!(
+        texts(&after).iter().all(|(k, _)| *k == 10),
+        "{:?}",
+        texts(&after)
+    );
+    assert!(after.layout == running.layout);
+    let mut back = applied(&after, &script(&plan(&after, &running)), "TOR rollback");
+    assert!(back == target(&after, &running));
+    // OS10 keeps neighbors in the order they were created: the one put back comes last.
+    let nb = &mut back.bgp.as_mut().unwrap().neighbors;
+    assert_eq!(nb.last().map(|n| n.0), Some(gone));
+    nb.rotate_right(1);
+    // Deleting the neighbor deleted its `password 9 ****` line, which no plan can type back
+    // (the switch shows the secret masked): the roll-back re-creates the neighbor without it.
+    assert_eq!(nb[0].1.extras, []);
+    let lost = &running.bgp.as_ref().unwrap().neighbors[0].1.extras;
+    assert_eq!(lost, &[(2, "  password 9 ****".to_string())]);
+    nb[0].1.extras.clone_from(lost);
+    assert!(back == running, "the roll-back restores the capture");
+}
