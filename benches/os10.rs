@@ -1,9 +1,10 @@
-//! OS10 parse and render against Onyx's on configs of equal size: the Onyx `large` running
+//! OS10 parse, render and plan against Onyx's on configs of equal size: the Onyx `large` running
 //! config of the peers' generator (`gen_onyx.py --preset large --drift 5`, the parse bench's
 //! input) and an OS10 running configuration generated here with as many lines: the RoCE QoS
 //! blocks, 32 ports split 4 ways and 96 whole ports with the RoCE port settings and verbatim
 //! spanning-tree lines, a port-channel per 4 ports, VLAN interfaces with addresses, loopbacks
-//! to make up the size, VLT and BGP with neighbors.
+//! to make up the size, VLT and BGP with neighbors. The plan is timed against a 5 % drifted
+//! copy ([`drift`]), as Onyx's `target` + `plan` is on the generator's `--drift 5` pair.
 //!
 //! `cargo bench --bench os10` (release build; needs python3 for the Onyx generator). Prints
 //! the median of the timed runs after one warm-up, and OS10's time over Onyx's (target: 2×).
@@ -174,6 +175,47 @@ fn generate(lines: usize) -> String {
     os10::Renderer::embedded().unwrap().render(&c).unwrap()
 }
 
+/// `c` with one interface in 20 drifted (by turns: MTU, RoCE removed, description, LAG
+/// membership), a WRED threshold changed, a BGP neighbor gone and another added.
+fn drift(c: &os10::Config) -> os10::Config {
+    let mut d = c.clone();
+    for (n, e) in d
+        .interfaces
+        .values_mut()
+        .enumerate()
+        .filter(|(n, _)| n % 20 == 0)
+    {
+        match (n / 20) % 4 {
+            0 => e.mtu = Some(9100),
+            1 => {
+                e.pfc = false;
+                e.policy_in = None;
+                e.policy_out = None;
+                e.ets = false;
+                e.flowcontrol_rx = Some(true);
+            }
+            2 => e.description = Some(format!("drifted {n}")),
+            _ => e.channel_group = None,
+        }
+    }
+    if let Some(w) = d.wred.first_mut() {
+        for t in w.colors.values_mut() {
+            t.min /= 2;
+        }
+    }
+    if let Some(b) = &mut d.bgp {
+        b.neighbors.remove(0);
+        b.neighbors.push((
+            Ipv4Addr::new(127, 0, 9, 9),
+            os10::Peer {
+                remote_as: Some(65099),
+                ..os10::Peer::default()
+            },
+        ));
+    }
+    d
+}
+
 fn median(mut t: Vec<Duration>) -> Duration {
     t.sort();
     t[t.len() / 2]
@@ -197,7 +239,7 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(15);
-    let (onyx_text, _) = peers_data::generate("large");
+    let (onyx_text, onyx_intended) = peers_data::generate("large");
     let onyx_lines = onyx_text.lines().count();
     let os10_text = generate(onyx_lines);
     let os10_lines = os10_text.lines().count();
@@ -212,6 +254,20 @@ fn main() {
         "the OS10 config prints back"
     );
 
+    let onyx_target = fabric::onyx::parse(&onyx_intended).expect("the Onyx intended parses");
+    let scope = fabric::diff::Scope {
+        interfaces: None,
+        fabric_attributes_only: false,
+        prune: true,
+        ..Default::default()
+    };
+    let os10_drifted = drift(&os10_config);
+    let os10_steps = os10::plan::plan(&os10_config, &os10_drifted).len();
+    let onyx_steps = {
+        let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
+        fabric::diff::plan(&onyx_config, &t).len()
+    };
+
     let onyx_parse = time(runs, || {
         fabric::onyx::parse(std::hint::black_box(&onyx_text))
     });
@@ -223,6 +279,14 @@ fn main() {
         os10_renderer.render(std::hint::black_box(&os10_config))
     });
 
+    let onyx_plan = time(runs, || {
+        let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
+        fabric::diff::plan(&onyx_config, std::hint::black_box(&t))
+    });
+    let os10_plan = time(runs, || {
+        os10::plan::plan(&os10_config, std::hint::black_box(&os10_drifted))
+    });
+
     println!(
         "os10 bench: Onyx large-d5 {onyx_lines} lines / {} bytes ({} interfaces); OS10 generated {os10_lines} lines / {} bytes ({} interfaces); median of {runs} runs",
         onyx_text.len(),
@@ -230,10 +294,14 @@ fn main() {
         os10_text.len(),
         os10_config.interfaces.len(),
     );
+    println!(
+        "  plan: Onyx {onyx_steps} commands (target + plan), OS10 {os10_steps} steps against a 5 % drift"
+    );
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     for (what, onyx, os10) in [
         ("parse", onyx_parse, os10_parse),
         ("render", onyx_render, os10_render),
+        ("plan", onyx_plan, os10_plan),
     ] {
         println!(
             "  {what:<6}  Onyx {:>8.2} ms  OS10 {:>8.2} ms  OS10/Onyx {:.2}x (target within 2x)",

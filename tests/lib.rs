@@ -15,6 +15,7 @@ mod lab_ssh;
 mod network;
 mod os10;
 mod os10_lab;
+mod os10_plan;
 mod parse;
 mod peers;
 mod plan;

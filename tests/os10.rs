@@ -206,7 +206,7 @@ fn a_hand_written_configuration_prints_in_os10_order() {
     assert_eq!(parse(&printed).unwrap(), c);
 }
 
-mod generated {
+pub(crate) mod generated {
     //! `parse(render(c)) == c` for generated configs: the RoCE recipe (DCBX, WRED/ECN,
     //! class-maps, trust and qos maps, PFC and ETS policy-maps, `system qos`, per-port PFC,
     //! ETS, service policies), VLT, port-channels and their members, BGP with templates and
@@ -608,7 +608,7 @@ mod generated {
         .prop_map(str::to_string)
     }
 
-    fn config() -> impl Strategy<Value = Config> {
+    pub(crate) fn config() -> impl Strategy<Value = Config> {
         let head = (
             prop::option::of(prop::sample::select(vec!["10.5.3.2", "10.4.0E(R1)"])),
             prop::option::of(Just("Apr  19 00:56:52 2023")),

@@ -8,7 +8,8 @@
 //! templates in `templates/os10/`, in OS10's order and spelling. What the model does not know is
 //! kept verbatim where it was: a top-level line or block in the [`Layout`], a child of a
 //! modeled block among that block's `extras`, so nothing is lost. This module knows OS10; it
-//! knows nothing of fabrics, YAML or SSH, and is not yet wired to compile, diff, push or the lab.
+//! knows nothing of fabrics, YAML or SSH. [`plan`] turns a running config into an intended one
+//! as ordered OS10 commands; [`script`] applies such commands as the switch would.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
@@ -22,7 +23,9 @@ pub mod command;
 pub mod models;
 pub mod names;
 pub mod parse;
+pub mod plan;
 pub mod render;
+pub mod script;
 
 pub use names::{Eth, Iface, Ranges};
 pub use parse::{ParseError, Problem, parse};

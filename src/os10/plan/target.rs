@@ -1,0 +1,213 @@
+//! What the switch should look like after a plan: the intended state for what the model knows,
+//! the running config for what a plan never touches (see the plan module's doc).
+
+use std::collections::BTreeMap;
+
+use super::super::{Config, Interface, Peer};
+use super::nodes::reanchored;
+
+/// Keeps the running order of the items both sides have, then appends the new ones in the
+/// intended order: OS10 keeps named QoS items, classes, templates, neighbors and networks in
+/// creation order (the TOR capture), and a plan only creates at the end.
+fn in_running_order<T: Clone>(
+    running: &[T],
+    intended: &[T],
+    same: impl Fn(&T, &T) -> bool,
+    merge: impl Fn(&T, &T) -> T,
+) -> Vec<T> {
+    let mut out: Vec<T> = running
+        .iter()
+        .filter_map(|r| intended.iter().find(|i| same(r, i)).map(|i| merge(r, i)))
+        .collect();
+    out.extend(
+        intended
+            .iter()
+            .filter(|i| !running.iter().any(|r| same(r, i)))
+            .cloned(),
+    );
+    out
+}
+
+fn peer_target(r: &Peer, i: &Peer) -> Peer {
+    let mut p = i.clone();
+    p.extras.clone_from(&r.extras);
+    p.shutdown = i.shutdown.or(r.shutdown);
+    if let (Some(pa), Some(ra)) = (&mut p.ipv4, &r.ipv4) {
+        pa.extras.clone_from(&ra.extras);
+    }
+    p
+}
+
+/// What the switch should look like: `intended` for everything the model knows, `running`
+/// for what a plan never touches (see the module's doc).
+pub fn target(running: &Config, intended: &Config) -> Config {
+    let mut t = intended.clone();
+    // A plan types only what the model knows: the verbatim lines are the running config's.
+    without_verbatim(&mut t);
+    let intended = &t.clone();
+    t.header.clone_from(&running.header);
+    t.layout.clone_from(&running.layout);
+    t.wred = in_running_order(
+        &running.wred,
+        &intended.wred,
+        |a, b| a.name == b.name,
+        |r, i| {
+            let mut x = i.clone();
+            x.extras.clone_from(&r.extras);
+            x
+        },
+    );
+    t.class_maps = in_running_order(
+        &running.class_maps,
+        &intended.class_maps,
+        |a, b| a.kind == b.kind && a.name == b.name,
+        |r, i| {
+            let mut x = i.clone();
+            x.extras.clone_from(&r.extras);
+            x
+        },
+    );
+    t.trust_maps = in_running_order(
+        &running.trust_maps,
+        &intended.trust_maps,
+        |a, b| a.kind == b.kind && a.name == b.name,
+        |r, i| {
+            let mut x = i.clone();
+            x.extras.clone_from(&r.extras);
+            x
+        },
+    );
+    t.qos_maps = in_running_order(
+        &running.qos_maps,
+        &intended.qos_maps,
+        |a, b| a.name == b.name,
+        |r, i| {
+            let mut x = i.clone();
+            x.extras.clone_from(&r.extras);
+            x
+        },
+    );
+    t.policy_maps = in_running_order(
+        &running.policy_maps,
+        &intended.policy_maps,
+        |a, b| a.kind == b.kind && a.name == b.name,
+        |r, i| {
+            let mut x = i.clone();
+            x.extras.clone_from(&r.extras);
+            x.classes = in_running_order(
+                &r.classes,
+                &i.classes,
+                |a, b| a.name == b.name,
+                |rc, ic| {
+                    let mut c = ic.clone();
+                    c.extras.clone_from(&rc.extras);
+                    c
+                },
+            );
+            x
+        },
+    );
+    t.system_qos = match (&running.system_qos, &intended.system_qos) {
+        (Some(r), Some(i)) => Some(super::super::SystemQos {
+            extras: r.extras.clone(),
+            ..i.clone()
+        }),
+        // Lines the model does not know keep the block.
+        (Some(r), None) if !r.extras.is_empty() => Some(super::super::SystemQos {
+            extras: r.extras.clone(),
+            ..Default::default()
+        }),
+        (_, i) => i.clone(),
+    };
+    let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
+    for (k, i) in &intended.interfaces {
+        let mut e = i.clone();
+        if let Some(r) = running.interfaces.get(k) {
+            e.shutdown = i.shutdown.or(r.shutdown);
+            e.extras = reanchored(r, &e);
+        }
+        ifaces.insert(*k, e);
+    }
+    for (k, r) in &running.interfaces {
+        if !deletable(k) && !ifaces.contains_key(k) {
+            let mut e = Interface {
+                shutdown: r.shutdown,
+                ..Interface::default()
+            };
+            e.extras = reanchored(r, &e);
+            ifaces.insert(*k, e);
+        }
+    }
+    t.interfaces = ifaces;
+    if let (Some(tv), Some(rv)) = (&mut t.vlt, &running.vlt)
+        && tv.id == rv.id
+    {
+        tv.extras.clone_from(&rv.extras);
+    }
+    if let (Some(tb), Some(rb)) = (&mut t.bgp, &running.bgp)
+        && tb.asn == rb.asn
+    {
+        tb.extras.clone_from(&rb.extras);
+        if let (Some(ta), Some(ra)) = (&mut tb.ipv4, &rb.ipv4) {
+            ta.extras.clone_from(&ra.extras);
+            ta.networks = in_running_order(&ra.networks, &ta.networks, |a, b| a == b, |_, i| *i);
+        }
+        tb.templates = in_running_order(
+            &rb.templates,
+            &tb.templates,
+            |a, b| a.0 == b.0,
+            |r, i| (i.0.clone(), peer_target(&r.1, &i.1)),
+        );
+        tb.neighbors = in_running_order(
+            &rb.neighbors,
+            &tb.neighbors,
+            |a, b| a.0 == b.0,
+            |r, i| (i.0, peer_target(&r.1, &i.1)),
+        );
+    }
+    t
+}
+
+/// Port-channels, VLAN interfaces and loopbacks are created and deleted; physical and
+/// management ports exist whatever the configuration says.
+pub fn deletable(i: &super::super::Iface) -> bool {
+    matches!(
+        i,
+        super::super::Iface::PortChannel(_)
+            | super::super::Iface::Vlan(_)
+            | super::super::Iface::Loopback(_)
+    )
+}
+
+/// `c` with no line kept verbatim inside its blocks.
+fn without_verbatim(c: &mut Config) {
+    fn peer(p: &mut Peer) {
+        p.extras.clear();
+        if let Some(af) = &mut p.ipv4 {
+            af.extras.clear();
+        }
+    }
+    c.wred.iter_mut().for_each(|x| x.extras.clear());
+    c.class_maps.iter_mut().for_each(|x| x.extras.clear());
+    c.trust_maps.iter_mut().for_each(|x| x.extras.clear());
+    c.qos_maps.iter_mut().for_each(|x| x.extras.clear());
+    for m in &mut c.policy_maps {
+        m.extras.clear();
+        m.classes.iter_mut().for_each(|x| x.extras.clear());
+    }
+    if let Some(s) = &mut c.system_qos {
+        s.extras.clear();
+    }
+    c.interfaces.values_mut().for_each(|x| x.extras.clear());
+    if let Some(v) = &mut c.vlt {
+        v.extras.clear();
+    }
+    if let Some(b) = &mut c.bgp {
+        b.extras.clear();
+        if let Some(af) = &mut b.ipv4 {
+            af.extras.clear();
+        }
+        b.templates.iter_mut().for_each(|(_, p)| peer(p));
+        b.neighbors.iter_mut().for_each(|(_, p)| peer(p));
+    }
+}

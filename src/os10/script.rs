@@ -1,0 +1,707 @@
+//! OS10 configuration-mode commands → state, as the switch takes them: a block header enters
+//! its mode (creating the block when it is new), `exit` leaves it, a line sets what it names
+//! (the grammar of [`command`](super::command), applied by `apply.rs`), a negation from the
+//! plan's table ([`NEGATIONS`]) takes it away. The plan's tests, and the lab's OS10 switches,
+//! apply plans with it.
+//!
+//! Where the switch adds rather than overwrites, so does this: `switchport trunk allowed vlan
+//! L` adds L to the port's VLANs and `no switchport trunk allowed vlan L` removes L (Dell OS10
+//! user guide, "VLAN configuration"; UNCONFIRMED by a capture). Deleting what does not exist,
+//! a second VLT domain or BGP instance, a command unknown in its mode, or a malformed value is
+//! refused with its line, as `% Error:` is on the switch; nothing after it is applied.
+//! Indentation is ignored, as the switch ignores it.
+
+use std::net::Ipv4Addr;
+use std::ops::RangeInclusive;
+
+use super::command::{self, BgpCmd, IfaceCmd, PeerCmd, Top};
+use super::plan::rules::{Arg, Field, NEGATIONS};
+use super::plan::{deletable, reanchored};
+use super::{
+    ClassMap, Color, Config, Eth, Iface, Interface, Peer, PolicyClass, PolicyMap, QosKind, QosMap,
+    TrustKind, TrustMap, Vlt, Wred, names,
+};
+
+/// A command the switch refuses: its line (1-based), its text, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    pub line: usize,
+    pub text: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: `{}`: {}", self.line, self.text, self.message)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PeerId {
+    Neighbor(Ipv4Addr),
+    Template(String),
+}
+
+/// A configuration mode below `(config)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Mode {
+    /// With the interface as it was when entered: its verbatim lines are placed on leaving.
+    Iface(Iface, Box<Interface>),
+    Wred(String),
+    ClassMap(QosKind, String),
+    TrustMap(TrustKind, String),
+    QosMap(String),
+    PolicyMap(QosKind, String),
+    Class(QosKind, String, String),
+    SystemQos,
+    Vlt,
+    Bgp,
+    BgpAf,
+    Peer(PeerId),
+    PeerAf(PeerId),
+}
+
+/// The fields whose negations are typed in a mode (`None`: configuration mode): a run of
+/// [`Field`], which lists each mode's fields together.
+fn fields(mode: Option<&Mode>) -> RangeInclusive<Field> {
+    use Field::*;
+    match mode {
+        None => Hostname..=Bgp,
+        Some(Mode::Iface(..)) => Description..=VltPortChannel,
+        Some(Mode::Wred(_)) => WredColor..=WredEcn,
+        Some(Mode::ClassMap(..)) => Match..=Match,
+        Some(Mode::TrustMap(..)) => TrustGroup..=TrustGroup,
+        Some(Mode::QosMap(_)) => Queue..=Queue,
+        Some(Mode::PolicyMap(..)) => Class..=Class,
+        Some(Mode::Class(..)) => Bandwidth..=RandomDetect,
+        Some(Mode::SystemQos) => SystemTrustMap..=SystemPolicyOut,
+        Some(Mode::Vlt) => VltBackup..=VltMac,
+        Some(Mode::Bgp) => MultipathRelax..=Neighbor,
+        Some(Mode::BgpAf) => Network..=Network,
+        Some(Mode::Peer(_)) => PeerDescription..=PeerAddressFamily,
+        // A neighbor's address family holds no modeled line.
+        Some(Mode::PeerAf(_)) => PeerAddressFamily..=PeerAddressFamily,
+    }
+}
+
+/// The negation `line` is in `mode`, with its value: the table entry whose words start the
+/// line and account for all of it.
+fn negation<'l>(mode: Option<&Mode>, line: &'l str) -> Option<(Field, Option<&'l str>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let allowed = fields(mode);
+    NEGATIONS
+        .iter()
+        .filter(|n| allowed.contains(&n.0))
+        .find_map(|(f, form, arg, _)| {
+            let fw: Vec<&str> = form.split(' ').collect();
+            if !words.starts_with(&fw) {
+                return None;
+            }
+            match (arg, &words[fw.len()..]) {
+                (Arg::None, []) => Some((*f, None)),
+                (Arg::Value, [v]) => Some((*f, Some(*v))),
+                _ => None,
+            }
+        })
+}
+
+type Done = Result<(), String>;
+
+fn missing<T>(what: &str) -> Result<T, String> {
+    Err(format!("{what} does not exist"))
+}
+
+/// Applies configuration-mode `text` to `config` as the switch would. On an error, the
+/// commands before the refused line have been applied (as on the switch).
+pub fn apply(config: &mut Config, text: &str) -> Result<(), ScriptError> {
+    let mut modes: Vec<Mode> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line == "!" {
+            continue;
+        }
+        let fail = |message: String| ScriptError {
+            line: n + 1,
+            text: line.to_string(),
+            message,
+        };
+        if line == "exit" {
+            match modes.pop() {
+                Some(m) => leave(config, m),
+                None => {
+                    return Err(fail(
+                        "`exit` in configuration mode would leave it".to_string(),
+                    ));
+                }
+            }
+            continue;
+        }
+        let step = match negation(modes.last(), line) {
+            Some((f, v)) => negate(config, modes.last(), f, v.unwrap_or_default()),
+            None => set(config, &mut modes, line),
+        };
+        step.map_err(fail)?;
+    }
+    while let Some(m) = modes.pop() {
+        leave(config, m);
+    }
+    Ok(())
+}
+
+/// Leaving an interface's mode: its verbatim lines go back after the modeled lines they
+/// followed ([`reanchored`]).
+fn leave(config: &mut Config, mode: Mode) {
+    if let Mode::Iface(i, before) = mode
+        && let Some(e) = config.interfaces.get_mut(&i)
+    {
+        e.extras = reanchored(&before, e);
+    }
+}
+
+fn bad(b: command::Bad) -> String {
+    format!("expected {} at column {}", b.expected, b.column + 1)
+}
+
+fn unknown(mode: Option<&Mode>) -> String {
+    match mode {
+        None => "not a command of configuration mode that a plan types".to_string(),
+        Some(m) => format!("not a command of the {m:?} mode that a plan types"),
+    }
+}
+
+fn iface_of<'c>(c: &'c mut Config, i: &Iface) -> Result<&'c mut Interface, String> {
+    c.interfaces
+        .get_mut(i)
+        .ok_or_else(|| format!("interface {i} does not exist"))
+}
+
+fn peer_of<'c>(c: &'c mut Config, id: &PeerId) -> Result<&'c mut Peer, String> {
+    let b = c.bgp.as_mut().ok_or("no router bgp")?;
+    let p = match id {
+        PeerId::Neighbor(a) => b.neighbors.iter_mut().find(|x| x.0 == *a).map(|x| &mut x.1),
+        PeerId::Template(t) => b.templates.iter_mut().find(|x| x.0 == *t).map(|x| &mut x.1),
+    };
+    p.ok_or_else(|| format!("{id:?} does not exist"))
+}
+
+fn wred_of<'c>(c: &'c mut Config, n: &str) -> Result<&'c mut Wred, String> {
+    c.wred
+        .iter_mut()
+        .find(|w| w.name == n)
+        .ok_or_else(|| format!("wred {n} does not exist"))
+}
+
+fn class_of<'c>(
+    c: &'c mut Config,
+    k: QosKind,
+    p: &str,
+    n: &str,
+) -> Result<&'c mut PolicyClass, String> {
+    c.policy_maps
+        .iter_mut()
+        .find(|m| m.kind == k && m.name == p)
+        .and_then(|m| m.classes.iter_mut().find(|x| x.name == n))
+        .ok_or_else(|| format!("class {n} of policy-map {p} does not exist"))
+}
+
+/// Removes the item `same` finds from `v`, or says it does not exist.
+fn take<T>(v: &mut Vec<T>, same: impl Fn(&T) -> bool, what: &str) -> Done {
+    match v.iter().position(same) {
+        Some(i) => {
+            v.remove(i);
+            Ok(())
+        }
+        None => missing(what),
+    }
+}
+
+fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
+    use Field as F;
+    match mode {
+        None => match f {
+            F::Hostname => c.hostname = None,
+            F::Dcbx => c.dcbx = false,
+            F::Breakout => {
+                let e = Eth::parse(v)?;
+                if c.breakouts.remove(&e).is_none() {
+                    return missing(&format!("breakout {v}"));
+                }
+            }
+            F::Interface => {
+                let i = Iface::parse(v)?.ok_or_else(|| format!("`{v}` is not an interface"))?;
+                if !deletable(&i) {
+                    return Err(format!("interface {i} cannot be deleted"));
+                }
+                if c.interfaces.remove(&i).is_none() {
+                    return missing(&format!("interface {i}"));
+                }
+            }
+            F::Wred => take(&mut c.wred, |w| w.name == v, v)?,
+            F::ClassMapNetworkQos | F::ClassMapQueuing => {
+                let k = qos_kind(f == F::ClassMapNetworkQos);
+                take(&mut c.class_maps, |m| m.kind == k && m.name == v, v)?
+            }
+            F::TrustMapDot1p | F::TrustMapDscp => {
+                let k = if f == F::TrustMapDot1p {
+                    TrustKind::Dot1p
+                } else {
+                    TrustKind::Dscp
+                };
+                take(&mut c.trust_maps, |m| m.kind == k && m.name == v, v)?
+            }
+            F::QosMap => take(&mut c.qos_maps, |m| m.name == v, v)?,
+            F::PolicyMapNetworkQos | F::PolicyMapQueuing => {
+                let k = qos_kind(f == F::PolicyMapNetworkQos);
+                take(&mut c.policy_maps, |m| m.kind == k && m.name == v, v)?
+            }
+            F::SystemQos => {
+                if c.system_qos.take().is_none() {
+                    return missing("system qos");
+                }
+            }
+            F::Vlt => match &c.vlt {
+                Some(d) if d.id.to_string() == v => c.vlt = None,
+                _ => return missing(&format!("vlt-domain {v}")),
+            },
+            F::Bgp => {
+                if c.bgp.take().is_none() {
+                    return missing("router bgp");
+                }
+            }
+            _ => return Err(unknown(mode)),
+        },
+        Some(Mode::Iface(i, _)) => {
+            let e = iface_of(c, i)?;
+            match f {
+                F::Description => e.description = None,
+                F::ChannelGroup => e.channel_group = None,
+                F::Routed => e.routed = false,
+                F::SwitchportMode => e.mode = None,
+                F::AccessVlan => e.access_vlan = None,
+                F::TrunkAllowed => {
+                    let gone = names::parse_vlans(v).map_err(|(_, m)| m)?;
+                    if let Some(set) = &mut e.trunk_allowed {
+                        for x in gone.iter() {
+                            set.remove(x);
+                        }
+                        if set.is_empty() {
+                            e.trunk_allowed = None;
+                        }
+                    }
+                }
+                F::Mtu => e.mtu = None,
+                F::Address => e.address = None,
+                F::FlowcontrolRx => e.flowcontrol_rx = None,
+                F::FlowcontrolTx => e.flowcontrol_tx = None,
+                F::Pfc => e.pfc = false,
+                F::PolicyIn => e.policy_in = None,
+                F::PolicyOut => e.policy_out = None,
+                F::Ets => e.ets = false,
+                F::QosMapUse => e.qos_map = None,
+                F::TrustMapUse => e.trust_map = None,
+                F::VltPortChannel => e.vlt_port_channel = None,
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::Wred(n)) => {
+            let w = wred_of(c, n)?;
+            match f {
+                F::WredColor => {
+                    let color = [Color::Green, Color::Yellow, Color::Red]
+                        .into_iter()
+                        .find(|x| x.word() == v)
+                        .ok_or("expected `green`, `yellow` or `red`")?;
+                    w.colors.remove(&color);
+                }
+                F::WredEcn => w.ecn = false,
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::ClassMap(k, n)) => {
+            let m = c
+                .class_maps
+                .iter_mut()
+                .find(|m| m.kind == *k && m.name == *n)
+                .ok_or("the class-map does not exist")?;
+            m.matches = None;
+        }
+        Some(Mode::TrustMap(k, n)) => {
+            let m = c
+                .trust_maps
+                .iter_mut()
+                .find(|m| m.kind == *k && m.name == *n)
+                .ok_or("the trust map does not exist")?;
+            let g: u8 = v.parse().map_err(|_| "expected a qos-group 0-7")?;
+            m.groups.remove(&g);
+        }
+        Some(Mode::QosMap(n)) => {
+            let m = c
+                .qos_maps
+                .iter_mut()
+                .find(|m| m.name == *n)
+                .ok_or("the qos-map does not exist")?;
+            let q: u8 = v.parse().map_err(|_| "expected a queue 0-7")?;
+            m.queues.remove(&q);
+        }
+        Some(Mode::PolicyMap(k, n)) => {
+            let m = c
+                .policy_maps
+                .iter_mut()
+                .find(|m| m.kind == *k && m.name == *n)
+                .ok_or("the policy-map does not exist")?;
+            take(&mut m.classes, |x| x.name == v, v)?;
+        }
+        Some(Mode::Class(k, p, n)) => {
+            let pc = class_of(c, *k, p, n)?;
+            match f {
+                F::Bandwidth => pc.bandwidth = None,
+                F::Pause => pc.pause = false,
+                F::PfcCos => pc.pfc_cos = None,
+                F::Priority => pc.priority = false,
+                F::RandomDetect => pc.random_detect = None,
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::SystemQos) => {
+            let s = c.system_qos.as_mut().ok_or("no system qos")?;
+            match f {
+                F::SystemTrustMap => s.trust_map = None,
+                F::SystemEts => s.ets = false,
+                F::SystemPolicyIn => s.policy_in = None,
+                F::SystemPolicyOut => s.policy_out = None,
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::Vlt) => {
+            let d = c.vlt.as_mut().ok_or("no vlt-domain")?;
+            match f {
+                F::VltBackup => d.backup = None,
+                F::VltDiscovery => d.discovery.clear(),
+                F::VltPeerRouting => d.peer_routing = false,
+                F::VltPriority => d.primary_priority = None,
+                F::VltMac => d.vlt_mac = None,
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::Bgp) => {
+            let b = c.bgp.as_mut().ok_or("no router bgp")?;
+            match f {
+                F::MultipathRelax => b.multipath_relax = false,
+                F::MaxPathsEbgp => b.max_paths_ebgp = None,
+                F::MaxPathsIbgp => b.max_paths_ibgp = None,
+                F::RouterId => b.router_id = None,
+                F::AddressFamily => b.ipv4 = None,
+                F::Template => take(&mut b.templates, |t| t.0 == v, v)?,
+                F::Neighbor => {
+                    let a: Ipv4Addr = v.parse().map_err(|_| "expected an IPv4 address")?;
+                    take(&mut b.neighbors, |x| x.0 == a, v)?
+                }
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::BgpAf) => {
+            let af = c
+                .bgp
+                .as_mut()
+                .and_then(|b| b.ipv4.as_mut())
+                .ok_or("no address family")?;
+            let net = v
+                .parse::<crate::types::Ipv4Net>()
+                .map_err(|e| e.to_string())?;
+            take(&mut af.networks, |x| *x == net, v)?;
+        }
+        Some(Mode::Peer(id)) => {
+            let p = peer_of(c, id)?;
+            match f {
+                F::PeerDescription => p.description = None,
+                F::Inherit => p.inherit = None,
+                F::RemoteAs => p.remote_as = None,
+                F::PeerAddressFamily => p.ipv4 = None,
+                _ => return Err(unknown(mode)),
+            }
+        }
+        Some(Mode::PeerAf(_)) => return Err(unknown(mode)),
+    }
+    Ok(())
+}
+
+fn qos_kind(network_qos: bool) -> QosKind {
+    if network_qos {
+        QosKind::NetworkQos
+    } else {
+        QosKind::Queuing
+    }
+}
+
+/// A positive line: a setting, or a block header that enters its mode.
+fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
+    let mode = modes.last().cloned();
+    let enter = match &mode {
+        None => {
+            let Some(t) = command::top(line).map_err(bad)? else {
+                return Err(unknown(None));
+            };
+            match t {
+                Top::Hostname(h) => {
+                    c.hostname = Some(h);
+                    None
+                }
+                Top::Dcbx => {
+                    c.dcbx = true;
+                    None
+                }
+                Top::Breakout(e, m) => {
+                    c.breakouts.insert(e, m);
+                    None
+                }
+                Top::Interface(i) => {
+                    let e = c.interfaces.entry(i).or_default();
+                    Some(Mode::Iface(i, Box::new(e.clone())))
+                }
+                Top::Wred(n) => {
+                    if !c.wred.iter().any(|w| w.name == n) {
+                        c.wred.push(Wred {
+                            name: n.clone(),
+                            colors: Default::default(),
+                            ecn: false,
+                            extras: Vec::new(),
+                        });
+                    }
+                    Some(Mode::Wred(n))
+                }
+                Top::ClassMap(k, n) => {
+                    if !c.class_maps.iter().any(|m| m.kind == k && m.name == n) {
+                        c.class_maps.push(ClassMap {
+                            kind: k,
+                            name: n.clone(),
+                            matches: None,
+                            extras: Vec::new(),
+                        });
+                    }
+                    Some(Mode::ClassMap(k, n))
+                }
+                Top::TrustMap(k, n) => {
+                    if !c.trust_maps.iter().any(|m| m.kind == k && m.name == n) {
+                        c.trust_maps.push(TrustMap {
+                            kind: k,
+                            name: n.clone(),
+                            groups: Default::default(),
+                            extras: Vec::new(),
+                        });
+                    }
+                    Some(Mode::TrustMap(k, n))
+                }
+                Top::QosMap(n) => {
+                    if !c.qos_maps.iter().any(|m| m.name == n) {
+                        c.qos_maps.push(QosMap {
+                            name: n.clone(),
+                            queues: Default::default(),
+                            extras: Vec::new(),
+                        });
+                    }
+                    Some(Mode::QosMap(n))
+                }
+                Top::PolicyMap(k, n) => {
+                    if !c.policy_maps.iter().any(|m| m.kind == k && m.name == n) {
+                        c.policy_maps.push(PolicyMap {
+                            kind: k,
+                            name: n.clone(),
+                            classes: Vec::new(),
+                            extras: Vec::new(),
+                        });
+                    }
+                    Some(Mode::PolicyMap(k, n))
+                }
+                Top::SystemQos => {
+                    c.system_qos.get_or_insert_with(Default::default);
+                    Some(Mode::SystemQos)
+                }
+                Top::Vlt(id) => {
+                    match &c.vlt {
+                        Some(v) if v.id != id => {
+                            return Err(format!(
+                                "vlt-domain {} is configured: one domain per switch",
+                                v.id
+                            ));
+                        }
+                        Some(_) => {}
+                        None => c.vlt = Some(Vlt::new(id)),
+                    }
+                    Some(Mode::Vlt)
+                }
+                Top::Bgp(asn) => {
+                    match &c.bgp {
+                        Some(b) if b.asn != asn => {
+                            return Err(format!(
+                                "router bgp {} is configured: one instance per switch",
+                                b.asn
+                            ));
+                        }
+                        Some(_) => {}
+                        None => c.bgp = Some(super::Bgp::new(asn)),
+                    }
+                    Some(Mode::Bgp)
+                }
+                Top::Banner(_) => return Err("a banner is not typed by a plan".to_string()),
+            }
+        }
+        Some(Mode::Iface(i, _)) => {
+            let cmd = command::iface(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let e = iface_of(c, i)?;
+            match cmd {
+                IfaceCmd::TrunkAllowed(add) => {
+                    let set = e.trunk_allowed.get_or_insert_with(Default::default);
+                    for v in add.iter() {
+                        set.insert(v);
+                    }
+                }
+                other => e.apply(&other),
+            }
+            None
+        }
+        Some(Mode::Wred(n)) => {
+            let cmd = command::wred(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            wred_of(c, n)?.apply(&cmd);
+            None
+        }
+        Some(Mode::ClassMap(k, n)) => {
+            let r = command::class_match(*k, line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let m = c
+                .class_maps
+                .iter_mut()
+                .find(|m| m.kind == *k && m.name == *n)
+                .ok_or("the class-map does not exist")?;
+            m.matches = Some(r);
+            None
+        }
+        Some(Mode::TrustMap(k, n)) => {
+            let (g, r) = command::trust_entry(*k, line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let m = c
+                .trust_maps
+                .iter_mut()
+                .find(|m| m.kind == *k && m.name == *n)
+                .ok_or("the trust map does not exist")?;
+            m.groups.insert(g, r);
+            None
+        }
+        Some(Mode::QosMap(n)) => {
+            let (q, r) = command::qos_map_entry(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let m = c
+                .qos_maps
+                .iter_mut()
+                .find(|m| m.name == *n)
+                .ok_or("the qos-map does not exist")?;
+            m.queues.insert(q, r);
+            None
+        }
+        Some(Mode::PolicyMap(k, n)) => {
+            let name = command::policy_class(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let m = c
+                .policy_maps
+                .iter_mut()
+                .find(|m| m.kind == *k && m.name == *n)
+                .ok_or("the policy-map does not exist")?;
+            if !m.classes.iter().any(|x| x.name == name) {
+                m.classes.push(PolicyClass {
+                    name: name.clone(),
+                    ..PolicyClass::default()
+                });
+            }
+            Some(Mode::Class(*k, n.clone(), name))
+        }
+        Some(Mode::Class(k, p, n)) => {
+            let cmd = command::class_line(*k, line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            class_of(c, *k, p, n)?.apply(&cmd);
+            None
+        }
+        Some(Mode::SystemQos) => {
+            let cmd = command::system_qos(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            c.system_qos.as_mut().ok_or("no system qos")?.apply(&cmd);
+            None
+        }
+        Some(Mode::Vlt) => {
+            let cmd = command::vlt(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            c.vlt.as_mut().ok_or("no vlt-domain")?.apply(&cmd);
+            None
+        }
+        Some(Mode::Bgp) => {
+            let cmd = command::bgp(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let b = c.bgp.as_mut().ok_or("no router bgp")?;
+            match cmd {
+                BgpCmd::MultipathRelax => b.multipath_relax = true,
+                BgpCmd::MaxPathsEbgp(n) => b.max_paths_ebgp = Some(n),
+                BgpCmd::MaxPathsIbgp(n) => b.max_paths_ibgp = Some(n),
+                BgpCmd::RouterId(a) => b.router_id = Some(a),
+                BgpCmd::Ipv4Unicast => {
+                    b.ipv4.get_or_insert_with(Default::default);
+                    modes.push(Mode::BgpAf);
+                    return Ok(());
+                }
+                BgpCmd::Template(t) => {
+                    if !b.templates.iter().any(|x| x.0 == t) {
+                        b.templates.push((t.clone(), Peer::default()));
+                    }
+                    modes.push(Mode::Peer(PeerId::Template(t)));
+                    return Ok(());
+                }
+                BgpCmd::Neighbor(a) => {
+                    if !b.neighbors.iter().any(|x| x.0 == a) {
+                        b.neighbors.push((a, Peer::default()));
+                    }
+                    modes.push(Mode::Peer(PeerId::Neighbor(a)));
+                    return Ok(());
+                }
+            }
+            None
+        }
+        Some(Mode::BgpAf) => {
+            let net = command::af_network(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let af = c
+                .bgp
+                .as_mut()
+                .and_then(|b| b.ipv4.as_mut())
+                .ok_or("no address family")?;
+            if !af.networks.contains(&net) {
+                af.networks.push(net);
+            }
+            None
+        }
+        Some(Mode::Peer(id)) => {
+            let cmd = command::peer(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            let p = peer_of(c, id)?;
+            p.apply(&cmd);
+            (cmd == PeerCmd::Ipv4Unicast).then(|| Mode::PeerAf(id.clone()))
+        }
+        Some(Mode::PeerAf(_)) => return Err(unknown(mode.as_ref())),
+    };
+    if let Some(m) = enter {
+        modes.push(m);
+    }
+    Ok(())
+}
