@@ -345,7 +345,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             .copied()
             .unwrap_or(crate::fabric::Os::Onyx);
         let model = target::hardware(&mut cx, os, &sw.model);
-        target::foreign_keys(&mut cx, os, raw, sw);
+        target::foreign_keys(&mut cx, os, raw, name.get(), sw);
         let os10 = match (os, &sw.os10) {
             (crate::fabric::Os::Os10, Some(v)) => target::os10_release(&mut cx, v),
             (crate::fabric::Os::Os10, None) => fabric_os10.clone(),

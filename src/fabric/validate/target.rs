@@ -117,6 +117,7 @@ pub(super) fn foreign_keys(
     cx: &mut Cx,
     os: Os,
     raw: &RawFabric,
+    name: &str,
     sw: &super::super::raw::RawSwitch,
 ) {
     let mut found: Vec<(&str, Span, &str)> = Vec::new();
@@ -149,6 +150,26 @@ pub(super) fn foreign_keys(
                     cx.span(&v.system_mac),
                     "one half of an Onyx MLAG pair written out; an OS10 pair is a fabric `mlag` pair (VLT)",
                 ));
+            }
+            // A fabric `mlag` pair is a VLT domain on OS10: it has no VIP on the management
+            // network (`vlt.j2`, the TOR capture's `vlt-domain`).
+            let me = name.to_lowercase();
+            for pair in raw.mlag.iter().flatten() {
+                if !pair
+                    .switches
+                    .get()
+                    .iter()
+                    .any(|s| s.get().to_lowercase() == me)
+                {
+                    continue;
+                }
+                if let Some(v) = pair.vip.as_ref().or(pair.domain.as_ref()) {
+                    found.push((
+                        "mlag vip/domain",
+                        cx.span(v),
+                        "an Onyx MLAG virtual IP; an OS10 VLT domain has none",
+                    ));
+                }
             }
             for q in [raw.qos.as_ref(), sw.qos.as_ref()].into_iter().flatten() {
                 if let Some(v) = &q.roce {
