@@ -20,9 +20,13 @@ fn compile(path: &std::path::Path) -> BTreeMap<String, String> {
         fabric::diag::render(&diags, &sources, false)
     );
     let renderer = Renderer::embedded().expect("templates load");
+    let os10 = fabric::os10::Renderer::embedded().expect("OS10 templates load");
     fabric::compile::compile(&fabric.expect("valid"))
         .iter()
-        .map(|(name, c)| (format!("{name}.cfg"), renderer.render(c).expect("renders")))
+        .map(|(name, c)| {
+            let text = c.render(&renderer, &os10).expect("renders");
+            (format!("{name}.cfg"), text)
+        })
         .collect()
 }
 

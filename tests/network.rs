@@ -174,12 +174,12 @@ fn network_and_devices(
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
     let network = Network::new(Cabling::from_fabric(&fab));
-    let devices = fabric::compile::compile(&fab)
+    let devices = fabric::compile::compile_onyx(&fab)
         .into_iter()
         .map(|(name, config)| {
             let mut sw = Switch::with_config(config);
             if let Some(f) = fab.switches.get(&name) {
-                sw.model = Some(f.model);
+                sw.model = f.model.onyx();
                 sw.release = f.release.unwrap_or(fabric::lab::cli::LAB_RELEASE);
             }
             let dev = std::sync::Arc::new(Device::new(sw));

@@ -16,7 +16,7 @@ pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
         .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
-    fabric::compile::compile(&fab)
+    fabric::compile::compile_onyx(&fab)
         .into_iter()
         .map(|(h, c)| (h.to_string(), c))
         .collect()

@@ -621,7 +621,7 @@ pub fn planned(
     };
     for sw in chosen {
         let mut s = Switch::new(crate::compile::compile_switch(sw));
-        s.model = Some(sw.model);
+        s.model = sw.model.onyx();
         input.switches.insert(sw.hostname.to_string(), s);
     }
     input

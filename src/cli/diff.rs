@@ -382,6 +382,11 @@ fn pairs(args: &Args, color: bool) -> Pairs {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(Err(exit::FAILURE));
     };
+    super::onyx_only(
+        &fabric,
+        &args.switches,
+        "`fabric diff` (OS10 plans and sessions)",
+    )?;
     let chosen = super::chosen(&fabric, &args.switches)?;
     if !running.is_dir() && chosen.len() != 1 {
         return Err(fail(format!(
@@ -417,7 +422,7 @@ fn pairs(args: &Args, color: bool) -> Pairs {
             running: r,
             intended: crate::compile::compile_switch(sw),
             scope: Scope::fabric(sw, args.prune),
-            model: Some(sw.model),
+            model: sw.model.onyx(),
             source: path.display().to_string(),
         });
     }
@@ -443,6 +448,11 @@ fn live(args: &Args, color: bool) -> Pairs {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(Err(exit::FAILURE));
     };
+    super::onyx_only(
+        &fabric,
+        &args.switches,
+        "`fabric diff` (OS10 plans and sessions)",
+    )?;
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
     let mut opts = args.connect.options(&inventory, None)?;
     super::push::fleet(&mut opts, &fabric);
@@ -461,7 +471,7 @@ fn live(args: &Args, color: bool) -> Pairs {
     let models: std::collections::BTreeMap<String, &'static Model> = fabric
         .switches
         .values()
-        .map(|sw| (sw.hostname.to_string(), sw.model))
+        .filter_map(|sw| Some((sw.hostname.to_string(), sw.model.onyx()?)))
         .collect();
     let out = jobs
         .into_iter()

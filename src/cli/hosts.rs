@@ -41,6 +41,11 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FAILURE);
     };
+    super::onyx_only(
+        &fabric,
+        &[],
+        "`fabric hosts` (it reads the switches' Onyx QoS)",
+    )?;
     let Some(plans) = plans(&fabric, &args.hosts)? else {
         return Ok(exit::FINDINGS);
     };
@@ -93,7 +98,7 @@ fn plans(fabric: &Fabric, only: &[String]) -> Result<Option<Vec<Plan>>, Failure>
             return Err(Failure(format!("the fabric has no host `{n}`{hint}")));
         }
     }
-    let configs = crate::compile::compile(fabric);
+    let configs = crate::compile::compile_onyx(fabric);
     let mut out = Vec::new();
     let mut failed = false;
     for r in hosts::plans(fabric, &configs, only) {

@@ -34,6 +34,11 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         ));
     }
     let model = match &args.model {
+        Some(m) if crate::os10::models::Model::named(m.trim()).is_some() => {
+            return Err(Failure(format!(
+                "--model: {m} is an OS10 switch model: `fabric import` of OS10 running configurations is not yet supported"
+            )));
+        }
         Some(m) => Some(Model::find(m).map_err(|e| Failure(format!("--model: {}", e.message)))?),
         None => None,
     };
@@ -51,6 +56,12 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     // Every file that is not a readable running config is named before giving up.
     let mut unreadable = 0;
     for file in super::audit::files(&args.running)? {
+        if looks_os10(&file) {
+            return Err(Failure(format!(
+                "`{}` is an OS10 running configuration: `fabric import` of OS10 is not yet supported",
+                file.display()
+            )));
+        }
         let Ok(config) = super::read_config(&file, color)? else {
             unreadable += 1;
             continue;
@@ -168,4 +179,24 @@ fn target(
     }
     crate::device::ssh_config::target(ssh, name, host, port, user)
         .map_err(|e| Failure(format!("`--live {spec}`: {e}")))
+}
+
+/// An OS10 `show running-configuration`: it opens with `! Version 10.…`, or names its ports
+/// `interface ethernet1/1/N` (the captures in `tests/fixtures/corpus/os10/`). Onyx prints
+/// neither (`interface ethernet 1/N`, with a space).
+fn looks_os10(file: &std::path::Path) -> bool {
+    // Only a regular file of a running config's size is looked into; anything else is left
+    // to the reader, which refuses it with its own message.
+    let small = std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= 64 << 20);
+    if !small {
+        return false;
+    }
+    let Ok(text) = std::fs::read(file) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&text);
+    text.lines().any(|l| {
+        let l = l.trim_end();
+        l.starts_with("! Version 10.") || l.starts_with("interface ethernet1/")
+    })
 }

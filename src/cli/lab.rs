@@ -48,6 +48,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FINDINGS);
     };
+    super::onyx_only(&fabric, &[], "`fabric lab` (the OS10 lab dialect)")?;
     let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
 
     if let Some(name) = &args.stdio {
@@ -322,11 +323,11 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
             };
             let mut s = Switch::with_config(config);
             s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
-            s.model = Some(sw.model);
+            s.model = sw.model.onyx();
             return Ok((s, true));
         }
     }
     let mut s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
-    s.model = Some(sw.model);
+    s.model = sw.model.onyx();
     Ok((s, false))
 }

@@ -293,6 +293,25 @@ pub(crate) fn chosen<'a>(
         .collect())
 }
 
+/// Refuses a command that only knows Onyx when the chosen switches (all, when none is named)
+/// include an OS10 one: exit 2, naming the switch and what is not yet supported, rather than
+/// treating it as Onyx.
+pub(crate) fn onyx_only(
+    fabric: &crate::fabric::Fabric,
+    names: &[String],
+    what: &str,
+) -> Result<(), Failure> {
+    let chosen: Vec<&crate::types::Hostname> = fabric
+        .switches
+        .keys()
+        .filter(|h| names.iter().any(|n| n == h.as_str()))
+        .collect();
+    if !names.is_empty() && chosen.is_empty() {
+        return Ok(());
+    }
+    fabric.onyx_only(what, &chosen).map_err(Failure)
+}
+
 /// Loads and validates each file, prints the diagnostics; the valid fabrics, by file.
 pub(crate) fn check_all(
     paths: &[PathBuf],
@@ -597,6 +616,8 @@ fn compile(
         Some(dir) => Renderer::from_dir(dir)?,
         None => Renderer::embedded()?,
     };
+    // OS10's templates are the embedded ones (`--templates` is Onyx's folder).
+    let os10 = crate::os10::Renderer::embedded()?;
     distinct_folders(paths, out, "goldens")?;
     let checked = check_deployable(paths, deny_warnings, color);
     let code = checked.code();
@@ -608,7 +629,7 @@ fn compile(
         let dir = out.join(stem(path)?);
         let mut texts: BTreeMap<String, String> = BTreeMap::new();
         for (name, config) in crate::compile::compile(fabric) {
-            texts.insert(format!("{name}.cfg"), renderer.render(&config)?);
+            texts.insert(format!("{name}.cfg"), config.render(&renderer, &os10)?);
         }
         let gone = format!("no switch of {} has this name any more", path.display());
         let synced = sync_folder(&dir, &texts, &|f| f.ends_with(".cfg"), check, &gone, color)?;

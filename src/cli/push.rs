@@ -391,6 +391,11 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = checked.passed().and_then(|f| f.into_iter().next()) else {
         return Ok(code);
     };
+    super::onyx_only(
+        &fabric,
+        &args.switches,
+        "`fabric push` (OS10 plans and sessions)",
+    )?;
     let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
     let jobs = jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;

@@ -67,6 +67,11 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FAILURE);
     };
+    super::onyx_only(
+        &fabric,
+        &args.switches,
+        "`fabric verify` (OS10 show commands)",
+    )?;
     let reach = super::push::reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let jobs = super::push::jobs(
         &fabric,

@@ -71,7 +71,7 @@ pub fn fabric(
         let cabled = sw.ports.values().filter(|s| s.peer.is_some()).count();
         rows.push(vec![
             Cell::switch(&name, name.clone()),
-            sw.model.name.into(),
+            sw.model.name().into(),
             release(sw),
             sw.role.map_or("—".into(), |r| r.to_string()).into(),
             sw.routing
@@ -196,7 +196,7 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
     let name = sw.hostname.to_string();
     let mut blocks = vec![Block::Heading(2, name.clone(), Some(Page::Switch(name)))];
     let mut facts: Vec<(&str, Cell)> = vec![
-        ("Model", sw.model.name.into()),
+        ("Model", sw.model.name().into()),
         ("Onyx", release(sw)),
         ("Role", sw.role.map_or("—".into(), |r| r.to_string()).into()),
     ];

@@ -132,7 +132,7 @@ pub fn build(fabric: &Fabric) -> Topology {
     let mut nodes: Vec<Node> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for (name, sw) in &fabric.switches {
-        let mut detail = sw.model.name.to_string();
+        let mut detail = sw.model.name().to_string();
         if let Some(r) = &sw.routing {
             let _ = write!(detail, " · AS {}", r.asn);
         }

@@ -235,12 +235,130 @@ pub struct PortSettings {
     pub trunk: Option<BTreeSet<Vlan>>,
 }
 
+/// The network OS a switch runs: which module compiles, renders and (for Onyx) diffs, pushes
+/// and emulates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Os {
+    /// NVIDIA Onyx (the default).
+    Onyx,
+    /// Dell EMC SmartFabric OS10.
+    Os10,
+}
+
+impl Os {
+    /// The word a fabric file writes (`os: os10`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Os::Onyx => "onyx",
+            Os::Os10 => "os10",
+        }
+    }
+
+    /// The name people know it by, for messages.
+    pub fn title(self) -> &'static str {
+        match self {
+            Os::Onyx => "Onyx",
+            Os::Os10 => "OS10",
+        }
+    }
+
+    /// A port as this OS names it: Onyx `1/5`, `1/5/2`; OS10 `ethernet1/1/5`,
+    /// `ethernet1/1/5:2`.
+    pub fn port_name(self, p: Port) -> String {
+        match self {
+            Os::Onyx => p.to_string(),
+            Os::Os10 => crate::os10::Iface::Ethernet(os10_eth(p)).to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Os {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+/// A fabric port on an OS10 switch: front-panel port N (slot 1) is OS10's `ethernet1/1/N`,
+/// its breakout subport M `ethernet1/1/N:M`.
+pub fn os10_eth(p: Port) -> crate::os10::Eth {
+    match p.sub {
+        Some(s) => crate::os10::Eth::sub(p.port, s),
+        None => crate::os10::Eth::new(p.port),
+    }
+}
+
+/// A switch's hardware: a model from its OS's table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Hardware {
+    Onyx(&'static Model),
+    Os10(&'static crate::os10::models::Model),
+}
+
+impl Hardware {
+    pub fn name(self) -> &'static str {
+        match self {
+            Hardware::Onyx(m) => m.name,
+            Hardware::Os10(m) => m.name,
+        }
+    }
+
+    pub fn os(self) -> Os {
+        match self {
+            Hardware::Onyx(_) => Os::Onyx,
+            Hardware::Os10(_) => Os::Os10,
+        }
+    }
+
+    /// The Onyx model, for what only Onyx has (diff, push, the lab, the live audit).
+    pub fn onyx(self) -> Option<&'static Model> {
+        match self {
+            Hardware::Onyx(m) => Some(m),
+            Hardware::Os10(_) => None,
+        }
+    }
+
+    /// Whether the front-panel port (not a subport) exists.
+    pub fn has_port(self, p: Port) -> bool {
+        match self {
+            Hardware::Onyx(m) => m.has_port(p),
+            Hardware::Os10(m) => p.slot == 1 && m.group(p.port).is_some(),
+        }
+    }
+
+    /// Front-panel ports before any split or breakout.
+    pub fn port_count(self) -> u16 {
+        match self {
+            Hardware::Onyx(m) => m.port_count(),
+            Hardware::Os10(m) => m.port_count(),
+        }
+    }
+
+    /// Every front-panel port.
+    pub fn ports(self) -> impl Iterator<Item = Port> {
+        (1..=self.port_count()).map(|p| Port::new(1, p))
+    }
+
+    /// A port's native speed (a subport's, under a split).
+    pub fn native_speed(self, p: Port, split: Option<Split>) -> Option<Speed> {
+        match self {
+            Hardware::Onyx(m) => m.native_speed(p, split),
+            // No breakout on OS10 switches yet (`split` is refused there): whole ports only.
+            Hardware::Os10(m) => m
+                .group(p.port)
+                .and_then(|g| Speed::from_gbps(u32::from(g.speed))),
+        }
+    }
+}
+
 /// One switch, every port resolved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Switch {
     pub hostname: Hostname,
     #[serde(serialize_with = "model_name")]
-    pub model: &'static Model,
+    pub model: Hardware,
+    /// The OS10 release (`os10: 10.5.3.2`), on an OS10 switch.
+    pub os10: Option<String>,
     pub release: Option<Release>,
     pub mgmt: Option<Mgmt>,
     pub licenses: Vec<String>,
@@ -273,8 +391,52 @@ pub struct Switch {
     pub stp: Option<bool>,
 }
 
-fn model_name<S: serde::Serializer>(m: &&'static Model, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(m.name)
+impl Switch {
+    /// The OS the switch runs.
+    pub fn os(&self) -> Os {
+        self.model.os()
+    }
+
+    /// A port as the switch's OS names it.
+    pub fn port_name(&self, p: Port) -> String {
+        self.os().port_name(p)
+    }
+}
+
+impl Fabric {
+    /// Refuses a command that only knows Onyx when `switches` (all, when empty) include an
+    /// OS10 switch: the message names each such switch and what is not yet supported, so no
+    /// OS10 switch is ever treated as an Onyx one.
+    pub fn onyx_only(&self, what: &str, switches: &[&Hostname]) -> Result<(), String> {
+        let os10: Vec<&str> = self
+            .switches
+            .values()
+            .filter(|s| switches.is_empty() || switches.contains(&&s.hostname))
+            .filter(|s| s.os() != Os::Onyx)
+            .map(|s| s.hostname.as_str())
+            .collect();
+        if os10.is_empty() {
+            return Ok(());
+        }
+        let (noun, list) = match os10.as_slice() {
+            [one] => ("switch", format!("`{one}`")),
+            many => (
+                "switches",
+                many.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        };
+        Err(format!(
+            "{noun} {list} {} OS10: {what} is not yet supported for OS10 (only `fabric validate`, `fabric compile` and `fabric schema` are)",
+            if os10.len() == 1 { "runs" } else { "run" }
+        ))
+    }
+}
+
+fn model_name<S: serde::Serializer>(m: &Hardware, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(m.name())
 }
 
 /// Reads, parses and validates one fabric file: the fabric when it has no error, and every

@@ -413,10 +413,16 @@ pub struct RawQos {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Switch")]
 pub struct RawSwitch {
-    /// `SN2100`, `SN2410`, `SN2700`, `SN3700`, `SN4600`, `SN4600C`.
+    /// The switch's OS: `onyx` (default) or `os10` (Dell EMC SmartFabric OS10); overrides
+    /// the fabric's.
+    pub os: Option<Sp<String>>,
+    /// `SN2100`, `SN2410`, `SN2700`, `SN3700`, `SN4600`, `SN4600C`; with `os: os10`,
+    /// `S5248F-ON`, `S4112F-ON`, `S5232F-ON`, `Z9264F-ON`, `S4148F-ON`.
     pub model: Sp<String>,
     /// Onyx release, e.g. `3.9.3210` (overrides the fabric's).
     pub onyx: Option<Sp<String>>,
+    /// OS10 release, e.g. `10.5.3.2` (overrides the fabric's).
+    pub os10: Option<Sp<String>>,
     pub mgmt: Option<RawMgmt>,
     /// License keys to carry (`license install KEY`).
     pub licenses: Option<Vec<Sp<String>>>,
@@ -613,8 +619,12 @@ pub struct RawMlag {
 #[serde(deny_unknown_fields)]
 #[schemars(title = "fabric")]
 pub struct RawFabric {
+    /// OS of every switch unless a switch says otherwise: `onyx` (default) or `os10`.
+    pub os: Option<Sp<String>>,
     /// Onyx release of every switch unless a switch says otherwise.
     pub onyx: Option<Sp<String>>,
+    /// OS10 release of every OS10 switch unless a switch says otherwise (`10.5.3.2`).
+    pub os10: Option<Sp<String>>,
     /// Global LLDP on every switch (default false).
     pub lldp: Option<Sp<bool>>,
     pub qos: Option<RawQos>,

@@ -20,6 +20,7 @@ use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
 
 mod apply;
 pub mod command;
+pub mod compile;
 pub mod models;
 pub mod names;
 pub mod parse;

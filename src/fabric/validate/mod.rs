@@ -50,6 +50,10 @@
 //! - E064 — `vlans` on a port in access mode
 //! - E063 — unknown profile
 //! - E070 — two switches with the same name
+//! - E071 — a model from another OS's table than the switch's (`target`)
+//! - E072 — a port named the way another OS names ports
+//! - E073 — a key the switch's OS has no meaning for
+//! - E074 — an OS10 release that is not one
 //! - E130 — a declared host's port no switch port's peer names (`nics`)
 //! - E131 — a peer naming a port its declared host does not have
 //! - E132 — a host MTU that does not fit its switch port's (with the frame's 22 bytes)
@@ -95,6 +99,7 @@ mod nics;
 mod ports;
 mod preset;
 mod qos;
+mod target;
 mod underlay;
 mod values;
 
@@ -230,6 +235,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     let mut cx = Cx {
         file,
         diags: Vec::new(),
+        oses: BTreeMap::new(),
     };
 
     let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
@@ -308,6 +314,14 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
         names.insert(h.as_str().to_lowercase(), (h, at));
     }
+    for (name, sw) in &raw.switches.0 {
+        let os = target::os(&mut cx, raw.os.as_ref(), sw.os.as_ref());
+        cx.oses.insert(name.get().to_lowercase(), os);
+    }
+    let fabric_os10 = raw
+        .os10
+        .as_ref()
+        .and_then(|v| target::os10_release(&mut cx, v));
     if raw.switches.0.is_empty() {
         cx.push(
             Diagnostic::error("E011", "the fabric declares no switch")
@@ -325,7 +339,18 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         else {
             continue;
         };
-        let model = cx.word(&sw.model, Model::find);
+        let os = cx
+            .oses
+            .get(&name.get().to_lowercase())
+            .copied()
+            .unwrap_or(crate::fabric::Os::Onyx);
+        let model = target::hardware(&mut cx, os, &sw.model);
+        target::foreign_keys(&mut cx, os, raw, name.get(), sw);
+        let os10 = match (os, &sw.os10) {
+            (crate::fabric::Os::Os10, Some(v)) => target::os10_release(&mut cx, v),
+            (crate::fabric::Os::Os10, None) => fabric_os10.clone(),
+            (crate::fabric::Os::Onyx, _) => None,
+        };
         let release = match &sw.onyx {
             Some(v) => release(&mut cx, v),
             None => fabric_release,
@@ -376,11 +401,16 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
         let Some(model) = model else { continue };
         let model_at = cx.span(&sw.model);
-        model_release(&mut cx, model, model_at, release);
+        // An OS10 switch has no Onyx release (`onyx` there is E073).
+        let release = release.filter(|_| os == crate::fabric::Os::Onyx);
+        if let crate::fabric::Hardware::Onyx(m) = model {
+            model_release(&mut cx, m, model_at, release);
+        }
         let mut p = Pending {
             switch: Switch {
                 hostname: hostname.clone(),
                 model,
+                os10,
                 release: release.map(|r| r.0),
                 mgmt,
                 licenses,
@@ -422,6 +452,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let Some(split) = cx.int(ways, Split::from_ways) else {
                 continue;
             };
+            // OS10 has no `split` (E073): its ports are checked in pass 2.
+            let Some(model) = model.onyx() else { continue };
             let Ok(ports) = parse_port_range(key.get()) else {
                 continue;
             };
@@ -495,12 +527,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 used_profiles.insert(pr.get().clone());
             }
             let at = cx.span(key);
-            let ports = match parse_port_range(key.get()) {
-                Ok(ps) => ps,
-                Err(msg) => {
-                    cx.error("E025", msg, at, "not a port or range");
-                    continue;
-                }
+            let Some(ports) = target::ports(&mut cx, os, key.get(), at) else {
+                continue;
             };
             let settings = entry.settings();
             let has_settings = settings != RawSettings::default()
@@ -844,7 +872,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     "E045",
                     format!(
                         "speed {s} is above the {n} that {{ports}} of `{name}` ({}) can run",
-                        sw.model.name
+                        sw.model.name()
                     ),
                 )
                 .at(*at, "too fast");
@@ -867,7 +895,15 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 Some((d, _)) => Some(d.clone()),
                 // The description made from the peer follows the rule of any description.
                 None if auto => peer.and_then(|(p, at)| {
-                    let d = p.description();
+                    // The far port as its own OS names it (`leaf-b:ethernet1/1/49`).
+                    let d = match p {
+                        Peer::Switch { switch, port } => {
+                            let os = cx.oses.get(&switch.as_str().to_lowercase()).copied();
+                            let os = os.unwrap_or(crate::fabric::Os::Onyx);
+                            format!("{switch}:{}", os.port_name(*port))
+                        }
+                        Peer::Host { .. } => p.description(),
+                    };
                     match cli_text::check(&d, 64) {
                         Ok(()) => Some(d),
                         Err(e) => {

@@ -26,6 +26,28 @@ pub(super) fn describe_ports(ports: &[Port]) -> String {
     }
 }
 
+/// [`describe_ports`] in the naming of the switch's OS: `port ethernet1/1/57` on OS10.
+pub(super) fn describe_ports_on(sw: &Switch, ports: &[Port]) -> String {
+    if sw.os() == crate::fabric::Os::Onyx {
+        return describe_ports(ports);
+    }
+    let unit = ();
+    let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
+    let list: Vec<String> = runs
+        .iter()
+        .map(|(a, b, _)| {
+            let a = sw.port_name(*a);
+            if a == sw.port_name(*b) {
+                a
+            } else {
+                format!("{a}-{}", sw.port_name(*b).trim_start_matches("ethernet"))
+            }
+        })
+        .collect();
+    let noun = if ports.len() == 1 { "port" } else { "ports" };
+    format!("{noun} {}", list.join(", "))
+}
+
 /// Checks the ports of an entry or link end against the switch: they exist, subports belong
 /// to a port split that way, a split parent is only split (not configured), ports disabled by
 /// a neighbour's 4-way split are not used. One diagnostic per kind of problem, listing the
@@ -57,17 +79,21 @@ pub(super) fn check_ports(
             }
         }
     }
-    let (name, model) = (&sw.hostname, sw.model.name);
+    let (name, model) = (&sw.hostname, sw.model.name());
     if !missing.is_empty() {
         cx.push(
             Diagnostic::error(
                 "E040",
-                format!("{model} `{name}` has no {}", describe_ports(&missing)),
+                format!(
+                    "{model} `{name}` has no {}",
+                    describe_ports_on(sw, &missing)
+                ),
             )
             .at(at, "no such port")
             .help(format!(
-                "{model} has ports 1/1 to 1/{}",
-                sw.model.port_count()
+                "{model} has ports {} to {}",
+                sw.port_name(Port::new(1, 1)),
+                sw.port_name(Port::new(1, sw.model.port_count()))
             )),
         );
     }
@@ -153,16 +179,15 @@ pub(super) fn endpoint(
         );
         return None;
     };
-    let ports = match parse_port_range(ports) {
-        Ok(p) => p,
-        Err(msg) => {
-            cx.error("E025", msg, at, "not a port or range");
-            return None;
-        }
-    };
     if refused.contains(&sw.trim().to_lowercase()) {
         return None;
     }
+    let os = cx
+        .oses
+        .get(&sw.trim().to_lowercase())
+        .copied()
+        .unwrap_or(crate::fabric::Os::Onyx);
+    let ports = super::target::ports(cx, os, ports, at)?;
     let Some((h, _)) = names.get(&sw.trim().to_lowercase()) else {
         let mut d = Diagnostic::error(
             "E050",

@@ -7,6 +7,8 @@ use super::*;
 pub(super) struct Cx {
     pub(super) file: FileId,
     pub(super) diags: Vec<Diagnostic>,
+    /// Each switch's OS, by lowercase name, for the port names of link ends.
+    pub(super) oses: BTreeMap<String, crate::fabric::Os>,
 }
 
 impl Cx {

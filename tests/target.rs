@@ -1,0 +1,222 @@
+//! OS10 as a compile target: a fabric names each switch's OS, `fabric compile` writes each
+//! switch's golden through its own OS's module, OS10 goldens read back with `os10::parse` to
+//! the compiled state, one fabric may mix Onyx and OS10 switches, and the commands that only
+//! know Onyx refuse an OS10 switch by name (exit 2) instead of treating it as Onyx.
+
+use std::path::Path;
+
+use fabric::compile::Target;
+use fabric::diag::Sources;
+
+use crate::{root, run, scratch};
+
+fn fabric_at(dir: &Path, args: &[&str]) -> (i32, String) {
+    run(std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .current_dir(dir)
+        .args(args))
+}
+
+fn load(path: &Path) -> fabric::fabric::Fabric {
+    let mut sources = Sources::default();
+    let (fab, diags) = fabric::fabric::read(path, &mut sources).expect("readable");
+    fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)))
+}
+
+/// Each OS10 golden of the example is exactly what the compiled state renders to, and reads
+/// back with `os10::parse` to that state, and renders from it to itself.
+#[test]
+fn os10_goldens_read_back_to_the_compiled_state() {
+    let path = root().join("fabrics/vcf-bitfusion.yaml");
+    let renderer = fabric::os10::Renderer::embedded().unwrap();
+    let mut seen = 0;
+    for (name, target) in fabric::compile::compile(&load(&path)) {
+        let Target::Os10(config) = target else {
+            panic!("{name}: the example's switches run OS10");
+        };
+        let golden =
+            std::fs::read_to_string(root().join(format!("golden/vcf-bitfusion/{name}.cfg")))
+                .unwrap();
+        assert_eq!(renderer.render(&config).unwrap(), golden, "{name}");
+        let parsed = fabric::os10::parse(&golden).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(parsed, *config, "{name}");
+        assert_eq!(renderer.render(&parsed).unwrap(), golden, "{name}");
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+}
+
+/// The example's goldens carry the RoCE recipe in OS10's terms (the reference,
+/// `../shared/reference/os10-roce.md`), and no Onyx line.
+#[test]
+fn the_example_carries_the_os10_roce_recipe() {
+    let golden = std::fs::read_to_string(root().join("golden/vcf-bitfusion/leaf-a.cfg")).unwrap();
+    for line in [
+        "dcbx enable",
+        "wred ecn",
+        " random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100",
+        "class-map type network-qos ROCE3",
+        "policy-map type network-qos ROCE_PFC",
+        "  pause",
+        "  pfc-cos 3",
+        "policy-map type queuing ROCE_ETS",
+        "  bandwidth percent 50",
+        "qos-map traffic-class ROCE_QMAP",
+        " queue 0 qos-group 0-2,4-7",
+        "trust dscp-map ROCE_TRUST",
+        " qos-group 3 dscp 24-31",
+        "system qos",
+        " trust-map dscp ROCE_TRUST",
+        " ets mode on",
+        " priority-flow-control mode on",
+        " flowcontrol receive off",
+        " service-policy input type network-qos ROCE_PFC",
+        " service-policy output type queuing ROCE_ETS",
+        " mtu 9216",
+        " channel-group 1 mode active",
+        " vlt-port-channel 1",
+        "vlt-domain 1",
+        " discovery-interface ethernet1/1/49-1/1/50",
+        " vlt-mac 00:00:5e:00:01:5e",
+        "interface ethernet1/1/49",
+        " description leaf-b:ethernet1/1/49",
+    ] {
+        assert!(
+            golden.lines().any(|l| l == line),
+            "`{line}` missing from leaf-a.cfg"
+        );
+    }
+    assert!(!golden.contains("dcb priority-flow-control"));
+    assert!(
+        !golden.contains("interface vlan4000"),
+        "the IPL VLAN is Onyx's"
+    );
+}
+
+/// `fabric compile --check` is clean for the committed example.
+#[test]
+fn compile_check_is_clean_for_the_example() {
+    let (code, out) = fabric_at(
+        root(),
+        &["compile", "--check", "fabrics/vcf-bitfusion.yaml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("golden files are up to date"), "{out}");
+    assert!(
+        out.contains("the RoCE audit does not yet run on OS10 switch `leaf-a`"),
+        "{out}"
+    );
+}
+
+const MIXED: &str = r#"
+lldp: true
+qos:
+  pools:
+    roce: { type: lossless, priorities: [3] }
+port_defaults:
+  mtu: 9216
+  trust: L3
+  ecn: { 3: { min: 150, max: 1500 } }
+  ets: { 3: 50, 6: strict }
+switches:
+  spine01:
+    model: SN2700
+  leaf01:
+    os: os10
+    os10: 10.5.3.2
+    model: S5248F-ON
+    ports:
+      ethernet1/1/1-1/1/4: { peer: { host: "gpu{1..4}", port: ens1f0 } }
+links:
+  - { a: spine01:1/1, b: leaf01:ethernet1/1/53 }
+stp: on
+"#;
+
+/// One fabric mixes Onyx and OS10: each switch compiles through its own OS, and each end of
+/// a cable between them is described with the far port as its own OS names it.
+#[test]
+fn a_fabric_mixes_onyx_and_os10_switches() {
+    let dir = scratch("target-mixed");
+    std::fs::write(dir.join("mixed.yaml"), MIXED).unwrap();
+    let fab = load(&dir.join("mixed.yaml"));
+    let compiled: std::collections::BTreeMap<String, Target> = fabric::compile::compile(&fab)
+        .into_iter()
+        .map(|(n, t)| (n.to_string(), t))
+        .collect();
+    let onyx = fabric::onyx::Renderer::embedded().unwrap();
+    let os10 = fabric::os10::Renderer::embedded().unwrap();
+    let spine = compiled["spine01"].render(&onyx, &os10).unwrap();
+    let leaf = compiled["leaf01"].render(&onyx, &os10).unwrap();
+    assert!(matches!(compiled["spine01"], Target::Onyx(_)));
+    assert!(matches!(compiled["leaf01"], Target::Os10(_)));
+    assert!(
+        spine.contains("interface ethernet 1/1 description leaf01:ethernet1/1/53"),
+        "{spine}"
+    );
+    assert!(leaf.contains(" description spine01:1/1\n"), "{leaf}");
+    assert!(leaf.contains("interface ethernet1/1/4\n"), "{leaf}");
+    assert!(leaf.contains(" priority-flow-control mode on\n"), "{leaf}");
+    assert_eq!(fabric::os10::parse(&leaf).unwrap(), {
+        let Target::Os10(c) = &compiled["leaf01"] else {
+            unreachable!()
+        };
+        (**c).clone()
+    });
+    let (code, out) = fabric_at(&dir, &["compile", "mixed.yaml", "--out", "golden"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("golden/mixed/leaf01.cfg")).unwrap(),
+        leaf
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("golden/mixed/spine01.cfg")).unwrap(),
+        spine
+    );
+}
+
+/// Every command that only knows Onyx refuses an OS10 switch, naming it and what is not yet
+/// supported, with exit 2, before reading or sending anything.
+#[test]
+fn onyx_only_commands_refuse_os10_switches() {
+    let dir = scratch("target-refuse");
+    std::fs::write(dir.join("mixed.yaml"), MIXED).unwrap();
+    std::fs::write(dir.join("leaf01.cfg"), "").unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["push", "mixed.yaml", "--lab", "--yes"], "`fabric push`"),
+        (
+            &[
+                "diff",
+                "mixed.yaml",
+                "--running",
+                "leaf01.cfg",
+                "--switch",
+                "leaf01",
+            ],
+            "`fabric diff`",
+        ),
+        (&["lab", "mixed.yaml"], "`fabric lab`"),
+        (&["verify", "mixed.yaml", "--lab"], "`fabric verify`"),
+        (&["audit", "mixed.yaml"], "`fabric audit`"),
+        (&["hosts", "mixed.yaml"], "`fabric hosts`"),
+        (&["docs", "mixed.yaml", "--out", "docs"], "`fabric docs`"),
+    ];
+    for (args, what) in cases {
+        let (code, out) = fabric_at(&dir, args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(
+            out.contains("`leaf01` runs OS10")
+                && out.contains(what)
+                && out.contains("not yet supported for OS10"),
+            "{args:?}: {out}"
+        );
+    }
+    // The Onyx switch of the same fabric is still audited alone.
+    let (code, out) = fabric_at(&dir, &["audit", "mixed.yaml", "--switch", "spine01"]);
+    assert_ne!(code, 2, "{out}");
+    // An OS10 running configuration is not imported as Onyx.
+    let tor = crate::shared()
+        .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt");
+    let (code, out) = fabric_at(&dir, &["import", tor.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("is an OS10 running configuration"), "{out}");
+    assert!(!dir.join("docs").exists());
+}
