@@ -97,7 +97,7 @@ pub struct Label {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Stable code, e.g. `E012`; documented in the README.
+    /// Stable code, e.g. `E012`; documented in `src/codes/` (`fabric explain E012`).
     pub code: &'static str,
     pub severity: Severity,
     /// Lowercase, names in backticks, no trailing period.

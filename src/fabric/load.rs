@@ -458,7 +458,7 @@ fn beyond_limits(e: &YamlError, file: FileId, text: &str, limits: Limits) -> Dia
         span,
         "here",
     )
-    .help("the limits guard against hostile YAML and no fabric reaches them; see the README's diagnostic codes")
+    .help("the limits guard against hostile YAML and no fabric reaches them; see `fabric explain E006`")
 }
 
 fn attach(d: Diagnostic, span: Option<Span>, label: impl Into<String>) -> Diagnostic {
