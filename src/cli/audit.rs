@@ -153,6 +153,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
 
 /// The files to read: each file given, and the `*.cfg` of each folder given, in name order.
 pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    files_where(paths, |p| p.extension().is_some_and(|e| e == "cfg"))
+}
+
+/// Each file given, and the files of each folder given that `keep` accepts, in name order.
+pub(crate) fn files_where(
+    paths: &[PathBuf],
+    keep: impl Fn(&std::path::Path) -> bool,
+) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -160,7 +168,7 @@ pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
                 .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "cfg"))
+                .filter(|p| keep(p))
                 .collect();
             found.sort();
             files.extend(found);

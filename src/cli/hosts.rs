@@ -123,27 +123,12 @@ pub(crate) struct Audited {
 
 /// Every file given, and every file of each folder given (name order, hidden files aside).
 fn report_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.is_file()
-                        && !p
-                            .file_name()
-                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                })
-                .collect();
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
+    super::audit::files_where(paths, |p| {
+        p.is_file()
+            && !p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    })
 }
 
 /// The host a report is for: its file name up to the first `.` (`gpu001.txt`,

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use minijinja::{Environment, UndefinedBehavior, Value};
+use minijinja::{Environment, Value};
 use serde::Serialize;
 
 use super::command::Iface;
@@ -136,15 +136,7 @@ impl Renderer {
     }
 
     fn build(files: Vec<(String, String)>) -> Result<Renderer, String> {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        let syntax = minijinja::syntax::SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .keep_trailing_newline(true)
-            .build()
-            .map_err(|e| format!("template syntax: {e}"))?;
-        env.set_syntax(syntax);
+        let mut env = crate::types::templates::environment()?;
         for (name, source) in files {
             env.add_template_owned(name.clone(), source)
                 .map_err(|e| format!("template `{name}`: {}", chain(&e)))?;

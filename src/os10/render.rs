@@ -9,7 +9,7 @@
 
 use std::net::Ipv4Addr;
 
-use minijinja::{Environment, UndefinedBehavior, Value};
+use minijinja::{Environment, Value};
 use serde::Serialize;
 
 use super::names::{self, Eth, Ranges};
@@ -498,15 +498,7 @@ pub struct Renderer {
 impl Renderer {
     /// The templates embedded in the binary.
     pub fn embedded() -> Result<Renderer, String> {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        let syntax = minijinja::syntax::SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .keep_trailing_newline(true)
-            .build()
-            .map_err(|e| format!("template syntax: {e}"))?;
-        env.set_syntax(syntax);
+        let mut env = crate::types::templates::environment()?;
         for (name, source) in TEMPLATE_FILES {
             env.add_template(name, source)
                 .map_err(|e| format!("template `{name}`: {e:#}"))?;

@@ -15,6 +15,7 @@ mod model;
 mod net;
 mod nic;
 mod qos;
+pub mod templates;
 
 pub use model::{FirstRelease, Model, Split};
 pub use net::{Ipv4Net, Mac, is_private_asn};
