@@ -15,6 +15,8 @@ use crate::diag::{Diagnostic, Sources};
 use crate::onyx::{self, Config, Iface, Interface};
 use crate::types::{Ecn, EcnThresholds, Ets, Model, PoolType, Port, Split, SwitchportMode, Trust};
 
+pub mod os10;
+
 /// One switch to import.
 pub struct Source {
     /// Where it came from, for the comment above the switch (`backups/leaf01.cfg`).
@@ -27,17 +29,52 @@ pub struct Source {
 /// The fabric file for these switches, as YAML; switches are named by their `hostname` line,
 /// else the header's `## Hostname:`, else `fallback` names them (file names).
 pub fn import(sources: &BTreeMap<String, Source>) -> Result<String, String> {
-    let doc = document(sources)?;
+    import_all(sources, &BTreeMap::new())
+}
+
+/// [`import`] of Onyx and OS10 switches into one fabric.
+pub fn import_all(
+    onyx: &BTreeMap<String, Source>,
+    os10: &BTreeMap<String, os10::Source>,
+) -> Result<String, String> {
+    if let Some(name) = onyx.keys().find(|n| os10.contains_key(*n)) {
+        return Err(format!(
+            "two configs are for switch `{name}`: {} and {}",
+            onyx[name].origin, os10[name].origin
+        ));
+    }
+    let mut doc = if onyx.is_empty() {
+        Doc::default()
+    } else {
+        document(onyx, os10.is_empty())?
+    };
+    let kept = os10::add(&mut doc, os10, onyx.is_empty())?;
     let mut text = String::from(
         "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; `fabric diff` against the same configs shows no drift.\n\n",
     );
-    text.push_str(
-        &serde_saphyr::to_string_with_options(
-            &doc,
-            serde_saphyr::ser_options! { comment_position: serde_saphyr::CommentPosition::Above },
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    let yaml = serde_saphyr::to_string_with_options(
+        &doc,
+        serde_saphyr::ser_options! { comment_position: serde_saphyr::CommentPosition::Above },
+    )
+    .map_err(|e| e.to_string())?;
+    // Below each OS10 switch's `# from` comment: the lines the fabric does not manage.
+    let mut switch: Option<&str> = None;
+    for line in yaml.lines() {
+        text.push_str(line);
+        text.push('\n');
+        if let Some(name) = line.strip_prefix("  ").and_then(|n| n.strip_suffix(':')) {
+            switch = Some(name);
+        } else if line.starts_with("    # from ")
+            && let Some(kept) = switch.and_then(|n| kept.get(n)).filter(|k| !k.is_empty())
+        {
+            text.push_str(
+                "    # not modeled, so left as they are on the switch (a push never touches them):\n",
+            );
+            for l in kept {
+                text.push_str(&format!("    #   {l}\n"));
+            }
+        }
+    }
     Ok(text)
 }
 
@@ -73,6 +110,17 @@ pub fn check(
     yaml: &str,
     sources: &BTreeMap<String, Source>,
 ) -> Result<(), Box<Unfaithful>> {
+    check_all(name, yaml, sources, &BTreeMap::new())
+}
+
+/// [`check`] of a fabric imported from Onyx and OS10 switches: an OS10 switch's compiled
+/// config plans empty against its source.
+pub fn check_all(
+    name: &str,
+    yaml: &str,
+    sources: &BTreeMap<String, Source>,
+    os10: &BTreeMap<String, os10::Source>,
+) -> Result<(), Box<Unfaithful>> {
     let mut diag_sources = Sources::default();
     let unfaithful = |errors: Vec<Diagnostic>, switches: Vec<Lost>, diag_sources| {
         Err(Box::new(Unfaithful {
@@ -90,7 +138,7 @@ pub fn check(
     let errors: Vec<Diagnostic> = diags
         .into_iter()
         .filter(|d| d.is_error())
-        .map(|d| from_source(d, yaml, sources))
+        .map(|d| from_source(d, yaml, sources, os10))
         .collect();
     let Some(fabric) = fabric.filter(|_| errors.is_empty()) else {
         return unfaithful(errors, Vec::new(), diag_sources);
@@ -151,6 +199,7 @@ pub fn check(
             });
         }
     }
+    switches.extend(os10::lost(&fabric, os10));
     if switches.is_empty() {
         Ok(())
     } else {
@@ -160,7 +209,12 @@ pub fn check(
 
 /// An error in the imported fabric, with the switch it is under and the config that switch
 /// came from (a second label, on the switch's key).
-fn from_source(d: Diagnostic, yaml: &str, sources: &BTreeMap<String, Source>) -> Diagnostic {
+fn from_source(
+    d: Diagnostic,
+    yaml: &str,
+    sources: &BTreeMap<String, Source>,
+    os10: &BTreeMap<String, os10::Source>,
+) -> Diagnostic {
     let Some(at) = d.primary.as_ref().map(|l| l.span) else {
         return d;
     };
@@ -186,14 +240,20 @@ fn from_source(d: Diagnostic, yaml: &str, sources: &BTreeMap<String, Source>) ->
         }
         offset += line.len();
     }
-    match found.and_then(|(start, name)| Some((start, name, sources.get(name)?))) {
-        Some((start, name, source)) => d.also(
+    let origin = |name: &str| {
+        sources
+            .get(name)
+            .map(|s| &s.origin)
+            .or_else(|| os10.get(name).map(|s| &s.origin))
+    };
+    match found.and_then(|(start, name)| Some((start, name, origin(name)?))) {
+        Some((start, name, origin)) => d.also(
             crate::diag::Span {
                 file: at.file,
                 start,
                 end: start + name.len(),
             },
-            format!("imported from `{}`", source.origin),
+            format!("imported from `{origin}`"),
         ),
         None => d,
     }
@@ -214,8 +274,12 @@ impl<V> Ordered<V> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Default, Serialize)]
 struct Doc {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    os: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    os10: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     onyx: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -224,15 +288,25 @@ struct Doc {
     qos: Option<Qos>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     vlans: Vec<VlanDoc>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    mlag: Vec<os10::PairDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     port_defaults: Option<Settings>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, FlowMap<Settings>>,
-    switches: BTreeMap<String, Commented<SwitchDoc>>,
+    switches: BTreeMap<String, Commented<SwitchEntry>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     links: Vec<FlowMap<LinkDoc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     routing: Option<RoutingDoc>,
+}
+
+/// A switch as the fabric writes it, by OS.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SwitchEntry {
+    Onyx(SwitchDoc),
+    Os10(os10::SwitchDoc),
 }
 
 /// `routing:` as import writes it: the ECMP hashing of the switches that route (their BGP is
@@ -937,7 +1011,9 @@ struct Prepared<'a> {
     ports: Vec<(Port, &'a Interface)>,
 }
 
-fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
+/// The fabric of these switches; `alone`: they are all the fabric's switches (else settings
+/// they share are not made fabric-wide, where other switches would inherit them).
+fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, String> {
     let none = Interface::default();
     let models = guess_models(sources)?;
     let mut prepared = Vec::new();
@@ -950,7 +1026,9 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             ports: ports(&s.config, model, &none),
         });
     }
-    let onyx = common(prepared.iter().map(|p| release(&p.source.config))).flatten();
+    let onyx = common(prepared.iter().map(|p| release(&p.source.config)))
+        .flatten()
+        .filter(|_| alone);
     // ECMP hashing, where switches route: one setting for all (the format has one).
     let routes = |c: &Config| c.ip_routing;
     let hashing = common(
@@ -969,9 +1047,9 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
                 .collect(),
         ),
     });
-    let lldp = common(prepared.iter().map(|p| p.source.config.lldp));
-    let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config)));
-    let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config)));
+    let lldp = common(prepared.iter().map(|p| p.source.config.lldp)).filter(|_| alone);
+    let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config))).filter(|_| alone);
+    let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
     // Port defaults: the attributes every port of every switch has.
     let mut defaults: Option<BTreeSet<Attr>> = None;
     for p in &prepared {
@@ -983,45 +1061,21 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             });
         }
     }
-    let defaults = defaults.unwrap_or_default();
+    let defaults = defaults.filter(|_| alone).unwrap_or_default();
     // Onyx's own defaults say nothing in `port_defaults`.
     let port_defaults = settings(&defaults);
 
     // Per switch: ranges of consecutive ports with the same remaining attributes.
     let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
-    let mut uses: BTreeMap<Settings, usize> = BTreeMap::new();
     for (k, p) in prepared.iter().enumerate() {
-        let mut runs: Vec<Run> = Vec::new();
-        for (port, i) in &p.ports {
-            let rest: BTreeSet<Attr> = port_attrs(&p.source.config, i)
-                .difference(&defaults)
-                .cloned()
-                .collect();
-            if let Some((_, last, a)) = runs.last_mut()
-                && last.precedes(*port)
-                && *a == rest
-            {
-                *last = *port;
-                continue;
-            }
-            runs.push((*port, *port, rest));
-        }
-        runs.retain(|(_, _, a)| !settings(a).is_empty_settings());
-        for (_, _, a) in &runs {
-            *uses.entry(settings(a).shared()).or_default() += 1;
-        }
-        ranges.push((k, runs));
+        let attrs = p
+            .ports
+            .iter()
+            .map(|(port, i)| (*port, port_attrs(&p.source.config, i)));
+        ranges.push((k, runs(attrs, &defaults)));
     }
-    // Profiles: settings of two fields or more used by several ranges.
     let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
-    let mut profile_of: BTreeMap<Settings, String> = BTreeMap::new();
-    for (s, n) in &uses {
-        if *n >= 2 && s.fields() >= 2 {
-            let name = profile_name(s, &profiles);
-            profile_of.insert(s.clone(), name.clone());
-            profiles.insert(name, FlowMap(s.clone()));
-        }
-    }
+    let profile_of = make_profiles(ranges.iter().map(|(_, r)| r.as_slice()), &mut profiles);
 
     let links = links(&prepared);
     // Routed cables: each end's sessions to the far end's address, with its AS.
@@ -1085,20 +1139,7 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         let c = &p.source.config;
         let mut entries: Vec<(Port, String, Settings)> = Vec::new();
         for (first, last, a) in runs {
-            let s = settings(&a);
-            // A profile takes what ports share; what is a port's own (its address, the
-            // bundle it joins) stays on its entry, as the format has it.
-            let s = match profile_of.get(&s.shared()) {
-                Some(name) => Settings {
-                    profile: Some(name.clone()),
-                    address: s.address,
-                    mlag: s.mlag,
-                    lag: s.lag,
-                    lacp: s.lacp,
-                    ..Settings::default()
-                },
-                None => s,
-            };
+            let s = profiled(settings(&a), &profile_of);
             entries.push((first, crate::types::format_range(first, last), s));
         }
         let splits: Vec<(Port, u8)> = c
@@ -1216,9 +1257,15 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
                 format!(" (model guessed from its ports: {})", p.model.name)
             }
         );
-        switches.insert(p.name.to_string(), Commented(doc, comment));
+        switches.insert(
+            p.name.to_string(),
+            Commented(SwitchEntry::Onyx(doc), comment),
+        );
     }
     Ok(Doc {
+        os: None,
+        os10: None,
+        mlag: Vec::new(),
         onyx,
         lldp: lldp.filter(|l| *l),
         qos: shared_qos.flatten(),
@@ -1239,6 +1286,64 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             .collect(),
         routing,
     })
+}
+
+/// Consecutive ports with the same attributes beyond `defaults`, those that set anything.
+fn runs(
+    ports: impl Iterator<Item = (Port, BTreeSet<Attr>)>,
+    defaults: &BTreeSet<Attr>,
+) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (port, attrs) in ports {
+        let rest: BTreeSet<Attr> = attrs.difference(defaults).cloned().collect();
+        if let Some((_, last, a)) = runs.last_mut()
+            && last.precedes(port)
+            && *a == rest
+        {
+            *last = port;
+            continue;
+        }
+        runs.push((port, port, rest));
+    }
+    runs.retain(|(_, _, a)| !settings(a).is_empty_settings());
+    runs
+}
+
+/// Profiles: settings of two fields or more used by several ranges (of any switch), added to
+/// `profiles` under names not taken yet; the profile of each such set of settings.
+fn make_profiles<'a>(
+    switches: impl Iterator<Item = &'a [Run]>,
+    profiles: &mut BTreeMap<String, FlowMap<Settings>>,
+) -> BTreeMap<Settings, String> {
+    let mut uses: BTreeMap<Settings, usize> = BTreeMap::new();
+    for (_, _, a) in switches.flatten() {
+        *uses.entry(settings(a).shared()).or_default() += 1;
+    }
+    let mut profile_of = BTreeMap::new();
+    for (s, n) in &uses {
+        if *n >= 2 && s.fields() >= 2 {
+            let name = profile_name(s, profiles);
+            profile_of.insert(s.clone(), name.clone());
+            profiles.insert(name, FlowMap(s.clone()));
+        }
+    }
+    profile_of
+}
+
+/// A range's settings with its profile: a profile takes what ports share; what is a port's
+/// own (its address, the bundle it joins) stays on its entry, as the format has it.
+fn profiled(s: Settings, profile_of: &BTreeMap<Settings, String>) -> Settings {
+    match profile_of.get(&s.shared()) {
+        Some(name) => Settings {
+            profile: Some(name.clone()),
+            address: s.address,
+            mlag: s.mlag,
+            lag: s.lag,
+            lacp: s.lacp,
+            ..Settings::default()
+        },
+        None => s,
+    }
 }
 
 /// The ports of an Onyx range.
