@@ -243,9 +243,10 @@ fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Conf
     }
 }
 
-/// An OS10 `show running-configuration`: it opens with `! Version 10.…`, or names its ports
-/// `interface ethernet1/1/N` (the captures in `tests/fixtures/corpus/os10/`). Onyx prints
-/// neither (`interface ethernet 1/N`, with a space).
+/// An OS10 `show running-configuration`: it opens with `! Version 10.…`, or names its
+/// interfaces without a space (`interface ethernet1/1/N`, `interface vlan2000`, the captures
+/// in `tests/fixtures/corpus/os10/`). Onyx prints neither (`interface ethernet 1/N`,
+/// `interface vlan 10`; its `interface mgmt0` is not OS10's `mgmt1/1/1`).
 fn looks_os10(file: &std::path::Path) -> bool {
     // Only a regular file of a running config's size is looked into; anything else is left
     // to the reader, which refuses it with its own message.
@@ -259,6 +260,14 @@ fn looks_os10(file: &std::path::Path) -> bool {
     let text = String::from_utf8_lossy(&text);
     text.lines().any(|l| {
         let l = l.trim_end();
-        l.starts_with("! Version 10.") || l.starts_with("interface ethernet1/")
+        l.starts_with("! Version 10.")
+            || l.strip_prefix("interface ").is_some_and(|name| {
+                ["ethernet", "vlan", "port-channel", "loopback", "mgmt1/"]
+                    .iter()
+                    .any(|kind| {
+                        name.strip_prefix(kind)
+                            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+            })
     })
 }

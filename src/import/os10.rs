@@ -613,7 +613,7 @@ pub(super) fn add(
         doc.os10 = shared_release;
         doc.qos = shared_qos.flatten();
         doc.vlans = shared_vlans.unwrap_or_default();
-        doc.port_defaults = Some(settings(&defaults)).filter(|s| !s.is_empty_settings());
+        doc.port_defaults = super::Defaults::new(settings(&defaults));
     }
     Ok(notes)
 }
@@ -675,9 +675,47 @@ fn kept(c: &Config) -> Vec<String> {
     }
     lines
         .into_iter()
-        .map(|(l, n)| if n > 1 { format!("{l}  ({n}×)") } else { l })
+        .map(|(l, n)| if n > 1 { format!("{l} ({n}×)") } else { l })
         .collect()
 }
+
+/// The comment listing a switch's lines the model keeps verbatim: joined by `;` into lines of
+/// about 150 characters, at most [`KEPT_LINES`] of them (a YAML reader buffers a bounded
+/// number of comments), the rest counted.
+pub(super) fn kept_comment(kept: &[String]) -> String {
+    let mut out = vec![format!(
+        "not modeled, so left as they are on the switch (a push never touches them), {} line(s):",
+        kept.len()
+    )];
+    let mut current = String::new();
+    let mut listed = 0;
+    for l in kept {
+        if out.len() == KEPT_LINES {
+            break;
+        }
+        if !current.is_empty() && current.len() + l.len() > 150 {
+            out.push(std::mem::take(&mut current));
+            if out.len() == KEPT_LINES {
+                break;
+            }
+        }
+        if !current.is_empty() {
+            current.push_str("; ");
+        }
+        current.push_str(l);
+        listed += 1;
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    if listed < kept.len() {
+        out.push(format!("… and {} more", kept.len() - listed));
+    }
+    out.iter().map(|l| format!("    # {l}\n")).collect()
+}
+
+/// The most comment lines [`kept_comment`] writes.
+const KEPT_LINES: usize = 24;
 
 /// What a push of the fabric would change on each OS10 switch: its compiled config planned
 /// against the config it came from, each step at the line of the config it changes.
