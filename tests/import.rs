@@ -215,7 +215,7 @@ fn every_os10_capture_imports_or_says_where_it_cannot() {
         } else {
             planned += 1;
             for p in &pushes {
-                assert!(p.starts_with(&format!("{shown}")), "{shown}: {p}");
+                assert!(p.starts_with(shown.as_str()), "{shown}: {p}");
             }
             let lines = pushes
                 .iter()
