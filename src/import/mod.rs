@@ -52,7 +52,7 @@ pub fn import_all(
     };
     let kept = os10::add(&mut doc, os10, onyx.is_empty())?;
     let mut text = String::from(
-        "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; `fabric diff` against the same configs shows no drift.\n\n",
+        "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; each switch's compiled config plans empty against the\n# config it came from (no drift).\n\n",
     );
     let yaml = serde_saphyr::to_string_with_options(
         &doc,

@@ -606,7 +606,13 @@ pub(super) fn add(
             p.name.to_string(),
             Commented(SwitchEntry::Os10(doc_sw), comment),
         );
-        notes.insert(p.name.to_string(), kept(c));
+        let mut kept = kept(c);
+        if let Some(v) = c.header.version.as_ref().filter(|v| !is_release(v)) {
+            // Not a release the format takes (E074): the compiled config prints none, and a
+            // plan never touches the header.
+            kept.insert(0, format!("! Version {v}"));
+        }
+        notes.insert(p.name.to_string(), kept);
     }
     if alone {
         doc.os = Some("os10");
@@ -791,4 +797,85 @@ fn locate(text: &str, step: &crate::os10::plan::Step) -> Option<usize> {
         .or_else(|| child(first).filter(|_| !step.mode.is_empty()))
         .or(at)
         .map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::os10::plan::Step;
+
+    fn step(mode: &[&str], command: &str) -> Step {
+        Step {
+            mode: mode.iter().map(|m| m.to_string()).collect(),
+            command: command.to_string(),
+            opens: false,
+            impact: crate::diff::Impact::Hitless,
+        }
+    }
+
+    #[test]
+    fn a_step_is_located_at_the_line_it_changes_else_its_block() {
+        let text = "! Version 10.5.3.2\n!\npolicy-map type queuing P\n !\n class Q0\n  bandwidth percent 50\n !\n class Q3\n  bandwidth percent 50\n  random-detect ecn\n!\ninterface ethernet1/1/3\n no shutdown\n mtu 9216\n!\nvlt-domain 1\n primary-priority 3\n";
+        let at = |mode: &[&str], command: &str| locate(text, &step(mode, command));
+        let queuing = ["policy-map type queuing P", "class Q3"];
+        assert_eq!(at(&queuing, "no random-detect ecn"), Some(10));
+        assert_eq!(at(&queuing, "bandwidth percent 40"), Some(9));
+        assert_eq!(at(&["interface ethernet1/1/3"], "mtu 9000"), Some(14));
+        assert_eq!(
+            at(&["interface ethernet1/1/3"], "flowcontrol receive off"),
+            Some(12)
+        );
+        assert_eq!(at(&["vlt-domain 1"], "no primary-priority"), Some(17));
+        assert_eq!(at(&[], "no policy-map type queuing P"), Some(3));
+        // What the config lacks has no line of it.
+        assert_eq!(at(&[], "class-map type queuing Q5"), None);
+        assert_eq!(at(&["interface ethernet1/1/9"], "mtu 9216"), None);
+    }
+
+    #[test]
+    fn only_os10_releases_are_written() {
+        assert!(is_release("10.5.3.2"));
+        assert!(!is_release("10.4.0E(R1)"));
+        assert!(!is_release("3.10.4606"));
+        assert!(!is_release("10.5.3"));
+    }
+
+    #[test]
+    fn ports_and_ranges_are_named_as_os10_names_them() {
+        assert_eq!(
+            range_name(Port::new(1, 5), Port::new(1, 5)),
+            "ethernet1/1/5"
+        );
+        assert_eq!(
+            range_name(Port::new(1, 1), Port::new(1, 8)),
+            "ethernet1/1/1-1/1/8"
+        );
+        assert_eq!(port(Eth::sub(17, 1)), Port::sub(1, 17, 1));
+    }
+
+    #[test]
+    fn the_kept_lines_comment_is_bounded_and_counts_the_rest() {
+        let kept: Vec<String> = (0..200)
+            .map(|n| format!("snmp-server host 10.0.0.{n} traps version 2c public"))
+            .collect();
+        let comment = kept_comment(&kept);
+        let lines: Vec<&str> = comment.lines().collect();
+        assert!(lines.len() <= KEPT_LINES + 1, "{comment}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.starts_with("    # ") && l.len() < 200)
+        );
+        let listed: usize = lines[1..lines.len() - 1]
+            .iter()
+            .map(|l| l.matches("snmp-server").count())
+            .sum();
+        let rest: usize = lines[lines.len() - 1]
+            .trim_start_matches("    # … and ")
+            .trim_end_matches(" more")
+            .parse()
+            .unwrap();
+        assert_eq!(listed + rest, 200, "{comment}");
+        assert!(lines[0].ends_with("200 line(s):"), "{comment}");
+    }
 }
