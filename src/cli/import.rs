@@ -1,5 +1,5 @@
-//! `fabric import`: running configs (files, folders of backups, or live switches read with
-//! `show` commands) → a fabric file.
+//! `fabric import`: running configs (Onyx or OS10 files, folders of backups, or live Onyx
+//! switches read with `show` commands) → a fabric file.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -11,13 +11,14 @@ use crate::types::Model;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Running configs: files, or folders of `<switch>.cfg` (backups).
+    /// Running configs, Onyx or OS10: files, or folders of `<switch>.cfg` (backups).
     #[arg(value_name = "RUNNING")]
     running: Vec<PathBuf>,
     /// Also read these switches over SSH (`NAME=[USER@]HOST[:PORT]`, repeatable).
     #[arg(long = "live", value_name = "NAME=HOST")]
     live: Vec<String>,
-    /// The switches' model, instead of guessing it from their ports.
+    /// The switches' model, instead of guessing it from their ports (an Onyx model for Onyx
+    /// configs, an OS10 model for OS10 ones).
     #[arg(long)]
     model: Option<String>,
     /// Write the fabric here instead of standard output (refuses to overwrite a file).
