@@ -73,17 +73,244 @@ fn every_full_capture_round_trips_without_drift() {
 
 #[test]
 fn every_golden_folder_round_trips_as_one_fabric() {
-    // `fabric import` of OS10 running configurations is not yet wired: OS10 goldens are
-    // left out (has_os10).
-    for dir in crate::onyx_golden_dirs() {
+    for dir in crate::golden_dirs() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "cfg"))
             .collect();
         files.sort();
-        round_trip(&files);
+        let os10: Vec<PathBuf> = files.iter().filter(|f| is_os10(f)).cloned().collect();
+        if os10.is_empty() {
+            round_trip(&files);
+        } else {
+            assert_eq!(os10, files, "{dir:?}: a golden folder of one OS");
+            os10_round_trip(&files).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
+        }
     }
+}
+
+/// An OS10 running configuration (the goldens print `! Version 10.…` first).
+fn is_os10(f: &std::path::Path) -> bool {
+    std::fs::read_to_string(f).is_ok_and(|t| {
+        t.starts_with("! Version 10.") || t.lines().any(|l| l.starts_with("interface ethernet1/"))
+    })
+}
+
+/// OS10 configs imported as one fabric, then the way a user would check it, stage by stage:
+/// the fabric validates, and each switch's compiled config plans empty against the config it
+/// came from (`os10::plan`). The fabric's text; the plans that are not empty, as the error.
+fn os10_round_trip(files: &[PathBuf]) -> Result<String, String> {
+    let mut sources = std::collections::BTreeMap::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let config = fabric::os10::parse(&text).map_err(|e| format!("{f:?}:{e}"))?;
+        let name = config.hostname.clone().unwrap();
+        let source = fabric::import::os10::Source {
+            origin: f.display().to_string(),
+            text,
+            config,
+            model: None,
+        };
+        sources.insert(name, source);
+    }
+    let none = std::collections::BTreeMap::new();
+    let yaml = fabric::import::import_all(&none, &sources)?;
+    let mut diag = fabric::diag::Sources::default();
+    let loaded = fabric::fabric::parse_bytes("imported.yaml", yaml.clone().into_bytes(), &mut diag)
+        .map_err(|d| fabric::diag::render(&[d], &diag, false))?;
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let fab = fab.ok_or_else(|| fabric::diag::render(&diags, &diag, false) + &yaml)?;
+    let mut drift = Vec::new();
+    for (name, source) in &sources {
+        let sw = fab
+            .switches
+            .values()
+            .find(|s| s.hostname.as_str() == name)
+            .ok_or_else(|| format!("{name} is not in\n{yaml}"))?;
+        let compiled = fabric::os10::compile::compile_switch(sw);
+        let plan = fabric::os10::plan::plan(&source.config, &compiled);
+        if !plan.is_empty() {
+            drift.push(format!("{name}:\n{}", fabric::os10::plan::script(&plan)));
+        }
+    }
+    // `import::check_all` (what `fabric import` runs before writing) agrees.
+    let checked = fabric::import::check_all("imported.yaml", &yaml, &none, &sources);
+    assert_eq!(checked.is_ok(), drift.is_empty(), "{drift:?}");
+    if drift.is_empty() {
+        Ok(yaml)
+    } else {
+        Err(format!("{}\n{yaml}", drift.join("\n")))
+    }
+}
+
+/// The VLT pair of OS10 leaves comes back as the fabric's words for it: an `mlag` pair with
+/// its `role: ipl` link, the lossless pool (PFC follows), the RoCE port defaults read from
+/// the policies the ports name (ETS from `bandwidth percent`, ECN from the `wred` profile,
+/// trust L3 from `system qos`), VLT port-channels from their members and peers from the
+/// descriptions.
+#[test]
+fn the_os10_vlt_pair_imports_as_the_fabric_that_made_it() {
+    let dir = crate::root().join("golden/vcf-bitfusion");
+    let yaml = os10_round_trip(&[dir.join("leaf-a.cfg"), dir.join("leaf-b.cfg")]).unwrap();
+    for line in [
+        "os: os10\n",
+        "os10: \"10.5.3.2\"\n",
+        "    lossless: {type: lossless, priorities: [3]}\n",
+        "- switches: [leaf-a, leaf-b]\n  system_mac: 00:00:5E:00:01:5E\n",
+        "  trust: L3\n",
+        "  ets:\n    0: 50\n    3: 50\n",
+        "      ethernet1/1/1: {switchport: trunk, vlans: [10, 20], mlag: 1}\n",
+        "      ethernet1/1/9-1/1/16: {vlan: 100, peer: {host: \"gpu-{01..08}\", port: vmnic2}}\n",
+        "- {a: leaf-a:ethernet1/1/49-1/1/50, b: leaf-b:ethernet1/1/49-1/1/50, role: ipl}\n",
+    ] {
+        assert!(yaml.contains(line), "{line}\n{yaml}");
+    }
+    // PFC on every port is the lossless pool's default: nothing says it again.
+    assert!(!yaml.contains("pfc"), "{yaml}");
+}
+
+/// Every real OS10 capture of the corpus, imported as a user would: either a fabric that
+/// validates and reproduces it, or exit 2 with nothing written and each reason at its place:
+/// a line that cannot be read at `file:line:column`, each change a push of the would-be
+/// fabric would make at the `file:line` it changes (or the file, for what the config lacks).
+#[test]
+fn every_os10_capture_imports_or_says_where_it_cannot() {
+    let dir = crate::scratch("import-os10-corpus");
+    let mut captures: Vec<PathBuf> = std::fs::read_dir(crate::shared().join("corpus/os10"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    captures.sort();
+    let mut planned = 0;
+    for capture in &captures {
+        let shown = capture.display().to_string();
+        let out = dir.join("out.yaml");
+        let (code, text) = fabric(&dir, &["import", &shown, "-o", out.to_str().unwrap()]);
+        if code == 0 {
+            let written = std::fs::read_to_string(&out).unwrap();
+            assert!(written.contains("os: os10"), "{shown}: {written}");
+            os10_round_trip(std::slice::from_ref(capture)).unwrap();
+            std::fs::remove_file(&out).unwrap();
+            continue;
+        }
+        assert_eq!(code, 2, "{shown}: {text}");
+        assert!(!out.exists(), "{shown}: written");
+        assert!(text.contains("nothing written"), "{shown}: {text}");
+        let pushes: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  a push would send: "))
+            .collect();
+        if pushes.is_empty() {
+            // Not read: the reason at its line and column; or a value the format refuses, at
+            // its line of the would-be fabric, with the config it came from.
+            let at = format!("{shown}:");
+            let located = text.lines().any(|l| {
+                l.contains(&at)
+                    && l.split(&at)
+                        .nth(1)
+                        .is_some_and(|r| r.split(':').take(2).all(|n| n.parse::<usize>().is_ok()))
+            }) || text.contains(&format!("imported from `{shown}`"));
+            assert!(located, "{shown}: {text}");
+        } else {
+            planned += 1;
+            for p in &pushes {
+                assert!(p.starts_with(shown.as_str()), "{shown}: {p}");
+            }
+            let lines = pushes
+                .iter()
+                .filter(|p| p.starts_with(&format!("{shown}:")))
+                .count();
+            assert!(
+                lines * 2 > pushes.len(),
+                "{shown}: mostly unlocated\n{text}"
+            );
+        }
+    }
+    // The full captures are read and imported; what stops them is what a push would change.
+    assert!(planned >= 4, "{planned}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A change to an OS10 golden that the fabric cannot say (a VLT priority, link-level pause on
+/// a PFC port) is refused at the line it changes; lines the model does not know (a routing
+/// protocol it does not model) are kept on the switch and listed above it.
+#[test]
+fn os10_drift_is_refused_at_its_line_and_unmodeled_lines_are_listed() {
+    let dir = crate::scratch("import-os10-drift");
+    let golden = crate::root().join("golden/vcf-bitfusion");
+    let a = std::fs::read_to_string(golden.join("leaf-a.cfg")).unwrap();
+    let b = std::fs::read_to_string(golden.join("leaf-b.cfg")).unwrap();
+    std::fs::write(dir.join("leaf-a.cfg"), &a).unwrap();
+    let kept = b.replace(
+        "vlt-domain 1\n",
+        "router ospf 1\n area 0\n!\nvlt-domain 1\n",
+    );
+    std::fs::write(dir.join("leaf-b.cfg"), &kept).unwrap();
+    let (code, out) = fabric(&dir, &["import", "leaf-a.cfg", "leaf-b.cfg"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("  leaf-b:\n    # from leaf-b.cfg (model guessed from its ports: S5248F-ON)\n    # not modeled, so left as they are on the switch (a push never touches them), 1 line(s):\n    # router ospf 1\n"),
+        "{out}"
+    );
+    let drift = kept
+        .replace("vlt-domain 1\n", "vlt-domain 1\n primary-priority 3\n")
+        .replacen(
+            "interface ethernet1/1/20\n no shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive off",
+            "interface ethernet1/1/20\n no shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive on",
+            1,
+        );
+    std::fs::write(dir.join("leaf-b.cfg"), &drift).unwrap();
+    let line = |text: &str| drift.lines().position(|l| l == text).unwrap() + 1;
+    let priority = line(" primary-priority 3");
+    let pause = line("interface ethernet1/1/20") + 4;
+    let (code, out) = fabric(
+        &dir,
+        &["import", "leaf-a.cfg", "leaf-b.cfg", "-o", "f.yaml"],
+    );
+    assert_eq!(code, 2, "{out}");
+    for said in [
+        format!("a push would send: leaf-b.cfg:{priority}: vlt-domain 1 → no primary-priority"),
+        format!(
+            "a push would send: leaf-b.cfg:{pause}: interface ethernet1/1/20 → flowcontrol receive off"
+        ),
+        "nothing written".to_string(),
+    ] {
+        assert!(out.contains(&said), "{said}\n{out}");
+    }
+    assert!(!out.contains("leaf-a"), "{out}");
+    assert!(!dir.join("f.yaml").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Onyx and OS10 switches in one import are one fabric: each OS10 switch says its `os`, and
+/// nothing the Onyx switches share is made fabric-wide, where the OS10 switches would inherit
+/// it. `--model` names a model of one OS and refuses a config of the other.
+#[test]
+fn onyx_and_os10_import_as_one_fabric() {
+    let dir = crate::scratch("import-mixed");
+    let onyx = crate::root().join("golden/ml-cluster");
+    let os10 = crate::root().join("golden/vcf-bitfusion");
+    let (onyx, os10) = (onyx.to_str().unwrap(), os10.to_str().unwrap());
+    let (code, out) = fabric(&dir, &["import", onyx, os10, "-o", "mixed.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let yaml = std::fs::read_to_string(dir.join("mixed.yaml")).unwrap();
+    let doc: serde_json::Value = serde_saphyr::from_str(&yaml).unwrap();
+    assert_eq!(doc["switches"].as_object().unwrap().len(), 8, "{yaml}");
+    for key in ["os", "onyx", "qos", "vlans", "port_defaults"] {
+        assert!(doc.get(key).is_none(), "{key} is fabric-wide\n{yaml}");
+    }
+    assert_eq!(doc["switches"]["leaf-a"]["os"], "os10", "{yaml}");
+    assert!(doc["switches"]["leaf01"].get("os").is_none(), "{yaml}");
+    let (code, out) = fabric(&dir, &["validate", "mixed.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = fabric(&dir, &["import", onyx, "--model", "S5248F-ON"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("is an Onyx running config"), "{out}");
+    let (code, out) = fabric(&dir, &["import", os10, "--model", "S5248F-ON"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("model guessed"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn fabric(dir: &std::path::Path, args: &[&str]) -> (i32, String) {

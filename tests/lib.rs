@@ -56,8 +56,8 @@ pub fn fabrics() -> Vec<PathBuf> {
     v
 }
 
-/// Whether a shipped fabric has an OS10 switch. The OS10 lab, push, docs, import and live
-/// audit are not yet wired (`fabric validate` and `fabric compile` are), so the tests that
+/// Whether a shipped fabric has an OS10 switch. The OS10 lab, push, docs and live audit are
+/// not yet wired (`fabric validate` and `fabric compile` are), so the tests that
 /// run those over every shipped fabric skip these, by this test, never silently.
 pub fn has_os10(path: &Path) -> bool {
     let mut sources = fabric::diag::Sources::default();
@@ -73,12 +73,21 @@ pub fn onyx_fabrics() -> Vec<PathBuf> {
     fabrics().into_iter().filter(|p| !has_os10(p)).collect()
 }
 
+/// The golden folders of every shipped fabric.
+pub fn golden_dirs() -> Vec<PathBuf> {
+    fabrics().iter().map(|p| golden_dir(p)).collect()
+}
+
 /// The golden folders of the shipped fabrics whose switches all run Onyx.
 pub fn onyx_golden_dirs() -> Vec<PathBuf> {
-    onyx_fabrics()
-        .iter()
-        .map(|p| root().join("golden").join(p.file_stem().expect("named")))
-        .collect()
+    onyx_fabrics().iter().map(|p| golden_dir(p)).collect()
+}
+
+/// A shipped fabric's golden folder: `golden/<its file stem>`.
+fn golden_dir(fabric: &Path) -> PathBuf {
+    root()
+        .join("golden")
+        .join(fabric.file_stem().expect("named"))
 }
 
 /// Runs a command to its end: its exit code and everything it printed (stdout, then stderr).

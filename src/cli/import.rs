@@ -1,5 +1,5 @@
-//! `fabric import`: running configs (files, folders of backups, or live switches read with
-//! `show` commands) → a fabric file.
+//! `fabric import`: running configs (Onyx or OS10 files, folders of backups, or live Onyx
+//! switches read with `show` commands) → a fabric file.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -11,13 +11,14 @@ use crate::types::Model;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Running configs: files, or folders of `<switch>.cfg` (backups).
+    /// Running configs, Onyx or OS10: files, or folders of `<switch>.cfg` (backups).
     #[arg(value_name = "RUNNING")]
     running: Vec<PathBuf>,
     /// Also read these switches over SSH (`NAME=[USER@]HOST[:PORT]`, repeatable).
     #[arg(long = "live", value_name = "NAME=HOST")]
     live: Vec<String>,
-    /// The switches' model, instead of guessing it from their ports.
+    /// The switches' model, instead of guessing it from their ports (an Onyx model for Onyx
+    /// configs, an OS10 model for OS10 ones).
     #[arg(long)]
     model: Option<String>,
     /// Write the fabric here instead of standard output (refuses to overwrite a file).
@@ -33,48 +34,80 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             "give running configs (files or folders) or `--live NAME=HOST`".into(),
         ));
     }
+    // `--model` is for the configs of its model's OS.
+    let os10_model = args
+        .model
+        .as_deref()
+        .and_then(|m| crate::os10::models::Model::named(m.trim()));
     let model = match &args.model {
-        Some(m) if crate::os10::models::Model::named(m.trim()).is_some() => {
-            return Err(Failure(format!(
-                "--model: {m} is an OS10 switch model: `fabric import` of OS10 running configurations is not yet supported"
-            )));
-        }
+        Some(_) if os10_model.is_some() => None,
         Some(m) => Some(Model::find(m).map_err(|e| Failure(format!("--model: {}", e.message)))?),
         None => None,
     };
     let mut sources: BTreeMap<String, Source> = BTreeMap::new();
-    let mut add = |name: String, source: Source| -> Result<(), Failure> {
-        if let Some(other) = sources.get(&name) {
+    let mut os10: BTreeMap<String, import::os10::Source> = BTreeMap::new();
+    let mut origins: BTreeMap<String, String> = BTreeMap::new();
+    let mut named = |name: &str, origin: &str| -> Result<(), Failure> {
+        if let Some(other) = origins.insert(name.to_string(), origin.to_string()) {
             return Err(Failure(format!(
-                "two configs are for switch `{name}`: {} and {}",
-                other.origin, source.origin
+                "two configs are for switch `{name}`: {other} and {origin}"
             )));
         }
-        sources.insert(name, source);
         Ok(())
+    };
+    let wrong_model = |file: &std::path::Path, os: &str| {
+        Failure(format!(
+            "--model {}: `{}` is {os} running config; give the model of its OS, or import it separately",
+            args.model.as_deref().unwrap_or_default(),
+            file.display()
+        ))
     };
     // Every file that is not a readable running config is named before giving up.
     let mut unreadable = 0;
     for file in super::audit::files(&args.running)? {
         if looks_os10(&file) {
-            return Err(Failure(format!(
-                "`{}` is an OS10 running configuration: `fabric import` of OS10 is not yet supported",
-                file.display()
-            )));
+            if model.is_some() {
+                return Err(wrong_model(&file, "an OS10"));
+            }
+            let Some((text, config)) = read_os10(&file)? else {
+                unreadable += 1;
+                continue;
+            };
+            let name = config.hostname.clone().unwrap_or_else(|| {
+                file.file_stem()
+                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
+            });
+            let origin = file.display().to_string();
+            named(&name, &origin)?;
+            os10.insert(
+                name,
+                import::os10::Source {
+                    origin,
+                    text,
+                    config,
+                    model: os10_model,
+                },
+            );
+            continue;
+        }
+        if os10_model.is_some() {
+            return Err(wrong_model(&file, "an Onyx"));
         }
         let Ok(config) = super::read_config(&file, color)? else {
             unreadable += 1;
             continue;
         };
         let name = super::switch_name(&config, &file);
-        add(
+        let origin = file.display().to_string();
+        named(&name, &origin)?;
+        sources.insert(
             name,
             Source {
-                origin: file.display().to_string(),
+                origin,
                 config,
                 model,
             },
-        )?;
+        );
     }
     if unreadable > 0 {
         errln!("fabric import: {unreadable} running config(s) could not be read; nothing written");
@@ -92,27 +125,29 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         opts.switches.extend(targets.iter().map(|t| t.name.clone()));
         let fetched = super::push::read_switches(&targets, &opts, args.connect.parallel, false)?;
         for (t, (config, _)) in targets.into_iter().zip(fetched) {
-            add(
+            let origin = format!(
+                "ssh://{}@{}:{} (show running-config)",
+                t.user, t.host, t.port
+            );
+            named(&t.name, &origin)?;
+            sources.insert(
                 t.name.clone(),
                 Source {
-                    origin: format!(
-                        "ssh://{}@{}:{} (show running-config)",
-                        t.user, t.host, t.port
-                    ),
+                    origin,
                     config,
                     model,
                 },
-            )?;
+            );
         }
     }
-    let text = import::import(&sources).map_err(Failure)?;
+    let text = import::import_all(&sources, &os10).map_err(Failure)?;
     // The fabric is checked as a user would check it before it is written: it validates, and
     // compiles back to each config it came from.
     let shown = match &args.output {
         Some(path) => format!("{} (not written)", path.display()),
         None => "imported fabric (not written)".to_string(),
     };
-    if let Err(u) = import::check(&shown, &text, &sources) {
+    if let Err(u) = import::check_all(&shown, &text, &sources, &os10) {
         report_unfaithful(&u, color);
         return Ok(exit::FAILURE);
     }
@@ -129,7 +164,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             errln!(
                 "{}: {} switch(es); check it with `fabric validate {0}`",
                 path.display(),
-                sources.len()
+                sources.len() + os10.len()
             );
         }
     }
@@ -181,9 +216,38 @@ fn target(
         .map_err(|e| Failure(format!("`--live {spec}`: {e}")))
 }
 
-/// An OS10 `show running-configuration`: it opens with `! Version 10.…`, or names its ports
-/// `interface ethernet1/1/N` (the captures in `tests/fixtures/corpus/os10/`). Onyx prints
-/// neither (`interface ethernet 1/N`, with a space).
+/// Reads an OS10 running configuration: its text and config, or `None` when it cannot be
+/// read as one (the problem printed at its line).
+fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Config)>, Failure> {
+    let shown = file.display();
+    let bytes = match crate::input::read(file, crate::onyx::parse::MAX_BYTES) {
+        Ok(b) => b,
+        Err(crate::input::Refused::Io(e)) => {
+            return Err(Failure(format!("cannot read `{shown}`: {e}")));
+        }
+        Err(_) => {
+            errln!("error: {shown}: not a running configuration file");
+            return Ok(None);
+        }
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        errln!("error: {shown}: not UTF-8 text: is this a binary file?");
+        return Ok(None);
+    };
+    match crate::os10::parse(&text) {
+        Ok(config) => Ok(Some((text, config))),
+        Err(e) => {
+            errln!("error: {shown}:{e}");
+            errln!("  | {}", e.text);
+            Ok(None)
+        }
+    }
+}
+
+/// An OS10 `show running-configuration`: it opens with `! Version 10.…`, or names its
+/// interfaces without a space (`interface ethernet1/1/N`, `interface vlan2000`, the captures
+/// in `tests/fixtures/corpus/os10/`). Onyx prints neither (`interface ethernet 1/N`,
+/// `interface vlan 10`; its `interface mgmt0` is not OS10's `mgmt1/1/1`).
 fn looks_os10(file: &std::path::Path) -> bool {
     // Only a regular file of a running config's size is looked into; anything else is left
     // to the reader, which refuses it with its own message.
@@ -197,6 +261,14 @@ fn looks_os10(file: &std::path::Path) -> bool {
     let text = String::from_utf8_lossy(&text);
     text.lines().any(|l| {
         let l = l.trim_end();
-        l.starts_with("! Version 10.") || l.starts_with("interface ethernet1/")
+        l.starts_with("! Version 10.")
+            || l.strip_prefix("interface ").is_some_and(|name| {
+                ["ethernet", "vlan", "port-channel", "loopback", "mgmt1/"]
+                    .iter()
+                    .any(|kind| {
+                        name.strip_prefix(kind)
+                            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+            })
     })
 }

@@ -11,9 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_saphyr::{Commented, FlowMap, FlowSeq};
 
-use crate::diag::{Diagnostic, Sources};
 use crate::onyx::{self, Config, Iface, Interface};
 use crate::types::{Ecn, EcnThresholds, Ets, Model, PoolType, Port, Split, SwitchportMode, Trust};
+
+mod check;
+pub mod os10;
+
+pub use check::{Lost, Unfaithful, check, check_all};
 
 /// One switch to import.
 pub struct Source {
@@ -27,176 +31,48 @@ pub struct Source {
 /// The fabric file for these switches, as YAML; switches are named by their `hostname` line,
 /// else the header's `## Hostname:`, else `fallback` names them (file names).
 pub fn import(sources: &BTreeMap<String, Source>) -> Result<String, String> {
-    let doc = document(sources)?;
-    let mut text = String::from(
-        "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; `fabric diff` against the same configs shows no drift.\n\n",
-    );
-    text.push_str(
-        &serde_saphyr::to_string_with_options(
-            &doc,
-            serde_saphyr::ser_options! { comment_position: serde_saphyr::CommentPosition::Above },
-        )
-        .map_err(|e| e.to_string())?,
-    );
-    Ok(text)
+    import_all(sources, &BTreeMap::new())
 }
 
-/// What an imported fabric does not carry of the configs it came from.
-pub struct Unfaithful {
-    /// The fabric's text as a diagnostics source, and what validation refuses in it (a value
-    /// the format does not take: a 1M-character description, ECN minimum above maximum).
-    pub sources: Sources,
-    pub errors: Vec<Diagnostic>,
-    /// The switches whose compiled config differs from their source.
-    pub switches: Vec<Lost>,
-}
-
-/// One switch the fabric does not reproduce.
-pub struct Lost {
-    pub name: String,
-    /// Where its config came from.
-    pub origin: String,
-    /// What pushing the fabric would change on the switch.
-    pub plan: Vec<String>,
-    /// Lines of the source the compiled config does not print.
-    pub lost: Vec<String>,
-    /// Lines the compiled config prints that the source does not (beyond the factory's).
-    pub added: Vec<String>,
-}
-
-/// Checks an imported fabric against its sources, as a user would: it validates, and each
-/// switch's compiled config has an empty plan against its source and prints every line of
-/// it (lines the model does not know may move to the end of their section). `name` names the
-/// fabric in diagnostics.
-pub fn check(
-    name: &str,
-    yaml: &str,
-    sources: &BTreeMap<String, Source>,
-) -> Result<(), Box<Unfaithful>> {
-    let mut diag_sources = Sources::default();
-    let unfaithful = |errors: Vec<Diagnostic>, switches: Vec<Lost>, diag_sources| {
-        Err(Box::new(Unfaithful {
-            sources: diag_sources,
-            errors,
-            switches,
-        }))
-    };
-    let loaded = match crate::fabric::parse_bytes(name, yaml.as_bytes().to_vec(), &mut diag_sources)
-    {
-        Ok(l) => l,
-        Err(d) => return unfaithful(vec![d], Vec::new(), diag_sources),
-    };
-    let (fabric, diags) = crate::fabric::validate(&loaded.raw, loaded.file);
-    let errors: Vec<Diagnostic> = diags
-        .into_iter()
-        .filter(|d| d.is_error())
-        .map(|d| from_source(d, yaml, sources))
-        .collect();
-    let Some(fabric) = fabric.filter(|_| errors.is_empty()) else {
-        return unfaithful(errors, Vec::new(), diag_sources);
-    };
-    let renderer = onyx::Renderer::embedded().ok();
-    let lines = |c: &Config| -> Vec<String> {
-        let mut v: Vec<String> = renderer
-            .as_ref()
-            .and_then(|r| r.render(c).ok())
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| !l.starts_with("##") && !l.trim().is_empty())
-            .map(str::to_string)
-            .collect();
-        v.sort();
-        v
-    };
-    let mut switches = Vec::new();
-    for (name, source) in sources {
-        let Some(sw) = fabric
-            .switches
-            .values()
-            .find(|s| s.hostname.as_str() == name)
-        else {
-            continue;
-        };
-        let running = &source.config;
-        let intended = crate::compile::compile_switch(sw);
-        let target =
-            crate::diff::target(running, &intended, &crate::diff::Scope::fabric(sw, false));
-        let plan: Vec<String> = crate::diff::plan(running, &target)
-            .iter()
-            .map(|s| s.command.to_string())
-            .collect();
-        // Quotes around descriptions are how a release prints them, not what they hold.
-        let mut compiled = lines(&Config {
-            quoted: running.quoted,
-            ..intended.clone()
-        });
-        let mut lost = Vec::new();
-        for line in lines(running) {
-            match compiled.iter().position(|l| *l == line) {
-                Some(i) => {
-                    compiled.remove(i);
-                }
-                None => lost.push(line),
-            }
-        }
-        let factory = lines(&Config::factory(name, None, None));
-        compiled.retain(|l| !factory.contains(l));
-        if !plan.is_empty() || !lost.is_empty() || !compiled.is_empty() {
-            switches.push(Lost {
-                name: name.clone(),
-                origin: source.origin.clone(),
-                plan,
-                lost,
-                added: compiled,
-            });
-        }
+/// [`import`] of Onyx and OS10 switches into one fabric.
+pub fn import_all(
+    onyx: &BTreeMap<String, Source>,
+    os10: &BTreeMap<String, os10::Source>,
+) -> Result<String, String> {
+    if let Some(name) = onyx.keys().find(|n| os10.contains_key(*n)) {
+        return Err(format!(
+            "two configs are for switch `{name}`: {} and {}",
+            onyx[name].origin, os10[name].origin
+        ));
     }
-    if switches.is_empty() {
-        Ok(())
+    let mut doc = if onyx.is_empty() {
+        Doc::default()
     } else {
-        unfaithful(Vec::new(), switches, diag_sources)
-    }
-}
-
-/// An error in the imported fabric, with the switch it is under and the config that switch
-/// came from (a second label, on the switch's key).
-fn from_source(d: Diagnostic, yaml: &str, sources: &BTreeMap<String, Source>) -> Diagnostic {
-    let Some(at) = d.primary.as_ref().map(|l| l.span) else {
-        return d;
+        document(onyx, os10.is_empty())?
     };
-    // The switch whose block holds the error: the last `  NAME:` line of `switches:` before it.
-    let Some(switches) = yaml.find("\nswitches:\n") else {
-        return d;
-    };
-    let mut found: Option<(usize, &str)> = None;
-    let mut offset = 0;
-    for line in yaml.split_inclusive('\n') {
-        if offset > at.start {
-            break;
-        }
-        if offset > switches
-            && let Some(key) = line.strip_prefix("  ")
-            && !key.starts_with([' ', '#'])
-            && let Some(name) = key.trim_end().strip_suffix(':')
+    let kept = os10::add(&mut doc, os10, onyx.is_empty())?;
+    let mut text = String::from(
+        "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; each switch's compiled config plans empty against the\n# config it came from (no drift).\n\n",
+    );
+    let yaml = serde_saphyr::to_string_with_options(
+        &doc,
+        serde_saphyr::ser_options! { comment_position: serde_saphyr::CommentPosition::Above },
+    )
+    .map_err(|e| e.to_string())?;
+    // Below each OS10 switch's `# from` comment: the lines the fabric does not manage.
+    let mut switch: Option<&str> = None;
+    for line in yaml.lines() {
+        text.push_str(line);
+        text.push('\n');
+        if let Some(name) = line.strip_prefix("  ").and_then(|n| n.strip_suffix(':')) {
+            switch = Some(name);
+        } else if line.starts_with("    # from ")
+            && let Some(kept) = switch.and_then(|n| kept.get(n)).filter(|k| !k.is_empty())
         {
-            found = Some((offset + 2, name));
+            text.push_str(&os10::kept_comment(kept));
         }
-        if offset > switches && !line.starts_with(' ') && !line.starts_with("switches:") {
-            found = None;
-        }
-        offset += line.len();
     }
-    match found.and_then(|(start, name)| Some((start, name, sources.get(name)?))) {
-        Some((start, name, source)) => d.also(
-            crate::diag::Span {
-                file: at.file,
-                start,
-                end: start + name.len(),
-            },
-            format!("imported from `{}`", source.origin),
-        ),
-        None => d,
-    }
+    Ok(text)
 }
 
 /// A map serialized in the order given (ports in port order, sections in print order).
@@ -214,8 +90,12 @@ impl<V> Ordered<V> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Default, Serialize)]
 struct Doc {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    os: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    os10: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     onyx: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -224,15 +104,25 @@ struct Doc {
     qos: Option<Qos>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     vlans: Vec<VlanDoc>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    mlag: Vec<os10::PairDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    port_defaults: Option<Settings>,
+    port_defaults: Option<Defaults>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, FlowMap<Settings>>,
-    switches: BTreeMap<String, Commented<SwitchDoc>>,
+    switches: BTreeMap<String, Commented<SwitchEntry>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     links: Vec<FlowMap<LinkDoc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     routing: Option<RoutingDoc>,
+}
+
+/// A switch as the fabric writes it, by OS.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SwitchEntry {
+    Onyx(SwitchDoc),
+    Os10(os10::SwitchDoc),
 }
 
 /// `routing:` as import writes it: the ECMP hashing of the switches that route (their BGP is
@@ -379,10 +269,9 @@ struct Settings {
     vlans: Option<Vec<u16>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     trust: Option<String>,
-    #[serde(
-        skip_serializing_if = "BTreeMap::is_empty",
-        serialize_with = "flow_values"
-    )]
+    // Plain: in a flow map (a profile, a port) it flows anyway, and serde-saphyr 2.1.1 leaks
+    // flow style past a flow map nested in another (every map after it would flow).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     ecn: BTreeMap<u8, EcnDoc>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     ets: BTreeMap<u8, EtsDoc>,
@@ -437,6 +326,31 @@ struct EcnDoc {
 enum EtsDoc {
     Strict(&'static str),
     Wrr(u8),
+}
+
+/// `port_defaults` in block style, its ECN thresholds one flow map per queue (`3: {min: 150,
+/// max: 1500}`), after the other settings.
+#[derive(Serialize)]
+struct Defaults {
+    #[serde(flatten)]
+    settings: Settings,
+    #[serde(
+        skip_serializing_if = "BTreeMap::is_empty",
+        serialize_with = "flow_values"
+    )]
+    ecn: BTreeMap<u8, EcnDoc>,
+}
+
+impl Defaults {
+    fn new(s: Settings) -> Option<Defaults> {
+        (!s.is_empty_settings()).then(|| Defaults {
+            ecn: s.ecn.clone(),
+            settings: Settings {
+                ecn: BTreeMap::new(),
+                ..s
+            },
+        })
+    }
 }
 
 /// A map whose values print in flow style: `3: {min: 150, max: 1500}`.
@@ -937,7 +851,9 @@ struct Prepared<'a> {
     ports: Vec<(Port, &'a Interface)>,
 }
 
-fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
+/// The fabric of these switches; `alone`: they are all the fabric's switches (else settings
+/// they share are not made fabric-wide, where other switches would inherit them).
+fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, String> {
     let none = Interface::default();
     let models = guess_models(sources)?;
     let mut prepared = Vec::new();
@@ -950,7 +866,9 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             ports: ports(&s.config, model, &none),
         });
     }
-    let onyx = common(prepared.iter().map(|p| release(&p.source.config))).flatten();
+    let onyx = common(prepared.iter().map(|p| release(&p.source.config)))
+        .flatten()
+        .filter(|_| alone);
     // ECMP hashing, where switches route: one setting for all (the format has one).
     let routes = |c: &Config| c.ip_routing;
     let hashing = common(
@@ -969,9 +887,9 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
                 .collect(),
         ),
     });
-    let lldp = common(prepared.iter().map(|p| p.source.config.lldp));
-    let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config)));
-    let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config)));
+    let lldp = common(prepared.iter().map(|p| p.source.config.lldp)).filter(|_| alone);
+    let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config))).filter(|_| alone);
+    let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
     // Port defaults: the attributes every port of every switch has.
     let mut defaults: Option<BTreeSet<Attr>> = None;
     for p in &prepared {
@@ -983,45 +901,21 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             });
         }
     }
-    let defaults = defaults.unwrap_or_default();
+    let defaults = defaults.filter(|_| alone).unwrap_or_default();
     // Onyx's own defaults say nothing in `port_defaults`.
     let port_defaults = settings(&defaults);
 
     // Per switch: ranges of consecutive ports with the same remaining attributes.
     let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
-    let mut uses: BTreeMap<Settings, usize> = BTreeMap::new();
     for (k, p) in prepared.iter().enumerate() {
-        let mut runs: Vec<Run> = Vec::new();
-        for (port, i) in &p.ports {
-            let rest: BTreeSet<Attr> = port_attrs(&p.source.config, i)
-                .difference(&defaults)
-                .cloned()
-                .collect();
-            if let Some((_, last, a)) = runs.last_mut()
-                && last.precedes(*port)
-                && *a == rest
-            {
-                *last = *port;
-                continue;
-            }
-            runs.push((*port, *port, rest));
-        }
-        runs.retain(|(_, _, a)| !settings(a).is_empty_settings());
-        for (_, _, a) in &runs {
-            *uses.entry(settings(a).shared()).or_default() += 1;
-        }
-        ranges.push((k, runs));
+        let attrs = p
+            .ports
+            .iter()
+            .map(|(port, i)| (*port, port_attrs(&p.source.config, i)));
+        ranges.push((k, runs(attrs, &defaults)));
     }
-    // Profiles: settings of two fields or more used by several ranges.
     let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
-    let mut profile_of: BTreeMap<Settings, String> = BTreeMap::new();
-    for (s, n) in &uses {
-        if *n >= 2 && s.fields() >= 2 {
-            let name = profile_name(s, &profiles);
-            profile_of.insert(s.clone(), name.clone());
-            profiles.insert(name, FlowMap(s.clone()));
-        }
-    }
+    let profile_of = make_profiles(ranges.iter().map(|(_, r)| r.as_slice()), &mut profiles);
 
     let links = links(&prepared);
     // Routed cables: each end's sessions to the far end's address, with its AS.
@@ -1085,20 +979,7 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
         let c = &p.source.config;
         let mut entries: Vec<(Port, String, Settings)> = Vec::new();
         for (first, last, a) in runs {
-            let s = settings(&a);
-            // A profile takes what ports share; what is a port's own (its address, the
-            // bundle it joins) stays on its entry, as the format has it.
-            let s = match profile_of.get(&s.shared()) {
-                Some(name) => Settings {
-                    profile: Some(name.clone()),
-                    address: s.address,
-                    mlag: s.mlag,
-                    lag: s.lag,
-                    lacp: s.lacp,
-                    ..Settings::default()
-                },
-                None => s,
-            };
+            let s = profiled(settings(&a), &profile_of);
             entries.push((first, crate::types::format_range(first, last), s));
         }
         let splits: Vec<(Port, u8)> = c
@@ -1216,14 +1097,20 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
                 format!(" (model guessed from its ports: {})", p.model.name)
             }
         );
-        switches.insert(p.name.to_string(), Commented(doc, comment));
+        switches.insert(
+            p.name.to_string(),
+            Commented(SwitchEntry::Onyx(doc), comment),
+        );
     }
     Ok(Doc {
+        os: None,
+        os10: None,
+        mlag: Vec::new(),
         onyx,
         lldp: lldp.filter(|l| *l),
         qos: shared_qos.flatten(),
         vlans: shared_vlans.unwrap_or_default(),
-        port_defaults: Some(port_defaults).filter(|s| !s.is_empty_settings()),
+        port_defaults: Defaults::new(port_defaults),
         profiles,
         switches,
         links: links
@@ -1239,6 +1126,64 @@ fn document(sources: &BTreeMap<String, Source>) -> Result<Doc, String> {
             .collect(),
         routing,
     })
+}
+
+/// Consecutive ports with the same attributes beyond `defaults`, those that set anything.
+fn runs(
+    ports: impl Iterator<Item = (Port, BTreeSet<Attr>)>,
+    defaults: &BTreeSet<Attr>,
+) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (port, attrs) in ports {
+        let rest: BTreeSet<Attr> = attrs.difference(defaults).cloned().collect();
+        if let Some((_, last, a)) = runs.last_mut()
+            && last.precedes(port)
+            && *a == rest
+        {
+            *last = port;
+            continue;
+        }
+        runs.push((port, port, rest));
+    }
+    runs.retain(|(_, _, a)| !settings(a).is_empty_settings());
+    runs
+}
+
+/// Profiles: settings of two fields or more used by several ranges (of any switch), added to
+/// `profiles` under names not taken yet; the profile of each such set of settings.
+fn make_profiles<'a>(
+    switches: impl Iterator<Item = &'a [Run]>,
+    profiles: &mut BTreeMap<String, FlowMap<Settings>>,
+) -> BTreeMap<Settings, String> {
+    let mut uses: BTreeMap<Settings, usize> = BTreeMap::new();
+    for (_, _, a) in switches.flatten() {
+        *uses.entry(settings(a).shared()).or_default() += 1;
+    }
+    let mut profile_of = BTreeMap::new();
+    for (s, n) in &uses {
+        if *n >= 2 && s.fields() >= 2 {
+            let name = profile_name(s, profiles);
+            profile_of.insert(s.clone(), name.clone());
+            profiles.insert(name, FlowMap(s.clone()));
+        }
+    }
+    profile_of
+}
+
+/// A range's settings with its profile: a profile takes what ports share; what is a port's
+/// own (its address, the bundle it joins) stays on its entry, as the format has it.
+fn profiled(s: Settings, profile_of: &BTreeMap<Settings, String>) -> Settings {
+    match profile_of.get(&s.shared()) {
+        Some(name) => Settings {
+            profile: Some(name.clone()),
+            address: s.address,
+            mlag: s.mlag,
+            lag: s.lag,
+            lacp: s.lacp,
+            ..Settings::default()
+        },
+        None => s,
+    }
 }
 
 /// The ports of an Onyx range.
