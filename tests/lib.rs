@@ -22,6 +22,7 @@ mod plan;
 mod props;
 mod proxy_jump;
 mod push;
+mod push_os10;
 mod readme;
 mod recipe;
 mod routing;

@@ -40,7 +40,7 @@ fn state(dir: &Path) -> PathBuf {
     state_of(dir, SWITCH)
 }
 
-fn state_of(dir: &Path, switch: &str) -> PathBuf {
+pub fn state_of(dir: &Path, switch: &str) -> PathBuf {
     dir.join(".fabric/lab").join(switch)
 }
 
@@ -49,7 +49,7 @@ fn faults(dir: &Path, yaml: &str) {
     faults_of(dir, SWITCH, yaml);
 }
 
-fn faults_of(dir: &Path, switch: &str, yaml: &str) {
+pub fn faults_of(dir: &Path, switch: &str, yaml: &str) {
     std::fs::create_dir_all(state_of(dir, switch)).unwrap();
     std::fs::write(state_of(dir, switch).join("faults.yaml"), yaml).unwrap();
 }
@@ -58,7 +58,7 @@ fn log(dir: &Path) -> Vec<String> {
     log_of(dir, SWITCH)
 }
 
-fn log_of(dir: &Path, switch: &str) -> Vec<String> {
+pub fn log_of(dir: &Path, switch: &str) -> Vec<String> {
     std::fs::read_to_string(state_of(dir, switch).join("commands.log"))
         .unwrap_or_default()
         .lines()
