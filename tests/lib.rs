@@ -57,9 +57,9 @@ pub fn fabrics() -> Vec<PathBuf> {
     v
 }
 
-/// Whether a shipped fabric has an OS10 switch. The OS10 lab, push, docs, import and live
-/// audit are not yet wired (`fabric validate` and `fabric compile` are), so the tests that
-/// run those over every shipped fabric skip these, by this test, never silently.
+/// Whether a shipped fabric has an OS10 switch. OS10 docs, import, verify and the live audit
+/// are not yet wired (`fabric validate`, `compile`, `lab`, `diff` and `push` are), so the
+/// tests that run those over every shipped fabric skip these, by this test, never silently.
 pub fn has_os10(path: &Path) -> bool {
     let mut sources = fabric::diag::Sources::default();
     let (fab, _) = fabric::fabric::read(path, &mut sources).expect("readable");
