@@ -117,15 +117,17 @@ struct Pair {
 /// A switch's running and intended configs, with the Onyx scope and the switch's model when
 /// a fabric says it.
 enum Configs {
+    /// Boxed, as the other: the two OSes' models differ much in size.
     Onyx {
-        running: Config,
-        intended: Config,
+        running: Box<Config>,
+        intended: Box<Config>,
         scope: Scope,
         model: Option<&'static Model>,
     },
+    /// Boxed: the two OSes' models differ much in size.
     Os10 {
-        running: crate::os10::Config,
-        intended: crate::os10::Config,
+        running: Box<crate::os10::Config>,
+        intended: Box<crate::os10::Config>,
         model: Option<&'static crate::os10::models::Model>,
     },
 }
@@ -502,8 +504,8 @@ fn pairs(args: &Args, color: bool) -> Pairs {
             vec![Pair {
                 name,
                 configs: Configs::Onyx {
-                    running: r,
-                    intended: i,
+                    running: Box::new(r),
+                    intended: Box::new(i),
                     scope,
                     model: None,
                 },
@@ -554,8 +556,8 @@ fn pairs(args: &Args, color: bool) -> Pairs {
                     continue;
                 };
                 Configs::Onyx {
-                    running,
-                    intended: *intended,
+                    running: Box::new(running),
+                    intended,
                     scope: Scope::fabric(sw, args.prune),
                     model: sw.model.onyx(),
                 }
@@ -570,8 +572,8 @@ fn pairs(args: &Args, color: bool) -> Pairs {
                     }
                 };
                 Configs::Os10 {
-                    running,
-                    intended: *intended,
+                    running: Box::new(running),
+                    intended,
                     model: os10_model(sw),
                 }
             }
@@ -620,8 +622,8 @@ fn live(args: &Args, color: bool) -> Pairs {
         let mut cli = job.intent.open(&job.target, &opts)?;
         let configs = match &job.intent {
             Intent::Onyx { intended, scope } => Configs::Onyx {
-                running: cli.fetch()?.1,
-                intended: intended.clone(),
+                running: Box::new(cli.fetch()?.1),
+                intended: Box::new(intended.clone()),
                 scope: Scope {
                     prune: args.prune,
                     ..scope.clone()
@@ -629,8 +631,8 @@ fn live(args: &Args, color: bool) -> Pairs {
                 model: sw.and_then(|s| s.model.onyx()),
             },
             Intent::Os10 { intended } => Configs::Os10 {
-                running: cli.fetch_os10()?.1,
-                intended: intended.clone(),
+                running: Box::new(cli.fetch_os10()?.1),
+                intended: Box::new(intended.clone()),
                 model: sw.and_then(os10_model),
             },
         };

@@ -29,14 +29,16 @@ pub enum Intent {
 /// to the other.
 #[derive(Clone, Debug)]
 pub enum State {
+    /// Boxed, as the other: the two OSes' models differ much in size.
     Onyx {
-        running: crate::onyx::Config,
-        target: crate::onyx::Config,
+        running: Box<crate::onyx::Config>,
+        target: Box<crate::onyx::Config>,
         steps: Vec<crate::diff::Step>,
     },
+    /// Boxed: the two OSes' models differ much in size.
     Os10 {
-        running: crate::os10::Config,
-        target: crate::os10::Config,
+        running: Box<crate::os10::Config>,
+        target: Box<crate::os10::Config>,
         steps: Vec<crate::os10::plan::Step>,
         /// The switch's release has transaction mode (`show version`).
         transactions: bool,
@@ -84,8 +86,8 @@ impl Intent {
                 Ok((
                     text,
                     State::Onyx {
-                        running,
-                        target,
+                        running: Box::new(running),
+                        target: Box::new(target),
                         steps,
                     },
                 ))
@@ -100,8 +102,8 @@ impl Intent {
                 Ok((
                     text,
                     State::Os10 {
-                        running,
-                        target,
+                        running: Box::new(running),
+                        target: Box::new(target),
                         steps,
                         transactions,
                     },
@@ -157,8 +159,8 @@ impl State {
     /// Whether the running config now is still the one the plan was made from.
     pub fn unchanged(&self, cli: &mut Cli) -> Result<bool, Error> {
         Ok(match self {
-            State::Onyx { running, .. } => cli.fetch()?.1 == *running,
-            State::Os10 { running, .. } => cli.fetch_os10()?.1 == *running,
+            State::Onyx { running, .. } => cli.fetch()?.1 == **running,
+            State::Os10 { running, .. } => cli.fetch_os10()?.1 == **running,
         })
     }
 
