@@ -629,6 +629,13 @@ mod tests {
             assert_eq!(run(&mut s, &mut sw, end), "");
         }
         assert_ne!(sw.running, before, "applied by commit");
+        // A release before transaction mode does not know the command.
+        let mut old = Os10Switch::factory("leaf01", None).released("10.3.2.1");
+        assert_eq!(
+            run(&mut Os10Session::default(), &mut old, "start transaction"),
+            "% Error: Unrecognized command.\n"
+        );
+        assert!(show::version(&old).contains("OS Version: 10.3.2.1"));
         let e = Iface::Ethernet(os10::Eth::new(2));
         assert_eq!(sw.running.interfaces[&e].mtu, Some(9216));
     }
