@@ -183,6 +183,10 @@ fn onyx_only_commands_refuse_os10_switches() {
     std::fs::write(dir.join("leaf01.cfg"), "").unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["verify", "mixed.yaml", "--lab"], "`fabric verify`"),
+        (
+            &["push", "mixed.yaml", "--lab", "--yes", "--verify-state"],
+            "`fabric push --verify-state`",
+        ),
         (&["audit", "mixed.yaml"], "`fabric audit`"),
         (&["hosts", "mixed.yaml"], "`fabric hosts`"),
         (&["docs", "mixed.yaml", "--out", "docs"], "`fabric docs`"),
