@@ -6,7 +6,8 @@ use fabric::lab::{Session, Switch};
 #[test]
 fn pasted_goldens_read_back_as_the_golden() {
     let mut checked = 0;
-    // The OS10 lab is not yet wired: OS10 goldens are left out (has_os10).
+    // Onyx goldens: an OS10 golden is a hierarchical configuration, not lines to paste;
+    // `tests/push.rs` pushes it to the lab's OS10 switches and reads it back.
     for dir in crate::onyx_golden_dirs() {
         for file in std::fs::read_dir(dir).unwrap() {
             let path = file.unwrap().path();

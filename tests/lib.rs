@@ -22,6 +22,7 @@ mod plan;
 mod props;
 mod proxy_jump;
 mod push;
+mod push_os10;
 mod readme;
 mod recipe;
 mod routing;
@@ -56,9 +57,9 @@ pub fn fabrics() -> Vec<PathBuf> {
     v
 }
 
-/// Whether a shipped fabric has an OS10 switch. The OS10 lab, push, docs and live audit are
-/// not yet wired (`fabric validate` and `fabric compile` are), so the tests that
-/// run those over every shipped fabric skip these, by this test, never silently.
+/// Whether a shipped fabric has an OS10 switch. OS10 docs, verify and the live audit
+/// are not yet wired (`fabric validate`, `compile`, `lab`, `diff` and `push` are), so the
+/// tests that run those over every shipped fabric skip these, by this test, never silently.
 pub fn has_os10(path: &Path) -> bool {
     let mut sources = fabric::diag::Sources::default();
     let (fab, _) = fabric::fabric::read(path, &mut sources).expect("readable");

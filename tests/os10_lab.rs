@@ -2,7 +2,8 @@
 //! OS10 answers OS10's prompts and modes to the OpenSSH client in a pseudo-terminal; the
 //! project's ssh2 session, speaking the OS10 dialect, reads `show running-configuration`
 //! into the OS10 model, applies and saves a block, reports a refused line with the switch's
-//! reply, and discards a transaction that failed midway.
+//! reply, and discards a transaction that failed midway; `fabric lab` of a fabric mixing
+//! both OSes serves each switch in its own OS.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -271,4 +272,82 @@ fn a_transaction_that_fails_midway_leaves_the_running_configuration_untouched() 
     let i = Iface::Ethernet(Eth::new(5));
     assert_eq!(running(&dev).interfaces[&i].mtu, Some(9216));
     cli.close();
+}
+
+/// `fabric lab` of a fabric mixing Onyx and OS10 serves each switch in its own OS: the OS10
+/// leaf, started from a backup (`--from`), answers the OpenSSH client as OS10 of the
+/// fabric's release, and the live `fabric diff` finds it at its intended configuration while
+/// the factory-default Onyx spine drifts.
+#[test]
+fn fabric_lab_serves_os10_switches_to_openssh_from_a_backup() {
+    let dir = crate::scratch("os10-fabric-lab");
+    let key = crate::lab_ssh::keypair(&dir);
+    let fabric = crate::shared().join("os10/lab/mixed.yaml");
+    let mut sources = fabric::diag::Sources::default();
+    let fab = fabric::fabric::read(&fabric, &mut sources)
+        .unwrap()
+        .0
+        .unwrap();
+    let leaf = fab
+        .switches
+        .values()
+        .find(|s| s.hostname.as_str() == "leaf01")
+        .unwrap();
+    let intended = fabric::os10::compile::compile_switch(leaf);
+    let backups = dir.join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    let text = os10::Renderer::embedded()
+        .unwrap()
+        .render(&intended)
+        .unwrap();
+    std::fs::write(backups.join("leaf01.cfg"), &text).unwrap();
+    let state = dir.join("lab");
+    let public = key.with_extension("pub");
+    let (_lab, table) = crate::lab_ssh::start_lab_of(
+        &fabric,
+        &state,
+        &[
+            "--from".as_ref(),
+            backups.as_os_str(),
+            "--authorized-keys".as_ref(),
+            public.as_os_str(),
+        ],
+        &[],
+    );
+    assert!(
+        table.contains("leaf01") && table.contains("spine01"),
+        "{table}"
+    );
+    let inventory = crate::lab_ssh::lab_inventory(&state);
+    let port = inventory.switches["leaf01"].port;
+    let mut p = crate::lab_ssh::openssh_key(&state, port, &key);
+    p.exp_string("Dell EMC  Network Operating System (OS10)")
+        .unwrap();
+    for (line, want) in [
+        ("show version", "OS Version: 10.5.3.2"),
+        (
+            "show running-configuration interface ethernet1/1/1",
+            " service-policy input type network-qos ROCE_PFC",
+        ),
+        ("configure terminal", "leaf01(config)# "),
+        ("end", "leaf01# "),
+    ] {
+        p.send_line(line).unwrap();
+        p.exp_string(want).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    p.send_line("exit").unwrap();
+    p.exp_eof().unwrap();
+    let (code, out) = crate::run(
+        crate::lab_ssh::fabric_bin()
+            .arg("diff")
+            .arg(&fabric)
+            .arg("--inventory")
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("leaf01: no drift"), "{out}");
+    assert!(out.contains("spine01: "), "{out}");
+    assert!(out.contains("traffic pool roce type lossless"), "{out}");
 }

@@ -1,5 +1,6 @@
 //! `fabric diff`: running configs against the fabric (or against another config), as a
-//! readable diff and plan, pasteable commands, or JSON.
+//! readable diff and plan, pasteable commands, or JSON; each switch in its own OS (Onyx:
+//! `crate::diff`; OS10: `crate::os10::plan`, its commands typed in their blocks).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -7,6 +8,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use serde::Serialize;
 
+use crate::device::push::Intent;
 use crate::diff::{Impact, Scope, Step};
 use crate::error::{Failure, exit};
 use crate::onyx::{Config, Iface, Renderer};
@@ -47,11 +49,39 @@ enum Format {
 }
 
 /// One switch's result, as the JSON output prints it.
+/// One command of a plan: Onyx's `{command, impact}`, OS10's with the blocks it is typed in
+/// (`{mode, command, opens, impact}`).
+#[derive(Clone, Serialize)]
+#[serde(untagged)]
+enum Cmd {
+    Onyx(Step),
+    Os10(crate::os10::plan::Step),
+}
+
+impl Cmd {
+    fn impact(&self) -> Impact {
+        match self {
+            Cmd::Onyx(s) => s.impact,
+            Cmd::Os10(s) => s.impact,
+        }
+    }
+
+    /// As a reviewer reads it.
+    fn shown(&self) -> String {
+        match self {
+            Cmd::Onyx(s) => s.command.to_string(),
+            Cmd::Os10(s) => crate::device::push::os10_shown(s),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct SwitchDiff {
     name: String,
+    /// `onyx` or `os10`.
+    os: &'static str,
     drift: bool,
-    commands: Vec<Step>,
+    commands: Vec<Cmd>,
     /// Unified diff of the canonical running config and the canonical target.
     diff: String,
     /// Lines of the running config the model does not manage, left as they are.
@@ -76,16 +106,30 @@ struct Report {
     summary: Summary,
 }
 
-/// What to compare: per switch, its running config, its intended config and the scope.
+/// What to compare: per switch, its running config and its intended config, in its OS.
 struct Pair {
     name: String,
-    running: Config,
-    intended: Config,
-    scope: Scope,
-    /// The switch's model, when a fabric says it.
-    model: Option<&'static Model>,
+    configs: Configs,
     /// Where the running config was read (a file, or `ssh://name`).
     source: String,
+}
+
+/// A switch's running and intended configs, with the Onyx scope and the switch's model when
+/// a fabric says it.
+enum Configs {
+    /// Boxed, as the other: the two OSes' models differ much in size.
+    Onyx {
+        running: Box<Config>,
+        intended: Box<Config>,
+        scope: Scope,
+        model: Option<&'static Model>,
+    },
+    /// Boxed: the two OSes' models differ much in size.
+    Os10 {
+        running: Box<crate::os10::Config>,
+        intended: Box<crate::os10::Config>,
+        model: Option<&'static crate::os10::models::Model>,
+    },
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
@@ -93,58 +137,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         Ok(p) => p,
         Err(code) => return Ok(code),
     };
-    let renderer = Renderer::embedded()?;
+    let renderers = (Renderer::embedded()?, crate::os10::Renderer::embedded()?);
     let mut out = Vec::new();
     for p in pairs {
-        let foreign = foreign_ports(&p);
-        if !foreign.is_empty() {
+        let s = compare(p, args.format, &renderers)?;
+        if !s.foreign_ports.is_empty() {
             failed = true;
-            errln!(
-                "error: `{}` ({}): the running config configures {} that {} does not have: {}; is it the config of `{0}`, and is the fabric's `model` right? They are left out of the plan",
-                p.name,
-                p.source,
-                if foreign.len() == 1 {
-                    "a port"
-                } else {
-                    "ports"
-                },
-                p.model.map_or("the switch", |m| m.name),
-                foreign.join(", ")
-            );
         }
-        let target = crate::diff::target(&p.running, &p.intended, &p.scope);
-        let commands = crate::diff::plan(&p.running, &target);
-        // The text diff costs two renders and a diff of the whole config; only the formats
-        // that print it pay for it.
-        let diff = if matches!(args.format, Format::Commands) {
-            String::new()
-        } else {
-            super::unified_diff(
-                &renderer.render(&p.running)?,
-                &renderer.render(&target)?,
-                &format!("{} running", p.name),
-                &format!("{} intended", p.name),
-                false,
-            )
-        };
-        let unmanaged_lines = p
-            .running
-            .layout
-            .sections
-            .iter()
-            .flat_map(|s| &s.verbatim)
-            .filter(|(_, l)| {
-                !l.trim_start().starts_with('#') && !l.contains("cli default prefix-modes")
-            })
-            .count();
-        out.push(SwitchDiff {
-            name: p.name,
-            drift: !commands.is_empty(),
-            commands,
-            diff,
-            unmanaged_lines,
-            foreign_ports: foreign,
-        });
+        out.push(s);
     }
     let mut summary = Summary {
         switches: out.len(),
@@ -160,7 +160,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         summary.commands += s.commands.len();
         summary.unmanaged_lines += s.unmanaged_lines;
         for c in &s.commands {
-            *summary.impact.entry(c.impact.to_string()).or_default() += 1;
+            *summary.impact.entry(c.impact().to_string()).or_default() += 1;
         }
     }
     let drift = summary.drifted > 0;
@@ -179,9 +179,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 if several {
                     outln!("# {}", s.name);
                 }
-                for c in &s.commands {
-                    outln!("{}", c.command);
-                }
+                out!("{}", pasteable(&s.commands));
             }
         }
         Format::Text => out!("{}", text(&report, color)),
@@ -195,13 +193,142 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     })
 }
 
-/// The Ethernet ports `p`'s running config configures that its model cannot have, as ranges.
-fn foreign_ports(p: &Pair) -> Vec<String> {
-    let Some(model) = p.model else {
-        return Vec::new();
+/// One switch compared: its plan, and (but for `commands`) the text diff of the canonical
+/// running config and the target. Ports its running config configures that its model does
+/// not have are said on standard error.
+fn compare(
+    p: Pair,
+    format: Format,
+    renderers: &(Renderer, crate::os10::Renderer),
+) -> Result<SwitchDiff, Failure> {
+    // The text diff costs two renders and a diff of the whole config; only the formats that
+    // print it pay for it.
+    let diff = |running: String, target: String| {
+        super::unified_diff(
+            &running,
+            &target,
+            &format!("{} running", p.name),
+            &format!("{} intended", p.name),
+            false,
+        )
     };
-    let ports: Vec<Port> = p
-        .running
+    let text = !matches!(format, Format::Commands);
+    let (os, commands, diff, unmanaged_lines, foreign, model) = match &p.configs {
+        Configs::Onyx {
+            running,
+            intended,
+            scope,
+            model,
+        } => {
+            let target = crate::diff::target(running, intended, scope);
+            let commands: Vec<Cmd> = crate::diff::plan(running, &target)
+                .into_iter()
+                .map(Cmd::Onyx)
+                .collect();
+            let diff = if text {
+                diff(renderers.0.render(running)?, renderers.0.render(&target)?)
+            } else {
+                String::new()
+            };
+            let unmanaged = running
+                .layout
+                .sections
+                .iter()
+                .flat_map(|s| &s.verbatim)
+                .filter(|(_, l)| {
+                    !l.trim_start().starts_with('#') && !l.contains("cli default prefix-modes")
+                })
+                .count();
+            let foreign = model.map(|m| onyx_foreign(running, m)).unwrap_or_default();
+            (
+                "onyx",
+                commands,
+                diff,
+                unmanaged,
+                foreign,
+                model.map(|m| m.name),
+            )
+        }
+        Configs::Os10 {
+            running,
+            intended,
+            model,
+        } => {
+            let commands: Vec<Cmd> = crate::os10::plan::plan(running, intended)
+                .into_iter()
+                .map(Cmd::Os10)
+                .collect();
+            let diff = if text {
+                let target = crate::os10::plan::target(running, intended);
+                diff(renderers.1.render(running)?, renderers.1.render(&target)?)
+            } else {
+                String::new()
+            };
+            let unmanaged = running
+                .layout
+                .anchored()
+                .iter()
+                .map(|(_, t)| t.lines().count())
+                .sum();
+            let foreign = model.map(|m| os10_foreign(running, m)).unwrap_or_default();
+            (
+                "os10",
+                commands,
+                diff,
+                unmanaged,
+                foreign,
+                model.map(|m| m.name),
+            )
+        }
+    };
+    if !foreign.is_empty() {
+        errln!(
+            "error: `{}` ({}): the running config configures {} that {} does not have: {}; is it the config of `{0}`, and is the fabric's `model` right? They are left out of the plan",
+            p.name,
+            p.source,
+            if foreign.len() == 1 {
+                "a port"
+            } else {
+                "ports"
+            },
+            model.unwrap_or("the switch"),
+            foreign.join(", ")
+        );
+    }
+    Ok(SwitchDiff {
+        name: p.name,
+        os,
+        drift: !commands.is_empty(),
+        commands,
+        diff,
+        unmanaged_lines,
+        foreign_ports: foreign,
+    })
+}
+
+/// A plan's commands ready to paste: Onyx's one per line, OS10's typed in their blocks
+/// (`os10::plan::script`: each block entered, left with `exit`).
+fn pasteable(commands: &[Cmd]) -> String {
+    let os10: Vec<crate::os10::plan::Step> = commands
+        .iter()
+        .filter_map(|c| match c {
+            Cmd::Os10(s) => Some(s.clone()),
+            Cmd::Onyx(_) => None,
+        })
+        .collect();
+    if !os10.is_empty() {
+        return crate::os10::plan::script(&os10);
+    }
+    commands
+        .iter()
+        .map(|c| format!("{}\n", c.shown()))
+        .collect()
+}
+
+/// The Ethernet ports an Onyx running config configures that its model cannot have, as
+/// ranges.
+fn onyx_foreign(running: &Config, model: &Model) -> Vec<String> {
+    let ports: Vec<Port> = running
         .interfaces
         .keys()
         .filter_map(|i| match i {
@@ -215,17 +342,29 @@ fn foreign_ports(p: &Pair) -> Vec<String> {
         .collect()
 }
 
+/// The Ethernet ports an OS10 running config configures that its model does not have
+/// (another unit or slot than 1/1, or a port number past the model's).
+fn os10_foreign(running: &crate::os10::Config, model: &crate::os10::models::Model) -> Vec<String> {
+    running
+        .interfaces
+        .keys()
+        .filter(|i| match i {
+            crate::os10::Iface::Ethernet(e) => {
+                e.node != 1 || e.slot != 1 || model.group(e.port).is_none()
+            }
+            _ => false,
+        })
+        .map(|i| i.to_string())
+        .collect()
+}
+
 /// Switches whose plans are identical are shown once, with their names.
 fn text(report: &Report, color: bool) -> String {
     let mut groups: Vec<(Vec<&str>, &SwitchDiff)> = Vec::new();
     for s in &report.switches {
-        let key: Vec<String> = s.commands.iter().map(|c| c.command.to_string()).collect();
+        let key: Vec<String> = s.commands.iter().map(Cmd::shown).collect();
         match groups.iter_mut().find(|(_, g)| {
-            g.commands
-                .iter()
-                .map(|c| c.command.to_string())
-                .collect::<Vec<_>>()
-                == key
+            g.os == s.os && g.commands.iter().map(Cmd::shown).collect::<Vec<_>>() == key
         }) {
             Some((names, _)) => names.push(&s.name),
             None => groups.push((vec![&s.name], s)),
@@ -264,12 +403,12 @@ fn text(report: &Report, color: bool) -> String {
         out += &recolor(&s.diff, color);
         out += "\n";
         for (i, c) in s.commands.iter().enumerate() {
-            let tag = match c.impact {
-                Impact::Hitless => c.impact.to_string(),
-                _ if color => format!("\x1b[33m{}\x1b[0m", c.impact),
-                _ => c.impact.to_string(),
+            let tag = match c.impact() {
+                Impact::Hitless => c.impact().to_string(),
+                _ if color => format!("\x1b[33m{}\x1b[0m", c.impact()),
+                _ => c.impact().to_string(),
             };
-            out += &format!("{:>4}. {}  [{tag}]\n", i + 1, c.command);
+            out += &format!("{:>4}. {}  [{tag}]\n", i + 1, c.shown());
         }
         out += "\n";
     }
@@ -293,8 +432,8 @@ fn text(report: &Report, color: bool) -> String {
 
 /// ` (2 port-flap, 1 session-reset, 1 disruptive)`, or nothing when every command is
 /// hitless.
-fn impacts(steps: &[Step]) -> String {
-    let count = |i: Impact| steps.iter().filter(|s| s.impact == i).count();
+fn impacts(steps: &[Cmd]) -> String {
+    let count = |i: Impact| steps.iter().filter(|s| s.impact() == i).count();
     let parts: Vec<String> = Impact::ALL
         .into_iter()
         .filter(|i| *i != Impact::Hitless && count(*i) > 0)
@@ -364,10 +503,12 @@ fn pairs(args: &Args, color: bool) -> Pairs {
         return Ok(Ok((
             vec![Pair {
                 name,
-                running: r,
-                intended: i,
-                scope,
-                model: None,
+                configs: Configs::Onyx {
+                    running: Box::new(r),
+                    intended: Box::new(i),
+                    scope,
+                    model: None,
+                },
                 source: running.display().to_string(),
             }],
             false,
@@ -382,11 +523,6 @@ fn pairs(args: &Args, color: bool) -> Pairs {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(Err(exit::FAILURE));
     };
-    super::onyx_only(
-        &fabric,
-        &args.switches,
-        "`fabric diff` (OS10 plans and sessions)",
-    )?;
     let chosen = super::chosen(&fabric, &args.switches)?;
     if !running.is_dir() && chosen.len() != 1 {
         return Err(fail(format!(
@@ -413,16 +549,38 @@ fn pairs(args: &Args, color: bool) -> Pairs {
             failed = true;
             continue;
         }
-        let Ok(r) = super::read_config(&path, color)? else {
-            failed = true;
-            continue;
+        let configs = match crate::compile::compile_target(sw) {
+            crate::compile::Target::Onyx(intended) => {
+                let Ok(running) = super::read_config(&path, color)? else {
+                    failed = true;
+                    continue;
+                };
+                Configs::Onyx {
+                    running: Box::new(running),
+                    intended,
+                    scope: Scope::fabric(sw, args.prune),
+                    model: sw.model.onyx(),
+                }
+            }
+            crate::compile::Target::Os10(intended) => {
+                let running = match super::read_os10_config(&path) {
+                    Ok(c) => c,
+                    Err(Failure(why)) => {
+                        errln!("error: `{}`: {why}", sw.hostname);
+                        failed = true;
+                        continue;
+                    }
+                };
+                Configs::Os10 {
+                    running: Box::new(running),
+                    intended,
+                    model: os10_model(sw),
+                }
+            }
         };
         out.push(Pair {
             name: sw.hostname.to_string(),
-            running: r,
-            intended: crate::compile::compile_switch(sw),
-            scope: Scope::fabric(sw, args.prune),
-            model: sw.model.onyx(),
+            configs,
             source: path.display().to_string(),
         });
     }
@@ -448,45 +606,64 @@ fn live(args: &Args, color: bool) -> Pairs {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(Err(exit::FAILURE));
     };
-    super::onyx_only(
-        &fabric,
-        &args.switches,
-        "`fabric diff` (OS10 plans and sessions)",
-    )?;
     let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
     let mut opts = args.connect.options(&inventory, None)?;
     super::push::fleet(&mut opts, &fabric);
     let ssh = args.connect.ssh_config()?;
     let jobs = super::push::jobs(&fabric, &args.switches, &inventory, ssh.as_ref())?;
-    let targets: Vec<_> = jobs.iter().map(|j| j.target.clone()).collect();
-    let fetched = match super::push::read_switches(&targets, &opts, args.connect.parallel, false) {
-        Ok(f) => f,
-        Err(_) => {
-            errln!(
-                "hint: switches are read over SSH when `--running FILE|DIR` is not given; pass `--running` to diff backups, or `--inventory FILE` (e.g. from `fabric lab`) for other addresses"
-            );
-            return Ok(Err(exit::FAILURE));
-        }
-    };
-    let models: std::collections::BTreeMap<String, &'static Model> = fabric
+    let switches: std::collections::BTreeMap<String, &crate::fabric::Switch> = fabric
         .switches
         .values()
-        .filter_map(|sw| Some((sw.hostname.to_string(), sw.model.onyx()?)))
+        .map(|sw| (sw.hostname.to_string(), sw))
         .collect();
-    let out = jobs
-        .into_iter()
-        .zip(fetched)
-        .map(|(job, (running, _))| Pair {
-            model: models.get(&job.target.name).copied(),
-            source: format!("ssh://{}", job.target.name),
-            name: job.target.name,
-            running,
-            intended: job.intended,
-            scope: Scope {
-                prune: args.prune,
-                ..job.scope
+    // Read with `show` commands only, each switch in its OS's dialect.
+    let fetched = super::push::parallel(&jobs, args.connect.parallel, |job| {
+        let sw = switches.get(&job.target.name).copied();
+        let mut cli = job.intent.open(&job.target, &opts)?;
+        let configs = match &job.intent {
+            Intent::Onyx { intended, scope } => Configs::Onyx {
+                running: Box::new(cli.fetch()?.1),
+                intended: Box::new(intended.clone()),
+                scope: Scope {
+                    prune: args.prune,
+                    ..scope.clone()
+                },
+                model: sw.and_then(|s| s.model.onyx()),
             },
+            Intent::Os10 { intended } => Configs::Os10 {
+                running: Box::new(cli.fetch_os10()?.1),
+                intended: Box::new(intended.clone()),
+                model: sw.and_then(os10_model),
+            },
+        };
+        cli.close();
+        Ok::<_, crate::device::Error>(Pair {
+            name: job.target.name.clone(),
+            configs,
+            source: format!("ssh://{}", job.target.name),
         })
-        .collect();
+    });
+    let mut out = Vec::new();
+    for (job, r) in jobs.iter().zip(fetched) {
+        match r {
+            Ok(pair) => out.push(pair),
+            // A device error never names the switch: it is named here, once.
+            Err(e) => errln!("error: {}: {e}", job.target.name),
+        }
+    }
+    if out.len() < jobs.len() {
+        errln!(
+            "hint: switches are read over SSH when `--running FILE|DIR` is not given; pass `--running` to diff backups, or `--inventory FILE` (e.g. from `fabric lab`) for other addresses"
+        );
+        return Ok(Err(exit::FAILURE));
+    }
     Ok(Ok((out, false)))
+}
+
+/// An OS10 switch's model.
+fn os10_model(sw: &crate::fabric::Switch) -> Option<&'static crate::os10::models::Model> {
+    match sw.model {
+        crate::fabric::Hardware::Os10(m) => Some(m),
+        crate::fabric::Hardware::Onyx(_) => None,
+    }
 }

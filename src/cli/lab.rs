@@ -48,7 +48,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FINDINGS);
     };
-    super::onyx_only(&fabric, &[], "`fabric lab` (the OS10 lab dialect)")?;
     let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
 
     if let Some(name) = &args.stdio {
@@ -306,26 +305,40 @@ pub(crate) fn start(
 }
 
 /// A switch as it starts when its state folder has no saved configuration: from its backup
-/// in `--from` (true), else factory default.
+/// in `--from` (true), else factory default; an OS10 switch of the fabric as an OS10 one, of
+/// its model and release.
 fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch, bool), Failure> {
     let name = sw.hostname.as_str();
-    if let Some(dir) = &args.from {
-        let path = dir.join(format!("{name}.cfg"));
-        if path.exists() {
-            let config = match super::read_config(&path, color)? {
-                Ok(c) => c,
-                Err(_) => {
-                    return Err(Failure(format!(
-                        "{name}: `{}` is malformed",
-                        path.display()
-                    )));
-                }
-            };
-            let mut s = Switch::with_config(config);
-            s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
-            s.model = sw.model.onyx();
-            return Ok((s, true));
-        }
+    let backup = args
+        .from
+        .as_ref()
+        .map(|dir| dir.join(format!("{name}.cfg")))
+        .filter(|p| p.exists());
+    if let crate::fabric::Hardware::Os10(model) = sw.model {
+        let release = sw.os10.as_deref().unwrap_or(crate::lab::os10::LAB_RELEASE);
+        let s = match &backup {
+            Some(path) => {
+                let config = super::read_os10_config(path)?;
+                crate::lab::os10::Os10Switch::with_config(config, model)
+            }
+            None => crate::lab::os10::Os10Switch::factory(name, Some(model)),
+        };
+        return Ok((Switch::os10_with(s.released(release)), backup.is_some()));
+    }
+    if let Some(path) = &backup {
+        let config = match super::read_config(path, color)? {
+            Ok(c) => c,
+            Err(_) => {
+                return Err(Failure(format!(
+                    "{name}: `{}` is malformed",
+                    path.display()
+                )));
+            }
+        };
+        let mut s = Switch::with_config(config);
+        s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
+        s.model = sw.model.onyx();
+        return Ok((s, true));
     }
     let mut s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
     s.model = sw.model.onyx();

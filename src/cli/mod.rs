@@ -529,6 +529,22 @@ pub(crate) fn load_config(
     }
 }
 
+/// Reads an OS10 running configuration file (a backup of `show running-configuration`):
+/// bounded UTF-8 text that parses as OS10; else an error naming the file, line and column.
+pub(crate) fn read_os10_config(path: &Path) -> Result<crate::os10::Config, Failure> {
+    let bytes = crate::input::read(path, crate::onyx::parse::MAX_BYTES)
+        .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Failure(format!("`{}` is not UTF-8 text", path.display())))?;
+    crate::os10::parse(&text).map_err(|e| {
+        Failure(format!(
+            "`{}` is not an OS10 running configuration: {}:{e}",
+            path.display(),
+            path.display()
+        ))
+    })
+}
+
 /// A running config's problem as a diagnostic at its line: E100 a malformed line of a modeled
 /// family, E101 not a running config, E102 a switch's error reply, E003 nothing in it, E002
 /// not text.

@@ -250,11 +250,16 @@ pub fn jobs(
             }
         }
         .map_err(|e| Failure(format!("`{name}`: {e}")))?;
-        out.push(Job {
-            target,
-            intended: crate::compile::compile_switch(sw),
-            scope: crate::diff::Scope::fabric(sw, false),
-        });
+        let intent = match crate::compile::compile_target(sw) {
+            crate::compile::Target::Onyx(intended) => push::Intent::Onyx {
+                intended: *intended,
+                scope: crate::diff::Scope::fabric(sw, false),
+            },
+            crate::compile::Target::Os10(intended) => push::Intent::Os10 {
+                intended: *intended,
+            },
+        };
+        out.push(Job { target, intent });
     }
     Ok(out)
 }
@@ -391,11 +396,13 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = checked.passed().and_then(|f| f.into_iter().next()) else {
         return Ok(code);
     };
-    super::onyx_only(
-        &fabric,
-        &args.switches,
-        "`fabric push` (OS10 plans and sessions)",
-    )?;
+    if args.verify_state.is_some() {
+        super::onyx_only(
+            &fabric,
+            &args.switches,
+            "`fabric push --verify-state` (`fabric verify`'s OS10 show commands)",
+        )?;
+    }
     let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
     let jobs = jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
@@ -430,20 +437,20 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                     let _ = writeln!(out, "{}: {e}", job.target.name);
                 }
             }
-            Ok(p) if p.steps.is_empty() => {
+            Ok(p) if p.state.is_empty() => {
                 let _ = writeln!(out, "{}: no change", job.target.name);
                 quiet.push(close(job, p));
             }
             Ok(p) => {
-                let _ = writeln!(out, "{}: {} command(s)", job.target.name, p.steps.len());
-                for (n, s) in p.steps.iter().enumerate() {
-                    let _ = writeln!(out, "  {:>3}. {}  [{}]", n + 1, s.command, s.impact);
+                let _ = writeln!(out, "{}: {} command(s)", job.target.name, p.state.len());
+                for (n, (command, impact)) in p.state.shown().into_iter().enumerate() {
+                    let _ = writeln!(out, "  {:>3}. {command}  [{impact}]", n + 1);
                 }
                 work.push((job, p));
             }
         }
     }
-    let commands: usize = work.iter().map(|(_, p)| p.steps.len()).sum();
+    let commands: usize = work.iter().map(|(_, p)| p.state.len()).sum();
     if work.is_empty() || args.dry_run {
         if args.dry_run {
             let _ = writeln!(out, "dry run: nothing sent");

@@ -1,30 +1,38 @@
-//! One switch's push, with the safety Onyx does not have (no candidate config, no commit
-//! confirm, no rollback):
+//! One switch's push, in any switch OS (the OS's parts are [`state`]'s), with the safety Onyx
+//! does not have (no candidate config, no commit confirm, no rollback):
 //!
 //! 1. plan from the fetched running config (a fetch is used only when it is whole);
-//! 2. refuse when another CLI session is on the switch (`show users`: it may be configuring);
-//! 3. snapshot the config: a local backup, and on the switch `configuration write to NAME
+//! 2. Onyx: refuse when another CLI session is on the switch (`show users`: it may be
+//!    configuring);
+//! 3. snapshot the config: a local backup, and on an Onyx switch `configuration write to NAME
 //!    no-switch` under a name no other push takes (`fabric-<time to the ms>-<random>`);
 //! 4. re-fetch just before applying and abort untouched if it changed;
-//! 5. apply, stopping at the first `%` error, timeout, or stop request (a signal);
-//! 6. verify by re-fetching and re-planning; save only a verified state. When the save's reply
-//!    is lost or refused, read back whether the switch saved (`show configuration files` and
+//! 5. apply, stopping at the first `%` error, timeout, or stop request (a signal); on an OS10
+//!    release with transaction mode, inside `start transaction` … `commit`, so nothing takes
+//!    effect before the commit and a failure before it is `discard`ed;
+//! 6. verify by re-fetching and re-planning; save only a verified state (`configuration
+//!    write`, `write memory`). When the save's reply is lost or refused, read back whether the
+//!    switch saved (Onyx `show configuration files`, OS10 `show startup-configuration`, and
 //!    the running config, on a new session if the old one is gone) and report that;
-//! 7. after a verified, saved push, delete the oldest `fabric-…` snapshots beyond the last N.
+//! 7. Onyx: after a verified, saved push, delete the oldest `fabric-…` snapshots beyond the
+//!    last N.
 //!
-//! Any failure after the first command: roll back what the push changed, to the snapshot's
-//! values (nothing else: what the push did not touch stays as it is now), on a new session if
-//! the old one dropped or hung; verify; never save.
+//! Any failure after the first command: roll back what the push changed (nothing else: what
+//! the push did not touch stays as it is now), on a new session if the old one dropped or
+//! hung; verify; never save.
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
+mod restore;
+mod state;
+
 use super::session::TranscriptStatus;
 use super::{Cli, Error, Options, Target};
-use crate::diff::{Impact, Scope, Step};
-use crate::onyx::{Config, Interface};
-use crate::types::{TcMap, TrafficClass};
+use crate::diff::Impact;
+pub use restore::restore;
+pub use state::{Intent, State, os10_shown};
 
 /// `20261122T042233Z`: UTC, sortable, safe in file names.
 pub fn stamp() -> String {
@@ -90,33 +98,22 @@ pub const KEEP_SNAPSHOTS: usize = 10;
 #[derive(Clone, Debug)]
 pub struct Job {
     pub target: Target,
-    pub intended: Config,
-    pub scope: Scope,
+    pub intent: Intent,
 }
 
 /// A switch's plan, with the session it was made on (one session per switch).
 pub struct Planned {
     pub cli: Cli,
-    /// The running config as fetched, text and model.
+    /// The running config as fetched (its text: the backup).
     pub text: String,
-    pub running: Config,
-    pub target: Config,
-    pub steps: Vec<Step>,
+    pub state: State,
 }
 
-/// Connects, fetches the running config and plans.
+/// Connects in the switch's OS's dialect, fetches the running config and plans.
 pub fn plan(job: &Job, opts: &Options) -> Result<Planned, Error> {
-    let mut cli = Cli::open(&job.target, opts)?;
-    let (text, running) = cli.fetch()?;
-    let target = crate::diff::target(&running, &job.intended, &job.scope);
-    let steps = crate::diff::plan(&running, &target);
-    Ok(Planned {
-        cli,
-        text,
-        running,
-        target,
-        steps,
-    })
+    let mut cli = job.intent.open(&job.target, opts)?;
+    let (text, state) = job.intent.plan(&mut cli)?;
+    Ok(Planned { cli, text, state })
 }
 
 /// Where a push is, for progress displays.
@@ -279,16 +276,17 @@ fn run(
     report: &mut Report,
 ) -> Outcome {
     let progress = control.progress;
-    if p.steps.is_empty() {
+    if p.state.is_empty() {
         p.cli.close();
         return Outcome::Unchanged;
     }
     if !policy.allow_disruptive {
         let disruptive: Vec<String> = p
-            .steps
-            .iter()
-            .filter(|s| s.impact == Impact::Disruptive)
-            .map(|s| s.command.to_string())
+            .state
+            .shown()
+            .into_iter()
+            .filter(|(_, impact)| *impact == Impact::Disruptive)
+            .map(|(command, _)| command)
             .collect();
         if !disruptive.is_empty() {
             p.cli.close();
@@ -303,9 +301,11 @@ fn run(
         p.cli.close();
         return Outcome::Aborted(format!("{why}: not started"));
     }
+    let onyx = matches!(p.state, State::Onyx { .. });
 
-    // Onyx has no configuration lock: another session may be changing the switch now.
-    if !policy.other_sessions {
+    // Onyx has no configuration lock: another session may be changing the switch now. (The
+    // lab's OS10 switch has no `show users`: not asked there.)
+    if onyx && !policy.other_sessions {
         progress(Stage::Sessions);
         let busy = match p.cli.sessions() {
             Ok(list) => {
@@ -327,7 +327,7 @@ fn run(
         }
     }
 
-    // Snapshot: the fetched config locally, and on the switch.
+    // Snapshot: the fetched config locally, and on an Onyx switch as a saved file there.
     progress(Stage::Snapshot);
     let name = snapshot_name();
     let file = backups.join(&job.target.name).join(format!("{name}.cfg"));
@@ -336,19 +336,21 @@ fn run(
         return Outcome::Aborted(format!("cannot write the backup `{}`: {e}", file.display()));
     }
     report.backup = Some(file);
-    if let Err(e) = p
-        .cli
-        .run(&format!("configuration write to {name} no-switch"))
-    {
-        return Outcome::Aborted(format!("snapshot on the switch failed: {e}"));
+    if onyx {
+        if let Err(e) = p
+            .cli
+            .run(&format!("configuration write to {name} no-switch"))
+        {
+            return Outcome::Aborted(format!("snapshot on the switch failed: {e}"));
+        }
+        report.snapshot = Some(name);
     }
-    report.snapshot = Some(name);
 
     // Drift guard: the plan holds only for the config it was made from.
     progress(Stage::DriftGuard);
-    match p.cli.fetch() {
-        Ok((_, now)) if now == p.running => {}
-        Ok(_) => {
+    match p.state.unchanged(&mut p.cli) {
+        Ok(true) => {}
+        Ok(false) => {
             p.cli.close();
             return Outcome::Aborted(
                 "the running config changed since the plan was made; nothing sent".into(),
@@ -361,12 +363,18 @@ fn run(
         return Outcome::Aborted(format!("{why}: not started"));
     }
 
-    // Apply.
-    let of = p.steps.len();
+    // Apply; where the switch has transactions, inside one: nothing takes effect before
+    // `commit`, and a failure before it is discarded.
+    let lines = p.state.lines();
+    let of = lines.len();
     let started = Instant::now();
+    let transaction = p.state.transactions();
     let applied = (|| {
+        if transaction {
+            p.cli.begin()?;
+        }
         p.cli.configure()?;
-        for (done, step) in p.steps.iter().enumerate() {
+        for (done, line) in lines.iter().enumerate() {
             progress(Stage::Applying { done, of });
             if let Some(why) = (control.stop)() {
                 return Err(Error::Stopped(format!(
@@ -375,24 +383,21 @@ fn run(
             }
             if started.elapsed() > opts.switch_timeout {
                 return Err(Error::Timeout {
-                    command: format!("{} (the switch's time is up)", step.command),
+                    command: format!("{line} (the switch's time is up)"),
                 });
             }
             report.sent += 1;
-            p.cli.run(&step.command.to_string())?;
+            p.cli.run(line)?;
         }
         p.cli.leave_config()?;
+        if transaction {
+            p.cli.commit()?;
+        }
         progress(Stage::Verifying);
-        let (_, now) = p.cli.fetch()?;
-        let left = crate::diff::plan(&now, &p.target);
-        if !left.is_empty() {
+        if let Some((n, first)) = p.state.left(&mut p.cli)? {
             return Err(Error::Refused {
                 command: "(verify)".into(),
-                reply: format!(
-                    "{} command(s) still differ after applying, first `{}`",
-                    left.len(),
-                    left[0].command
-                ),
+                reply: format!("{n} command(s) still differ after applying, first `{first}`"),
             });
         }
         Ok(())
@@ -401,17 +406,22 @@ fn run(
         Ok(()) => return save(p, job, opts, policy, progress, report),
         Err(e) => e,
     };
-    let cli = error.session_usable().then_some(p.cli);
-    let back = Back {
-        before: &p.running,
-        pushed: &p.target,
-    };
-    rollback(cli, job, opts, back, progress, report, error.to_string())
+    let mut cli = error.session_usable().then_some(p.cli);
+    let mut error = error.to_string();
+    if transaction && let Some(c) = cli.as_mut() {
+        // What the transaction holds is dropped; whatever `commit` applied is rolled back.
+        match c.discard() {
+            Ok(()) => error.push_str("; the transaction was discarded"),
+            Err(e) if e.session_usable() => {}
+            Err(_) => cli = None,
+        }
+    }
+    rollback(cli, job, opts, &p.state, progress, report, error)
 }
 
-/// `configuration write`, and when its reply is lost or refused, what the switch did: read
-/// back on a new session if this one is gone. Saved and at the target: converged. Not saved:
-/// rolled back, the saved configuration untouched.
+/// The save (`configuration write`, `write memory`), and when its reply is lost or refused,
+/// what the switch did: read back on a new session if this one is gone. Saved and at the
+/// target: converged. Not saved: rolled back, the saved configuration untouched.
 fn save(
     mut p: Planned,
     job: &Job,
@@ -421,64 +431,55 @@ fn save(
     report: &mut Report,
 ) -> Outcome {
     progress(Stage::Saving);
-    let failed = match p.cli.run("configuration write") {
-        Ok(_) => {
-            prune(&mut p.cli, policy.keep_snapshots, progress, report);
+    let save = p.cli.dialect().save;
+    let failed = match p.cli.save() {
+        Ok(()) => {
+            if matches!(p.state, State::Onyx { .. }) {
+                prune(&mut p.cli, policy.keep_snapshots, progress, report);
+            }
             p.cli.close();
             return Outcome::Converged;
         }
         Err(e) => e,
     };
-    let back = Back {
-        before: &p.running,
-        pushed: &p.target,
-    };
     let cli = if failed.session_usable() {
-        p.cli
+        Ok(p.cli)
     } else {
-        drop(p.cli);
-        match reopen(job, opts, report) {
-            Ok(c) => c,
-            Err(e) => {
-                return Outcome::RollbackFailed {
-                    error: format!("`configuration write` failed: {failed}"),
-                    rollback: format!(
-                        "cannot reconnect to read back whether the switch saved ({e}); it runs the pushed config, saved or not (`show configuration files` says)"
-                    ),
-                };
-            }
+        reopen(job, opts, report)
+    };
+    let mut cli = match cli {
+        Ok(c) => c,
+        Err(e) => {
+            let error =
+                format!("`{save}` failed ({failed}); whether it saved could not be read back: {e}");
+            return rollback(None, job, opts, &p.state, progress, report, error);
         }
     };
-    let mut cli = cli;
-    let read = (|| {
-        let files = cli.files()?;
-        let (_, now) = cli.fetch()?;
-        Ok::<_, Error>((files, now))
-    })();
-    match read {
-        Ok((files, now)) if !files.unsaved && crate::diff::plan(&now, &p.target).is_empty() => {
+    match p.state.read_save(&mut cli) {
+        Ok(read) if read.saved && read.at_target => {
             report.notes.push(format!(
-                "`configuration write` failed ({failed}), but the switch saved: read back, no unsaved changes and the running config is the target"
+                "`{save}` failed ({failed}), but the switch saved: read back, no unsaved changes and the running config is the target"
             ));
-            prune(&mut cli, policy.keep_snapshots, progress, report);
+            if matches!(p.state, State::Onyx { .. }) {
+                prune(&mut cli, policy.keep_snapshots, progress, report);
+            }
             cli.close();
             Outcome::Converged
         }
-        Ok((files, _)) => {
-            let state = if files.unsaved {
-                "not saved"
-            } else {
+        Ok(read) => {
+            let state = if read.saved {
                 "saved, but the running config is not the target"
+            } else {
+                "not saved"
             };
-            let error = format!("`configuration write` failed ({failed}); read back: {state}");
-            rollback(Some(cli), job, opts, back, progress, report, error)
+            let error = format!("`{save}` failed ({failed}); read back: {state}");
+            rollback(Some(cli), job, opts, &p.state, progress, report, error)
         }
         Err(e) => {
-            let error = format!(
-                "`configuration write` failed ({failed}); whether it saved could not be read back: {e}"
-            );
+            let error =
+                format!("`{save}` failed ({failed}); whether it saved could not be read back: {e}");
             let cli = e.session_usable().then_some(cli);
-            rollback(cli, job, opts, back, progress, report, error)
+            rollback(cli, job, opts, &p.state, progress, report, error)
         }
     }
 }
@@ -534,27 +535,19 @@ fn prune(cli: &mut Cli, keep: usize, progress: &dyn Fn(Stage), report: &mut Repo
 
 /// A new session to the switch, its transcript reported with the push's.
 fn reopen(job: &Job, opts: &Options, report: &mut Report) -> Result<Cli, Error> {
-    let cli = Cli::open(&job.target, opts)?;
+    let cli = job.intent.open(&job.target, opts)?;
     report.transcripts.push(cli.transcript());
     Ok(cli)
 }
 
-/// What a roll-back goes back to: the snapshot's values of what the push changed.
-#[derive(Clone, Copy)]
-struct Back<'a> {
-    /// The running config the push started from (the snapshot), whole.
-    before: &'a Config,
-    /// The config the push was making.
-    pushed: &'a Config,
-}
-
 /// Back to the snapshot: from the state now (read again, on a new session if the old one is
-/// gone), put back what the push changed, verify. Never saves.
+/// gone), undo what the push changed ([`State::back`]), inside a transaction where the
+/// switch has them; verify. Never saves.
 fn rollback(
     cli: Option<Cli>,
     job: &Job,
     opts: &Options,
-    back: Back,
+    state: &State,
     progress: &dyn Fn(Stage),
     report: &mut Report,
     error: String,
@@ -566,26 +559,29 @@ fn rollback(
             None => reopen(job, opts, report)?,
         };
         cli.leave_config()?;
-        let (_, now) = cli.fetch()?;
-        let target = restore(&now, back.before, back.pushed);
-        let steps = crate::diff::plan(&now, &target);
-        if !steps.is_empty() {
+        let lines = state.back(&mut cli)?;
+        if !lines.is_empty() {
+            if state.transactions() {
+                cli.begin()?;
+            }
             cli.configure()?;
-            for step in &steps {
+            for line in &lines {
                 report.sent += 1;
-                cli.run(&step.command.to_string())?;
+                cli.run(line)?;
             }
             cli.leave_config()?;
+            if state.transactions() {
+                cli.commit()?;
+            }
         }
-        let (_, after) = cli.fetch()?;
-        let left = crate::diff::plan(&after, &restore(&after, back.before, back.pushed));
+        let left = state.back_left(&mut cli)?;
         cli.close();
-        if left.is_empty() {
+        if left == 0 {
             Ok(())
         } else {
             Err(Error::Refused {
                 command: "(verify roll-back)".into(),
-                reply: format!("{} command(s) still differ from the snapshot", left.len()),
+                reply: format!("{left} command(s) still differ from the snapshot"),
             })
         }
     })();
@@ -596,222 +592,6 @@ fn rollback(
             rollback: e.to_string(),
         },
     }
-}
-
-/// The config a roll-back goes to: the config `now`, with every setting the push changed
-/// (where `before` and `pushed` differ) put back to its value in `before`. A setting the push
-/// did not change keeps its value now, whatever `before` says: a roll-back undoes the push,
-/// nothing else. Licenses are never removed (the plan never removes them either).
-pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
-    let mut t = now.clone();
-    if before.hostname != pushed.hostname {
-        t.hostname.clone_from(&before.hostname);
-    }
-    if before.lldp != pushed.lldp {
-        t.lldp = before.lldp;
-    }
-    if before.roce != pushed.roce {
-        t.roce = before.roce;
-    }
-    if before.pfc.enabled != pushed.pfc.enabled {
-        t.pfc.enabled = before.pfc.enabled;
-    }
-    put_back_set(
-        &mut t.pfc.priorities,
-        &before.pfc.priorities,
-        &pushed.pfc.priorities,
-    );
-    macro_rules! back {
-        ($($($field:ident).+),*) => {$(
-            if before.$($field).+ != pushed.$($field).+ {
-                t.$($field).+.clone_from(&before.$($field).+);
-            }
-        )*};
-    }
-    back!(
-        ip_routing,
-        lacp,
-        spanning_tree,
-        mlag.enabled,
-        mlag.system_mac,
-        mlag.vip
-    );
-    // A running pair is shut down around a change of its settings or peer link and brought
-    // up last: a push stopped between the two leaves it down though `pushed` has it up, as
-    // `before` does. Its admin state is the push's to put back.
-    if crate::diff::mlag_changes(before, pushed) {
-        t.mlag.enabled = before.mlag.enabled;
-    }
-    put_back_set(
-        &mut t.load_sharing,
-        &before.load_sharing,
-        &pushed.load_sharing,
-    );
-    put_back_set(&mut t.protocols, &before.protocols, &pushed.protocols);
-    match (&before.bgp, &pushed.bgp, &mut t.bgp) {
-        (b, p, _) if b == p => {}
-        // The same instance on both sides: each setting the push changed goes back.
-        (Some(b), Some(p), Some(cur)) if b.asn == p.asn && cur.asn == b.asn => {
-            if b.router_id != p.router_id {
-                cur.router_id = b.router_id;
-            }
-            if b.maximum_paths != p.maximum_paths {
-                cur.maximum_paths = b.maximum_paths;
-            }
-            if b.multipath_relax != p.multipath_relax {
-                cur.multipath_relax = b.multipath_relax;
-            }
-            put_back(&mut cur.neighbors, &b.neighbors, &p.neighbors);
-            put_back_set(&mut cur.networks, &b.networks, &p.networks);
-        }
-        (b, _, cur) => cur.clone_from(b),
-    }
-    put_back(&mut t.pools, &before.pools, &pushed.pools);
-    put_back(&mut t.vlans, &before.vlans, &pushed.vlans);
-    let empty = Interface::default();
-    let ifaces: std::collections::BTreeSet<_> = before
-        .interfaces
-        .keys()
-        .chain(pushed.interfaces.keys())
-        .copied()
-        .collect();
-    for iface in ifaces {
-        let b = before.interfaces.get(&iface).unwrap_or(&empty);
-        let p = pushed.interfaces.get(&iface).unwrap_or(&empty);
-        if b == p {
-            continue;
-        }
-        let mut cur = t.interfaces.get(&iface).cloned().unwrap_or_default();
-        restore_interface(&mut cur, b, p);
-        if cur == empty {
-            t.interfaces.remove(&iface);
-        } else {
-            t.interfaces.insert(iface, cur);
-        }
-    }
-    t
-}
-
-/// Each member of a set the push added or removed goes back to `before`'s.
-fn put_back_set<T: Ord + Clone>(
-    now: &mut std::collections::BTreeSet<T>,
-    before: &std::collections::BTreeSet<T>,
-    pushed: &std::collections::BTreeSet<T>,
-) {
-    for x in before.symmetric_difference(pushed) {
-        if before.contains(x) {
-            now.insert(x.clone());
-        } else {
-            now.remove(x);
-        }
-    }
-}
-
-/// Each entry of a map the push changed (added, removed or altered) goes back to `before`'s.
-fn put_back<M: Keyed>(now: &mut M, before: &M, pushed: &M) {
-    let keys: std::collections::BTreeSet<M::Key> = before.keys().chain(pushed.keys()).collect();
-    for k in keys {
-        let b = before.value(&k);
-        if b != pushed.value(&k) {
-            now.set(k, b.cloned());
-        }
-    }
-}
-
-/// What [`put_back`] needs of a map: the model's maps by name or number, and the per-class
-/// settings.
-trait Keyed {
-    type Key: Ord + Clone;
-    type Value: PartialEq + Clone;
-    fn keys(&self) -> impl Iterator<Item = Self::Key>;
-    fn value(&self, k: &Self::Key) -> Option<&Self::Value>;
-    fn set(&mut self, k: Self::Key, v: Option<Self::Value>);
-}
-
-impl<K: Ord + Clone, V: PartialEq + Clone> Keyed for std::collections::BTreeMap<K, V> {
-    type Key = K;
-    type Value = V;
-    fn keys(&self) -> impl Iterator<Item = K> {
-        self.keys().cloned()
-    }
-    fn value(&self, k: &K) -> Option<&V> {
-        self.get(k)
-    }
-    fn set(&mut self, k: K, v: Option<V>) {
-        match v {
-            Some(v) => self.insert(k, v),
-            None => self.remove(&k),
-        };
-    }
-}
-
-impl<V: PartialEq + Copy> Keyed for TcMap<V> {
-    type Key = TrafficClass;
-    type Value = V;
-    fn keys(&self) -> impl Iterator<Item = TrafficClass> {
-        self.iter().map(|(tc, _)| *tc)
-    }
-    fn value(&self, k: &TrafficClass) -> Option<&V> {
-        self.get(k)
-    }
-    fn set(&mut self, k: TrafficClass, v: Option<V>) {
-        match v {
-            Some(v) => self.insert(k, v),
-            None => self.remove(&k),
-        };
-    }
-}
-
-/// One interface's settings the push changed go back to `b`'s; the others stay as `cur` has
-/// them. Every field is named, so a new one cannot be forgotten here.
-fn restore_interface(cur: &mut Interface, b: &Interface, p: &Interface) {
-    let Interface {
-        created,
-        split,
-        speed,
-        mtu,
-        description,
-        shutdown,
-        switchport_mode,
-        access_vlan,
-        allowed,
-        channel_group,
-        trust,
-        ecn,
-        ets,
-        pfc,
-        routed,
-        address,
-        ipl,
-        ipl_peer,
-    } = b;
-    macro_rules! back {
-        ($($field:ident),*) => {$(
-            if *$field != p.$field {
-                cur.$field.clone_from($field);
-            }
-        )*};
-    }
-    back!(
-        created,
-        split,
-        speed,
-        mtu,
-        description,
-        shutdown,
-        switchport_mode,
-        access_vlan,
-        allowed,
-        channel_group,
-        trust,
-        pfc,
-        routed,
-        address,
-        ipl,
-        ipl_peer
-    );
-    put_back(&mut cur.ecn, ecn, &p.ecn);
-    put_back(&mut cur.ets, ets, &p.ets);
 }
 
 /// Writes a new file whole or not at all: into a temporary file of its own, synced, then
@@ -859,57 +639,5 @@ mod tests {
         ] {
             assert!(!is_snapshot(other), "{other}");
         }
-    }
-
-    fn config(lines: &str) -> Config {
-        let mut text = String::new();
-        for l in lines.lines() {
-            text.push_str("   ");
-            text.push_str(l.trim());
-            text.push('\n');
-        }
-        crate::onyx::parse(&text).unwrap()
-    }
-
-    /// A roll-back puts back what the push changed and nothing else: a snapshot that lacks
-    /// settings the switch has (they were added since, or the snapshot was not whole) cannot
-    /// make the roll-back remove them.
-    #[test]
-    fn a_roll_back_undoes_only_what_the_push_changed() {
-        let before = config(
-            "interface ethernet 1/1 mtu 1500 force
-             interface ethernet 1/2 description a",
-        );
-        let pushed = config(
-            "interface ethernet 1/1 mtu 9216 force
-             interface ethernet 1/2 description a
-             interface ethernet 1/3 qos trust L3
-             lldp",
-        );
-        // Half-applied, and the switch holds settings the snapshot does not show.
-        let now = config(
-            "interface ethernet 1/1 mtu 9216 force
-             interface ethernet 1/2 description a
-             interface ethernet 1/3 qos trust L3
-             interface ethernet 1/3 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500
-             interface ethernet 1/9 dcb priority-flow-control mode on force
-             hostname kept
-             dcb priority-flow-control enable force",
-        );
-        let back = restore(&now, &before, &pushed);
-        let steps: Vec<String> = crate::diff::plan(&now, &back)
-            .iter()
-            .map(|s| s.command.to_string())
-            .collect();
-        assert_eq!(
-            steps,
-            [
-                "interface ethernet 1/1 mtu 1500 force",
-                "interface ethernet 1/3 no qos trust"
-            ],
-            "{steps:?}"
-        );
-        // The push's own changes are all undone.
-        assert!(crate::diff::plan(&restore(&pushed, &before, &pushed), &before).is_empty());
     }
 }

@@ -429,7 +429,7 @@ impl Fabric {
             ),
         };
         Err(format!(
-            "{noun} {list} {} OS10: {what} is not yet supported for OS10 (only `fabric validate`, `fabric compile` and `fabric schema` are)",
+            "{noun} {list} {} OS10: {what} is not yet supported for OS10 (`fabric validate`, `compile`, `schema`, `lab`, `diff` and `push` are)",
             if os10.len() == 1 { "runs" } else { "run" }
         ))
     }

@@ -683,3 +683,19 @@ pub enum Printed<'a> {
     Item(Key),
     Text(&'a str),
 }
+
+/// The first OS10 release with transaction mode (`start transaction` … `commit` / `discard`):
+/// Dell knowledge-base article 000120163 says "available as of 10.4.x"; which 10.4 release
+/// first had it is UNCONFIRMED, so every 10.4 release counts. The session and the lab read
+/// this one value.
+pub const TRANSACTIONS_SINCE: (u32, u32) = (10, 4);
+
+/// Whether an OS10 release (`10.5.3.2`, as `show version` prints it) has transaction mode.
+/// A release that does not read as numbers has none: a push then rolls back as on Onyx.
+pub fn has_transactions(release: &str) -> bool {
+    let mut parts = release.trim().split('.').map(|p| p.parse::<u32>());
+    match (parts.next(), parts.next()) {
+        (Some(Ok(major)), Some(Ok(minor))) => (major, minor) >= TRANSACTIONS_SINCE,
+        _ => false,
+    }
+}

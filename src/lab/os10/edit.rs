@@ -298,7 +298,36 @@ pub fn apply(
     }
     let mut out = lines.join("\n");
     out.push('\n');
-    os10::parse(&out).map_err(|e| Refused::Rejected(e.expected))
+    let mut new = os10::parse(&out).map_err(|e| Refused::Rejected(e.expected))?;
+    placed(config, &mut new);
+    Ok(new)
+}
+
+/// OS10 prints its configuration in its own order, not in the order it was typed: an item
+/// `new` has and `old` had not leaves the layout (with the `!` line added before it), so the
+/// renderer places it by [`os10::ORDER`], as it places what a config gains.
+fn placed(old: &Config, new: &mut Config) {
+    let had: std::collections::BTreeSet<&os10::Key> = old
+        .layout
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            os10::Entry::Item(k) => Some(k),
+            os10::Entry::Text(_) => None,
+        })
+        .collect();
+    let mut kept: Vec<os10::Entry> = Vec::with_capacity(new.layout.entries.len());
+    for e in std::mem::take(&mut new.layout.entries) {
+        match &e {
+            os10::Entry::Item(k) if !had.contains(k) => {
+                if matches!(kept.last(), Some(os10::Entry::Text(t)) if t == "!") {
+                    kept.pop();
+                }
+            }
+            _ => kept.push(e),
+        }
+    }
+    new.layout.entries = kept;
 }
 
 #[cfg(test)]
@@ -324,6 +353,26 @@ mod tests {
         assert_eq!((i.mtu, i.shutdown), (Some(1500), Some(true)));
         let c = apply(&c, &ctx, &path, Change::Unset("mtu 1500")).unwrap();
         assert_eq!(c.interfaces[&Iface::Ethernet(os10::Eth::new(1))].mtu, None);
+    }
+
+    /// OS10 prints a block typed last in its own place (`os10::ORDER`: class-maps before
+    /// interfaces), as the captures print them, not where it was typed.
+    #[test]
+    fn an_added_block_is_printed_in_os10_order() {
+        let c = apply(
+            &base(),
+            &[],
+            &[],
+            Change::Open("class-map type network-qos q3"),
+        )
+        .unwrap();
+        let text = os10::Renderer::embedded().unwrap().render(&c).unwrap();
+        let at = |l: &str| text.find(l).unwrap_or_else(|| panic!("{l}: {text}"));
+        assert!(
+            at("class-map type network-qos q3") < at("interface ethernet1/1/1"),
+            "{text}"
+        );
+        assert_eq!(text.matches("!\n!\n").count(), 0, "{text}");
     }
 
     #[test]

@@ -151,6 +151,17 @@ impl Os10Switch {
     pub fn hostname(&self) -> &str {
         self.running.hostname.as_deref().unwrap_or("OS10")
     }
+
+    /// The switch running `release` (a fabric's `os10:`): `show version` and the running
+    /// configuration's `! Version` line say it, and transaction mode is there only from
+    /// the release that has it ([`os10::has_transactions`]).
+    pub fn released(mut self, release: &str) -> Os10Switch {
+        self.release = release.to_string();
+        for c in std::iter::once(&mut self.running).chain(self.startup.as_mut()) {
+            c.header.version = Some(release.to_string());
+        }
+        self
+    }
 }
 
 /// Where a session is.
@@ -332,6 +343,9 @@ impl Os10Session {
                 effect.saved = true;
                 Unconfirmed::CopyDone.reply()
             }
+            ["start", "transaction"] if !os10::has_transactions(&sw.release) => {
+                Unconfirmed::Unrecognized.reply()
+            }
             ["start", "transaction"] => {
                 if self.candidate.is_some() {
                     return Unconfirmed::InTransaction.reply();
@@ -434,7 +448,40 @@ impl Os10Session {
                 }
             }
         }
+        if matches!(refused, Refused::Unknown) || (no && refused == Refused::Incomplete) {
+            // A negation without its value (`no switchport access vlan`, `no mtu`) or the bare
+            // `switchport`: the plan's negation table, applied as `os10::script` does.
+            return self.negate(sw, &path, line, effect);
+        }
         refusal(&refused)
+    }
+
+    /// Applies `line`, typed in the blocks `path`, with [`os10::script::apply`]: the modes
+    /// entered by their headers, the line, then left. The mode stays where it is.
+    fn negate(
+        &mut self,
+        sw: &mut Os10Switch,
+        path: &[(Ctx, String)],
+        line: &str,
+        effect: &mut Effect,
+    ) -> Reply {
+        let mut text: String = path.iter().map(|(_, h)| format!("{h}\n")).collect();
+        text.push_str(line);
+        text.push('\n');
+        text.push_str(&"exit\n".repeat(path.len()));
+        let config = self.candidate.as_ref().unwrap_or(&sw.running);
+        let mut new = config.clone();
+        if os10::script::apply(&mut new, &text).is_err() {
+            return Unconfirmed::Unrecognized.reply();
+        }
+        match &mut self.candidate {
+            Some(c) => *c = new,
+            None => {
+                effect.changed = new != sw.running;
+                sw.running = new;
+            }
+        }
+        Reply::default()
     }
 
     fn change(
@@ -582,6 +629,13 @@ mod tests {
             assert_eq!(run(&mut s, &mut sw, end), "");
         }
         assert_ne!(sw.running, before, "applied by commit");
+        // A release before transaction mode does not know the command.
+        let mut old = Os10Switch::factory("leaf01", None).released("10.3.2.1");
+        assert_eq!(
+            run(&mut Os10Session::default(), &mut old, "start transaction"),
+            "% Error: Unrecognized command.\n"
+        );
+        assert!(show::version(&old).contains("OS Version: 10.3.2.1"));
         let e = Iface::Ethernet(os10::Eth::new(2));
         assert_eq!(sw.running.interfaces[&e].mtu, Some(9216));
     }
