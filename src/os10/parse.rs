@@ -583,6 +583,16 @@ fn is_prompt(line: &str) -> bool {
 
 /// Reads a running configuration, or a part of one (`show running-configuration interface
 /// vlan 2000`).
+/// Whether a text is an OS10 `show running-configuration`: it opens with `! Version 10.…`,
+/// or names its ports `interface ethernet1/1/N` (the captures in
+/// `tests/fixtures/corpus/os10/`). Onyx prints neither (`interface ethernet 1/N`, a space).
+pub fn looks_os10(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_end();
+        l.starts_with("! Version 10.") || l.starts_with("interface ethernet1/")
+    })
+}
+
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut cfg = Config::default();
     let mut lines: Vec<&str> = raw.split('\n').collect();
