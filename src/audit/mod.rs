@@ -599,6 +599,22 @@ pub fn audit(input: &Input) -> Vec<Finding> {
     out
 }
 
+/// The audited switches that carry no RoCE (no ECN, PFC, lossless priority or RoCE port):
+/// the RoCE rules had nothing to check there, which a report says rather than let a clean
+/// score stand for a RoCE verdict.
+pub fn without_roce(input: &Input) -> Vec<&str> {
+    input
+        .switches
+        .iter()
+        .filter(|(_, sw)| {
+            let view = sw.view();
+            let facts = Facts::new(sw, &view, input.profile);
+            !facts.has_roce() && facts.pfc_on.is_empty()
+        })
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
 /// Hits on consecutive interfaces with the same message and line, as one range; `hits` are
 /// sorted by message, line, then interface.
 fn group(hits: Vec<Hit>) -> Vec<(Option<IfaceRange>, Hit)> {

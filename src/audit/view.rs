@@ -26,7 +26,7 @@ pub const OS10_DEFAULTS: &[(&str, &str)] = &[
     ),
     (
         "flowcontrol receive on",
-        "Dell OS10 user guide, `flowcontrol`: receive on, transmit off by default; UNCONFIRMED (captures print the line either way)",
+        "the Cray 10.5.1.4 and grantcurell 10.5.0.2 captures print `flowcontrol receive on` on every port left alone (as `os10::compile` relies on); transmit off UNCONFIRMED",
     ),
     (
         "no trust map: every packet in qos-group 0",

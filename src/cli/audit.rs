@@ -136,6 +136,11 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             Format::Junit => report.junit(),
         }
     );
+    for name in audit::without_roce(&audited.input) {
+        errln!(
+            "note: `{name}` carries no RoCE (no ECN, PFC, lossless priority or RoCE port): the RoCE rules had nothing to check there"
+        );
+    }
     let worst = findings.iter().map(|f| f.severity).min();
     let fails = match (args.fail_on, worst) {
         (FailOn::Never, _) | (_, None) => false,
@@ -559,7 +564,8 @@ pub fn explain(id: Option<&str>) -> Result<u8, Failure> {
     let Some(id) = id else {
         outln!("Audit rules (`fabric audit`):");
         for r in audit::RULES {
-            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+            let os = r.os.map_or(String::new(), |os| format!("  ({os} only)"));
+            outln!("  {}  {:<7}  {}{os}", r.id, r.severity.to_string(), r.name);
         }
         outln!("\nVerify checks (`fabric verify`):");
         for r in crate::verify::RULES {
