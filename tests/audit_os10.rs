@@ -277,3 +277,66 @@ fn os10_drift_is_a_finding_with_its_os10_fix() {
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn a_mixed_fabric_is_audited_across_its_onyx_and_os10_ends() {
+    let dir = crate::scratch("audit-os10-mixed");
+    std::fs::write(dir.join("mixed.yaml"), crate::target::MIXED).unwrap();
+    let run = |yaml: &str| {
+        std::fs::write(dir.join("mixed.yaml"), yaml).unwrap();
+        let path = dir.join("mixed.yaml");
+        fabric(&["audit", path.to_str().unwrap(), "--format", "json"])
+    };
+    let (code, out, err) = run(crate::target::MIXED);
+    assert_eq!(code, 0, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let worst: Vec<&str> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(worst, Vec::<&str>::new(), "{out}");
+    // Running configs of both OSes against the fabric, the OS10 end of the cable at MTU
+    // 9000: the cable's ends disagree, each named as its own OS names it, and the drift is
+    // an OS10 command.
+    let path = dir.join("mixed.yaml");
+    let out_dir = dir.join("configs");
+    let (code, out, err) = fabric(&[
+        "compile",
+        path.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let leaf = out_dir.join("mixed/leaf01.cfg");
+    let text = std::fs::read_to_string(&leaf).unwrap();
+    let at = text.find("interface ethernet1/1/53\n").unwrap();
+    let mtu = at + text[at..].find(" mtu 9216\n").unwrap();
+    std::fs::write(
+        &leaf,
+        format!("{} mtu 9000\n{}", &text[..mtu], &text[mtu + 10..]),
+    )
+    .unwrap();
+    let configs = out_dir.join("mixed");
+    let (code, out, err) = fabric(&[
+        "audit",
+        path.to_str().unwrap(),
+        "--running",
+        configs.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("ethernet1/1/53: MTU 9000, but the other end (spine01 ethernet 1/1) has 9216"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ethernet 1/1: MTU 9216, but the other end (leaf01 ethernet1/1/53) has 9000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("R036 (drift-from-fabric): interface ethernet1/1/53 differs from the fabric"),
+        "{out}"
+    );
+}

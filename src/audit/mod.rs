@@ -505,6 +505,13 @@ impl<'a> Fleet<'a> {
             })
             .collect()
     }
+
+    /// The cables between two Onyx switches, for the rules that read Onyx configurations.
+    fn onyx_cables(&self) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
+        let mut all = self.cables();
+        all.retain(|ends| ends.iter().all(|e| e.2.os() == Os::Onyx));
+        all
+    }
 }
 
 /// The rule with this id (`R001`) or name.

@@ -95,15 +95,17 @@ fn iface_of<'a>(f: &'a Facts, port: Port) -> &'a PortView {
 }
 
 /// Switches whose value differs from the most common one among the switches that carry
-/// RoCE (ties go to the value that sorts first); nothing when fewer than two switches do.
+/// RoCE (of `os` only, for what only that OS has; ties go to the value that sorts first);
+/// nothing when fewer than two switches do.
 fn odd_ones_out<K: Ord + Clone>(
     f: &Fleet,
+    os: Option<Os>,
     key: impl Fn(&Facts) -> K,
 ) -> Vec<(String, K, K, usize, usize)> {
     let keyed: Vec<(&str, K)> = f
         .facts
         .iter()
-        .filter(|(_, x)| x.has_roce())
+        .filter(|(_, x)| x.has_roce() && os.is_none_or(|o| o == x.os()))
         .map(|(n, x)| (*n, key(x)))
         .collect();
     if keyed.len() < 2 {
@@ -993,7 +995,7 @@ pub static RULES: &[Rule] = &[
                     pools.join(", ")
                 }
             };
-            odd_ones_out(f, show)
+            odd_ones_out(f, ONYX, show)
                 .into_iter()
                 .map(|(name, mine, common, n, of)| {
                     (
@@ -1019,7 +1021,7 @@ pub static RULES: &[Rule] = &[
         why: "Lossless is end to end: a priority that is lossless on one switch and lossy on the next is lossy for every flow through both.",
         fix: "The same lossless pool mapping and `dcb priority-flow-control priority N enable` lines on every switch.",
         check: Check::Fabric(|f| {
-            odd_ones_out(f, |x| (x.lossless.clone(), x.pfc_on.clone()))
+            odd_ones_out(f, None, |x| (x.lossless.clone(), x.pfc_on.clone()))
                 .into_iter()
                 .map(|(name, (l, p), (cl, cp), n, of)| {
                     (
@@ -1066,7 +1068,7 @@ pub static RULES: &[Rule] = &[
                     set.into_iter().collect::<Vec<_>>().join("; ")
                 }
             };
-            odd_ones_out(f, show)
+            odd_ones_out(f, None, show)
                 .into_iter()
                 .map(|(name, mine, common, n, of)| {
                     (

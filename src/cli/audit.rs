@@ -136,7 +136,12 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             Format::Junit => report.junit(),
         }
     );
-    for name in audit::without_roce(&audited.input) {
+    // Said beside the text report only: the other formats are read by programs.
+    let seen = match args.format {
+        Format::Text => audit::without_roce(&audited.input),
+        _ => Vec::new(),
+    };
+    for name in seen {
         errln!(
             "note: `{name}` carries no RoCE (no ECN, PFC, lossless priority or RoCE port): the RoCE rules had nothing to check there"
         );
