@@ -4,7 +4,8 @@
 //! break rule RNNN, the same rule an Onyx fixture of that id breaks. Onyx-only rules say so
 //! and are not run on OS10; every OS10 capture that parses is audited with what it really
 //! holds; findings name OS10 ports as OS10 does; `fabric audit` and `fabric validate` run on
-//! an OS10 fabric and on OS10 backups, detected by their content.
+//! an OS10 fabric and on OS10 backups, detected by their content; host scripts read the OS10
+//! switch ports they are cabled to.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -339,4 +340,24 @@ fn a_mixed_fabric_is_audited_across_its_onyx_and_os10_ends() {
         out.contains("R036 (drift-from-fabric): interface ethernet1/1/53 differs from the fabric"),
         "{out}"
     );
+}
+
+#[test]
+fn host_scripts_read_the_os10_switch_ports() {
+    let (code, out, err) = fabric(&["hosts", "fabrics/vcf-bitfusion.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("#   vmnic2 <-> leaf-a ethernet1/1/9 (MTU 9216)\n"),
+        "{out}"
+    );
+    // A VLT port-channel member's QoS is its port-channel's: PFC on priority 3.
+    assert!(
+        out.contains("#   vmnic0 <-> leaf-a ethernet1/1/1 (MTU 9216)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("# RoCE: DSCP 26 (ToS 106) -> switch priority 3; PFC on priority 3;"),
+        "{out}"
+    );
+    assert!(out.contains("pfctx=0x08 pfcrx=0x08 trust_state=2"), "{out}");
 }

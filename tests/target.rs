@@ -197,7 +197,6 @@ fn onyx_only_commands_refuse_os10_switches() {
             &["audit", "mixed.yaml", "--lab"],
             "`fabric audit --live` and `--lab`",
         ),
-        (&["hosts", "mixed.yaml"], "`fabric hosts`"),
         (&["docs", "mixed.yaml", "--out", "docs"], "`fabric docs`"),
     ];
     for (args, what) in cases {

@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::fabric::{Hardware, Os};
-use crate::onyx::{Config, Iface, IfaceRange, Interface};
-use crate::types::{Dscp, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
+use crate::onyx::{Config, Iface, IfaceRange};
+use crate::types::{Dscp, Port, RoceMode, Speed, Trust, read_port_span};
 use view::{PortView, View};
 
 pub mod report;
@@ -113,6 +113,16 @@ impl Switch {
             config: Running::Os10(Box::new(config)),
             ..Switch::new(Config::empty())
         }
+    }
+
+    /// A fabric's switch as it compiles, with its model.
+    pub fn compiled(sw: &crate::fabric::Switch) -> Switch {
+        let mut s = match crate::compile::compile_target(sw) {
+            crate::compile::Target::Onyx(c) => Switch::new(*c),
+            crate::compile::Target::Os10(c) => Switch::os10(*c),
+        };
+        s.model = Some(sw.model);
+        s
     }
 
     pub fn os(&self) -> Os {
@@ -404,28 +414,6 @@ impl<'a> Facts<'a> {
     }
 }
 
-/// A switch's lossless priorities (a lossless pool's, or 3 under the one-shot `roce`
-/// mode) and the priorities with PFC on (global PFC enabled and the priority enabled, or 3
-/// under `roce`).
-fn lossless_and_pfc(config: &Config) -> (BTreeSet<u8>, BTreeSet<u8>) {
-    let mut lossless: BTreeSet<u8> = config
-        .pools
-        .values()
-        .filter(|p| p.kind == Some(PoolType::Lossless))
-        .flat_map(|p| p.priorities.iter().map(|p| p.get()))
-        .collect();
-    let mut pfc_on: BTreeSet<u8> = if config.pfc.enabled {
-        config.pfc.priorities.iter().map(|p| p.get()).collect()
-    } else {
-        BTreeSet::new()
-    };
-    if matches!(config.roce, Some(RoceMode::Lossless)) {
-        lossless.insert(3);
-        pfc_on.insert(3);
-    }
-    (lossless, pfc_on)
-}
-
 /// What a host cabled to one switch port must agree with: the port's RoCE facts, read from
 /// the switch's configuration (a bundle member's QoS is its port-channel's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -450,39 +438,38 @@ impl PortRoce {
     }
 }
 
-/// The RoCE facts of one Ethernet port of a switch configuration (a port the configuration
-/// does not list has Onyx's defaults).
-pub fn port_roce(config: &Config, port: Port) -> PortRoce {
-    let default = Interface::default();
-    let own = config
-        .interfaces
-        .get(&Iface::Ethernet(port))
-        .unwrap_or(&default);
-    // Onyx configures a bundle's members through the bundle: trust, PFC mode and ETS are the
+/// The RoCE facts of one Ethernet port of a switch's view (a port the configuration does
+/// not list has the OS's defaults).
+pub fn port_roce(view: &View, port: Port) -> PortRoce {
+    let own = view.port(Iface::Ethernet(port));
+    // A bundle's members are configured through the bundle: trust, PFC mode and ETS are the
     // port-channel's; the MTU stays on the member.
-    let qos = own
-        .channel_group
-        .and_then(|g| {
-            config.interfaces.get(&if g.mlag {
-                Iface::MlagPortChannel(g.id)
-            } else {
-                Iface::PortChannel(g.id)
-            })
-        })
-        .unwrap_or(own);
-    let (lossless, pfc_on) = lossless_and_pfc(config);
-    let pfc_mode = qos.pfc || matches!(config.roce, Some(RoceMode::Lossless));
+    let qos = own.lag.and_then(|l| view.ports.get(&l)).unwrap_or(own);
+    let roce = matches!(view.roce_mode, Some(RoceMode::Lossless));
+    let mut pfc_on = view.pfc.priorities.clone();
+    if roce {
+        pfc_on.insert(3);
+    }
     PortRoce {
-        trust: qos.trust.unwrap_or(Trust::L2),
-        pfc: if pfc_mode { pfc_on } else { BTreeSet::new() },
-        lossless,
+        // A port that classifies by nothing (OS10 without a trust map) keeps its port's
+        // default priority, Onyx's `trust port`.
+        trust: view.trust(qos).unwrap_or(Trust::Port),
+        pfc: if qos.pfc || roce {
+            pfc_on
+        } else {
+            BTreeSet::new()
+        },
+        lossless: view
+            .lossless_pools
+            .clone()
+            .unwrap_or_else(|| view.pfc.priorities.clone()),
         strict: qos
             .ets
             .iter()
             .filter(|(_, e)| **e == crate::types::Ets::Strict)
             .map(|(tc, _)| tc.get())
             .collect(),
-        mtu: own.mtu.or(qos.mtu).unwrap_or(1500),
+        mtu: own.mtu.or(qos.mtu).unwrap_or(view.default_mtu),
     }
 }
 
@@ -691,12 +678,9 @@ pub fn planned(
         ..Input::default()
     };
     for sw in chosen {
-        let mut s = match crate::compile::compile_target(sw) {
-            crate::compile::Target::Onyx(c) => Switch::new(*c),
-            crate::compile::Target::Os10(c) => Switch::os10(*c),
-        };
-        s.model = Some(sw.model);
-        input.switches.insert(sw.hostname.to_string(), s);
+        input
+            .switches
+            .insert(sw.hostname.to_string(), Switch::compiled(sw));
     }
     input
 }
