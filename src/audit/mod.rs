@@ -81,7 +81,7 @@ pub enum Applies {
 /// A switch's configuration, in its OS's model.
 #[derive(Clone, Debug)]
 pub enum Running {
-    Onyx(Config),
+    Onyx(Box<Config>),
     Os10(Box<crate::os10::Config>),
 }
 
@@ -101,7 +101,7 @@ pub struct Switch {
 impl Switch {
     pub fn new(config: Config) -> Switch {
         Switch {
-            config: Running::Onyx(config),
+            config: Running::Onyx(Box::new(config)),
             model: None,
             unsaved: None,
             drift: Vec::new(),
@@ -135,7 +135,7 @@ impl Switch {
     /// The Onyx configuration, when the switch runs Onyx.
     pub fn onyx(&self) -> Option<&Config> {
         match &self.config {
-            Running::Onyx(c) => Some(c),
+            Running::Onyx(c) => Some(c.as_ref()),
             Running::Os10(_) => None,
         }
     }

@@ -314,7 +314,7 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
 
 fn running_switch(config: Running) -> Switch {
     match config {
-        Running::Onyx(c) => Switch::new(c),
+        Running::Onyx(c) => Switch::new(*c),
         Running::Os10(c) => Switch::os10(*c),
     }
 }

@@ -502,7 +502,7 @@ pub(crate) fn load_running(
                 .map(|c| crate::audit::Running::Os10(Box::new(c)))
                 .map_err(|e| os10_problem(&e))
         } else {
-            crate::onyx::parse(text).map(crate::audit::Running::Onyx)
+            crate::onyx::parse(text).map(|c| crate::audit::Running::Onyx(Box::new(c)))
         }
     })
 }
