@@ -167,16 +167,7 @@ fn every_os10_capture_is_audited_for_what_it_holds() {
 
 /// Runs the binary from the repository root: exit code, standard output, standard error.
 fn fabric(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
-        .current_dir(crate::root())
-        .args(args)
-        .output()
-        .expect("the command runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::cli::fabric(args, crate::root())
 }
 
 #[test]

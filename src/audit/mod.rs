@@ -733,23 +733,14 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
                     .unwrap_or(rest)
                     .trim_start();
                 // An OS10 peer's port is named as OS10 names it: `1/1/49` is its port 49.
-                if switches[*other].os() == Os::Os10 {
-                    if let Ok(e) = crate::os10::Eth::parse(rest) {
-                        let ends = [(name.clone(), *port), ((*other).clone(), view::port_of(e))];
-                        let [a, b] = if ends[0] <= ends[1] {
-                            ends
-                        } else {
-                            [ends[1].clone(), ends[0].clone()]
-                        };
-                        out.insert(Link { a, b });
-                        break;
-                    }
-                    continue;
-                }
-                if let Some(((peer, last), n)) = read_port_span(rest.as_bytes())
-                    && peer == last
-                    && n == rest.len()
-                {
+                let peer = if switches[*other].os() == Os::Os10 {
+                    crate::os10::Eth::parse(rest).ok().map(view::port_of)
+                } else {
+                    read_port_span(rest.as_bytes())
+                        .filter(|((peer, last), n)| peer == last && *n == rest.len())
+                        .map(|((peer, _), _)| peer)
+                };
+                if let Some(peer) = peer {
                     let ends = [(name.clone(), *port), ((*other).clone(), peer)];
                     let [a, b] = if ends[0] <= ends[1] {
                         ends
