@@ -4,14 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::view::range_name;
 use super::view::{PortView, View};
 use super::{
-    Applies, Check, Facts, Fleet, Hit, Profile, Rule, Severity, hit, port_hit_or_note, port_note,
+    Applies, Check, Facts, Profile, Rule, Severity, fleet, hit, port_hit_or_note, port_note,
     routing,
 };
 use crate::fabric::Os;
-use crate::onyx::{Iface, IfaceRange};
+use crate::onyx::Iface;
 use crate::types::{EcnThresholds, Ets, PoolType, Port, RoceMode, Trust};
 
 const LOSSLESS: Applies = Applies::Only(Profile::RoceLossless);
@@ -29,13 +28,6 @@ fn fix(f: &Facts, onyx: impl Into<String>, os10: Option<&str>) -> Option<String>
     }
 }
 
-/// A trust as a finding names it: `none` for a port that classifies by nothing.
-fn trust_name(t: Option<Trust>) -> String {
-    t.map_or("none".to_string(), |t| t.to_string())
-}
-
-/// The settings that must agree between ports that carry the same traffic (subports of one
-/// split port, members of one port-channel, the two ends of a cable), by name.
 fn roce_settings(v: &View, i: &PortView) -> [(&'static str, String); 6] {
     [
         ("trust", format!("{:?}", v.trust(i))),
@@ -57,81 +49,6 @@ fn disagreements<'a>(v: &View, ports: impl Iterator<Item = &'a PortView>) -> Vec
         .filter(|k| all.iter().any(|s| s[*k].1 != first[*k].1))
         .map(|k| first[k].0)
         .collect()
-}
-
-/// Where the two ends of each link differ in one setting: a hit on each end.
-fn link_rule<T: PartialEq + std::fmt::Display>(
-    f: &Fleet,
-    what: &str,
-    value: impl Fn(&Facts, Port) -> Option<T>,
-) -> Vec<(String, Hit)> {
-    let mut out = Vec::new();
-    for [a, b] in f.cables() {
-        let (Some(va), Some(vb)) = (value(a.2, a.1), value(b.2, b.1)) else {
-            continue;
-        };
-        if va != vb {
-            for ((name, port, _), (peer, peer_port, far), mine, theirs) in
-                [(a, b, &va, &vb), (b, a, &vb, &va)]
-            {
-                let far_port = range_name(far.os(), IfaceRange::one(Iface::Ethernet(peer_port)));
-                out.push((
-                    name.to_string(),
-                    port_note(
-                        Iface::Ethernet(port),
-                        format!(
-                            "{what} {mine}, but the other end ({peer} {far_port}) has {theirs}"
-                        ),
-                    ),
-                ));
-            }
-        }
-    }
-    out
-}
-
-fn iface_of<'a>(f: &'a Facts, port: Port) -> &'a PortView {
-    f.view.port(Iface::Ethernet(port))
-}
-
-/// Switches whose value differs from the most common one among the switches that carry
-/// RoCE (of `os` only, for what only that OS has; ties go to the value that sorts first);
-/// nothing when fewer than two switches do.
-fn odd_ones_out<K: Ord + Clone>(
-    f: &Fleet,
-    os: Option<Os>,
-    key: impl Fn(&Facts) -> K,
-) -> Vec<(String, K, K, usize, usize)> {
-    let keyed: Vec<(&str, K)> = f
-        .facts
-        .iter()
-        .filter(|(_, x)| x.has_roce() && os.is_none_or(|o| o == x.os()))
-        .map(|(n, x)| (*n, key(x)))
-        .collect();
-    if keyed.len() < 2 {
-        return Vec::new();
-    }
-    let mut counts: BTreeMap<&K, usize> = BTreeMap::new();
-    for (_, k) in &keyed {
-        *counts.entry(k).or_default() += 1;
-    }
-    let (common, n) = counts
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(k, n)| ((*k).clone(), *n))
-        .expect("two switches at least");
-    keyed
-        .iter()
-        .filter(|(_, k)| *k != common)
-        .map(|(name, k)| (name.to_string(), k.clone(), common.clone(), n, keyed.len()))
-        .collect()
-}
-
-fn list(set: &BTreeSet<u8>) -> String {
-    if set.is_empty() {
-        return "none".into();
-    }
-    set.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
 
 /// The WRR share of traffic class `tc` on a port: explicit weights, Onyx's default (the
@@ -899,7 +816,7 @@ pub static RULES: &[Rule] = &[
         what: "The two ends of a cable between switches with different MTUs.",
         why: "Frames larger than the smaller MTU are dropped at that end without any error upstream: large RDMA messages stall while pings work.",
         fix: "The same `mtu 9216 force` on both ends.",
-        check: Check::Fabric(|f| link_rule(f, "MTU", |x, p| Some(x.view.mtu(iface_of(x, p))))),
+        check: Check::Fabric(fleet::link_mtu),
     },
     Rule {
         id: "R029",
@@ -910,11 +827,7 @@ pub static RULES: &[Rule] = &[
         what: "The two ends of a cable between switches, one in PFC mode and the other not.",
         why: "The end without PFC neither sends nor honours pauses: the lossless class is lossy on that hop.",
         fix: "`dcb priority-flow-control mode on force` on both ends.",
-        check: Check::Fabric(|f| {
-            link_rule(f, "PFC mode", |x, p| {
-                Some(if iface_of(x, p).pfc { "on" } else { "off" })
-            })
-        }),
+        check: Check::Fabric(fleet::link_pfc),
     },
     Rule {
         id: "R030",
@@ -925,11 +838,7 @@ pub static RULES: &[Rule] = &[
         what: "The two ends of a cable between switches trusting different fields (L2 PCP, L3 DSCP, both).",
         why: "Traffic is re-classified at each hop: RoCE leaves one switch in the lossless class and enters the next in class 0.",
         fix: "The same `qos trust L3` on both ends (DSCP mode).",
-        check: Check::Fabric(|f| {
-            link_rule(f, "trust", |x, p| {
-                Some(trust_name(x.view.trust(iface_of(x, p))))
-            })
-        }),
+        check: Check::Fabric(fleet::link_trust),
     },
     Rule {
         id: "R031",
@@ -940,7 +849,7 @@ pub static RULES: &[Rule] = &[
         what: "The two ends of a cable between switches at different speeds (the `speed` setting, else the model's native speed when known).",
         why: "The link does not come up, or comes up at the lower speed after autonegotiation, silently halving the fabric's bandwidth on that path.",
         fix: "The same `speed 100G force` on both ends (or neither).",
-        check: Check::Fabric(|f| link_rule(f, "speed", |x, p| x.speed(p))),
+        check: Check::Fabric(fleet::link_speed),
     },
     Rule {
         id: "R032",
@@ -951,20 +860,7 @@ pub static RULES: &[Rule] = &[
         what: "The two ends of a cable between switches with different ECN settings.",
         why: "Each direction of the link then reacts to congestion differently; one with no ECN leaves that hop to PFC or drops.",
         fix: "The same `traffic-class 3 congestion-control ecn …` line on both ends.",
-        check: Check::Fabric(|f| {
-            link_rule(f, "ECN", |x, p| {
-                let ecn: Vec<String> = iface_of(x, p)
-                    .ecn
-                    .iter()
-                    .map(|(tc, e)| format!("tc {tc} {e}"))
-                    .collect();
-                Some(if ecn.is_empty() {
-                    "none".to_string()
-                } else {
-                    ecn.join("; ")
-                })
-            })
-        }),
+        check: Check::Fabric(fleet::link_ecn),
     },
     Rule {
         id: "R033",
@@ -975,41 +871,7 @@ pub static RULES: &[Rule] = &[
         what: "Switches carrying RoCE whose traffic pools differ from the most common pools in the fabric.",
         why: "One switch with a smaller lossless pool pauses earlier than its neighbours and becomes the fabric's congestion point.",
         fix: "The same `traffic pool` lines on every switch (a fabric file's defaults keep them equal).",
-        check: Check::Fabric(|f| {
-            let show = |x: &Facts| -> String {
-                let pools: Vec<String> = x
-                    .config
-                    .pools
-                    .iter()
-                    .map(|(n, p)| {
-                        let kind = p.kind.map_or("lossy".to_string(), |k| k.to_string());
-                        let memory = p.memory.map_or(String::new(), |m| format!(" {m} %"));
-                        let prios: Vec<String> =
-                            p.priorities.iter().map(|p| p.to_string()).collect();
-                        format!("{n} {kind}{memory} [{}]", prios.join(" "))
-                    })
-                    .collect();
-                if pools.is_empty() {
-                    "none".into()
-                } else {
-                    pools.join(", ")
-                }
-            };
-            odd_ones_out(f, ONYX, show)
-                .into_iter()
-                .map(|(name, mine, common, n, of)| {
-                    (
-                        name,
-                        hit(
-                            format!(
-                                "traffic pools are {mine}; {n} of {of} RoCE switches have {common}"
-                            ),
-                            None,
-                        ),
-                    )
-                })
-                .collect()
-        }),
+        check: Check::Fabric(fleet::pools_differ),
     },
     Rule {
         id: "R034",
@@ -1020,26 +882,7 @@ pub static RULES: &[Rule] = &[
         what: "Switches carrying RoCE whose lossless priorities or PFC priorities differ from the most common ones in the fabric.",
         why: "Lossless is end to end: a priority that is lossless on one switch and lossy on the next is lossy for every flow through both.",
         fix: "The same lossless pool mapping and `dcb priority-flow-control priority N enable` lines on every switch.",
-        check: Check::Fabric(|f| {
-            odd_ones_out(f, None, |x| (x.lossless.clone(), x.pfc_on.clone()))
-                .into_iter()
-                .map(|(name, (l, p), (cl, cp), n, of)| {
-                    (
-                        name,
-                        hit(
-                            format!(
-                                "lossless priorities {}, PFC priorities {}; {n} of {of} RoCE switches have lossless {}, PFC {}",
-                                list(&l),
-                                list(&p),
-                                list(&cl),
-                                list(&cp)
-                            ),
-                            None,
-                        ),
-                    )
-                })
-                .collect()
-        }),
+        check: Check::Fabric(fleet::lossless_differ),
     },
     Rule {
         id: "R035",
@@ -1050,37 +893,7 @@ pub static RULES: &[Rule] = &[
         what: "Switches carrying RoCE whose ECN settings on RoCE ports differ from the most common ones in the fabric.",
         why: "DCQCN is tuned for one marking profile; a switch that marks earlier or later than the rest shifts where congestion is felt, which is hard to find from the hosts.",
         fix: "The same `traffic-class 3 congestion-control ecn …` values on every switch.",
-        check: Check::Fabric(|f| {
-            let show = |x: &Facts| -> String {
-                // The distinct settings first, then their text: ports share a few.
-                let distinct: BTreeSet<_> = x
-                    .roce_ports
-                    .iter()
-                    .flat_map(|(_, i)| i.ecn.iter())
-                    .collect();
-                let set: BTreeSet<String> = distinct
-                    .into_iter()
-                    .map(|(tc, e)| format!("traffic class {tc} {e}"))
-                    .collect();
-                if set.is_empty() {
-                    "none".into()
-                } else {
-                    set.into_iter().collect::<Vec<_>>().join("; ")
-                }
-            };
-            odd_ones_out(f, None, show)
-                .into_iter()
-                .map(|(name, mine, common, n, of)| {
-                    (
-                        name,
-                        hit(
-                            format!("ECN is {mine}; {n} of {of} RoCE switches have {common}"),
-                            None,
-                        ),
-                    )
-                })
-                .collect()
-        }),
+        check: Check::Fabric(fleet::ecn_differ),
     },
     Rule {
         id: "R036",
