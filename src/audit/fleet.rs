@@ -91,9 +91,6 @@ fn trust_name(t: Option<Trust>) -> String {
     t.map_or("none".to_string(), |t| t.to_string())
 }
 
-/// The settings that must agree between ports that carry the same traffic (subports of one
-/// split port, members of one port-channel, the two ends of a cable), by name.
-
 /// R028.
 pub(super) fn link_mtu(f: &Fleet) -> Vec<(String, Hit)> {
     link_rule(f, "MTU", |x, p| Some(x.view.mtu(iface_of(x, p))))

@@ -28,6 +28,8 @@ fn fix(f: &Facts, onyx: impl Into<String>, os10: Option<&str>) -> Option<String>
     }
 }
 
+/// The settings that must agree between ports that carry the same traffic (subports of one
+/// split port, members of one port-channel), by name.
 fn roce_settings(v: &View, i: &PortView) -> [(&'static str, String); 6] {
     [
         ("trust", format!("{:?}", v.trust(i))),
