@@ -5,7 +5,7 @@ use std::process::Command;
 
 use crate::root;
 
-fn fabric(args: &[&str], cwd: &Path) -> (i32, String, String) {
+pub(crate) fn fabric(args: &[&str], cwd: &Path) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_fabric"))
         .args(args)
         .current_dir(cwd)

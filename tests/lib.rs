@@ -2,6 +2,7 @@
 //! group of tests over real files (fabrics, goldens, fixtures, the reference session).
 
 mod audit;
+mod audit_os10;
 mod cli;
 mod clients;
 mod conventions;

@@ -12,17 +12,26 @@
 //! MLAG recipe puts the IPL in PFC mode on any switch), or trusting L3 where some port marks
 //! ECN; the *lossless priorities* are those a lossless traffic pool maps, or priority 3 under
 //! the one-shot `roce` mode. A switch *carries RoCE* when it has any of these.
+//!
+//! The rules read each switch through its OS-neutral [`view::View`], so one rule id means
+//! the same on Onyx and OS10; a rule that only one OS can break (Onyx's traffic pools, its
+//! `roce` mode, the routing and MLAG rules, which read Onyx configurations) names that OS
+//! ([`Rule::os`]) and is not run on the other's switches.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::onyx::{Config, Iface, IfaceRange, Interface};
-use crate::types::{Dscp, Model, PoolType, Port, RoceMode, Speed, Trust, read_port_span};
+use crate::fabric::{Hardware, Os};
+use crate::onyx::{Config, Iface, IfaceRange};
+use crate::types::{Dscp, Port, RoceMode, Speed, Trust, read_port_span};
+use view::{PortView, View};
 
+mod fleet;
 pub mod report;
 mod routing;
 mod rules;
+pub mod view;
 
 pub use rules::RULES;
 
@@ -70,12 +79,19 @@ pub enum Applies {
     Only(Profile),
 }
 
+/// A switch's configuration, in its OS's model.
+#[derive(Clone, Debug)]
+pub enum Running {
+    Onyx(Box<Config>),
+    Os10(Box<crate::os10::Config>),
+}
+
 /// One switch to audit.
 #[derive(Clone, Debug)]
 pub struct Switch {
-    pub config: Config,
+    pub config: Running,
     /// The model, when a fabric says it: native port speeds for the speed-aware rules.
-    pub model: Option<&'static Model>,
+    pub model: Option<Hardware>,
     /// `Unsaved changes : yes` from `show configuration files` (live audits only).
     pub unsaved: Option<bool>,
     /// Drift from the fabric (audits with a fabric and running configs): per drifted object,
@@ -86,10 +102,50 @@ pub struct Switch {
 impl Switch {
     pub fn new(config: Config) -> Switch {
         Switch {
-            config,
+            config: Running::Onyx(Box::new(config)),
             model: None,
             unsaved: None,
             drift: Vec::new(),
+        }
+    }
+
+    pub fn os10(config: crate::os10::Config) -> Switch {
+        Switch {
+            config: Running::Os10(Box::new(config)),
+            ..Switch::new(Config::empty())
+        }
+    }
+
+    /// A fabric's switch as it compiles, with its model.
+    pub fn compiled(sw: &crate::fabric::Switch) -> Switch {
+        let mut s = match crate::compile::compile_target(sw) {
+            crate::compile::Target::Onyx(c) => Switch::new(*c),
+            crate::compile::Target::Os10(c) => Switch::os10(*c),
+        };
+        s.model = Some(sw.model);
+        s
+    }
+
+    pub fn os(&self) -> Os {
+        match self.config {
+            Running::Onyx(_) => Os::Onyx,
+            Running::Os10(_) => Os::Os10,
+        }
+    }
+
+    /// The Onyx configuration, when the switch runs Onyx.
+    pub fn onyx(&self) -> Option<&Config> {
+        match &self.config {
+            Running::Onyx(c) => Some(c.as_ref()),
+            Running::Os10(_) => None,
+        }
+    }
+
+    /// The switch's RoCE view.
+    pub fn view(&self) -> View {
+        match &self.config {
+            Running::Onyx(c) => View::onyx(c, self.model),
+            Running::Os10(c) => View::os10(c, self.model),
         }
     }
 }
@@ -176,6 +232,9 @@ pub struct Rule {
     pub name: &'static str,
     pub severity: Severity,
     pub applies: Applies,
+    /// The one OS whose switches the rule reads, for a rule about what only that OS has (or
+    /// that reads only its configurations); `None`: every OS.
+    pub os: Option<Os>,
     pub what: &'static str,
     pub why: &'static str,
     pub fix: &'static str,
@@ -200,9 +259,13 @@ impl Rule {
             Check::Switch(_) => "each switch",
             Check::Fabric(_) => "the fabric (links, or every switch together)",
         };
+        let os = match self.os {
+            None => String::new(),
+            Some(os) => format!("; {os} switches only"),
+        };
         explain_text(
             &format!(
-                "{} {} ({}; {applies}; reads {scope})",
+                "{} {} ({}; {applies}{os}; reads {scope})",
                 self.id, self.name, self.severity
             ),
             self.what,
@@ -216,6 +279,11 @@ impl Rule {
             Applies::Both => true,
             Applies::Only(p) => p == profile,
         }
+    }
+
+    /// Whether the rule reads switches of this OS.
+    pub fn reads(&self, os: Os) -> bool {
+        self.os.is_none_or(|o| o == os)
     }
 }
 
@@ -245,6 +313,15 @@ fn port_hit(iface: Iface, message: impl Into<String>, rest: impl Into<String>) -
     }
 }
 
+/// A per-port hit with the port's line when the OS has one (`None`: a note).
+fn port_hit_or_note(iface: Iface, message: impl Into<String>, rest: Option<String>) -> Hit {
+    Hit {
+        iface: Some(iface),
+        message: message.into(),
+        line: rest,
+    }
+}
+
 /// A per-port hit without a line: the message says what is wrong.
 fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
     Hit {
@@ -254,61 +331,58 @@ fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
     }
 }
 
-/// What the rules read from one switch, worked out once.
+/// What the rules read from one switch, worked out once: its view, and the sets every rule
+/// needs.
 pub struct Facts<'a> {
     sw: &'a Switch,
+    /// The Onyx configuration, for the rules that read only Onyx (an OS10 switch's is empty:
+    /// those rules are not run on it, and the fabric's routing index finds nothing there).
     config: &'a Config,
+    view: &'a View,
     profile: Profile,
     /// Traffic classes with ECN on some port.
     roce_classes: BTreeSet<u8>,
-    /// Priorities made lossless by a pool (or by `roce` mode).
+    /// Priorities made lossless: by a pool or the `roce` mode (Onyx); by a paused class
+    /// (OS10, which buffers each PFC class losslessly and has no pools).
     lossless: BTreeSet<u8>,
     /// Priorities with PFC on: global PFC enabled and the priority enabled, or `roce` mode.
     pfc_on: BTreeSet<u8>,
     /// Some port trusts L3.
     dscp_mode: bool,
     /// Ethernet ports carrying RoCE, with their settings.
-    roce_ports: Vec<(Iface, &'a Interface)>,
-    /// Ethernet ports with 802.3x flow control on (`flowcontrol receive|send on`), which the
-    /// model keeps as verbatim lines.
-    flowcontrol: BTreeSet<Port>,
+    roce_ports: Vec<(Iface, &'a PortView)>,
 }
 
+/// An OS10 switch's (empty) Onyx configuration.
+static NO_ONYX: std::sync::LazyLock<Config> = std::sync::LazyLock::new(Config::empty);
+
 impl<'a> Facts<'a> {
-    fn new(sw: &'a Switch, profile: Profile) -> Facts<'a> {
-        let config = &sw.config;
-        let roce_classes: BTreeSet<u8> = config
-            .interfaces
+    fn new(sw: &'a Switch, view: &'a View, profile: Profile) -> Facts<'a> {
+        let config = sw.onyx().unwrap_or(&NO_ONYX);
+        let roce_classes: BTreeSet<u8> = view
+            .ports
             .values()
             .flat_map(|i| i.ecn.keys().map(|tc| tc.get()))
             .collect();
-        let (lossless, pfc_on) = lossless_and_pfc(config);
-        let dscp_mode = config
-            .interfaces
-            .values()
-            .any(|i| i.trust == Some(Trust::L3));
+        let lossless = view
+            .lossless_pools
+            .clone()
+            .unwrap_or_else(|| view.pfc.priorities.clone());
+        let mut pfc_on = view.pfc.priorities.clone();
+        if matches!(view.roce_mode, Some(RoceMode::Lossless)) {
+            pfc_on.insert(3);
+        }
+        let dscp_mode = view.ports.values().any(|i| i.trust == Some(Trust::L3));
         // NVIDIA's MLAG recipe puts the IPL in PFC mode on any switch, RoCE or not (the ESF
         // configuration: global PFC, then PFC on the IPL port-channel), and a bundle's members
         // are configured as the bundle: PFC mode alone on an IPL member says nothing of RoCE.
-        let ipl_channels: BTreeSet<u16> = config
-            .interfaces
-            .iter()
-            .filter_map(|(k, i)| match (k, i.ipl) {
-                (Iface::PortChannel(n), Some(_)) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        let ipl_member = |i: &Interface| {
-            i.channel_group
-                .is_some_and(|g| !g.mlag && ipl_channels.contains(&g.id))
-        };
-        let roce_ports = config
-            .interfaces
+        let roce_ports = view
+            .ports
             .iter()
             .filter(|(k, i)| {
                 matches!(k, Iface::Ethernet(_))
                     && (!i.ecn.is_empty()
-                        || (i.pfc && !ipl_member(i))
+                        || (i.pfc && !i.ipl_member)
                         || (i.trust == Some(Trust::L3) && !roce_classes.is_empty()))
             })
             .map(|(k, i)| (*k, i))
@@ -316,58 +390,29 @@ impl<'a> Facts<'a> {
         Facts {
             sw,
             config,
+            view,
             profile,
             roce_classes,
             lossless,
             pfc_on,
             dscp_mode,
             roce_ports,
-            flowcontrol: flowcontrol(config),
         }
     }
 
     /// Whether the switch carries RoCE at all.
     fn has_roce(&self) -> bool {
-        !self.roce_ports.is_empty() || !self.lossless.is_empty() || self.config.roce.is_some()
+        !self.roce_ports.is_empty() || !self.lossless.is_empty() || self.view.roce_mode.is_some()
     }
 
     /// A port's speed: its `speed` setting, else the model's native speed when known.
     fn speed(&self, port: Port) -> Option<Speed> {
-        let i = self.config.interfaces.get(&Iface::Ethernet(port));
-        if let Some(s) = i.and_then(|i| i.speed) {
-            return Some(s.speed);
-        }
-        let model = self.sw.model?;
-        let split = port.sub.and_then(|_| {
-            self.config
-                .interfaces
-                .get(&Iface::Ethernet(port.parent()))
-                .and_then(|i| i.split)
-        });
-        model.native_speed(port.parent(), split)
+        self.view.speed(port)
     }
-}
 
-/// A switch's lossless priorities (a lossless pool's, or 3 under the one-shot `roce`
-/// mode) and the priorities with PFC on (global PFC enabled and the priority enabled, or 3
-/// under `roce`).
-fn lossless_and_pfc(config: &Config) -> (BTreeSet<u8>, BTreeSet<u8>) {
-    let mut lossless: BTreeSet<u8> = config
-        .pools
-        .values()
-        .filter(|p| p.kind == Some(PoolType::Lossless))
-        .flat_map(|p| p.priorities.iter().map(|p| p.get()))
-        .collect();
-    let mut pfc_on: BTreeSet<u8> = if config.pfc.enabled {
-        config.pfc.priorities.iter().map(|p| p.get()).collect()
-    } else {
-        BTreeSet::new()
-    };
-    if matches!(config.roce, Some(RoceMode::Lossless)) {
-        lossless.insert(3);
-        pfc_on.insert(3);
+    fn os(&self) -> Os {
+        self.view.os
     }
-    (lossless, pfc_on)
 }
 
 /// What a host cabled to one switch port must agree with: the port's RoCE facts, read from
@@ -394,69 +439,39 @@ impl PortRoce {
     }
 }
 
-/// The RoCE facts of one Ethernet port of a switch configuration (a port the configuration
-/// does not list has Onyx's defaults).
-pub fn port_roce(config: &Config, port: Port) -> PortRoce {
-    let default = Interface::default();
-    let own = config
-        .interfaces
-        .get(&Iface::Ethernet(port))
-        .unwrap_or(&default);
-    // Onyx configures a bundle's members through the bundle: trust, PFC mode and ETS are the
+/// The RoCE facts of one Ethernet port of a switch's view (a port the configuration does
+/// not list has the OS's defaults).
+pub fn port_roce(view: &View, port: Port) -> PortRoce {
+    let own = view.port(Iface::Ethernet(port));
+    // A bundle's members are configured through the bundle: trust, PFC mode and ETS are the
     // port-channel's; the MTU stays on the member.
-    let qos = own
-        .channel_group
-        .and_then(|g| {
-            config.interfaces.get(&if g.mlag {
-                Iface::MlagPortChannel(g.id)
-            } else {
-                Iface::PortChannel(g.id)
-            })
-        })
-        .unwrap_or(own);
-    let (lossless, pfc_on) = lossless_and_pfc(config);
-    let pfc_mode = qos.pfc || matches!(config.roce, Some(RoceMode::Lossless));
+    let qos = own.lag.and_then(|l| view.ports.get(&l)).unwrap_or(own);
+    let roce = matches!(view.roce_mode, Some(RoceMode::Lossless));
+    let mut pfc_on = view.pfc.priorities.clone();
+    if roce {
+        pfc_on.insert(3);
+    }
     PortRoce {
-        trust: qos.trust.unwrap_or(Trust::L2),
-        pfc: if pfc_mode { pfc_on } else { BTreeSet::new() },
-        lossless,
+        // A port that classifies by nothing (OS10 without a trust map) keeps its port's
+        // default priority, Onyx's `trust port`.
+        trust: view.trust(qos).unwrap_or(Trust::Port),
+        pfc: if qos.pfc || roce {
+            pfc_on
+        } else {
+            BTreeSet::new()
+        },
+        lossless: view
+            .lossless_pools
+            .clone()
+            .unwrap_or_else(|| view.pfc.priorities.clone()),
         strict: qos
             .ets
             .iter()
             .filter(|(_, e)| **e == crate::types::Ets::Strict)
             .map(|(tc, _)| tc.get())
             .collect(),
-        mtu: own.mtu.or(qos.mtu).unwrap_or(1500),
+        mtu: own.mtu.or(qos.mtu).unwrap_or(view.default_mtu),
     }
-}
-
-/// Ports with `interface ethernet <range> flowcontrol receive|send on [force]` among the
-/// lines the model keeps verbatim.
-fn flowcontrol(config: &Config) -> BTreeSet<Port> {
-    let mut out = BTreeSet::new();
-    for (_, line) in config.layout.sections.iter().flat_map(|s| &s.verbatim) {
-        let Some(rest) = line.trim().strip_prefix("interface ethernet ") else {
-            continue;
-        };
-        let Some(((first, last), n)) = read_port_span(rest.as_bytes()) else {
-            continue;
-        };
-        let mut words = rest[n..].split_whitespace();
-        if words.next() == Some("flowcontrol")
-            && matches!(words.next(), Some("receive" | "send"))
-            && words.next() == Some("on")
-        {
-            let range = IfaceRange {
-                first: Iface::Ethernet(first),
-                last: Iface::Ethernet(last),
-            };
-            out.extend(range.members().filter_map(|i| match i {
-                Iface::Ethernet(p) => Some(p),
-                _ => None,
-            }));
-        }
-    }
-    out
 }
 
 /// Every switch's facts, the links between them, and who owns which address.
@@ -478,6 +493,13 @@ impl<'a> Fleet<'a> {
             })
             .collect()
     }
+
+    /// The cables between two Onyx switches, for the rules that read Onyx configurations.
+    fn onyx_cables(&self) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
+        let mut all = self.cables();
+        all.retain(|ends| ends.iter().all(|e| e.2.os() == Os::Onyx));
+        all
+    }
 }
 
 /// The rule with this id (`R001`) or name.
@@ -490,10 +512,12 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 /// Every finding on every switch: switches by name, then rules by id, then interfaces in
 /// order, hits of one rule with the same message on consecutive ports as one range.
 pub fn audit(input: &Input) -> Vec<Finding> {
+    let views: Vec<View> = input.switches.values().map(Switch::view).collect();
     let facts: BTreeMap<&str, Facts> = input
         .switches
         .iter()
-        .map(|(name, sw)| (name.as_str(), Facts::new(sw, input.profile)))
+        .zip(&views)
+        .map(|((name, sw), view)| (name.as_str(), Facts::new(sw, view, input.profile)))
         .collect();
     let routing = routing::Index::new(&facts, &input.links);
     let fleet = Fleet {
@@ -509,12 +533,16 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         match rule.check {
             Check::Switch(check) => {
                 for (name, f) in &fleet.facts {
-                    hits.entry((name, index)).or_default().extend(check(f));
+                    if rule.reads(f.os()) {
+                        hits.entry((name, index)).or_default().extend(check(f));
+                    }
                 }
             }
             Check::Fabric(check) => {
                 for (name, h) in check(&fleet) {
-                    if let Some((name, _)) = fleet.facts.get_key_value(name.as_str()) {
+                    if let Some((name, f)) = fleet.facts.get_key_value(name.as_str())
+                        && rule.reads(f.os())
+                    {
                         hits.entry((name, index)).or_default().push(h);
                     }
                 }
@@ -524,17 +552,32 @@ pub fn audit(input: &Input) -> Vec<Finding> {
     let mut out = Vec::new();
     for ((name, index), mut hits) in hits {
         let rule = &RULES[index];
+        let os = fleet.facts[name].os();
         hits.sort_by(|a, b| (&a.message, &a.line, a.iface).cmp(&(&b.message, &b.line, b.iface)));
         hits.dedup();
         let mut grouped = group(hits);
         grouped.sort_by(|a, b| (a.0, &a.1.message).cmp(&(b.0, &b.1.message)));
         for (range, h) in grouped {
             let (message, interfaces, line) = match range {
-                Some(r) => (
+                Some(r) if os == Os::Onyx => (
                     format!("{r}: {}", h.message),
                     Some(r.to_string()),
                     h.line.map(|l| format!("interface {r} {l}")),
                 ),
+                // OS10 configures a port in its block, several in `interface range`.
+                Some(r) => {
+                    let name = view::range_name(os, r);
+                    let block = if r.first == r.last {
+                        format!("interface {name}")
+                    } else {
+                        format!("interface range {name}")
+                    };
+                    (
+                        format!("{name}: {}", h.message),
+                        Some(name),
+                        h.line.map(|l| format!("{block}\n {l}")),
+                    )
+                }
                 None => (h.message, None, h.line),
             };
             out.push(Finding {
@@ -549,6 +592,22 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The audited switches that carry no RoCE (no ECN, PFC, lossless priority or RoCE port):
+/// the RoCE rules had nothing to check there, which a report says rather than let a clean
+/// score stand for a RoCE verdict.
+pub fn without_roce(input: &Input) -> Vec<&str> {
+    input
+        .switches
+        .iter()
+        .filter(|(_, sw)| {
+            let view = sw.view();
+            let facts = Facts::new(sw, &view, input.profile);
+            !facts.has_roce() && facts.pfc_on.is_empty()
+        })
+        .map(|(name, _)| name.as_str())
+        .collect()
 }
 
 /// Hits on consecutive interfaces with the same message and line, as one range; `hits` are
@@ -620,9 +679,9 @@ pub fn planned(
         ..Input::default()
     };
     for sw in chosen {
-        let mut s = Switch::new(crate::compile::compile_switch(sw));
-        s.model = sw.model.onyx();
-        input.switches.insert(sw.hostname.to_string(), s);
+        input
+            .switches
+            .insert(sw.hostname.to_string(), Switch::compiled(sw));
     }
     input
 }
@@ -637,10 +696,28 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
         .collect();
     let mut out = BTreeSet::new();
     for (name, sw) in switches {
-        for (iface, i) in &sw.config.interfaces {
-            let (Iface::Ethernet(port), Some(desc)) = (iface, &i.description) else {
-                continue;
-            };
+        let described: Vec<(Port, &str)> = match &sw.config {
+            Running::Onyx(c) => c
+                .interfaces
+                .iter()
+                .filter_map(|(k, i)| match (k, &i.description) {
+                    (Iface::Ethernet(p), Some(d)) => Some((*p, d.as_str())),
+                    _ => None,
+                })
+                .collect(),
+            Running::Os10(c) => c
+                .interfaces
+                .iter()
+                .filter_map(|(k, i)| match (k, &i.description) {
+                    (crate::os10::Iface::Ethernet(e), Some(d)) => {
+                        Some((view::port_of(*e), d.as_str()))
+                    }
+                    _ => None,
+                })
+                .collect(),
+        };
+        for (port, desc) in described {
+            let port = &port;
             let desc = desc.trim();
             // Each place a separator could end the switch's name.
             for (at, _) in desc.match_indices([':', '-', ' ', '_', '/']) {
@@ -656,10 +733,15 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
                     .find_map(|p| strip_prefix_ignore_case(rest, p))
                     .unwrap_or(rest)
                     .trim_start();
-                if let Some(((peer, last), n)) = read_port_span(rest.as_bytes())
-                    && peer == last
-                    && n == rest.len()
-                {
+                // An OS10 peer's port is named as OS10 names it: `1/1/49` is its port 49.
+                let peer = if switches[*other].os() == Os::Os10 {
+                    crate::os10::Eth::parse(rest).ok().map(view::port_of)
+                } else {
+                    read_port_span(rest.as_bytes())
+                        .filter(|((peer, last), n)| peer == last && *n == rest.len())
+                        .map(|((peer, _), _)| peer)
+                };
+                if let Some(peer) = peer {
                     let ends = [(name.clone(), *port), ((*other).clone(), peer)];
                     let [a, b] = if ends[0] <= ends[1] {
                         ends

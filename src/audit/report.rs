@@ -556,9 +556,11 @@ pub fn rules_markdown() -> String {
             super::Applies::Both => "both profiles".to_string(),
             super::Applies::Only(p) => format!("`{p}` only"),
         };
+        let os =
+            r.os.map_or(String::new(), |os| format!(", {os} switches only"));
         let _ = write!(
             out,
-            "### {} `{}` ({}, {applies})\n\n- **What it checks:** {}\n- **Why it matters:** {}\n- **How to fix:** {}\n\n",
+            "### {} `{}` ({}, {applies}{os})\n\n- **What it checks:** {}\n- **Why it matters:** {}\n- **How to fix:** {}\n\n",
             r.id, r.name, r.severity, r.what, r.why, r.fix
         );
     }

@@ -419,7 +419,7 @@ fn far_end(name: &str, port: Port, l3: Iface) -> String {
 /// R043: a cable between audited switches routed at one end and a switchport at the other.
 pub(super) fn routed_switchport(f: &Fleet) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
-    for [a, b] in f.cables() {
+    for [a, b] in f.onyx_cables() {
         let ends = [(a, l3_iface(a.2, a.1)), (b, l3_iface(b.2, b.1))];
         let routed = |e: &(Iface, Option<&Interface>)| e.1.is_some_and(|i| i.routed);
         if routed(&ends[0].1) == routed(&ends[1].1) {
@@ -455,7 +455,7 @@ pub(super) fn routed_switchport(f: &Fleet) -> Vec<(String, Hit)> {
 /// subnet (different networks or prefix lengths), or that has no address at one end.
 pub(super) fn link_subnet(f: &Fleet) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
-    for [a, b] in f.cables() {
+    for [a, b] in f.onyx_cables() {
         let ends = [(a, l3_iface(a.2, a.1)), (b, l3_iface(b.2, b.1))];
         let [Some(ia), Some(ib)] = [ends[0].1.1, ends[1].1.1] else {
             continue;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use crate::audit::report::{Report, Source, SourceKind, fabric_sources};
-use crate::audit::{self, Drift, Input, Profile, Severity, Switch};
+use crate::audit::{self, Drift, Input, Profile, Running, Severity, Switch};
 use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
 use crate::onyx::Config;
@@ -136,6 +136,16 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             Format::Junit => report.junit(),
         }
     );
+    // Said beside the text report only: the other formats are read by programs.
+    let seen = match args.format {
+        Format::Text => audit::without_roce(&audited.input),
+        _ => Vec::new(),
+    };
+    for name in seen {
+        errln!(
+            "note: `{name}` carries no RoCE (no ECN, PFC, lossless priority or RoCE port): the RoCE rules had nothing to check there"
+        );
+    }
     let worst = findings.iter().map(|f| f.severity).min();
     let fails = match (args.fail_on, worst) {
         (FailOn::Never, _) | (_, None) => false,
@@ -179,9 +189,10 @@ pub(crate) fn files_where(
     Ok(files)
 }
 
-/// A running config and its text; `Err(code)` when its diagnostic was printed.
-fn read(path: &Path, color: bool) -> Result<Result<(Config, Source), u8>, Failure> {
-    let (config, text) = match super::load_config(path, color)? {
+/// A running config (Onyx, or OS10 by its content) and its text; `Err(code)` when its
+/// diagnostic was printed.
+fn read(path: &Path, color: bool) -> Result<Result<(Running, Source), u8>, Failure> {
+    let (config, text) = match super::load_running(path, color)? {
         Ok(r) => r,
         Err(diagnostic) => {
             err!("{diagnostic}");
@@ -214,7 +225,13 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
                 continue;
             }
         };
-        let name = super::switch_name(&config, &file);
+        let name = match &config {
+            Running::Onyx(c) => super::switch_name(c, &file),
+            Running::Os10(c) => c.hostname.clone().unwrap_or_else(|| {
+                file.file_stem()
+                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
+            }),
+        };
         if let Some(other) = sources.get(&name) {
             let other: &Source = other;
             return Err(Failure(format!(
@@ -223,7 +240,7 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
                 file.display()
             )));
         }
-        input.switches.insert(name.clone(), Switch::new(config));
+        input.switches.insert(name.clone(), running_switch(config));
         sources.insert(name, source);
     }
     if unreadable && sources.is_empty() {
@@ -295,6 +312,63 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     })
 }
 
+fn running_switch(config: Running) -> Switch {
+    match config {
+        Running::Onyx(c) => Switch::new(*c),
+        Running::Os10(c) => Switch::os10(*c),
+    }
+}
+
+/// A running config read for a fabric's switch, as an audited switch with its drift from the
+/// fabric; an error when the config is of another OS than the fabric says.
+fn fabric_switch(config: Running, sw: &crate::fabric::Switch) -> Result<Switch, String> {
+    let drift = match (&config, sw.os()) {
+        (Running::Onyx(c), crate::fabric::Os::Onyx) => drift(c, sw),
+        (Running::Os10(c), crate::fabric::Os::Os10) => os10_drift(c, sw),
+        (_, os) => {
+            let other = match os {
+                crate::fabric::Os::Onyx => "an OS10",
+                crate::fabric::Os::Os10 => "an Onyx",
+            };
+            return Err(format!(
+                "the fabric says `{}` runs {os}, but its running config is {other} one",
+                sw.hostname
+            ));
+        }
+    };
+    let mut s = running_switch(config);
+    s.model = Some(sw.model);
+    s.drift = drift;
+    Ok(s)
+}
+
+/// An OS10 switch's drift: per top-level item (an interface, a policy-map, `system qos` …),
+/// the OS10 commands that bring it back to the fabric (`os10::plan`).
+fn os10_drift(running: &crate::os10::Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
+    let intended = crate::os10::compile::compile_switch(sw);
+    let steps = crate::os10::plan::plan(running, &intended);
+    let mut by_object: Vec<(String, Vec<crate::os10::plan::Step>)> = Vec::new();
+    for step in steps {
+        let object = step.mode.first().cloned().unwrap_or_else(|| {
+            step.command
+                .strip_prefix("no ")
+                .unwrap_or(&step.command)
+                .to_string()
+        });
+        match by_object.iter_mut().find(|(o, _)| *o == object) {
+            Some((_, s)) => s.push(step),
+            None => by_object.push((object, vec![step])),
+        }
+    }
+    by_object
+        .into_iter()
+        .map(|(object, steps)| Drift {
+            object,
+            command: crate::os10::plan::script(&steps).trim_end().to_string(),
+        })
+        .collect()
+}
+
 /// Per drifted object (an interface range, a pool, a VLAN, a global setting), the commands
 /// that bring it back to the fabric.
 fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
@@ -350,11 +424,7 @@ fn predeploy(
 /// `fabric validate`'s audit of a valid fabric (profile roce-lossless): its error and
 /// warning findings as lines, and how many of each.
 pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, usize, usize) {
-    // The RoCE rules read Onyx configurations: OS10 switches are said to be left out, by name.
-    let (chosen, os10): (Vec<_>, Vec<_>) = fabric
-        .switches
-        .values()
-        .partition(|s| s.os() == crate::fabric::Os::Onyx);
+    let chosen: Vec<_> = fabric.switches.values().collect();
     let audited = predeploy(path, fabric, &chosen, Profile::RoceLossless);
     let findings = audit::audit(&audited.input);
     let report = Report {
@@ -376,13 +446,6 @@ pub(crate) fn validate(path: &Path, fabric: &Fabric) -> (String, usize, usize) {
             f.severity, f.rule, f.name, f.switch, f.message
         ));
     }
-    for sw in os10 {
-        out.push_str(&format!(
-            "{}: note: the RoCE audit does not yet run on OS10 switch `{}` (its fabric checks did)\n",
-            path.display(),
-            sw.hostname
-        ));
-    }
     let count = |s| findings.iter().filter(|f| f.severity == s).count();
     let counts = (count(Severity::Error), count(Severity::Warning));
     // Every switch's compiled config, kept until the command ends (validate, compile and
@@ -399,11 +462,6 @@ fn with_fabric(
     fabric: &Fabric,
     color: bool,
 ) -> Result<Result<Audited, u8>, Failure> {
-    super::onyx_only(
-        fabric,
-        &args.switches,
-        "`fabric audit` (its RoCE rules read Onyx configurations; OS10 has no OS-neutral view yet)",
-    )?;
     let chosen = super::chosen(fabric, &args.switches)?;
     let mut input = Input {
         profile: args.profile,
@@ -412,6 +470,11 @@ fn with_fabric(
     };
     let mut sources = BTreeMap::new();
     if args.live || args.lab {
+        super::onyx_only(
+            fabric,
+            &args.switches,
+            "`fabric audit --live` and `--lab` (the live audit reads switches through the Onyx session; compiled fabrics and running configs of OS10 switches are audited)",
+        )?;
         let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
         let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
@@ -419,10 +482,11 @@ fn with_fabric(
             super::push::read_switches(&targets, &reach.options, args.connect.parallel, true)?;
         for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
             let name = sw.hostname.to_string();
+            let drift = drift(&config, sw);
             let mut s = Switch::new(config);
-            s.model = sw.model.onyx();
+            s.model = Some(sw.model);
             s.unsaved = Some(unsaved);
-            s.drift = drift(&s.config, sw);
+            s.drift = drift;
             input.switches.insert(name.clone(), s);
             sources.insert(name.clone(), live_source(&name));
         }
@@ -476,9 +540,14 @@ fn with_fabric(
             unreadable = true;
             continue;
         };
-        let mut s = Switch::new(config);
-        s.model = sw.model.onyx();
-        s.drift = drift(&s.config, sw);
+        let s = match fabric_switch(config, sw) {
+            Ok(s) => s,
+            Err(e) => {
+                errln!("error: {}: {e}", file.display());
+                unreadable = true;
+                continue;
+            }
+        };
         input.switches.insert(name.clone(), s);
         sources.insert(name, source);
     }
@@ -500,7 +569,8 @@ pub fn explain(id: Option<&str>) -> Result<u8, Failure> {
     let Some(id) = id else {
         outln!("Audit rules (`fabric audit`):");
         for r in audit::RULES {
-            outln!("  {}  {:<7}  {}", r.id, r.severity.to_string(), r.name);
+            let os = r.os.map_or(String::new(), |os| format!("  ({os} only)"));
+            outln!("  {}  {:<7}  {}{os}", r.id, r.severity.to_string(), r.name);
         }
         outln!("\nVerify checks (`fabric verify`):");
         for r in crate::verify::RULES {

@@ -41,11 +41,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FAILURE);
     };
-    super::onyx_only(
-        &fabric,
-        &[],
-        "`fabric hosts` (it reads the switches' Onyx QoS)",
-    )?;
     let Some(plans) = plans(&fabric, &args.hosts)? else {
         return Ok(exit::FINDINGS);
     };
@@ -98,7 +93,12 @@ fn plans(fabric: &Fabric, only: &[String]) -> Result<Option<Vec<Plan>>, Failure>
             return Err(Failure(format!("the fabric has no host `{n}`{hint}")));
         }
     }
-    let configs = crate::compile::compile_onyx(fabric);
+    // Each switch's RoCE view, whatever its OS.
+    let configs: BTreeMap<_, _> = fabric
+        .switches
+        .iter()
+        .map(|(name, sw)| (name.clone(), crate::audit::Switch::compiled(sw).view()))
+        .collect();
     let mut out = Vec::new();
     let mut failed = false;
     for r in hosts::plans(fabric, &configs, only) {

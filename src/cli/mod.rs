@@ -487,6 +487,32 @@ pub(crate) fn load_config(
     path: &Path,
     color: bool,
 ) -> Result<Result<(crate::onyx::Config, String), String>, Failure> {
+    load_with(path, color, crate::onyx::parse)
+}
+
+/// [`load_config`] for the commands that read both OSes: a text that looks like an OS10
+/// running configuration ([`crate::os10::parse::looks_os10`]) is read as one.
+pub(crate) fn load_running(
+    path: &Path,
+    color: bool,
+) -> Result<Result<(crate::audit::Running, String), String>, Failure> {
+    load_with(path, color, |text| {
+        if crate::os10::parse::looks_os10(text) {
+            crate::os10::parse(text)
+                .map(|c| crate::audit::Running::Os10(Box::new(c)))
+                .map_err(|e| os10_problem(&e))
+        } else {
+            crate::onyx::parse(text).map(|c| crate::audit::Running::Onyx(Box::new(c)))
+        }
+    })
+}
+
+/// Reads a bounded UTF-8 file and parses it with `parse`; a problem is a rendered diagnostic.
+fn load_with<T>(
+    path: &Path,
+    color: bool,
+    parse: impl Fn(&str) -> Result<T, crate::onyx::ParseError>,
+) -> Result<Result<(T, String), String>, Failure> {
     let name = if path == Path::new("-") {
         "<stdin>".to_string()
     } else {
@@ -520,7 +546,7 @@ pub(crate) fn load_config(
             return Ok(Err(diag::render(&[d], &sources, color)));
         }
     };
-    match crate::onyx::parse(&text) {
+    match parse(&text) {
         Ok(c) => Ok(Ok((c, text))),
         Err(e) => {
             let d = parse_diagnostic(&e, &text, &mut sources, name);
@@ -543,6 +569,26 @@ pub(crate) fn read_os10_config(path: &Path) -> Result<crate::os10::Config, Failu
             path.display()
         ))
     })
+}
+
+/// An OS10 configuration's problem in the terms of the one diagnostic renderer: a line that
+/// does not read (a bad value, a broken tree, a duplicate) is E100, a pasted session E101.
+fn os10_problem(e: &crate::os10::ParseError) -> crate::onyx::ParseError {
+    use crate::onyx::Problem as P;
+    use crate::os10::Problem;
+    crate::onyx::ParseError {
+        problem: match e.problem {
+            Problem::Malformed | Problem::Structure | Problem::Duplicate => P::Malformed,
+            Problem::Prompt => P::NotConfiguration,
+            Problem::ErrorReply => P::ErrorReply,
+            Problem::NotText => P::NotText,
+            Problem::Empty => P::Empty,
+        },
+        line: e.line,
+        column: e.column,
+        text: e.text.clone(),
+        expected: e.expected.clone(),
+    }
 }
 
 /// A running config's problem as a diagnostic at its line: E100 a malformed line of a modeled

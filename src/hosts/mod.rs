@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::audit::view::View;
 use crate::audit::{PortRoce, port_roce};
 use crate::fabric::{Fabric, Host, Peer};
-use crate::onyx::Config;
 use crate::types::{HostOs, Hostname, Port};
 
 pub mod report;
@@ -61,6 +61,10 @@ pub struct PortPlan {
     pub vswitch: Option<String>,
     pub switch: String,
     pub switch_port: String,
+    /// The switch's interface as its OS names it (Onyx `ethernet 1/9`, OS10
+    /// `ethernet1/1/9`), for messages.
+    #[serde(skip)]
+    pub switch_iface: String,
     pub switch_mtu: u16,
     /// The port carries RDMA: every Linux port; an ESXi uplink with a vmknic (or every
     /// uplink of a host that names none).
@@ -92,7 +96,7 @@ pub struct Conflict {
 /// Each host's plan (hosts in name order, `only` when given), or why it has none.
 pub fn plans(
     fabric: &Fabric,
-    configs: &BTreeMap<Hostname, Config>,
+    configs: &BTreeMap<Hostname, View>,
     only: &[String],
 ) -> Vec<Result<Plan, Conflict>> {
     // Every switch port whose peer names a declared host, by host.
@@ -129,7 +133,7 @@ pub fn plans(
 fn plan(
     h: &Host,
     fabric: &Fabric,
-    configs: &BTreeMap<Hostname, Config>,
+    configs: &BTreeMap<Hostname, View>,
     cabled: &[(&str, Port, &str)],
 ) -> Result<Plan, Conflict> {
     let conflict = |message: String| Conflict {
@@ -163,6 +167,10 @@ fn plan(
             vswitch: hp.vswitch.clone(),
             switch: (*switch).to_string(),
             switch_port: port.to_string(),
+            switch_iface: match sw.os() {
+                crate::fabric::Os::Onyx => format!("ethernet {port}"),
+                crate::fabric::Os::Os10 => sw.os().port_name(*port),
+            },
             switch_mtu: facts.mtu,
             rdma_port,
         });

@@ -174,8 +174,8 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
                                 "H001",
                                 at,
                                 format!(
-                                    "trusts {}, not dscp (the switch port {} ethernet {} trusts L3)",
-                                    q.trust.value, p.switch, p.switch_port
+                                    "trusts {}, not dscp (the switch port {} {} trusts L3)",
+                                    q.trust.value, p.switch, p.switch_iface
                                 ),
                                 Some(&q.trust.text),
                             );
@@ -187,10 +187,10 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
                                 "H002",
                                 at,
                                 format!(
-                                    "PFC on priority {}, but {} ethernet {} pauses priority {}",
+                                    "PFC on priority {}, but {} {} pauses priority {}",
                                     super::list(&on),
                                     p.switch,
-                                    p.switch_port,
+                                    p.switch_iface,
                                     super::list(&plan.pfc)
                                 ),
                                 Some(&q.pfc.text),
@@ -240,7 +240,7 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
                         m,
                         p.switch_mtu,
                         &limit,
-                        &format!("{} ethernet {}", p.switch, p.switch_port),
+                        &format!("{} {}", p.switch, p.switch_iface),
                     ),
                 }
                 if let Some(dev) = &p.rdma {
@@ -329,7 +329,7 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
             }
             for p in plan.ports.iter().filter(|p| p.rdma_port) {
                 let at = Some(p.name.as_str());
-                let peer = format!("{} ethernet {}", p.switch, p.switch_port);
+                let peer = format!("{} {}", p.switch, p.switch_iface);
                 for (name, list, cmd) in [
                     (
                         &p.vmknic,

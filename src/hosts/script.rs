@@ -56,8 +56,8 @@ fn header(out: &mut String, plan: &Plan) {
     for p in &plan.ports {
         let _ = writeln!(
             out,
-            "#   {} <-> {} ethernet {} (MTU {})",
-            p.name, p.switch, p.switch_port, p.switch_mtu
+            "#   {} <-> {} {} (MTU {})",
+            p.name, p.switch, p.switch_iface, p.switch_mtu
         );
     }
 }

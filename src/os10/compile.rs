@@ -158,6 +158,12 @@ pub fn compile_switch(sw: &Switch) -> Config {
             }) if Some(id) == ipl => {
                 discovery.insert(eth);
                 e.routed = true;
+                // Traffic between the peers' hosts crosses the VLTi: its ports carry the
+                // IPL's QoS (PFC, the policies, `flowcontrol receive off`), as the AzureStack
+                // TOR capture's VLTi ports (ethernet1/1/49-1/1/52) do.
+                if let Some(b) = sw.bundles.get(&(false, id)) {
+                    qos_port(iface, b, &mut e);
+                }
             }
             Some(b) => {
                 if pfc_bundles.contains(&(b.mlag, b.id)) {

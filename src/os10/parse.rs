@@ -583,6 +583,25 @@ fn is_prompt(line: &str) -> bool {
 
 /// Reads a running configuration, or a part of one (`show running-configuration interface
 /// vlan 2000`).
+/// Whether a text is an OS10 `show running-configuration`: it opens with `! Version 10.…`,
+/// or names an interface with its number glued on (`interface ethernet1/1/N`, `interface
+/// vlan2000`: the captures in `tests/fixtures/corpus/os10/`). Onyx prints neither
+/// (`interface ethernet 1/N`, `interface vlan 10`: a space).
+pub fn looks_os10(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_end();
+        l.starts_with("! Version 10.")
+            || l.strip_prefix("interface ").is_some_and(|name| {
+                ["ethernet", "vlan", "port-channel", "loopback", "mgmt"]
+                    .iter()
+                    .any(|k| {
+                        name.strip_prefix(k)
+                            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+            })
+    })
+}
+
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut cfg = Config::default();
     let mut lines: Vec<&str> = raw.split('\n').collect();
