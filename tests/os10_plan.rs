@@ -285,3 +285,46 @@ fn the_tor_capture_plans_and_rolls_back() {
     nb[0].1.extras.clone_from(lost);
     assert!(back == running, "the roll-back restores the capture");
 }
+
+/// A session types interface names with a space (`interface ethernet 1/1/5`, `interface
+/// port-channel 1`: the captured session); they apply as the printed names do, and so does a
+/// deletion typed that way.
+#[test]
+fn interfaces_typed_with_a_space_apply_as_printed() {
+    let path = super::shared().join("corpus/os10/grantcurell.session.port-channel-members.txt");
+    let session = std::fs::read_to_string(&path).unwrap();
+    // The commands typed at a configuration prompt; the switch's syslog line is not one.
+    let typed: String = session
+        .lines()
+        .filter_map(|l| l.split_once(")# ").map(|(_, c)| c))
+        .filter(|c| !c.starts_with('<'))
+        .map(|c| format!("{c}\n"))
+        .collect();
+    assert!(typed.contains("interface ethernet 1/1/5\n"), "{typed}");
+    let printed = typed
+        .replace("interface ethernet 1/1/", "interface ethernet1/1/")
+        .replace("interface port-channel 1", "interface port-channel1");
+    let spaced = applied(&Config::default(), &typed, "the captured session");
+    assert_eq!(
+        spaced,
+        applied(&Config::default(), &printed, "printed names")
+    );
+    let members: Vec<String> = spaced
+        .interfaces
+        .iter()
+        .filter(|(_, e)| e.channel_group.is_some_and(|g| g.id == 1))
+        .map(|(i, _)| i.to_string())
+        .collect();
+    assert_eq!(
+        members,
+        ["ethernet1/1/5", "ethernet1/1/9", "ethernet1/1/12"]
+    );
+    let mut c = spaced.clone();
+    apply(&mut c, "no interface port-channel 1\n").unwrap();
+    assert!(
+        !c.interfaces
+            .contains_key(&fabric::os10::Iface::PortChannel(1))
+    );
+    let e = apply(&mut spaced.clone(), "interface ethernet 1/1/x\n").unwrap_err();
+    assert!(e.message.contains("column 20"), "{e}");
+}

@@ -88,7 +88,7 @@ fn fields(mode: Option<&Mode>) -> RangeInclusive<Field> {
 
 /// The negation `line` is in `mode`, with its value: the table entry whose words start the
 /// line and account for all of it.
-fn negation<'l>(mode: Option<&Mode>, line: &'l str) -> Option<(Field, Option<&'l str>)> {
+fn negation(mode: Option<&Mode>, line: &str) -> Option<(Field, Option<String>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let allowed = fields(mode);
     NEGATIONS
@@ -101,7 +101,13 @@ fn negation<'l>(mode: Option<&Mode>, line: &'l str) -> Option<(Field, Option<&'l
             }
             match (arg, &words[fw.len()..]) {
                 (Arg::None, []) => Some((*f, None)),
-                (Arg::Value, [v]) => Some((*f, Some(*v))),
+                (Arg::Value, [v]) => Some((*f, Some(v.to_string()))),
+                // `no interface port-channel 1`, typed with a space as a session does.
+                (Arg::Value, [kind, v])
+                    if *f == Field::Interface && names::SPACED.contains(kind) =>
+                {
+                    Some((*f, Some(format!("{kind}{v}"))))
+                }
                 _ => None,
             }
         })
@@ -139,7 +145,7 @@ pub fn apply(config: &mut Config, text: &str) -> Result<(), ScriptError> {
             continue;
         }
         let step = match negation(modes.last(), line) {
-            Some((f, v)) => negate(config, modes.last(), f, v.unwrap_or_default()),
+            Some((f, v)) => negate(config, modes.last(), f, v.as_deref().unwrap_or_default()),
             None => set(config, &mut modes, line),
         };
         step.map_err(fail)?;
