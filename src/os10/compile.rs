@@ -37,6 +37,17 @@ pub fn compile_switch(sw: &Switch) -> Config {
     if sw.set_hostname {
         c.hostname = Some(sw.hostname.to_string());
     }
+    // Every breakout-capable port's map, the native one where the port is not split: OS10
+    // prints them all (`Model::breakout`). The fabric validation refused the splits a port
+    // cannot do, and those set through `port-group`.
+    if let crate::fabric::Hardware::Os10(m) = sw.model {
+        for port in sw.model.ports() {
+            let ways = sw.splits.get(&port).map_or(1, |s| s.ways());
+            if let Ok(Some(map)) = m.breakout(port.port, ways) {
+                c.breakouts.insert(os10_eth(port), map.to_string());
+            }
+        }
+    }
 
     // Lossless priorities: the lossless pools' and PFC's, when PFC is on.
     let pfc_on = sw.qos.pfc.as_ref().is_some_and(|p| p.enabled);

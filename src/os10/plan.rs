@@ -6,7 +6,8 @@
 //! look like — the intended state for what the model knows, the running config for what it
 //! keeps verbatim (top-level text, unknown lines inside blocks), for what a command cannot
 //! take back (a port's or neighbor's `shutdown`/`no shutdown`), for physical ports (never
-//! deleted), for a `system qos` that holds lines the model does not know, and for the order
+//! deleted, but re-created with no settings when their breakout map changes), for a port's
+//! breakout map the intent does not state, for a `system qos` that holds lines the model does not know, and for the order
 //! of named items the switch keeps in creation order — and [`plan`] lists the steps such that applying them
 //! ([`script::apply`](super::script::apply)) to the running config gives the target. Each step
 //! carries its impact class ([`rules::RULES`]); the order over the top level is data
@@ -257,6 +258,23 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
                         }
                     }
                 }
+            }
+            Stage::Vacate => {
+                let gone = target::rebroken(&running.breakouts, &goal.breakouts);
+                let names: std::collections::HashSet<String> = running
+                    .interfaces
+                    .keys()
+                    .filter(|i| gone(i))
+                    .map(|i| i.to_string())
+                    .collect();
+                let vacated = |k: &Kind, o: &Node| *k == kind && names.contains(&o.key);
+                for (k, o) in &old {
+                    if vacated(k, o) {
+                        p.removals(std::slice::from_ref(&o.line), &o.kids, &[], false);
+                    }
+                }
+                // The switch deletes them with the old map: the new map's are created.
+                old.retain(|(k, o)| !vacated(k, o));
             }
             Stage::Delete => {
                 let news = index(&new, kind);

@@ -234,6 +234,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 if c.breakouts.remove(&e).is_none() {
                     return missing(&format!("breakout {v}"));
                 }
+                rebreak(c, e);
             }
             F::Interface => {
                 let i = Iface::parse(v)?.ok_or_else(|| format!("`{v}` is not an interface"))?;
@@ -433,6 +434,14 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
     Ok(())
 }
 
+/// A breakout change deletes the port's interfaces (the port and its subports); the new map's
+/// are created when entered. UNCONFIRMED by a capture: the Dell OS10 user guide ("Breakout
+/// interfaces") says the old interfaces and their configuration are removed.
+fn rebreak(c: &mut Config, port: Eth) {
+    c.interfaces
+        .retain(|i, _| !matches!(i, Iface::Ethernet(e) if Eth { sub: None, ..*e } == port));
+}
+
 fn qos_kind(network_qos: bool) -> QosKind {
     if network_qos {
         QosKind::NetworkQos
@@ -459,6 +468,9 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                     None
                 }
                 Top::Breakout(e, m) => {
+                    if c.breakouts.get(&e) != Some(&m) {
+                        rebreak(c, e);
+                    }
                     c.breakouts.insert(e, m);
                     None
                 }

@@ -452,12 +452,15 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let Some(split) = cx.int(ways, Split::from_ways) else {
                 continue;
             };
-            // OS10 has no `split` (E073): its ports are checked in pass 2.
+            let at = cx.span(key);
+            if let crate::fabric::Hardware::Os10(m) = model {
+                target::breakouts(&mut cx, &mut p.switch, m, key, ways, split);
+                continue;
+            }
             let Some(model) = model.onyx() else { continue };
             let Ok(ports) = parse_port_range(key.get()) else {
                 continue;
             };
-            let at = cx.span(key);
             let mut subports = Vec::new();
             let mut refused: BTreeMap<String, Vec<Port>> = BTreeMap::new();
             for port in ports {
