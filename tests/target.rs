@@ -90,6 +90,51 @@ fn the_example_carries_the_os10_roce_recipe() {
         !golden.contains("interface vlan4000"),
         "the IPL VLAN is Onyx's"
     );
+    // The VLT heartbeat's backup is the peer's management address; the VLTi ports carry the
+    // RoCE ports' QoS.
+    assert!(golden.contains("vlt-domain 1\n backup destination 192.0.2.12\n"));
+    let vlti = golden
+        .split("!\n")
+        .find(|b| b.starts_with("interface ethernet1/1/49\n"))
+        .unwrap();
+    for line in [
+        " no switchport",
+        " flowcontrol receive off",
+        " priority-flow-control mode on",
+        " service-policy input type network-qos ROCE_PFC",
+        " service-policy output type queuing ROCE_ETS",
+        " ets mode on",
+        " qos-map traffic-class ROCE_QMAP",
+    ] {
+        assert!(vlti.lines().any(|l| l == line), "`{line}` missing:\n{vlti}");
+    }
+}
+
+/// A pair whose management addresses are not given (or are a tunnel's loopback) has no
+/// `backup destination`: nothing is made up.
+#[test]
+fn vlt_backup_comes_only_from_a_real_management_address() {
+    let path = root().join("fabrics/vcf-bitfusion.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let dir = scratch("target-vlt-backup");
+    for (host, expected) in [("127.0.0.1", None), ("192.0.2.21", Some("192.0.2.21"))] {
+        let changed = text.replace(
+            "host: 192.0.2.12 }",
+            &format!("host: {host}, port: 2202 }}"),
+        );
+        std::fs::write(dir.join("pair.yaml"), changed).unwrap();
+        let compiled = fabric::compile::compile(&load(&dir.join("pair.yaml")));
+        for (name, target) in compiled {
+            let Target::Os10(c) = target else { panic!() };
+            let backup = c.vlt.as_ref().unwrap().backup.map(|a| a.to_string());
+            let want = if name.to_string() == "leaf-a" {
+                expected.map(str::to_string)
+            } else {
+                Some("192.0.2.11".to_string())
+            };
+            assert_eq!(backup, want, "{name} with leaf-b at {host}");
+        }
+    }
 }
 
 /// `fabric compile --check` is clean for the committed example.

@@ -208,6 +208,10 @@ pub struct Mlag {
     /// `extra`), and the peer's.
     pub address: Option<Ipv4Net>,
     pub peer_address: Ipv4Addr,
+    /// The peer's management address, when the fabric gives it (its `mgmt.host` is an IPv4
+    /// address other than a loopback one, which is a tunnel's): OS10's VLT heartbeat backup
+    /// (`backup destination`).
+    pub peer_mgmt: Option<Ipv4Addr>,
 }
 
 /// One port's resolved settings. `None` means "not set": Onyx's default stays.

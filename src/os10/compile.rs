@@ -169,6 +169,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
             }) if Some(id) == ipl => {
                 discovery.insert(eth);
                 e.routed = true;
+                // The VLTi carries the pair's RoCE traffic (a flow to a host single-homed on
+                // the peer): the RoCE ports' PFC, ETS and maps. UNCONFIRMED: no capture has
+                // QoS on a VLTi (the TOR capture's VLTi ports carry none, its hosts no RoCE).
+                qos_port(iface, s, &mut e);
             }
             Some(b) => {
                 if pfc_bundles.contains(&(b.mlag, b.id)) {
@@ -349,8 +353,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
     if let Some(m) = &sw.mlag {
         let mut v = Vlt::new(1);
         v.discovery = discovery;
-        // `backup destination` (the peer's management address, `vlt.j2`) is left out: the
-        // fabric does not say which address the heartbeat should use.
+        // The heartbeat's backup over the management network: the peer's management address
+        // (`vlt.j2`, the TOR capture's `backup destination 10.185.239.153`), when the fabric
+        // gives one.
+        v.backup = m.peer_mgmt;
         v.peer_routing = true;
         v.vlt_mac = Some(m.system_mac);
         c.vlt = Some(v);
