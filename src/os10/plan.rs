@@ -43,6 +43,80 @@ pub struct Step {
     pub command: String,
     pub opens: bool,
     pub impact: Impact,
+    /// What this deletion takes that no plan can type back: the deleted block's lines the model
+    /// does not know (a neighbor's `password 9 …`, kept verbatim), secrets masked. A rollback
+    /// re-creates the block without them; push must say so before it sends the step.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loses: Vec<String>,
+}
+
+impl Step {
+    /// Why this step cannot be rolled back in full, for a reviewer or a push that refuses it.
+    pub fn loss(&self) -> Option<String> {
+        (!self.loses.is_empty()).then(|| {
+            format!(
+                "`{}` deletes {} line(s) the model does not know, which a rollback cannot restore: {}",
+                self.command,
+                self.loses.len(),
+                self.loses.join("; ")
+            )
+        })
+    }
+}
+
+/// The verbatim lines a deletion at the top level or in `router bgp` takes with its block.
+fn lost(running: &Config, mode: &[String], command: &str) -> Vec<String> {
+    let words: Vec<&str> = command.split(' ').collect();
+    let texts = |x: &super::Extras| -> Vec<String> {
+        x.iter().map(|(_, t)| t.trim().to_string()).collect()
+    };
+    let peer = |p: &super::Peer| -> Vec<String> {
+        let mut v = texts(&p.extras);
+        if let Some(af) = &p.ipv4 {
+            v.extend(texts(&af.extras));
+        }
+        v
+    };
+    let bgp = running.bgp.as_ref();
+    let out: Vec<String> = match (mode, words.as_slice()) {
+        ([], ["no", "router", "bgp"]) => bgp.map_or(Vec::new(), |b| {
+            let mut v = texts(&b.extras);
+            v.extend(b.ipv4.iter().flat_map(|af| texts(&af.extras)));
+            v.extend(b.templates.iter().flat_map(|(_, p)| peer(p)));
+            v.extend(b.neighbors.iter().flat_map(|(_, p)| peer(p)));
+            v
+        }),
+        ([m], ["no", "neighbor", a]) if m.starts_with("router bgp") => bgp
+            .and_then(|b| b.neighbors.iter().find(|(x, _)| x.to_string() == *a))
+            .map_or(Vec::new(), |(_, p)| peer(p)),
+        ([m], ["no", "template", t]) if m.starts_with("router bgp") => bgp
+            .and_then(|b| b.templates.iter().find(|(x, _)| x == t))
+            .map_or(Vec::new(), |(_, p)| peer(p)),
+        ([], ["no", "interface", i]) => names::Iface::parse(i)
+            .ok()
+            .flatten()
+            .and_then(|i| running.interfaces.get(&i))
+            .map_or(Vec::new(), |e| texts(&e.extras)),
+        ([], ["no", "vlt-domain", _]) => running
+            .vlt
+            .as_ref()
+            .map_or(Vec::new(), |v| texts(&v.extras)),
+        _ => Vec::new(),
+    };
+    out.iter().map(|l| masked(l)).collect()
+}
+
+/// A verbatim line with its secret masked as OS10 masks it (`password 9 ****`, the TOR
+/// capture's neighbors): a BGP `password [TYPE] SECRET`, and what the shared masking knows.
+fn masked(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["password", t, _, ..] if t.len() == 1 && t.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("password {t} ****")
+        }
+        ["password", _, ..] => "password ****".to_string(),
+        _ => crate::diag::redact_secrets(line).into_owned(),
+    }
 }
 
 /// Collects the steps of a plan.
@@ -57,6 +131,7 @@ impl Planner {
             command,
             opens,
             impact,
+            loses: Vec::new(),
         });
     }
 
@@ -291,6 +366,11 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
             }
         }
     }
+    for s in &mut p.steps {
+        if s.command.starts_with("no ") {
+            s.loses = lost(running, &s.mode, &s.command);
+        }
+    }
     p.steps
 }
 
@@ -327,7 +407,14 @@ fn lines(steps: &[Step], impacts: bool) -> String {
         out.push_str(&pad(cur.len()));
         out.push_str(&s.command);
         if impacts {
-            out.push_str(&format!("  [{}]", s.impact));
+            match s.loses.as_slice() {
+                [] => out.push_str(&format!("  [{}]", s.impact)),
+                l => out.push_str(&format!(
+                    "  [{}; a rollback cannot restore: {}]",
+                    s.impact,
+                    l.join(" | ")
+                )),
+            }
         }
         out.push('\n');
         if s.opens {
