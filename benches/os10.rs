@@ -323,12 +323,22 @@ fn main() {
     let compiled_lines = |fab: &fabric::fabric::Fabric| -> usize {
         fabric::compile::compile(fab)
             .values()
-            .map(|t| t.render(&onyx_renderer, &os10_renderer).unwrap().lines().count())
+            .map(|t| {
+                t.render(&onyx_renderer, &os10_renderer)
+                    .unwrap()
+                    .lines()
+                    .count()
+            })
             .sum()
     };
-    let (onyx_compiled, os10_compiled) = (compiled_lines(&onyx_fabric), compiled_lines(&os10_fabric));
-    let onyx_compile = time(runs, || fabric::compile::compile(std::hint::black_box(&onyx_fabric)));
-    let os10_compile = time(runs, || fabric::compile::compile(std::hint::black_box(&os10_fabric)));
+    let (onyx_compiled, os10_compiled) =
+        (compiled_lines(&onyx_fabric), compiled_lines(&os10_fabric));
+    let onyx_compile = time(runs, || {
+        fabric::compile::compile(std::hint::black_box(&onyx_fabric))
+    });
+    let os10_compile = time(runs, || {
+        fabric::compile::compile(std::hint::black_box(&os10_fabric))
+    });
 
     let onyx_parse = time(runs, || {
         fabric::onyx::parse(std::hint::black_box(&onyx_text))
