@@ -479,27 +479,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     }
                 }
             }
-            if !subports.is_empty() {
-                cx.error(
-                    "E042",
-                    format!("sub{} cannot be split again", describe_ports(&subports)),
-                    at,
-                    "split of a subport",
-                );
-            }
-            for (why, ports) in refused {
-                cx.error(
-                    "E042",
-                    format!(
-                        "{} of {} cannot split {} ways: {why}",
-                        describe_ports(&ports),
-                        model.name,
-                        split.ways()
-                    ),
-                    cx.span(ways),
-                    "split not possible",
-                );
-            }
+            let ways_at = cx.span(ways);
+            ports::refuse_splits(
+                &mut cx, &p.switch, model.name, split, &subports, refused, at, ways_at,
+            );
         }
         let mut taken: BTreeMap<(Span, Span), Vec<Port>> = BTreeMap::new();
         for (port, by) in &p.disabled {

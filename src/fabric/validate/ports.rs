@@ -205,3 +205,41 @@ pub(super) fn endpoint(
     };
     Some((h.as_str().to_string(), ports))
 }
+
+/// The splits of one port-map entry that were refused (E042): subports split again, and ports
+/// by why their model cannot split them so.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn refuse_splits(
+    cx: &mut Cx,
+    sw: &Switch,
+    model: &str,
+    split: Split,
+    subports: &[Port],
+    refused: BTreeMap<String, Vec<Port>>,
+    at: Span,
+    ways_at: Span,
+) {
+    if !subports.is_empty() {
+        cx.error(
+            "E042",
+            format!(
+                "sub{} cannot be split again",
+                describe_ports_on(sw, subports)
+            ),
+            at,
+            "split of a subport",
+        );
+    }
+    for (why, ports) in refused {
+        cx.error(
+            "E042",
+            format!(
+                "{} of {model} cannot split {} ways: {why}",
+                describe_ports_on(sw, &ports),
+                split.ways()
+            ),
+            ways_at,
+            "split not possible",
+        );
+    }
+}

@@ -13,7 +13,7 @@
 //! A `split` on an OS10 switch is the port's `interface breakout` map ([`breakouts`]): E042
 //! where the model's port does not take it.
 
-use super::ports::describe_ports_on;
+use super::ports::refuse_splits;
 use super::*;
 use crate::fabric::{Hardware, Os};
 
@@ -400,28 +400,6 @@ pub(super) fn breakouts(
             Err(why) => refused.entry(why).or_default().push(port),
         }
     }
-    if !subports.is_empty() {
-        cx.error(
-            "E042",
-            format!(
-                "sub{} cannot be split again",
-                describe_ports_on(sw, &subports)
-            ),
-            cx.span(key),
-            "split of a subport",
-        );
-    }
-    for (why, ports) in refused {
-        cx.error(
-            "E042",
-            format!(
-                "{} of {} cannot split {} ways: {why}",
-                describe_ports_on(sw, &ports),
-                model.name,
-                split.ways()
-            ),
-            cx.span(ways),
-            "split not possible",
-        );
-    }
+    let (at, ways_at) = (cx.span(key), cx.span(ways));
+    refuse_splits(cx, sw, model.name, split, &subports, refused, at, ways_at);
 }
