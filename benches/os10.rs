@@ -1,4 +1,8 @@
-//! OS10 parse, render and plan against Onyx's on configs of equal size: the Onyx `large` running
+//! OS10 compile, parse, render and plan against Onyx's on inputs of equal size. Compile: one
+//! generated fabric of 1,000 switches × 64 ports, every port with a peer, a profile and the
+//! RoCE settings (the compile bench's fabric), once with Onyx SN4600C switches and once with
+//! OS10 Z9264F-ON switches (64 × 100G), the fabric → per-switch config stage timed alone.
+//! Parse, render and plan: the Onyx `large` running
 //! config of the peers' generator (`gen_onyx.py --preset large --drift 5`, the parse bench's
 //! input) and an OS10 running configuration generated here with as many lines: the RoCE QoS
 //! blocks, 32 ports split 4 ways and 96 whole ports with the RoCE port settings and verbatim
@@ -216,6 +220,52 @@ fn drift(c: &os10::Config) -> os10::Config {
     d
 }
 
+const SWITCHES: usize = 1000;
+const PORTS: usize = 64;
+
+/// The compile bench's fabric (`benches/compile.rs`), for Onyx or OS10: the same switches,
+/// ports, peers and RoCE intent, in each OS's port names (OS10 has no pool `memory`: E073).
+fn fabric_yaml(os10: bool) -> String {
+    use std::fmt::Write as _;
+    let (head, model, ports) = if os10 {
+        (
+            "os: os10\nos10: 10.5.3.2\nlldp: true\nqos:\n  pools:\n    roce: { type: lossless, priorities: [3] }\n",
+            "Z9264F-ON",
+            format!("ethernet1/1/1-1/1/{PORTS}"),
+        )
+    } else {
+        (
+            "onyx: 3.10.4206\nlldp: true\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n",
+            "SN4600C",
+            format!("1/1-1/{PORTS}"),
+        )
+    };
+    let mut y = format!(
+        "{head}  pfc: {{ priorities: [3] }}\n  dscp: {{ roce: 26, cnp: 48 }}\nvlans:\n  - {{ id: 100, name: gpu }}\nport_defaults:\n  trust: L3\n  ecn: {{ 3: {{ min: 150, max: 1500 }} }}\n  ets: {{ 6: strict, 3: 50, 0: 50 }}\nprofiles:\n  roce-host: {{ mtu: 9216, pfc: true, vlan: 100 }}\nstp: on\nswitches:\n"
+    );
+    for s in 0..SWITCHES {
+        let _ = write!(
+            y,
+            "  leaf{s:04}:\n    model: {model}\n    ports:\n      {ports}:\n        profile: roce-host\n        peer: {{ host: \"gpu{s:04}-{{01..{PORTS}}}\", port: ens1f0 }}\n"
+        );
+    }
+    y
+}
+
+fn fabric_of(text: String) -> fabric::fabric::Fabric {
+    let mut sources = fabric::diag::Sources::default();
+    let loaded = fabric::fabric::parse_bytes("bench.yaml", text.into_bytes(), &mut sources)
+        .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
+    assert!(
+        errors.is_empty(),
+        "{}",
+        fabric::diag::render(&errors, &sources, false)
+    );
+    fab.expect("valid")
+}
+
 fn median(mut t: Vec<Duration>) -> Duration {
     t.sort();
     t[t.len() / 2]
@@ -268,6 +318,28 @@ fn main() {
         fabric::diff::plan(&onyx_config, &t).len()
     };
 
+    let onyx_fabric = fabric_of(fabric_yaml(false));
+    let os10_fabric = fabric_of(fabric_yaml(true));
+    let compiled_lines = |fab: &fabric::fabric::Fabric| -> usize {
+        fabric::compile::compile(fab)
+            .values()
+            .map(|t| {
+                t.render(&onyx_renderer, &os10_renderer)
+                    .unwrap()
+                    .lines()
+                    .count()
+            })
+            .sum()
+    };
+    let (onyx_compiled, os10_compiled) =
+        (compiled_lines(&onyx_fabric), compiled_lines(&os10_fabric));
+    let onyx_compile = time(runs, || {
+        fabric::compile::compile(std::hint::black_box(&onyx_fabric))
+    });
+    let os10_compile = time(runs, || {
+        fabric::compile::compile(std::hint::black_box(&os10_fabric))
+    });
+
     let onyx_parse = time(runs, || {
         fabric::onyx::parse(std::hint::black_box(&onyx_text))
     });
@@ -295,16 +367,20 @@ fn main() {
         os10_config.interfaces.len(),
     );
     println!(
+        "  compile: {SWITCHES} switches x {PORTS} ports, Onyx SN4600C {onyx_compiled} lines, OS10 Z9264F-ON {os10_compiled} lines of config"
+    );
+    println!(
         "  plan: Onyx {onyx_steps} commands (target + plan), OS10 {os10_steps} steps against a 5 % drift"
     );
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     for (what, onyx, os10) in [
+        ("compile", onyx_compile, os10_compile),
         ("parse", onyx_parse, os10_parse),
         ("render", onyx_render, os10_render),
         ("plan", onyx_plan, os10_plan),
     ] {
         println!(
-            "  {what:<6}  Onyx {:>8.2} ms  OS10 {:>8.2} ms  OS10/Onyx {:.2}x (target within 2x)",
+            "  {what:<7}  Onyx {:>8.2} ms  OS10 {:>8.2} ms  OS10/Onyx {:.2}x (target within 2x)",
             ms(onyx),
             ms(os10),
             os10.as_secs_f64() / onyx.as_secs_f64()

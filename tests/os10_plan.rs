@@ -248,7 +248,9 @@ fn the_tor_capture_plans_and_rolls_back() {
         " no priority-flow-control mode  [port-flap]",
         " flowcontrol receive on  [port-flap]",
         " mtu 9100  [port-flap]",
-        &format!(" no neighbor {gone}  [session-reset]"),
+        &format!(
+            " no neighbor {gone}  [session-reset; a rollback cannot restore: password 9 ****]"
+        ),
     ] {
         assert!(text.contains(line), "`{line}` is not in the plan:\n{text}");
     }
@@ -284,4 +286,94 @@ fn the_tor_capture_plans_and_rolls_back() {
     assert_eq!(lost, &[(2, "  password 9 ****".to_string())]);
     nb[0].1.extras.clone_from(lost);
     assert!(back == running, "the roll-back restores the capture");
+}
+
+/// A session types interface names with a space (`interface ethernet 1/1/5`, `interface
+/// port-channel 1`: the captured session); they apply as the printed names do, and so does a
+/// deletion typed that way.
+#[test]
+fn interfaces_typed_with_a_space_apply_as_printed() {
+    let path = super::shared().join("corpus/os10/grantcurell.session.port-channel-members.txt");
+    let session = std::fs::read_to_string(&path).unwrap();
+    // The commands typed at a configuration prompt; the switch's syslog line is not one.
+    let typed: String = session
+        .lines()
+        .filter_map(|l| l.split_once(")# ").map(|(_, c)| c))
+        .filter(|c| !c.starts_with('<'))
+        .map(|c| format!("{c}\n"))
+        .collect();
+    assert!(typed.contains("interface ethernet 1/1/5\n"), "{typed}");
+    let printed = typed
+        .replace("interface ethernet 1/1/", "interface ethernet1/1/")
+        .replace("interface port-channel 1", "interface port-channel1");
+    let spaced = applied(&Config::default(), &typed, "the captured session");
+    assert_eq!(
+        spaced,
+        applied(&Config::default(), &printed, "printed names")
+    );
+    let members: Vec<String> = spaced
+        .interfaces
+        .iter()
+        .filter(|(_, e)| e.channel_group.is_some_and(|g| g.id == 1))
+        .map(|(i, _)| i.to_string())
+        .collect();
+    assert_eq!(
+        members,
+        ["ethernet1/1/5", "ethernet1/1/9", "ethernet1/1/12"]
+    );
+    let mut c = spaced.clone();
+    apply(&mut c, "no interface port-channel 1\n").unwrap();
+    assert!(
+        !c.interfaces
+            .contains_key(&fabric::os10::Iface::PortChannel(1))
+    );
+    let e = apply(&mut spaced.clone(), "interface ethernet 1/1/x\n").unwrap_err();
+    assert!(e.message.contains("column 20"), "{e}");
+}
+
+/// Deleting a neighbor takes its `password` line (kept verbatim: the switch shows it masked,
+/// so no plan can type it back). The step says so, secrets masked, and the reviewed plan shows
+/// it; steps that lose nothing say nothing.
+#[test]
+fn a_neighbor_deletion_says_it_loses_its_password() {
+    let path = super::shared()
+        .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt");
+    let running = read(&path);
+    let mut intended = running.clone();
+    let b = intended.bgp.as_mut().unwrap();
+    b.neighbors
+        .retain(|(a, _)| a.to_string() != "10.185.239.146");
+    let steps = plan(&running, &intended);
+    let gone: Vec<_> = steps.iter().filter(|s| !s.loses.is_empty()).collect();
+    assert_eq!(gone.len(), 1, "{}", review(&steps));
+    assert_eq!(gone[0].command, "no neighbor 10.185.239.146");
+    assert_eq!(gone[0].loses.len(), 1);
+    assert_eq!(gone[0].loses, ["password 9 ****"]);
+    let loss = gone[0].loss().unwrap();
+    assert!(loss.contains("a rollback cannot restore"), "{loss}");
+    assert!(review(&steps).contains("[session-reset; a rollback cannot restore: password 9 *"));
+    // The rollback re-creates the neighbor without it: the loss is real, and said.
+    let mut after = running.clone();
+    apply(&mut after, &script(&steps)).unwrap();
+    let undo = script(&plan(&after, &running));
+    apply(&mut after, &undo).unwrap();
+    let back = &after.bgp.as_ref().unwrap().neighbors;
+    let (_, n) = back
+        .iter()
+        .find(|(a, _)| a.to_string() == "10.185.239.146")
+        .unwrap();
+    assert!(n.extras.is_empty());
+
+    // A configuration file with the secret in it: the step never carries it.
+    let text = std::fs::read_to_string(&path).unwrap().replacen(
+        "password 9 ****",
+        "password 9 3c5e1f0a9b8d7e6f",
+        1,
+    );
+    let running = parse(&text).unwrap();
+    let steps = plan(&running, &intended);
+    let shown = format!("{}{:?}", review(&steps), steps);
+    assert!(!shown.contains("3c5e1f0a9b8d7e6f"), "{shown}");
+    assert!(steps.iter().any(|s| !s.loses.is_empty()));
+    assert!(plan(&running, &running).iter().all(|s| s.loses.is_empty()));
 }

@@ -90,6 +90,51 @@ fn the_example_carries_the_os10_roce_recipe() {
         !golden.contains("interface vlan4000"),
         "the IPL VLAN is Onyx's"
     );
+    // The VLT heartbeat's backup is the peer's management address; the VLTi ports carry the
+    // RoCE ports' QoS.
+    assert!(golden.contains("vlt-domain 1\n backup destination 192.0.2.12\n"));
+    let vlti = golden
+        .split("!\n")
+        .find(|b| b.starts_with("interface ethernet1/1/49\n"))
+        .unwrap();
+    for line in [
+        " no switchport",
+        " flowcontrol receive off",
+        " priority-flow-control mode on",
+        " service-policy input type network-qos ROCE_PFC",
+        " service-policy output type queuing ROCE_ETS",
+        " ets mode on",
+        " qos-map traffic-class ROCE_QMAP",
+    ] {
+        assert!(vlti.lines().any(|l| l == line), "`{line}` missing:\n{vlti}");
+    }
+}
+
+/// A pair whose management addresses are not given (or are a tunnel's loopback) has no
+/// `backup destination`: nothing is made up.
+#[test]
+fn vlt_backup_comes_only_from_a_real_management_address() {
+    let path = root().join("fabrics/vcf-bitfusion.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let dir = scratch("target-vlt-backup");
+    for (host, expected) in [("127.0.0.1", None), ("192.0.2.21", Some("192.0.2.21"))] {
+        let changed = text.replace(
+            "host: 192.0.2.12 }",
+            &format!("host: {host}, port: 2202 }}"),
+        );
+        std::fs::write(dir.join("pair.yaml"), changed).unwrap();
+        let compiled = fabric::compile::compile(&load(&dir.join("pair.yaml")));
+        for (name, target) in compiled {
+            let Target::Os10(c) = target else { panic!() };
+            let backup = c.vlt.as_ref().unwrap().backup.map(|a| a.to_string());
+            let want = if name.to_string() == "leaf-a" {
+                expected.map(str::to_string)
+            } else {
+                Some("192.0.2.11".to_string())
+            };
+            assert_eq!(backup, want, "{name} with leaf-b at {host}");
+        }
+    }
 }
 
 /// `fabric compile --check` is clean for the committed example.
@@ -217,4 +262,95 @@ fn onyx_only_commands_refuse_os10_switches() {
         "{out}"
     );
     assert!(!dir.join("docs").exists());
+}
+
+const BREAKOUT: &str = r#"
+qos:
+  pools:
+    roce: { type: lossless, priorities: [3] }
+port_defaults:
+  mtu: 9216
+  trust: L3
+switches:
+  leaf01:
+    os: os10
+    os10: 10.5.0.2
+    model: S4112F-ON
+    ports:
+      ethernet1/1/13: { split: 4 }
+      ethernet1/1/13:1-1/1/13:4: { peer: { host: "gpu{1..4}", port: ens1f0 } }
+      ethernet1/1/14: { peer: { host: gpu5, port: ens1f0 } }
+stp: on
+"#;
+
+/// A `split` on an OS10 switch compiles to `interface breakout` (the native map on every
+/// other breakout-capable port, as OS10 prints them), its subports named `ethernet1/1/13:1`;
+/// the config reads back; a plan from the factory map vacates the old port before the map
+/// changes and configures the subports after, and rolls back the other way.
+#[test]
+fn an_os10_split_compiles_to_a_breakout_and_plans_in_order() {
+    let dir = scratch("target-breakout");
+    std::fs::write(dir.join("breakout.yaml"), BREAKOUT).unwrap();
+    let fab = load(&dir.join("breakout.yaml"));
+    let mut compiled = fabric::compile::compile(&fab);
+    let Some((_, Target::Os10(config))) = compiled.pop_first() else {
+        panic!("one OS10 switch");
+    };
+    let os10 = fabric::os10::Renderer::embedded().unwrap();
+    let text = os10.render(&config).unwrap();
+    let at = |l: &str| {
+        text.find(l)
+            .unwrap_or_else(|| panic!("no `{l}` in\n{text}"))
+    };
+    for l in [
+        "interface breakout 1/1/13 map 25g-4x\n",
+        "interface breakout 1/1/14 map 100g-1x\n",
+        "interface breakout 1/1/15 map 100g-1x\n",
+        "interface ethernet1/1/13:4\n description gpu4:ens1f0\n",
+    ] {
+        at(l);
+    }
+    assert!(at("hostname leaf01") < at("interface breakout 1/1/13"));
+    assert!(at("interface breakout 1/1/15") < at("interface ethernet1/1/1\n"));
+    assert!(!text.contains("interface ethernet1/1/13\n"), "{text}");
+    assert!(
+        !text.contains("breakout 1/1/1 "),
+        "10G ports have no breakout"
+    );
+    assert_eq!(fabric::os10::parse(&text).unwrap(), *config);
+
+    // The switch as it came: 1/1/13 whole, with a factory port's lines.
+    let factory = "interface breakout 1/1/13 map 100g-1x\ninterface breakout 1/1/14 map 100g-1x\ninterface breakout 1/1/15 map 100g-1x\n!\ninterface ethernet1/1/13\n no shutdown\n switchport access vlan 1\n flowcontrol receive on\n";
+    let running = fabric::os10::parse(factory).unwrap();
+    let steps = fabric::os10::plan::plan(&running, &config);
+    let script = fabric::os10::plan::review(&steps);
+    let line = |l: &str| {
+        script
+            .find(l)
+            .unwrap_or_else(|| panic!("no `{l}` in\n{script}"))
+    };
+    assert!(
+        line("interface ethernet1/1/13\n no flowcontrol receive")
+            < line("interface breakout 1/1/13 map 25g-4x  [disruptive]")
+    );
+    assert!(line("interface breakout 1/1/13 map 25g-4x") < line("interface ethernet1/1/13:1  ["));
+    let mut after = running.clone();
+    fabric::os10::script::apply(&mut after, &fabric::os10::plan::script(&steps)).unwrap();
+    assert!(
+        !after
+            .interfaces
+            .contains_key(&fabric::os10::Iface::Ethernet(fabric::os10::Eth::new(13)))
+    );
+    assert!(fabric::os10::plan::plan(&after, &config).is_empty());
+    let back = fabric::os10::plan::plan(&after, &running);
+    let undo = fabric::os10::plan::review(&back);
+    let (sub, map) = (
+        undo.find("interface ethernet1/1/13:1\n")
+            .unwrap_or(usize::MAX),
+        undo.find("interface breakout 1/1/13 map 100g-1x")
+            .unwrap_or(0),
+    );
+    assert!(sub < map, "subports give up their settings first:\n{undo}");
+    fabric::os10::script::apply(&mut after, &fabric::os10::plan::script(&back)).unwrap();
+    assert!(fabric::os10::plan::plan(&after, &running).is_empty());
 }

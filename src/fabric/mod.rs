@@ -208,6 +208,10 @@ pub struct Mlag {
     /// `extra`), and the peer's.
     pub address: Option<Ipv4Net>,
     pub peer_address: Ipv4Addr,
+    /// The peer's management address, when the fabric gives it (its `mgmt.host` is an IPv4
+    /// address other than a loopback one, which is a tunnel's): OS10's VLT heartbeat backup
+    /// (`backup destination`).
+    pub peer_mgmt: Option<Ipv4Addr>,
 }
 
 /// One port's resolved settings. `None` means "not set": Onyx's default stays.
@@ -343,10 +347,11 @@ impl Hardware {
     pub fn native_speed(self, p: Port, split: Option<Split>) -> Option<Speed> {
         match self {
             Hardware::Onyx(m) => m.native_speed(p, split),
-            // No breakout on OS10 switches yet (`split` is refused there): whole ports only.
-            Hardware::Os10(m) => m
-                .group(p.port)
-                .and_then(|g| Speed::from_gbps(u32::from(g.speed))),
+            // An OS10 breakout shares the port's lanes (`25g-4x` on a 100G port).
+            Hardware::Os10(m) => m.group(p.port).and_then(|g| {
+                let ways = split.map_or(1, |s| u16::from(s.ways()));
+                Speed::from_gbps(u32::from(g.speed / ways))
+            }),
         }
     }
 }

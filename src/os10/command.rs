@@ -161,6 +161,14 @@ pub fn top(line: &str) -> Read<Top> {
             Some(i) => Top::Interface(i),
             None => return Ok(None),
         },
+        // Typed in a session with a space (`interface ethernet 1/1/5`, `interface
+        // port-channel 1`), printed without one.
+        ["interface", kind, n] if names::SPACED.contains(kind) => {
+            match Iface::parse_words(&[kind, n]).or_else(|e| bad(ws[2].0, e))? {
+                Some(i) => Top::Interface(i),
+                None => return Ok(None),
+            }
+        }
         ["wred", ..] => Top::Wred(name(&ws, 1, "a WRED profile", line)?),
         ["class-map", "type", t, ..] if qos_kind(t).is_some() => Top::ClassMap(
             qos_kind(t).unwrap_or(QosKind::Queuing),
@@ -601,6 +609,22 @@ mod tests {
             Ok(Some(Top::Interface(Iface::Ethernet(Eth::sub(17, 1)))))
         );
         assert!(top("interface ethernet1/1/x").is_err());
+        for (typed, printed) in [
+            ("interface ethernet 1/1/5", "ethernet1/1/5"),
+            ("interface ethernet 1/1/17:1", "ethernet1/1/17:1"),
+            ("interface port-channel 1", "port-channel1"),
+            ("interface vlan 10", "vlan10"),
+            ("interface loopback 0", "loopback0"),
+            ("interface mgmt 1/1/1", "mgmt1/1/1"),
+        ] {
+            match top(typed) {
+                Ok(Some(Top::Interface(i))) => assert_eq!(i.to_string(), printed),
+                other => panic!("{typed}: {other:?}"),
+            }
+        }
+        assert_eq!(top("interface ethernet 1/1/x").unwrap_err().column, 19);
+        assert_eq!(top("interface vlan 5000").unwrap_err().column, 15);
+        assert_eq!(top("interface range ethernet1/1/1-1/1/4"), Ok(None));
         assert_eq!(
             trust_entry(TrustKind::Dot1p, "qos-group 0 dot1p 0-2,4,6-7")
                 .unwrap()

@@ -37,6 +37,17 @@ pub fn compile_switch(sw: &Switch) -> Config {
     if sw.set_hostname {
         c.hostname = Some(sw.hostname.to_string());
     }
+    // Every breakout-capable port's map, the native one where the port is not split: OS10
+    // prints them all (`Model::breakout`). The fabric validation refused the splits a port
+    // cannot do, and those set through `port-group`.
+    if let crate::fabric::Hardware::Os10(m) = sw.model {
+        for port in sw.model.ports() {
+            let ways = sw.splits.get(&port).map_or(1, |s| s.ways());
+            if let Ok(Some(map)) = m.breakout(port.port, ways) {
+                c.breakouts.insert(os10_eth(port), map.to_string());
+            }
+        }
+    }
 
     // Lossless priorities: the lossless pools' and PFC's, when PFC is on.
     let pfc_on = sw.qos.pfc.as_ref().is_some_and(|p| p.enabled);
@@ -158,9 +169,9 @@ pub fn compile_switch(sw: &Switch) -> Config {
             }) if Some(id) == ipl => {
                 discovery.insert(eth);
                 e.routed = true;
-                // Traffic between the peers' hosts crosses the VLTi: its ports carry the
-                // IPL's QoS (PFC, the policies, `flowcontrol receive off`), as the AzureStack
-                // TOR capture's VLTi ports (ethernet1/1/49-1/1/52) do.
+                // A flow to a host single-homed on the peer crosses the VLTi: its ports carry
+                // the IPL's QoS (PFC, the policies, `flowcontrol receive off`), as the
+                // AzureStack TOR capture's VLTi ports (ethernet1/1/49-1/1/52) do.
                 if let Some(b) = sw.bundles.get(&(false, id)) {
                     qos_port(iface, b, &mut e);
                 }
@@ -344,8 +355,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
     if let Some(m) = &sw.mlag {
         let mut v = Vlt::new(1);
         v.discovery = discovery;
-        // `backup destination` (the peer's management address, `vlt.j2`) is left out: the
-        // fabric does not say which address the heartbeat should use.
+        // The heartbeat's backup over the management network: the peer's management address
+        // (`vlt.j2`, the TOR capture's `backup destination 10.185.239.153`), when the fabric
+        // gives one.
+        v.backup = m.peer_mgmt;
         v.peer_routing = true;
         v.vlt_mac = Some(m.system_mac);
         c.vlt = Some(v);

@@ -150,6 +150,46 @@ impl Model {
     pub fn allows(&self, n: u16, map: &str) -> bool {
         self.group(n).is_some_and(|g| g.maps.contains(&map))
     }
+
+    /// The `interface breakout` map of port `n` split `ways` ways: its native map for 1 (OS10
+    /// prints every breakout-capable port's map, the native one included: `map 40g-1x` on
+    /// every port of the 10.4.0E capture, `100g-1x` on 1/1/13-1/1/15 of grantcurell's
+    /// 10.5.0.2), else the native speed shared by the lanes (100G four ways: `25g-4x`). `None`:
+    /// the port has no `interface breakout`. The error says why the port cannot split so.
+    pub fn breakout(&self, n: u16, ways: u8) -> Result<Option<&'static str>, String> {
+        let Some(g) = self.group(n) else {
+            return Err(format!("{} has no port {n}", self.name));
+        };
+        if g.maps.is_empty() {
+            return if ways == 1 {
+                Ok(None)
+            } else {
+                Err(format!("its {}G ports do not break out", g.speed))
+            };
+        }
+        if g.port_group {
+            return if ways == 1 {
+                Ok(None)
+            } else {
+                Err("its ports break out through `port-group` (`mode Eth …`), which is not compiled yet".to_string())
+            };
+        }
+        if ways == 1 {
+            return Ok(g.maps.first().copied());
+        }
+        let want = format!("{}g-{ways}x", g.speed / u16::from(ways));
+        g.maps
+            .iter()
+            .find(|m| **m == want)
+            .map(|m| Some(*m))
+            .ok_or_else(|| {
+                format!(
+                    "its {}G ports break out as {} (no `{want}`)",
+                    g.speed,
+                    g.maps.join(", ")
+                )
+            })
+    }
 }
 
 #[cfg(test)]
@@ -162,6 +202,17 @@ mod tests {
         assert_eq!(m.port_count(), 56);
         assert!(m.allows(13, "10g-4x"));
         assert!(!m.allows(49, "25g-4x"));
+        let s4112 = Model::named("S4112F-ON").unwrap();
+        assert_eq!(s4112.breakout(13, 1), Ok(Some("100g-1x")));
+        assert_eq!(s4112.breakout(13, 4), Ok(Some("25g-4x")));
+        assert!(s4112.breakout(13, 2).unwrap_err().contains("no `50g-2x`"));
+        assert_eq!(s4112.breakout(1, 1), Ok(None));
+        assert!(s4112.breakout(1, 4).is_err());
+        assert_eq!(m.breakout(53, 1), Ok(None));
+        assert!(m.breakout(53, 4).unwrap_err().contains("port-group"));
+        let s4148 = Model::named("S4148F-ON").unwrap();
+        assert_eq!(s4148.breakout(25, 4), Ok(Some("10g-4x")));
+        assert_eq!(s4148.breakout(27, 2), Ok(Some("50g-2x")));
         for m in MODELS {
             let mut next = 1;
             for g in m.ports {

@@ -107,7 +107,23 @@ pub const PORT_CHANNELS: std::ops::RangeInclusive<u16> = 1..=128;
 /// `loopback` numbers: 0-16383 (Dell OS10 user guide, "Loopback interfaces"; UNCONFIRMED).
 pub const LOOPBACKS: std::ops::RangeInclusive<u16> = 0..=16383;
 
+/// The interface kinds OS10 takes typed with a space before the number (`interface ethernet
+/// 1/1/5`, `interface port-channel 1`: grantcurell's 10.5.0.2 session; `vlan 10`, `loopback
+/// 0`, `mgmt 1/1/1`: the Dell OS10 user guide's examples, UNCONFIRMED by a capture). The
+/// running configuration prints them without it.
+pub const SPACED: &[&str] = &["ethernet", "port-channel", "vlan", "loopback", "mgmt"];
+
 impl Iface {
+    /// Reads an interface name as typed: one word (`ethernet1/1/1`), or a kind of [`SPACED`]
+    /// and its number as two (`ethernet 1/1/1`).
+    pub fn parse_words(words: &[&str]) -> Result<Option<Iface>, String> {
+        match words {
+            [one] => Iface::parse(one),
+            [kind, n] if SPACED.contains(kind) => Iface::parse(&format!("{kind}{n}")),
+            _ => Ok(None),
+        }
+    }
+
     /// Reads an interface name as the running configuration prints it (`ethernet1/1/1`, no
     /// space). `Ok(None)`: not one of the kinds the model knows (kept verbatim); an error: a
     /// known kind with a bad number.

@@ -6,7 +6,8 @@
 //! look like — the intended state for what the model knows, the running config for what it
 //! keeps verbatim (top-level text, unknown lines inside blocks), for what a command cannot
 //! take back (a port's or neighbor's `shutdown`/`no shutdown`), for physical ports (never
-//! deleted), for a `system qos` that holds lines the model does not know, and for the order
+//! deleted, but re-created with no settings when their breakout map changes), for a port's
+//! breakout map the intent does not state, for a `system qos` that holds lines the model does not know, and for the order
 //! of named items the switch keeps in creation order — and [`plan`] lists the steps such that applying them
 //! ([`script::apply`](super::script::apply)) to the running config gives the target. Each step
 //! carries its impact class ([`rules::RULES`]); the order over the top level is data
@@ -42,6 +43,80 @@ pub struct Step {
     pub command: String,
     pub opens: bool,
     pub impact: Impact,
+    /// What this deletion takes that no plan can type back: the deleted block's lines the model
+    /// does not know (a neighbor's `password 9 …`, kept verbatim), secrets masked. A rollback
+    /// re-creates the block without them; push must say so before it sends the step.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loses: Vec<String>,
+}
+
+impl Step {
+    /// Why this step cannot be rolled back in full, for a reviewer or a push that refuses it.
+    pub fn loss(&self) -> Option<String> {
+        (!self.loses.is_empty()).then(|| {
+            format!(
+                "`{}` deletes {} line(s) the model does not know, which a rollback cannot restore: {}",
+                self.command,
+                self.loses.len(),
+                self.loses.join("; ")
+            )
+        })
+    }
+}
+
+/// The verbatim lines a deletion at the top level or in `router bgp` takes with its block.
+fn lost(running: &Config, mode: &[String], command: &str) -> Vec<String> {
+    let words: Vec<&str> = command.split(' ').collect();
+    let texts = |x: &super::Extras| -> Vec<String> {
+        x.iter().map(|(_, t)| t.trim().to_string()).collect()
+    };
+    let peer = |p: &super::Peer| -> Vec<String> {
+        let mut v = texts(&p.extras);
+        if let Some(af) = &p.ipv4 {
+            v.extend(texts(&af.extras));
+        }
+        v
+    };
+    let bgp = running.bgp.as_ref();
+    let out: Vec<String> = match (mode, words.as_slice()) {
+        ([], ["no", "router", "bgp"]) => bgp.map_or(Vec::new(), |b| {
+            let mut v = texts(&b.extras);
+            v.extend(b.ipv4.iter().flat_map(|af| texts(&af.extras)));
+            v.extend(b.templates.iter().flat_map(|(_, p)| peer(p)));
+            v.extend(b.neighbors.iter().flat_map(|(_, p)| peer(p)));
+            v
+        }),
+        ([m], ["no", "neighbor", a]) if m.starts_with("router bgp") => bgp
+            .and_then(|b| b.neighbors.iter().find(|(x, _)| x.to_string() == *a))
+            .map_or(Vec::new(), |(_, p)| peer(p)),
+        ([m], ["no", "template", t]) if m.starts_with("router bgp") => bgp
+            .and_then(|b| b.templates.iter().find(|(x, _)| x == t))
+            .map_or(Vec::new(), |(_, p)| peer(p)),
+        ([], ["no", "interface", i]) => names::Iface::parse(i)
+            .ok()
+            .flatten()
+            .and_then(|i| running.interfaces.get(&i))
+            .map_or(Vec::new(), |e| texts(&e.extras)),
+        ([], ["no", "vlt-domain", _]) => running
+            .vlt
+            .as_ref()
+            .map_or(Vec::new(), |v| texts(&v.extras)),
+        _ => Vec::new(),
+    };
+    out.iter().map(|l| masked(l)).collect()
+}
+
+/// A verbatim line with its secret masked as OS10 masks it (`password 9 ****`, the TOR
+/// capture's neighbors): a BGP `password [TYPE] SECRET`, and what the shared masking knows.
+fn masked(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["password", t, _, ..] if t.len() == 1 && t.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("password {t} ****")
+        }
+        ["password", _, ..] => "password ****".to_string(),
+        _ => crate::diag::redact_secrets(line).into_owned(),
+    }
 }
 
 /// Collects the steps of a plan.
@@ -56,6 +131,7 @@ impl Planner {
             command,
             opens,
             impact,
+            loses: Vec::new(),
         });
     }
 
@@ -258,6 +334,23 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
                     }
                 }
             }
+            Stage::Vacate => {
+                let gone = target::rebroken(&running.breakouts, &goal.breakouts);
+                let names: std::collections::HashSet<String> = running
+                    .interfaces
+                    .keys()
+                    .filter(|i| gone(i))
+                    .map(|i| i.to_string())
+                    .collect();
+                let vacated = |k: &Kind, o: &Node| *k == kind && names.contains(&o.key);
+                for (k, o) in &old {
+                    if vacated(k, o) {
+                        p.removals(std::slice::from_ref(&o.line), &o.kids, &[], false);
+                    }
+                }
+                // The switch deletes them with the old map: the new map's are created.
+                old.retain(|(k, o)| !vacated(k, o));
+            }
             Stage::Delete => {
                 let news = index(&new, kind);
                 if matches!(kind, Kind::Vlt | Kind::Bgp) && !news.is_empty() {
@@ -271,6 +364,11 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
                     p.remove(&[], o);
                 }
             }
+        }
+    }
+    for s in &mut p.steps {
+        if s.command.starts_with("no ") {
+            s.loses = lost(running, &s.mode, &s.command);
         }
     }
     p.steps
@@ -309,7 +407,14 @@ fn lines(steps: &[Step], impacts: bool) -> String {
         out.push_str(&pad(cur.len()));
         out.push_str(&s.command);
         if impacts {
-            out.push_str(&format!("  [{}]", s.impact));
+            match s.loses.as_slice() {
+                [] => out.push_str(&format!("  [{}]", s.impact)),
+                l => out.push_str(&format!(
+                    "  [{}; a rollback cannot restore: {}]",
+                    s.impact,
+                    l.join(" | ")
+                )),
+            }
         }
         out.push('\n');
         if s.opens {

@@ -88,7 +88,7 @@ fn fields(mode: Option<&Mode>) -> RangeInclusive<Field> {
 
 /// The negation `line` is in `mode`, with its value: the table entry whose words start the
 /// line and account for all of it.
-fn negation<'l>(mode: Option<&Mode>, line: &'l str) -> Option<(Field, Option<&'l str>)> {
+fn negation(mode: Option<&Mode>, line: &str) -> Option<(Field, Option<String>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let allowed = fields(mode);
     NEGATIONS
@@ -101,7 +101,13 @@ fn negation<'l>(mode: Option<&Mode>, line: &'l str) -> Option<(Field, Option<&'l
             }
             match (arg, &words[fw.len()..]) {
                 (Arg::None, []) => Some((*f, None)),
-                (Arg::Value, [v]) => Some((*f, Some(*v))),
+                (Arg::Value, [v]) => Some((*f, Some(v.to_string()))),
+                // `no interface port-channel 1`, typed with a space as a session does.
+                (Arg::Value, [kind, v])
+                    if *f == Field::Interface && names::SPACED.contains(kind) =>
+                {
+                    Some((*f, Some(format!("{kind}{v}"))))
+                }
                 _ => None,
             }
         })
@@ -139,7 +145,7 @@ pub fn apply(config: &mut Config, text: &str) -> Result<(), ScriptError> {
             continue;
         }
         let step = match negation(modes.last(), line) {
-            Some((f, v)) => negate(config, modes.last(), f, v.unwrap_or_default()),
+            Some((f, v)) => negate(config, modes.last(), f, v.as_deref().unwrap_or_default()),
             None => set(config, &mut modes, line),
         };
         step.map_err(fail)?;
@@ -228,6 +234,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 if c.breakouts.remove(&e).is_none() {
                     return missing(&format!("breakout {v}"));
                 }
+                rebreak(c, e);
             }
             F::Interface => {
                 let i = Iface::parse(v)?.ok_or_else(|| format!("`{v}` is not an interface"))?;
@@ -427,6 +434,14 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
     Ok(())
 }
 
+/// A breakout change deletes the port's interfaces (the port and its subports); the new map's
+/// are created when entered. UNCONFIRMED by a capture: the Dell OS10 user guide ("Breakout
+/// interfaces") says the old interfaces and their configuration are removed.
+fn rebreak(c: &mut Config, port: Eth) {
+    c.interfaces
+        .retain(|i, _| !matches!(i, Iface::Ethernet(e) if Eth { sub: None, ..*e } == port));
+}
+
 fn qos_kind(network_qos: bool) -> QosKind {
     if network_qos {
         QosKind::NetworkQos
@@ -453,6 +468,9 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                     None
                 }
                 Top::Breakout(e, m) => {
+                    if c.breakouts.get(&e) != Some(&m) {
+                        rebreak(c, e);
+                    }
                     c.breakouts.insert(e, m);
                     None
                 }

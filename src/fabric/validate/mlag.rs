@@ -146,9 +146,12 @@ pub(super) fn mlag_pairs(
             continue;
         };
         for (i, name) in switches.iter().enumerate() {
-            let peer = pending
-                .get(switches[1 - i].as_str())
-                .map(|p| p.switch.hostname.clone());
+            let other = pending.get(switches[1 - i].as_str());
+            let peer = other.map(|p| p.switch.hostname.clone());
+            let peer_mgmt = other
+                .and_then(|p| p.switch.mgmt.as_ref())
+                .and_then(|m| m.host.parse::<Ipv4Addr>().ok())
+                .filter(|a| !a.is_loopback());
             if let Some(p) = pending.get_mut(name.as_str()) {
                 p.switch.vlans.entry(vlan).or_insert(None);
                 p.switch.mlag = Some(Mlag {
@@ -159,6 +162,7 @@ pub(super) fn mlag_pairs(
                     ipl_vlan: vlan,
                     address: Some(addresses[i]),
                     peer_address: addresses[1 - i].addr,
+                    peer_mgmt,
                 });
             }
         }
@@ -236,6 +240,7 @@ pub(super) fn mlag_pairs(
             ipl_vlan: vlan,
             address,
             peer_address,
+            peer_mgmt: None,
         });
         halves.push((name.clone(), at));
     }

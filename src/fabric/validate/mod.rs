@@ -452,12 +452,15 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let Some(split) = cx.int(ways, Split::from_ways) else {
                 continue;
             };
-            // OS10 has no `split` (E073): its ports are checked in pass 2.
+            let at = cx.span(key);
+            if let crate::fabric::Hardware::Os10(m) = model {
+                target::breakouts(&mut cx, &mut p.switch, m, key, ways, split);
+                continue;
+            }
             let Some(model) = model.onyx() else { continue };
             let Ok(ports) = parse_port_range(key.get()) else {
                 continue;
             };
-            let at = cx.span(key);
             let mut subports = Vec::new();
             let mut refused: BTreeMap<String, Vec<Port>> = BTreeMap::new();
             for port in ports {
@@ -476,27 +479,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     }
                 }
             }
-            if !subports.is_empty() {
-                cx.error(
-                    "E042",
-                    format!("sub{} cannot be split again", describe_ports(&subports)),
-                    at,
-                    "split of a subport",
-                );
-            }
-            for (why, ports) in refused {
-                cx.error(
-                    "E042",
-                    format!(
-                        "{} of {} cannot split {} ways: {why}",
-                        describe_ports(&ports),
-                        model.name,
-                        split.ways()
-                    ),
-                    cx.span(ways),
-                    "split not possible",
-                );
-            }
+            let ways_at = cx.span(ways);
+            ports::refuse_splits(
+                &mut cx, &p.switch, model.name, split, &subports, refused, at, ways_at,
+            );
         }
         let mut taken: BTreeMap<(Span, Span), Vec<Port>> = BTreeMap::new();
         for (port, by) in &p.disabled {

@@ -103,7 +103,7 @@ pub(super) fn check_ports(
                 "E046",
                 format!(
                     "a 4-way split takes the lanes of {} of `{name}`",
-                    describe_ports(&unusable)
+                    describe_ports_on(sw, &unusable)
                 ),
             )
             .at(at, "unusable port")
@@ -117,8 +117,8 @@ pub(super) fn check_ports(
                 "E041",
                 format!(
                     "`{name}` has no {}: port {} is split {ways} ways",
-                    describe_ports(&no_sub),
-                    first.parent()
+                    describe_ports_on(sw, &no_sub),
+                    sw.port_name(first.parent())
                 ),
             )
             .at(at, "no such subport"),
@@ -130,14 +130,14 @@ pub(super) fn check_ports(
                 "E041",
                 format!(
                     "port {} of `{name}` must be split to use {}",
-                    first.parent(),
-                    describe_ports(&unsplit)
+                    sw.port_name(first.parent()),
+                    describe_ports_on(sw, &unsplit)
                 ),
             )
             .at(at, "subport of a port that is not split")
             .help(format!(
                 "add `{}: {{ split: 4 }}` (or 2) to the port map",
-                first.parent()
+                sw.port_name(first.parent())
             )),
         );
     }
@@ -147,11 +147,14 @@ pub(super) fn check_ports(
                 "E041",
                 format!(
                     "split {} of `{name}` cannot be configured itself; configure its subports",
-                    describe_ports(&parent)
+                    describe_ports_on(sw, &parent)
                 ),
             )
             .at(at, "split port")
-            .help(format!("write `{first}/1` … instead")),
+            .help(format!(
+                "write `{}` … instead",
+                sw.port_name(Port::sub(first.slot, first.port, 1))
+            )),
         );
     }
     missing.is_empty()
@@ -201,4 +204,42 @@ pub(super) fn endpoint(
         return None;
     };
     Some((h.as_str().to_string(), ports))
+}
+
+/// The splits of one port-map entry that were refused (E042): subports split again, and ports
+/// by why their model cannot split them so.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn refuse_splits(
+    cx: &mut Cx,
+    sw: &Switch,
+    model: &str,
+    split: Split,
+    subports: &[Port],
+    refused: BTreeMap<String, Vec<Port>>,
+    at: Span,
+    ways_at: Span,
+) {
+    if !subports.is_empty() {
+        cx.error(
+            "E042",
+            format!(
+                "sub{} cannot be split again",
+                describe_ports_on(sw, subports)
+            ),
+            at,
+            "split of a subport",
+        );
+    }
+    for (why, ports) in refused {
+        cx.error(
+            "E042",
+            format!(
+                "{} of {model} cannot split {} ways: {why}",
+                describe_ports_on(sw, &ports),
+                split.ways()
+            ),
+            ways_at,
+            "split not possible",
+        );
+    }
 }

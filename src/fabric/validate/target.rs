@@ -9,7 +9,11 @@
 //! - E072 — a port named the way another OS names ports
 //! - E073 — a key the switch's OS has no meaning for (or that is not yet compiled for it)
 //! - E074 — an OS10 release that is not one
+//!
+//! A `split` on an OS10 switch is the port's `interface breakout` map ([`breakouts`]): E042
+//! where the model's port does not take it.
 
+use super::ports::refuse_splits;
 use super::*;
 use crate::fabric::{Hardware, Os};
 
@@ -238,15 +242,6 @@ pub(super) fn foreign_keys(
                     }
                 }
             }
-            for (_, port) in sw.ports.iter().flat_map(|p| p.0.iter()) {
-                if let Some(v) = &port.split {
-                    found.push((
-                        "split",
-                        cx.span(v),
-                        "an Onyx module-type split; OS10 breakouts are not yet supported",
-                    ));
-                }
-            }
         }
         Os::Onyx => {
             if let Some(v) = &sw.os10 {
@@ -364,4 +359,47 @@ fn os10_ports(s: &str) -> Result<Vec<Port>, String> {
     };
     // The same walk as an Onyx range, so ranges mean the same on both OSes.
     parse_port_range(&crate::types::format_range(a, b)).map_err(bad)
+}
+
+/// `split` on an OS10 switch: `interface breakout` of each port, where the model's port takes
+/// the map (E042 otherwise, with the maps it takes); ports the model lacks and names that are
+/// not ports are reported in pass 2.
+pub(super) fn breakouts(
+    cx: &mut Cx,
+    sw: &mut Switch,
+    model: &crate::os10::models::Model,
+    key: &Sp<String>,
+    ways: &Sp<i64>,
+    split: Split,
+) {
+    let text = key.get().trim();
+    let Some(body) = text
+        .get(..8)
+        .filter(|h| h.eq_ignore_ascii_case("ethernet"))
+        .and(text.get(8..))
+    else {
+        return;
+    };
+    let Ok(ports) = os10_ports(body) else {
+        return;
+    };
+    let mut subports = Vec::new();
+    let mut refused: BTreeMap<String, Vec<Port>> = BTreeMap::new();
+    for port in ports {
+        if port.sub.is_some() {
+            subports.push(port);
+            continue;
+        }
+        if model.group(port.port).is_none() {
+            continue;
+        }
+        match model.breakout(port.port, split.ways()) {
+            Ok(_) => {
+                sw.splits.insert(port, split);
+            }
+            Err(why) => refused.entry(why).or_default().push(port),
+        }
+    }
+    let (at, ways_at) = (cx.span(key), cx.span(ways));
+    refuse_splits(cx, sw, model.name, split, &subports, refused, at, ways_at);
 }

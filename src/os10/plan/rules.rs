@@ -112,9 +112,9 @@ pub const RULES: &[(Field, Impact, Impact, &str)] = {
         ),
         (
             Breakout,
-            PortFlap,
-            PortFlap,
-            "interface breakout P map M: the port is re-created",
+            Disruptive,
+            Disruptive,
+            "interface breakout P map M: the port's interfaces are deleted and re-created with the new map's, after they give up their settings",
         ),
         (
             Interface,
@@ -611,6 +611,9 @@ pub enum Stage {
     Set,
     /// Delete what goes.
     Delete,
+    /// Take every setting away from the ports a breakout change re-creates (the old map's
+    /// ports: a subport leaves its port-channel and drops its policies before it goes).
+    Vacate,
 }
 
 /// The plan's order over the top-level kinds. Definitions are set before what uses them (a
@@ -619,7 +622,9 @@ pub enum Stage {
 /// apply them, the VLT domain before `vlt-port-channel`, port-channels and VLAN interfaces
 /// before the members and ports that join them — interfaces are set in the order of their
 /// kind, port-channels before Ethernet — and addresses before the BGP sessions over them).
-/// Sessions that go are taken away before any port changes. Deletion runs the other way: the BGP instance, then port-channels and VLANs (their members and
+/// Sessions that go are taken away before any port changes. Ports a breakout change
+/// re-creates give up their settings before the map changes; the new map's ports are set with
+/// the other interfaces. Deletion runs the other way: the BGP instance, then port-channels and VLANs (their members and
 /// users have let go while being set), the VLT domain, then policy-maps before the maps and
 /// profiles they use. Within a block its removals come first, in the reverse of the printed
 /// order (a port's service-policy and PFC go before its link-level pause returns, its
@@ -631,6 +636,7 @@ pub const STAGES: &[(Stage, Kind)] = {
     &[
         (Set, Hostname),
         (Set, Dcbx),
+        (Vacate, Interface),
         (Set, Breakout),
         (Set, Wred),
         (Set, ClassMap),

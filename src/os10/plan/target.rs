@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::super::{Config, Interface, Peer};
+use super::super::{Config, Eth, Iface, Interface, Peer};
 use super::nodes::reanchored;
 
 /// Keeps the running order of the items both sides have, then appends the new ones in the
@@ -119,17 +119,25 @@ pub fn target(running: &Config, intended: &Config) -> Config {
         }),
         (_, i) => i.clone(),
     };
+    // A breakout the intent does not state is the running one (OS10 prints every port's map:
+    // a config without it says nothing about it); a port whose map changes is re-created, with
+    // none of its running settings.
+    t.breakouts = running.breakouts.clone();
+    t.breakouts
+        .extend(intended.breakouts.iter().map(|(e, m)| (*e, m.clone())));
+    let breakouts = t.breakouts.clone();
+    let gone = rebroken(&running.breakouts, &breakouts);
     let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
     for (k, i) in &intended.interfaces {
         let mut e = i.clone();
-        if let Some(r) = running.interfaces.get(k) {
+        if let Some(r) = running.interfaces.get(k).filter(|_| !gone(k)) {
             e.shutdown = i.shutdown.or(r.shutdown);
             e.extras = reanchored(r, &e);
         }
         ifaces.insert(*k, e);
     }
     for (k, r) in &running.interfaces {
-        if !deletable(k) && !ifaces.contains_key(k) {
+        if !deletable(k) && !ifaces.contains_key(k) && !gone(k) {
             let mut e = Interface {
                 shutdown: r.shutdown,
                 ..Interface::default()
@@ -166,6 +174,21 @@ pub fn target(running: &Config, intended: &Config) -> Config {
         );
     }
     t
+}
+
+/// Whether an interface is deleted when the breakouts go `from` → `to`: an Ethernet port or
+/// subport of a front-panel port whose map `to` sets differently.
+pub fn rebroken<'a>(
+    from: &'a BTreeMap<Eth, String>,
+    to: &'a BTreeMap<Eth, String>,
+) -> impl Fn(&Iface) -> bool + 'a {
+    move |i| match i {
+        Iface::Ethernet(e) => {
+            let port = Eth { sub: None, ..*e };
+            to.get(&port).is_some_and(|m| from.get(&port) != Some(m))
+        }
+        _ => false,
+    }
 }
 
 /// Port-channels, VLAN interfaces and loopbacks are created and deleted; physical and
