@@ -392,3 +392,44 @@ fn diff_of_an_os10_switch_from_a_backup_and_live() {
     );
     assert!(out.contains("traffic pool roce type lossless\n"), "{out}");
 }
+
+/// The leaf boots from its compiled configuration plus a BGP neighbor the fabric does not
+/// have, with a password the model does not know (masked, as OS10 prints it).
+fn boot_with_a_bgp_password(dir: &Path, path: &Path) {
+    let renderer = fabric::os10::Renderer::embedded().unwrap();
+    let text = renderer.render(&intended(path, LEAF)).unwrap();
+    let text = format!(
+        "{text}router bgp 65101\n neighbor 127.0.0.9\n  password 9 ****\n  remote-as 65100\n  no shutdown\n !\n"
+    );
+    fabric::os10::parse(&text).expect("the booted configuration reads as OS10");
+    let state = state_of(dir, LEAF);
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("startup-configuration.cfg"), text).unwrap();
+}
+
+#[test]
+fn a_deletion_a_roll_back_cannot_undo_is_refused_without_transactions() {
+    let dir = scratch("loses");
+    let path = fabric(&dir, "10.3.2.1");
+    boot_with_a_bgp_password(&dir, &path);
+    let (code, out) = push(&dir, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("warning: `no router bgp"), "{out}");
+    assert!(out.contains("password 9 ****"), "{out}");
+    assert!(
+        out.contains("leaf01: not pushed: its release has no transaction mode"),
+        "{out}"
+    );
+    let log = log(&dir);
+    assert!(!log.iter().any(|l| l.starts_with("configure")), "{log:?}");
+
+    // With transaction mode a failure is discarded, never undone by the plan back: the push
+    // goes ahead and says what the deletion takes.
+    let dir = scratch("loses-tx");
+    let path = fabric(&dir, "10.5.3.2");
+    boot_with_a_bgp_password(&dir, &path);
+    let (code, out) = push(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("warning: `no router bgp"), "{out}");
+    assert!(startup(&dir).bgp.is_none());
+}

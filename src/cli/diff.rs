@@ -409,6 +409,11 @@ fn text(report: &Report, color: bool) -> String {
                 _ => c.impact().to_string(),
             };
             out += &format!("{:>4}. {}  [{tag}]\n", i + 1, c.shown());
+            if let Cmd::Os10(s) = c
+                && let Some(loss) = s.loss()
+            {
+                out += &format!("        warning: {loss}\n");
+            }
         }
         out += "\n";
     }

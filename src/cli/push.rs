@@ -421,14 +421,15 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     // 1. Fetch and plan every switch, show the plans.
     let planned = parallel(&jobs, args.connect.parallel, |j| push::plan(j, opts));
     let mut out = std::io::stdout().lock();
-    let mut unreachable = 0;
+    // Switches not reached or refused before anything was sent: the push fails.
+    let mut not_pushed = 0;
     let mut work: Vec<(&Job, Planned)> = Vec::new();
     // The switches not pushed (no change, a dry run, declined): their sessions' transcripts.
     let mut quiet: Vec<Report> = Vec::new();
     for (job, p) in jobs.iter().zip(planned) {
         match p {
             Err(e) => {
-                unreachable += 1;
+                not_pushed += 1;
                 // Connection and read errors name the switch already.
                 let e = e.to_string();
                 if e.starts_with(&format!("{}:", job.target.name)) {
@@ -443,8 +444,32 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             }
             Ok(p) => {
                 let _ = writeln!(out, "{}: {} command(s)", job.target.name, p.state.len());
+                let losses = p.state.losses();
                 for (n, (command, impact)) in p.state.shown().into_iter().enumerate() {
                     let _ = writeln!(out, "  {:>3}. {command}  [{impact}]", n + 1);
+                    for (_, loss) in losses.iter().filter(|(k, _)| *k == n) {
+                        let _ = writeln!(out, "       warning: {loss}");
+                    }
+                }
+                // Without a transaction, a failure is undone by the plan back, which would
+                // re-create what these steps delete without its unmodeled lines (a BGP
+                // neighbor without its password): such a switch is not pushed.
+                if !losses.is_empty() && !p.state.transactions() && !args.dry_run {
+                    not_pushed += 1;
+                    let _ = writeln!(
+                        out,
+                        "{}: not pushed: its release has no transaction mode, so a roll-back \
+                         could not restore what step(s) {} delete; remove those lines on the \
+                         switch first",
+                        job.target.name,
+                        losses
+                            .iter()
+                            .map(|(n, _)| (n + 1).to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    quiet.push(close(job, p));
+                    continue;
                 }
                 work.push((job, p));
             }
@@ -458,7 +483,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
         let logs_missing = say_transcript_errors(&mut out, &quiet);
         drop(out);
-        return Ok(if unreachable > 0 || logs_missing {
+        return Ok(if not_pushed > 0 || logs_missing {
             exit::FAILURE
         } else if args.dry_run {
             exit::OK
@@ -627,7 +652,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     drop(out);
     Ok(if !all_ok {
         exit::FINDINGS
-    } else if unreachable > 0 || logs_missing {
+    } else if not_pushed > 0 || logs_missing {
         exit::FAILURE
     } else {
         verify_after(args, &fabric, &jobs, opts)

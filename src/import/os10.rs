@@ -53,8 +53,17 @@ pub(super) struct SwitchDoc {
     stp: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
+    /// The management address the VLT peer's `backup destination` names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mgmt: Option<FlowMap<MgmtDoc>>,
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     ports: Ordered<FlowMap<Settings>>,
+}
+
+/// `mgmt: { host: A }`.
+#[derive(Serialize)]
+pub(super) struct MgmtDoc {
+    host: String,
 }
 
 /// A fabric `mlag` pair: on OS10 a VLT domain.
@@ -269,7 +278,9 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
                 a.insert(Attr::Admin("down".into()));
             }
             if discovery.contains(&e) {
+                // The VLTi carries the IPL's QoS (its ports are the IPL's members).
                 ipl.insert(port(e));
+                qos_attrs(c, &q, i, &mut a);
             } else if let Some(g) = i.channel_group {
                 let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
                 let mode = match g.mode {
@@ -525,6 +536,15 @@ pub(super) fn add(
         }
     }
 
+    // A VLT peer's `backup destination` is this switch's management address.
+    let peer_backup = |n: &str| {
+        let peer = pairs.iter().find_map(|(a, b)| match n {
+            _ if *a == n => Some(*b),
+            _ if *b == n => Some(*a),
+            _ => None,
+        })?;
+        sources[peer].config.vlt.as_ref()?.backup
+    };
     let mut notes = BTreeMap::new();
     for (p, runs) in prepared.iter().zip(ranges) {
         let c = &p.source.config;
@@ -586,6 +606,11 @@ pub(super) fn add(
             // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them.
             stp: paired(p.name).then_some("on"),
             bgp: bgp(c),
+            mgmt: peer_backup(p.name).map(|a| {
+                FlowMap(MgmtDoc {
+                    host: a.to_string(),
+                })
+            }),
             ports: Ordered(
                 entries
                     .into_iter()

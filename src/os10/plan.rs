@@ -67,8 +67,12 @@ impl Step {
 /// The verbatim lines a deletion at the top level or in `router bgp` takes with its block.
 fn lost(running: &Config, mode: &[String], command: &str) -> Vec<String> {
     let words: Vec<&str> = command.split(' ').collect();
+    // A `!` closes a block: nothing to lose.
     let texts = |x: &super::Extras| -> Vec<String> {
-        x.iter().map(|(_, t)| t.trim().to_string()).collect()
+        x.iter()
+            .map(|(_, t)| t.trim().to_string())
+            .filter(|t| t != "!")
+            .collect()
     };
     let peer = |p: &super::Peer| -> Vec<String> {
         let mut v = texts(&p.extras);

@@ -137,6 +137,19 @@ impl State {
         }
     }
 
+    /// Per step (by index), what it deletes that no plan can type back (an OS10 BGP
+    /// neighbor's `password`, masked): a roll-back would re-create the block without it.
+    pub fn losses(&self) -> Vec<(usize, String)> {
+        match self {
+            State::Onyx { .. } => Vec::new(),
+            State::Os10 { steps, .. } => steps
+                .iter()
+                .enumerate()
+                .filter_map(|(n, s)| s.loss().map(|l| (n, l)))
+                .collect(),
+        }
+    }
+
     /// Whether the switch applies a plan atomically (OS10 transaction mode).
     pub fn transactions(&self) -> bool {
         matches!(
