@@ -1109,19 +1109,12 @@ fn whole_word<'a>(at: &'a str, words: &[&str]) -> Result<(), nom::Err<Expect<'a>
             what: "more words: the line ends early (cut short?)",
         }));
     }
-    // One pass, comparing bytes only where the lengths allow a match: on nearly every line
-    // `w` is one of `words`.
-    let mut cut = false;
-    for k in words {
-        if k.len() == w.len() {
-            if *k == w {
-                return Ok(());
-            }
-        } else if k.len() > w.len() && k.starts_with(w) {
-            cut = true;
-        }
+    // Bytes compared only where the lengths allow a match: on nearly every line `w` is one
+    // of `words`.
+    if words.iter().any(|k| k.len() == w.len() && *k == w) {
+        return Ok(());
     }
-    if cut {
+    if words.iter().any(|k| k.len() > w.len() && k.starts_with(w)) {
         return Err(nom::Err::Failure(Expect {
             at,
             what: "a whole keyword, not the start of one (the line is cut short?)",
