@@ -1109,12 +1109,19 @@ fn whole_word<'a>(at: &'a str, words: &[&str]) -> Result<(), nom::Err<Expect<'a>
             what: "more words: the line ends early (cut short?)",
         }));
     }
-    // Bytes compared only where the lengths allow a match: on nearly every line `w` is one
-    // of `words`.
-    if words.iter().any(|k| k.len() == w.len() && *k == w) {
+    // Whole strings compared only where the length and the first byte allow a match: on
+    // nearly every line `w` is one of `words`, and this runs on every modeled line.
+    let like = |k: &&str| k.as_bytes().first() == w.as_bytes().first();
+    if words
+        .iter()
+        .any(|k| k.len() == w.len() && like(k) && *k == w)
+    {
         return Ok(());
     }
-    if words.iter().any(|k| k.len() > w.len() && k.starts_with(w)) {
+    if words
+        .iter()
+        .any(|k| k.len() > w.len() && like(k) && k.starts_with(w))
+    {
         return Err(nom::Err::Failure(Expect {
             at,
             what: "a whole keyword, not the start of one (the line is cut short?)",
