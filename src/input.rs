@@ -49,7 +49,7 @@ pub fn mib(bytes: u64) -> String {
 /// The bytes of `path` (`-`: standard input), at most `limit` of them.
 pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
     if path == Path::new("-") {
-        return capped(std::io::stdin().lock(), limit);
+        return capped(std::io::stdin().lock(), limit, 0);
     }
     let meta = std::fs::metadata(path).map_err(Refused::Io)?;
     let kind = kind(&meta);
@@ -64,7 +64,8 @@ pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
     }
     // A regular file, or a pipe (`<(…)`): read up to the limit either way, in case it grows.
     let file = std::fs::File::open(path).map_err(Refused::Io)?;
-    capped(file, limit)
+    let size = if meta.is_file() { meta.len() } else { 0 };
+    capped(file, limit, size)
 }
 
 /// What a path is when it is not something to read from: a folder or a device. Pipes
@@ -85,8 +86,11 @@ fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
     }
 }
 
-fn capped(r: impl Read, limit: u64) -> Result<Vec<u8>, Refused> {
-    let mut buf = Vec::new();
+/// At most `limit` bytes of `r`, in a buffer sized for the `expected` bytes a file says it
+/// has: read in place, not copied into ever larger buffers as it grows (for a config of a
+/// few MB, the copies and the fresh pages they touch cost more than reading it).
+fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, Refused> {
+    let mut buf = Vec::with_capacity(usize::try_from(expected.min(limit)).unwrap_or(0));
     r.take(limit.saturating_add(1))
         .read_to_end(&mut buf)
         .map_err(Refused::Io)?;

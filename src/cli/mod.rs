@@ -641,10 +641,16 @@ fn parse_diagnostic(
 }
 
 fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
-    let config = match read_config(path, color)? {
+    let (config, text) = match load_config(path, color)? {
         Ok(c) => c,
-        Err(code) => return Ok(code),
+        Err(diagnostic) => {
+            err!("{diagnostic}");
+            return Ok(exit::FAILURE);
+        }
     };
+    // The process ends next: freeing the text and the model piece by piece would be a tenth
+    // of reading a large config.
+    std::mem::forget(text);
     let text = match format {
         ParseFormat::Cli => Renderer::embedded()?.render(&config)?,
         ParseFormat::Json => {
@@ -656,6 +662,7 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
         ParseFormat::Check => String::new(),
     };
     out!("{text}");
+    std::mem::forget(config);
     Ok(exit::OK)
 }
 

@@ -1098,15 +1098,30 @@ fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<
 /// or a size limit), never an abbreviation, and is an error rather than a line kept as it
 /// is. A whole word the model does not know is the caller's to keep verbatim.
 fn whole_word<'a>(at: &'a str, words: &[&str]) -> Result<(), nom::Err<Expect<'a>>> {
-    let at = at.trim_start_matches([' ', '\t']);
-    let w = at.split([' ', '\t']).next().unwrap_or("");
+    let at = &at[spaces(at)..];
+    let w = &at[..at
+        .bytes()
+        .position(|b| b == b' ' || b == b'\t')
+        .unwrap_or(at.len())];
     if w.is_empty() {
         return Err(nom::Err::Failure(Expect {
             at,
             what: "more words: the line ends early (cut short?)",
         }));
     }
-    if !words.contains(&w) && words.iter().any(|k| k.starts_with(w)) {
+    // Whole strings compared only where the length and the first byte allow a match: on
+    // nearly every line `w` is one of `words`, and this runs on every modeled line.
+    let like = |k: &&str| k.as_bytes().first() == w.as_bytes().first();
+    if words
+        .iter()
+        .any(|k| k.len() == w.len() && like(k) && *k == w)
+    {
+        return Ok(());
+    }
+    if words
+        .iter()
+        .any(|k| k.len() > w.len() && like(k) && k.starts_with(w))
+    {
         return Err(nom::Err::Failure(Expect {
             at,
             what: "a whole keyword, not the start of one (the line is cut short?)",

@@ -410,16 +410,19 @@ fn flush(cfg: &mut Config, run: &mut Option<(IfaceRange, Vec<IfaceCmd>)>) {
 /// What the grammar made of a line: `None` for blank, `#` and `##` lines.
 type Parsed = Option<Result<Option<Command>, command::Malformed>>;
 
-/// A block of lines: each without its pager prompt and its leading and trailing white space,
-/// whether it was indented, and what the grammar made of it.
-type Block<'t> = Vec<(&'t str, bool, Parsed)>;
+/// A line without its pager prompt and its leading and trailing white space, whether it was
+/// indented, and what the grammar made of it.
+type Line<'t> = (&'t str, bool, Parsed);
 
-/// The lines of `text` from `start` to `end` (a block ends after a newline, or at the end of
-/// the text), through the grammar. `memchr` finds the ends of lines a vector at a time.
-fn read_block(text: &str, start: usize, end: usize) -> Block<'_> {
-    let mut out = Vec::with_capacity((end - start) / 48 + 1);
+/// The lines of a block of text, in order.
+type Block<'t> = Vec<Line<'t>>;
+
+/// Reads the lines of `text` from `start` to `end` (a block ends after a newline, or at the
+/// end of the text) through the grammar, into `out`. `memchr` finds the ends of lines a
+/// vector at a time.
+fn read_block<'t>(text: &'t str, start: usize, end: usize, out: &mut Block<'t>) {
     let mut at = start;
-    fn read(line: &str) -> (&str, bool, Parsed) {
+    fn read(line: &str) -> Line<'_> {
         let line = if line.trim_ascii_start().starts_with("lines ") {
             strip_pager(line)
         } else {
@@ -438,21 +441,30 @@ fn read_block(text: &str, start: usize, end: usize) -> Block<'_> {
         // The last line, also when empty (as `str::split` counts lines).
         out.push(read(&text[at..]));
     }
-    out
 }
 
-/// The lines in order, from blocks read by worker threads: the grammar is most of the time a
-/// large config takes to read, so it runs on the machine's cores, a block at a time, while
-/// this side applies the blocks already read.
+/// Blocks given back once their lines are taken, to be filled again: the lines in flight
+/// stay a few blocks' worth of memory, not the whole text's (fresh pages cost more than
+/// the grammar on a large config).
+type Spent<'t> = std::sync::Arc<std::sync::Mutex<Vec<Block<'t>>>>;
+
+/// The lines in order, a block at a time: read by worker threads for a large text (the
+/// grammar is most of the time a large config takes to read, so it runs on the machine's
+/// cores while this side applies the blocks already read), else here, as they are needed.
 struct Lines<'t> {
-    current: std::vec::IntoIter<(&'t str, bool, Parsed)>,
+    text: &'t str,
+    /// Each block's start and end in `text`.
+    bounds: Vec<(usize, usize)>,
+    current: Block<'t>,
+    /// The next line of `current` to hand out.
+    at: usize,
     /// Lines taken from `current` by `peek`.
-    ahead: std::collections::VecDeque<(&'t str, bool, Parsed)>,
+    ahead: std::collections::VecDeque<Line<'t>>,
     next_block: usize,
-    blocks: usize,
     /// Blocks that arrived before their turn.
     early: std::collections::BTreeMap<usize, Block<'t>>,
-    from_workers: Option<std::sync::mpsc::Receiver<(usize, Block<'t>)>>,
+    /// From the workers, if any: each block as it is read; and where spent blocks go back.
+    workers: Option<(std::sync::mpsc::Receiver<(usize, Block<'t>)>, Spent<'t>)>,
     lineno: usize,
 }
 
@@ -477,45 +489,44 @@ impl<'t> Lines<'t> {
         Some(self.ahead[k].0)
     }
 
-    fn pull(&mut self) -> Option<(&'t str, bool, Parsed)> {
+    fn pull(&mut self) -> Option<Line<'t>> {
         loop {
-            if let Some(x) = self.current.next() {
-                return Some(x);
+            if let Some(x) = self.current.get_mut(self.at) {
+                self.at += 1;
+                return Some(std::mem::take(x));
             }
-            if self.next_block == self.blocks {
-                return None;
-            }
+            let &(start, end) = self.bounds.get(self.next_block)?;
+            self.current.clear();
+            self.at = 0;
+            let Some((from_workers, spent)) = &self.workers else {
+                read_block(self.text, start, end, &mut self.current);
+                self.next_block += 1;
+                continue;
+            };
             let block = loop {
                 if let Some(b) = self.early.remove(&self.next_block) {
                     break b;
                 }
                 // A worker only stops early when this side is gone, so a block is missing only
                 // if a worker panicked; the scope then reports the panic.
-                let (k, b) = self.from_workers.as_ref()?.recv().ok()?;
+                let (k, b) = from_workers.recv().ok()?;
                 self.early.insert(k, b);
             };
             self.next_block += 1;
-            self.current = block.into_iter();
+            let done = std::mem::replace(&mut self.current, block);
+            if done.capacity() > 0
+                && let Ok(mut spent) = spent.lock()
+            {
+                spent.push(done);
+            }
         }
     }
 }
 
-/// Reads `text` into [`Lines`] for `f`: on `workers` threads for a large text, in place for a
-/// small one.
+/// Reads `text` into [`Lines`] for `f`: on `workers` threads for a large text, on this one
+/// for a small one.
 fn read_lines<'t, T>(text: &'t str, workers: usize, f: impl FnOnce(Lines<'t>) -> T) -> T {
     const BLOCK: usize = 64 * 1024;
-    let lines = |current: Block<'t>, blocks, from_workers| Lines {
-        current: current.into_iter(),
-        ahead: Default::default(),
-        next_block: 0,
-        blocks,
-        early: Default::default(),
-        from_workers,
-        lineno: 0,
-    };
-    if workers < 2 || text.len() < 2 * BLOCK {
-        return f(lines(read_block(text, 0, text.len()), 0, None));
-    }
     // Blocks end after a newline.
     let mut bounds = Vec::new();
     let mut start = 0;
@@ -527,23 +538,48 @@ fn read_lines<'t, T>(text: &'t str, workers: usize, f: impl FnOnce(Lines<'t>) ->
         bounds.push((start, end));
         start = end;
     }
+    if bounds.is_empty() {
+        // An empty text is one empty line.
+        bounds.push((0, 0));
+    }
+    let lines = |bounds, workers| Lines {
+        text,
+        bounds,
+        current: Vec::new(),
+        at: 0,
+        ahead: Default::default(),
+        next_block: 0,
+        early: Default::default(),
+        workers,
+        lineno: 0,
+    };
+    if workers < 2 || bounds.len() < 2 {
+        return f(lines(bounds, None));
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel();
+    let spent: Spent<'t> = Default::default();
+    // Workers wait once this many blocks are read ahead of this side.
+    let (tx, rx) = std::sync::mpsc::sync_channel(2 * workers);
+    let shared = bounds.clone();
     std::thread::scope(|s| {
         for _ in 0..workers {
-            let (tx, next, bounds) = (tx.clone(), &next, &bounds);
+            let (tx, next, bounds, spent) = (tx.clone(), &next, &shared, spent.clone());
             s.spawn(move || {
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&(a, b)) = bounds.get(k) else { break };
-                    if tx.send((k, read_block(text, a, b))).is_err() {
+                    let reuse = spent.lock().ok().and_then(|mut s| s.pop());
+                    let mut block = reuse.unwrap_or_else(|| Vec::with_capacity((b - a) / 48 + 1));
+                    block.clear();
+                    read_block(text, a, b, &mut block);
+                    if tx.send((k, block)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        f(lines(Vec::new(), bounds.len(), Some(rx)))
+        f(lines(bounds, Some((rx, spent))))
     })
 }
 
