@@ -835,6 +835,7 @@ mod tests {
             command: command.to_string(),
             opens: false,
             impact: crate::diff::Impact::Hitless,
+            loses: Vec::new(),
         }
     }
 
