@@ -31,6 +31,7 @@ mod show_qos;
 mod target;
 mod trust;
 mod verify;
+mod verify_os10;
 
 use std::path::{Path, PathBuf};
 

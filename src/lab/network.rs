@@ -308,10 +308,11 @@ impl Network {
             .with_faults(faults.iter().map(|(n, f)| (n.as_str(), f)))
     }
 
-    /// The running config of every switch but `me`, read one at a time (never while `me`'s
+    /// The running config of every switch but `me`, in the network's terms (an OS10 switch's
+    /// through [`crate::lab::os10::net::view`]), read one at a time (never while `me`'s
     /// own state is locked, so two switches asking at once cannot wait on each other). A
     /// switch that is gone or whose folder cannot be read is left out, as a switch that is off.
-    pub fn others(&self, me: &str) -> BTreeMap<String, Config> {
+    pub fn others(&self, me: &str) -> BTreeMap<String, Node> {
         let members: Vec<(String, Option<Arc<Device>>, Option<PathBuf>)> = self
             .lock_members()
             .iter()
@@ -324,12 +325,12 @@ impl Network {
         members
             .into_iter()
             .filter_map(|(name, dev, dir)| {
-                let config = match (dev, dir) {
-                    (Some(d), _) => Some(d.with(|sw| sw.running.clone())),
-                    (None, Some(dir)) => super::device::running_in(&dir),
+                let node = match (dev, dir) {
+                    (Some(d), _) => Some(d.with(|sw| sw.node())),
+                    (None, Some(dir)) => super::device::node_in(&dir),
                     (None, None) => None,
                 };
-                config.map(|c| (name, c))
+                node.map(|n| (name, n))
             })
             .collect()
     }
@@ -355,25 +356,44 @@ impl Network {
     }
 }
 
+/// A switch as the network reads it: its running config in the network's terms, and its OS
+/// (which names its ports in what LLDP sends).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub config: Config,
+    pub os10: bool,
+}
+
 /// What a switch's CLI sees of the network when a command asks: the others' running configs,
 /// read just before the command runs.
 pub struct World {
     pub network: Arc<Network>,
     /// This switch's name in the fabric (its cables are filed under it).
     pub me: String,
-    pub others: BTreeMap<String, Config>,
+    pub others: BTreeMap<String, Node>,
 }
 
 impl World {
-    /// The whole network with `mine` as this switch's running config, and the cabling with
-    /// the faults in force now.
-    pub fn net<'a>(&'a self, mine: &'a Config) -> Net<'a> {
-        let mut configs: BTreeMap<&str, &Config> =
-            self.others.iter().map(|(n, c)| (n.as_str(), c)).collect();
-        configs.insert(self.me.as_str(), mine);
+    /// The whole network with `mine` as this switch's node, and the cabling with the faults in
+    /// force now.
+    pub fn net<'a>(&'a self, mine: &'a Node) -> Net<'a> {
+        let mut configs: BTreeMap<&str, &Config> = self
+            .others
+            .iter()
+            .map(|(n, c)| (n.as_str(), &c.config))
+            .collect();
+        configs.insert(self.me.as_str(), &mine.config);
+        let os10 = self
+            .others
+            .iter()
+            .filter(|(_, c)| c.os10)
+            .map(|(n, _)| n.as_str())
+            .chain(mine.os10.then_some(self.me.as_str()))
+            .collect();
         Net {
             me: &self.me,
             configs,
+            os10,
             cabling: Arc::new(self.network.cabling_now()),
         }
     }
@@ -384,6 +404,8 @@ impl World {
 pub struct Net<'a> {
     pub me: &'a str,
     pub configs: BTreeMap<&'a str, &'a Config>,
+    /// The OS10 switches (the others are Onyx).
+    pub os10: BTreeSet<&'a str>,
     pub cabling: Arc<Cabling>,
 }
 
@@ -556,7 +578,8 @@ impl<'a> Net<'a> {
     /// What LLDP on port `p` of `sw` has learned of the far end: nothing unless the link is
     /// up and LLDP runs on this switch (it receives) and on the far one (it transmits); a
     /// switch's system name is its hostname (else its name in the fabric), its port ID the
-    /// port's Onyx name. Hosts are simulated without LLDP. A fault may replace either field
+    /// port's name on its OS (Onyx `Eth1/25`, OS10 `ethernet1/1/25`: the AzureStack TOR's
+    /// `show lldp neighbors` shows its peer's so). Hosts are simulated without LLDP. A fault may replace either field
     /// (and make a host port report a neighbor).
     pub fn lldp_neighbor(&self, sw: &str, p: Port) -> Option<LldpNeighbor> {
         if !self.config(sw)?.lldp || !self.port_up(sw, p) {
@@ -564,11 +587,16 @@ impl<'a> Net<'a> {
         }
         let truth = self.cabling.far(sw, p).and_then(|(f, q)| {
             let fc = self.config(f).filter(|fc| fc.lldp)?;
+            let port_id = if self.os10.contains(f) {
+                crate::os10::Iface::Ethernet(crate::fabric::os10_eth(q)).to_string()
+            } else {
+                crate::lab::cli::Unconfirmed::LldpPortId
+                    .text()
+                    .replace("{}", &q.to_string())
+            };
             Some(LldpNeighbor {
                 system_name: fc.hostname.clone().unwrap_or_else(|| f.to_string()),
-                port_id: crate::lab::cli::Unconfirmed::LldpPortId
-                    .text()
-                    .replace("{}", &q.to_string()),
+                port_id,
             })
         });
         let Some(o) = self.cabling.lldp.get(&(sw.to_string(), p)) else {
