@@ -16,7 +16,7 @@ use crate::{root, scratch};
 fn pushed(fabric: &Path, name: &str) -> (crate::lab_ssh::Killed, PathBuf) {
     let state = scratch(name);
     let (lab, _) = start_lab_of(fabric, &state, &[], &[]);
-    let (code, out) = push_lab(fabric, &state, &[]);
+    let (code, out) = push_lab(fabric, &state, &["--allow-disruptive"]);
     assert_eq!(code, 0, "{out}");
     (lab, state)
 }
@@ -75,26 +75,6 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
         assert!(lines[0].starts_with(want), "{fault}{out}");
     }
     std::fs::remove_file(&faults).unwrap();
-
-    // A port shut down by hand on leaf-b: its cable is down, once.
-    let mut shells = crate::network::shells(&state);
-    let sh = shells.get_mut("leaf-b").unwrap();
-    for line in [
-        "configure terminal",
-        "interface ethernet1/1/50",
-        "shutdown",
-        "end",
-    ] {
-        sh.send(line).unwrap();
-    }
-    let (code, out, _) = verify_lab(&fabric, &state, &["--check", "links"]);
-    assert_eq!(code, 1, "{out}");
-    let lines = finding_lines(&out);
-    assert_eq!(lines.len(), 1, "{out}");
-    assert!(
-        lines[0].starts_with("  error V003 (link-down): ethernet 1/50: down"),
-        "{out}"
-    );
 }
 
 /// An Onyx spine and an OS10 leaf on one cable: each sees the other by LLDP (the spine's
@@ -145,4 +125,93 @@ fn a_mixed_fabric_is_judged_from_both_ends() {
         assert!(lines[0].starts_with(want), "{fault}{out}");
         std::fs::remove_file(&faults).unwrap();
     }
+}
+
+/// What a lab switch answers `line` in `session`.
+fn answer(
+    dev: &fabric::lab::device::Device,
+    session: &mut fabric::lab::cli::Session,
+    line: &str,
+) -> String {
+    match dev.command(1, session, line).step {
+        fabric::lab::device::Step::Reply { output, .. } => output,
+        _ => panic!("{line}: no reply"),
+    }
+}
+
+/// A BGP session between an OS10 leaf and an Onyx spine is derived from both ends: the
+/// leaf's `show ip bgp summary` shows it Established, read as such by `fabric verify`'s OS10
+/// reader; the spine under another AS than the leaf expects makes it Idle, a neighbor the
+/// spine does not have Active.
+#[test]
+fn an_os10_bgp_session_is_decided_by_both_ends() {
+    use fabric::lab::cli::{Session, Switch};
+    use fabric::lab::device::Device;
+    use fabric::lab::network::{Cabling, Network};
+    use std::sync::Arc;
+
+    let mut cabling = Cabling::default();
+    cabling.connect(
+        ("leaf", "1/54".parse().unwrap()),
+        ("spine", "1/1".parse().unwrap()),
+    );
+    let network = Network::new(cabling);
+    let leaf_config = fabric::os10::parse(
+        "hostname leaf\n\
+         interface ethernet1/1/54\n no shutdown\n no switchport\n ip address 10.0.0.1/31\n\
+         router bgp 65101\n router-id 10.1.0.1\n neighbor 10.0.0.0\n  remote-as 65000\n  no shutdown\n neighbor 10.0.0.4\n  remote-as 65000\n  no shutdown\n",
+    )
+    .unwrap();
+    let model = fabric::os10::models::Model::named("S5248F-ON").unwrap();
+    let leaf = Arc::new(Device::new(Switch::os10_with(
+        fabric::lab::os10::Os10Switch::with_config(leaf_config, model),
+    )));
+    let spine = Arc::new(Device::new(Switch::factory("spine")));
+    for (name, dev) in [("leaf", &leaf), ("spine", &spine)] {
+        network.add_device(name, dev);
+        dev.join(network.clone(), name);
+    }
+    let mut onyx = Session::configuring();
+    for line in [
+        "lldp",
+        "ip routing vrf default",
+        "interface ethernet 1/1 no switchport force",
+        "interface ethernet 1/1 ip address 10.0.0.0/31 primary",
+        "protocol bgp",
+        "router bgp 65000 vrf default",
+        "router bgp 65000 vrf default router-id 10.255.0.1 force",
+        "router bgp 65000 vrf default neighbor 10.0.0.1 remote-as 65101",
+    ] {
+        assert_eq!(answer(&spine, &mut onyx, line), "", "{line}");
+    }
+    let mut os10 = Session::new();
+    let read = |os10: &mut Session| {
+        let text = answer(&leaf, os10, "show ip bgp summary");
+        fabric::verify::read_os10::bgp_summary(&text)
+            .unwrap_or_else(|e| panic!("{e}: {text}"))
+            .unwrap()
+    };
+    let s = read(&mut os10);
+    assert_eq!(
+        (s.asn, s.router_id),
+        (65101, Some("10.1.0.1".parse().unwrap()))
+    );
+    let up = &s.neighbors[&"10.0.0.0".parse().unwrap()];
+    assert!(up.established(), "{up:?}");
+    assert_eq!(s.neighbors[&"10.0.0.4".parse().unwrap()].state, "Active");
+    // The leaf's LLDP sees the spine's port, as Onyx names it.
+    let lldp = answer(&leaf, &mut os10, "show lldp neighbors");
+    let n = fabric::verify::read_os10::lldp_neighbors(&lldp).unwrap();
+    assert_eq!(n[&"1/54".parse().unwrap()][0].port_id, "Eth1/1", "{lldp}");
+    // The spine moves to another AS: the leaf's session is refused.
+    for line in [
+        "no router bgp 65000 vrf default",
+        "router bgp 65009 vrf default",
+        "router bgp 65009 vrf default router-id 10.255.0.1 force",
+        "router bgp 65009 vrf default neighbor 10.0.0.1 remote-as 65101",
+    ] {
+        answer(&spine, &mut onyx, line);
+    }
+    let s = read(&mut os10);
+    assert_eq!(s.neighbors[&"10.0.0.0".parse().unwrap()].state, "Idle");
 }

@@ -208,7 +208,11 @@ fn read_switch(target: &Target, plan: &verify::Plan, opts: &Options) -> (Observe
     if plan.queries.is_empty() {
         return (obs, unread);
     }
-    let mut cli = match crate::device::Cli::open(target, opts) {
+    let dialect = match plan.os {
+        crate::fabric::Os::Onyx => &crate::device::dialect::ONYX,
+        crate::fabric::Os::Os10 => &crate::device::dialect::OS10,
+    };
+    let mut cli = match crate::device::Cli::open_as(target, opts, dialect) {
         Ok(c) => c,
         Err(e) => {
             unread.push(problem(None, e.to_string()));
