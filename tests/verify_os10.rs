@@ -215,3 +215,40 @@ fn an_os10_bgp_session_is_decided_by_both_ends() {
     let s = read(&mut os10);
     assert_eq!(s.neighbors[&"10.0.0.0".parse().unwrap()].state, "Idle");
 }
+
+/// `fabric import --live` of an OS10 switch (`--model` of an OS10 model): its running
+/// configuration read over its OS10 session, only read, into a fabric that compiles back to
+/// it. The leaf is the mixed fabric's, pushed to the lab.
+#[test]
+fn import_live_reads_an_os10_switch() {
+    let dir = scratch("import-live-os10");
+    let fabric = dir.join("mixed.yaml");
+    std::fs::copy(crate::shared().join("os10/lab/mixed.yaml"), &fabric).unwrap();
+    let (_lab, state) = pushed(&fabric, "import-live-os10-lab");
+    let a = &crate::lab_ssh::lab_inventory(&state).switches["leaf01"];
+    let log = state.join("leaf01/commands.log");
+    let before = std::fs::read_to_string(&log).unwrap().lines().count();
+    let (code, out) = crate::run(
+        crate::lab_ssh::fabric_bin()
+            .current_dir(&state)
+            .arg("import")
+            .arg("--live")
+            .arg(format!("leaf01={}@{}:{}", a.user, a.host, a.port))
+            .args(["--model", "S5248F-ON", "--inventory"])
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("leaf01:"), "{out}");
+    assert!(out.contains("os: os10") || out.contains("os10:"), "{out}");
+    assert!(out.contains("ethernet1/1/1"), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let sent: Vec<&str> = text.lines().skip(before).collect();
+    assert!(
+        sent.iter()
+            .any(|l| l.ends_with("\tshow running-configuration")),
+        "{sent:?}"
+    );
+    assert_read_only(sent.into_iter());
+}
