@@ -24,7 +24,17 @@ fn pushed(fabric: &Path, name: &str) -> (crate::lab_ssh::Killed, PathBuf) {
 #[test]
 fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding() {
     let fabric = root().join("fabrics/vcf-bitfusion.yaml");
-    let (_lab, state) = pushed(&fabric, "verify-os10");
+    let state = scratch("verify-os10");
+    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    // `push --verify-state`: the push, then the same verification, clean.
+    let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive", "--verify-state"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "2 switch(es) verified (cabling, links, pfc, qos, pools, bgp, mlag): 0 finding(s)"
+        ),
+        "{out}"
+    );
     let (code, out, sent) = verify_lab(&fabric, &state, &[]);
     assert_eq!(code, 0, "{out}");
     assert!(
