@@ -10,30 +10,13 @@
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
-use super::read::{BgpNeighbor, BgpSummary, Link, Neighbor, gbps};
+use super::read::{BgpNeighbor, BgpSummary, Link, Neighbor, gbps, head};
 use crate::os10::Eth;
 use crate::types::Port;
 
-/// The start of a line, to show in an error (control characters escaped).
-fn head(text: &str) -> String {
-    let line = text.trim().lines().next().unwrap_or("");
-    let mut out: String = line
-        .chars()
-        .take(60)
-        .flat_map(char::escape_default)
-        .collect();
-    if line.chars().count() > 60 {
-        out.push('…');
-    }
-    out
-}
-
 /// The first line of a reply that is OS10's error (`% Error: Illegal parameter.`).
 fn error_line(text: &str) -> Result<(), String> {
-    match text.lines().map(str::trim).find(|l| l.starts_with('%')) {
-        Some(l) => Err(format!("the switch answered `{}`", head(l))),
-        None => Ok(()),
-    }
+    super::read::error_line(text).map_or(Ok(()), Err)
 }
 
 /// An OS10 port name (`ethernet1/1/53`, `ethernet1/1/53:2`, `Eth 1/1/53`) as the fabric's
