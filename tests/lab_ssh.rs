@@ -954,14 +954,21 @@ fn keyboard_interactive_only_switch() {
 }
 
 /// Every command of an audit's sessions (`SESSION<TAB>LINE` lines of a lab's log) is a
-/// `show` command or the session's own setup.
+/// `show` command or the session's own setup (Onyx's paging off and `enable`, OS10's
+/// `terminal length 0`).
 pub fn assert_read_only<'a>(lines: impl Iterator<Item = &'a str>) {
     let mut n = 0;
     for line in lines {
         let command = line.split_once('\t').map_or(line, |(_, c)| c);
         assert!(
             command.starts_with("show ")
-                || ["no cli session paging enable", "enable", "exit"].contains(&command),
+                || [
+                    "no cli session paging enable",
+                    "enable",
+                    "exit",
+                    "terminal length 0"
+                ]
+                .contains(&command),
             "an audit sent `{command}`"
         );
         n += 1;

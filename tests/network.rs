@@ -203,7 +203,7 @@ fn lldp(
         me: me.to_string(),
         others: network.others(me),
     };
-    let mine = devices[me].snapshot().running;
+    let mine = devices[me].snapshot().node();
     world
         .net(&mine)
         .lldp_neighbor(me, port.parse().unwrap())

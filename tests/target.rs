@@ -218,18 +218,13 @@ fn a_fabric_mixes_onyx_and_os10_switches() {
 
 /// Every command that only knows Onyx refuses an OS10 switch, naming it and what is not yet
 /// supported, with exit 2, before reading or sending anything (`lab`, `diff` and `push` know
-/// OS10: `tests/push_os10.rs`).
+/// OS10: `tests/push_os10.rs`; `verify` and `push --verify-state`: `tests/verify_os10.rs`).
 #[test]
 fn onyx_only_commands_refuse_os10_switches() {
     let dir = scratch("target-refuse");
     std::fs::write(dir.join("mixed.yaml"), MIXED).unwrap();
     std::fs::write(dir.join("leaf01.cfg"), "").unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["verify", "mixed.yaml", "--lab"], "`fabric verify`"),
-        (
-            &["push", "mixed.yaml", "--lab", "--yes", "--verify-state"],
-            "`fabric push --verify-state`",
-        ),
         (
             &["audit", "mixed.yaml", "--lab"],
             "`fabric audit --live` and `--lab`",

@@ -676,7 +676,7 @@ fn a_reply_that_does_not_read_is_not_a_state() {
 
 /// `fabric verify FABRIC --inventory` against a running `fabric lab`: its exit code and
 /// output, the commands it sent each switch (from the switches' logs).
-fn verify_lab(
+pub(crate) fn verify_lab(
     fabric: &Path,
     state: &Path,
     extra: &[&str],
@@ -737,7 +737,7 @@ fn by_hand(state: &Path, switch: &str, line: &str) {
 }
 
 /// The finding lines of a text report.
-fn finding_lines(out: &str) -> Vec<&str> {
+pub(crate) fn finding_lines(out: &str) -> Vec<&str> {
     out.lines()
         .filter(|l| l.starts_with("  error ") || l.starts_with("  warning "))
         .collect()

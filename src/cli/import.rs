@@ -1,5 +1,5 @@
-//! `fabric import`: running configs (Onyx or OS10 files, folders of backups, or live Onyx
-//! switches read with `show` commands) → a fabric file.
+//! `fabric import`: running configs (Onyx or OS10 files, folders of backups, or live switches
+//! read with `show` commands: OS10 ones when `--model` names an OS10 model) → a fabric file.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -14,7 +14,8 @@ pub struct Args {
     /// Running configs, Onyx or OS10: files, or folders of `<switch>.cfg` (backups).
     #[arg(value_name = "RUNNING")]
     running: Vec<PathBuf>,
-    /// Also read these switches over SSH (`NAME=[USER@]HOST[:PORT]`, repeatable).
+    /// Also read these switches over SSH (`NAME=[USER@]HOST[:PORT]`, repeatable); OS10
+    /// switches when `--model` names an OS10 model.
     #[arg(long = "live", value_name = "NAME=HOST")]
     live: Vec<String>,
     /// The switches' model, instead of guessing it from their ports (an Onyx model for Onyx
@@ -123,21 +124,46 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
         let mut opts = args.connect.options(&inventory, None)?;
         opts.switches.extend(targets.iter().map(|t| t.name.clone()));
-        let fetched = super::push::read_switches(&targets, &opts, args.connect.parallel, false)?;
-        for (t, (config, _)) in targets.into_iter().zip(fetched) {
-            let origin = format!(
-                "ssh://{}@{}:{} (show running-config)",
-                t.user, t.host, t.port
-            );
-            named(&t.name, &origin)?;
-            sources.insert(
-                t.name.clone(),
-                Source {
-                    origin,
-                    config,
-                    model,
-                },
-            );
+        if os10_model.is_some() {
+            // `--model` of an OS10 model: the live switches are OS10 ones.
+            for (t, (text, config)) in
+                targets
+                    .iter()
+                    .zip(read_os10_switches(&targets, &opts, args.connect.parallel)?)
+            {
+                let origin = format!(
+                    "ssh://{}@{}:{} (show running-configuration)",
+                    t.user, t.host, t.port
+                );
+                named(&t.name, &origin)?;
+                os10.insert(
+                    t.name.clone(),
+                    import::os10::Source {
+                        origin,
+                        text,
+                        config,
+                        model: os10_model,
+                    },
+                );
+            }
+        } else {
+            let fetched =
+                super::push::read_switches(&targets, &opts, args.connect.parallel, false)?;
+            for (t, (config, _)) in targets.into_iter().zip(fetched) {
+                let origin = format!(
+                    "ssh://{}@{}:{} (show running-config)",
+                    t.user, t.host, t.port
+                );
+                named(&t.name, &origin)?;
+                sources.insert(
+                    t.name.clone(),
+                    Source {
+                        origin,
+                        config,
+                        model,
+                    },
+                );
+            }
         }
     }
     let text = import::import_all(&sources, &os10).map_err(Failure)?;
@@ -214,6 +240,37 @@ fn target(
     }
     crate::device::ssh_config::target(ssh, name, host, port, user)
         .map_err(|e| Failure(format!("`--live {spec}`: {e}")))
+}
+
+/// The running configurations of live OS10 switches, read at once over their OS10 sessions
+/// (`show running-configuration`): each one's text and config; an error naming every switch
+/// that could not be read.
+fn read_os10_switches(
+    targets: &[crate::device::Target],
+    opts: &crate::device::Options,
+    parallel: usize,
+) -> Result<Vec<(String, crate::os10::Config)>, Failure> {
+    let fetched = super::push::parallel(targets, parallel, |target| {
+        let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
+        let read = cli.fetch_os10()?;
+        cli.close();
+        Ok::<_, crate::device::Error>(read)
+    });
+    let mut out = Vec::new();
+    let mut failed = false;
+    for (target, r) in targets.iter().zip(fetched) {
+        match r {
+            Ok(r) => out.push(r),
+            Err(e) => {
+                errln!("error: {}: {e}", target.name);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return Err(Failure("not every switch could be read".into()));
+    }
+    Ok(out)
 }
 
 /// Reads an OS10 running configuration: its text and config, or `None` when it cannot be

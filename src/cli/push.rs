@@ -396,13 +396,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = checked.passed().and_then(|f| f.into_iter().next()) else {
         return Ok(code);
     };
-    if args.verify_state.is_some() {
-        super::onyx_only(
-            &fabric,
-            &args.switches,
-            "`fabric push --verify-state` (`fabric verify`'s OS10 show commands)",
-        )?;
-    }
     let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
     let jobs = jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;

@@ -67,11 +67,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FAILURE);
     };
-    super::onyx_only(
-        &fabric,
-        &args.switches,
-        "`fabric verify` (OS10 show commands)",
-    )?;
     let reach = super::push::reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
     let jobs = super::push::jobs(
         &fabric,
@@ -206,14 +201,18 @@ fn read_switch(target: &Target, plan: &verify::Plan, opts: &Options) -> (Observe
     let mut unread = Vec::new();
     let problem = |q: Option<&verify::Query>, problem: String| Unread {
         switch: target.name.clone(),
-        command: q.map_or_else(|| "(connection)".into(), verify::Query::command),
+        command: q.map_or_else(|| "(connection)".into(), |q| q.command_on(plan.os)),
         problem,
         port: q.and_then(verify::Query::port),
     };
     if plan.queries.is_empty() {
         return (obs, unread);
     }
-    let mut cli = match crate::device::Cli::open(target, opts) {
+    let dialect = match plan.os {
+        crate::fabric::Os::Onyx => &crate::device::dialect::ONYX,
+        crate::fabric::Os::Os10 => &crate::device::dialect::OS10,
+    };
+    let mut cli = match crate::device::Cli::open_as(target, opts, dialect) {
         Ok(c) => c,
         Err(e) => {
             unread.push(problem(None, e.to_string()));
@@ -222,9 +221,9 @@ fn read_switch(target: &Target, plan: &verify::Plan, opts: &Options) -> (Observe
     };
     let mut queries = plan.queries.iter();
     for q in queries.by_ref() {
-        match cli.run(&q.command()) {
+        match cli.run(&q.command_on(plan.os)) {
             Ok(reply) => {
-                if let Err(why) = obs.record(q, &reply) {
+                if let Err(why) = obs.record_on(plan.os, q, &reply) {
                     unread.push(problem(Some(q), why));
                 }
             }

@@ -292,6 +292,15 @@ pub fn os10_eth(p: Port) -> crate::os10::Eth {
     }
 }
 
+/// The fabric port an OS10 port is: the inverse of [`os10_eth`].
+pub fn os10_port(e: crate::os10::Eth) -> Port {
+    Port {
+        slot: 1,
+        port: e.port,
+        sub: e.sub,
+    }
+}
+
 /// A switch's hardware: a model from its OS's table.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Hardware {

@@ -267,6 +267,20 @@ impl Switch {
         }
     }
 
+    /// The switch as the network reads it.
+    pub fn node(&self) -> super::network::Node {
+        match &self.os10 {
+            Some(o) => super::network::Node {
+                config: super::os10::net::view(&o.running),
+                os10: true,
+            },
+            None => super::network::Node {
+                config: self.running.clone(),
+                os10: false,
+            },
+        }
+    }
+
     pub fn hostname(&self) -> &str {
         match &self.os10 {
             Some(o) => o.hostname(),
@@ -495,7 +509,7 @@ impl Session {
     /// Reads one line typed at the prompt of a switch cabled into `world`.
     pub fn input_in(&mut self, sw: &mut Switch, line: &str, world: Option<&World>) -> Reply {
         if let Some(o) = sw.os10.as_deref_mut() {
-            let (reply, effect) = self.os10.input(o, line);
+            let (reply, effect) = self.os10.input(o, line, world);
             sw.revision += u64::from(effect.changed);
             sw.saves += u64::from(effect.saved);
             return reply;

@@ -207,7 +207,13 @@ impl Device {
     /// read before this switch's own state is locked.
     fn world(&self, session: &Session, line: &str) -> Option<World> {
         let (network, me) = self.network.get()?;
-        if !session.reads_network(line) {
+        let os10 = self.lock().os10.is_some();
+        let reads = if os10 {
+            super::os10::reads_network(line)
+        } else {
+            session.reads_network(line)
+        };
+        if !reads {
             return None;
         }
         Some(World {
@@ -724,6 +730,24 @@ fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
 
 /// The running config of a switch served from `dir` by other processes: the one its last
 /// session left, else its active saved file; `None` when there is none or it cannot be read.
+/// The switch whose state is kept in `dir`, as the network reads it: an OS10 switch's (it
+/// keeps `startup-configuration.cfg`) through [`super::os10::net::view`].
+pub(crate) fn node_in(dir: &Path) -> Option<super::network::Node> {
+    let startup = dir.join("startup-configuration.cfg");
+    if startup.exists() {
+        let running = dir.join("running.cfg");
+        let path = if running.exists() { running } else { startup };
+        return read_os10(&path).ok().map(|c| super::network::Node {
+            config: super::os10::net::view(&c),
+            os10: true,
+        });
+    }
+    running_in(dir).map(|config| super::network::Node {
+        config,
+        os10: false,
+    })
+}
+
 pub(crate) fn running_in(dir: &Path) -> Option<onyx::Config> {
     let running = dir.join("running.cfg");
     if running.exists() {

@@ -8,6 +8,7 @@
 //! from the switch and the network, [`term`] reads keystrokes and prints as Onyx prints,
 //! [`server`] serves switches over SSH.
 
+mod cabling;
 pub mod cli;
 pub mod device;
 mod help;

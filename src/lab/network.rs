@@ -6,7 +6,7 @@
 //! configurations whenever a `show` command asks, so a change on either end shows at once,
 //! and nothing here can disagree with what the switches are configured to do.
 //!
-//! Faults change the cabling itself ([`CablingFaults`], from each switch's `faults.yaml`): a
+//! Faults change the cabling itself ([`super::cabling`], from each switch's `faults.yaml`): a
 //! cable broken (both ends down), two cables' far ends crossed, or what LLDP reports of a
 //! port's far end. Every view below is derived from the cabling with the faults in force, so
 //! a miswired cable is seen as a real one would be: by its wrong neighbor and by whatever
@@ -22,204 +22,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-
-use crate::fabric::{Fabric, Peer};
 use crate::onyx::{Config, Iface, Interface, Protocol};
 use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Vlan};
 
+pub use super::cabling::{Cabling, CablingFaults, LldpNeighbor, LldpOverride};
 use super::device::Device;
-
-/// Which port is cabled to which: switch ports to each other (both directions), and the
-/// ports a fabric cables to hosts (a host is taken to be up: the lab simulates switches).
-/// With faults in force ([`Cabling::with_faults`]) also the broken cables and what LLDP
-/// reports instead of the truth.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Cabling {
-    ends: BTreeMap<String, BTreeMap<Port, (String, Port)>>,
-    hosts: BTreeMap<String, BTreeSet<Port>>,
-    /// Ports whose cable is broken (a fault): the port and its far end are down.
-    broken: BTreeSet<(String, Port)>,
-    /// What LLDP reports on a port instead of its far end (a fault).
-    lldp: BTreeMap<(String, Port), LldpOverride>,
-}
-
-/// Faults of one switch's cables, from its `faults.yaml` (`cabling:`). Ports are the
-/// switch's own; a swap is applied first, so `down` and `neighbor` name the port the cable is
-/// in after it.
-///
-/// ```yaml
-/// cabling:
-///   swap: [["1/25", "1/26"]]   # the far ends of the cables in 1/25 and 1/26 crossed
-///   down: ["1/27"]             # the cable in 1/27 broken: both its ends down
-///   neighbor:                  # what LLDP on 1/28 reports of its far end
-///     "1/28": { host: spine09, port: Eth1/7 }
-/// ```
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct CablingFaults {
-    #[serde(default)]
-    pub swap: Vec<[Port; 2]>,
-    #[serde(default)]
-    pub down: Vec<Port>,
-    #[serde(default)]
-    pub neighbor: BTreeMap<Port, LldpOverride>,
-}
-
-impl CablingFaults {
-    pub fn is_empty(&self) -> bool {
-        self.swap.is_empty() && self.down.is_empty() && self.neighbor.is_empty()
-    }
-}
-
-/// The far end as LLDP reports it on a port, replacing the truth field by field: its system
-/// name (the far switch's hostname), its port ID.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct LldpOverride {
-    pub host: Option<String>,
-    pub port: Option<String>,
-}
-
-/// What LLDP on a port has learned of the far end: the neighbor's system name and port ID.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LldpNeighbor {
-    pub system_name: String,
-    /// The far port as Onyx names its ports in its `show` output (`Eth1/25`, as every
-    /// `show interfaces … | json-print` capture keys them), or the text a fault gives.
-    pub port_id: String,
-}
-
-/// What is plugged into a port.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum End {
-    Free,
-    Host,
-    Switch(String, Port),
-}
-
-impl Cabling {
-    /// The cables a fabric declares: every port whose peer is another switch of the fabric,
-    /// and every port whose peer is a host.
-    pub fn from_fabric(fabric: &Fabric) -> Cabling {
-        let mut c = Cabling::default();
-        for (name, sw) in &fabric.switches {
-            for (port, settings) in &sw.ports {
-                match &settings.peer {
-                    Some(Peer::Switch { switch, port: far })
-                        if fabric.switches.contains_key(switch) =>
-                    {
-                        c.connect((name.as_str(), *port), (switch.as_str(), *far));
-                    }
-                    Some(Peer::Host { .. }) => {
-                        c.hosts.entry(name.to_string()).or_default().insert(*port);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        c
-    }
-
-    /// A cable between two switch ports.
-    pub fn connect(&mut self, a: (&str, Port), b: (&str, Port)) {
-        self.ends
-            .entry(a.0.to_string())
-            .or_default()
-            .insert(a.1, (b.0.to_string(), b.1));
-        self.ends
-            .entry(b.0.to_string())
-            .or_default()
-            .insert(b.1, (a.0.to_string(), a.1));
-    }
-
-    /// The far end of the cable in `port` of `switch`.
-    pub fn far(&self, switch: &str, port: Port) -> Option<(&str, Port)> {
-        self.ends
-            .get(switch)
-            .and_then(|m| m.get(&port))
-            .map(|(s, p)| (s.as_str(), *p))
-    }
-
-    /// The ports of `switch` cabled to another switch, with their far ends.
-    pub fn ports(&self, switch: &str) -> impl Iterator<Item = (Port, (&str, Port))> {
-        self.ends
-            .get(switch)
-            .into_iter()
-            .flatten()
-            .map(|(p, (s, q))| (*p, (s.as_str(), *q)))
-    }
-
-    fn to_host(&self, switch: &str, port: Port) -> bool {
-        self.hosts.get(switch).is_some_and(|s| s.contains(&port))
-    }
-
-    /// Whether the cable in `port` of `switch` is broken (a fault).
-    pub fn broken(&self, switch: &str, port: Port) -> bool {
-        self.broken.contains(&(switch.to_string(), port))
-    }
-
-    /// Takes the cable out of a port: what was at its far end.
-    fn unplug(&mut self, switch: &str, port: Port) -> End {
-        if let Some(hosts) = self.hosts.get_mut(switch)
-            && hosts.remove(&port)
-        {
-            return End::Host;
-        }
-        let Some((far, far_port)) = self.ends.get_mut(switch).and_then(|m| m.remove(&port)) else {
-            return End::Free;
-        };
-        if let Some(m) = self.ends.get_mut(&far) {
-            m.remove(&far_port);
-        }
-        End::Switch(far, far_port)
-    }
-
-    fn plug(&mut self, switch: &str, port: Port, end: End) {
-        match end {
-            End::Free => {}
-            End::Host => {
-                self.hosts
-                    .entry(switch.to_string())
-                    .or_default()
-                    .insert(port);
-            }
-            End::Switch(far, far_port) => self.connect((switch, port), (&far, far_port)),
-        }
-    }
-
-    /// The cabling with each switch's faults applied, switches in name order: first the
-    /// swaps, then the broken cables and the LLDP overrides (on the ports as swapped).
-    pub fn with_faults<'a>(
-        &self,
-        faults: impl IntoIterator<Item = (&'a str, &'a CablingFaults)>,
-    ) -> Cabling {
-        let faults: BTreeMap<&str, &CablingFaults> = faults.into_iter().collect();
-        let mut c = self.clone();
-        for (switch, f) in &faults {
-            for [p, q] in &f.swap {
-                let a = c.unplug(switch, *p);
-                // Both ends of one cable: crossing them changes nothing.
-                if a == End::Switch(switch.to_string(), *q) {
-                    c.plug(switch, *p, a);
-                    continue;
-                }
-                let b = c.unplug(switch, *q);
-                c.plug(switch, *p, b);
-                c.plug(switch, *q, a);
-            }
-        }
-        for (switch, f) in faults {
-            for p in &f.down {
-                c.broken.insert((switch.to_string(), *p));
-            }
-            for (p, o) in &f.neighbor {
-                c.lldp.insert((switch.to_string(), *p), o.clone());
-            }
-        }
-        c
-    }
-}
 
 /// Where the network reads a switch's running config from.
 enum Member {
@@ -308,10 +115,11 @@ impl Network {
             .with_faults(faults.iter().map(|(n, f)| (n.as_str(), f)))
     }
 
-    /// The running config of every switch but `me`, read one at a time (never while `me`'s
+    /// The running config of every switch but `me`, in the network's terms (an OS10 switch's
+    /// through [`crate::lab::os10::net::view`]), read one at a time (never while `me`'s
     /// own state is locked, so two switches asking at once cannot wait on each other). A
     /// switch that is gone or whose folder cannot be read is left out, as a switch that is off.
-    pub fn others(&self, me: &str) -> BTreeMap<String, Config> {
+    pub fn others(&self, me: &str) -> BTreeMap<String, Node> {
         let members: Vec<(String, Option<Arc<Device>>, Option<PathBuf>)> = self
             .lock_members()
             .iter()
@@ -324,12 +132,12 @@ impl Network {
         members
             .into_iter()
             .filter_map(|(name, dev, dir)| {
-                let config = match (dev, dir) {
-                    (Some(d), _) => Some(d.with(|sw| sw.running.clone())),
-                    (None, Some(dir)) => super::device::running_in(&dir),
+                let node = match (dev, dir) {
+                    (Some(d), _) => Some(d.with(|sw| sw.node())),
+                    (None, Some(dir)) => super::device::node_in(&dir),
                     (None, None) => None,
                 };
-                config.map(|c| (name, c))
+                node.map(|n| (name, n))
             })
             .collect()
     }
@@ -355,25 +163,44 @@ impl Network {
     }
 }
 
+/// A switch as the network reads it: its running config in the network's terms, and its OS
+/// (which names its ports in what LLDP sends).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub config: Config,
+    pub os10: bool,
+}
+
 /// What a switch's CLI sees of the network when a command asks: the others' running configs,
 /// read just before the command runs.
 pub struct World {
     pub network: Arc<Network>,
     /// This switch's name in the fabric (its cables are filed under it).
     pub me: String,
-    pub others: BTreeMap<String, Config>,
+    pub others: BTreeMap<String, Node>,
 }
 
 impl World {
-    /// The whole network with `mine` as this switch's running config, and the cabling with
-    /// the faults in force now.
-    pub fn net<'a>(&'a self, mine: &'a Config) -> Net<'a> {
-        let mut configs: BTreeMap<&str, &Config> =
-            self.others.iter().map(|(n, c)| (n.as_str(), c)).collect();
-        configs.insert(self.me.as_str(), mine);
+    /// The whole network with `mine` as this switch's node, and the cabling with the faults in
+    /// force now.
+    pub fn net<'a>(&'a self, mine: &'a Node) -> Net<'a> {
+        let mut configs: BTreeMap<&str, &Config> = self
+            .others
+            .iter()
+            .map(|(n, c)| (n.as_str(), &c.config))
+            .collect();
+        configs.insert(self.me.as_str(), &mine.config);
+        let os10 = self
+            .others
+            .iter()
+            .filter(|(_, c)| c.os10)
+            .map(|(n, _)| n.as_str())
+            .chain(mine.os10.then_some(self.me.as_str()))
+            .collect();
         Net {
             me: &self.me,
             configs,
+            os10,
             cabling: Arc::new(self.network.cabling_now()),
         }
     }
@@ -384,6 +211,8 @@ impl World {
 pub struct Net<'a> {
     pub me: &'a str,
     pub configs: BTreeMap<&'a str, &'a Config>,
+    /// The OS10 switches (the others are Onyx).
+    pub os10: BTreeSet<&'a str>,
     pub cabling: Arc<Cabling>,
 }
 
@@ -556,7 +385,8 @@ impl<'a> Net<'a> {
     /// What LLDP on port `p` of `sw` has learned of the far end: nothing unless the link is
     /// up and LLDP runs on this switch (it receives) and on the far one (it transmits); a
     /// switch's system name is its hostname (else its name in the fabric), its port ID the
-    /// port's Onyx name. Hosts are simulated without LLDP. A fault may replace either field
+    /// port's name on its OS (Onyx `Eth1/25`, OS10 `ethernet1/1/25`: the AzureStack TOR's
+    /// `show lldp neighbors` shows its peer's so). Hosts are simulated without LLDP. A fault may replace either field
     /// (and make a host port report a neighbor).
     pub fn lldp_neighbor(&self, sw: &str, p: Port) -> Option<LldpNeighbor> {
         if !self.config(sw)?.lldp || !self.port_up(sw, p) {
@@ -564,14 +394,19 @@ impl<'a> Net<'a> {
         }
         let truth = self.cabling.far(sw, p).and_then(|(f, q)| {
             let fc = self.config(f).filter(|fc| fc.lldp)?;
+            let port_id = if self.os10.contains(f) {
+                crate::os10::Iface::Ethernet(crate::fabric::os10_eth(q)).to_string()
+            } else {
+                crate::lab::cli::Unconfirmed::LldpPortId
+                    .text()
+                    .replace("{}", &q.to_string())
+            };
             Some(LldpNeighbor {
                 system_name: fc.hostname.clone().unwrap_or_else(|| f.to_string()),
-                port_id: crate::lab::cli::Unconfirmed::LldpPortId
-                    .text()
-                    .replace("{}", &q.to_string()),
+                port_id,
             })
         });
-        let Some(o) = self.cabling.lldp.get(&(sw.to_string(), p)) else {
+        let Some(o) = self.cabling.lldp_override(&(sw.to_string(), p)) else {
             return truth;
         };
         let (name, port) = truth.map_or((None, None), |t| (Some(t.system_name), Some(t.port_id)));

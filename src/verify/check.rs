@@ -61,8 +61,17 @@ fn rule(id: &str) -> usize {
         .unwrap_or_else(|| unreachable!("no rule {id} in the table"))
 }
 
-/// Whether a name LLDP reports is `name`: the same without case, or `name` and a domain.
+/// Whether a name LLDP reports is `name`: the same without case, or `name` and a domain, or
+/// its start cut with `...` (OS10's `show lldp neighbors` cuts a name past 20 characters so:
+/// `B42-1060-r11-x32s...`, the AzureStack TOR capture).
 fn same_name(reported: &str, name: &str) -> bool {
+    if let Some(start) = reported.strip_suffix("...")
+        && reported.chars().count() == 20
+    {
+        return name
+            .get(..start.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(start));
+    }
     reported.eq_ignore_ascii_case(name)
         || reported.get(..name.len()).is_some_and(|h| {
             h.eq_ignore_ascii_case(name) && reported[name.len()..].starts_with('.')
@@ -103,6 +112,15 @@ impl<'a> Cx<'a> {
         });
     }
 
+    /// The port a neighbor's port ID names, as the switch `name` (of the fabric) names its
+    /// ports.
+    fn port_id(&self, name: &str, text: &str) -> Option<Port> {
+        match self.switch(name).map(Switch::os) {
+            Some(crate::fabric::Os::Os10) => super::read_os10::port_name(text),
+            _ => read::port_id(text),
+        }
+    }
+
     fn explained(&self, switch: &str, port: Port) -> bool {
         self.explained.contains(&end(switch, port))
     }
@@ -121,7 +139,7 @@ impl<'a> Cx<'a> {
             Some(Far::Host(h)) => name_is(h),
             Some(Far::Switch(f, q)) => {
                 let keeps_name = self.switch(f).is_some_and(|s| !s.set_hostname);
-                (keeps_name || name_is(f)) && read::port_id(&seen.port_id).is_none_or(|p| p == q)
+                (keeps_name || name_is(f)) && self.port_id(f, &seen.port_id).is_none_or(|p| p == q)
             }
         }
     }
@@ -134,7 +152,7 @@ impl<'a> Cx<'a> {
             .switches
             .iter()
             .find(|(h, _)| same_name(name, h.as_str()))?;
-        Some(end(sw.as_str(), read::port_id(&seen.port_id)?))
+        Some(end(sw.as_str(), self.port_id(sw.as_str(), &seen.port_id)?))
     }
 }
 

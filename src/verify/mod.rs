@@ -20,12 +20,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::audit::Severity;
-use crate::fabric::{Fabric, Switch};
+use crate::fabric::{Fabric, Os, Switch};
 use crate::onyx::Iface;
 use crate::types::Port;
 
 mod check;
 pub mod read;
+pub mod read_os10;
 pub mod report;
 
 pub use check::verify;
@@ -279,7 +280,18 @@ impl Query {
         }
     }
 
-    /// The command, as typed.
+    /// The command, as typed on `os`. OS10 is asked only LLDP, links and BGP (see [`plan`]); the
+    /// others are Onyx's commands.
+    pub fn command_on(&self, os: Os) -> String {
+        match (os, self) {
+            (Os::Os10, Query::Lldp) => "show lldp neighbors".into(),
+            (Os::Os10, Query::Interfaces) => "show interface status".into(),
+            (Os::Os10, Query::Bgp) => "show ip bgp summary".into(),
+            _ => self.command(),
+        }
+    }
+
+    /// The command, as typed on Onyx.
     pub fn command(&self) -> String {
         match self {
             Query::Lldp => "show lldp remote | json-print".into(),
@@ -297,12 +309,46 @@ impl Query {
     }
 }
 
-/// What a switch is asked, and what of it cannot be checked (and why).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What a switch is asked, on its OS, and what of it cannot be checked (and why).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    pub os: Os,
     pub queries: Vec<Query>,
     pub unchecked: Vec<String>,
 }
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            os: Os::Onyx,
+            queries: Vec::new(),
+            unchecked: Vec::new(),
+        }
+    }
+}
+
+/// The families `fabric verify` reads on OS10, and why each other family is not checked
+/// there: its state is in `show` commands whose OS10 output no capture shows (PFC, QoS and
+/// buffer state, `show qos interface`, `show vlt`), so it is said unchecked rather than read
+/// from a layout guessed.
+pub const OS10_UNCHECKED: &[(Family, &str)] = &[
+    (
+        Family::Pfc,
+        "pfc: PFC operational state is not read on OS10 (no capture of its `show` output)",
+    ),
+    (
+        Family::Qos,
+        "qos: trust, ECN and ETS state are not read on OS10 (no capture of its `show` output)",
+    ),
+    (
+        Family::Pools,
+        "pools: OS10 has no buffer pools as Onyx's (its lossless buffers follow the PFC class)",
+    ),
+    (
+        Family::Mlag,
+        "mlag: VLT state is not read on OS10 (no capture of `show vlt`)",
+    ),
+];
 
 /// The ports of a switch the fabric cables (to a switch or a host), with their settings.
 fn cabled(sw: &Switch) -> impl Iterator<Item = (&Port, &crate::fabric::PortSettings)> {
@@ -311,6 +357,43 @@ fn cabled(sw: &Switch) -> impl Iterator<Item = (&Port, &crate::fabric::PortSetti
 
 /// The commands to send `sw` for the families asked (all their checks that apply to it).
 pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
+    let full = plan_onyx(sw, families);
+    if sw.os() == Os::Onyx {
+        return full;
+    }
+    // OS10: the same checks where its replies are read, the rest said unchecked.
+    let read_on_os10 = |q: &Query| matches!(q, Query::Lldp | Query::Interfaces | Query::Bgp);
+    let mut unchecked = full.unchecked;
+    for (family, why) in OS10_UNCHECKED {
+        let asked = full
+            .queries
+            .iter()
+            .any(|q| !read_on_os10(q) && query_family(q) == *family);
+        if asked {
+            unchecked.push((*why).to_string());
+        }
+    }
+    Plan {
+        os: Os::Os10,
+        queries: full.queries.into_iter().filter(read_on_os10).collect(),
+        unchecked,
+    }
+}
+
+/// The family a query serves.
+fn query_family(q: &Query) -> Family {
+    match q {
+        Query::Lldp => Family::Cabling,
+        Query::Interfaces => Family::Links,
+        Query::Pfc => Family::Pfc,
+        Query::Trust(_) | Query::Ecn(_) | Query::Ets(_) => Family::Qos,
+        Query::Pool(_) => Family::Pools,
+        Query::Bgp => Family::Bgp,
+        Query::Mlag => Family::Mlag,
+    }
+}
+
+fn plan_onyx(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
     let mut p = Plan::default();
     let on = |f| families.contains(&f);
     let any_cabled = cabled(sw).next().is_some();
@@ -377,8 +460,23 @@ pub struct Observed {
 }
 
 impl Observed {
-    /// Reads the reply to `q` into what the switch reported; why it does not read, if it
-    /// does not (nothing of it is kept then).
+    /// Reads the reply of an OS10 or Onyx switch to `q` into what the switch reported; why
+    /// it does not read, if it does not (nothing of it is kept then).
+    pub fn record_on(&mut self, os: Os, q: &Query, reply: &str) -> Result<(), String> {
+        if os == Os::Os10 {
+            match q {
+                Query::Lldp => self.lldp = Some(read_os10::lldp_neighbors(reply)?),
+                Query::Interfaces => self.links = Some(read_os10::interface_status(reply)?),
+                Query::Bgp => self.bgp = Some(read_os10::bgp_summary(reply)?),
+                _ => return Err(format!("`{}` is not read on OS10", q.command())),
+            }
+            return Ok(());
+        }
+        self.record(q, reply)
+    }
+
+    /// Reads an Onyx switch's reply to `q` into what the switch reported; why it does not
+    /// read, if it does not (nothing of it is kept then).
     pub fn record(&mut self, q: &Query, reply: &str) -> Result<(), String> {
         match q {
             Query::Lldp => self.lldp = Some(read::lldp_remote(reply)?),

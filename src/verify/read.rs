@@ -18,7 +18,7 @@ use crate::types::{Ecn, EcnMode, EcnThresholds, Port};
 /// The start of a reply, to show in an error: its first line, at most 60 characters, with
 /// control characters escaped (a reply is the switch's text: printed raw, an escape
 /// sequence in it would drive the terminal).
-fn head(text: &str) -> String {
+pub(super) fn head(text: &str) -> String {
     let line = text.trim().lines().next().unwrap_or("");
     let mut out: String = line
         .chars()
@@ -39,7 +39,7 @@ fn head(text: &str) -> String {
 }
 
 /// The first line of a reply that is a switch's error (`% Unrecognized command "lldp".`).
-fn error_line(text: &str) -> Option<String> {
+pub(super) fn error_line(text: &str) -> Option<String> {
     text.lines()
         .map(str::trim)
         .find(|l| l.starts_with('%'))

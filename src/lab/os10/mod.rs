@@ -14,13 +14,16 @@
 //! 10.4.x"). Everything else the lab prints is in one table, [`Unconfirmed`].
 
 mod edit;
+pub mod net;
 mod show;
+mod state;
 
 use std::time::Instant;
 
 use crate::os10::{self, Config, Iface, QosKind, TrustKind};
 
 use super::cli::Reply;
+use super::network::World;
 use edit::{Change, Ctx, Line, Refused};
 
 /// The release a lab OS10 switch reports: the AzureStack TOR's `show version` (10.5.3.2).
@@ -50,6 +53,16 @@ pub enum Unconfirmed {
     /// `copy running-configuration startup-configuration`'s reply (the captured `Copy
     /// completed` is of a `copy` between files; `write memory` prints nothing, captured).
     CopyDone,
+    /// `show ip bgp summary`'s first line, `{id}` and `{as}` replaced (the OS10 user guide's
+    /// example of `show ip bgp summary`).
+    BgpIdentifier,
+    /// Its table's header (the same example).
+    BgpHeader,
+    /// A session that is not Established: its state where the prefix count would be.
+    BgpActive,
+    BgpIdle,
+    /// `show ip bgp summary` on a switch without `router bgp`: nothing.
+    NoBgp,
 }
 
 impl Unconfirmed {
@@ -64,6 +77,13 @@ impl Unconfirmed {
             Unconfirmed::NoSuchInterface => "% Error: Interface has no configuration.",
             Unconfirmed::More => " --more-- ",
             Unconfirmed::CopyDone => "Copy completed",
+            Unconfirmed::BgpIdentifier => "BGP router identifier {id} local AS number {as}",
+            Unconfirmed::BgpHeader => {
+                "Neighbor          AS          MsgRcvd     MsgSent     Up/Down         State/Pfx"
+            }
+            Unconfirmed::BgpActive => "Active",
+            Unconfirmed::BgpIdle => "Idle",
+            Unconfirmed::NoBgp => "",
         }
     }
 
@@ -74,6 +94,16 @@ impl Unconfirmed {
 
 /// `% Error: Illegal parameter.`: a known command with a wrong value (captured, CSM session).
 const ILLEGAL: &str = "% Error: Illegal parameter.";
+
+/// Whether a line typed at an OS10 prompt is a `show` of the network around the switch (so
+/// the other switches are read before it runs).
+pub fn reads_network(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["show", rest @ ..] | ["do", "show", rest @ ..] => state::reads_network(rest),
+        _ => false,
+    }
+}
 
 /// A mode's prompt inside `(…)`, with its source. Captured: `conf-if-eth1/1/12`,
 /// `conf-if-po-100`, `conf-if-vl-7` (grantcurell, CSM), `config-router-ospf-1` (CSM, the
@@ -271,7 +301,12 @@ impl Os10Session {
     }
 
     /// Reads one line typed at the prompt.
-    pub fn input(&mut self, sw: &mut Os10Switch, line: &str) -> (Reply, Effect) {
+    pub fn input(
+        &mut self,
+        sw: &mut Os10Switch,
+        line: &str,
+        world: Option<&World>,
+    ) -> (Reply, Effect) {
         if self.paging_now() {
             let key = if line.trim() == "q" { b'q' } else { b' ' };
             return (self.key(key), Effect::default());
@@ -281,11 +316,17 @@ impl Os10Session {
             return (Reply::default(), Effect::default());
         }
         let mut effect = Effect::default();
-        let reply = self.run(sw, line, &mut effect);
+        let reply = self.run(sw, line, world, &mut effect);
         (self.paged(reply), effect)
     }
 
-    fn run(&mut self, sw: &mut Os10Switch, line: &str, effect: &mut Effect) -> Reply {
+    fn run(
+        &mut self,
+        sw: &mut Os10Switch,
+        line: &str,
+        world: Option<&World>,
+        effect: &mut Effect,
+    ) -> Reply {
         let words: Vec<&str> = line.split_whitespace().collect();
         // Commands of every mode.
         match words.as_slice() {
@@ -309,18 +350,24 @@ impl Os10Session {
                 return Reply::default();
             }
             ["do", rest @ ..] if matches!(self.mode, Mode::Config(_)) => {
-                return self.exec(sw, rest, effect);
+                return self.exec(sw, rest, world, effect);
             }
             _ => {}
         }
         match self.mode {
-            Mode::Exec => self.exec(sw, &words, effect),
+            Mode::Exec => self.exec(sw, &words, world, effect),
             Mode::Config(_) => self.configure(sw, line, effect),
         }
     }
 
     /// A command at the `#` prompt (or after `do`).
-    fn exec(&mut self, sw: &mut Os10Switch, words: &[&str], effect: &mut Effect) -> Reply {
+    fn exec(
+        &mut self,
+        sw: &mut Os10Switch,
+        words: &[&str],
+        world: Option<&World>,
+        effect: &mut Effect,
+    ) -> Reply {
         match words {
             ["configure", "terminal"] | ["configure"] if self.mode == Mode::Exec => {
                 self.mode = Mode::Config(Vec::new());
@@ -365,14 +412,20 @@ impl Os10Session {
                 Some(_) => Reply::default(),
                 None => Unconfirmed::NoTransaction.reply(),
             },
-            ["show", rest @ ..] => self.show(sw, rest),
+            ["show", rest @ ..] => self.show(sw, rest, world),
             [] => Reply::default(),
             _ => Unconfirmed::Unrecognized.reply(),
         }
     }
 
-    fn show(&self, sw: &Os10Switch, words: &[&str]) -> Reply {
+    fn show(&self, sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Reply {
         let config = self.candidate.as_ref().unwrap_or(&sw.running);
+        if state::reads_network(words) {
+            return match state::show(sw, words, world) {
+                Some(text) => Reply::text(text),
+                None => Unconfirmed::Unrecognized.reply(),
+            };
+        }
         let out = match words {
             ["running-configuration"] => show::running(&sw.running),
             ["candidate-configuration"] => show::running(config),
@@ -399,7 +452,6 @@ impl Os10Session {
                 _ => show::running(config),
             },
             ["version"] => Ok(show::version(sw)),
-            ["interface", "status"] => Ok(show::status(sw)),
             _ => return Unconfirmed::Unrecognized.reply(),
         };
         match out {
@@ -582,7 +634,7 @@ mod tests {
     use super::*;
 
     fn run(s: &mut Os10Session, sw: &mut Os10Switch, line: &str) -> String {
-        s.input(sw, line).0.output
+        s.input(sw, line, None).0.output
     }
 
     #[test]

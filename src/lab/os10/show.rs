@@ -1,11 +1,11 @@
 //! The `show` commands of the lab's OS10 switch, in the layouts the captures show:
 //! `show running-configuration` (the renderer's text), `… interface NAME` (the block after a
-//! `!`, CSM `sw-cdu-001`), `show version` (AzureStack TOR, 10.5.3.2), `show interface status`
-//! (CSM `sw-10g01`).
+//! `!`, CSM `sw-cdu-001`), `show version` (AzureStack TOR, 10.5.3.2). What the network around
+//! the switch decides is in [`super::state`].
 
 use std::time::Instant;
 
-use crate::os10::{self, Config, Iface, SwitchportMode};
+use crate::os10::{self, Config, Iface};
 
 use super::Os10Switch;
 
@@ -79,45 +79,4 @@ pub fn version(sw: &Os10Switch) -> String {
         model = sw.model.name,
         up = uptime(sw.booted),
     )
-}
-
-/// `show interface status`: the front-panel ports. The lab's OS10 ports have no link (no
-/// cabling is modeled for OS10 yet): `down`, speed `0`, as the capture's unlinked ports. Mode
-/// `A` with the access VLAN (captured), `-` for a routed port (captured for linked ones),
-/// `T` with the tagged VLANs for a trunk (UNCONFIRMED).
-pub fn status(sw: &Os10Switch) -> String {
-    let rule = "-".repeat(98);
-    let mut out = format!(
-        "   \n{rule}\nPort            Description     Status   Speed    Duplex   Mode Vlan Tagged-Vlans\n{rule}\n"
-    );
-    for port in 1..=sw.model.port_count() {
-        let eth = os10::Eth::new(port);
-        let i = sw.running.interfaces.get(&Iface::Ethernet(eth));
-        let desc: String = i
-            .and_then(|i| i.description.as_deref())
-            .unwrap_or("")
-            .chars()
-            .take(15)
-            .collect();
-        let mode = match i {
-            Some(i) if i.routed => "-".to_string(),
-            Some(i) if i.mode == Some(SwitchportMode::Trunk) => format!(
-                "T    {:<4} {}",
-                i.access_vlan.map_or(1, |v| v.get()),
-                i.trunk_allowed
-                    .as_ref()
-                    .map_or("-".to_string(), os10::names::format_vlans)
-            ),
-            Some(i) => format!("A    {:<4} -", i.access_vlan.map_or(1, |v| v.get())),
-            None => "A    1    -".to_string(),
-        };
-        let port = format!("Eth {}", &eth.to_string());
-        out.push_str(&format!(
-            "{port:<16}{desc:<16}{:<9}{:<9}{:<9}{mode}\n",
-            "down", "0", "full"
-        ));
-    }
-    out.push_str(&rule);
-    out.push('\n');
-    out
 }

@@ -63,7 +63,8 @@ impl Cx<'_> {
                 &alone
             }
         };
-        let net = world.net(&self.sw.running);
+        let mine = self.sw.node();
+        let net = world.net(&mine);
         f(&net, &world.network, &world.me)
     }
 

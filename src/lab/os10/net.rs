@@ -1,0 +1,149 @@
+//! An OS10 switch as the lab's network model reads it. The network ([`crate::lab::network`])
+//! derives links, LLDP, BGP sessions and MLAG from typed configurations in one set of terms
+//! (ports and their admin state, bundles, L2 membership, addresses, BGP instance and
+//! neighbors): this module states an OS10 running configuration in those terms, so a cable
+//! between an Onyx and an OS10 switch is judged from both ends alike. It only reads; nothing
+//! here is printed or pushed.
+//!
+//! What OS10 does by default and the terms carry explicitly: LLDP runs (OS10 enables it on
+//! every port unless turned off per port; the model has no such line, so it is on), IP routing
+//! is on, a port-channel is up unless shut down. A VLT domain is not stated: the network's
+//! MLAG view is Onyx's (peer link VLAN and addresses), and a VLT pair has neither.
+
+pub use crate::fabric::os10_port as port_of;
+use crate::onyx::{self, Iface as OnyxIface, Interface as OnyxInterface};
+use crate::os10::{Config, Iface, SwitchportMode};
+use crate::types::Split;
+
+/// The split a breakout map makes of its port (`25g-4x`: four subports; `100g-1x`: none).
+fn split_of(map: &str) -> Option<Split> {
+    match map.rsplit_once('-').map(|(_, n)| n) {
+        Some("4x") => Some(Split::Four),
+        Some("2x") => Some(Split::Two),
+        _ => None,
+    }
+}
+
+/// `config` in the network's terms.
+pub fn view(config: &Config) -> onyx::Config {
+    let mut out = onyx::Config {
+        hostname: config.hostname.clone(),
+        lldp: true,
+        ip_routing: true,
+        ..onyx::Config::empty()
+    };
+    for (eth, map) in &config.breakouts {
+        if let Some(split) = split_of(map) {
+            out.interfaces
+                .entry(OnyxIface::Ethernet(port_of(*eth)))
+                .or_default()
+                .split = Some(split);
+        }
+    }
+    // Port-channels that are VLT ports bundle across the pair, as Onyx's MLAG port-channels.
+    let vlt: Vec<u16> = config
+        .interfaces
+        .iter()
+        .filter_map(|(k, i)| match (k, i.vlt_port_channel) {
+            (Iface::PortChannel(n), Some(_)) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    for (k, i) in &config.interfaces {
+        let key = match k {
+            Iface::Ethernet(e) => OnyxIface::Ethernet(port_of(*e)),
+            Iface::PortChannel(n) if vlt.contains(n) => OnyxIface::MlagPortChannel(*n),
+            Iface::PortChannel(n) => OnyxIface::PortChannel(*n),
+            Iface::Vlan(v) => OnyxIface::Vlan(*v),
+            Iface::Loopback(n) => OnyxIface::Loopback(*n),
+            Iface::Mgmt(..) => continue,
+        };
+        let mode = match i.mode {
+            Some(SwitchportMode::Trunk) => Some(crate::types::SwitchportMode::Trunk),
+            Some(SwitchportMode::Access) => Some(crate::types::SwitchportMode::Access),
+            None => None,
+        };
+        let e = out.interfaces.entry(key).or_default();
+        *e = OnyxInterface {
+            split: e.split,
+            created: true,
+            shutdown: match key {
+                OnyxIface::MlagPortChannel(_) => Some(i.shutdown == Some(true)),
+                _ => i.shutdown,
+            },
+            switchport_mode: mode,
+            access_vlan: i.access_vlan,
+            allowed: i.trunk_allowed.clone().map(|vlans| onyx::Allowed {
+                mode: crate::types::SwitchportMode::Trunk,
+                all: false,
+                vlans,
+            }),
+            channel_group: i.channel_group.map(|g| onyx::ChannelGroup {
+                mlag: vlt.contains(&g.id),
+                id: g.id,
+                mode: onyx::command::LacpMode::Active,
+            }),
+            routed: i.routed,
+            address: i.address,
+            ..OnyxInterface::default()
+        };
+    }
+    if let Some(b) = &config.bgp {
+        out.protocols.insert(onyx::Protocol::Bgp);
+        let mut bgp = onyx::Bgp::new(b.asn);
+        bgp.router_id = b.router_id;
+        let template_as = |name: &Option<String>| {
+            b.templates
+                .iter()
+                .find(|(t, _)| Some(t) == name.as_ref())
+                .and_then(|(_, p)| p.remote_as)
+        };
+        for (addr, peer) in &b.neighbors {
+            if peer.shutdown == Some(true) {
+                continue;
+            }
+            if let Some(asn) = peer.remote_as.or_else(|| template_as(&peer.inherit)) {
+                bgp.neighbors.insert(*addr, asn);
+            }
+        }
+        if let Some(af) = &b.ipv4 {
+            bgp.networks.extend(af.networks.iter().copied());
+        }
+        out.bgp = Some(bgp);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_bundles_and_bgp_in_the_network_terms() {
+        let text = "hostname leaf01\n\
+                    interface breakout 1/1/53 map 25g-4x\n\
+                    interface ethernet1/1/54\n no shutdown\n no switchport\n ip address 10.0.0.1/31\n\
+                    interface port-channel10\n no shutdown\n vlt-port-channel 10\n\
+                    interface ethernet1/1/1\n no shutdown\n channel-group 10 mode active\n\
+                    router bgp 65101\n router-id 10.1.0.1\n neighbor 10.0.0.0\n  remote-as 65000\n  no shutdown\n";
+        let c = crate::os10::parse(text).unwrap();
+        let v = view(&c);
+        assert_eq!(v.hostname.as_deref(), Some("leaf01"));
+        let eth = |s: &str| OnyxIface::Ethernet(s.parse().unwrap());
+        assert_eq!(v.interfaces[&eth("1/53")].split, Some(Split::Four));
+        assert!(v.interfaces[&eth("1/54")].routed);
+        assert_eq!(
+            v.interfaces[&eth("1/1")]
+                .channel_group
+                .map(|g| (g.mlag, g.id)),
+            Some((true, 10))
+        );
+        assert_eq!(
+            v.interfaces[&OnyxIface::MlagPortChannel(10)].shutdown,
+            Some(false)
+        );
+        let bgp = v.bgp.unwrap();
+        assert_eq!(bgp.asn, 65101);
+        assert_eq!(bgp.neighbors[&"10.0.0.0".parse().unwrap()], 65000);
+    }
+}

@@ -1,0 +1,202 @@
+//! The `show` commands of the lab's OS10 switch whose answers the network around it decides:
+//! `show lldp neighbors`, `show interface status`, `show ip bgp summary`. Each reads the
+//! network ([`crate::lab::network::Net`]) with this switch stated in its terms
+//! ([`super::net::view`]), so an OS10 port's link, neighbor and sessions come from both ends
+//! of its cable exactly as an Onyx port's do.
+//!
+//! Layouts: `show lldp neighbors` is the AzureStack TOR's (10.5.3.2), `show interface status`
+//! CSM `sw-10g01`'s; `show ip bgp summary` has no capture, its layout is in the
+//! [`Unconfirmed`] table.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use super::net::{port_of, view};
+use super::{Os10Switch, Unconfirmed};
+use crate::lab::network::{Cabling, Network, Node, SessionState, World, base_mac};
+use crate::os10::{self, Eth, Iface, SwitchportMode};
+use crate::types::Port;
+
+/// Whether `show WORDS…` is one of these.
+pub fn reads_network(words: &[&str]) -> bool {
+    matches!(
+        words,
+        ["lldp", "neighbors"] | ["interface", "status"] | ["ip", "bgp", "summary"]
+    )
+}
+
+/// `show WORDS…`, over `world` (the switch alone when it is not cabled into one); `None` for
+/// a command this module does not answer.
+pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<String> {
+    let alone;
+    let world = match world {
+        Some(w) => w,
+        None => {
+            alone = World {
+                network: Network::new(Cabling::default()),
+                me: sw.hostname().to_string(),
+                others: Default::default(),
+            };
+            &alone
+        }
+    };
+    let mine = Node {
+        config: view(&sw.running),
+        os10: true,
+    };
+    let net = world.net(&mine);
+    Some(match words {
+        ["lldp", "neighbors"] => lldp(sw, &net),
+        ["interface", "status"] => status(sw, &net, &world.network),
+        ["ip", "bgp", "summary"] => bgp(&net, &world.network),
+        _ => return None,
+    })
+}
+
+/// The switch's front-panel ports as it names them: each port, or its subports where it is
+/// broken out (`interface breakout 1/1/53 map 25g-4x`), with their speed in Gb/s.
+fn ports(sw: &Os10Switch) -> Vec<(Eth, u16)> {
+    let mut out = Vec::new();
+    for n in 1..=sw.model.port_count() {
+        let native = sw.model.group(n).map_or(0, |g| g.speed);
+        let map = sw.running.breakouts.get(&Eth::new(n));
+        let (speed, ways) = map
+            .and_then(|m| {
+                let (s, w) = m.split_once('-')?;
+                let s: u16 = s.strip_suffix('g')?.parse().ok()?;
+                let w: u8 = w.strip_suffix('x')?.parse().ok()?;
+                Some((s, w))
+            })
+            .unwrap_or((native, 1));
+        if ways > 1 {
+            out.extend((1..=ways).map(|s| (Eth::sub(n, s), speed)));
+        } else {
+            out.push((Eth::new(n), speed));
+        }
+    }
+    out
+}
+
+/// `show lldp neighbors`: each port that has learned a neighbor, in the TOR's columns (a host
+/// name longer than 20 characters cut to 17 and `...`, as the capture cuts
+/// `B42-1060-r11-x32s...`). The chassis ID is the neighbor's base MAC.
+fn lldp(sw: &Os10Switch, net: &crate::lab::network::Net<'_>) -> String {
+    let mut out = String::from(
+        "Loc PortID          Rem Host Name        Rem Port Id                    Rem Chassis Id\n",
+    );
+    out.push_str(&"-".repeat(86));
+    out.push('\n');
+    for (eth, _) in ports(sw) {
+        let p = port_of(eth);
+        let Some(n) = net.lldp_neighbor(net.me, p) else {
+            continue;
+        };
+        let name = if n.system_name.chars().count() > 20 {
+            format!("{}...", n.system_name.chars().take(17).collect::<String>())
+        } else {
+            n.system_name.clone()
+        };
+        let chassis = net
+            .cabling
+            .far(net.me, p)
+            .map_or_else(|| base_mac(&n.system_name), |(f, _)| base_mac(f));
+        let _ = writeln!(
+            out,
+            "{:<20}{name:<21}{:<30}{}",
+            Iface::Ethernet(eth).to_string(),
+            n.port_id,
+            chassis.to_string().to_lowercase()
+        );
+    }
+    out
+}
+
+/// `show interface status`: the front-panel ports, `up` at their speed (`25G`) when the
+/// network has their link up, else `down` and `0` (captured, `sw-10g01`). Mode `A` with the
+/// access VLAN (captured), `-` for a routed port (captured for linked ones), `T` with the
+/// tagged VLANs for a trunk (UNCONFIRMED).
+fn status(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, network: &Network) -> String {
+    let rule = "-".repeat(98);
+    let mut out = format!(
+        "   \n{rule}\nPort            Description     Status   Speed    Duplex   Mode Vlan Tagged-Vlans\n{rule}\n"
+    );
+    for (eth, speed) in ports(sw) {
+        let p: Port = port_of(eth);
+        let i = sw.running.interfaces.get(&Iface::Ethernet(eth));
+        let desc: String = i
+            .and_then(|i| i.description.as_deref())
+            .unwrap_or("")
+            .chars()
+            .take(15)
+            .collect();
+        let mode = match i {
+            Some(i) if i.routed => "-".to_string(),
+            Some(i) if i.mode == Some(SwitchportMode::Trunk) => format!(
+                "T    {:<4} {}",
+                i.access_vlan.map_or(1, |v| v.get()),
+                i.trunk_allowed
+                    .as_ref()
+                    .map_or("-".to_string(), os10::names::format_vlans)
+            ),
+            Some(i) => format!("A    {:<4} -", i.access_vlan.map_or(1, |v| v.get())),
+            None => "A    1    -".to_string(),
+        };
+        let up = net.port_up(net.me, p);
+        network.since(&format!("{} port {p}", net.me), up);
+        let (state, speed) = if up {
+            ("up", format!("{speed}G"))
+        } else {
+            ("down", "0".to_string())
+        };
+        let name = format!("Eth {}", &eth.to_string());
+        let _ = writeln!(
+            out,
+            "{name:<16}{desc:<16}{state:<9}{speed:<9}{:<9}{mode}",
+            "full"
+        );
+    }
+    out.push_str(&rule);
+    out.push('\n');
+    out
+}
+
+/// `Up/Down` as `hh:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// `show ip bgp summary`: the instance's router ID and AS, then each neighbor in the order
+/// configured: its AS, messages (a keepalive a minute since it came up), how long it has been
+/// in its state, and the prefixes received when Established, else the state.
+fn bgp(net: &crate::lab::network::Net<'_>, network: &Network) -> String {
+    let views = net.bgp();
+    let Some(v) = views.get(net.me) else {
+        return Unconfirmed::NoBgp.text().to_string();
+    };
+    let mut out = Unconfirmed::BgpIdentifier
+        .text()
+        .replace("{id}", &v.router_id.to_string())
+        .replace("{as}", &v.asn.to_string());
+    out.push('\n');
+    out.push_str(Unconfirmed::BgpHeader.text());
+    out.push('\n');
+    for s in &v.sessions {
+        let up = s.state == SessionState::Established;
+        let (age, _) = network.since(&format!("{} bgp {}", net.me, s.neighbor), up);
+        let msgs = if up { 3 + age.as_secs() / 60 } else { 0 };
+        let state = match s.state {
+            SessionState::Established => s.received.to_string(),
+            SessionState::Active => Unconfirmed::BgpActive.text().to_string(),
+            SessionState::Idle => Unconfirmed::BgpIdle.text().to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "{:<18}{:<12}{msgs:<12}{msgs:<12}{:<16}{state}",
+            s.neighbor.to_string(),
+            s.remote_as,
+            clock(age)
+        );
+    }
+    out
+}

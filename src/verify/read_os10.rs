@@ -1,0 +1,268 @@
+//! Reading what OS10 switches print, into the same facts [`super::read`] reads of Onyx: each
+//! function takes one command's reply and returns the state it shows, or why the reply is not
+//! what that command prints (an error line, a table without its header, a row that does not
+//! read) — never an empty state for a reply that does not read. Layouts: `show lldp
+//! neighbors` as the AzureStack TOR prints it (10.5.3.2), `show interface status` as CSM
+//! `sw-10g01` does (both in `tests/fixtures/corpus/os10/`); `show ip bgp summary` has no
+//! capture: the OS10 user guide's example (`BGP router identifier A local AS number N`, then
+//! `Neighbor AS MsgRcvd MsgSent Up/Down State/Pfx`), UNCONFIRMED.
+
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+use super::read::{BgpNeighbor, BgpSummary, Link, Neighbor, gbps, head};
+use crate::os10::Eth;
+use crate::types::Port;
+
+/// The first line of a reply that is OS10's error (`% Error: Illegal parameter.`).
+fn error_line(text: &str) -> Result<(), String> {
+    super::read::error_line(text).map_or(Ok(()), Err)
+}
+
+/// An OS10 port name (`ethernet1/1/53`, `ethernet1/1/53:2`, `Eth 1/1/53`) as the fabric's
+/// port; `None` for anything else (`mgmt1/1/1`, a MAC address, another OS's `Eth1/7`).
+pub fn port_name(text: &str) -> Option<Port> {
+    let lower = text.trim().to_ascii_lowercase();
+    let rest = ["ethernet", "eth"]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))?;
+    let eth = Eth::parse(rest.trim_start()).ok()?;
+    (eth.node == 1 && eth.slot == 1).then(|| crate::fabric::os10_port(eth))
+}
+
+/// The rows of a table after its header line (the line starting with `header`) and the rule
+/// under it; an error when the reply has no such header.
+fn rows<'a>(text: &'a str, header: &str, command: &str) -> Result<Vec<&'a str>, String> {
+    error_line(text)?;
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(header));
+    if lines.next().is_none() {
+        return Err(format!(
+            "not `{command}`'s output (no `{header}` header); the reply begins `{}`",
+            head(text)
+        ));
+    }
+    Ok(lines
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("---"))
+        .collect())
+}
+
+/// `show lldp neighbors`: each Ethernet port's neighbors (its `mgmt` port is not a fabric
+/// port). Columns by position, as the TOR prints them: local port (20), remote host name (21,
+/// `Not Advertised` when none), remote port ID (30), chassis ID.
+pub fn lldp_neighbors(text: &str) -> Result<BTreeMap<Port, Vec<Neighbor>>, String> {
+    let mut out: BTreeMap<Port, Vec<Neighbor>> = BTreeMap::new();
+    for line in rows(text, "Loc PortID", "show lldp neighbors")? {
+        let col = |from: usize, to: usize| {
+            line.get(from..to.min(line.len()))
+                .or_else(|| line.get(from..))
+                .unwrap_or("")
+                .trim()
+        };
+        let bad = || format!("the row `{}` does not read", head(line));
+        let local = col(0, 20);
+        if local.starts_with("mgmt") {
+            continue;
+        }
+        let port = port_name(local).ok_or_else(bad)?;
+        let (name, id) = (col(20, 41), col(41, 71));
+        if id.is_empty() {
+            return Err(bad());
+        }
+        out.entry(port).or_default().push(Neighbor {
+            system_name: (!name.is_empty() && name != "Not Advertised").then(|| name.into()),
+            port_id: id.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// `show interface status`: each front-panel port's link (`Eth 1/1/25 … up 100G`). Its
+/// columns after the description: status, speed (`0` when down), duplex, mode; the
+/// description may hold spaces, so they are read from the status on. Admin state is not
+/// printed.
+pub fn interface_status(text: &str) -> Result<BTreeMap<Port, Link>, String> {
+    let mut out = BTreeMap::new();
+    for line in rows(text, "Port ", "show interface status")? {
+        let bad = || format!("the row `{}` does not read", head(line));
+        let Some(rest) = line.strip_prefix("Eth ") else {
+            continue;
+        };
+        let name = rest.split_whitespace().next().ok_or_else(bad)?;
+        let port = port_name(&format!("ethernet{name}")).ok_or_else(bad)?;
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        // The status is the first of `up`/`down` after the name, then speed and duplex.
+        let at = cols
+            .iter()
+            .skip(2)
+            .position(|c| matches!(*c, "up" | "down"))
+            .map(|i| i + 2)
+            .ok_or_else(bad)?;
+        let speed = cols.get(at + 1).ok_or_else(bad)?;
+        out.insert(
+            port,
+            Link {
+                admin: None,
+                oper: cols[at].to_string(),
+                speed: gbps(speed),
+                speed_text: Some(speed.to_string()),
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `show ip bgp summary`: the router ID and local AS, and each neighbor's AS and state (a
+/// number in `State/Pfx` is the prefixes of an Established session). `None`: an empty reply,
+/// a switch without `router bgp` (what the lab prints then, UNCONFIRMED).
+pub fn bgp_summary(text: &str) -> Result<Option<BgpSummary>, String> {
+    error_line(text)?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let first = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("BGP router identifier "))
+        .ok_or_else(|| {
+            format!(
+                "not `show ip bgp summary`'s output (no `BGP router identifier` line); the reply begins `{}`",
+                head(text)
+            )
+        })?;
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let bad_first = || {
+        format!(
+            "the line `BGP router identifier {}` does not read",
+            head(first)
+        )
+    };
+    let [id, "local", "AS", "number", asn] = words[..] else {
+        return Err(bad_first());
+    };
+    let router_id = id.trim_end_matches(',').parse().ok();
+    let asn = asn.parse().map_err(|_| bad_first())?;
+    let mut neighbors = BTreeMap::new();
+    for line in rows(text, "Neighbor", "show ip bgp summary")? {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        let Some(Ok(addr)) = cols.first().map(|c| c.parse::<Ipv4Addr>()) else {
+            continue;
+        };
+        let [_, remote_as, _, _, _, state] = cols[..] else {
+            return Err(format!(
+                "the row of {addr} has {} columns, not the table's six: `{}`",
+                cols.len(),
+                head(line)
+            ));
+        };
+        let remote_as = remote_as
+            .parse()
+            .map_err(|_| format!("the AS `{}` of {addr} is not a number", head(remote_as)))?;
+        // Established: the prefix count; said as Onyx does so the checks read one state.
+        let state = match state.parse::<u32>() {
+            Ok(n) => format!("ESTABLISHED/{n}"),
+            Err(_) => state.to_string(),
+        };
+        neighbors.insert(addr, BgpNeighbor { remote_as, state });
+    }
+    Ok(Some(BgpSummary {
+        router_id,
+        asn,
+        neighbors,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! os10 {
+        ($file:literal) => {
+            include_str!(concat!("../../tests/fixtures/corpus/os10/", $file))
+        };
+    }
+
+    fn p(s: &str) -> Port {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn lldp_neighbors_as_captured() {
+        let n = lldp_neighbors(os10!(
+            "azurestack-rack2-Rack01-TOR-1.show-lldp-neighbors.txt"
+        ))
+        .unwrap();
+        assert_eq!(n.len(), 13, "mgmt1/1/1 is not a fabric port");
+        assert_eq!(
+            n[&p("1/39")],
+            [Neighbor {
+                system_name: Some("rack2-Rack01-TOR-2".into()),
+                port_id: "ethernet1/1/39".into()
+            }]
+        );
+        assert_eq!(n[&p("1/1")][0].system_name, None);
+        assert_eq!(n[&p("1/1")][0].port_id, "98:03:9b:32:78:1a");
+        let cut = &n[&p("1/47/1")][0];
+        assert_eq!(cut.system_name.as_deref(), Some("B42-1060-r11-x32s..."));
+        assert_eq!(cut.port_id, "Ethernet1/4/4");
+        assert_eq!(port_name("ethernet1/1/53:2"), Some(p("1/53/2")));
+        assert_eq!(port_name("Eth1/7"), None);
+    }
+
+    #[test]
+    fn interface_status_as_captured() {
+        let s = interface_status(os10!("cray-sw-10g01.show-interface-status.txt")).unwrap();
+        assert_eq!(s.len(), 54);
+        assert!(s[&p("1/1")].up());
+        assert_eq!(s[&p("1/1")].speed, Some(10));
+        assert_eq!(s[&p("1/25")].speed, Some(100));
+        assert!(!s[&p("1/10")].up());
+        assert_eq!(s[&p("1/10")].speed, None);
+    }
+
+    #[test]
+    fn bgp_summary_in_the_guide_layout() {
+        let text = "BGP router identifier 10.1.0.1 local AS number 65101\n\
+                    Neighbor          AS          MsgRcvd     MsgSent     Up/Down         State/Pfx\n\
+                    10.0.0.0          65000       4           4           00:01:02        3\n\
+                    10.0.0.2          65000       0           0           00:00:10        Active\n";
+        let s = bgp_summary(text).unwrap().unwrap();
+        assert_eq!(
+            (s.asn, s.router_id),
+            (65101, Some(Ipv4Addr::new(10, 1, 0, 1)))
+        );
+        assert!(s.neighbors[&Ipv4Addr::new(10, 0, 0, 0)].established());
+        assert_eq!(s.neighbors[&Ipv4Addr::new(10, 0, 0, 2)].state, "Active");
+        assert_eq!(bgp_summary("").unwrap(), None);
+    }
+
+    #[test]
+    fn replies_that_do_not_read_are_errors() {
+        let e = "% Error: Unrecognized command.\n";
+        assert_eq!(
+            lldp_neighbors(e).unwrap_err(),
+            "the switch answered `% Error: Unrecognized command.`"
+        );
+        assert!(interface_status(e).is_err());
+        assert!(bgp_summary(e).is_err());
+        assert!(
+            lldp_neighbors("Welcome\n")
+                .unwrap_err()
+                .starts_with("not `show lldp neighbors`'s output")
+        );
+        assert!(
+            interface_status("Port  x\nEth 1/1/1   garbage\n")
+                .unwrap_err()
+                .starts_with("the row `Eth 1/1/1   garbage`")
+        );
+        assert!(
+            bgp_summary("BGP router identifier 1.1.1.1 local AS number x\n")
+                .unwrap_err()
+                .contains("does not read")
+        );
+        let short = "BGP router identifier 1.1.1.1 local AS number 1\nNeighbor AS\n10.0.0.1 2 3\n";
+        assert!(
+            bgp_summary(short)
+                .unwrap_err()
+                .contains("not the table's six")
+        );
+    }
+}

@@ -1,0 +1,264 @@
+//! `fabric verify` of OS10 switches end to end, over real SSH against `fabric lab` after a
+//! push: the OS10 VLT pair of `fabrics/vcf-bitfusion.yaml` verifies clean (LLDP and links read
+//! from `show lldp neighbors` and `show interface status`, the families OS10 does not read said
+//! unchecked), each cabling fault is one finding with the id it has on Onyx, and a fabric
+//! mixing an Onyx spine and an OS10 leaf (`tests/fixtures/os10/lab/mixed.yaml`) is judged from
+//! both ends of its cable.
+
+use std::path::{Path, PathBuf};
+
+use crate::lab_ssh::{assert_read_only, start_lab_of};
+use crate::network::push_lab;
+use crate::verify::{finding_lines, verify_lab};
+use crate::{root, scratch};
+
+/// The lab serving `fabric`, pushed.
+fn pushed(fabric: &Path, name: &str) -> (crate::lab_ssh::Killed, PathBuf) {
+    let state = scratch(name);
+    let (lab, _) = start_lab_of(fabric, &state, &[], &[]);
+    let (code, out) = push_lab(fabric, &state, &["--allow-disruptive"]);
+    assert_eq!(code, 0, "{out}");
+    (lab, state)
+}
+
+#[test]
+fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding() {
+    let fabric = root().join("fabrics/vcf-bitfusion.yaml");
+    let state = scratch("verify-os10");
+    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    // `push --verify-state`: the push, then the same verification, clean.
+    let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive", "--verify-state"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "2 switch(es) verified (cabling, links, pfc, qos, pools, bgp, mlag): 0 finding(s)"
+        ),
+        "{out}"
+    );
+    let (code, out, sent) = verify_lab(&fabric, &state, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("2 switch(es) verified")
+            && out.contains("0 finding(s), 0 reply(ies) not read"),
+        "{out}"
+    );
+    // What OS10 does not read is said, per switch, never passed.
+    for why in [
+        "mlag: VLT state is not read on OS10",
+        "pfc: PFC operational state is not read on OS10",
+        "qos: trust, ECN and ETS state are not read on OS10",
+    ] {
+        assert_eq!(out.matches(why).count(), 2, "{why}: {out}");
+    }
+    for (name, lines) in &sent {
+        for c in ["show lldp neighbors", "show interface status"] {
+            assert!(
+                lines.iter().any(|l| l.ends_with(&format!("\t{c}"))),
+                "{name} {c}: {lines:?}"
+            );
+        }
+        assert!(!lines.iter().any(|l| l.contains("json-print")), "{lines:?}");
+        assert_read_only(lines.iter().map(String::as_str));
+    }
+
+    // The same faults as on Onyx (`tests/verify.rs`), the same ids.
+    let faults = state.join("leaf-a/faults.yaml");
+    for (fault, want) in [
+        (
+            "cabling: { down: [\"1/49\"] }\n",
+            "  error V003 (link-down): ethernet 1/49: down (operational down); the other end, leaf-b 1/49: operational down",
+        ),
+        (
+            "cabling: { swap: [[\"1/49\", \"1/50\"]] }\n",
+            "  error V001 (cabling-mismatch): ethernet 1/49: cabled otherwise than the fabric says: leaf-a 1/49 sees leaf-b ethernet1/1/50 (the fabric: leaf-b 1/49)",
+        ),
+        (
+            "cabling: { neighbor: { \"1/50\": { host: spine09 } } }\n",
+            "  error V001 (cabling-mismatch): ethernet 1/50: cabled otherwise than the fabric says: leaf-a 1/50 sees spine09 ethernet1/1/50 (the fabric: leaf-b 1/50)",
+        ),
+    ] {
+        std::fs::write(&faults, fault).unwrap();
+        let (code, out, _) = verify_lab(&fabric, &state, &["--check", "cabling,links"]);
+        assert_eq!(code, 1, "{fault}{out}");
+        let lines = finding_lines(&out);
+        assert_eq!(lines.len(), 1, "{fault}{out}");
+        assert!(lines[0].starts_with(want), "{fault}{out}");
+    }
+    std::fs::remove_file(&faults).unwrap();
+}
+
+/// An Onyx spine and an OS10 leaf on one cable: each sees the other by LLDP (the spine's
+/// `Eth1/1`, the leaf's `ethernet1/1/53`), clean; a fault at either end is one finding.
+#[test]
+fn a_mixed_fabric_is_judged_from_both_ends() {
+    let dir = scratch("verify-os10-mixed");
+    let fabric = dir.join("mixed.yaml");
+    std::fs::copy(crate::shared().join("os10/lab/mixed.yaml"), &fabric).unwrap();
+    let (_lab, state) = pushed(&fabric, "verify-os10-mixed-lab");
+    let (code, out, sent) = verify_lab(&fabric, &state, &["--check", "cabling,links"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        sent["spine01"]
+            .iter()
+            .any(|l| l.ends_with("\tshow lldp remote | json-print")),
+        "{sent:?}"
+    );
+    assert!(
+        sent["leaf01"]
+            .iter()
+            .any(|l| l.ends_with("\tshow lldp neighbors")),
+        "{sent:?}"
+    );
+    for (at, fault, want) in [
+        (
+            "spine01",
+            "cabling: { neighbor: { \"1/1\": { port: ethernet1/1/54 } } }\n",
+            "  error V001 (cabling-mismatch): ethernet 1/1: cabled otherwise than the fabric says: spine01 1/1 sees leaf01 ethernet1/1/54 (the fabric: leaf01 1/53)",
+        ),
+        (
+            "leaf01",
+            "cabling: { neighbor: { \"1/53\": { port: Eth1/2 } } }\n",
+            "  error V001 (cabling-mismatch): ethernet 1/53: cabled otherwise than the fabric says: leaf01 1/53 sees spine01 Eth1/2 (the fabric: spine01 1/1)",
+        ),
+        (
+            "leaf01",
+            "cabling: { down: [\"1/53\"] }\n",
+            "  error V003 (link-down): ethernet 1/53: down",
+        ),
+    ] {
+        let faults = state.join(at).join("faults.yaml");
+        std::fs::write(&faults, fault).unwrap();
+        let (code, out, _) = verify_lab(&fabric, &state, &["--check", "cabling,links"]);
+        assert_eq!(code, 1, "{fault}{out}");
+        let lines = finding_lines(&out);
+        assert_eq!(lines.len(), 1, "{fault}{out}");
+        assert!(lines[0].starts_with(want), "{fault}{out}");
+        std::fs::remove_file(&faults).unwrap();
+    }
+}
+
+/// What a lab switch answers `line` in `session`.
+fn answer(
+    dev: &fabric::lab::device::Device,
+    session: &mut fabric::lab::cli::Session,
+    line: &str,
+) -> String {
+    match dev.command(1, session, line).step {
+        fabric::lab::device::Step::Reply { output, .. } => output,
+        _ => panic!("{line}: no reply"),
+    }
+}
+
+/// A BGP session between an OS10 leaf and an Onyx spine is derived from both ends: the
+/// leaf's `show ip bgp summary` shows it Established, read as such by `fabric verify`'s OS10
+/// reader; the spine under another AS than the leaf expects makes it Idle, a neighbor the
+/// spine does not have Active.
+#[test]
+fn an_os10_bgp_session_is_decided_by_both_ends() {
+    use fabric::lab::cli::{Session, Switch};
+    use fabric::lab::device::Device;
+    use fabric::lab::network::{Cabling, Network};
+    use std::sync::Arc;
+
+    let mut cabling = Cabling::default();
+    cabling.connect(
+        ("leaf", "1/54".parse().unwrap()),
+        ("spine", "1/1".parse().unwrap()),
+    );
+    let network = Network::new(cabling);
+    let leaf_config = fabric::os10::parse(
+        "hostname leaf\n\
+         interface ethernet1/1/54\n no shutdown\n no switchport\n ip address 10.0.0.1/31\n\
+         router bgp 65101\n router-id 10.1.0.1\n neighbor 10.0.0.0\n  remote-as 65000\n  no shutdown\n neighbor 10.0.0.4\n  remote-as 65000\n  no shutdown\n",
+    )
+    .unwrap();
+    let model = fabric::os10::models::Model::named("S5248F-ON").unwrap();
+    let leaf = Arc::new(Device::new(Switch::os10_with(
+        fabric::lab::os10::Os10Switch::with_config(leaf_config, model),
+    )));
+    let spine = Arc::new(Device::new(Switch::factory("spine")));
+    for (name, dev) in [("leaf", &leaf), ("spine", &spine)] {
+        network.add_device(name, dev);
+        dev.join(network.clone(), name);
+    }
+    let mut onyx = Session::configuring();
+    for line in [
+        "lldp",
+        "ip routing vrf default",
+        "interface ethernet 1/1 no switchport force",
+        "interface ethernet 1/1 ip address 10.0.0.0/31 primary",
+        "protocol bgp",
+        "router bgp 65000 vrf default",
+        "router bgp 65000 vrf default router-id 10.255.0.1 force",
+        "router bgp 65000 vrf default neighbor 10.0.0.1 remote-as 65101",
+    ] {
+        assert_eq!(answer(&spine, &mut onyx, line), "", "{line}");
+    }
+    let mut os10 = Session::new();
+    let read = |os10: &mut Session| {
+        let text = answer(&leaf, os10, "show ip bgp summary");
+        fabric::verify::read_os10::bgp_summary(&text)
+            .unwrap_or_else(|e| panic!("{e}: {text}"))
+            .unwrap()
+    };
+    let s = read(&mut os10);
+    assert_eq!(
+        (s.asn, s.router_id),
+        (65101, Some("10.1.0.1".parse().unwrap()))
+    );
+    let up = &s.neighbors[&"10.0.0.0".parse().unwrap()];
+    assert!(up.established(), "{up:?}");
+    assert_eq!(s.neighbors[&"10.0.0.4".parse().unwrap()].state, "Active");
+    // The leaf's LLDP sees the spine's port, as Onyx names it.
+    let lldp = answer(&leaf, &mut os10, "show lldp neighbors");
+    let n = fabric::verify::read_os10::lldp_neighbors(&lldp).unwrap();
+    assert_eq!(n[&"1/54".parse().unwrap()][0].port_id, "Eth1/1", "{lldp}");
+    // The spine moves to another AS: the leaf's session is refused.
+    for line in [
+        "no router bgp 65000 vrf default",
+        "router bgp 65009 vrf default",
+        "router bgp 65009 vrf default router-id 10.255.0.1 force",
+        "router bgp 65009 vrf default neighbor 10.0.0.1 remote-as 65101",
+    ] {
+        answer(&spine, &mut onyx, line);
+    }
+    let s = read(&mut os10);
+    assert_eq!(s.neighbors[&"10.0.0.0".parse().unwrap()].state, "Idle");
+}
+
+/// `fabric import --live` of an OS10 switch (`--model` of an OS10 model): its running
+/// configuration read over its OS10 session, only read, into a fabric that compiles back to
+/// it. The leaf is the mixed fabric's, pushed to the lab.
+#[test]
+fn import_live_reads_an_os10_switch() {
+    let dir = scratch("import-live-os10");
+    let fabric = dir.join("mixed.yaml");
+    std::fs::copy(crate::shared().join("os10/lab/mixed.yaml"), &fabric).unwrap();
+    let (_lab, state) = pushed(&fabric, "import-live-os10-lab");
+    let a = &crate::lab_ssh::lab_inventory(&state).switches["leaf01"];
+    let log = state.join("leaf01/commands.log");
+    let before = std::fs::read_to_string(&log).unwrap().lines().count();
+    let (code, out) = crate::run(
+        crate::lab_ssh::fabric_bin()
+            .current_dir(&state)
+            .arg("import")
+            .arg("--live")
+            .arg(format!("leaf01={}@{}:{}", a.user, a.host, a.port))
+            .args(["--model", "S5248F-ON", "--inventory"])
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .env_remove("SSH_AUTH_SOCK"),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("leaf01:"), "{out}");
+    assert!(out.contains("os: os10") || out.contains("os10:"), "{out}");
+    assert!(out.contains("ethernet1/1/1"), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let sent: Vec<&str> = text.lines().skip(before).collect();
+    assert!(
+        sent.iter()
+            .any(|l| l.ends_with("\tshow running-configuration")),
+        "{sent:?}"
+    );
+    assert_read_only(sent.into_iter());
+}
