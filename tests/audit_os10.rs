@@ -231,10 +231,81 @@ fn fabric_audit_and_validate_run_on_os10_switches() {
         !format!("{out}{err}").contains("does not yet run on OS10"),
         "{out}{err}"
     );
-    // `--live` reads switches through the Onyx session: OS10 is refused by name.
-    let (code, _, err) = fabric(&["audit", "fabrics/vcf-bitfusion.yaml", "--live"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("leaf-a") && err.contains("--live"), "{err}");
+}
+
+/// `--lab`: the fabric's OS10 switches read live, in their own session, read-only. Pushed,
+/// they audit as the compiled fabric does, with no drift and nothing unsaved; a switch booted
+/// from a saved configuration with a RoCE port at MTU 1500 shows that port and the drift.
+#[test]
+fn the_live_audit_reads_os10_switches_in_their_own_session() {
+    let dir = crate::scratch("audit-os10-live");
+    let path = dir.join("vcf-bitfusion.yaml");
+    std::fs::copy(crate::root().join("fabrics/vcf-bitfusion.yaml"), &path).unwrap();
+    let run = |args: &[&str]| crate::cli::fabric(args, &dir);
+    let (code, out, err) = run(&["push", "vcf-bitfusion.yaml", "--lab", "--yes"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let rules = |out: &str| -> Vec<(String, String)> {
+        let json: serde_json::Value = serde_json::from_str(out).unwrap();
+        json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["rule"].as_str().unwrap().to_string(),
+                    f["switch"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let live = [
+        "audit",
+        "vcf-bitfusion.yaml",
+        "--lab",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ];
+    let (code, out, err) = run(&live);
+    assert_eq!(code, 0, "{err}");
+    let (_, compiled, _) = run(&[
+        "audit",
+        "vcf-bitfusion.yaml",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(rules(&out), rules(&compiled), "{out}");
+    let log = std::fs::read_to_string(dir.join(".fabric/lab/leaf-a/commands.log")).unwrap();
+    crate::lab_ssh::assert_read_only(
+        log.lines()
+            .rev()
+            .take_while(|l| !l.ends_with("\twrite memory")),
+    );
+
+    let saved = dir.join(".fabric/lab/leaf-a/startup-configuration.cfg");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let port = text.find("interface ethernet1/1/9\n").unwrap();
+    let at = port + text[port..].find(" mtu 9216\n").unwrap();
+    std::fs::write(
+        &saved,
+        format!("{} mtu 1500\n{}", &text[..at], &text[at + 10..]),
+    )
+    .unwrap();
+    let (_, out, err) = run(&live);
+    let found = rules(&out);
+    for rule in ["R008", "R036"] {
+        assert!(
+            found.contains(&(rule.to_string(), "leaf-a".to_string())),
+            "{rule}: {out}{err}"
+        );
+    }
+    assert!(
+        !found.iter().any(|(r, s)| r == "R036" && s == "leaf-b"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -224,13 +224,7 @@ fn onyx_only_commands_refuse_os10_switches() {
     let dir = scratch("target-refuse");
     std::fs::write(dir.join("mixed.yaml"), MIXED).unwrap();
     std::fs::write(dir.join("leaf01.cfg"), "").unwrap();
-    let cases: &[(&[&str], &str)] = &[
-        (
-            &["audit", "mixed.yaml", "--lab"],
-            "`fabric audit --live` and `--lab`",
-        ),
-        (&["docs", "mixed.yaml", "--out", "docs"], "`fabric docs`"),
-    ];
+    let cases: &[(&[&str], &str)] = &[(&["docs", "mixed.yaml", "--out", "docs"], "`fabric docs`")];
     for (args, what) in cases {
         let (code, out) = fabric_at(&dir, args);
         assert_eq!(code, 2, "{args:?}: {out}");

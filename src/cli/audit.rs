@@ -312,6 +312,30 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     })
 }
 
+/// A live switch's running configuration, read-only, in its OS's session, and whether it has
+/// unsaved changes: Onyx's `show configuration files` says so; on OS10 the startup
+/// configuration differs from the running one.
+fn read_live(
+    target: &crate::device::Target,
+    opts: &crate::device::Options,
+    os10: bool,
+) -> Result<(Running, bool), crate::device::Error> {
+    if !os10 {
+        let mut cli = crate::device::Cli::open(target, opts)?;
+        let (_, config) = cli.fetch()?;
+        let unsaved = cli.files()?.unsaved;
+        cli.close();
+        return Ok((Running::Onyx(Box::new(config)), unsaved));
+    }
+    let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
+    let (_, config) = cli.fetch_os10()?;
+    let startup = cli.run("show startup-configuration")?;
+    cli.close();
+    let startup = crate::diag::redact_secrets(&startup);
+    let unsaved = crate::os10::parse(&startup).map_or(true, |s| s != config);
+    Ok((Running::Os10(Box::new(config)), unsaved))
+}
+
 fn running_switch(config: Running) -> Switch {
     match config {
         Running::Onyx(c) => Switch::new(*c),
@@ -470,23 +494,21 @@ fn with_fabric(
     };
     let mut sources = BTreeMap::new();
     if args.live || args.lab {
-        super::onyx_only(
-            fabric,
-            &args.switches,
-            "`fabric audit --live` and `--lab` (the live audit reads switches through the Onyx session; compiled fabrics and running configs of OS10 switches are audited)",
-        )?;
         let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
         let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
-        let fetched =
-            super::push::read_switches(&targets, &reach.options, args.connect.parallel, true)?;
+        let os10: std::collections::BTreeSet<String> = chosen
+            .iter()
+            .filter(|sw| sw.os() == crate::fabric::Os::Os10)
+            .map(|sw| sw.hostname.to_string())
+            .collect();
+        let fetched = super::push::read_each(&targets, args.connect.parallel, |target| {
+            read_live(target, &reach.options, os10.contains(&target.name))
+        })?;
         for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
             let name = sw.hostname.to_string();
-            let drift = drift(&config, sw);
-            let mut s = Switch::new(config);
-            s.model = Some(sw.model);
+            let mut s = fabric_switch(config, sw).map_err(Failure)?;
             s.unsaved = Some(unsaved);
-            s.drift = drift;
             input.switches.insert(name.clone(), s);
             sources.insert(name.clone(), live_source(&name));
         }

@@ -273,7 +273,7 @@ pub(crate) fn read_switches(
     parallel: usize,
     unsaved: bool,
 ) -> Result<Vec<(crate::onyx::Config, bool)>, Failure> {
-    let fetched = self::parallel(targets, parallel, |target| {
+    read_each(targets, parallel, |target| {
         let mut cli = crate::device::Cli::open(target, opts)?;
         let (_, config) = cli.fetch()?;
         let changed = if unsaved {
@@ -285,8 +285,18 @@ pub(crate) fn read_switches(
             false
         };
         cli.close();
-        Ok::<_, crate::device::Error>((config, changed))
-    });
+        Ok((config, changed))
+    })
+}
+
+/// Reads every switch with `read`, `parallel` at a time; a switch that cannot be read is
+/// named with its error, and then none is used.
+pub(crate) fn read_each<R: Send>(
+    targets: &[crate::device::Target],
+    parallel: usize,
+    read: impl Fn(&crate::device::Target) -> Result<R, crate::device::Error> + Sync,
+) -> Result<Vec<R>, Failure> {
+    let fetched = self::parallel(targets, parallel, read);
     let mut out = Vec::new();
     let mut failed = false;
     for (target, r) in targets.iter().zip(fetched) {
