@@ -250,27 +250,12 @@ fn read_os10_switches(
     opts: &crate::device::Options,
     parallel: usize,
 ) -> Result<Vec<(String, crate::os10::Config)>, Failure> {
-    let fetched = super::push::parallel(targets, parallel, |target| {
+    super::push::read_each(targets, parallel, |target| {
         let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
         let read = cli.fetch_os10()?;
         cli.close();
-        Ok::<_, crate::device::Error>(read)
-    });
-    let mut out = Vec::new();
-    let mut failed = false;
-    for (target, r) in targets.iter().zip(fetched) {
-        match r {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                errln!("error: {}: {e}", target.name);
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        return Err(Failure("not every switch could be read".into()));
-    }
-    Ok(out)
+        Ok(read)
+    })
 }
 
 /// Reads an OS10 running configuration: its text and config, or `None` when it cannot be
