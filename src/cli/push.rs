@@ -276,14 +276,9 @@ pub(crate) fn read_switches(
     read_each(targets, parallel, |target| {
         let mut cli = crate::device::Cli::open(target, opts)?;
         let (_, config) = cli.fetch()?;
-        let changed = if unsaved {
-            cli.run("show configuration files")?
-                .lines()
-                .filter_map(|l| l.split_once(':'))
-                .any(|(k, v)| k.trim() == "Unsaved changes" && v.trim() == "yes")
-        } else {
-            false
-        };
+        // `show configuration files` must say whether changes are unsaved: a reply that does
+        // not is an error, never read as saved.
+        let changed = unsaved && cli.files()?.unsaved;
         cli.close();
         Ok((config, changed))
     })
