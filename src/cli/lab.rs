@@ -51,11 +51,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
 
     if let Some(name) = &args.stdio {
-        let Some(sw) = fabric
-            .switches
-            .values()
-            .find(|s| s.hostname.as_str() == name)
-        else {
+        let Some(sw) = fabric.switches.get(name.as_str()) else {
             let names: Vec<&str> = fabric
                 .switches
                 .values()

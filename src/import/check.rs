@@ -88,11 +88,7 @@ pub fn check_all(
     };
     let mut switches = Vec::new();
     for (name, source) in sources {
-        let Some(sw) = fabric
-            .switches
-            .values()
-            .find(|s| s.hostname.as_str() == name)
-        else {
+        let Some(sw) = fabric.switches.get(name.as_str()) else {
             continue;
         };
         let running = &source.config;

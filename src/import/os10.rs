@@ -756,11 +756,7 @@ pub(super) fn lost(
 ) -> Vec<Lost> {
     let mut out = Vec::new();
     for (name, source) in sources {
-        let Some(sw) = fabric
-            .switches
-            .values()
-            .find(|s| s.hostname.as_str() == name)
-        else {
+        let Some(sw) = fabric.switches.get(name.as_str()) else {
             out.push(Lost {
                 name: name.clone(),
                 origin: source.origin.clone(),

@@ -789,6 +789,14 @@ pub fn describe_char(c: char) -> String {
     }
 }
 
+/// A fabric's switches are keyed by hostname: looked up by a name as typed (`--switch leaf01`).
+/// The derived order and equality are the inner string's, as `Borrow` requires.
+impl std::borrow::Borrow<str> for Hostname {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
 impl fmt::Display for Hostname {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
