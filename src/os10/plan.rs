@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::names;
-use super::{Config, Kind};
+use super::{Config, Iface, Kind};
 use crate::diff::Impact;
 
 mod nodes;
@@ -287,8 +287,13 @@ fn vlans(line: &str) -> crate::types::VlanSet {
 /// order.
 pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
     let goal = target(running, intended);
-    let mut old = nodes(running);
-    let new = nodes(&goal);
+    // An interface alike on both sides makes no step: of a switch's thousands, only those
+    // that differ are compared. Not a port whose breakout map changes: the switch deletes it
+    // with its settings, which the plan then types again.
+    let rebroken = target::rebroken(&running.breakouts, &goal.breakouts);
+    let differs = |i: &Iface| rebroken(i) || running.interfaces.get(i) != goal.interfaces.get(i);
+    let mut old = nodes(running, &differs);
+    let new = nodes(&goal, &differs);
     // Items of a kind by what tells them apart: a switch has thousands of interfaces.
     let index = |nodes: &[(Kind, Node)], kind: Kind| -> HashMap<(Field, String), usize> {
         nodes

@@ -5,8 +5,8 @@
 
 use super::super::names;
 use super::super::{
-    AddressFamily, Config, Interface, Kind, LacpMode, Peer, PolicyClass, QosKind, SwitchportMode,
-    TrustKind,
+    AddressFamily, Config, Iface, Interface, Kind, LacpMode, Peer, PolicyClass, QosKind,
+    SwitchportMode, TrustKind,
 };
 use super::rules::Field;
 
@@ -244,6 +244,9 @@ pub(super) fn reanchor(
 
 /// `after`'s verbatim lines, which it has from `before`, where they go after its change.
 pub fn reanchored(before: &Interface, after: &Interface) -> super::super::Extras {
+    if before.extras.is_empty() {
+        return Vec::new();
+    }
     reanchor(
         &before.extras,
         &interface_nodes(before),
@@ -251,8 +254,9 @@ pub fn reanchored(before: &Interface, after: &Interface) -> super::super::Extras
     )
 }
 
-/// The configuration's top-level items as nodes, by kind, in printed order.
-pub(super) fn nodes(c: &Config) -> Vec<(Kind, Node)> {
+/// The configuration's top-level items as nodes, by kind, in printed order; of its
+/// interfaces, those `keep` says.
+pub(super) fn nodes(c: &Config, keep: impl Fn(&Iface) -> bool) -> Vec<(Kind, Node)> {
     let mut out = Vec::new();
     if let Some(h) = &c.hostname {
         out.push((
@@ -441,7 +445,7 @@ pub(super) fn nodes(c: &Config) -> Vec<(Kind, Node)> {
             ),
         ));
     }
-    for (i, e) in &c.interfaces {
+    for (i, e) in c.interfaces.iter().filter(|(i, _)| keep(i)) {
         out.push((
             Kind::Interface,
             block(

@@ -44,6 +44,8 @@ pub fn target(running: &Config, intended: &Config) -> Config {
     let mut t = intended.clone();
     // A plan types only what the model knows: the verbatim lines are the running config's.
     without_verbatim(&mut t);
+    // The interfaces (most of a config) move into the target rather than being copied again.
+    let interfaces = std::mem::take(&mut t.interfaces);
     let intended = &t.clone();
     t.header.clone_from(&running.header);
     t.layout.clone_from(&running.layout);
@@ -128,13 +130,12 @@ pub fn target(running: &Config, intended: &Config) -> Config {
     let breakouts = t.breakouts.clone();
     let gone = rebroken(&running.breakouts, &breakouts);
     let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
-    for (k, i) in &intended.interfaces {
-        let mut e = i.clone();
-        if let Some(r) = running.interfaces.get(k).filter(|_| !gone(k)) {
-            e.shutdown = i.shutdown.or(r.shutdown);
+    for (k, mut e) in interfaces {
+        if let Some(r) = running.interfaces.get(&k).filter(|_| !gone(&k)) {
+            e.shutdown = e.shutdown.or(r.shutdown);
             e.extras = reanchored(r, &e);
         }
-        ifaces.insert(*k, e);
+        ifaces.insert(k, e);
     }
     for (k, r) in &running.interfaces {
         if !deletable(k) && !ifaces.contains_key(k) && !gone(k) {
