@@ -11,7 +11,8 @@
 //! copy ([`drift`]), as Onyx's `target` + `plan` is on the generator's `--drift 5` pair.
 //!
 //! `cargo bench --bench os10` (release build; needs python3 for the Onyx generator). Prints
-//! the median of the timed runs after one warm-up, and OS10's time over Onyx's (target: 2×).
+//! the median of the timed runs after one warm-up, Onyx and OS10 runs taking turns, and OS10's
+//! time over Onyx's (target: 2×).
 
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
@@ -271,17 +272,27 @@ fn median(mut t: Vec<Duration>) -> Duration {
     t[t.len() / 2]
 }
 
-/// Median time of `f` over `runs` runs after one warm-up.
-fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
-    let mut out = Vec::new();
+/// Median times of `a` and `b` over `runs` runs each after one warm-up, the two taking turns:
+/// on a machine whose load changes, both see the same load and their ratio holds.
+fn pair<T, U>(
+    runs: usize,
+    mut a: impl FnMut() -> T,
+    mut b: impl FnMut() -> U,
+) -> (Duration, Duration) {
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
     for run in 0..=runs {
         let t = Instant::now();
-        std::hint::black_box(f());
+        std::hint::black_box(a());
+        let da = t.elapsed();
+        let t = Instant::now();
+        std::hint::black_box(b());
+        let db = t.elapsed();
         if run > 0 {
-            out.push(t.elapsed());
+            ta.push(da);
+            tb.push(db);
         }
     }
-    median(out)
+    (median(ta), median(tb))
 }
 
 fn main() {
@@ -333,31 +344,29 @@ fn main() {
     };
     let (onyx_compiled, os10_compiled) =
         (compiled_lines(&onyx_fabric), compiled_lines(&os10_fabric));
-    let onyx_compile = time(runs, || {
-        fabric::compile::compile(std::hint::black_box(&onyx_fabric))
-    });
-    let os10_compile = time(runs, || {
-        fabric::compile::compile(std::hint::black_box(&os10_fabric))
-    });
-
-    let onyx_parse = time(runs, || {
-        fabric::onyx::parse(std::hint::black_box(&onyx_text))
-    });
-    let os10_parse = time(runs, || os10::parse(std::hint::black_box(&os10_text)));
-    let onyx_render = time(runs, || {
-        onyx_renderer.render(std::hint::black_box(&onyx_config))
-    });
-    let os10_render = time(runs, || {
-        os10_renderer.render(std::hint::black_box(&os10_config))
-    });
-
-    let onyx_plan = time(runs, || {
-        let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
-        fabric::diff::plan(&onyx_config, std::hint::black_box(&t))
-    });
-    let os10_plan = time(runs, || {
-        os10::plan::plan(&os10_config, std::hint::black_box(&os10_drifted))
-    });
+    let (onyx_compile, os10_compile) = pair(
+        runs,
+        || fabric::compile::compile(std::hint::black_box(&onyx_fabric)),
+        || fabric::compile::compile(std::hint::black_box(&os10_fabric)),
+    );
+    let (onyx_parse, os10_parse) = pair(
+        runs,
+        || fabric::onyx::parse(std::hint::black_box(&onyx_text)),
+        || os10::parse(std::hint::black_box(&os10_text)),
+    );
+    let (onyx_render, os10_render) = pair(
+        runs,
+        || onyx_renderer.render(std::hint::black_box(&onyx_config)),
+        || os10_renderer.render(std::hint::black_box(&os10_config)),
+    );
+    let (onyx_plan, os10_plan) = pair(
+        runs,
+        || {
+            let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
+            fabric::diff::plan(&onyx_config, std::hint::black_box(&t))
+        },
+        || os10::plan::plan(&os10_config, std::hint::black_box(&os10_drifted)),
+    );
 
     println!(
         "os10 bench: Onyx large-d5 {onyx_lines} lines / {} bytes ({} interfaces); OS10 generated {os10_lines} lines / {} bytes ({} interfaces); median of {runs} runs",
