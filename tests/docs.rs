@@ -599,7 +599,7 @@ fn os10_defaults_and_breakouts() {
     );
     assert!(
         docs["README.md"].contains(
-            "| gpu1, gpu2, gpu3, gpu4 | 4 | [leaf01](leaf01.md) | ethernet1/1/13:1-1/1/13:4 |"
+            "| gpu1 … gpu5 | 5 | [leaf01](leaf01.md) | ethernet1/1/13:1-1/1/13:4, ethernet1/1/14 |"
         ),
         "{}",
         docs["README.md"]
@@ -631,14 +631,14 @@ fn mixed_fabrics_name_each_end_as_its_os_does() {
     let readme = &docs["README.md"];
     assert!(
         readme.contains(
-            "| [spine01](spine01.md) | 1/1 | [leaf01](leaf01.md) | ethernet1/1/53 | L2 |"
+            "| [leaf01](leaf01.md) | ethernet1/1/53 | [spine01](spine01.md) | 1/1 | L2 |"
         ),
         "{readme}"
     );
-    assert!(readme.contains("\"1/1 ↔ ethernet1/1/53\""), "{readme}");
+    assert!(readme.contains("\"ethernet1/1/53 ↔ 1/1\""), "{readme}");
     assert!(
         readme.contains("| Switch | Model | Onyx | OS10 | Role |"),
         "{readme}"
     );
-    assert!(docs["topology.svg"].contains("spine01 1/1 — leaf01 ethernet1/1/53"));
+    assert!(docs["topology.svg"].contains("leaf01 ethernet1/1/53 — spine01 1/1"));
 }
