@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use fabric::fabric::{Fabric, Os, Peer};
+use fabric::fabric::{Fabric, Peer};
 
 use crate::{fabrics, root, run, scratch};
 
