@@ -525,10 +525,9 @@ fn peer_port(fabric: &Fabric, sw: &Switch, far: &str, port: Port) -> String {
         .port_name(port)
 }
 
-/// MTU and VLANs (from the fabric's `l2`), then trust, PFC, ECN and ETS (from the view's
-/// `qos`) of a port or a bundle.
-fn l2_and_qos(view: &View, qos: &PortView, l2: &PortSettings) -> Vec<Cell> {
-    let s = l2;
+/// A port's or a bundle's MTU, VLANs, trust, PFC, ECN and ETS: its VLANs from the fabric's
+/// settings `s`, the rest from the view's `qos`.
+fn l2_and_qos(view: &View, qos: &PortView, s: &PortSettings) -> Vec<Cell> {
     let vlans = match (s.switchport, &s.trunk, s.vlan) {
         _ if s.address.is_some() => Cell::from("routed"),
         (Some(SwitchportMode::Hybrid), trunk, vlan) => {
