@@ -62,8 +62,7 @@ pub fn compile_target(sw: &Switch) -> Target {
     }
 }
 
-/// The Onyx switches of the fabric. For the commands that only know Onyx, which refuse a
-/// fabric with OS10 switches first (`Fabric::onyx_only`), so none is left out unsaid.
+/// The Onyx switches of the fabric (its OS10 switches are left out: see [`compile_target`]).
 pub fn compile_onyx(fabric: &Fabric) -> BTreeMap<Hostname, Config> {
     fabric
         .switches

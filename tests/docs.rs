@@ -1,7 +1,9 @@
 //! `fabric docs`: the committed docs of every example fabric are current and `--check` finds
 //! a stale, missing or left-over file; the SVG picture is well-formed XML that names every
-//! switch and every cable with its ports; the HTML page renders in a real browser (headless
-//! Chromium: a screenshot that is not blank, and every switch in the DOM it built).
+//! switch and every cable with its ports, each port as its switch's OS names it (Onyx `1/5`,
+//! OS10 `ethernet1/1/5`), a fabric mixing both included; the HTML page renders in a real
+//! browser (headless Chromium: a screenshot that is not blank, and every switch in the DOM it
+//! built).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use fabric::fabric::{Fabric, Peer};
 
-use crate::{onyx_fabrics, root, run, scratch};
+use crate::{fabrics, root, run, scratch};
 
 fn fabric_cmd(args: &[&str]) -> (i32, String) {
     run(Command::new(env!("CARGO_BIN_EXE_fabric"))
@@ -37,8 +39,7 @@ fn docs_of(path: &Path) -> std::collections::BTreeMap<String, String> {
 #[test]
 fn committed_docs_are_current() {
     let mut args = vec!["docs".to_string(), "--check".into()];
-    // `fabric docs` of OS10 switches is not yet wired: OS10 fabrics are left out (has_os10).
-    args.extend(onyx_fabrics().iter().map(|p| p.display().to_string()));
+    args.extend(fabrics().iter().map(|p| p.display().to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, out) = fabric_cmd(&args);
     assert_eq!(
@@ -123,10 +124,16 @@ fn text_of(node: roxmltree::Node) -> String {
         .collect()
 }
 
+/// The example fabrics, and one that cables an Onyx switch to an OS10 one.
+fn documented() -> Vec<PathBuf> {
+    let mut v = fabrics();
+    v.push(root().join("tests/fixtures/os10/lab/mixed.yaml"));
+    v
+}
+
 #[test]
 fn the_picture_names_every_switch_and_cable() {
-    // `fabric docs` of OS10 switches is not yet wired (has_os10).
-    for path in onyx_fabrics() {
+    for path in documented() {
         let f = load(&path);
         let docs = docs_of(&path);
         let svg = &docs["topology.svg"];
@@ -171,8 +178,10 @@ fn the_picture_names_every_switch_and_cable() {
         let mut cables = 0;
         for (name, sw) in &f.switches {
             for (port, s) in &sw.ports {
+                let port = sw.port_name(*port);
                 let line = match &s.peer {
                     Some(Peer::Switch { switch, port: far }) => {
+                        let far = f.switches[switch.as_str()].port_name(*far);
                         let (a, b) = (format!("{name} {port}"), format!("{switch} {far}"));
                         if has(&format!("{a} — {b}")) {
                             cables += 1;
@@ -298,8 +307,7 @@ fn many_hosts_make_few_nodes() {
 /// generated ids, every label quoted without a quote inside.
 #[test]
 fn mermaid_keeps_to_the_flowchart_subset() {
-    // `fabric docs` of OS10 switches is not yet wired (has_os10).
-    for path in onyx_fabrics() {
+    for path in documented() {
         let readme = docs_of(&path)["README.md"].clone();
         let start = readme.find("```mermaid\n").expect("a Mermaid block") + 11;
         let block = &readme[start..start + readme[start..].find("```").unwrap()];
@@ -397,7 +405,7 @@ fn chromium_on(page: &Path, args: &[&str], profile: &Path) -> String {
 
 #[test]
 fn the_html_page_renders_in_chromium() {
-    for name in ["ml-cluster", "vsphere-mlag"] {
+    for name in ["ml-cluster", "vsphere-mlag", "vcf-bitfusion"] {
         let path = root().join(format!("fabrics/{name}.yaml"));
         let f = load(&path);
         let dir = scratch(&format!("docs-html-{name}"));
@@ -451,4 +459,186 @@ fn the_html_page_renders_in_chromium() {
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// The rows of a page's port map, as their cells.
+fn port_rows(page: &str) -> Vec<Vec<String>> {
+    let start = page.find("### Ports").expect("a port map");
+    page[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with("| Port |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// An OS10 VLT pair's pages name every port as OS10 does (`ethernet1/1/1`, runs as
+/// `ethernet1/1/17-1/1/48`), call the pair and its peer link by OS10's names, and leave out
+/// what OS10 does not have (the IPL's VLAN, traffic pools).
+#[test]
+fn os10_pages_name_ports_as_os10_does() {
+    let docs = docs_of(&root().join("fabrics/vcf-bitfusion.yaml"));
+    for leaf in ["leaf-a", "leaf-b"] {
+        let page = &docs[&format!("{leaf}.md")];
+        let rows = port_rows(page);
+        let ports: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(
+            ports.len(),
+            16 + 1 + 2 + 1,
+            "{leaf}: one row per cabled port, two runs: {ports:?}"
+        );
+        assert!(
+            ports.iter().all(|p| p.starts_with("ethernet1/1/")),
+            "{leaf}: {ports:?}"
+        );
+        assert!(ports.contains(&"ethernet1/1/17-1/1/48"), "{ports:?}");
+        assert!(ports.contains(&"ethernet1/1/51-1/1/56"), "{ports:?}");
+        let peer = if leaf == "leaf-a" { "leaf-b" } else { "leaf-a" };
+        let vlti = rows.iter().find(|r| r[0] == "ethernet1/1/49").unwrap();
+        assert_eq!(vlti[1], format!("[{peer} ethernet1/1/49]({peer}.md)"));
+        assert_eq!(
+            (vlti[5].as_str(), vlti[10].as_str()),
+            ("all (VLTi)", "VLTi")
+        );
+        let host = rows.iter().find(|r| r[0] == "ethernet1/1/1").unwrap();
+        // Speed: the S5248F-ON's native 25G (a default); the VLT port-channel's QoS.
+        assert_eq!(host[3], "*25G*");
+        assert_eq!(host[10], "VLT port-channel 1");
+        assert_eq!(
+            &host[6..10],
+            ["L3", "on", "TC3 150-1500 KB", "TC0 wrr 50; TC3 wrr 50"]
+        );
+        assert!(page.contains("| OS10 | 10.5.3.2 |"), "{page}");
+        assert!(
+            page.contains(
+                "| VLT interconnect | ethernet1/1/49-1/1/50, backup destination 192.0.2."
+            ),
+            "{page}"
+        );
+        assert!(page.contains("| VLT port-channel 8 | ethernet1/1/8 | active |"));
+        assert!(
+            !page.contains("| 4000 |") && !page.contains("Traffic pool"),
+            "{page}"
+        );
+        assert!(!page.contains("MLAG"), "{page}");
+        assert!(!page.contains("Onyx"), "{page}");
+    }
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains(
+            "| [leaf-a](leaf-a.md) | ethernet1/1/49 | [leaf-b](leaf-b.md) | ethernet1/1/49 | VLTi |"
+        ),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("    n0 ---|\"ethernet1/1/49-1/1/50 ↔ ethernet1/1/49-1/1/50\"| n1\n"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("| Switch | Model | OS10 | Role |"),
+        "{readme}"
+    );
+    let svg = roxmltree::Document::parse(&docs["topology.svg"]).unwrap();
+    let vlt = svg
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("node vlt"))
+        .count();
+    assert_eq!(vlt, 2);
+    let dashed = svg
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("link ipl"))
+        .count();
+    assert_eq!(dashed, 1);
+    assert!(text_of(svg.root_element()).contains("VLTi"));
+}
+
+/// A port an OS10 fabric leaves alone shows OS10's defaults (MTU 1532, no trust map, PFC
+/// off), and a breakout's subports are named `ethernet1/1/13:1`.
+#[test]
+fn os10_defaults_and_breakouts() {
+    let dir = scratch("docs-os10-defaults");
+    let path = dir.join("breakout.yaml");
+    std::fs::write(
+        &path,
+        "stp: on\nswitches:\n  leaf01:\n    os: os10\n    os10: 10.5.0.2\n    model: S4112F-ON\n    \
+         ports:\n      ethernet1/1/13: { split: 4 }\n      \
+         ethernet1/1/13:1-1/1/13:4: { peer: { host: \"gpu{1..4}\", port: ens1f0 } }\n      \
+         ethernet1/1/14: { peer: { host: gpu5, port: ens1f0 }, mtu: 9216 }\n",
+    )
+    .unwrap();
+    let docs = docs_of(&path);
+    let page = &docs["leaf01.md"];
+    let rows = port_rows(page);
+    let row = |p: &str| {
+        rows.iter()
+            .find(|r| r[0] == p)
+            .unwrap_or_else(|| panic!("no row {p}: {page}"))
+    };
+    assert_eq!(row("ethernet1/1/13:1")[1], "gpu1 ens1f0");
+    assert_eq!(
+        &row("ethernet1/1/13:1")[4..8],
+        ["*1532*", "*access 1*", "*none*", "*off*"]
+    );
+    assert_eq!(
+        &row("ethernet1/1/14")[4..8],
+        ["9216", "*access 1*", "*none*", "*off*"]
+    );
+    assert!(
+        page.contains("| Breakouts | ethernet1/1/13 (4-way) |"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Values in italics are OS10's defaults"),
+        "{page}"
+    );
+    assert!(
+        docs["README.md"].contains(
+            "| gpu1 … gpu5 | 5 | [leaf01](leaf01.md) | ethernet1/1/13:1-1/1/13:4, ethernet1/1/14 |"
+        ),
+        "{}",
+        docs["README.md"]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A cable between an Onyx and an OS10 switch: each end in its own OS's spelling, on both
+/// pages, in the cable table, the Mermaid label and the picture.
+#[test]
+fn mixed_fabrics_name_each_end_as_its_os_does() {
+    let docs = docs_of(&root().join("tests/fixtures/os10/lab/mixed.yaml"));
+    let spine = &docs["spine01.md"];
+    let leaf = &docs["leaf01.md"];
+    assert!(
+        port_rows(spine)
+            .iter()
+            .any(|r| r[0] == "1/1" && r[1] == "[leaf01 ethernet1/1/53](leaf01.md)"),
+        "{spine}"
+    );
+    assert!(
+        port_rows(leaf)
+            .iter()
+            .any(|r| r[0] == "ethernet1/1/53" && r[1] == "[spine01 1/1](spine01.md)"),
+        "{leaf}"
+    );
+    // The descriptions the fabric made from the peers say nothing more: no column for them.
+    assert!(!spine.contains("| Description |") && !leaf.contains("| Description |"));
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains(
+            "| [leaf01](leaf01.md) | ethernet1/1/53 | [spine01](spine01.md) | 1/1 | L2 |"
+        ),
+        "{readme}"
+    );
+    assert!(readme.contains("\"ethernet1/1/53 ↔ 1/1\""), "{readme}");
+    assert!(
+        readme.contains("| Switch | Model | Onyx | OS10 | Role |"),
+        "{readme}"
+    );
+    assert!(docs["topology.svg"].contains("leaf01 ethernet1/1/53 — spine01 1/1"));
 }

@@ -25,13 +25,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     if !clean {
         return Ok(exit::FINDINGS);
     }
-    for (_, fabric) in &fabrics {
-        super::onyx_only(
-            fabric,
-            &[],
-            "`fabric docs` (its port maps and audit read Onyx configurations)",
-        )?;
-    }
     let mut stale = 0;
     for (path, fabric) in &fabrics {
         let name = super::stem(path)?;

@@ -293,25 +293,6 @@ pub(crate) fn chosen<'a>(
         .collect())
 }
 
-/// Refuses a command that only knows Onyx when the chosen switches (all, when none is named)
-/// include an OS10 one: exit 2, naming the switch and what is not yet supported, rather than
-/// treating it as Onyx.
-pub(crate) fn onyx_only(
-    fabric: &crate::fabric::Fabric,
-    names: &[String],
-    what: &str,
-) -> Result<(), Failure> {
-    let chosen: Vec<&crate::types::Hostname> = fabric
-        .switches
-        .keys()
-        .filter(|h| names.iter().any(|n| n == h.as_str()))
-        .collect();
-    if !names.is_empty() && chosen.is_empty() {
-        return Ok(());
-    }
-    fabric.onyx_only(what, &chosen).map_err(Failure)
-}
-
 /// Loads and validates each file, prints the diagnostics; the valid fabrics, by file.
 pub(crate) fn check_all(
     paths: &[PathBuf],

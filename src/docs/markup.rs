@@ -54,8 +54,8 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// A value Onyx has when the fabric sets none.
-    pub fn onyx_default(text: impl Into<String>) -> Cell {
+    /// A value the switch's OS has when the fabric sets none.
+    pub fn os_default(text: impl Into<String>) -> Cell {
         Cell {
             text: text.into(),
             default: true,

@@ -59,7 +59,9 @@ pub fn render(fabric: &Fabric, name: &str, file: &str, source: &str) -> BTreeMap
 
     let mut html = pages::fabric(name, file, fabric, &topology, &located, None);
     for sw in fabric.switches.values() {
-        let blocks = pages::switch(sw);
+        // Every switch of the fabric was compiled for the audit above.
+        let view = input.switches[sw.hostname.as_str()].view();
+        let blocks = pages::switch(fabric, sw, &view);
         // A page of its own: the switch's heading is the page's title, then a way back.
         let mut md = blocks.clone();
         if let Some(markup::Block::Heading(level, ..)) = md.first_mut() {

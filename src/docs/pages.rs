@@ -1,18 +1,22 @@
 //! What each page says, as blocks ([`super::markup`] prints them): the fabric's page
 //! (switches, cables, host groups, audit findings) and one page per switch (its facts, port
-//! map, port-channels, VLANs, BGP). Every value comes from the validated fabric; a value the
-//! fabric leaves to Onyx is shown as Onyx's default, marked as such.
+//! map, port-channels, VLANs, BGP). What a switch's configuration sets on a port (speed,
+//! MTU, trust, PFC, ECN, ETS, admin state, bundle) and the OS's defaults where it sets nothing
+//! come from the OS-neutral view the audit reads ([`View`]) of the configuration the switch
+//! compiles to; what only the fabric knows (peers, profiles, VLANs, addresses, BGP) from the
+//! validated fabric. Ports are named as the switch's OS names them (Onyx `1/5`, OS10
+//! `ethernet1/1/5`); a default is marked as such.
 
 use super::markup::{Block, Cell, Inline, Page, Table};
-use super::topology::{Topology, port_list};
+use super::topology::{Kind, Topology, port_list, port_range};
+use crate::audit::view::{PortView, View};
 use crate::audit::{Finding, report::Location};
-use crate::fabric::{Bundle, Fabric, Lacp, Peer, PortSettings, Switch};
+use crate::fabric::{Bundle, Fabric, Lacp, Os, Peer, PortSettings, Switch};
+use crate::onyx::Iface;
 use crate::types::{Ecn, EcnMode, EcnThresholds, Port, SwitchportMode, format_vlan_run, vlan_runs};
 
-/// Onyx's defaults where a port sets nothing (Ethernet Interface Commands: MTU 1500; QoS
-/// Commands: trust L2; a switchport is in access mode on VLAN 1).
-const DEFAULT_MTU: &str = "1500";
-const DEFAULT_TRUST: &str = "L2";
+/// A switchport's VLANs where the fabric sets none, on both OSes: access mode on VLAN 1 (Onyx
+/// Ethernet Interface Commands; OS10 prints `switchport access vlan 1` on a port left alone).
 const DEFAULT_VLANS: &str = "access 1";
 
 fn text(s: impl Into<String>) -> Inline {
@@ -57,22 +61,43 @@ pub fn fabric(
         blocks.push(Block::Mermaid(m));
     }
     blocks.push(Block::Picture);
-    blocks.push(para(vec![text(
-        "Colours: spine, leaf, MLAG pair, switch without a role, hosts; a dashed line is an MLAG peer link. \
+    let vlt = topology.nodes.iter().any(|n| n.kind == Kind::Vlt);
+    blocks.push(para(vec![text(format!(
+        "Colours: spine, leaf, {}, switch without a role, hosts; a dashed line is {}. \
          Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node. \
          A line between switches is labelled with the upper switch's ports, then (after ↔) the lower one's; \
          a line to hosts with the switch's ports, then (after ·) the hosts' ports.",
-    )]));
+        if vlt {
+            "MLAG or VLT pair"
+        } else {
+            "MLAG pair"
+        },
+        if vlt {
+            "an MLAG peer link or a VLT interconnect (VLTi)"
+        } else {
+            "an MLAG peer link"
+        },
+    ))]));
 
     blocks.push(Block::Heading(2, "Switches".into(), None));
+    // A release column per OS the fabric's switches run.
+    let oses: Vec<Os> = [Os::Onyx, Os::Os10]
+        .into_iter()
+        .filter(|os| fabric.switches.values().any(|s| s.os() == *os))
+        .collect();
     let mut rows = Vec::new();
     for (n, sw) in &fabric.switches {
         let name = n.to_string();
         let cabled = sw.ports.values().filter(|s| s.peer.is_some()).count();
-        rows.push(vec![
-            Cell::switch(&name, name.clone()),
-            sw.model.name().into(),
-            release(sw),
+        let mut row = vec![Cell::switch(&name, name.clone()), sw.model.name().into()];
+        row.extend(oses.iter().map(|os| {
+            if sw.os() == *os {
+                release(sw)
+            } else {
+                "—".into()
+            }
+        }));
+        row.extend([
             sw.role.map_or("—".into(), |r| r.to_string()).into(),
             sw.routing
                 .as_ref()
@@ -82,20 +107,12 @@ pub fn fabric(
             mlag_peer(sw),
             cabled.to_string().into(),
         ]);
+        rows.push(row);
     }
-    blocks.push(Block::Table(Table {
-        head: vec![
-            "Switch",
-            "Model",
-            "Onyx",
-            "Role",
-            "AS",
-            "Loopback",
-            "MLAG peer",
-            "Cabled ports",
-        ],
-        rows,
-    }));
+    let mut head = vec!["Switch", "Model"];
+    head.extend(oses.iter().map(|os| os.title()));
+    head.extend(["Role", "AS", "Loopback", "MLAG peer", "Cabled ports"]);
+    blocks.push(Block::Table(Table { head, rows }));
 
     let links: Vec<_> = topology
         .edges
@@ -106,13 +123,13 @@ pub fn fabric(
         blocks.push(Block::Heading(2, "Cables between switches".into(), None));
         let mut rows = Vec::new();
         for e in links {
-            for ((a, pa), (b, pb)) in &e.cables {
+            for (((a, pa), (b, pb)), port) in e.cables.iter().zip(&e.ports) {
                 rows.push(vec![
                     Cell::switch(a, a.clone()),
                     pa.as_str().into(),
                     Cell::switch(b, b.clone()),
                     pb.as_str().into(),
-                    cable_kind(fabric, a, pa).into(),
+                    cable_kind(fabric, a, *port).into(),
                 ]);
             }
         }
@@ -128,17 +145,15 @@ pub fn fabric(
         for g in &topology.groups {
             for e in topology.edges.iter().filter(|e| e.to == g.node) {
                 let switch = &topology.nodes[e.from].name;
-                let mut ports: Vec<Port> = e
-                    .cables
-                    .iter()
-                    .filter_map(|((_, p), _)| p.parse().ok())
-                    .collect();
-                ports.sort();
+                let os = fabric
+                    .switches
+                    .get(switch.as_str())
+                    .map_or(Os::Onyx, Switch::os);
                 rows.push(vec![
                     topology.nodes[g.node].name.clone().into(),
                     g.hosts.len().to_string().into(),
                     Cell::switch(switch, switch.clone()),
-                    port_list(&ports).into(),
+                    port_list(os, &e.ports).into(),
                 ]);
             }
         }
@@ -191,13 +206,15 @@ pub fn fabric(
     blocks
 }
 
-/// A switch's page: its facts, then its port map, port-channels, VLANs and BGP.
-pub fn switch(sw: &Switch) -> Vec<Block> {
+/// A switch's page: its facts, then its port map, port-channels, VLANs and BGP. `view` is
+/// the OS-neutral view of the configuration it compiles to; `fabric` names its peers' ports.
+pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
+    let os = sw.os();
     let name = sw.hostname.to_string();
     let mut blocks = vec![Block::Heading(2, name.clone(), Some(Page::Switch(name)))];
     let mut facts: Vec<(&str, Cell)> = vec![
         ("Model", sw.model.name().into()),
-        ("Onyx", release(sw)),
+        (os.title(), release(sw)),
         ("Role", sw.role.map_or("—".into(), |r| r.to_string()).into()),
     ];
     if let Some(r) = &sw.routing {
@@ -207,7 +224,26 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
     if let Some(lo) = sw.loopback {
         facts.push(("Loopback 0", format!("{lo}/32").into()));
     }
-    if let Some(m) = &sw.mlag {
+    if let Some(m) = sw.mlag.as_ref().filter(|_| os == Os::Os10) {
+        // OS10's VLT: the peer link is the `discovery-interface` ports, the heartbeat's backup
+        // the peer's management address; the IPL's VLAN and subnet are Onyx's.
+        facts.push(("VLT peer", mlag_peer(sw)));
+        let vlti: Vec<Port> = view
+            .ports
+            .iter()
+            .filter(|(_, p)| p.ipl_member)
+            .filter_map(|(i, _)| match i {
+                Iface::Ethernet(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        let mut link = port_list(os, &vlti);
+        if let Some(backup) = m.peer_mgmt {
+            link.push_str(&format!(", backup destination {backup}"));
+        }
+        facts.push(("VLT interconnect", link.into()));
+        facts.push(("VLT MAC", m.system_mac.to_string().into()));
+    } else if let Some(m) = &sw.mlag {
         facts.push(("MLAG peer", mlag_peer(sw)));
         let mut ipl = format!("port-channel {} on VLAN {}", m.ipl_port_channel, m.ipl_vlan);
         if let Some(a) = m.address {
@@ -233,10 +269,19 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
         ));
     }
     facts.push(("LLDP", if sw.lldp { "on" } else { "off" }.into()));
-    if let Some(roce) = sw.qos.roce {
+    if os == Os::Os10 {
+        facts.push(("DCBX", if view.dcbx { "on" } else { "off" }.into()));
+    }
+    if let Some(roce) = view.roce_mode {
         facts.push(("RoCE mode", roce.to_string().into()));
     }
-    for (pool_name, p) in &sw.qos.pools {
+    // Traffic pools are Onyx's (OS10 buffers by PFC class: its PFC line says which).
+    let pools = if view.lossless_pools.is_some() {
+        &sw.qos.pools
+    } else {
+        &Default::default()
+    };
+    for (pool_name, p) in pools {
         let mut v = format!("{pool_name}: {}", p.kind);
         if let Some(m) = p.memory {
             v.push_str(&format!(", {m}% of memory"));
@@ -246,7 +291,8 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
         }
         facts.push(("Traffic pool", v.into()));
     }
-    if let Some(pfc) = &sw.qos.pfc {
+    if sw.qos.pfc.is_some() || view.pfc.enabled {
+        let pfc = &view.pfc;
         let mut v = if pfc.enabled { "enabled" } else { "disabled" }.to_string();
         if !pfc.priorities.is_empty() {
             v.push_str(&format!(", priorities {}", list(pfc.priorities.iter())));
@@ -259,9 +305,13 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
     if !sw.splits.is_empty() {
         let splits: Vec<String> = crate::types::compress(sw.splits.iter().map(|(p, s)| (*p, s)))
             .into_iter()
-            .map(|(a, b, s)| format!("{} ({}-way)", crate::types::format_range(a, b), s.ways()))
+            .map(|(a, b, s)| format!("{} ({}-way)", port_range(os, a, b), s.ways()))
             .collect();
-        facts.push(("Split ports", splits.join(", ").into()));
+        let what = match os {
+            Os::Onyx => "Split ports",
+            Os::Os10 => "Breakouts",
+        };
+        facts.push((what, splits.join(", ").into()));
     }
     blocks.push(Block::Table(Table {
         head: vec!["Setting", "Value"],
@@ -269,15 +319,21 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
     }));
 
     blocks.push(Block::Heading(3, "Ports".into(), None));
-    blocks.push(para(vec![text(
-        "Consecutive ports with the same settings and no peer share a row. Values in italics are Onyx's defaults: the fabric sets none.",
-    )]));
-    blocks.push(Block::Table(port_map(sw)));
+    blocks.push(para(vec![text(format!(
+        "Consecutive ports with the same settings and no peer share a row. Values in italics are {os}'s defaults: the fabric sets none.",
+    ))]));
+    blocks.push(Block::Table(port_map(fabric, sw, view)));
 
-    if !sw.bundles.is_empty() {
+    // OS10's VLT interconnect is no port-channel: its ports are listed above.
+    let bundles: Vec<_> = sw
+        .bundles
+        .iter()
+        .filter(|((mlag, id), _)| !(os == Os::Os10 && ipl(sw, *mlag, *id)))
+        .collect();
+    if !bundles.is_empty() {
         blocks.push(Block::Heading(3, "Port-channels".into(), None));
         let mut rows = Vec::new();
-        for ((mlag, id), s) in &sw.bundles {
+        for ((mlag, id), s) in bundles {
             let members: Vec<Port> = sw
                 .ports
                 .iter()
@@ -289,17 +345,12 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
                 .values()
                 .find_map(|p| p.bundle.filter(|b| b.mlag == *mlag && b.id == *id))
                 .map_or(String::new(), |b| lacp(b.lacp).to_string());
-            let kind = if *mlag {
-                "MLAG port-channel"
-            } else {
-                "port-channel"
-            };
             let mut row = vec![
-                format!("{kind} {id}").into(),
-                port_list(&members).into(),
+                bundle_name(os, *mlag, *id).into(),
+                port_list(os, &members).into(),
                 lacp.into(),
             ];
-            row.extend(l2_and_qos(s));
+            row.extend(l2_and_qos(view, view.port(bundle_iface(os, *mlag, *id)), s));
             rows.push(row);
         }
         blocks.push(Block::Table(Table {
@@ -310,11 +361,21 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
         }));
     }
 
-    if !sw.vlans.is_empty() {
+    // The MLAG pair's IPL VLAN is Onyx's: OS10's VLTi needs none (and gets none).
+    let ipl_vlan = sw
+        .mlag
+        .as_ref()
+        .filter(|_| os == Os::Os10)
+        .map(|m| m.ipl_vlan);
+    let vlans: Vec<_> = sw
+        .vlans
+        .iter()
+        .filter(|(id, _)| Some(**id) != ipl_vlan)
+        .collect();
+    if !vlans.is_empty() {
         blocks.push(Block::Heading(3, "VLANs".into(), None));
-        let rows = sw
-            .vlans
-            .iter()
+        let rows = vlans
+            .into_iter()
             .map(|(id, vname)| {
                 vec![
                     id.to_string().into(),
@@ -356,7 +417,9 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
             .iter()
             .map(|(addr, n)| {
                 let over = match &n.link {
-                    Some((far, port)) => Cell::switch(far.as_str(), format!("{port} → {far}")),
+                    Some((far, port)) => {
+                        Cell::switch(far.as_str(), format!("{} → {far}", sw.port_name(*port)))
+                    }
                     None => "".into(),
                 };
                 vec![addr.to_string().into(), n.asn.to_string().into(), over]
@@ -371,48 +434,64 @@ pub fn switch(sw: &Switch) -> Vec<Block> {
 }
 
 /// One row per port, consecutive unconnected ports with equal settings as one range.
-fn port_map(sw: &Switch) -> Table {
-    // A description is shown where it says more than the peer's name.
-    let descriptions = sw.ports.values().any(|s| {
-        s.description.is_some() && s.description != s.peer.as_ref().map(Peer::description)
-    });
+fn port_map(fabric: &Fabric, sw: &Switch, view: &View) -> Table {
+    let os = sw.os();
+    // A description is shown where it says more than the peer's name (as the fabric makes
+    // it: `leaf-b:ethernet1/1/49`, the far port in its own OS's spelling).
+    let described = |p: &Peer| match p {
+        Peer::Switch { switch, port } => {
+            format!("{switch}:{}", peer_port(fabric, sw, switch.as_str(), *port))
+        }
+        Peer::Host { .. } => p.description(),
+    };
+    let descriptions = sw
+        .ports
+        .values()
+        .any(|s| s.description.is_some() && s.description != s.peer.as_ref().map(described));
     let rows: Vec<(Port, Vec<Cell>)> = sw
         .ports
         .iter()
         .map(|(port, s)| {
-            let speed = s
-                .speed
-                .map(|v| Cell::from(v.to_string()))
-                .or_else(|| {
-                    let split = port.sub.and(sw.splits.get(&port.parent()).copied());
-                    sw.model
-                        .native_speed(port.parent(), split)
-                        .map(|v| Cell::onyx_default(v.to_string()))
-                })
-                .unwrap_or_default();
+            let pv = view.port(Iface::Ethernet(*port));
+            // A speed the fabric sets is shown as set, even where the configuration leaves
+            // it out because it is the port's native speed.
+            let speed = match s.speed.or(pv.speed) {
+                Some(v) => Cell::from(v.to_string()),
+                None => view
+                    .speed(*port)
+                    .map(|v| Cell::os_default(v.to_string()))
+                    .unwrap_or_default(),
+            };
             let peer = match &s.peer {
                 Some(Peer::Switch { switch, port }) => {
-                    Cell::switch(switch.as_str(), format!("{switch} {port}"))
+                    let far = peer_port(fabric, sw, switch.as_str(), *port);
+                    Cell::switch(switch.as_str(), format!("{switch} {far}"))
                 }
                 Some(p @ Peer::Host { .. }) => p.description().replace(':', " ").into(),
                 None => "".into(),
             };
-            // A bundle member's VLANs and QoS are its bundle's.
-            let l2 = s
-                .bundle
+            // A bundle member's VLANs and QoS are its bundle's (on OS10, the VLT
+            // interconnect's ports carry their own QoS and every VLAN).
+            let vlti = os == Os::Os10 && pv.ipl_member;
+            let bundled = s.bundle.filter(|_| !vlti);
+            let l2 = bundled
                 .and_then(|b| sw.bundles.get(&(b.mlag, b.id)))
                 .unwrap_or(s);
+            let qos = bundled.map_or(pv, |b| view.port(bundle_iface(os, b.mlag, b.id)));
             let mut row = vec![peer, s.profile.clone().unwrap_or_default().into(), speed];
-            let mut settings = l2_and_qos(l2);
+            let mut settings = l2_and_qos(view, qos, l2);
             // The member's own MTU, which a bundle's members share.
-            settings[0] = mtu(s);
+            settings[0] = mtu(view, pv);
+            if vlti {
+                settings[1] = "all (VLTi)".into();
+            }
             row.extend(settings);
             row.push(s.bundle.map_or(Cell::default(), |b| bundle(sw, b)));
             row.push(s.address.map_or(String::new(), |a| a.to_string()).into());
-            row.push(if s.shutdown {
+            row.push(if pv.shutdown == Some(true) {
                 "down".into()
             } else {
-                Cell::onyx_default("up")
+                Cell::os_default("up")
             });
             if descriptions {
                 row.push(s.description.clone().unwrap_or_default().into());
@@ -423,7 +502,7 @@ fn port_map(sw: &Switch) -> Table {
     let mut out = Vec::new();
     let runs = crate::types::compress(rows.iter().map(|(p, r)| (*p, r)));
     for (a, b, row) in runs {
-        let mut cells = vec![Cell::from(crate::types::format_range(a, b))];
+        let mut cells = vec![Cell::from(port_range(os, a, b))];
         cells.extend(row.iter().cloned());
         out.push(cells);
     }
@@ -437,8 +516,18 @@ fn port_map(sw: &Switch) -> Table {
     Table { head, rows: out }
 }
 
-/// MTU, VLANs, trust, PFC, ECN and ETS of a port or a bundle.
-fn l2_and_qos(s: &PortSettings) -> Vec<Cell> {
+/// A switch peer's port as that switch's OS names it.
+fn peer_port(fabric: &Fabric, sw: &Switch, far: &str, port: Port) -> String {
+    fabric
+        .switches
+        .get(far)
+        .map_or(sw.os(), Switch::os)
+        .port_name(port)
+}
+
+/// A port's or a bundle's MTU, VLANs, trust, PFC, ECN and ETS: its VLANs from the fabric's
+/// settings `s`, the rest from the view's `qos`.
+fn l2_and_qos(view: &View, qos: &PortView, s: &PortSettings) -> Vec<Cell> {
     let vlans = match (s.switchport, &s.trunk, s.vlan) {
         _ if s.address.is_some() => Cell::from("routed"),
         (Some(SwitchportMode::Hybrid), trunk, vlan) => {
@@ -451,32 +540,42 @@ fn l2_and_qos(s: &PortSettings) -> Vec<Cell> {
         (_, Some(trunk), _) => format!("trunk {}", runs(trunk)).into(),
         (_, None, Some(vlan)) => format!("access {vlan}").into(),
         (Some(SwitchportMode::Trunk), None, None) => "trunk".into(),
-        _ => Cell::onyx_default(DEFAULT_VLANS),
+        _ => Cell::os_default(DEFAULT_VLANS),
     };
-    let ecn: Vec<String> = s
+    let ecn: Vec<String> = qos
         .ecn
         .iter()
         .map(|(tc, e)| format!("TC{tc} {}", ecn(e)))
         .collect();
-    let ets: Vec<String> = s.ets.iter().map(|(tc, e)| format!("TC{tc} {e}")).collect();
+    let ets: Vec<String> = qos
+        .ets
+        .iter()
+        .map(|(tc, e)| format!("TC{tc} {e}"))
+        .collect();
+    let trust = match qos.trust {
+        Some(t) => t.to_string().into(),
+        // OS10 without a trust map classifies nothing.
+        None => Cell::os_default(view.trust(qos).map_or("none".into(), |t| t.to_string())),
+    };
     vec![
-        mtu(s),
+        mtu(view, qos),
         vlans,
-        s.trust
-            .map_or(Cell::onyx_default(DEFAULT_TRUST), |t| t.to_string().into()),
-        if s.pfc {
+        trust,
+        if qos.pfc {
             "on".into()
         } else {
-            Cell::onyx_default("off")
+            Cell::os_default("off")
         },
         ecn.join("; ").into(),
         ets.join("; ").into(),
     ]
 }
 
-fn mtu(s: &PortSettings) -> Cell {
-    s.mtu
-        .map_or(Cell::onyx_default(DEFAULT_MTU), |m| m.to_string().into())
+fn mtu(view: &View, p: &PortView) -> Cell {
+    p.mtu
+        .map_or(Cell::os_default(view.default_mtu.to_string()), |m| {
+            m.to_string().into()
+        })
 }
 
 fn runs(vlans: &std::collections::BTreeSet<crate::types::Vlan>) -> String {
@@ -508,23 +607,49 @@ fn lacp(l: Lacp) -> &'static str {
     }
 }
 
-/// A member's bundle: `port-channel 100 (MLAG peer link)`, `MLAG port-channel 1`.
-fn bundle(sw: &Switch, b: Bundle) -> Cell {
-    let ipl = sw
-        .mlag
+/// Whether a switch's port-channel `id` (not an MLAG one) is its MLAG pair's peer link.
+fn ipl(sw: &Switch, mlag: bool, id: u16) -> bool {
+    sw.mlag
         .as_ref()
-        .is_some_and(|m| !b.mlag && m.ipl_port_channel == b.id);
-    match (b.mlag, ipl) {
-        (true, _) => format!("MLAG port-channel {}", b.id),
-        (false, true) => format!("port-channel {} (MLAG peer link)", b.id),
-        (false, false) => format!("port-channel {}", b.id),
+        .is_some_and(|m| !mlag && m.ipl_port_channel == id)
+}
+
+/// A bundle as its switch's OS calls it: Onyx `MLAG port-channel 1`, OS10 `VLT
+/// port-channel 1` (`vlt-port-channel 1` in `interface port-channel1`), else `port-channel 1`.
+fn bundle_name(os: Os, mlag: bool, id: u16) -> String {
+    match (mlag, os) {
+        (true, Os::Onyx) => format!("MLAG port-channel {id}"),
+        (true, Os::Os10) => format!("VLT port-channel {id}"),
+        (false, _) => format!("port-channel {id}"),
+    }
+}
+
+/// The interface of a bundle in the view: an OS10 VLT port-channel is a port-channel.
+fn bundle_iface(os: Os, mlag: bool, id: u16) -> Iface {
+    match (mlag, os) {
+        (true, Os::Onyx) => Iface::MlagPortChannel(id),
+        _ => Iface::PortChannel(id),
+    }
+}
+
+/// A member's bundle: `port-channel 100 (MLAG peer link)`, `MLAG port-channel 1`; on OS10
+/// the peer link is the `VLTi` (its ports are no port-channel's).
+fn bundle(sw: &Switch, b: Bundle) -> Cell {
+    match (ipl(sw, b.mlag, b.id), sw.os()) {
+        (true, Os::Onyx) => format!("port-channel {} (MLAG peer link)", b.id),
+        (true, Os::Os10) => "VLTi".to_string(),
+        (false, os) => bundle_name(os, b.mlag, b.id),
     }
     .into()
 }
 
+/// The switch's release: Onyx `3.10.4606`, OS10 `10.5.3.2`.
 fn release(sw: &Switch) -> Cell {
-    sw.release
-        .map_or_else(|| Cell::from("—"), |r| r.to_string().into())
+    let release = match sw.os() {
+        Os::Onyx => sw.release.map(|r| r.to_string()),
+        Os::Os10 => sw.os10.clone(),
+    };
+    release.map_or_else(|| Cell::from("—"), Cell::from)
 }
 
 fn mlag_peer(sw: &Switch) -> Cell {
@@ -536,12 +661,11 @@ fn mlag_peer(sw: &Switch) -> Cell {
 }
 
 /// What a cable between switches is, from one end's settings.
-fn cable_kind(fabric: &Fabric, switch: &str, port: &str) -> String {
+fn cable_kind(fabric: &Fabric, switch: &str, port: Port) -> String {
     let s = fabric
         .switches
-        .iter()
-        .find(|(n, _)| n.as_str() == switch)
-        .and_then(|(_, sw)| Some((sw, sw.ports.get(&port.parse().ok()?)?)));
+        .get(switch)
+        .and_then(|sw| Some((sw, sw.ports.get(&port)?)));
     match s {
         Some((_, s)) if s.address.is_some() => "routed".into(),
         Some((sw, s)) => match s.bundle {

@@ -134,28 +134,42 @@ impl<'a> Writer<'a> {
             );
             x += 20.0 + kind.legend().len() as f64 * CHAR_WIDTH + 16.0;
         }
-        if self.topology.edges.iter().any(|e| e.ipl) {
+        // A dashed line per kind of peer link drawn: an MLAG pair's, a VLT pair's (its VLTi).
+        for (kind, text) in [(Kind::Mlag, "MLAG peer link"), (Kind::Vlt, "VLTi")] {
+            let drawn = self
+                .topology
+                .edges
+                .iter()
+                .any(|e| e.ipl && self.topology.nodes[e.from].kind == kind);
+            if !drawn {
+                continue;
+            }
             let _ = writeln!(
                 legend,
-                "<path class=\"ipl\" d=\"M {} {} h 24\"/><text x=\"{}\" y=\"{}\">MLAG peer link</text>",
+                "<path class=\"ipl\" d=\"M {} {} h 24\"/><text x=\"{}\" y=\"{}\">{text}</text>",
                 num(x),
                 num(top + 7.0),
                 num(x + 30.0),
                 num(top + 11.0)
             );
-            x += 30.0 + 14.0 * CHAR_WIDTH;
+            x += 30.0 + text.len() as f64 * CHAR_WIDTH;
         }
         legend.push_str("</g>\n");
         self.grow(Point::new(x, top + 14.0));
         let (w, h) = (self.size.x + MARGIN, self.size.y + MARGIN);
         let mut css = String::new();
-        for kind in [
+        // Every kind's colours, a VLT pair's only where one is drawn (it came after the rest).
+        let vlt = self.topology.nodes.iter().any(|n| n.kind == Kind::Vlt);
+        let styled = [
             Kind::Spine,
             Kind::Leaf,
             Kind::Mlag,
             Kind::Switch,
             Kind::Hosts,
-        ] {
+        ]
+        .into_iter()
+        .chain(vlt.then_some(Kind::Vlt));
+        for kind in styled {
             let (fill, stroke) = kind.colours();
             let class = kind.class();
             let _ = writeln!(

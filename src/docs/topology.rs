@@ -4,12 +4,16 @@
 //! Hosts are grouped so that a fabric of 128 GPU servers still draws as a few nodes: hosts
 //! whose names differ only in their trailing number (`gpu001` … `gpu032`) and that are cabled
 //! to the same switches make one node. Every cable stays in the edge's list (the SVG's
-//! tooltips, the tables); labels in the pictures shorten long port lists.
+//! tooltips, the tables); labels in the pictures shorten long port lists. Every port is named
+//! as its switch's OS names it (Onyx `1/5`, OS10 `ethernet1/1/5`), each end of a cable between
+//! an Onyx and an OS10 switch in its own spelling.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::fabric::{Fabric, Peer, Role};
+use crate::audit::view::range_name;
+use crate::fabric::{Fabric, Os, Peer, Role};
+use crate::onyx::{Iface, IfaceRange};
 use crate::types::Port;
 
 /// How a node is coloured.
@@ -19,6 +23,8 @@ pub enum Kind {
     Leaf,
     /// A switch of an MLAG pair.
     Mlag,
+    /// A switch of an OS10 VLT pair (the fabric's MLAG pair on OS10).
+    Vlt,
     /// A switch without a role.
     Switch,
     Hosts,
@@ -31,6 +37,7 @@ impl Kind {
             Kind::Spine => "spine",
             Kind::Leaf => "leaf",
             Kind::Mlag => "mlag",
+            Kind::Vlt => "vlt",
             Kind::Switch => "switch",
             Kind::Hosts => "hosts",
         }
@@ -42,6 +49,7 @@ impl Kind {
             Kind::Spine => "spine",
             Kind::Leaf => "leaf",
             Kind::Mlag => "MLAG pair",
+            Kind::Vlt => "VLT pair",
             Kind::Switch => "switch",
             Kind::Hosts => "hosts",
         }
@@ -52,7 +60,7 @@ impl Kind {
         match self {
             Kind::Spine => ("#a8c5f0", "#2f5d9e"),
             Kind::Leaf => ("#b9e2b1", "#3c7a32"),
-            Kind::Mlag => ("#ffd49a", "#b06a00"),
+            Kind::Mlag | Kind::Vlt => ("#ffd49a", "#b06a00"),
             Kind::Switch => ("#c5e4e1", "#2f7a72"),
             Kind::Hosts => ("#e4e4e4", "#6b6b6b"),
         }
@@ -62,7 +70,7 @@ impl Kind {
     fn tier(self) -> u8 {
         match self {
             Kind::Spine => 0,
-            Kind::Leaf | Kind::Mlag | Kind::Switch => 1,
+            Kind::Leaf | Kind::Mlag | Kind::Vlt | Kind::Switch => 1,
             Kind::Hosts => 2,
         }
     }
@@ -88,7 +96,8 @@ impl Node {
     }
 }
 
-/// One end of a cable: a node's name (a switch, or a host) and its port.
+/// One end of a cable: a node's name (a switch, or a host) and its port as that end names it
+/// (a switch's port in its OS's spelling, a host's NIC, or nothing).
 pub type End = (String, String);
 
 pub struct Edge {
@@ -99,8 +108,11 @@ pub struct Edge {
     pub cables: Vec<(End, End)>,
     /// The ports, as short as the picture needs.
     pub label: String,
-    /// An MLAG pair's peer link.
+    /// An MLAG pair's peer link (on OS10, the VLT interconnect).
     pub ipl: bool,
+    /// The switch ports of `from` on this edge, sorted (between switches: one per cable, in
+    /// the order of `cables`).
+    pub ports: Vec<Port>,
 }
 
 /// A group of hosts and where they are cabled.
@@ -118,9 +130,10 @@ pub struct Topology {
 /// One host's cables: by switch, the switch's ports and the host's port on each.
 type HostCables = BTreeMap<String, Vec<(Port, Option<String>)>>;
 
-/// A switch's colour: its MLAG pair, else its role.
+/// A switch's colour: its MLAG (VLT) pair, else its role.
 pub fn kind(sw: &crate::fabric::Switch) -> Kind {
     match (sw.mlag.is_some(), sw.role) {
+        (true, _) if sw.os() == Os::Os10 => Kind::Vlt,
         (true, _) => Kind::Mlag,
         (false, Some(Role::Spine)) => Kind::Spine,
         (false, Some(Role::Leaf)) => Kind::Leaf,
@@ -131,6 +144,11 @@ pub fn kind(sw: &crate::fabric::Switch) -> Kind {
 pub fn build(fabric: &Fabric) -> Topology {
     let mut nodes: Vec<Node> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let os: BTreeMap<String, Os> = fabric
+        .switches
+        .iter()
+        .map(|(n, sw)| (n.to_string(), sw.os()))
+        .collect();
     for (name, sw) in &fabric.switches {
         let mut detail = sw.model.name().to_string();
         if let Some(r) = &sw.routing {
@@ -188,13 +206,15 @@ pub fn build(fabric: &Fabric) -> Topology {
         .into_iter()
         .map(|((from, to), cables)| {
             let ports: Vec<(Port, Port)> = cables.iter().map(|(a, b)| (a.1, b.1)).collect();
-            let text = |(name, port): &SwitchEnd| (name.clone(), port.to_string());
+            let text = |(name, port): &SwitchEnd| (name.clone(), os[name].port_name(*port));
+            let ends = (os[&nodes[from].name], os[&nodes[to].name]);
             Edge {
                 from,
                 to,
-                label: cable_label(&ports),
+                label: cable_label(ends, &ports),
                 ipl: ipl_pairs.contains(&(from, to)),
                 cables: cables.iter().map(|(a, b)| (text(a), text(b))).collect(),
+                ports: ports.iter().map(|(a, _)| *a).collect(),
             }
         })
         .collect();
@@ -220,11 +240,12 @@ pub fn build(fabric: &Fabric) -> Topology {
         });
         for switch in switches {
             let from = index[switch.as_str()];
+            let dialect = os[&switch];
             let mut cables: Vec<(End, End)> = Vec::new();
             for host in &members {
                 for (port, nic) in &hosts[host][&switch] {
                     let far = (host.clone(), nic.clone().unwrap_or_default());
-                    cables.push(((switch.clone(), port.to_string()), far));
+                    cables.push(((switch.clone(), dialect.port_name(*port)), far));
                 }
             }
             cables.sort();
@@ -237,7 +258,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                 .iter()
                 .flat_map(|h| hosts[h][&switch].iter().filter_map(|(_, n)| n.as_deref()))
                 .collect();
-            let mut label = port_label(&ports);
+            let mut label = port_label(dialect, &ports);
             if !nics.is_empty() {
                 let nics: Vec<&str> = nics.into_iter().collect();
                 let _ = write!(label, " · {}", shorten(&nics, 2));
@@ -248,6 +269,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                 cables,
                 label,
                 ipl: false,
+                ports,
             });
         }
         groups.push(HostGroup {
@@ -298,30 +320,51 @@ fn shorten(items: &[&str], n: usize) -> String {
     }
 }
 
-/// Ports (sorted) as Onyx ranges: `1/1-1/8, 1/31`.
-pub fn port_list(ports: &[Port]) -> String {
+/// A run of ports as `os` writes it: Onyx `1/1-1/8`, OS10 `ethernet1/1/1-1/1/8` (as its
+/// `interface range` and `discovery-interface` print runs).
+pub fn port_range(os: Os, first: Port, last: Port) -> String {
+    match os {
+        Os::Onyx => crate::types::format_range(first, last),
+        Os::Os10 => range_name(
+            os,
+            IfaceRange {
+                first: Iface::Ethernet(first),
+                last: Iface::Ethernet(last),
+            },
+        ),
+    }
+}
+
+/// Ports (sorted) as ranges of `os`: `1/1-1/8, 1/31`; `ethernet1/1/1-1/1/8, ethernet1/1/31`.
+pub fn port_list(os: Os, ports: &[Port]) -> String {
     crate::types::compress(ports.iter().map(|p| (*p, &())))
         .iter()
-        .map(|(a, b, _)| crate::types::format_range(*a, *b))
+        .map(|(a, b, _)| port_range(os, *a, *b))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Ports (sorted) as short as a picture's label needs: up to two Onyx ranges, else the first
+/// Ports (sorted) as short as a picture's label needs: up to two ranges, else the first
 /// and last port and how many (`1/1/1 … 1/8/4, 32 ports`).
-fn port_label(ports: &[Port]) -> String {
-    let list = port_list(ports);
+fn port_label(os: Os, ports: &[Port]) -> String {
+    let list = port_list(os, ports);
     match ports {
         [first, .., last] if list.matches(", ").count() > 1 => {
-            format!("{first} … {last}, {} ports", ports.len())
+            format!(
+                "{} … {}, {} ports",
+                os.port_name(*first),
+                os.port_name(*last),
+                ports.len()
+            )
         }
         _ => list,
     }
 }
 
-/// Cables between two switches as runs where both ends count up together
-/// (`1/25-1/28 ↔ 1/1-1/4`); past two runs, how many cables more.
-fn cable_label(cables: &[(Port, Port)]) -> String {
+/// Cables between two switches (running `os.0` and `os.1`) as runs where both ends count up
+/// together (`1/25-1/28 ↔ 1/1-1/4`), each end in its OS's spelling; past two runs, how many
+/// cables more.
+fn cable_label(os: (Os, Os), cables: &[(Port, Port)]) -> String {
     let mut runs: Vec<(Port, Port, Port, Port)> = Vec::new();
     for &(a, b) in cables {
         match runs.last_mut() {
@@ -337,8 +380,8 @@ fn cable_label(cables: &[(Port, Port)]) -> String {
         .map(|(a0, a1, b0, b1)| {
             format!(
                 "{} ↔ {}",
-                crate::types::format_range(*a0, *a1),
-                crate::types::format_range(*b0, *b1)
+                port_range(os.0, *a0, *a1),
+                port_range(os.1, *b0, *b1)
             )
         })
         .collect();
@@ -415,11 +458,28 @@ mod tests {
     fn labels_shorten_and_escape() {
         let p = |s: &str| s.parse::<Port>().unwrap();
         let ports: Vec<Port> = ["1/1", "1/2", "1/4", "1/6", "1/7"].map(p).to_vec();
-        assert_eq!(port_list(&ports), "1/1-1/2, 1/4, 1/6-1/7");
-        assert_eq!(port_label(&ports), "1/1 … 1/7, 5 ports");
-        assert_eq!(port_label(&ports[..3]), "1/1-1/2, 1/4");
+        let onyx = Os::Onyx;
+        assert_eq!(port_list(onyx, &ports), "1/1-1/2, 1/4, 1/6-1/7");
+        assert_eq!(port_label(onyx, &ports), "1/1 … 1/7, 5 ports");
+        assert_eq!(port_label(onyx, &ports[..3]), "1/1-1/2, 1/4");
+        assert_eq!(
+            port_list(Os::Os10, &ports),
+            "ethernet1/1/1-1/1/2, ethernet1/1/4, ethernet1/1/6-1/1/7"
+        );
+        assert_eq!(
+            port_label(Os::Os10, &ports),
+            "ethernet1/1/1 … ethernet1/1/7, 5 ports"
+        );
         let cables = vec![(p("1/25"), p("1/1")), (p("1/26"), p("1/2"))];
-        assert_eq!(cable_label(&cables), "1/25-1/26 ↔ 1/1-1/2");
+        assert_eq!(cable_label((onyx, onyx), &cables), "1/25-1/26 ↔ 1/1-1/2");
+        assert_eq!(
+            cable_label((onyx, Os::Os10), &cables),
+            "1/25-1/26 ↔ ethernet1/1/1-1/1/2"
+        );
+        assert_eq!(
+            cable_label((Os::Os10, Os::Os10), &[(p("1/1/1"), p("1/1/1"))]),
+            "ethernet1/1/1:1 ↔ ethernet1/1/1:1"
+        );
         assert_eq!(mermaid_text("a\"b#<c>"), "a#34;b#35;#60;c#62;");
         assert_eq!(group_name(&["h1".into(), "h2".into()]), "h1, h2");
         assert!(numbered("h10") > numbered("h9"));

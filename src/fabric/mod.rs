@@ -417,38 +417,6 @@ impl Switch {
     }
 }
 
-impl Fabric {
-    /// Refuses a command that only knows Onyx when `switches` (all, when empty) include an
-    /// OS10 switch: the message names each such switch and what is not yet supported, so no
-    /// OS10 switch is ever treated as an Onyx one.
-    pub fn onyx_only(&self, what: &str, switches: &[&Hostname]) -> Result<(), String> {
-        let os10: Vec<&str> = self
-            .switches
-            .values()
-            .filter(|s| switches.is_empty() || switches.contains(&&s.hostname))
-            .filter(|s| s.os() != Os::Onyx)
-            .map(|s| s.hostname.as_str())
-            .collect();
-        if os10.is_empty() {
-            return Ok(());
-        }
-        let (noun, list) = match os10.as_slice() {
-            [one] => ("switch", format!("`{one}`")),
-            many => (
-                "switches",
-                many.iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-        };
-        Err(format!(
-            "{noun} {list} {} OS10: {what} is not yet supported for OS10 (`fabric validate`, `compile`, `schema`, `lab`, `diff` and `push` are)",
-            if os10.len() == 1 { "runs" } else { "run" }
-        ))
-    }
-}
-
 fn model_name<S: serde::Serializer>(m: &Hardware, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(m.name())
 }
