@@ -6,61 +6,16 @@
 //! removed first ([`clean`]), line by line, so an error still names the line of the input.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use super::command::{self, Command, IfaceCmd, IfaceRange};
 use super::{Config, SectionLayout};
+pub use crate::config_error::{ParseError, Problem};
 use crate::types::Release;
 
 /// The most a running config may have (a file, standard input, a backup): the largest real
 /// configs are a few MB (128 ports × every VLAN on hybrid ports is ~30 MB); anything larger is
 /// refused before it is read (`crate::input`).
 pub const MAX_BYTES: u64 = 64 << 20;
-
-/// What is wrong with a text handed over as a running config.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// A line of a modeled command family that does not read: a bad argument, or a line cut
-    /// short.
-    Malformed,
-    /// Not a running config: no `##` header, no section, and a line that is no Onyx command.
-    NotConfiguration,
-    /// A switch's error reply (`% …`) where configuration should be: a failed capture.
-    ErrorReply,
-    /// Nothing but blank lines, comments and prompts.
-    Empty,
-    /// A line with a control character: bytes, not text.
-    NotText,
-}
-
-/// Why a text could not be read as a running config, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub problem: Problem,
-    /// 1-based line of the input.
-    pub line: usize,
-    /// 1-based column (in characters) where reading failed.
-    pub column: usize,
-    /// The line as read, after cleaning.
-    pub text: String,
-    /// What was expected there.
-    pub expected: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.problem {
-            Problem::Malformed => write!(
-                f,
-                "{}:{}: expected {}",
-                self.line, self.column, self.expected
-            ),
-            _ => write!(f, "{}:{}: {}", self.line, self.column, self.expected),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Removes what a terminal adds to a captured session, keeping one output line per input
 /// line: `\r`, NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`,

@@ -9,7 +9,6 @@
 //! where configuration should be.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::mem::{Discriminant, discriminant};
 
 use super::command::{self, Bad, BgpCmd, PeerCmd, Top};
@@ -17,56 +16,7 @@ use super::{
     AddressFamily, Bgp, ClassMap, Config, Entry, Extras, Interface, Key, Peer, PolicyClass,
     PolicyMap, QosKind, QosMap, SystemQos, TrustMap, Vlt, Wred,
 };
-
-/// What is wrong with a text handed over as a running configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// A known command with a bad value, or cut short.
-    Malformed,
-    /// Lines that do not make a tree: an indented line with no block above it, a child
-    /// indented past one space more than its parent, a tab, a block's lines at the top level,
-    /// a banner never closed, a known single-line command with lines under it.
-    Structure,
-    /// A block or a setting given twice.
-    Duplicate,
-    /// A CLI prompt and command (`OS10# show running-configuration`): a pasted session.
-    Prompt,
-    /// A switch's error reply (`% Error: …`) where configuration should be.
-    ErrorReply,
-    /// A line with a control character: bytes, not text.
-    NotText,
-    /// Nothing but blank lines.
-    Empty,
-}
-
-/// Why a text could not be read as a running configuration, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub problem: Problem,
-    /// 1-based line of the input.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub column: usize,
-    /// The line as read.
-    pub text: String,
-    /// What was expected there, or what is wrong.
-    pub expected: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.problem {
-            Problem::Malformed => write!(
-                f,
-                "{}:{}: expected {}",
-                self.line, self.column, self.expected
-            ),
-            _ => write!(f, "{}:{}: {}", self.line, self.column, self.expected),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
+pub use crate::config_error::{ParseError, Problem};
 
 /// A line and the lines under it.
 struct Node {
