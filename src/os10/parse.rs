@@ -531,18 +531,18 @@ fn is_prompt(line: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
 }
 
-/// Reads a running configuration, or a part of one (`show running-configuration interface
-/// vlan 2000`).
 /// Whether a text is an OS10 `show running-configuration`: it opens with `! Version 10.…`,
 /// or names an interface with its number glued on (`interface ethernet1/1/N`, `interface
-/// vlan2000`: the captures in `tests/fixtures/corpus/os10/`). Onyx prints neither
-/// (`interface ethernet 1/N`, `interface vlan 10`: a space).
+/// vlan2000`, `interface mgmt1/1/1`: the captures in `tests/fixtures/corpus/os10/`). Onyx
+/// prints neither (`interface ethernet 1/N`, `interface vlan 10`: a space), but its management
+/// port's number is glued on too (`interface mgmt0 ip address …`), so only OS10's
+/// `mgmt1/…` counts.
 pub fn looks_os10(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim_end();
         l.starts_with("! Version 10.")
             || l.strip_prefix("interface ").is_some_and(|name| {
-                ["ethernet", "vlan", "port-channel", "loopback", "mgmt"]
+                ["ethernet", "vlan", "port-channel", "loopback", "mgmt1/"]
                     .iter()
                     .any(|k| {
                         name.strip_prefix(k)
@@ -552,6 +552,8 @@ pub fn looks_os10(text: &str) -> bool {
     })
 }
 
+/// Reads a running configuration, or a part of one (`show running-configuration interface
+/// vlan 2000`).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut cfg = Config::default();
     let mut lines: Vec<&str> = raw.split('\n').collect();
@@ -809,4 +811,24 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             return Err(r.error(Problem::Structure, node.at, 0, "a banner inside a block"));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_os10;
+
+    /// Onyx glues the number onto its management port as OS10 does onto every interface
+    /// (`interface mgmt0 ip address …`, unindented in a fragment of Onyx configuration): that
+    /// is no sign of OS10, whose management port is `mgmt1/1/1`.
+    #[test]
+    fn onyx_management_port_is_not_os10() {
+        assert!(!looks_os10(
+            "interface mgmt0 ip address 10.0.0.1 /24\nroce lossless\n"
+        ));
+        assert!(!looks_os10("interface mgmt1 dhcp hostname\n"));
+        assert!(!looks_os10("   interface ethernet 1/1 mtu 9216 force\n"));
+        assert!(looks_os10("interface mgmt1/1/1\n no shutdown\n"));
+        assert!(looks_os10("interface ethernet1/1/1\n mtu 9216\n"));
+        assert!(looks_os10("! Version 10.5.2.3\n"));
+    }
 }
