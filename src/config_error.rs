@@ -5,6 +5,11 @@
 
 use std::fmt;
 
+/// The most a running config of any OS may have (a file, standard input, a backup): the
+/// largest real configs are a few MB (an Onyx switch's 128 ports × every VLAN on hybrid ports
+/// is ~30 MB); anything larger is refused before it is read (`crate::input`).
+pub const MAX_BYTES: u64 = 64 << 20;
+
 /// What is wrong with a text handed over as a running configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Problem {
@@ -42,6 +47,27 @@ pub struct ParseError {
     pub text: String,
     /// What was expected there, or what is wrong.
     pub expected: String,
+}
+
+impl ParseError {
+    /// A text with nothing to read, `expected` saying what it held instead.
+    pub fn empty(expected: &str) -> ParseError {
+        ParseError {
+            problem: Problem::Empty,
+            line: 1,
+            column: 1,
+            text: String::new(),
+            expected: expected.to_string(),
+        }
+    }
+
+    /// What is said of a control character `c` in a line ([`Problem::NotText`]).
+    pub fn not_text(c: char) -> String {
+        format!(
+            "text, not {} (is this a binary file?)",
+            crate::types::describe_char(c)
+        )
+    }
 }
 
 impl fmt::Display for ParseError {

@@ -262,7 +262,7 @@ fn read_os10_switches(
 /// read as one (the problem printed at its line).
 fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Config)>, Failure> {
     let shown = file.display();
-    let bytes = match crate::input::read(file, crate::onyx::parse::MAX_BYTES) {
+    let bytes = match crate::input::read(file, crate::config_error::MAX_BYTES) {
         Ok(b) => b,
         Err(crate::input::Refused::Io(e)) => {
             return Err(Failure(format!("cannot read `{shown}`: {e}")));
@@ -291,7 +291,7 @@ fn looks_os10(file: &std::path::Path) -> bool {
     // Only a regular file of a running config's size is looked into; anything else is left
     // to the reader, which refuses it with its own message.
     let small = std::fs::metadata(file)
-        .is_ok_and(|m| m.is_file() && m.len() <= crate::onyx::parse::MAX_BYTES);
+        .is_ok_and(|m| m.is_file() && m.len() <= crate::config_error::MAX_BYTES);
     if !small {
         return false;
     }

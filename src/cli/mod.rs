@@ -518,7 +518,7 @@ fn load_with<T>(
         path.display().to_string()
     };
     let mut sources = Sources::default();
-    let bytes = match crate::input::read(path, crate::onyx::parse::MAX_BYTES) {
+    let bytes = match crate::input::read(path, crate::config_error::MAX_BYTES) {
         Ok(b) => b,
         Err(crate::input::Refused::Io(e)) => {
             return Err(Failure(format!("cannot read `{name}`: {e}")));
@@ -557,7 +557,7 @@ fn load_with<T>(
 /// Reads an OS10 running configuration file (a backup of `show running-configuration`):
 /// bounded UTF-8 text that parses as OS10; else an error naming the file, line and column.
 pub(crate) fn read_os10_config(path: &Path) -> Result<crate::os10::Config, Failure> {
-    let bytes = crate::input::read(path, crate::onyx::parse::MAX_BYTES)
+    let bytes = crate::input::read(path, crate::config_error::MAX_BYTES)
         .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Failure(format!("`{}` is not UTF-8 text", path.display())))?;

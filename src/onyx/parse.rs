@@ -12,11 +12,6 @@ use super::{Config, SectionLayout};
 pub use crate::config_error::{ParseError, Problem};
 use crate::types::Release;
 
-/// The most a running config may have (a file, standard input, a backup): the largest real
-/// configs are a few MB (128 ports × every VLAN on hybrid ports is ~30 MB); anything larger is
-/// refused before it is read (`crate::input`).
-pub const MAX_BYTES: u64 = 64 << 20;
-
 /// Removes what a terminal adds to a captured session, keeping one output line per input
 /// line: `\r`, NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`,
 /// `ESC >`), a character followed by backspace, and the pager's `lines 1-23` prompt
@@ -303,10 +298,7 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
                         lineno,
                         line,
                         line[..c].chars().count() + 1,
-                        &format!(
-                            "text, not {} (is this a binary file?)",
-                            crate::types::describe_char(line[c..].chars().next().unwrap_or('\0'))
-                        ),
+                        &ParseError::not_text(line[c..].chars().next().unwrap_or('\0')),
                     ));
                 }
                 if line.starts_with('#') || super::prompt::parse(line).is_some() {
@@ -336,14 +328,9 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
             ));
         }
         if content == 0 {
-            return Err(ParseError {
-                problem: Problem::Empty,
-                line: 1,
-                column: 1,
-                text: String::new(),
-                expected: "no configuration: nothing but blank lines, comments and prompts"
-                    .to_string(),
-            });
+            return Err(ParseError::empty(
+                "no configuration: nothing but blank lines, comments and prompts",
+            ));
         }
     }
     flush(&mut cfg, &mut run);

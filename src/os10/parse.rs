@@ -571,23 +571,16 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     }
     let r = Reader { lines };
     if r.lines.iter().all(|l| l.trim().is_empty()) {
-        return Err(ParseError {
-            problem: Problem::Empty,
-            line: 1,
-            column: 1,
-            text: String::new(),
-            expected: "no configuration: nothing but blank lines".to_string(),
-        });
+        return Err(ParseError::empty(
+            "no configuration: nothing but blank lines",
+        ));
     }
     for (i, l) in r.lines.iter().enumerate() {
         if let Some(c) = l.find(|c: char| c.is_control()) {
             let what = if l.as_bytes()[c] == b'\t' {
                 "spaces, not a tab (OS10 indents with spaces)".to_string()
             } else {
-                format!(
-                    "text, not {} (is this a binary file?)",
-                    crate::types::describe_char(l[c..].chars().next().unwrap_or('\0'))
-                )
+                ParseError::not_text(l[c..].chars().next().unwrap_or('\0'))
             };
             let p = if l.as_bytes()[c] == b'\t' {
                 Problem::Structure
