@@ -1,13 +1,15 @@
 //! `fabric`: compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx switches.
 //!
-//! Data flows one way: `types`/`diag`/`error` → `fabric` (YAML → validated model) and `onyx`
-//! (typed switch configuration ⇄ running-config text) → `compile` → `cli`. Only `cli` runs
-//! stages in order; every stage is reachable from tests and benchmarks through this library.
+//! Data flows one way: `types`/`diag`/`error`/`config_error` → `fabric` (YAML → validated
+//! model) and `onyx` (typed switch configuration ⇄ running-config text) → `compile` → `cli`.
+//! Only `cli` runs stages in order; every stage is reachable from tests and benchmarks through
+//! this library.
 
 pub mod audit;
 pub mod cli;
 pub mod codes;
 pub mod compile;
+pub mod config_error;
 pub mod device;
 pub mod diag;
 pub mod diff;

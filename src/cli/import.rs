@@ -262,7 +262,7 @@ fn read_os10_switches(
 /// read as one (the problem printed at its line).
 fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Config)>, Failure> {
     let shown = file.display();
-    let bytes = match crate::input::read(file, crate::onyx::parse::MAX_BYTES) {
+    let bytes = match crate::input::read(file, crate::config_error::MAX_BYTES) {
         Ok(b) => b,
         Err(crate::input::Refused::Io(e)) => {
             return Err(Failure(format!("cannot read `{shown}`: {e}")));
@@ -286,31 +286,17 @@ fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Conf
     }
 }
 
-/// An OS10 `show running-configuration`: it opens with `! Version 10.…`, or names its
-/// interfaces without a space (`interface ethernet1/1/N`, `interface vlan2000`, the captures
-/// in `tests/fixtures/corpus/os10/`). Onyx prints neither (`interface ethernet 1/N`,
-/// `interface vlan 10`; its `interface mgmt0` is not OS10's `mgmt1/1/1`).
+/// Whether a file is an OS10 running configuration ([`crate::os10::parse::looks_os10`]).
 fn looks_os10(file: &std::path::Path) -> bool {
     // Only a regular file of a running config's size is looked into; anything else is left
     // to the reader, which refuses it with its own message.
-    let small = std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= 64 << 20);
+    let small = std::fs::metadata(file)
+        .is_ok_and(|m| m.is_file() && m.len() <= crate::config_error::MAX_BYTES);
     if !small {
         return false;
     }
     let Ok(text) = std::fs::read(file) else {
         return false;
     };
-    let text = String::from_utf8_lossy(&text);
-    text.lines().any(|l| {
-        let l = l.trim_end();
-        l.starts_with("! Version 10.")
-            || l.strip_prefix("interface ").is_some_and(|name| {
-                ["ethernet", "vlan", "port-channel", "loopback", "mgmt1/"]
-                    .iter()
-                    .any(|kind| {
-                        name.strip_prefix(kind)
-                            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-                    })
-            })
-    })
+    crate::os10::parse::looks_os10(&String::from_utf8_lossy(&text))
 }

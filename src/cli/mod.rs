@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::config_error::{ParseError, Problem};
 use crate::diag::{self, Diagnostic, Sources};
 use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
@@ -479,9 +480,7 @@ pub(crate) fn load_running(
 ) -> Result<Result<(crate::audit::Running, String), String>, Failure> {
     load_with(path, color, |text| {
         if crate::os10::parse::looks_os10(text) {
-            crate::os10::parse(text)
-                .map(|c| crate::audit::Running::Os10(Box::new(c)))
-                .map_err(|e| os10_problem(&e))
+            crate::os10::parse(text).map(|c| crate::audit::Running::Os10(Box::new(c)))
         } else {
             crate::onyx::parse(text).map(|c| crate::audit::Running::Onyx(Box::new(c)))
         }
@@ -492,7 +491,7 @@ pub(crate) fn load_running(
 fn load_with<T>(
     path: &Path,
     color: bool,
-    parse: impl Fn(&str) -> Result<T, crate::onyx::ParseError>,
+    parse: impl Fn(&str) -> Result<T, ParseError>,
 ) -> Result<Result<(T, String), String>, Failure> {
     let name = if path == Path::new("-") {
         "<stdin>".to_string()
@@ -500,7 +499,7 @@ fn load_with<T>(
         path.display().to_string()
     };
     let mut sources = Sources::default();
-    let bytes = match crate::input::read(path, crate::onyx::parse::MAX_BYTES) {
+    let bytes = match crate::input::read(path, crate::config_error::MAX_BYTES) {
         Ok(b) => b,
         Err(crate::input::Refused::Io(e)) => {
             return Err(Failure(format!("cannot read `{name}`: {e}")));
@@ -539,7 +538,7 @@ fn load_with<T>(
 /// Reads an OS10 running configuration file (a backup of `show running-configuration`):
 /// bounded UTF-8 text that parses as OS10; else an error naming the file, line and column.
 pub(crate) fn read_os10_config(path: &Path) -> Result<crate::os10::Config, Failure> {
-    let bytes = crate::input::read(path, crate::onyx::parse::MAX_BYTES)
+    let bytes = crate::input::read(path, crate::config_error::MAX_BYTES)
         .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Failure(format!("`{}` is not UTF-8 text", path.display())))?;
@@ -552,36 +551,10 @@ pub(crate) fn read_os10_config(path: &Path) -> Result<crate::os10::Config, Failu
     })
 }
 
-/// An OS10 configuration's problem in the terms of the one diagnostic renderer: a line that
-/// does not read (a bad value, a broken tree, a duplicate) is E100, a pasted session E101.
-fn os10_problem(e: &crate::os10::ParseError) -> crate::onyx::ParseError {
-    use crate::onyx::Problem as P;
-    use crate::os10::Problem;
-    crate::onyx::ParseError {
-        problem: match e.problem {
-            Problem::Malformed | Problem::Structure | Problem::Duplicate => P::Malformed,
-            Problem::Prompt => P::NotConfiguration,
-            Problem::ErrorReply => P::ErrorReply,
-            Problem::NotText => P::NotText,
-            Problem::Empty => P::Empty,
-        },
-        line: e.line,
-        column: e.column,
-        text: e.text.clone(),
-        expected: e.expected.clone(),
-    }
-}
-
-/// A running config's problem as a diagnostic at its line: E100 a malformed line of a modeled
-/// family, E101 not a running config, E102 a switch's error reply, E003 nothing in it, E002
-/// not text.
-fn parse_diagnostic(
-    e: &crate::onyx::ParseError,
-    text: &str,
-    sources: &mut Sources,
-    name: String,
-) -> Diagnostic {
-    use crate::onyx::Problem;
+/// A running config's problem (either OS's) as a diagnostic at its line: E100 a malformed line
+/// (a bad value, a broken tree, a duplicate), E101 not a running config (or a pasted session),
+/// E102 a switch's error reply, E003 nothing in it, E002 not text.
+fn parse_diagnostic(e: &ParseError, text: &str, sources: &mut Sources, name: String) -> Diagnostic {
     let line_start: usize = text
         .split_inclusive('\n')
         .take(e.line - 1)
@@ -600,7 +573,7 @@ fn parse_diagnostic(
     let word = line[col..].find(' ').unwrap_or(line.len() - col);
     let span = |end| diag::Span { file, start, end };
     match e.problem {
-        Problem::Malformed => Diagnostic::error(
+        Problem::Malformed | Problem::Structure | Problem::Duplicate => Diagnostic::error(
             "E100",
             format!(
                 "malformed `{}` line",
@@ -608,7 +581,7 @@ fn parse_diagnostic(
             ),
         )
         .at(span(start + word.max(1)), format!("expected {}", e.expected)),
-        Problem::NotConfiguration => Diagnostic::error("E101", "not a running config")
+        Problem::NotConfiguration | Problem::Prompt => Diagnostic::error("E101", "not a running config")
             .at(span(line_start + line.len().max(1)), e.expected.clone())
             .help("give the output of `show running-config` (its `##` header and sections), or lines of Onyx configuration"),
         Problem::ErrorReply => Diagnostic::error("E102", "a switch's error reply where configuration should be")

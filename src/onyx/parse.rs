@@ -6,61 +6,11 @@
 //! removed first ([`clean`]), line by line, so an error still names the line of the input.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use super::command::{self, Command, IfaceCmd, IfaceRange};
 use super::{Config, SectionLayout};
+pub use crate::config_error::{ParseError, Problem};
 use crate::types::Release;
-
-/// The most a running config may have (a file, standard input, a backup): the largest real
-/// configs are a few MB (128 ports × every VLAN on hybrid ports is ~30 MB); anything larger is
-/// refused before it is read (`crate::input`).
-pub const MAX_BYTES: u64 = 64 << 20;
-
-/// What is wrong with a text handed over as a running config.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// A line of a modeled command family that does not read: a bad argument, or a line cut
-    /// short.
-    Malformed,
-    /// Not a running config: no `##` header, no section, and a line that is no Onyx command.
-    NotConfiguration,
-    /// A switch's error reply (`% …`) where configuration should be: a failed capture.
-    ErrorReply,
-    /// Nothing but blank lines, comments and prompts.
-    Empty,
-    /// A line with a control character: bytes, not text.
-    NotText,
-}
-
-/// Why a text could not be read as a running config, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub problem: Problem,
-    /// 1-based line of the input.
-    pub line: usize,
-    /// 1-based column (in characters) where reading failed.
-    pub column: usize,
-    /// The line as read, after cleaning.
-    pub text: String,
-    /// What was expected there.
-    pub expected: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.problem {
-            Problem::Malformed => write!(
-                f,
-                "{}:{}: expected {}",
-                self.line, self.column, self.expected
-            ),
-            _ => write!(f, "{}:{}: {}", self.line, self.column, self.expected),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Removes what a terminal adds to a captured session, keeping one output line per input
 /// line: `\r`, NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`,
@@ -348,10 +298,7 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
                         lineno,
                         line,
                         line[..c].chars().count() + 1,
-                        &format!(
-                            "text, not {} (is this a binary file?)",
-                            crate::types::describe_char(line[c..].chars().next().unwrap_or('\0'))
-                        ),
+                        &ParseError::not_text(line[c..].chars().next().unwrap_or('\0')),
                     ));
                 }
                 if line.starts_with('#') || super::prompt::parse(line).is_some() {
@@ -381,14 +328,9 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
             ));
         }
         if content == 0 {
-            return Err(ParseError {
-                problem: Problem::Empty,
-                line: 1,
-                column: 1,
-                text: String::new(),
-                expected: "no configuration: nothing but blank lines, comments and prompts"
-                    .to_string(),
-            });
+            return Err(ParseError::empty(
+                "no configuration: nothing but blank lines, comments and prompts",
+            ));
         }
     }
     flush(&mut cfg, &mut run);

@@ -9,7 +9,6 @@
 //! where configuration should be.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::mem::{Discriminant, discriminant};
 
 use super::command::{self, Bad, BgpCmd, PeerCmd, Top};
@@ -17,56 +16,7 @@ use super::{
     AddressFamily, Bgp, ClassMap, Config, Entry, Extras, Interface, Key, Peer, PolicyClass,
     PolicyMap, QosKind, QosMap, SystemQos, TrustMap, Vlt, Wred,
 };
-
-/// What is wrong with a text handed over as a running configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// A known command with a bad value, or cut short.
-    Malformed,
-    /// Lines that do not make a tree: an indented line with no block above it, a child
-    /// indented past one space more than its parent, a tab, a block's lines at the top level,
-    /// a banner never closed, a known single-line command with lines under it.
-    Structure,
-    /// A block or a setting given twice.
-    Duplicate,
-    /// A CLI prompt and command (`OS10# show running-configuration`): a pasted session.
-    Prompt,
-    /// A switch's error reply (`% Error: …`) where configuration should be.
-    ErrorReply,
-    /// A line with a control character: bytes, not text.
-    NotText,
-    /// Nothing but blank lines.
-    Empty,
-}
-
-/// Why a text could not be read as a running configuration, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub problem: Problem,
-    /// 1-based line of the input.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub column: usize,
-    /// The line as read.
-    pub text: String,
-    /// What was expected there, or what is wrong.
-    pub expected: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.problem {
-            Problem::Malformed => write!(
-                f,
-                "{}:{}: expected {}",
-                self.line, self.column, self.expected
-            ),
-            _ => write!(f, "{}:{}: {}", self.line, self.column, self.expected),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
+pub use crate::config_error::{ParseError, Problem};
 
 /// A line and the lines under it.
 struct Node {
@@ -581,18 +531,18 @@ fn is_prompt(line: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
 }
 
-/// Reads a running configuration, or a part of one (`show running-configuration interface
-/// vlan 2000`).
 /// Whether a text is an OS10 `show running-configuration`: it opens with `! Version 10.…`,
 /// or names an interface with its number glued on (`interface ethernet1/1/N`, `interface
-/// vlan2000`: the captures in `tests/fixtures/corpus/os10/`). Onyx prints neither
-/// (`interface ethernet 1/N`, `interface vlan 10`: a space).
+/// vlan2000`, `interface mgmt1/1/1`: the captures in `tests/fixtures/corpus/os10/`). Onyx
+/// prints neither (`interface ethernet 1/N`, `interface vlan 10`: a space), but its management
+/// port's number is glued on too (`interface mgmt0 ip address …`), so only OS10's
+/// `mgmt1/…` counts.
 pub fn looks_os10(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim_end();
         l.starts_with("! Version 10.")
             || l.strip_prefix("interface ").is_some_and(|name| {
-                ["ethernet", "vlan", "port-channel", "loopback", "mgmt"]
+                ["ethernet", "vlan", "port-channel", "loopback", "mgmt1/"]
                     .iter()
                     .any(|k| {
                         name.strip_prefix(k)
@@ -602,6 +552,8 @@ pub fn looks_os10(text: &str) -> bool {
     })
 }
 
+/// Reads a running configuration, or a part of one (`show running-configuration interface
+/// vlan 2000`).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut cfg = Config::default();
     let mut lines: Vec<&str> = raw.split('\n').collect();
@@ -619,23 +571,16 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     }
     let r = Reader { lines };
     if r.lines.iter().all(|l| l.trim().is_empty()) {
-        return Err(ParseError {
-            problem: Problem::Empty,
-            line: 1,
-            column: 1,
-            text: String::new(),
-            expected: "no configuration: nothing but blank lines".to_string(),
-        });
+        return Err(ParseError::empty(
+            "no configuration: nothing but blank lines",
+        ));
     }
     for (i, l) in r.lines.iter().enumerate() {
         if let Some(c) = l.find(|c: char| c.is_control()) {
             let what = if l.as_bytes()[c] == b'\t' {
                 "spaces, not a tab (OS10 indents with spaces)".to_string()
             } else {
-                format!(
-                    "text, not {} (is this a binary file?)",
-                    crate::types::describe_char(l[c..].chars().next().unwrap_or('\0'))
-                )
+                ParseError::not_text(l[c..].chars().next().unwrap_or('\0'))
             };
             let p = if l.as_bytes()[c] == b'\t' {
                 Problem::Structure
@@ -859,4 +804,24 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             return Err(r.error(Problem::Structure, node.at, 0, "a banner inside a block"));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_os10;
+
+    /// Onyx glues the number onto its management port as OS10 does onto every interface
+    /// (`interface mgmt0 ip address …`, unindented in a fragment of Onyx configuration): that
+    /// is no sign of OS10, whose management port is `mgmt1/1/1`.
+    #[test]
+    fn onyx_management_port_is_not_os10() {
+        assert!(!looks_os10(
+            "interface mgmt0 ip address 10.0.0.1 /24\nroce lossless\n"
+        ));
+        assert!(!looks_os10("interface mgmt1 dhcp hostname\n"));
+        assert!(!looks_os10("   interface ethernet 1/1 mtu 9216 force\n"));
+        assert!(looks_os10("interface mgmt1/1/1\n no shutdown\n"));
+        assert!(looks_os10("interface ethernet1/1/1\n mtu 9216\n"));
+        assert!(looks_os10("! Version 10.5.2.3\n"));
+    }
 }
