@@ -580,10 +580,21 @@ fn parse_diagnostic(e: &ParseError, text: &str, sources: &mut Sources, name: Str
                 e.text.split(' ').take(2).collect::<Vec<_>>().join(" ")
             ),
         )
-        .at(span(start + word.max(1)), format!("expected {}", e.expected)),
-        Problem::NotConfiguration | Problem::Prompt => Diagnostic::error("E101", "not a running config")
+        .at(
+            span(start + word.max(1)),
+            // A block out of place or given twice says what it is; a line that does not read
+            // says what should be there.
+            match e.problem {
+                Problem::Malformed => format!("expected {}", e.expected),
+                _ => e.expected.clone(),
+            },
+        ),
+        Problem::NotConfiguration => Diagnostic::error("E101", "not a running config")
             .at(span(line_start + line.len().max(1)), e.expected.clone())
             .help("give the output of `show running-config` (its `##` header and sections), or lines of Onyx configuration"),
+        Problem::Prompt => Diagnostic::error("E101", "not a running config")
+            .at(span(line_start + line.len().max(1)), e.expected.clone())
+            .help("give only what the switch printed for its running configuration"),
         Problem::ErrorReply => Diagnostic::error("E102", "a switch's error reply where configuration should be")
             .at(span(line_start + line.len().max(1)), e.expected.clone())
             .help("the capture failed; take the backup again"),
