@@ -102,44 +102,6 @@ fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, Refused> {
     Ok(buf)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn devices_folders_and_large_files_are_refused_before_reading() {
-        assert!(matches!(
-            read(Path::new("/dev/urandom"), 1 << 20),
-            Err(Refused::NotRegular {
-                kind: "a character device"
-            })
-        ));
-        assert!(matches!(
-            read(Path::new("/"), 1 << 20),
-            Err(Refused::NotRegular { kind: "a folder" })
-        ));
-        let dir = std::env::temp_dir().join(format!("fabric-input-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("big");
-        std::fs::write(&f, vec![b'\n'; 2048]).unwrap();
-        match read(&f, 1024) {
-            Err(
-                e @ Refused::TooLarge {
-                    size: Some(2048), ..
-                },
-            ) => {
-                assert_eq!(
-                    e.to_string(),
-                    "it is 2048 bytes, more than the 1024 bytes a file may have"
-                );
-            }
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(read(&f, 2048).unwrap().len(), 2048);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
 /// The commands whose output a saved session holds as a running configuration (OS10 spells
 /// it out, Onyx abbreviates; both OSes take either).
 const SHOW_RUNNING: &[&str] = &["show running-configuration", "show running-config"];
@@ -178,7 +140,40 @@ pub fn session_body<'t>(
 
 #[cfg(test)]
 mod tests {
-    use super::session_body;
+    use super::*;
+
+    #[test]
+    fn devices_folders_and_large_files_are_refused_before_reading() {
+        assert!(matches!(
+            read(Path::new("/dev/urandom"), 1 << 20),
+            Err(Refused::NotRegular {
+                kind: "a character device"
+            })
+        ));
+        assert!(matches!(
+            read(Path::new("/"), 1 << 20),
+            Err(Refused::NotRegular { kind: "a folder" })
+        ));
+        let dir = std::env::temp_dir().join(format!("fabric-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("big");
+        std::fs::write(&f, vec![b'\n'; 2048]).unwrap();
+        match read(&f, 1024) {
+            Err(
+                e @ Refused::TooLarge {
+                    size: Some(2048), ..
+                },
+            ) => {
+                assert_eq!(
+                    e.to_string(),
+                    "it is 2048 bytes, more than the 1024 bytes a file may have"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(read(&f, 2048).unwrap().len(), 2048);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// `HOST# rest` (an OS10-like prompt), for the tests.
     fn prompt(line: &str) -> Option<&str> {
