@@ -129,6 +129,15 @@ pub static MODELS: &[Model] = &[
         confirmed: false,
     },
     Model {
+        name: "S6010-ON",
+        // 32 x 40GbE QSFP+, each `map 40g-1x` (native) or `10g-4x`: the layout of the Dell
+        // OS10 10.4.0E capture (`interface breakout 1/1/1`..`1/1/32 map 40g-1x`), which does
+        // not name its model.
+        ports: &[p(1, 32, 40, &["40g-1x", "10g-4x"], false)],
+        source: "Dell EMC Networking S6010-ON specification sheet: 32 x 40GbE QSFP+ (breakout 4 x 10GbE); UNCONFIRMED by a `show version`",
+        confirmed: false,
+    },
+    Model {
         name: "S3048-ON",
         // 48 x 1GbE, 4 x 10GbE SFP+; no port breaks out (no `interface breakout` line in the
         // capture).
