@@ -142,8 +142,8 @@ pub static MODELS: &[Model] = &[
         // 48 x 1GbE, 4 x 10GbE SFP+; no port breaks out (no `interface breakout` line in the
         // capture).
         ports: &[p(1, 48, 1, &[], false), p(49, 52, 10, &[], false)],
-        source: "Cray CSM docs: `show version` of `sw-leaf01` (OS10 10.5.0.2P1, System Type S3048-ON) and the running configuration of its successor name `sw-leaf-bmc-001` (10.5.1.4: ethernet1/1/1-1/1/52, no breakout); the 1G/10G speeds are the specification sheet's, UNCONFIRMED",
-        confirmed: true,
+        source: "Cray CSM docs: `show version` of `sw-leaf01` (OS10 10.5.0.2P1, System Type S3048-ON) and the running configuration of the same role under its later name `sw-leaf-bmc-001` (10.5.1.4: ethernet1/1/1-1/1/52, no breakout): two switches, so UNCONFIRMED; the 1G/10G speeds are the specification sheet's",
+        confirmed: false,
     },
 ];
 
