@@ -1,7 +1,9 @@
 //! Reading what a user hands over (a fabric file, a running config, standard input), bounded:
 //! a device, a folder or a file past its limit is refused before it is read, and a pipe is
 //! read only up to the limit, so `/dev/urandom` or a gigabyte of newlines is an error in
-//! milliseconds, not memory exhaustion. Nothing here interprets the bytes.
+//! milliseconds, not memory exhaustion. Nothing here interprets the bytes, except
+//! [`session_body`]: which lines of a running configuration saved from a CLI session are the
+//! switch's output, by the prompt the caller's OS prints.
 
 use std::io::Read;
 use std::path::Path;
@@ -100,6 +102,42 @@ fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, Refused> {
     Ok(buf)
 }
 
+/// The commands whose output a saved session holds as a running configuration (OS10 spells
+/// it out, Onyx abbreviates; both OSes take either).
+const SHOW_RUNNING: &[&str] = &["show running-configuration", "show running-config"];
+
+/// The lines of a running configuration saved from a CLI session that are the switch's
+/// output: when the first line is exactly a prompt and the command that printed it
+/// (`rack2-Rack01-TOR-1# show running-configuration`, `switch [standalone: master] # show
+/// running-config`), the lines after it, without a lone prompt last (the session's next one,
+/// blank lines after it too); otherwise every line. `prompt` reads the prompt of the
+/// caller's OS at the start of a line and gives what follows it, trimmed (the typed
+/// command). The range is of 0-based line numbers (lines split at `\n`), so a line's number
+/// in the file is unchanged. Only the first and the last lines are looked at.
+pub fn session_body<'t>(
+    text: &'t str,
+    prompt: impl Fn(&'t str) -> Option<&'t str>,
+) -> std::ops::Range<usize> {
+    let count = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+    let first = text.split('\n').next().unwrap_or("");
+    let first = first.strip_suffix('\r').unwrap_or(first);
+    let saved = prompt(first).is_some_and(|command| SHOW_RUNNING.contains(&command));
+    if !saved {
+        return 0..count;
+    }
+    // The last line that is not blank, and its number.
+    let kept = text.trim_end();
+    let last_start = kept.rfind('\n').map_or(0, |i| i + 1);
+    let last = &kept[last_start..];
+    let last_no = memchr::memchr_iter(b'\n', &text.as_bytes()[..last_start]).count();
+    let end = if last_no > 0 && prompt(last) == Some("") {
+        last_no
+    } else {
+        count
+    };
+    1..end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +173,39 @@ mod tests {
         }
         assert_eq!(read(&f, 2048).unwrap().len(), 2048);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `HOST# rest` (an OS10-like prompt), for the tests.
+    fn prompt(line: &str) -> Option<&str> {
+        let (host, rest) = line.split_once('#')?;
+        (!host.is_empty() && !host.contains(' ')).then(|| rest.trim())
+    }
+
+    #[test]
+    fn a_saved_session_is_its_output_and_anything_else_is_left_whole() {
+        let body = |text: &str| {
+            let lines: Vec<&str> = text.split('\n').collect();
+            lines[session_body(text, prompt)].join("|")
+        };
+        assert_eq!(
+            body("sw# show running-configuration\n! Version\nx\nsw#\n"),
+            "! Version|x"
+        );
+        assert_eq!(body("sw# show running-config\nx\n"), "x|");
+        // A trailing prompt is dropped only after a saved session's first line.
+        assert_eq!(body("x\nsw#"), "x|sw#");
+        // Another command, or a prompt later on, is not a saved running configuration.
+        assert_eq!(body("sw# show version\nx"), "sw# show version|x");
+        assert_eq!(
+            body("x\nsw# show running-configuration"),
+            "x|sw# show running-configuration"
+        );
+        assert_eq!(
+            body("sw# show running-configuration | grep ntp\nx"),
+            "sw# show running-configuration | grep ntp|x"
+        );
+        // A prompt last that typed something is output to read (and refuse).
+        assert_eq!(body("sw# show running-config\nx\nsw# exit"), "x|sw# exit");
+        assert_eq!(body("sw# show running-config"), "");
     }
 }

@@ -165,20 +165,21 @@ fn malformed_inputs_are_refused_with_their_place() {
 }
 
 /// Captures that are not a running configuration as the switch prints it are refused where
-/// they stop being one: a pasted session (the prompt and command first), and a copy that lost
-/// its indentation (the blog's S4112F-ON configuration: `no shutdown` under `interface vlan1`
-/// at column 1).
+/// they stop being one: a session that goes on after `show running-configuration` (the next
+/// command's prompt, at its line of the file), and a copy that lost its indentation (the
+/// blog's S4112F-ON configuration: `no shutdown` under `interface vlan1` at column 1).
 #[test]
 fn captures_that_are_not_a_running_configuration_are_refused() {
-    let e = parse(&read(&corpus(
+    let text = read(&corpus(
         "azurestack-rack2-Rack01-TOR-1.session.10.5.3.2.txt",
-    )))
-    .unwrap_err();
+    ));
+    let e = parse(&text).unwrap_err();
     assert_eq!(
-        (e.problem, e.line, e.column),
-        (Problem::Prompt, 1, 1),
+        (e.problem, e.line, e.column, e.text.as_str()),
+        (Problem::Prompt, 913, 1, "rack2-Rack01-TOR-1# show version"),
         "{e}"
     );
+    assert_eq!(text.lines().nth(912), Some(e.text.as_str()));
     let text = read(&corpus(
         "grantcurell-S4112F-ON.running-configuration.10.5.0.2.flattened.txt",
     ));
@@ -773,4 +774,40 @@ fn text_cannot_inject_a_command() {
         ..Config::default()
     };
     assert!(renderer.render(&c).unwrap_err().contains("hostname"));
+}
+
+/// A running configuration saved from a session, its first line the prompt and the command
+/// (the AzureStack BMC's `rack2-Rack01-BMC-1# show running-configuration`), reads as the
+/// configuration alone: the same config as the copy without that line, a lone prompt last
+/// skipped too. A problem in it is still at its line of the file.
+#[test]
+fn a_saved_session_reads_as_the_configuration_it_printed() {
+    let saved = read(&corpus(
+        "azurestack-rack2-Rack01-BMC-1.session.10.5.3.2.txt",
+    ));
+    let alone = read(&corpus(
+        "azurestack-rack2-Rack01-BMC-1.running-configuration.10.5.3.2.txt",
+    ));
+    assert_eq!(saved.split_once('\n').unwrap().1, alone);
+    let config = parse(&alone).unwrap();
+    assert_eq!(parse(&saved).unwrap(), config);
+    assert_eq!(config.header.version.as_deref(), Some("10.5.3.2"));
+    let with_prompt = format!("{saved}rack2-Rack01-BMC-1#\n");
+    assert_eq!(parse(&with_prompt).unwrap(), config);
+    // `show running-config` is OS10's abbreviation of the same command.
+    let short = saved.replacen("show running-configuration", "show running-config", 1);
+    assert_eq!(parse(&short).unwrap(), config);
+    // A line broken at line 10 of the file is refused at line 10.
+    let mut lines: Vec<&str> = saved.lines().collect();
+    lines[9] = "interface ethernet1/1/x";
+    let e = parse(&lines.join("\n")).unwrap_err();
+    assert_eq!(
+        (e.line, e.text.as_str()),
+        (10, "interface ethernet1/1/x"),
+        "{e}"
+    );
+    // Any other command first is a pasted session, refused at its prompt.
+    let other = saved.replacen("show running-configuration", "show version", 1);
+    let e = parse(&other).unwrap_err();
+    assert_eq!((e.problem, e.line), (Problem::Prompt, 1), "{e}");
 }

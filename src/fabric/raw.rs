@@ -417,7 +417,7 @@ pub struct RawSwitch {
     /// the fabric's.
     pub os: Option<Sp<String>>,
     /// `SN2100`, `SN2410`, `SN2700`, `SN3700`, `SN4600`, `SN4600C`; with `os: os10`,
-    /// `S5248F-ON`, `S4112F-ON`, `S5232F-ON`, `Z9264F-ON`, `S4148F-ON`.
+    /// `S5248F-ON`, `S4112F-ON`, `S5232F-ON`, `Z9264F-ON`, `S4148F-ON`, `S6010-ON`, `S3048-ON`.
     pub model: Sp<String>,
     /// Onyx release, e.g. `3.9.3210` (overrides the fabric's).
     pub onyx: Option<Sp<String>>,

@@ -109,7 +109,9 @@ fn port(e: Eth) -> Port {
     }
 }
 
-/// The model with the fewest ports that has every front-panel port the config names.
+/// The model with the fewest ports that has every front-panel port the config names and
+/// takes every breakout map it prints (OS10 prints each breakout-capable port's map, the
+/// native one included: a 40G switch's `map 40g-1x` is no 100G switch's).
 fn guess(c: &Config) -> Option<&'static Model> {
     let used: Vec<Eth> = c
         .interfaces
@@ -124,6 +126,7 @@ fn guess(c: &Config) -> Option<&'static Model> {
         .filter(|m| {
             used.iter()
                 .all(|e| e.node == 1 && e.slot == 1 && m.group(e.port).is_some())
+                && c.breakouts.iter().all(|(e, map)| m.allows(e.port, map))
         })
         .min_by_key(|m| m.port_count())
 }

@@ -163,11 +163,23 @@ fn header_field(cfg: &mut Config, line: &str) -> bool {
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let text = strip_noise(raw);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    read_lines(&text, workers, |lines| build(raw, lines))
+    // A capture saved from a session: its prompt-and-command line and the next prompt are
+    // skipped (other prompt lines are kept verbatim, as any pasted session's).
+    let body = crate::input::session_body(&text, |l| {
+        super::prompt::parse(l)
+            .filter(|p| p.level != super::prompt::Level::User)
+            .map(|p| p.rest)
+    });
+    read_lines(&text, workers, |lines| build(raw, lines, body))
 }
 
-/// The model from the lines in order, each with what the grammar made of it.
-fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
+/// The model from the lines in order, each with what the grammar made of it; lines outside
+/// `body` (0-based) are not read.
+fn build(
+    raw: &str,
+    mut lines: Lines<'_>,
+    body: std::ops::Range<usize>,
+) -> Result<Config, ParseError> {
     let mut cfg = Config::empty();
     let mut modeled: Vec<usize> = Vec::new();
     // Whether each section is the first with its title (the one modeled lines print in).
@@ -189,7 +201,7 @@ fn build(raw: &str, mut lines: Lines<'_>) -> Result<Config, ParseError> {
         expected: what.to_string(),
     };
     while let Some((lineno, line, indented, parsed)) = lines.next() {
-        if line.is_empty() {
+        if line.is_empty() || !body.contains(&(lineno - 1)) {
             continue;
         }
         if line.starts_with('%') {
@@ -602,7 +614,8 @@ mod tests {
         }
         text.push_str("   snmp-server community x\n");
         assert!(text.len() > 8 * 64 * 1024);
-        let read = |text: &str, workers| read_lines(text, workers, |l| build(text, l));
+        let read =
+            |text: &str, workers| read_lines(text, workers, |l| build(text, l, 0..usize::MAX));
         let whole = read(&text, 1).unwrap();
         for workers in [2, 3] {
             let blocks = read(&text, workers).unwrap();

@@ -128,16 +128,22 @@ pub fn compile_switch(sw: &Switch) -> Config {
             e.ets = true;
             port_queuing.insert(iface, name);
         }
-        if s.pfc && !lossless.is_empty() {
+        if s.pfc {
             // PFC and link-level pause are exclusive (Dell OS10 guide, p. 622): the TOR
             // capture prints `flowcontrol receive off` on every PFC port. On a port-channel
             // (the VLT port-channels) PFC and the policies are UNCONFIRMED: no capture has
             // QoS on a port-channel; its members get `flowcontrol receive off` below.
             e.flowcontrol_rx = Some(false);
             e.pfc = true;
-            e.policy_in = Some(PFC_POLICY.to_string());
+            // Without lossless priorities (PFC asked for on the port alone, `pfc: true`) there
+            // is no network-qos policy to name: the AzureStack BMC's routed ports and the TOR's
+            // ethernet1/1/44:1 print `priority-flow-control mode on` with no service-policy and
+            // no qos-map.
+            if !lossless.is_empty() {
+                e.policy_in = Some(PFC_POLICY.to_string());
+            }
         }
-        if e.policy_out.is_some() || e.pfc {
+        if e.policy_out.is_some() || e.policy_in.is_some() {
             e.qos_map = Some(QOS_MAP.to_string());
         }
     };
@@ -146,7 +152,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
     let pfc_bundles: BTreeSet<(bool, u16)> = sw
         .bundles
         .iter()
-        .filter(|(_, s)| s.pfc && !lossless.is_empty())
+        .filter(|(_, s)| s.pfc)
         .map(|(k, _)| *k)
         .collect();
     for (port, s) in &sw.ports {

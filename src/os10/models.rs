@@ -128,6 +128,23 @@ pub static MODELS: &[Model] = &[
         source: "Dell EMC PowerSwitch S4148F-ON specification sheet: 48 x 10GbE SFP+, 2 x 40GbE QSFP+, 4 x 100GbE QSFP28 (port numbering from the OS10 user guide)",
         confirmed: false,
     },
+    Model {
+        name: "S6010-ON",
+        // 32 x 40GbE QSFP+, each `map 40g-1x` (native) or `10g-4x`: the layout of the Dell
+        // OS10 10.4.0E capture (`interface breakout 1/1/1`..`1/1/32 map 40g-1x`), which does
+        // not name its model.
+        ports: &[p(1, 32, 40, &["40g-1x", "10g-4x"], false)],
+        source: "Dell EMC Networking S6010-ON specification sheet: 32 x 40GbE QSFP+ (breakout 4 x 10GbE); UNCONFIRMED by a `show version`",
+        confirmed: false,
+    },
+    Model {
+        name: "S3048-ON",
+        // 48 x 1GbE, 4 x 10GbE SFP+; no port breaks out (no `interface breakout` line in the
+        // capture).
+        ports: &[p(1, 48, 1, &[], false), p(49, 52, 10, &[], false)],
+        source: "Cray CSM docs: `show version` of `sw-leaf01` (OS10 10.5.0.2P1, System Type S3048-ON) and the running configuration of the same role under its later name `sw-leaf-bmc-001` (10.5.1.4: ethernet1/1/1-1/1/52, no breakout): two switches, so UNCONFIRMED; the 1G/10G speeds are the specification sheet's",
+        confirmed: false,
+    },
 ];
 
 impl Model {

@@ -513,22 +513,36 @@ fn bgp(r: &Reader<'_>, asn: u32, nodes: &[Node]) -> Result<Bgp, ParseError> {
 /// Whether a top-level line is an OS10 prompt with a command (`OS10# show running-…`,
 /// `sw-leaf-bmc-001(config)# …`): a hostname, an optional `(mode)`, `#`, a space.
 fn is_prompt(line: &str) -> bool {
-    let Some((head, _)) = line.split_once("# ") else {
-        return false;
-    };
-    let host = match head.split_once('(') {
+    prompt(line).is_some_and(|(_, rest)| !rest.is_empty())
+}
+
+/// The OS10 prompt at the start of a line: whether it shows a mode (`(config)`), and what
+/// follows it, trimmed (the typed command; empty for a lone prompt, `OS10#`).
+fn prompt(line: &str) -> Option<(bool, &str)> {
+    let (head, rest) = line.split_once('#')?;
+    if !(rest.is_empty() || rest.starts_with(' ')) {
+        return None;
+    }
+    let (host, mode) = match head.split_once('(') {
         Some((h, mode)) => {
             if !mode.ends_with(')') || mode.contains(' ') {
-                return false;
+                return None;
             }
-            h
+            (h, true)
         }
-        None => head,
+        None => (head, false),
     };
-    !host.is_empty()
+    let host_ok = !host.is_empty()
         && host
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    host_ok.then(|| (mode, rest.trim()))
+}
+
+/// The prompt of a saved exec-mode session (`HOST# show running-configuration`, a lone
+/// `HOST#` after it): what follows it.
+fn exec_prompt(line: &str) -> Option<&str> {
+    prompt(line).filter(|(mode, _)| !mode).map(|(_, rest)| rest)
 }
 
 /// Whether a text is an OS10 `show running-configuration`: it opens with `! Version 10.…`,
@@ -569,13 +583,17 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             *l = s;
         }
     }
+    // A capture saved from a session: its prompt-and-command line and the next prompt are
+    // skipped, every other line keeps its number.
+    let body = crate::input::session_body(raw, exec_prompt);
+    let body = body.start.min(lines.len())..body.end.min(lines.len());
     let r = Reader { lines };
-    if r.lines.iter().all(|l| l.trim().is_empty()) {
+    if r.lines[body.clone()].iter().all(|l| l.trim().is_empty()) {
         return Err(ParseError::empty(
             "no configuration: nothing but blank lines",
         ));
     }
-    for (i, l) in r.lines.iter().enumerate() {
+    for (i, l) in r.lines.iter().enumerate().take(body.end).skip(body.start) {
         if let Some(c) = l.find(|c: char| c.is_control()) {
             let what = if l.as_bytes()[c] == b'\t' {
                 "spaces, not a tab (OS10 indents with spaces)".to_string()
@@ -590,10 +608,10 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             return Err(r.error(p, i, c, what));
         }
     }
-    let mut at = 0usize;
+    let mut at = body.start;
     // The header: `! Version …`, `! Last configuration change at …`.
-    while let Some(l) = r.lines.get(at) {
-        if let Some(v) = l.strip_prefix("! Version ").filter(|_| at == 0) {
+    while let Some(l) = r.lines.get(at).filter(|_| at < body.end) {
+        if let Some(v) = l.strip_prefix("! Version ").filter(|_| at == body.start) {
             cfg.header.version = Some(v.to_string());
         } else if let Some(t) = l.strip_prefix("! Last configuration change at ") {
             cfg.header.last_change = Some(t.to_string());
@@ -604,7 +622,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     }
     // Where each modeled item was read, for a second one.
     let mut first: BTreeMap<Key, usize> = BTreeMap::new();
-    while at < r.lines.len() {
+    while at < body.end {
         let line = r.lines[at];
         let start = at;
         if line.is_empty() || line == "!" {
