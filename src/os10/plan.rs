@@ -286,14 +286,13 @@ fn vlans(line: &str) -> crate::types::VlanSet {
 /// The steps that turn `running` into [`target`]`(running, intended)`, in [`rules::STAGES`]
 /// order.
 pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
-    let goal = target(running, intended);
-    // An interface alike on both sides makes no step: of a switch's thousands, only those
-    // that differ are compared. Not a port whose breakout map changes: the switch deletes it
-    // with its settings, which the plan then types again.
-    let rebroken = target::rebroken(&running.breakouts, &goal.breakouts);
-    let differs = |i: &Iface| rebroken(i) || running.interfaces.get(i) != goal.interfaces.get(i);
-    let mut old = nodes(running, &differs);
-    let new = nodes(&goal, &differs);
+    // An interface that prints the same lines on both sides makes no step: of a switch's
+    // thousands, only those that differ are compared (and copied into the target).
+    let differing = target::differing(running, intended);
+    let differs = |i: &Iface| differing.contains(i);
+    let goal = target::goal(running, intended, differs);
+    let mut old = nodes(running, differs);
+    let new = nodes(&goal, |_| true);
     // Items of a kind by what tells them apart: a switch has thousands of interfaces.
     let index = |nodes: &[(Kind, Node)], kind: Kind| -> HashMap<(Field, String), usize> {
         nodes

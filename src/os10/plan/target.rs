@@ -1,7 +1,7 @@
 //! What the switch should look like after a plan: the intended state for what the model knows,
 //! the running config for what a plan never touches (see the plan module's doc).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::{Config, Eth, Iface, Interface, Peer};
 use super::nodes::reanchored;
@@ -41,14 +41,130 @@ fn peer_target(r: &Peer, i: &Peer) -> Peer {
 /// What the switch should look like: `intended` for everything the model knows, `running`
 /// for what a plan never touches (see the module's doc).
 pub fn target(running: &Config, intended: &Config) -> Config {
-    let mut t = intended.clone();
+    let mut t = goal(running, intended, |_| true);
+    t.layout.clone_from(&running.layout);
+    t
+}
+
+/// `c` without its interfaces and layout: a copy that costs nothing per interface.
+fn shell(c: &Config) -> Config {
+    // Every field named: one added to the model is a decision here.
+    let Config {
+        header,
+        hostname,
+        dcbx,
+        breakouts,
+        wred,
+        class_maps,
+        trust_maps,
+        qos_maps,
+        policy_maps,
+        system_qos,
+        interfaces: _,
+        bgp,
+        vlt,
+        layout: _,
+    } = c;
+    Config {
+        header: header.clone(),
+        hostname: hostname.clone(),
+        dcbx: *dcbx,
+        breakouts: breakouts.clone(),
+        wred: wred.clone(),
+        class_maps: class_maps.clone(),
+        trust_maps: trust_maps.clone(),
+        qos_maps: qos_maps.clone(),
+        policy_maps: policy_maps.clone(),
+        system_qos: system_qos.clone(),
+        interfaces: BTreeMap::new(),
+        bgp: bgp.clone(),
+        vlt: vlt.clone(),
+        layout: Default::default(),
+    }
+}
+
+/// Whether two interfaces print the same lines but for `shutdown`: every setting the model
+/// knows, the verbatim lines aside (a plan never types those).
+fn same_settings(a: &Interface, b: &Interface) -> bool {
+    // Every field named: one added to the model is a decision here.
+    let Interface {
+        description,
+        shutdown: _,
+        channel_group,
+        routed,
+        mode,
+        access_vlan,
+        trunk_allowed,
+        mtu,
+        address,
+        flowcontrol_rx,
+        flowcontrol_tx,
+        pfc,
+        policy_in,
+        policy_out,
+        ets,
+        qos_map,
+        trust_map,
+        vlt_port_channel,
+        extras: _,
+    } = a;
+    *description == b.description
+        && *channel_group == b.channel_group
+        && *routed == b.routed
+        && *mode == b.mode
+        && *access_vlan == b.access_vlan
+        && *trunk_allowed == b.trunk_allowed
+        && *mtu == b.mtu
+        && *address == b.address
+        && *flowcontrol_rx == b.flowcontrol_rx
+        && *flowcontrol_tx == b.flowcontrol_tx
+        && *pfc == b.pfc
+        && *policy_in == b.policy_in
+        && *policy_out == b.policy_out
+        && *ets == b.ets
+        && *qos_map == b.qos_map
+        && *trust_map == b.trust_map
+        && *vlt_port_channel == b.vlt_port_channel
+}
+
+/// The interfaces whose lines in [`target`] differ from the running ones: those a plan
+/// compares. The rest (most of a switch's thousands, on a drift) print the same lines on both
+/// sides, verbatim lines aside. A port whose breakout map changes always differs: the switch
+/// deletes it with its settings, which the plan types again.
+pub(super) fn differing(running: &Config, intended: &Config) -> BTreeSet<Iface> {
+    // `rebroken` towards the target's breakouts is towards the intended ones: the target's
+    // are the running ones with the intended ones over them.
+    let gone = rebroken(&running.breakouts, &intended.breakouts);
+    let mut out: BTreeSet<Iface> = running
+        .interfaces
+        .iter()
+        .filter(|(k, r)| {
+            gone(k)
+                || match intended.interfaces.get(k) {
+                    Some(i) => !same_settings(r, i) || i.shutdown.or(r.shutdown) != r.shutdown,
+                    None => deletable(k) || !same_settings(r, &Interface::default()),
+                }
+        })
+        .map(|(k, _)| *k)
+        .collect();
+    out.extend(
+        intended
+            .interfaces
+            .keys()
+            .filter(|k| !running.interfaces.contains_key(k)),
+    );
+    out
+}
+
+/// [`target`] without its layout and with only the interfaces `keep` says: what a plan
+/// compares.
+pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) -> bool) -> Config {
+    let mut t = shell(intended);
     // A plan types only what the model knows: the verbatim lines are the running config's.
     without_verbatim(&mut t);
-    // The interfaces (most of a config) move into the target rather than being copied again.
-    let interfaces = std::mem::take(&mut t.interfaces);
+    let intended_ifaces = &intended.interfaces;
     let intended = &t.clone();
     t.header.clone_from(&running.header);
-    t.layout.clone_from(&running.layout);
     t.wred = in_running_order(
         &running.wred,
         &intended.wred,
@@ -130,14 +246,18 @@ pub fn target(running: &Config, intended: &Config) -> Config {
     let breakouts = t.breakouts.clone();
     let gone = rebroken(&running.breakouts, &breakouts);
     let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
-    for (k, mut e) in interfaces {
-        if let Some(r) = running.interfaces.get(&k).filter(|_| !gone(&k)) {
+    for (k, i) in intended_ifaces.iter().filter(|(k, _)| keep(k)) {
+        let mut e = Interface {
+            extras: Vec::new(),
+            ..i.clone()
+        };
+        if let Some(r) = running.interfaces.get(k).filter(|_| !gone(k)) {
             e.shutdown = e.shutdown.or(r.shutdown);
             e.extras = reanchored(r, &e);
         }
-        ifaces.insert(k, e);
+        ifaces.insert(*k, e);
     }
-    for (k, r) in &running.interfaces {
+    for (k, r) in running.interfaces.iter().filter(|(k, _)| keep(k)) {
         if !deletable(k) && !ifaces.contains_key(k) && !gone(k) {
             let mut e = Interface {
                 shutdown: r.shutdown,
