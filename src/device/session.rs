@@ -34,6 +34,8 @@ pub struct Cli {
     fleet: Vec<String>,
     /// The switch OS's session conventions.
     dialect: &'static Dialect,
+    /// The command sent asks to confirm (`[confirm yes/no(default)]:`): it is answered `yes`.
+    confirming: bool,
 }
 
 /// Where a session's transcript is and whether all of it was written.
@@ -231,6 +233,7 @@ impl Cli {
             prompt_host: String::new(),
             fleet: opts.switches.clone(),
             dialect,
+            confirming: false,
         };
         let (_, level) = cli.read_to_prompt("(login)")?;
         cli.level = level;
@@ -318,6 +321,18 @@ impl Cli {
                 continue;
             }
             let last = tail.rsplit('\n').next().unwrap_or("");
+            if self.confirming && is_confirm(last) {
+                self.confirming = false;
+                self.log(&String::from_utf8_lossy(&raw));
+                self.log("\n>>> yes\n");
+                raw.clear();
+                self.channel
+                    .write_all(b"yes\n")
+                    .map_err(|_| Error::Closed {
+                        command: command.to_string(),
+                    })?;
+                continue;
+            }
             if (self.dialect.pager)(last) {
                 // Paging should be off; if a pager shows anyway, page on.
                 let _ = self.channel.write_all(b" ");
@@ -366,6 +381,15 @@ impl Cli {
             });
         }
         Ok(output)
+    }
+
+    /// [`Cli::run`] of a command that asks to confirm first (OS10's `delete`): the question
+    /// is answered `yes`. A command that does not ask is run as it is.
+    pub fn run_confirmed(&mut self, command: &str) -> Result<String, Error> {
+        self.confirming = true;
+        let out = self.run(command);
+        self.confirming = false;
+        out
     }
 
     /// `enable`, answering its password prompt (see `read_to_prompt`) with the login
@@ -421,9 +445,23 @@ impl Cli {
     /// `show users`: the CLI sessions logged in, this one included.
     pub fn sessions(&mut self) -> Result<Vec<Login>, Error> {
         let text = self.run("show users")?;
-        read_users(&text).ok_or_else(|| {
+        (self.dialect.users)(&text).ok_or_else(|| {
             Error::Parse(format!(
                 "{}: `show users` printed no table of sessions",
+                self.target.name
+            ))
+        })
+    }
+
+    /// The saved configuration files a push's snapshots are among, the one the switch boots
+    /// from left out (Onyx's `show configuration files`, OS10's `dir config`). A reply that is
+    /// not such a listing is an error, never read as no files.
+    pub fn snapshot_files(&mut self) -> Result<Vec<String>, Error> {
+        let list = self.dialect.snapshots.list;
+        let text = self.run(list)?;
+        (self.dialect.snapshots.read)(&text).ok_or_else(|| {
+            Error::Parse(format!(
+                "{}: `{list}` printed no listing of the saved files",
                 self.target.name
             ))
         })
@@ -705,6 +743,107 @@ pub fn read_users(text: &str) -> Option<Vec<Login>> {
     Some(out)
 }
 
+/// Reads OS10's `show users` (the Dell OS10 user guide's example: `Index Line User Role
+/// Application Idle Login-Time Location`, a row per session, the login time `2018-05-30
+/// T20:04:27Z` holding a space, the location last; no row marked as the asking session).
+/// The published example's spacing is lost, so a row is read by its words. `None` without
+/// that header or with a row that does not read.
+pub fn read_os10_users(text: &str) -> Option<Vec<Login>> {
+    const HEADER: [&str; 8] = [
+        "Index",
+        "Line",
+        "User",
+        "Role",
+        "Application",
+        "Idle",
+        "Login-Time",
+        "Location",
+    ];
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.split_whitespace().eq(HEADER.iter().copied()));
+    lines.next()?;
+    let mut out = Vec::new();
+    for row in lines {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        if words.is_empty() || words.iter().all(|w| w.chars().all(|c| c == '-')) {
+            continue;
+        }
+        if words.len() < 8 || !words[0].chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        out.push(Login {
+            me: false,
+            user: words[2].to_string(),
+            line: words[1].to_string(),
+            host: words[words.len() - 1].to_string(),
+            idle: words[5].to_string(),
+        });
+    }
+    Some(out)
+}
+
+/// Reads OS10's `dir config`: the title `Directory contents for folder: config`, the header
+/// and its dashes (published wrapped), then a row per file, `2022-01-12T22:21:35Z 53441
+/// csm1.0.xml` (captured, CSM `sw-cdu-001`). The names; `None` when a line is none of these.
+pub fn read_dir_config(text: &str) -> Option<Vec<String>> {
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| *l != "Directory contents for folder: config");
+    lines.next()?;
+    let mut names = Vec::new();
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let dashes = words.iter().all(|w| w.chars().all(|c| c == '-'));
+        if dashes || line.starts_with("Date (modified)") {
+            continue;
+        }
+        let date = |w: &str| {
+            w.len() == 20
+                && w.ends_with('Z')
+                && w.as_bytes()[10] == b'T'
+                && w.chars().filter(char::is_ascii_digit).count() == 14
+        };
+        match words.as_slice() {
+            [d, size, name] if date(d) && size.chars().all(|c| c.is_ascii_digit()) => {
+                names.push(name.to_string());
+            }
+            _ => return None,
+        }
+    }
+    Some(names)
+}
+
+/// Onyx's saved files but the active one, from `show configuration files`.
+pub fn onyx_files(text: &str) -> Option<Vec<String>> {
+    let files = Files::read(text)?;
+    Some(
+        files
+            .names
+            .into_iter()
+            .filter(|n| *n != files.active)
+            .collect(),
+    )
+}
+
+/// OS10's files of `config://` but `startup.xml` (the one it boots from), from `dir config`.
+pub fn os10_files(text: &str) -> Option<Vec<String>> {
+    Some(
+        read_dir_config(text)?
+            .into_iter()
+            .filter(|n| n != "startup.xml")
+            .collect(),
+    )
+}
+
+/// Whether a reply's last line asks to confirm: `… [confirm yes/no(default)]:`, `…
+/// [confirm yes/no]:` (captured, CSM).
+fn is_confirm(line: &str) -> bool {
+    let line = line.trim_end();
+    line.ends_with("]:") && line.contains("[confirm yes/no")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -812,6 +951,50 @@ mod tests {
         let users = read_users(marked).unwrap();
         assert!(users[0].me && users[0].user == "admin", "{users:?}");
         assert!(read_users("% Unrecognized command \"users\".\n").is_none());
+    }
+
+    #[test]
+    fn os10_sessions_and_files_as_captured() {
+        // The Dell OS10 user guide's `show users` (its spacing lost in the published text).
+        let guide =
+            include_str!("../../tests/fixtures/corpus/os10/dell-os10-users-guide.show-users.txt");
+        let users = read_os10_users(guide).unwrap();
+        assert_eq!(users.len(), 2);
+        assert_eq!(
+            users[0].to_string(),
+            "`root` on ttyS from console (idle >24h)"
+        );
+        assert_eq!(
+            users[1].to_string(),
+            "`admin` on pts/0 from 10.14.1.214[ssh] (idle 1.1s)"
+        );
+        assert!(users.iter().all(|u| !u.me));
+        assert_eq!(
+            read_os10_users("Index Line User Role Application Idle Login-Time Location\n"),
+            Some(vec![])
+        );
+        assert!(read_os10_users("% Error: Unrecognized command.\n").is_none());
+        assert!(
+            read_os10_users(
+                "Index Line User Role Application Idle Login-Time Location\nadmin pts/0\n"
+            )
+            .is_none()
+        );
+        let dir = include_str!("../../tests/fixtures/corpus/os10/cray-sw-cdu-001.dir-config.txt");
+        assert_eq!(
+            read_dir_config(dir).unwrap(),
+            ["csm1.0.xml", "csm1.2.xml", "startup.xml"]
+        );
+        assert_eq!(os10_files(dir).unwrap(), ["csm1.0.xml", "csm1.2.xml"]);
+        assert!(read_dir_config("% Error: Unrecognized command.\n").is_none());
+        assert!(read_dir_config(&format!("{dir}garbage here\n")).is_none());
+        assert!(is_confirm(
+            "Proceed to delete startup-configuration [confirm yes/no(default)]:"
+        ));
+        assert!(is_confirm(
+            "Proceed to reboot the system? [confirm yes/no]:"
+        ));
+        assert!(!is_confirm("OS10# "));
     }
 
     #[test]
