@@ -472,7 +472,7 @@ fn the_snapshot_comes_first_and_old_ones_are_pruned() {
         "{out}"
     );
     assert!(copy < log.iter().position(|l| l == "start transaction").unwrap());
-    assert_eq!(config_files(&dir), [name.clone()]);
+    assert_eq!(config_files(&dir), std::slice::from_ref(&name));
     // The snapshot and the local backup are the configuration before the push.
     let snapshot =
         std::fs::read_to_string(state_of(&dir, LEAF).join("config").join(&name)).unwrap();
