@@ -977,8 +977,8 @@ fn keyboard_interactive_only_switch() {
 }
 
 /// Every command of an audit's sessions (`SESSION<TAB>LINE` lines of a lab's log) is a
-/// `show` command or the session's own setup (Onyx's paging off and `enable`, OS10's
-/// `terminal length 0`).
+/// `show` command, OS10's `dir config` (a listing: a push lists its snapshots after its save)
+/// or the session's own setup (Onyx's paging off and `enable`, OS10's `terminal length 0`).
 pub fn assert_read_only<'a>(lines: impl Iterator<Item = &'a str>) {
     let mut n = 0;
     for line in lines {
@@ -989,7 +989,8 @@ pub fn assert_read_only<'a>(lines: impl Iterator<Item = &'a str>) {
                     "no cli session paging enable",
                     "enable",
                     "exit",
-                    "terminal length 0"
+                    "terminal length 0",
+                    "dir config"
                 ]
                 .contains(&command),
             "an audit sent `{command}`"
