@@ -65,6 +65,8 @@ pub struct Shell {
     channel: ssh2::Channel,
     /// Everything read so far that was not returned yet.
     pending: String,
+    /// Whether the text read ends with the switch's prompt.
+    prompt: fn(&str) -> bool,
 }
 
 fn ssh2_session(addr: std::net::SocketAddr, known_hosts: &Path) -> ssh2::Session {
@@ -88,8 +90,27 @@ fn ssh2_session(addr: std::net::SocketAddr, known_hosts: &Path) -> ssh2::Session
     session
 }
 
+/// An Onyx prompt ends the text: `… > `, `… # `.
+fn onyx_prompt(t: &str) -> bool {
+    t.ends_with("] > ") || t.ends_with(" # ")
+}
+
+/// An OS10 prompt ends the text: `leaf01# `, `leaf01(config)# `.
+fn os10_prompt(t: &str) -> bool {
+    t.ends_with("# ")
+}
+
 impl Shell {
     pub fn open(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
+        Shell::open_as(addr, known_hosts, onyx_prompt)
+    }
+
+    /// A session on an OS10 switch.
+    pub fn open_os10(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
+        Shell::open_as(addr, known_hosts, os10_prompt)
+    }
+
+    fn open_as(addr: std::net::SocketAddr, known_hosts: &Path, prompt: fn(&str) -> bool) -> Shell {
         let session = ssh2_session(addr, known_hosts);
         session.userauth_password("admin", "admin").unwrap();
         let mut channel = session.channel_session().unwrap();
@@ -101,6 +122,7 @@ impl Shell {
             _session: session,
             channel,
             pending: String::new(),
+            prompt,
         };
         shell.until_prompt().unwrap();
         shell
@@ -123,7 +145,8 @@ impl Shell {
     }
 
     fn until_prompt(&mut self) -> Result<String, String> {
-        self.until(|t| t.ends_with("] > ") || t.ends_with(" # "))
+        let prompt = self.prompt;
+        self.until(prompt)
     }
 
     /// Types a line; the output between the echoed line and the next prompt.
@@ -954,8 +977,8 @@ fn keyboard_interactive_only_switch() {
 }
 
 /// Every command of an audit's sessions (`SESSION<TAB>LINE` lines of a lab's log) is a
-/// `show` command or the session's own setup (Onyx's paging off and `enable`, OS10's
-/// `terminal length 0`).
+/// `show` command, OS10's `dir config` (a listing: a push lists its snapshots after its save)
+/// or the session's own setup (Onyx's paging off and `enable`, OS10's `terminal length 0`).
 pub fn assert_read_only<'a>(lines: impl Iterator<Item = &'a str>) {
     let mut n = 0;
     for line in lines {
@@ -966,7 +989,8 @@ pub fn assert_read_only<'a>(lines: impl Iterator<Item = &'a str>) {
                     "no cli session paging enable",
                     "enable",
                     "exit",
-                    "terminal length 0"
+                    "terminal length 0",
+                    "dir config"
                 ]
                 .contains(&command),
             "an audit sent `{command}`"

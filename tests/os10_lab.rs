@@ -351,3 +351,77 @@ fn fabric_lab_serves_os10_switches_to_openssh_from_a_backup() {
     assert!(out.contains("spine01: "), "{out}");
     assert!(out.contains("traffic pool roce type lossless"), "{out}");
 }
+
+/// `show users` lists every session logged in, in the OS10 guide's columns; `copy
+/// running-configuration config://NAME` makes a file `dir config` lists (kept in the state
+/// folder, there again after a restart); `delete config://NAME` asks first and deletes once
+/// answered `yes`; a file that is not there is refused.
+#[test]
+fn sessions_and_configuration_files() {
+    let dir = crate::scratch("os10-files");
+    let (lab, dev) = lab(&dir, "leaf01");
+    let mut one = session(&dir, &lab, "leaf01");
+    let two = session(&dir, &lab, "leaf01");
+    let users = one.sessions().unwrap();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert!(
+        users
+            .iter()
+            .all(|u| u.user == "admin" && u.host == "127.0.0.1[ssh]" && !u.me),
+        "{users:?}"
+    );
+    two.close();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while one.sessions().unwrap().len() != 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the ended session is still listed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    let out = one
+        .run("copy running-configuration config://fabric-20261122T042233Z.xml")
+        .unwrap();
+    assert_eq!(out.trim(), "Copy completed");
+    one.run("copy config://fabric-20261122T042233Z.xml config://mine.xml")
+        .unwrap();
+    let mut files = one.snapshot_files().unwrap();
+    files.sort();
+    assert_eq!(files, ["fabric-20261122T042233Z.xml", "mine.xml"]);
+    let listed = one.run("dir config").unwrap();
+    assert!(listed.contains("startup.xml"), "{listed}");
+    let folder = dir.join("leaf01/config");
+    assert!(folder.join("mine.xml").exists());
+    let saved = os10::parse(&std::fs::read_to_string(folder.join("mine.xml")).unwrap()).unwrap();
+    assert_eq!(saved, running(&dev));
+
+    match one.run("delete config://nothing.xml") {
+        Err(Error::Refused { reply, .. }) => assert_eq!(reply, "% Error: File not found."),
+        other => panic!("{other:?}"),
+    }
+    // The question is answered (what follows it is the answer's echo).
+    let out = one.run_confirmed("delete config://mine.xml").unwrap();
+    assert_eq!(out.trim(), "yes");
+    assert_eq!(
+        one.snapshot_files().unwrap(),
+        ["fabric-20261122T042233Z.xml"]
+    );
+    assert!(!folder.join("mine.xml").exists());
+    one.close();
+    drop(lab);
+
+    // Restarted from its state folder, the switch has its file again.
+    let again = Device::open(
+        &dir.join("leaf01"),
+        Switch::os10_factory("leaf01", None),
+        false,
+        false,
+    )
+    .unwrap();
+    let files = again.snapshot().os10.unwrap().files;
+    assert_eq!(
+        files.keys().collect::<Vec<_>>(),
+        ["fabric-20261122T042233Z.xml"]
+    );
+}

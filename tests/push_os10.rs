@@ -433,3 +433,251 @@ fn a_deletion_a_roll_back_cannot_undo_is_refused_without_transactions() {
     assert!(out.contains("warning: `no router bgp"), "{out}");
     assert!(startup(&dir).bgp.is_none());
 }
+
+/// The lab leaf's files of `config://`, by name.
+fn config_files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(state_of(dir, LEAF).join("config"))
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Before the first configuration command, the running configuration is copied to a file of
+/// its own on the switch (named in the summary) and kept locally; after each verified push
+/// the oldest `fabric-….xml` files beyond `--keep-snapshots` are deleted, each deletion's
+/// question answered `yes`; other files stay.
+#[test]
+fn the_snapshot_comes_first_and_old_ones_are_pruned() {
+    let dir = scratch("snapshot");
+    fabric(&dir, "10.5.3.2");
+    let (code, out) = push(&dir, &["--keep-snapshots", "2"]);
+    assert_eq!(code, 0, "{out}");
+    let log = log(&dir);
+    let copy = log
+        .iter()
+        .position(|l| l.starts_with("copy running-configuration config://fabric-"))
+        .expect("a snapshot on the switch");
+    let name = log[copy].rsplit("config://").next().unwrap().to_string();
+    assert!(name.ends_with(".xml"), "{name}");
+    assert!(
+        fabric::device::push::is_snapshot_file(&name, ".xml"),
+        "{name}"
+    );
+    assert!(
+        out.contains(&format!("leaf01: snapshot on the switch: `{name}`")),
+        "{out}"
+    );
+    assert!(copy < log.iter().position(|l| l == "start transaction").unwrap());
+    assert_eq!(config_files(&dir), std::slice::from_ref(&name));
+    // The snapshot and the local backup are the configuration before the push.
+    let snapshot =
+        std::fs::read_to_string(state_of(&dir, LEAF).join("config").join(&name)).unwrap();
+    let backup = std::fs::read_dir(dir.join(".fabric/backups").join(LEAF))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "cfg"))
+        .unwrap();
+    let backup = fabric::os10::parse(&std::fs::read_to_string(backup).unwrap()).unwrap();
+    assert_eq!(fabric::os10::parse(&snapshot).unwrap(), backup);
+    assert_ne!(backup, startup(&dir));
+
+    // Files of other names, one like a snapshot's, stay whatever happens.
+    for keep in ["fabric-notes.xml", "mine.xml"] {
+        std::fs::write(state_of(&dir, LEAF).join("config").join(keep), &snapshot).unwrap();
+    }
+    for round in 0..3 {
+        // Something to push again: the startup configuration with one MTU changed.
+        let path = state_of(&dir, LEAF).join("startup-configuration.cfg");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen(" mtu 9216\n", " mtu 1500\n", 1)).unwrap();
+        let (code, out) = push(&dir, &["--keep-snapshots", "2"]);
+        assert_eq!(code, 0, "round {round}: {out}");
+        let ours: Vec<String> = config_files(&dir)
+            .into_iter()
+            .filter(|f| f.starts_with("fabric-2"))
+            .collect();
+        assert_eq!(ours.len(), 2, "round {round}: {ours:?}");
+        if round > 0 {
+            assert!(
+                out.contains("1 old snapshot(s) deleted on the switch, the newest 2 kept"),
+                "round {round}: {out}"
+            );
+        }
+    }
+    let all = config_files(&dir);
+    for keep in ["fabric-notes.xml", "mine.xml"] {
+        assert!(all.contains(&keep.to_string()), "{all:?}");
+    }
+    assert!(
+        !all.contains(&name),
+        "the oldest snapshot is deleted: {all:?}"
+    );
+    let log = log_of(&dir, LEAF);
+    let delete = log
+        .iter()
+        .position(|l| l == &format!("delete config://{name}"))
+        .unwrap_or_else(|| panic!("{log:?}"));
+    assert_eq!(log[delete + 1], "yes", "the question is answered");
+    assert!(log[delete - 1] == "dir config", "{log:?}");
+}
+
+/// Another CLI session logged in on the switch (it may be configuring it): nothing sent, exit
+/// 1, unless `--allow-other-sessions`.
+#[test]
+fn another_session_on_the_switch_stops_the_push() {
+    let dir = scratch("other-session");
+    let path = fabric(&dir, "10.5.3.2");
+    let state = dir.join("lab");
+    let (_lab, _) = crate::lab_ssh::start_lab_of(&path, &state, &[], &[]);
+    let inv = crate::lab_ssh::lab_inventory(&state);
+    let leaf = &inv.switches[LEAF];
+    let addr = format!("{}:{}", leaf.host, leaf.port).parse().unwrap();
+    let known = state.join("known_hosts");
+    let _other = crate::lab_ssh::Shell::open_os10(addr, &known);
+    let push = |extra: &[&str]| {
+        let mut args = vec!["--switch", LEAF, "--allow-disruptive"];
+        args.extend(extra);
+        crate::lab_ssh::push_inventory_of(
+            &path,
+            &state,
+            &known,
+            &args,
+            &[("FABRIC_PASSWORD", "admin")],
+        )
+    };
+    let (code, out) = push(&[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "another CLI session is open on the switch and may be configuring it: `admin` on pts/0 from 127.0.0.1[ssh]"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("(`--allow-other-sessions` pushes anyway)"),
+        "{out}"
+    );
+    let commands = || -> Vec<String> {
+        std::fs::read_to_string(state.join(LEAF).join("commands.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.split_once('\t').map_or(l, |(_, c)| c).to_string())
+            .collect()
+    };
+    let log = commands();
+    assert!(log.iter().any(|l| l == "show users"), "{log:?}");
+    assert!(
+        !log.iter().any(|l| l.starts_with("copy")
+            || l == "configure terminal"
+            || l == "start transaction"),
+        "{log:?}"
+    );
+    let (code, out) = push(&["--allow-other-sessions"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("leaf01  converged"), "{out}");
+}
+
+#[test]
+fn wrong_password_is_a_clear_error() {
+    let dir = scratch("password");
+    fabric(&dir, "10.5.3.2");
+    let (code, out) = fabric_in(
+        &dir,
+        &["push", "mixed.yaml", "--lab", "--yes", "--switch", LEAF],
+        &[("FABRIC_PASSWORD", "not-the-password")],
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("login as `admin` on 127.0.0.1:"), "{out}");
+    assert!(!out.contains("not-the-password"));
+    assert!(log(&dir).is_empty(), "{:?}", log(&dir));
+}
+
+#[test]
+fn a_push_works_through_terminal_noise_and_a_slow_switch() {
+    let dir = scratch("noise");
+    fabric(&dir, "10.5.3.2");
+    faults_of(&dir, LEAF, "noise: true\ndelay_ms: 5\n");
+    let (code, out) = push(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("leaf01  converged"), "{out}");
+}
+
+/// Out of time mid-plan on a release without transactions: rolled back; then, the fault
+/// gone, the next push converges.
+#[test]
+fn a_switch_out_of_time_is_rolled_back_and_the_next_push_converges() {
+    let dir = scratch("switch-timeout");
+    fabric(&dir, "10.3.2.1");
+    faults_of(&dir, LEAF, "delay_ms: 150\n");
+    let (out, log) = rolled_back(&dir, &["--switch-timeout", "1"]);
+    assert!(out.contains("(the switch's time is up)"), "{out}");
+    assert!(log.iter().any(|l| l == "configure terminal"), "{log:?}");
+    std::fs::remove_file(state_of(&dir, LEAF).join("faults.yaml")).unwrap();
+    let (code, out) = push(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("leaf01  converged"), "{out}");
+}
+
+/// The save's reply is lost and the save did not happen: read back, then rolled back (on a
+/// new session when the old one dropped), the startup configuration untouched.
+#[test]
+fn a_save_lost_before_it_took_effect_is_rolled_back() {
+    for (name, fault, extra) in [
+        ("save-drop", "drop: { match: \"write memory\" }\n", &[][..]),
+        (
+            "save-hang",
+            "hang: { match: \"write memory\" }\n",
+            &["--command-timeout", "1"][..],
+        ),
+    ] {
+        let dir = scratch(name);
+        fabric(&dir, "10.5.3.2");
+        let (code, out) = push(&dir, &["--dry-run"]);
+        assert_eq!(code, 0, "{out}");
+        let before = startup(&dir);
+        faults_of(&dir, LEAF, fault);
+        let (code, out) = push(&dir, extra);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(
+            out.contains("read back: not saved; rolled back to the running config before the push (verified), nothing saved"),
+            "{name}: {out}"
+        );
+        assert_eq!(startup(&dir), before, "{name}");
+        let log = log(&dir);
+        // The roll-back ran on a new session, after the commit: inside a transaction of its
+        // own.
+        let commit = log.iter().position(|l| l == "commit").unwrap();
+        assert!(
+            log[commit + 1..].iter().filter(|l| *l == "commit").count() == 1,
+            "{name}: {log:?}"
+        );
+    }
+}
+
+/// Each session of a push keeps its own transcript: the dry run's, the push's and the
+/// roll-back's.
+#[test]
+fn every_session_keeps_its_transcript() {
+    let dir = scratch("transcripts");
+    fabric(&dir, "10.5.3.2");
+    faults_of(&dir, LEAF, "drop: { match: \"pfc-cos\" }\n");
+    let _ = rolled_back(&dir, &[]);
+    let logs = dir.join(".fabric/logs").join(LEAF);
+    let texts: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(texts.len(), 3, "{texts:#?}");
+    assert!(
+        texts.iter().any(|t| t.contains(">>> pfc-cos 3")),
+        "the failed session's transcript is gone"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains(">>> show users")),
+        "{texts:#?}"
+    );
+}

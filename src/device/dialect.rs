@@ -8,7 +8,8 @@
 //! `% Error: …` (`../shared/reference/os10-roce.md` "Session facts", the Cray CSM and
 //! grantcurell sessions in `../shared/corpus/os10/`); `terminal length 0`; `write memory`
 //! (captured, CSM); `start transaction` … `commit` / `discard` at the `#` prompt (Dell
-//! knowledge-base article 000120163: "as of 10.4.x"; the first release with it is UNCONFIRMED).
+//! knowledge-base article 000120163: "as of 10.4.x"; the first release with it is UNCONFIRMED);
+//! `show users` as the Dell OS10 user guide's example prints it.
 
 use crate::onyx;
 
@@ -32,6 +33,27 @@ pub struct Transaction {
     pub discard: &'static str,
 }
 
+/// How a switch OS keeps a push's snapshot as a file of its own: `{}` in a command stands for
+/// the file's name.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshots {
+    /// Writes the running configuration to a new file.
+    pub write: &'static str,
+    /// Lists the files …
+    pub list: &'static str,
+    /// … read: their names, the one the switch boots from left out; `None` when the reply is
+    /// no such listing.
+    pub read: fn(&str) -> Option<Vec<String>>,
+    /// Deletes one file.
+    pub delete: &'static str,
+    /// Typed in configuration mode (else at the `#` prompt).
+    pub delete_in_config: bool,
+    /// `delete` asks to confirm; it is answered `yes`.
+    pub delete_asks: bool,
+    /// After the snapshot's name, in the file's name.
+    pub suffix: &'static str,
+}
+
 /// A switch OS's session conventions.
 #[derive(Debug)]
 pub struct Dialect {
@@ -49,6 +71,9 @@ pub struct Dialect {
     pub show_running: &'static str,
     pub save: &'static str,
     pub transaction: Option<Transaction>,
+    /// Reads `show users`: the sessions logged in, `None` when the reply is no such table.
+    pub users: fn(&str) -> Option<Vec<super::session::Login>>,
+    pub snapshots: Snapshots,
 }
 
 impl Dialect {
@@ -115,6 +140,16 @@ pub static ONYX: Dialect = Dialect {
     show_running: "show running-config",
     save: "configuration write",
     transaction: None,
+    users: super::session::read_users,
+    snapshots: Snapshots {
+        write: "configuration write to {} no-switch",
+        list: "show configuration files",
+        read: super::session::onyx_files,
+        delete: "configuration delete {}",
+        delete_in_config: true,
+        delete_asks: false,
+        suffix: "",
+    },
 };
 
 pub static OS10: Dialect = Dialect {
@@ -131,6 +166,20 @@ pub static OS10: Dialect = Dialect {
         commit: "commit",
         discard: "discard",
     }),
+    users: super::session::read_os10_users,
+    // `dir config` and its listing, and `copy … config://NAME` (captured, CSM, a copy between
+    // files); the copy from `running-configuration` and `delete config://NAME` with its
+    // question (`[confirm yes/no(default)]:`, as `delete startup-configuration` asks,
+    // captured) are UNCONFIRMED. The switch's own files are `.xml` (`startup.xml`).
+    snapshots: Snapshots {
+        write: "copy running-configuration config://{}",
+        list: "dir config",
+        read: super::session::os10_files,
+        delete: "delete config://{}",
+        delete_in_config: false,
+        delete_asks: true,
+        suffix: ".xml",
+    },
 };
 
 #[cfg(test)]

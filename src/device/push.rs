@@ -2,10 +2,10 @@
 //! does not have (no candidate config, no commit confirm, no rollback):
 //!
 //! 1. plan from the fetched running config (a fetch is used only when it is whole);
-//! 2. Onyx: refuse when another CLI session is on the switch (`show users`: it may be
-//!    configuring);
-//! 3. snapshot the config: a local backup, and on an Onyx switch `configuration write to NAME
-//!    no-switch` under a name no other push takes (`fabric-<time to the ms>-<random>`);
+//! 2. refuse when another CLI session is on the switch (`show users`: it may be configuring);
+//! 3. snapshot the config: a local backup, and a file on the switch (Onyx `configuration
+//!    write to NAME no-switch`, OS10 `copy running-configuration config://NAME.xml`) under a
+//!    name no other push takes (`fabric-<time to the ms>-<random>`);
 //! 4. re-fetch just before applying and abort untouched if it changed;
 //! 5. apply, stopping at the first `%` error, timeout, or stop request (a signal); on an OS10
 //!    release with transaction mode, inside `start transaction` … `commit`, so nothing takes
@@ -14,8 +14,8 @@
 //!    write`, `write memory`). When the save's reply is lost or refused, read back whether the
 //!    switch saved (Onyx `show configuration files`, OS10 `show startup-configuration`, and
 //!    the running config, on a new session if the old one is gone) and report that;
-//! 7. Onyx: after a verified, saved push, delete the oldest `fabric-…` snapshots beyond the
-//!    last N.
+//! 7. after a verified, saved push, delete the oldest `fabric-…` snapshots beyond the last N
+//!    (Onyx `configuration delete NAME`, OS10 `delete config://NAME`, answered `yes`).
 //!
 //! Any failure after the first command: roll back what the push changed (nothing else: what
 //! the push did not touch stays as it is now), on a new session if the old one dropped or
@@ -61,7 +61,13 @@ pub fn snapshot_name() -> String {
 }
 
 /// Whether a saved file on the switch is a push's snapshot: `fabric-<time>` as earlier
-/// pushes named them, or [`snapshot_name`]'s form. Nothing else is ever pruned.
+/// pushes named them, or [`snapshot_name`]'s form, then the OS's `suffix` (OS10's `.xml`).
+/// Nothing else is ever pruned.
+pub fn is_snapshot_file(name: &str, suffix: &str) -> bool {
+    name.strip_suffix(suffix).is_some_and(is_snapshot)
+}
+
+/// [`is_snapshot_file`] without a suffix.
 pub fn is_snapshot(name: &str) -> bool {
     let Some(rest) = name.strip_prefix("fabric-") else {
         return false;
@@ -250,7 +256,8 @@ pub fn push(
 }
 
 /// The sessions of `show users` that are not this one: the row marked `*` is this one; an
-/// unmarked listing holds this session as one of `user`'s rows.
+/// unmarked listing (OS10's) holds this session as one of `user`'s rows, taken to be the
+/// last (sessions are listed in the order they logged in, and this one logged in just now).
 fn others(list: &[super::session::Login], user: &str) -> Vec<String> {
     let mut rest: Vec<&super::session::Login> = list.iter().collect();
     match rest.iter().position(|l| l.me) {
@@ -258,7 +265,7 @@ fn others(list: &[super::session::Login], user: &str) -> Vec<String> {
             rest.remove(i);
         }
         None => {
-            if let Some(i) = rest.iter().position(|l| l.user == user) {
+            if let Some(i) = rest.iter().rposition(|l| l.user == user) {
                 rest.remove(i);
             }
         }
@@ -301,11 +308,9 @@ fn run(
         p.cli.close();
         return Outcome::Aborted(format!("{why}: not started"));
     }
-    let onyx = matches!(p.state, State::Onyx { .. });
-
-    // Onyx has no configuration lock: another session may be changing the switch now. (The
-    // lab's OS10 switch has no `show users`: not asked there.)
-    if onyx && !policy.other_sessions {
+    // Neither OS has a configuration lock (an OS10 transaction holds only its own session's
+    // changes): another session may be changing the switch now.
+    if !policy.other_sessions {
         progress(Stage::Sessions);
         let busy = match p.cli.sessions() {
             Ok(list) => {
@@ -327,7 +332,7 @@ fn run(
         }
     }
 
-    // Snapshot: the fetched config locally, and on an Onyx switch as a saved file there.
+    // Snapshot: the fetched config locally, and as a saved file on the switch.
     progress(Stage::Snapshot);
     let name = snapshot_name();
     let file = backups.join(&job.target.name).join(format!("{name}.cfg"));
@@ -336,15 +341,15 @@ fn run(
         return Outcome::Aborted(format!("cannot write the backup `{}`: {e}", file.display()));
     }
     report.backup = Some(file);
-    if onyx {
-        if let Err(e) = p
-            .cli
-            .run(&format!("configuration write to {name} no-switch"))
-        {
-            return Outcome::Aborted(format!("snapshot on the switch failed: {e}"));
-        }
-        report.snapshot = Some(name);
+    let snapshots = p.cli.dialect().snapshots;
+    let name = format!("{name}{}", snapshots.suffix);
+    if let Err(e) = p.cli.run(&snapshots.write.replace("{}", &name)) {
+        return Outcome::Aborted(format!("snapshot on the switch failed: {e}"));
     }
+    report
+        .notes
+        .push(format!("snapshot on the switch: `{name}`"));
+    report.snapshot = Some(name);
 
     // Drift guard: the plan holds only for the config it was made from.
     progress(Stage::DriftGuard);
@@ -434,9 +439,7 @@ fn save(
     let save = p.cli.dialect().save;
     let failed = match p.cli.save() {
         Ok(()) => {
-            if matches!(p.state, State::Onyx { .. }) {
-                prune(&mut p.cli, policy.keep_snapshots, progress, report);
-            }
+            prune(&mut p.cli, policy.keep_snapshots, progress, report);
             p.cli.close();
             return Outcome::Converged;
         }
@@ -460,9 +463,7 @@ fn save(
             report.notes.push(format!(
                 "`{save}` failed ({failed}), but the switch saved: read back, no unsaved changes and the running config is the target"
             ));
-            if matches!(p.state, State::Onyx { .. }) {
-                prune(&mut cli, policy.keep_snapshots, progress, report);
-            }
+            prune(&mut cli, policy.keep_snapshots, progress, report);
             cli.close();
             Outcome::Converged
         }
@@ -485,10 +486,12 @@ fn save(
 }
 
 /// After a verified push: the `fabric-…` snapshots on the switch beyond the newest `keep`
-/// are deleted (`configuration delete NAME`), never another file, never the active one.
+/// are deleted (Onyx `configuration delete NAME`, OS10 `delete config://NAME`), never another
+/// file, never the one the switch boots from.
 fn prune(cli: &mut Cli, keep: usize, progress: &dyn Fn(Stage), report: &mut Report) {
     progress(Stage::Pruning);
-    let files = match cli.files() {
+    let how = cli.dialect().snapshots;
+    let files = match cli.snapshot_files() {
         Ok(f) => f,
         Err(e) => {
             report.notes.push(format!("old snapshots not deleted: {e}"));
@@ -496,9 +499,8 @@ fn prune(cli: &mut Cli, keep: usize, progress: &dyn Fn(Stage), report: &mut Repo
         }
     };
     let mut ours: Vec<&String> = files
-        .names
         .iter()
-        .filter(|n| is_snapshot(n) && **n != files.active)
+        .filter(|n| is_snapshot_file(n, how.suffix))
         .collect();
     ours.sort();
     let excess = ours.len().saturating_sub(keep);
@@ -506,12 +508,20 @@ fn prune(cli: &mut Cli, keep: usize, progress: &dyn Fn(Stage), report: &mut Repo
         return;
     }
     let mut deleted = Vec::new();
-    if let Err(e) = cli.configure() {
+    if how.delete_in_config
+        && let Err(e) = cli.configure()
+    {
         report.notes.push(format!("old snapshots not deleted: {e}"));
         return;
     }
     for name in &ours[..excess] {
-        match cli.run(&format!("configuration delete {name}")) {
+        let command = how.delete.replace("{}", name);
+        let done = if how.delete_asks {
+            cli.run_confirmed(&command)
+        } else {
+            cli.run(&command)
+        };
+        match done {
             Ok(_) => deleted.push(name.as_str()),
             Err(e) => {
                 report
@@ -639,5 +649,9 @@ mod tests {
         ] {
             assert!(!is_snapshot(other), "{other}");
         }
+        assert!(is_snapshot_file(&format!("{a}.xml"), ".xml"));
+        assert!(!is_snapshot_file(&a, ".xml"));
+        assert!(!is_snapshot_file("startup.xml", ".xml"));
+        assert!(!is_snapshot_file(&format!("{a}.xml.bak"), ".xml"));
     }
 }

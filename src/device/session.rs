@@ -12,6 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod listings;
+
+pub use listings::{
+    Files, Login, onyx_files, os10_files, read_dir_config, read_os10_users, read_users,
+};
+
 use super::dialect::{self, Dialect};
 use super::{Error, Options, Secret, Target};
 use crate::onyx::{self, Config};
@@ -34,6 +40,8 @@ pub struct Cli {
     fleet: Vec<String>,
     /// The switch OS's session conventions.
     dialect: &'static Dialect,
+    /// The command sent asks to confirm (`[confirm yes/no(default)]:`): it is answered `yes`.
+    confirming: bool,
 }
 
 /// Where a session's transcript is and whether all of it was written.
@@ -231,6 +239,7 @@ impl Cli {
             prompt_host: String::new(),
             fleet: opts.switches.clone(),
             dialect,
+            confirming: false,
         };
         let (_, level) = cli.read_to_prompt("(login)")?;
         cli.level = level;
@@ -318,6 +327,18 @@ impl Cli {
                 continue;
             }
             let last = tail.rsplit('\n').next().unwrap_or("");
+            if self.confirming && is_confirm(last) {
+                self.confirming = false;
+                self.log(&String::from_utf8_lossy(&raw));
+                self.log("\n>>> yes\n");
+                raw.clear();
+                self.channel
+                    .write_all(b"yes\n")
+                    .map_err(|_| Error::Closed {
+                        command: command.to_string(),
+                    })?;
+                continue;
+            }
             if (self.dialect.pager)(last) {
                 // Paging should be off; if a pager shows anyway, page on.
                 let _ = self.channel.write_all(b" ");
@@ -366,6 +387,15 @@ impl Cli {
             });
         }
         Ok(output)
+    }
+
+    /// [`Cli::run`] of a command that asks to confirm first (OS10's `delete`): the question
+    /// is answered `yes`. A command that does not ask is run as it is.
+    pub fn run_confirmed(&mut self, command: &str) -> Result<String, Error> {
+        self.confirming = true;
+        let out = self.run(command);
+        self.confirming = false;
+        out
     }
 
     /// `enable`, answering its password prompt (see `read_to_prompt`) with the login
@@ -421,9 +451,23 @@ impl Cli {
     /// `show users`: the CLI sessions logged in, this one included.
     pub fn sessions(&mut self) -> Result<Vec<Login>, Error> {
         let text = self.run("show users")?;
-        read_users(&text).ok_or_else(|| {
+        (self.dialect.users)(&text).ok_or_else(|| {
             Error::Parse(format!(
                 "{}: `show users` printed no table of sessions",
+                self.target.name
+            ))
+        })
+    }
+
+    /// The saved configuration files a push's snapshots are among, the one the switch boots
+    /// from left out (Onyx's `show configuration files`, OS10's `dir config`). A reply that is
+    /// not such a listing is an error, never read as no files.
+    pub fn snapshot_files(&mut self) -> Result<Vec<String>, Error> {
+        let list = self.dialect.snapshots.list;
+        let text = self.run(list)?;
+        (self.dialect.snapshots.read)(&text).ok_or_else(|| {
+            Error::Parse(format!(
+                "{}: `{list}` printed no listing of the saved files",
                 self.target.name
             ))
         })
@@ -582,127 +626,11 @@ pub fn complete(text: &str) -> Result<(), String> {
     ))
 }
 
-/// What `show configuration files` says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Files {
-    /// The saved files, as listed.
-    pub names: Vec<String>,
-    pub active: String,
-    /// `Unsaved changes : yes`.
-    pub unsaved: bool,
-}
-
-impl Files {
-    /// Reads the listing: a file per line (`(active)` after the active one), then `Active
-    /// configuration: NAME` and `Unsaved changes : yes|no` (the padding before the colon
-    /// varies: `tests/fixtures/corpus/onyx/more/…show_configuration_files_unsaved.txt`).
-    pub fn read(text: &str) -> Option<Files> {
-        let mut names = Vec::new();
-        let (mut active, mut unsaved) = (None, None);
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            match line.split_once(':') {
-                Some((k, v)) if k.trim() == "Active configuration" => {
-                    active = Some(v.trim().to_string());
-                }
-                Some((k, v)) if k.trim() == "Unsaved changes" => {
-                    unsaved = match v.trim() {
-                        "yes" => Some(true),
-                        "no" => Some(false),
-                        _ => return None,
-                    };
-                }
-                Some(_) => {}
-                None => {
-                    let name = line.strip_suffix("(active)").unwrap_or(line).trim_end();
-                    names.push(name.to_string());
-                }
-            }
-        }
-        Some(Files {
-            names,
-            active: active?,
-            unsaved: unsaved?,
-        })
-    }
-}
-
-/// One CLI session of `show users`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Login {
-    /// The row is marked `*`: the session that asked.
-    pub me: bool,
-    pub user: String,
-    pub line: String,
-    pub host: String,
-    pub idle: String,
-}
-
-impl std::fmt::Display for Login {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}` on {}", self.user, self.line)?;
-        if !self.host.is_empty() {
-            write!(f, " from {}", self.host)?;
-        }
-        if !self.idle.is_empty() {
-            write!(f, " (idle {})", self.idle)?;
-        }
-        Ok(())
-    }
-}
-
-/// Reads `show users`: a header naming the columns (`USERNAME`, `LINE`, `HOST`, `IDLE`),
-/// then one row per session, cut at the header's columns (a column may be empty, as
-/// `REMOTE USERNAME` usually is). The layout is a sibling TMS-based CLI's; no Onyx capture
-/// shows it (the lab's table of unconfirmed texts). `None` when there is no such header.
-pub fn read_users(text: &str) -> Option<Vec<Login>> {
-    let mut lines = text.lines().skip_while(|l| !l.contains("USERNAME"));
-    let header = lines.next()?;
-    let at = |name: &str| {
-        // `USERNAME`, not the one inside `REMOTE USERNAME`.
-        header
-            .match_indices(name)
-            .map(|(i, _)| i)
-            .find(|&i| i == 0 || header.as_bytes()[i - 1] == b' ')
-            .filter(|&i| !header[..i].ends_with("REMOTE "))
-    };
-    let (user, line, host) = (at("USERNAME")?, at("LINE")?, at("HOST")?);
-    let idle = at("IDLE");
-    let mut starts: Vec<usize> = [
-        Some(user),
-        at("REMOTE USERNAME"),
-        Some(line),
-        Some(host),
-        idle,
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    starts.sort_unstable();
-    let cell = |row: &str, from: usize| -> String {
-        let to = starts
-            .iter()
-            .copied()
-            .find(|&s| s > from)
-            .unwrap_or(usize::MAX);
-        let bytes = row.as_bytes();
-        let (from, to) = (from.min(bytes.len()), to.min(bytes.len()));
-        String::from_utf8_lossy(&bytes[from..to]).trim().to_string()
-    };
-    let mut out = Vec::new();
-    for row in lines.filter(|l| !l.trim().is_empty()) {
-        let user_cell = cell(row, user);
-        if user_cell.is_empty() {
-            return None;
-        }
-        out.push(Login {
-            me: row.get(..user).is_some_and(|p| p.trim() == "*"),
-            user: user_cell,
-            line: cell(row, line),
-            host: cell(row, host),
-            idle: idle.map(|i| cell(row, i)).unwrap_or_default(),
-        });
-    }
-    Some(out)
+/// Whether a reply's last line asks to confirm: `… [confirm yes/no(default)]:`, `…
+/// [confirm yes/no]:` (captured, CSM).
+fn is_confirm(line: &str) -> bool {
+    let line = line.trim_end();
+    line.ends_with("]:") && line.contains("[confirm yes/no")
 }
 
 #[cfg(test)]
@@ -766,52 +694,14 @@ mod tests {
     }
 
     #[test]
-    fn configuration_files_as_onyx_prints_them() {
-        // `tests/fixtures/corpus/onyx/more/cray-docs-csm__sw-spine-001__show_configuration_files_unsaved.txt`
-        let text = "\ncsm1.0.canu1.1.21 (active)\ncsm1.0.canu1.1.21.bak\ninitial\ninitial.bak\n\nActive configuration: csm1.0.canu1.1.21\nUnsaved changes     : yes\n";
-        let f = Files::read(text).unwrap();
-        assert_eq!(
-            f.names,
-            [
-                "csm1.0.canu1.1.21",
-                "csm1.0.canu1.1.21.bak",
-                "initial",
-                "initial.bak"
-            ]
-        );
-        assert_eq!(f.active, "csm1.0.canu1.1.21");
-        assert!(f.unsaved);
-        assert!(Files::read("initial (active)\nActive configuration: initial\n").is_none());
-        assert!(Files::read("% Unrecognized command \"files\".\n").is_none());
-    }
-
-    #[test]
-    fn sessions_of_show_users() {
-        // The lab's layout (`lab::cli::Unconfirmed::UsersHeader`).
-        let lab = "  USERNAME    REMOTE USERNAME   LINE          HOST                IDLE\n* admin                         pts/0         127.0.0.1           0d 0h 0m 0s\n  monitor                       pts/1         10.0.0.7            0d 0h 2m 5s\n";
-        let users = read_users(lab).unwrap();
-        assert_eq!(users.len(), 2);
-        assert!(users[0].me && !users[1].me);
-        assert_eq!(
-            users[1].to_string(),
-            "`monitor` on pts/1 from 10.0.0.7 (idle 0d 0h 2m 5s)"
-        );
-        // A sibling TMS-based CLI's, unmarked and marked.
-        let tms = "USERNAME    REMOTE USERNAME   LINE          HOST          IDLE\nadmin2                        pts/0         10.10.2.9     0d 0h 0m 7s\nmonitor3                      web/68        10.10.3.8     0d 0h 6m 54s\n";
-        let users = read_users(tms).unwrap();
-        assert_eq!(
-            (
-                users[1].user.as_str(),
-                users[1].line.as_str(),
-                users[1].host.as_str()
-            ),
-            ("monitor3", "web/68", "10.10.3.8")
-        );
-        assert!(users.iter().all(|u| !u.me));
-        let marked = " USERNAME    REMOTE USERNAME       LINE    HOST               IDLE\n* admin                             pts/0   10.10.10.100     0d  0h  0m  0s\n";
-        let users = read_users(marked).unwrap();
-        assert!(users[0].me && users[0].user == "admin", "{users:?}");
-        assert!(read_users("% Unrecognized command \"users\".\n").is_none());
+    fn a_question_to_confirm_as_captured() {
+        assert!(is_confirm(
+            "Proceed to delete startup-configuration [confirm yes/no(default)]:"
+        ));
+        assert!(is_confirm(
+            "Proceed to reboot the system? [confirm yes/no]:"
+        ));
+        assert!(!is_confirm("OS10# "));
     }
 
     #[test]

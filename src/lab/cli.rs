@@ -205,6 +205,8 @@ pub struct Login {
     pub host: String,
     /// When the session last sent a command.
     pub active: Instant,
+    /// When it logged in (OS10's `show users` prints it).
+    pub since: std::time::SystemTime,
 }
 
 impl Switch {
@@ -509,7 +511,7 @@ impl Session {
     /// Reads one line typed at the prompt of a switch cabled into `world`.
     pub fn input_in(&mut self, sw: &mut Switch, line: &str, world: Option<&World>) -> Reply {
         if let Some(o) = sw.os10.as_deref_mut() {
-            let (reply, effect) = self.os10.input(o, line, world);
+            let (reply, effect) = self.os10.input(o, line, world, &sw.logins);
             sw.revision += u64::from(effect.changed);
             sw.saves += u64::from(effect.saved);
             return reply;

@@ -271,6 +271,10 @@ impl Device {
             let saved = read_os10(&startup)?;
             fresh.startup = Some(saved.clone());
             fresh.running = saved;
+            fresh.startup_at = modified(&startup).unwrap_or_else(SystemTime::now);
+        }
+        if !prefer_fresh {
+            fresh.files = read_os10_files(&dir.join(OS10_FILES))?;
         }
         let running = dir.join("running.cfg");
         if keep_running && !prefer_fresh && running.exists() {
@@ -366,6 +370,7 @@ impl Device {
                 user: user.to_string(),
                 host: host.to_string(),
                 active: Instant::now(),
+                since: SystemTime::now(),
             },
         );
     }
@@ -646,6 +651,11 @@ impl Device {
 /// prints it (the switch keeps it as `startup.xml`; the lab keeps the text).
 pub const OS10_STARTUP: &str = "startup-configuration.cfg";
 
+/// An OS10 switch's other files of `config://` (`copy running-configuration config://NAME`),
+/// one per file in this folder of its state folder, as `show running-configuration` prints
+/// them.
+pub const OS10_FILES: &str = "config";
+
 fn persist_os10(
     dir: &Path,
     sw: &super::os10::Os10Switch,
@@ -659,6 +669,31 @@ fn persist_os10(
             renderer.render(startup)?.as_bytes(),
         )?;
     }
+    if saved {
+        let folder = dir.join(OS10_FILES);
+        fs::create_dir_all(&folder)
+            .map_err(|e| format!("cannot create `{}`: {e}", folder.display()))?;
+        for (name, file) in &sw.files {
+            let path = folder.join(name);
+            if read_os10(&path).ok().as_ref() != Some(&file.config) {
+                write_atomic(&path, renderer.render(&file.config)?.as_bytes())?;
+            }
+        }
+        // A file deleted on the switch is gone from the folder.
+        let entries = fs::read_dir(&folder)
+            .map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
+        for entry in entries.flatten() {
+            let stale = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| !sw.files.contains_key(n) && !n.ends_with(".tmp"));
+            if stale {
+                let path = entry.path();
+                fs::remove_file(&path)
+                    .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
+            }
+        }
+    }
     if running {
         write_atomic(
             &dir.join("running.cfg"),
@@ -666,6 +701,32 @@ fn persist_os10(
         )?;
     }
     Ok(())
+}
+
+/// The files of an OS10 switch's `config://` kept in `folder` (none when it does not exist),
+/// dated when they were last written.
+fn read_os10_files(folder: &Path) -> Result<BTreeMap<String, super::os10::SavedFile>, String> {
+    let mut files = BTreeMap::new();
+    let entries = match fs::read_dir(folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
+        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        if name.ends_with(".tmp") {
+            continue;
+        }
+        let file = super::os10::SavedFile {
+            config: read_os10(&path)?,
+            modified: modified(&path).unwrap_or_else(SystemTime::now),
+        };
+        files.insert(name, file);
+    }
+    Ok(files)
 }
 
 fn read_os10(path: &Path) -> Result<crate::os10::Config, String> {

@@ -887,7 +887,13 @@ pub fn check_pool_name(s: &str) -> Result<(), Invalid> {
 
 /// The current UTC date and time: (year, month, day, hour, minute, second).
 pub fn utc_now() -> (i64, i64, i64, u64, u64, u64) {
-    let secs = std::time::SystemTime::now()
+    utc_at(std::time::SystemTime::now())
+}
+
+/// A time's UTC date and time: (year, month, day, hour, minute, second); a time before 1970
+/// reads as 1970-01-01.
+pub fn utc_at(time: std::time::SystemTime) -> (i64, i64, i64, u64, u64, u64) {
+    let secs = time
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let (days, rest) = (secs / 86_400, secs % 86_400);

@@ -14,17 +14,20 @@
 //! 10.4.x"). Everything else the lab prints is in one table, [`Unconfirmed`].
 
 mod edit;
+mod files;
 pub mod net;
 mod show;
 mod state;
 
-use std::time::Instant;
+use std::collections::BTreeMap;
+use std::time::{Instant, SystemTime};
 
 use crate::os10::{self, Config, Iface, QosKind, TrustKind};
 
-use super::cli::Reply;
+use super::cli::{Login, Reply};
 use super::network::World;
 use edit::{Change, Ctx, Line, Refused};
+pub use files::{STARTUP, SavedFile};
 
 /// The release a lab OS10 switch reports: the AzureStack TOR's `show version` (10.5.3.2).
 pub const LAB_RELEASE: &str = "10.5.3.2";
@@ -50,8 +53,9 @@ pub enum Unconfirmed {
     NoSuchInterface,
     /// The pager's prompt while output longer than the terminal is shown.
     More,
-    /// `copy running-configuration startup-configuration`'s reply (the captured `Copy
-    /// completed` is of a `copy` between files; `write memory` prints nothing, captured).
+    /// `copy running-configuration startup-configuration`'s and `copy
+    /// running-configuration config://NAME`'s reply (the captured `Copy completed` is of a
+    /// `copy` between files; `write memory` prints nothing, captured).
     CopyDone,
     /// `show ip bgp summary`'s first line, `{id}` and `{as}` replaced (the OS10 user guide's
     /// example of `show ip bgp summary`).
@@ -63,6 +67,22 @@ pub enum Unconfirmed {
     BgpIdle,
     /// `show ip bgp summary` on a switch without `router bgp`: nothing.
     NoBgp,
+    /// `show users`' header and the dashes under it: the OS10 user guide's example, whose
+    /// spacing is lost in the published text; the dashes' widths pad the columns. The idle
+    /// time of a session idle a minute or more (`2m`, `3h`; the example shows `1.1s` and
+    /// `>24h`) is the lab's choice.
+    UsersHeader,
+    /// A row's role (the lab has no roles: every login is an administrator) …
+    UsersRole,
+    /// … and its application (the example's `admin` row).
+    UsersApplication,
+    /// `dir config`'s header and dashes, published wrapped and with its spacing lost (CSM).
+    DirHeader,
+    /// `delete config://NAME`'s question, `{}` the name: modeled on `delete
+    /// startup-configuration`'s (captured, CSM).
+    DeleteConfirm,
+    /// `copy` or `delete` of a file `config://` does not have.
+    NoSuchFile,
 }
 
 impl Unconfirmed {
@@ -84,6 +104,20 @@ impl Unconfirmed {
             Unconfirmed::BgpActive => "Active",
             Unconfirmed::BgpIdle => "Idle",
             Unconfirmed::NoBgp => "",
+            Unconfirmed::UsersHeader => {
+                "Index Line User   Role   Application Idle Login-Time            Location\n\
+                 ----- ---- ------ ------ ----------- ---- --------------------- -------------"
+            }
+            Unconfirmed::UsersRole => "sysadmin",
+            Unconfirmed::UsersApplication => "bash",
+            Unconfirmed::DirHeader => {
+                "Date (modified)       Size (bytes) Name\n\
+                 --------------------- ------------ ------------------------------------------"
+            }
+            Unconfirmed::DeleteConfirm => {
+                "Proceed to delete config://{} [confirm yes/no(default)]:"
+            }
+            Unconfirmed::NoSuchFile => "% Error: File not found.",
         }
     }
 
@@ -143,6 +177,10 @@ pub struct Os10Switch {
     pub running: Config,
     /// The startup configuration (`write memory`); `None` until the first save.
     pub startup: Option<Config>,
+    /// When the startup configuration was last written (`dir config`'s `startup.xml`).
+    pub startup_at: SystemTime,
+    /// The other files of `config://` (`copy running-configuration config://NAME`), by name.
+    pub files: BTreeMap<String, SavedFile>,
     pub model: &'static os10::models::Model,
     pub release: String,
     pub booted: Instant,
@@ -171,6 +209,8 @@ impl Os10Switch {
     pub fn with_config(config: Config, model: &'static os10::models::Model) -> Os10Switch {
         Os10Switch {
             startup: Some(config.clone()),
+            startup_at: SystemTime::now(),
+            files: BTreeMap::new(),
             running: config,
             model,
             release: LAB_RELEASE.to_string(),
@@ -214,6 +254,8 @@ pub struct Os10Session {
     pending: Vec<String>,
     /// `start transaction`: the candidate configuration, applied by `commit`.
     candidate: Option<Config>,
+    /// `delete config://NAME` asked whether to delete `NAME`; the next line answers.
+    deleting: Option<String>,
 }
 
 impl Default for Os10Session {
@@ -223,6 +265,7 @@ impl Default for Os10Session {
             length: 24,
             pending: Vec::new(),
             candidate: None,
+            deleting: None,
         }
     }
 }
@@ -258,6 +301,9 @@ impl Os10Session {
     pub fn prompt(&self, sw: &Os10Switch) -> String {
         if self.paging_now() {
             return Unconfirmed::More.text().to_string();
+        }
+        if let Some(name) = &self.deleting {
+            return files::question(name);
         }
         let host = sw.hostname();
         match &self.mode {
@@ -300,23 +346,38 @@ impl Os10Session {
         }
     }
 
-    /// Reads one line typed at the prompt.
+    /// Reads one line typed at the prompt; `logins` are the sessions on the switch.
     pub fn input(
         &mut self,
         sw: &mut Os10Switch,
         line: &str,
         world: Option<&World>,
+        logins: &BTreeMap<u64, Login>,
     ) -> (Reply, Effect) {
         if self.paging_now() {
             let key = if line.trim() == "q" { b'q' } else { b' ' };
             return (self.key(key), Effect::default());
+        }
+        if let Some(name) = self.deleting.take() {
+            let saved = files::answer(sw, &name, line);
+            return (
+                Reply::default(),
+                Effect {
+                    changed: false,
+                    saved,
+                },
+            );
         }
         let line = line.trim();
         if line.is_empty() || line.starts_with('!') {
             return (Reply::default(), Effect::default());
         }
         let mut effect = Effect::default();
-        let reply = self.run(sw, line, world, &mut effect);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let reply = match words.as_slice() {
+            ["show", "users"] | ["do", "show", "users"] => files::users(logins),
+            _ => self.run(sw, line, world, &mut effect),
+        };
         (self.paged(reply), effect)
     }
 
@@ -352,6 +413,9 @@ impl Os10Session {
             ["do", rest @ ..] if matches!(self.mode, Mode::Config(_)) => {
                 return self.exec(sw, rest, world, effect);
             }
+            // The file commands run in configuration mode too (`dir config` and `copy` at
+            // `(config)#`, captured).
+            ["dir" | "copy" | "delete", ..] => return self.exec(sw, &words, world, effect),
             _ => {}
         }
         match self.mode {
@@ -382,11 +446,13 @@ impl Os10Session {
             },
             ["write", "memory"] => {
                 sw.startup = Some(sw.running.clone());
+                sw.startup_at = SystemTime::now();
                 effect.saved = true;
                 Reply::default()
             }
             ["copy", "running-configuration", "startup-configuration"] => {
                 sw.startup = Some(sw.running.clone());
+                sw.startup_at = SystemTime::now();
                 effect.saved = true;
                 Unconfirmed::CopyDone.reply()
             }
@@ -411,6 +477,19 @@ impl Os10Session {
             ["discard"] => match self.candidate.take() {
                 Some(_) => Reply::default(),
                 None => Unconfirmed::NoTransaction.reply(),
+            },
+            ["dir", "config"] | ["dir", "config:"] | ["dir", "config://"] => files::dir(sw),
+            ["copy", from, to] => {
+                let reply = files::copy(sw, from, to);
+                effect.saved = !reply.output.starts_with('%');
+                reply
+            }
+            ["delete", url] => match files::delete(sw, url) {
+                Ok(name) => {
+                    self.deleting = Some(name);
+                    Reply::default()
+                }
+                Err(refused) => refused,
             },
             ["show", rest @ ..] => self.show(sw, rest, world),
             [] => Reply::default(),
@@ -588,6 +667,8 @@ const HELP: &[(&str, &str)] = &[
     ("commit", "Commit the candidate configuration"),
     ("configure", "Enter configuration mode"),
     ("copy", "Copy from one file to another"),
+    ("delete", "Delete a file"),
+    ("dir", "Show the files of a folder"),
     ("discard", "Discard the candidate configuration"),
     ("end", "Return to the EXEC mode"),
     ("exit", "Exit from the CLI"),
@@ -634,7 +715,7 @@ mod tests {
     use super::*;
 
     fn run(s: &mut Os10Session, sw: &mut Os10Switch, line: &str) -> String {
-        s.input(sw, line, None).0.output
+        s.input(sw, line, None, &BTreeMap::new()).0.output
     }
 
     #[test]
