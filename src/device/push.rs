@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 mod restore;
+mod restore_os10;
 mod state;
 
 use super::session::TranscriptStatus;

@@ -114,7 +114,7 @@ fn put_back_set<T: Ord + Clone>(
 }
 
 /// Each entry of a map the push changed (added, removed or altered) goes back to `before`'s.
-fn put_back<M: Keyed>(now: &mut M, before: &M, pushed: &M) {
+pub(super) fn put_back<M: Keyed>(now: &mut M, before: &M, pushed: &M) {
     let keys: std::collections::BTreeSet<M::Key> = before.keys().chain(pushed.keys()).collect();
     for k in keys {
         let b = before.value(&k);
@@ -126,7 +126,7 @@ fn put_back<M: Keyed>(now: &mut M, before: &M, pushed: &M) {
 
 /// What [`put_back`] needs of a map: the model's maps by name or number, and the per-class
 /// settings.
-trait Keyed {
+pub(super) trait Keyed {
     type Key: Ord + Clone;
     type Value: PartialEq + Clone;
     fn keys(&self) -> impl Iterator<Item = Self::Key>;

@@ -7,7 +7,8 @@
 //! Onyx: `crate::diff` plans (flat commands), roll-back to the snapshot's values of what the
 //! push changed ([`super::restore`]). OS10: `crate::os10::plan` (hierarchical commands,
 //! typed with their block headers and `exit`s, as `os10::plan::script` prints them), the
-//! roll-back is the plan back (`os10::plan(now, before)`), and a release with transaction
+//! roll-back to the snapshot's values of what the push changed as well
+//! ([`super::restore_os10`]), and a release with transaction
 //! mode applies each block inside one (`crate::os10::has_transactions`).
 
 use super::super::{Cli, Error};
@@ -195,8 +196,8 @@ impl State {
     }
 
     /// The lines that take the switch from its config now back to the config before the
-    /// push: Onyx puts back what the push changed ([`super::restore`]); OS10 plans back
-    /// to the running config before the push.
+    /// push: what the push changed put back ([`super::restore`], OS10's
+    /// [`super::restore_os10`]), nothing else.
     pub fn back(&self, cli: &mut Cli) -> Result<Vec<String>, Error> {
         Ok(match self {
             State::Onyx {
@@ -209,9 +210,12 @@ impl State {
                     .map(|s| s.command.to_string())
                     .collect()
             }
-            State::Os10 { running, .. } => {
+            State::Os10 {
+                running, target, ..
+            } => {
                 let now = cli.fetch_os10()?.1;
-                os10_lines(&crate::os10::plan::plan(&now, running))
+                let goal = super::restore_os10::restore(&now, running, target);
+                os10_lines(&crate::os10::plan::plan(&now, &goal))
             }
         })
     }
@@ -225,9 +229,12 @@ impl State {
                 let now = cli.fetch()?.1;
                 crate::diff::plan(&now, &super::restore(&now, running, target)).len()
             }
-            State::Os10 { running, .. } => {
+            State::Os10 {
+                running, target, ..
+            } => {
                 let now = cli.fetch_os10()?.1;
-                crate::os10::plan::plan(&now, running).len()
+                crate::os10::plan::plan(&now, &super::restore_os10::restore(&now, running, target))
+                    .len()
             }
         })
     }
