@@ -66,15 +66,15 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
     for (fault, want) in [
         (
             "cabling: { down: [\"1/49\"] }\n",
-            "  error V003 (link-down): ethernet 1/49: down (operational down); the other end, leaf-b 1/49: operational down",
+            "  error V003 (link-down): ethernet1/1/49: down (operational down); the other end, leaf-b ethernet1/1/49: operational down",
         ),
         (
             "cabling: { swap: [[\"1/49\", \"1/50\"]] }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/49: cabled otherwise than the fabric says: leaf-a 1/49 sees leaf-b ethernet1/1/50 (the fabric: leaf-b 1/49)",
+            "  error V001 (cabling-mismatch): ethernet1/1/49: cabled otherwise than the fabric says: leaf-a ethernet1/1/49 sees leaf-b ethernet1/1/50 (the fabric: leaf-b ethernet1/1/49)",
         ),
         (
             "cabling: { neighbor: { \"1/50\": { host: spine09 } } }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/50: cabled otherwise than the fabric says: leaf-a 1/50 sees spine09 ethernet1/1/50 (the fabric: leaf-b 1/50)",
+            "  error V001 (cabling-mismatch): ethernet1/1/50: cabled otherwise than the fabric says: leaf-a ethernet1/1/50 sees spine09 ethernet1/1/50 (the fabric: leaf-b ethernet1/1/50)",
         ),
     ] {
         std::fs::write(&faults, fault).unwrap();
@@ -113,17 +113,17 @@ fn a_mixed_fabric_is_judged_from_both_ends() {
         (
             "spine01",
             "cabling: { neighbor: { \"1/1\": { port: ethernet1/1/54 } } }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/1: cabled otherwise than the fabric says: spine01 1/1 sees leaf01 ethernet1/1/54 (the fabric: leaf01 1/53)",
+            "  error V001 (cabling-mismatch): ethernet 1/1: cabled otherwise than the fabric says: spine01 1/1 sees leaf01 ethernet1/1/54 (the fabric: leaf01 ethernet1/1/53)",
         ),
         (
             "leaf01",
             "cabling: { neighbor: { \"1/53\": { port: Eth1/2 } } }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/53: cabled otherwise than the fabric says: leaf01 1/53 sees spine01 Eth1/2 (the fabric: spine01 1/1)",
+            "  error V001 (cabling-mismatch): ethernet1/1/53: cabled otherwise than the fabric says: leaf01 ethernet1/1/53 sees spine01 Eth1/2 (the fabric: spine01 1/1)",
         ),
         (
             "leaf01",
             "cabling: { down: [\"1/53\"] }\n",
-            "  error V003 (link-down): ethernet 1/53: down",
+            "  error V003 (link-down): ethernet1/1/53: down",
         ),
     ] {
         let faults = state.join(at).join("faults.yaml");

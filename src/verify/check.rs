@@ -10,7 +10,8 @@ use std::net::Ipv4Addr;
 use super::read::{self, Marking, Sched};
 use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
-use crate::fabric::{Fabric, Peer, PortSettings, Switch};
+use crate::audit::view::range_name;
+use crate::fabric::{Fabric, Os, Peer, PortSettings, Switch};
 use crate::onyx::{Iface, IfaceRange};
 use crate::types::{Percent, Port};
 
@@ -32,15 +33,6 @@ struct Hit {
 enum Far<'a> {
     Switch(&'a str, Port),
     Host(&'a str),
-}
-
-impl std::fmt::Display for Far<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Far::Switch(s, p) => write!(f, "{s} {p}"),
-            Far::Host(h) => write!(f, "host {h}"),
-        }
-    }
 }
 
 fn far(s: &PortSettings) -> Option<Far<'_>> {
@@ -88,11 +80,7 @@ struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     fn switch(&self, name: &str) -> Option<&'a Switch> {
-        self.fabric
-            .switches
-            .iter()
-            .find(|(h, _)| h.as_str() == name)
-            .map(|(_, s)| s)
+        self.fabric.switches.get(name)
     }
 
     /// The verified switches, by name, with their fabric entries.
@@ -118,6 +106,21 @@ impl<'a> Cx<'a> {
         match self.switch(name).map(Switch::os) {
             Some(crate::fabric::Os::Os10) => super::read_os10::port_name(text),
             _ => read::port_id(text),
+        }
+    }
+
+    /// A switch port as a finding names it: the switch, then the port as the switch's OS
+    /// names it (Onyx `leaf01 1/49`, OS10 `leaf-a ethernet1/1/49`).
+    fn at(&self, switch: &str, port: Port) -> String {
+        let os = self.switch(switch).map_or(Os::Onyx, Switch::os);
+        format!("{switch} {}", os.port_name(port))
+    }
+
+    /// What the fabric plugs into a port, as a finding names it.
+    fn far(&self, far: Far<'_>) -> String {
+        match far {
+            Far::Switch(s, p) => self.at(s, p),
+            Far::Host(h) => format!("host {h}"),
         }
     }
 
@@ -184,11 +187,12 @@ pub fn verify(input: &Input<'_>) -> Vec<Finding> {
             stage(&mut cx);
         }
     }
-    findings(cx.hits)
+    findings(input.fabric, cx.hits)
 }
 
-/// Hits as findings, consecutive ports with the same message grouped.
-fn findings(mut hits: Vec<Hit>) -> Vec<Finding> {
+/// Hits as findings, consecutive ports with the same message grouped, each range named as
+/// its switch's OS names interfaces (Onyx `ethernet 1/1-1/8`, OS10 `ethernet1/1/1-1/1/8`).
+fn findings(fabric: &Fabric, mut hits: Vec<Hit>) -> Vec<Finding> {
     hits.sort_by(|a, b| {
         (&a.switch, a.rule, &a.text, a.at).cmp(&(&b.switch, b.rule, &b.text, b.at))
     });
@@ -211,16 +215,21 @@ fn findings(mut hits: Vec<Hit>) -> Vec<Finding> {
         .into_iter()
         .map(|(range, h)| {
             let r = &RULES[h.rule];
+            let os = fabric
+                .switches
+                .get(h.switch.as_str())
+                .map_or(Os::Onyx, Switch::os);
+            let range = range.map(|r| range_name(os, r));
             Finding {
                 switch: h.switch,
                 rule: r.id,
                 name: r.name,
                 severity: r.severity,
-                message: match range {
+                message: match &range {
                     Some(range) => format!("{range}: {}", h.text),
                     None => h.text,
                 },
-                interfaces: range.map(|r| r.to_string()),
+                interfaces: range,
                 line: None,
             }
         })
@@ -290,11 +299,12 @@ fn cabling(cx: &mut Cx<'_>) {
                     format!("{who} {}", n.port_id)
                 })
                 .collect();
-            let want = want.map_or("nothing".to_string(), |w| w.to_string());
+            let want = want.map_or("nothing".to_string(), |w| cx.far(w));
             wrong.insert(
                 me,
                 format!(
-                    "{name} {p} sees {} (the fabric: {want})",
+                    "{} sees {} (the fabric: {want})",
+                    cx.at(name, p),
                     seen.join(" and ")
                 ),
             );
@@ -338,10 +348,15 @@ fn declared_speed(sw: &Switch, port: Port, s: &PortSettings) -> Option<crate::ty
     })
 }
 
-/// A link's state in words.
-fn state(link: Option<&read::Link>) -> String {
+/// A link's state in words, as a switch of `os` reports it.
+fn state(os: Os, link: Option<&read::Link>) -> String {
     match link {
-        None => "not listed by `show interfaces ethernet`".into(),
+        None => format!(
+            "not listed by `{}`",
+            super::Query::Interfaces
+                .command_on(os)
+                .trim_end_matches(" | json-print")
+        ),
         Some(l) => {
             let admin = match l.admin {
                 Some(true) => "admin Enabled, ",
@@ -396,11 +411,16 @@ fn links(cx: &mut Cx<'_>) {
                     .filter(|(_, l)| l.is_some_and(|l| l.admin == Some(false)))
                     .collect();
                 let (at, link) = if shut.len() == 1 { shut[0] } else { &ends[0] };
-                let mut text = format!("down ({})", state(*link));
+                let os_of = |s: &str| cx.switch(s).map_or(Os::Onyx, Switch::os);
+                let mut text = format!("down ({})", state(os_of(&at.0), *link));
                 if let Some(((f, q), l)) = ends.iter().find(|(e, _)| e != at) {
-                    text.push_str(&format!("; the other end, {f} {q}: {}", state(*l)));
+                    text.push_str(&format!(
+                        "; the other end, {}: {}",
+                        cx.at(f, *q),
+                        state(os_of(f), *l)
+                    ));
                 } else if let Some(w) = want {
-                    text.push_str(&format!("; cabled to {w}"));
+                    text.push_str(&format!("; cabled to {}", cx.far(w)));
                 }
                 let (switch, port) = at.clone();
                 cx.hit(&switch, "V003", Some(Iface::Ethernet(port)), text);
@@ -417,7 +437,7 @@ fn links(cx: &mut Cx<'_>) {
                     let shown = l
                         .and_then(|l| l.speed_text.clone())
                         .unwrap_or_else(|| "no speed".into());
-                    format!("{f} {q} at {shown}")
+                    format!("{} at {shown}", cx.at(f, *q))
                 })
                 .collect();
             if !slow.is_empty() {
@@ -472,8 +492,8 @@ fn unseen(cx: &mut Cx<'_>) {
                 (me, other)
             };
             let text = format!(
-                "up, but LLDP has learned no neighbor here (the fabric: {} {})",
-                facing.0, facing.1
+                "up, but LLDP has learned no neighbor here (the fabric: {})",
+                cx.at(&facing.0, facing.1)
             );
             cx.hit(&at.0, "V002", Some(Iface::Ethernet(at.1)), text);
         }
