@@ -805,13 +805,20 @@ fn bgp(cx: &mut Cx<'_>) {
 /// active.
 struct Half<'a> {
     switch: &'a str,
+    /// An OS10 VLT half (the pair, its peer link and port-channels are named as OS10 does).
+    vlt: bool,
     problems: Vec<String>,
     not_active: u32,
     /// Its MLAG port-channels with a member port whose problem is found already.
     explained_ports: BTreeSet<u16>,
+    /// Its peer link's cables are all found down or miswired: the pair is not formed, and
+    /// its port-channels' state follows from that.
+    cables_down: bool,
 }
 
-/// V013, V014: each MLAG pair, from both halves, once.
+/// V013, V014: each MLAG pair (an OS10 VLT pair alike), from both halves, once. A VLT
+/// half's peer link is its VLTi, which has no VLAN or IPv4 addresses, and OS10 names its
+/// port-channel itself: only its state is judged.
 fn mlag(cx: &mut Cx<'_>) {
     let mut pairs: BTreeMap<(String, String), Vec<Half<'_>>> = BTreeMap::new();
     for (name, sw, obs) in cx.verified() {
@@ -836,6 +843,8 @@ fn mlag(cx: &mut Cx<'_>) {
             .collect();
         let cables_down =
             !ipl_members.is_empty() && ipl_members.iter().all(|p| cx.explained(name, **p));
+        let vlt = sw.os() == Os::Os10;
+        let peer_link = if vlt { "VLTi" } else { "peer link" };
         let mut problems = Vec::new();
         if !m.admin.eq_ignore_ascii_case("enabled") {
             problems.push(format!("MLAG is shut down (Admin status: {})", m.admin));
@@ -846,7 +855,8 @@ fn mlag(cx: &mut Cx<'_>) {
             .and_then(|s| s.parse::<crate::types::Mac>().ok());
         if mac != Some(want.system_mac) {
             problems.push(format!(
-                "system MAC {}, the fabric says {}",
+                "{} {}, the fabric says {}",
+                if vlt { "VLT MAC" } else { "system MAC" },
                 m.system_mac.as_deref().unwrap_or("none"),
                 want.system_mac
             ));
@@ -857,7 +867,12 @@ fn mlag(cx: &mut Cx<'_>) {
             .find(|i| i.port_channel == Some(want.ipl_port_channel))
             .or(m.ipls.first());
         match ipl {
-            None => problems.push("no peer link".into()),
+            None => problems.push(format!("no {peer_link}")),
+            Some(i) if vlt => {
+                if !i.state.eq_ignore_ascii_case("up") && !cables_down {
+                    problems.push(format!("{peer_link} {}", i.state));
+                }
+            }
             Some(i) => {
                 let shown = |v: Option<String>| v.unwrap_or_else(|| "none".into());
                 if i.port_channel != Some(want.ipl_port_channel) {
@@ -896,7 +911,11 @@ fn mlag(cx: &mut Cx<'_>) {
             }
         }
         if !m.oper.eq_ignore_ascii_case("up") && !cables_down {
-            problems.push(format!("Operational status: {}", m.oper));
+            problems.push(if vlt {
+                format!("VLT peer status: {}", m.oper.to_lowercase())
+            } else {
+                format!("Operational status: {}", m.oper)
+            });
         }
         let explained_ports = sw
             .ports
@@ -906,11 +925,14 @@ fn mlag(cx: &mut Cx<'_>) {
                 _ => None,
             })
             .collect();
+        let (partial, inactive) = obs.vlt_ports.unwrap_or((m.partial, m.inactive));
         pairs.entry(key).or_default().push(Half {
             switch: name,
+            vlt,
             problems,
-            not_active: m.partial + m.inactive,
+            not_active: partial + inactive,
             explained_ports,
+            cables_down,
         });
     }
     for halves in pairs.into_values() {
@@ -921,11 +943,12 @@ fn mlag(cx: &mut Cx<'_>) {
                 .map(|h| format!("{}: {}", h.switch, h.problems.join(", ")))
                 .collect::<Vec<_>>()
                 .join("; ");
+            let pair = if first.vlt { "VLT" } else { "MLAG" };
             cx.hit(
                 first.switch,
                 "V013",
                 None,
-                format!("the MLAG pair is not healthy: {text}"),
+                format!("the {pair} pair is not healthy: {text}"),
             );
             continue;
         }
@@ -935,11 +958,13 @@ fn mlag(cx: &mut Cx<'_>) {
             .collect();
         let worst = halves.iter().max_by_key(|h| h.not_active);
         if let Some(h) = worst
+            && !halves.iter().any(|h| h.cables_down)
             && h.not_active as usize > explained.len()
         {
             let text = format!(
-                "{} MLAG port-channel(s) not active on both switches of the pair (as {} reports them)",
+                "{} {} port-channel(s) not active on both switches of the pair (as {} reports them)",
                 h.not_active as usize - explained.len(),
+                if h.vlt { "VLT" } else { "MLAG" },
                 h.switch
             );
             cx.hit(halves[0].switch, "V014", None, text);

@@ -17,6 +17,7 @@ mod edit;
 pub mod net;
 mod show;
 mod state;
+pub mod vlt;
 
 use std::time::Instant;
 
@@ -63,6 +64,8 @@ pub enum Unconfirmed {
     BgpIdle,
     /// `show ip bgp summary` on a switch without `router bgp`: nothing.
     NoBgp,
+    /// `show vlt N` of a domain the switch does not have.
+    NoVltDomain,
 }
 
 impl Unconfirmed {
@@ -84,6 +87,7 @@ impl Unconfirmed {
             Unconfirmed::BgpActive => "Active",
             Unconfirmed::BgpIdle => "Idle",
             Unconfirmed::NoBgp => "",
+            Unconfirmed::NoVltDomain => "% Error: VLT domain is not configured.",
         }
     }
 
