@@ -23,6 +23,11 @@ pub mod field {
     pub const PEER_ROUTING_TIMEOUT: &str = "Peer-Routing-Timeout timer";
 }
 
+/// What the lab prints for the VLT protocol version, and the prefix of a unit's VLTi IPv6
+/// address (`PREFIX:N::U`, N the domain, U the unit), as the guide's example (UNCONFIRMED).
+pub const VLT_VERSION: &str = "3.1";
+pub const VLTI_IPV6_PREFIX: &str = "fda5:74c8:b79e";
+
 /// The heading of the VLTi's rows (`    port-channel1000       : up`), UNCONFIRMED.
 pub const VLTI_HEADING: &str = "VLTi Link Status";
 

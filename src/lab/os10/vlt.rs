@@ -169,6 +169,11 @@ fn units(v: &View) -> (u8, u8) {
     if v.primary { (1, 2) } else { (2, 1) }
 }
 
+/// A unit's VLTi address.
+fn ipv6(domain: u8, unit: u8) -> String {
+    format!("{}:{domain}::{unit}", layout::VLTI_IPV6_PREFIX)
+}
+
 fn mac(m: Mac) -> String {
     m.to_string().to_lowercase()
 }
@@ -187,10 +192,10 @@ pub fn show(net: &Net<'_>, id: u8) -> Option<String> {
             field::ROLE,
             if v.primary { "primary" } else { "secondary" }.to_string(),
         ),
-        (field::VERSION, "3.1".to_string()),
+        (field::VERSION, layout::VLT_VERSION.to_string()),
         (field::LOCAL_MAC, mac(v.local_mac)),
         (field::VLT_MAC, mac(v.vlt_mac)),
-        (field::IP, format!("fda5:74c8:b79e:{}::{mine}", v.id)),
+        (field::IP, ipv6(v.id, mine)),
         (field::DELAY_RESTORE, "90 seconds".to_string()),
         (field::PEER_ROUTING, "Disabled".to_string()),
         (field::PEER_ROUTING_TIMEOUT, "0 seconds".to_string()),
@@ -214,8 +219,8 @@ pub fn show(net: &Net<'_>, id: u8) -> Option<String> {
             "  {theirs:<18}{:<22}{:<10}{:<23}{}",
             mac(*peer_mac),
             up(*peer_up),
-            format!("fda5:74c8:b79e:{}::{theirs}", v.id),
-            "3.1"
+            ipv6(v.id, theirs),
+            layout::VLT_VERSION
         );
     }
     Some(out)
