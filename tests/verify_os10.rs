@@ -90,6 +90,16 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
         assert!(lines[0].starts_with(want), "{fault}{out}");
     }
 
+    // JSON names the port as OS10 does too.
+    let (code, out, _) = verify_lab(
+        &fabric,
+        &state,
+        &["--check", "cabling,links", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["findings"][0]["interfaces"], "ethernet1/1/50", "{out}");
+
     // The VLT pair, judged from both ends with the ids of Onyx's MLAG checks: the VLTi's
     // cables unplugged take the pair down (V013); checked with the links, the cables are the
     // findings and the pair's state follows from them.

@@ -4,14 +4,14 @@
 //! besides both halves agree on the `vlt-mac` (the OS10 user guide: peership is not
 //! established when the VLT MACs differ or only one peer sets one); a VLT port-channel is up
 //! on a unit when it is not shut down and a member's link is up. The heartbeat (`backup
-//! destination`) is up when it names the peer's management address.
+//! destination`, over the management network) is not simulated: the lab has no management
+//! network, and a switch's configuration does not hold the address it is reached at.
 //!
 //! `show vlt N` and `show vlt N vlt-port-detail` print it in the layout of
 //! [`crate::os10::show`] (UNCONFIRMED: no capture).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::net::Ipv4Addr;
 
 use super::net::port_of;
 use crate::lab::network::{Net, base_mac};
@@ -26,10 +26,6 @@ pub struct Domain {
     /// The VLTi's ports (`discovery-interface`).
     pub discovery: BTreeSet<Port>,
     pub vlt_mac: Option<Mac>,
-    /// `backup destination`: the heartbeat's address.
-    pub backup: Option<Ipv4Addr>,
-    /// The switch's own management address (`interface mgmt1/1/1`).
-    pub mgmt: Option<Ipv4Addr>,
     pub primary_priority: Option<u32>,
     /// Each VLT port-channel: its `vlt-port-channel` id and its port-channel.
     pub ports: BTreeMap<u16, u16>,
@@ -38,10 +34,6 @@ pub struct Domain {
 /// The VLT domain of `config`, if it has one.
 pub fn domain(config: &Config) -> Option<Domain> {
     let v = config.vlt.as_ref()?;
-    let mgmt = config.interfaces.iter().find_map(|(k, i)| match k {
-        Iface::Mgmt(..) => i.address.map(|a| a.addr),
-        _ => None,
-    });
     let ports = config
         .interfaces
         .iter()
@@ -54,8 +46,6 @@ pub fn domain(config: &Config) -> Option<Domain> {
         id: v.id,
         discovery: v.discovery.iter().map(|e| port_of(*e)).collect(),
         vlt_mac: v.vlt_mac,
-        backup: v.backup,
-        mgmt,
         primary_priority: v.primary_priority,
         ports,
     })
@@ -81,7 +71,6 @@ pub struct View {
     pub vlti_up: bool,
     /// The switch across a VLTi cable in a VLT domain, and whether the peership is up.
     pub peer: Option<(String, Mac, bool)>,
-    pub heartbeat_up: bool,
     /// Each VLT port-channel by its id: this unit's state, the peer's (when the pair is up
     /// and the peer has it).
     pub ports: BTreeMap<u16, (PortState, Option<PortState>)>,
@@ -141,7 +130,6 @@ pub fn view(net: &Net<'_>) -> Option<View> {
     } else {
         peer_mac.unwrap_or(local_mac)
     });
-    let heartbeat_up = peer.is_some_and(|(_, e)| e.mgmt.is_some() && e.mgmt == d.backup);
     let ports = d
         .ports
         .iter()
@@ -159,7 +147,6 @@ pub fn view(net: &Net<'_>) -> Option<View> {
         primary,
         vlti_up,
         peer: peer.map(|(f, _)| (f.to_string(), base_mac(f), peer_up)),
-        heartbeat_up,
         ports,
     })
 }
