@@ -295,6 +295,7 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
             }
             text
         }
+        Query::VltPorts => panic!("`{}` is asked of OS10 only", q.command()),
     }
 }
 

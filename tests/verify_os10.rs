@@ -42,16 +42,21 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
             && out.contains("0 finding(s), 0 reply(ies) not read"),
         "{out}"
     );
-    // What OS10 does not read is said, per switch, never passed.
+    // What OS10 does not read is said, per switch, never passed; VLT is read.
+    assert!(!out.contains("mlag:"), "{out}");
     for why in [
-        "mlag: VLT state is not read on OS10",
         "pfc: PFC operational state is not read on OS10",
         "qos: trust, ECN and ETS state are not read on OS10",
     ] {
         assert_eq!(out.matches(why).count(), 2, "{why}: {out}");
     }
     for (name, lines) in &sent {
-        for c in ["show lldp neighbors", "show interface status"] {
+        for c in [
+            "show lldp neighbors",
+            "show interface status",
+            "show vlt 1",
+            "show vlt 1 vlt-port-detail",
+        ] {
             assert!(
                 lines.iter().any(|l| l.ends_with(&format!("\t{c}"))),
                 "{name} {c}: {lines:?}"
@@ -66,15 +71,15 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
     for (fault, want) in [
         (
             "cabling: { down: [\"1/49\"] }\n",
-            "  error V003 (link-down): ethernet 1/49: down (operational down); the other end, leaf-b 1/49: operational down",
+            "  error V003 (link-down): ethernet1/1/49: down (operational down); the other end, leaf-b ethernet1/1/49: operational down",
         ),
         (
             "cabling: { swap: [[\"1/49\", \"1/50\"]] }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/49: cabled otherwise than the fabric says: leaf-a 1/49 sees leaf-b ethernet1/1/50 (the fabric: leaf-b 1/49)",
+            "  error V001 (cabling-mismatch): ethernet1/1/49: cabled otherwise than the fabric says: leaf-a ethernet1/1/49 sees leaf-b ethernet1/1/50 (the fabric: leaf-b ethernet1/1/49)",
         ),
         (
             "cabling: { neighbor: { \"1/50\": { host: spine09 } } }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/50: cabled otherwise than the fabric says: leaf-a 1/50 sees spine09 ethernet1/1/50 (the fabric: leaf-b 1/50)",
+            "  error V001 (cabling-mismatch): ethernet1/1/50: cabled otherwise than the fabric says: leaf-a ethernet1/1/50 sees spine09 ethernet1/1/50 (the fabric: leaf-b ethernet1/1/50)",
         ),
     ] {
         std::fs::write(&faults, fault).unwrap();
@@ -84,6 +89,46 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
         assert_eq!(lines.len(), 1, "{fault}{out}");
         assert!(lines[0].starts_with(want), "{fault}{out}");
     }
+
+    // JSON names the port as OS10 does too.
+    let (code, out, _) = verify_lab(
+        &fabric,
+        &state,
+        &["--check", "cabling,links", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["findings"][0]["interfaces"], "ethernet1/1/50", "{out}");
+
+    // The VLT pair, judged from both ends with the ids of Onyx's MLAG checks: the VLTi's
+    // cables unplugged take the pair down (V013); checked with the links, the cables are the
+    // findings and the pair's state follows from them.
+    std::fs::write(&faults, "cabling: { down: [\"1/49\", \"1/50\"] }\n").unwrap();
+    let (code, out, _) = verify_lab(&fabric, &state, &["--check", "mlag"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        finding_lines(&out),
+        [
+            "  error V013 (mlag-down): the VLT pair is not healthy: leaf-a: VLTi down, VLT peer status: down; leaf-b: VLTi down, VLT peer status: down"
+        ],
+        "{out}"
+    );
+    let (code, out, _) = verify_lab(&fabric, &state, &["--check", "links,mlag"]);
+    assert_eq!(code, 1, "{out}");
+    let lines = finding_lines(&out);
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines.iter().all(|l| l.contains("V003")), "{out}");
+    // A VLT port-channel's member on one leaf down: up on one unit only (V014).
+    std::fs::write(&faults, "cabling: { down: [\"1/3\"] }\n").unwrap();
+    let (code, out, _) = verify_lab(&fabric, &state, &["--check", "mlag"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        finding_lines(&out),
+        [
+            "  warning V014 (mlag-ports-not-active): 1 VLT port-channel(s) not active on both switches of the pair (as leaf-b reports them)"
+        ],
+        "{out}"
+    );
     std::fs::remove_file(&faults).unwrap();
 }
 
@@ -95,6 +140,10 @@ fn a_mixed_fabric_is_judged_from_both_ends() {
     let fabric = dir.join("mixed.yaml");
     std::fs::copy(crate::shared().join("os10/lab/mixed.yaml"), &fabric).unwrap();
     let (_lab, state) = pushed(&fabric, "verify-os10-mixed-lab");
+    // Every check: clean (what OS10 does not read said so).
+    let (code, out, _) = verify_lab(&fabric, &state, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 finding(s), 0 reply(ies) not read"), "{out}");
     let (code, out, sent) = verify_lab(&fabric, &state, &["--check", "cabling,links"]);
     assert_eq!(code, 0, "{out}");
     assert!(
@@ -113,17 +162,17 @@ fn a_mixed_fabric_is_judged_from_both_ends() {
         (
             "spine01",
             "cabling: { neighbor: { \"1/1\": { port: ethernet1/1/54 } } }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/1: cabled otherwise than the fabric says: spine01 1/1 sees leaf01 ethernet1/1/54 (the fabric: leaf01 1/53)",
+            "  error V001 (cabling-mismatch): ethernet 1/1: cabled otherwise than the fabric says: spine01 1/1 sees leaf01 ethernet1/1/54 (the fabric: leaf01 ethernet1/1/53)",
         ),
         (
             "leaf01",
             "cabling: { neighbor: { \"1/53\": { port: Eth1/2 } } }\n",
-            "  error V001 (cabling-mismatch): ethernet 1/53: cabled otherwise than the fabric says: leaf01 1/53 sees spine01 Eth1/2 (the fabric: spine01 1/1)",
+            "  error V001 (cabling-mismatch): ethernet1/1/53: cabled otherwise than the fabric says: leaf01 ethernet1/1/53 sees spine01 Eth1/2 (the fabric: spine01 1/1)",
         ),
         (
             "leaf01",
             "cabling: { down: [\"1/53\"] }\n",
-            "  error V003 (link-down): ethernet 1/53: down",
+            "  error V003 (link-down): ethernet1/1/53: down",
         ),
     ] {
         let faults = state.join(at).join("faults.yaml");
@@ -261,4 +310,72 @@ fn import_live_reads_an_os10_switch() {
         "{sent:?}"
     );
     assert_read_only(sent.into_iter());
+}
+
+/// What `show vlt 1` of each of two OS10 switches cabled VLTi to VLTi (`ethernet1/1/49`)
+/// reads as, their VLT domains given (an error: the reply that does not read).
+fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::read::Mlag, String>; 2] {
+    use fabric::lab::cli::{Session, Switch};
+    use fabric::lab::device::Device;
+    use fabric::lab::network::{Cabling, Network};
+    use std::sync::Arc;
+
+    let mut cabling = Cabling::default();
+    cabling.connect(
+        ("leaf-a", "1/49".parse().unwrap()),
+        ("leaf-b", "1/49".parse().unwrap()),
+    );
+    let network = Network::new(cabling);
+    let model = fabric::os10::models::Model::named("S5248F-ON").unwrap();
+    let devices = [("leaf-a", a), ("leaf-b", b)].map(|(name, vlt)| {
+        let config = fabric::os10::parse(&format!(
+            "hostname {name}\ninterface ethernet1/1/49\n no shutdown\n no switchport\n{vlt}"
+        ))
+        .unwrap();
+        let dev = Arc::new(Device::new(Switch::os10_with(
+            fabric::lab::os10::Os10Switch::with_config(config, model),
+        )));
+        network.add_device(name, &dev);
+        dev
+    });
+    for (name, dev) in ["leaf-a", "leaf-b"].iter().zip(&devices) {
+        dev.join(network.clone(), name);
+    }
+    // By reference: a switch dropped is off the network.
+    devices.each_ref().map(|dev| {
+        let text = answer(dev, &mut Session::new(), "show vlt 1");
+        fabric::verify::read_os10::vlt(&text)
+    })
+}
+
+/// A VLT pair is decided by both ends: up when the VLTi joins two switches of one domain
+/// with one VLT MAC, down at both ends when the MACs differ, and the VLTi itself down when
+/// the domains differ (the OS10 user guide's rules).
+#[test]
+fn an_os10_vlt_pair_is_decided_by_both_ends() {
+    let domain = |id: u8, mac: &str| {
+        format!("vlt-domain {id}\n discovery-interface ethernet1/1/49\n vlt-mac {mac}\n")
+    };
+    let mac = "00:00:5e:00:01:5e";
+    let [a, b] = vlt_pair(&domain(1, mac), &domain(1, mac)).map(Result::unwrap);
+    for m in [&a, &b] {
+        assert_eq!((m.admin.as_str(), m.oper.as_str()), ("Enabled", "Up"));
+        assert_eq!(m.system_mac.as_deref(), Some(mac));
+        assert_eq!(m.ipls[0].state, "up");
+    }
+    let [a, b] = vlt_pair(&domain(1, mac), &domain(1, "00:00:5e:00:01:5f")).map(Result::unwrap);
+    assert_eq!((a.oper.as_str(), b.oper.as_str()), ("Down", "Down"));
+    assert_eq!(b.system_mac.as_deref(), Some("00:00:5e:00:01:5f"));
+    assert_eq!(a.ipls[0].state, "up", "the VLTi is up; the peership is not");
+    let [a, b] = vlt_pair(&domain(1, mac), &domain(2, mac));
+    let a = a.unwrap();
+    assert_eq!(
+        (a.oper.as_str(), a.ipls[0].state.as_str()),
+        ("Down", "down")
+    );
+    assert_eq!(
+        b.unwrap_err(),
+        "the switch answered `% Error: VLT domain is not configured.`",
+        "leaf-b's domain is 2"
+    );
 }

@@ -272,13 +272,11 @@ impl Switch {
     /// The switch as the network reads it.
     pub fn node(&self) -> super::network::Node {
         match &self.os10 {
-            Some(o) => super::network::Node {
-                config: super::os10::net::view(&o.running),
-                os10: true,
-            },
+            Some(o) => super::os10::net::node(&o.running),
             None => super::network::Node {
                 config: self.running.clone(),
                 os10: false,
+                vlt: None,
             },
         }
     }

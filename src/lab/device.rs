@@ -798,14 +798,12 @@ pub(crate) fn node_in(dir: &Path) -> Option<super::network::Node> {
     if startup.exists() {
         let running = dir.join("running.cfg");
         let path = if running.exists() { running } else { startup };
-        return read_os10(&path).ok().map(|c| super::network::Node {
-            config: super::os10::net::view(&c),
-            os10: true,
-        });
+        return read_os10(&path).ok().map(|c| super::os10::net::node(&c));
     }
     running_in(dir).map(|config| super::network::Node {
         config,
         os10: false,
+        vlt: None,
     })
 }
 

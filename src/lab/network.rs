@@ -169,6 +169,8 @@ impl Network {
 pub struct Node {
     pub config: Config,
     pub os10: bool,
+    /// An OS10 switch's VLT domain (the configuration's terms have no VLT).
+    pub vlt: Option<crate::lab::os10::vlt::Domain>,
 }
 
 /// What a switch's CLI sees of the network when a command asks: the others' running configs,
@@ -197,10 +199,18 @@ impl World {
             .map(|(n, _)| n.as_str())
             .chain(mine.os10.then_some(self.me.as_str()))
             .collect();
+        let vlts = self
+            .others
+            .iter()
+            .map(|(n, c)| (n.as_str(), c))
+            .chain([(self.me.as_str(), mine)])
+            .filter_map(|(n, c)| c.vlt.as_ref().map(|v| (n, v)))
+            .collect();
         Net {
             me: &self.me,
             configs,
             os10,
+            vlts,
             cabling: Arc::new(self.network.cabling_now()),
         }
     }
@@ -213,6 +223,8 @@ pub struct Net<'a> {
     pub configs: BTreeMap<&'a str, &'a Config>,
     /// The OS10 switches (the others are Onyx).
     pub os10: BTreeSet<&'a str>,
+    /// The VLT domains of the OS10 switches that have one.
+    pub vlts: BTreeMap<&'a str, &'a crate::lab::os10::vlt::Domain>,
     pub cabling: Arc<Cabling>,
 }
 

@@ -359,7 +359,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
     }
 
     if let Some(m) = &sw.mlag {
-        let mut v = Vlt::new(1);
+        let mut v = Vlt::new(super::show::VLT_DOMAIN);
         v.discovery = discovery;
         // The heartbeat's backup over the management network: the peer's management address
         // (`vlt.j2`, the TOR capture's `backup destination 10.185.239.153`), when the fabric

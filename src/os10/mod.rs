@@ -27,6 +27,7 @@ pub mod parse;
 pub mod plan;
 pub mod render;
 pub mod script;
+pub mod show;
 
 pub use names::{Eth, Iface, Ranges};
 pub use parse::{ParseError, Problem, parse};

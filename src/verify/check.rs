@@ -10,7 +10,8 @@ use std::net::Ipv4Addr;
 use super::read::{self, Marking, Sched};
 use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
-use crate::fabric::{Fabric, Peer, PortSettings, Switch};
+use crate::audit::view::range_name;
+use crate::fabric::{Fabric, Os, Peer, PortSettings, Switch};
 use crate::onyx::{Iface, IfaceRange};
 use crate::types::{Percent, Port};
 
@@ -32,15 +33,6 @@ struct Hit {
 enum Far<'a> {
     Switch(&'a str, Port),
     Host(&'a str),
-}
-
-impl std::fmt::Display for Far<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Far::Switch(s, p) => write!(f, "{s} {p}"),
-            Far::Host(h) => write!(f, "host {h}"),
-        }
-    }
 }
 
 fn far(s: &PortSettings) -> Option<Far<'_>> {
@@ -88,11 +80,7 @@ struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     fn switch(&self, name: &str) -> Option<&'a Switch> {
-        self.fabric
-            .switches
-            .iter()
-            .find(|(h, _)| h.as_str() == name)
-            .map(|(_, s)| s)
+        self.fabric.switches.get(name)
     }
 
     /// The verified switches, by name, with their fabric entries.
@@ -118,6 +106,21 @@ impl<'a> Cx<'a> {
         match self.switch(name).map(Switch::os) {
             Some(crate::fabric::Os::Os10) => super::read_os10::port_name(text),
             _ => read::port_id(text),
+        }
+    }
+
+    /// A switch port as a finding names it: the switch, then the port as the switch's OS
+    /// names it (Onyx `leaf01 1/49`, OS10 `leaf-a ethernet1/1/49`).
+    fn at(&self, switch: &str, port: Port) -> String {
+        let os = self.switch(switch).map_or(Os::Onyx, Switch::os);
+        format!("{switch} {}", os.port_name(port))
+    }
+
+    /// What the fabric plugs into a port, as a finding names it.
+    fn far(&self, far: Far<'_>) -> String {
+        match far {
+            Far::Switch(s, p) => self.at(s, p),
+            Far::Host(h) => format!("host {h}"),
         }
     }
 
@@ -184,11 +187,12 @@ pub fn verify(input: &Input<'_>) -> Vec<Finding> {
             stage(&mut cx);
         }
     }
-    findings(cx.hits)
+    findings(input.fabric, cx.hits)
 }
 
-/// Hits as findings, consecutive ports with the same message grouped.
-fn findings(mut hits: Vec<Hit>) -> Vec<Finding> {
+/// Hits as findings, consecutive ports with the same message grouped, each range named as
+/// its switch's OS names interfaces (Onyx `ethernet 1/1-1/8`, OS10 `ethernet1/1/1-1/1/8`).
+fn findings(fabric: &Fabric, mut hits: Vec<Hit>) -> Vec<Finding> {
     hits.sort_by(|a, b| {
         (&a.switch, a.rule, &a.text, a.at).cmp(&(&b.switch, b.rule, &b.text, b.at))
     });
@@ -211,16 +215,21 @@ fn findings(mut hits: Vec<Hit>) -> Vec<Finding> {
         .into_iter()
         .map(|(range, h)| {
             let r = &RULES[h.rule];
+            let os = fabric
+                .switches
+                .get(h.switch.as_str())
+                .map_or(Os::Onyx, Switch::os);
+            let range = range.map(|r| range_name(os, r));
             Finding {
                 switch: h.switch,
                 rule: r.id,
                 name: r.name,
                 severity: r.severity,
-                message: match range {
+                message: match &range {
                     Some(range) => format!("{range}: {}", h.text),
                     None => h.text,
                 },
-                interfaces: range.map(|r| r.to_string()),
+                interfaces: range,
                 line: None,
             }
         })
@@ -290,11 +299,12 @@ fn cabling(cx: &mut Cx<'_>) {
                     format!("{who} {}", n.port_id)
                 })
                 .collect();
-            let want = want.map_or("nothing".to_string(), |w| w.to_string());
+            let want = want.map_or("nothing".to_string(), |w| cx.far(w));
             wrong.insert(
                 me,
                 format!(
-                    "{name} {p} sees {} (the fabric: {want})",
+                    "{} sees {} (the fabric: {want})",
+                    cx.at(name, p),
                     seen.join(" and ")
                 ),
             );
@@ -338,10 +348,15 @@ fn declared_speed(sw: &Switch, port: Port, s: &PortSettings) -> Option<crate::ty
     })
 }
 
-/// A link's state in words.
-fn state(link: Option<&read::Link>) -> String {
+/// A link's state in words, as a switch of `os` reports it.
+fn state(os: Os, link: Option<&read::Link>) -> String {
     match link {
-        None => "not listed by `show interfaces ethernet`".into(),
+        None => format!(
+            "not listed by `{}`",
+            super::Query::Interfaces
+                .command_on(os)
+                .trim_end_matches(" | json-print")
+        ),
         Some(l) => {
             let admin = match l.admin {
                 Some(true) => "admin Enabled, ",
@@ -396,11 +411,16 @@ fn links(cx: &mut Cx<'_>) {
                     .filter(|(_, l)| l.is_some_and(|l| l.admin == Some(false)))
                     .collect();
                 let (at, link) = if shut.len() == 1 { shut[0] } else { &ends[0] };
-                let mut text = format!("down ({})", state(*link));
+                let os_of = |s: &str| cx.switch(s).map_or(Os::Onyx, Switch::os);
+                let mut text = format!("down ({})", state(os_of(&at.0), *link));
                 if let Some(((f, q), l)) = ends.iter().find(|(e, _)| e != at) {
-                    text.push_str(&format!("; the other end, {f} {q}: {}", state(*l)));
+                    text.push_str(&format!(
+                        "; the other end, {}: {}",
+                        cx.at(f, *q),
+                        state(os_of(f), *l)
+                    ));
                 } else if let Some(w) = want {
-                    text.push_str(&format!("; cabled to {w}"));
+                    text.push_str(&format!("; cabled to {}", cx.far(w)));
                 }
                 let (switch, port) = at.clone();
                 cx.hit(&switch, "V003", Some(Iface::Ethernet(port)), text);
@@ -417,7 +437,7 @@ fn links(cx: &mut Cx<'_>) {
                     let shown = l
                         .and_then(|l| l.speed_text.clone())
                         .unwrap_or_else(|| "no speed".into());
-                    format!("{f} {q} at {shown}")
+                    format!("{} at {shown}", cx.at(f, *q))
                 })
                 .collect();
             if !slow.is_empty() {
@@ -472,8 +492,8 @@ fn unseen(cx: &mut Cx<'_>) {
                 (me, other)
             };
             let text = format!(
-                "up, but LLDP has learned no neighbor here (the fabric: {} {})",
-                facing.0, facing.1
+                "up, but LLDP has learned no neighbor here (the fabric: {})",
+                cx.at(&facing.0, facing.1)
             );
             cx.hit(&at.0, "V002", Some(Iface::Ethernet(at.1)), text);
         }
@@ -785,13 +805,20 @@ fn bgp(cx: &mut Cx<'_>) {
 /// active.
 struct Half<'a> {
     switch: &'a str,
+    /// An OS10 VLT half (the pair, its peer link and port-channels are named as OS10 does).
+    vlt: bool,
     problems: Vec<String>,
     not_active: u32,
     /// Its MLAG port-channels with a member port whose problem is found already.
     explained_ports: BTreeSet<u16>,
+    /// Its peer link's cables are all found down or miswired: the pair is not formed, and
+    /// its port-channels' state follows from that.
+    cables_down: bool,
 }
 
-/// V013, V014: each MLAG pair, from both halves, once.
+/// V013, V014: each MLAG pair (an OS10 VLT pair alike), from both halves, once. A VLT
+/// half's peer link is its VLTi, which has no VLAN or IPv4 addresses, and OS10 names its
+/// port-channel itself: only its state is judged.
 fn mlag(cx: &mut Cx<'_>) {
     let mut pairs: BTreeMap<(String, String), Vec<Half<'_>>> = BTreeMap::new();
     for (name, sw, obs) in cx.verified() {
@@ -816,6 +843,8 @@ fn mlag(cx: &mut Cx<'_>) {
             .collect();
         let cables_down =
             !ipl_members.is_empty() && ipl_members.iter().all(|p| cx.explained(name, **p));
+        let vlt = sw.os() == Os::Os10;
+        let peer_link = if vlt { "VLTi" } else { "peer link" };
         let mut problems = Vec::new();
         if !m.admin.eq_ignore_ascii_case("enabled") {
             problems.push(format!("MLAG is shut down (Admin status: {})", m.admin));
@@ -826,7 +855,8 @@ fn mlag(cx: &mut Cx<'_>) {
             .and_then(|s| s.parse::<crate::types::Mac>().ok());
         if mac != Some(want.system_mac) {
             problems.push(format!(
-                "system MAC {}, the fabric says {}",
+                "{} {}, the fabric says {}",
+                if vlt { "VLT MAC" } else { "system MAC" },
                 m.system_mac.as_deref().unwrap_or("none"),
                 want.system_mac
             ));
@@ -837,7 +867,12 @@ fn mlag(cx: &mut Cx<'_>) {
             .find(|i| i.port_channel == Some(want.ipl_port_channel))
             .or(m.ipls.first());
         match ipl {
-            None => problems.push("no peer link".into()),
+            None => problems.push(format!("no {peer_link}")),
+            Some(i) if vlt => {
+                if !i.state.eq_ignore_ascii_case("up") && !cables_down {
+                    problems.push(format!("{peer_link} {}", i.state));
+                }
+            }
             Some(i) => {
                 let shown = |v: Option<String>| v.unwrap_or_else(|| "none".into());
                 if i.port_channel != Some(want.ipl_port_channel) {
@@ -876,7 +911,11 @@ fn mlag(cx: &mut Cx<'_>) {
             }
         }
         if !m.oper.eq_ignore_ascii_case("up") && !cables_down {
-            problems.push(format!("Operational status: {}", m.oper));
+            problems.push(if vlt {
+                format!("VLT peer status: {}", m.oper.to_lowercase())
+            } else {
+                format!("Operational status: {}", m.oper)
+            });
         }
         let explained_ports = sw
             .ports
@@ -886,11 +925,14 @@ fn mlag(cx: &mut Cx<'_>) {
                 _ => None,
             })
             .collect();
+        let (partial, inactive) = obs.vlt_ports.unwrap_or((m.partial, m.inactive));
         pairs.entry(key).or_default().push(Half {
             switch: name,
+            vlt,
             problems,
-            not_active: m.partial + m.inactive,
+            not_active: partial + inactive,
             explained_ports,
+            cables_down,
         });
     }
     for halves in pairs.into_values() {
@@ -901,11 +943,12 @@ fn mlag(cx: &mut Cx<'_>) {
                 .map(|h| format!("{}: {}", h.switch, h.problems.join(", ")))
                 .collect::<Vec<_>>()
                 .join("; ");
+            let pair = if first.vlt { "VLT" } else { "MLAG" };
             cx.hit(
                 first.switch,
                 "V013",
                 None,
-                format!("the MLAG pair is not healthy: {text}"),
+                format!("the {pair} pair is not healthy: {text}"),
             );
             continue;
         }
@@ -915,11 +958,13 @@ fn mlag(cx: &mut Cx<'_>) {
             .collect();
         let worst = halves.iter().max_by_key(|h| h.not_active);
         if let Some(h) = worst
+            && !halves.iter().any(|h| h.cables_down)
             && h.not_active as usize > explained.len()
         {
             let text = format!(
-                "{} MLAG port-channel(s) not active on both switches of the pair (as {} reports them)",
+                "{} {} port-channel(s) not active on both switches of the pair (as {} reports them)",
                 h.not_active as usize - explained.len(),
+                if h.vlt { "VLT" } else { "MLAG" },
                 h.switch
             );
             cx.hit(halves[0].switch, "V014", None, text);

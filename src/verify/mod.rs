@@ -234,7 +234,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Mlag,
         reads: "show mlag",
-        what: "Each half of an MLAG pair is enabled and up, its peer link up and the fabric's (port-channel, VLAN, local and peer addresses), its system MAC the fabric's. One finding per pair, both halves' problems in it. A pair down because its peer link's cables are down or miswired is left to those findings.",
+        what: "Each half of an MLAG pair is enabled and up, its peer link up and the fabric's (port-channel, VLAN, local and peer addresses), its system MAC the fabric's. One finding per pair, both halves' problems in it. A pair down because its peer link's cables are down or miswired is left to those findings. On OS10 a VLT pair alike (`show vlt 1`): the peer's status up, the VLTi up, the VLT MAC the fabric's.",
         why: "A pair that is not formed forwards as two standalone switches: a dual-homed host's LAG splits between them, and traffic to it is dropped or looped.",
         fix: "Bring the peer link up (its cables, `no shutdown`), and make both halves agree: `fabric push` of the fabric's MLAG settings to both.",
     },
@@ -244,7 +244,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Warning,
         family: Family::Mlag,
         reads: "show mlag",
-        what: "Every MLAG port-channel of a formed pair is active on both switches: none `Active-partial` (members up on one switch only) or `Inactive` beyond those whose member links are found down already. One finding per pair.",
+        what: "Every MLAG port-channel of a formed pair is active on both switches: none `Active-partial` (members up on one switch only) or `Inactive` beyond those whose member links are found down already. One finding per pair. On OS10 the VLT port-channels of both units (`show vlt 1 vlt-port-detail`).",
         why: "A dual-homed host on one switch only has lost its redundancy and half its bandwidth: the next failure cuts it off.",
         fix: "Find the member port that is down on one switch (`show interfaces mlag-port-channel summary`), and its cable.",
     },
@@ -269,6 +269,9 @@ pub enum Query {
     Pool(String),
     Bgp,
     Mlag,
+    /// OS10's VLT port-channels of both units (`show vlt N vlt-port-detail`): Onyx's `show
+    /// mlag` has them.
+    VltPorts,
 }
 
 impl Query {
@@ -280,13 +283,16 @@ impl Query {
         }
     }
 
-    /// The command, as typed on `os`. OS10 is asked only LLDP, links and BGP (see [`plan`]); the
-    /// others are Onyx's commands.
+    /// The command, as typed on `os`. OS10 is asked only LLDP, links, BGP and VLT (see
+    /// [`plan`]); the others are Onyx's commands.
     pub fn command_on(&self, os: Os) -> String {
+        let vlt = crate::os10::show::VLT_DOMAIN;
         match (os, self) {
             (Os::Os10, Query::Lldp) => "show lldp neighbors".into(),
             (Os::Os10, Query::Interfaces) => "show interface status".into(),
             (Os::Os10, Query::Bgp) => "show ip bgp summary".into(),
+            (Os::Os10, Query::Mlag) => format!("show vlt {vlt}"),
+            (_, Query::VltPorts) => format!("show vlt {vlt} vlt-port-detail"),
             _ => self.command(),
         }
     }
@@ -305,6 +311,7 @@ impl Query {
             Query::Pool(name) => format!("show traffic pool {name} | json-print"),
             Query::Bgp => "show ip bgp summary".into(),
             Query::Mlag => "show mlag".into(),
+            Query::VltPorts => self.command_on(Os::Os10),
         }
     }
 }
@@ -327,10 +334,10 @@ impl Default for Plan {
     }
 }
 
-/// The families `fabric verify` reads on OS10, and why each other family is not checked
-/// there: its state is in `show` commands whose OS10 output no capture shows (PFC, QoS and
-/// buffer state, `show qos interface`, `show vlt`), so it is said unchecked rather than read
-/// from a layout guessed.
+/// The families `fabric verify` does not read on OS10, and why: their state is in `show`
+/// commands whose OS10 output no capture shows (PFC, QoS and buffer state, `show qos
+/// interface`), so it is said unchecked rather than read from a layout guessed. (VLT is read
+/// in the layout of [`crate::os10::show`], UNCONFIRMED.)
 pub const OS10_UNCHECKED: &[(Family, &str)] = &[
     (
         Family::Pfc,
@@ -343,10 +350,6 @@ pub const OS10_UNCHECKED: &[(Family, &str)] = &[
     (
         Family::Pools,
         "pools: OS10 has no buffer pools as Onyx's (its lossless buffers follow the PFC class)",
-    ),
-    (
-        Family::Mlag,
-        "mlag: VLT state is not read on OS10 (no capture of `show vlt`)",
     ),
 ];
 
@@ -362,7 +365,12 @@ pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
         return full;
     }
     // OS10: the same checks where its replies are read, the rest said unchecked.
-    let read_on_os10 = |q: &Query| matches!(q, Query::Lldp | Query::Interfaces | Query::Bgp);
+    let read_on_os10 = |q: &Query| {
+        matches!(
+            q,
+            Query::Lldp | Query::Interfaces | Query::Bgp | Query::Mlag | Query::VltPorts
+        )
+    };
     let mut unchecked = full.unchecked;
     for (family, why) in OS10_UNCHECKED {
         let asked = full
@@ -373,9 +381,13 @@ pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
             unchecked.push((*why).to_string());
         }
     }
+    let mut queries: Vec<Query> = full.queries.into_iter().filter(read_on_os10).collect();
+    if queries.contains(&Query::Mlag) {
+        queries.push(Query::VltPorts);
+    }
     Plan {
         os: Os::Os10,
-        queries: full.queries.into_iter().filter(read_on_os10).collect(),
+        queries,
         unchecked,
     }
 }
@@ -389,7 +401,7 @@ fn query_family(q: &Query) -> Family {
         Query::Trust(_) | Query::Ecn(_) | Query::Ets(_) => Family::Qos,
         Query::Pool(_) => Family::Pools,
         Query::Bgp => Family::Bgp,
-        Query::Mlag => Family::Mlag,
+        Query::Mlag | Query::VltPorts => Family::Mlag,
     }
 }
 
@@ -457,6 +469,8 @@ pub struct Observed {
     /// `Some(None)`: read, and no BGP instance.
     pub bgp: Option<Option<read::BgpSummary>>,
     pub mlag: Option<read::Mlag>,
+    /// OS10: the VLT port-channels up on one unit only and on none (`None`: not read).
+    pub vlt_ports: Option<(u32, u32)>,
 }
 
 impl Observed {
@@ -468,6 +482,8 @@ impl Observed {
                 Query::Lldp => self.lldp = Some(read_os10::lldp_neighbors(reply)?),
                 Query::Interfaces => self.links = Some(read_os10::interface_status(reply)?),
                 Query::Bgp => self.bgp = Some(read_os10::bgp_summary(reply)?),
+                Query::Mlag => self.mlag = Some(read_os10::vlt(reply)?),
+                Query::VltPorts => self.vlt_ports = Some(read_os10::vlt_ports(reply)?),
                 _ => return Err(format!("`{}` is not read on OS10", q.command())),
             }
             return Ok(());
@@ -497,6 +513,7 @@ impl Observed {
             }
             Query::Bgp => self.bgp = Some(read::bgp_summary(reply)?),
             Query::Mlag => self.mlag = Some(read::mlag(reply)?),
+            Query::VltPorts => return Err(format!("`{}` is not read on Onyx", q.command())),
         }
         Ok(())
     }

@@ -554,7 +554,7 @@ pub struct BgpSummary {
 }
 
 /// `key : value` of a line (`local AS number           : 65533`).
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+pub(super) fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let (k, v) = line.split_once(':')?;
     (k.trim() == key).then(|| v.trim())
 }

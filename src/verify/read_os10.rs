@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
-use super::read::{BgpNeighbor, BgpSummary, Link, Neighbor, gbps, head};
+use super::read::{BgpNeighbor, BgpSummary, Ipl, Link, Mlag, Neighbor, gbps, head};
 use crate::os10::Eth;
 use crate::types::Port;
 
@@ -170,6 +170,118 @@ pub fn bgp_summary(text: &str) -> Result<Option<BgpSummary>, String> {
     }))
 }
 
+/// `show vlt N` (layout: [`crate::os10::show`], UNCONFIRMED), as the MLAG facts the checks
+/// read of Onyx's `show mlag`: a VLT domain is there (admin `Enabled`), the peer's `Status`
+/// (`up`: the pair is formed, else `Down`; no peer row: `Down`), the `VLT MAC address`, and
+/// the VLTi as the peer link (its port-channel and `up`/`down`; it has no VLAN or IPv4
+/// addresses). An error for a reply without the `Domain ID` field or the peer table.
+pub fn vlt(text: &str) -> Result<Mlag, String> {
+    use crate::os10::show::{self as layout, field};
+    error_line(text)?;
+    let value = |key: &str| text.lines().find_map(|l| super::read::field(l, key));
+    if value(field::DOMAIN).is_none() {
+        return Err(format!(
+            "not `show vlt`'s output (no `{}` field); the reply begins `{}`",
+            field::DOMAIN,
+            head(text)
+        ));
+    }
+    let peers = rows(text, layout::VLT_PEER_HEADER, "show vlt")?;
+    let mut oper = "Down".to_string();
+    for line in peers {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        let [_, _, status, ..] = cols[..] else {
+            return Err(format!("the peer row `{}` does not read", head(line)));
+        };
+        if status.eq_ignore_ascii_case("up") {
+            oper = "Up".into();
+        }
+    }
+    let vlti = text
+        .lines()
+        .skip_while(|l| l.trim() != layout::VLTI_HEADING)
+        .skip(1)
+        .take_while(|l| l.starts_with(' ') && l.contains(':'))
+        .map(|l| {
+            let (name, state) = l.split_once(':').unwrap_or_default();
+            let port_channel = name
+                .trim()
+                .strip_prefix("port-channel")
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| format!("the VLTi row `{}` does not read", head(l)))?;
+            Ok(Ipl {
+                id: 1,
+                port_channel: Some(port_channel),
+                vlan: None,
+                state: state.trim().to_string(),
+                local: None,
+                peer: None,
+            })
+        })
+        .collect::<Result<Vec<Ipl>, String>>()?;
+    Ok(Mlag {
+        admin: "Enabled".into(),
+        oper,
+        system_mac: value(field::VLT_MAC).map(str::to_string),
+        inactive: 0,
+        partial: 0,
+        ipls: vlti,
+    })
+}
+
+/// `show vlt N vlt-port-detail` (layout: [`crate::os10::show`], UNCONFIRMED): how many VLT
+/// port-channels are up on one unit only (`Active-partial` on Onyx) and on none
+/// (`Inactive`). A port-channel the peer does not list is up on one unit at most. An empty
+/// reply is a domain without VLT port-channels.
+pub fn vlt_ports(text: &str) -> Result<(u32, u32), String> {
+    use crate::os10::show as layout;
+    error_line(text)?;
+    let (mut partial, mut inactive) = (0, 0);
+    let mut count = |ups: &[bool]| match ups.iter().filter(|u| **u).count() {
+        0 => inactive += 1,
+        1 if ups.len() < 2 => partial += 1,
+        n if n < ups.len() => partial += 1,
+        _ => {}
+    };
+    let mut current: Option<Vec<bool>> = None;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        if let Some(v) = super::read::field(line, layout::VLT_PORT_ID) {
+            if let Some(ups) = current.take() {
+                count(&ups);
+            }
+            v.parse::<u16>()
+                .map_err(|_| format!("the line `{}` does not read", head(line)))?;
+            current = Some(Vec::new());
+            continue;
+        }
+        if line.starts_with(layout::VLT_PORT_HEADER) || line.starts_with("---") {
+            continue;
+        }
+        let Some(ups) = current.as_mut() else {
+            return Err(format!(
+                "not `show vlt vlt-port-detail`'s output (no `{}` line); the reply begins `{}`",
+                layout::VLT_PORT_ID,
+                head(text)
+            ));
+        };
+        let cols: Vec<&str> = line
+            .trim_start_matches(['*', ' '])
+            .split_whitespace()
+            .collect();
+        let [_, po, status, ..] = cols[..] else {
+            return Err(format!("the row `{}` does not read", head(line)));
+        };
+        if !po.starts_with("port-channel") || !matches!(status, "up" | "down") {
+            return Err(format!("the row `{}` does not read", head(line)));
+        }
+        ups.push(status == "up");
+    }
+    if let Some(ups) = current.take() {
+        count(&ups);
+    }
+    Ok((partial, inactive))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,6 +344,65 @@ mod tests {
         assert!(s.neighbors[&Ipv4Addr::new(10, 0, 0, 0)].established());
         assert_eq!(s.neighbors[&Ipv4Addr::new(10, 0, 0, 2)].state, "Active");
         assert_eq!(bgp_summary("").unwrap(), None);
+    }
+
+    /// `show vlt 1` in the layout the lab prints ([`crate::os10::show`]).
+    const VLT: &str = "Domain ID                  : 1\n\
+        Unit ID                    : 1\n\
+        Role                       : primary\n\
+        VLT MAC address            : 00:00:5e:00:01:5e\n\
+        VLTi Link Status\n\
+        \x20   port-channel1000       : up\n\
+        \n\
+        VLT Peer Unit ID    System MAC Address    Status    IP Address             Version\n\
+        ----------------------------------------------------------------------------------\n\
+        \x20 2                 98:03:9b:00:00:02     up        fda5:74c8:b79e:1::2    3.1\n";
+
+    #[test]
+    fn vlt_as_the_mlag_facts() {
+        let m = vlt(VLT).unwrap();
+        assert_eq!((m.admin.as_str(), m.oper.as_str()), ("Enabled", "Up"));
+        assert_eq!(m.system_mac.as_deref(), Some("00:00:5e:00:01:5e"));
+        assert_eq!(m.ipls.len(), 1);
+        assert_eq!(
+            (m.ipls[0].port_channel, m.ipls[0].state.as_str()),
+            (Some(1000), "up")
+        );
+        let down = VLT.replace("   up        fda5", "   down      fda5");
+        assert_eq!(vlt(&down).unwrap().oper, "Down");
+        let alone = VLT.lines().take(9).collect::<Vec<_>>().join("\n");
+        assert_eq!(vlt(&alone).unwrap().oper, "Down", "no peer row");
+        assert!(vlt("% Error: VLT domain is not configured.\n").is_err());
+        assert!(vlt("Domain ID : 1\n").unwrap_err().contains("no `VLT Peer"));
+        assert!(vlt("Welcome\n").unwrap_err().starts_with("not `show vlt`"));
+    }
+
+    #[test]
+    fn vlt_ports_count_what_is_not_up_on_both() {
+        let block = |id: u16, a: &str, b: Option<&str>| {
+            let mut out = format!(
+                "vlt-port-channel ID : {id}\n{}\n{}\n* 1            port-channel{id}     {a:<10}1                   1\n",
+                crate::os10::show::VLT_PORT_HEADER,
+                crate::os10::show::rule(crate::os10::show::VLT_PORT_HEADER)
+            );
+            if let Some(b) = b {
+                out.push_str(&format!(
+                    "  2            port-channel{id}     {b:<10}1                   1\n"
+                ));
+            }
+            out
+        };
+        let text = [
+            block(1, "up", Some("up")),
+            block(2, "up", Some("down")),
+            block(3, "down", Some("down")),
+            block(4, "up", None),
+        ]
+        .concat();
+        assert_eq!(vlt_ports(&text).unwrap(), (2, 1));
+        assert_eq!(vlt_ports("").unwrap(), (0, 0));
+        assert!(vlt_ports("garbage here\n").is_err());
+        assert!(vlt_ports(&text.replace("up  ", "meh ")).is_err());
     }
 
     #[test]

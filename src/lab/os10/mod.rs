@@ -18,6 +18,7 @@ mod files;
 pub mod net;
 mod show;
 mod state;
+pub mod vlt;
 
 use std::collections::BTreeMap;
 use std::time::{Instant, SystemTime};
@@ -83,6 +84,8 @@ pub enum Unconfirmed {
     DeleteConfirm,
     /// `copy` or `delete` of a file `config://` does not have.
     NoSuchFile,
+    /// `show vlt N` of a domain the switch does not have.
+    NoVltDomain,
 }
 
 impl Unconfirmed {
@@ -118,6 +121,7 @@ impl Unconfirmed {
                 "Proceed to delete config://{} [confirm yes/no(default)]:"
             }
             Unconfirmed::NoSuchFile => "% Error: File not found.",
+            Unconfirmed::NoVltDomain => "% Error: VLT domain is not configured.",
         }
     }
 

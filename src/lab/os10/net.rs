@@ -7,8 +7,9 @@
 //!
 //! What OS10 does by default and the terms carry explicitly: LLDP runs (OS10 enables it on
 //! every port unless turned off per port; the model has no such line, so it is on), IP routing
-//! is on, a port-channel is up unless shut down. A VLT domain is not stated: the network's
-//! MLAG view is Onyx's (peer link VLAN and addresses), and a VLT pair has neither.
+//! is on, a port-channel is up unless shut down. A VLT domain is not in these terms (Onyx's
+//! MLAG has a peer link VLAN and addresses, a VLT pair neither): [`node`] carries it beside
+//! them, and [`super::vlt`] judges the pair.
 
 pub use crate::fabric::os10_port as port_of;
 use crate::onyx::{self, Iface as OnyxIface, Interface as OnyxInterface};
@@ -21,6 +22,15 @@ fn split_of(map: &str) -> Option<Split> {
         Some("4x") => Some(Split::Four),
         Some("2x") => Some(Split::Two),
         _ => None,
+    }
+}
+
+/// An OS10 switch as the network reads it: `config` in its terms, and its VLT domain.
+pub fn node(config: &Config) -> crate::lab::network::Node {
+    crate::lab::network::Node {
+        config: view(config),
+        os10: true,
+        vlt: super::vlt::domain(config),
     }
 }
 

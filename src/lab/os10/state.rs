@@ -1,5 +1,6 @@
 //! The `show` commands of the lab's OS10 switch whose answers the network around it decides:
-//! `show lldp neighbors`, `show interface status`, `show ip bgp summary`. Each reads the
+//! `show lldp neighbors`, `show interface status`, `show ip bgp summary`, `show vlt N` (and
+//! its `vlt-port-detail`, [`super::vlt`]). Each reads the
 //! network ([`crate::lab::network::Net`]) with this switch stated in its terms
 //! ([`super::net::view`]), so an OS10 port's link, neighbor and sessions come from both ends
 //! of its cable exactly as an Onyx port's do.
@@ -11,9 +12,9 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::net::{port_of, view};
+use super::net::port_of;
 use super::{Os10Switch, Unconfirmed};
-use crate::lab::network::{Cabling, Network, Node, SessionState, World, base_mac};
+use crate::lab::network::{Cabling, Network, SessionState, World, base_mac};
 use crate::os10::{self, Eth, Iface, SwitchportMode};
 use crate::types::Port;
 
@@ -21,7 +22,11 @@ use crate::types::Port;
 pub fn reads_network(words: &[&str]) -> bool {
     matches!(
         words,
-        ["lldp", "neighbors"] | ["interface", "status"] | ["ip", "bgp", "summary"]
+        ["lldp", "neighbors"]
+            | ["interface", "status"]
+            | ["ip", "bgp", "summary"]
+            | ["vlt", _]
+            | ["vlt", _, "vlt-port-detail"]
     )
 }
 
@@ -40,15 +45,21 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
             &alone
         }
     };
-    let mine = Node {
-        config: view(&sw.running),
-        os10: true,
-    };
+    let mine = super::net::node(&sw.running);
     let net = world.net(&mine);
     Some(match words {
         ["lldp", "neighbors"] => lldp(sw, &net),
         ["interface", "status"] => status(sw, &net, &world.network),
         ["ip", "bgp", "summary"] => bgp(&net, &world.network),
+        ["vlt", id] | ["vlt", id, "vlt-port-detail"] => {
+            let id: u8 = id.parse().ok()?;
+            let shown = if words.len() == 2 {
+                super::vlt::show(&net, id)
+            } else {
+                super::vlt::port_detail(&net, id)
+            };
+            shown.unwrap_or_else(|| format!("{}\n", Unconfirmed::NoVltDomain.text()))
+        }
         _ => return None,
     })
 }
