@@ -512,7 +512,12 @@ fn os10_pages_name_ports_as_os10_does() {
         assert_eq!(host[10], "VLT port-channel 1");
         assert_eq!(
             &host[6..10],
-            ["L3", "on", "TC3 150-1500 KB", "TC0 wrr 50; TC3 wrr 50; TC6 strict"]
+            [
+                "L3",
+                "on",
+                "TC3 150-1500 KB",
+                "TC0 wrr 50; TC3 wrr 50; TC6 strict"
+            ]
         );
         assert!(page.contains("| OS10 | 10.5.3.2 |"), "{page}");
         assert!(

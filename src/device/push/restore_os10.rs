@@ -22,12 +22,18 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
     back!(hostname, dcbx, system_qos, vlt);
     super::restore::put_back(&mut t.breakouts, &before.breakouts, &pushed.breakouts);
     named(&mut t.wred, &before.wred, &pushed.wred, |x| x.name.clone());
-    named(&mut t.class_maps, &before.class_maps, &pushed.class_maps, |x| {
-        (x.kind, x.name.clone())
-    });
-    named(&mut t.trust_maps, &before.trust_maps, &pushed.trust_maps, |x| {
-        (x.kind, x.name.clone())
-    });
+    named(
+        &mut t.class_maps,
+        &before.class_maps,
+        &pushed.class_maps,
+        |x| (x.kind, x.name.clone()),
+    );
+    named(
+        &mut t.trust_maps,
+        &before.trust_maps,
+        &pushed.trust_maps,
+        |x| (x.kind, x.name.clone()),
+    );
     named(&mut t.qos_maps, &before.qos_maps, &pushed.qos_maps, |x| {
         x.name.clone()
     });
@@ -166,7 +172,9 @@ fn bgp(cur: &mut Bgp, b: &Bgp, p: &Bgp) {
         router_id,
         ipv4
     );
-    named(&mut cur.templates, &b.templates, &p.templates, |x| x.0.clone());
+    named(&mut cur.templates, &b.templates, &p.templates, |x| {
+        x.0.clone()
+    });
     named(&mut cur.neighbors, &b.neighbors, &p.neighbors, |x| x.0);
 }
 
