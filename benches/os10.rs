@@ -269,7 +269,7 @@ fn fabric_of(text: String) -> fabric::fabric::Fabric {
 
 fn median(mut t: Vec<Duration>) -> Duration {
     t.sort();
-    t[t.len() / 2]
+    t.get(t.len() / 2).copied().unwrap_or_default()
 }
 
 /// Median times of `a` and `b` over `runs` runs each after one warm-up, the two taking turns:
@@ -280,6 +280,9 @@ fn pair<T, U>(
     mut b: impl FnMut() -> U,
 ) -> (Duration, Duration) {
     let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    if runs == 0 {
+        return (Duration::ZERO, Duration::ZERO);
+    }
     for run in 0..=runs {
         let t = Instant::now();
         std::hint::black_box(a());
@@ -344,23 +347,27 @@ fn main() {
     };
     let (onyx_compiled, os10_compiled) =
         (compiled_lines(&onyx_fabric), compiled_lines(&os10_fabric));
+    // `BENCH_STAGES=render,plan`: only those stages (to profile one), the others not timed.
+    let stages = std::env::var("BENCH_STAGES").unwrap_or_default();
+    let timed = |stage: &str| stages.is_empty() || stages.split(',').any(|s| s == stage);
+    let runs_of = |stage: &str| if timed(stage) { runs } else { 0 };
     let (onyx_compile, os10_compile) = pair(
-        runs,
+        runs_of("compile"),
         || fabric::compile::compile(std::hint::black_box(&onyx_fabric)),
         || fabric::compile::compile(std::hint::black_box(&os10_fabric)),
     );
     let (onyx_parse, os10_parse) = pair(
-        runs,
+        runs_of("parse"),
         || fabric::onyx::parse(std::hint::black_box(&onyx_text)),
         || os10::parse(std::hint::black_box(&os10_text)),
     );
     let (onyx_render, os10_render) = pair(
-        runs,
+        runs_of("render"),
         || onyx_renderer.render(std::hint::black_box(&onyx_config)),
         || os10_renderer.render(std::hint::black_box(&os10_config)),
     );
     let (onyx_plan, os10_plan) = pair(
-        runs,
+        runs_of("plan"),
         || {
             let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
             fabric::diff::plan(&onyx_config, std::hint::black_box(&t))
@@ -388,6 +395,9 @@ fn main() {
         ("render", onyx_render, os10_render),
         ("plan", onyx_plan, os10_plan),
     ] {
+        if !timed(what) {
+            continue;
+        }
         println!(
             "  {what:<7}  Onyx {:>8.2} ms  OS10 {:>8.2} ms  OS10/Onyx {:.2}x (target within 2x)",
             ms(onyx),

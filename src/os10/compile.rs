@@ -68,7 +68,6 @@ pub fn compile_switch(sw: &Switch) -> Config {
     // Queuing policies, one per distinct (ETS, ECN) of the ports that set them.
     let mut queuings: Vec<(Queuing, String)> = Vec::new();
     let mut queues_used: BTreeSet<u8> = BTreeSet::new();
-    let mut port_queuing: BTreeMap<Iface, String> = BTreeMap::new();
     let mut trusts: BTreeSet<TrustKind> = BTreeSet::new();
 
     let qos_of = |s: &PortSettings| -> Queuing {
@@ -86,7 +85,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
     let ipl = sw.mlag.as_ref().map(|m| m.ipl_port_channel);
     let mut discovery: BTreeSet<Eth> = BTreeSet::new();
 
-    let mut qos_port = |iface: Iface, s: &PortSettings, e: &mut Interface| {
+    let mut qos_port = |s: &PortSettings, e: &mut Interface| {
         match s.trust {
             Some(Trust::L3 | Trust::Both) => {
                 trusts.insert(TrustKind::Dscp);
@@ -124,9 +123,8 @@ pub fn compile_switch(sw: &Switch) -> Config {
                     n
                 }
             };
-            e.policy_out = Some(name.clone());
+            e.policy_out = Some(name);
             e.ets = true;
-            port_queuing.insert(iface, name);
         }
         if s.pfc {
             // PFC and link-level pause are exclusive (Dell OS10 guide, p. 622): the TOR
@@ -179,7 +177,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
                 // the IPL's QoS (PFC, the policies, `flowcontrol receive off`), as the
                 // AzureStack TOR capture's VLTi ports (ethernet1/1/49-1/1/52) do.
                 if let Some(b) = sw.bundles.get(&(false, id)) {
-                    qos_port(iface, b, &mut e);
+                    qos_port(b, &mut e);
                 }
             }
             Some(b) => {
@@ -200,7 +198,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
             }
             None => {
                 l2(s, &mut e);
-                qos_port(iface, s, &mut e);
+                qos_port(s, &mut e);
             }
         }
         interfaces.insert(iface, e);
@@ -219,7 +217,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
             ..Interface::default()
         };
         l2(s, &mut e);
-        qos_port(iface, s, &mut e);
+        qos_port(s, &mut e);
         interfaces.insert(iface, e);
     }
     // The MLAG pair's IPL VLAN is Onyx's; OS10's VLTi needs none.
