@@ -11,7 +11,7 @@
 //! knows nothing of fabrics, YAML or SSH. [`plan`] turns a running config into an intended one
 //! as ordered OS10 commands; [`script`] applies such commands as the switch would.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::net::Ipv4Addr;
 
 use serde::Serialize;
@@ -590,8 +590,8 @@ impl Config {
     /// `!` before a block).
     pub fn printed(&self) -> Vec<Printed<'_>> {
         let keys = self.keys();
-        let present: BTreeSet<&Key> = keys.iter().collect();
-        let placed: BTreeSet<&Key> = self
+        let present: HashSet<&Key> = keys.iter().collect();
+        let placed: HashSet<&Key> = self
             .layout
             .entries
             .iter()
@@ -629,9 +629,11 @@ impl Config {
                     out.push(Printed::Text(t));
                 }
                 Entry::Item(k) if present.contains(k) => {
-                    let r = self.rank(k);
-                    while let Some((_, m)) = missing.next_if(|(mr, _)| *mr < r) {
-                        push_new(&mut out, m);
+                    if missing.peek().is_some() {
+                        let r = self.rank(k);
+                        while let Some((_, m)) = missing.next_if(|(mr, _)| *mr < r) {
+                            push_new(&mut out, m);
+                        }
                     }
                     flush(&mut out, &mut bangs);
                     out.push(Printed::Item(k.clone()));

@@ -2,79 +2,47 @@
 //!
 //! Rust decides (which items and lines are printed, in which order, where each verbatim line
 //! goes back, whether a description needs quotes); the minijinja templates in
-//! `templates/os10/` only format: one template per kind of block, `lines.j2` for the lines
-//! inside blocks, and a master template that prints the header and every top-level item in
-//! turn. Undefined variables are errors, never empty strings. A config built in code is checked
+//! `templates/os10/` only format: one template spells every line, from a flat list of rows
+//! (a block's head, then its lines), in one loop. Undefined variables are errors, never empty strings. A config built in code is checked
 //! first: a name or description that could end the line and start another command is refused.
 
+use std::borrow::Cow;
 use std::net::Ipv4Addr;
 
 use minijinja::{Environment, Value};
 use serde::Serialize;
 
-use super::names::{self, Eth, Ranges};
+use super::names::{self, Eth, Iface, Ranges};
 use super::{
     AddressFamily, Config, Extras, Interface, Key, LacpMode, Peer, Printed, SwitchportMode,
 };
 use crate::types::{Ipv4Net, Vlan};
 
 /// The embedded templates, by file name. `running-configuration.j2` is the master.
-pub const TEMPLATE_FILES: &[(&str, &str)] = &[
-    (
-        "running-configuration.j2",
-        include_str!("../../templates/os10/running-configuration.j2"),
-    ),
-    ("lines.j2", include_str!("../../templates/os10/lines.j2")),
-    ("qos.j2", include_str!("../../templates/os10/qos.j2")),
-    ("bgp.j2", include_str!("../../templates/os10/bgp.j2")),
-];
+pub const TEMPLATE_FILES: &[(&str, &str)] = &[(
+    "running-configuration.j2",
+    include_str!("../../templates/os10/running-configuration.j2"),
+)];
 
 const MASTER: &str = "running-configuration.j2";
 
-/// One top-level item to print.
+/// One printed line, in the order printed. Blocks are flattened: a block's head, then its
+/// lines; a sub-block (`class NAME`, `neighbor A`, `address-family ipv4 unicast`) after a
+/// [`Row::Bang`]. A block's lines print one space in; a line deeper than that (in a `class`, a
+/// `neighbor`, an address family) follows a [`Row::Deeper`] with the rest of its indentation.
+/// One loop over one flat list: no template call per block or per line.
 #[derive(Serialize)]
 #[serde(tag = "k", content = "v")]
-enum Item<'a> {
-    Text(&'a str),
-    Hostname(&'a str),
-    Dcbx,
-    Breakout {
-        port: Eth,
-        map: &'a str,
-    },
-    /// Any block whose header is one line and whose lines are all leaves or texts.
-    Block {
-        head: String,
-        lines: Vec<Line<'a>>,
-    },
-    PolicyMap {
-        head: String,
-        lines: Vec<Line<'a>>,
-    },
-    Bgp {
-        asn: u32,
-        lines: Vec<Line<'a>>,
-    },
-}
-
-/// One line inside a block, or a sub-block with its lines.
-#[derive(Serialize)]
-#[serde(tag = "k", content = "v")]
-enum Line<'a> {
+enum Row<'a> {
+    /// The indentation of the next line beyond the one space of a block's lines.
+    Deeper(&'static str),
     /// Kept verbatim, with its indentation and its own children.
     Text(&'a str),
-    Description(String),
+    /// `interface NAME`.
+    Interface(Iface),
+    Description(Cow<'a, str>),
     Shutdown(bool),
-    ChannelGroup {
-        id: u16,
-        mode: Option<&'static str>,
-    },
-    Routed,
-    Mode(&'static str),
-    AccessVlan(Vlan),
-    TrunkAllowed(String),
     Mtu(u16),
-    Address(Ipv4Net),
     Flowcontrol {
         dir: &'static str,
         on: bool,
@@ -87,11 +55,30 @@ enum Line<'a> {
     },
     Ets,
     QosMap(&'a str),
+    Address(Ipv4Net),
+    ChannelGroup {
+        id: u16,
+        mode: Option<&'static str>,
+    },
+    Routed,
+    Mode(&'static str),
+    AccessVlan(Vlan),
     TrustMap {
         kind: &'static str,
         name: &'a str,
     },
+    TrunkAllowed(String),
     VltPortChannel(u16),
+    /// `!` before a sub-block.
+    Bang,
+    Hostname(&'a str),
+    Dcbx,
+    Breakout {
+        port: Eth,
+        map: &'a str,
+    },
+    /// `wred NAME`.
+    WredBlock(&'a str),
     Color {
         color: &'static str,
         min: u32,
@@ -99,49 +86,107 @@ enum Line<'a> {
         drop: u8,
     },
     Ecn,
+    /// `class-map type KIND NAME`.
+    ClassMapBlock {
+        kind: &'static str,
+        name: &'a str,
+    },
     Match {
         what: &'static str,
         values: Ranges,
+    },
+    /// `trust KIND-map NAME`.
+    TrustMapBlock {
+        kind: &'static str,
+        name: &'a str,
     },
     TrustEntry {
         group: u8,
         kind: &'static str,
         values: Ranges,
     },
+    /// `qos-map traffic-class NAME`.
+    QosMapBlock(&'a str),
     Queue {
         queue: u8,
         values: Ranges,
     },
+    /// `policy-map type KIND NAME`.
+    PolicyMapBlock {
+        kind: &'static str,
+        name: &'a str,
+    },
+    /// `class NAME` inside a policy-map.
+    ClassBlock(&'a str),
     Bandwidth(u8),
     Pause,
     PfcCos(Ranges),
     Priority,
     RandomDetect(&'a str),
+    SystemQosBlock,
+    /// `vlt-domain N`.
+    VltBlock(u8),
     Backup(Ipv4Addr),
     Discovery(String),
     PeerRouting,
     PrimaryPriority(u32),
     VltMac(String),
+    /// `router bgp ASN`.
+    BgpBlock(u32),
     MultipathRelax,
     MaxPaths {
         kind: &'static str,
         n: u16,
     },
     RouterId(Ipv4Addr),
+    AddressFamilyBlock,
     Network(Ipv4Net),
+    /// `template NAME`.
+    TemplateBlock(&'a str),
+    /// `neighbor A`.
+    NeighborBlock(Ipv4Addr),
     Inherit(&'a str),
     RemoteAs(u32),
-    /// A sub-block (`class NAME`, `address-family ipv4 unicast`, `template NAME`, `neighbor
-    /// A`): OS10 prints a `!` line before it.
-    Sub {
-        head: String,
-        lines: Vec<Line<'a>>,
-    },
+}
+
+/// A block's child: a line, or a sub-block with its head and children, one level deeper.
+enum Node<'a> {
+    Line(Row<'a>),
+    Sub { head: Row<'a>, lines: Vec<Node<'a>> },
+}
+
+/// The indentation a line at each depth has beyond one space (OS10 indents one space per
+/// level): none in a top-level block, a space in a sub-block, two in a sub-block's.
+const DEEPER: [&str; 3] = ["", " ", "  "];
+
+/// The flat rows of a block's children at `depth` (1 for a top-level block's lines).
+fn flatten<'a>(rows: &mut Vec<Row<'a>>, depth: usize, lines: Vec<Node<'a>>) {
+    let deeper = DEEPER[depth.clamp(1, DEEPER.len()) - 1];
+    for n in lines {
+        match n {
+            Node::Line(r @ Row::Text(_)) => rows.push(r),
+            Node::Line(r) => {
+                if !deeper.is_empty() {
+                    rows.push(Row::Deeper(deeper));
+                }
+                rows.push(r);
+            }
+            Node::Sub { head, lines } => {
+                for r in [Row::Bang, head] {
+                    if !deeper.is_empty() {
+                        rows.push(Row::Deeper(deeper));
+                    }
+                    rows.push(r);
+                }
+                flatten(rows, depth + 1, lines);
+            }
+        }
+    }
 }
 
 /// The modeled lines with the verbatim ones put back: each after as many modeled lines as it
 /// followed when read.
-fn weave<'a>(modeled: Vec<Line<'a>>, extras: &'a Extras) -> Vec<Line<'a>> {
+fn weave<'a>(modeled: Vec<Node<'a>>, extras: &'a Extras) -> Vec<Node<'a>> {
     if extras.is_empty() {
         return modeled;
     }
@@ -149,21 +194,21 @@ fn weave<'a>(modeled: Vec<Line<'a>>, extras: &'a Extras) -> Vec<Line<'a>> {
     let mut x = extras.iter().peekable();
     for (i, l) in modeled.into_iter().enumerate() {
         while let Some((_, t)) = x.next_if(|(k, _)| *k <= i) {
-            out.push(Line::Text(t));
+            out.push(Node::Line(Row::Text(t)));
         }
         out.push(l);
     }
-    out.extend(x.map(|(_, t)| Line::Text(t)));
+    out.extend(x.map(|(_, t)| Node::Line(Row::Text(t))));
     out
 }
 
 /// A description as OS10 prints it: in double quotes when it holds a space (the AzureStack
 /// captures: `description "Unused Port"`, `description Loopback_Rack01/Tor1`).
-fn described(d: &str) -> String {
+fn described(d: &str) -> Cow<'_, str> {
     if d.contains(' ') {
-        format!("\"{d}\"")
+        Cow::Owned(format!("\"{d}\""))
     } else {
-        d.to_string()
+        Cow::Borrowed(d)
     }
 }
 
@@ -172,13 +217,14 @@ fn described(d: &str) -> String {
 /// service-policy input, output, ets, qos-map; Cray 10.5.1.4: shutdown, channel-group,
 /// no switchport, flowcontrol; 10.4.0E: switchport access vlan, vlt-port-channel). UNCONFIRMED
 /// places (no capture): `flowcontrol transmit` after `receive`, `trust-map` after `qos-map`.
-fn interface_lines(e: &Interface) -> Vec<Line<'_>> {
+fn interface_lines(e: &Interface) -> Vec<Node<'_>> {
     let mut l = Vec::with_capacity(16);
+    let mut push = |r| l.push(Node::Line(r));
     if let Some(d) = &e.description {
-        l.push(Line::Description(described(d)));
+        push(Row::Description(described(d)));
     }
     if let Some(s) = e.shutdown {
-        l.push(Line::Shutdown(s));
+        push(Row::Shutdown(s));
     }
     if let Some(g) = e.channel_group {
         let mode = match g.mode {
@@ -186,70 +232,70 @@ fn interface_lines(e: &Interface) -> Vec<Line<'_>> {
             LacpMode::Active => Some("active"),
             LacpMode::Passive => Some("passive"),
         };
-        l.push(Line::ChannelGroup { id: g.id, mode });
+        push(Row::ChannelGroup { id: g.id, mode });
     }
     if e.routed {
-        l.push(Line::Routed);
+        push(Row::Routed);
     }
     if let Some(m) = e.mode {
-        l.push(Line::Mode(match m {
+        push(Row::Mode(match m {
             SwitchportMode::Access => "access",
             SwitchportMode::Trunk => "trunk",
         }));
     }
     if let Some(v) = e.access_vlan {
-        l.push(Line::AccessVlan(v));
+        push(Row::AccessVlan(v));
     }
     if let Some(v) = &e.trunk_allowed {
-        l.push(Line::TrunkAllowed(names::format_vlans(v)));
+        push(Row::TrunkAllowed(names::format_vlans(v)));
     }
     if let Some(m) = e.mtu {
-        l.push(Line::Mtu(m));
+        push(Row::Mtu(m));
     }
     if let Some(a) = e.address {
-        l.push(Line::Address(a));
+        push(Row::Address(a));
     }
     if let Some(on) = e.flowcontrol_rx {
-        l.push(Line::Flowcontrol { dir: "receive", on });
+        push(Row::Flowcontrol { dir: "receive", on });
     }
     if let Some(on) = e.flowcontrol_tx {
-        l.push(Line::Flowcontrol {
+        push(Row::Flowcontrol {
             dir: "transmit",
             on,
         });
     }
     if e.pfc {
-        l.push(Line::Pfc);
+        push(Row::Pfc);
     }
-    policies(&mut l, e.policy_in.as_deref(), e.policy_out.as_deref());
+    policies(&mut push, e.policy_in.as_deref(), e.policy_out.as_deref());
     if e.ets {
-        l.push(Line::Ets);
+        push(Row::Ets);
     }
     if let Some(q) = &e.qos_map {
-        l.push(Line::QosMap(q));
+        push(Row::QosMap(q));
     }
     if let Some((k, n)) = &e.trust_map {
-        l.push(Line::TrustMap {
+        push(Row::TrustMap {
             kind: k.word(),
             name: n,
         });
     }
     if let Some(n) = e.vlt_port_channel {
-        l.push(Line::VltPortChannel(n));
+        push(Row::VltPortChannel(n));
     }
     weave(l, &e.extras)
 }
 
-fn policies<'a>(l: &mut Vec<Line<'a>>, input: Option<&'a str>, output: Option<&'a str>) {
+fn policies<'a>(push: &mut impl FnMut(Row<'a>), input: Option<&'a str>, output: Option<&'a str>) {
     if let Some(name) = input {
-        l.push(Line::Policy {
+        push(Row::Policy {
             dir: "input",
             kind: "network-qos",
             name,
         });
     }
     if let Some(name) = output {
-        l.push(Line::Policy {
+        push(Row::Policy {
             dir: "output",
             kind: "queuing",
             name,
@@ -257,71 +303,73 @@ fn policies<'a>(l: &mut Vec<Line<'a>>, input: Option<&'a str>, output: Option<&'
     }
 }
 
-fn address_family<'a>(af: &'a AddressFamily) -> Line<'a> {
-    let nets = af.networks.iter().map(|n| Line::Network(*n)).collect();
-    Line::Sub {
-        head: "address-family ipv4 unicast".to_string(),
+fn address_family(af: &AddressFamily) -> Node<'_> {
+    let nets = af
+        .networks
+        .iter()
+        .map(|n| Node::Line(Row::Network(*n)))
+        .collect();
+    Node::Sub {
+        head: Row::AddressFamilyBlock,
         lines: weave(nets, &af.extras),
     }
 }
 
 /// A neighbor's or template's lines: alphabetical by command, as OS10 prints BGP (captures);
 /// `remote-as` beside `inherit template` UNCONFIRMED (no capture has both).
-fn peer<'a>(head: String, p: &'a Peer) -> Line<'a> {
+fn peer<'a>(head: Row<'a>, p: &'a Peer) -> Node<'a> {
     let mut l = Vec::new();
     if let Some(d) = &p.description {
         // Quoted as interface descriptions are: UNCONFIRMED (the captures' have no space).
-        l.push(Line::Description(described(d)));
+        l.push(Node::Line(Row::Description(described(d))));
     }
     if let Some(t) = &p.inherit {
-        l.push(Line::Inherit(t));
+        l.push(Node::Line(Row::Inherit(t)));
     }
     if let Some(n) = p.remote_as {
-        l.push(Line::RemoteAs(n));
+        l.push(Node::Line(Row::RemoteAs(n)));
     }
     if let Some(s) = p.shutdown {
-        l.push(Line::Shutdown(s));
+        l.push(Node::Line(Row::Shutdown(s)));
     }
     if let Some(af) = &p.ipv4 {
         l.push(address_family(af));
     }
-    Line::Sub {
+    Node::Sub {
         head,
         lines: weave(l, &p.extras),
     }
 }
 
-fn item<'a>(c: &'a Config, k: &Key) -> Option<Item<'a>> {
+fn lines_of<'a>(rows: impl IntoIterator<Item = Row<'a>>) -> Vec<Node<'a>> {
+    rows.into_iter().map(Node::Line).collect()
+}
+
+/// A top-level item: its head row and its lines (none for a single-line item).
+fn item<'a>(c: &'a Config, k: &Key) -> Option<(Row<'a>, Vec<Node<'a>>)> {
     Some(match k {
-        Key::Dcbx => Item::Dcbx,
-        Key::Hostname => Item::Hostname(c.hostname.as_deref()?),
-        Key::Breakout(e) => Item::Breakout {
-            port: *e,
-            map: c.breakouts.get(e)?,
-        },
-        Key::Interface(i) => Item::Block {
-            head: format!("interface {i}"),
-            lines: interface_lines(c.interfaces.get(i)?),
-        },
+        Key::Dcbx => (Row::Dcbx, Vec::new()),
+        Key::Hostname => (Row::Hostname(c.hostname.as_deref()?), Vec::new()),
+        Key::Breakout(e) => (
+            Row::Breakout {
+                port: *e,
+                map: c.breakouts.get(e)?,
+            },
+            Vec::new(),
+        ),
+        Key::Interface(i) => (Row::Interface(*i), interface_lines(c.interfaces.get(i)?)),
         Key::Wred(n) => {
             let w = c.wred.iter().find(|w| w.name == *n)?;
-            let mut l: Vec<Line<'_>> = w
-                .colors
-                .iter()
-                .map(|(color, t)| Line::Color {
-                    color: color.word(),
-                    min: t.min,
-                    max: t.max,
-                    drop: t.drop,
-                })
-                .collect();
+            let mut l = lines_of(w.colors.iter().map(|(color, t)| Row::Color {
+                color: color.word(),
+                min: t.min,
+                max: t.max,
+                drop: t.drop,
+            }));
             if w.ecn {
-                l.push(Line::Ecn);
+                l.push(Node::Line(Row::Ecn));
             }
-            Item::Block {
-                head: format!("wred {n}"),
-                lines: weave(l, &w.extras),
-            }
+            (Row::WredBlock(&w.name), weave(l, &w.extras))
         }
         Key::ClassMap(t, n) => {
             let m = c.class_maps.iter().find(|m| m.kind == *t && m.name == *n)?;
@@ -329,46 +377,37 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<Item<'a>> {
                 super::QosKind::NetworkQos => "qos-group",
                 super::QosKind::Queuing => "queue",
             };
-            let l = m
-                .matches
-                .map(|values| Line::Match { what, values })
-                .into_iter()
-                .collect();
-            Item::Block {
-                head: format!("class-map type {} {n}", t.word()),
-                lines: weave(l, &m.extras),
-            }
+            let l = lines_of(m.matches.map(|values| Row::Match { what, values }));
+            (
+                Row::ClassMapBlock {
+                    kind: t.word(),
+                    name: &m.name,
+                },
+                weave(l, &m.extras),
+            )
         }
         Key::TrustMap(t, n) => {
             let m = c.trust_maps.iter().find(|m| m.kind == *t && m.name == *n)?;
-            let l = m
-                .groups
-                .iter()
-                .map(|(g, v)| Line::TrustEntry {
-                    group: *g,
+            let l = lines_of(m.groups.iter().map(|(g, v)| Row::TrustEntry {
+                group: *g,
+                kind: t.word(),
+                values: *v,
+            }));
+            (
+                Row::TrustMapBlock {
                     kind: t.word(),
-                    values: *v,
-                })
-                .collect();
-            Item::Block {
-                head: format!("trust {}-map {n}", t.word()),
-                lines: weave(l, &m.extras),
-            }
+                    name: &m.name,
+                },
+                weave(l, &m.extras),
+            )
         }
         Key::QosMap(n) => {
             let m = c.qos_maps.iter().find(|m| m.name == *n)?;
-            let l = m
-                .queues
-                .iter()
-                .map(|(q, v)| Line::Queue {
-                    queue: *q,
-                    values: *v,
-                })
-                .collect();
-            Item::Block {
-                head: format!("qos-map traffic-class {n}"),
-                lines: weave(l, &m.extras),
-            }
+            let l = lines_of(m.queues.iter().map(|(q, v)| Row::Queue {
+                queue: *q,
+                values: *v,
+            }));
+            (Row::QosMapBlock(&m.name), weave(l, &m.extras))
         }
         Key::PolicyMap(t, n) => {
             let m = c
@@ -384,77 +423,75 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<Item<'a>> {
                     // UNCONFIRMED.
                     let mut l = Vec::new();
                     if let Some(b) = pc.bandwidth {
-                        l.push(Line::Bandwidth(b));
+                        l.push(Node::Line(Row::Bandwidth(b)));
                     }
                     if pc.pause {
-                        l.push(Line::Pause);
+                        l.push(Node::Line(Row::Pause));
                     }
                     if let Some(r) = pc.pfc_cos {
-                        l.push(Line::PfcCos(r));
+                        l.push(Node::Line(Row::PfcCos(r)));
                     }
                     if pc.priority {
-                        l.push(Line::Priority);
+                        l.push(Node::Line(Row::Priority));
                     }
                     if let Some(w) = &pc.random_detect {
-                        l.push(Line::RandomDetect(w));
+                        l.push(Node::Line(Row::RandomDetect(w)));
                     }
-                    Line::Sub {
-                        head: format!("class {}", pc.name),
+                    Node::Sub {
+                        head: Row::ClassBlock(&pc.name),
                         lines: weave(l, &pc.extras),
                     }
                 })
                 .collect();
-            Item::PolicyMap {
-                head: format!("policy-map type {} {n}", t.word()),
-                lines: weave(classes, &m.extras),
-            }
+            (
+                Row::PolicyMapBlock {
+                    kind: t.word(),
+                    name: &m.name,
+                },
+                weave(classes, &m.extras),
+            )
         }
         Key::SystemQos => {
             let s = c.system_qos.as_ref()?;
             let mut l = Vec::new();
+            let mut push = |r| l.push(Node::Line(r));
             if let Some((k, n)) = &s.trust_map {
-                l.push(Line::TrustMap {
+                push(Row::TrustMap {
                     kind: k.word(),
                     name: n,
                 });
             }
             if s.ets {
-                l.push(Line::Ets);
+                push(Row::Ets);
             }
-            policies(&mut l, s.policy_in.as_deref(), s.policy_out.as_deref());
-            Item::Block {
-                head: "system qos".to_string(),
-                lines: weave(l, &s.extras),
-            }
+            policies(&mut push, s.policy_in.as_deref(), s.policy_out.as_deref());
+            (Row::SystemQosBlock, weave(l, &s.extras))
         }
         Key::Vlt => {
             // Alphabetical, as the TOR capture prints them.
             let v = c.vlt.as_ref()?;
             let mut l = Vec::new();
             if let Some(a) = v.backup {
-                l.push(Line::Backup(a));
+                l.push(Row::Backup(a));
             }
             if !v.discovery.is_empty() {
-                l.push(Line::Discovery(names::format_ports(&v.discovery)));
+                l.push(Row::Discovery(names::format_ports(&v.discovery)));
             }
             if v.peer_routing {
-                l.push(Line::PeerRouting);
+                l.push(Row::PeerRouting);
             }
             if let Some(p) = v.primary_priority {
-                l.push(Line::PrimaryPriority(p));
+                l.push(Row::PrimaryPriority(p));
             }
             if let Some(m) = v.vlt_mac {
                 let b = m.0;
                 // Lower-case hex (`vlt-mac de:ad:00:be:ef:01`, the TOR capture).
-                l.push(Line::VltMac(format!(
+                l.push(Row::VltMac(format!(
                     "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
                     b[0], b[1], b[2], b[3], b[4], b[5]
                 )));
             }
-            Item::Block {
-                head: format!("vlt-domain {}", v.id),
-                lines: weave(l, &v.extras),
-            }
+            (Row::VltBlock(v.id), weave(lines_of(l), &v.extras))
         }
         Key::Bgp => {
             // The instance's own lines alphabetically, then the address family, templates and
@@ -462,30 +499,27 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<Item<'a>> {
             let b = c.bgp.as_ref()?;
             let mut l = Vec::new();
             if b.multipath_relax {
-                l.push(Line::MultipathRelax);
+                l.push(Node::Line(Row::MultipathRelax));
             }
             if let Some(n) = b.max_paths_ebgp {
-                l.push(Line::MaxPaths { kind: "ebgp", n });
+                l.push(Node::Line(Row::MaxPaths { kind: "ebgp", n }));
             }
             if let Some(n) = b.max_paths_ibgp {
-                l.push(Line::MaxPaths { kind: "ibgp", n });
+                l.push(Node::Line(Row::MaxPaths { kind: "ibgp", n }));
             }
             if let Some(a) = b.router_id {
-                l.push(Line::RouterId(a));
+                l.push(Node::Line(Row::RouterId(a)));
             }
             if let Some(af) = &b.ipv4 {
                 l.push(address_family(af));
             }
             for (name, p) in &b.templates {
-                l.push(peer(format!("template {name}"), p));
+                l.push(peer(Row::TemplateBlock(name), p));
             }
             for (addr, p) in &b.neighbors {
-                l.push(peer(format!("neighbor {addr}"), p));
+                l.push(peer(Row::NeighborBlock(*addr), p));
             }
-            Item::Bgp {
-                asn: b.asn,
-                lines: weave(l, &b.extras),
-            }
+            (Row::BgpBlock(b.asn), weave(l, &b.extras))
         }
     })
 }
@@ -509,17 +543,22 @@ impl Renderer {
     /// The running-configuration text of `config`.
     pub fn render(&self, config: &Config) -> Result<String, String> {
         check(config)?;
-        let items: Vec<Item<'_>> = config
-            .printed()
-            .into_iter()
-            .filter_map(|p| match p {
-                Printed::Text(t) => Some(Item::Text(t)),
-                Printed::Item(k) => item(config, &k),
-            })
-            .collect();
+        let printed = config.printed();
+        let mut rows: Vec<Row<'_>> = Vec::with_capacity(printed.len() * 8);
+        for p in printed {
+            match p {
+                Printed::Text(t) => rows.push(Row::Text(t)),
+                Printed::Item(k) => {
+                    if let Some((head, lines)) = item(config, &k) {
+                        rows.push(head);
+                        flatten(&mut rows, 1, lines);
+                    }
+                }
+            }
+        }
         let ctx = minijinja::context! {
             header => Value::from(minijinja::value::Serde(&config.header)),
-            items => Value::from(minijinja::value::Serde(&items)),
+            rows => Value::from(minijinja::value::Serde(&rows)),
         };
         let mut text = self
             .env
@@ -577,18 +616,25 @@ fn check(c: &Config) -> Result<(), String> {
         word("breakout map", map)?;
     }
     for (i, e) in &c.interfaces {
-        let what = format!("`interface {i}`");
-        if let Some(d) = &e.description {
-            text(&format!("the description of {what}"), d)?;
+        // Checked first, each message written only for a config that fails.
+        let what = || format!("`interface {i}`");
+        if let Some(d) = &e.description
+            && text("", d).is_err()
+        {
+            text(&format!("the description of {}", what()), d)?;
         }
         for n in [&e.policy_in, &e.policy_out, &e.qos_map]
             .into_iter()
             .flatten()
             .chain(e.trust_map.as_ref().map(|(_, n)| n))
         {
-            word(&format!("a name in {what}"), n)?;
+            if word("", n).is_err() {
+                word(&format!("a name in {}", what()), n)?;
+            }
         }
-        extras(&what, &e.extras)?;
+        if extras("", &e.extras).is_err() {
+            extras(&what(), &e.extras)?;
+        }
     }
     for w in &c.wred {
         word("a WRED profile", &w.name)?;

@@ -1,7 +1,8 @@
 //! What the switch should look like after a plan: the intended state for what the model knows,
 //! the running config for what a plan never touches (see the plan module's doc).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::super::{Config, Eth, Iface, Interface, Peer};
 use super::nodes::reanchored;
@@ -131,28 +132,39 @@ fn same_settings(a: &Interface, b: &Interface) -> bool {
 /// compares. The rest (most of a switch's thousands, on a drift) print the same lines on both
 /// sides, verbatim lines aside. A port whose breakout map changes always differs: the switch
 /// deletes it with its settings, which the plan types again.
-pub(super) fn differing(running: &Config, intended: &Config) -> BTreeSet<Iface> {
+pub(super) fn differing(running: &Config, intended: &Config) -> HashSet<Iface> {
     // `rebroken` towards the target's breakouts is towards the intended ones: the target's
     // are the running ones with the intended ones over them.
     let gone = rebroken(&running.breakouts, &intended.breakouts);
-    let mut out: BTreeSet<Iface> = running
-        .interfaces
-        .iter()
-        .filter(|(k, r)| {
-            gone(k)
-                || match intended.interfaces.get(k) {
-                    Some(i) => !same_settings(r, i) || i.shutdown.or(r.shutdown) != r.shutdown,
-                    None => deletable(k) || !same_settings(r, &Interface::default()),
-                }
-        })
-        .map(|(k, _)| *k)
-        .collect();
-    out.extend(
-        intended
-            .interfaces
-            .keys()
-            .filter(|k| !running.interfaces.contains_key(k)),
-    );
+    let none = Interface::default();
+    let mut out = HashSet::new();
+    // Both maps in order at once: one pass, no lookup per interface.
+    let mut r = running.interfaces.iter().peekable();
+    let mut i = intended.interfaces.iter().peekable();
+    loop {
+        let order = match (r.peek(), i.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((rk, _)), Some((ik, _))) => rk.cmp(ik),
+        };
+        let (was, will) = match order {
+            Ordering::Less => (r.next(), None),
+            Ordering::Greater => (None, i.next()),
+            Ordering::Equal => (r.next(), i.next()),
+        };
+        let differs = match (was, will) {
+            (Some((k, a)), Some((_, b))) => {
+                gone(k) || !same_settings(a, b) || b.shutdown.or(a.shutdown) != a.shutdown
+            }
+            (Some((k, a)), None) => gone(k) || deletable(k) || !same_settings(a, &none),
+            (None, Some(_)) => true,
+            (None, None) => false,
+        };
+        if differs && let Some((k, _)) = was.or(will) {
+            out.insert(*k);
+        }
+    }
     out
 }
 
@@ -299,15 +311,18 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
 
 /// Whether an interface is deleted when the breakouts go `from` → `to`: an Ethernet port or
 /// subport of a front-panel port whose map `to` sets differently.
-pub fn rebroken<'a>(
-    from: &'a BTreeMap<Eth, String>,
-    to: &'a BTreeMap<Eth, String>,
-) -> impl Fn(&Iface) -> bool + 'a {
+pub fn rebroken(
+    from: &BTreeMap<Eth, String>,
+    to: &BTreeMap<Eth, String>,
+) -> impl Fn(&Iface) -> bool {
+    // The ports whose map changes, found once: usually none.
+    let changed: BTreeSet<Eth> = to
+        .iter()
+        .filter(|(port, m)| from.get(port) != Some(m))
+        .map(|(port, _)| *port)
+        .collect();
     move |i| match i {
-        Iface::Ethernet(e) => {
-            let port = Eth { sub: None, ..*e };
-            to.get(&port).is_some_and(|m| from.get(&port) != Some(m))
-        }
+        Iface::Ethernet(e) if !changed.is_empty() => changed.contains(&Eth { sub: None, ..*e }),
         _ => false,
     }
 }
