@@ -335,7 +335,7 @@ impl Hardware {
     pub fn has_port(self, p: Port) -> bool {
         match self {
             Hardware::Onyx(m) => m.has_port(p),
-            Hardware::Os10(m) => p.slot == 1 && m.group(p.port).is_some(),
+            Hardware::Os10(m) => p.slot == 1 && m.run(p.port).is_some(),
         }
     }
 
@@ -357,7 +357,7 @@ impl Hardware {
         match self {
             Hardware::Onyx(m) => m.native_speed(p, split),
             // An OS10 breakout shares the port's lanes (`25g-4x` on a 100G port).
-            Hardware::Os10(m) => m.group(p.port).and_then(|g| {
+            Hardware::Os10(m) => m.run(p.port).and_then(|g| {
                 let ways = split.map_or(1, |s| u16::from(s.ways()));
                 Speed::from_gbps(u32::from(g.speed / ways))
             }),

@@ -125,7 +125,7 @@ fn guess(c: &Config) -> Option<&'static Model> {
         .iter()
         .filter(|m| {
             used.iter()
-                .all(|e| e.node == 1 && e.slot == 1 && m.group(e.port).is_some())
+                .all(|e| e.node == 1 && e.slot == 1 && m.run(e.port).is_some())
                 && c.breakouts.iter().all(|(e, map)| m.allows(e.port, map))
         })
         .min_by_key(|m| m.port_count())

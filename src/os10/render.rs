@@ -92,6 +92,8 @@ enum Line<'a> {
         name: &'a str,
     },
     VltPortChannel(u16),
+    /// `mode Eth 25g-4x` of a port group.
+    PortMode(&'a str),
     Color {
         color: &'static str,
         min: u32,
@@ -427,6 +429,14 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<Item<'a>> {
                 lines: weave(l, &s.extras),
             }
         }
+        Key::PortGroup(g) => {
+            let pg = c.port_groups.get(g)?;
+            let l = pg.mode.as_deref().map(Line::PortMode).into_iter().collect();
+            Item::Block {
+                head: format!("port-group {g}"),
+                lines: weave(l, &pg.extras),
+            }
+        }
         Key::Vlt => {
             // Alphabetical, as the TOR capture prints them.
             let v = c.vlt.as_ref()?;
@@ -626,6 +636,13 @@ fn check(c: &Config) -> Result<(), String> {
             word("a name in `system qos`", n)?;
         }
         extras("`system qos`", &s.extras)?;
+    }
+    for (g, pg) in &c.port_groups {
+        let what = format!("`port-group {g}`");
+        if let Some(m) = &pg.mode {
+            word(&format!("the mode of {what}"), m)?;
+        }
+        extras(&what, &pg.extras)?;
     }
     if let Some(v) = &c.vlt {
         extras("`vlt-domain`", &v.extras)?;

@@ -390,7 +390,7 @@ pub(super) fn breakouts(
             subports.push(port);
             continue;
         }
-        if model.group(port.port).is_none() {
+        if model.run(port.port).is_none() {
             continue;
         }
         match model.breakout(port.port, split.ways()) {

@@ -69,7 +69,7 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
 fn ports(sw: &Os10Switch) -> Vec<(Eth, u16)> {
     let mut out = Vec::new();
     for n in 1..=sw.model.port_count() {
-        let native = sw.model.group(n).map_or(0, |g| g.speed);
+        let native = sw.model.run(n).map_or(0, |g| g.speed);
         let map = sw.running.breakouts.get(&Eth::new(n));
         let (speed, ways) = map
             .and_then(|m| {

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::super::{Config, Eth, Iface, Interface, Peer};
+use super::super::{Config, Eth, Iface, Interface, Peer, PortGroup, PortGroupId};
 use super::nodes::reanchored;
 
 /// Keeps the running order of the items both sides have, then appends the new ones in the
@@ -60,6 +60,7 @@ fn shell(c: &Config) -> Config {
         qos_maps,
         policy_maps,
         system_qos,
+        port_groups,
         interfaces: _,
         bgp,
         vlt,
@@ -76,6 +77,7 @@ fn shell(c: &Config) -> Config {
         qos_maps: qos_maps.clone(),
         policy_maps: policy_maps.clone(),
         system_qos: system_qos.clone(),
+        port_groups: port_groups.clone(),
         interfaces: BTreeMap::new(),
         bgp: bgp.clone(),
         vlt: vlt.clone(),
@@ -129,12 +131,12 @@ fn same_settings(a: &Interface, b: &Interface) -> bool {
 
 /// The interfaces whose lines in [`target`] differ from the running ones: those a plan
 /// compares. The rest (most of a switch's thousands, on a drift) print the same lines on both
-/// sides, verbatim lines aside. A port whose breakout map changes always differs: the switch
-/// deletes it with its settings, which the plan types again.
+/// sides, verbatim lines aside. A port whose breakout map or port-group mode changes always
+/// differs: the switch deletes it with its settings, which the plan types again.
 pub(super) fn differing(running: &Config, intended: &Config) -> BTreeSet<Iface> {
-    // `rebroken` towards the target's breakouts is towards the intended ones: the target's
-    // are the running ones with the intended ones over them.
-    let gone = rebroken(&running.breakouts, &intended.breakouts);
+    // `rebroken` towards the target's breakouts and port groups is towards the intended ones:
+    // the target's are the running ones with the intended ones over them.
+    let gone = rebroken(running, &intended.breakouts, &intended.port_groups);
     let mut out: BTreeSet<Iface> = running
         .interfaces
         .iter()
@@ -243,8 +245,18 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
     t.breakouts = running.breakouts.clone();
     t.breakouts
         .extend(intended.breakouts.iter().map(|(e, m)| (*e, m.clone())));
-    let breakouts = t.breakouts.clone();
-    let gone = rebroken(&running.breakouts, &breakouts);
+    // So is a port group's mode (OS10 prints every group, native modes included: the TOR
+    // capture); a group keeps its verbatim lines. A port whose group's mode changes is
+    // re-created as a port whose breakout changes is.
+    t.port_groups = running.port_groups.clone();
+    for (id, g) in &intended.port_groups {
+        let e = t.port_groups.entry(*id).or_default();
+        if g.mode.is_some() {
+            e.mode.clone_from(&g.mode);
+        }
+    }
+    let (breakouts, port_groups) = (t.breakouts.clone(), t.port_groups.clone());
+    let gone = rebroken(running, &breakouts, &port_groups);
     let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
     for (k, i) in intended_ifaces.iter().filter(|(k, _)| keep(k)) {
         let mut e = Interface {
@@ -297,16 +309,22 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
     t
 }
 
-/// Whether an interface is deleted when the breakouts go `from` → `to`: an Ethernet port or
-/// subport of a front-panel port whose map `to` sets differently.
+/// Whether an interface of `from` is deleted when its breakouts go to `to` and its port
+/// groups to `groups`: an Ethernet port or subport of a front-panel port whose map `to` sets
+/// differently, or whose port group's mode `groups` sets differently
+/// ([`groups::regrouped`](super::super::groups::regrouped)).
 pub fn rebroken<'a>(
-    from: &'a BTreeMap<Eth, String>,
+    from: &'a Config,
     to: &'a BTreeMap<Eth, String>,
+    groups: &'a BTreeMap<PortGroupId, PortGroup>,
 ) -> impl Fn(&Iface) -> bool + 'a {
+    let regrouped = super::super::groups::regrouped(&from.port_groups, groups);
     move |i| match i {
         Iface::Ethernet(e) => {
             let port = Eth { sub: None, ..*e };
-            to.get(&port).is_some_and(|m| from.get(&port) != Some(m))
+            to.get(&port)
+                .is_some_and(|m| from.breakouts.get(&port) != Some(m))
+                || (e.node == 1 && e.slot == 1 && regrouped.contains(&e.port))
         }
         _ => false,
     }
@@ -342,6 +360,7 @@ fn without_verbatim(c: &mut Config) {
     if let Some(s) = &mut c.system_qos {
         s.extras.clear();
     }
+    c.port_groups.values_mut().for_each(|x| x.extras.clear());
     c.interfaces.values_mut().for_each(|x| x.extras.clear());
     if let Some(v) = &mut c.vlt {
         v.extras.clear();
