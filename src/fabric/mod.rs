@@ -382,6 +382,11 @@ pub struct Switch {
     pub vlans: BTreeMap<Vlan, Option<String>>,
     /// Front-panel ports that are split, and how.
     pub splits: BTreeMap<Port, Split>,
+    /// An OS10 switch's port groups (`port-group 1/1/N`), by number, each with the mode its
+    /// ports' splits and speeds give it (`10g-4x` for four SFP28 ports at 10G): every group
+    /// of the model, none on a model without. A port of a group whose mode names it as a
+    /// subport (`ethernet1/1/17:1`) is that subport in `ports`, though it is not split.
+    pub port_groups: BTreeMap<u16, &'static str>,
     /// Every usable port (split parents replaced by their subports, ports disabled by a
     /// neighbour's 4-way split left out), with its settings.
     pub ports: BTreeMap<Port, PortSettings>,

@@ -246,6 +246,15 @@ impl Group {
         })
     }
 
+    /// Whether some mode of the group names its ports as subports without breaking them out
+    /// (`10g-4x` of SFP28 ports: `ethernet1/1/17:1`).
+    pub fn renames(&self) -> bool {
+        self.run
+            .maps
+            .iter()
+            .any(|m| self.layout(m).is_some_and(|l| l.renamed))
+    }
+
     /// Whether some mode of the group breaks each port out `ways` ways.
     pub fn splits(&self, ways: u8) -> bool {
         self.run
@@ -338,7 +347,8 @@ impl Model {
         }
         if g.groups.is_some() {
             let group = self.port_group_of(n);
-            return if ways == 1 || group.is_some_and(|pg| pg.splits(ways)) {
+            // A split of one port of a larger group would split the others with it.
+            return if ways == 1 || group.is_some_and(|pg| pg.size() == 1 && pg.splits(ways)) {
                 Ok(None)
             } else {
                 Err(format!(

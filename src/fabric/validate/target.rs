@@ -334,7 +334,8 @@ pub(super) fn ports(cx: &mut Cx, os: Os, text: &str, at: Span) -> Option<Vec<Por
     }
 }
 
-/// `1/1/5`, `1/1/1-1/1/8` or `1/1/5:2` (after `ethernet`) → ports of slot 1.
+/// `1/1/5`, `1/1/1-1/1/8`, `1/1/5:2` or `1/1/17:1-1/1/20:1` (after `ethernet`) → ports of
+/// slot 1.
 fn os10_ports(s: &str) -> Result<Vec<Port>, String> {
     let bad = |why: String| format!("`ethernet{s}`: {why}");
     let one = |x: &str| -> Result<Port, String> {
@@ -357,6 +358,11 @@ fn os10_ports(s: &str) -> Result<Vec<Port>, String> {
             (p, p)
         }
     };
+    // Ports a port group names as subport 1 (`ethernet1/1/17:1-1/1/20:1`, the names of a
+    // `10g-4x` group's ports, the TOR capture) run from port to port.
+    if a.sub == Some(1) && b.sub == Some(1) && a.port < b.port {
+        return Ok((a.port..=b.port).map(|n| Port::sub(1, n, 1)).collect());
+    }
     // The same walk as an Onyx range, so ranges mean the same on both OSes.
     parse_port_range(&crate::types::format_range(a, b)).map_err(bad)
 }
