@@ -10,8 +10,10 @@
 //! - E073 — a key the switch's OS has no meaning for (or that is not yet compiled for it)
 //! - E074 — an OS10 release that is not one
 //!
-//! A `split` on an OS10 switch is the port's `interface breakout` map ([`breakouts`]): E042
-//! where the model's port does not take it.
+//! A `split` on an OS10 switch is the port's `interface breakout` map, or on a model with port
+//! groups its group's mode ([`breakouts`]): E042 where the model's port does not take it. The
+//! mode itself is settled with the group's speeds once every port is claimed
+//! (`port_groups`).
 
 use super::ports::refuse_splits;
 use super::*;
@@ -368,8 +370,9 @@ fn os10_ports(s: &str) -> Result<Vec<Port>, String> {
 }
 
 /// `split` on an OS10 switch: `interface breakout` of each port, where the model's port takes
-/// the map (E042 otherwise, with the maps it takes); ports the model lacks and names that are
-/// not ports are reported in pass 2.
+/// the map, or a port group's mode that breaks the port out so (E042 otherwise, with the maps
+/// or modes it takes); ports the model lacks and names that are not ports are reported in
+/// pass 2.
 pub(super) fn breakouts(
     cx: &mut Cx,
     sw: &mut Switch,
