@@ -4,7 +4,8 @@
 //! `bandwidth percent`, ECN from the `wred` profile a queue's class names, trust from `system
 //! qos`), the lossless priorities from the network-qos classes that `pause`, a VLT pair's
 //! domain as a fabric `mlag` pair and its VLTi as a `role: ipl` link, VLAN interfaces, the
-//! loopback and BGP. Whether the fabric reproduces the config is not decided here but checked
+//! loopback and BGP; a port broken out (`interface breakout`, or its port group's mode) as a
+//! `split`, and a port group's mode other than its native one as the speed of its ports. Whether the fabric reproduces the config is not decided here but checked
 //! afterwards by planning the compiled config against it (`check`): what the format cannot
 //! say is a located line of that plan. Lines the model keeps verbatim (a plan never touches
 //! them) are listed in a comment above the switch. Nothing here reads files or prints.
@@ -261,14 +262,17 @@ struct Prepared<'a> {
     splits: Vec<(Port, u8)>,
 }
 
+/// An Ethernet interface of the switch, the fabric's port it is written as, and the speed
+/// written for it (none: its native one).
+type Written = (Eth, Port, Option<String>);
+
 /// Each Ethernet interface the model's ports are under the config's breakouts and port-group
 /// modes, as the fabric writes it, with the speed the fabric says when it is not the port's
 /// native one (its split's share): a subport of a split port is `ethernet1/1/53:2`; a port its
 /// group's mode names as subport 1 without a split (`ethernet1/1/17:1` in `10g-4x`) is written
 /// by its own name with its speed (`ethernet1/1/17: { speed: 10G }`), which is how a fabric
 /// asks for that mode. Also the split ports and their ways.
-#[allow(clippy::type_complexity)]
-fn interfaces(c: &Config, model: &Model) -> (Vec<(Eth, Port, Option<String>)>, Vec<(Port, u8)>) {
+fn interfaces(c: &Config, model: &Model) -> (Vec<Written>, Vec<(Port, u8)>) {
     let all = crate::os10::groups::interfaces(c, model);
     let mut out = Vec::with_capacity(all.len());
     let mut splits = Vec::new();
@@ -310,45 +314,42 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
     let mut ports = Vec::new();
     let mut ipl = BTreeSet::new();
     let (ifaces, splits) = interfaces(c, model);
-    let fabric_port: BTreeMap<Eth, Port> = ifaces.iter().map(|(e, p, _)| (*e, *p)).collect();
-    {
-        for (e, fabric, speed) in ifaces {
-            let found = c.interfaces.get(&Iface::Ethernet(e));
-            let i = found.unwrap_or(&none);
-            let mut a = BTreeSet::new();
-            if let Some(s) = speed {
-                a.insert(Attr::Speed(s));
-            }
-            if let Some(m) = i.mtu {
-                a.insert(Attr::Mtu(m));
-            }
-            if i.shutdown == Some(true) {
-                a.insert(Attr::Admin("down".into()));
-            }
-            if discovery.contains(&e) {
-                // The VLTi carries the IPL's QoS (its ports are the IPL's members).
-                ipl.insert(fabric_port.get(&e).copied().unwrap_or(fabric));
-                qos_attrs(c, &q, i, &mut a);
-            } else if let Some(g) = i.channel_group {
-                let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
-                let mode = match g.mode {
-                    LacpMode::Active => "active",
-                    LacpMode::Passive => "passive",
-                    LacpMode::On => "on",
-                };
-                a.insert(Attr::Bundle(
-                    pc.vlt_port_channel.is_some(),
-                    g.id,
-                    mode.into(),
-                ));
-                l2_attrs(pc, &mut a);
-                qos_attrs(c, &q, pc, &mut a);
-            } else {
-                l2_attrs(i, &mut a);
-                qos_attrs(c, &q, i, &mut a);
-            }
-            ports.push((fabric, a, found.and_then(|i| i.description.as_ref())));
+    for (e, fabric, speed) in ifaces {
+        let found = c.interfaces.get(&Iface::Ethernet(e));
+        let i = found.unwrap_or(&none);
+        let mut a = BTreeSet::new();
+        if let Some(s) = speed {
+            a.insert(Attr::Speed(s));
         }
+        if let Some(m) = i.mtu {
+            a.insert(Attr::Mtu(m));
+        }
+        if i.shutdown == Some(true) {
+            a.insert(Attr::Admin("down".into()));
+        }
+        if discovery.contains(&e) {
+            // The VLTi carries the IPL's QoS (its ports are the IPL's members).
+            ipl.insert(fabric);
+            qos_attrs(c, &q, i, &mut a);
+        } else if let Some(g) = i.channel_group {
+            let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
+            let mode = match g.mode {
+                LacpMode::Active => "active",
+                LacpMode::Passive => "passive",
+                LacpMode::On => "on",
+            };
+            a.insert(Attr::Bundle(
+                pc.vlt_port_channel.is_some(),
+                g.id,
+                mode.into(),
+            ));
+            l2_attrs(pc, &mut a);
+            qos_attrs(c, &q, pc, &mut a);
+        } else {
+            l2_attrs(i, &mut a);
+            qos_attrs(c, &q, i, &mut a);
+        }
+        ports.push((fabric, a, found.and_then(|i| i.description.as_ref())));
     }
     Ok(Prepared {
         name,

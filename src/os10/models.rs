@@ -304,11 +304,7 @@ impl Model {
     pub fn port_groups(&self) -> impl Iterator<Item = Group> + '_ {
         self.ports.iter().flat_map(|run| {
             let (size, first) = run.groups.map_or((0, 0), |g| (g.size, g.first));
-            let count = if size == 0 {
-                0
-            } else {
-                (run.last - run.first + 1) / size
-            };
+            let count = (run.last - run.first + 1).checked_div(size).unwrap_or(0);
             (0..count).map(move |k| Group {
                 number: first + k,
                 first: run.first + k * size,

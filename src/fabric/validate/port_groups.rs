@@ -17,6 +17,10 @@ use crate::fabric::Hardware;
 
 type Profiles = BTreeMap<String, (Layer, Span)>;
 
+/// Ports no mode of their group runs at a speed, by where the speed is written, the speed and
+/// the modes the groups take: the ports, and how many groups they are in.
+type NoMode = BTreeMap<(Span, u32, &'static [&'static str]), (Vec<Port>, usize)>;
+
 /// The speed a port's claims give it, and where it is written, as resolution will pick it: the
 /// first entry or link end that sets one, else the first claim's profile's, else the fabric's
 /// defaults', else what the switch's QoS implies.
@@ -115,8 +119,7 @@ fn groups(
     defaults: &Layer,
 ) {
     // Diagnostics made for several groups at once: by where and what.
-    let mut no_mode: BTreeMap<(Span, u32, &'static [&'static str]), (Vec<Port>, usize)> =
-        BTreeMap::new();
+    let mut no_mode = NoMode::new();
     let mut misnamed: BTreeMap<(Span, u16), Vec<Port>> = BTreeMap::new();
     for g in model.port_groups() {
         let id = crate::os10::PortGroupId::new(g.number);
