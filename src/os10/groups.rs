@@ -32,7 +32,8 @@ fn mode_in(groups: &BTreeMap<PortGroupId, PortGroup>, number: u16) -> Option<&st
         .and_then(|g| g.mode.as_deref())
 }
 
-/// The front-panel ports whose port group's mode `to` sets differently from `from`: the switch
+/// The front-panel ports whose port group's mode `to` sets differently from `from` (where
+/// `from` has no mode for a group, its native one: a group always runs a mode): the switch
 /// deletes their interfaces and creates the new mode's (Dell OS10 user guide, "Port groups";
 /// UNCONFIRMED by a capture, as for `interface breakout`). Without a model (no port group, or
 /// groups no model of the table has) none.
@@ -45,8 +46,8 @@ pub fn regrouped(
         return out;
     };
     for g in model.port_groups() {
-        let want = mode_in(to, g.number);
-        if want.is_some() && want != mode_in(from, g.number) {
+        let had = mode_in(from, g.number).unwrap_or(g.native());
+        if mode_in(to, g.number).is_some_and(|want| want != had) {
             out.extend(g.ports());
         }
     }
@@ -129,8 +130,11 @@ mod tests {
             vec![17, 18, 19, 20]
         );
         assert!(regrouped(&from, &from).is_empty());
-        // A group the target does not state keeps its mode.
+        // A group the target does not state keeps its mode; one the source does not state runs
+        // its native mode.
         assert!(regrouped(&from, &BTreeMap::new()).is_empty());
+        assert!(regrouped(&BTreeMap::new(), &groups(&[(5, "25g-4x")])).is_empty());
+        assert_eq!(regrouped(&BTreeMap::new(), &to).len(), 4);
         let mut c = Config {
             port_groups: to,
             ..Config::default()
