@@ -147,11 +147,16 @@ fn groups(
         let effective = |s: &Option<At<Speed>>| s.map_or(native, |(s, _)| s.gbps());
         let speeds: BTreeSet<u32> = ifaces.iter().map(|(_, s)| effective(s)).collect();
         let mut mode = g.native();
+        // Whether the group's speed was refused: its ports' names then follow from no mode.
+        let mut refused = true;
         match speeds.iter().copied().collect::<Vec<_>>().as_slice() {
             [s] => {
                 let found = u16::try_from(*s).ok().and_then(|s| g.mode(ways, s));
                 match (found, ifaces.iter().find_map(|(_, s)| *s)) {
-                    (Some(m), _) => mode = m,
+                    (Some(m), _) => {
+                        mode = m;
+                        refused = false;
+                    }
                     // Above the port's speed: E045 says so when the port is resolved.
                     (None, _) if *s > native => {}
                     (None, Some((_, at))) => {
@@ -171,6 +176,7 @@ fn groups(
             if renamed {
                 p.renamed.insert(n);
             } else if ways == 1
+                && !refused
                 && let Some(at) = p.named_sub.get(&Port::sub(1, n, 1))
             {
                 misnamed
