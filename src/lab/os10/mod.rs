@@ -11,7 +11,9 @@
 //! typed in a sub-mode moving to its own mode (`interface port-channel100` typed at
 //! `(conf-if-vl-7)#`, CSM session). Transaction mode (`start transaction`, then `commit` or
 //! `discard`, at the `#` prompt) is Dell's knowledge-base article 000120163 ("available as of
-//! 10.4.x"). Everything else the lab prints is in one table, [`Unconfirmed`].
+//! 10.4.x"). `show port-group` and the names a port group's mode gives its ports
+//! (`ethernet1/1/17:1` in `10g-4x`) are the AzureStack TOR's (10.5.3.2). Everything else the
+//! lab prints is in one table, [`Unconfirmed`] (the port-group mode's prompt among it).
 
 mod edit;
 mod files;
