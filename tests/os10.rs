@@ -217,8 +217,8 @@ pub(crate) mod generated {
 
     use fabric::os10::{
         AddressFamily, Bgp, ChannelGroup, ClassMap, Color, Config, Eth, Header, Iface, Interface,
-        LacpMode, Peer, PolicyClass, PolicyMap, QosKind, QosMap, Ranges, SwitchportMode, SystemQos,
-        Thresholds, TrustKind, TrustMap, Vlt, Wred, parse,
+        LacpMode, Peer, PolicyClass, PolicyMap, PortGroup, PortGroupId, QosKind, QosMap, Ranges,
+        SwitchportMode, SystemQos, Thresholds, TrustKind, TrustMap, Vlt, Wred, parse,
     };
     use fabric::types::{Ipv4Net, Mac, Vlan, VlanSet};
     use proptest::prelude::*;
@@ -486,6 +486,24 @@ pub(crate) mod generated {
             })
     }
 
+    /// A `port-group` block of the S5248F-ON: one of the modes its group takes (the table's),
+    /// or none, and a line the model does not know (`mode FC …`, UNCONFIRMED on an S5248F-ON:
+    /// a unified port's mode).
+    fn port_group() -> impl Strategy<Value = (PortGroupId, PortGroup)> {
+        (1u16..=18, prop::option::of(0usize..4), any::<bool>()).prop_map(|(n, mode, extra)| {
+            let maps = fabric::os10::models::Model::named("S5248F-ON")
+                .and_then(|m| m.port_group(n))
+                .map_or(&[][..], |g| g.run.maps);
+            let mode = mode.and_then(|i| maps.get(i % maps.len().max(1)).map(|m| m.to_string()));
+            let extras = if extra {
+                vec![(usize::from(mode.is_some()), " mode FC 32g-4x".to_string())]
+            } else {
+                Vec::new()
+            };
+            (PortGroupId::new(n), PortGroup { mode, extras })
+        })
+    }
+
     fn vlt() -> impl Strategy<Value = Vlt> {
         (
             1u8..=255,
@@ -634,6 +652,7 @@ pub(crate) mod generated {
             prop::option::of(bgp()),
             prop::option::of(vlt()),
             prop::collection::vec((0usize..40, top_text()), 0..4),
+            prop::collection::vec(port_group(), 0..4),
         );
         (head, qos, rest).prop_map(|(h, q, r)| {
             let mut c = Config {
@@ -647,6 +666,7 @@ pub(crate) mod generated {
                 interfaces: r.0,
                 bgp: r.1,
                 vlt: r.2,
+                port_groups: r.4.into_iter().collect(),
                 ..Config::default()
             };
             // Names are unique per kind, as on the switch.
@@ -722,17 +742,27 @@ pub(crate) mod generated {
                 ..Interface::default()
             },
         );
+        let port_groups = [(
+            PortGroupId::new(5),
+            PortGroup {
+                mode: Some("10g-4x".into()),
+                extras: Vec::new(),
+            },
+        )]
+        .into_iter()
+        .collect();
         let c = Config {
             dcbx: true,
             interfaces,
             bgp: Some(Bgp::new(65001)),
             vlt: Some(Vlt::new(1)),
+            port_groups,
             ..Config::default()
         };
         let text = super::render(&c);
         assert_eq!(
             text,
-            "dcbx enable\n!\ninterface port-channel1\n vlt-port-channel 1\n!\nrouter bgp 65001\n!\nvlt-domain 1\n"
+            "dcbx enable\n!\nport-group 1/1/5\n mode Eth 10g-4x\n!\ninterface port-channel1\n vlt-port-channel 1\n!\nrouter bgp 65001\n!\nvlt-domain 1\n"
         );
         assert_eq!(parse(&text).unwrap(), c);
     }

@@ -67,6 +67,8 @@ fn openssh_client_sees_os10_prompts_and_modes() {
         ("interface port-channel 10", "OS10(conf-if-po-10)# "),
         ("router bgp 65001", "OS10(config-router-bgp-65001)# "),
         ("policy-map type queuing q", "OS10(config-pmap-queuing)# "),
+        ("port-group 1/1/5", "OS10(conf-pg-1/1/5)# "),
+        ("mode Eth 10g-4x", "OS10(conf-pg-1/1/5)# "),
         ("exit", "OS10(config)# "),
         ("frobnicate", "% Error: Unrecognized command."),
         ("interface ethernet1/1/1", "OS10(conf-if-eth1/1/1)# "),
@@ -101,6 +103,17 @@ fn openssh_client_sees_os10_prompts_and_modes() {
         running(&dev).bgp.map(|b| b.asn),
         Some(65001),
         "router bgp made"
+    );
+    // The factory S5248F-ON's groups ran their native modes; group 1/1/5 now runs 10g-4x.
+    let groups = running(&dev).port_groups;
+    assert_eq!(groups.len(), 18);
+    assert_eq!(
+        groups[&os10::PortGroupId::new(5)].mode.as_deref(),
+        Some("10g-4x")
+    );
+    assert_eq!(
+        groups[&os10::PortGroupId::new(6)].mode.as_deref(),
+        Some("25g-4x")
     );
 }
 
@@ -424,4 +437,108 @@ fn sessions_and_configuration_files() {
         files.keys().collect::<Vec<_>>(),
         ["fabric-20261122T042233Z.xml"]
     );
+}
+
+/// The lab's S5248F-ON runs the AzureStack TOR's configuration (OS10 10.5.3.2): `show
+/// port-group` prints the capture's table byte for byte, `show interface status` names the
+/// ports of its `10g-4x` groups `ethernet1/1/17:1` as the capture's running configuration
+/// does. A group's mode typed in the session (`port-group 1/1/15`, `mode Eth 25g-4x`) breaks
+/// its port out: the port goes, its four subports appear at 25G; a mode the group does not
+/// take is refused with the switch's reply and changes nothing.
+#[test]
+fn port_groups_show_as_captured_and_change_in_a_session() {
+    let dir = crate::scratch("os10-port-groups");
+    let session_file =
+        crate::shared().join("corpus/os10/azurestack-rack2-Rack01-TOR-1.session.10.5.3.2.txt");
+    let captured = std::fs::read_to_string(&session_file).unwrap();
+    let running_text = std::fs::read_to_string(
+        crate::shared()
+            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
+    )
+    .unwrap();
+    let config = os10::parse(&running_text).unwrap();
+    let model = os10::models::Model::named("S5248F-ON").unwrap();
+    let host = config.hostname.clone().unwrap();
+    let sw_dir = dir.join(&host);
+    let device = Arc::new(
+        Device::open(
+            &sw_dir,
+            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
+            false,
+            false,
+        )
+        .unwrap(),
+    );
+    let spec = Spec {
+        device: device.clone(),
+        port: 0,
+        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
+        logins: Logins::factory(),
+    };
+    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let line = lab.switches[0].known_hosts_line(&host) + "\n";
+    std::fs::write(dir.join("known_hosts"), line).unwrap();
+    let mut cli = session(&dir, &lab, &host);
+
+    let table: Vec<&str> = captured
+        .lines()
+        .skip_while(|l| !l.ends_with("# show port-group"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(table.len(), 19, "the capture's header and 18 groups");
+    let shown = cli.run("show port-group").unwrap();
+    assert_eq!(shown.lines().collect::<Vec<_>>(), table);
+
+    let status = cli.run("show interface status").unwrap();
+    assert!(status.contains("\nEth 1/1/17:1 "), "{status}");
+    assert!(!status.contains("\nEth 1/1/17 "), "{status}");
+    assert!(status.contains("\nEth 1/1/53 "), "{status}");
+
+    cli.apply(&lines(&["port-group 1/1/15", "mode Eth 25g-4x"]))
+        .unwrap();
+    cli.leave_config().unwrap();
+    let now = running(&device);
+    assert_eq!(
+        now.port_groups[&os10::PortGroupId::new(15)].mode.as_deref(),
+        Some("25g-4x")
+    );
+    assert!(
+        !now.interfaces.contains_key(&Iface::Ethernet(Eth::new(53))),
+        "the port goes with its old mode"
+    );
+    let shown = cli.run("show port-group").unwrap();
+    assert!(
+        shown.contains("\nport-group1/1/15      Eth 25g-4x     53         -\n"),
+        "{shown}"
+    );
+    let status = cli.run("show interface status").unwrap();
+    for s in 1..=4 {
+        assert!(status.contains(&format!("\nEth 1/1/53:{s} ")), "{status}");
+    }
+    cli.apply(&lines(&["interface ethernet1/1/53:2", "mtu 9216"]))
+        .unwrap();
+    assert_eq!(
+        running(&device).interfaces[&Iface::Ethernet(Eth::sub(53, 2))].mtu,
+        Some(9216)
+    );
+
+    let before = running(&device);
+    let err = cli
+        .apply(&lines(&["port-group 1/1/16", "mode Eth 100g-2x"]))
+        .unwrap_err();
+    match &err {
+        Error::Refused { command, reply } => {
+            assert_eq!(command, "mode Eth 100g-2x");
+            assert_eq!(reply, "% Error: Illegal parameter.");
+        }
+        e => panic!("not a refusal: {e}"),
+    }
+    let err = cli.apply(&lines(&["port-group 1/1/19"])).unwrap_err();
+    assert!(
+        matches!(&err, Error::Refused { command, .. } if command == "port-group 1/1/19"),
+        "{err}"
+    );
+    assert_eq!(running(&device), before, "nothing changed");
+    cli.close();
 }

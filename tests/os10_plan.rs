@@ -377,3 +377,29 @@ fn a_neighbor_deletion_says_it_loses_its_password() {
     assert!(steps.iter().any(|s| !s.loses.is_empty()));
     assert!(plan(&running, &running).iter().all(|s| s.loses.is_empty()));
 }
+
+/// A running config that states no port group (a lab state saved before port groups were
+/// read) runs every group's native mode: the example's goldens, whose groups are all native,
+/// plan no step against it, so a push is not refused as disruptive. A group in another mode
+/// is a step, disruptive.
+#[test]
+fn unstated_port_groups_run_their_native_mode() {
+    let golden = read(Path::new("golden/vcf-bitfusion/leaf-a.cfg"));
+    assert_eq!(
+        golden.port_groups.len(),
+        18,
+        "the S5248F-ON prints its 18 groups"
+    );
+    let mut running = golden.clone();
+    running.port_groups.clear();
+    running.layout = Default::default();
+    let steps = plan(&running, &golden);
+    assert!(steps.is_empty(), "{}", review(&steps));
+
+    let mut tenish = golden.clone();
+    let first = tenish.port_groups.values_mut().next().unwrap();
+    first.mode = Some("10g-4x".into());
+    let text = review(&plan(&running, &tenish));
+    assert!(text.contains("mode Eth 10g-4x"), "{text}");
+    assert!(text.contains("disruptive"), "{text}");
+}

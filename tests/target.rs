@@ -341,3 +341,75 @@ fn an_os10_split_compiles_to_a_breakout_and_plans_in_order() {
     fabric::os10::script::apply(&mut after, &fabric::os10::plan::script(&back)).unwrap();
     assert!(fabric::os10::plan::plan(&after, &running).is_empty());
 }
+
+/// The S5248F-ON's port groups compiled from `tests/fixtures/os10/lab/port-groups.yaml`: every
+/// group printed after `system qos` and before the interfaces, native modes included, as the
+/// TOR capture prints all 18; four SFP28 ports at `speed: 10G` make their group `10g-4x` and
+/// are named `ethernet1/1/17:1` …, the far end of their cable's description naming them so; a
+/// QSFP28 `split: 4` is its group's `25g-4x` (`10g-4x` with its subports at 10G); no `interface
+/// breakout` is printed. Each port may be written by either name: the same configuration.
+#[test]
+fn s5248f_splits_and_speeds_compile_to_port_groups() {
+    let path = crate::shared().join("os10/lab/port-groups.yaml");
+    let fab = load(&path);
+    let compiled = fabric::compile::compile(&fab);
+    let os10 = fabric::os10::Renderer::embedded().unwrap();
+    let text_of = |name: &str| -> (String, fabric::os10::Config) {
+        let Some(Target::Os10(config)) = compiled
+            .iter()
+            .find(|(h, _)| h.as_str() == name)
+            .map(|(_, t)| t)
+        else {
+            panic!("{name} is an OS10 switch");
+        };
+        (os10.render(config).unwrap(), (**config).clone())
+    };
+    let (text, config) = text_of("leaf01");
+    let at = |l: &str| {
+        text.find(l)
+            .unwrap_or_else(|| panic!("no `{l}` in\n{text}"))
+    };
+    for l in [
+        "!\nport-group 1/1/1\n mode Eth 25g-4x\n!\n",
+        "!\nport-group 1/1/5\n mode Eth 10g-4x\n!\n",
+        "!\nport-group 1/1/11\n mode Eth 10g-4x\n!\n",
+        "!\nport-group 1/1/13\n mode Eth 100g-2x\n!\n",
+        "!\nport-group 1/1/15\n mode Eth 25g-4x\n!\n",
+        "!\nport-group 1/1/18\n mode Eth 100g-1x\n!\n",
+        "\ninterface ethernet1/1/17:1\n description bmc1:eth0\n",
+        "\ninterface ethernet1/1/41:1\n description leaf02:ethernet1/1/54:1\n",
+        "\ninterface ethernet1/1/53:4\n description gpu4:ens1f0\n",
+        "\ninterface ethernet1/1/16\n",
+    ] {
+        at(l);
+    }
+    assert_eq!(text.matches("\nport-group 1/1/").count(), 18, "{text}");
+    assert!(at("port-group 1/1/18") < at("interface ethernet1/1/1\n"));
+    for gone in [
+        "interface ethernet1/1/17\n",
+        "interface ethernet1/1/53\n",
+        "interface breakout",
+    ] {
+        assert!(!text.contains(gone), "{gone}: {text}");
+    }
+    assert_eq!(fabric::os10::parse(&text).unwrap(), config);
+    let (text, _) = text_of("leaf02");
+    assert!(
+        text.contains("!\nport-group 1/1/16\n mode Eth 10g-4x\n!\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\ninterface ethernet1/1/54:1\n description leaf01:ethernet1/1/41:1\n"),
+        "{text}"
+    );
+
+    // The 10G ports by their OS10 names, the link end by its front-panel name: the same.
+    let dir = scratch("target-port-groups");
+    let renamed = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("ethernet1/1/17-1/1/20:", "ethernet1/1/17:1-1/1/20:1:")
+        .replace("leaf01:ethernet1/1/41:1", "leaf01:ethernet1/1/41");
+    std::fs::write(dir.join("renamed.yaml"), renamed).unwrap();
+    let again = fabric::compile::compile(&load(&dir.join("renamed.yaml")));
+    assert_eq!(again, compiled);
+}

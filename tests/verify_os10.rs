@@ -379,3 +379,68 @@ fn an_os10_vlt_pair_is_decided_by_both_ends() {
         "leaf-b's domain is 2"
     );
 }
+
+/// Port groups end to end (`tests/fixtures/os10/lab/port-groups.yaml`): the lab's factory
+/// S5248F-ON leaves run every group in its native mode; a push sets the fabric's modes
+/// (disruptive: the groups' ports are re-created) and configures the new ports, and a second
+/// plan finds nothing to do; the network model, LLDP and `show interface status` see the
+/// ports under their new names (`ethernet1/1/41:1` cabled to `ethernet1/1/54:1`, the subports
+/// of 53), and `fabric verify` finds the cabling as the fabric says.
+#[test]
+fn port_groups_push_and_verify_by_their_new_names() {
+    use fabric::device::{Cli, Options, Secret, Target, dialect};
+
+    let fabric = crate::shared().join("os10/lab/port-groups.yaml");
+    let state = scratch("os10-port-groups-lab");
+    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    // Without `--allow-disruptive` the mode changes are refused.
+    let (code, out) = push_lab(&fabric, &state, &[]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("mode Eth 10g-4x"), "{out}");
+    let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive", "--verify-state"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 finding(s)"), "{out}");
+    let (code, out) = push_lab(&fabric, &state, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no change"), "{out}");
+
+    let inventory = crate::lab_ssh::lab_inventory(&state);
+    let show = |name: &str, command: &str| {
+        let a = &inventory.switches[name];
+        let target = Target::new(name, &a.host, a.port, "admin");
+        let mut opts = Options::new(state.join("known_hosts"));
+        opts.password = Some(Secret("admin".into()));
+        let mut cli = Cli::open_as(&target, &opts, &dialect::OS10).unwrap();
+        let text = cli.run(command).unwrap();
+        cli.close();
+        text
+    };
+    let lldp = show("leaf01", "show lldp neighbors");
+    let row = lldp
+        .lines()
+        .find(|l| l.starts_with("ethernet1/1/41:1 "))
+        .unwrap_or_else(|| panic!("{lldp}"));
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>()[..3],
+        ["ethernet1/1/41:1", "leaf02", "ethernet1/1/54:1"],
+        "{lldp}"
+    );
+    let status = show("leaf02", "show interface status");
+    let row = status
+        .lines()
+        .find(|l| l.starts_with("Eth 1/1/54:1 "))
+        .unwrap_or_else(|| panic!("{status}"));
+    assert!(row.contains(" up ") && row.contains(" 10G "), "{row}");
+    let groups = show("leaf01", "show port-group");
+    for want in [
+        "port-group1/1/5       Eth 10g-4x     17  18  19  20     -",
+        "port-group1/1/11      Eth 10g-4x     41  42  43  44     -",
+        "port-group1/1/15      Eth 25g-4x     53         -",
+        "port-group1/1/16      Eth 100g-1x    54         -",
+    ] {
+        assert!(groups.lines().any(|l| l == want), "{want}: {groups}");
+    }
+    let (code, out, _) = verify_lab(&fabric, &state, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 finding(s)"), "{out}");
+}

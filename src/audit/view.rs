@@ -315,11 +315,17 @@ impl View {
             }
             // The factory block prints `flowcontrol receive on|off`; neither configures.
             bare.flowcontrol_rx = None;
+            // A subport runs its breakout's speed, or its port group's mode's (`ethernet1/1/53:1`
+            // in `25g-4x`, `ethernet1/1/17:1` in `10g-4x`).
             let speed = match k {
                 os10::Iface::Ethernet(e) if e.sub.is_some() => config
                     .breakouts
                     .get(&os10::Eth::new(e.port))
-                    .and_then(|m| map_speed(m)),
+                    .and_then(|m| map_speed(m))
+                    .or_else(|| {
+                        os10::groups::speed_of(config, *e)
+                            .and_then(|g| Speed::from_gbps(u32::from(g)))
+                    }),
                 _ => None,
             };
             let v = PortView {
@@ -340,7 +346,24 @@ impl View {
             };
             ports.insert(key, v);
         }
-        for (parent, map) in &config.breakouts {
+        // A port its port group's mode breaks out is split as by a breakout map.
+        let mut maps: Vec<(os10::Eth, &str)> = config
+            .breakouts
+            .iter()
+            .map(|(e, m)| (*e, m.as_str()))
+            .collect();
+        if let Some(model) = os10::groups::model_of([&config.port_groups]) {
+            for (id, g) in &config.port_groups {
+                let (Some(group), Some(mode)) = (model.port_group(id.number), g.mode.as_deref())
+                else {
+                    continue;
+                };
+                if group.layout(mode).is_some_and(|l| l.ways > 1) {
+                    maps.extend(group.ports().map(|n| (os10::Eth::new(n), mode)));
+                }
+            }
+        }
+        for (parent, map) in &maps {
             let split = match map.rsplit_once('-').map(|(_, w)| w) {
                 Some("2x") => Some(Split::Two),
                 Some("4x") => Some(Split::Four),

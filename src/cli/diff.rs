@@ -350,7 +350,7 @@ fn os10_foreign(running: &crate::os10::Config, model: &crate::os10::models::Mode
         .keys()
         .filter(|i| match i {
             crate::os10::Iface::Ethernet(e) => {
-                e.node != 1 || e.slot != 1 || model.group(e.port).is_none()
+                e.node != 1 || e.slot != 1 || model.run(e.port).is_none()
             }
             _ => false,
         })

@@ -313,6 +313,19 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
         };
         facts.push((what, splits.join(", ").into()));
     }
+    // An OS10 model's port groups not in their native mode (the others are the model's).
+    if let crate::fabric::Hardware::Os10(m) = sw.model {
+        let changed: Vec<String> = m
+            .port_groups()
+            .filter_map(|g| {
+                let mode = sw.port_groups.get(&g.number).copied()?;
+                (mode != g.native()).then(|| format!("1/1/{} {mode}", g.number))
+            })
+            .collect();
+        if !changed.is_empty() {
+            facts.push(("Port groups", changed.join(", ").into()));
+        }
+    }
     blocks.push(Block::Table(Table {
         head: vec!["Setting", "Value"],
         rows: facts.into_iter().map(|(k, v)| vec![k.into(), v]).collect(),

@@ -335,7 +335,7 @@ impl Hardware {
     pub fn has_port(self, p: Port) -> bool {
         match self {
             Hardware::Onyx(m) => m.has_port(p),
-            Hardware::Os10(m) => p.slot == 1 && m.group(p.port).is_some(),
+            Hardware::Os10(m) => p.slot == 1 && m.run(p.port).is_some(),
         }
     }
 
@@ -357,7 +357,7 @@ impl Hardware {
         match self {
             Hardware::Onyx(m) => m.native_speed(p, split),
             // An OS10 breakout shares the port's lanes (`25g-4x` on a 100G port).
-            Hardware::Os10(m) => m.group(p.port).and_then(|g| {
+            Hardware::Os10(m) => m.run(p.port).and_then(|g| {
                 let ways = split.map_or(1, |s| u16::from(s.ways()));
                 Speed::from_gbps(u32::from(g.speed / ways))
             }),
@@ -382,6 +382,11 @@ pub struct Switch {
     pub vlans: BTreeMap<Vlan, Option<String>>,
     /// Front-panel ports that are split, and how.
     pub splits: BTreeMap<Port, Split>,
+    /// An OS10 switch's port groups (`port-group 1/1/N`), by number, each with the mode its
+    /// ports' splits and speeds give it (`10g-4x` for four SFP28 ports at 10G): every group
+    /// of the model, none on a model without. A port of a group whose mode names it as a
+    /// subport (`ethernet1/1/17:1`) is that subport in `ports`, though it is not split.
+    pub port_groups: BTreeMap<u16, &'static str>,
     /// Every usable port (split parents replaced by their subports, ports disabled by a
     /// neighbour's 4-way split left out), with its settings.
     pub ports: BTreeMap<Port, PortSettings>,

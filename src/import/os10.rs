@@ -4,7 +4,8 @@
 //! `bandwidth percent`, ECN from the `wred` profile a queue's class names, trust from `system
 //! qos`), the lossless priorities from the network-qos classes that `pause`, a VLT pair's
 //! domain as a fabric `mlag` pair and its VLTi as a `role: ipl` link, VLAN interfaces, the
-//! loopback and BGP. Whether the fabric reproduces the config is not decided here but checked
+//! loopback and BGP; a port broken out (`interface breakout`, or its port group's mode) as a
+//! `split`, and a port group's mode other than its native one as the speed of its ports. Whether the fabric reproduces the config is not decided here but checked
 //! afterwards by planning the compiled config against it (`check`): what the format cannot
 //! say is a located line of that plan. Lines the model keeps verbatim (a plan never touches
 //! them) are listed in a comment above the switch. Nothing here reads files or prints.
@@ -109,9 +110,10 @@ fn port(e: Eth) -> Port {
     }
 }
 
-/// The model with the fewest ports that has every front-panel port the config names and
-/// takes every breakout map it prints (OS10 prints each breakout-capable port's map, the
-/// native one included: a 40G switch's `map 40g-1x` is no 100G switch's).
+/// The model with the fewest ports that has every front-panel port the config names, takes
+/// every breakout map it prints (OS10 prints each breakout-capable port's map, the native one
+/// included: a 40G switch's `map 40g-1x` is no 100G switch's) and has every port group it
+/// prints, in its mode (the TOR capture prints all 18 of the S5248F-ON's).
 fn guess(c: &Config) -> Option<&'static Model> {
     let used: Vec<Eth> = c
         .interfaces
@@ -125,8 +127,15 @@ fn guess(c: &Config) -> Option<&'static Model> {
         .iter()
         .filter(|m| {
             used.iter()
-                .all(|e| e.node == 1 && e.slot == 1 && m.group(e.port).is_some())
+                .all(|e| e.node == 1 && e.slot == 1 && m.run(e.port).is_some())
                 && c.breakouts.iter().all(|(e, map)| m.allows(e.port, map))
+                && c.port_groups.iter().all(|(id, g)| {
+                    id.node == 1
+                        && id.slot == 1
+                        && m.port_group(id.number).is_some_and(|pg| {
+                            g.mode.as_deref().is_none_or(|x| pg.layout(x).is_some())
+                        })
+                })
         })
         .min_by_key(|m| m.port_count())
 }
@@ -248,6 +257,42 @@ struct Prepared<'a> {
     ports: Vec<(Port, BTreeSet<Attr>, Option<&'a String>)>,
     /// The VLTi ports, when the switch is half of an imported pair.
     ipl: BTreeSet<Port>,
+    /// Front-panel ports broken out (by `interface breakout` or their port group's mode), and
+    /// how many ways: `split` entries.
+    splits: Vec<(Port, u8)>,
+}
+
+/// An Ethernet interface of the switch, the fabric's port it is written as, and the speed
+/// written for it (none: its native one).
+type Written = (Eth, Port, Option<String>);
+
+/// Each Ethernet interface the model's ports are under the config's breakouts and port-group
+/// modes, as the fabric writes it, with the speed the fabric says when it is not the port's
+/// native one (its split's share): a subport of a split port is `ethernet1/1/53:2`; a port its
+/// group's mode names as subport 1 without a split (`ethernet1/1/17:1` in `10g-4x`) is written
+/// by its own name with its speed (`ethernet1/1/17: { speed: 10G }`), which is how a fabric
+/// asks for that mode. Also the split ports and their ways.
+fn interfaces(c: &Config, model: &Model) -> (Vec<Written>, Vec<(Port, u8)>) {
+    let all = crate::os10::groups::interfaces(c, model);
+    let mut out = Vec::with_capacity(all.len());
+    let mut splits = Vec::new();
+    for n in 1..=model.port_count() {
+        let mine: Vec<(Eth, u16)> = all.iter().copied().filter(|(e, _)| e.port == n).collect();
+        let ways = mine.len();
+        let native = model.run(n).map_or(0, |r| r.speed) / u16::try_from(ways.max(1)).unwrap_or(1);
+        if ways > 1 {
+            splits.push((Port::new(1, n), u8::try_from(ways).unwrap_or(u8::MAX)));
+        }
+        for (e, speed) in mine {
+            let fabric_port = if ways == 1 { Port::new(1, n) } else { port(e) };
+            let said = (speed != native)
+                .then(|| crate::types::Speed::from_gbps(u32::from(speed)))
+                .flatten()
+                .map(|s| s.to_string());
+            out.push((e, fabric_port, said));
+        }
+    }
+    (out, splits)
 }
 
 fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepared<'a>, String> {
@@ -268,42 +313,43 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
     let none = Interface::default();
     let mut ports = Vec::new();
     let mut ipl = BTreeSet::new();
-    for group in model.ports {
-        for n in group.first..=group.last {
-            let e = Eth::new(n);
-            let found = c.interfaces.get(&Iface::Ethernet(e));
-            let i = found.unwrap_or(&none);
-            let mut a = BTreeSet::new();
-            if let Some(m) = i.mtu {
-                a.insert(Attr::Mtu(m));
-            }
-            if i.shutdown == Some(true) {
-                a.insert(Attr::Admin("down".into()));
-            }
-            if discovery.contains(&e) {
-                // The VLTi carries the IPL's QoS (its ports are the IPL's members).
-                ipl.insert(port(e));
-                qos_attrs(c, &q, i, &mut a);
-            } else if let Some(g) = i.channel_group {
-                let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
-                let mode = match g.mode {
-                    LacpMode::Active => "active",
-                    LacpMode::Passive => "passive",
-                    LacpMode::On => "on",
-                };
-                a.insert(Attr::Bundle(
-                    pc.vlt_port_channel.is_some(),
-                    g.id,
-                    mode.into(),
-                ));
-                l2_attrs(pc, &mut a);
-                qos_attrs(c, &q, pc, &mut a);
-            } else {
-                l2_attrs(i, &mut a);
-                qos_attrs(c, &q, i, &mut a);
-            }
-            ports.push((port(e), a, found.and_then(|i| i.description.as_ref())));
+    let (ifaces, splits) = interfaces(c, model);
+    for (e, fabric, speed) in ifaces {
+        let found = c.interfaces.get(&Iface::Ethernet(e));
+        let i = found.unwrap_or(&none);
+        let mut a = BTreeSet::new();
+        if let Some(s) = speed {
+            a.insert(Attr::Speed(s));
         }
+        if let Some(m) = i.mtu {
+            a.insert(Attr::Mtu(m));
+        }
+        if i.shutdown == Some(true) {
+            a.insert(Attr::Admin("down".into()));
+        }
+        if discovery.contains(&e) {
+            // The VLTi carries the IPL's QoS (its ports are the IPL's members).
+            ipl.insert(fabric);
+            qos_attrs(c, &q, i, &mut a);
+        } else if let Some(g) = i.channel_group {
+            let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
+            let mode = match g.mode {
+                LacpMode::Active => "active",
+                LacpMode::Passive => "passive",
+                LacpMode::On => "on",
+            };
+            a.insert(Attr::Bundle(
+                pc.vlt_port_channel.is_some(),
+                g.id,
+                mode.into(),
+            ));
+            l2_attrs(pc, &mut a);
+            qos_attrs(c, &q, pc, &mut a);
+        } else {
+            l2_attrs(i, &mut a);
+            qos_attrs(c, &q, i, &mut a);
+        }
+        ports.push((fabric, a, found.and_then(|i| i.description.as_ref())));
     }
     Ok(Prepared {
         name,
@@ -311,6 +357,7 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
         model,
         ports,
         ipl,
+        splits,
     })
 }
 
@@ -561,6 +608,16 @@ pub(super) fn add(
                 )
             })
             .collect();
+        for (first, last, ways) in crate::types::compress(p.splits.iter().map(|(q, w)| (*q, w))) {
+            entries.push((
+                first,
+                range_name(first, last),
+                Settings {
+                    split: Some(*ways),
+                    ..Settings::default()
+                },
+            ));
+        }
         // The VLTi's ports are described by their link.
         let described: Vec<(Port, &String)> = p
             .ports

@@ -328,11 +328,16 @@ fn iface(c: &Config, i: Iface) -> Option<&Interface> {
 }
 
 /// A port exists on the switch (a subport of a split port, or a port that is not split) and
-/// is not shut down.
+/// is not shut down. An OS10 port its port group names as subport 1 without a split
+/// (`ethernet1/1/17:1`) is a created subport 1 in an OS10 switch's view (`lab::os10::net`);
+/// Onyx never marks an Ethernet port created.
 fn admin_up(c: &Config, p: Port) -> bool {
     let split = |q: Port| iface(c, Iface::Ethernet(q)).and_then(|i| i.split);
     let exists = match p.sub {
-        Some(n) => split(p.parent()).is_some_and(|s| n >= 1 && n <= s.ways()),
+        Some(n) => {
+            split(p.parent()).is_some_and(|s| n >= 1 && n <= s.ways())
+                || (n == 1 && iface(c, Iface::Ethernet(p)).is_some_and(|i| i.created))
+        }
         None => split(p).is_none(),
     };
     exists && iface(c, Iface::Ethernet(p)).and_then(|i| i.shutdown) != Some(true)

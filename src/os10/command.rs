@@ -1,7 +1,7 @@
 //! The grammar: one line of an OS10 running configuration (without its indentation) → the
 //! command it is, in the mode it is read in (top level, `interface`, `wred`, `class-map`,
-//! trust map, `qos-map`, `policy-map` and its classes, `system qos`, `vlt-domain`, `router
-//! bgp` and its neighbors, templates and address families).
+//! trust map, `qos-map`, `policy-map` and its classes, `system qos`, `port-group`,
+//! `vlt-domain`, `router bgp` and its neighbors, templates and address families).
 //!
 //! Each function answers `Ok(Some(command))` for a line the model knows, `Ok(None)` for a line
 //! it does not (kept verbatim by the reader), and an error for a known command with a bad
@@ -11,7 +11,7 @@
 
 use std::net::Ipv4Addr;
 
-use super::names::{self, Eth, Iface, Ranges};
+use super::names::{self, Eth, Iface, PortGroupId, Ranges};
 use super::{ChannelGroup, Color, LacpMode, QosKind, SwitchportMode, Thresholds, TrustKind};
 use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
 
@@ -129,6 +129,7 @@ pub enum Top {
     QosMap(String),
     PolicyMap(QosKind, String),
     SystemQos,
+    PortGroup(PortGroupId),
     Vlt(u8),
     Bgp(u32),
     /// `banner motd ^C`: the text up to the line that holds the delimiter is the banner's.
@@ -186,6 +187,13 @@ pub fn top(line: &str) -> Read<Top> {
         }
         ["qos-map", "traffic-class", ..] => Top::QosMap(name(&ws, 2, "a qos-map", line)?),
         ["system", "qos"] => Top::SystemQos,
+        ["port-group", g] => Top::PortGroup(PortGroupId::parse(g).or_else(|e| bad(ws[1].0, e))?),
+        ["port-group", ..] => {
+            return bad(
+                ws.get(1).map_or(line.len(), |x| x.0),
+                "a port group (`port-group 1/1/5`)",
+            );
+        }
         ["vlt-domain", ..] => {
             let Some(&n) = ws.get(1) else {
                 return bad(line.len(), "a VLT domain id");
@@ -207,6 +215,20 @@ pub fn top(line: &str) -> Read<Top> {
         ["banner", _, delim] => Top::Banner(delim.to_string()),
         _ => return Ok(None),
     }))
+}
+
+/// `mode Eth 25g-4x` inside `port-group 1/1/N` (the TOR capture); another kind of mode
+/// (`mode FC …`) is not the model's (`None`: kept verbatim).
+pub fn port_group_mode(line: &str) -> Read<String> {
+    let ws = words(line);
+    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    match w.as_slice() {
+        ["mode", "Eth", m] if is_breakout_map(m) => Ok(Some(m.to_string())),
+        ["mode", "Eth", _] => bad(ws[2].0, "a port-group mode (`25g-4x`, `10g-4x`, `100g-1x`)"),
+        ["mode", "Eth"] => bad(line.len(), "a port-group mode (`25g-4x`)"),
+        ["mode", "Eth", ..] => bad(ws[3].0, "the end of the line"),
+        _ => Ok(None),
+    }
 }
 
 /// `100g-1x`, `25g-4x`, `10g-4x`, `40g-1x`, `50g-2x`: a speed and a lane count.
@@ -625,6 +647,19 @@ mod tests {
         assert_eq!(top("interface ethernet 1/1/x").unwrap_err().column, 19);
         assert_eq!(top("interface vlan 5000").unwrap_err().column, 15);
         assert_eq!(top("interface range ethernet1/1/1-1/1/4"), Ok(None));
+        assert_eq!(
+            top("port-group 1/1/5"),
+            Ok(Some(Top::PortGroup(PortGroupId::new(5))))
+        );
+        assert_eq!(top("port-group 1/1/5:1").unwrap_err().column, 11);
+        assert_eq!(top("port-group").unwrap_err().column, 10);
+        assert_eq!(
+            port_group_mode("mode Eth 10g-4x"),
+            Ok(Some("10g-4x".to_string()))
+        );
+        assert_eq!(port_group_mode("mode FC 32g-4x"), Ok(None));
+        assert_eq!(port_group_mode("mode Eth fast").unwrap_err().column, 9);
+        assert_eq!(port_group_mode("mode Eth").unwrap_err().column, 8);
         assert_eq!(
             trust_entry(TrustKind::Dot1p, "qos-group 0 dot1p 0-2,4,6-7")
                 .unwrap()

@@ -39,13 +39,25 @@ pub fn compile_switch(sw: &Switch) -> Config {
     }
     // Every breakout-capable port's map, the native one where the port is not split: OS10
     // prints them all (`Model::breakout`). The fabric validation refused the splits a port
-    // cannot do, and those set through `port-group`.
+    // cannot do. A model with port groups prints every group's mode instead, native ones
+    // included (the TOR capture prints all 18), each the mode the validation settled from its
+    // ports' splits and speeds.
     if let crate::fabric::Hardware::Os10(m) = sw.model {
         for port in sw.model.ports() {
             let ways = sw.splits.get(&port).map_or(1, |s| s.ways());
             if let Ok(Some(map)) = m.breakout(port.port, ways) {
                 c.breakouts.insert(os10_eth(port), map.to_string());
             }
+        }
+        for g in m.port_groups() {
+            let mode = sw.port_groups.get(&g.number).copied().unwrap_or(g.native());
+            c.port_groups.insert(
+                super::PortGroupId::new(g.number),
+                super::PortGroup {
+                    mode: Some(mode.to_string()),
+                    extras: Vec::new(),
+                },
+            );
         }
     }
 

@@ -21,6 +21,7 @@ use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
 mod apply;
 pub mod command;
 pub mod compile;
+pub mod groups;
 pub mod models;
 pub mod names;
 pub mod parse;
@@ -29,7 +30,7 @@ pub mod render;
 pub mod script;
 pub mod show;
 
-pub use names::{Eth, Iface, Ranges};
+pub use names::{Eth, Iface, PortGroupId, Ranges};
 pub use parse::{ParseError, Problem, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
 
@@ -68,6 +69,10 @@ pub const ORDER: &[(Kind, &str)] = &[
         "10.5.3.2 TOR: after the policy-maps, before `port-group`",
     ),
     (
+        Kind::PortGroup,
+        "10.5.3.2 TOR: after `system qos`, before the interfaces, by number",
+    ),
+    (
         Kind::Interface,
         "10.5.x: vlan, loopback, mgmt, ethernet (port-channel before loopback UNCONFIRMED: no capture has both)",
     ),
@@ -90,6 +95,7 @@ pub enum Kind {
     QosMap,
     PolicyMap,
     SystemQos,
+    PortGroup,
     Interface,
     Bgp,
     Vlt,
@@ -122,6 +128,7 @@ pub enum Key {
     QosMap(String),
     PolicyMap(QosKind, String),
     SystemQos,
+    PortGroup(PortGroupId),
     Interface(Iface),
     Bgp,
     Vlt,
@@ -139,6 +146,7 @@ impl Key {
             Key::QosMap(_) => Kind::QosMap,
             Key::PolicyMap(..) => Kind::PolicyMap,
             Key::SystemQos => Kind::SystemQos,
+            Key::PortGroup(_) => Kind::PortGroup,
             Key::Interface(_) => Kind::Interface,
             Key::Bgp => Kind::Bgp,
             Key::Vlt => Kind::Vlt,
@@ -362,6 +370,17 @@ pub struct SystemQos {
     pub extras: Extras,
 }
 
+/// `port-group 1/1/N`: a group of front-panel ports whose mode (`mode Eth 10g-4x`) says how
+/// many interfaces its ports are, at which speed, and so what they are named (the TOR
+/// capture: `ethernet1/1/17:1` in a group in `10g-4x`). Which ports a group holds is the
+/// model's ([`models::Group`]), not the configuration's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PortGroup {
+    /// `mode Eth 25g-4x`. Other modes (`mode FC …`) are kept verbatim.
+    pub mode: Option<String>,
+    pub extras: Extras,
+}
+
 /// `vlt-domain N`: a VLT pair's domain.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Vlt {
@@ -513,6 +532,8 @@ pub struct Config {
     pub qos_maps: Vec<QosMap>,
     pub policy_maps: Vec<PolicyMap>,
     pub system_qos: Option<SystemQos>,
+    /// `port-group 1/1/N`, by group.
+    pub port_groups: BTreeMap<PortGroupId, PortGroup>,
     pub interfaces: BTreeMap<Iface, Interface>,
     pub bgp: Option<Bgp>,
     pub vlt: Option<Vlt>,
@@ -550,6 +571,7 @@ impl Config {
         if self.system_qos.is_some() {
             out.push(Key::SystemQos);
         }
+        out.extend(self.port_groups.keys().map(|g| Key::PortGroup(*g)));
         out.extend(self.interfaces.keys().map(|i| Key::Interface(*i)));
         if self.bgp.is_some() {
             out.push(Key::Bgp);
@@ -581,7 +603,8 @@ impl Config {
                 .position(|c| c.kind == *t && c.name == *n)),
             _ => 0,
         };
-        let sorted = matches!(k, Key::Breakout(_) | Key::Interface(_)).then(|| k.clone());
+        let sorted = matches!(k, Key::Breakout(_) | Key::PortGroup(_) | Key::Interface(_))
+            .then(|| k.clone());
         (k.kind().rank(), within, sorted)
     }
 

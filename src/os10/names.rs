@@ -1,8 +1,9 @@
 //! OS10's names and small value sets, as `show running-configuration` spells them: interfaces
 //! (`ethernet1/1/1`, breakouts `ethernet1/1/1:1`, `port-channel12`, `vlan7`, `loopback0`,
-//! `mgmt1/1/1`), the comma-and-dash sets of small numbers (`qos-group 0-2,4,6-7`), VLAN lists
-//! (`switchport trunk allowed vlan 2,4,7`) and port lists (`discovery-interface
-//! ethernet1/1/49-1/1/52`). Text ⇄ value only; what they mean is the model's.
+//! `mgmt1/1/1`), port groups (`port-group 1/1/5`), the comma-and-dash sets of small numbers
+//! (`qos-group 0-2,4,6-7`), VLAN lists (`switchport trunk allowed vlan 2,4,7`) and port lists
+//! (`discovery-interface ethernet1/1/49-1/1/52`). Text ⇄ value only; what they mean is the
+//! model's.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -85,6 +86,56 @@ impl fmt::Display for Eth {
 }
 
 impl Serialize for Eth {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A port group `node/slot/N`, as `port-group 1/1/5` names it (the AzureStack TOR capture,
+/// 10.5.3.2: `port-group 1/1/1` … `port-group 1/1/18`). Not a port: a group of them, whose
+/// mode (`mode Eth 10g-4x`) decides what the ports are named and run at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PortGroupId {
+    pub node: u8,
+    pub slot: u8,
+    pub number: u16,
+}
+
+impl PortGroupId {
+    /// Group `number` of a fixed-port switch (node 1, slot 1).
+    pub fn new(number: u16) -> PortGroupId {
+        PortGroupId {
+            node: 1,
+            slot: 1,
+            number,
+        }
+    }
+
+    /// Reads `1/1/5`; the error says what is wrong.
+    pub fn parse(s: &str) -> Result<PortGroupId, String> {
+        match Eth::parse(s) {
+            Ok(Eth {
+                node,
+                slot,
+                port,
+                sub: None,
+            }) => Ok(PortGroupId {
+                node,
+                slot,
+                number: port,
+            }),
+            _ => Err(format!("`{s}` is not a port group (`1/1/5`)")),
+        }
+    }
+}
+
+impl fmt::Display for PortGroupId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.node, self.slot, self.number)
+    }
+}
+
+impl Serialize for PortGroupId {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }

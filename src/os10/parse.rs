@@ -14,7 +14,7 @@ use std::mem::{Discriminant, discriminant};
 use super::command::{self, Bad, BgpCmd, PeerCmd, Top};
 use super::{
     AddressFamily, Bgp, ClassMap, Config, Entry, Extras, Interface, Key, Peer, PolicyClass,
-    PolicyMap, QosKind, QosMap, SystemQos, TrustMap, Vlt, Wred,
+    PolicyMap, PortGroup, QosKind, QosMap, SystemQos, TrustMap, Vlt, Wred,
 };
 pub use crate::config_error::{ParseError, Problem};
 
@@ -375,6 +375,16 @@ fn system_qos(r: &Reader<'_>, nodes: &[Node]) -> Result<SystemQos, ParseError> {
     let extras = settings(r, nodes, command::system_qos, |c| q.apply(c))?;
     q.extras = extras;
     Ok(q)
+}
+
+/// A `port-group` block: its `mode Eth …`, once.
+fn port_group(r: &Reader<'_>, nodes: &[Node]) -> Result<PortGroup, ParseError> {
+    let mut g = PortGroup::default();
+    let extras = settings(r, nodes, command::port_group_mode, |m| {
+        g.mode = Some(m.clone())
+    })?;
+    g.extras = extras;
+    Ok(g)
 }
 
 fn vlt(r: &Reader<'_>, id: u8, nodes: &[Node]) -> Result<Vlt, ParseError> {
@@ -790,6 +800,11 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
         Top::SystemQos => {
             cfg.system_qos.get_or_insert(system_qos(r, kids)?);
             Key::SystemQos
+        }
+        Top::PortGroup(id) => {
+            let g = port_group(r, kids)?;
+            cfg.port_groups.entry(id).or_insert(g);
+            Key::PortGroup(id)
         }
         Top::Vlt(id) => {
             let v = vlt(r, id, kids)?;

@@ -6,8 +6,9 @@
 //! look like — the intended state for what the model knows, the running config for what it
 //! keeps verbatim (top-level text, unknown lines inside blocks), for what a command cannot
 //! take back (a port's or neighbor's `shutdown`/`no shutdown`), for physical ports (never
-//! deleted, but re-created with no settings when their breakout map changes), for a port's
-//! breakout map the intent does not state, for a `system qos` that holds lines the model does not know, and for the order
+//! deleted, but re-created with no settings when their breakout map or port-group mode
+//! changes), for a port's breakout map and a port group's mode the intent does not state, for
+//! a `system qos` that holds lines the model does not know, and for the order
 //! of named items the switch keeps in creation order — and [`plan`] lists the steps such that applying them
 //! ([`script::apply`](super::script::apply)) to the running config gives the target. Each step
 //! carries its impact class ([`rules::RULES`]); the order over the top level is data
@@ -343,7 +344,7 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
                 }
             }
             Stage::Vacate => {
-                let gone = target::rebroken(&running.breakouts, &goal.breakouts);
+                let gone = target::rebroken(running, &goal.breakouts, &goal.port_groups);
                 let names: std::collections::HashSet<String> = running
                     .interfaces
                     .keys()

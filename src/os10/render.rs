@@ -12,7 +12,7 @@ use std::net::Ipv4Addr;
 use minijinja::{Environment, Value};
 use serde::Serialize;
 
-use super::names::{self, Eth, Iface, Ranges};
+use super::names::{self, Eth, Iface, PortGroupId, Ranges};
 use super::{
     AddressFamily, Config, Extras, Interface, Key, LacpMode, Peer, Printed, SwitchportMode,
 };
@@ -124,6 +124,10 @@ enum Row<'a> {
     Priority,
     RandomDetect(&'a str),
     SystemQosBlock,
+    /// `port-group 1/1/N`.
+    PortGroupBlock(PortGroupId),
+    /// `mode Eth 25g-4x` of a port group.
+    PortMode(&'a str),
     /// `vlt-domain N`.
     VltBlock(u8),
     Backup(Ipv4Addr),
@@ -467,6 +471,11 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<(Row<'a>, Vec<Node<'a>>)> {
             policies(&mut push, s.policy_in.as_deref(), s.policy_out.as_deref());
             (Row::SystemQosBlock, weave(l, &s.extras))
         }
+        Key::PortGroup(g) => {
+            let pg = c.port_groups.get(g)?;
+            let l = lines_of(pg.mode.as_deref().map(Row::PortMode));
+            (Row::PortGroupBlock(*g), weave(l, &pg.extras))
+        }
         Key::Vlt => {
             // Alphabetical, as the TOR capture prints them.
             let v = c.vlt.as_ref()?;
@@ -672,6 +681,13 @@ fn check(c: &Config) -> Result<(), String> {
             word("a name in `system qos`", n)?;
         }
         extras("`system qos`", &s.extras)?;
+    }
+    for (g, pg) in &c.port_groups {
+        let what = format!("`port-group {g}`");
+        if let Some(m) = &pg.mode {
+            word(&format!("the mode of {what}"), m)?;
+        }
+        extras(&what, &pg.extras)?;
     }
     if let Some(v) = &c.vlt {
         extras("`vlt-domain`", &v.extras)?;

@@ -18,8 +18,8 @@ use super::command::{self, BgpCmd, IfaceCmd, PeerCmd, Top};
 use super::plan::rules::{Arg, Field, NEGATIONS};
 use super::plan::{deletable, reanchored};
 use super::{
-    ClassMap, Color, Config, Eth, Iface, Interface, Peer, PolicyClass, PolicyMap, QosKind, QosMap,
-    TrustKind, TrustMap, Vlt, Wred, names,
+    ClassMap, Color, Config, Eth, Iface, Interface, Peer, PolicyClass, PolicyMap, PortGroupId,
+    QosKind, QosMap, TrustKind, TrustMap, Vlt, Wred, groups, names,
 };
 
 /// A command the switch refuses: its line (1-based), its text, and why.
@@ -56,6 +56,7 @@ enum Mode {
     PolicyMap(QosKind, String),
     Class(QosKind, String, String),
     SystemQos,
+    PortGroup(PortGroupId),
     Vlt,
     Bgp,
     BgpAf,
@@ -77,6 +78,7 @@ fn fields(mode: Option<&Mode>) -> RangeInclusive<Field> {
         Some(Mode::PolicyMap(..)) => Class..=Class,
         Some(Mode::Class(..)) => Bandwidth..=RandomDetect,
         Some(Mode::SystemQos) => SystemTrustMap..=SystemPolicyOut,
+        Some(Mode::PortGroup(_)) => PortGroupMode..=PortGroupMode,
         Some(Mode::Vlt) => VltBackup..=VltMac,
         Some(Mode::Bgp) => MultipathRelax..=Neighbor,
         Some(Mode::BgpAf) => Network..=Network,
@@ -429,8 +431,31 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 _ => return Err(unknown(mode)),
             }
         }
-        Some(Mode::PeerAf(_)) => return Err(unknown(mode)),
+        Some(Mode::PortGroup(_) | Mode::PeerAf(_)) => return Err(unknown(mode)),
     }
+    Ok(())
+}
+
+/// A port group's mode: set, and the interfaces of the ports whose mode changes deleted, as a
+/// breakout change deletes them ([`rebreak`]); the new mode's are created when entered. A
+/// mode the group does not take, where the configuration's groups name a model
+/// ([`groups::model_of`]), is refused.
+fn set_group_mode(c: &mut Config, id: PortGroupId, mode: String) -> Done {
+    let before = c.port_groups.clone();
+    c.port_groups.entry(id).or_default().mode = Some(mode.clone());
+    if let Some(model) = groups::model_of([&c.port_groups])
+        && let Some(g) = model.port_group(id.number)
+        && g.layout(&mode).is_none()
+    {
+        c.port_groups = before;
+        return Err(format!(
+            "port group {id} of the {} takes `mode Eth` {}",
+            model.name,
+            g.run.maps.join(", ")
+        ));
+    }
+    let gone = groups::regrouped(&before, &c.port_groups);
+    groups::vacate(c, &gone);
     Ok(())
 }
 
@@ -535,6 +560,10 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                 Top::SystemQos => {
                     c.system_qos.get_or_insert_with(Default::default);
                     Some(Mode::SystemQos)
+                }
+                Top::PortGroup(id) => {
+                    c.port_groups.entry(id).or_default();
+                    Some(Mode::PortGroup(id))
                 }
                 Top::Vlt(id) => {
                     match &c.vlt {
@@ -653,6 +682,13 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                 .map_err(bad)?
                 .ok_or(unknown(mode.as_ref()))?;
             c.system_qos.as_mut().ok_or("no system qos")?.apply(&cmd);
+            None
+        }
+        Some(Mode::PortGroup(id)) => {
+            let m = command::port_group_mode(line)
+                .map_err(bad)?
+                .ok_or(unknown(mode.as_ref()))?;
+            set_group_mode(c, *id, m)?;
             None
         }
         Some(Mode::Vlt) => {

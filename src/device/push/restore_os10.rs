@@ -21,6 +21,7 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
     }
     back!(hostname, dcbx, system_qos, vlt);
     super::restore::put_back(&mut t.breakouts, &before.breakouts, &pushed.breakouts);
+    super::restore::put_back(&mut t.port_groups, &before.port_groups, &pushed.port_groups);
     named(&mut t.wred, &before.wred, &pushed.wred, |x| x.name.clone());
     named(
         &mut t.class_maps,

@@ -41,6 +41,8 @@
 //! - E045 — speed above the port's native speed
 //! - E046 — port taken by a neighbour's 4-way split
 //! - E047 — peer pattern malformed or not matching the number of ports
+//! - E048 — ports of one OS10 port group at different speeds, or at a speed no mode of the
+//!   group runs (`port_groups`)
 //! - E050 — malformed link end, or a link to an unknown switch
 //! - E051 — link ends disagree on speed, MTU, PFC or trust
 //! - E052 — link ends of different lengths, or a link to itself
@@ -96,6 +98,7 @@ mod links;
 mod mlag;
 mod network;
 mod nics;
+mod port_groups;
 mod ports;
 mod preset;
 mod qos;
@@ -124,6 +127,12 @@ struct Pending {
     implied: Layer,
     /// The switch's index in the file's `switches`.
     index: usize,
+    /// OS10 ports named as their port group's subport (`ethernet1/1/17:1`) without a split,
+    /// and where each is first named so: whether that is their name is their group's mode's
+    /// to say ([`port_groups`]).
+    named_sub: BTreeMap<Port, Span>,
+    /// Front-panel ports their port group's mode names as subport 1 (`ethernet1/1/17:1`).
+    renamed: BTreeSet<u16>,
 }
 
 /// Port settings as written at one place (defaults, a profile, an entry), with positions, so
@@ -419,6 +428,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 qos,
                 vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
                 splits: BTreeMap::new(),
+                port_groups: BTreeMap::new(),
                 ports: BTreeMap::new(),
                 set_hostname,
                 extra,
@@ -437,6 +447,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             bundles: BTreeMap::new(),
             implied,
             index,
+            named_sub: BTreeMap::new(),
+            renamed: BTreeSet::new(),
         };
         hosts::switch_vlans(&mut cx, sw, &vlans, &mut p.switch);
         let entries: &[(Sp<String>, RawPort)] = sw
@@ -531,6 +543,11 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let usable = check_ports(&mut cx, &p.switch, disabled, &ports, at, split_only);
             if !usable || !has_settings {
                 continue;
+            }
+            for port in &ports {
+                if ports::group_subport(&p.switch, *port) {
+                    p.named_sub.entry(*port).or_insert(at);
+                }
             }
             let mut layer = cx.layer(&settings);
             if let Some(d) = &entry.description {
@@ -663,9 +680,12 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             }
             let mut ok = true;
             for (sw, port, at) in [(&sa, *x, at_a), (&sb, *y, at_b)] {
-                if let Some(p) = pending.get(sw.as_str()) {
+                if let Some(p) = pending.get_mut(sw.as_str()) {
                     let (switch, disabled) = (&p.switch, &p.disabled);
                     ok &= check_ports(&mut cx, switch, disabled, &[port], at, false);
+                    if ports::group_subport(&p.switch, port) {
+                        p.named_sub.entry(port).or_insert(at);
+                    }
                 }
             }
             if !ok {
@@ -694,6 +714,10 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
+    // OS10 port groups: each group's mode from its ports' splits and speeds, and the ports a
+    // mode names as subports (`ethernet1/1/17:1`) renamed so before they are resolved.
+    port_groups::settle(&mut cx, &mut pending, &mut link_pairs, &profiles, &defaults);
+
     // Resolve every port of every switch: entry → profile → fabric defaults, first value wins.
     let empty = Layer::default();
     let link_ends: BTreeSet<(&str, Port)> = link_pairs
@@ -710,6 +734,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             }
             match sw.splits.get(&port) {
                 Some(s) => ports.extend((1..=s.ways()).map(|i| Port::sub(port.slot, port.port, i))),
+                None if p.renamed.contains(&port.port) => {
+                    ports.push(Port::sub(port.slot, port.port, 1))
+                }
                 None => ports.push(port),
             }
         }

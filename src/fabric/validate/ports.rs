@@ -31,6 +31,12 @@ pub(super) fn describe_ports_on(sw: &Switch, ports: &[Port]) -> String {
     if sw.os() == crate::fabric::Os::Onyx {
         return describe_ports(ports);
     }
+    let noun = if ports.len() == 1 { "port" } else { "ports" };
+    format!("{noun} {}", list_ports_on(sw, ports))
+}
+
+/// The ports and runs of [`describe_ports_on`], without the noun: `ethernet1/1/17-1/1/20`.
+pub(super) fn list_ports_on(sw: &Switch, ports: &[Port]) -> String {
     let unit = ();
     let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
     let list: Vec<String> = runs
@@ -44,8 +50,7 @@ pub(super) fn describe_ports_on(sw: &Switch, ports: &[Port]) -> String {
             }
         })
         .collect();
-    let noun = if ports.len() == 1 { "port" } else { "ports" };
-    format!("{noun} {}", list.join(", "))
+    list.join(", ")
 }
 
 /// Checks the ports of an entry or link end against the switch: they exist, subports belong
@@ -73,6 +78,8 @@ pub(super) fn check_ports(
         } else {
             match (port.sub, sw.splits.get(&p)) {
                 (Some(sub), Some(split)) if sub > split.ways() => no_sub.push(port),
+                // Its port group's mode, settled once every port is claimed, decides.
+                (Some(1), None) if group_subport(sw, port) => {}
                 (Some(_), None) => unsplit.push(port),
                 (None, Some(_)) if !split_only => parent.push(port),
                 _ => {}
@@ -162,6 +169,19 @@ pub(super) fn check_ports(
         && no_sub.is_empty()
         && unsplit.is_empty()
         && parent.is_empty()
+}
+
+/// Whether `port` is `ethernet1/1/N:1` of an OS10 port N in a port group some mode of which
+/// names its ports so without a split (the S5248F-ON's SFP28 ports in `10g-4x`, the TOR
+/// capture): a name the port has or not by its group's mode ([`super::port_groups`]).
+pub(super) fn group_subport(sw: &Switch, port: Port) -> bool {
+    let crate::fabric::Hardware::Os10(m) = sw.model else {
+        return false;
+    };
+    port.sub == Some(1)
+        && port.slot == 1
+        && !sw.splits.contains_key(&port.parent())
+        && m.port_group_of(port.port).is_some_and(|g| g.renames())
 }
 
 /// `leaf01:1/31` or `leaf01:1/29-1/32` → the switch's name and its ports.

@@ -10,8 +10,10 @@
 //! - E073 — a key the switch's OS has no meaning for (or that is not yet compiled for it)
 //! - E074 — an OS10 release that is not one
 //!
-//! A `split` on an OS10 switch is the port's `interface breakout` map ([`breakouts`]): E042
-//! where the model's port does not take it.
+//! A `split` on an OS10 switch is the port's `interface breakout` map, or on a model with port
+//! groups its group's mode ([`breakouts`]): E042 where the model's port does not take it. The
+//! mode itself is settled with the group's speeds once every port is claimed
+//! (`port_groups`).
 
 use super::ports::refuse_splits;
 use super::*;
@@ -334,7 +336,8 @@ pub(super) fn ports(cx: &mut Cx, os: Os, text: &str, at: Span) -> Option<Vec<Por
     }
 }
 
-/// `1/1/5`, `1/1/1-1/1/8` or `1/1/5:2` (after `ethernet`) → ports of slot 1.
+/// `1/1/5`, `1/1/1-1/1/8`, `1/1/5:2` or `1/1/17:1-1/1/20:1` (after `ethernet`) → ports of
+/// slot 1.
 fn os10_ports(s: &str) -> Result<Vec<Port>, String> {
     let bad = |why: String| format!("`ethernet{s}`: {why}");
     let one = |x: &str| -> Result<Port, String> {
@@ -357,13 +360,19 @@ fn os10_ports(s: &str) -> Result<Vec<Port>, String> {
             (p, p)
         }
     };
+    // Ports a port group names as subport 1 (`ethernet1/1/17:1-1/1/20:1`, the names of a
+    // `10g-4x` group's ports, the TOR capture) run from port to port.
+    if a.sub == Some(1) && b.sub == Some(1) && a.port < b.port {
+        return Ok((a.port..=b.port).map(|n| Port::sub(1, n, 1)).collect());
+    }
     // The same walk as an Onyx range, so ranges mean the same on both OSes.
     parse_port_range(&crate::types::format_range(a, b)).map_err(bad)
 }
 
 /// `split` on an OS10 switch: `interface breakout` of each port, where the model's port takes
-/// the map (E042 otherwise, with the maps it takes); ports the model lacks and names that are
-/// not ports are reported in pass 2.
+/// the map, or a port group's mode that breaks the port out so (E042 otherwise, with the maps
+/// or modes it takes); ports the model lacks and names that are not ports are reported in
+/// pass 2.
 pub(super) fn breakouts(
     cx: &mut Cx,
     sw: &mut Switch,
@@ -390,7 +399,7 @@ pub(super) fn breakouts(
             subports.push(port);
             continue;
         }
-        if model.group(port.port).is_none() {
+        if model.run(port.port).is_none() {
             continue;
         }
         match model.breakout(port.port, split.ways()) {

@@ -8,7 +8,7 @@
 use std::mem::discriminant;
 
 use crate::os10::command::{self, Bad, Top};
-use crate::os10::{self, Config, Iface, QosKind, TrustKind};
+use crate::os10::{self, Config, Iface, PortGroupId, QosKind, TrustKind};
 
 /// A configuration mode below `(config)`: the block its lines go into.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub enum Ctx {
     /// A `class` block inside a policy-map of this kind.
     PolicyClass(QosKind),
     SystemQos,
+    /// `port-group 1/1/N`.
+    PortGroup(PortGroupId),
     Vlt(u8),
     Bgp(u32),
     /// `address-family ipv4 unicast` of the BGP instance.
@@ -88,6 +90,7 @@ fn key(ctx: Option<&Ctx>, line: &str) -> Result<Option<String>, Bad> {
         Some(Ctx::PolicyMap(_)) => None,
         Some(Ctx::PolicyClass(k)) => command::class_line(*k, line)?.map(|c| d(&discriminant(&c))),
         Some(Ctx::SystemQos) => command::system_qos(line)?.map(|c| d(&discriminant(&c))),
+        Some(Ctx::PortGroup(_)) => command::port_group_mode(line)?.map(|_| "mode".into()),
         Some(Ctx::Vlt(_)) => command::vlt(line)?.map(|c| d(&discriminant(&c))),
         Some(Ctx::Bgp(_)) => match command::bgp(line)? {
             Some(
@@ -144,6 +147,7 @@ fn read_tidy(ctx: Option<&Ctx>, line: &str) -> Result<Line, Refused> {
             Some(Top::QosMap(_)) => Some((Ctx::QosMap, line.clone())),
             Some(Top::PolicyMap(k, _)) => Some((Ctx::PolicyMap(k), line.clone())),
             Some(Top::SystemQos) => Some((Ctx::SystemQos, line.clone())),
+            Some(Top::PortGroup(g)) => Some((Ctx::PortGroup(g), format!("port-group {g}"))),
             Some(Top::Vlt(n)) => Some((Ctx::Vlt(n), line.clone())),
             Some(Top::Bgp(asn)) => Some((Ctx::Bgp(asn), line.clone())),
             // A banner's text is read up to its delimiter: not taken at the lab's prompt.

@@ -11,7 +11,9 @@
 //! typed in a sub-mode moving to its own mode (`interface port-channel100` typed at
 //! `(conf-if-vl-7)#`, CSM session). Transaction mode (`start transaction`, then `commit` or
 //! `discard`, at the `#` prompt) is Dell's knowledge-base article 000120163 ("available as of
-//! 10.4.x"). Everything else the lab prints is in one table, [`Unconfirmed`].
+//! 10.4.x"). `show port-group` and the names a port group's mode gives its ports
+//! (`ethernet1/1/17:1` in `10g-4x`) are the AzureStack TOR's (10.5.3.2). Everything else the
+//! lab prints is in one table, [`Unconfirmed`] (the port-group mode's prompt among it).
 
 mod edit;
 mod files;
@@ -86,6 +88,9 @@ pub enum Unconfirmed {
     NoSuchFile,
     /// `show vlt N` of a domain the switch does not have.
     NoVltDomain,
+    /// The prompt of `port-group 1/1/N`'s mode, `{}` the group (`conf-pg-1/1/5`): the Dell
+    /// OS10 user guide's examples as recalled, no capture.
+    PortGroupPrompt,
 }
 
 impl Unconfirmed {
@@ -122,6 +127,7 @@ impl Unconfirmed {
             }
             Unconfirmed::NoSuchFile => "% Error: File not found.",
             Unconfirmed::NoVltDomain => "% Error: VLT domain is not configured.",
+            Unconfirmed::PortGroupPrompt => "conf-pg-{}",
         }
     }
 
@@ -166,6 +172,9 @@ fn mode_prompt(ctx: &Ctx, header: &str) -> String {
         Ctx::PolicyClass(QosKind::Queuing) => "config-pmap-c-que".into(),
         Ctx::PolicyClass(QosKind::NetworkQos) => "config-pmap-c-nqos".into(),
         Ctx::SystemQos => "config-sys-qos".into(),
+        Ctx::PortGroup(g) => Unconfirmed::PortGroupPrompt
+            .text()
+            .replace("{}", &g.to_string()),
         Ctx::Vlt(n) => format!("conf-vlt-{n}"),
         Ctx::Bgp(_) => format!("config-router-bgp-{last}"),
         Ctx::BgpAf => "configure-router-bgpv4-af".into(),
@@ -191,14 +200,23 @@ pub struct Os10Switch {
 }
 
 impl Os10Switch {
-    /// A switch as it leaves the factory, named: `hostname`, the model's front-panel ports
-    /// up, in VLAN 1, as a factory OS10 prints them (`no shutdown`, `switchport access vlan
-    /// 1`, `flowcontrol receive on`: grantcurell's 10.5.0.2 `show configuration`).
+    /// A switch as it leaves the factory, named: `hostname`, the model's port groups in their
+    /// native modes (OS10 prints every group, native ones included: the TOR capture), its
+    /// front-panel ports up, in VLAN 1, as a factory OS10 prints them (`no shutdown`,
+    /// `switchport access vlan 1`, `flowcontrol receive on`: grantcurell's 10.5.0.2 `show
+    /// configuration`).
     pub fn factory(hostname: &str, model: Option<&'static os10::models::Model>) -> Os10Switch {
         let model = model
             .or_else(|| os10::models::Model::named(LAB_MODEL))
             .unwrap_or(&os10::models::MODELS[0]);
         let mut text = format!("! Version {LAB_RELEASE}\n!\nhostname {hostname}\n");
+        for g in model.port_groups() {
+            text.push_str(&format!(
+                "!\nport-group 1/1/{}\n mode Eth {}\n",
+                g.number,
+                g.native()
+            ));
+        }
         for port in 1..=model.port_count() {
             text.push_str(&format!(
                 "!\ninterface ethernet1/1/{port}\n no shutdown\n switchport access vlan 1\n flowcontrol receive on\n"
@@ -535,6 +553,10 @@ impl Os10Session {
                 _ => show::running(config),
             },
             ["version"] => Ok(show::version(sw)),
+            // A model without port groups does not know the command (UNCONFIRMED).
+            ["port-group"] if sw.model.port_groups().next().is_some() => {
+                Ok(show::port_groups(config, sw.model))
+            }
             _ => return Unconfirmed::Unrecognized.reply(),
         };
         match out {
@@ -640,6 +662,10 @@ impl Os10Session {
             Ok(c) => c,
             Err(e) => return refusal(&e),
         };
+        let new = match regroup(sw.model, config, new) {
+            Some(c) => c,
+            None => return Reply::text(format!("{ILLEGAL}\n")),
+        };
         let mut path = here;
         if let (Line::Open(ctx, h), false) = (line, negated) {
             path.push((ctx, h));
@@ -654,6 +680,30 @@ impl Os10Session {
         }
         Reply::default()
     }
+}
+
+/// A change of port groups as the switch takes it: a group the model has, in a mode it takes
+/// (else `None`: refused as a wrong value, `% Error: Illegal parameter.`), and the interfaces
+/// of the ports whose mode changes deleted, the new mode's created when entered (as
+/// [`os10::script`] has it for breakouts and port groups; UNCONFIRMED by a capture).
+fn regroup(model: &os10::models::Model, old: &Config, mut new: Config) -> Option<Config> {
+    if new.port_groups == old.port_groups {
+        return Some(new);
+    }
+    for (id, g) in &new.port_groups {
+        if old.port_groups.get(id) == Some(g) {
+            continue;
+        }
+        let group = (id.node == 1 && id.slot == 1)
+            .then(|| model.port_group(id.number))
+            .flatten()?;
+        if let Some(m) = &g.mode {
+            group.layout(m)?;
+        }
+    }
+    let gone = os10::groups::regrouped(&old.port_groups, &new.port_groups);
+    os10::groups::vacate(&mut new, &gone);
+    Some(new)
 }
 
 fn refusal(r: &Refused) -> Reply {

@@ -50,6 +50,38 @@ pub fn view(config: &Config) -> onyx::Config {
                 .split = Some(split);
         }
     }
+    // Port groups: a port its group's mode breaks out is split as by a breakout map; one it
+    // names as subport 1 without a split (`ethernet1/1/17:1` in `10g-4x`, the TOR capture)
+    // exists as that subport, configured or not (the network counts a created subport 1).
+    if let Some(model) = crate::os10::groups::model_of([&config.port_groups]) {
+        for (eth, _) in crate::os10::groups::interfaces(config, model) {
+            let Some(g) = model.port_group_of(eth.port) else {
+                continue;
+            };
+            let mode = config
+                .port_groups
+                .get(&crate::os10::PortGroupId::new(g.number))
+                .and_then(|p| p.mode.as_deref())
+                .unwrap_or(g.native());
+            match g.layout(mode) {
+                Some(l) if l.ways > 1 => {
+                    out.interfaces
+                        .entry(OnyxIface::Ethernet(port_of(crate::os10::Eth::new(
+                            eth.port,
+                        ))))
+                        .or_default()
+                        .split = split_of(mode);
+                }
+                Some(l) if l.renamed => {
+                    out.interfaces
+                        .entry(OnyxIface::Ethernet(port_of(eth)))
+                        .or_default()
+                        .created = true;
+                }
+                _ => {}
+            }
+        }
+    }
     // Port-channels that are VLT ports bundle across the pair, as Onyx's MLAG port-channels.
     let vlt: Vec<u16> = config
         .interfaces

@@ -1,7 +1,7 @@
 //! The `show` commands of the lab's OS10 switch, in the layouts the captures show:
 //! `show running-configuration` (the renderer's text), `… interface NAME` (the block after a
-//! `!`, CSM `sw-cdu-001`), `show version` (AzureStack TOR, 10.5.3.2). What the network around
-//! the switch decides is in [`super::state`].
+//! `!`, CSM `sw-cdu-001`), `show version` and `show port-group` (AzureStack TOR, 10.5.3.2).
+//! What the network around the switch decides is in [`super::state`].
 
 use std::time::Instant;
 
@@ -79,4 +79,30 @@ pub fn version(sw: &Os10Switch) -> String {
         model = sw.model.name,
         up = uptime(sw.booted),
     )
+}
+
+/// `show port-group`, the TOR's layout (10.5.3.2, S5248F-ON): each group of the model with its
+/// mode (the configuration's, else the native one) and its ports. The capture's spacing: the
+/// name and mode columns padded to 22 and 15, the ports joined by two spaces, then five spaces
+/// before the FEM column's `-`, nine after a group's only port (as captured; the rule behind
+/// it is not known, so other layouts are UNCONFIRMED).
+pub fn port_groups(config: &Config, model: &os10::models::Model) -> String {
+    let mut out = String::from("Port-group            Mode           Ports     FEM\n");
+    for g in model.port_groups() {
+        let mode = config
+            .port_groups
+            .get(&os10::PortGroupId::new(g.number))
+            .and_then(|p| p.mode.as_deref())
+            .unwrap_or(g.native());
+        let ports: Vec<String> = g.ports().map(|n| n.to_string()).collect();
+        let gap = if g.size() == 1 { 9 } else { 5 };
+        out.push_str(&format!(
+            "{:<22}{:<15}{}{}-\n",
+            format!("port-group1/1/{}", g.number),
+            format!("Eth {mode}"),
+            ports.join("  "),
+            " ".repeat(gap)
+        ));
+    }
+    out
 }

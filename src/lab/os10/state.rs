@@ -64,28 +64,11 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
     })
 }
 
-/// The switch's front-panel ports as it names them: each port, or its subports where it is
-/// broken out (`interface breakout 1/1/53 map 25g-4x`), with their speed in Gb/s.
+/// The switch's front-panel ports as it names them: each port, its subports where it is
+/// broken out (`interface breakout 1/1/53 map 25g-4x`, or its port group's mode), or the name
+/// its port group's mode gives it (`ethernet1/1/17:1` in `10g-4x`), with their speed in Gb/s.
 fn ports(sw: &Os10Switch) -> Vec<(Eth, u16)> {
-    let mut out = Vec::new();
-    for n in 1..=sw.model.port_count() {
-        let native = sw.model.group(n).map_or(0, |g| g.speed);
-        let map = sw.running.breakouts.get(&Eth::new(n));
-        let (speed, ways) = map
-            .and_then(|m| {
-                let (s, w) = m.split_once('-')?;
-                let s: u16 = s.strip_suffix('g')?.parse().ok()?;
-                let w: u8 = w.strip_suffix('x')?.parse().ok()?;
-                Some((s, w))
-            })
-            .unwrap_or((native, 1));
-        if ways > 1 {
-            out.extend((1..=ways).map(|s| (Eth::sub(n, s), speed)));
-        } else {
-            out.push((Eth::new(n), speed));
-        }
-    }
-    out
+    os10::groups::interfaces(&sw.running, sw.model)
 }
 
 /// `show lldp neighbors`: each port that has learned a neighbor, in the TOR's columns (a host

@@ -415,6 +415,22 @@ pub(super) fn nodes(c: &Config, keep: impl Fn(&Iface) -> bool) -> Vec<(Kind, Nod
             block(Field::SystemQos, String::new(), "system qos".to_string(), l),
         ));
     }
+    for (g, pg) in &c.port_groups {
+        let l = pg
+            .mode
+            .iter()
+            .map(|m| leaf(Field::PortGroupMode, format!("mode Eth {m}")))
+            .collect();
+        out.push((
+            Kind::PortGroup,
+            block(
+                Field::PortGroup,
+                g.to_string(),
+                format!("port-group {g}"),
+                l,
+            ),
+        ));
+    }
     if let Some(v) = &c.vlt {
         let mut l = Vec::new();
         if let Some(a) = v.backup {

@@ -33,6 +33,9 @@ pub enum Field {
     PolicyMapNetworkQos,
     PolicyMapQueuing,
     SystemQos,
+    /// `port-group 1/1/N`: never created nor deleted (a model's groups exist whatever the
+    /// configuration says), only entered to set its mode.
+    PortGroup,
     Vlt,
     Bgp,
     // `interface`.
@@ -73,6 +76,8 @@ pub enum Field {
     SystemEts,
     SystemPolicyIn,
     SystemPolicyOut,
+    // `port-group`.
+    PortGroupMode,
     // `vlt-domain`.
     VltBackup,
     VltDiscovery,
@@ -175,6 +180,12 @@ pub const RULES: &[(Field, Impact, Impact, &str)] = {
             Disruptive,
             Disruptive,
             "system qos, after the maps it names / no system qos: switch-wide trust and ETS",
+        ),
+        (
+            PortGroup,
+            Disruptive,
+            Disruptive,
+            "port-group 1/1/N, entered to set its mode (a group the running config lacks gets it set)",
         ),
         (
             Vlt,
@@ -352,6 +363,12 @@ pub const RULES: &[(Field, Impact, Impact, &str)] = {
             "system qos service-policy output",
         ),
         (
+            PortGroupMode,
+            Disruptive,
+            Disruptive,
+            "mode Eth M: the group's interfaces are deleted and re-created with the new mode's names and speed, after they give up their settings",
+        ),
+        (
             VltBackup,
             Hitless,
             Hitless,
@@ -463,7 +480,8 @@ pub enum Arg {
 }
 
 /// How OS10 takes each kind of line away, as typed in its block's mode. `no shutdown` is not a
-/// negation (it is printed, a setting of its own): a port or neighbor is never "unset".
+/// negation (it is printed, a setting of its own): a port or neighbor is never "unset". A port
+/// group and its mode have none: a group always runs a mode, and a plan only sets it.
 pub const NEGATIONS: &[(Field, &str, Arg, Evidence)] = {
     use Arg::*;
     use Evidence::*;
@@ -611,8 +629,9 @@ pub enum Stage {
     Set,
     /// Delete what goes.
     Delete,
-    /// Take every setting away from the ports a breakout change re-creates (the old map's
-    /// ports: a subport leaves its port-channel and drops its policies before it goes).
+    /// Take every setting away from the ports a breakout or port-group change re-creates (the
+    /// old map's or mode's ports: a subport leaves its port-channel and drops its policies
+    /// before it goes).
     Vacate,
 }
 
@@ -622,9 +641,9 @@ pub enum Stage {
 /// apply them, the VLT domain before `vlt-port-channel`, port-channels and VLAN interfaces
 /// before the members and ports that join them — interfaces are set in the order of their
 /// kind, port-channels before Ethernet — and addresses before the BGP sessions over them).
-/// Sessions that go are taken away before any port changes. Ports a breakout change
-/// re-creates give up their settings before the map changes; the new map's ports are set with
-/// the other interfaces. Deletion runs the other way: the BGP instance, then port-channels and VLANs (their members and
+/// Sessions that go are taken away before any port changes. Ports a breakout or port-group
+/// change re-creates give up their settings before the map or mode changes (breakouts, then
+/// port groups, as OS10 prints them); the new ports are set with the other interfaces. Deletion runs the other way: the BGP instance, then port-channels and VLANs (their members and
 /// users have let go while being set), the VLT domain, then policy-maps before the maps and
 /// profiles they use. Within a block its removals come first, in the reverse of the printed
 /// order (a port's service-policy and PFC go before its link-level pause returns, its
@@ -638,6 +657,7 @@ pub const STAGES: &[(Stage, Kind)] = {
         (Set, Dcbx),
         (Vacate, Interface),
         (Set, Breakout),
+        (Set, PortGroup),
         (Set, Wred),
         (Set, ClassMap),
         (Set, TrustMap),
@@ -657,6 +677,7 @@ pub const STAGES: &[(Stage, Kind)] = {
         (Delete, TrustMap),
         (Delete, ClassMap),
         (Delete, Wred),
+        (Delete, PortGroup),
         (Delete, Breakout),
         (Delete, Dcbx),
         (Delete, Hostname),

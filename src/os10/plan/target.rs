@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::super::{Config, Eth, Iface, Interface, Peer};
+use super::super::{Config, Eth, Iface, Interface, Peer, PortGroup, PortGroupId};
 use super::nodes::reanchored;
 
 /// Keeps the running order of the items both sides have, then appends the new ones in the
@@ -61,6 +61,7 @@ fn shell(c: &Config) -> Config {
         qos_maps,
         policy_maps,
         system_qos,
+        port_groups,
         interfaces: _,
         bgp,
         vlt,
@@ -77,6 +78,7 @@ fn shell(c: &Config) -> Config {
         qos_maps: qos_maps.clone(),
         policy_maps: policy_maps.clone(),
         system_qos: system_qos.clone(),
+        port_groups: port_groups.clone(),
         interfaces: BTreeMap::new(),
         bgp: bgp.clone(),
         vlt: vlt.clone(),
@@ -130,12 +132,12 @@ fn same_settings(a: &Interface, b: &Interface) -> bool {
 
 /// The interfaces whose lines in [`target`] differ from the running ones: those a plan
 /// compares. The rest (most of a switch's thousands, on a drift) print the same lines on both
-/// sides, verbatim lines aside. A port whose breakout map changes always differs: the switch
-/// deletes it with its settings, which the plan types again.
+/// sides, verbatim lines aside. A port whose breakout map or port-group mode changes always
+/// differs: the switch deletes it with its settings, which the plan types again.
 pub(super) fn differing(running: &Config, intended: &Config) -> HashSet<Iface> {
-    // `rebroken` towards the target's breakouts is towards the intended ones: the target's
-    // are the running ones with the intended ones over them.
-    let gone = rebroken(&running.breakouts, &intended.breakouts);
+    // `rebroken` towards the target's breakouts and port groups is towards the intended ones:
+    // the target's are the running ones with the intended ones over them.
+    let gone = rebroken(running, &intended.breakouts, &intended.port_groups);
     let none = Interface::default();
     let mut out = HashSet::new();
     // Both maps in order at once: one pass, no lookup per interface.
@@ -255,8 +257,30 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
     t.breakouts = running.breakouts.clone();
     t.breakouts
         .extend(intended.breakouts.iter().map(|(e, m)| (*e, m.clone())));
-    let breakouts = t.breakouts.clone();
-    let gone = rebroken(&running.breakouts, &breakouts);
+    // So is a port group's mode (OS10 prints every group, native modes included: the TOR
+    // capture); a group keeps its verbatim lines. A port whose group's mode changes is
+    // re-created as a port whose breakout changes is.
+    // A group the running config does not state runs its native mode (a lab state saved
+    // before port groups were modeled): stating that mode changes nothing, so no step.
+    let model = super::super::groups::model_of([&running.port_groups, &intended.port_groups]);
+    let native = |id: &PortGroupId, g: &PortGroup| {
+        !running.port_groups.contains_key(id)
+            && model
+                .and_then(|m| m.port_group(id.number))
+                .is_some_and(|pg| g.mode.as_deref() == Some(pg.native()))
+    };
+    t.port_groups = running.port_groups.clone();
+    for (id, g) in &intended.port_groups {
+        if native(id, g) {
+            continue;
+        }
+        let e = t.port_groups.entry(*id).or_default();
+        if g.mode.is_some() {
+            e.mode.clone_from(&g.mode);
+        }
+    }
+    let (breakouts, port_groups) = (t.breakouts.clone(), t.port_groups.clone());
+    let gone = rebroken(running, &breakouts, &port_groups);
     let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
     for (k, i) in intended_ifaces.iter().filter(|(k, _)| keep(k)) {
         let mut e = Interface {
@@ -309,20 +333,27 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
     t
 }
 
-/// Whether an interface is deleted when the breakouts go `from` → `to`: an Ethernet port or
-/// subport of a front-panel port whose map `to` sets differently.
-pub fn rebroken(
-    from: &BTreeMap<Eth, String>,
-    to: &BTreeMap<Eth, String>,
-) -> impl Fn(&Iface) -> bool {
-    // The ports whose map changes, found once: usually none.
+/// Whether an interface of `from` is deleted when its breakouts go to `to` and its port
+/// groups to `groups`: an Ethernet port or subport of a front-panel port whose map `to` sets
+/// differently, or whose port group's mode `groups` sets differently
+/// ([`groups::regrouped`](super::super::groups::regrouped)).
+pub fn rebroken<'a>(
+    from: &'a Config,
+    to: &'a BTreeMap<Eth, String>,
+    groups: &'a BTreeMap<PortGroupId, PortGroup>,
+) -> impl Fn(&Iface) -> bool + 'a {
+    // The ports whose map or group changes, found once: usually none.
     let changed: BTreeSet<Eth> = to
         .iter()
-        .filter(|(port, m)| from.get(port) != Some(m))
+        .filter(|(port, m)| from.breakouts.get(port) != Some(m))
         .map(|(port, _)| *port)
         .collect();
+    let regrouped = super::super::groups::regrouped(&from.port_groups, groups);
     move |i| match i {
-        Iface::Ethernet(e) if !changed.is_empty() => changed.contains(&Eth { sub: None, ..*e }),
+        Iface::Ethernet(e) if !changed.is_empty() || !regrouped.is_empty() => {
+            changed.contains(&Eth { sub: None, ..*e })
+                || (e.node == 1 && e.slot == 1 && regrouped.contains(&e.port))
+        }
         _ => false,
     }
 }
@@ -357,6 +388,7 @@ fn without_verbatim(c: &mut Config) {
     if let Some(s) = &mut c.system_qos {
         s.extras.clear();
     }
+    c.port_groups.values_mut().for_each(|x| x.extras.clear());
     c.interfaces.values_mut().for_each(|x| x.extras.clear());
     if let Some(v) = &mut c.vlt {
         v.extras.clear();
