@@ -162,7 +162,8 @@ fn header_field(cfg: &mut Config, line: &str) -> bool {
 /// Reads a running-config (or a saved-config dump, or a fragment of either).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let text = strip_noise(raw);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    // This thread reads blocks too (see `Lines::pull`): the other cores get a worker each.
+    let workers = std::thread::available_parallelism().map_or(0, |n| n.get().min(4) - 1);
     // A capture saved from a session: its prompt-and-command line and the next prompt are
     // skipped (other prompt lines are kept verbatim, as any pasted session's).
     let body = crate::input::session_body(&text, |l| {
@@ -402,6 +403,14 @@ fn read_block<'t>(text: &'t str, start: usize, end: usize, out: &mut Block<'t>) 
 /// the grammar on a large config).
 type Spent<'t> = std::sync::Arc<std::sync::Mutex<Vec<Block<'t>>>>;
 
+/// What this side shares with the worker threads: the blocks they read, the blocks given
+/// back, and the number of the next block nobody has taken.
+struct Workers<'t> {
+    read: std::sync::mpsc::Receiver<(usize, Block<'t>)>,
+    spent: Spent<'t>,
+    next: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
 /// The lines in order, a block at a time: read by worker threads for a large text (the
 /// grammar is most of the time a large config takes to read, so it runs on the machine's
 /// cores while this side applies the blocks already read), else here, as they are needed.
@@ -418,7 +427,7 @@ struct Lines<'t> {
     /// Blocks that arrived before their turn.
     early: std::collections::BTreeMap<usize, Block<'t>>,
     /// From the workers, if any: each block as it is read; and where spent blocks go back.
-    workers: Option<(std::sync::mpsc::Receiver<(usize, Block<'t>)>, Spent<'t>)>,
+    workers: Option<Workers<'t>>,
     lineno: usize,
 }
 
@@ -452,7 +461,7 @@ impl<'t> Lines<'t> {
             let &(start, end) = self.bounds.get(self.next_block)?;
             self.current.clear();
             self.at = 0;
-            let Some((from_workers, spent)) = &self.workers else {
+            let Some(w) = &self.workers else {
                 read_block(self.text, start, end, &mut self.current);
                 self.next_block += 1;
                 continue;
@@ -461,15 +470,37 @@ impl<'t> Lines<'t> {
                 if let Some(b) = self.early.remove(&self.next_block) {
                     break b;
                 }
-                // A worker only stops early when this side is gone, so a block is missing only
-                // if a worker panicked; the scope then reports the panic.
-                let (k, b) = from_workers.recv().ok()?;
+                // A block a worker has read (none yet, or every worker done: read on).
+                if let Ok((k, b)) = w.read.try_recv() {
+                    self.early.insert(k, b);
+                    continue;
+                }
+                // Rather than wait for the block it needs, this side reads the next block no
+                // worker has taken (it is this one, or one it will need soon): waiting for a
+                // worker cost more than the grammar saved on two cores.
+                let k = w.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(&(a, b)) = self.bounds.get(k) {
+                    let mut block = w
+                        .spent
+                        .lock()
+                        .ok()
+                        .and_then(|mut s| s.pop())
+                        .unwrap_or_default();
+                    block.clear();
+                    read_block(self.text, a, b, &mut block);
+                    self.early.insert(k, block);
+                    continue;
+                }
+                // Every block is taken and the one needed is being read by a worker. A worker
+                // only stops early when this side is gone, so a block is missing only if a
+                // worker panicked; the scope then reports the panic.
+                let (k, b) = w.read.recv().ok()?;
                 self.early.insert(k, b);
             };
             self.next_block += 1;
             let done = std::mem::replace(&mut self.current, block);
             if done.capacity() > 0
-                && let Ok(mut spent) = spent.lock()
+                && let Ok(mut spent) = w.spent.lock()
             {
                 spent.push(done);
             }
@@ -507,17 +538,17 @@ fn read_lines<'t, T>(text: &'t str, workers: usize, f: impl FnOnce(Lines<'t>) ->
         workers,
         lineno: 0,
     };
-    if workers < 2 || bounds.len() < 2 {
+    if workers < 1 || bounds.len() < 2 {
         return f(lines(bounds, None));
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let spent: Spent<'t> = Default::default();
     // Workers wait once this many blocks are read ahead of this side.
     let (tx, rx) = std::sync::mpsc::sync_channel(2 * workers);
     let shared = bounds.clone();
     std::thread::scope(|s| {
         for _ in 0..workers {
-            let (tx, next, bounds, spent) = (tx.clone(), &next, &shared, spent.clone());
+            let (tx, next, bounds, spent) = (tx.clone(), next.clone(), &shared, spent.clone());
             s.spawn(move || {
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -533,7 +564,14 @@ fn read_lines<'t, T>(text: &'t str, workers: usize, f: impl FnOnce(Lines<'t>) ->
             });
         }
         drop(tx);
-        f(lines(bounds, Some((rx, spent))))
+        f(lines(
+            bounds,
+            Some(Workers {
+                read: rx,
+                spent,
+                next,
+            }),
+        ))
     })
 }
 
