@@ -307,6 +307,10 @@ fn main() {
     let onyx_lines = onyx_text.lines().count();
     let os10_text = generate(onyx_lines);
     let os10_lines = os10_text.lines().count();
+    // `BENCH_DUMP=FILE`: the generated OS10 config written out, to read it with `fabric parse`.
+    if let Some(path) = std::env::var_os("BENCH_DUMP") {
+        std::fs::write(&path, &os10_text).expect("BENCH_DUMP is writable");
+    }
 
     let onyx_config = fabric::onyx::parse(&onyx_text).expect("the Onyx config parses");
     let onyx_renderer = fabric::onyx::Renderer::embedded().expect("the Onyx templates load");

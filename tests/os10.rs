@@ -841,3 +841,60 @@ fn a_saved_session_reads_as_the_configuration_it_printed() {
     let e = parse(&other).unwrap_err();
     assert_eq!((e.problem, e.line), (Problem::Prompt, 1), "{e}");
 }
+
+/// `fabric parse` and `fabric diff --intended … --running …` read an OS10 running
+/// configuration as OS10 (by its content), as they read Onyx's: printed back byte for byte,
+/// as JSON, a malformed line located; two OS10 files compared with OS10 commands, and an OS10
+/// file against an Onyx one refused by name.
+#[test]
+fn parse_and_two_file_diff_read_os10_files() {
+    use crate::cli::fabric;
+    let r = crate::root();
+    let leaf_a = "golden/vcf-bitfusion/leaf-a.cfg";
+    let (code, out, err) = fabric(&["parse", leaf_a], r);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, read(&r.join(leaf_a)), "printed back byte for byte");
+    let (code, out, _) = fabric(&["parse", "--format", "json", leaf_a], r);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["header"]["version"], "10.5.3.2");
+    assert_eq!(json["hostname"], "leaf-a");
+
+    let bad = crate::scratch("os10-parse-bad").join("bad.cfg");
+    std::fs::write(&bad, "interface ethernet1/1/1\n mtu 99999\n").unwrap();
+    let (code, _, err) = fabric(&["parse", bad.to_str().unwrap()], r);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("E100") && err.contains("bad.cfg:2:6"), "{err}");
+    assert!(err.contains("an MTU 1280-9216"), "{err}");
+
+    let leaf_b = "golden/vcf-bitfusion/leaf-b.cfg";
+    let two = |i: &str, run: &str| {
+        fabric(
+            &[
+                "diff",
+                "--intended",
+                i,
+                "--running",
+                run,
+                "--format",
+                "commands",
+            ],
+            r,
+        )
+    };
+    let (code, out, err) = two(leaf_a, leaf_b);
+    assert_eq!(code, 1, "drift: {err}");
+    assert!(out.contains("hostname leaf-a"), "{out}");
+    assert!(
+        out.contains("interface ethernet1/1/1\n description gpu-01:vmnic0"),
+        "{out}"
+    );
+    let (code, _, err) = two(leaf_a, leaf_a);
+    assert_eq!(code, 0, "no drift: {err}");
+    let (code, _, err) = two(leaf_a, "golden/rdg-roce-dscp/swx-mld-1-2.cfg");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is an OS10 running configuration and `golden/rdg-roce-dscp/swx-mld-1-2.cfg` an Onyx running-config"),
+        "{err}"
+    );
+}

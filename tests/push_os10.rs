@@ -358,9 +358,10 @@ fn diff_of_an_os10_switch_from_a_backup_and_live() {
     let (code, out) = diff("bad.cfg", "text");
     assert_eq!(code, 2, "{out}");
     assert!(
-        out.contains("`bad.cfg` is not an OS10 running configuration: bad.cfg:2:"),
+        out.contains("error[E100]") && out.contains("bad.cfg:2:6"),
         "{out}"
     );
+    assert!(out.contains("expected an MTU 1280-9216"), "{out}");
 
     // Live: `fabric lab` serves the factory-default leaf (and the Onyx spine).
     let state = dir.join("lab");

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use serde::Serialize;
 
+use crate::audit::Running;
 use crate::device::push::Intent;
 use crate::diff::{Impact, Scope, Step};
 use crate::error::{Failure, exit};
@@ -487,8 +488,8 @@ fn pairs(args: &Args, color: bool) -> Pairs {
         }
         // Both files at once: each parse keeps the machine's cores busy only part of the time.
         let (i, r) = std::thread::scope(|s| {
-            let r = s.spawn(|| super::load_config(running, color));
-            let i = super::load_config(intended, color);
+            let r = s.spawn(|| super::load_running(running, color));
+            let i = super::load_running(intended, color);
             (i, r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
         });
         let (i, r) = (i?, r?);
@@ -498,22 +499,51 @@ fn pairs(args: &Args, color: bool) -> Pairs {
         let (Ok((i, _)), Ok((r, _))) = (i, r) else {
             return Ok(Err(exit::FAILURE));
         };
-        let name = super::switch_name(&i, intended);
-        let scope = Scope {
-            interfaces: None,
-            fabric_attributes_only: false,
-            prune: args.prune,
-            ..Default::default()
+        let configs = match (i, r) {
+            (Running::Onyx(i), Running::Onyx(r)) => Configs::Onyx {
+                running: r,
+                intended: i,
+                scope: Scope {
+                    interfaces: None,
+                    fabric_attributes_only: false,
+                    prune: args.prune,
+                    ..Default::default()
+                },
+                model: None,
+            },
+            // The model, where the configs' port groups name one (a running config does not
+            // say its model).
+            (Running::Os10(i), Running::Os10(r)) => Configs::Os10 {
+                model: crate::os10::groups::model_of([&r.port_groups, &i.port_groups]),
+                running: r,
+                intended: i,
+            },
+            (i, _) => {
+                let (onyx, os10) = ("an Onyx running-config", "an OS10 running configuration");
+                let (mine, other) = match i {
+                    Running::Onyx(_) => (onyx, os10),
+                    Running::Os10(_) => (os10, onyx),
+                };
+                errln!(
+                    "error: `{}` is {mine} and `{}` {other}: a plan takes one switch OS to itself",
+                    intended.display(),
+                    running.display()
+                );
+                return Ok(Err(exit::FAILURE));
+            }
+        };
+        let name = match &configs {
+            Configs::Onyx { intended: i, .. } => super::switch_name(i, intended),
+            Configs::Os10 { intended: i, .. } => i.hostname.clone().unwrap_or_else(|| {
+                intended
+                    .file_stem()
+                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
+            }),
         };
         return Ok(Ok((
             vec![Pair {
                 name,
-                configs: Configs::Onyx {
-                    running: Box::new(r),
-                    intended: Box::new(i),
-                    scope,
-                    model: None,
-                },
+                configs,
                 source: running.display().to_string(),
             }],
             false,
@@ -568,13 +598,9 @@ fn pairs(args: &Args, color: bool) -> Pairs {
                 }
             }
             crate::compile::Target::Os10(intended) => {
-                let running = match super::read_os10_config(&path) {
-                    Ok(c) => c,
-                    Err(Failure(why)) => {
-                        errln!("error: `{}`: {why}", sw.hostname);
-                        failed = true;
-                        continue;
-                    }
+                let Ok(running) = super::read_os10_config(&path, color)? else {
+                    failed = true;
+                    continue;
                 };
                 Configs::Os10 {
                     running: Box::new(running),

@@ -314,7 +314,12 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
         let release = sw.os10.as_deref().unwrap_or(crate::lab::os10::LAB_RELEASE);
         let s = match &backup {
             Some(path) => {
-                let config = super::read_os10_config(path)?;
+                let Ok(config) = super::read_os10_config(path, color)? else {
+                    return Err(Failure(format!(
+                        "{name}: `{}` is malformed",
+                        path.display()
+                    )));
+                };
                 crate::lab::os10::Os10Switch::with_config(config, model)
             }
             None => crate::lab::os10::Os10Switch::factory(name, Some(model)),

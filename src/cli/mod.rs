@@ -107,9 +107,9 @@ enum Command {
     /// stale docs, 2 failure.
     #[command(after_help = manual::DOCS)]
     Docs(docs::Args),
-    /// Read a running-config (a file, or `-` for standard input) and print it back in
-    /// canonical form (`cli`) or as the model (`yaml`, `json`), or only check that it reads
-    /// (`check`: nothing printed). Exit 0 read, 2 malformed.
+    /// Read a running-config of an Onyx or OS10 switch (a file, or `-` for standard input)
+    /// and print it back in canonical form (`cli`) or as the model (`yaml`, `json`), or only
+    /// check that it reads (`check`: nothing printed). Exit 0 read, 2 malformed.
     #[command(after_help = manual::PARSE)]
     Parse {
         /// The running-config: a file, or `-` for standard input.
@@ -117,8 +117,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ParseFormat::Cli)]
         format: ParseFormat,
     },
-    /// Compare each switch's running config with the fabric's intent and print the Onyx
-    /// commands that remove the drift. Exit 0 no drift, 1 drift, 2 error.
+    /// Compare each switch's running config with the fabric's intent and print the commands,
+    /// in the switch's OS, that remove the drift. Exit 0 no drift, 1 drift, 2 error.
     #[command(after_help = manual::DIFF)]
     Diff(diff::Args),
     /// Push the fabric to its switches over SSH: plan, confirm, snapshot, apply, verify and
@@ -127,8 +127,8 @@ enum Command {
     /// (the switches in flight rolled back).
     #[command(after_help = manual::PUSH)]
     Push(push::Args),
-    /// Serve simulated Onyx switches for a fabric over SSH on loopback, until Ctrl-C: try
-    /// everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
+    /// Serve simulated Onyx and OS10 switches for a fabric over SSH on loopback, until
+    /// Ctrl-C: try everything without hardware. Exit 0 stopped, 1 invalid fabric, 2 failure.
     #[cfg(feature = "lab")]
     #[command(after_help = manual::LAB)]
     Lab(lab::Args),
@@ -536,19 +536,18 @@ fn load_with<T>(
 }
 
 /// Reads an OS10 running configuration file (a backup of `show running-configuration`):
-/// bounded UTF-8 text that parses as OS10; else an error naming the file, line and column.
-pub(crate) fn read_os10_config(path: &Path) -> Result<crate::os10::Config, Failure> {
-    let bytes = crate::input::read(path, crate::config_error::MAX_BYTES)
-        .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Failure(format!("`{}` is not UTF-8 text", path.display())))?;
-    crate::os10::parse(&text).map_err(|e| {
-        Failure(format!(
-            "`{}` is not an OS10 running configuration: {}:{e}",
-            path.display(),
-            path.display()
-        ))
-    })
+/// bounded UTF-8 text that parses as OS10; a problem with it is a located diagnostic, the exit
+/// code 2.
+pub(crate) fn read_os10_config(
+    path: &Path,
+    color: bool,
+) -> Result<Result<crate::os10::Config, u8>, Failure> {
+    Ok(load_with(path, color, crate::os10::parse)?
+        .map(|(c, _)| c)
+        .map_err(|diagnostic| {
+            err!("{diagnostic}");
+            exit::FAILURE
+        }))
 }
 
 /// A running config's problem (either OS's) as a diagnostic at its line: E100 a malformed line
@@ -606,7 +605,7 @@ fn parse_diagnostic(e: &ParseError, text: &str, sources: &mut Sources, name: Str
 }
 
 fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
-    let (config, text) = match load_config(path, color)? {
+    let (config, text) = match load_running(path, color)? {
         Ok(c) => c,
         Err(diagnostic) => {
             err!("{diagnostic}");
@@ -616,15 +615,29 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
     // The process ends next: freeing the text and the model piece by piece would be a tenth
     // of reading a large config.
     std::mem::forget(text);
-    let text = match format {
-        ParseFormat::Cli => Renderer::embedded()?.render(&config)?,
-        ParseFormat::Json => {
-            serde_json::to_string_pretty(&config).map_err(|e| Failure(e.to_string()))? + "\n"
+    fn print<T: serde::Serialize>(
+        config: &T,
+        format: ParseFormat,
+        render: impl FnOnce(&T) -> Result<String, String>,
+    ) -> Result<String, Failure> {
+        Ok(match format {
+            ParseFormat::Cli => render(config)?,
+            ParseFormat::Json => {
+                serde_json::to_string_pretty(config).map_err(|e| Failure(e.to_string()))? + "\n"
+            }
+            ParseFormat::Yaml => {
+                serde_saphyr::to_string(config).map_err(|e| Failure(e.to_string()))?
+            }
+            ParseFormat::Check => String::new(),
+        })
+    }
+    let text = match &config {
+        crate::audit::Running::Onyx(c) => {
+            print(c.as_ref(), format, |c| Renderer::embedded()?.render(c))?
         }
-        ParseFormat::Yaml => {
-            serde_saphyr::to_string(&config).map_err(|e| Failure(e.to_string()))?
-        }
-        ParseFormat::Check => String::new(),
+        crate::audit::Running::Os10(c) => print(c.as_ref(), format, |c| {
+            crate::os10::Renderer::embedded()?.render(c)
+        })?,
     };
     out!("{text}");
     std::mem::forget(config);

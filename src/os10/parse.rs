@@ -8,7 +8,7 @@
 //! block or setting given twice, a known command with a bad value, a prompt or an error reply
 //! where configuration should be.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::mem::{Discriminant, discriminant};
 
 use super::command::{self, Bad, BgpCmd, PeerCmd, Top};
@@ -604,6 +604,11 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         ));
     }
     for (i, l) in r.lines.iter().enumerate().take(body.end).skip(body.start) {
+        // Bytes first: a control character is below a space, DEL, or U+0080-U+009F (0xC2
+        // and a second byte); nearly every line has none of these bytes.
+        if !l.bytes().any(|b| b < b' ' || b == 0x7f || b == 0xc2) {
+            continue;
+        }
         if let Some(c) = l.find(|c: char| c.is_control()) {
             let what = if l.as_bytes()[c] == b'\t' {
                 "spaces, not a tab (OS10 indents with spaces)".to_string()
@@ -631,7 +636,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         at += 1;
     }
     // Where each modeled item was read, for a second one.
-    let mut first: BTreeMap<Key, usize> = BTreeMap::new();
+    let mut first: HashMap<Key, usize> = HashMap::new();
     while at < body.end {
         let line = r.lines[at];
         let start = at;
