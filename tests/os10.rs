@@ -898,3 +898,87 @@ fn parse_and_two_file_diff_read_os10_files() {
         "{err}"
     );
 }
+
+/// A large configuration is read in pieces, one per core (cut at a top-level `!`): it reads
+/// to the state it was printed from, its interfaces in any order; the first problem in the
+/// file is reported whichever piece holds it, and a block given twice across the cut names
+/// its first line.
+#[test]
+fn a_large_configuration_reads_as_one_piece() {
+    use fabric::os10::{Eth, Interface};
+    use fabric::types::{Ipv4Net, Vlan};
+    let mut c = Config {
+        hostname: Some("big".into()),
+        ..Config::default()
+    };
+    for k in 1..=3000u32 {
+        let iface = match Vlan::new(i64::from(k)) {
+            Ok(v) if k <= 2000 => Iface::Vlan(v),
+            _ => Iface::Ethernet(Eth::sub(
+                ((k - 2000) / 4 + 1) as u16,
+                ((k - 2000) % 4 + 1) as u8,
+            )),
+        };
+        let e = Interface {
+            description: Some(format!("net-{k}")),
+            shutdown: Some(false),
+            mtu: Some(9216),
+            address: matches!(iface, Iface::Vlan(_))
+                .then(|| Ipv4Net::new(std::net::Ipv4Addr::from(0x0a00_0000 + k * 4), 30).unwrap()),
+            ..Interface::default()
+        };
+        c.interfaces.insert(iface, e);
+    }
+    let text = render(&c);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() > 8192,
+        "{} lines: large enough to be cut",
+        lines.len()
+    );
+    let read = parse(&text).unwrap();
+    assert_eq!(read.interfaces, c.interfaces);
+    assert_eq!(render(&read), text);
+
+    // The same blocks out of order (the VLANs after the ports): the same state.
+    let blocks: Vec<&str> = text.split("!\n").collect();
+    let (head, rest) = blocks.split_at(2);
+    let (vlans, ports): (Vec<&str>, Vec<&str>) =
+        rest.iter().partition(|b| b.starts_with("interface vlan"));
+    let shuffled = [head, &ports[..], &vlans[..]].concat().join("!\n");
+    assert_eq!(parse(&shuffled).unwrap().interfaces, c.interfaces);
+
+    // A bad line early and one late: the early one is reported; the late one alone, at its
+    // own line.
+    let bad = |text: &str, at: usize| {
+        let mut ls: Vec<String> = text.lines().map(str::to_string).collect();
+        assert!(ls[at].starts_with(" mtu "), "{}", ls[at]);
+        ls[at] = " mtu 99999".into();
+        ls.join("\n") + "\n"
+    };
+    let mtu_lines: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with(" mtu "))
+        .map(|(i, _)| i)
+        .collect();
+    let (early, late) = (mtu_lines[10], mtu_lines[mtu_lines.len() - 10]);
+    let both = bad(&bad(&text, early), late);
+    assert_eq!(parse(&both).unwrap_err().line, early + 1);
+    assert_eq!(parse(&bad(&text, late)).unwrap_err().line, late + 1);
+
+    // A block given twice, once in each half.
+    let first_block = lines
+        .iter()
+        .position(|l| l.starts_with("interface vlan1"))
+        .unwrap();
+    let twice = format!("{text}!\n{}\n mtu 9216\n", lines[first_block]);
+    let e = parse(&twice).unwrap_err();
+    assert_eq!(e.problem, Problem::Duplicate);
+    assert!(
+        e.expected
+            .contains(&format!("first at line {}", first_block + 1)),
+        "{}",
+        e.expected
+    );
+}

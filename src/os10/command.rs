@@ -9,6 +9,7 @@
 //! Spellings, value ranges and sources are in `../shared/reference/os10-roce.md` and the
 //! captures in `tests/fixtures/corpus/os10/`.
 
+use smallvec::SmallVec;
 use std::net::Ipv4Addr;
 
 use super::names::{self, Eth, Iface, PortGroupId, Ranges};
@@ -33,11 +34,12 @@ pub const VLT_PORT_CHANNELS: std::ops::RangeInclusive<u16> = 1..=1024;
 pub const VLT_DOMAINS: std::ops::RangeInclusive<u8> = 1..=255;
 
 /// The words of a line with their byte offsets.
-fn words(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::with_capacity(8);
+fn words(line: &str) -> Words<'_> {
+    let mut out = Words::new();
     let mut start = None;
-    for (i, c) in line.char_indices() {
-        match (c == ' ', start) {
+    // Split at the space byte: a space is never inside a multi-byte character.
+    for (i, b) in line.bytes().enumerate() {
+        match (b == b' ', start) {
             (true, Some(s)) => {
                 out.push((s, &line[s..i]));
                 start = None;
@@ -50,6 +52,15 @@ fn words(line: &str) -> Vec<(usize, &str)> {
         out.push((s, &line[s..]));
     }
     out
+}
+
+/// A line's words with where each starts: on the stack for the lines of a configuration (a
+/// few words each), not an allocation per line.
+type Words<'a> = SmallVec<[(usize, &'a str); 12]>;
+
+/// The words alone, to match against.
+fn bare<'a>(ws: &Words<'a>) -> SmallVec<[&'a str; 12]> {
+    ws.iter().map(|x| x.1).collect()
 }
 
 fn bad<T>(column: usize, expected: impl Into<String>) -> Result<T, Bad> {
@@ -146,7 +157,7 @@ fn qos_kind(w: &str) -> Option<QosKind> {
 /// `interface range`, `route-map`) are `None`: kept verbatim with their children.
 pub fn top(line: &str) -> Read<Top> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     Ok(Some(match w.as_slice() {
         ["hostname", ..] => Top::Hostname(name(&ws, 1, "a host", line)?),
         ["dcbx", "enable"] => Top::Dcbx,
@@ -221,7 +232,7 @@ pub fn top(line: &str) -> Read<Top> {
 /// (`mode FC …`) is not the model's (`None`: kept verbatim).
 pub fn port_group_mode(line: &str) -> Read<String> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     match w.as_slice() {
         ["mode", "Eth", m] if is_breakout_map(m) => Ok(Some(m.to_string())),
         ["mode", "Eth", _] => bad(ws[2].0, "a port-group mode (`25g-4x`, `10g-4x`, `100g-1x`)"),
@@ -266,7 +277,7 @@ pub enum IfaceCmd {
 
 pub fn iface(line: &str) -> Read<IfaceCmd> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     let end = |i: usize| -> Result<(), Bad> {
         match ws.get(i) {
             Some(x) => bad(x.0, "the end of the line"),
@@ -373,7 +384,7 @@ pub enum WredCmd {
 
 pub fn wred(line: &str) -> Read<WredCmd> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     Ok(Some(match w.as_slice() {
         ["random-detect", "ecn"] => WredCmd::Ecn,
         ["random-detect", "color", c, rest @ ..] => {
@@ -408,7 +419,7 @@ pub fn wred(line: &str) -> Read<WredCmd> {
 /// `match qos-group VALUES` in a network-qos class-map, `match queue VALUES` in a queuing one.
 pub fn class_match(kind: QosKind, line: &str) -> Read<Ranges> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     match (kind, w.as_slice()) {
         (QosKind::NetworkQos, ["match", "qos-group", v])
         | (QosKind::Queuing, ["match", "queue", v]) => {
@@ -422,7 +433,7 @@ pub fn class_match(kind: QosKind, line: &str) -> Read<Ranges> {
 /// `qos-group N dot1p|dscp VALUES` in a trust map.
 pub fn trust_entry(kind: TrustKind, line: &str) -> Read<(u8, Ranges)> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     match w.as_slice() {
         ["qos-group", _, k, _] if *k == kind.word() => Ok(Some((
             num(ws[1], 0..=7, "a qos-group")?,
@@ -439,7 +450,7 @@ pub fn trust_entry(kind: TrustKind, line: &str) -> Read<(u8, Ranges)> {
 /// `queue N qos-group VALUES` in a `qos-map traffic-class`.
 pub fn qos_map_entry(line: &str) -> Read<(u8, Ranges)> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     match w.as_slice() {
         ["queue", _, "qos-group", _] => {
             Ok(Some((num(ws[1], 0..=7, "a queue")?, ranges(ws[3], 7)?)))
@@ -473,7 +484,7 @@ pub enum ClassCmd {
 
 pub fn class_line(kind: QosKind, line: &str) -> Read<ClassCmd> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     Ok(Some(match (kind, w.as_slice()) {
         (QosKind::NetworkQos, ["pause"]) => ClassCmd::Pause,
         (QosKind::NetworkQos, ["pfc-cos", _]) => ClassCmd::PfcCos(ranges(ws[1], 7)?),
@@ -520,7 +531,7 @@ pub enum VltCmd {
 
 pub fn vlt(line: &str) -> Read<VltCmd> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     Ok(Some(match w.as_slice() {
         // `backup destination A vrf …` and IPv6 destinations: kept verbatim.
         ["backup", "destination", a] if !a.contains(':') => VltCmd::Backup(ipv4(ws[2])?),
@@ -549,7 +560,7 @@ pub enum BgpCmd {
 
 pub fn bgp(line: &str) -> Read<BgpCmd> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     Ok(Some(match w.as_slice() {
         ["bestpath", "as-path", "multipath-relax"] => BgpCmd::MultipathRelax,
         ["maximum-paths", "ebgp", _] => {
@@ -579,7 +590,7 @@ pub enum PeerCmd {
 
 pub fn peer(line: &str) -> Read<PeerCmd> {
     let ws = words(line);
-    let w: Vec<&str> = ws.iter().map(|x| x.1).collect();
+    let w = bare(&ws);
     Ok(Some(match w.as_slice() {
         ["description", ..] => PeerCmd::Description(text(line, "description".len())?),
         ["inherit", "template", ..] => PeerCmd::Inherit(name(&ws, 2, "a template", line)?),

@@ -580,7 +580,14 @@ pub fn looks_os10(text: &str) -> bool {
 /// vlan 2000`).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut cfg = Config::default();
-    let mut lines: Vec<&str> = raw.split('\n').collect();
+    // Split at each newline with `memchr`'s vector search (a config has tens of thousands).
+    let mut lines: Vec<&str> = Vec::with_capacity(raw.len() / 16 + 1);
+    let mut from = 0;
+    for nl in memchr::memchr_iter(b'\n', raw.as_bytes()) {
+        lines.push(&raw[from..nl]);
+        from = nl + 1;
+    }
+    lines.push(&raw[from..]);
     if lines.last() == Some(&"") {
         lines.pop();
         cfg.layout.final_newline = true;
@@ -635,101 +642,226 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         }
         at += 1;
     }
-    // Where each modeled item was read, for a second one.
+    // Where each modeled item but the interfaces was read, for a second one (a second
+    // interface is found in the model; the first's line only once it is).
     let mut first: HashMap<Key, usize> = HashMap::new();
-    while at < body.end {
-        let line = r.lines[at];
-        let start = at;
-        if line.is_empty() || line == "!" {
-            cfg.layout.entries.push(Entry::Text(line.to_string()));
-            at += 1;
-            continue;
-        }
-        if line.starts_with(' ') {
-            return Err(r.error(
-                Problem::Structure,
-                at,
-                indent_of(line),
-                "a line of a block, with no block above it (an indented line follows the line it belongs to; after a `!` comes a top-level line)",
-            ));
-        }
-        if line.starts_with('%') {
-            return Err(r.error(
-                Problem::ErrorReply,
-                at,
-                0,
-                "a switch's error reply, not configuration (was the command refused?)",
-            ));
-        }
-        if is_prompt(line) {
-            return Err(r.error(
-                Problem::Prompt,
-                at,
-                0,
-                "a CLI prompt and command, not configuration: keep only what the command printed",
-            ));
-        }
-        let top = command::top(line)
-            .map_err(|b| r.error(Problem::Malformed, at, b.column, b.expected))?;
-        if let Some(Top::Banner(delim)) = &top {
-            // The banner's text, up to the line that ends with its delimiter.
-            let end =
-                (at + 1..r.lines.len()).find(|&j| r.lines[j].trim_end().ends_with(delim.as_str()));
-            let Some(end) = end else {
-                return Err(r.error(
-                    Problem::Structure,
-                    at,
-                    line.len() - delim.len(),
-                    format!(
-                        "a banner ends with a line holding its delimiter `{delim}`; none follows"
-                    ),
-                ));
+    // The interfaces in the order read, while each is after the one before (as OS10 prints
+    // them): built into the map at once at the end. Else in the map as they come.
+    let mut sorted: Vec<(super::Iface, Interface)> = Vec::new();
+    let mut in_map = false;
+    for piece in pieces(&r, at, body.end) {
+        for (unit, iface) in piece.units.into_iter().zip(piece.interfaces) {
+            let (top, node) = match unit {
+                Unit::Text(t) => {
+                    cfg.layout.entries.push(Entry::Text(t));
+                    continue;
+                }
+                Unit::Block(top, node) => (top, node),
             };
-            cfg.layout
-                .entries
-                .push(Entry::Text(r.lines[at..=end].join("\n")));
-            at = end + 1;
-            continue;
-        }
-        at += 1;
-        let children = r.children(&mut at, 1)?;
-        let node = Node {
-            at: start,
-            end: at,
-            children,
-        };
-        let Some(top) = top else {
-            // A line of a block at the top level: the text lost its indentation (a copy through
-            // a page that trims lines).
-            if command::iface(line).ok().flatten().is_some() {
+            let start = node.at;
+            let (key, again) = match (top, iface) {
+                (Top::Interface(i), Some(e)) => {
+                    let e = e?;
+                    if !in_map && sorted.last().is_none_or(|(last, _)| *last < i) {
+                        sorted.push((i, e));
+                        (Key::Interface(i), false)
+                    } else {
+                        if !in_map {
+                            in_map = true;
+                            cfg.interfaces.extend(std::mem::take(&mut sorted));
+                        }
+                        let again = match cfg.interfaces.entry(i) {
+                            std::collections::btree_map::Entry::Occupied(_) => true,
+                            std::collections::btree_map::Entry::Vacant(v) => {
+                                v.insert(e);
+                                false
+                            }
+                        };
+                        (Key::Interface(i), again)
+                    }
+                }
+                (top, _) => (read_top(&r, &mut cfg, top, &node)?, false),
+            };
+            let prev = match &key {
+                Key::Interface(i) if again => Some(first_interface(&r, *i, start)),
+                Key::Interface(_) => None,
+                _ => first.insert(key.clone(), start),
+            };
+            if let Some(prev) = prev {
                 return Err(r.error(
-                    Problem::Structure,
+                    Problem::Duplicate,
                     start,
                     0,
-                    format!("`{line}` belongs inside a block (`interface …`), indented by one space: was the indentation lost?"),
+                    format!(
+                        "`{}` is here a second time (first at line {})",
+                        r.lines[start],
+                        prev + 1
+                    ),
                 ));
             }
-            cfg.layout.entries.push(Entry::Text(r.verbatim(&node)));
-            continue;
-        };
-        let key = read_top(&r, &mut cfg, top, &node)?;
-        if let Some(prev) = first.insert(key.clone(), start) {
-            return Err(r.error(
-                Problem::Duplicate,
-                start,
-                0,
-                format!(
-                    "`{line}` is here a second time (first at line {})",
-                    prev + 1
-                ),
-            ));
+            cfg.layout.entries.push(Entry::Item(key));
         }
-        cfg.layout.entries.push(Entry::Item(key));
+        if let Some(e) = piece.stopped {
+            return Err(e);
+        }
+    }
+    if !in_map {
+        cfg.interfaces = sorted.into_iter().collect();
     }
     Ok(cfg)
 }
 
-/// Folds one modeled top-level item into the config; its key.
+/// A run of top-level lines read by one thread: its lines and blocks in order, each
+/// interface block's settings, and the problem that stopped it, if one did (reported unless a
+/// block above it has one).
+struct Piece {
+    units: Vec<Unit>,
+    interfaces: Vec<Option<Result<Interface, ParseError>>>,
+    stopped: Option<ParseError>,
+}
+
+/// Lines `at..end` read, in one piece per core for a large configuration (cut at a top-level
+/// `!`, which ends a block; not in a configuration with a banner, whose text may hold one), in
+/// order.
+fn pieces(r: &Reader<'_>, at: usize, end: usize) -> Vec<Piece> {
+    let read = |mut at: usize, end: usize| {
+        let mut units: Vec<Unit> = Vec::with_capacity((end - at) / 4 + 1);
+        let stopped = loop {
+            match next_unit(r, &mut at, end) {
+                Ok(Some(u)) => units.push(u),
+                Ok(None) => break None,
+                Err(e) => break Some(e),
+            }
+        };
+        let interfaces = units
+            .iter()
+            .map(|u| match u {
+                Unit::Block(Top::Interface(_), node) => Some(interface(r, &node.children)),
+                _ => None,
+            })
+            .collect();
+        Piece {
+            units,
+            interfaces,
+            stopped,
+        }
+    };
+    // Below this many lines a thread costs more than it saves.
+    const PARALLEL: usize = 8192;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cut = (end - at >= PARALLEL && cores > 1)
+        .then(|| {
+            let lines = &r.lines[at..end];
+            let banner = lines.iter().any(|l| l.starts_with("banner "));
+            let mid = (end - at) / 2;
+            let bang = lines[mid..].iter().position(|l| *l == "!");
+            bang.filter(|_| !banner).map(|k| at + mid + k)
+        })
+        .flatten();
+    let Some(cut) = cut else {
+        return vec![read(at, end)];
+    };
+    std::thread::scope(|s| {
+        let later = s.spawn(|| read(cut, end));
+        let first = read(at, cut);
+        match later.join() {
+            Ok(second) => vec![first, second],
+            Err(e) => std::panic::resume_unwind(e),
+        }
+    })
+}
+
+/// A top-level line of a running configuration: text kept as it is (`!`, blank lines, a
+/// banner, a block the model does not hold) or a modeled block with its lines.
+enum Unit {
+    Text(String),
+    Block(Top, Node),
+}
+
+/// The top-level line at `at` and its block, `at` moved past them; `None` at `end`.
+fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>, ParseError> {
+    let Some(&line) = r.lines.get(*at).filter(|_| *at < end) else {
+        return Ok(None);
+    };
+    let start = *at;
+    if line.is_empty() || line == "!" {
+        *at += 1;
+        return Ok(Some(Unit::Text(line.to_string())));
+    }
+    if line.starts_with(' ') {
+        return Err(r.error(
+            Problem::Structure,
+            start,
+            indent_of(line),
+            "a line of a block, with no block above it (an indented line follows the line it belongs to; after a `!` comes a top-level line)",
+        ));
+    }
+    if line.starts_with('%') {
+        return Err(r.error(
+            Problem::ErrorReply,
+            start,
+            0,
+            "a switch's error reply, not configuration (was the command refused?)",
+        ));
+    }
+    if is_prompt(line) {
+        return Err(r.error(
+            Problem::Prompt,
+            start,
+            0,
+            "a CLI prompt and command, not configuration: keep only what the command printed",
+        ));
+    }
+    let top =
+        command::top(line).map_err(|b| r.error(Problem::Malformed, start, b.column, b.expected))?;
+    if let Some(Top::Banner(delim)) = &top {
+        // The banner's text, up to the line that ends with its delimiter.
+        let last =
+            (start + 1..r.lines.len()).find(|&j| r.lines[j].trim_end().ends_with(delim.as_str()));
+        let Some(last) = last else {
+            return Err(r.error(
+                Problem::Structure,
+                start,
+                line.len() - delim.len(),
+                format!("a banner ends with a line holding its delimiter `{delim}`; none follows"),
+            ));
+        };
+        *at = last + 1;
+        return Ok(Some(Unit::Text(r.lines[start..=last].join("\n"))));
+    }
+    *at += 1;
+    let children = r.children(at, 1)?;
+    let node = Node {
+        at: start,
+        end: *at,
+        children,
+    };
+    let Some(top) = top else {
+        // A line of a block at the top level: the text lost its indentation (a copy through
+        // a page that trims lines).
+        if command::iface(line).ok().flatten().is_some() {
+            return Err(r.error(
+                Problem::Structure,
+                start,
+                0,
+                format!("`{line}` belongs inside a block (`interface …`), indented by one space: was the indentation lost?"),
+            ));
+        }
+        return Ok(Some(Unit::Text(r.verbatim(&node))));
+    };
+    Ok(Some(Unit::Block(top, node)))
+}
+
+/// The line of the first `interface` block for `i` above line `before` (a second one was
+/// found there).
+fn first_interface(r: &Reader<'_>, i: super::Iface, before: usize) -> usize {
+    r.lines[..before]
+        .iter()
+        .position(|l| matches!(command::top(l), Ok(Some(Top::Interface(x))) if x == i))
+        .unwrap_or(before)
+}
+
+/// Folds one modeled top-level item but an interface into the config; its key.
 fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<Key, ParseError> {
     let kids = &node.children;
     Ok(match top {
@@ -748,12 +880,10 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             cfg.breakouts.insert(e, map);
             Key::Breakout(e)
         }
+        // Read by `read_interfaces` and folded in by `parse`; here for completeness.
         Top::Interface(i) => {
             let e = interface(r, kids)?;
-            if cfg.interfaces.contains_key(&i) {
-                return Ok(Key::Interface(i));
-            }
-            cfg.interfaces.insert(i, e);
+            cfg.interfaces.entry(i).or_insert(e);
             Key::Interface(i)
         }
         Top::Wred(n) => {
