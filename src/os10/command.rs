@@ -56,10 +56,10 @@ fn words(line: &str) -> Words<'_> {
 
 /// A line's words with where each starts: on the stack for the lines of a configuration (a
 /// few words each), not an allocation per line.
-type Words<'a> = SmallVec<[(usize, &'a str); 12]>;
+type Words<'a> = SmallVec<[(usize, &'a str); 8]>;
 
 /// The words alone, to match against.
-fn bare<'a>(ws: &Words<'a>) -> SmallVec<[&'a str; 12]> {
+fn bare<'a>(ws: &Words<'a>) -> SmallVec<[&'a str; 8]> {
     ws.iter().map(|x| x.1).collect()
 }
 

@@ -647,10 +647,14 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let mut first: HashMap<Key, usize> = HashMap::new();
     // The interfaces in the order read, while each is after the one before (as OS10 prints
     // them): built into the map at once at the end. Else in the map as they come.
-    let mut sorted: Vec<(super::Iface, Interface)> = Vec::new();
     let mut in_map = false;
-    for piece in pieces(&r, at, body.end) {
-        for (unit, iface) in piece.units.into_iter().zip(piece.interfaces) {
+    let pieces = pieces(&r, at, body.end);
+    let units: usize = pieces.iter().map(|p| p.units.len()).sum();
+    let mut sorted: Vec<(super::Iface, Interface)> = Vec::with_capacity(units / 2);
+    cfg.layout.entries.reserve(units);
+    for piece in pieces {
+        let mut interfaces = piece.interfaces.into_iter();
+        for unit in piece.units {
             let (top, node) = match unit {
                 Unit::Text(t) => {
                     cfg.layout.entries.push(Entry::Text(t));
@@ -659,9 +663,13 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                 Unit::Block(top, node) => (top, node),
             };
             let start = node.at;
-            let (key, again) = match (top, iface) {
-                (Top::Interface(i), Some(e)) => {
-                    let e = e?;
+            let (key, again) = match top {
+                Top::Interface(i) => {
+                    let e = match interfaces.next() {
+                        Some(e) => e?,
+                        // One read for each interface block, so never; read it here if not.
+                        None => interface(&r, &node.children)?,
+                    };
                     if !in_map && sorted.last().is_none_or(|(last, _)| *last < i) {
                         sorted.push((i, e));
                         (Key::Interface(i), false)
@@ -680,7 +688,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                         (Key::Interface(i), again)
                     }
                 }
-                (top, _) => (read_top(&r, &mut cfg, top, &node)?, false),
+                top => (read_top(&r, &mut cfg, top, &node)?, false),
             };
             let prev = match &key {
                 Key::Interface(i) if again => Some(first_interface(&r, *i, start)),
@@ -716,7 +724,8 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
 /// block above it has one).
 struct Piece {
     units: Vec<Unit>,
-    interfaces: Vec<Option<Result<Interface, ParseError>>>,
+    /// Each interface block's settings, in the order of the blocks.
+    interfaces: Vec<Result<Interface, ParseError>>,
     stopped: Option<ParseError>,
 }
 
@@ -725,7 +734,8 @@ struct Piece {
 /// order.
 fn pieces(r: &Reader<'_>, at: usize, end: usize) -> Vec<Piece> {
     let read = |mut at: usize, end: usize| {
-        let mut units: Vec<Unit> = Vec::with_capacity((end - at) / 4 + 1);
+        // A block and its `!` for every few lines.
+        let mut units: Vec<Unit> = Vec::with_capacity((end - at) / 2 + 1);
         let stopped = loop {
             match next_unit(r, &mut at, end) {
                 Ok(Some(u)) => units.push(u),
@@ -735,7 +745,7 @@ fn pieces(r: &Reader<'_>, at: usize, end: usize) -> Vec<Piece> {
         };
         let interfaces = units
             .iter()
-            .map(|u| match u {
+            .filter_map(|u| match u {
                 Unit::Block(Top::Interface(_), node) => Some(interface(r, &node.children)),
                 _ => None,
             })
