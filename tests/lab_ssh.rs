@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fabric::lab::{Device, Lab, Logins, Spec, Switch, server};
+use fabric::lab::{Device, Lab, Logins, Switch};
 
 const HOST: &str = "leaf01";
 
@@ -43,13 +43,7 @@ fn lab_with(dir: &Path, mut logins: Logins) -> Lab {
     if dir.join("id.pub").exists() {
         logins.add_keys(&dir.join("id.pub")).unwrap();
     }
-    let spec = Spec {
-        device: Arc::new(device),
-        port: 0,
-        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
-        logins,
-    };
-    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let lab = crate::serve_one(Arc::new(device), &sw_dir, logins);
     let known: String = lab
         .switches
         .iter()

@@ -36,6 +36,22 @@ mod verify_os10;
 
 use std::path::{Path, PathBuf};
 
+/// One lab switch served over SSH on loopback: `device`, with the host key kept in `dir`
+/// (the switch's folder), taking `logins`.
+pub fn serve_one(
+    device: std::sync::Arc<fabric::lab::Device>,
+    dir: &Path,
+    logins: fabric::lab::Logins,
+) -> fabric::lab::Lab {
+    let spec = fabric::lab::Spec {
+        device,
+        port: 0,
+        key: fabric::lab::server::host_key(Some(&dir.join("ssh_host_ed25519_key"))).unwrap(),
+        logins,
+    };
+    fabric::lab::Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap()
+}
+
 /// The repository root.
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fabric::device::{Cli, Error, Options, Secret, Target, dialect};
-use fabric::lab::{Device, Lab, Logins, Os, Spec, Switch, server};
+use fabric::lab::{Device, Lab, Logins, Os, Switch};
 use fabric::os10::{self, Eth, Iface};
 
 /// One factory-default OS10 switch named `host`, served in-process, its state in `dir/host`;
@@ -22,13 +22,7 @@ fn lab(dir: &Path, host: &str) -> (Lab, Arc<Device>) {
     if dir.join("id.pub").exists() {
         logins.add_keys(&dir.join("id.pub")).unwrap();
     }
-    let spec = Spec {
-        device: device.clone(),
-        port: 0,
-        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
-        logins,
-    };
-    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let lab = crate::serve_one(device.clone(), &sw_dir, logins);
     let line = lab.switches[0].known_hosts_line(host) + "\n";
     std::fs::write(dir.join("known_hosts"), line).unwrap();
     (lab, device)
@@ -469,13 +463,7 @@ fn port_groups_show_as_captured_and_change_in_a_session() {
         )
         .unwrap(),
     );
-    let spec = Spec {
-        device: device.clone(),
-        port: 0,
-        key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
-        logins: Logins::factory(),
-    };
-    let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+    let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
     let line = lab.switches[0].known_hosts_line(&host) + "\n";
     std::fs::write(dir.join("known_hosts"), line).unwrap();
     let mut cli = session(&dir, &lab, &host);

@@ -811,7 +811,7 @@ links:
 #[test]
 fn a_routed_mlag_change_that_fails_midway_is_rolled_back() {
     use fabric::lab::device::{Refusal, Trigger};
-    use fabric::lab::{Device, Faults, Lab, Logins, Spec, Switch, server};
+    use fabric::lab::{Device, Faults, Logins, Switch};
     let compiled = |next| crate::routing::compile_text("f.yaml", &routed_mlag_fabric(next));
     let before = compiled(false).remove("leaf01").unwrap();
     let pushed = compiled(true).remove("leaf01").unwrap();
@@ -843,13 +843,7 @@ fn a_routed_mlag_change_that_fails_midway_is_rolled_back() {
         let device = std::sync::Arc::new(
             Device::open(&sw_dir, Switch::with_config(before.clone()), true, false).unwrap(),
         );
-        let spec = Spec {
-            device: device.clone(),
-            port: 0,
-            key: server::host_key(Some(&sw_dir.join("ssh_host_ed25519_key"))).unwrap(),
-            logins: Logins::factory(),
-        };
-        let lab = Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap();
+        let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
         let served = &lab.switches[0];
         std::fs::write(
             dir.join("known_hosts"),
