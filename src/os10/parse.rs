@@ -562,7 +562,7 @@ fn exec_prompt(line: &str) -> Option<&str> {
 /// port's number is glued on too (`interface mgmt0 ip address …`), so only OS10's
 /// `mgmt1/…` counts.
 pub fn looks_os10(text: &str) -> bool {
-    text.lines().any(|l| {
+    let says = |l: &str| {
         let l = l.trim_end();
         l.starts_with("! Version 10.")
             || l.strip_prefix("interface ").is_some_and(|name| {
@@ -573,7 +573,17 @@ pub fn looks_os10(text: &str) -> bool {
                             .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
                     })
             })
-    })
+    };
+    // Only a line starting with `!` or `i` can say so: the others are passed over by their
+    // first byte (the whole of an Onyx config is looked through before it is read as one).
+    let b = text.as_bytes();
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', b).map(|nl| nl + 1))
+        .filter(|&start| matches!(b.get(start), Some(b'!' | b'i')))
+        .any(|start| {
+            let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |n| start + n);
+            says(&text[start..end])
+        })
 }
 
 /// Reads a running configuration, or a part of one (`show running-configuration interface
@@ -1001,5 +1011,9 @@ mod tests {
         assert!(looks_os10("interface mgmt1/1/1\n no shutdown\n"));
         assert!(looks_os10("interface ethernet1/1/1\n mtu 9216\n"));
         assert!(looks_os10("! Version 10.5.2.3\n"));
+        assert!(looks_os10("! Version 10.5.2.3"));
+        assert!(looks_os10("hostname x\r\ninterface vlan2000\r\n"));
+        assert!(!looks_os10(""));
+        assert!(!looks_os10("\n\n interface ethernet1/1/1\n"));
     }
 }
