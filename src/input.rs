@@ -119,8 +119,8 @@ const HUGE_PAGE: usize = 2 << 20;
 /// short-lived command more than they save, zeroed in full for a few bytes used), but a read
 /// buffer is written in full at once: one huge page instead of 512 page faults, the larger part
 /// of reading a 3 MB running config (`perf stat -e page-faults fabric parse --format check`).
-/// The switch is the process's: it is turned back off after the read, and the pages touched
-/// while it is on are the buffer's.
+/// The switch is the process's: it is turned back off after the read (while it is on, another
+/// thread's fresh memory may get huge pages too, where the system gives them unasked).
 #[cfg(target_os = "linux")]
 fn huge_pages<T>(buf: &mut Vec<u8>, read: impl FnOnce(&mut Vec<u8>) -> T) -> T {
     let start = buf.as_mut_ptr() as usize;
