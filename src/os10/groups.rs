@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::models::{self, Model};
+use super::models::{self, Group, Model};
 use super::{Config, Eth, Iface, PortGroup, PortGroupId};
 
 /// The model whose layout the port groups of `configs` are (see [`models::by_port_groups`]).
@@ -32,6 +32,39 @@ fn mode_in(groups: &BTreeMap<PortGroupId, PortGroup>, number: u16) -> Option<&st
         .and_then(|g| g.mode.as_deref())
 }
 
+/// The mode group `g` runs under `groups`: the one set, else its native one (a group always
+/// runs a mode).
+pub fn mode<'a>(groups: &'a BTreeMap<PortGroupId, PortGroup>, g: &Group) -> &'a str {
+    mode_in(groups, g.number).unwrap_or(g.native())
+}
+
+/// A change of `c`'s port groups from `before`, as a switch of `model` takes it: each group
+/// that changed is one of the model's, in a mode it takes (else `Err` with the first that is
+/// not, nothing deleted), and the interfaces of the ports whose mode changes are deleted; the
+/// new mode's are created when entered (Dell OS10 user guide, "Port groups"; UNCONFIRMED by a
+/// capture, as for `interface breakout`).
+pub fn regroup(
+    model: &Model,
+    before: &BTreeMap<PortGroupId, PortGroup>,
+    c: &mut Config,
+) -> Result<(), PortGroupId> {
+    for (id, g) in &c.port_groups {
+        if before.get(id) == Some(g) {
+            continue;
+        }
+        let group = (id.node == 1 && id.slot == 1)
+            .then(|| model.port_group(id.number))
+            .flatten()
+            .ok_or(*id)?;
+        if g.mode.as_deref().is_some_and(|m| group.layout(m).is_none()) {
+            return Err(*id);
+        }
+    }
+    let gone = regrouped(before, &c.port_groups);
+    vacate(c, &gone);
+    Ok(())
+}
+
 /// The front-panel ports whose port group's mode `to` sets differently from `from` (where
 /// `from` has no mode for a group, its native one: a group always runs a mode): the switch
 /// deletes their interfaces and creates the new mode's (Dell OS10 user guide, "Port groups";
@@ -46,7 +79,7 @@ pub fn regrouped(
         return out;
     };
     for g in model.port_groups() {
-        let had = mode_in(from, g.number).unwrap_or(g.native());
+        let had = mode(from, &g);
         if mode_in(to, g.number).is_some_and(|want| want != had) {
             out.extend(g.ports());
         }
@@ -70,8 +103,7 @@ pub fn interfaces(config: &Config, model: &Model) -> Vec<(Eth, u16)> {
     for n in 1..=model.port_count() {
         let Some(run) = model.run(n) else { continue };
         if let Some(g) = model.port_group_of(n) {
-            let mode = mode_in(&config.port_groups, g.number).unwrap_or(g.native());
-            out.extend(g.interfaces(n, mode));
+            out.extend(g.interfaces(n, mode(&config.port_groups, &g)));
             continue;
         }
         let map = config
@@ -95,8 +127,7 @@ pub fn interfaces(config: &Config, model: &Model) -> Vec<(Eth, u16)> {
 pub fn speed_of(config: &Config, e: Eth) -> Option<u16> {
     let model = model_of([&config.port_groups])?;
     let g = model.port_group_of(e.port)?;
-    let mode = mode_in(&config.port_groups, g.number).unwrap_or(g.native());
-    g.interfaces(e.port, mode)
+    g.interfaces(e.port, mode(&config.port_groups, &g))
         .into_iter()
         .find(|(x, _)| *x == e)
         .map(|(_, s)| s)
@@ -151,5 +182,33 @@ mod tests {
             .insert(Iface::Ethernet(Eth::new(21)), Default::default());
         vacate(&mut c, &[17].into_iter().collect());
         assert_eq!(c.interfaces.len(), 1);
+    }
+
+    /// A change the model takes deletes the interfaces of the ports it re-creates; a mode the
+    /// group does not take, or a group the model lacks, is refused with nothing deleted.
+    #[test]
+    fn a_change_of_groups_is_taken_as_the_model_takes_it() {
+        let m = Model::named("S5248F-ON").unwrap();
+        let before = groups(&[(5, "25g-4x")]);
+        let with = |modes: &[(u16, &str)]| {
+            let mut c = Config {
+                port_groups: groups(modes),
+                ..Config::default()
+            };
+            for n in [17, 21] {
+                c.interfaces
+                    .insert(Iface::Ethernet(Eth::new(n)), Default::default());
+            }
+            c
+        };
+        let mut c = with(&[(5, "10g-4x")]);
+        assert_eq!(regroup(m, &before, &mut c), Ok(()));
+        assert_eq!(c.interfaces.len(), 1);
+        let mut c = with(&[(5, "100g-2x")]);
+        assert_eq!(regroup(m, &before, &mut c), Err(PortGroupId::new(5)));
+        assert_eq!(c.interfaces.len(), 2);
+        let mut c = with(&[(5, "25g-4x"), (40, "25g-4x")]);
+        assert_eq!(regroup(m, &before, &mut c), Err(PortGroupId::new(40)));
+        assert_eq!(c.interfaces.len(), 2);
     }
 }

@@ -442,21 +442,19 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
 /// ([`groups::model_of`]), is refused.
 fn set_group_mode(c: &mut Config, id: PortGroupId, mode: String) -> Done {
     let before = c.port_groups.clone();
-    c.port_groups.entry(id).or_default().mode = Some(mode.clone());
-    if let Some(model) = groups::model_of([&c.port_groups])
-        && let Some(g) = model.port_group(id.number)
-        && g.layout(&mode).is_none()
-    {
+    c.port_groups.entry(id).or_default().mode = Some(mode);
+    let Some(model) = groups::model_of([&c.port_groups]) else {
+        return Ok(());
+    };
+    groups::regroup(model, &before, c).map_err(|id| {
+        let maps = model.port_group(id.number).map(|g| g.run.maps.join(", "));
         c.port_groups = before;
-        return Err(format!(
+        format!(
             "port group {id} of the {} takes `mode Eth` {}",
             model.name,
-            g.run.maps.join(", ")
-        ));
-    }
-    let gone = groups::regrouped(&before, &c.port_groups);
-    groups::vacate(c, &gone);
-    Ok(())
+            maps.unwrap_or_default()
+        )
+    })
 }
 
 /// A breakout change deletes the port's interfaces (the port and its subports); the new map's

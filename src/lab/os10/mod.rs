@@ -682,27 +682,13 @@ impl Os10Session {
     }
 }
 
-/// A change of port groups as the switch takes it: a group the model has, in a mode it takes
-/// (else `None`: refused as a wrong value, `% Error: Illegal parameter.`), and the interfaces
-/// of the ports whose mode changes deleted, the new mode's created when entered (as
-/// [`os10::script`] has it for breakouts and port groups; UNCONFIRMED by a capture).
+/// A change of port groups as the switch takes it ([`os10::groups::regroup`]); a group the
+/// model lacks or a mode it does not take is `None`: refused as a wrong value, `% Error:
+/// Illegal parameter.`
 fn regroup(model: &os10::models::Model, old: &Config, mut new: Config) -> Option<Config> {
-    if new.port_groups == old.port_groups {
-        return Some(new);
+    if new.port_groups != old.port_groups {
+        os10::groups::regroup(model, &old.port_groups, &mut new).ok()?;
     }
-    for (id, g) in &new.port_groups {
-        if old.port_groups.get(id) == Some(g) {
-            continue;
-        }
-        let group = (id.node == 1 && id.slot == 1)
-            .then(|| model.port_group(id.number))
-            .flatten()?;
-        if let Some(m) = &g.mode {
-            group.layout(m)?;
-        }
-    }
-    let gone = os10::groups::regrouped(&old.port_groups, &new.port_groups);
-    os10::groups::vacate(&mut new, &gone);
     Some(new)
 }
 

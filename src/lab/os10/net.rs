@@ -13,7 +13,7 @@
 
 pub use crate::fabric::os10_port as port_of;
 use crate::onyx::{self, Iface as OnyxIface, Interface as OnyxInterface};
-use crate::os10::{Config, Iface, SwitchportMode};
+use crate::os10::{Config, Eth, Iface, SwitchportMode};
 use crate::types::Split;
 
 /// The split a breakout map makes of its port (`25g-4x`: four subports; `100g-1x`: none).
@@ -54,31 +54,21 @@ pub fn view(config: &Config) -> onyx::Config {
     // names as subport 1 without a split (`ethernet1/1/17:1` in `10g-4x`, the TOR capture)
     // exists as that subport, configured or not (the network counts a created subport 1).
     if let Some(model) = crate::os10::groups::model_of([&config.port_groups]) {
-        for (eth, _) in crate::os10::groups::interfaces(config, model) {
-            let Some(g) = model.port_group_of(eth.port) else {
-                continue;
-            };
-            let mode = config
-                .port_groups
-                .get(&crate::os10::PortGroupId::new(g.number))
-                .and_then(|p| p.mode.as_deref())
-                .unwrap_or(g.native());
-            match g.layout(mode) {
-                Some(l) if l.ways > 1 => {
+        for g in model.port_groups() {
+            let mode = crate::os10::groups::mode(&config.port_groups, &g);
+            let Some(l) = g.layout(mode) else { continue };
+            for n in g.ports() {
+                if l.ways > 1 {
                     out.interfaces
-                        .entry(OnyxIface::Ethernet(port_of(crate::os10::Eth::new(
-                            eth.port,
-                        ))))
+                        .entry(OnyxIface::Ethernet(port_of(Eth::new(n))))
                         .or_default()
                         .split = split_of(mode);
-                }
-                Some(l) if l.renamed => {
+                } else if l.renamed {
                     out.interfaces
-                        .entry(OnyxIface::Ethernet(port_of(eth)))
+                        .entry(OnyxIface::Ethernet(port_of(Eth::sub(n, 1))))
                         .or_default()
                         .created = true;
                 }
-                _ => {}
             }
         }
     }

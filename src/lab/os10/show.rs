@@ -89,11 +89,7 @@ pub fn version(sw: &Os10Switch) -> String {
 pub fn port_groups(config: &Config, model: &os10::models::Model) -> String {
     let mut out = String::from("Port-group            Mode           Ports     FEM\n");
     for g in model.port_groups() {
-        let mode = config
-            .port_groups
-            .get(&os10::PortGroupId::new(g.number))
-            .and_then(|p| p.mode.as_deref())
-            .unwrap_or(g.native());
+        let mode = os10::groups::mode(&config.port_groups, &g);
         let ports: Vec<String> = g.ports().map(|n| n.to_string()).collect();
         let gap = if g.size() == 1 { 9 } else { 5 };
         out.push_str(&format!(
