@@ -62,7 +62,7 @@ pub fn view(config: &Config) -> onyx::Config {
                     out.interfaces
                         .entry(OnyxIface::Ethernet(port_of(Eth::new(n))))
                         .or_default()
-                        .split = split_of(mode);
+                        .split = Split::from_ways(i64::from(l.ways)).ok();
                 } else if l.renamed {
                     out.interfaces
                         .entry(OnyxIface::Ethernet(port_of(Eth::sub(n, 1))))
