@@ -1,14 +1,15 @@
 //! OS10 running configurations → the OS10 switches of a fabric file. The inverse of
-//! `os10::compile`: each port's settings read back into the format's terms (the RoCE QoS from
-//! the policies a port names: PFC from its network-qos policy, ETS from its queuing policy's
-//! `bandwidth percent`, ECN from the `wred` profile a queue's class names, trust from `system
-//! qos`), the lossless priorities from the network-qos classes that `pause`, a VLT pair's
-//! domain as a fabric `mlag` pair and its VLTi as a `role: ipl` link, VLAN interfaces, the
-//! loopback and BGP; a port broken out (`interface breakout`, or its port group's mode) as a
-//! `split`, and a port group's mode other than its native one as the speed of its ports. Whether the fabric reproduces the config is not decided here but checked
-//! afterwards by planning the compiled config against it (`check`): what the format cannot
-//! say is a located line of that plan. Lines the model keeps verbatim (a plan never touches
-//! them) are listed in a comment above the switch. Nothing here reads files or prints.
+//! `os10::compile`: each port's settings read back into the format's terms (the RoCE QoS from the
+//! policies a port names: PFC from its network-qos policy, ETS from its queuing policy's `bandwidth
+//! percent`, ECN from the `wred` profile a queue's class names, trust from `system qos`), the
+//! lossless priorities from the network-qos classes that `pause`, a VLT pair's domain as a fabric
+//! `mlag` pair and its VLTi as a `role: ipl` link, VLAN interfaces, the loopback and BGP; a port
+//! broken out (`interface breakout`, or its port group's mode) as a `split`, and a port group's
+//! mode other than its native one as the speed of its ports. Whether the fabric reproduces the
+//! config is not decided here but checked afterwards by planning the compiled config against it
+//! (`check`): what the format cannot say is a located line of that plan. Lines the model keeps
+//! verbatim (a plan never touches them) are listed in a comment above the switch. Nothing here
+//! reads files or prints.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,20 +2,20 @@
 //! configuration mode: enter a block (`interface ethernet1/1/1`, `policy-map type network-qos
 //! pp` → `class c`, `router bgp 65001` → `neighbor 10.0.0.1`), set or negate its lines, `exit`.
 //!
-//! The same shape as the Onyx side (`crate::diff`): [`target`] decides what the switch should
-//! look like — the intended state for what the model knows, the running config for what it
-//! keeps verbatim (top-level text, unknown lines inside blocks), for what a command cannot
-//! take back (a port's or neighbor's `shutdown`/`no shutdown`), for physical ports (never
-//! deleted, but re-created with no settings when their breakout map or port-group mode
-//! changes), for a port's breakout map and a port group's mode the intent does not state, for
-//! a `system qos` that holds lines the model does not know, and for the order
-//! of named items the switch keeps in creation order — and [`plan`] lists the steps such that applying them
+//! The same shape as the Onyx side (`crate::diff`): [`target`] decides what the switch should look
+//! like — the intended state for what the model knows, the running config for what it keeps
+//! verbatim (top-level text, unknown lines inside blocks), for what a command cannot take back (a
+//! port's or neighbor's `shutdown`/`no shutdown`), for physical ports (never deleted, but
+//! re-created with no settings when their breakout map or port-group mode changes), for a port's
+//! breakout map and a port group's mode the intent does not state, for a `system qos` that holds
+//! lines the model does not know, and for the order of named items the switch keeps in creation
+//! order — and [`plan`] lists the steps such that applying them
 //! ([`script::apply`](super::script::apply)) to the running config gives the target. Each step
 //! carries its impact class ([`rules::RULES`]); the order over the top level is data
 //! ([`rules::STAGES`]); negations are spelled from one table ([`rules::NEGATIONS`]), with the
-//! unconfirmed ones marked. A block the intent deletes (a port-channel, a neighbor, a
-//! class-map) goes with its verbatim lines: the block is the unit the intent manages. The
-//! roll-back of a plan is the plan back: `plan(target, running)`.
+//! unconfirmed ones marked. A block the intent deletes (a port-channel, a neighbor, a class-map)
+//! goes with its verbatim lines: the block is the unit the intent manages. The roll-back of a plan
+//! is the plan back: `plan(target, running)`.
 
 use std::collections::HashMap;
 

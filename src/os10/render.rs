@@ -1,10 +1,11 @@
 //! Canonical text of a [`Config`]: what `show running-configuration` prints.
 //!
-//! Rust decides (which items and lines are printed, in which order, where each verbatim line
-//! goes back, whether a description needs quotes); the minijinja templates in
-//! `templates/os10/` only format: one template spells every line, from a flat list of rows
-//! (a block's head, then its lines), in one loop. Undefined variables are errors, never empty strings. A config built in code is checked
-//! first: a name or description that could end the line and start another command is refused.
+//! Rust decides (which items and lines are printed, in which order, where each verbatim line goes
+//! back, whether a description needs quotes); the minijinja templates in `templates/os10/` only
+//! format: one template spells every line, from a flat list of rows (a block's head, then its
+//! lines), in one loop. Undefined variables are errors, never empty strings. A config built in code
+//! is checked first: a name or description that could end the line and start another command is
+//! refused.
 
 use std::borrow::Cow;
 use std::net::Ipv4Addr;

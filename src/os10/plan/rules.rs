@@ -635,20 +635,20 @@ pub enum Stage {
     Vacate,
 }
 
-/// The plan's order over the top-level kinds. Definitions are set before what uses them (a
-/// WRED profile before the queuing class that names it, class-maps before the policy-maps
-/// that hold them, trust and qos maps and policy-maps before `system qos` and the ports that
-/// apply them, the VLT domain before `vlt-port-channel`, port-channels and VLAN interfaces
-/// before the members and ports that join them — interfaces are set in the order of their
-/// kind, port-channels before Ethernet — and addresses before the BGP sessions over them).
-/// Sessions that go are taken away before any port changes. Ports a breakout or port-group
-/// change re-creates give up their settings before the map or mode changes (breakouts, then
-/// port groups, as OS10 prints them); the new ports are set with the other interfaces. Deletion runs the other way: the BGP instance, then port-channels and VLANs (their members and
-/// users have let go while being set), the VLT domain, then policy-maps before the maps and
-/// profiles they use. Within a block its removals come first, in the reverse of the printed
-/// order (a port's service-policy and PFC go before its link-level pause returns, its
-/// address before it is switched), then its settings in printed order (flowcontrol before
-/// PFC, `no switchport` before an address).
+/// The plan's order over the top-level kinds. Definitions are set before what uses them (a WRED
+/// profile before the queuing class that names it, class-maps before the policy-maps that hold
+/// them, trust and qos maps and policy-maps before `system qos` and the ports that apply them, the
+/// VLT domain before `vlt-port-channel`, port-channels and VLAN interfaces before the members and
+/// ports that join them — interfaces are set in the order of their kind, port-channels before
+/// Ethernet — and addresses before the BGP sessions over them). Sessions that go are taken away
+/// before any port changes. Ports a breakout or port-group change re-creates give up their settings
+/// before the map or mode changes (breakouts, then port groups, as OS10 prints them); the new ports
+/// are set with the other interfaces. Deletion runs the other way: the BGP instance, then
+/// port-channels and VLANs (their members and users have let go while being set), the VLT domain,
+/// then policy-maps before the maps and profiles they use. Within a block its removals come first,
+/// in the reverse of the printed order (a port's service-policy and PFC go before its link-level
+/// pause returns, its address before it is switched), then its settings in printed order
+/// (flowcontrol before PFC, `no switchport` before an address).
 pub const STAGES: &[(Stage, Kind)] = {
     use Kind::*;
     use Stage::*;
