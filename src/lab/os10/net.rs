@@ -18,11 +18,8 @@ use crate::types::Split;
 
 /// The split a breakout map makes of its port (`25g-4x`: four subports; `100g-1x`: none).
 fn split_of(map: &str) -> Option<Split> {
-    match map.rsplit_once('-').map(|(_, n)| n) {
-        Some("4x") => Some(Split::Four),
-        Some("2x") => Some(Split::Two),
-        _ => None,
-    }
+    let (_, ways) = crate::os10::models::read_map(map)?;
+    Split::from_ways(i64::from(ways)).ok()
 }
 
 /// An OS10 switch as the network reads it: `config` in its terms, and its VLT domain.
