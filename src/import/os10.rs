@@ -277,14 +277,15 @@ fn interfaces(c: &Config, model: &Model) -> (Vec<Written>, Vec<(Port, u8)>) {
     let all = crate::os10::groups::interfaces(c, model);
     let mut out = Vec::with_capacity(all.len());
     let mut splits = Vec::new();
-    for n in 1..=model.port_count() {
-        let mine: Vec<(Eth, u16)> = all.iter().copied().filter(|(e, _)| e.port == n).collect();
+    // In port order: one run of interfaces per port.
+    for mine in all.chunk_by(|a, b| a.0.port == b.0.port) {
+        let n = mine[0].0.port;
         let ways = mine.len();
         let native = model.run(n).map_or(0, |r| r.speed) / u16::try_from(ways.max(1)).unwrap_or(1);
         if ways > 1 {
             splits.push((Port::new(1, n), u8::try_from(ways).unwrap_or(u8::MAX)));
         }
-        for (e, speed) in mine {
+        for &(e, speed) in mine {
             let fabric_port = if ways == 1 { Port::new(1, n) } else { port(e) };
             let said = (speed != native)
                 .then(|| crate::types::Speed::from_gbps(u32::from(speed)))
