@@ -49,7 +49,7 @@ pub fn mib(bytes: u64) -> String {
 }
 
 /// The bytes of `path` (`-`: standard input), at most `limit` of them.
-pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
+pub fn read(path: &Path, limit: u64) -> Result<Bytes, Refused> {
     if path == Path::new("-") {
         return capped(std::io::stdin().lock(), limit, 0);
     }
@@ -91,60 +91,192 @@ fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
 /// At most `limit` bytes of `r`, in a buffer sized for the `expected` bytes a file says it
 /// has: read in place, not copied into ever larger buffers as it grows (for a config of a
 /// few MB, the copies and the fresh pages they touch cost more than reading it).
-fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, Refused> {
+fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Bytes, Refused> {
     let expected = usize::try_from(expected.min(limit)).unwrap_or(0);
     let mut r = r.take(limit.saturating_add(1));
-    let mut buf;
-    if expected >= HUGE_PAGE {
-        // Room for the 2 MiB-aligned stretch to reach past the last byte, wherever the
-        // allocation starts (address space only: the pages past the end are never touched).
-        buf = Vec::with_capacity(expected + HUGE_PAGE);
-        huge_pages(&mut buf, |buf| r.read_to_end(buf))
-    } else {
-        buf = Vec::with_capacity(expected);
-        r.read_to_end(&mut buf)
-    }
-    .map_err(Refused::Io)?;
-    if buf.len() as u64 > limit {
+    let bytes = match Mapping::new(expected) {
+        Some(mut map) => match map.fill(&mut r).map_err(Refused::Io)? {
+            // Filled: the file grew while it was read; the rest goes after it.
+            true => {
+                let mut buf = map.bytes().to_vec();
+                r.read_to_end(&mut buf).map_err(Refused::Io)?;
+                Bytes(Store::Heap(buf))
+            }
+            false => Bytes(Store::Mapped(map)),
+        },
+        None => {
+            let mut buf = Vec::with_capacity(expected);
+            r.read_to_end(&mut buf).map_err(Refused::Io)?;
+            Bytes(Store::Heap(buf))
+        }
+    };
+    if bytes.len() as u64 > limit {
         return Err(Refused::TooLarge { limit, size: None });
     }
-    Ok(buf)
+    Ok(bytes)
+}
+
+/// The bytes of an input, as read.
+pub struct Bytes(Store);
+
+enum Store {
+    Heap(Vec<u8>),
+    Mapped(Mapping),
+}
+
+impl Bytes {
+    /// The bytes in a `Vec` of their own (copied when they were read into a mapping).
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.0 {
+            Store::Heap(v) => v,
+            Store::Mapped(m) => m.bytes().to_vec(),
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Store::Heap(v) => v,
+            Store::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Bytes({} bytes)", self.len())
+    }
+}
+
+/// An input's bytes that are UTF-8 text, read as [`Bytes`] and checked once.
+pub struct Text(Bytes);
+
+impl Text {
+    /// The bytes as text, or back with where they stop being UTF-8.
+    pub fn new(bytes: Bytes) -> Result<Text, (Bytes, std::str::Utf8Error)> {
+        match std::str::from_utf8(&bytes) {
+            Ok(_) => Ok(Text(bytes)),
+            Err(e) => Err((bytes, e)),
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        // SAFETY: checked to be UTF-8 by `Text::new`, and never changed since.
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
+    }
+}
+
+impl Clone for Text {
+    fn clone(&self) -> Text {
+        Text(Bytes(Store::Heap(self.0.to_vec())))
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
 }
 
 /// A transparent huge page of x86-64 and most Linux targets.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Runs `read`, which fills `buf`, with the buffer's 2 MiB-aligned stretch in transparent huge
-/// pages where Linux has them. The allocator turns huge pages off for the process (they cost a
-/// short-lived command more than they save, zeroed in full for a few bytes used), but a read
-/// buffer is written in full at once: one huge page instead of 512 page faults, the larger part
-/// of reading a 3 MB running config (`perf stat -e page-faults fabric parse --format check`).
-/// The switch is the process's: it is turned back off after the read (while it is on, another
-/// thread's fresh memory may get huge pages too, where the system gives them unasked).
-#[cfg(target_os = "linux")]
-fn huge_pages<T>(buf: &mut Vec<u8>, read: impl FnOnce(&mut Vec<u8>) -> T) -> T {
-    let start = buf.as_mut_ptr() as usize;
-    let from = start.next_multiple_of(HUGE_PAGE);
-    let to = (start + buf.capacity()) / HUGE_PAGE * HUGE_PAGE;
-    // SAFETY: prctl with these arguments reads or sets one flag of the process; madvise is
-    // given a range inside the buffer's allocation and only advises (no content changes).
-    unsafe {
-        let disabled = libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1;
-        if to <= from || (disabled && libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0) != 0) {
-            return read(buf);
+/// Memory of its own for a large input, mapped for it and starting at a 2 MiB boundary, in
+/// transparent huge pages where Linux gives them (and the process has not turned them off): a
+/// 3 MB running config is then two page faults instead of 800, the larger part of reading it
+/// (`perf stat -e page-faults fabric parse --format check`). The allocator's memory cannot
+/// promise either: its large blocks start past a boundary, and reuse pages mapped small.
+struct Mapping {
+    /// The mapping, as `mmap` gave it.
+    base: *mut libc::c_void,
+    size: usize,
+    /// The first 2 MiB boundary in it: where the bytes are.
+    start: *mut u8,
+    /// Room from `start` (a byte more than the input is expected to have), and what was read.
+    room: usize,
+    len: usize,
+}
+
+// SAFETY: a mapping is owned by one `Mapping` alone, and changed only through `&mut self`.
+unsafe impl Send for Mapping {}
+unsafe impl Sync for Mapping {}
+
+impl Mapping {
+    /// Room for `expected` bytes and one more (to tell a file that grew); `None` for an input
+    /// smaller than a huge page, which the heap reads as well, or when nothing could be mapped.
+    fn new(expected: usize) -> Option<Mapping> {
+        if expected < HUGE_PAGE {
+            return None;
         }
-        libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-        let out = read(buf);
-        if disabled {
-            libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+        let room = expected + 1;
+        // A whole huge page past the last byte, and one of slack to find the boundary in:
+        // address space only, pages never written are never backed.
+        let size = room.next_multiple_of(HUGE_PAGE) + HUGE_PAGE;
+        // SAFETY: a fresh private anonymous mapping (no address asked for, no file); the
+        // result is checked. madvise is given a range inside it and only advises.
+        unsafe {
+            let base = libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if base == libc::MAP_FAILED {
+                return None;
+            }
+            let start = (base as usize).next_multiple_of(HUGE_PAGE);
+            #[cfg(target_os = "linux")]
+            libc::madvise(
+                start as *mut libc::c_void,
+                room.next_multiple_of(HUGE_PAGE),
+                libc::MADV_HUGEPAGE,
+            );
+            Some(Mapping {
+                base,
+                size,
+                start: start as *mut u8,
+                room,
+                len: 0,
+            })
         }
-        out
+    }
+
+    /// Reads `r` to its end into the room; `true` when the room filled first.
+    fn fill(&mut self, r: &mut impl Read) -> std::io::Result<bool> {
+        // SAFETY: the room lies inside the mapping, which is readable, writable, zeroed when
+        // mapped (so initialised), and borrowed here alone.
+        let room = unsafe { std::slice::from_raw_parts_mut(self.start, self.room) };
+        while self.len < room.len() {
+            match r.read(&mut room[self.len..]) {
+                Ok(0) => return Ok(false),
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(true)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: the first `len` bytes of the room, written by `fill`.
+        unsafe { std::slice::from_raw_parts(self.start, self.len) }
     }
 }
 
-#[cfg(not(target_os = "linux"))]
-fn huge_pages<T>(buf: &mut Vec<u8>, read: impl FnOnce(&mut Vec<u8>) -> T) -> T {
-    read(buf)
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: the mapping `new` made, unmapped once; nothing borrows it past `self`.
+        unsafe {
+            libc::munmap(self.base, self.size);
+        }
+    }
 }
 
 /// The commands whose output a saved session holds as a running configuration (OS10 spells
@@ -220,21 +352,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A file of several huge pages reads back byte for byte, and one past its limit by a
-    /// byte is refused; the process's huge pages stay off, as the allocator of the binary
-    /// turns them.
+    /// A file of several huge pages reads back byte for byte from a 2 MiB boundary; one past
+    /// its limit by a byte is refused; one that is longer than it said (it grew while read)
+    /// is read whole all the same, and one shorter too.
     #[test]
-    fn a_large_file_reads_whole_and_huge_pages_stay_off() {
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl reads or sets one flag of the process.
-        let (thp, set) = (
-            || unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) },
-            |off: libc::c_ulong| unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, off, 0, 0, 0) },
-        );
-        #[cfg(target_os = "linux")]
-        let before = thp();
-        #[cfg(target_os = "linux")]
-        set(1);
+    fn a_large_file_reads_whole_from_a_huge_page_boundary() {
         let dir = std::env::temp_dir().join(format!("fabric-input-huge-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("large");
@@ -243,18 +365,26 @@ mod tests {
             .map(|i| line[i % line.len()])
             .collect();
         std::fs::write(&f, &bytes).unwrap();
+        let open = || std::fs::File::open(&f).unwrap();
         let read_back = read(&f, 64 << 20);
-        let limit = bytes.len() as u64 - 1;
-        let over = capped(std::fs::File::open(&f).unwrap(), limit, limit);
-        #[cfg(target_os = "linux")]
-        let after = thp();
-        #[cfg(target_os = "linux")]
-        set(before as libc::c_ulong);
+        let len = bytes.len() as u64;
+        let over = capped(open(), len - 1, len - 1);
+        let grew = capped(open(), 64 << 20, 3 << 20);
+        let shrank = capped(open(), 64 << 20, len + 10_000);
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(read_back.unwrap() == bytes);
+        let read_back = read_back.unwrap();
+        assert!(*read_back == *bytes);
+        assert_eq!(read_back.as_ptr() as usize % HUGE_PAGE, 0);
         assert!(matches!(over, Err(Refused::TooLarge { size: None, .. })));
-        #[cfg(target_os = "linux")]
-        assert_eq!(after, 1);
+        assert!(*grew.unwrap() == *bytes);
+        assert!(*shrank.unwrap() == *bytes);
+        let text = Text::new(read_back).unwrap();
+        assert_eq!(text.len(), bytes.len());
+        assert!(text.clone().as_bytes() == bytes);
+        let (_, e) = Text::new(capped(&[b'a', 0xff, b'b'][..], 16, 3).unwrap())
+            .err()
+            .unwrap();
+        assert_eq!(e.valid_up_to(), 1);
     }
 
     /// `HOST# rest` (an OS10-like prompt), for the tests.

@@ -26,7 +26,7 @@ pub struct Source {
 #[derive(Clone, Debug)]
 pub enum SourceKind {
     /// A running config (backup, capture), with its text: findings point at its lines.
-    Running(String),
+    Running(crate::input::Text),
     /// A fabric file: findings point at the switch (and port) entry. One index of the file,
     /// shared by every switch it describes.
     Fabric(Arc<FabricIndex>),

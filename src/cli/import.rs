@@ -272,7 +272,7 @@ fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Conf
             return Ok(None);
         }
     };
-    let Ok(text) = String::from_utf8(bytes) else {
+    let Ok(text) = String::from_utf8(bytes.into_vec()) else {
         errln!("error: {shown}: not UTF-8 text: is this a binary file?");
         return Ok(None);
     };

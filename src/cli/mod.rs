@@ -468,7 +468,7 @@ pub(crate) fn read_config(
 pub(crate) fn load_config(
     path: &Path,
     color: bool,
-) -> Result<Result<(crate::onyx::Config, String), String>, Failure> {
+) -> Result<Result<(crate::onyx::Config, crate::input::Text), String>, Failure> {
     load_with(path, color, crate::onyx::parse)
 }
 
@@ -477,7 +477,7 @@ pub(crate) fn load_config(
 pub(crate) fn load_running(
     path: &Path,
     color: bool,
-) -> Result<Result<(crate::audit::Running, String), String>, Failure> {
+) -> Result<Result<(crate::audit::Running, crate::input::Text), String>, Failure> {
     load_with(path, color, |text| {
         if crate::os10::parse::looks_os10(text) {
             crate::os10::parse(text).map(|c| crate::audit::Running::Os10(Box::new(c)))
@@ -492,7 +492,7 @@ fn load_with<T>(
     path: &Path,
     color: bool,
     parse: impl Fn(&str) -> Result<T, ParseError>,
-) -> Result<Result<(T, String), String>, Failure> {
+) -> Result<Result<(T, crate::input::Text), String>, Failure> {
     let name = if path == Path::new("-") {
         "<stdin>".to_string()
     } else {
@@ -509,11 +509,11 @@ fn load_with<T>(
             return Ok(Err(diag::render(&[d], &sources, color)));
         }
     };
-    let text = match String::from_utf8(bytes) {
+    let text = match crate::input::Text::new(bytes) {
         Ok(t) => t,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        Err((bytes, e)) => {
+            let at = e.valid_up_to();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
             let file = sources.add(name, text);
             let d = Diagnostic::error("E002", "not UTF-8 text: is this a binary file?").at(
                 diag::Span {

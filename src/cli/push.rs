@@ -181,7 +181,7 @@ pub fn read_inventory(path: Option<&Path>) -> Result<Inventory, Failure> {
     // An inventory is small; a device or a huge file is refused before it is read.
     let bytes = crate::input::read(path, crate::fabric::load::MAX_BYTES as u64)
         .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
-    let text = String::from_utf8(bytes)
+    let text = String::from_utf8(bytes.into_vec())
         .map_err(|_| Failure(format!("`{}` is not UTF-8 text", path.display())))?;
     let options = serde_saphyr::options! { with_snippet: false };
     let e = match serde_saphyr::from_str_with_options::<Inventory>(&text, options) {

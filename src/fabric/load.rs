@@ -90,7 +90,7 @@ pub fn load(path: &Path, sources: &mut Sources) -> std::io::Result<Result<Loaded
         Err(crate::input::Refused::Io(e)) => return Err(e),
         Err(refused) => return Ok(Err(refused_input(&name, &refused, sources))),
     };
-    Ok(parse_bytes(&name, bytes, sources))
+    Ok(parse_bytes(&name, bytes.into_vec(), sources))
 }
 
 /// An input refused before it was read (a device, a folder, too large): E005 or E004, at
