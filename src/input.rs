@@ -214,8 +214,9 @@ impl Mapping {
             return None;
         }
         let room = expected + 1;
-        // A whole huge page past the last byte, and one of slack to find the boundary in:
-        // address space only, pages never written are never backed.
+        // The room in whole huge pages (so its last one can be huge too), and one more of
+        // slack to find the boundary in: address space only, pages never written are never
+        // backed.
         let size = room.next_multiple_of(HUGE_PAGE) + HUGE_PAGE;
         // SAFETY: a fresh private anonymous mapping (no address asked for, no file); the
         // result is checked. madvise is given a range inside it and only advises.
