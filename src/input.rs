@@ -171,6 +171,13 @@ impl std::ops::Deref for Text {
     }
 }
 
+/// Text that did not come from a file (a switch's reply): valid UTF-8 already.
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text(Bytes(Store::Heap(s.into_bytes())))
+    }
+}
+
 impl Clone for Text {
     fn clone(&self) -> Text {
         Text(Bytes(Store::Heap(self.0.to_vec())))

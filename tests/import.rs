@@ -108,7 +108,7 @@ fn os10_round_trip(files: &[PathBuf]) -> Result<String, String> {
         let name = config.hostname.clone().unwrap();
         let source = fabric::import::os10::Source {
             origin: f.display().to_string(),
-            text,
+            text: text.into(),
             config,
             model: None,
         };

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::PathBuf;
 
+use crate::audit::Running;
 use crate::error::{Failure, exit};
 use crate::import::{self, Source};
 use crate::types::Model;
@@ -66,38 +67,42 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     // Every file that is not a readable running config is named before giving up.
     let mut unreadable = 0;
     for file in super::audit::files(&args.running)? {
-        if looks_os10(&file) {
-            if model.is_some() {
-                return Err(wrong_model(&file, "an OS10"));
-            }
-            let Some((text, config)) = read_os10(&file)? else {
+        // Read once, as either OS (by its content), every problem a located diagnostic.
+        let (config, text) = match super::load_running(&file, color)? {
+            Ok(read) => read,
+            Err(diagnostic) => {
+                err!("{diagnostic}");
                 unreadable += 1;
                 continue;
-            };
-            let name = config.hostname.clone().unwrap_or_else(|| {
-                file.file_stem()
-                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-            });
-            let origin = file.display().to_string();
-            named(&name, &origin)?;
-            os10.insert(
-                name,
-                import::os10::Source {
-                    origin,
-                    text,
-                    config,
-                    model: os10_model,
-                },
-            );
-            continue;
-        }
+            }
+        };
+        let config = match config {
+            Running::Os10(config) => {
+                if model.is_some() {
+                    return Err(wrong_model(&file, "an OS10"));
+                }
+                let name = config.hostname.clone().unwrap_or_else(|| {
+                    file.file_stem()
+                        .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
+                });
+                let origin = file.display().to_string();
+                named(&name, &origin)?;
+                os10.insert(
+                    name,
+                    import::os10::Source {
+                        origin,
+                        text,
+                        config: *config,
+                        model: os10_model,
+                    },
+                );
+                continue;
+            }
+            Running::Onyx(config) => *config,
+        };
         if os10_model.is_some() {
             return Err(wrong_model(&file, "an Onyx"));
         }
-        let Ok(config) = super::read_config(&file, color)? else {
-            unreadable += 1;
-            continue;
-        };
         let name = super::switch_name(&config, &file);
         let origin = file.display().to_string();
         named(&name, &origin)?;
@@ -140,7 +145,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                     t.name.clone(),
                     import::os10::Source {
                         origin,
-                        text,
+                        text: text.into(),
                         config,
                         model: os10_model,
                     },
@@ -256,47 +261,4 @@ fn read_os10_switches(
         cli.close();
         Ok(read)
     })
-}
-
-/// Reads an OS10 running configuration: its text and config, or `None` when it cannot be
-/// read as one (the problem printed at its line).
-fn read_os10(file: &std::path::Path) -> Result<Option<(String, crate::os10::Config)>, Failure> {
-    let shown = file.display();
-    let bytes = match crate::input::read(file, crate::config_error::MAX_BYTES) {
-        Ok(b) => b,
-        Err(crate::input::Refused::Io(e)) => {
-            return Err(Failure(format!("cannot read `{shown}`: {e}")));
-        }
-        Err(_) => {
-            errln!("error: {shown}: not a running configuration file");
-            return Ok(None);
-        }
-    };
-    let Ok(text) = String::from_utf8(bytes.into_vec()) else {
-        errln!("error: {shown}: not UTF-8 text: is this a binary file?");
-        return Ok(None);
-    };
-    match crate::os10::parse(&text) {
-        Ok(config) => Ok(Some((text, config))),
-        Err(e) => {
-            errln!("error: {shown}:{e}");
-            errln!("  | {}", e.text);
-            Ok(None)
-        }
-    }
-}
-
-/// Whether a file is an OS10 running configuration ([`crate::os10::parse::looks_os10`]).
-fn looks_os10(file: &std::path::Path) -> bool {
-    // Only a regular file of a running config's size is looked into; anything else is left
-    // to the reader, which refuses it with its own message.
-    let small = std::fs::metadata(file)
-        .is_ok_and(|m| m.is_file() && m.len() <= crate::config_error::MAX_BYTES);
-    if !small {
-        return false;
-    }
-    let Ok(text) = std::fs::read(file) else {
-        return false;
-    };
-    crate::os10::parse::looks_os10(&String::from_utf8_lossy(&text))
 }

@@ -29,7 +29,7 @@ pub struct Source {
     /// Where it came from (`backups/leaf-a.cfg`).
     pub origin: String,
     /// The text it was read from: what the fabric does not reproduce is located in it.
-    pub text: String,
+    pub text: crate::input::Text,
     pub config: Config,
     /// The model, when the user says it (`--model`); else guessed from the ports.
     pub model: Option<&'static Model>,
