@@ -226,11 +226,8 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
             }
         };
         let name = match &config {
-            Running::Onyx(c) => super::switch_name(c, &file),
-            Running::Os10(c) => c.hostname.clone().unwrap_or_else(|| {
-                file.file_stem()
-                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-            }),
+            Running::Onyx(c) => super::switch_name(c.name(), &file),
+            Running::Os10(c) => super::switch_name(c.hostname.as_deref(), &file),
         };
         if let Some(other) = sources.get(&name) {
             let other: &Source = other;

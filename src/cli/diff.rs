@@ -533,12 +533,10 @@ fn pairs(args: &Args, color: bool) -> Pairs {
             }
         };
         let name = match &configs {
-            Configs::Onyx { intended: i, .. } => super::switch_name(i, intended),
-            Configs::Os10 { intended: i, .. } => i.hostname.clone().unwrap_or_else(|| {
-                intended
-                    .file_stem()
-                    .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-            }),
+            Configs::Onyx { intended: i, .. } => super::switch_name(i.name(), intended),
+            Configs::Os10 { intended: i, .. } => {
+                super::switch_name(i.hostname.as_deref(), intended)
+            }
         };
         return Ok(Ok((
             vec![Pair {

@@ -81,10 +81,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 if model.is_some() {
                     return Err(wrong_model(&file, "an OS10"));
                 }
-                let name = config.hostname.clone().unwrap_or_else(|| {
-                    file.file_stem()
-                        .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
-                });
+                let name = super::switch_name(config.hostname.as_deref(), &file);
                 let origin = file.display().to_string();
                 named(&name, &origin)?;
                 os10.insert(
@@ -103,7 +100,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         if os10_model.is_some() {
             return Err(wrong_model(&file, "an Onyx"));
         }
-        let name = super::switch_name(&config, &file);
+        let name = super::switch_name(config.name(), &file);
         let origin = file.display().to_string();
         named(&name, &origin)?;
         sources.insert(

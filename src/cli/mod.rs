@@ -437,9 +437,10 @@ fn validate(paths: &[PathBuf], deny_warnings: bool, color: bool) -> Result<u8, F
     Ok(code)
 }
 
-/// A switch's name: its config's (`hostname`, else `## Hostname:`), else the file's stem.
-pub(crate) fn switch_name(config: &crate::onyx::Config, file: &Path) -> String {
-    config.name().map_or_else(
+/// A switch's name: the one its config gives (Onyx: `hostname`, else `## Hostname:`; OS10:
+/// `hostname`), else the file's stem.
+pub(crate) fn switch_name(named: Option<&str>, file: &Path) -> String {
+    named.map_or_else(
         || {
             file.file_stem()
                 .map_or("switch".into(), |s| s.to_string_lossy().into_owned())
