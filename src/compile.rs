@@ -169,7 +169,8 @@ pub fn compile_switch(sw: &Switch) -> Config {
     for (vlan, gw) in &sw.gateways {
         let e = c.interfaces.entry(Iface::Vlan(*vlan)).or_default();
         e.created = true;
-        e.address = Some(*gw);
+        e.address = Some(gw.address);
+        e.mtu = gw.mtu.filter(|m| *m != onyx::VLAN_DEFAULT_MTU);
     }
     if let Some(addr) = sw.loopback {
         let lo = c.interfaces.entry(Iface::Loopback(0)).or_default();

@@ -395,7 +395,7 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
                     vname.clone().unwrap_or_default().into(),
                     sw.gateways
                         .get(id)
-                        .map_or(String::new(), |g| g.to_string())
+                        .map_or(String::new(), |g| g.address.to_string())
                         .into(),
                 ]
             })

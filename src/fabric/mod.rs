@@ -123,6 +123,16 @@ impl Peer {
     }
 }
 
+/// A VLAN interface that routes: its address and MTU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Gateway {
+    pub address: Ipv4Net,
+    /// The interface's MTU: written (`vlans: [{ id, address, mtu }]`), else the largest MTU of
+    /// the switch's ports and bundles that carry the VLAN; `None` is the OS's default (no
+    /// such port sets one), which is not printed.
+    pub mtu: Option<u16>,
+}
+
 /// A switch's role in a routed leaf-spine underlay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -396,8 +406,8 @@ pub struct Switch {
     pub extra: Vec<(String, Vec<String>)>,
     pub role: Option<Role>,
     pub routing: Option<Routing>,
-    /// Gateway addresses of VLAN interfaces.
-    pub gateways: BTreeMap<Vlan, Ipv4Net>,
+    /// VLAN interfaces with a gateway address: the switch's L3 interfaces into its VLANs.
+    pub gateways: BTreeMap<Vlan, Gateway>,
     /// Loopback 0's address (/32).
     pub loopback: Option<Ipv4Addr>,
     /// ECMP hashing, where the switch routes.

@@ -500,6 +500,10 @@ pub struct RawVlan {
     pub name: Option<Sp<String>>,
     /// Under a switch: the gateway address of the VLAN's interface (`10.10.1.1/24`).
     pub address: Option<Sp<String>>,
+    /// The MTU of the VLAN's interface where it has a gateway address, 1500-9216; default:
+    /// the largest MTU of the switch's ports that carry the VLAN. Fabric-wide, for every
+    /// switch's interface of the VLAN.
+    pub mtu: Option<Sp<i64>>,
 }
 
 /// A BGP session to a peer named by its address.

@@ -139,6 +139,8 @@ struct VlanDoc {
     name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mtu: Option<u16>,
 }
 
 #[derive(Serialize)]
@@ -692,8 +694,34 @@ fn vlans(config: &Config) -> Vec<VlanDoc> {
             id: id.get(),
             name: v.name.clone(),
             address: None,
+            mtu: None,
         })
         .collect()
+}
+
+/// The `mtu` a gateway VLAN's entry writes: none where the fabric derives the interface's MTU
+/// from the ports that carry the VLAN (the largest MTU a port sets, its VLANs its bundle's),
+/// else the interface's own.
+fn gateway_mtu(c: &Config, v: crate::types::Vlan) -> Option<u16> {
+    let have = c.interfaces.get(&Iface::Vlan(v)).and_then(|e| e.mtu);
+    let derived = c
+        .interfaces
+        .iter()
+        .filter_map(|(i, e)| {
+            let (Iface::Ethernet(_), Some(m)) = (i, e.mtu) else {
+                return None;
+            };
+            let l2 = match e.channel_group {
+                Some(g) if g.mlag => c.interfaces.get(&Iface::MlagPortChannel(g.id))?,
+                Some(g) => c.interfaces.get(&Iface::PortChannel(g.id))?,
+                None => e,
+            };
+            let (vlans, all) = l2.vlans();
+            (all || vlans.contains(&v)).then_some(m)
+        })
+        .max()
+        .filter(|m| *m != crate::onyx::VLAN_DEFAULT_MTU);
+    (have != derived).then(|| have.unwrap_or(crate::onyx::VLAN_DEFAULT_MTU))
 }
 
 /// What of a switch's L3 and MLAG the format writes: gateways, loopback 0, its MLAG half.
@@ -1055,8 +1083,14 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
                     id: v.get(),
                     name: None,
                     address: gateway(v.get()),
+                    mtu: None,
                 });
             }
+        }
+        for d in own.iter_mut().filter(|d| d.address.is_some()) {
+            d.mtu = crate::types::Vlan::new(i64::from(d.id))
+                .ok()
+                .and_then(|v| gateway_mtu(c, v));
         }
         own.sort_by_key(|d| d.id);
         let doc = SwitchDoc {
@@ -1500,8 +1534,10 @@ fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
             Iface::Vlan(v) => {
                 let mut e = i.clone();
                 if x.gateways.contains_key(v) {
+                    // The gateway's entry writes its address and MTU (`gateway_mtu`).
                     e.created = false;
                     e.address = None;
+                    e.mtu = None;
                 }
                 if let Some((_, iv, with_address)) = x.ipl
                     && iv == *v

@@ -391,10 +391,45 @@ fn vlans(c: &Config) -> Vec<VlanDoc> {
                 id: v.get(),
                 name: i.description.clone(),
                 address: None,
+                mtu: None,
             }),
             _ => None,
         })
         .collect()
+}
+
+/// The `mtu` a gateway VLAN's entry writes: none where the fabric derives the interface's MTU
+/// from the ports that carry the VLAN (the largest MTU a port sets, its VLANs its
+/// port-channel's), else the interface's own (OS10's default where it has none).
+fn gateway_mtu(c: &Config, v: u16) -> Option<u16> {
+    let have = crate::types::Vlan::new(i64::from(v))
+        .ok()
+        .and_then(|v| c.interfaces.get(&Iface::Vlan(v)))
+        .and_then(|e| e.mtu);
+    let carries = |e: &crate::os10::Interface| {
+        !e.routed
+            && (e.access_vlan.map_or(1, |a| a.get()) == v
+                || e.trunk_allowed
+                    .iter()
+                    .flat_map(|s| s.iter())
+                    .any(|a| a.get() == v))
+    };
+    let derived = c
+        .interfaces
+        .iter()
+        .filter_map(|(k, e)| {
+            let (Iface::Ethernet(_), Some(m)) = (k, e.mtu) else {
+                return None;
+            };
+            let l2 = match e.channel_group {
+                Some(g) => c.interfaces.get(&Iface::PortChannel(g.id))?,
+                None => e,
+            };
+            carries(l2).then_some(m)
+        })
+        .max()
+        .filter(|m| *m != crate::os10::DEFAULT_MTU);
+    (have != derived).then(|| have.unwrap_or(crate::os10::DEFAULT_MTU))
 }
 
 fn gateways(c: &Config) -> BTreeMap<u16, crate::types::Ipv4Net> {
@@ -647,12 +682,17 @@ pub(super) fn add(
             None => vlans(c),
         };
         for (id, a) in &gateways {
+            let mtu = gateway_mtu(c, *id);
             match own.iter_mut().find(|d| d.id == *id) {
-                Some(d) => d.address = Some(a.to_string()),
+                Some(d) => {
+                    d.address = Some(a.to_string());
+                    d.mtu = mtu;
+                }
                 None => own.push(VlanDoc {
                     id: *id,
                     name: None,
                     address: Some(a.to_string()),
+                    mtu,
                 }),
             }
         }

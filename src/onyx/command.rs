@@ -1860,6 +1860,11 @@ impl fmt::Display for Command {
             Command::VlanCreate(s) => write!(f, "vlan {}", spans(s)),
             Command::VlanName(v, n) => write!(f, "vlan {v} name {}", cli_text::quote(n)),
             Command::NoVlan(s) => write!(f, "no vlan {}", spans(s)),
+            // A VLAN interface's MTU takes no `force` (Cray's CSM session types `interface
+            // vlan 6 mtu 9184`; Ansible's onyx_interface adds `force` for Ethernet only).
+            Command::Interface(r, IfaceCmd::Mtu(m)) if matches!(r.first, Iface::Vlan(_)) => {
+                write!(f, "interface {r} mtu {m}")
+            }
             Command::Interface(r, c) => write!(f, "interface {r}{c}"),
             Command::NoInterface(r) => write!(f, "no interface {r}"),
             Command::IpRouting(true) => f.write_str("ip routing vrf default"),

@@ -75,6 +75,21 @@ pub const SECTION_ORDER: &[&str] = &[
     sections::PERSISTENT_PREFIX,
 ];
 
+/// What the model prints or reads without a capture to confirm it: each choice, and why.
+pub const UNCONFIRMED: &[(&str, &str)] = &[
+    (
+        "`interface vlan N mtu M`, without `force`, in \"L3 configuration\" after the creation lines",
+        "no capture prints a VLAN interface's MTU; Cray's CSM session types `interface vlan 6 mtu 9184` in configuration mode, and the manual's `mtu` takes `force` on Ethernet ports only",
+    ),
+    (
+        "a VLAN interface's `mtu 1500` is its default and is not kept",
+        "Ansible's `show interfaces vlan` fixture shows `MTU: 1500 bytes` on a VLAN interface without an `mtu` line; whether a running config prints an explicit `mtu 1500` is not seen",
+    ),
+];
+
+/// The MTU of a VLAN interface without an `mtu` line.
+pub const VLAN_DEFAULT_MTU: u16 = 1500;
+
 /// Titles of the sections that hold modeled commands, or that every switch prints.
 pub mod sections {
     pub const TEMPORARY_PREFIX: &str = "Running-config temporary prefix mode setting";
@@ -126,6 +141,7 @@ pub fn home_section(c: &Command) -> &'static str {
         Command::MlagShutdown(_) | Command::MlagSystemMac(_) | Command::MlagVip(_) => MLAG,
         Command::Interface(r, c) => match c {
             IfaceCmd::Create if matches!(r.first, Iface::Vlan(_) | Iface::Loopback(_)) => L3,
+            IfaceCmd::Mtu(_) | IfaceCmd::NoMtu if matches!(r.first, Iface::Vlan(_)) => L3,
             IfaceCmd::Address(_) | IfaceCmd::NoAddress => L3,
             IfaceCmd::Ipl(_)
             | IfaceCmd::NoIpl(_)
@@ -234,6 +250,30 @@ pub struct Interface {
 impl Interface {
     fn is_default(&self) -> bool {
         *self == Interface::default()
+    }
+
+    /// The VLANs the interface carries, and whether it allows every VLAN: its access (or
+    /// hybrid untagged) VLAN, VLAN 1 by default, and a trunk's or hybrid port's allowed list.
+    /// A routed port or a bundle member (its bundle carries them) carries none.
+    pub fn vlans(&self) -> (BTreeSet<Vlan>, bool) {
+        if self.routed || self.channel_group.is_some() {
+            return (BTreeSet::new(), false);
+        }
+        let mode = self.switchport_mode.unwrap_or(SwitchportMode::Access);
+        let mut out = BTreeSet::new();
+        if mode != SwitchportMode::Trunk {
+            out.extend(self.access_vlan.or_else(|| Vlan::new(1).ok()));
+        }
+        let mut all = false;
+        if mode != SwitchportMode::Access {
+            let a = self
+                .allowed
+                .clone()
+                .unwrap_or_else(|| Allowed::default_for(mode));
+            all = a.all;
+            out.extend(a.vlans.iter());
+        }
+        (out, all)
     }
 }
 
@@ -687,7 +727,10 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
         IfaceCmd::Create => {}
         IfaceCmd::Speed(s) => e.speed = Some(*s),
         IfaceCmd::NoSpeed => e.speed = None,
-        IfaceCmd::Mtu(m) => e.mtu = Some(*m),
+        // A VLAN interface at its default MTU keeps nothing (see [`UNCONFIRMED`]).
+        IfaceCmd::Mtu(m) => {
+            e.mtu = (!matches!(iface, Iface::Vlan(_)) || *m != VLAN_DEFAULT_MTU).then_some(*m)
+        }
         IfaceCmd::NoMtu => e.mtu = None,
         IfaceCmd::Description(d) => e.description = Some(d.clone()),
         IfaceCmd::NoDescription => e.description = None,

@@ -365,6 +365,8 @@ struct QosView {
 struct L3View {
     routing: bool,
     create: Vec<String>,
+    /// VLAN interfaces' MTUs (`interface vlan 10 mtu 9216`, no `force`).
+    mtu: Vec<Run>,
     addresses: Vec<Run>,
     load_sharing: Vec<String>,
 }
@@ -560,7 +562,11 @@ impl<'a> View<'a> {
                     )
                 },
             ),
-            mtu: runs(c, |_, e| e.mtu.as_ref(), |v| text(v)),
+            mtu: runs(
+                c,
+                |i, e| e.mtu.as_ref().filter(|_| !matches!(i, Iface::Vlan(_))),
+                |v| text(v),
+            ),
             routed: runs(c, |_, e| e.routed.then_some(&true), |_| String::new())
                 .into_iter()
                 .map(|r| r.iface)
@@ -668,6 +674,18 @@ impl<'a> View<'a> {
         let l3 = L3View {
             routing: c.ip_routing,
             create: l3_create,
+            // One line per VLAN interface, as its address.
+            mtu: c
+                .interfaces
+                .iter()
+                .filter(|(i, _)| matches!(i, Iface::Vlan(_)))
+                .filter_map(|(i, e)| {
+                    Some(Run {
+                        iface: i.to_string(),
+                        value: e.mtu?.to_string(),
+                    })
+                })
+                .collect(),
             addresses: each(c, |e| e.address.as_ref(), |a| a.to_string()),
             load_sharing: c.load_sharing.iter().map(|l| l.to_string()).collect(),
         };

@@ -241,7 +241,13 @@ pub fn compile_switch(sw: &Switch) -> Config {
         let e = Interface {
             description: name.clone(),
             shutdown: Some(false),
-            address: sw.gateways.get(vlan).copied(),
+            address: sw.gateways.get(vlan).map(|g| g.address),
+            // The default MTU is not printed (an import writes it to keep the default).
+            mtu: sw
+                .gateways
+                .get(vlan)
+                .and_then(|g| g.mtu)
+                .filter(|m| *m != super::DEFAULT_MTU),
             ..Interface::default()
         };
         interfaces.insert(Iface::Vlan(*vlan), e);

@@ -233,6 +233,11 @@ pub enum SwitchportMode {
 
 /// One interface block. A field is printed when set; OS10 prints `no shutdown` and
 /// `switchport access vlan 1` explicitly, so they are kept as printed, not as defaults.
+/// The MTU of an interface without an `mtu` line: 1532 bytes by the Dell OS10 user guide
+/// (`mtu`), UNCONFIRMED by a capture (every captured RoCE port sets 9216; see
+/// [`crate::audit::view::OS10_DEFAULTS`]).
+pub const DEFAULT_MTU: u16 = 1532;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Interface {
     pub description: Option<String>,

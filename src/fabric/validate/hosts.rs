@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::super::raw::{RawPort, RawSwitch, Sp};
-use super::super::{Bundle, Lacp, Switch};
+use super::super::{Bundle, Gateway, Lacp};
 use super::bundles::{channel_id, lacp_mode};
 use super::network::host_address;
-use super::{Cx, Pending};
+use super::{At, Cx, Pending};
 use crate::diag::{Diagnostic, Span};
 use crate::types::{Port, Vlan};
 
@@ -17,7 +17,8 @@ pub(super) fn switch_vlans(
     cx: &mut Cx,
     raw: &RawSwitch,
     fabric: &BTreeMap<Vlan, (Option<String>, Span)>,
-    sw: &mut Switch,
+    fabric_mtu: &BTreeMap<Vlan, At<u16>>,
+    p: &mut Pending,
 ) {
     let mut seen: BTreeMap<Vlan, Span> = BTreeMap::new();
     for v in raw.vlans.iter().flatten() {
@@ -25,11 +26,12 @@ pub(super) fn switch_vlans(
             continue;
         };
         let at = cx.span(&v.id);
+        p.vlan_at.entry(id).or_insert(at);
         if let Some(first) = seen.insert(id, at) {
             cx.push(
                 Diagnostic::error(
                     "E060",
-                    format!("VLAN {id} is declared twice on `{}`", sw.hostname),
+                    format!("VLAN {id} is declared twice on `{}`", p.switch.hostname),
                 )
                 .at(at, "declared again here")
                 .also(first, "first declared here"),
@@ -52,12 +54,34 @@ pub(super) fn switch_vlans(
         let kept = name.or_else(|| fabric.get(&id).and_then(|(n, _)| n.clone()));
         // VLAN 1 is always there and never printed, unless named.
         if id.get() != 1 || kept.is_some() {
-            sw.vlans.insert(id, kept);
+            p.switch.vlans.insert(id, kept);
         }
-        if let Some(a) = &v.address
-            && let Some(net) = host_address(cx, a, "gateway address")
-        {
-            sw.gateways.insert(id, net);
+        let mtu = match &v.mtu {
+            Some(m) => cx.mtu(m).map(|x| (x, cx.span(m))),
+            None => fabric_mtu.get(&id).copied(),
+        };
+        match (&v.address, &v.mtu) {
+            (Some(a), _) => {
+                if let Some(address) = host_address(cx, a, "gateway address") {
+                    let mtu = mtu.map(|(m, at)| {
+                        p.l3_mtu.insert(id, at);
+                        m
+                    });
+                    p.switch.gateways.insert(id, Gateway { address, mtu });
+                }
+            }
+            (None, Some(m)) => cx.push(
+                Diagnostic::warning(
+                    "W007",
+                    format!(
+                        "VLAN {id} of `{}` has an `mtu` but no VLAN interface to apply it to",
+                        p.switch.hostname
+                    ),
+                )
+                .at(cx.span(m), "no effect")
+                .help("only a VLAN interface that routes (`address`) has an MTU; a port's MTU is the port's `mtu`"),
+            ),
+            (None, None) => {}
         }
     }
 }

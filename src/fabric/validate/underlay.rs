@@ -560,7 +560,7 @@ pub(super) fn underlay(
             .map(|addr| Ipv4Net { addr, len: 32 })
             .into_iter()
             .collect();
-        networks.extend(p.switch.gateways.values().map(|g| g.network()));
+        networks.extend(p.switch.gateways.values().map(|g| g.address.network()));
         let link_ports: BTreeSet<Port> = neighbors
             .values()
             .filter_map(|nb| nb.link.as_ref().map(|l| l.1))

@@ -242,6 +242,11 @@ impl Cx {
         Some(Ecn { mode, thresholds })
     }
 
+    /// An MTU, 1500-9216 (what Onyx takes; OS10 takes as much); out of range → E020.
+    pub(super) fn mtu(&mut self, v: &Sp<i64>) -> Option<u16> {
+        self.int(v, |m| within(m, crate::types::MTU, "MTU", ""))
+    }
+
     pub(super) fn layer(&mut self, s: &RawSettings) -> Layer {
         let mut l = Layer::default();
         macro_rules! at {
@@ -253,7 +258,7 @@ impl Cx {
             l.speed = at!(v, self.word(v, Speed::parse));
         }
         if let Some(v) = &s.mtu {
-            l.mtu = at!(v, self.int(v, |m| within(m, crate::types::MTU, "MTU", "")));
+            l.mtu = at!(v, self.mtu(v));
         }
         if let Some(v) = &s.admin {
             l.shutdown = at!(
