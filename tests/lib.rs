@@ -18,6 +18,7 @@ mod os10;
 mod os10_lab;
 mod os10_plan;
 mod parse;
+mod path_mtu;
 mod peers;
 mod plan;
 mod props;

@@ -62,6 +62,8 @@
 //! - E133 — host keys that do not fit its OS
 //! - E134 — a host declared twice, or one `mgmt` for several hosts
 //! - E135 — one NIC port cabled to two switch ports
+//! - E136 — a hop between two hosts smaller than their frames (`path_mtu`)
+//! - W007 — `mtu` on a switch's VLAN without a VLAN interface
 //! - W001 — profile not used
 //! - W002 — per-port PFC without global PFC
 //! - W003 — the RoCE DSCP lands on a priority no lossless pool holds
@@ -98,6 +100,7 @@ mod links;
 mod mlag;
 mod network;
 mod nics;
+mod path_mtu;
 mod port_groups;
 mod ports;
 mod preset;
@@ -127,6 +130,16 @@ struct Pending {
     implied: Layer,
     /// The switch's index in the file's `switches`.
     index: usize,
+    /// Where each VLAN interface's MTU is written (the switch's VLAN entry, else the
+    /// fabric's); an interface missing here takes its MTU from its ports ([`l3_mtu`]).
+    l3_mtu: BTreeMap<Vlan, Span>,
+    /// Where each port's MTU is set (its entry, a profile, a link's profile, the defaults);
+    /// a port missing here runs its OS's default.
+    mtu_at: BTreeMap<Port, Span>,
+    /// Where each port's peer is written (its entry's `peer`, a link's end), and each of the
+    /// switch's own VLAN entries: where a line setting an MTU belongs when none does.
+    peer_at: BTreeMap<Port, Span>,
+    vlan_at: BTreeMap<Vlan, Span>,
     /// OS10 ports named as their port group's subport (`ethernet1/1/17:1`) without a split,
     /// and where each is first named so: whether that is their name is their group's mode's
     /// to say ([`port_groups`]).
@@ -252,6 +265,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     // VLANs.
     let mut vlans: BTreeMap<Vlan, (Option<String>, Span)> = BTreeMap::new();
     let mut vlan_names: BTreeMap<String, Span> = BTreeMap::new();
+    let mut vlan_mtu: BTreeMap<Vlan, At<u16>> = BTreeMap::new();
     for v in raw.vlans.iter().flatten() {
         let Some(id) = cx.int(&v.id, Vlan::new) else {
             continue;
@@ -281,6 +295,11 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             vlan_names.insert(name.to_lowercase(), nat);
             Some(name)
         });
+        if let Some(m) = &v.mtu
+            && let Some(mtu) = cx.mtu(m)
+        {
+            vlan_mtu.insert(id, (mtu, cx.span(m)));
+        }
         vlans.insert(id, (name, at));
     }
 
@@ -447,10 +466,14 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             bundles: BTreeMap::new(),
             implied,
             index,
+            l3_mtu: BTreeMap::new(),
+            mtu_at: BTreeMap::new(),
+            peer_at: BTreeMap::new(),
+            vlan_at: BTreeMap::new(),
             named_sub: BTreeMap::new(),
             renamed: BTreeSet::new(),
         };
-        hosts::switch_vlans(&mut cx, sw, &vlans, &mut p.switch);
+        hosts::switch_vlans(&mut cx, sw, &vlans, &vlan_mtu, &mut p);
         let entries: &[(Sp<String>, RawPort)] = sw
             .ports
             .as_ref()
@@ -902,6 +925,12 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 group(d, String::new(), port);
             }
             let mtu = first!(mtu);
+            if let Some((_, at)) = mtu {
+                p.mtu_at.insert(port, *at);
+            }
+            if let Some((_, at)) = peer {
+                p.peer_at.insert(port, *at);
+            }
             let trust = first!(trust);
             let auto = first!(auto_description).is_none_or(|(a, _)| *a);
             let description = match first!(description) {
@@ -1046,6 +1075,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     }
 
     network::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
+    path_mtu::settle(&mut pending);
 
     for (name, (_, at)) in &profiles {
         if !used_profiles.contains(name) {
@@ -1056,7 +1086,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
-    let hosts = nics::hosts(&mut cx, raw, &pending);
+    let (hosts, host_mtu_at) = nics::hosts(&mut cx, raw, &pending);
+    path_mtu::check(&mut cx, &pending, &link_pairs, &hosts, &host_mtu_at);
     let fabric = Fabric {
         hosts,
         switches: pending

@@ -32,8 +32,24 @@ struct Cabled {
     port: Port,
     nic_port: Option<String>,
     at: Span,
-    /// The MTU the switch port resolves to (Onyx's default when none is set).
+    /// The MTU the switch port resolves to (Onyx's default when none is set), and the line
+    /// that sets it.
     mtu: u16,
+    mtu_at: Option<Span>,
+}
+
+/// Hosts whose frames do not fit the switch ports they are cabled to, by the line to change.
+type Misfits<'a> = BTreeMap<(Span, Side), Vec<(&'a str, u16, &'a Cabled)>>;
+
+/// Which line a misfit MTU is reported at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    /// The host's `mtu`: no switch port could carry it.
+    Host,
+    /// The line that sets the switch port's MTU.
+    Port,
+    /// The host's `mtu`, because no line sets the ports' (they run the default).
+    Unset,
 }
 
 /// The validated hosts, by name.
@@ -41,10 +57,10 @@ pub(super) fn hosts(
     cx: &mut Cx,
     raw: &RawFabric,
     pending: &BTreeMap<String, Pending>,
-) -> BTreeMap<Hostname, Host> {
+) -> (BTreeMap<Hostname, Host>, BTreeMap<String, Span>) {
     let mut out: BTreeMap<Hostname, Host> = BTreeMap::new();
     let Some(entries) = &raw.hosts else {
-        return out;
+        return (out, BTreeMap::new());
     };
     // Where each host was declared (for a host declared twice), and each host port's key.
     let mut declared: BTreeMap<String, Span> = BTreeMap::new();
@@ -128,11 +144,13 @@ pub(super) fn hosts(
                     nic_port: nic_port.clone(),
                     at: *at,
                     mtu,
+                    mtu_at: p.mtu_at.get(port).copied(),
                 });
             }
         }
     }
 
+    let mut misfits: Misfits = BTreeMap::new();
     for (name, host) in &out {
         let name = name.as_str();
         let cables = cabled.get(name).map_or(&[][..], Vec::as_slice);
@@ -187,25 +205,17 @@ pub(super) fn hosts(
                 );
             }
             if host.mtu + WIRE_OVERHEAD > c.mtu {
-                let mut d = Diagnostic::error(
-                    "E132",
-                    format!(
-                        "`{name}` has MTU {} but {}:{} has MTU {}: frames of {} bytes do not fit",
-                        host.mtu,
-                        c.switch,
-                        c.port,
-                        c.mtu,
-                        host.mtu + WIRE_OVERHEAD
-                    ),
-                )
-                .at(c.at, "cabled here");
-                if let Some(at) = mtu_at.get(name) {
-                    d = d.also(*at, "host MTU");
-                }
-                cx.push(d.help(format!(
-                    "a frame carries the host's MTU plus {WIRE_OVERHEAD} bytes (Ethernet header, 802.1Q tag, FCS): lower the host's MTU to {} or raise the switch port's (9216)",
-                    c.mtu.saturating_sub(WIRE_OVERHEAD)
-                )));
+                // The line to change: the host's MTU when no switch port could carry it,
+                // else the line that sets the port's (or its peer, where none does).
+                let key = match (mtu_at.get(name), c.mtu_at) {
+                    (Some(h), _) if host.mtu + WIRE_OVERHEAD > *crate::types::MTU.end() => {
+                        (*h, Side::Host)
+                    }
+                    (_, Some(p)) => (p, Side::Port),
+                    (Some(h), None) => (*h, Side::Unset),
+                    (None, None) => (c.at, Side::Port),
+                };
+                misfits.entry(key).or_default().push((name, host.mtu, c));
             }
         }
         for port in host.ports.keys() {
@@ -225,7 +235,73 @@ pub(super) fn hosts(
             }
         }
     }
-    out
+    misfit_mtus(cx, misfits, &mtu_at);
+    (out, mtu_at)
+}
+
+/// E132, once per line to change: the hosts whose frames do not fit the switch ports they are
+/// cabled to, at the line that sets those ports' MTU (or the host's, when no port could carry
+/// it; or the peer, when no line sets the port's).
+fn misfit_mtus(cx: &mut Cx, misfits: Misfits, mtu_at: &BTreeMap<String, Span>) {
+    for ((at, side), list) in misfits {
+        let (name, mtu, c) = list[0];
+        let frame = mtu + WIRE_OVERHEAD;
+        let more = match list.len() {
+            1 => String::new(),
+            n => format!(
+                " (and {} more host{})",
+                n - 1,
+                if n == 2 { "" } else { "s" }
+            ),
+        };
+        let mut d = Diagnostic::error(
+            "E132",
+            format!(
+                "`{name}` has MTU {mtu} but {}:{} has MTU {}: frames of {frame} bytes do not fit{more}",
+                c.switch, c.port, c.mtu
+            ),
+        );
+        let lower = c.mtu.saturating_sub(WIRE_OVERHEAD);
+        let help = match side {
+            Side::Host => {
+                d = d.at(at, "host MTU").also(c.at, "cabled here");
+                format!("lower the host's MTU to {lower} or less")
+            }
+            Side::Port => {
+                d = match c.mtu_at {
+                    Some(_) => d
+                        .at(at, format!("MTU {} set here", c.mtu))
+                        .also(c.at, "cabled here"),
+                    None => d.at(
+                        at,
+                        format!("cabled here; the port has no `mtu` ({})", c.mtu),
+                    ),
+                };
+                if let Some(h) = mtu_at.get(name) {
+                    d = d.also(*h, "host MTU");
+                }
+                format!("raise the switch port's MTU (9216), or lower the host's to {lower}")
+            }
+            Side::Unset => {
+                let ports = list.len();
+                d = d.at(at, "host MTU").also(
+                    c.at,
+                    format!(
+                        "cabled here; {ports} port{} of these hosts set{} no `mtu` ({})",
+                        if ports == 1 { "" } else { "s" },
+                        if ports == 1 { "s" } else { "" },
+                        c.mtu
+                    ),
+                );
+                format!(
+                    "give the switch ports an MTU (`port_defaults: {{ mtu: 9216 }}`, or in their profile), or lower the hosts' MTU to {lower}"
+                )
+            }
+        };
+        cx.push(d.help(format!(
+            "a frame carries the host's MTU plus {WIRE_OVERHEAD} bytes (Ethernet header, 802.1Q tag, FCS): {help}"
+        )));
+    }
 }
 
 /// One host entry's settings, checked: the host each of its expanded names gets.
