@@ -219,3 +219,110 @@ pub(super) fn ecn_differ(f: &Fleet) -> Vec<(String, Hit)> {
         })
         .collect()
 }
+
+/// Interfaces as their OS names them, consecutive Ethernet ports as one range.
+fn names(os: Os, ifaces: impl Iterator<Item = Iface>) -> String {
+    let unit = ();
+    let (mut ports, mut others) = (Vec::new(), Vec::new());
+    for i in ifaces {
+        match i {
+            Iface::Ethernet(p) => ports.push(p),
+            other => others.push(range_name(os, IfaceRange::one(other))),
+        }
+    }
+    let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
+    let mut out: Vec<String> = runs
+        .into_iter()
+        .map(|(a, b, _)| {
+            let r = IfaceRange {
+                first: Iface::Ethernet(a),
+                last: Iface::Ethernet(b),
+            };
+            range_name(os, r)
+        })
+        .collect();
+    out.extend(others);
+    out.join(", ")
+}
+
+/// The RoCE ports and bundles of a switch that carry VLAN `v`, with their MTUs.
+fn roce_carriers(x: &Facts, v: u16) -> Vec<(Iface, u16)> {
+    let bundles: BTreeSet<Iface> = x.roce_ports.iter().filter_map(|(_, i)| i.lag).collect();
+    let mut out: Vec<(Iface, u16)> = x
+        .roce_ports
+        .iter()
+        .filter(|(_, i)| i.lag.is_none() && i.carries(v))
+        .map(|(k, i)| (*k, x.view.mtu(i)))
+        .collect();
+    for b in bundles {
+        let i = x.view.port(b);
+        if i.carries(v) {
+            out.push((b, x.view.mtu(i)));
+        }
+    }
+    out
+}
+
+/// R049: a VLAN interface that routes RoCE with an MTU below the RoCE ports that carry its
+/// VLAN; and a routed RoCE port whose MTU is below the largest frame a VLAN interface of an
+/// audited switch routes onto the routed network. The largest routed frame of a VLAN
+/// interface is its MTU or its ports', the smaller.
+pub(super) fn routed_mtu(f: &Fleet) -> Vec<(String, Hit)> {
+    let mut out = Vec::new();
+    // The largest routed RoCE frame in the fleet, and where it is routed.
+    let mut largest: Option<(u16, String, crate::types::Vlan)> = None;
+    for (name, x) in &f.facts {
+        for (v, vi) in &x.view.vlan_ifaces {
+            let carriers = roce_carriers(x, v.get());
+            let Some(most) = carriers.iter().map(|(_, m)| *m).max() else {
+                continue;
+            };
+            let mtu = vi.mtu.unwrap_or(x.view.default_mtu);
+            let routed = mtu.min(most);
+            if largest.as_ref().is_none_or(|(m, _, _)| routed > *m) {
+                largest = Some((routed, name.to_string(), *v));
+            }
+            if mtu < most {
+                let ports = names(
+                    x.os(),
+                    carriers.iter().filter(|(_, m)| *m == most).map(|c| c.0),
+                );
+                out.push((
+                    name.to_string(),
+                    super::port_hit_or_note(
+                        Iface::Vlan(*v),
+                        format!(
+                            "routes RoCE with MTU {mtu}, below the {most} of the ports that carry VLAN {v} ({ports}): routed frames above {mtu} bytes are dropped"
+                        ),
+                        Some(format!("mtu {most}")),
+                    ),
+                ));
+            }
+        }
+    }
+    let Some((largest, from, vlan)) = largest else {
+        return out;
+    };
+    for (name, x) in &f.facts {
+        for (k, i) in &x.roce_ports {
+            let mtu = x.view.mtu(i);
+            if i.routed && mtu < largest {
+                let line = match x.os() {
+                    Os::Onyx => format!("mtu {largest} force"),
+                    Os::Os10 => format!("mtu {largest}"),
+                };
+                out.push((
+                    name.to_string(),
+                    super::port_hit_or_note(
+                        *k,
+                        format!(
+                            "a routed RoCE hop with MTU {mtu}, below the {largest}-byte frames `{from}` VLAN {vlan}'s interface routes"
+                        ),
+                        Some(line),
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1050,6 +1050,17 @@ pub static RULES: &[Rule] = &[
         fix: "`ip routing vrf default` (the ESF recipe's step 3, before `protocol mlag`).",
         check: Check::Switch(routing::mlag_routing),
     },
+    Rule {
+        id: "R049",
+        name: "routed-roce-mtu",
+        severity: Severity::Error,
+        applies: Applies::Both,
+        os: None,
+        what: "A path of routed RoCE with a hop smaller than the frames it routes: a VLAN interface with an address whose MTU is below the RoCE ports that carry its VLAN (Onyx's VLAN interfaces run 1500 without an `mtu` line), or a routed RoCE port of an audited switch whose MTU is below the largest frame a VLAN interface of the audited switches routes.",
+        why: "RoCE does not fragment and finds no path MTU: a 9000-byte RDMA frame routed through a 1500-byte VLAN interface, or over a smaller routed uplink, is dropped at that hop while the ports on both sides pass it, so traffic between hosts on one leaf works and between leaves stalls. Cray's Onyx procedure sets `interface vlan N mtu 9184`; NVIDIA's guides run every hop at 9216.",
+        fix: "`interface vlan 10 mtu 9216` (OS10: `mtu 9216` in `interface vlan10`), or the routed port's `mtu 9216 force`: at least the MTU of the RoCE ports the traffic comes from.",
+        check: Check::Fabric(fleet::routed_mtu),
+    },
 ];
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ pub const OS10_DEFAULTS: &[(&str, &str)] = &[
 ];
 
 /// An OS10 port's MTU without an `mtu` line (see [`OS10_DEFAULTS`]).
-const OS10_MTU: u16 = 1532;
+const OS10_MTU: u16 = os10::DEFAULT_MTU;
 
 /// One port's (or bundle's) RoCE settings, as the rules read them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -71,6 +71,27 @@ pub struct PortView {
     pub ipl: bool,
     /// Split (Onyx `module-type`) or broken out (OS10 `interface breakout`).
     pub split: Option<Split>,
+    /// The VLANs it carries (access, trunk or hybrid); `all_vlans` for a trunk that allows
+    /// every VLAN. A routed port carries none.
+    pub vlans: BTreeSet<u16>,
+    pub all_vlans: bool,
+    /// A routed port (Onyx `no switchport force`, OS10 `no switchport`) with an address.
+    pub routed: bool,
+}
+
+impl PortView {
+    /// Whether the port carries VLAN `v`.
+    pub fn carries(&self, v: u16) -> bool {
+        self.all_vlans || self.vlans.contains(&v)
+    }
+}
+
+/// A VLAN interface (Onyx `interface vlan N`, OS10 `interface vlanN`) that routes: it has an
+/// address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VlanIface {
+    /// `None`: the OS default ([`View::default_mtu`]).
+    pub mtu: Option<u16>,
 }
 
 impl PortView {
@@ -109,6 +130,8 @@ pub struct View {
     pub default_trust: Option<Trust>,
     pub default_mtu: u16,
     pub hardware: Option<Hardware>,
+    /// VLAN interfaces with an address, by VLAN.
+    pub vlan_ifaces: BTreeMap<crate::types::Vlan, VlanIface>,
 }
 
 impl View {
@@ -159,6 +182,9 @@ impl View {
                         .is_some_and(|g| !g.mlag && ipl_channels.contains(&g.id)),
                     ipl: i.ipl.is_some(),
                     split: i.split,
+                    vlans: i.vlans().0.iter().map(|v| v.get()).collect(),
+                    all_vlans: i.vlans().1,
+                    routed: i.routed && i.address.is_some(),
                 };
                 (*k, v)
             })
@@ -191,6 +217,14 @@ impl View {
             default_trust: Some(Trust::L2),
             default_mtu: 1500,
             hardware,
+            vlan_ifaces: config
+                .interfaces
+                .iter()
+                .filter_map(|(k, i)| match k {
+                    Iface::Vlan(v) if i.address.is_some() => Some((*v, VlanIface { mtu: i.mtu })),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -343,6 +377,9 @@ impl View {
                 ipl_member: matches!(k, os10::Iface::Ethernet(e) if vlti.contains(e)),
                 ipl: false,
                 split: None,
+                vlans: os10_vlans(qos),
+                all_vlans: false,
+                routed: i.routed && i.address.is_some(),
             };
             ports.insert(key, v);
         }
@@ -395,6 +432,16 @@ impl View {
             default_trust: None,
             default_mtu: OS10_MTU,
             hardware,
+            vlan_ifaces: config
+                .interfaces
+                .iter()
+                .filter_map(|(k, i)| match k {
+                    os10::Iface::Vlan(v) if i.address.is_some() => {
+                        Some((*v, VlanIface { mtu: i.mtu }))
+                    }
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -428,6 +475,22 @@ impl View {
     }
 }
 
+/// The VLANs an OS10 interface carries: its access VLAN (VLAN 1 by default) and a trunk's
+/// allowed VLANs. A routed port carries none.
+fn os10_vlans(i: &os10::Interface) -> BTreeSet<u16> {
+    if i.routed {
+        return BTreeSet::new();
+    }
+    let mut out: BTreeSet<u16> = i
+        .trunk_allowed
+        .iter()
+        .flat_map(|s| s.iter())
+        .map(|v| v.get())
+        .collect();
+    out.insert(i.access_vlan.map_or(1, |v| v.get()));
+    out
+}
+
 /// An OS10 port in the view's spelling: `ethernet1/1/5:2` is `1/5/2` (OS10 switches have one
 /// node, so the node is left out).
 pub fn port_of(e: os10::Eth) -> Port {
@@ -454,6 +517,7 @@ pub fn range_name(os: Os, r: IfaceRange) -> String {
             let one = |i: Iface| match i {
                 Iface::Ethernet(p) => os10_port(p),
                 Iface::PortChannel(n) | Iface::MlagPortChannel(n) => format!("port-channel{n}"),
+                Iface::Vlan(v) => format!("vlan{v}"),
                 other => other.to_string(),
             };
             if r.first == r.last {
