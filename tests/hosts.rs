@@ -82,12 +82,23 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
                     128
                 );
             }
-            _ => assert_eq!(
-                out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
+            _ => {
+                assert_eq!(
+                    out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
+                        .count(),
+                    8,
+                    "{out}"
+                );
+                // RDMA leaves marked with the fabric's RoCE DSCP (`qos.dscp.roce`).
+                assert_eq!(
+                    out.matches(
+                        "esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force=26\"\n"
+                    )
                     .count(),
-                8,
-                "{out}"
-            ),
+                    8,
+                    "{out}"
+                );
+            }
         }
     }
 }
@@ -117,6 +128,15 @@ fn hosts_json_and_collect_formats() {
         collect.contains("echo '$ mlnx_qos -i eth4'; mlnx_qos -i eth4 2>&1\n"),
         "{collect}"
     );
+    let (code, collect) = hosts_of(&fabric, &["--format", "collect", "--host", "esxi01"]);
+    assert_eq!(code, 0, "{collect}");
+    for module in ["nmlx5_core", "nmlx5_rdma"] {
+        let read = format!("esxcli system module parameters list -m {module}");
+        assert!(
+            collect.contains(&format!("echo '$ {read}'; {read} 2>&1\n")),
+            "{collect}"
+        );
+    }
     let (code, out) = hosts_of(&fabric, &["--host", "gpu1"]);
     assert_eq!(code, 2);
     assert!(out.contains("did you mean `gpu01`"), "{out}");
@@ -209,7 +229,11 @@ fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
                 y.contains("0,0,0,0,1,0,0,0") || y.contains("pfctx=0x10 pfcrx=0x10"),
                 "{y}"
             );
-            assert!(y.contains("-t 138") || y.contains("pfctx=0x10"), "{y}");
+            // RoCE now leaves marked DSCP 34: ToS 138 on Linux, `dscp_force=34` on ESXi.
+            assert!(
+                y.contains("-t 138") || y.contains("-p \"dscp_force=34\""),
+                "{y}"
+            );
         }
         let reports = dir.join("reports");
         std::fs::create_dir_all(&reports).unwrap();
@@ -327,6 +351,61 @@ fn reports_that_are_not_what_they_claim_are_located_errors() {
         .arg(fixtures().join("H001")));
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("error: no report for host `esxi01`"), "{out}");
+}
+
+/// esxcli's parameter list as a real host prints it (the vcdx200 capture of `-m bnx2x`, its
+/// columns spaced out to the widths its rule of dashes gives; `tests/fixtures/SOURCES.md`) is
+/// read row by row, empty values as unset; a description carried on lines of its own (as
+/// nmlx5_core's `max_vfs` prints it) stays with its row.
+#[test]
+fn esxcli_parameter_lists_read_as_a_real_host_prints_them() {
+    let text = std::fs::read_to_string(fixtures().join("esxcli/bnx2x.txt")).unwrap();
+    let report = fabric::hosts::report::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let bnx2x = &report.modules["bnx2x"];
+    assert_eq!(bnx2x.line, 1);
+    let names: Vec<&str> = bnx2x.value.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "RSS",
+            "autogreeen",
+            "bnx2x_vf_passthru_wait_event_timeout",
+            "debug",
+            "debug_unhide_nics"
+        ]
+    );
+    assert!(bnx2x.value.values().all(|p| p.value.is_none()));
+    assert_eq!(bnx2x.value["debug"].line, 7);
+
+    let text = std::fs::read_to_string(fixtures().join("clean/esxi01.txt")).unwrap();
+    let report = fabric::hosts::report::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let core = &report.modules["nmlx5_core"].value;
+    assert_eq!(core["max_vfs"].value, None);
+    assert_eq!(core["pfcrx"].value.as_deref(), Some("0x08"));
+    assert_eq!(
+        report.modules["nmlx5_rdma"].value["dscp_force"]
+            .value
+            .as_deref(),
+        Some("26")
+    );
+    // A description line with no row above it is not a parameter list.
+    let cut: String = text
+        .lines()
+        .filter(|l| {
+            !l.starts_with("max_vfs")
+                && !l.starts_with("DRSS")
+                && !l.starts_with("ecn ")
+                && !l.starts_with("enable_nmlx_debug")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let err = fabric::hosts::report::parse(&cut).unwrap_err();
+    assert_eq!(err.line, 4, "{err:?}");
+    assert!(
+        err.message
+            .contains("a description line before any parameter row"),
+        "{err:?}"
+    );
 }
 
 /// An `sshd` on loopback whose every login answers from `live/` (and fails for any other

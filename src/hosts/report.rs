@@ -13,7 +13,7 @@
 //! | `cat /sys/class/infiniband/DEV/tc/1/traffic_class` | `Global tclass=N` | capture: spiderpool `rdma-qos.sh q`; empty when never set [unconfirmed] |
 //! | `cma_roce_tos -d DEV` | the ToS, one number | the set form prints the value (att/netarbiter capture); the read form [unconfirmed] |
 //! | `ip link show IF` | `N: IF: <FLAGS> mtu M …` | iproute2 ip-link(8) [unconfirmed: no capture in the corpus] |
-//! | `esxcli system module parameters list -m nmlx5_core` | columns Name / Type / Value / Description under a dashed rule | NVIDIA NATIVE ESXi driver manual, "Module Parameters" [unconfirmed: no capture] |
+//! | `esxcli system module parameters list -m MODULE` | columns Name / Type / Value / Description, each as wide as its widest cell, under a rule of dashes; a row whose Name cell is blank continues the description above | layout: capture vcdx200 (`-m bnx2x`, `tests/fixtures/corpus/hosts/`); a description on several lines: the SMTX OS guide's `-m nmlx5_core` excerpt (same folder) [unconfirmed: both published with their spacing collapsed; no listing of nmlx5_core or nmlx5_rdma with its spacing exists in the corpus] |
 //! | `esxcli network ip interface list` | a block per vmknic: `Name:`, `Portset:`, `MTU:` | VMware ESXCLI reference [unconfirmed: no capture] |
 //! | `esxcli network vswitch standard list` | a block per vSwitch: `Name:`, `MTU:`, `Uplinks:` | VMware ESXCLI reference [unconfirmed: no capture] |
 
@@ -62,6 +62,9 @@ impl MlnxQos {
     }
 }
 
+/// A module's parameters by name (`None`: no value set), as esxcli lists them.
+pub type Params = BTreeMap<String, Located<Option<String>>>;
+
 /// A VMkernel interface or a vSwitch, as esxcli lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EsxiNet {
@@ -81,8 +84,8 @@ pub struct HostReport {
     pub traffic_class: BTreeMap<String, Located<Option<u8>>>,
     /// `cma_roce_tos` by RDMA device.
     pub roce_tos: BTreeMap<String, Located<u8>>,
-    /// nmlx5_core's parameters by name (`None`: no value set), where the list was read.
-    pub params: Option<Located<BTreeMap<String, Located<Option<String>>>>>,
+    /// Each ESXi module's parameters (`nmlx5_core`, `nmlx5_rdma`), where their list was read.
+    pub modules: BTreeMap<String, Located<Params>>,
     pub vmknics: Option<Located<BTreeMap<String, EsxiNet>>>,
     pub vswitches: Option<Located<BTreeMap<String, EsxiNet>>>,
 }
@@ -108,12 +111,12 @@ enum Command {
     IpLink(String),
     TrafficClass(String),
     RoceTos(String),
-    EsxParams,
+    EsxParams(String),
     EsxInterfaces,
     EsxVswitches,
 }
 
-const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m nmlx5_core`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
+const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m MODULE`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
 
 /// The command a prompt line names: `user@host:dir# cmd`, `user@host:dir$ cmd`,
 /// `[user@host dir]$ cmd`, `$ cmd`, `# cmd`, `+ cmd`.
@@ -179,8 +182,8 @@ fn command(cmd: &str) -> Option<Command> {
             "parameters",
             "list",
             "-m",
-            "nmlx5_core",
-        ] => Command::EsxParams,
+            module,
+        ] => Command::EsxParams(name(module)?),
         ["esxcli", "network", "ip", "interface", "list"] => Command::EsxInterfaces,
         ["esxcli", "network", "vswitch", "standard", "list"] => Command::EsxVswitches,
         _ => return None,
@@ -250,9 +253,9 @@ pub fn parse(text: &str) -> Result<HostReport, ReportError> {
                 let t = roce_tos(&block)?;
                 report.roce_tos.insert(dev, t);
             }
-            Command::EsxParams => {
+            Command::EsxParams(module) => {
                 let p = esx_params(&block)?;
-                report.params = Some(block.at_prompt(lines[i], p));
+                report.modules.insert(module, block.at_prompt(lines[i], p));
             }
             Command::EsxInterfaces => {
                 let v = esx_blocks(&block, "VMkernel interface")?;
@@ -505,8 +508,10 @@ fn roce_tos(b: &Block) -> Result<Located<u8>, ReportError> {
 }
 
 /// `Name  Type  Value  Description` over a rule of dashes; each row's columns cut where the
-/// rule's dashes are.
-fn esx_params(b: &Block) -> Result<BTreeMap<String, Located<Option<String>>>, ReportError> {
+/// rule's dashes are. A row with nothing before the Description column carries on the
+/// description of the row above (nmlx5_core's `max_vfs` lists its values and default on
+/// lines of their own in the SMTX OS guide's excerpt).
+fn esx_params(b: &Block) -> Result<Params, ReportError> {
     let (Some(head), Some(rule)) = (b.lines.first(), b.lines.get(1)) else {
         return fail(
             b.end(),
@@ -549,6 +554,12 @@ fn esx_params(b: &Block) -> Result<BTreeMap<String, Located<Option<String>>>, Re
             let end = to.unwrap_or(row.len()).min(row.len());
             row.get(from.min(end)..end).unwrap_or("").trim()
         };
+        if cut(0, Some(cols[3])).is_empty() {
+            if out.is_empty() {
+                return fail(b.first + k, "a description line before any parameter row");
+            }
+            continue;
+        }
         let name = cut(cols[0], Some(cols[1]));
         let kind = cut(cols[1], Some(cols[2]));
         let value = cut(cols[2], Some(cols[3]));

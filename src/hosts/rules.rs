@@ -119,6 +119,14 @@ pub static HOST_RULES: &[HostRule] = &[
         why: "A setting nobody read cannot be said to agree: the report passes only when everything the host must agree on is in it.",
         fix: "Collect the report with the script `fabric hosts FABRIC --host NAME --format collect` prints (or `fabric audit --hosts-live`).",
     },
+    HostRule {
+        id: "H011",
+        name: "esxi-rdma-dscp-not-forced",
+        severity: Severity::Error,
+        what: "An ESXi host whose nmlx5_rdma `dscp_force` is unset or not the fabric's RoCE DSCP (`qos.dscp.roce`).",
+        why: "nmlx5_core's `trust_state` and PFC decide how the NIC classifies and pauses, not what RDMA it sends is marked with: without `dscp_force` the RoCE of PVRDMA, vSAN or NVMe-oF leaves with the DSCP its sender chose (0 unless told), lands on switch priority 0 outside the lossless pool, and is dropped under congestion. VMware's \"Configure RoCE/DCB on ESXi\" and the NVIDIA NATIVE ESXi driver manual (\"Module Parameters\": `esxcli system module parameters set -m nmlx5_rdma -p <parameter>=<value>`) set the DSCP in the driver; the SMTX OS VMware guide writes it as `dscp_force=26`.",
+        fix: "`esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force=26\"` (the fabric's RoCE DSCP; `-p` replaces the module's whole parameter string), then reboot.",
+    },
 ];
 
 /// The host rule with this id or name.
@@ -288,45 +296,33 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
             }
         }
         HostOs::Esxi => {
-            match &report.params {
-                None => push(
-                    "H010",
-                    None,
-                    "no `esxcli system module parameters list -m nmlx5_core` in the report".into(),
-                    None,
-                ),
-                Some(params) => {
-                    let mask = plan.pfc_mask();
-                    let want = [
-                        (
-                            "trust_state",
-                            u32::from(ESXI_TRUST_DSCP),
-                            format!("{ESXI_TRUST_DSCP}"),
-                        ),
-                        ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
-                        ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
-                    ];
-                    for (name, value, shown) in want {
-                        let got = params.value.get(name);
-                        let read = got.and_then(|g| g.value.as_deref()).and_then(esx_int);
-                        if read != Some(value) {
-                            let is = match got {
-                                None => "not listed".to_string(),
-                                Some(Located { value: None, .. }) => {
-                                    "unset (the driver's default)".to_string()
-                                }
-                                Some(Located { value: Some(v), .. }) => format!("`{v}`"),
-                            };
-                            push(
-                                "H008",
-                                None,
-                                format!("nmlx5_core `{name}` is {is}, not {shown}"),
-                                got.map(|g| g.text.as_str()).or(Some(params.text.as_str())),
-                            );
-                        }
-                    }
-                }
-            }
+            let mask = plan.pfc_mask();
+            esxi_module(
+                &mut push,
+                report,
+                "nmlx5_core",
+                "H008",
+                &[
+                    (
+                        "trust_state",
+                        u32::from(ESXI_TRUST_DSCP),
+                        format!("{ESXI_TRUST_DSCP}"),
+                    ),
+                    ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
+                    ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
+                ],
+            );
+            esxi_module(
+                &mut push,
+                report,
+                "nmlx5_rdma",
+                "H011",
+                &[(
+                    "dscp_force",
+                    u32::from(plan.roce_dscp),
+                    format!("{} (the fabric's RoCE DSCP)", plan.roce_dscp),
+                )],
+            );
             for p in plan.ports.iter().filter(|p| p.rdma_port) {
                 let at = Some(p.name.as_str());
                 let peer = format!("{} {}", p.switch, p.switch_iface);
@@ -365,6 +361,43 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// One ESXi module's parameters against the values they must have (`rule` for each that is
+/// unset or another; H010 when the report does not list the module).
+fn esxi_module(
+    push: &mut impl FnMut(&str, Option<&str>, String, Option<&str>),
+    report: &HostReport,
+    module: &str,
+    rule: &str,
+    want: &[(&str, u32, String)],
+) {
+    let Some(params) = report.modules.get(module) else {
+        push(
+            "H010",
+            None,
+            format!("no `esxcli system module parameters list -m {module}` in the report"),
+            None,
+        );
+        return;
+    };
+    for (name, value, shown) in want {
+        let got = params.value.get(*name);
+        let read = got.and_then(|g| g.value.as_deref()).and_then(esx_int);
+        if read != Some(*value) {
+            let is = match got {
+                None => "not listed".to_string(),
+                Some(Located { value: None, .. }) => "unset (the driver's default)".to_string(),
+                Some(Located { value: Some(v), .. }) => format!("`{v}`"),
+            };
+            push(
+                rule,
+                None,
+                format!("{module} `{name}` is {is}, not {shown}"),
+                got.map(|g| g.text.as_str()).or(Some(params.text.as_str())),
+            );
+        }
+    }
 }
 
 /// H005 and H006 on one interface's MTU.

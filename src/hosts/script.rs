@@ -11,6 +11,13 @@
 //! - ESXi: `esxcli system module parameters set -m nmlx5_core -p "pfctx=0x08 pfcrx=0x08
 //!   trust_state=2"` (VMware vSphere 7.0 storage, "Configure RoCE/DCB on ESXi"; NVIDIA NATIVE
 //!   ESXi driver manual: "For the changes to take effect, reboot the host"),
+//!   `esxcli system module parameters set -m nmlx5_rdma -p "dscp_force=26"` (VMware's
+//!   "Configure RoCE/DCB on ESXi": hosts and switches "must set the DSCP value to 26", done in
+//!   the Mellanox driver; the NVIDIA NATIVE ESXi driver manual v4.19.71.1, "Module
+//!   Parameters": `esxcli system module parameters set -m nmlx5_rdma -p <parameter>=<value>`,
+//!   read back with `esxcli system module parameters list -m <module name>`, a reboot to take
+//!   effect; the SMTX OS 6.3.0 VMware installation guide writes `-m nmlx5_rdma -p
+//!   "dscp_force=26"` next to nmlx5_core's `pfctx=0x08 pfcrx=0x08 trust_state=2`),
 //!   `esxcli network vswitch standard set -v VSWITCH -m N` and `esxcli network ip interface
 //!   set -i VMK -m N` (VMware ESXCLI reference: `--vswitch-name`/`-v`, `--interface-name`/`-i`,
 //!   `--mtu`/`-m`).
@@ -22,6 +29,10 @@ use crate::types::HostOs;
 
 /// nmlx5_core's `trust_state` for DSCP (1 is PCP): VMware's "Configure RoCE/DCB on ESXi".
 pub const ESXI_TRUST_DSCP: u8 = 2;
+
+/// The ESXi modules whose parameters a host report lists: nmlx5_core (trust, PFC) and
+/// nmlx5_rdma (the RoCE DSCP).
+pub const ESXI_MODULES: [&str; 2] = ["nmlx5_core", "nmlx5_rdma"];
 
 /// The script that makes the host agree with its switch ports: comments say why, one
 /// command per line.
@@ -94,6 +105,14 @@ fn esxi(out: &mut String, plan: &Plan) {
         out,
         "esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x{mask:02x} pfcrx=0x{mask:02x} trust_state={ESXI_TRUST_DSCP}\""
     );
+    let _ = writeln!(
+        out,
+        "# nmlx5_rdma: mark the RDMA the host sends (PVRDMA, vSAN, NVMe-oF) with the fabric's RoCE DSCP,\n\
+         # whatever its sender asked for. `-p` replaces this module's whole parameter string too\n\
+         # (`esxcli system module parameters list -m nmlx5_rdma`).\n\
+         esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force={}\"",
+        plan.roce_dscp
+    );
     let mut vswitches: Vec<&str> = plan
         .ports
         .iter()
@@ -140,7 +159,9 @@ pub fn reads(plan: &Plan) -> Vec<String> {
             }
         }
         HostOs::Esxi => {
-            out.push("esxcli system module parameters list -m nmlx5_core".into());
+            for module in ESXI_MODULES {
+                out.push(format!("esxcli system module parameters list -m {module}"));
+            }
             out.push("esxcli network ip interface list".into());
             out.push("esxcli network vswitch standard list".into());
         }
