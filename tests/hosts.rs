@@ -128,6 +128,22 @@ fn hosts_json_and_collect_formats() {
         collect.contains("echo '$ mlnx_qos -i eth4'; mlnx_qos -i eth4 2>&1\n"),
         "{collect}"
     );
+    // DCQCN read back file by file, each value after its path, errors kept (`2>&1`).
+    let ecn = "grep -H . /sys/class/net/eth4/ecn/roce_np/enable/3 /sys/class/net/eth4/ecn/roce_rp/enable/3 /sys/class/net/eth4/ecn/roce_np/cnp_dscp";
+    assert!(
+        collect.contains(&format!("echo '$ {ecn}'; {ecn} 2>&1\n")),
+        "{collect}"
+    );
+    let (code, script) = hosts_of(&fabric, &["--host", "gpu01"]);
+    assert_eq!(code, 0, "{script}");
+    assert!(
+        script.contains(
+            "echo 1 > /sys/class/net/eth4/ecn/roce_np/enable/3\n\
+             echo 1 > /sys/class/net/eth4/ecn/roce_rp/enable/3\n\
+             echo 48 > /sys/class/net/eth4/ecn/roce_np/cnp_dscp\n"
+        ),
+        "{script}"
+    );
     let (code, collect) = hosts_of(&fabric, &["--format", "collect", "--host", "esxi01"]);
     assert_eq!(code, 0, "{collect}");
     for module in ["nmlx5_core", "nmlx5_rdma"] {
@@ -227,6 +243,12 @@ fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
             assert_ne!(x, y, "a host's commands did not change:\n{y}");
             assert!(
                 y.contains("0,0,0,0,1,0,0,0") || y.contains("pfctx=0x10 pfcrx=0x10"),
+                "{y}"
+            );
+            // DCQCN follows the lossless priority.
+            assert!(
+                y.contains("echo 1 > /sys/class/net/ens1f0/ecn/roce_np/enable/4\n")
+                    || y.contains("dscp_force=34"),
                 "{y}"
             );
             // RoCE now leaves marked DSCP 34: ToS 138 on Linux, `dscp_force=34` on ESXi.
@@ -408,6 +430,34 @@ fn esxcli_parameter_lists_read_as_a_real_host_prints_them() {
     );
 }
 
+/// A driver without the DCQCN files (grep's `No such file or directory` for each) is named,
+/// file by file: the report does not pass.
+#[test]
+fn a_driver_without_dcqcn_files_is_flagged_not_passed() {
+    let (code, found, err) = audit_hosts(
+        &fixtures().join("fabric.yaml"),
+        &[
+            "--hosts",
+            fixtures().join("old-driver").to_str().unwrap(),
+            "--host",
+            "gpu01",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    let rules: Vec<&str> = found.iter().map(|(_, r)| r.as_str()).collect();
+    assert_eq!(rules, ["H012", "H012", "H013"], "{err}");
+    let (_, text) = run(fabric_bin()
+        .arg("audit")
+        .arg(fixtures().join("fabric.yaml"))
+        .args(["--host", "gpu01", "--hosts"])
+        .arg(fixtures().join("old-driver")));
+    assert!(
+        text.contains("eth4: /sys/class/net/eth4/ecn/roce_np/enable/3 does not exist: the driver has no DCQCN files"),
+        "{text}"
+    );
+    assert!(text.contains("old-driver/gpu01.txt:38"), "{text}");
+}
+
 /// An `sshd` on loopback whose every login answers from `live/` (and fails for any other
 /// command), and a copy of the fixture fabric whose gpu01 is reached through it.
 fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Sshd) {
@@ -475,7 +525,7 @@ fn hosts_live_reads_linux_hosts_over_openssh_with_read_only_commands() {
     let asked = std::fs::read_to_string(dir.join("asked.log")).unwrap();
     assert_eq!(
         asked,
-        "mlnx_qos -i eth4\nip link show eth4\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n"
+        "mlnx_qos -i eth4\nip link show eth4\ngrep -H . /sys/class/net/eth4/ecn/roce_np/enable/3 /sys/class/net/eth4/ecn/roce_rp/enable/3 /sys/class/net/eth4/ecn/roce_np/cnp_dscp\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n"
     );
     // The server refuses anything else: a command outside the recording fails.
     let session = {

@@ -2,8 +2,8 @@
 //! switch rules' are; a new rule takes the next free id.
 
 use super::Plan;
-use super::report::{HostReport, Located};
-use super::script::ESXI_TRUST_DSCP;
+use super::report::{Ecn, EcnFile, HostReport, Located};
+use super::script::{ESXI_TRUST_DSCP, ecn_files};
 use crate::audit::{Finding, Severity, explain_text};
 use crate::fabric::validate::WIRE_OVERHEAD;
 use crate::types::HostOs;
@@ -126,6 +126,22 @@ pub static HOST_RULES: &[HostRule] = &[
         what: "An ESXi host whose nmlx5_rdma `dscp_force` is unset or not the fabric's RoCE DSCP (`qos.dscp.roce`).",
         why: "nmlx5_core's `trust_state` and PFC decide how the NIC classifies and pauses, not what RDMA it sends is marked with: without `dscp_force` the RoCE of PVRDMA, vSAN or NVMe-oF leaves with the DSCP its sender chose (0 unless told), lands on switch priority 0 outside the lossless pool, and is dropped under congestion. VMware's \"Configure RoCE/DCB on ESXi\" and the NVIDIA NATIVE ESXi driver manual (\"Module Parameters\": `esxcli system module parameters set -m nmlx5_rdma -p <parameter>=<value>`) set the DSCP in the driver; the SMTX OS VMware guide writes it as `dscp_force=26`.",
         fix: "`esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force=26\"` (the fabric's RoCE DSCP; `-p` replaces the module's whole parameter string), then reboot.",
+    },
+    HostRule {
+        id: "H012",
+        name: "host-dcqcn-off",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface whose DCQCN notification point (`/sys/class/net/IF/ecn/roce_np/enable/P`) or reaction point (`…/roce_rp/enable/P`) is off on the RoCE or a lossless priority, or whose driver has no such files.",
+        why: "The switches mark congestion with ECN instead of dropping; only a receiver whose notification point is on answers the mark with a congestion notification packet, and only a sender whose reaction point is on slows down on it. With either off the marks are lost: queues grow until PFC pauses the link, and the pauses spread to flows that caused nothing (MLNX_OFED user manual, \"Explicit Congestion Notification (ECN)\"). A driver without the files cannot be checked: the report says so rather than pass.",
+        fix: "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/3` and `echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/3` for each priority `fabric hosts` names; on a driver without the files, install MLNX_OFED/DOCA-OFED or use one that has them.",
+    },
+    HostRule {
+        id: "H013",
+        name: "host-cnp-dscp-mismatch",
+        severity: Severity::Warning,
+        what: "A Linux RoCE interface whose congestion notification packets are marked with another DSCP (`/sys/class/net/IF/ecn/roce_np/cnp_dscp`) than the fabric's `qos.dscp.cnp`, or whose driver has no such file.",
+        why: "The switches put CNPs on a priority and class by their DSCP (48 → priority 6, served strict): CNPs with another DSCP queue behind the data they should throttle, and DCQCN reacts late.",
+        fix: "`echo 48 > /sys/class/net/IF/ecn/roce_np/cnp_dscp` (the fabric's CNP DSCP; `fabric hosts` prints it).",
     },
 ];
 
@@ -251,6 +267,18 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
                         &format!("{} {}", p.switch, p.switch_iface),
                     ),
                 }
+                match report.ecn.get(&p.name) {
+                    None => push(
+                        "H010",
+                        at,
+                        format!(
+                            "no `grep -H . /sys/class/net/{}/ecn/…` (DCQCN) in the report",
+                            p.name
+                        ),
+                        None,
+                    ),
+                    Some(e) => dcqcn_rules(&mut push, plan, at, &p.name, &e.value),
+                }
                 if let Some(dev) = &p.rdma {
                     match report.traffic_class.get(dev) {
                         None => push(
@@ -361,6 +389,54 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// H012 and H013 on one interface's DCQCN files (H010 for one the report did not read).
+fn dcqcn_rules(
+    push: &mut impl FnMut(&str, Option<&str>, String, Option<&str>),
+    plan: &Plan,
+    at: Option<&str>,
+    iface: &str,
+    ecn: &Ecn,
+) {
+    for file in ecn_files(plan) {
+        let path = file.path(iface);
+        let rule = match file {
+            EcnFile::CnpDscp => "H013",
+            EcnFile::Np(_) | EcnFile::Rp(_) => "H012",
+        };
+        let Some(got) = ecn.get(&file) else {
+            push("H010", at, format!("the report does not read {path}"), None);
+            continue;
+        };
+        let point = |p: &u8, np: bool| {
+            format!(
+                "the DCQCN {} point is off on priority {p}",
+                if np { "notification" } else { "reaction" }
+            )
+        };
+        let message = match (file, got.value) {
+            (_, None) => format!(
+                "{path} does not exist: the driver has no DCQCN files (an older MLNX_OFED, or an inbox mlx5 without them), so DCQCN can be neither read nor set this way"
+            ),
+            (EcnFile::Np(p), Some(0)) => point(&p, true),
+            (EcnFile::Rp(p), Some(0)) => point(&p, false),
+            (EcnFile::CnpDscp, Some(d)) if Some(d) != plan.cnp_dscp => format!(
+                "CNPs leave marked DSCP {d}, not the fabric's {} (priority {})",
+                plan.cnp_dscp.map_or("none".into(), |d| d.to_string()),
+                plan.cnp_priority.map_or("none".into(), |p| p.to_string())
+            ),
+            _ => continue,
+        };
+        push(
+            rule,
+            at,
+            message,
+            Some(&got.text)
+                .filter(|t| !t.is_empty())
+                .map(String::as_str),
+        );
+    }
 }
 
 /// One ESXi module's parameters against the values they must have (`rule` for each that is

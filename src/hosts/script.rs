@@ -7,7 +7,16 @@
 //! - Linux: `mlnx_qos -i IF --trust dscp`, `mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0`,
 //!   `cma_roce_tos -d DEV -t 106`, `echo 106 > /sys/class/infiniband/DEV/tc/1/traffic_class`
 //!   (captures: att/netarbiter `setup-nic-lossless-layer3.sh`, ImperialCollegeLondon
-//!   `05_configure_roce.sh`); `ip link set IF mtu N` (iproute2 ip-link(8)).
+//!   `05_configure_roce.sh`); `ip link set IF mtu N` (iproute2 ip-link(8));
+//!   `echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` and `…/roce_rp/enable/P` (MLNX_OFED
+//!   user manual, "Explicit Congestion Notification (ECN)": `echo 1 >
+//!   /sys/class/net/<interface>/ecn/<protocol>/enable/X`, protocol `roce_np` or `roce_rp`,
+//!   X the priority), `echo 48 > /sys/class/net/IF/ecn/roce_np/cnp_dscp` (the file the
+//!   spiderpool capture reads; the same manual: attributes are written with `echo <value> >
+//!   …/ecn/<protocol>/<attribute>`), read back with `grep -H .` (each value after its file's
+//!   name). The CNP's 802.1p priority (`cnp_802p_prio` in public scripts) is left alone: the
+//!   switches trust L3 and place CNPs by their DSCP, and no NVIDIA page in the corpus
+//!   documents the file.
 //! - ESXi: `esxcli system module parameters set -m nmlx5_core -p "pfctx=0x08 pfcrx=0x08
 //!   trust_state=2"` (VMware vSphere 7.0 storage, "Configure RoCE/DCB on ESXi"; NVIDIA NATIVE
 //!   ESXi driver manual: "For the changes to take effect, reboot the host"),
@@ -25,6 +34,7 @@
 use std::fmt::Write as _;
 
 use super::Plan;
+use super::report::EcnFile;
 use crate::types::HostOs;
 
 /// nmlx5_core's `trust_state` for DSCP (1 is PCP): VMware's "Configure RoCE/DCB on ESXi".
@@ -81,6 +91,7 @@ fn linux(out: &mut String, plan: &Plan) {
         let _ = writeln!(out, "\n# {}", p.name);
         let _ = writeln!(out, "mlnx_qos -i {} --trust dscp", p.name);
         let _ = writeln!(out, "mlnx_qos -i {} --pfc {}", p.name, plan.pfc_vector());
+        dcqcn(out, plan, &p.name);
         if let Some(dev) = &p.rdma {
             out.push_str("# RDMA-CM connections, then every other RoCE connection of the device\n");
             let _ = writeln!(out, "cma_roce_tos -d {dev} -t {}", plan.tos);
@@ -92,6 +103,43 @@ fn linux(out: &mut String, plan: &Plan) {
         }
         let _ = writeln!(out, "ip link set {} mtu {}", p.name, plan.mtu);
     }
+}
+
+/// DCQCN on one interface: the notification and reaction points on each priority that needs
+/// them, and the CNP's DSCP. A driver without these files fails the script here (`set -e`):
+/// DCQCN cannot be set on it this way.
+fn dcqcn(out: &mut String, plan: &Plan, iface: &str) {
+    let _ = writeln!(
+        out,
+        "# DCQCN on priority {}: the notification point answers ECN-marked RoCE with CNPs, the\n\
+         # reaction point slows down on them{}",
+        super::list(&plan.dcqcn),
+        match plan.cnp_dscp {
+            Some(d) => format!("; CNPs leave marked DSCP {d}"),
+            None => String::new(),
+        }
+    );
+    for file in ecn_files(plan) {
+        let value = match file {
+            EcnFile::CnpDscp => plan.cnp_dscp.unwrap_or_default(),
+            EcnFile::Np(_) | EcnFile::Rp(_) => 1,
+        };
+        let _ = writeln!(out, "echo {value} > {}", file.path(iface));
+    }
+}
+
+/// The DCQCN files a Linux host's interfaces must hold: each DCQCN priority's notification
+/// and reaction point, and the CNP's DSCP when the fabric names one.
+pub fn ecn_files(plan: &Plan) -> Vec<EcnFile> {
+    let mut files: Vec<EcnFile> = plan
+        .dcqcn
+        .iter()
+        .flat_map(|p| [EcnFile::Np(*p), EcnFile::Rp(*p)])
+        .collect();
+    if plan.cnp_dscp.is_some() {
+        files.push(EcnFile::CnpDscp);
+    }
+    files
 }
 
 fn esxi(out: &mut String, plan: &Plan) {
@@ -150,6 +198,8 @@ pub fn reads(plan: &Plan) -> Vec<String> {
             for p in plan.ports.iter().filter(|p| p.rdma_port) {
                 out.push(format!("mlnx_qos -i {}", p.name));
                 out.push(format!("ip link show {}", p.name));
+                let paths: Vec<String> = ecn_files(plan).iter().map(|f| f.path(&p.name)).collect();
+                out.push(format!("grep -H . {}", paths.join(" ")));
                 if let Some(dev) = &p.rdma {
                     out.push(format!(
                         "cat /sys/class/infiniband/{dev}/tc/1/traffic_class"
