@@ -55,25 +55,59 @@ fn clean_reports(dir: &Path, template: &str, names: impl Iterator<Item = String>
     }
 }
 
-fn gpus() -> impl Iterator<Item = String> {
-    (1..=128).map(|n| format!("gpu{n:03}"))
-}
-
-fn esxis() -> impl Iterator<Item = String> {
-    (1..=8).map(|n| format!("esxi-{n:02}"))
+/// The shipped fabrics that declare their hosts (every reference deployment with hosts on
+/// its switch ports but the guide's own switch, `rdg-roce-dscp`), each with its hosts' names
+/// (from `fabric hosts --format json`) and the template of a clean report of its hosts' OS.
+fn deployments() -> Vec<(String, Vec<String>, &'static str)> {
+    let mut out = Vec::new();
+    for path in crate::fabrics() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if !text.contains("\nhosts:\n") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (code, json) = hosts_of(&path, &["--format", "json"]);
+        assert_eq!(code, 0, "{stem}: {json}");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let names = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["host"].as_str().unwrap().to_string())
+            .collect();
+        let template = if text.contains("os: linux") {
+            "ml-cluster.gpu.txt"
+        } else {
+            "vsphere-mlag.esxi.txt"
+        };
+        out.push((stem, names, template));
+    }
+    let stems: Vec<&str> = out.iter().map(|(s, _, _)| s.as_str()).collect();
+    assert_eq!(
+        stems,
+        [
+            "a100-cx6",
+            "ml-cluster",
+            "vcf-bitfusion",
+            "vsphere-mlag",
+            "vsphere-pvrdma"
+        ]
+    );
+    out
 }
 
 /// `fabric hosts` of the example fabrics, snapshotted (`tests/snapshots/…hosts_…`): a change
 /// of what hosts are told shows in review.
 #[test]
 fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
-    for stem in ["ml-cluster", "vsphere-mlag"] {
+    for (stem, names, _) in deployments() {
         let (code, out) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
         assert_eq!(code, 0, "{out}");
         let (again, _) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
         assert_eq!(again, 0);
         insta::assert_snapshot!(format!("hosts_{stem}"), out);
-        match stem {
+        assert_eq!(out.matches("#!/bin/sh\n").count(), names.len(), "{stem}");
+        match stem.as_str() {
             "ml-cluster" => {
                 assert_eq!(out.matches("#!/bin/sh\n# gpu").count(), 128);
                 assert_eq!(
@@ -86,7 +120,7 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
                 assert_eq!(
                     out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
                         .count(),
-                    8,
+                    names.len(),
                     "{out}"
                 );
                 // RDMA leaves marked with the fabric's RoCE DSCP (`qos.dscp.roce`).
@@ -95,7 +129,7 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
                         "esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force=26\"\n"
                     )
                     .count(),
-                    8,
+                    names.len(),
                     "{out}"
                 );
             }
@@ -177,14 +211,7 @@ fn switches_and_hosts_that_agree_audit_clean_end_to_end() {
         &["--hosts", fixtures().join("clean").to_str().unwrap()],
     );
     assert_eq!((code, found.as_slice()), (0, &[][..]), "{err}");
-    for (stem, template, names) in [
-        (
-            "ml-cluster",
-            "ml-cluster.gpu.txt",
-            gpus().collect::<Vec<_>>(),
-        ),
-        ("vsphere-mlag", "vsphere-mlag.esxi.txt", esxis().collect()),
-    ] {
+    for (stem, names, template) in deployments() {
         let dir = scratch(&format!("hosts-clean-{stem}"));
         clean_reports(&dir, template, names.into_iter());
         let (code, found, err) = audit_hosts(
@@ -197,20 +224,16 @@ fn switches_and_hosts_that_agree_audit_clean_end_to_end() {
 
 #[test]
 fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
-    for (stem, template, names, rule) in [
-        (
-            "ml-cluster",
-            "ml-cluster.gpu.txt",
-            gpus().collect::<Vec<_>>(),
-            "H002",
-        ),
-        (
-            "vsphere-mlag",
-            "vsphere-mlag.esxi.txt",
-            esxis().collect(),
-            "H008",
-        ),
-    ] {
+    // The deployments whose QoS is the preset's (vcf-bitfusion writes its OS10 lines itself).
+    for (stem, names, template) in deployments() {
+        if stem == "vcf-bitfusion" {
+            continue;
+        }
+        let rule = if template.starts_with("ml-cluster") {
+            "H002"
+        } else {
+            "H008"
+        };
         let dir = scratch(&format!("hosts-prio4-{stem}"));
         let text = std::fs::read_to_string(root().join(format!("fabrics/{stem}.yaml"))).unwrap();
         // The preset's recipe written out, moved to priority 4 (RoCE marked DSCP 34).
