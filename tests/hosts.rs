@@ -55,25 +55,59 @@ fn clean_reports(dir: &Path, template: &str, names: impl Iterator<Item = String>
     }
 }
 
-fn gpus() -> impl Iterator<Item = String> {
-    (1..=128).map(|n| format!("gpu{n:03}"))
-}
-
-fn esxis() -> impl Iterator<Item = String> {
-    (1..=8).map(|n| format!("esxi-{n:02}"))
+/// The shipped fabrics that declare their hosts (every reference deployment with hosts on
+/// its switch ports but the guide's own switch, `rdg-roce-dscp`), each with its hosts' names
+/// (from `fabric hosts --format json`) and the template of a clean report of its hosts' OS.
+fn deployments() -> Vec<(String, Vec<String>, &'static str)> {
+    let mut out = Vec::new();
+    for path in crate::fabrics() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if !text.contains("\nhosts:\n") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (code, json) = hosts_of(&path, &["--format", "json"]);
+        assert_eq!(code, 0, "{stem}: {json}");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let names = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["host"].as_str().unwrap().to_string())
+            .collect();
+        let template = if text.contains("os: linux") {
+            "ml-cluster.gpu.txt"
+        } else {
+            "vsphere-mlag.esxi.txt"
+        };
+        out.push((stem, names, template));
+    }
+    let stems: Vec<&str> = out.iter().map(|(s, _, _)| s.as_str()).collect();
+    assert_eq!(
+        stems,
+        [
+            "a100-cx6",
+            "ml-cluster",
+            "vcf-bitfusion",
+            "vsphere-mlag",
+            "vsphere-pvrdma"
+        ]
+    );
+    out
 }
 
 /// `fabric hosts` of the example fabrics, snapshotted (`tests/snapshots/…hosts_…`): a change
 /// of what hosts are told shows in review.
 #[test]
 fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
-    for stem in ["ml-cluster", "vsphere-mlag"] {
+    for (stem, names, _) in deployments() {
         let (code, out) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
         assert_eq!(code, 0, "{out}");
         let (again, _) = hosts_of(&root().join(format!("fabrics/{stem}.yaml")), &[]);
         assert_eq!(again, 0);
         insta::assert_snapshot!(format!("hosts_{stem}"), out);
-        match stem {
+        assert_eq!(out.matches("#!/bin/sh\n").count(), names.len(), "{stem}");
+        match stem.as_str() {
             "ml-cluster" => {
                 assert_eq!(out.matches("#!/bin/sh\n# gpu").count(), 128);
                 assert_eq!(
@@ -82,12 +116,23 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
                     128
                 );
             }
-            _ => assert_eq!(
-                out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
+            _ => {
+                assert_eq!(
+                    out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
+                        .count(),
+                    names.len(),
+                    "{out}"
+                );
+                // RDMA leaves marked with the fabric's RoCE DSCP (`qos.dscp.roce`).
+                assert_eq!(
+                    out.matches(
+                        "esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force=26\"\n"
+                    )
                     .count(),
-                8,
-                "{out}"
-            ),
+                    names.len(),
+                    "{out}"
+                );
+            }
         }
     }
 }
@@ -117,6 +162,31 @@ fn hosts_json_and_collect_formats() {
         collect.contains("echo '$ mlnx_qos -i eth4'; mlnx_qos -i eth4 2>&1\n"),
         "{collect}"
     );
+    // DCQCN read back file by file, each value after its path, errors kept (`2>&1`).
+    let ecn = "grep -H . /sys/class/net/eth4/ecn/roce_np/enable/3 /sys/class/net/eth4/ecn/roce_rp/enable/3 /sys/class/net/eth4/ecn/roce_np/cnp_dscp";
+    assert!(
+        collect.contains(&format!("echo '$ {ecn}'; {ecn} 2>&1\n")),
+        "{collect}"
+    );
+    let (code, script) = hosts_of(&fabric, &["--host", "gpu01"]);
+    assert_eq!(code, 0, "{script}");
+    assert!(
+        script.contains(
+            "echo 1 > /sys/class/net/eth4/ecn/roce_np/enable/3\n\
+             echo 1 > /sys/class/net/eth4/ecn/roce_rp/enable/3\n\
+             echo 48 > /sys/class/net/eth4/ecn/roce_np/cnp_dscp\n"
+        ),
+        "{script}"
+    );
+    let (code, collect) = hosts_of(&fabric, &["--format", "collect", "--host", "esxi01"]);
+    assert_eq!(code, 0, "{collect}");
+    for module in ["nmlx5_core", "nmlx5_rdma"] {
+        let read = format!("esxcli system module parameters list -m {module}");
+        assert!(
+            collect.contains(&format!("echo '$ {read}'; {read} 2>&1\n")),
+            "{collect}"
+        );
+    }
     let (code, out) = hosts_of(&fabric, &["--host", "gpu1"]);
     assert_eq!(code, 2);
     assert!(out.contains("did you mean `gpu01`"), "{out}");
@@ -141,14 +211,7 @@ fn switches_and_hosts_that_agree_audit_clean_end_to_end() {
         &["--hosts", fixtures().join("clean").to_str().unwrap()],
     );
     assert_eq!((code, found.as_slice()), (0, &[][..]), "{err}");
-    for (stem, template, names) in [
-        (
-            "ml-cluster",
-            "ml-cluster.gpu.txt",
-            gpus().collect::<Vec<_>>(),
-        ),
-        ("vsphere-mlag", "vsphere-mlag.esxi.txt", esxis().collect()),
-    ] {
+    for (stem, names, template) in deployments() {
         let dir = scratch(&format!("hosts-clean-{stem}"));
         clean_reports(&dir, template, names.into_iter());
         let (code, found, err) = audit_hosts(
@@ -161,20 +224,16 @@ fn switches_and_hosts_that_agree_audit_clean_end_to_end() {
 
 #[test]
 fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
-    for (stem, template, names, rule) in [
-        (
-            "ml-cluster",
-            "ml-cluster.gpu.txt",
-            gpus().collect::<Vec<_>>(),
-            "H002",
-        ),
-        (
-            "vsphere-mlag",
-            "vsphere-mlag.esxi.txt",
-            esxis().collect(),
-            "H008",
-        ),
-    ] {
+    // The deployments whose QoS is the preset's (vcf-bitfusion writes its OS10 lines itself).
+    for (stem, names, template) in deployments() {
+        if stem == "vcf-bitfusion" {
+            continue;
+        }
+        let rule = if template.starts_with("ml-cluster") {
+            "H002"
+        } else {
+            "H008"
+        };
         let dir = scratch(&format!("hosts-prio4-{stem}"));
         let text = std::fs::read_to_string(root().join(format!("fabrics/{stem}.yaml"))).unwrap();
         // The preset's recipe written out, moved to priority 4 (RoCE marked DSCP 34).
@@ -209,7 +268,17 @@ fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
                 y.contains("0,0,0,0,1,0,0,0") || y.contains("pfctx=0x10 pfcrx=0x10"),
                 "{y}"
             );
-            assert!(y.contains("-t 138") || y.contains("pfctx=0x10"), "{y}");
+            // DCQCN follows the lossless priority.
+            assert!(
+                y.contains("echo 1 > /sys/class/net/ens1f0/ecn/roce_np/enable/4\n")
+                    || y.contains("dscp_force=34"),
+                "{y}"
+            );
+            // RoCE now leaves marked DSCP 34: ToS 138 on Linux, `dscp_force=34` on ESXi.
+            assert!(
+                y.contains("-t 138") || y.contains("-p \"dscp_force=34\""),
+                "{y}"
+            );
         }
         let reports = dir.join("reports");
         std::fs::create_dir_all(&reports).unwrap();
@@ -329,6 +398,89 @@ fn reports_that_are_not_what_they_claim_are_located_errors() {
     assert!(out.contains("error: no report for host `esxi01`"), "{out}");
 }
 
+/// esxcli's parameter list as a real host prints it (the vcdx200 capture of `-m bnx2x`, its
+/// columns spaced out to the widths its rule of dashes gives; `tests/fixtures/SOURCES.md`) is
+/// read row by row, empty values as unset; a description carried on lines of its own (as
+/// nmlx5_core's `max_vfs` prints it) stays with its row.
+#[test]
+fn esxcli_parameter_lists_read_as_a_real_host_prints_them() {
+    let text = std::fs::read_to_string(fixtures().join("esxcli/bnx2x.txt")).unwrap();
+    let report = fabric::hosts::report::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let bnx2x = &report.modules["bnx2x"];
+    assert_eq!(bnx2x.line, 1);
+    let names: Vec<&str> = bnx2x.value.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "RSS",
+            "autogreeen",
+            "bnx2x_vf_passthru_wait_event_timeout",
+            "debug",
+            "debug_unhide_nics"
+        ]
+    );
+    assert!(bnx2x.value.values().all(|p| p.value.is_none()));
+    assert_eq!(bnx2x.value["debug"].line, 7);
+
+    let text = std::fs::read_to_string(fixtures().join("clean/esxi01.txt")).unwrap();
+    let report = fabric::hosts::report::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let core = &report.modules["nmlx5_core"].value;
+    assert_eq!(core["max_vfs"].value, None);
+    assert_eq!(core["pfcrx"].value.as_deref(), Some("0x08"));
+    assert_eq!(
+        report.modules["nmlx5_rdma"].value["dscp_force"]
+            .value
+            .as_deref(),
+        Some("26")
+    );
+    // A description line with no row above it is not a parameter list.
+    let cut: String = text
+        .lines()
+        .filter(|l| {
+            !l.starts_with("max_vfs")
+                && !l.starts_with("DRSS")
+                && !l.starts_with("ecn ")
+                && !l.starts_with("enable_nmlx_debug")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let err = fabric::hosts::report::parse(&cut).unwrap_err();
+    assert_eq!(err.line, 4, "{err:?}");
+    assert!(
+        err.message
+            .contains("a description line before any parameter row"),
+        "{err:?}"
+    );
+}
+
+/// A driver without the DCQCN files (grep's `No such file or directory` for each) is named,
+/// file by file: the report does not pass.
+#[test]
+fn a_driver_without_dcqcn_files_is_flagged_not_passed() {
+    let (code, found, err) = audit_hosts(
+        &fixtures().join("fabric.yaml"),
+        &[
+            "--hosts",
+            fixtures().join("old-driver").to_str().unwrap(),
+            "--host",
+            "gpu01",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    let rules: Vec<&str> = found.iter().map(|(_, r)| r.as_str()).collect();
+    assert_eq!(rules, ["H012", "H012", "H013"], "{err}");
+    let (_, text) = run(fabric_bin()
+        .arg("audit")
+        .arg(fixtures().join("fabric.yaml"))
+        .args(["--host", "gpu01", "--hosts"])
+        .arg(fixtures().join("old-driver")));
+    assert!(
+        text.contains("eth4: /sys/class/net/eth4/ecn/roce_np/enable/3 does not exist: the driver has no DCQCN files"),
+        "{text}"
+    );
+    assert!(text.contains("old-driver/gpu01.txt:38"), "{text}");
+}
+
 /// An `sshd` on loopback whose every login answers from `live/` (and fails for any other
 /// command), and a copy of the fixture fabric whose gpu01 is reached through it.
 fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Sshd) {
@@ -396,7 +548,7 @@ fn hosts_live_reads_linux_hosts_over_openssh_with_read_only_commands() {
     let asked = std::fs::read_to_string(dir.join("asked.log")).unwrap();
     assert_eq!(
         asked,
-        "mlnx_qos -i eth4\nip link show eth4\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n"
+        "mlnx_qos -i eth4\nip link show eth4\ngrep -H . /sys/class/net/eth4/ecn/roce_np/enable/3 /sys/class/net/eth4/ecn/roce_rp/enable/3 /sys/class/net/eth4/ecn/roce_np/cnp_dscp\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n"
     );
     // The server refuses anything else: a command outside the recording fails.
     let session = {

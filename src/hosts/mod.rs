@@ -46,6 +46,10 @@ pub struct Plan {
     pub cnp_strict: bool,
     /// Priorities with PFC on.
     pub pfc: BTreeSet<u8>,
+    /// Priorities whose DCQCN notification and reaction points must be on: the RoCE
+    /// priority and every lossless (PFC) one, so congestion the switches mark with ECN slows
+    /// the senders before PFC has to pause the link.
+    pub dcqcn: BTreeSet<u8>,
     pub ports: Vec<PortPlan>,
 }
 
@@ -223,6 +227,8 @@ fn plan(
         }
     }
     let cnp_priority = cnp.and_then(|d| facts.priority_of(d));
+    let mut dcqcn = facts.pfc.clone();
+    dcqcn.insert(roce_priority);
     Ok(Plan {
         host: h.name.to_string(),
         os: h.os,
@@ -235,6 +241,7 @@ fn plan(
         cnp_priority,
         cnp_strict: cnp_priority.is_some_and(|p| facts.strict.contains(&p)),
         pfc: facts.pfc.clone(),
+        dcqcn,
         ports,
     })
 }

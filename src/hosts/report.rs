@@ -12,8 +12,9 @@
 //! | `mlnx_qos -i IF` | DCBX mode, trust, dscp2prio, PFC, TCs with tsa/bw and priorities | captures: att/netarbiter, doc-id69764464742, blog-id310222282 (`tests/fixtures/corpus/hosts/`) |
 //! | `cat /sys/class/infiniband/DEV/tc/1/traffic_class` | `Global tclass=N` | capture: spiderpool `rdma-qos.sh q`; empty when never set [unconfirmed] |
 //! | `cma_roce_tos -d DEV` | the ToS, one number | the set form prints the value (att/netarbiter capture); the read form [unconfirmed] |
+//! | `grep -H . /sys/class/net/IF/ecn/…` | one `PATH:VALUE` line per file (grep's `-H`: the file name before each match); a file the driver lacks prints `grep: PATH: No such file or directory` (with `2>&1`) | values: capture spiderpool `rdma-qos.sh q` (`roce_np/enable/N = 1`, `roce_rp/enable/N = 1`, `roce_np/cnp_dscp = 48`); the `PATH:VALUE` and error lines are GNU grep's [unconfirmed: no capture of grep over these files] |
 //! | `ip link show IF` | `N: IF: <FLAGS> mtu M …` | iproute2 ip-link(8) [unconfirmed: no capture in the corpus] |
-//! | `esxcli system module parameters list -m nmlx5_core` | columns Name / Type / Value / Description under a dashed rule | NVIDIA NATIVE ESXi driver manual, "Module Parameters" [unconfirmed: no capture] |
+//! | `esxcli system module parameters list -m MODULE` | columns Name / Type / Value / Description, each as wide as its widest cell, under a rule of dashes; a row blank up to the Description column continues the description above | layout: capture vcdx200 (`-m bnx2x`, `tests/fixtures/corpus/hosts/`); a description on several lines: the SMTX OS guide's `-m nmlx5_core` excerpt (same folder) [unconfirmed: both published with their spacing collapsed; no listing of nmlx5_core or nmlx5_rdma with its spacing exists in the corpus] |
 //! | `esxcli network ip interface list` | a block per vmknic: `Name:`, `Portset:`, `MTU:` | VMware ESXCLI reference [unconfirmed: no capture] |
 //! | `esxcli network vswitch standard list` | a block per vSwitch: `Name:`, `MTU:`, `Uplinks:` | VMware ESXCLI reference [unconfirmed: no capture] |
 
@@ -62,6 +63,50 @@ impl MlnxQos {
     }
 }
 
+/// A DCQCN file of an interface's sysfs `ecn` folder: the notification point's (it answers
+/// CE-marked RoCE with congestion notification packets) and the reaction point's (it slows
+/// down on them) switch per priority, and the DSCP CNPs are sent with (MLNX_OFED user
+/// manual, "Explicit Congestion Notification (ECN)": `/sys/class/net/<interface>/ecn/
+/// <protocol>/enable/X`, protocol `roce_np` or `roce_rp`, X a priority; `roce_np/cnp_dscp`:
+/// the spiderpool capture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EcnFile {
+    Np(u8),
+    Rp(u8),
+    CnpDscp,
+}
+
+impl EcnFile {
+    /// The file's path for an interface.
+    pub fn path(self, iface: &str) -> String {
+        match self {
+            EcnFile::Np(p) => format!("/sys/class/net/{iface}/ecn/roce_np/enable/{p}"),
+            EcnFile::Rp(p) => format!("/sys/class/net/{iface}/ecn/roce_rp/enable/{p}"),
+            EcnFile::CnpDscp => format!("/sys/class/net/{iface}/ecn/roce_np/cnp_dscp"),
+        }
+    }
+
+    /// The interface and file a path names, when it is one of these files.
+    pub fn of(path: &str) -> Option<(&str, EcnFile)> {
+        let (iface, file) = path.strip_prefix("/sys/class/net/")?.split_once("/ecn/")?;
+        let priority = |s: &str| s.parse::<u8>().ok().filter(|p| *p < 8);
+        let file = match file.split_once("/enable/") {
+            Some(("roce_np", p)) => EcnFile::Np(priority(p)?),
+            Some(("roce_rp", p)) => EcnFile::Rp(priority(p)?),
+            Some(_) => return None,
+            None if file == "roce_np/cnp_dscp" => EcnFile::CnpDscp,
+            None => return None,
+        };
+        Some((iface, file))
+    }
+}
+
+/// What an interface's DCQCN files hold (`None`: the file does not exist).
+pub type Ecn = BTreeMap<EcnFile, Located<Option<u8>>>;
+
+/// A module's parameters by name (`None`: no value set), as esxcli lists them.
+pub type Params = BTreeMap<String, Located<Option<String>>>;
+
 /// A VMkernel interface or a vSwitch, as esxcli lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EsxiNet {
@@ -81,8 +126,10 @@ pub struct HostReport {
     pub traffic_class: BTreeMap<String, Located<Option<u8>>>,
     /// `cma_roce_tos` by RDMA device.
     pub roce_tos: BTreeMap<String, Located<u8>>,
-    /// nmlx5_core's parameters by name (`None`: no value set), where the list was read.
-    pub params: Option<Located<BTreeMap<String, Located<Option<String>>>>>,
+    /// The DCQCN files read, by interface.
+    pub ecn: BTreeMap<String, Located<Ecn>>,
+    /// Each ESXi module's parameters (`nmlx5_core`, `nmlx5_rdma`), where their list was read.
+    pub modules: BTreeMap<String, Located<Params>>,
     pub vmknics: Option<Located<BTreeMap<String, EsxiNet>>>,
     pub vswitches: Option<Located<BTreeMap<String, EsxiNet>>>,
 }
@@ -108,12 +155,13 @@ enum Command {
     IpLink(String),
     TrafficClass(String),
     RoceTos(String),
-    EsxParams,
+    Ecn(String, Vec<EcnFile>),
+    EsxParams(String),
     EsxInterfaces,
     EsxVswitches,
 }
 
-const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m nmlx5_core`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
+const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `grep -H . /sys/class/net/IF/ecn/…`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m MODULE`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
 
 /// The command a prompt line names: `user@host:dir# cmd`, `user@host:dir$ cmd`,
 /// `[user@host dir]$ cmd`, `$ cmd`, `# cmd`, `+ cmd`.
@@ -166,6 +214,19 @@ fn command(cmd: &str) -> Option<Command> {
                 .strip_suffix("/tc/1/traffic_class")?;
             Command::TrafficClass(name(dev)?)
         }
+        ["grep", "-H", ".", paths @ ..] if !paths.is_empty() => {
+            let mut files = Vec::new();
+            let mut iface = None;
+            for path in paths {
+                let (i, f) = EcnFile::of(path)?;
+                if iface.is_some_and(|seen| seen != i) || files.contains(&f) {
+                    return None;
+                }
+                iface = Some(i);
+                files.push(f);
+            }
+            Command::Ecn(name(iface?)?, files)
+        }
         ["cma_roce_tos", "-d", dev] | ["cma_roce_tos", "-d", dev, "-p", "1"] => {
             Command::RoceTos(name(dev)?)
         }
@@ -179,8 +240,8 @@ fn command(cmd: &str) -> Option<Command> {
             "parameters",
             "list",
             "-m",
-            "nmlx5_core",
-        ] => Command::EsxParams,
+            module,
+        ] => Command::EsxParams(name(module)?),
         ["esxcli", "network", "ip", "interface", "list"] => Command::EsxInterfaces,
         ["esxcli", "network", "vswitch", "standard", "list"] => Command::EsxVswitches,
         _ => return None,
@@ -250,9 +311,13 @@ pub fn parse(text: &str) -> Result<HostReport, ReportError> {
                 let t = roce_tos(&block)?;
                 report.roce_tos.insert(dev, t);
             }
-            Command::EsxParams => {
+            Command::Ecn(iface, files) => {
+                let e = ecn(&block, &iface, &files)?;
+                report.ecn.insert(iface, block.at_prompt(lines[i], e));
+            }
+            Command::EsxParams(module) => {
                 let p = esx_params(&block)?;
-                report.params = Some(block.at_prompt(lines[i], p));
+                report.modules.insert(module, block.at_prompt(lines[i], p));
             }
             Command::EsxInterfaces => {
                 let v = esx_blocks(&block, "VMkernel interface")?;
@@ -504,9 +569,79 @@ fn roce_tos(b: &Block) -> Result<Located<u8>, ReportError> {
     }
 }
 
+/// `grep -H . FILE…`: `FILE:VALUE` for each file asked, or grep's `No such file or
+/// directory` for one the driver does not have. Every file asked must be answered once.
+fn ecn(b: &Block, iface: &str, files: &[EcnFile]) -> Result<Ecn, ReportError> {
+    let mut out = Ecn::new();
+    for (k, row) in b.lines.iter().enumerate() {
+        let line = b.first + k;
+        let t = row.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let found = files.iter().find_map(|f| {
+            let path = f.path(iface);
+            if let Some(v) = t.strip_prefix(&path).and_then(|r| r.strip_prefix(':')) {
+                Some((*f, Some(v)))
+            } else {
+                (t == format!("grep: {path}: No such file or directory")).then_some((*f, None))
+            }
+        });
+        let Some((file, value)) = found else {
+            return fail(
+                line,
+                format!(
+                    "`{}` is not a line `grep -H` prints for the files asked (`PATH:VALUE`, or `grep: PATH: No such file or directory`)",
+                    t.escape_debug()
+                ),
+            );
+        };
+        let value = match (file, value) {
+            (_, None) => None,
+            (EcnFile::CnpDscp, Some(v)) => {
+                Some(number::<u8>(v, line, "a DSCP (0-63)").and_then(|d| {
+                    if d < 64 {
+                        Ok(d)
+                    } else {
+                        fail(line, format!("DSCP {d} is above 63"))
+                    }
+                })?)
+            }
+            (_, Some(v)) => match v.trim() {
+                "0" => Some(0),
+                "1" => Some(1),
+                other => {
+                    return fail(
+                        line,
+                        format!(
+                            "`{}` is not 0 or 1 (an ECN enable file)",
+                            other.escape_debug()
+                        ),
+                    );
+                }
+            },
+        };
+        if out.insert(file, b.located(k, value)).is_some() {
+            return fail(line, format!("{} is printed twice", file.path(iface)));
+        }
+    }
+    if let Some(f) = files.iter().find(|f| !out.contains_key(f)) {
+        return fail(
+            b.end(),
+            format!(
+                "the grep output ends before a line for {}: cut short",
+                f.path(iface)
+            ),
+        );
+    }
+    Ok(out)
+}
+
 /// `Name  Type  Value  Description` over a rule of dashes; each row's columns cut where the
-/// rule's dashes are.
-fn esx_params(b: &Block) -> Result<BTreeMap<String, Located<Option<String>>>, ReportError> {
+/// rule's dashes are. A row with nothing before the Description column carries on the
+/// description of the row above (nmlx5_core's `max_vfs` lists its values and default on
+/// lines of their own in the SMTX OS guide's excerpt).
+fn esx_params(b: &Block) -> Result<Params, ReportError> {
     let (Some(head), Some(rule)) = (b.lines.first(), b.lines.get(1)) else {
         return fail(
             b.end(),
@@ -549,6 +684,12 @@ fn esx_params(b: &Block) -> Result<BTreeMap<String, Located<Option<String>>>, Re
             let end = to.unwrap_or(row.len()).min(row.len());
             row.get(from.min(end)..end).unwrap_or("").trim()
         };
+        if cut(0, Some(cols[3])).is_empty() {
+            if out.is_empty() {
+                return fail(b.first + k, "a description line before any parameter row");
+            }
+            continue;
+        }
         let name = cut(cols[0], Some(cols[1]));
         let kind = cut(cols[1], Some(cols[2]));
         let value = cut(cols[2], Some(cols[3]));

@@ -2,8 +2,8 @@
 //! switch rules' are; a new rule takes the next free id.
 
 use super::Plan;
-use super::report::{HostReport, Located};
-use super::script::ESXI_TRUST_DSCP;
+use super::report::{Ecn, EcnFile, HostReport, Located};
+use super::script::{ESXI_TRUST_DSCP, ecn_files};
 use crate::audit::{Finding, Severity, explain_text};
 use crate::fabric::validate::WIRE_OVERHEAD;
 use crate::types::HostOs;
@@ -118,6 +118,30 @@ pub static HOST_RULES: &[HostRule] = &[
         what: "A host report without the output a cabled port needs (its `mlnx_qos`, `ip link`, `traffic_class`, `cma_roce_tos`; on ESXi the module parameters, interfaces and vSwitches).",
         why: "A setting nobody read cannot be said to agree: the report passes only when everything the host must agree on is in it.",
         fix: "Collect the report with the script `fabric hosts FABRIC --host NAME --format collect` prints (or `fabric audit --hosts-live`).",
+    },
+    HostRule {
+        id: "H011",
+        name: "esxi-rdma-dscp-not-forced",
+        severity: Severity::Error,
+        what: "An ESXi host whose nmlx5_rdma `dscp_force` is unset or not the fabric's RoCE DSCP (`qos.dscp.roce`).",
+        why: "nmlx5_core's `trust_state` and PFC decide how the NIC classifies and pauses, not what RDMA it sends is marked with: without `dscp_force` the RoCE of PVRDMA, vSAN or NVMe-oF leaves with the DSCP its sender chose (0 unless told), lands on switch priority 0 outside the lossless pool, and is dropped under congestion. VMware's \"Configure RoCE/DCB on ESXi\" and the NVIDIA NATIVE ESXi driver manual (\"Module Parameters\": `esxcli system module parameters set -m nmlx5_rdma -p <parameter>=<value>`) set the DSCP in the driver; the SMTX OS VMware guide writes it as `dscp_force=26`.",
+        fix: "`esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force=26\"` (the fabric's RoCE DSCP; `-p` replaces the module's whole parameter string), then reboot.",
+    },
+    HostRule {
+        id: "H012",
+        name: "host-dcqcn-off",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface whose DCQCN notification point (`/sys/class/net/IF/ecn/roce_np/enable/P`) or reaction point (`…/roce_rp/enable/P`) is off on the RoCE or a lossless priority, or whose driver has no such files.",
+        why: "The switches mark congestion with ECN instead of dropping; only a receiver whose notification point is on answers the mark with a congestion notification packet, and only a sender whose reaction point is on slows down on it. With either off the marks are lost: queues grow until PFC pauses the link, and the pauses spread to flows that caused nothing (MLNX_OFED user manual, \"Explicit Congestion Notification (ECN)\"). A driver without the files cannot be checked: the report says so rather than pass.",
+        fix: "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/3` and `echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/3` for each priority `fabric hosts` names; on a driver without the files, install MLNX_OFED/DOCA-OFED or use one that has them.",
+    },
+    HostRule {
+        id: "H013",
+        name: "host-cnp-dscp-mismatch",
+        severity: Severity::Warning,
+        what: "A Linux RoCE interface whose congestion notification packets are marked with another DSCP (`/sys/class/net/IF/ecn/roce_np/cnp_dscp`) than the fabric's `qos.dscp.cnp`, or whose driver has no such file.",
+        why: "The switches put CNPs on a priority and class by their DSCP (48 → priority 6, served strict): CNPs with another DSCP queue behind the data they should throttle, and DCQCN reacts late.",
+        fix: "`echo 48 > /sys/class/net/IF/ecn/roce_np/cnp_dscp` (the fabric's CNP DSCP; `fabric hosts` prints it).",
     },
 ];
 
@@ -243,6 +267,18 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
                         &format!("{} {}", p.switch, p.switch_iface),
                     ),
                 }
+                match report.ecn.get(&p.name) {
+                    None => push(
+                        "H010",
+                        at,
+                        format!(
+                            "no `grep -H . /sys/class/net/{}/ecn/…` (DCQCN) in the report",
+                            p.name
+                        ),
+                        None,
+                    ),
+                    Some(e) => dcqcn_rules(&mut push, plan, at, &p.name, &e.value),
+                }
                 if let Some(dev) = &p.rdma {
                     match report.traffic_class.get(dev) {
                         None => push(
@@ -288,45 +324,33 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
             }
         }
         HostOs::Esxi => {
-            match &report.params {
-                None => push(
-                    "H010",
-                    None,
-                    "no `esxcli system module parameters list -m nmlx5_core` in the report".into(),
-                    None,
-                ),
-                Some(params) => {
-                    let mask = plan.pfc_mask();
-                    let want = [
-                        (
-                            "trust_state",
-                            u32::from(ESXI_TRUST_DSCP),
-                            format!("{ESXI_TRUST_DSCP}"),
-                        ),
-                        ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
-                        ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
-                    ];
-                    for (name, value, shown) in want {
-                        let got = params.value.get(name);
-                        let read = got.and_then(|g| g.value.as_deref()).and_then(esx_int);
-                        if read != Some(value) {
-                            let is = match got {
-                                None => "not listed".to_string(),
-                                Some(Located { value: None, .. }) => {
-                                    "unset (the driver's default)".to_string()
-                                }
-                                Some(Located { value: Some(v), .. }) => format!("`{v}`"),
-                            };
-                            push(
-                                "H008",
-                                None,
-                                format!("nmlx5_core `{name}` is {is}, not {shown}"),
-                                got.map(|g| g.text.as_str()).or(Some(params.text.as_str())),
-                            );
-                        }
-                    }
-                }
-            }
+            let mask = plan.pfc_mask();
+            esxi_module(
+                &mut push,
+                report,
+                "nmlx5_core",
+                "H008",
+                &[
+                    (
+                        "trust_state",
+                        u32::from(ESXI_TRUST_DSCP),
+                        format!("{ESXI_TRUST_DSCP}"),
+                    ),
+                    ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
+                    ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
+                ],
+            );
+            esxi_module(
+                &mut push,
+                report,
+                "nmlx5_rdma",
+                "H011",
+                &[(
+                    "dscp_force",
+                    u32::from(plan.roce_dscp),
+                    format!("{} (the fabric's RoCE DSCP)", plan.roce_dscp),
+                )],
+            );
             for p in plan.ports.iter().filter(|p| p.rdma_port) {
                 let at = Some(p.name.as_str());
                 let peer = format!("{} {}", p.switch, p.switch_iface);
@@ -365,6 +389,91 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// H012 and H013 on one interface's DCQCN files (H010 for one the report did not read).
+fn dcqcn_rules(
+    push: &mut impl FnMut(&str, Option<&str>, String, Option<&str>),
+    plan: &Plan,
+    at: Option<&str>,
+    iface: &str,
+    ecn: &Ecn,
+) {
+    for file in ecn_files(plan) {
+        let path = file.path(iface);
+        let rule = match file {
+            EcnFile::CnpDscp => "H013",
+            EcnFile::Np(_) | EcnFile::Rp(_) => "H012",
+        };
+        let Some(got) = ecn.get(&file) else {
+            push("H010", at, format!("the report does not read {path}"), None);
+            continue;
+        };
+        let point = |p: &u8, np: bool| {
+            format!(
+                "the DCQCN {} point is off on priority {p}",
+                if np { "notification" } else { "reaction" }
+            )
+        };
+        let message = match (file, got.value) {
+            (_, None) => format!(
+                "{path} does not exist: the driver has no DCQCN files (an older MLNX_OFED, or an inbox mlx5 without them), so DCQCN can be neither read nor set this way"
+            ),
+            (EcnFile::Np(p), Some(0)) => point(&p, true),
+            (EcnFile::Rp(p), Some(0)) => point(&p, false),
+            (EcnFile::CnpDscp, Some(d)) if Some(d) != plan.cnp_dscp => format!(
+                "CNPs leave marked DSCP {d}, not the fabric's {} (priority {})",
+                plan.cnp_dscp.map_or("none".into(), |d| d.to_string()),
+                plan.cnp_priority.map_or("none".into(), |p| p.to_string())
+            ),
+            _ => continue,
+        };
+        push(
+            rule,
+            at,
+            message,
+            Some(&got.text)
+                .filter(|t| !t.is_empty())
+                .map(String::as_str),
+        );
+    }
+}
+
+/// One ESXi module's parameters against the values they must have (`rule` for each that is
+/// unset or another; H010 when the report does not list the module).
+fn esxi_module(
+    push: &mut impl FnMut(&str, Option<&str>, String, Option<&str>),
+    report: &HostReport,
+    module: &str,
+    rule: &str,
+    want: &[(&str, u32, String)],
+) {
+    let Some(params) = report.modules.get(module) else {
+        push(
+            "H010",
+            None,
+            format!("no `esxcli system module parameters list -m {module}` in the report"),
+            None,
+        );
+        return;
+    };
+    for (name, value, shown) in want {
+        let got = params.value.get(*name);
+        let read = got.and_then(|g| g.value.as_deref()).and_then(esx_int);
+        if read != Some(*value) {
+            let is = match got {
+                None => "not listed".to_string(),
+                Some(Located { value: None, .. }) => "unset (the driver's default)".to_string(),
+                Some(Located { value: Some(v), .. }) => format!("`{v}`"),
+            };
+            push(
+                rule,
+                None,
+                format!("{module} `{name}` is {is}, not {shown}"),
+                got.map(|g| g.text.as_str()).or(Some(params.text.as_str())),
+            );
+        }
+    }
 }
 
 /// H005 and H006 on one interface's MTU.

@@ -7,10 +7,26 @@
 //! - Linux: `mlnx_qos -i IF --trust dscp`, `mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0`,
 //!   `cma_roce_tos -d DEV -t 106`, `echo 106 > /sys/class/infiniband/DEV/tc/1/traffic_class`
 //!   (captures: att/netarbiter `setup-nic-lossless-layer3.sh`, ImperialCollegeLondon
-//!   `05_configure_roce.sh`); `ip link set IF mtu N` (iproute2 ip-link(8)).
+//!   `05_configure_roce.sh`); `ip link set IF mtu N` (iproute2 ip-link(8));
+//!   `echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` and `…/roce_rp/enable/P` (MLNX_OFED
+//!   user manual, "Explicit Congestion Notification (ECN)": `echo 1 >
+//!   /sys/class/net/<interface>/ecn/<protocol>/enable/X`, protocol `roce_np` or `roce_rp`,
+//!   X the priority), `echo 48 > /sys/class/net/IF/ecn/roce_np/cnp_dscp` (the file the
+//!   spiderpool capture reads; the same manual: attributes are written with `echo <value> >
+//!   …/ecn/<protocol>/<attribute>`), read back with `grep -H .` (each value after its file's
+//!   name). The CNP's 802.1p priority (`cnp_802p_prio` in public scripts) is left alone: the
+//!   switches trust L3 and place CNPs by their DSCP, and no NVIDIA page in the corpus
+//!   documents the file.
 //! - ESXi: `esxcli system module parameters set -m nmlx5_core -p "pfctx=0x08 pfcrx=0x08
 //!   trust_state=2"` (VMware vSphere 7.0 storage, "Configure RoCE/DCB on ESXi"; NVIDIA NATIVE
 //!   ESXi driver manual: "For the changes to take effect, reboot the host"),
+//!   `esxcli system module parameters set -m nmlx5_rdma -p "dscp_force=26"` (VMware's
+//!   "Configure RoCE/DCB on ESXi": hosts and switches "must set the DSCP value to 26", done in
+//!   the Mellanox driver; the NVIDIA NATIVE ESXi driver manual v4.19.71.1, "Module
+//!   Parameters": `esxcli system module parameters set -m nmlx5_rdma -p <parameter>=<value>`,
+//!   read back with `esxcli system module parameters list -m <module name>`, a reboot to take
+//!   effect; the SMTX OS 6.3.0 VMware installation guide writes `-m nmlx5_rdma -p
+//!   "dscp_force=26"` next to nmlx5_core's `pfctx=0x08 pfcrx=0x08 trust_state=2`),
 //!   `esxcli network vswitch standard set -v VSWITCH -m N` and `esxcli network ip interface
 //!   set -i VMK -m N` (VMware ESXCLI reference: `--vswitch-name`/`-v`, `--interface-name`/`-i`,
 //!   `--mtu`/`-m`).
@@ -18,10 +34,15 @@
 use std::fmt::Write as _;
 
 use super::Plan;
+use super::report::EcnFile;
 use crate::types::HostOs;
 
 /// nmlx5_core's `trust_state` for DSCP (1 is PCP): VMware's "Configure RoCE/DCB on ESXi".
 pub const ESXI_TRUST_DSCP: u8 = 2;
+
+/// The ESXi modules whose parameters a host report lists: nmlx5_core (trust, PFC) and
+/// nmlx5_rdma (the RoCE DSCP).
+pub const ESXI_MODULES: [&str; 2] = ["nmlx5_core", "nmlx5_rdma"];
 
 /// The script that makes the host agree with its switch ports: comments say why, one
 /// command per line.
@@ -70,6 +91,7 @@ fn linux(out: &mut String, plan: &Plan) {
         let _ = writeln!(out, "\n# {}", p.name);
         let _ = writeln!(out, "mlnx_qos -i {} --trust dscp", p.name);
         let _ = writeln!(out, "mlnx_qos -i {} --pfc {}", p.name, plan.pfc_vector());
+        dcqcn(out, plan, &p.name);
         if let Some(dev) = &p.rdma {
             out.push_str("# RDMA-CM connections, then every other RoCE connection of the device\n");
             let _ = writeln!(out, "cma_roce_tos -d {dev} -t {}", plan.tos);
@@ -83,6 +105,43 @@ fn linux(out: &mut String, plan: &Plan) {
     }
 }
 
+/// DCQCN on one interface: the notification and reaction points on each priority that needs
+/// them, and the CNP's DSCP. A driver without these files fails the script here (`set -e`):
+/// DCQCN cannot be set on it this way.
+fn dcqcn(out: &mut String, plan: &Plan, iface: &str) {
+    let _ = writeln!(
+        out,
+        "# DCQCN on priority {}: the notification point answers ECN-marked RoCE with CNPs, the\n\
+         # reaction point slows down on them{}",
+        super::list(&plan.dcqcn),
+        match plan.cnp_dscp {
+            Some(d) => format!("; CNPs leave marked DSCP {d}"),
+            None => String::new(),
+        }
+    );
+    for file in ecn_files(plan) {
+        let value = match file {
+            EcnFile::CnpDscp => plan.cnp_dscp.unwrap_or_default(),
+            EcnFile::Np(_) | EcnFile::Rp(_) => 1,
+        };
+        let _ = writeln!(out, "echo {value} > {}", file.path(iface));
+    }
+}
+
+/// The DCQCN files a Linux host's interfaces must hold: each DCQCN priority's notification
+/// and reaction point, and the CNP's DSCP when the fabric names one.
+pub fn ecn_files(plan: &Plan) -> Vec<EcnFile> {
+    let mut files: Vec<EcnFile> = plan
+        .dcqcn
+        .iter()
+        .flat_map(|p| [EcnFile::Np(*p), EcnFile::Rp(*p)])
+        .collect();
+    if plan.cnp_dscp.is_some() {
+        files.push(EcnFile::CnpDscp);
+    }
+    files
+}
+
 fn esxi(out: &mut String, plan: &Plan) {
     let mask = plan.pfc_mask();
     out.push_str(
@@ -93,6 +152,14 @@ fn esxi(out: &mut String, plan: &Plan) {
     let _ = writeln!(
         out,
         "esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x{mask:02x} pfcrx=0x{mask:02x} trust_state={ESXI_TRUST_DSCP}\""
+    );
+    let _ = writeln!(
+        out,
+        "# nmlx5_rdma: mark the RDMA the host sends (PVRDMA, vSAN, NVMe-oF) with the fabric's RoCE DSCP,\n\
+         # whatever its sender asked for. `-p` replaces this module's whole parameter string too\n\
+         # (`esxcli system module parameters list -m nmlx5_rdma`).\n\
+         esxcli system module parameters set -m nmlx5_rdma -p \"dscp_force={}\"",
+        plan.roce_dscp
     );
     let mut vswitches: Vec<&str> = plan
         .ports
@@ -131,6 +198,8 @@ pub fn reads(plan: &Plan) -> Vec<String> {
             for p in plan.ports.iter().filter(|p| p.rdma_port) {
                 out.push(format!("mlnx_qos -i {}", p.name));
                 out.push(format!("ip link show {}", p.name));
+                let paths: Vec<String> = ecn_files(plan).iter().map(|f| f.path(&p.name)).collect();
+                out.push(format!("grep -H . {}", paths.join(" ")));
                 if let Some(dev) = &p.rdma {
                     out.push(format!(
                         "cat /sys/class/infiniband/{dev}/tc/1/traffic_class"
@@ -140,7 +209,9 @@ pub fn reads(plan: &Plan) -> Vec<String> {
             }
         }
         HostOs::Esxi => {
-            out.push("esxcli system module parameters list -m nmlx5_core".into());
+            for module in ESXI_MODULES {
+                out.push(format!("esxcli system module parameters list -m {module}"));
+            }
             out.push("esxcli network ip interface list".into());
             out.push("esxcli network vswitch standard list".into());
         }
