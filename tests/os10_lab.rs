@@ -37,6 +37,34 @@ fn session(dir: &Path, lab: &Lab, host: &str) -> Cli {
     Cli::open_as(&target, &opts, &dialect::OS10).unwrap()
 }
 
+/// The AzureStack TOR (S5248F-ON) running its captured configuration (10.5.3.2), served
+/// in-process, its state in `dir`, and a session of the project's ssh2 client to it.
+fn tor(dir: &Path) -> (Lab, Arc<Device>, Cli) {
+    let text = std::fs::read_to_string(
+        crate::shared()
+            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
+    )
+    .unwrap();
+    let config = os10::parse(&text).unwrap();
+    let model = os10::models::Model::named("S5248F-ON").unwrap();
+    let host = config.hostname.clone().unwrap();
+    let sw_dir = dir.join(&host);
+    let device = Arc::new(
+        Device::open(
+            &sw_dir,
+            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
+            false,
+            false,
+        )
+        .unwrap(),
+    );
+    let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
+    let line = lab.switches[0].known_hosts_line(&host) + "\n";
+    std::fs::write(dir.join("known_hosts"), line).unwrap();
+    let cli = session(dir, &lab, &host);
+    (lab, device, cli)
+}
+
 fn lines(ls: &[&str]) -> Vec<String> {
     ls.iter().map(|l| l.to_string()).collect()
 }
@@ -446,28 +474,7 @@ fn port_groups_show_as_captured_and_change_in_a_session() {
     let session_file =
         crate::shared().join("corpus/os10/azurestack-rack2-Rack01-TOR-1.session.10.5.3.2.txt");
     let captured = std::fs::read_to_string(&session_file).unwrap();
-    let running_text = std::fs::read_to_string(
-        crate::shared()
-            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
-    )
-    .unwrap();
-    let config = os10::parse(&running_text).unwrap();
-    let model = os10::models::Model::named("S5248F-ON").unwrap();
-    let host = config.hostname.clone().unwrap();
-    let sw_dir = dir.join(&host);
-    let device = Arc::new(
-        Device::open(
-            &sw_dir,
-            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
-            false,
-            false,
-        )
-        .unwrap(),
-    );
-    let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
-    let line = lab.switches[0].known_hosts_line(&host) + "\n";
-    std::fs::write(dir.join("known_hosts"), line).unwrap();
-    let mut cli = session(&dir, &lab, &host);
+    let (_lab, device, mut cli) = tor(&dir);
 
     let table: Vec<&str> = captured
         .lines()
@@ -544,28 +551,7 @@ fn pfc_of_an_interface_follows_the_running_configuration() {
     use std::collections::BTreeSet;
 
     let dir = crate::scratch("os10-pfc");
-    let text = std::fs::read_to_string(
-        crate::shared()
-            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
-    )
-    .unwrap();
-    let config = os10::parse(&text).unwrap();
-    let model = os10::models::Model::named("S5248F-ON").unwrap();
-    let host = config.hostname.clone().unwrap();
-    let sw_dir = dir.join(&host);
-    let device = Arc::new(
-        Device::open(
-            &sw_dir,
-            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
-            false,
-            false,
-        )
-        .unwrap(),
-    );
-    let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
-    let line = lab.switches[0].known_hosts_line(&host) + "\n";
-    std::fs::write(dir.join("known_hosts"), line).unwrap();
-    let mut cli = session(&dir, &lab, &host);
+    let (_lab, device, mut cli) = tor(&dir);
     let mut pfc = |name: &str| {
         let shown = cli
             .run(&format!("show interface {name} priority-flow-control"))

@@ -147,14 +147,26 @@ fn pfc_os10(
         .collect()
 }
 
+/// Each verified switch's findings of a QoS family: an Onyx switch's from its replies
+/// (`onyx`), an OS10 switch's from its running configuration, where it was read (`os10`).
+fn by_os<'a, T>(
+    cx: &Cx<'a>,
+    onyx: fn(&Switch, &Observed) -> Vec<T>,
+    os10: fn(&Switch, &crate::os10::Config) -> Vec<T>,
+) -> Vec<(&'a str, Vec<T>)> {
+    cx.verified()
+        .into_iter()
+        .filter_map(|(name, sw, obs)| match (sw.os(), &obs.running) {
+            (Os::Onyx, _) => Some((name, onyx(sw, obs))),
+            (Os::Os10, Some(running)) => Some((name, os10(sw, running))),
+            (Os::Os10, None) => None,
+        })
+        .collect()
+}
+
 /// V006-V008: trust, ECN and ETS of each cabled port read.
 pub(super) fn qos(cx: &mut Cx<'_>) {
-    for (name, sw, obs) in cx.verified() {
-        let hits = match (sw.os(), &obs.running) {
-            (Os::Onyx, _) => qos_onyx(sw, obs),
-            (Os::Os10, Some(running)) => qos_os10(sw, running),
-            (Os::Os10, None) => continue,
-        };
+    for (name, hits) in by_os(cx, qos_onyx, qos_os10) {
         for (rule, port, text) in hits {
             cx.hit(name, rule, Some(Iface::Ethernet(port)), text);
         }
@@ -392,12 +404,7 @@ fn judge_trust(
 
 /// V009: each pool the fabric declares, as declared.
 pub(super) fn pools(cx: &mut Cx<'_>) {
-    for (name, sw, obs) in cx.verified() {
-        let hits = match (sw.os(), &obs.running) {
-            (Os::Onyx, _) => pools_onyx(sw, obs),
-            (Os::Os10, Some(running)) => pools_os10(sw, running),
-            (Os::Os10, None) => continue,
-        };
+    for (name, hits) in by_os(cx, pools_onyx, pools_os10) {
         for text in hits {
             cx.hit(name, "V009", None, text);
         }
