@@ -612,7 +612,9 @@ fn said(found: &[Finding]) -> Vec<String> {
 
 const QOS: [Family; 3] = [Family::Pfc, Family::Qos, Family::Pools];
 
-/// Clean as pushed; PFC turned off on one port is V005 at that port, and only there.
+/// Clean as pushed; PFC turned off on one port is V005 at that port, and only there; a
+/// port-channel whose only member is shut down is not in PFC operation, but that follows from
+/// the link's finding.
 #[test]
 fn pfc_off_on_an_os10_port_is_one_finding_there() {
     let (f, devices) = bitfusion_pair(&[]);
@@ -626,6 +628,17 @@ fn pfc_off_on_an_os10_port_is_one_finding_there() {
         [
             "V005 leaf-a ethernet1/1/9: in PFC mode, but `Oper status` is disabled (`Admin mode` disabled)"
         ]
+    );
+    let (f, devices) = bitfusion_pair(&["interface ethernet1/1/3", "shutdown"]);
+    let found = judged(&f, &devices, &[Family::Links, Family::Pfc]);
+    assert_eq!(
+        said(&found),
+        ["V003 leaf-a ethernet1/1/3: down (operational down); cabled to host gpu-03"]
+    );
+    assert!(
+        said(&judged(&f, &devices, &[Family::Pfc])).iter().any(|l| l
+            .starts_with("V005 leaf-a port-channel3: in PFC mode, but `Oper status` is disabled")),
+        "without the links, the port-channel's PFC is the finding"
     );
 }
 

@@ -120,9 +120,23 @@ fn pfc_os10(
             .running
             .as_ref()
             .is_some_and(|r| paused(r) != paused(&intended));
+    // A port found down or miswired, or a port-channel all of whose members are: its PFC
+    // follows from that finding.
+    let explained = |i: &Iface| match i {
+        Iface::Ethernet(p) => cx.explained(name, *p),
+        Iface::PortChannel(n) => {
+            let mut members = sw
+                .ports
+                .iter()
+                .filter(|(_, s)| s.bundle.is_some_and(|b| b.id == *n))
+                .peekable();
+            members.peek().is_some() && members.all(|(p, _)| cx.explained(name, *p))
+        }
+        _ => false,
+    };
     crate::verify::os10_pfc(sw)
         .into_iter()
-        .filter(|i| !matches!(i, Iface::Ethernet(p) if cx.explained(name, *p)))
+        .filter(|i| !explained(i))
         .filter_map(|iface| {
             let s = pfc.get(&iface)?;
             let want = intended.paused_priorities(&os10_iface(iface));
