@@ -3,7 +3,8 @@
 //! project's ssh2 session, speaking the OS10 dialect, reads `show running-configuration`
 //! into the OS10 model, applies and saves a block, reports a refused line with the switch's
 //! reply, and discards a transaction that failed midway; `fabric lab` of a fabric mixing
-//! both OSes serves each switch in its own OS.
+//! both OSes serves each switch in its own OS; an interface's PFC (`show interface NAME
+//! priority-flow-control`) follows the running configuration.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -34,6 +35,34 @@ fn session(dir: &Path, lab: &Lab, host: &str) -> Cli {
     let mut opts = Options::new(dir.join("known_hosts"));
     opts.password = Some(Secret("admin".into()));
     Cli::open_as(&target, &opts, &dialect::OS10).unwrap()
+}
+
+/// The AzureStack TOR (S5248F-ON) running its captured configuration (10.5.3.2), served
+/// in-process, its state in `dir`, and a session of the project's ssh2 client to it.
+fn tor(dir: &Path) -> (Lab, Arc<Device>, Cli) {
+    let text = std::fs::read_to_string(
+        crate::shared()
+            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
+    )
+    .unwrap();
+    let config = os10::parse(&text).unwrap();
+    let model = os10::models::Model::named("S5248F-ON").unwrap();
+    let host = config.hostname.clone().unwrap();
+    let sw_dir = dir.join(&host);
+    let device = Arc::new(
+        Device::open(
+            &sw_dir,
+            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
+            false,
+            false,
+        )
+        .unwrap(),
+    );
+    let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
+    let line = lab.switches[0].known_hosts_line(&host) + "\n";
+    std::fs::write(dir.join("known_hosts"), line).unwrap();
+    let cli = session(dir, &lab, &host);
+    (lab, device, cli)
 }
 
 fn lines(ls: &[&str]) -> Vec<String> {
@@ -445,28 +474,7 @@ fn port_groups_show_as_captured_and_change_in_a_session() {
     let session_file =
         crate::shared().join("corpus/os10/azurestack-rack2-Rack01-TOR-1.session.10.5.3.2.txt");
     let captured = std::fs::read_to_string(&session_file).unwrap();
-    let running_text = std::fs::read_to_string(
-        crate::shared()
-            .join("corpus/os10/azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"),
-    )
-    .unwrap();
-    let config = os10::parse(&running_text).unwrap();
-    let model = os10::models::Model::named("S5248F-ON").unwrap();
-    let host = config.hostname.clone().unwrap();
-    let sw_dir = dir.join(&host);
-    let device = Arc::new(
-        Device::open(
-            &sw_dir,
-            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
-            false,
-            false,
-        )
-        .unwrap(),
-    );
-    let lab = crate::serve_one(device.clone(), &sw_dir, Logins::factory());
-    let line = lab.switches[0].known_hosts_line(&host) + "\n";
-    std::fs::write(dir.join("known_hosts"), line).unwrap();
-    let mut cli = session(&dir, &lab, &host);
+    let (_lab, device, mut cli) = tor(&dir);
 
     let table: Vec<&str> = captured
         .lines()
@@ -528,5 +536,57 @@ fn port_groups_show_as_captured_and_change_in_a_session() {
         "{err}"
     );
     assert_eq!(running(&device), before, "nothing changed");
+    cli.close();
+}
+
+/// `show interface NAME priority-flow-control` from the running configuration, over the
+/// project's ssh2 session: on the AzureStack TOR's configuration (10.5.3.2) a RoCE port is
+/// in PFC mode and pauses its network-qos policy's priority 3, not operational while its
+/// link is down (the switch is cabled to nothing); a port left alone is not in PFC mode;
+/// `no priority-flow-control mode on` takes a port out of it; a port-channel the switch does
+/// not have is refused. Each reply reads with `fabric verify`'s OS10 reader.
+#[test]
+fn pfc_of_an_interface_follows_the_running_configuration() {
+    use fabric::verify::read_os10::pfc_interface;
+    use std::collections::BTreeSet;
+
+    let dir = crate::scratch("os10-pfc");
+    let (_lab, device, mut cli) = tor(&dir);
+    let mut pfc = |name: &str| {
+        let shown = cli
+            .run(&format!("show interface {name} priority-flow-control"))
+            .unwrap();
+        pfc_interface(&shown, name).unwrap_or_else(|e| panic!("{e}: {shown}"))
+    };
+    let roce = pfc("ethernet1/1/1");
+    assert_eq!(
+        (roce.admin.as_deref(), roce.oper.as_str()),
+        (Some("enabled"), "disabled"),
+        "in PFC mode, its link down"
+    );
+    assert_eq!(roce.priorities, Some(BTreeSet::from([3])));
+    let free = pfc("ethernet1/1/54");
+    assert_eq!(free.admin.as_deref(), Some("disabled"));
+    assert_eq!(free.priorities, Some(BTreeSet::new()));
+
+    cli.apply(&lines(&[
+        "interface ethernet1/1/1",
+        "no priority-flow-control mode on",
+    ]))
+    .unwrap();
+    cli.leave_config().unwrap();
+    assert!(!running(&device).interfaces[&Iface::Ethernet(Eth::new(1))].pfc);
+    let shown = cli
+        .run("show interface ethernet 1/1/1 priority-flow-control")
+        .unwrap();
+    let off = pfc_interface(&shown, "ethernet1/1/1").unwrap();
+    assert_eq!(off.admin.as_deref(), Some("disabled"));
+    let err = cli
+        .run("show interface port-channel77 priority-flow-control")
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Refused { reply, .. } if reply == "% Error: Interface has no configuration."),
+        "{err}"
+    );
     cli.close();
 }

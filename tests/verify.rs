@@ -16,7 +16,7 @@ use crate::lab_ssh::{assert_read_only, fabric_bin, start_lab_of};
 use crate::network::push_lab;
 use crate::{root, scratch};
 
-fn load(name: &str) -> Fabric {
+pub(crate) fn load(name: &str) -> Fabric {
     let mut sources = fabric::diag::Sources::default();
     let (f, diags) = fabric::fabric::read(&root().join(name), &mut sources).unwrap();
     f.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)))
@@ -295,7 +295,9 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
             }
             text
         }
-        Query::VltPorts => panic!("`{}` is asked of OS10 only", q.command()),
+        Query::VltPorts | Query::PfcOf(_) | Query::Running => {
+            panic!("`{}` is asked of OS10 only", q.command())
+        }
     }
 }
 

@@ -1,11 +1,20 @@
 //! `fabric verify` of OS10 switches end to end, over real SSH against `fabric lab` after a
-//! push: the OS10 VLT pair of `fabrics/vcf-bitfusion.yaml` verifies clean (LLDP and links read
-//! from `show lldp neighbors` and `show interface status`, the families OS10 does not read said
-//! unchecked), each cabling fault is one finding with the id it has on Onyx, and a fabric
-//! mixing an Onyx spine and an OS10 leaf (`tests/fixtures/os10/lab/mixed.yaml`) is judged from
-//! both ends of its cable.
+//! push: the OS10 VLT pair of `fabrics/vcf-bitfusion.yaml` verifies clean in every family
+//! (LLDP and links from `show lldp neighbors` and `show interface status`, PFC from `show
+//! interface NAME priority-flow-control`, trust, ECN, ETS and the lossless priorities from
+//! `show running-configuration`), each cabling fault and each QoS change made in the switch's
+//! CLI is one finding with the id it has on Onyx, at its port, and a fabric mixing an Onyx
+//! spine and an OS10 leaf (`tests/fixtures/os10/lab/mixed.yaml`) is judged from both ends of
+//! its cable. Each QoS check also in process, on the pair's lab switches.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fabric::audit::Finding;
+use fabric::fabric::Fabric;
+use fabric::lab::device::Device;
+use fabric::verify::{self, Family, Input, Observed};
 
 use crate::lab_ssh::{assert_read_only, start_lab_of};
 use crate::network::push_lab;
@@ -42,18 +51,16 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
             && out.contains("0 finding(s), 0 reply(ies) not read"),
         "{out}"
     );
-    // What OS10 does not read is said, per switch, never passed; VLT is read.
-    assert!(!out.contains("mlag:"), "{out}");
-    for why in [
-        "pfc: PFC operational state is not read on OS10",
-        "qos: trust, ECN and ETS state are not read on OS10",
-    ] {
-        assert_eq!(out.matches(why).count(), 2, "{why}: {out}");
-    }
+    // Every family is read on OS10: nothing is said unchecked.
+    assert!(!out.contains("not checked"), "{out}");
     for (name, lines) in &sent {
         for c in [
             "show lldp neighbors",
             "show interface status",
+            "show interface ethernet1/1/9 priority-flow-control",
+            "show interface ethernet1/1/49 priority-flow-control",
+            "show interface port-channel1 priority-flow-control",
+            "show running-configuration",
             "show vlt 1",
             "show vlt 1 vlt-port-detail",
         ] {
@@ -130,6 +137,97 @@ fn an_os10_vlt_pair_pushed_verifies_clean_and_each_cabling_fault_is_one_finding(
         "{out}"
     );
     std::fs::remove_file(&faults).unwrap();
+}
+
+/// Configures one OS10 switch of a running lab by hand over SSH, in configuration mode, and
+/// logs out: each line is taken (no `% Error`).
+fn by_hand(state: &Path, switch: &str, lines: &[&str]) {
+    let a = &crate::lab_ssh::lab_inventory(state).switches[switch];
+    let addr = format!("{}:{}", a.host, a.port).parse().unwrap();
+    let mut sh = crate::lab_ssh::Shell::open_os10(addr, &state.join("known_hosts"));
+    for line in std::iter::once(&"configure terminal")
+        .chain(lines)
+        .chain([&"end"])
+    {
+        let out = sh.send(line).unwrap();
+        assert!(!out.contains('%'), "{line}: {out}");
+    }
+}
+
+/// The QoS families end to end: after a push, PFC turned off on one port in the switch's
+/// own CLI over SSH is one finding at that port, and `pfc-cos 3` removed from the
+/// network-qos policy one finding of the switch (the lossless pool's), nothing else; a push
+/// puts both back and verifies clean.
+#[test]
+fn qos_drift_made_in_the_os10_cli_is_found_at_its_port() {
+    let fabric = root().join("fabrics/vcf-bitfusion.yaml");
+    let (_lab, state) = pushed(&fabric, "verify-os10-qos");
+    by_hand(
+        &state,
+        "leaf-a",
+        &[
+            "interface ethernet1/1/12",
+            "no priority-flow-control mode on",
+        ],
+    );
+    let (code, out, sent) = verify_lab(&fabric, &state, &["--check", "pfc,qos,pools"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        finding_lines(&out),
+        [
+            "  error V005 (pfc-not-operational): ethernet1/1/12: in PFC mode, but `Oper status` is disabled (`Admin mode` disabled)"
+        ],
+        "{out}"
+    );
+    for lines in sent.values() {
+        assert_read_only(lines.iter().map(String::as_str));
+    }
+    by_hand(
+        &state,
+        "leaf-b",
+        &[
+            "policy-map type network-qos ROCE_PFC",
+            "class ROCE3",
+            "no pfc-cos 3",
+        ],
+    );
+    let (code, out, _) = verify_lab(
+        &fabric,
+        &state,
+        &["--check", "pfc,qos,pools", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let found: Vec<(&str, &str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap(),
+                f["switch"].as_str().unwrap(),
+                f["interfaces"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("V005", "leaf-a", "ethernet1/1/12"),
+            ("V009", "leaf-b", "-")
+        ],
+        "{out}"
+    );
+    let (code, out) = push_lab(
+        &fabric,
+        &state,
+        &["--allow-disruptive", "--verify-state=pfc,qos,pools"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("2 switch(es) verified (pfc, qos, pools): 0 finding(s)"),
+        "{out}"
+    );
 }
 
 /// An Onyx spine and an OS10 leaf on one cable: each sees the other by LLDP (the spine's
@@ -443,4 +541,195 @@ fn port_groups_push_and_verify_by_their_new_names() {
     let (code, out, _) = verify_lab(&fabric, &state, &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0 finding(s)"), "{out}");
+}
+
+// The QoS families on the VLT pair, in process: each leaf a lab OS10 switch running what
+// `fabric push` configures (`os10::compile`), cabled as the fabric says; every command of
+// `verify::plan` answered by the lab, read by `verify::read_os10`, and judged.
+
+/// The pair of `fabrics/vcf-bitfusion.yaml`, each leaf running its compiled configuration;
+/// `lines` typed on leaf-a first, in configuration mode (each must be taken).
+fn bitfusion_pair(lines: &[&str]) -> (Fabric, BTreeMap<String, Arc<Device>>) {
+    use fabric::lab::cli::Switch;
+    use fabric::lab::network::{Cabling, Network};
+
+    let f = crate::verify::load("fabrics/vcf-bitfusion.yaml");
+    let network = Network::new(Cabling::from_fabric(&f));
+    let model = fabric::os10::models::Model::named("S5248F-ON").unwrap();
+    let mut devices = BTreeMap::new();
+    for (name, sw) in &f.switches {
+        let config = fabric::os10::compile::compile_switch(sw);
+        let dev = Arc::new(Device::new(Switch::os10_with(
+            fabric::lab::os10::Os10Switch::with_config(config, model),
+        )));
+        network.add_device(name.as_str(), &dev);
+        devices.insert(name.to_string(), dev);
+    }
+    for (name, dev) in &devices {
+        dev.join(network.clone(), name);
+    }
+    let mut s = fabric::lab::cli::Session::new();
+    for line in std::iter::once("configure terminal").chain(lines.iter().copied()) {
+        assert_eq!(answer(&devices["leaf-a"], &mut s, line), "", "{line}");
+    }
+    (f, devices)
+}
+
+/// The findings of `families` on the pair: what each leaf answers its plan's commands, read.
+fn judged(
+    f: &Fabric,
+    devices: &BTreeMap<String, Arc<Device>>,
+    families: &[Family],
+) -> Vec<Finding> {
+    let families: BTreeSet<Family> = families.iter().copied().collect();
+    let mut observed = BTreeMap::new();
+    for (name, sw) in &f.switches {
+        let mut obs = Observed::default();
+        let mut s = fabric::lab::cli::Session::new();
+        answer(&devices[name.as_str()], &mut s, "terminal length 0");
+        for q in verify::plan(sw, &families).queries {
+            let command = q.command_on(sw.os());
+            let text = answer(&devices[name.as_str()], &mut s, &command);
+            obs.record_on(sw.os(), &q, &text)
+                .unwrap_or_else(|e| panic!("{name} `{command}`: {e}\n{text}"));
+        }
+        observed.insert(name.to_string(), obs);
+    }
+    verify::verify(&Input {
+        fabric: f,
+        families,
+        observed,
+    })
+}
+
+/// The findings as `rule switch interfaces: message` lines.
+fn said(found: &[Finding]) -> Vec<String> {
+    found
+        .iter()
+        .map(|f| format!("{} {} {}", f.rule, f.switch, f.message))
+        .collect()
+}
+
+const QOS: [Family; 3] = [Family::Pfc, Family::Qos, Family::Pools];
+
+/// Clean as pushed; PFC turned off on one port is V005 at that port, and only there; a
+/// port-channel whose only member is shut down is not in PFC operation, but that follows from
+/// the link's finding.
+#[test]
+fn pfc_off_on_an_os10_port_is_one_finding_there() {
+    let (f, devices) = bitfusion_pair(&[]);
+    assert_eq!(said(&judged(&f, &devices, &QOS)), Vec::<String>::new());
+    let (f, devices) = bitfusion_pair(&[
+        "interface ethernet1/1/9",
+        "no priority-flow-control mode on",
+    ]);
+    assert_eq!(
+        said(&judged(&f, &devices, &QOS)),
+        [
+            "V005 leaf-a ethernet1/1/9: in PFC mode, but `Oper status` is disabled (`Admin mode` disabled)"
+        ]
+    );
+    let (f, devices) = bitfusion_pair(&["interface ethernet1/1/3", "shutdown"]);
+    let found = judged(&f, &devices, &[Family::Links, Family::Pfc]);
+    assert_eq!(
+        said(&found),
+        ["V003 leaf-a ethernet1/1/3: down (operational down); cabled to host gpu-03"]
+    );
+    assert!(
+        said(&judged(&f, &devices, &[Family::Pfc])).iter().any(|l| l
+            .starts_with("V005 leaf-a port-channel3: in PFC mode, but `Oper status` is disabled")),
+        "without the links, the port-channel's PFC is the finding"
+    );
+}
+
+/// `pfc-cos 3` removed from the network-qos policy: one problem of the switch (V009), not
+/// one per port; checked alone, the ports' PFC says it at each (consecutive ones once).
+#[test]
+fn a_priority_no_longer_paused_is_the_pools_finding() {
+    let (f, devices) = bitfusion_pair(&[
+        "policy-map type network-qos ROCE_PFC",
+        "class ROCE3",
+        "no pfc-cos 3",
+    ]);
+    assert_eq!(
+        said(&judged(&f, &devices, &QOS)),
+        [
+            "V009 leaf-a buffer pool `roce` (lossless): priorities paused by the network-qos policies in use (`pause`, `pfc-cos`) none, the fabric says 3"
+        ]
+    );
+    let found = judged(&f, &devices, &[Family::Pfc]);
+    let at: Vec<&str> = found
+        .iter()
+        .filter_map(|f| f.interfaces.as_deref())
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "ethernet1/1/9-1/1/16",
+            "ethernet1/1/49-1/1/50",
+            "port-channel1-8"
+        ],
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().all(|f| f.rule == "V005"
+            && f.message
+                .ends_with("in PFC mode, but it pauses priorities none, the fabric says 3")),
+        "{found:#?}"
+    );
+}
+
+/// Trust: a port classifying by another map (V006 there), and a map that sends DSCP
+/// elsewhere (V006 at each port under it).
+#[test]
+fn os10_trust_is_judged_per_port_and_by_its_map() {
+    let (f, devices) = bitfusion_pair(&["interface ethernet1/1/10", "trust-map dot1p OTHER"]);
+    assert_eq!(
+        said(&judged(&f, &devices, &[Family::Qos])),
+        ["V006 leaf-a ethernet1/1/10: trust L2 (`trust dot1p-map OTHER`), the fabric says L3"]
+    );
+    let (f, devices) = bitfusion_pair(&["trust dscp-map ROCE_TRUST", "qos-group 2 dscp 24-31"]);
+    let found = said(&judged(&f, &devices, &[Family::Qos]));
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(
+        found[0],
+        "V006 leaf-a ethernet1/1/9-1/1/16: trust L3 by `trust dscp-map ROCE_TRUST`: qos-group 2 24-31, the fabric says 16-23"
+    );
+}
+
+/// ECN and ETS: a port without its queuing policy (V007 and V008 there), and the policy's
+/// share of the RoCE queue changed (V008 at each port under it).
+#[test]
+fn os10_ecn_and_ets_are_judged_per_port() {
+    let (f, devices) = bitfusion_pair(&[
+        "interface ethernet1/1/11",
+        "no service-policy output type queuing ROCE_ETS",
+    ]);
+    assert_eq!(
+        said(&judged(&f, &devices, &[Family::Qos])),
+        [
+            "V007 leaf-a ethernet1/1/11: traffic class 3: no marking, the fabric says ECN from 150 KB to 1500 KB",
+            "V008 leaf-a ethernet1/1/11: traffic class 0: not listed, the fabric says bandwidth 50%; traffic class 3: not listed, the fabric says bandwidth 50%; traffic class 6: not listed, the fabric says strict priority",
+        ]
+    );
+    let (f, devices) = bitfusion_pair(&[
+        "wred ecn",
+        "random-detect color green minimum-threshold 100 maximum-threshold 1500 drop-probability 100",
+    ]);
+    let found = said(&judged(&f, &devices, &[Family::Qos]));
+    assert_eq!(
+        found,
+        [
+            "V007 leaf-a ethernet1/1/9-1/1/16: traffic class 3: ECN from 100 KB to 1500 KB, the fabric says ECN from 150 KB to 1500 KB",
+            "V007 leaf-a ethernet1/1/49-1/1/50: traffic class 3: ECN from 100 KB to 1500 KB, the fabric says ECN from 150 KB to 1500 KB",
+        ]
+    );
+    let (f, devices) = bitfusion_pair(&[
+        "policy-map type queuing ROCE_ETS",
+        "class Q3",
+        "bandwidth percent 40",
+    ]);
+    let found = said(&judged(&f, &devices, &[Family::Qos]));
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("V008 leaf-a ethernet1/1/9-1/1/16: traffic class 3: bandwidth 40%, the fabric says bandwidth 50%"), "{found:#?}");
 }

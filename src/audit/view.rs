@@ -234,12 +234,6 @@ impl View {
     /// `random-detect ecn`; ETS is `ets mode on` with `bandwidth percent` per queue).
     pub fn os10(config: &os10::Config, hardware: Option<Hardware>) -> View {
         let system = config.system_qos.as_ref();
-        let policy = |kind: os10::QosKind, name: &str| {
-            config
-                .policy_maps
-                .iter()
-                .find(|p| p.kind == kind && p.name == name)
-        };
         let class_queues = |kind: os10::QosKind, name: &str| -> Vec<u8> {
             config
                 .class_maps
@@ -252,7 +246,7 @@ impl View {
         // What a queuing policy gives each queue: ECN and the ETS weight.
         let queuing = |name: Option<&String>, ets_on: bool| -> (TcMap<Ecn>, TcMap<Ets>) {
             let (mut ecn, mut ets) = (TcMap::new(), TcMap::new());
-            let Some(p) = name.and_then(|n| policy(os10::QosKind::Queuing, n)) else {
+            let Some(p) = name.and_then(|n| config.policy(os10::QosKind::Queuing, n)) else {
                 return (ecn, ets);
             };
             for class in &p.classes {
@@ -293,14 +287,6 @@ impl View {
             }
             (ecn, ets)
         };
-        // The classes of a network-qos policy that pause.
-        let paused = |name: Option<&String>| -> Vec<&os10::PolicyClass> {
-            name.and_then(|n| policy(os10::QosKind::NetworkQos, n))
-                .into_iter()
-                .flat_map(|p| &p.classes)
-                .filter(|c| c.pause)
-                .collect()
-        };
         let trust_of = |t: &(os10::TrustKind, String)| match t.0 {
             os10::TrustKind::Dscp => Trust::L3,
             os10::TrustKind::Dot1p => Trust::L2,
@@ -324,22 +310,20 @@ impl View {
             // A member's QoS is its port-channel's (OS10 applies policies on the bundle);
             // its MTU and flow control stay its own, else the bundle's MTU.
             let lag = i.channel_group.map(|g| g.id);
-            let qos = lag
-                .and_then(|n| config.interfaces.get(&os10::Iface::PortChannel(n)))
-                .unwrap_or(i);
-            let policy_in = qos
-                .policy_in
-                .as_ref()
-                .or(system.and_then(|s| s.policy_in.as_ref()));
+            let qos = config.qos_interface(k).unwrap_or(i);
+            let policy_in = config.network_qos_of(k);
             let policy_out = qos
                 .policy_out
                 .as_ref()
                 .or(system.and_then(|s| s.policy_out.as_ref()));
             let (ecn, ets) = queuing(policy_out, qos.ets || system_ets);
-            for class in paused(policy_in) {
-                pfc.enabled = true;
-                pfc.priorities
-                    .extend(class.pfc_cos.into_iter().flat_map(|r| r.iter()));
+            // A network-qos policy in use with a class that pauses.
+            let pauses = policy_in
+                .and_then(|n| config.policy(os10::QosKind::NetworkQos, n))
+                .is_some_and(|p| p.classes.iter().any(|c| c.pause));
+            pfc.enabled |= pauses;
+            if let Some(n) = policy_in {
+                pfc.priorities.extend(config.paused_by(n));
             }
             let mut bare = i.clone();
             bare.shutdown = None;

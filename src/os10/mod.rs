@@ -26,6 +26,7 @@ pub mod models;
 pub mod names;
 pub mod parse;
 pub mod plan;
+mod qos;
 pub mod render;
 pub mod script;
 pub mod show;

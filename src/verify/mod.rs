@@ -1,9 +1,10 @@
 //! Post-deploy validation: what the switches report they are doing, against what the fabric
 //! says they should. Per switch, [`plan`] says which `show` commands to send (read-only, the
 //! JSON of `| json-print` where Onyx prints it, the text of `show ip bgp summary` and `show
-//! mlag`); [`Observed::record`] reads each reply ([`read`]); [`verify`] compares everything
-//! read with the fabric: cabling (LLDP neighbors), links up at their declared speed, PFC
-//! operational, trust, ECN and ETS, buffer pools, BGP sessions Established, MLAG healthy.
+//! mlag`; on OS10 its own commands, [`read_os10`]); [`Observed::record`] reads each reply
+//! ([`read`]); [`verify`] compares everything read with the fabric: cabling (LLDP
+//! neighbors), links up at their declared speed, PFC operational, trust, ECN and ETS, buffer
+//! pools, BGP sessions Established, MLAG healthy.
 //!
 //! Each problem is one finding with a stable id (`V001`…, [`RULES`]), however many switches
 //! see it: a cable is judged from both ends at once, a BGP session from both its ends, an
@@ -154,9 +155,9 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Pfc,
         reads: "show dcb priority-flow-control | json-print",
-        what: "Each cabled port (or port-channel) the fabric puts in PFC mode (`pfc: true`) reports `PFC oper` `Enabled`. Ports found down or miswired are left to those findings.",
+        what: "Each cabled port (or port-channel) the fabric puts in PFC mode (`pfc: true`) reports `PFC oper` `Enabled`. Ports found down or miswired are left to those findings. On OS10 each such interface's `show interface NAME priority-flow-control`: `Oper status` enabled, and `PFC Priorities` those its network-qos policy pauses once pushed; when the pools are checked too and the switch pauses other priorities than the fabric's, that is one V009 finding, not one per port.",
         why: "PFC is what makes the lossless priority lossless, hop by hop: a link without it drops RoCE packets under congestion, and RoCE's go-back-N retransmission turns a few drops into a collapse of throughput.",
-        fix: "`interface ethernet X dcb priority-flow-control mode on force` (`fabric push` does it), global PFC on the lossless priority (`qos.pfc`), and the same PFC at the far end (`fabric audit` checks the configs of both).",
+        fix: "`interface ethernet X dcb priority-flow-control mode on force` (OS10: `priority-flow-control mode on` and the port's `service-policy input type network-qos`; `fabric push` does it), global PFC on the lossless priority (`qos.pfc`), and the same PFC at the far end (`fabric audit` checks the configs of both).",
     },
     Rule {
         id: "V006",
@@ -164,7 +165,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Qos,
         reads: "show qos interface ethernet X | json-print",
-        what: "Each cabled port's `Trust mode` is the fabric's `trust` (on ports where the fabric sets one; port-channel members take their bundle's and are not read one by one).",
+        what: "Each cabled port's `Trust mode` is the fabric's `trust` (on ports where the fabric sets one; port-channel members take their bundle's and are not read one by one). On OS10, from `show running-configuration`: the trust map the port classifies by (its own `trust-map`, else `system qos`'s; a DSCP map is L3, a dot1p map L2) and what that map puts in each qos-group, as the fabric compiles them.",
         why: "The trust mode decides which header gives a packet its priority: a port trusting L2 where the hosts mark DSCP puts RoCE in priority 0, the lossy pool, without PFC.",
         fix: "`interface ethernet X qos trust L3` (or what the fabric says), through `fabric push`.",
     },
@@ -174,7 +175,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Qos,
         reads: "show interfaces ethernet X congestion-control | json-print",
-        what: "On each cabled port, every traffic class the fabric sets ECN on marks as it says: the mode (ECN, RED or both) and the minimum and maximum thresholds (absolute KB or relative %).",
+        what: "On each cabled port, every traffic class the fabric sets ECN on marks as it says: the mode (ECN, RED or both) and the minimum and maximum thresholds (absolute KB or relative %). On OS10, from `show running-configuration`: the WRED profile (with `random-detect ecn`) that the port's queuing policy names for the queue, and its thresholds.",
         why: "ECN lets DCQCN slow the senders before the buffer fills; without it (or with thresholds far off) the first brake is PFC, and pause frames spread congestion to flows that did not cause it.",
         fix: "`interface ethernet X traffic-class N congestion-control ecn minimum-absolute MIN maximum-absolute MAX`, through `fabric push`.",
     },
@@ -184,7 +185,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Qos,
         reads: "show dcb ets interface ethernet X | json-print",
-        what: "On each cabled port, every traffic class the fabric schedules (`ets`) is scheduled so: strict, or WRR with the fabric's weight.",
+        what: "On each cabled port, every traffic class the fabric schedules (`ets`) is scheduled so: strict, or WRR with the fabric's weight. On OS10, from `show running-configuration`: `ets mode on` and the port's queuing policy, `priority` for strict and `bandwidth percent` as the fabric's weights compile to.",
         why: "CNPs must leave ahead of data (strict) or the senders slow down late; a RoCE class with a small WRR weight is starved by bulk traffic and pauses its senders.",
         fix: "`interface ethernet X traffic-class N dcb ets strict` (or `wrr W`), through `fabric push`.",
     },
@@ -194,7 +195,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Pools,
         reads: "show traffic pool NAME | json-print",
-        what: "Each buffer pool the fabric declares exists with its type (lossless, lossy, lossy-mc), its memory (when the fabric gives one) and its switch priorities.",
+        what: "Each buffer pool the fabric declares exists with its type (lossless, lossy, lossy-mc), its memory (when the fabric gives one) and its switch priorities. OS10 has no buffer pools (it sizes its lossless buffers itself): from `show running-configuration`, each pool's priorities are paused (`pause` and `pfc-cos` of the network-qos policies in use) as the fabric's PFC pauses them once pushed, a lossless pool's all, a lossy one's none.",
         why: "A lossless priority needs a lossless pool: it reserves the headroom that absorbs what is in flight while a pause takes effect. In a lossy pool, or none, RoCE is dropped however PFC is set.",
         fix: "`traffic pool NAME type lossless`, `memory percent P`, `map switch-priority N` (disruptive: `fabric push --allow-disruptive`).",
     },
@@ -272,6 +273,12 @@ pub enum Query {
     /// OS10's VLT port-channels of both units (`show vlt N vlt-port-detail`): Onyx's `show
     /// mlag` has them.
     VltPorts,
+    /// OS10's PFC of one interface (`show interface NAME priority-flow-control`): Onyx's
+    /// `show dcb priority-flow-control` lists every interface at once.
+    PfcOf(Iface),
+    /// OS10's running configuration, for its QoS (trust, ETS, ECN, the priorities it pauses):
+    /// Onyx prints each as a `show` of its own.
+    Running,
 }
 
 impl Query {
@@ -279,12 +286,13 @@ impl Query {
     pub fn port(&self) -> Option<Port> {
         match self {
             Query::Trust(p) | Query::Ecn(p) | Query::Ets(p) => Some(*p),
+            Query::PfcOf(Iface::Ethernet(p)) => Some(*p),
             _ => None,
         }
     }
 
-    /// The command, as typed on `os`. OS10 is asked only LLDP, links, BGP and VLT (see
-    /// [`plan`]); the others are Onyx's commands.
+    /// The command, as typed on `os`. OS10 is asked its own commands (see [`plan`]); the
+    /// others are Onyx's.
     pub fn command_on(&self, os: Os) -> String {
         let vlt = crate::os10::show::VLT_DOMAIN;
         match (os, self) {
@@ -293,6 +301,10 @@ impl Query {
             (Os::Os10, Query::Bgp) => "show ip bgp summary".into(),
             (Os::Os10, Query::Mlag) => format!("show vlt {vlt}"),
             (_, Query::VltPorts) => format!("show vlt {vlt} vlt-port-detail"),
+            (_, Query::PfcOf(i)) => {
+                format!("show interface {} priority-flow-control", os10_name(*i))
+            }
+            (_, Query::Running) => "show running-configuration".into(),
             _ => self.command(),
         }
     }
@@ -311,8 +323,17 @@ impl Query {
             Query::Pool(name) => format!("show traffic pool {name} | json-print"),
             Query::Bgp => "show ip bgp summary".into(),
             Query::Mlag => "show mlag".into(),
-            Query::VltPorts => self.command_on(Os::Os10),
+            Query::VltPorts | Query::PfcOf(_) | Query::Running => self.command_on(Os::Os10),
         }
+    }
+}
+
+/// An interface as OS10 names it (`ethernet1/1/9`, `port-channel1`).
+pub fn os10_name(i: Iface) -> String {
+    match i {
+        Iface::Ethernet(p) => crate::os10::Iface::Ethernet(crate::fabric::os10_eth(p)).to_string(),
+        Iface::PortChannel(n) | Iface::MlagPortChannel(n) => format!("port-channel{n}"),
+        other => other.to_string(),
     }
 }
 
@@ -334,25 +355,6 @@ impl Default for Plan {
     }
 }
 
-/// The families `fabric verify` does not read on OS10, and why: their state is in `show`
-/// commands whose OS10 output no capture shows (PFC, QoS and buffer state, `show qos
-/// interface`), so it is said unchecked rather than read from a layout guessed. (VLT is read
-/// in the layout of [`crate::os10::show`], UNCONFIRMED.)
-pub const OS10_UNCHECKED: &[(Family, &str)] = &[
-    (
-        Family::Pfc,
-        "pfc: PFC operational state is not read on OS10 (no capture of its `show` output)",
-    ),
-    (
-        Family::Qos,
-        "qos: trust, ECN and ETS state are not read on OS10 (no capture of its `show` output)",
-    ),
-    (
-        Family::Pools,
-        "pools: OS10 has no buffer pools as Onyx's (its lossless buffers follow the PFC class)",
-    ),
-];
-
 /// The ports of a switch the fabric cables (to a switch or a host), with their settings.
 fn cabled(sw: &Switch) -> impl Iterator<Item = (&Port, &crate::fabric::PortSettings)> {
     sw.ports.iter().filter(|(_, s)| s.peer.is_some())
@@ -364,45 +366,49 @@ pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
     if sw.os() == Os::Onyx {
         return full;
     }
-    // OS10: the same checks where its replies are read, the rest said unchecked.
-    let read_on_os10 = |q: &Query| {
-        matches!(
-            q,
-            Query::Lldp | Query::Interfaces | Query::Bgp | Query::Mlag | Query::VltPorts
-        )
-    };
-    let mut unchecked = full.unchecked;
-    for (family, why) in OS10_UNCHECKED {
-        let asked = full
-            .queries
-            .iter()
-            .any(|q| !read_on_os10(q) && query_family(q) == *family);
-        if asked {
-            unchecked.push((*why).to_string());
+    // OS10: the same checks, each asked with OS10's commands: PFC per interface, the QoS
+    // families from one running configuration, VLT's port-channels after the pair.
+    let mut queries = Vec::new();
+    for q in full.queries {
+        match q {
+            Query::Pfc => queries.extend(os10_pfc(sw).into_iter().map(Query::PfcOf)),
+            Query::Trust(_) | Query::Ecn(_) | Query::Ets(_) | Query::Pool(_) => {
+                if !queries.contains(&Query::Running) {
+                    queries.push(Query::Running);
+                }
+            }
+            Query::Mlag => queries.extend([Query::Mlag, Query::VltPorts]),
+            q => queries.push(q),
         }
-    }
-    let mut queries: Vec<Query> = full.queries.into_iter().filter(read_on_os10).collect();
-    if queries.contains(&Query::Mlag) {
-        queries.push(Query::VltPorts);
     }
     Plan {
         os: Os::Os10,
         queries,
-        unchecked,
+        unchecked: full.unchecked,
     }
 }
 
-/// The family a query serves.
-fn query_family(q: &Query) -> Family {
-    match q {
-        Query::Lldp => Family::Cabling,
-        Query::Interfaces => Family::Links,
-        Query::Pfc => Family::Pfc,
-        Query::Trust(_) | Query::Ecn(_) | Query::Ets(_) => Family::Qos,
-        Query::Pool(_) => Family::Pools,
-        Query::Bgp => Family::Bgp,
-        Query::Mlag | Query::VltPorts => Family::Mlag,
-    }
+/// The interfaces of an OS10 switch in PFC mode that carry traffic, as `fabric push`
+/// configures them ([`crate::os10::compile`]): its cabled ports (the VLTi's included, which
+/// carry the pair's QoS themselves) and its port-channels.
+pub fn os10_pfc(sw: &Switch) -> Vec<Iface> {
+    let intended = crate::os10::compile::compile_switch(sw);
+    intended
+        .interfaces
+        .iter()
+        .filter(|(_, i)| i.pfc)
+        .filter_map(|(k, _)| match k {
+            crate::os10::Iface::Ethernet(e) => {
+                let p = crate::fabric::os10_port(*e);
+                sw.ports
+                    .get(&p)
+                    .is_some_and(|s| s.peer.is_some())
+                    .then_some(Iface::Ethernet(p))
+            }
+            crate::os10::Iface::PortChannel(n) => Some(Iface::PortChannel(*n)),
+            _ => None,
+        })
+        .collect()
 }
 
 fn plan_onyx(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
@@ -471,6 +477,8 @@ pub struct Observed {
     pub mlag: Option<read::Mlag>,
     /// OS10: the VLT port-channels up on one unit only and on none (`None`: not read).
     pub vlt_ports: Option<(u32, u32)>,
+    /// OS10: the running configuration, whose QoS the `qos` and `pools` checks read.
+    pub running: Option<Box<crate::os10::Config>>,
 }
 
 impl Observed {
@@ -484,6 +492,11 @@ impl Observed {
                 Query::Bgp => self.bgp = Some(read_os10::bgp_summary(reply)?),
                 Query::Mlag => self.mlag = Some(read_os10::vlt(reply)?),
                 Query::VltPorts => self.vlt_ports = Some(read_os10::vlt_ports(reply)?),
+                Query::PfcOf(i) => {
+                    let pfc = read_os10::pfc_interface(reply, &os10_name(*i))?;
+                    self.pfc.get_or_insert_with(BTreeMap::new).insert(*i, pfc);
+                }
+                Query::Running => self.running = Some(Box::new(read_os10::running(reply)?)),
                 _ => return Err(format!("`{}` is not read on OS10", q.command())),
             }
             return Ok(());
@@ -513,7 +526,9 @@ impl Observed {
             }
             Query::Bgp => self.bgp = Some(read::bgp_summary(reply)?),
             Query::Mlag => self.mlag = Some(read::mlag(reply)?),
-            Query::VltPorts => return Err(format!("`{}` is not read on Onyx", q.command())),
+            Query::VltPorts | Query::PfcOf(_) | Query::Running => {
+                return Err(format!("`{}` is not read on Onyx", q.command()));
+            }
         }
         Ok(())
     }

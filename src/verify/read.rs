@@ -250,11 +250,15 @@ pub fn interfaces(text: &str) -> Result<BTreeMap<Port, Link>, String> {
     Ok(out)
 }
 
-/// An interface's PFC as `show dcb priority-flow-control` reports it.
+/// An interface's PFC as `show dcb priority-flow-control` reports it (OS10: `show interface
+/// NAME priority-flow-control`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pfc {
     pub admin: Option<String>,
     pub oper: String,
+    /// The priorities the interface pauses, where the reply lists them per interface (OS10's
+    /// `PFC Priorities`; Onyx's interface table does not).
+    pub priorities: Option<BTreeSet<u8>>,
 }
 
 impl Pfc {
@@ -292,6 +296,7 @@ pub fn pfc(text: &str) -> Result<BTreeMap<Iface, Pfc>, String> {
             Pfc {
                 admin: text_of(&attrs, "PFC admin", &what)?.map(str::to_string),
                 oper: required(&attrs, "PFC oper", &what)?.to_string(),
+                priorities: None,
             },
         );
     }

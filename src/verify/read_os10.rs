@@ -6,11 +6,19 @@
 //! `sw-10g01` does (both in `tests/fixtures/corpus/os10/`); `show ip bgp summary` has no
 //! capture: the OS10 user guide's example (`BGP router identifier A local AS number N`, then
 //! `Neighbor AS MsgRcvd MsgSent Up/Down State/Pfx`), UNCONFIRMED.
+//!
+//! PFC, trust, ETS, ECN and the lossless priorities: `show running-configuration` in the
+//! layout the AzureStack TOR prints it (10.5.3.2, its RoCE QoS objects included), read with
+//! [`crate::os10::parse`]; and per interface in PFC mode `show interface NAME
+//! priority-flow-control` (`Interface ethernet1/1/9`, `Admin mode is enabled`, `Oper status
+//! is enabled`, `PFC Priorities: 3`, then its frame counters): no capture shows it, and the
+//! layout is the Dell OS10 user guide's example as recalled (the guide's text could not be
+//! retrieved to compare), UNCONFIRMED, as the lab's `Unconfirmed` table says.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
-use super::read::{BgpNeighbor, BgpSummary, Ipl, Link, Mlag, Neighbor, gbps, head};
+use super::read::{BgpNeighbor, BgpSummary, Ipl, Link, Mlag, Neighbor, Pfc, gbps, head};
 use crate::os10::Eth;
 use crate::types::Port;
 
@@ -168,6 +176,61 @@ pub fn bgp_summary(text: &str) -> Result<Option<BgpSummary>, String> {
         asn,
         neighbors,
     }))
+}
+
+/// `show interface NAME priority-flow-control` of interface `name` (`ethernet1/1/9`,
+/// `port-channel1`): its `Admin mode`, `Oper status` and `PFC Priorities` (an empty list:
+/// none). An error for a reply of another interface, or without one of those lines.
+pub fn pfc_interface(text: &str, name: &str) -> Result<Pfc, String> {
+    error_line(text)?;
+    let value = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(prefix))
+            .map(str::trim)
+    };
+    let Some(shown) = value("Interface ") else {
+        return Err(format!(
+            "not `show interface … priority-flow-control`'s output (no `Interface` line); the reply begins `{}`",
+            head(text)
+        ));
+    };
+    if !shown.eq_ignore_ascii_case(name) {
+        return Err(format!("the reply is for {}, not {name}", head(shown)));
+    }
+    let line = |prefix: &str| {
+        value(prefix).ok_or_else(|| format!("the reply has no `{}` line", prefix.trim_end()))
+    };
+    let (admin, oper) = (line("Admin mode is ")?, line("Oper status is ")?);
+    let listed = line("PFC Priorities:")?;
+    let priorities: BTreeSet<u8> = if listed.is_empty() {
+        BTreeSet::new()
+    } else {
+        crate::os10::Ranges::parse(listed, 7)
+            .map_err(|_| format!("`PFC Priorities: {}` does not read", head(listed)))?
+            .iter()
+            .collect()
+    };
+    Ok(Pfc {
+        admin: Some(admin.to_string()),
+        oper: oper.to_string(),
+        priorities: Some(priorities),
+    })
+}
+
+/// `show running-configuration`: the configuration the switch runs, its QoS objects and
+/// interfaces as [`crate::os10::Config`]. An error for a reply that is not a running
+/// configuration (no `! Version 10.` line, no `interface` block) or a line that does not
+/// read.
+pub fn running(text: &str) -> Result<crate::os10::Config, String> {
+    error_line(text)?;
+    if !crate::os10::parse::looks_os10(text) {
+        return Err(format!(
+            "not `show running-configuration`'s output (no `! Version 10.` line or `interface` block); the reply begins `{}`",
+            head(text)
+        ));
+    }
+    crate::os10::parse(text)
+        .map_err(|e| format!("not a running configuration that reads, at line {e}"))
 }
 
 /// `show vlt N` (layout: [`crate::os10::show`], UNCONFIRMED), as the MLAG facts the checks
@@ -403,6 +466,84 @@ mod tests {
         assert_eq!(vlt_ports("").unwrap(), (0, 0));
         assert!(vlt_ports("garbage here\n").is_err());
         assert!(vlt_ports(&text.replace("up  ", "meh ")).is_err());
+    }
+
+    /// `show interface ethernet1/1/9 priority-flow-control` in the layout the lab prints
+    /// (`lab::os10::Unconfirmed`: the OS10 user guide's example as recalled).
+    const PFC: &str = "Interface ethernet1/1/9\n\
+        Admin mode is enabled\n\
+        Oper status is enabled\n\
+        PFC Priorities: 3-4\n\
+        Total Rx PFC Frames: 0\n\
+        Total Tx PFC frames: 0\n\
+        Cos         Rx                  Tx\n\
+        -----------------------------------------\n\
+        0           0                   0\n";
+
+    #[test]
+    fn pfc_of_an_interface() {
+        let pfc = pfc_interface(PFC, "ethernet1/1/9").unwrap();
+        assert!(pfc.enabled());
+        assert_eq!(pfc.admin.as_deref(), Some("enabled"));
+        assert_eq!(pfc.priorities, Some(BTreeSet::from([3, 4])));
+        let none = PFC.replace("PFC Priorities: 3-4", "PFC Priorities:");
+        assert_eq!(
+            pfc_interface(&none, "ethernet1/1/9").unwrap().priorities,
+            Some(BTreeSet::new())
+        );
+        let off = PFC.replace("Oper status is enabled", "Oper status is disabled");
+        assert!(!pfc_interface(&off, "ethernet1/1/9").unwrap().enabled());
+        // Another interface's reply, another command's, an error, a line missing or garbled.
+        assert_eq!(
+            pfc_interface(PFC, "ethernet1/1/10").unwrap_err(),
+            "the reply is for ethernet1/1/9, not ethernet1/1/10"
+        );
+        let lldp = os10!("azurestack-rack2-Rack01-TOR-1.show-lldp-neighbors.txt");
+        assert!(
+            pfc_interface(lldp, "ethernet1/1/9")
+                .unwrap_err()
+                .starts_with("not `show interface … priority-flow-control`'s output")
+        );
+        assert!(pfc_interface("% Error: Illegal parameter.\n", "ethernet1/1/9").is_err());
+        let cut: String = PFC.lines().take(2).map(|l| format!("{l}\n")).collect();
+        assert_eq!(
+            pfc_interface(&cut, "ethernet1/1/9").unwrap_err(),
+            "the reply has no `Oper status is` line"
+        );
+        let bad = PFC.replace("3-4", "three");
+        assert_eq!(
+            pfc_interface(&bad, "ethernet1/1/9").unwrap_err(),
+            "`PFC Priorities: three` does not read"
+        );
+    }
+
+    /// The TOR's running configuration, as captured (10.5.3.2): its RoCE QoS read.
+    #[test]
+    fn running_configuration_as_captured() {
+        let c = running(os10!(
+            "azurestack-rack2-Rack01-TOR-1.running-configuration.10.5.3.2.txt"
+        ))
+        .unwrap();
+        let port = crate::os10::Iface::Ethernet(Eth::new(1));
+        assert_eq!(c.paused_priorities(&port), BTreeSet::from([3]));
+        assert_eq!(c.network_qos_of(&port), Some("AZS_SERVICES_pfc"));
+        // Not a running configuration: another command's reply, an error, nothing.
+        let lldp = os10!("azurestack-rack2-Rack01-TOR-1.show-lldp-neighbors.txt");
+        assert!(
+            running(lldp)
+                .unwrap_err()
+                .starts_with("not `show running-configuration`'s output")
+        );
+        assert!(running("% Error: Unrecognized command.\n").is_err());
+        assert!(running("").is_err());
+        let broken = "! Version 10.5.3.2\ninterface ethernet1/1/1\n mtu nine\n";
+        assert!(
+            running(broken)
+                .unwrap_err()
+                .starts_with("not a running configuration that reads, at line 3:"),
+            "{:?}",
+            running(broken)
+        );
     }
 
     #[test]

@@ -91,6 +91,25 @@ pub enum Unconfirmed {
     /// The prompt of `port-group 1/1/N`'s mode, `{}` the group (`conf-pg-1/1/5`): the Dell
     /// OS10 user guide's examples as recalled, no capture.
     PortGroupPrompt,
+    /// `show interface NAME priority-flow-control`: its first line, `{}` the interface
+    /// (`ethernet1/1/9`, `port-channel1`); then the mode and status lines, the priorities
+    /// paused, the frame counters and their per-priority table. The Dell OS10 user guide's
+    /// example as recalled (its text could not be retrieved to compare), no capture.
+    PfcInterface,
+    /// `Admin mode is {}`: `priority-flow-control mode on` or not.
+    PfcAdmin,
+    /// `Oper status is {}`.
+    PfcOper,
+    /// The words of both: on …
+    PfcEnabled,
+    /// … and off.
+    PfcDisabled,
+    /// `PFC Priorities: {}`, the priorities as OS10 lists numbers (`3`, `3-4`), nothing
+    /// after the colon when none.
+    PfcPriorities,
+    /// The frame counters (the lab passes no traffic: every count 0) and the per-priority
+    /// table's header, a row per priority under it.
+    PfcCounters,
 }
 
 impl Unconfirmed {
@@ -128,6 +147,18 @@ impl Unconfirmed {
             Unconfirmed::NoSuchFile => "% Error: File not found.",
             Unconfirmed::NoVltDomain => "% Error: VLT domain is not configured.",
             Unconfirmed::PortGroupPrompt => "conf-pg-{}",
+            Unconfirmed::PfcInterface => "Interface {}",
+            Unconfirmed::PfcAdmin => "Admin mode is {}",
+            Unconfirmed::PfcOper => "Oper status is {}",
+            Unconfirmed::PfcEnabled => "enabled",
+            Unconfirmed::PfcDisabled => "disabled",
+            Unconfirmed::PfcPriorities => "PFC Priorities: {}",
+            Unconfirmed::PfcCounters => {
+                "Total Rx PFC Frames: 0\n\
+                 Total Tx PFC frames: 0\n\
+                 Cos         Rx                  Tx\n\
+                 -----------------------------------------"
+            }
         }
     }
 

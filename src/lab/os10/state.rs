@@ -5,9 +5,11 @@
 //! ([`super::net::view`]), so an OS10 port's link, neighbor and sessions come from both ends
 //! of its cable exactly as an Onyx port's do.
 //!
+//! Also `show interface NAME priority-flow-control`, whose operational status is its link's.
+//!
 //! Layouts: `show lldp neighbors` is the AzureStack TOR's (10.5.3.2), `show interface status`
-//! CSM `sw-10g01`'s; `show ip bgp summary` has no capture, its layout is in the
-//! [`Unconfirmed`] table.
+//! CSM `sw-10g01`'s; `show ip bgp summary` and `show interface NAME priority-flow-control`
+//! have no capture, their layouts are in the [`Unconfirmed`] table.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -27,6 +29,8 @@ pub fn reads_network(words: &[&str]) -> bool {
             | ["ip", "bgp", "summary"]
             | ["vlt", _]
             | ["vlt", _, "vlt-port-detail"]
+            | ["interface", _, "priority-flow-control"]
+            | ["interface", _, _, "priority-flow-control"]
     )
 }
 
@@ -60,8 +64,60 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
             };
             shown.unwrap_or_else(|| format!("{}\n", Unconfirmed::NoVltDomain.text()))
         }
+        ["interface", name @ .., "priority-flow-control"] => pfc(sw, &net, name),
         _ => return None,
     })
+}
+
+/// `show interface NAME priority-flow-control` (layout: the [`Unconfirmed`] table): whether
+/// the interface is in PFC mode (`priority-flow-control mode on`), operational when it is and
+/// its link is up (the lab runs no DCBX: the mode is taken as set), and the priorities its
+/// network-qos policy pauses ([`os10::Config::paused_priorities`]). No PFC frames: the lab
+/// passes no traffic. A front-panel port the model lacks or a port-channel the configuration
+/// does not have is not an interface here.
+fn pfc(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, name: &[&str]) -> String {
+    let iface = match Iface::parse_words(name) {
+        Ok(Some(i @ (Iface::Ethernet(_) | Iface::PortChannel(_)))) => i,
+        _ => return format!("{}\n", super::ILLEGAL),
+    };
+    let up = match iface {
+        Iface::Ethernet(e) if ports(sw).iter().any(|(x, _)| *x == e) => {
+            net.port_up(net.me, port_of(e))
+        }
+        Iface::PortChannel(n) if sw.running.interfaces.contains_key(&iface) => {
+            let vlt = sw.running.interfaces[&iface].vlt_port_channel.is_some();
+            let i = if vlt {
+                crate::onyx::Iface::MlagPortChannel(n)
+            } else {
+                crate::onyx::Iface::PortChannel(n)
+            };
+            net.iface_up(net.me, i)
+        }
+        _ => return format!("{}\n", Unconfirmed::NoSuchInterface.text()),
+    };
+    let admin = sw.running.interfaces.get(&iface).is_some_and(|i| i.pfc);
+    let word = |on: bool| {
+        if on {
+            Unconfirmed::PfcEnabled.text()
+        } else {
+            Unconfirmed::PfcDisabled.text()
+        }
+    };
+    let paused: os10::Ranges = sw.running.paused_priorities(&iface).into_iter().collect();
+    let mut out = String::new();
+    for (line, value) in [
+        (Unconfirmed::PfcInterface, iface.to_string()),
+        (Unconfirmed::PfcAdmin, word(admin).to_string()),
+        (Unconfirmed::PfcOper, word(admin && up).to_string()),
+        (Unconfirmed::PfcPriorities, paused.to_string()),
+    ] {
+        let _ = writeln!(out, "{}", line.text().replace("{}", &value).trim_end());
+    }
+    let _ = writeln!(out, "{}", Unconfirmed::PfcCounters.text());
+    for priority in 0..8 {
+        let _ = writeln!(out, "{priority:<12}{:<20}0", 0);
+    }
+    out
 }
 
 /// The switch's front-panel ports as it names them: each port, its subports where it is

@@ -7,13 +7,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
-use super::read::{self, Marking, Sched};
+use super::read;
 use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
 use crate::audit::view::range_name;
 use crate::fabric::{Fabric, Os, Peer, PortSettings, Switch};
 use crate::onyx::{Iface, IfaceRange};
-use crate::types::{Percent, Port};
+use crate::types::Port;
+
+mod qos;
+use qos::{pfc, pools, qos};
 
 /// A switch port, by its switch's name.
 type End = (String, Port);
@@ -72,6 +75,8 @@ fn same_name(reported: &str, name: &str) -> bool {
 
 struct Cx<'a> {
     fabric: &'a Fabric,
+    /// The families checked: a finding of one is left to another only when that one is.
+    families: &'a BTreeSet<Family>,
     observed: &'a BTreeMap<String, Observed>,
     /// Ports whose problem is found: what runs across them is not judged again.
     explained: BTreeSet<End>,
@@ -168,6 +173,7 @@ type Stage = fn(&mut Cx<'_>);
 pub fn verify(input: &Input<'_>) -> Vec<Finding> {
     let mut cx = Cx {
         fabric: input.fabric,
+        families: &input.families,
         observed: &input.observed,
         explained: BTreeSet::new(),
         hits: Vec::new(),
@@ -496,171 +502,6 @@ fn unseen(cx: &mut Cx<'_>) {
                 cx.at(&facing.0, facing.1)
             );
             cx.hit(&at.0, "V002", Some(Iface::Ethernet(at.1)), text);
-        }
-    }
-}
-
-/// V005: PFC operational on every cabled port (and bundle) in PFC mode.
-fn pfc(cx: &mut Cx<'_>) {
-    for (name, sw, obs) in cx.verified() {
-        let Some(pfc) = &obs.pfc else { continue };
-        let mut want: Vec<Iface> = sw
-            .ports
-            .iter()
-            .filter(|(p, s)| {
-                s.peer.is_some() && s.pfc && s.bundle.is_none() && !cx.explained(name, **p)
-            })
-            .map(|(p, _)| Iface::Ethernet(*p))
-            .collect();
-        want.extend(
-            sw.bundles
-                .iter()
-                .filter(|(_, b)| b.pfc)
-                .map(|((mlag, id), _)| {
-                    if *mlag {
-                        Iface::MlagPortChannel(*id)
-                    } else {
-                        Iface::PortChannel(*id)
-                    }
-                }),
-        );
-        for iface in want {
-            let text = match pfc.get(&iface) {
-                Some(s) if s.enabled() => continue,
-                Some(s) => format!(
-                    "in PFC mode, but `PFC oper` is {}{}",
-                    s.oper,
-                    s.admin
-                        .as_ref()
-                        .map_or(String::new(), |a| format!(" (`PFC admin` {a})"))
-                ),
-                None => "in PFC mode, but `show dcb priority-flow-control` does not list it".into(),
-            };
-            cx.hit(name, "V005", Some(iface), text);
-        }
-    }
-}
-
-/// V006-V008: trust, ECN and ETS of each cabled port read.
-fn qos(cx: &mut Cx<'_>) {
-    for (name, sw, obs) in cx.verified() {
-        let settings = |p: &Port| sw.ports.get(p);
-        for (p, got) in &obs.trust {
-            if let Some(want) = settings(p).and_then(|s| s.trust)
-                && !got.eq_ignore_ascii_case(want.word())
-            {
-                cx.hit(
-                    name,
-                    "V006",
-                    Some(Iface::Ethernet(*p)),
-                    format!("trust {got}, the fabric says {want}"),
-                );
-            }
-        }
-        for (p, got) in &obs.ecn {
-            let Some(s) = settings(p) else { continue };
-            let mut wrong = Vec::new();
-            for (tc, want) in s.ecn.iter() {
-                let shown = match got.get(&tc.get()) {
-                    Some(Marking::On(e)) if e == want => continue,
-                    Some(Marking::On(e)) => e.to_string(),
-                    Some(Marking::Off) => "no marking".to_string(),
-                    Some(Marking::Other(m)) => format!("mode `{m}`"),
-                    None => "not listed".to_string(),
-                };
-                wrong.push(format!(
-                    "traffic class {tc}: {shown}, the fabric says {want}"
-                ));
-            }
-            if !wrong.is_empty() {
-                cx.hit(name, "V007", Some(Iface::Ethernet(*p)), wrong.join("; "));
-            }
-        }
-        for (p, got) in &obs.ets {
-            let Some(s) = settings(p) else { continue };
-            let mut wrong = Vec::new();
-            for (tc, want) in s.ets.iter() {
-                let same = match (got.get(&tc.get()), want) {
-                    (Some(Sched::Strict), crate::types::Ets::Strict) => true,
-                    (Some(Sched::Wrr(w)), crate::types::Ets::Wrr(x)) => w == x,
-                    _ => false,
-                };
-                if !same {
-                    let shown = got
-                        .get(&tc.get())
-                        .map_or("not listed".into(), ToString::to_string);
-                    wrong.push(format!(
-                        "traffic class {tc}: {shown}, the fabric says {want}"
-                    ));
-                }
-            }
-            if !wrong.is_empty() {
-                cx.hit(name, "V008", Some(Iface::Ethernet(*p)), wrong.join("; "));
-            }
-        }
-    }
-}
-
-/// V009: each pool the fabric declares, as declared.
-fn pools(cx: &mut Cx<'_>) {
-    for (name, sw, obs) in cx.verified() {
-        for (pool, got) in &obs.pools {
-            let Some(want) = sw.qos.pools.get(pool) else {
-                continue;
-            };
-            let Some(got) = got else {
-                cx.hit(
-                    name,
-                    "V009",
-                    None,
-                    format!(
-                        "no buffer pool `{pool}`; the fabric declares it {}",
-                        want.kind
-                    ),
-                );
-                continue;
-            };
-            let mut wrong = Vec::new();
-            if !got.kind.eq_ignore_ascii_case(want.kind.word()) {
-                wrong.push(format!("type {}, the fabric says {}", got.kind, want.kind));
-            }
-            if let Some(m) = want.memory {
-                let same = got
-                    .memory
-                    .parse::<f64>()
-                    .ok()
-                    .and_then(|v| Percent::from_f64(v).ok())
-                    == Some(m);
-                if !same {
-                    wrong.push(format!("memory {}%, the fabric says {m}%", got.memory));
-                }
-            }
-            let priorities: BTreeSet<u8> = want.priorities.iter().map(|p| p.get()).collect();
-            if got.priorities != priorities {
-                let list = |s: &BTreeSet<u8>| {
-                    if s.is_empty() {
-                        "none".to_string()
-                    } else {
-                        s.iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    }
-                };
-                wrong.push(format!(
-                    "switch priorities {}, the fabric says {}",
-                    list(&got.priorities),
-                    list(&priorities)
-                ));
-            }
-            if !wrong.is_empty() {
-                cx.hit(
-                    name,
-                    "V009",
-                    None,
-                    format!("buffer pool `{pool}`: {}", wrong.join("; ")),
-                );
-            }
         }
     }
 }
