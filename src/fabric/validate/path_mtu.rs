@@ -537,11 +537,7 @@ fn routed_links(
 
 /// The routed cables on some shortest path from `src` to another routing switch, each with
 /// the receiving switch's largest host (named for the message), in one direction per cable.
-fn shortest_cables(
-    net: &Net,
-    src: &str,
-    targets: &BTreeMap<&str, Need>,
-) -> Vec<(Cable, String)> {
+fn shortest_cables(net: &Net, src: &str, targets: &BTreeMap<&str, Need>) -> Vec<(Cable, String)> {
     let mut dist: BTreeMap<&str, usize> = BTreeMap::from([(src, 0)]);
     let mut order: Vec<&str> = vec![src];
     let mut queue: VecDeque<&str> = VecDeque::from([src]);
