@@ -706,6 +706,70 @@ fn drift_from_the_fabric_is_a_finding_with_its_fix() {
     assert!(!out.contains("R036"), "{out}");
 }
 
+/// The rule and printed line of every finding of a JSON report on one port: the findings
+/// with the port as their interfaces, and R036's on the port's drift.
+pub fn lines_on(json: &str, port: &str) -> Vec<(String, Option<String>)> {
+    let json: serde_json::Value = serde_json::from_str(json).unwrap();
+    let drift = format!("interface {port} differs from the fabric");
+    json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["interfaces"].as_str() == Some(port) || f["message"].as_str() == Some(&drift))
+        .map(|f| {
+            let line = f["line"].as_str().map(str::to_string);
+            (f["rule"].as_str().unwrap().to_string(), line)
+        })
+        .collect()
+}
+
+/// A RoCE port drifted to MTU 9000 gets one fix, R036's, which brings it to the fabric: where
+/// the fabric says 9216 (`vsphere-mlag`), `mtu 9216 force`; where it leaves the port at
+/// Onyx's default (`rdg-roce-dscp`), `no mtu`. R008 (MTU below 9216) still reports the port,
+/// without a command of its own that would contradict R036's.
+#[test]
+fn a_drifted_port_gets_one_fix_the_fabrics() {
+    let dir = crate::scratch("audit-one-fix");
+    let cases = [
+        (
+            "vsphere-mlag",
+            "tor-a",
+            "   interface ethernet 1/1-1/32 mtu 9216 force\n",
+            "   interface ethernet 1/1-1/4 mtu 9216 force\n   interface ethernet 1/5 mtu 9000 force\n   interface ethernet 1/6-1/32 mtu 9216 force\n",
+            "interface ethernet 1/5 mtu 9216 force",
+        ),
+        (
+            "rdg-roce-dscp",
+            "swx-mld-1-2",
+            "##\n## LLDP configuration\n",
+            "##\n## Interface Ethernet configuration\n##\n   interface ethernet 1/5 mtu 9000 force\n\n##\n## LLDP configuration\n",
+            "interface ethernet 1/5 no mtu",
+        ),
+    ];
+    for (fab, sw, from, to, fix) in cases {
+        let golden =
+            std::fs::read_to_string(crate::root().join(format!("golden/{fab}/{sw}.cfg"))).unwrap();
+        assert!(golden.contains(from), "{fab}");
+        let running = dir.join(format!("{sw}.cfg"));
+        std::fs::write(&running, golden.replacen(from, to, 1)).unwrap();
+        let (code, out) = fabric(&[
+            "audit",
+            &format!("fabrics/{fab}.yaml"),
+            "--switch",
+            sw,
+            "--running",
+            running.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 1, "{out}");
+        let found = lines_on(&out, "ethernet 1/5");
+        assert!(found.contains(&("R008".into(), None)), "{fab}: {found:?}");
+        let fixes: Vec<&str> = found.iter().filter_map(|(_, l)| l.as_deref()).collect();
+        assert_eq!(fixes, [fix], "{fab}: {found:?}");
+    }
+}
+
 /// `--lab`: the fabric's switches simulated in-process, read over SSH with `show` commands
 /// only (the lab's log says what was sent): a factory switch has drifted from everything.
 #[test]

@@ -341,6 +341,42 @@ fn os10_drift_is_a_finding_with_its_os10_fix() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// On OS10 too a drifted RoCE port gets one fix, R036's block that brings it to the fabric's
+/// MTU; R008 reports the port without a command of its own.
+#[test]
+fn an_os10_drifted_port_gets_one_fix_the_fabrics() {
+    let tmp = crate::scratch("audit-os10-one-fix");
+    let port = "interface ethernet1/1/9\n description gpu-01:vmnic2\n no shutdown\n switchport access vlan 100\n";
+    let text = std::fs::read_to_string(crate::root().join("golden/vcf-bitfusion/leaf-a.cfg"))
+        .unwrap()
+        .replacen(
+            &format!("{port} mtu 9216\n"),
+            &format!("{port} mtu 9000\n"),
+            1,
+        );
+    assert!(text.contains(" mtu 9000\n"));
+    std::fs::write(tmp.join("leaf-a.cfg"), text).unwrap();
+    let (code, out, err) = fabric(&[
+        "audit",
+        "fabrics/vcf-bitfusion.yaml",
+        "--switch",
+        "leaf-a",
+        "--running",
+        tmp.join("leaf-a.cfg").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let found = crate::audit::lines_on(&out, "ethernet1/1/9");
+    assert!(found.contains(&("R008".into(), None)), "{found:?}");
+    let fixes: Vec<&str> = found.iter().filter_map(|(_, l)| l.as_deref()).collect();
+    assert_eq!(
+        fixes,
+        ["interface ethernet1/1/9\n mtu 9216\n exit"],
+        "{found:?}"
+    );
+}
+
 #[test]
 fn a_mixed_fabric_is_audited_across_its_onyx_and_os10_ends() {
     let dir = crate::scratch("audit-os10-mixed");

@@ -519,6 +519,47 @@ fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
     assert!(yaml.contains("vlans: [1999, 4091]"), "{yaml}");
 }
 
+/// The two halves of an MLAG (VLT) port-channel described as two different hosts import as
+/// descriptions, not as peers: as peers the bundle would reach two devices, which a fabric
+/// refuses (E125); so the fabric validates and prints both descriptions back. On Onyx (pairs
+/// found by their IPL peer addresses) and on OS10 (by their VLT MAC).
+#[test]
+fn bundle_members_described_as_different_hosts_stay_descriptions() {
+    let dir = crate::scratch("import-apart");
+    let edit = |from: &str, to: &str, name: &str, was: &str, now: &str| {
+        let golden = crate::root().join(from);
+        let text = std::fs::read_to_string(&golden).unwrap();
+        assert!(text.contains(was), "{from}");
+        std::fs::write(dir.join(name), text.replacen(was, now, 1)).unwrap();
+        [golden.with_file_name(to), dir.join(name)]
+    };
+    let onyx = edit(
+        "golden/vsphere-mlag/tor-b.cfg",
+        "tor-a.cfg",
+        "tor-b.cfg",
+        "interface ethernet 1/1 description \"esxi-01:vmnic1\"",
+        "interface ethernet 1/1 description \"esxi-09:vmnic1\"",
+    );
+    let yaml = round_trip(&onyx);
+    for line in [
+        "      1/1: {switchport: trunk, vlans: [10, 20], description: esxi-01:vmnic0, mlag: 1}\n",
+        "      1/1: {switchport: trunk, vlans: [10, 20], description: esxi-09:vmnic1, mlag: 1}\n",
+    ] {
+        assert!(yaml.contains(line), "{line}\n{yaml}");
+    }
+    let os10 = edit(
+        "golden/vcf-bitfusion/leaf-b.cfg",
+        "leaf-a.cfg",
+        "leaf-b.cfg",
+        "interface ethernet1/1/1\n description gpu-01:vmnic1\n",
+        "interface ethernet1/1/1\n description gpu-09:vmnic1\n",
+    );
+    let yaml = os10_round_trip(&os10).unwrap();
+    for description in ["description: gpu-01:vmnic0,", "description: gpu-09:vmnic1,"] {
+        assert!(yaml.contains(description), "{description}\n{yaml}");
+    }
+}
+
 /// A real OS10 running configuration that imports with no drift: `fabric import` exits 0,
 /// and the fabric it writes, compiled, plans empty against the capture (checked again here,
 /// outside the command). The Cray leaf-bmc capture is an S3048-ON's (its 52 ports, no

@@ -71,6 +71,39 @@ fn a_fabric_of_400_switches_written_port_by_port_loads() {
     assert_eq!(errors, 0, "{text}");
 }
 
+/// E125's near misses validate clean: members with no peer written, one host written in two
+/// cases, a port-channel whose cables reach the two switches of an MLAG pair (one device to a
+/// bundle).
+#[test]
+fn bundles_reaching_one_device_are_not_e125() {
+    let yaml = "\
+mlag:
+  - switches: [leaf01, leaf02]
+    system_mac: 00:00:5E:00:01:5D
+    ipl: { port_channel: 100, vlan: 4000, subnet: 10.254.255.0/30 }
+switches:
+  leaf01:
+    model: SN2700
+    ports:
+      1/1: { mlag: 1, peer: { host: NAS1, port: eth0 } }
+      1/2: { mlag: 1 }
+      1/5-1/6: { lag: 7 }
+  leaf02:
+    model: SN2700
+    ports:
+      1/1: { mlag: 1, peer: { host: nas1, port: eth1 } }
+  sw01:
+    model: SN2700
+links:
+  - { a: leaf01:1/31-1/32, b: leaf02:1/31-1/32, role: ipl }
+  - { a: sw01:1/1, b: leaf01:1/3, role: lag, lag: 5 }
+  - { a: sw01:1/2, b: leaf02:1/3, role: lag, lag: 5 }
+stp: on
+";
+    let (text, errors) = diagnose("one-device.yaml", yaml.as_bytes().to_vec());
+    assert_eq!(errors, 0, "{text}");
+}
+
 #[test]
 fn every_error_code_in_the_codes_page_has_a_fixture() {
     let readme = std::fs::read_to_string(crate::root().join("docs/codes.md")).unwrap();

@@ -97,3 +97,74 @@ fn planned_commands_typed_into_a_switch_reach_the_target() {
     }
     assert!(cases >= 50, "{cases} cases");
 }
+
+/// Lines typed into a configuring session of `sw`, each taken without a word in reply.
+fn typed(sw: &mut Switch, lines: &[String]) {
+    let mut s = Session::configuring();
+    for line in lines {
+        assert_eq!(s.input(sw, line).output, "", "`{line}` refused");
+    }
+}
+
+/// What interface `1/N` carries: every VLAN, or the list (`None`: the mode's default).
+fn carried(sw: &Switch, port: u16) -> Option<(bool, Vec<u16>)> {
+    let iface = fabric::onyx::command::Iface::Ethernet(fabric::types::Port::new(1, port));
+    let a = sw.running.interfaces.get(&iface)?.allowed.as_ref()?;
+    Some((a.all, a.vlans.iter().map(|v| v.get()).collect()))
+}
+
+/// `allowed-vlan LIST` replaces a trunk's or hybrid port's list, `add` and `remove` change
+/// it, `none` and `all` are what they say, and `remove` on a port carrying every VLAN leaves
+/// the switch's other VLANs listed (`lab::cli::Unconfirmed::TrunkListReplaces`,
+/// `RemoveFromAll`). The running config prints a trunk's list as the compiled configs do:
+/// `none`, the first VLAN bare, the rest with `add`.
+#[test]
+fn allowed_vlan_lists_are_replaced_added_to_and_removed_from() {
+    let mut sw = Switch::factory("sw1");
+    let setup = ["vlan 10", "vlan 20", "vlan 30"].map(String::from);
+    typed(&mut sw, &setup);
+    for (mode, port) in [("trunk", 1), ("hybrid", 2)] {
+        let iface = format!("interface ethernet 1/{port}");
+        typed(&mut sw, &[format!("{iface} switchport mode {mode}")]);
+        let steps: [(&str, bool, &[u16]); 10] = [
+            ("none", false, &[]),
+            ("10", false, &[10]),
+            ("20", false, &[20]),
+            ("add 30", false, &[20, 30]),
+            ("10-12,30", false, &[10, 11, 12, 30]),
+            ("remove 11-12", false, &[10, 30]),
+            ("all", true, &[]),
+            ("add 40", true, &[]),
+            ("remove 20", false, &[1, 10, 30]),
+            ("add 20", false, &[1, 10, 20, 30]),
+        ];
+        for (op, all, vlans) in steps {
+            typed(
+                &mut sw,
+                &[format!("{iface} switchport {mode} allowed-vlan {op}")],
+            );
+            let now = carried(&sw, port).unwrap_or_else(|| {
+                // The mode's own default is not kept: a trunk carries every VLAN, a hybrid
+                // port none.
+                (mode == "trunk", Vec::new())
+            });
+            assert_eq!(
+                now,
+                (all, vlans.to_vec()),
+                "{mode} after `allowed-vlan {op}`"
+            );
+        }
+    }
+    let mut s = Session::new();
+    for line in ["no cli session paging enable", "enable"] {
+        s.input(&mut sw, line);
+    }
+    let shown = s.input(&mut sw, "show running-config").output;
+    let trunk = "   interface ethernet 1/1 switchport trunk allowed-vlan";
+    let hybrid = "   interface ethernet 1/2 switchport hybrid allowed-vlan";
+    let expected = format!(
+        "{trunk} none\n{trunk} 1\n{trunk} add 10\n{trunk} add 20\n{trunk} add 30\n\
+         {hybrid} add 1\n{hybrid} add 10\n{hybrid} add 20\n{hybrid} add 30\n"
+    );
+    assert!(shown.contains(&expected), "{shown}");
+}

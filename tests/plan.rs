@@ -114,3 +114,89 @@ fn there_are_at_least_25_plan_fixtures() {
         dir.display()
     );
 }
+
+/// Plans change a trunk's or hybrid port's VLANs with `allowed-vlan none|all` and `add` or
+/// `remove`, never the bare list (which replaces the list, as the manual's syntax reads, and
+/// which the switch may read otherwise: `lab::cli::Unconfirmed::TrunkListReplaces`). Over every
+/// pair of these states, on a port and on a port-channel, the plan and its roll-back have no
+/// bare list, and typed into a lab switch (which replaces on a bare list) they reach their
+/// target.
+#[test]
+fn vlan_list_changes_are_planned_with_add_and_remove_only() {
+    use fabric::lab::{Session, Switch};
+    use fabric::onyx::command::{AllowedVlan, Command, IfaceCmd};
+    let states: [&[&str]; 9] = [
+        &[],
+        &["switchport mode trunk"],
+        &[
+            "switchport mode trunk",
+            "switchport trunk allowed-vlan none",
+        ],
+        &["switchport mode trunk", "switchport trunk allowed-vlan 10"],
+        &[
+            "switchport mode trunk",
+            "switchport trunk allowed-vlan 10,20",
+        ],
+        &[
+            "switchport mode trunk",
+            "switchport trunk allowed-vlan 20-30",
+        ],
+        &[
+            "switchport mode hybrid",
+            "switchport hybrid allowed-vlan add 10,20",
+        ],
+        &[
+            "switchport mode hybrid",
+            "switchport hybrid allowed-vlan all",
+        ],
+        &[
+            "switchport mode hybrid",
+            "switchport hybrid allowed-vlan 30",
+        ],
+    ];
+    let config = |iface: &str, lines: &[&str]| {
+        let mut c = Config::factory("sw1", None, None);
+        let vlans = ["vlan 10", "vlan 20-30", &format!("interface {iface}")].map(String::from);
+        let own = lines.iter().map(|l| format!("interface {iface} {l}"));
+        for line in vlans.into_iter().chain(own) {
+            c.apply(&command::parse(&line).unwrap().unwrap());
+        }
+        c
+    };
+    let bare = |s: &Step| {
+        matches!(
+            s.command,
+            Command::Interface(_, IfaceCmd::AllowedVlan(_, AllowedVlan::Set(_)))
+        )
+    };
+    let mut cases = 0;
+    for iface in ["ethernet 1/1", "port-channel 1"] {
+        for from in states {
+            for to in states {
+                let (running, intended) = (config(iface, from), config(iface, to));
+                let scope = Scope {
+                    prune: true,
+                    ..Scope::default()
+                };
+                let target = target(&running, &intended, &scope);
+                let steps = plan(&running, &target);
+                let (undo, _, _) = roll_back(&running, &target);
+                let case = format!("{iface}: {from:?} → {to:?}");
+                assert!(
+                    !steps.iter().chain(&undo).any(bare),
+                    "{case}\n{}",
+                    text(&steps)
+                );
+                let mut sw = Switch::with_config(running.clone());
+                let mut s = Session::configuring();
+                for step in &steps {
+                    let line = step.command.to_string();
+                    assert_eq!(s.input(&mut sw, &line).output, "", "{case}: `{line}`");
+                }
+                assert!(sw.running == target, "{case}\n{}", text(&steps));
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 2 * 81);
+}

@@ -155,7 +155,19 @@ impl Switch {
 pub struct Drift {
     pub object: String,
     pub command: String,
+    /// The interfaces the object is, as the switch's view names them (empty: a switch-wide
+    /// object, a pool, a VLAN). On these the drift's command is the one fix an audit prints
+    /// ([`DRIFT_RULE`]).
+    pub ifaces: BTreeSet<Iface>,
 }
+
+/// The rule whose finding carries a drifted object's fix: the commands that bring it to the
+/// fabric. With a fabric given, another rule's finding on a drifted interface prints no
+/// command of its own: the fix is the fabric's (R036's), and where the fabric's value breaks
+/// that rule too (a RoCE port the fabric leaves at MTU 1500), the fabric file is what to
+/// change. So a port drifted to MTU 9000 gets one command, never R036's `mtu 9216 force` or
+/// `no mtu` beside R008's `mtu 9216 force`.
+pub const DRIFT_RULE: &str = "R036";
 
 /// A cable between two switch ports.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -553,6 +565,9 @@ pub fn audit(input: &Input) -> Vec<Finding> {
     for ((name, index), mut hits) in hits {
         let rule = &RULES[index];
         let os = fleet.facts[name].os();
+        if rule.id != DRIFT_RULE {
+            defer_to_drift(&mut hits, &input.switches[name].drift);
+        }
         hits.sort_by(|a, b| (&a.message, &a.line, a.iface).cmp(&(&b.message, &b.line, b.iface)));
         hits.dedup();
         let mut grouped = group(hits);
@@ -592,6 +607,23 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A finding on a drifted interface prints no command of its own: the drift's is its one
+/// fix ([`DRIFT_RULE`]).
+fn defer_to_drift(hits: &mut [Hit], drift: &[Drift]) {
+    if drift.is_empty() {
+        return;
+    }
+    let drifted: BTreeSet<Iface> = drift
+        .iter()
+        .flat_map(|d| d.ifaces.iter().copied())
+        .collect();
+    for h in hits {
+        if h.iface.is_some_and(|i| drifted.contains(&i)) {
+            h.line = None;
+        }
+    }
 }
 
 /// The audited switches that carry no RoCE (no ECN, PFC, lossless priority or RoCE port):

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::view::{PortView, View};
 use super::{
-    Applies, Check, Facts, Profile, Rule, Severity, fleet, hit, port_hit_or_note, port_note,
-    routing,
+    Applies, Check, DRIFT_RULE, Facts, Profile, Rule, Severity, fleet, hit, port_hit_or_note,
+    port_note, routing,
 };
 use crate::fabric::Os;
 use crate::onyx::Iface;
@@ -898,14 +898,14 @@ pub static RULES: &[Rule] = &[
         check: Check::Fabric(fleet::ecn_differ),
     },
     Rule {
-        id: "R036",
+        id: DRIFT_RULE,
         name: "drift-from-fabric",
         severity: Severity::Error,
         applies: Applies::Both,
         os: None,
         what: "An object (a port's setting, a pool, a VLAN, global PFC …) whose running state differs from the fabric file; audits given a fabric and running configs (files or live).",
         why: "The switch no longer runs what was reviewed: the next `fabric push` will change it, and until then the fabric file does not describe the network.",
-        fix: "The command on the finding's line (all of them: `fabric diff FABRIC --format commands`), or `fabric push`; or change the fabric file if the switch is right.",
+        fix: "The command on the finding's line, which brings the object to the fabric (all of them: `fabric diff FABRIC --format commands`), or `fabric push`; or change the fabric file if the switch is right. It is a drifted interface's one fix: another rule's finding on that interface (a RoCE port's MTU, trust, ECN …) prints no command of its own, so two findings never print two fixes for one port; where the fabric's own value breaks that rule, change it in the fabric file.",
         check: Check::Switch(|f| {
             f.sw.drift
                 .iter()

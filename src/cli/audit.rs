@@ -383,9 +383,25 @@ fn os10_drift(running: &crate::os10::Config, sw: &crate::fabric::Switch) -> Vec<
     }
     by_object
         .into_iter()
-        .map(|(object, steps)| Drift {
-            object,
-            command: crate::os10::plan::script(&steps).trim_end().to_string(),
+        .map(|(object, steps)| {
+            // An interface's block (`interface ethernet1/1/9`), as the audit's view names it.
+            let named = object
+                .strip_prefix("interface ")
+                .map(crate::os10::Iface::parse);
+            let iface = match named {
+                Some(Ok(Some(crate::os10::Iface::Ethernet(e)))) => {
+                    Some(crate::onyx::Iface::Ethernet(audit::view::port_of(e)))
+                }
+                Some(Ok(Some(crate::os10::Iface::PortChannel(n)))) => {
+                    Some(crate::onyx::Iface::PortChannel(n))
+                }
+                _ => None,
+            };
+            Drift {
+                object,
+                command: crate::os10::plan::script(&steps).trim_end().to_string(),
+                ifaces: iface.into_iter().collect(),
+            }
         })
         .collect()
 }
@@ -409,12 +425,23 @@ fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
             ["vlan", id, ..] => format!("vlan {id}"),
             _ => command.clone(),
         };
+        let ifaces = match &step.command {
+            crate::onyx::Command::Interface(r, _) | crate::onyx::Command::NoInterface(r) => {
+                r.members().collect()
+            }
+            _ => std::collections::BTreeSet::new(),
+        };
         match out.iter_mut().find(|d| d.object == object) {
             Some(d) => {
                 d.command.push('\n');
                 d.command.push_str(&command);
+                d.ifaces.extend(ifaces);
             }
-            None => out.push(Drift { object, command }),
+            None => out.push(Drift {
+                object,
+                command,
+                ifaces,
+            }),
         }
     }
     out

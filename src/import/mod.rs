@@ -1001,6 +1001,28 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
         .filter(|(k, _)| !routed_links.contains(k))
         .flat_map(|(_, l)| [l.0.as_str(), l.3.as_str()])
         .collect();
+    let groups = onyx_pairs(&prepared);
+    let apart = apart(prepared.iter().flat_map(|p| {
+        let group = groups.get(p.name).map_or(p.name, String::as_str);
+        let bundles: BTreeMap<Port, onyx::ChannelGroup> = p
+            .ports
+            .iter()
+            .filter_map(|(port, i)| Some((*port, i.channel_group?)))
+            .collect();
+        described(p, &links)
+            .into_iter()
+            .filter_map(move |(port, d)| {
+                let g = bundles.get(&port)?;
+                Some(Member {
+                    switch: p.name,
+                    group: if g.mlag { group } else { p.name },
+                    bundle: (g.mlag, g.id),
+                    port,
+                    description: d,
+                })
+            })
+            .collect::<Vec<_>>()
+    }));
     let mut switches = BTreeMap::new();
     for (k, runs) in ranges {
         let p = &prepared[k];
@@ -1028,27 +1050,12 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
                 },
             ));
         }
-        // Ports a `links` entry describes need no description of their own.
-        let linked: BTreeSet<Port> = links
+        let apart: BTreeSet<Port> = apart
             .iter()
-            .flat_map(|l| {
-                let mut v = Vec::new();
-                if l.0 == p.name {
-                    v.extend(span_ports(l.1, l.2));
-                }
-                if l.3 == p.name {
-                    v.extend(span_ports(l.4, l.5));
-                }
-                v
-            })
+            .filter(|(n, _)| *n == p.name)
+            .map(|(_, port)| *port)
             .collect();
-        let described: Vec<(Port, &String)> = p
-            .ports
-            .iter()
-            .filter(|(port, _)| !linked.contains(port))
-            .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
-            .collect();
-        for (first, last, s) in peers(&described) {
+        for (first, last, s) in peers(&described(p, &links), &apart) {
             let range = crate::types::format_range(first, last);
             match entries
                 .iter_mut()
@@ -1310,10 +1317,99 @@ fn host(d: &str) -> Option<Host> {
     (format!("{prefix}{n:0digits$}") == name).then(|| (prefix.to_string(), n, digits, nic))
 }
 
+/// The ports of an Onyx switch whose descriptions may read as peers: those no `links` entry
+/// describes (a link needs no description of its own).
+fn described<'a>(p: &Prepared<'a>, links: &[LinkRun]) -> Vec<(Port, &'a String)> {
+    let linked: BTreeSet<Port> = links
+        .iter()
+        .flat_map(|l| {
+            let mut v = Vec::new();
+            if l.0 == p.name {
+                v.extend(span_ports(l.1, l.2));
+            }
+            if l.3 == p.name {
+                v.extend(span_ports(l.4, l.5));
+            }
+            v
+        })
+        .collect();
+    p.ports
+        .iter()
+        .filter(|(port, _)| !linked.contains(port))
+        .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
+        .collect()
+}
+
+/// Onyx MLAG pairs among the imported switches, each switch's pair as one name (`a+b`): two
+/// switches whose IPL VLAN interfaces name each other's address (`ipl 1 peer-address`).
+fn onyx_pairs<'a>(prepared: &[Prepared<'a>]) -> BTreeMap<&'a str, String> {
+    let address = |p: &Prepared| -> Vec<std::net::Ipv4Addr> {
+        let c = &p.source.config;
+        c.interfaces
+            .values()
+            .filter_map(|i| Some(i.address?.addr))
+            .collect()
+    };
+    let mut out = BTreeMap::new();
+    for a in prepared {
+        let peer = a.source.config.interfaces.values().find_map(|i| i.ipl_peer);
+        let Some((_, peer)) = peer else { continue };
+        if let Some(b) = prepared
+            .iter()
+            .find(|b| b.name != a.name && address(b).contains(&peer))
+        {
+            let (x, y) = if a.name < b.name {
+                (a.name, b.name)
+            } else {
+                (b.name, a.name)
+            };
+            out.insert(a.name, format!("{x}+{y}"));
+        }
+    }
+    out
+}
+
+/// A bundle member whose description may read as its peer: its switch, the bundle's switches
+/// (its own, or its MLAG pair's name for an MLAG port-channel) and number.
+struct Member<'a> {
+    switch: &'a str,
+    group: &'a str,
+    bundle: (bool, u16),
+    port: Port,
+    description: &'a str,
+}
+
+/// The bundle members whose descriptions stay descriptions though they read as hosts: the
+/// members of one bundle (a port-channel on its switch, an MLAG port-channel on both switches
+/// of its pair) whose descriptions name different hosts, as an IPL's members described by
+/// the far ports (`sw-spine02-1/10`, `sw-spine02-1/12`, Cray CSM). As peers they would say
+/// the bundle reaches several devices, which a fabric refuses (E125); as descriptions they
+/// print back as the switch has them.
+fn apart<'a>(members: impl IntoIterator<Item = Member<'a>>) -> BTreeSet<(&'a str, Port)> {
+    /// A bundle's hosts, as named, and its members.
+    type Seen<'a> = (BTreeSet<String>, Vec<(&'a str, Port)>);
+    let mut bundles: BTreeMap<(&str, (bool, u16)), Seen> = BTreeMap::new();
+    for m in members {
+        let Some((prefix, n, digits, _)) = host(m.description) else {
+            continue;
+        };
+        let seen = bundles.entry((m.group, m.bundle)).or_default();
+        seen.0
+            .insert(format!("{prefix}{n:0digits$}").to_lowercase());
+        seen.1.push((m.switch, m.port));
+    }
+    bundles
+        .into_values()
+        .filter(|(hosts, _)| hosts.len() > 1)
+        .flat_map(|(_, ports)| ports)
+        .collect()
+}
+
 /// Descriptions as peers: `host:nic` on one port is a peer; consecutive ports whose hosts
 /// count up by one with the same prefix, digits and NIC are one range with a numbered
-/// pattern (`gpu{001..004}`); any other description stays a description.
-fn peers(described: &[(Port, &String)]) -> Vec<(Port, Port, Settings)> {
+/// pattern (`gpu{001..004}`); any other description stays a description, as do those of the
+/// ports `apart` names ([`apart`]).
+fn peers(described: &[(Port, &String)], apart: &BTreeSet<Port>) -> Vec<(Port, Port, Settings)> {
     struct Open {
         first: Port,
         last: Port,
@@ -1347,7 +1443,7 @@ fn peers(described: &[(Port, &String)]) -> Vec<(Port, Port, Settings)> {
     let mut out = Vec::new();
     let mut run: Option<Open> = None;
     for (port, d) in described {
-        let parsed = host(d);
+        let parsed = host(d).filter(|_| !apart.contains(port));
         if let (Some(open), Some(h)) = (&mut run, &parsed)
             && open.last.precedes(*port)
             && open.host.0 == h.0

@@ -17,8 +17,9 @@ use serde::Serialize;
 use serde_saphyr::{Commented, FlowMap, FlowSeq};
 
 use super::{
-    Attr, BgpDoc, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, NeighborDoc, Ordered, PoolDoc, Qos, Run,
-    Settings, SwitchEntry, VlanDoc, common, make_profiles, peers, profiled, runs, settings,
+    Attr, BgpDoc, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, Member, NeighborDoc, Ordered, PoolDoc, Qos,
+    Run, Settings, SwitchEntry, VlanDoc, apart, common, make_profiles, peers, profiled, runs,
+    settings,
 };
 use crate::os10::models::Model;
 use crate::os10::{Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode, TrustKind};
@@ -489,6 +490,16 @@ fn bgp(c: &Config) -> Option<BgpDoc> {
     })
 }
 
+/// The ports of a switch whose descriptions may read as peers: all but the VLTi's, which
+/// their link describes.
+fn described<'a>(p: &Prepared<'a>) -> Vec<(Port, &'a String)> {
+    p.ports
+        .iter()
+        .filter(|(port, _, _)| !p.ipl.contains(port))
+        .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
+        .collect()
+}
+
 /// VLT pairs among the imported switches: two with a VLT domain and the same `vlt-mac`.
 fn pairs(sources: &BTreeMap<String, Source>) -> Vec<(&str, &str)> {
     let vlt: Vec<(&str, crate::types::Mac)> = sources
@@ -632,6 +643,40 @@ pub(super) fn add(
         })?;
         sources[peer].config.vlt.as_ref()?.backup
     };
+    // Bundle members whose descriptions name different hosts stay descriptions.
+    let group = |n: &str| -> String {
+        pairs
+            .iter()
+            .find(|(a, b)| *a == n || *b == n)
+            .map_or(n.to_string(), |(a, b)| format!("{a}+{b}"))
+    };
+    let groups: BTreeMap<&str, String> = prepared.iter().map(|p| (p.name, group(p.name))).collect();
+    let apart = apart(prepared.iter().flat_map(|p| {
+        let bundles: BTreeMap<Port, (bool, u16)> = p
+            .ports
+            .iter()
+            .filter_map(|(port, a, _)| {
+                a.iter().find_map(|x| match x {
+                    Attr::Bundle(mlag, id, _) => Some((*port, (*mlag, *id))),
+                    _ => None,
+                })
+            })
+            .collect();
+        let group = groups[p.name].as_str();
+        described(p)
+            .into_iter()
+            .filter_map(move |(port, d)| {
+                let bundle = *bundles.get(&port)?;
+                Some(Member {
+                    switch: p.name,
+                    group: if bundle.0 { group } else { p.name },
+                    bundle,
+                    port,
+                    description: d,
+                })
+            })
+            .collect::<Vec<_>>()
+    }));
     let mut notes = BTreeMap::new();
     for (p, runs) in prepared.iter().zip(ranges) {
         let c = &p.source.config;
@@ -655,14 +700,12 @@ pub(super) fn add(
                 },
             ));
         }
-        // The VLTi's ports are described by their link.
-        let described: Vec<(Port, &String)> = p
-            .ports
+        let apart: BTreeSet<Port> = apart
             .iter()
-            .filter(|(port, _, _)| !p.ipl.contains(port))
-            .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
+            .filter(|(n, _)| *n == p.name)
+            .map(|(_, port)| *port)
             .collect();
-        for (first, last, s) in peers(&described) {
+        for (first, last, s) in peers(&described(p), &apart) {
             let range = range_name(first, last);
             match entries
                 .iter_mut()

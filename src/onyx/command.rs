@@ -231,7 +231,11 @@ pub enum BgpCmd {
 pub enum AllowedVlan {
     None,
     All,
-    /// `allowed-vlan LIST` and `allowed-vlan add LIST`.
+    /// `allowed-vlan LIST`: the list replaces what the port carried, as the manual's syntax
+    /// `allowed-vlan {none|all|<list>}` beside `allowed-vlan {add|remove} <list>` reads
+    /// (UNCONFIRMED on a switch: [`crate::lab::cli::Unconfirmed::TrunkListReplaces`]).
+    Set(Vlans),
+    /// `allowed-vlan add LIST`.
     Add(Vlans),
     Remove(Vlans),
 }
@@ -1030,7 +1034,7 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
                     ))
                     .parse(rest)
                     .map_err(to_failure)?;
-                    AllowedVlan::Add(l)
+                    AllowedVlan::Set(l)
                 }
             };
             Ok(Some(IfaceCmd::AllowedVlan(mode, op)))
@@ -1763,6 +1767,7 @@ impl fmt::Display for IfaceCmd {
                 match op {
                     AllowedVlan::None => f.write_str("none"),
                     AllowedVlan::All => f.write_str("all"),
+                    AllowedVlan::Set(v) => f.write_str(&list(v)),
                     AllowedVlan::Add(v) => write!(f, "add {}", list(v)),
                     AllowedVlan::Remove(v) => write!(f, "remove {}", list(v)),
                 }
@@ -2001,6 +2006,8 @@ mod tests {
             "interface mlag-port-channel 1 switchport mode hybrid",
             "interface ethernet 1/16 switchport access vlan 1000",
             "interface ethernet 1/1 switchport trunk allowed-vlan none",
+            "interface ethernet 1/1 switchport trunk allowed-vlan 123",
+            "interface ethernet 1/1 switchport trunk allowed-vlan 10-12,20",
             "interface mlag-port-channel 15 switchport hybrid allowed-vlan add 1999",
             "interface ethernet 1/1 mlag-channel-group 1 mode active",
             "interface ethernet 1/13-1/14 channel-group 100 mode active",
@@ -2063,10 +2070,6 @@ mod tests {
         assert_eq!(
             ok("interface ethernet 1/1 mtu 9216"),
             ok("interface ethernet 1/1 mtu 9216 force")
-        );
-        assert_eq!(
-            ok("interface ethernet 1/1 switchport trunk allowed-vlan 123"),
-            ok("interface ethernet 1/1 switchport trunk allowed-vlan add 123")
         );
         // As typed at the CLI: the default VRF is implied.
         assert_eq!(ok("ip routing"), ok("ip routing vrf default"));

@@ -609,7 +609,7 @@ impl Config {
                         }
                     }
                     let e = self.interfaces.entry(iface).or_default();
-                    apply_iface(iface, e, &IfaceCmd::Split(*split));
+                    apply_iface(iface, e, &IfaceCmd::Split(*split), &self.vlans);
                     e.created |= !matches!(iface, Iface::Ethernet(_));
                 }
             }
@@ -704,7 +704,7 @@ impl Config {
         for iface in range.members() {
             let e = self.interfaces.entry(iface).or_default();
             for c in cmds {
-                apply_iface(iface, e, c);
+                apply_iface(iface, e, c, &self.vlans);
             }
             // Entering `interface port-channel N` (or mlag-port-channel, vlan) creates it.
             e.created |= !matches!(iface, Iface::Ethernet(_));
@@ -715,11 +715,65 @@ impl Config {
     }
 }
 
+/// `switchport trunk|hybrid allowed-vlan …` on one interface. A bare list replaces the list
+/// and `add`/`remove` change it ([`AllowedVlan::Set`]). Adding to "every VLAN" changes
+/// nothing; removing from it leaves every VLAN the switch has (VLAN 1 and those created) but
+/// the ones removed, listed: MLNX-OS was seen turning `allowed-vlan all` into `allowed-vlan
+/// none` and one `allowed-vlan add N` per VLAN once a VLAN was deleted from the port
+/// (UNCONFIRMED on Onyx: [`crate::lab::cli::Unconfirmed::RemoveFromAll`]).
+fn apply_allowed(
+    e: &mut Interface,
+    mode: SwitchportMode,
+    op: &AllowedVlan,
+    switch_vlans: &BTreeMap<Vlan, VlanConfig>,
+) {
+    let mut a = e
+        .allowed
+        .take()
+        .filter(|a| a.mode == mode)
+        .unwrap_or_else(|| Allowed::default_for(mode));
+    match op {
+        AllowedVlan::None => {
+            a.all = false;
+            a.vlans.clear();
+        }
+        AllowedVlan::All => {
+            a.all = true;
+            a.vlans.clear();
+        }
+        AllowedVlan::Set(v) => {
+            a.all = false;
+            a.vlans = v.iter().copied().collect();
+        }
+        AllowedVlan::Add(v) if !a.all => a.vlans.extend(v.iter().copied()),
+        AllowedVlan::Add(_) => {}
+        AllowedVlan::Remove(v) => {
+            if a.all {
+                a.all = false;
+                a.vlans = std::iter::once(Vlan::DEFAULT)
+                    .chain(switch_vlans.keys().copied())
+                    .collect();
+            }
+            for x in v.iter() {
+                a.vlans.remove(*x);
+            }
+        }
+    }
+    if a != Allowed::default_for(mode) {
+        e.allowed = Some(a);
+    }
+}
+
 fn vlans(spans: &[(Vlan, Vlan)]) -> impl Iterator<Item = Vlan> + '_ {
     spans.iter().flat_map(|(a, b)| a.through(*b))
 }
 
-fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
+fn apply_iface(
+    iface: Iface,
+    e: &mut Interface,
+    c: &IfaceCmd,
+    switch_vlans: &BTreeMap<Vlan, VlanConfig>,
+) {
     let down_by_default = matches!(iface, Iface::MlagPortChannel(_));
     match c {
         // Ethernet ports exist from the start; the others are created by any command
@@ -755,34 +809,7 @@ fn apply_iface(iface: Iface, e: &mut Interface, c: &IfaceCmd) {
         }
         IfaceCmd::AccessVlan(v) => e.access_vlan = (v.get() != 1).then_some(*v),
         IfaceCmd::NoAccessVlan => e.access_vlan = None,
-        IfaceCmd::AllowedVlan(mode, op) => {
-            let mut a = e
-                .allowed
-                .take()
-                .filter(|a| a.mode == *mode)
-                .unwrap_or_else(|| Allowed::default_for(*mode));
-            match op {
-                AllowedVlan::None => {
-                    a.all = false;
-                    a.vlans.clear();
-                }
-                AllowedVlan::All => {
-                    a.all = true;
-                    a.vlans.clear();
-                }
-                // Adding to or removing from "every VLAN" changes nothing the model keeps.
-                AllowedVlan::Add(v) if !a.all => a.vlans.extend(v.iter().copied()),
-                AllowedVlan::Remove(v) if !a.all => {
-                    for x in v.iter() {
-                        a.vlans.remove(*x);
-                    }
-                }
-                AllowedVlan::Add(_) | AllowedVlan::Remove(_) => {}
-            }
-            if a != Allowed::default_for(*mode) {
-                e.allowed = Some(a);
-            }
-        }
+        IfaceCmd::AllowedVlan(mode, op) => apply_allowed(e, *mode, op, switch_vlans),
         IfaceCmd::ChannelGroup(g) => e.channel_group = Some(*g),
         IfaceCmd::NoChannelGroup { mlag } => {
             if e.channel_group.is_some_and(|g| g.mlag == *mlag) {

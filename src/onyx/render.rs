@@ -309,15 +309,41 @@ struct Group {
 }
 
 /// VLAN membership lines of one interface: `switchport access vlan N`, `… allowed-vlan
-/// none|all`, or one line per VLAN added to a trunk (`allowed-vlan N`) or hybrid port
-/// (`allowed-vlan add N`). One row per interface and kind, not per line: a port with 200
-/// tagged VLANs is one row with 200 numbers, so the template state stays small.
+/// none|all`, or one line per VLAN of a trunk or hybrid port ([`added`]). One row per
+/// interface and kind, not per line: a port with 200 tagged VLANs is one row with 200
+/// numbers, so the template state stays small.
 #[derive(Serialize)]
 struct Member {
     iface: String,
     kind: &'static str,
     mode: String,
     vlans: Vec<u16>,
+}
+
+/// The lines of the VLANs a trunk or hybrid interface carries, one per VLAN. A hybrid port's
+/// are `allowed-vlan add N`, as Onyx prints them (Cray's captures). A trunk's follow its
+/// `allowed-vlan none`: the first bare (`allowed-vlan 123`, as the one trunk capture,
+/// intel-mfd, prints it), every further one with `add`. Whether a bare list replaces the
+/// port's list or adds to it is not confirmed on a switch (the manual's syntax reads as
+/// replacing: [`crate::lab::cli::Unconfirmed::TrunkListReplaces`]); after `none` these lines
+/// mean the same under both readings, so pasting a golden gives every VLAN.
+fn added(i: &Iface, a: &super::Allowed) -> Vec<Member> {
+    let mut vlans = a.vlans.iter().map(|v| v.get());
+    let row = |kind, vlans: Vec<u16>| Member {
+        iface: i.to_string(),
+        kind,
+        mode: a.mode.to_string(),
+        vlans,
+    };
+    let first = match a.mode {
+        crate::types::SwitchportMode::Hybrid => None,
+        _ => vlans.next().map(|v| row("allowed", vec![v])),
+    };
+    let rest: Vec<u16> = vlans.collect();
+    first
+        .into_iter()
+        .chain((!rest.is_empty()).then(|| row("add", rest)))
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -632,19 +658,7 @@ impl<'a> View<'a> {
         }
         for (i, e) in &c.interfaces {
             if let Some(a) = &e.allowed {
-                let kind = if a.mode == crate::types::SwitchportMode::Hybrid {
-                    "add"
-                } else {
-                    "allowed"
-                };
-                if !a.vlans.is_empty() {
-                    members.push(Member {
-                        iface: i.to_string(),
-                        kind,
-                        mode: a.mode.to_string(),
-                        vlans: a.vlans.iter().map(|v| v.get()).collect(),
-                    });
-                }
+                members.extend(added(i, a));
             }
         }
         let vlan = VlanView {

@@ -497,6 +497,9 @@ impl Dscp {
 pub struct Vlan(u16);
 
 impl Vlan {
+    /// VLAN 1, the default VLAN every switch has.
+    pub const DEFAULT: Vlan = Vlan(1);
+
     pub fn new(v: i64) -> Result<Self, String> {
         if (1..=4094).contains(&v) {
             Ok(Vlan(v as u16))

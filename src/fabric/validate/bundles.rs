@@ -1,10 +1,10 @@
 //! Port-channels and MLAG port-channels: their numbers and LACP modes as written, members
-//! that agree, the bundle taking its members' L2 and QoS settings, and an MLAG port-channel
-//! equal on both switches of its pair.
+//! that agree and reach one device, the bundle taking its members' L2 and QoS settings, and
+//! an MLAG port-channel equal on both switches of its pair.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::super::{Lacp, PortSettings};
+use super::super::{Lacp, Peer, PortSettings};
 use super::mlag::Pair;
 use super::{Cx, Pending, describe_ports};
 use crate::diag::{Diagnostic, Span};
@@ -34,9 +34,11 @@ pub(super) fn lacp_mode(s: &str) -> Result<Lacp, crate::types::Invalid> {
     )
 }
 
-/// Port-channels and MLAG port-channels: members agree, the bundle takes their L2 and QoS
-/// settings; an MLAG port-channel is on a pair's switch, and both switches agree on it.
+/// Port-channels and MLAG port-channels: members agree and reach one device, the bundle
+/// takes their L2 and QoS settings; an MLAG port-channel is on a pair's switch, and both
+/// switches agree on it.
 pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair]) {
+    one_device(cx, pending, pairs);
     let empty_at = |cx: &Cx| Span {
         file: cx.file,
         start: 0,
@@ -165,4 +167,140 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
             }
         }
     }
+}
+
+/// A bundle member with a peer: its switch, its port as the switch names it, what it reaches
+/// and where its peer is written.
+struct Member<'a> {
+    switch: &'a str,
+    port: String,
+    device: Device,
+    at: Span,
+}
+
+/// What a cable reaches, as a bundle sees it: a host, a switch, or an MLAG pair (one device
+/// to a bundle on the far side: a port-channel to both switches of a pair is one LAG).
+struct Device {
+    /// Compared: host and switch names are case-insensitive.
+    key: String,
+    /// As written.
+    shown: String,
+}
+
+impl PartialEq for Device {
+    fn eq(&self, other: &Device) -> bool {
+        self.key == other.key
+    }
+}
+
+fn device(peer: &Peer, pairs: &[Pair]) -> Device {
+    match peer {
+        Peer::Host { host, .. } => Device {
+            key: format!("host {}", host.to_lowercase()),
+            shown: format!("`{host}`"),
+        },
+        Peer::Switch { switch, .. } => {
+            let name = switch.as_str();
+            let pair = pairs
+                .iter()
+                .find(|p| p.switches.iter().any(|s| s.eq_ignore_ascii_case(name)));
+            match pair {
+                Some(p) => Device {
+                    key: format!("pair {}", p.switches.join(" ").to_lowercase()),
+                    shown: format!("the MLAG pair `{}`/`{}`", p.switches[0], p.switches[1]),
+                },
+                None => Device {
+                    key: format!("switch {}", name.to_lowercase()),
+                    shown: format!("`{name}`"),
+                },
+            }
+        }
+    }
+}
+
+/// A bundle's members reach one device: a port-channel's on its switch, an MLAG
+/// port-channel's on both switches of its pair. Members with no peer written say nothing.
+/// Each member that reaches another device than most do (the first member's, on a tie) is
+/// one error, at its peer, naming the device the others reach. An MLAG port-channel on a
+/// switch outside a pair is E121's, not checked here.
+fn one_device(cx: &mut Cx, pending: &BTreeMap<String, Pending>, pairs: &[Pair]) {
+    for ((switches, mlag, id), members) in &members_with_peers(pending, pairs) {
+        // Members in the order of the pair's switches, then of their ports.
+        let order = |m: &Member| switches.iter().position(|s| *s == m.switch);
+        let mut members: Vec<&Member> = members.iter().collect();
+        members.sort_by_key(|m| order(m));
+        // The device most members reach, the earliest member's on a tie: that member.
+        let mut count: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for (i, m) in members.iter().enumerate() {
+            count.entry(&m.device.key).or_insert((0, i)).0 += 1;
+        }
+        let Some((_, first)) = count
+            .values()
+            .max_by_key(|(n, first)| (*n, std::cmp::Reverse(*first)))
+        else {
+            continue;
+        };
+        let reference = members[*first];
+        let what = if *mlag {
+            format!("MLAG port-channel {id} (on `{}`)", switches.join("` and `"))
+        } else {
+            format!("port-channel {id}")
+        };
+        for m in members.iter().filter(|m| m.device != reference.device) {
+            let mut d = Diagnostic::error(
+                "E125",
+                format!(
+                    "{}:{} reaches {}, but its {what} reaches {} ({}:{})",
+                    m.switch,
+                    m.port,
+                    m.device.shown,
+                    reference.device.shown,
+                    reference.switch,
+                    reference.port
+                ),
+            )
+            .at(m.at, format!("reaches {}", m.device.shown));
+            if reference.at != m.at {
+                d = d.also(reference.at, format!("reaches {}", reference.device.shown));
+            }
+            cx.push(d.help(format!(
+                "a bundle's members reach one device: cable {}:{} to {}, or give it a port-channel of its own",
+                m.switch, m.port, reference.device.shown
+            )));
+        }
+    }
+}
+
+/// The members with a peer of every bundle, by its switches (one, or an MLAG pair's two), kind
+/// and number.
+type Bundles<'a> = BTreeMap<(Vec<&'a str>, bool, u16), Vec<Member<'a>>>;
+
+fn members_with_peers<'a>(
+    pending: &'a BTreeMap<String, Pending>,
+    pairs: &'a [Pair],
+) -> Bundles<'a> {
+    let mut bundles = Bundles::new();
+    for (name, p) in pending {
+        let pair = pairs.iter().find(|x| x.switches.contains(name));
+        for (port, s) in &p.switch.ports {
+            let (Some(b), Some(peer), Some(at)) = (s.bundle, &s.peer, p.peers.get(port)) else {
+                continue;
+            };
+            let switches = match (b.mlag, pair) {
+                (false, _) => vec![name.as_str()],
+                (true, Some(x)) => x.switches.iter().map(String::as_str).collect(),
+                (true, None) => continue,
+            };
+            bundles
+                .entry((switches, b.mlag, b.id))
+                .or_default()
+                .push(Member {
+                    switch: name,
+                    port: p.switch.port_name(*port),
+                    device: device(peer, pairs),
+                    at: *at,
+                });
+        }
+    }
+    bundles
 }

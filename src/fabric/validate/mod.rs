@@ -125,6 +125,8 @@ struct Pending {
     /// A routed host port's address, and the bundle a port joins, from the port map.
     addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
     bundles: BTreeMap<Port, At<super::Bundle>>,
+    /// Where each resolved port's peer is written (the port map's `peer`, or a link's end).
+    peers: BTreeMap<Port, Span>,
     /// What the switch's QoS implies for every port (a preset's settings, PFC mode by
     /// default), beneath `port_defaults`.
     implied: Layer,
@@ -464,6 +466,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             disabled: BTreeMap::new(),
             addresses: BTreeMap::new(),
             bundles: BTreeMap::new(),
+            peers: BTreeMap::new(),
             implied,
             index,
             l3_mtu: BTreeMap::new(),
@@ -1004,6 +1007,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         ),
                     },
                 );
+            }
+            if let Some((_, at)) = peer {
+                p.peers.insert(port, *at);
             }
             sw.ports.insert(
                 port,
