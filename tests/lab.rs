@@ -115,8 +115,8 @@ fn carried(sw: &Switch, port: u16) -> Option<(bool, Vec<u16>)> {
 
 /// `allowed-vlan LIST` replaces a trunk's or hybrid port's list, `add` and `remove` change
 /// it, `none` and `all` are what they say, and `remove` on a port carrying every VLAN leaves
-/// the switch's other VLANs listed (`lab::cli::Unconfirmed::TrunkListReplaces`,
-/// `RemoveFromAll`). The running config prints a trunk's list as the compiled configs do:
+/// the switch's other VLANs listed (`onyx::UNCONFIRMED`:
+/// the trunk rows). The running config prints a trunk's list as the compiled configs do:
 /// `none`, the first VLAN bare, the rest with `add`.
 #[test]
 fn allowed_vlan_lists_are_replaced_added_to_and_removed_from() {

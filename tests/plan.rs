@@ -117,7 +117,7 @@ fn there_are_at_least_25_plan_fixtures() {
 
 /// Plans change a trunk's or hybrid port's VLANs with `allowed-vlan none|all` and `add` or
 /// `remove`, never the bare list (which replaces the list, as the manual's syntax reads, and
-/// which the switch may read otherwise: `lab::cli::Unconfirmed::TrunkListReplaces`). Over every
+/// which the switch may read otherwise: `onyx::UNCONFIRMED`). Over every
 /// pair of these states, on a port and on a port-channel, the plan and its roll-back have no
 /// bare list, and typed into a lab switch (which replaces on a bare list) they reach their
 /// target.

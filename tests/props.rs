@@ -318,7 +318,7 @@ proptest! {
         let mut after = running.clone();
         for step in &plan {
             // Every planned command is one the grammar reads back; a VLAN list changes by
-            // `add` and `remove`, never by the bare list (`Unconfirmed::TrunkListReplaces`).
+            // `add` and `remove`, never by the bare list (`onyx::UNCONFIRMED`).
             let line = step.command.to_string();
             prop_assert!(!matches!(step.command, Command::Interface(_, IfaceCmd::AllowedVlan(_, AllowedVlan::Set(_)))), "{}", line);
             prop_assert_eq!(fabric::onyx::command::parse(&line), Ok(Some(step.command.clone())), "{}", line);

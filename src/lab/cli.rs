@@ -139,23 +139,6 @@ pub enum Unconfirmed {
     RoceMixed,
     /// … and a field `roce` would fill (the application TLV, congestion control).
     RoceNone,
-    /// `switchport trunk|hybrid allowed-vlan LIST` (no `add`) replaces the port's list. The
-    /// reference's syntax (`onyx-cli.md` §a.8) puts the bare list beside `none|all`, apart
-    /// from `add|remove <list>`; a public MLAG recipe types `allowed-vlan 10` then `allowed-vlan
-    /// add 20-23`; HPE's dHCI scripts and Ansible's `onyx_l2_interface` always send `add`;
-    /// MLNX-OS was seen printing `allowed-vlan none` then `allowed-vlan add N` per VLAN
-    /// (Emulab, `tbsetup/snmpit/snmpit_mellanox.pm`). The one trunk capture
-    /// (`corpus/onyx/intel-mfd…cfg`) prints `allowed-vlan none`, then a single bare
-    /// `allowed-vlan 123`, which reads the same either way. No capture shows two VLANs, so the
-    /// compiled configs print what is right under both readings: `none`, the port's first
-    /// VLAN bare, every further VLAN with `add`; plans send only `add`/`remove`.
-    TrunkListReplaces,
-    /// `allowed-vlan remove N` on a port carrying every VLAN: the port then carries every
-    /// VLAN the switch has (VLAN 1 and those created) but N, listed (`none`, then the VLANs),
-    /// so a VLAN created later is not added. MLNX-OS was seen doing so (Emulab,
-    /// `snmpit_mellanox.pm`: deleting a VLAN from a trunk turns `allowed-vlan all` into
-    /// `allowed-vlan none` and `allowed-vlan add N` lines); no Onyx capture shows it.
-    RemoveFromAll,
 }
 
 impl Unconfirmed {
@@ -205,12 +188,6 @@ impl Unconfirmed {
             Unconfirmed::RoceOff => "disabled",
             Unconfirmed::RoceMixed => "mixed",
             Unconfirmed::RoceNone => "N/A",
-            Unconfirmed::TrunkListReplaces => {
-                "allowed-vlan LIST replaces the list; compiled: none, the first VLAN bare, the rest with add"
-            }
-            Unconfirmed::RemoveFromAll => {
-                "allowed-vlan remove N on every VLAN: the switch's VLANs but N, listed"
-            }
         }
     }
 

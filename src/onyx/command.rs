@@ -233,7 +233,7 @@ pub enum AllowedVlan {
     All,
     /// `allowed-vlan LIST`: the list replaces what the port carried, as the manual's syntax
     /// `allowed-vlan {none|all|<list>}` beside `allowed-vlan {add|remove} <list>` reads
-    /// (UNCONFIRMED on a switch: [`crate::lab::cli::Unconfirmed::TrunkListReplaces`]).
+    /// (UNCONFIRMED on a switch: [`UNCONFIRMED`](crate::onyx::UNCONFIRMED)).
     Set(Vlans),
     /// `allowed-vlan add LIST`.
     Add(Vlans),

@@ -78,6 +78,14 @@ pub const SECTION_ORDER: &[&str] = &[
 /// What the model prints or reads without a capture to confirm it: each choice, and why.
 pub const UNCONFIRMED: &[(&str, &str)] = &[
     (
+        "`switchport trunk|hybrid allowed-vlan LIST` (no `add`) replaces the port's list; compiled configs print a trunk's `none`, its first VLAN bare, every further VLAN with `add` (right under either reading); plans send only `add`/`remove`",
+        "the reference's syntax (`onyx-cli.md` §a.8) puts the bare list beside `none|all`, apart from `add|remove <list>`; a public MLAG recipe types `allowed-vlan 10` then `allowed-vlan add 20-23`; HPE's dHCI scripts and Ansible's `onyx_l2_interface` always send `add`; MLNX-OS was seen printing `allowed-vlan none` then `allowed-vlan add N` per VLAN (Emulab, `tbsetup/snmpit/snmpit_mellanox.pm`); the one trunk capture (`corpus/onyx/intel-mfd…cfg`) prints `none` then a single bare `allowed-vlan 123`, which reads the same either way; no capture shows two VLANs",
+    ),
+    (
+        "`allowed-vlan remove N` on a port carrying every VLAN leaves every VLAN the switch has (VLAN 1 and those created) but N, listed (`none`, then the VLANs), so a VLAN created later is not added",
+        "MLNX-OS was seen doing so (Emulab, `snmpit_mellanox.pm`: deleting a VLAN from a trunk turns `allowed-vlan all` into `allowed-vlan none` and `allowed-vlan add N` lines); no Onyx capture shows it",
+    ),
+    (
         "`interface vlan N mtu M`, without `force`, in \"L3 configuration\" after the creation lines",
         "no capture prints a VLAN interface's MTU; Cray's CSM session types `interface vlan 6 mtu 9184` in configuration mode, and the manual's `mtu` takes `force` on Ethernet ports only",
     ),
@@ -720,7 +728,7 @@ impl Config {
 /// nothing; removing from it leaves every VLAN the switch has (VLAN 1 and those created) but
 /// the ones removed, listed: MLNX-OS was seen turning `allowed-vlan all` into `allowed-vlan
 /// none` and one `allowed-vlan add N` per VLAN once a VLAN was deleted from the port
-/// (UNCONFIRMED on Onyx: [`crate::lab::cli::Unconfirmed::RemoveFromAll`]).
+/// (UNCONFIRMED on Onyx: [`UNCONFIRMED`]).
 fn apply_allowed(
     e: &mut Interface,
     mode: SwitchportMode,

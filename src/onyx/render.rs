@@ -325,7 +325,7 @@ struct Member {
 /// `allowed-vlan none`: the first bare (`allowed-vlan 123`, as the one trunk capture,
 /// intel-mfd, prints it), every further one with `add`. Whether a bare list replaces the
 /// port's list or adds to it is not confirmed on a switch (the manual's syntax reads as
-/// replacing: [`crate::lab::cli::Unconfirmed::TrunkListReplaces`]); after `none` these lines
+/// replacing: [`UNCONFIRMED`](crate::onyx::UNCONFIRMED)); after `none` these lines
 /// mean the same under both readings, so pasting a golden gives every VLAN.
 fn added(i: &Iface, a: &super::Allowed) -> Vec<Member> {
     let mut vlans = a.vlans.iter().map(|v| v.get());
