@@ -107,6 +107,10 @@ pub struct Diagnostic {
     /// Other places involved, e.g. the first of two conflicting definitions.
     pub secondary: Vec<Label>,
     pub help: Option<String>,
+    /// What follows from the same mistake, folded under it ([`fold`]): one line each.
+    pub notes: Vec<String>,
+    /// How many more diagnostics like this one (its code, its place) were folded into it.
+    pub folded: usize,
 }
 
 impl Diagnostic {
@@ -118,6 +122,8 @@ impl Diagnostic {
             primary: None,
             secondary: Vec::new(),
             help: None,
+            notes: Vec::new(),
+            folded: 0,
         }
     }
 
@@ -153,6 +159,12 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
+    /// A line of what else follows from this diagnostic's mistake.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
     /// Sort key: file, position, code. Rendering in this order keeps output stable.
     pub fn sort_key(&self) -> (Option<Span>, &'static str, &str) {
         (
@@ -161,6 +173,56 @@ impl Diagnostic {
             &self.message,
         )
     }
+}
+
+/// One mistake, one diagnostic: diagnostics whose primary label is at the same place (the
+/// line that must change) are folded under the first of them, an error before a warning: the
+/// same code again is counted ("and 15 more like it"), another code is a note naming what else
+/// follows from that line. The result is sorted by file position. A diagnostic without a
+/// place is kept as it is.
+pub fn fold(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags.sort_by(|a, b| {
+        let at = |d: &Diagnostic| d.primary.as_ref().map(|l| l.span);
+        (at(a), a.severity, a.code, &a.message).cmp(&(at(b), b.severity, b.code, &b.message))
+    });
+    diags.dedup();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    // Per head: how many more of its own code, and of each other code (first message, count).
+    type More = (usize, Vec<(&'static str, String, usize)>);
+    let mut more: Vec<More> = Vec::new();
+    for d in diags {
+        let span = d.primary.as_ref().map(|l| l.span);
+        let head = out
+            .last()
+            .filter(|h| span.is_some() && h.primary.as_ref().map(|l| l.span) == span);
+        if head.is_none() {
+            out.push(d);
+            more.push((0, Vec::new()));
+            continue;
+        }
+        let head_code = out.last().map(|h| h.code);
+        let (same, others) = more.last_mut().expect("a head");
+        if head_code == Some(d.code) {
+            *same += 1 + d.folded;
+        } else if let Some(o) = others.iter_mut().find(|o| o.0 == d.code) {
+            o.2 += 1 + d.folded;
+        } else {
+            others.push((d.code, d.message, 1 + d.folded));
+        }
+    }
+    for (d, (same, others)) in out.iter_mut().zip(more) {
+        d.folded += same;
+        for (code, message, n) in others {
+            let also = if n > 1 {
+                format!(" (and {} more like it)", n - 1)
+            } else {
+                String::new()
+            };
+            d.notes
+                .push(format!("this line also causes {code}: {message}{also}"));
+        }
+    }
+    out
 }
 
 /// Renders diagnostics like rustc: `error[E012]: message`, ` --> file:line:col`, the source
@@ -196,6 +258,13 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
             );
         }
         let mut report: Vec<Group<'_>> = vec![group];
+        let more =
+            (d.folded > 0).then(|| format!("and {} more like it from the same line", d.folded));
+        for note in more.iter().chain(&d.notes) {
+            report.push(Group::with_title(
+                Level::NOTE.secondary_title(note.as_str()),
+            ));
+        }
         if let Some(help) = &d.help {
             report.push(Group::with_title(
                 Level::HELP.secondary_title(help.as_str()),

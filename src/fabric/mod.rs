@@ -447,13 +447,52 @@ pub fn read(
             let (fabric, diags) = validate(&loaded.raw, loaded.file);
             // A key written twice is an error even when the rest validates.
             let fabric = fabric.filter(|_| loaded.diagnostics.is_empty());
-            (
-                fabric,
-                loaded.diagnostics.into_iter().chain(diags).collect(),
-            )
+            let mut load_diags = loaded.diagnostics;
+            let diags = twice_written_switches(&loaded.raw, sources, &mut load_diags, diags);
+            (fabric, load_diags.into_iter().chain(diags).collect())
         }
         Err(d) => (None, vec![d]),
     })
+}
+
+/// A switch written twice (E013) loses one of its entries, and with it the ports its hosts
+/// and links are cabled to: the hosts cabled to no switch port (E130) and the links to a
+/// switch no entry declares (E050) follow from that one mistake and are folded under it.
+fn twice_written_switches(
+    raw: &raw::RawFabric,
+    sources: &crate::diag::Sources,
+    load: &mut [crate::diag::Diagnostic],
+    diags: Vec<crate::diag::Diagnostic>,
+) -> Vec<crate::diag::Diagnostic> {
+    const FOLLOW: [&str; 2] = ["E130", "E050"];
+    let is_switch_key = |d: &crate::diag::Diagnostic| {
+        d.code == "E013"
+            && d.primary.as_ref().is_some_and(|l| {
+                let key = sources.text(l.span.file).get(l.span.start..l.span.end);
+                raw.switches
+                    .0
+                    .iter()
+                    .any(|(k, _)| Some(k.get().as_str()) == key)
+            })
+    };
+    let Some(head) = load.iter_mut().find(|d| is_switch_key(d)) else {
+        return diags;
+    };
+    let (follow, kept): (Vec<_>, Vec<_>) =
+        diags.into_iter().partition(|d| FOLLOW.contains(&d.code));
+    for code in FOLLOW {
+        let of: Vec<&crate::diag::Diagnostic> = follow.iter().filter(|d| d.code == code).collect();
+        if let Some(first) = of.first() {
+            let n: usize = of.iter().map(|d| 1 + d.folded).sum();
+            let more = match n {
+                1 => String::new(),
+                n => format!(" (and {} more like it)", n - 1),
+            };
+            head.notes
+                .push(format!("this also causes {code}: {}{more}", first.message));
+        }
+    }
+    kept
 }
 
 /// The JSON Schema of the fabric format, for editors (yaml-language-server) and CI.

@@ -253,6 +253,24 @@ struct Claim {
     peer: Option<At<Peer>>,
 }
 
+/// The host ports a refused entry's peer names (patterns expanded as far as they read),
+/// noted with the entry's key.
+fn refused_peers(cx: &mut Cx, entry: &RawPort, at: Span) {
+    let Some(peer) = &entry.peer else { return };
+    let (Ok(hosts), Some(Ok(nics))) = (
+        values::expand_pattern(peer.host.get()),
+        peer.port.as_ref().map(|p| values::expand_pattern(p.get())),
+    ) else {
+        return;
+    };
+    for (i, host) in hosts.iter().enumerate() {
+        let nic = nics.get(i).or(nics.first());
+        if let Some(nic) = nic {
+            cx.refused_peers.insert((host.clone(), nic.clone()), at);
+        }
+    }
+}
+
 /// Validates a parsed fabric. Returns the fabric when there is no error, and every diagnostic
 /// (errors and warnings) either way.
 pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnostic>) {
@@ -260,6 +278,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         file,
         diags: Vec::new(),
         oses: BTreeMap::new(),
+        refused_peers: BTreeMap::new(),
     };
 
     let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
@@ -567,6 +586,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             let none = BTreeMap::new();
             let disabled = if split_only { &none } else { &p.disabled };
             let usable = check_ports(&mut cx, &p.switch, disabled, &ports, at, split_only);
+            if !usable {
+                refused_peers(&mut cx, entry, at);
+            }
             if !usable || !has_settings {
                 continue;
             }
@@ -1101,10 +1123,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             .map(|p| (p.switch.hostname.clone(), p.switch))
             .collect(),
     };
-    cx.diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    cx.diags.dedup();
-    let ok = !cx.diags.iter().any(Diagnostic::is_error);
-    (ok.then_some(fabric), cx.diags)
+    let diags = crate::diag::fold(cx.diags);
+    let ok = !diags.iter().any(Diagnostic::is_error);
+    (ok.then_some(fabric), diags)
 }
 
 #[cfg(test)]

@@ -150,6 +150,7 @@ pub(super) fn hosts(
         }
     }
 
+    let misnamed = misnamed_ports(&out, &cabled, &port_keys);
     let mut misfits: Misfits = BTreeMap::new();
     for (name, host) in &out {
         let name = name.as_str();
@@ -162,6 +163,24 @@ pub(super) fn hosts(
                 .filter(|p| host.ports.contains_key(*p))
             else {
                 let known: Vec<&str> = host.ports.keys().map(String::as_str).collect();
+                let moved = c
+                    .nic_port
+                    .as_ref()
+                    .and_then(|p| misnamed.get(&(name.to_string(), p.clone())));
+                if let (Some((best, key)), Some(p)) = (moved, &c.nic_port) {
+                    cx.push(
+                        Diagnostic::error(
+                            "E131",
+                            format!(
+                                "the switch ports cabled to `{name}` name its port `{p}`, but `{name}` declares `{best}`"
+                            ),
+                        )
+                        .at(*key, format!("declared as `{best}`"))
+                        .also(c.at, format!("`{p}` here"))
+                        .help(format!("did you mean `{p}`? Rename the port here: this line names it for every host of its entry")),
+                    );
+                    continue;
+                }
                 let mut d = Diagnostic::error(
                     "E131",
                     match &c.nic_port {
@@ -219,9 +238,23 @@ pub(super) fn hosts(
             }
         }
         for port in host.ports.keys() {
-            if !seen.contains_key(port.as_str())
-                && let Some(at) = port_keys.get(&(name.to_string(), port.clone()))
-            {
+            let renamed = misnamed
+                .iter()
+                .any(|((h, _), (best, _))| h == name && best == port);
+            if seen.contains_key(port.as_str()) || renamed {
+                continue;
+            }
+            if let Some(entry) = cx.refused_peers.get(&(name.to_string(), port.clone())) {
+                // Its cable is in an entry refused for its ports: that entry's error.
+                let entry = *entry;
+                cx.push(
+                    Diagnostic::error(
+                        "E130",
+                        format!("`{name}` port `{port}` is cabled to no switch port"),
+                    )
+                    .at(entry, "the entry that cables it is refused"),
+                );
+            } else if let Some(at) = port_keys.get(&(name.to_string(), port.clone())) {
                 cx.push(
                     Diagnostic::error(
                         "E130",
@@ -237,6 +270,59 @@ pub(super) fn hosts(
     }
     misfit_mtus(cx, misfits, &mtu_at);
     (out, mtu_at)
+}
+
+/// Host ports declared under one name and cabled under another: a declared port no cable
+/// names, the close name (`did_you_mean`) that several peer entries give instead. The line
+/// to change is then the one declaring the port (it names the port of every host of its
+/// entry), not each peer: by (host, name the peers give), the declared name and its key.
+fn misnamed_ports(
+    hosts: &BTreeMap<Hostname, Host>,
+    cabled: &BTreeMap<String, Vec<Cabled>>,
+    port_keys: &BTreeMap<(String, String), Span>,
+) -> BTreeMap<(String, String), (String, Span)> {
+    // (declared port's key, name the peers give) → (host, declared name), and the peers.
+    type Guess = (Span, String);
+    let mut guesses: BTreeMap<Guess, (Vec<(String, String)>, BTreeSet<Span>)> = BTreeMap::new();
+    for (name, host) in hosts {
+        let cables = cabled.get(name.as_str()).map_or(&[][..], Vec::as_slice);
+        let named: BTreeSet<&str> = cables
+            .iter()
+            .filter_map(|c| c.nic_port.as_deref())
+            .collect();
+        for c in cables {
+            let Some(p) = c
+                .nic_port
+                .as_deref()
+                .filter(|p| !host.ports.contains_key(*p))
+            else {
+                continue;
+            };
+            let unused = host
+                .ports
+                .keys()
+                .map(String::as_str)
+                .filter(|k| !named.contains(k));
+            let Some(best) = did_you_mean(p, unused) else {
+                continue;
+            };
+            let Some(key) = port_keys.get(&(name.to_string(), best.to_string())) else {
+                continue;
+            };
+            let e = guesses.entry((*key, p.to_string())).or_default();
+            e.0.push((name.to_string(), best.to_string()));
+            e.1.insert(c.at);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for ((key, p), (hosts, peers)) in guesses {
+        if peers.len() > 1 {
+            for (h, best) in hosts {
+                out.insert((h, p.clone()), (best, key));
+            }
+        }
+    }
+    out
 }
 
 /// E132, once per line to change: the hosts whose frames do not fit the switch ports they are

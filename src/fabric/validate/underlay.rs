@@ -88,6 +88,8 @@ struct Node {
     asn: u32,
     router_id: Ipv4Addr,
     at: Span,
+    /// Where the AS comes from: the switch's `asn` when written, else its role's scheme.
+    asn_at: Span,
 }
 
 /// The routed underlay: AS numbers, loopbacks and router-ids, a subnet per routed cable, BGP
@@ -166,7 +168,7 @@ pub(super) fn underlay(
             },
             None => None,
         };
-        let needs_id = scheme.is_some_and(|(shared, _, pool, _)| {
+        let needs_id = scheme.is_some_and(|(shared, _, pool, _, _)| {
             (rs.asn.is_none() && bgp.and_then(|b| b.asn.as_ref()).is_none() && shared.is_none())
                 || (rs.loopback.is_none() && pool.is_some())
         });
@@ -178,6 +180,11 @@ pub(super) fn underlay(
         } else {
             None
         };
+        let written_asn = rs.asn.as_ref().or(bgp.and_then(|b| b.asn.as_ref()));
+        let asn_at = written_asn
+            .map(|v| cx.span(v))
+            .or(scheme.map(|(_, _, _, _, asn_at)| asn_at))
+            .unwrap_or(at);
         let explicit_asn = match (&rs.asn, bgp.and_then(|b| b.asn.as_ref())) {
             (Some(a), Some(b)) => {
                 cx.push(
@@ -194,7 +201,7 @@ pub(super) fn underlay(
             (None, None) => None,
         };
         let asn = explicit_asn.or_else(|| {
-            let (shared, base, _, sat) = scheme?;
+            let (shared, base, _, _, sat) = scheme?;
             shared.or_else(|| {
                 let n = u64::from(base?) + id?;
                 match u32::try_from(n) {
@@ -213,7 +220,7 @@ pub(super) fn underlay(
         });
         let loopback = match &rs.loopback {
             Some(v) => ipv4(cx, v, "loopback"),
-            None => scheme.and_then(|(_, _, pool, sat)| {
+            None => scheme.and_then(|(_, _, pool, sat, _)| {
                 let (pool, id) = (pool?, id?);
                 match pool.nth(id) {
                     Some(a) => Some(a),
@@ -242,8 +249,8 @@ pub(super) fn underlay(
         if let Some(asn) = asn {
             let Some(router_id) = router_id else {
                 // A role whose loopback pool did not check was reported already.
-                let pool_failed =
-                    rs.loopback.is_none() && scheme.is_some_and(|(_, _, pool, _)| pool.is_none());
+                let pool_failed = rs.loopback.is_none()
+                    && scheme.is_some_and(|(_, _, pool, _, _)| pool.is_none());
                 if pool_failed {
                     continue;
                 }
@@ -262,6 +269,7 @@ pub(super) fn underlay(
                     asn,
                     router_id,
                     at,
+                    asn_at,
                 },
             );
         } else if routed_switches.contains(name.as_str()) {
@@ -335,11 +343,16 @@ pub(super) fn underlay(
         if !told.insert((a.clone(), b.clone())) {
             continue;
         }
-        cx.push(
-            Diagnostic::error(code, msg)
-                .at(nodes[&b].at, b.clone())
-                .also(nodes[&a].at, a.clone()),
-        );
+        let d = Diagnostic::error(code, msg);
+        // A duplicate AS is at the `asn` lines that give it (or the scheme that derives it).
+        let d = if code == "E113" && nodes[&b].asn_at != nodes[&a].asn_at {
+            d.at(nodes[&b].asn_at, format!("`{b}`'s AS"))
+                .also(nodes[&a].asn_at, format!("`{a}`'s AS"))
+                .help("each leaf has an AS of its own in eBGP: change one `asn`, or remove both and let `routing.leaf.asn_base` number them by id")
+        } else {
+            d.at(nodes[&b].at, b.clone()).also(nodes[&a].at, a.clone())
+        };
+        cx.push(d);
     }
 
     // Routed cables: written addresses at both ends, else a subnet from the leaf's id and
@@ -603,7 +616,9 @@ pub(super) fn underlay(
 
 /// One role's numbering: a shared AS or a base for one AS per switch, the loopback pool, and
 /// where it is written.
-type Scheme = (Option<u32>, Option<u32>, Option<Ipv4Net>, Span);
+/// A role's scheme: its shared AS or AS base, its loopback pool and where that is written,
+/// and where its AS is written (`asn` or `asn_base`; the pool's place without either).
+type Scheme = (Option<u32>, Option<u32>, Option<Ipv4Net>, Span, Span);
 
 fn scheme(cx: &mut Cx, role: Role, rr: &RawRoleRouting) -> Scheme {
     let at = cx.span(&rr.loopbacks);
@@ -627,5 +642,10 @@ fn scheme(cx: &mut Cx, role: Role, rr: &RawRoleRouting) -> Scheme {
         _ => {}
     }
     let loopbacks = pool(cx, &rr.loopbacks, "loopback pool");
-    (shared, base, loopbacks, at)
+    let asn_at = rr
+        .asn
+        .as_ref()
+        .or(rr.asn_base.as_ref())
+        .map_or(at, |v| cx.span(v));
+    (shared, base, loopbacks, at, asn_at)
 }

@@ -9,6 +9,9 @@ pub(super) struct Cx {
     pub(super) diags: Vec<Diagnostic>,
     /// Each switch's OS, by lowercase name, for the port names of link ends.
     pub(super) oses: BTreeMap<String, crate::fabric::Os>,
+    /// The host ports a refused port-map entry's peer names, with the entry's key: a host
+    /// port cabled to no switch port because of it follows from that entry's error.
+    pub(super) refused_peers: BTreeMap<(String, String), Span>,
 }
 
 impl Cx {
