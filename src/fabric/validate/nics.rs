@@ -283,7 +283,8 @@ fn misnamed_ports(
 ) -> BTreeMap<(String, String), (String, Span)> {
     // (declared port's key, name the peers give) → (host, declared name), and the peers.
     type Guess = (Span, String);
-    let mut guesses: BTreeMap<Guess, (Vec<(String, String)>, BTreeSet<Span>)> = BTreeMap::new();
+    type Seen = (Vec<(String, String)>, BTreeSet<Span>);
+    let mut guesses: BTreeMap<Guess, Seen> = BTreeMap::new();
     for (name, host) in hosts {
         let cables = cabled.get(name.as_str()).map_or(&[][..], Vec::as_slice);
         let named: BTreeSet<&str> = cables
