@@ -245,6 +245,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         file,
         diags: Vec::new(),
         oses: BTreeMap::new(),
+        foreign: BTreeMap::new(),
     };
 
     let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
@@ -903,6 +904,12 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             }
             let mtu = first!(mtu);
             let trust = first!(trust);
+            if let Some((Trust::Both, at)) = trust
+                && sw.os() == crate::fabric::Os::Os10
+            {
+                let what = "Onyx's trust of DSCP, else PCP; an OS10 trust map trusts one of them (`trust: L3` or `L2`)";
+                target::refuse(&mut cx, sw.os(), name, "trust: both", *at, what);
+            }
             let auto = first!(auto_description).is_none_or(|(a, _)| *a);
             let description = match first!(description) {
                 Some((d, _)) => Some(d.clone()),
@@ -1056,6 +1063,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
+    target::report_foreign(&mut cx);
     let hosts = nics::hosts(&mut cx, raw, &pending);
     let fabric = Fabric {
         hosts,

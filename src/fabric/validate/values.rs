@@ -9,6 +9,8 @@ pub(super) struct Cx {
     pub(super) diags: Vec<Diagnostic>,
     /// Each switch's OS, by lowercase name, for the port names of link ends.
     pub(super) oses: BTreeMap<String, crate::fabric::Os>,
+    /// Keys refused on some switches' OS (E073), reported once per line at the end.
+    pub(super) foreign: super::target::Foreign,
 }
 
 impl Cx {
