@@ -44,7 +44,8 @@
 //! - E048 — ports of one OS10 port group at different speeds, or at a speed no mode of the
 //!   group runs (`port_groups`)
 //! - E050 — malformed link end, or a link to an unknown switch
-//! - E051 — link ends disagree on speed, MTU, PFC or trust
+//! - E051 — link ends disagree on speed, MTU, trust, paused priorities, scheduler or ECN
+//!   (`links`)
 //! - E052 — link ends of different lengths, or a link to itself
 //! - E060 — VLAN id declared twice
 //! - E061 — VLAN name used twice
@@ -954,33 +955,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 ets.extend(l.ets.iter().map(|(k, v)| (*k, v.0)));
             }
             if link_ends.contains(&(name.as_str(), port)) {
-                // What the port runs with, defaults included: native speed, MTU 1500 and
-                // trust L2 are Onyx's defaults (Ethernet Interface and QoS Commands).
                 ends.insert(
                     (name.clone(), port),
-                    LinkEnd {
-                        speed: (
-                            speed
-                                .map(|x| x.0)
-                                .or(native)
-                                .map_or("unknown".into(), |s| s.to_string()),
-                            speed.map(|x| x.1),
-                        ),
-                        mtu: (mtu.map_or(1500, |x| x.0).to_string(), mtu.map(|x| x.1)),
-                        pfc: (
-                            if pfc.is_some_and(|x| x.0) {
-                                "on"
-                            } else {
-                                "off"
-                            }
-                            .to_string(),
-                            pfc.map(|x| x.1),
-                        ),
-                        trust: (
-                            trust.map_or(Trust::L2, |x| x.0).to_string(),
-                            trust.map(|x| x.1),
-                        ),
-                    },
+                    link_end(sw, &stack, speed, native, mtu, pfc, trust, &ets),
                 );
             }
             sw.ports.insert(
@@ -1014,43 +991,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     }
 
     // Both ends of every link agree on what must match, defaults included.
-    for ((sa, pa), (sb, pb), at_a, at_b, _) in &link_pairs {
-        let (Some(a), Some(b)) = (ends.get(&(sa.clone(), *pa)), ends.get(&(sb.clone(), *pb)))
-        else {
-            continue;
-        };
-        for (what, (va, wa), (vb, wb)) in [
-            ("speed", &a.speed, &b.speed),
-            ("mtu", &a.mtu, &b.mtu),
-            ("pfc", &a.pfc, &b.pfc),
-            ("trust", &a.trust, &b.trust),
-        ] {
-            if va == vb {
-                continue;
-            }
-            let mut d = Diagnostic::error(
-                "E051",
-                format!(
-                    "link ends disagree on `{what}`: `{sa}` {pa} has {va}, `{sb}` {pb} has {vb}"
-                ),
-            )
-            .at(*at_a, format!("{sa}:{pa}"))
-            .also(*at_b, format!("{sb}:{pb}"));
-            let show = |w: &Option<Span>, who: &str, v: &str| {
-                w.map(|s| (s, format!("{who} gets {v} here")))
-            };
-            for (s, label) in [
-                show(wa, &format!("{sa}:{pa}"), va),
-                show(wb, &format!("{sb}:{pb}"), vb),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                d = d.also(s, label);
-            }
-            cx.push(d.help("give both ends the same profile, or set the value at both ends"));
-        }
-    }
+    links::ends_agree(&mut cx, &link_pairs, &ends);
 
     network::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
 
@@ -1076,6 +1017,63 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     cx.diags.dedup();
     let ok = !cx.diags.iter().any(Diagnostic::is_error);
     (ok.then_some(fabric), cx.diags)
+}
+
+/// What a link end runs with, defaults included, in the OS-neutral terms E051 compares: native
+/// speed, MTU 1500 (Onyx's default; OS10's 1532-byte frame carries the same 1500-byte
+/// packets) and trust L2 are the format's defaults (`fabric::meaning`); the priorities it
+/// pauses, its scheduler and ECN, each where the user set it.
+#[allow(clippy::too_many_arguments)]
+fn link_end(
+    sw: &Switch,
+    stack: &[&Layer; 4],
+    speed: Option<&At<Speed>>,
+    native: Option<Speed>,
+    mtu: Option<&At<u16>>,
+    pfc: Option<&At<bool>>,
+    trust: Option<&At<Trust>>,
+    ets: &TcMap<Ets>,
+) -> LinkEnd {
+    let mut pauses = BTreeSet::new();
+    if matches!(
+        sw.qos.roce,
+        Some(RoceMode::Lossless | RoceMode::SemiLossless)
+    ) {
+        // The `roce` mode pauses RoCE's priority 3 on every port (`onyx-cli.md` §a.7).
+        pauses.insert(3);
+    } else if pfc.is_some_and(|x| x.0) {
+        let global = sw.qos.pfc.as_ref().filter(|p| p.enabled);
+        pauses.extend(
+            global
+                .iter()
+                .flat_map(|p| p.priorities.iter().map(|x| x.get())),
+        );
+    }
+    let mut ets_at = BTreeMap::new();
+    let mut ecn = BTreeMap::new();
+    for l in stack.iter().rev() {
+        ets_at.extend(l.ets.iter().map(|(k, v)| (*k, v.1)));
+        ecn.extend(l.ecn.iter().map(|(k, v)| (*k, *v)));
+    }
+    LinkEnd {
+        os: sw.os(),
+        speed: (
+            speed
+                .map(|x| x.0)
+                .or(native)
+                .map_or("unknown".into(), |s| s.to_string()),
+            speed.map(|x| x.1),
+        ),
+        mtu: (mtu.map_or(1500, |x| x.0).to_string(), mtu.map(|x| x.1)),
+        trust: (
+            trust.map_or(Trust::L2, |x| x.0).to_string(),
+            trust.map(|x| x.1),
+        ),
+        pauses: (pauses, pfc.map(|x| x.1)),
+        schedule: super::meaning::Schedule::of(ets),
+        ets_at,
+        ecn,
+    }
 }
 
 #[cfg(test)]
