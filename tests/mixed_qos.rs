@@ -173,3 +173,153 @@ fn trust_on_os10_is_trust_on_onyx() {
         (24..32).collect::<Vec<_>>()
     );
 }
+
+/// The lossless recipe written out by hand, as `docs/format.md` documents the preset (the
+/// pool without `memory`, which OS10 does not take).
+const WRITTEN: &str = "qos:
+  pools:
+    roce: { type: lossless, priorities: [3] }
+  pfc: { priorities: [3] }
+  dscp: { roce: 26, cnp: 48 }
+port_defaults:
+  trust: L3
+  pfc: true
+  ecn:
+    3: { min: 150, max: 1500 }
+  ets:
+    3: 50
+    6: strict
+";
+
+const SWITCHES: &str = "stp: on
+switches:
+  spine01: { model: SN2700 }
+  leaf01: { os: os10, os10: 10.5.3.2, model: S5248F-ON }
+links:
+  - { a: spine01:1/1, b: leaf01:ethernet1/1/53 }
+";
+
+/// `qos.preset: roce-lossless` once at the top makes a mixed fabric lossless: it validates (the
+/// cable's ends agree), the OS10 leaf gets the recipe as it would written out (PFC on 3, DSCP
+/// trust, ECN on queue 3, queue 3 40 %, queue 6 strict), and the Onyx spine NVIDIA's lines.
+#[test]
+fn the_preset_makes_a_mixed_fabric_lossless_in_one_line() {
+    let preset = compile(&format!("qos: {{ preset: roce-lossless }}\n{SWITCHES}")).unwrap();
+    let written = compile(&format!("{WRITTEN}{SWITCHES}")).unwrap();
+    assert_eq!(os10_of(&preset["leaf01"]), os10_of(&written["leaf01"]));
+    let leaf = os10_of(&preset["leaf01"]);
+    let queues = os10_queues(leaf, "ethernet1/1/53");
+    assert_eq!(queues[&3], Some(40));
+    assert_eq!(queues[&6], None);
+    assert!(leaf.dcbx);
+    let pfc = leaf
+        .policy_maps
+        .iter()
+        .find(|p| p.kind == QosKind::NetworkQos)
+        .unwrap();
+    assert_eq!(
+        pfc.classes[0].pfc_cos.map(|r| r.iter().collect::<Vec<_>>()),
+        Some(vec![3])
+    );
+    let system = leaf.system_qos.as_ref().and_then(|s| s.trust_map.clone());
+    assert_eq!(system.map(|t| t.0), Some(TrustKind::Dscp));
+    let port = leaf
+        .interfaces
+        .iter()
+        .find(|(k, _)| k.to_string() == "ethernet1/1/53")
+        .unwrap()
+        .1;
+    assert!(port.pfc && port.ets && port.flowcontrol_rx == Some(false));
+    // The Onyx spine: the recipe with its pool of 50 %.
+    let spine = onyx_of(&preset["spine01"]);
+    assert_eq!(spine.pools["roce"].memory.unwrap().hundredths(), 5000);
+    assert!(spine.pfc.enabled);
+}
+
+/// A switch clears the fabric's preset with `qos: { preset: null }`, with an empty `qos:`, or
+/// with a `qos` of its own that does not write it; the others keep it.
+#[test]
+fn a_switch_clears_the_fabric_preset() {
+    for own in [
+        "qos: { preset: null }",
+        "qos:",
+        "qos: { dscp: { roce: 26 } }",
+    ] {
+        let yaml = format!(
+            "stp: on\nqos: {{ preset: roce-lossless }}\nswitches:\n  spine01: {{ model: SN2700 }}\n  bmc01:\n    os: os10\n    model: S3048-ON\n    {own}\n"
+        );
+        let compiled = compile(&yaml).unwrap_or_else(|e| panic!("{own}:\n{e}"));
+        let bmc = os10_of(&compiled["bmc01"]);
+        assert!(bmc.policy_maps.is_empty() && !bmc.dcbx, "{own}: {bmc:?}");
+        assert!(onyx_of(&compiled["spine01"]).pfc.enabled, "{own}");
+    }
+}
+
+/// Where an OS10 model or release cannot run the recipe, the preset's line says so, per
+/// switch: S3048-ON (UNCONFIRMED, `os10::models::NO_ROCE_QOS`), OS10 before 10.3.
+#[test]
+fn the_preset_says_per_switch_where_os10_cannot_run_it() {
+    for (switch, why) in [
+        ("{ os: os10, model: S3048-ON }", "it is an S3048-ON"),
+        (
+            "{ os: os10, os10: 10.2.0.0, model: S5248F-ON }",
+            "it is OS10 10.2.0.0",
+        ),
+    ] {
+        let err = compile(&format!(
+            "qos:\n  preset: roce-lossless\nswitches:\n  sw01: {switch}\n"
+        ))
+        .unwrap_err();
+        assert!(err.contains("error[E034]"), "{err}");
+        assert!(
+            err.contains("OS10 switch `sw01`") && err.contains(why),
+            "{err}"
+        );
+        assert!(err.contains("--> fabric.yaml:2:11"), "{err}");
+    }
+}
+
+/// The mixed fabric made lossless by the preset converges on the lab, over SSH, and a second
+/// push changes nothing.
+#[test]
+fn a_mixed_fabric_with_the_preset_converges_on_the_lab() {
+    let dir = crate::scratch("mixed-qos-preset-lab");
+    let text = std::fs::read_to_string(crate::shared().join("os10/lab/mixed-preset.yaml")).unwrap();
+    std::fs::write(dir.join("mixed.yaml"), text).unwrap();
+    let push = || {
+        crate::run(
+            std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+                .current_dir(&dir)
+                .args(["push", "mixed.yaml", "--lab", "--yes"])
+                .env_remove("FABRIC_PASSWORD")
+                .env_remove("SSH_AUTH_SOCK"),
+        )
+    };
+    let (code, out) = push();
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("leaf01   converged") && out.contains("spine01  converged"),
+        "{out}"
+    );
+    let leaf = crate::push::log_of(&dir, "leaf01");
+    for line in [
+        "pfc-cos 3",
+        "bandwidth percent 40",
+        "trust-map dscp ROCE_TRUST",
+    ] {
+        assert!(leaf.iter().any(|l| l == line), "{line}: {leaf:?}");
+    }
+    let spine = crate::push::log_of(&dir, "spine01");
+    assert!(
+        spine
+            .iter()
+            .any(|l| l.contains("traffic-class 3 dcb ets wrr 50")),
+        "{spine:?}"
+    );
+    let (code, out) = push();
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("leaf01: no change") && out.contains("spine01: no change"),
+        "{out}"
+    );
+}

@@ -27,7 +27,7 @@
 //! - E031 — a switch priority in two pools
 //! - E032 — PFC on a priority no lossless pool maps
 //! - E033 — a lossless pool priority without PFC
-//! - E034 — `roce` mode with pools, or a feature the switch's release lacks
+//! - E034 — `roce` mode with pools, or a feature the switch's release or model lacks
 //! - E035 — ECN minimum above maximum
 //! - E036 — ECN thresholds incomplete or mixed
 //! - E037 — a switch priority listed twice in one list (a pool's, or PFC's)
@@ -401,11 +401,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             .as_ref()
             .or(raw.lldp.as_ref())
             .is_some_and(|v| *v.get());
-        let (qos, implied) = qos(
-            &mut cx,
-            &merged_qos(raw.qos.as_ref(), sw.qos.as_ref()),
-            release,
-        );
+        let merged = merged_qos(raw.qos.as_ref(), sw.qos.as_ref());
+        let (qos, implied) = qos(&mut cx, &merged, release, os);
 
         let set_hostname = sw.set_hostname.as_ref().is_none_or(|v| *v.get());
         let extra = extra(&mut cx, sw.extra.as_ref());
@@ -414,8 +411,11 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         let model_at = cx.span(&sw.model);
         // An OS10 switch has no Onyx release (`onyx` there is E073).
         let release = release.filter(|_| os == crate::fabric::Os::Onyx);
-        if let crate::fabric::Hardware::Onyx(m) = model {
-            model_release(&mut cx, m, model_at, release);
+        match model {
+            crate::fabric::Hardware::Onyx(m) => model_release(&mut cx, m, model_at, release),
+            crate::fabric::Hardware::Os10(m) => {
+                preset::os10_limits(&mut cx, name.get(), m, os10.as_deref(), &merged, &qos)
+            }
         }
         let mut p = Pending {
             switch: Switch {

@@ -255,13 +255,6 @@ fn os10_qos(
     if let Some(v) = &q.roce {
         found.push(("qos.roce", cx.span(v), "Onyx's one-shot `roce` command"));
     }
-    if let Some(v) = &q.preset {
-        found.push((
-            "qos.preset",
-            cx.span(v),
-            "NVIDIA's Onyx recipe; write the pools, PFC and DSCP instead",
-        ));
-    }
     for (_, pool) in q.pools.iter().flat_map(|p| p.0.iter()) {
         if let Some(m) = &pool.memory {
             found.push((
