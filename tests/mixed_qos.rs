@@ -182,6 +182,7 @@ const WRITTEN: &str = "qos:
   pfc: { priorities: [3] }
   dscp: { roce: 26, cnp: 48 }
 port_defaults:
+  mtu: 9216
   trust: L3
   pfc: true
   ecn:
@@ -204,7 +205,10 @@ links:
 /// trust, ECN on queue 3, queue 3 40 %, queue 6 strict), and the Onyx spine NVIDIA's lines.
 #[test]
 fn the_preset_makes_a_mixed_fabric_lossless_in_one_line() {
-    let preset = compile(&format!("qos: {{ preset: roce-lossless }}\n{SWITCHES}")).unwrap();
+    let preset = compile(&format!(
+        "qos: {{ preset: roce-lossless }}\nport_defaults: {{ mtu: 9216 }}\n{SWITCHES}"
+    ))
+    .unwrap();
     let written = compile(&format!("{WRITTEN}{SWITCHES}")).unwrap();
     assert_eq!(os10_of(&preset["leaf01"]), os10_of(&written["leaf01"]));
     let leaf = os10_of(&preset["leaf01"]);
@@ -322,4 +326,25 @@ fn a_mixed_fabric_with_the_preset_converges_on_the_lab() {
         out.contains("leaf01: no change") && out.contains("spine01: no change"),
         "{out}"
     );
+}
+
+/// `docs/format.md`'s QoS keys' table is `fabric::meaning::QOS_KEYS` (rewritten with
+/// `FABRIC_UPDATE_DOCS=1`).
+#[test]
+fn the_qos_keys_table_in_the_docs_is_current() {
+    let path = crate::root().join("docs/format.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let start = doc.find("<!-- qos-keys:").unwrap();
+    let start = start + doc[start..].find('\n').unwrap() + 1;
+    let end = doc.find("<!-- end of qos keys -->").unwrap();
+    let table = fabric::fabric::meaning::markdown();
+    if std::env::var_os("FABRIC_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{}{table}{}", &doc[..start], &doc[end..])).unwrap();
+    } else {
+        assert_eq!(
+            doc[start..end],
+            table,
+            "docs/format.md is stale: FABRIC_UPDATE_DOCS=1 cargo test --test suite mixed_qos::"
+        );
+    }
 }

@@ -102,8 +102,8 @@ pub const QOS_KEYS: &[Row] = &[
         unconfirmed: "that Onyx marks every packet at the maximum, as OS10's `drop-probability 100` does",
     },
     Row {
-        key: "`ecn.TC`: `min_percent`/`max_percent`, `mode: red|both`",
-        onyx: "`… minimum-relative … maximum-relative …`, `congestion-control red|both`",
+        key: "`ecn.TC`: `min_percent`/`max_percent`, `mode: red` or `both`",
+        onyx: "`… minimum-relative … maximum-relative …`, `congestion-control red` (`both`)",
         os10: "refused (E073): a `wred` profile takes KB and marks ECN only",
         sources: "[ONYX-ECN]; [TOR]",
         unconfirmed: "",
@@ -151,6 +151,13 @@ pub const QOS_KEYS: &[Row] = &[
         unconfirmed: "how `roce lossless` prints",
     },
     Row {
+        key: "`mtu` unset (not QoS, but compared across a cable, E051)",
+        onyx: "nothing: 1500",
+        os10: "nothing: 1532",
+        sources: "`onyx-cli.md` §a.8; [OS10-UG] `mtu`",
+        unconfirmed: "OS10's 1532 (no capture leaves it unset)",
+    },
+    Row {
         key: "`qos.preset: roce-lossless`",
         onyx: "the rows above for: pool `roce` lossless 50 % on priority 3, PFC on 3, trust L3, ECN 150/1500 KB on TC3, TC3 WRR 50, TC6 strict (DSCP 26 and 48)",
         os10: "the same rows: no pool (so no `memory`), PFC on 3, the DSCP trust map, `wred ecn` 150/1500 on queue 3, queue 3 40 %, queue 6 `priority`, the others 10 % each",
@@ -158,6 +165,17 @@ pub const QOS_KEYS: &[Row] = &[
         unconfirmed: "as the rows it stands for",
     },
 ];
+
+/// A port's MTU without an `mtu` key, on `os`: Onyx 1500 (its factory default, Ethernet
+/// Interface Commands); OS10 1532 (Dell OS10 user guide, `mtu`; UNCONFIRMED by a capture:
+/// every captured RoCE port sets 9216). Not the same number: a cable whose ends leave it
+/// unset runs two MTUs (E051).
+pub fn default_mtu(os: crate::fabric::Os) -> u16 {
+    match os {
+        crate::fabric::Os::Onyx => 1500,
+        crate::fabric::Os::Os10 => 1532,
+    }
+}
 
 /// The table as Markdown, for `docs/format.md`.
 pub fn markdown() -> String {

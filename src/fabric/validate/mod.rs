@@ -108,7 +108,7 @@ mod underlay;
 mod values;
 
 use extra::extra;
-pub use nics::{ONYX_DEFAULT_MTU, WIRE_OVERHEAD};
+pub use nics::WIRE_OVERHEAD;
 use ports::{LinkEnd, check_ports, describe_ports, endpoint};
 use qos::{merged_qos, qos};
 use values::{Cx, model_release, pattern, release};
@@ -1020,9 +1020,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 }
 
 /// What a link end runs with, defaults included, in the OS-neutral terms E051 compares: native
-/// speed, MTU 1500 (Onyx's default; OS10's 1532-byte frame carries the same 1500-byte
-/// packets) and trust L2 are the format's defaults (`fabric::meaning`); the priorities it
-/// pauses, its scheduler and ECN, each where the user set it.
+/// speed, the OS's MTU (`meaning::default_mtu`) and trust L2 (the format's default on both
+/// OSes) where unset; the priorities it pauses, its scheduler and ECN, each where the user
+/// set it.
 #[allow(clippy::too_many_arguments)]
 fn link_end(
     sw: &Switch,
@@ -1064,7 +1064,11 @@ fn link_end(
                 .map_or("unknown".into(), |s| s.to_string()),
             speed.map(|x| x.1),
         ),
-        mtu: (mtu.map_or(1500, |x| x.0).to_string(), mtu.map(|x| x.1)),
+        mtu: (
+            mtu.map_or(super::meaning::default_mtu(sw.os()), |x| x.0)
+                .to_string(),
+            mtu.map(|x| x.1),
+        ),
         trust: (
             trust.map_or(Trust::L2, |x| x.0).to_string(),
             trust.map(|x| x.1),
