@@ -955,10 +955,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 ets.extend(l.ets.iter().map(|(k, v)| (*k, v.0)));
             }
             if link_ends.contains(&(name.as_str(), port)) {
-                ends.insert(
-                    (name.clone(), port),
-                    link_end(sw, &stack, speed, native, mtu, pfc, trust, &ets),
-                );
+                ends.insert((name.clone(), port), link_end(sw, port, &stack, &ets));
             }
             sw.ports.insert(
                 port,
@@ -1023,17 +1020,15 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 /// speed, the OS's MTU (`meaning::default_mtu`) and trust L2 (the format's default on both
 /// OSes) where unset; the priorities it pauses, its scheduler and ECN, each where the user
 /// set it.
-#[allow(clippy::too_many_arguments)]
-fn link_end(
-    sw: &Switch,
-    stack: &[&Layer; 4],
-    speed: Option<&At<Speed>>,
-    native: Option<Speed>,
-    mtu: Option<&At<u16>>,
-    pfc: Option<&At<bool>>,
-    trust: Option<&At<Trust>>,
-    ets: &TcMap<Ets>,
-) -> LinkEnd {
+fn link_end(sw: &Switch, port: Port, stack: &[&Layer; 4], ets: &TcMap<Ets>) -> LinkEnd {
+    macro_rules! first {
+        ($f:ident) => {
+            stack.iter().find_map(|l| l.$f.as_ref())
+        };
+    }
+    let (speed, mtu, pfc, trust) = (first!(speed), first!(mtu), first!(pfc), first!(trust));
+    let split = port.sub.and(sw.splits.get(&port.parent()).copied());
+    let native = sw.model.native_speed(port.parent(), split);
     let mut pauses = BTreeSet::new();
     if matches!(
         sw.qos.roce,
