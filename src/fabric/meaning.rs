@@ -88,6 +88,13 @@ pub const QOS_KEYS: &[Row] = &[
         unconfirmed: "Onyx's default weights of classes 2 and 3 (the capture sets them strict; 12 and 13 by the pattern)",
     },
     Row {
+        key: "no `ets` and no `ecn` on a port",
+        onyx: "nothing: the eight classes share equally",
+        os10: "nothing: OS10's default scheduler, taken as the same (qos-group N in queue N, equal shares; `audit::view::OS10_DEFAULTS`)",
+        sources: "[NV-ETS]",
+        unconfirmed: "OS10's default queue map and scheduler (no capture shows a port without a queuing policy under load)",
+    },
+    Row {
         key: "`ets.TC: strict`",
         onyx: "`interface ethernet 1/1 traffic-class TC dcb ets strict`",
         os10: "`priority` in the queue's class",
