@@ -654,19 +654,31 @@ fn a_fabric_is_audited_before_deployment_and_by_validate() {
     }
 }
 
-/// `fabric audit FABRIC` checks the compiled configs with the fabric's links: one end of a
-/// leaf-spine cable with other ECN thresholds is found at both ends.
+/// `fabric audit FABRIC` checks the configs with the fabric's links: one end of a
+/// leaf-spine cable marking ECN at other thresholds is found at both ends. A fabric that says
+/// so is E051 when validated (the cable pauses that class), so the difference is a running
+/// config's (`--running`), as drift on a live switch would be.
 #[test]
 fn a_fabric_audit_reads_the_fabrics_links() {
     let dir = crate::scratch("audit-links");
-    let fab = dir.join("ml.yaml");
-    let text = std::fs::read_to_string(crate::root().join("fabrics/ml-cluster.yaml")).unwrap();
-    let host = r#"      1/8/1-1/8/4: { profile: roce-host, peer: { host: "gpu{029..032}", port: ens1f0 } }"#;
-    assert!(text.contains(host));
-    let ecn = "\n      1/25: { ecn: { 3: { min: 100, max: 1000 } } }";
-    std::fs::write(&fab, text.replace(host, &format!("{host}{ecn}"))).unwrap();
-    let (code, out) = fabric(&["audit", fab.to_str().unwrap()]);
-    assert_eq!(code, 0, "{out}");
+    for entry in std::fs::read_dir(crate::root().join("golden/ml-cluster")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let leaf = dir.join("leaf01.cfg");
+    let text = std::fs::read_to_string(&leaf).unwrap();
+    let line = "   interface ethernet 1/9-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500\n";
+    assert!(text.contains(line));
+    let drifted = line.replace("1/9-1/32", "1/9-1/24")
+        + &line
+            .replace("1/9-1/32", "1/25")
+            .replace("150 ", "100 ")
+            .replace("1500", "1000")
+        + &line.replace("1/9-1/32", "1/26-1/32");
+    std::fs::write(&leaf, text.replace(line, &drifted)).unwrap();
+    let running = dir.to_str().unwrap();
+    let (code, out) = fabric(&["audit", "fabrics/ml-cluster.yaml", "--running", running]);
+    assert_eq!(code, 1, "drift: {out}");
     for end in [
         "warning R032 (link-ecn-mismatch): ethernet 1/25: ECN tc 3 ecn minimum-absolute 100",
         "warning R032 (link-ecn-mismatch): ethernet 1/1: ECN tc 3 ecn minimum-absolute 150",

@@ -516,7 +516,9 @@ fn os10_pages_name_ports_as_os10_does() {
                 "L3",
                 "on",
                 "TC3 150-1500 KB",
-                "TC0 wrr 50; TC3 wrr 50; TC6 strict"
+                // Every queue's `bandwidth percent`: the shares of weights 50 on TC0 and TC3
+                // beside Onyx's defaults of the other classes.
+                "TC0 wrr 31; TC1 wrr 8; TC2 wrr 7; TC3 wrr 31; TC4 wrr 7; TC5 wrr 8; TC6 strict; TC7 wrr 8"
             ]
         );
         assert!(page.contains("| OS10 | 10.5.3.2 |"), "{page}");
@@ -588,11 +590,12 @@ fn os10_defaults_and_breakouts() {
     assert_eq!(row("ethernet1/1/13:1")[1], "gpu1 ens1f0");
     assert_eq!(
         &row("ethernet1/1/13:1")[4..8],
-        ["*1532*", "*access 1*", "*none*", "*off*"]
+        ["*1532*", "*access 1*", "L2", "*off*"]
     );
+    // Trust unset is L2 on OS10 as on Onyx: the switch's dot1p trust map.
     assert_eq!(
         &row("ethernet1/1/14")[4..8],
-        ["9216", "*access 1*", "*none*", "*off*"]
+        ["9216", "*access 1*", "L2", "*off*"]
     );
     assert!(
         page.contains("| Breakouts | ethernet1/1/13 (4-way) |"),

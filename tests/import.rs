@@ -159,7 +159,8 @@ fn the_os10_vlt_pair_imports_as_the_fabric_that_made_it() {
         "    lossless: {type: lossless, priorities: [3]}\n",
         "- switches: [leaf-a, leaf-b]\n  system_mac: 00:00:5E:00:01:5E\n",
         "  trust: L3\n",
-        "  ets:\n    0: 50\n    3: 50\n",
+        // Every queue's `bandwidth percent`: the shares the fabric's weights gave.
+        "  ets:\n    0: 31\n    1: 8\n    2: 7\n    3: 31\n    4: 7\n    5: 8\n    6: strict\n    7: 8\n",
         "      ethernet1/1/1: {switchport: trunk, vlans: [10, 20], mlag: 1}\n",
         "      ethernet1/1/9-1/1/16: {vlan: 100, peer: {host: \"gpu-{01..08}\", port: vmnic2}}\n",
         "- {a: leaf-a:ethernet1/1/49-1/1/50, b: leaf-b:ethernet1/1/49-1/1/50, role: ipl}\n",

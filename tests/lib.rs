@@ -13,6 +13,7 @@ mod import;
 mod invalid;
 mod lab;
 mod lab_ssh;
+mod mixed_qos;
 mod network;
 mod os10;
 mod os10_lab;

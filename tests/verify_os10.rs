@@ -709,7 +709,7 @@ fn os10_ecn_and_ets_are_judged_per_port() {
         said(&judged(&f, &devices, &[Family::Qos])),
         [
             "V007 leaf-a ethernet1/1/11: traffic class 3: no marking, the fabric says ECN from 150 KB to 1500 KB",
-            "V008 leaf-a ethernet1/1/11: traffic class 0: not listed, the fabric says bandwidth 50%; traffic class 3: not listed, the fabric says bandwidth 50%; traffic class 6: not listed, the fabric says strict priority",
+            "V008 leaf-a ethernet1/1/11: traffic class 0: not listed, the fabric says bandwidth 31%; traffic class 1: not listed, the fabric says bandwidth 8%; traffic class 2: not listed, the fabric says bandwidth 7%; traffic class 3: not listed, the fabric says bandwidth 31%; traffic class 4: not listed, the fabric says bandwidth 7%; traffic class 5: not listed, the fabric says bandwidth 8%; traffic class 6: not listed, the fabric says strict priority; traffic class 7: not listed, the fabric says bandwidth 8%",
         ]
     );
     let (f, devices) = bitfusion_pair(&[
@@ -731,5 +731,5 @@ fn os10_ecn_and_ets_are_judged_per_port() {
     ]);
     let found = said(&judged(&f, &devices, &[Family::Qos]));
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("V008 leaf-a ethernet1/1/9-1/1/16: traffic class 3: bandwidth 40%, the fabric says bandwidth 50%"), "{found:#?}");
+    assert!(found[0].starts_with("V008 leaf-a ethernet1/1/9-1/1/16: traffic class 3: bandwidth 40%, the fabric says bandwidth 31%"), "{found:#?}");
 }

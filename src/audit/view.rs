@@ -38,9 +38,6 @@ pub const OS10_DEFAULTS: &[(&str, &str)] = &[
     ),
 ];
 
-/// An OS10 port's MTU without an `mtu` line (see [`OS10_DEFAULTS`]).
-const OS10_MTU: u16 = os10::DEFAULT_MTU;
-
 /// One port's (or bundle's) RoCE settings, as the rules read them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortView {
@@ -215,7 +212,7 @@ impl View {
             dcbx: config.lldp,
             default_port: PortView::default(),
             default_trust: Some(Trust::L2),
-            default_mtu: 1500,
+            default_mtu: crate::fabric::meaning::default_mtu(Os::Onyx),
             hardware,
             vlan_ifaces: config
                 .interfaces
@@ -414,7 +411,7 @@ impl View {
                 ..PortView::default()
             },
             default_trust: None,
-            default_mtu: OS10_MTU,
+            default_mtu: crate::fabric::meaning::default_mtu(Os::Os10),
             hardware,
             vlan_ifaces: config
                 .interfaces

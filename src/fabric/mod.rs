@@ -15,6 +15,7 @@ use crate::types::{
 
 pub mod inventory;
 pub mod load;
+pub mod meaning;
 pub mod raw;
 pub mod validate;
 

@@ -71,6 +71,14 @@ impl<T: JsonSchema> JsonSchema for Sp<T> {
     }
 }
 
+/// A key that may be written empty to say "none here" (`qos:` under a switch, `preset:
+/// null`): absent is `None` (with `#[serde(default)]`), written empty `Some(None)`.
+fn written<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
 /// A YAML mapping kept in the order it was written, keys with their positions. Duplicate keys
 /// are refused by the YAML reader before they get here.
 #[derive(Clone, Debug, PartialEq)]
@@ -393,12 +401,14 @@ pub struct RawDscp {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Qos")]
 pub struct RawQos {
-    /// `roce-lossless`: NVIDIA's `roce lossless` recipe written out line by line (a lossless
-    /// pool `roce` of 50 % on priority 3, PFC on 3 globally and on every port, trust L3, ECN
-    /// 150/1500 KB on TC3, TC3 WRR 50, TC6 strict, DSCP 26 for RoCE and 48 for CNP), for any
-    /// release from 3.6.5000. Keys written beside it (`pools`, `pfc`, `dscp`, port settings)
-    /// replace its values.
-    pub preset: Option<Sp<String>>,
+    /// `roce-lossless`: the lossless RoCE recipe written out line by line on Onyx (from
+    /// 3.6.5000) and OS10 alike (a lossless pool `roce` of 50 % on priority 3, PFC on 3
+    /// globally and on every port, trust L3, ECN 150/1500 KB on TC3, TC3 WRR 50, TC6 strict,
+    /// DSCP 26 for RoCE and 48 for CNP). Keys written beside it (`pools`, `pfc`, `dscp`, port
+    /// settings) replace its values; `null` under a switch clears the fabric's.
+    #[serde(default, deserialize_with = "written")]
+    #[schemars(with = "Option<String>")]
+    pub preset: Option<Option<Sp<String>>>,
     /// One-shot RoCE mode (Onyx ≥ 3.8.2000): `lossless`, `semi-lossless` or `lossy`.
     /// Exclusive with `pools`.
     pub roce: Option<Sp<String>>,
@@ -431,8 +441,11 @@ pub struct RawSwitch {
     pub certificate: Option<Sp<String>>,
     /// Global LLDP (overrides the fabric's).
     pub lldp: Option<Sp<bool>>,
-    /// QoS for this switch; each key given replaces the fabric's.
-    pub qos: Option<RawQos>,
+    /// QoS for this switch; each key given replaces the fabric's. A switch that writes `qos`
+    /// (even empty) takes the fabric's `preset` only if it writes it again.
+    #[serde(default, deserialize_with = "written")]
+    #[schemars(with = "Option<RawQos>")]
+    pub qos: Option<Option<RawQos>>,
     /// Port map: port, range or subports → settings and peer.
     pub ports: Option<Entries<String, RawPort>>,
     /// Whether the switch gets a `hostname` line with its name (default true); `false` for a

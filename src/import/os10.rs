@@ -146,8 +146,8 @@ fn guess(c: &Config) -> Option<&'static Model> {
 struct SwitchQos {
     /// Priorities a network-qos class pauses (`pause`, `pfc-cos`).
     lossless: BTreeSet<u8>,
-    /// `system qos` trusts DSCP.
-    trust_l3: bool,
+    /// The trust map `system qos` names.
+    trust: Option<TrustKind>,
 }
 
 fn switch_qos(c: &Config) -> SwitchQos {
@@ -159,18 +159,25 @@ fn switch_qos(c: &Config) -> SwitchQos {
         .filter(|k| k.pause)
         .flat_map(|k| k.pfc_cos.iter().flat_map(|r| r.iter()))
         .collect();
-    let trust_l3 = c
+    let trust = c
         .system_qos
         .as_ref()
         .and_then(|s| s.trust_map.as_ref())
-        .is_some_and(|(k, _)| *k == TrustKind::Dscp);
-    SwitchQos { lossless, trust_l3 }
+        .map(|(k, _)| *k);
+    SwitchQos { lossless, trust }
 }
 
 /// A port's or port-channel's QoS in the format's terms: trust, PFC, and per queue the ETS
 /// and ECN of the queuing policy it names.
 fn qos_attrs(c: &Config, q: &SwitchQos, i: &Interface, out: &mut BTreeSet<Attr>) {
-    out.insert(Attr::Trust(if q.trust_l3 { "L3" } else { "L2" }.into()));
+    // The port's own trust map, else the switch's; none at all trusts nothing, the format's
+    // `trust: port` (`fabric::meaning`: OS10 classifies nothing without a trust map).
+    let trust = match i.trust_map.as_ref().map(|(k, _)| *k).or(q.trust) {
+        Some(TrustKind::Dscp) => "L3",
+        Some(TrustKind::Dot1p) => "L2",
+        None => "port",
+    };
+    out.insert(Attr::Trust(trust.into()));
     // With lossless priorities the fabric puts every port in PFC mode unless it says `pfc:
     // false`; without, PFC is off unless it says `pfc: true`.
     match (i.pfc, q.lossless.is_empty()) {

@@ -722,6 +722,21 @@ pub enum Printed<'a> {
 /// this one value.
 pub const TRANSACTIONS_SINCE: (u32, u32) = (10, 4);
 
+/// The first OS10 release with the RoCE QoS the compile writes: Dell EMC SmartFabric OS10
+/// user guide 10.5.1, "Enhanced transmission selection": "Supported Releases 10.3.0E or
+/// later"; the same for PFC's network-qos policies and WRED/ECN by analogy (UNCONFIRMED).
+pub const ROCE_QOS_SINCE: (u32, u32) = (10, 3);
+
+/// Whether an OS10 release runs the RoCE QoS ([`ROCE_QOS_SINCE`]). A release that does not
+/// read as numbers is taken to (E074 refuses it anyway).
+pub fn has_roce_qos(release: &str) -> bool {
+    let mut parts = release.trim().split('.').map(|p| p.parse::<u32>());
+    match (parts.next(), parts.next()) {
+        (Some(Ok(major)), Some(Ok(minor))) => (major, minor) >= ROCE_QOS_SINCE,
+        _ => true,
+    }
+}
+
 /// Whether an OS10 release (`10.5.3.2`, as `show version` prints it) has transaction mode.
 /// A release that does not read as numbers has none: a push then rolls back as on Onyx.
 pub fn has_transactions(release: &str) -> bool {

@@ -169,6 +169,24 @@ pub static MODELS: &[Model] = &[
     },
 ];
 
+/// Models that cannot run the RoCE QoS the compile writes (PFC network-qos policies, ETS
+/// queuing policies, WRED/ECN), with why. UNCONFIRMED both ways: no capture shows PFC, ETS or
+/// ECN on these, and no Dell document read says they lack them.
+pub static NO_ROCE_QOS: &[(&str, &str)] = &[(
+    "S3048-ON",
+    "a 1GbE management switch (48 x 1GbE, 4 x 10GbE uplinks) that no capture or Dell RoCE guide shows with PFC, ETS or ECN (UNCONFIRMED)",
+)];
+
+impl Model {
+    /// Why this model cannot run the RoCE QoS ([`NO_ROCE_QOS`]), if it cannot.
+    pub fn no_roce_qos(&self) -> Option<&'static str> {
+        NO_ROCE_QOS
+            .iter()
+            .find(|(m, _)| m.eq_ignore_ascii_case(self.name))
+            .map(|(_, why)| *why)
+    }
+}
+
 /// One port group of a model: its number (`port-group 1/1/N`), its ports and their run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Group {

@@ -1,6 +1,6 @@
 //! Links and their roles (routed, access, trunk, LAG, MLAG peer link): one role per link,
-//! applied to both ends; the routed cables handed to the underlay; and the check that a
-//! routed port carries no switchport settings.
+//! applied to both ends; the routed cables handed to the underlay; the check that a routed
+//! port carries no switchport settings; and that both ends of a cable run alike (E051).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,9 +8,10 @@ use super::super::raw::RawFabric;
 use super::super::{Bundle, Lacp};
 use super::bundles::{channel_id, lacp_mode};
 use super::mlag::Pair;
+use super::ports::LinkEnd;
 use super::{Cx, LinkPair, Pending, describe_ports};
 use crate::diag::{Diagnostic, Span};
-use crate::types::{Port, SwitchportMode, Vlan, choose};
+use crate::types::{Ecn, Port, SwitchportMode, TrafficClass, Vlan, choose};
 
 /// What a link is, at both ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,5 +255,115 @@ pub(super) fn routed_ports(cx: &mut Cx, pending: &BTreeMap<String, Pending>, rou
             .at(at, "routed here")
             .help("a routed port (`no switchport force`) carries no VLAN, trunk or port-channel; remove them from its entry, profile or `port_defaults`"),
         );
+    }
+}
+
+/// E051: both ends of every cable run alike, in the OS-neutral terms of `fabric::meaning`
+/// ([`LinkEnd`]): speed, MTU, trust, the priorities they pause, their scheduler, and ECN on
+/// each class either end pauses. Each end's port is named as its OS names it, and each value
+/// is shown where it is set.
+pub(super) fn ends_agree(
+    cx: &mut Cx,
+    link_pairs: &[LinkPair],
+    ends: &BTreeMap<(String, Port), LinkEnd>,
+) {
+    for ((sa, pa), (sb, pb), at_a, at_b, _) in link_pairs {
+        let (Some(a), Some(b)) = (ends.get(&(sa.clone(), *pa)), ends.get(&(sb.clone(), *pb)))
+        else {
+            continue;
+        };
+        let one = |v: &(String, Option<Span>)| (v.0.clone(), v.1.into_iter().collect());
+        let mut found: Vec<(String, Found, Found)> = Vec::new();
+        for (what, va, vb) in [
+            ("speed", &a.speed, &b.speed),
+            ("mtu", &a.mtu, &b.mtu),
+            ("trust", &a.trust, &b.trust),
+        ] {
+            if va.0 != vb.0 {
+                found.push((what.to_string(), one(va), one(vb)));
+            }
+        }
+        if a.pauses.0 != b.pauses.0 {
+            let side = |e: &LinkEnd| (pauses(&e.pauses.0), e.pauses.1.into_iter().collect());
+            found.push(("pfc".to_string(), side(a), side(b)));
+        }
+        if a.schedule != b.schedule {
+            let differ: Vec<TrafficClass> = TrafficClass::ALL
+                .into_iter()
+                .filter(|t| a.schedule.get(*t) != b.schedule.get(*t))
+                .collect();
+            let side = |e: &LinkEnd| {
+                let at = differ.iter().filter_map(|t| e.ets_at.get(t).copied());
+                (
+                    e.schedule.to_string(),
+                    at.collect::<BTreeSet<Span>>().into_iter().collect(),
+                )
+            };
+            found.push(("ets".to_string(), side(a), side(b)));
+        }
+        for p in a.pauses.0.union(&b.pauses.0) {
+            let Ok(tc) = TrafficClass::new(i64::from(*p)) else {
+                continue;
+            };
+            let (ea, eb) = (a.ecn.get(&tc), b.ecn.get(&tc));
+            if ea.map(|e| e.0) != eb.map(|e| e.0) {
+                let side = |e: Option<&(Ecn, Span)>| {
+                    (
+                        ecn_text(e.map(|x| x.0)),
+                        e.map(|x| x.1).into_iter().collect(),
+                    )
+                };
+                let what = format!("ecn` of lossless traffic class `{tc}");
+                found.push((what, side(ea), side(eb)));
+            }
+        }
+        for (what, (va, wa), (vb, wb)) in found {
+            let (na, nb) = (a.os.port_name(*pa), b.os.port_name(*pb));
+            let mut d = Diagnostic::error(
+                "E051",
+                format!(
+                    "link ends disagree on `{what}`: `{sa}` {na} has {va}, `{sb}` {nb} has {vb}"
+                ),
+            )
+            .at(*at_a, format!("{sa}:{na}"))
+            .also(*at_b, format!("{sb}:{nb}"));
+            for (s, label) in wa
+                .iter()
+                .map(|s| (*s, format!("{sa}:{na} gets {va} here")))
+                .chain(wb.iter().map(|s| (*s, format!("{sb}:{nb} gets {vb} here"))))
+            {
+                d = d.also(s, label);
+            }
+            cx.push(d.help("give both ends the same profile, or set the value at both ends"));
+        }
+    }
+}
+
+/// A value of one end for a message, and where the user set it.
+type Found = (String, Vec<Span>);
+
+/// `PFC on priority 3`, `PFC on priorities 3,4`, `no PFC`.
+fn pauses(p: &BTreeSet<u8>) -> String {
+    let list: Vec<String> = p.iter().map(ToString::to_string).collect();
+    match list.len() {
+        0 => "no PFC".to_string(),
+        1 => format!("PFC on priority {}", list[0]),
+        _ => format!("PFC on priorities {}", list.join(",")),
+    }
+}
+
+/// `ECN at 150-1500 KB`, `ECN at 10-50 %`, `RED at …`, `no ECN`.
+fn ecn_text(e: Option<Ecn>) -> String {
+    let Some(e) = e else {
+        return "no ECN".to_string();
+    };
+    let mode = match e.mode {
+        crate::types::EcnMode::Ecn => "ECN",
+        crate::types::EcnMode::Red => "RED",
+        crate::types::EcnMode::Both => "ECN and RED",
+    };
+    match e.thresholds {
+        crate::types::EcnThresholds::Absolute { min, max } => format!("{mode} at {min}-{max} KB"),
+        crate::types::EcnThresholds::Relative { min, max } => format!("{mode} at {min}-{max} %"),
     }
 }

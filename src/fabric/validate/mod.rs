@@ -27,7 +27,7 @@
 //! - E031 — a switch priority in two pools
 //! - E032 — PFC on a priority no lossless pool maps
 //! - E033 — a lossless pool priority without PFC
-//! - E034 — `roce` mode with pools, or a feature the switch's release lacks
+//! - E034 — `roce` mode with pools, or a feature the switch's release or model lacks
 //! - E035 — ECN minimum above maximum
 //! - E036 — ECN thresholds incomplete or mixed
 //! - E037 — a switch priority listed twice in one list (a pool's, or PFC's)
@@ -44,7 +44,8 @@
 //! - E048 — ports of one OS10 port group at different speeds, or at a speed no mode of the
 //!   group runs (`port_groups`)
 //! - E050 — malformed link end, or a link to an unknown switch
-//! - E051 — link ends disagree on speed, MTU, PFC or trust
+//! - E051 — link ends disagree on speed, MTU, trust, paused priorities, scheduler or ECN
+//!   (`links`)
 //! - E052 — link ends of different lengths, or a link to itself
 //! - E060 — VLAN id declared twice
 //! - E061 — VLAN name used twice
@@ -110,7 +111,7 @@ mod underlay;
 mod values;
 
 use extra::extra;
-pub use nics::{ONYX_DEFAULT_MTU, WIRE_OVERHEAD};
+pub use nics::WIRE_OVERHEAD;
 use ports::{LinkEnd, check_ports, describe_ports, endpoint};
 use qos::{merged_qos, qos};
 use values::{Cx, model_release, pattern, release};
@@ -138,9 +139,8 @@ struct Pending {
     /// Where each port's MTU is set (its entry, a profile, a link's profile, the defaults);
     /// a port missing here runs its OS's default.
     mtu_at: BTreeMap<Port, Span>,
-    /// Where each port's peer is written (its entry's `peer`, a link's end), and each of the
-    /// switch's own VLAN entries: where a line setting an MTU belongs when none does.
-    peer_at: BTreeMap<Port, Span>,
+    /// Where each of the switch's own VLAN entries is written: where a line setting a VLAN
+    /// interface's MTU belongs when none does.
     vlan_at: BTreeMap<Vlan, Span>,
     /// OS10 ports named as their port group's subport (`ethernet1/1/17:1`) without a split,
     /// and where each is first named so: whether that is their name is their group's mode's
@@ -279,6 +279,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         diags: Vec::new(),
         oses: BTreeMap::new(),
         refused_peers: BTreeMap::new(),
+        foreign: BTreeMap::new(),
     };
 
     let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
@@ -439,11 +440,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             .as_ref()
             .or(raw.lldp.as_ref())
             .is_some_and(|v| *v.get());
-        let (qos, implied) = qos(
-            &mut cx,
-            &merged_qos(raw.qos.as_ref(), sw.qos.as_ref()),
-            release,
-        );
+        let merged = merged_qos(raw.qos.as_ref(), sw.qos.as_ref());
+        let (qos, implied) = qos(&mut cx, &merged, release, os);
 
         let set_hostname = sw.set_hostname.as_ref().is_none_or(|v| *v.get());
         let extra = extra(&mut cx, sw.extra.as_ref());
@@ -452,8 +450,11 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         let model_at = cx.span(&sw.model);
         // An OS10 switch has no Onyx release (`onyx` there is E073).
         let release = release.filter(|_| os == crate::fabric::Os::Onyx);
-        if let crate::fabric::Hardware::Onyx(m) = model {
-            model_release(&mut cx, m, model_at, release);
+        match model {
+            crate::fabric::Hardware::Onyx(m) => model_release(&mut cx, m, model_at, release),
+            crate::fabric::Hardware::Os10(m) => {
+                preset::os10_limits(&mut cx, name.get(), m, os10.as_deref(), &merged, &qos)
+            }
         }
         let mut p = Pending {
             switch: Switch {
@@ -490,7 +491,6 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             index,
             l3_mtu: BTreeMap::new(),
             mtu_at: BTreeMap::new(),
-            peer_at: BTreeMap::new(),
             vlan_at: BTreeMap::new(),
             named_sub: BTreeMap::new(),
             renamed: BTreeSet::new(),
@@ -953,10 +953,13 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             if let Some((_, at)) = mtu {
                 p.mtu_at.insert(port, *at);
             }
-            if let Some((_, at)) = peer {
-                p.peer_at.insert(port, *at);
-            }
             let trust = first!(trust);
+            if let Some((Trust::Both, at)) = trust
+                && sw.os() == crate::fabric::Os::Os10
+            {
+                let what = "Onyx's trust of DSCP, else PCP; an OS10 trust map trusts one of them (`trust: L3` or `L2`)";
+                target::refuse(&mut cx, sw.os(), name, "trust: both", *at, what);
+            }
             let auto = first!(auto_description).is_none_or(|(a, _)| *a);
             let description = match first!(description) {
                 Some((d, _)) => Some(d.clone()),
@@ -1001,34 +1004,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 ets.extend(l.ets.iter().map(|(k, v)| (*k, v.0)));
             }
             if link_ends.contains(&(name.as_str(), port)) {
-                // What the port runs with, defaults included: native speed, MTU 1500 and
-                // trust L2 are Onyx's defaults (Ethernet Interface and QoS Commands).
-                ends.insert(
-                    (name.clone(), port),
-                    LinkEnd {
-                        speed: (
-                            speed
-                                .map(|x| x.0)
-                                .or(native)
-                                .map_or("unknown".into(), |s| s.to_string()),
-                            speed.map(|x| x.1),
-                        ),
-                        mtu: (mtu.map_or(1500, |x| x.0).to_string(), mtu.map(|x| x.1)),
-                        pfc: (
-                            if pfc.is_some_and(|x| x.0) {
-                                "on"
-                            } else {
-                                "off"
-                            }
-                            .to_string(),
-                            pfc.map(|x| x.1),
-                        ),
-                        trust: (
-                            trust.map_or(Trust::L2, |x| x.0).to_string(),
-                            trust.map(|x| x.1),
-                        ),
-                    },
-                );
+                ends.insert((name.clone(), port), link_end(sw, port, &stack, &ets));
             }
             if let Some((_, at)) = peer {
                 p.peers.insert(port, *at);
@@ -1064,43 +1040,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     }
 
     // Both ends of every link agree on what must match, defaults included.
-    for ((sa, pa), (sb, pb), at_a, at_b, _) in &link_pairs {
-        let (Some(a), Some(b)) = (ends.get(&(sa.clone(), *pa)), ends.get(&(sb.clone(), *pb)))
-        else {
-            continue;
-        };
-        for (what, (va, wa), (vb, wb)) in [
-            ("speed", &a.speed, &b.speed),
-            ("mtu", &a.mtu, &b.mtu),
-            ("pfc", &a.pfc, &b.pfc),
-            ("trust", &a.trust, &b.trust),
-        ] {
-            if va == vb {
-                continue;
-            }
-            let mut d = Diagnostic::error(
-                "E051",
-                format!(
-                    "link ends disagree on `{what}`: `{sa}` {pa} has {va}, `{sb}` {pb} has {vb}"
-                ),
-            )
-            .at(*at_a, format!("{sa}:{pa}"))
-            .also(*at_b, format!("{sb}:{pb}"));
-            let show = |w: &Option<Span>, who: &str, v: &str| {
-                w.map(|s| (s, format!("{who} gets {v} here")))
-            };
-            for (s, label) in [
-                show(wa, &format!("{sa}:{pa}"), va),
-                show(wb, &format!("{sb}:{pb}"), vb),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                d = d.also(s, label);
-            }
-            cx.push(d.help("give both ends the same profile, or set the value at both ends"));
-        }
-    }
+    links::ends_agree(&mut cx, &link_pairs, &ends);
 
     network::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
     path_mtu::settle(&mut pending);
@@ -1114,6 +1054,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
     }
 
+    target::report_foreign(&mut cx);
     let (hosts, host_mtu_at) = nics::hosts(&mut cx, raw, &pending);
     path_mtu::check(&mut cx, &pending, &link_pairs, &hosts, &host_mtu_at);
     let fabric = Fabric {
@@ -1126,6 +1067,65 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     let diags = crate::diag::fold(cx.diags);
     let ok = !diags.iter().any(Diagnostic::is_error);
     (ok.then_some(fabric), diags)
+}
+
+/// What a link end runs with, defaults included, in the OS-neutral terms E051 compares: native
+/// speed, the OS's MTU (`meaning::default_mtu`) and trust L2 (the format's default on both
+/// OSes) where unset; the priorities it pauses, its scheduler and ECN, each where the user
+/// set it.
+fn link_end(sw: &Switch, port: Port, stack: &[&Layer; 4], ets: &TcMap<Ets>) -> LinkEnd {
+    macro_rules! first {
+        ($f:ident) => {
+            stack.iter().find_map(|l| l.$f.as_ref())
+        };
+    }
+    let (speed, mtu, pfc, trust) = (first!(speed), first!(mtu), first!(pfc), first!(trust));
+    let split = port.sub.and(sw.splits.get(&port.parent()).copied());
+    let native = sw.model.native_speed(port.parent(), split);
+    let mut pauses = BTreeSet::new();
+    if matches!(
+        sw.qos.roce,
+        Some(RoceMode::Lossless | RoceMode::SemiLossless)
+    ) {
+        // The `roce` mode pauses RoCE's priority 3 on every port (`onyx-cli.md` §a.7).
+        pauses.insert(3);
+    } else if pfc.is_some_and(|x| x.0) {
+        let global = sw.qos.pfc.as_ref().filter(|p| p.enabled);
+        pauses.extend(
+            global
+                .iter()
+                .flat_map(|p| p.priorities.iter().map(|x| x.get())),
+        );
+    }
+    let mut ets_at = BTreeMap::new();
+    let mut ecn = BTreeMap::new();
+    for l in stack.iter().rev() {
+        ets_at.extend(l.ets.iter().map(|(k, v)| (*k, v.1)));
+        ecn.extend(l.ecn.iter().map(|(k, v)| (*k, *v)));
+    }
+    LinkEnd {
+        os: sw.os(),
+        speed: (
+            speed
+                .map(|x| x.0)
+                .or(native)
+                .map_or("unknown".into(), |s| s.to_string()),
+            speed.map(|x| x.1),
+        ),
+        mtu: (
+            mtu.map_or(super::meaning::default_mtu(sw.os()), |x| x.0)
+                .to_string(),
+            mtu.map(|x| x.1),
+        ),
+        trust: (
+            trust.map_or(Trust::L2, |x| x.0).to_string(),
+            trust.map(|x| x.1),
+        ),
+        pauses: (pauses, pfc.map(|x| x.1)),
+        schedule: super::meaning::Schedule::of(ets),
+        ets_at,
+        ecn,
+    }
 }
 
 #[cfg(test)]

@@ -19,9 +19,6 @@ use crate::types::{HostOs, Nic};
 /// Bytes a frame adds to the host's MTU on the wire: Ethernet header, one 802.1Q tag, FCS.
 pub const WIRE_OVERHEAD: u16 = 14 + 4 + 4;
 
-/// Onyx's MTU of a port without an `mtu` line (its factory default).
-pub const ONYX_DEFAULT_MTU: u16 = 1500;
-
 /// The largest MTU of a VMkernel interface and a standard vSwitch: 9000 (VMware vSphere
 /// Networking, "Enabling Jumbo Frames": "MTU size up to 9000 bytes").
 const ESXI_MAX_MTU: i64 = 9000;
@@ -137,7 +134,7 @@ pub(super) fn hosts(
                     .ports
                     .get(port)
                     .and_then(|s| s.mtu)
-                    .unwrap_or(ONYX_DEFAULT_MTU);
+                    .unwrap_or(crate::fabric::meaning::default_mtu(p.switch.os()));
                 cabled.entry(host.clone()).or_default().push(Cabled {
                     switch: switch.clone(),
                     port: *port,

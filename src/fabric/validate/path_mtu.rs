@@ -21,10 +21,12 @@ use crate::diag::{Diagnostic, Span};
 use crate::fabric::{Host, Peer, PortSettings, Switch};
 use crate::types::{Hostname, Port, SwitchportMode, Vlan};
 
-/// The MTU of an interface that sets none: Onyx's 1500 (its VLAN interfaces print `MTU: 1500
-/// bytes` in Ansible's `show interfaces vlan` fixture). OS10's is 1532 by its user guide,
-/// unconfirmed by a capture; the stricter 1500 is read for both, as E132 does.
-const DEFAULT_MTU: u16 = super::ONYX_DEFAULT_MTU;
+/// The MTU of an interface that sets none, on its switch's OS: Onyx's 1500 (its VLAN
+/// interfaces too: `MTU: 1500 bytes` in Ansible's `show interfaces vlan` fixture), OS10's
+/// 1532 ([`crate::fabric::meaning::default_mtu`]).
+fn default_mtu(sw: &Switch) -> u16 {
+    crate::fabric::meaning::default_mtu(sw.os())
+}
 
 /// The L2 settings a port runs with: its bundle's when it joins one.
 fn l2_of<'a>(sw: &'a Switch, s: &'a PortSettings) -> &'a PortSettings {
@@ -255,9 +257,9 @@ impl<'a> Net<'a> {
             switch: sw.to_string(),
             port: Some(port),
             vlan: None,
-            mtu: s.mtu.unwrap_or(DEFAULT_MTU),
+            mtu: s.mtu.unwrap_or(default_mtu(&p.switch)),
             at: p.mtu_at.get(&port).copied(),
-            place: p.peer_at.get(&port).copied(),
+            place: p.peers.get(&port).copied(),
         })
     }
 
@@ -268,7 +270,7 @@ impl<'a> Net<'a> {
             switch: sw.to_string(),
             port: None,
             vlan: Some(v),
-            mtu: g.mtu.unwrap_or(DEFAULT_MTU),
+            mtu: g.mtu.unwrap_or(default_mtu(&p.switch)),
             at: p.l3_mtu.get(&v).copied(),
             place: p.vlan_at.get(&v).copied(),
         })
@@ -613,7 +615,7 @@ fn report(
             continue;
         }
         hops.sort_by(|a, b| (&a.switch, a.vlan, a.port).cmp(&(&b.switch, b.vlan, b.port)));
-        let smallest = hops.iter().map(|h| h.mtu).min().unwrap_or(DEFAULT_MTU);
+        let smallest = hops.iter().map(|h| h.mtu).min().unwrap_or_default();
         let frame = need.mtu + WIRE_OVERHEAD;
         let mut d = Diagnostic::error(
             "E136",

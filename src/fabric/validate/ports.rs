@@ -3,12 +3,20 @@
 
 use super::*;
 
-/// What one end of a link runs with, as text for messages, and where the user set it.
+/// What one end of a link runs with, in the OS-neutral terms of `fabric::meaning` (defaults
+/// included), and where the user set it: the OS names the port, the rest is compared.
 pub(super) struct LinkEnd {
+    pub(super) os: crate::fabric::Os,
     pub(super) speed: (String, Option<Span>),
     pub(super) mtu: (String, Option<Span>),
-    pub(super) pfc: (String, Option<Span>),
     pub(super) trust: (String, Option<Span>),
+    /// The priorities the port pauses: its PFC mode on, and the switch's PFC priorities.
+    pub(super) pauses: (BTreeSet<u8>, Option<Span>),
+    /// Its scheduler, and where each class's ETS is written.
+    pub(super) schedule: crate::fabric::meaning::Schedule,
+    pub(super) ets_at: BTreeMap<TrafficClass, Span>,
+    /// ECN per class, where written.
+    pub(super) ecn: BTreeMap<TrafficClass, (Ecn, Span)>,
 }
 
 /// `port 1/5`, or `ports 1/1-1/8, 1/10` for several.

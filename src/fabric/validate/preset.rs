@@ -1,14 +1,20 @@
-//! `qos.preset: roce-lossless`: NVIDIA's `roce lossless` recipe as one table, expanded into
-//! the keys it stands for (a pool, DSCP values, port settings), so releases without the
-//! one-shot `roce` command (before 3.8.2000) get it in one line, and releases with it get the
-//! same explicit lines: how `roce lossless` itself prints in a running config is not
-//! confirmed by any capture (`onyx-cli.md` §a.7), so the preset never compiles to it.
+//! `qos.preset: roce-lossless`: the lossless RoCE recipe as one table, expanded into the keys
+//! it stands for (a pool, DSCP values, port settings), which each OS compiles as the QoS keys'
+//! table says (`fabric::meaning`): on Onyx NVIDIA's `roce lossless` recipe written out, so
+//! releases without the one-shot `roce` command (before 3.8.2000) get it in one line and
+//! releases with it the same explicit lines (how `roce lossless` itself prints in a running
+//! config is not confirmed by any capture, `onyx-cli.md` §a.7, so the preset never compiles
+//! to it); on OS10 Dell's RoCE configuration (`os10-roce.md`) with the same values. The
+//! preset is a recipe, not an Onyx feature: one line makes a mixed fabric lossless.
 //!
 //! Keys written beside the preset replace its values (a key of `qos`, a port setting in
 //! `port_defaults`, a profile or an entry); where a switch-wide key takes away what makes
-//! RoCE lossless, that is E038, at both places.
+//! RoCE lossless, that is E038, at both places. A switch that writes its own `qos` (even
+//! empty, or `preset: null`) leaves the fabric's preset out (`qos::merged_qos`); an OS10
+//! switch whose release or model cannot run it is E034 at the preset ([`os10_limits`]).
 
 use super::*;
+use crate::fabric::Os;
 use crate::fabric::raw::{RawDscp, RawPfcSetting, RawPool};
 use crate::types::Preset;
 
@@ -31,6 +37,20 @@ use crate::types::Preset;
 /// Not in it: TC0 WRR 50. NVIDIA's Cumulus `roce` gives TC0 and TC3 50 % each, but there every
 /// other priority is remapped to TC0 [CUM]; Onyx's `show roce` lists only TC3 and TC6, and
 /// the preset keeps Onyx's default priority → class map, so TC0 keeps its default weight.
+///
+/// The lines it compiles to, per OS (`fabric::meaning::QOS_KEYS`, each row's sources):
+///
+/// | recipe | Onyx | OS10 (Dell's RoCE configuration, `os10-roce.md`; spelling and order of the AzureStack TOR capture, 10.5.3.2) |
+/// |---|---|---|
+/// | pool, priority 3 | `traffic pool roce type lossless`, `… memory percent 50.00`, `… map switch-priority 3` | none: OS10 has no traffic pools and sizes its PFC classes' buffers itself [OS10-UG buffer management] |
+/// | PFC on 3 | `dcb priority-flow-control enable force`, `… priority 3 enable`; per port `… mode on force` | `dcbx enable`; `class-map type network-qos ROCE3` (`match qos-group 3`); `policy-map type network-qos ROCE_PFC` (`class ROCE3`, `pause`, `pfc-cos 3`); per port `flowcontrol receive off`, `priority-flow-control mode on`, `service-policy input type network-qos ROCE_PFC` [capture] |
+/// | trust L3 | `interface ethernet … qos trust L3` | `trust dscp-map ROCE_TRUST` (`qos-group N dscp 8N-8N+7`, Onyx's default map), `system qos` / `trust-map dscp ROCE_TRUST` [doc; dscp-map UNCONFIRMED by a capture] |
+/// | ECN 150/1500 KB on TC3 | `… traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500` | `wred ecn` (`random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100`, `random-detect ecn`), `random-detect ecn` in class `Q3` [capture] |
+/// | TC3 WRR 50, TC6 strict | `… traffic-class 3 dcb ets wrr 50`, `… traffic-class 6 dcb ets strict`; the other classes Onyx's default weights (12/13) | `class-map type queuing Q0`…`Q7`; `qos-map traffic-class ROCE_QMAP` (queue N ← qos-group N); `policy-map type queuing ROCE_ETS`: `Q3` `bandwidth percent 40`, `Q6` `priority` (UNCONFIRMED spelling), the others 10; `system qos` / `ets mode on`; per port `service-policy output type queuing ROCE_ETS`, `ets mode on`, `qos-map traffic-class ROCE_QMAP` [capture] |
+/// | DSCP 26, 48 | none (checked against DSCP/8) | none (the DSCP trust map is DSCP/8) |
+///
+/// OS10 before 10.3 (ETS "Supported Releases 10.3.0E or later", Dell OS10 user guide 10.5.1)
+/// and the models of `os10::models::NO_ROCE_QOS` cannot run it: E034 at the preset.
 pub struct Recipe {
     pub pool: &'static str,
     pub pool_memory: f64,
@@ -56,7 +76,7 @@ pub const ROCE_LOSSLESS: Recipe = Recipe {
 
 /// The preset a switch's QoS names, checked: its recipe and where it is written.
 pub(super) fn preset(cx: &mut Cx, q: &RawQos) -> Option<(&'static Recipe, Sp<String>)> {
-    let p = q.preset.as_ref()?;
+    let p = q.preset.as_ref()?.as_ref()?;
     let recipe = match cx.word(p, Preset::parse)? {
         Preset::RoceLossless => &ROCE_LOSSLESS,
     };
@@ -138,14 +158,15 @@ pub(super) fn pools_keep(
 }
 
 /// The QoS keys the preset stands for, where the switch writes none: its pool (unless the
-/// `roce` mode owns the pools) and the DSCP values. PFC needs no key: a lossless pool turns it
-/// on by default.
-pub(super) fn expand(q: &RawQos, recipe: &Recipe, at: &Sp<String>) -> RawQos {
+/// `roce` mode owns the pools; on OS10 without `memory`) and the DSCP values. PFC needs no
+/// key: a lossless pool turns it on by default.
+pub(super) fn expand(q: &RawQos, recipe: &Recipe, at: &Sp<String>, os: Os) -> RawQos {
     let mut q = q.clone();
     if q.pools.is_none() && q.roce.is_none() {
         let pool = RawPool {
             kind: Sp::like("lossless".to_string(), at),
-            memory: Some(Sp::like(recipe.pool_memory, at)),
+            // OS10 has no traffic pools: its PFC classes are sized by the switch.
+            memory: (os == Os::Onyx).then(|| Sp::like(recipe.pool_memory, at)),
             priorities: Some(Sp::like(vec![Sp::like(i64::from(recipe.priority), at)], at)),
         };
         q.pools = Some(Entries(vec![(Sp::like(recipe.pool.to_string(), at), pool)]));
@@ -185,4 +206,54 @@ pub(super) fn port_layer(recipe: &Recipe, at: Span) -> Layer {
         ets,
         ..Layer::default()
     }
+}
+
+/// E034: an OS10 switch whose release or model cannot run the recipe's QoS (PFC, ETS, ECN),
+/// at the line that asks for it (the preset, else its first lossless pool), naming the switch
+/// and why: OS10 before 10.3 (`os10::ROCE_QOS_SINCE`), or a model of `os10::models::NO_ROCE_QOS`.
+pub(super) fn os10_limits(
+    cx: &mut Cx,
+    name: &str,
+    model: &crate::os10::models::Model,
+    release: Option<&str>,
+    q: &RawQos,
+    qos: &Qos,
+) {
+    let preset = q.preset.as_ref().and_then(Option::as_ref);
+    let pool = q
+        .pools
+        .iter()
+        .flat_map(|p| p.0.iter())
+        .find(|(_, p)| p.kind.get().eq_ignore_ascii_case("lossless"));
+    let at = match (preset, pool) {
+        (Some(p), _) => cx.span(p),
+        (None, Some((n, _))) if qos.pfc.as_ref().is_some_and(|p| p.enabled) => cx.span(n),
+        _ => return,
+    };
+    let what = if preset.is_some() {
+        "the RoCE recipe (`preset`)"
+    } else {
+        "a lossless pool"
+    };
+    let why = match (
+        release.filter(|r| !crate::os10::has_roce_qos(r)),
+        model.no_roce_qos(),
+    ) {
+        (Some(r), _) => {
+            let (major, minor) = crate::os10::ROCE_QOS_SINCE;
+            format!(
+                "OS10 {r}: ETS and PFC policies are in OS10 {major}.{minor} and later (Dell OS10 user guide)"
+            )
+        }
+        (None, Some(why)) => format!("an {}: {why}", model.name),
+        (None, None) => return,
+    };
+    cx.push(
+        Diagnostic::error(
+            "E034",
+            format!("{what} needs PFC, ETS and ECN, which OS10 switch `{name}` does not run: it is {why}"),
+        )
+        .at(at, format!("not on `{name}`"))
+        .help(format!("leave the recipe out on `{name}`: `qos: {{ preset: null }}` under it (or any `qos` of its own); or upgrade it")),
+    );
 }

@@ -23,9 +23,16 @@ enum PfcIntent<'a> {
 }
 
 /// Fabric-wide and per-switch QoS merged: each key the switch gives replaces the fabric's.
-pub(super) fn merged_qos<'a>(fabric: Option<&'a RawQos>, switch: Option<&'a RawQos>) -> RawQos {
+/// The preset is the fabric's only for a switch that writes no `qos`: a switch's `qos`
+/// (empty, or without `preset`, or `preset: null`) clears it, so one line can make a mixed
+/// fabric lossless and a switch leave the recipe out.
+pub(super) fn merged_qos(fabric: Option<&RawQos>, switch: Option<&Option<RawQos>>) -> RawQos {
     let mut q = fabric.cloned().unwrap_or_default();
-    if let Some(s) = switch {
+    let Some(written) = switch else {
+        return q;
+    };
+    q.preset = None;
+    if let Some(s) = written {
         if s.preset.is_some() {
             q.preset = s.preset.clone();
         }
@@ -47,14 +54,19 @@ pub(super) fn merged_qos<'a>(fabric: Option<&'a RawQos>, switch: Option<&'a RawQ
 
 /// Switch-wide QoS: pools, PFC, `roce` mode and the DSCP cross-checks; and the port settings
 /// they imply for every port (the preset's, PFC mode by default), beneath `port_defaults`.
-pub(super) fn qos(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>) -> (Qos, Layer) {
+pub(super) fn qos(
+    cx: &mut Cx,
+    q: &RawQos,
+    release: Option<At<Release>>,
+    os: crate::fabric::Os,
+) -> (Qos, Layer) {
     let recipe: Option<(&Recipe, Sp<String>)> = preset::preset(cx, q);
     let expanded;
     let written = q;
     let q = match &recipe {
         Some((r, at)) => {
             preset::conflicts(cx, written, r, at);
-            expanded = preset::expand(written, r, at);
+            expanded = preset::expand(written, r, at, os);
             &expanded
         }
         None => q,

@@ -118,7 +118,46 @@ pub(super) fn os10_release(cx: &mut Cx, v: &Sp<String>) -> Option<String> {
     }
 }
 
-/// Keys of a switch that mean nothing on its OS (E073), each where it is written.
+/// Keys refused on a switch's OS (E073), by where they are written: the key, what it is, the
+/// OS, and the switches it is refused on (one diagnostic per line, naming them all).
+pub(super) type Foreign = BTreeMap<(Span, &'static str, &'static str, Os), BTreeSet<String>>;
+
+/// Records `key`, written at `at`, as refused on switch `name` of `os` (E073): it is `what`.
+pub(super) fn refuse(
+    cx: &mut Cx,
+    os: Os,
+    name: &str,
+    key: &'static str,
+    at: Span,
+    what: &'static str,
+) {
+    cx.foreign
+        .entry((at, key, what, os))
+        .or_default()
+        .insert(name.to_string());
+}
+
+/// The refusals recorded by [`refuse`], each at its line with the switches it concerns.
+pub(super) fn report_foreign(cx: &mut Cx) {
+    for ((at, key, what, os), names) in std::mem::take(&mut cx.foreign) {
+        let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        let switches = match names.len() {
+            1 => format!("{os} switch {}", names[0]),
+            _ => format!("{os} switches {}", names.join(", ")),
+        };
+        cx.push(
+            Diagnostic::error(
+                "E073",
+                format!("`{key}` is not for {switches}: it is {what}"),
+            )
+            .at(at, format!("not for {os}"))
+            .help("remove it, or set the switch's `os` to the OS it is for"),
+        );
+    }
+}
+
+/// Keys of a switch that mean nothing on its OS (E073), each where it is written; the QoS
+/// keys as the switch takes them (its own, else the fabric's).
 pub(super) fn foreign_keys(
     cx: &mut Cx,
     os: Os,
@@ -126,7 +165,7 @@ pub(super) fn foreign_keys(
     name: &str,
     sw: &super::super::raw::RawSwitch,
 ) {
-    let mut found: Vec<(&str, Span, &str)> = Vec::new();
+    let mut found: Vec<(&'static str, Span, &'static str)> = Vec::new();
     match os {
         Os::Os10 => {
             let why_release = "the Onyx release; an OS10 switch's is `os10`";
@@ -177,27 +216,7 @@ pub(super) fn foreign_keys(
                     ));
                 }
             }
-            for q in [raw.qos.as_ref(), sw.qos.as_ref()].into_iter().flatten() {
-                if let Some(v) = &q.roce {
-                    found.push(("qos.roce", cx.span(v), "Onyx's one-shot `roce` command"));
-                }
-                if let Some(v) = &q.preset {
-                    found.push((
-                        "qos.preset",
-                        cx.span(v),
-                        "NVIDIA's Onyx recipe; write the pools, PFC and DSCP instead",
-                    ));
-                }
-                for (_, pool) in q.pools.iter().flat_map(|p| p.0.iter()) {
-                    if let Some(m) = &pool.memory {
-                        found.push((
-                            "memory",
-                            cx.span(m),
-                            "an Onyx traffic pool's share of the buffer (OS10 sizes its lossless buffers itself)",
-                        ));
-                    }
-                }
-            }
+            os10_qos(cx, raw, sw, &mut found);
             if let Some(v) = sw.stp.as_ref().or(raw.stp.as_ref())
                 && v.get().eq_ignore_ascii_case("off")
             {
@@ -207,43 +226,7 @@ pub(super) fn foreign_keys(
                     "not yet compiled for OS10 (`spanning-tree disable`); OS10 runs RPVST+ by default, which `stp: on` keeps",
                 ));
             }
-            let ecns = raw
-                .port_defaults
-                .iter()
-                .flat_map(|d| d.ecn.iter())
-                .chain(
-                    raw.profiles
-                        .iter()
-                        .flat_map(|p| p.0.iter().flat_map(|(_, s)| s.ecn.iter())),
-                )
-                .chain(
-                    sw.ports
-                        .iter()
-                        .flat_map(|p| p.0.iter().flat_map(|(_, e)| e.ecn.iter())),
-                );
-            for e in ecns {
-                for (_, ecn) in &e.0 {
-                    let relative = ecn.min_percent.as_ref().or(ecn.max_percent.as_ref());
-                    if let Some(v) = relative {
-                        found.push((
-                            "min_percent/max_percent",
-                            cx.span(v),
-                            "ECN thresholds relative to Onyx's port buffer; an OS10 `wred` profile takes `min`/`max` in KB",
-                        ));
-                    }
-                    if let Some(v) = ecn
-                        .mode
-                        .as_ref()
-                        .filter(|m| !m.get().eq_ignore_ascii_case("ecn"))
-                    {
-                        found.push((
-                            "ecn mode",
-                            cx.span(v),
-                            "Onyx's RED/both modes; OS10's recipe marks ECN only (`random-detect ecn`)",
-                        ));
-                    }
-                }
-            }
+            os10_ecn(cx, raw, sw, &mut found);
         }
         Os::Onyx => {
             if let Some(v) = &sw.os10 {
@@ -256,14 +239,84 @@ pub(super) fn foreign_keys(
         }
     }
     for (key, at, what) in found {
-        cx.push(
-            Diagnostic::error(
-                "E073",
-                format!("`{key}` is not for an {os} switch: it is {what}"),
-            )
-            .at(at, format!("not for {os}"))
-            .help("remove it, or set the switch's `os` to the OS it is for"),
+        refuse(cx, os, name, key, at, what);
+    }
+}
+
+/// The switch-wide QoS keys OS10 has no meaning for (`meaning::QOS_KEYS`), as the switch
+/// takes them: Onyx's `roce` mode, a pool's share of the buffer, lossy pools.
+fn os10_qos(
+    cx: &Cx,
+    raw: &RawFabric,
+    sw: &super::super::raw::RawSwitch,
+    found: &mut Vec<(&'static str, Span, &'static str)>,
+) {
+    let q = super::qos::merged_qos(raw.qos.as_ref(), sw.qos.as_ref());
+    if let Some(v) = &q.roce {
+        found.push(("qos.roce", cx.span(v), "Onyx's one-shot `roce` command"));
+    }
+    for (_, pool) in q.pools.iter().flat_map(|p| p.0.iter()) {
+        if let Some(m) = &pool.memory {
+            found.push((
+                "memory",
+                cx.span(m),
+                "an Onyx traffic pool's share of the buffer (OS10 sizes its lossless buffers itself)",
+            ));
+        }
+        let kind = pool.kind.get().to_ascii_lowercase();
+        if kind == "lossy" || kind == "lossy-mc" {
+            found.push((
+                "type: lossy",
+                cx.span(&pool.kind),
+                "an Onyx traffic pool; OS10 has no traffic pools (its lossless priorities are its PFC classes)",
+            ));
+        }
+    }
+}
+
+/// ECN written as OS10 cannot mark it: thresholds relative to Onyx's port buffer, RED.
+fn os10_ecn(
+    cx: &Cx,
+    raw: &RawFabric,
+    sw: &super::super::raw::RawSwitch,
+    found: &mut Vec<(&'static str, Span, &'static str)>,
+) {
+    let ecns = raw
+        .port_defaults
+        .iter()
+        .flat_map(|d| d.ecn.iter())
+        .chain(
+            raw.profiles
+                .iter()
+                .flat_map(|p| p.0.iter().flat_map(|(_, s)| s.ecn.iter())),
+        )
+        .chain(
+            sw.ports
+                .iter()
+                .flat_map(|p| p.0.iter().flat_map(|(_, e)| e.ecn.iter())),
         );
+    for e in ecns {
+        for (_, ecn) in &e.0 {
+            let relative = ecn.min_percent.as_ref().or(ecn.max_percent.as_ref());
+            if let Some(v) = relative {
+                found.push((
+                    "min_percent/max_percent",
+                    cx.span(v),
+                    "ECN thresholds relative to Onyx's port buffer; an OS10 `wred` profile takes `min`/`max` in KB",
+                ));
+            }
+            if let Some(v) = ecn
+                .mode
+                .as_ref()
+                .filter(|m| !m.get().eq_ignore_ascii_case("ecn"))
+            {
+                found.push((
+                    "ecn mode",
+                    cx.span(v),
+                    "Onyx's RED/both modes; OS10's recipe marks ECN only (`random-detect ecn`)",
+                ));
+            }
+        }
     }
 }
 

@@ -12,6 +12,8 @@ pub(super) struct Cx {
     /// The host ports a refused port-map entry's peer names, with the entry's key: a host
     /// port cabled to no switch port because of it follows from that entry's error.
     pub(super) refused_peers: BTreeMap<(String, String), Span>,
+    /// Keys refused on some switches' OS (E073), reported once per line at the end.
+    pub(super) foreign: super::target::Foreign,
 }
 
 impl Cx {
