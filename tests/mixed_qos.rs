@@ -244,11 +244,7 @@ fn the_preset_makes_a_mixed_fabric_lossless_in_one_line() {
 /// with a `qos` of its own that does not write it; the others keep it.
 #[test]
 fn a_switch_clears_the_fabric_preset() {
-    for own in [
-        "qos: { preset: null }",
-        "qos:",
-        "qos: { dscp: { roce: 26 } }",
-    ] {
+    for own in ["qos: { preset: null }", "qos:"] {
         let yaml = format!(
             "stp: on\nqos: {{ preset: roce-lossless }}\nswitches:\n  spine01: {{ model: SN2700 }}\n  bmc01:\n    os: os10\n    model: S3048-ON\n    {own}\n"
         );
@@ -257,6 +253,28 @@ fn a_switch_clears_the_fabric_preset() {
         assert!(bmc.policy_maps.is_empty() && !bmc.dcbx, "{own}: {bmc:?}");
         assert!(onyx_of(&compiled["spine01"]).pfc.enabled, "{own}");
     }
+}
+
+/// A switch's `qos` keys replace the fabric's one by one, the preset kept: PFC turned off
+/// under one switch is E038 at that line, the one error of that mistake; a DSCP written there
+/// replaces the preset's.
+#[test]
+fn a_switch_qos_key_replaces_one_key_of_the_fabric_preset() {
+    let yaml = |own: &str| {
+        format!(
+            "qos: {{ preset: roce-lossless }}\nstp: on\nswitches:\n  leaf01:\n    model: SN2700\n    {own}\n  leaf02: {{ model: SN2700 }}\nlinks:\n  - {{ a: leaf01:1/31, b: leaf02:1/31 }}\n"
+        )
+    };
+    let err = compile(&yaml("qos: { pfc: false }")).unwrap_err();
+    assert_eq!(err.matches("error[").count(), 1, "{err}");
+    assert!(
+        err.starts_with("error[E038]") && err.contains("--> fabric.yaml:6:17"),
+        "{err}"
+    );
+    assert!(err.contains("note: this line also causes E051"), "{err}");
+    let compiled = compile(&yaml("qos: { dscp: { roce: 26, cnp: 48 } }")).unwrap();
+    let leaf = onyx_of(&compiled["leaf01"]);
+    assert!(leaf.pfc.enabled && !leaf.pools.is_empty(), "{leaf:?}");
 }
 
 /// Where an OS10 model or release cannot run the recipe, the preset's line says so, per

@@ -441,8 +441,8 @@ pub struct RawSwitch {
     pub certificate: Option<Sp<String>>,
     /// Global LLDP (overrides the fabric's).
     pub lldp: Option<Sp<bool>>,
-    /// QoS for this switch; each key given replaces the fabric's. A switch that writes `qos`
-    /// (even empty) takes the fabric's `preset` only if it writes it again.
+    /// QoS for this switch; each key given replaces the fabric's (`preset: null` leaves the
+    /// fabric's preset out); `qos:` written empty takes none of the fabric's QoS.
     #[serde(default, deserialize_with = "written")]
     #[schemars(with = "Option<RawQos>")]
     pub qos: Option<Option<RawQos>>,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::{Lacp, Peer, PortSettings};
 use super::mlag::Pair;
-use super::{Cx, Pending, describe_ports};
+use super::{Cx, Pending, SetAt, describe_ports};
 use crate::diag::{Diagnostic, Span};
 use crate::types::{Port, choose};
 
@@ -138,34 +138,108 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
             .map(|(_, id)| *id)
             .collect();
         for id in ids {
-            let (x, y) = (
+            let (Some(x), Some(y)) = (
                 pa.switch.bundles.get(&(true, id)),
                 pb.switch.bundles.get(&(true, id)),
-            );
-            let differ = match (x, y) {
-                (Some(x), Some(y)) => {
-                    x.mtu != y.mtu
-                        || x.vlan != y.vlan
-                        || x.trunk != y.trunk
-                        || x.switchport != y.switchport
-                        || x.trust != y.trust
-                        || x.pfc != y.pfc
-                        || x.ecn != y.ecn
-                        || x.ets != y.ets
-                }
-                _ => false,
+            ) else {
+                continue;
             };
-            if differ {
-                cx.push(
-                    Diagnostic::error(
-                        "E122",
-                        format!("MLAG port-channel {id} differs between `{a}` and `{b}` (VLANs, MTU or QoS)"),
-                    )
-                    .at(pair.at, "this pair")
-                    .help("give the member ports on both switches the same profile"),
-                );
+            let differ = differences(x, y, member_at(pa, id), member_at(pb, id));
+            if differ.is_empty() {
+                continue;
             }
+            let what: Vec<String> = differ
+                .iter()
+                .map(|(w, va, vb, _, _)| format!("{w} {va} on `{a}`, {vb} on `{b}`"))
+                .collect();
+            let d = Diagnostic::error(
+                "E122",
+                format!(
+                    "MLAG port-channel {id} differs between `{a}` and `{b}`: {}",
+                    what.join("; ")
+                ),
+            );
+            let (w, va, vb, sa, sb) = &differ[0];
+            let ends = [
+                (
+                    sa.iter().copied().collect(),
+                    format!("`{a}`"),
+                    pair.at,
+                    format!("{w} {va}"),
+                ),
+                (
+                    sb.iter().copied().collect(),
+                    format!("`{b}`"),
+                    pair.at,
+                    format!("{w} {vb}"),
+                ),
+            ];
+            cx.push(
+                super::links::at_the_line_to_change(cx, d, ends)
+                    .help("give the member ports on both switches the same settings (a profile), or set the value on both switches"),
+            );
         }
+    }
+}
+
+/// Where the settings of one of a switch's MLAG port-channel's members are set.
+fn member_at(p: &Pending, id: u16) -> SetAt {
+    p.switch
+        .ports
+        .iter()
+        .find(|(_, s)| s.bundle.is_some_and(|b| b.mlag && b.id == id))
+        .and_then(|(port, _)| p.set_at.get(port).copied())
+        .unwrap_or_default()
+}
+
+/// What differs between the two halves of an MLAG port-channel: (what, value on the first,
+/// on the second, where each is set).
+type Difference = (&'static str, String, String, Option<Span>, Option<Span>);
+
+fn differences(x: &PortSettings, y: &PortSettings, ax: SetAt, ay: SetAt) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let mut check = |what, a: String, b: String, sa, sb| {
+        if a != b {
+            out.push((what, a, b, sa, sb));
+        }
+    };
+    let mtu = |s: &PortSettings| s.mtu.map_or("unset".to_string(), |m| m.to_string());
+    check("MTU", mtu(x), mtu(y), ax.mtu, ay.mtu);
+    check("VLANs", vlans_of(x), vlans_of(y), ax.l2, ay.l2);
+    let on = |b: bool| if b { "on" } else { "off" }.to_string();
+    check("PFC mode", on(x.pfc), on(y.pfc), ax.pfc, ay.pfc);
+    let trust = |s: &PortSettings| s.trust.map_or("unset".to_string(), |t| t.to_string());
+    check("trust", trust(x), trust(y), ax.trust, ay.trust);
+    check(
+        "ECN",
+        format!("{:?}", x.ecn),
+        format!("{:?}", y.ecn),
+        ax.ecn,
+        ay.ecn,
+    );
+    check(
+        "ETS",
+        format!("{:?}", x.ets),
+        format!("{:?}", y.ets),
+        ax.ets,
+        ay.ets,
+    );
+    out
+}
+
+/// A bundle's VLANs for a message: `access 10`, `trunk 10,20`.
+fn vlans_of(s: &PortSettings) -> String {
+    let list = |v: &BTreeSet<crate::types::Vlan>| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    match (&s.trunk, s.vlan) {
+        (Some(t), Some(v)) => format!("hybrid {v} tagged {}", list(t)),
+        (Some(t), None) => format!("trunk {}", list(t)),
+        (None, Some(v)) => format!("access {v}"),
+        (None, None) => "access 1".to_string(),
     }
 }
 

@@ -319,24 +319,66 @@ pub(super) fn ends_agree(
         }
         for (what, (va, wa), (vb, wb)) in found {
             let (na, nb) = (a.os.port_name(*pa), b.os.port_name(*pb));
-            let mut d = Diagnostic::error(
+            let d = Diagnostic::error(
                 "E051",
                 format!(
                     "link ends disagree on `{what}`: `{sa}` {na} has {va}, `{sb}` {nb} has {vb}"
                 ),
-            )
-            .at(*at_a, format!("{sa}:{na}"))
-            .also(*at_b, format!("{sb}:{nb}"));
-            for (s, label) in wa
-                .iter()
-                .map(|s| (*s, format!("{sa}:{na} gets {va} here")))
-                .chain(wb.iter().map(|s| (*s, format!("{sb}:{nb} gets {vb} here"))))
-            {
-                d = d.also(s, label);
-            }
-            cx.push(d.help("give both ends the same profile, or set the value at both ends"));
+            );
+            let ends = [
+                (wa, format!("{sa}:{na}"), *at_a, va),
+                (wb, format!("{sb}:{nb}"), *at_b, vb),
+            ];
+            cx.push(
+                at_the_line_to_change(cx, d, ends)
+                    .help("give both ends the same profile, or set the value at both ends"),
+            );
         }
     }
+}
+
+/// One end of a cable as a diagnostic shows it: where its value is set, its name, where the
+/// link names it, its value.
+pub(super) type EndAt = (Vec<Span>, String, Span, String);
+
+/// A cable's ends that disagree: the primary label at the line to change, the one end's
+/// value its switch sets for itself where the other's comes from the fabric (a switch's
+/// `qos: { pfc: false }` against the fabric's recipe, a port entry's `mtu` against
+/// `port_defaults`); else at the link. Every other place is a secondary label.
+pub(super) fn at_the_line_to_change(cx: &Cx, d: Diagnostic, ends: [EndAt; 2]) -> Diagnostic {
+    let own = |e: &EndAt| !e.0.is_empty() && e.0.iter().all(|s| cx.own(*s));
+    let lone = match (own(&ends[0]), own(&ends[1])) {
+        (true, false) => Some(0),
+        (false, true) => Some(1),
+        _ => None,
+    };
+    // One place for both ends (an MLAG pair's line): named once.
+    let shared = ends[0].2 == ends[1].2;
+    let mut d = match lone {
+        Some(i) => {
+            let e = &ends[i];
+            d.at(e.0[0], format!("{} gets {} here", e.1, e.3))
+        }
+        None if shared => d.at(ends[0].2, "this pair"),
+        None => d.at(ends[0].2, ends[0].1.clone()),
+    };
+    // Each end's place on the link, unless the primary label is there already.
+    let mut shown = lone.is_none().then_some(ends[0].2);
+    for (_, name, link, _) in &ends {
+        if shown == Some(*link) {
+            continue;
+        }
+        d = d.also(*link, if shared { "this pair" } else { name.as_str() });
+        shown = shared.then_some(*link);
+    }
+    for (i, (spans, name, _, value)) in ends.iter().enumerate() {
+        for (k, s) in spans.iter().enumerate() {
+            if lone != Some(i) || k > 0 {
+                d = d.also(*s, format!("{name} gets {value} here"));
+            }
+        }
+    }
+    d
 }
 
 /// A value of one end for a message, and where the user set it.

@@ -136,9 +136,9 @@ struct Pending {
     /// Where each VLAN interface's MTU is written (the switch's VLAN entry, else the
     /// fabric's); an interface missing here takes its MTU from its ports ([`l3_mtu`]).
     l3_mtu: BTreeMap<Vlan, Span>,
-    /// Where each port's MTU is set (its entry, a profile, a link's profile, the defaults);
-    /// a port missing here runs its OS's default.
-    mtu_at: BTreeMap<Port, Span>,
+    /// Where each port's settings are set (its entry, a profile, a link's profile, the
+    /// defaults, the switch's QoS): the line to change when they disagree with another's.
+    set_at: BTreeMap<Port, SetAt>,
     /// Where each of the switch's own VLAN entries is written: where a line setting a VLAN
     /// interface's MTU belongs when none does.
     vlan_at: BTreeMap<Vlan, Span>,
@@ -184,6 +184,19 @@ impl Display for VlanList {
         let ids: Vec<String> = self.0.keys().map(ToString::to_string).collect();
         f.write_str(&ids.join(","))
     }
+}
+
+/// Where a port's resolved settings are written; `None`: the OS's default.
+#[derive(Clone, Copy, Debug, Default)]
+struct SetAt {
+    mtu: Option<Span>,
+    pfc: Option<Span>,
+    trust: Option<Span>,
+    /// The access (or untagged) VLAN, a trunk's list, the mode: its L2.
+    l2: Option<Span>,
+    /// ECN and ETS, where some traffic class is given.
+    ecn: Option<Span>,
+    ets: Option<Span>,
 }
 
 /// One place that differs from another: (key, value here, where, value there, where).
@@ -279,6 +292,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         diags: Vec::new(),
         oses: BTreeMap::new(),
         refused_peers: BTreeMap::new(),
+        extents: values::switch_extents(raw, file),
         foreign: BTreeMap::new(),
     };
 
@@ -490,7 +504,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             implied,
             index,
             l3_mtu: BTreeMap::new(),
-            mtu_at: BTreeMap::new(),
+            set_at: BTreeMap::new(),
             vlan_at: BTreeMap::new(),
             named_sub: BTreeMap::new(),
             renamed: BTreeSet::new(),
@@ -950,10 +964,22 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 group(d, String::new(), port);
             }
             let mtu = first!(mtu);
-            if let Some((_, at)) = mtu {
-                p.mtu_at.insert(port, *at);
-            }
             let trust = first!(trust);
+            let tc_at = |f: fn(&Layer) -> Option<Span>| stack.iter().find_map(|l| f(l));
+            p.set_at.insert(
+                port,
+                SetAt {
+                    mtu: mtu.map(|x| x.1),
+                    pfc: pfc.map(|x| x.1),
+                    trust: trust.map(|x| x.1),
+                    l2: vlans
+                        .map(|x| x.1)
+                        .or(vlan.map(|x| x.1))
+                        .or(first!(switchport).map(|x| x.1)),
+                    ecn: tc_at(|l| l.ecn.values().next().map(|x| x.1)),
+                    ets: tc_at(|l| l.ets.values().next().map(|x| x.1)),
+                },
+            );
             if let Some((Trust::Both, at)) = trust
                 && sw.os() == crate::fabric::Os::Os10
             {

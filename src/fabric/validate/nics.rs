@@ -141,7 +141,7 @@ pub(super) fn hosts(
                     nic_port: nic_port.clone(),
                     at: *at,
                     mtu,
-                    mtu_at: p.mtu_at.get(port).copied(),
+                    mtu_at: p.set_at.get(port).and_then(|a| a.mtu),
                 });
             }
         }

@@ -61,7 +61,7 @@ pub(super) fn settle(pending: &mut BTreeMap<String, Pending>) {
             for v in carried(l2_of(sw, s)) {
                 let e = best.entry(v).or_insert((0, None));
                 if mtu > e.0 {
-                    *e = (mtu, p.mtu_at.get(port).copied());
+                    *e = (mtu, p.set_at.get(port).and_then(|a| a.mtu));
                 }
             }
         }
@@ -258,7 +258,7 @@ impl<'a> Net<'a> {
             port: Some(port),
             vlan: None,
             mtu: s.mtu.unwrap_or(default_mtu(&p.switch)),
-            at: p.mtu_at.get(&port).copied(),
+            at: p.set_at.get(&port).and_then(|a| a.mtu),
             place: p.peers.get(&port).copied(),
         })
     }

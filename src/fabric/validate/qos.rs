@@ -28,11 +28,15 @@ enum PfcIntent<'a> {
 /// fabric lossless and a switch leave the recipe out.
 pub(super) fn merged_qos(fabric: Option<&RawQos>, switch: Option<&Option<RawQos>>) -> RawQos {
     let mut q = fabric.cloned().unwrap_or_default();
+    // No `qos` under the switch: the fabric's; `qos:` written empty: none of it.
     let Some(written) = switch else {
         return q;
     };
-    q.preset = None;
-    if let Some(s) = written {
+    let Some(s) = written else {
+        return RawQos::default();
+    };
+    {
+        // `preset: null` clears the fabric's preset; a key written replaces the fabric's.
         if s.preset.is_some() {
             q.preset = s.preset.clone();
         }
@@ -267,6 +271,9 @@ pub(super) fn qos(
             }
         }
         PfcIntent::Off(at) => {
+            // Every port's PFC mode is off here: said at this line (a cable's far end that
+            // pauses disagrees with it, E051).
+            implied.pfc = Some((false, at));
             if roce_owns && recipe.is_none() {
                 let mode = q.roce.as_ref().map(|m| cx.span(m));
                 let mut d = Diagnostic::error(

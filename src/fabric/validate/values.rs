@@ -12,11 +12,20 @@ pub(super) struct Cx {
     /// The host ports a refused port-map entry's peer names, with the entry's key: a host
     /// port cabled to no switch port because of it follows from that entry's error.
     pub(super) refused_peers: BTreeMap<(String, String), Span>,
+    /// Where each switch's entry is written (byte ranges of the file, key to the next key):
+    /// a value set there is the switch's own, not the fabric's ([`Cx::own`]).
+    pub(super) extents: Vec<std::ops::Range<usize>>,
     /// Keys refused on some switches' OS (E073), reported once per line at the end.
     pub(super) foreign: super::target::Foreign,
 }
 
 impl Cx {
+    /// Whether a place is inside some switch's own entry (not the fabric's keys, profiles or
+    /// links).
+    pub(super) fn own(&self, at: Span) -> bool {
+        self.extents.iter().any(|r| r.contains(&at.start))
+    }
+
     pub(super) fn span<T>(&self, v: &Sp<T>) -> Span {
         span(self.file, v)
     }
@@ -506,4 +515,53 @@ pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt) -> Option<Mgmt> {
         port: port?,
         user: user?,
     })
+}
+
+/// Where each switch's entry is written: from its key to the next switch's, the last to the
+/// first of the fabric's other sections written after it (links, hosts, MLAG pairs, …).
+pub(super) fn switch_extents(raw: &RawFabric, file: FileId) -> Vec<std::ops::Range<usize>> {
+    let at = |s: Span| s.start;
+    let keys: Vec<usize> = raw
+        .switches
+        .0
+        .iter()
+        .map(|(k, _)| at(span(file, k)))
+        .collect();
+    let Some(last) = keys.iter().max().copied() else {
+        return Vec::new();
+    };
+    // The first place of each other section: a section after the switches ends them.
+    let mut marks: Vec<usize> = Vec::new();
+    marks.extend(raw.links.iter().flatten().map(|l| at(span(file, &l.a))));
+    marks.extend(
+        raw.hosts
+            .iter()
+            .flat_map(|h| &h.0)
+            .map(|(k, _)| at(span(file, k))),
+    );
+    marks.extend(
+        raw.mlag
+            .iter()
+            .flatten()
+            .map(|m| at(span(file, &m.switches))),
+    );
+    marks.extend(
+        raw.profiles
+            .iter()
+            .flat_map(|p| &p.0)
+            .map(|(k, _)| at(span(file, k))),
+    );
+    marks.extend(raw.vlans.iter().flatten().map(|v| at(span(file, &v.id))));
+    let end = marks
+        .into_iter()
+        .filter(|m| *m > last)
+        .min()
+        .unwrap_or(usize::MAX);
+    let mut sorted = keys;
+    sorted.sort_unstable();
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, start)| *start..sorted.get(i + 1).copied().unwrap_or(end))
+        .collect()
 }
