@@ -111,6 +111,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// How many more diagnostics like this one (its code, its place) were folded into it.
     pub folded: usize,
+    /// It follows from another diagnostic at its place: [`fold`] puts it under that one.
+    pub follows: bool,
 }
 
 impl Diagnostic {
@@ -124,6 +126,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             folded: 0,
+            follows: false,
         }
     }
 
@@ -159,6 +162,12 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
+    /// Marks it as following from another diagnostic at its place.
+    pub fn follows(mut self) -> Self {
+        self.follows = true;
+        self
+    }
+
     /// A line of what else follows from this diagnostic's mistake.
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
@@ -183,7 +192,8 @@ impl Diagnostic {
 pub fn fold(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags.sort_by(|a, b| {
         let at = |d: &Diagnostic| d.primary.as_ref().map(|l| l.span);
-        (at(a), a.severity, a.code, &a.message).cmp(&(at(b), b.severity, b.code, &b.message))
+        let key = |d: &'_ Diagnostic| (at(d), d.severity, d.follows, d.code);
+        (key(a), &a.message).cmp(&(key(b), &b.message))
     });
     diags.dedup();
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());

@@ -75,7 +75,10 @@ fn deployments() -> Vec<(String, Vec<String>, &'static str)> {
             .iter()
             .map(|h| h["host"].as_str().unwrap().to_string())
             .collect();
-        let template = if text.contains("os: linux") {
+        let template = if text.contains("os: linux") && text.contains("ens1f1:") {
+            // Two rails: a server's two ports, each with its RDMA device.
+            "gpu-pod.gpu.txt"
+        } else if text.contains("os: linux") {
             "ml-cluster.gpu.txt"
         } else {
             "vsphere-mlag.esxi.txt"
@@ -87,6 +90,7 @@ fn deployments() -> Vec<(String, Vec<String>, &'static str)> {
         stems,
         [
             "a100-cx6",
+            "gpu-pod",
             "ml-cluster",
             "vcf-bitfusion",
             "vsphere-mlag",
@@ -108,12 +112,12 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
         insta::assert_snapshot!(format!("hosts_{stem}"), out);
         assert_eq!(out.matches("#!/bin/sh\n").count(), names.len(), "{stem}");
         match stem.as_str() {
-            "ml-cluster" => {
-                assert_eq!(out.matches("#!/bin/sh\n# gpu").count(), 128);
+            "ml-cluster" | "gpu-pod" => {
+                assert_eq!(out.matches("#!/bin/sh\n# gpu").count(), names.len());
                 assert_eq!(
                     out.matches("mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n")
                         .count(),
-                    128
+                    names.len()
                 );
             }
             _ => {
@@ -229,7 +233,7 @@ fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
         if stem == "vcf-bitfusion" {
             continue;
         }
-        let rule = if template.starts_with("ml-cluster") {
+        let rule = if template.ends_with(".gpu.txt") {
             "H002"
         } else {
             "H008"
@@ -241,10 +245,16 @@ fn a_new_lossless_priority_changes_every_host_and_flags_every_old_report() {
             .lines()
             .find(|l| l.trim_start().starts_with("preset: roce-lossless"))
             .expect("the example fabric uses the preset");
+        // OS10 sizes its lossless buffers itself: a pool's `memory` is Onyx's alone.
+        let pool = if text.contains("os: os10") {
+            "roce: { type: lossless, priorities: [4] }"
+        } else {
+            "roce: { type: lossless, memory: 50, priorities: [4] }"
+        };
         let moved = text
             .replace(
                 preset,
-                "  pools:\n    roce: { type: lossless, memory: 50, priorities: [4] }\n  dscp: { roce: 34, cnp: 48 }",
+                &format!("  pools:\n    {pool}\n  dscp: {{ roce: 34, cnp: 48 }}"),
             )
             .replace(
                 "port_defaults:\n",

@@ -13,6 +13,7 @@ mod import;
 mod invalid;
 mod lab;
 mod lab_ssh;
+mod mistakes;
 mod mixed_qos;
 mod network;
 mod os10;

@@ -163,7 +163,7 @@ pub(super) fn hosts(
                 let moved = c
                     .nic_port
                     .as_ref()
-                    .and_then(|p| misnamed.get(&(name.to_string(), p.clone())));
+                    .and_then(|p| misnamed.at_key.get(&(name.to_string(), p.clone())));
                 if let (Some((best, key)), Some(p)) = (moved, &c.nic_port) {
                     cx.push(
                         Diagnostic::error(
@@ -195,11 +195,15 @@ pub(super) fn hosts(
                 if let Some(at) = declared.get(&name.to_lowercase()) {
                     d = d.also(*at, format!("`{name}` declared here"));
                 }
-                let help = match c
-                    .nic_port
-                    .as_deref()
-                    .and_then(|p| did_you_mean(p, known.iter().copied()))
-                {
+                // A port no other cable names first: the one this cable was meant for.
+                let named: BTreeSet<&str> = cables
+                    .iter()
+                    .filter_map(|x| x.nic_port.as_deref())
+                    .collect();
+                let free = known.iter().copied().filter(|k| !named.contains(k));
+                let help = match c.nic_port.as_deref().and_then(|p| {
+                    did_you_mean(p, free).or_else(|| did_you_mean(p, known.iter().copied()))
+                }) {
                     Some(best) => format!("did you mean `{best}`?"),
                     None => format!("the host's ports: {}", known.join(", ")),
                 };
@@ -236,12 +240,25 @@ pub(super) fn hosts(
         }
         for port in host.ports.keys() {
             let renamed = misnamed
+                .at_key
                 .iter()
                 .any(|((h, _), (best, _))| h == name && best == port);
             if seen.contains_key(port.as_str()) || renamed {
                 continue;
             }
-            if let Some(entry) = cx.refused_peers.get(&(name.to_string(), port.clone())) {
+            let misnamed_at = misnamed.at_peer.get(&(name.to_string(), port.clone()));
+            if let Some(peer) = misnamed_at {
+                // The peer that names it otherwise: that peer's E131.
+                let peer = *peer;
+                cx.push(
+                    Diagnostic::error(
+                        "E130",
+                        format!("`{name}` port `{port}` is cabled to no switch port"),
+                    )
+                    .at(peer, "named otherwise here")
+                    .follows(),
+                );
+            } else if let Some(entry) = cx.refused_peers.get(&(name.to_string(), port.clone())) {
                 // Its cable is in an entry refused for its ports: that entry's error.
                 let entry = *entry;
                 cx.push(
@@ -249,7 +266,8 @@ pub(super) fn hosts(
                         "E130",
                         format!("`{name}` port `{port}` is cabled to no switch port"),
                     )
-                    .at(entry, "the entry that cables it is refused"),
+                    .at(entry, "the entry that cables it is refused")
+                    .follows(),
                 );
             } else if let Some(at) = port_keys.get(&(name.to_string(), port.clone())) {
                 cx.push(
@@ -269,6 +287,17 @@ pub(super) fn hosts(
     (out, mtu_at)
 }
 
+/// Host ports cabled under a name close to the declared one ([`misnamed_ports`]).
+#[derive(Default)]
+struct Misnamed {
+    /// (host, name the peers give) → the declared name and its key, where the declaration is
+    /// the line to change (several peer entries agree on the other name).
+    at_key: BTreeMap<(String, String), (String, Span)>,
+    /// (host, declared name) → the one peer that names it otherwise, the line to change: the
+    /// declared port's E130 follows from it.
+    at_peer: BTreeMap<(String, String), Span>,
+}
+
 /// Host ports declared under one name and cabled under another: a declared port no cable
 /// names, the close name (`did_you_mean`) that several peer entries give instead. The line
 /// to change is then the one declaring the port (it names the port of every host of its
@@ -277,7 +306,7 @@ fn misnamed_ports(
     hosts: &BTreeMap<Hostname, Host>,
     cabled: &BTreeMap<String, Vec<Cabled>>,
     port_keys: &BTreeMap<(String, String), Span>,
-) -> BTreeMap<(String, String), (String, Span)> {
+) -> Misnamed {
     // (declared port's key, name the peers give) → (host, declared name), and the peers.
     type Guess = (Span, String);
     type Seen = (Vec<(String, String)>, BTreeSet<Span>);
@@ -312,11 +341,17 @@ fn misnamed_ports(
             e.1.insert(c.at);
         }
     }
-    let mut out = BTreeMap::new();
+    let mut out = Misnamed::default();
     for ((key, p), (hosts, peers)) in guesses {
-        if peers.len() > 1 {
-            for (h, best) in hosts {
-                out.insert((h, p.clone()), (best, key));
+        for (h, best) in hosts {
+            match peers.iter().next() {
+                Some(_) if peers.len() > 1 => {
+                    out.at_key.insert((h, p.clone()), (best, key));
+                }
+                Some(peer) => {
+                    out.at_peer.insert((h, best), *peer);
+                }
+                None => {}
             }
         }
     }

@@ -506,26 +506,32 @@ fn routed_links(
     gateways: &BTreeMap<Segment, BTreeSet<String>>,
     out: &mut Vec<(Hop, Need)>,
 ) {
-    // The largest sender behind each routing switch.
-    let mut senders: BTreeMap<&str, Need> = BTreeMap::new();
+    // The hosts behind each routing switch, the largest sender first.
+    let mut senders: BTreeMap<&str, Top2> = BTreeMap::new();
     for (seg, sws) in gateways {
-        if let Some((mtu, from)) = members.get(seg).and_then(|t| t.first.clone()) {
+        let Some(t) = members.get(seg) else { continue };
+        for (mtu, host) in t.first.iter().chain(&t.second) {
             for sw in sws {
-                senders.entry(sw).or_default().raise(&Need {
-                    mtu,
-                    from: from.clone(),
-                    to: String::new(),
-                });
+                senders.entry(sw).or_default().add(*mtu, host);
             }
         }
     }
     let mut cable_need: BTreeMap<Cable, Need> = BTreeMap::new();
-    for (src, need) in &senders {
-        for (cable, to) in shortest_cables(net, src, &senders) {
-            cable_need
-                .entry(cable)
-                .or_default()
-                .raise(&Need { to, ..need.clone() });
+    for (src, hosts) in &senders {
+        let Some((mtu, from)) = hosts.first.clone() else {
+            continue;
+        };
+        for (cable, target) in shortest_cables(net, src, &senders) {
+            // A host behind the far switch other than the sender (a server's other rail).
+            let to = senders
+                .get(target.as_str())
+                .and_then(|t| t.other_than(&from))
+                .map_or_else(String::new, |x| x.1.clone());
+            cable_need.entry(cable).or_default().raise(&Need {
+                mtu,
+                from: from.clone(),
+                to,
+            });
         }
     }
     for (((sa, pa), (sb, pb)), need) in cable_need {
@@ -538,8 +544,8 @@ fn routed_links(
 }
 
 /// The routed cables on some shortest path from `src` to another routing switch, each with
-/// the receiving switch's largest host (named for the message), in one direction per cable.
-fn shortest_cables(net: &Net, src: &str, targets: &BTreeMap<&str, Need>) -> Vec<(Cable, String)> {
+/// a routing switch it leads to, in one direction per cable.
+fn shortest_cables(net: &Net, src: &str, targets: &BTreeMap<&str, Top2>) -> Vec<(Cable, String)> {
     let mut dist: BTreeMap<&str, usize> = BTreeMap::from([(src, 0)]);
     let mut order: Vec<&str> = vec![src];
     let mut queue: VecDeque<&str> = VecDeque::from([src]);
@@ -557,10 +563,8 @@ fn shortest_cables(net: &Net, src: &str, targets: &BTreeMap<&str, Need>) -> Vec<
     let mut useful: BTreeMap<&str, String> = BTreeMap::new();
     let mut out = Vec::new();
     for u in order.iter().rev() {
-        if *u != src
-            && let Some(t) = targets.get(u)
-        {
-            useful.entry(u).or_insert_with(|| t.from.clone());
+        if *u != src && targets.contains_key(u) {
+            useful.entry(u).or_insert_with(|| u.to_string());
         }
         for (a, b) in net.routed.get(*u).into_iter().flatten() {
             if dist.get(b.0.as_str()) == Some(&(dist[u] + 1))

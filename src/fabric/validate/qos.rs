@@ -295,6 +295,8 @@ pub(super) fn qos(
                 .as_ref()
                 .map(|l| cx.priorities(l))
                 .unwrap_or_default();
+            // The list is the line to change for each priority it has or lacks (E032, E033).
+            let list_at = pfc.priorities.as_ref().map(|l| cx.list_span(l));
             for (pr, at) in &list {
                 if !lossless.contains(pr) && !roce_owns && !unknown.contains(pr) {
                     let where_ = owner
@@ -306,7 +308,7 @@ pub(super) fn qos(
                             "PFC is enabled on switch priority {pr}, which no lossless pool maps"
                         ),
                     )
-                    .at(*at, "PFC priority");
+                    .at(list_at.unwrap_or(*at), format!("PFC on priority {pr}"));
                     if let Some((n, s, kind)) = where_ {
                         d = d.also(s, format!("mapped to `{n}`, a `{kind}` pool"));
                     }
