@@ -122,7 +122,7 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
             }
             _ => {
                 assert_eq!(
-                    out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"\n")
+                    out.matches("esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2 ecn=1\"\n")
                         .count(),
                     names.len(),
                     "{out}"
@@ -599,5 +599,36 @@ fn hosts_live_flags_a_host_on_the_old_priority() {
     assert!(
         found.contains(&("gpu01".to_string(), "H002".to_string())),
         "{found:?}"
+    );
+}
+
+/// ESXi's DCQCN is nmlx5_core's `ecn` (off by default): a host that leaves it unset is H008,
+/// naming the parameter, and the script sets it with trust and PFC.
+#[test]
+fn an_esxi_host_without_ecn_is_flagged() {
+    let dir = scratch("hosts-esxi-ecn");
+    for name in ["gpu01", "esxi01"] {
+        let text =
+            std::fs::read_to_string(fixtures().join("clean").join(format!("{name}.txt"))).unwrap();
+        let text = text.replace(
+            "ecn                int            1      Enables the ECN feature",
+            "ecn                int                   Enables the ECN feature",
+        );
+        std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
+    }
+    let (code, found, err) = audit_hosts(
+        &fixtures().join("fabric.yaml"),
+        &["--hosts", dir.to_str().unwrap()],
+    );
+    assert_eq!(
+        (code, found),
+        (1, vec![("esxi01".to_string(), "H008".to_string())]),
+        "{err}"
+    );
+    let (code, script) = hosts_of(&fixtures().join("fabric.yaml"), &["--host", "esxi01"]);
+    assert_eq!(code, 0, "{script}");
+    assert!(
+        script.contains("-m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2 ecn=1\"\n"),
+        "{script}"
     );
 }

@@ -3,7 +3,7 @@
 
 use super::Plan;
 use super::report::{Ecn, EcnFile, HostReport, Located};
-use super::script::{ESXI_TRUST_DSCP, ecn_files};
+use super::script::{ESXI_ECN_ON, ESXI_TRUST_DSCP, ecn_files};
 use crate::audit::{Finding, Severity, explain_text};
 use crate::fabric::validate::WIRE_OVERHEAD;
 use crate::types::HostOs;
@@ -99,9 +99,9 @@ pub static HOST_RULES: &[HostRule] = &[
         id: "H008",
         name: "esxi-nmlx5-parameters",
         severity: Severity::Error,
-        what: "An ESXi host whose nmlx5_core parameters `trust_state`, `pfctx` or `pfcrx` are unset or differ from its switch ports (trust DSCP = 2; PFC bit N = priority N).",
-        why: "nmlx5_core defaults to PCP trust and no PFC: RoCE from PVRDMA or NVMe-oF leaves at priority 0, outside the lossless pool, and the NIC ignores the switch's pauses.",
-        fix: "`esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2\"` (for priority 3), then reboot.",
+        what: "An ESXi host whose nmlx5_core parameters `trust_state`, `pfctx`, `pfcrx` or `ecn` are unset or differ from its switch ports (trust DSCP = 2; PFC bit N = priority N; ECN on = 1).",
+        why: "nmlx5_core defaults to PCP trust, no PFC and no ECN: RoCE from PVRDMA or NVMe-oF leaves at priority 0, outside the lossless pool, the NIC ignores the switch's pauses, and the switches' ECN marks slow no sender (NVIDIA NATIVE ESXi driver manual, nmlx5_core parameters: `ecn` \"Enables the ECN feature\", disabled by default), so congestion is left to PFC.",
+        fix: "`esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x08 pfcrx=0x08 trust_state=2 ecn=1\"` (for priority 3), then reboot.",
     },
     HostRule {
         id: "H009",
@@ -338,6 +338,7 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
                     ),
                     ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
                     ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
+                    ("ecn", u32::from(ESXI_ECN_ON), format!("{ESXI_ECN_ON}")),
                 ],
             );
             esxi_module(

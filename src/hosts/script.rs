@@ -18,8 +18,9 @@
 //!   switches trust L3 and place CNPs by their DSCP, and no NVIDIA page in the corpus
 //!   documents the file.
 //! - ESXi: `esxcli system module parameters set -m nmlx5_core -p "pfctx=0x08 pfcrx=0x08
-//!   trust_state=2"` (VMware vSphere 7.0 storage, "Configure RoCE/DCB on ESXi"; NVIDIA NATIVE
-//!   ESXi driver manual: "For the changes to take effect, reboot the host"),
+//!   trust_state=2 ecn=1"` (VMware vSphere 7.0 storage, "Configure RoCE/DCB on ESXi"; NVIDIA
+//!   NATIVE ESXi driver manual: "For the changes to take effect, reboot the host", and its
+//!   nmlx5_core parameter table: `ecn` "Enables the ECN feature", disabled by default),
 //!   `esxcli system module parameters set -m nmlx5_rdma -p "dscp_force=26"` (VMware's
 //!   "Configure RoCE/DCB on ESXi": hosts and switches "must set the DSCP value to 26", done in
 //!   the Mellanox driver; the NVIDIA NATIVE ESXi driver manual v4.19.71.1, "Module
@@ -39,6 +40,10 @@ use crate::types::HostOs;
 
 /// nmlx5_core's `trust_state` for DSCP (1 is PCP): VMware's "Configure RoCE/DCB on ESXi".
 pub const ESXI_TRUST_DSCP: u8 = 2;
+
+/// nmlx5_core's `ecn` on: "Enables the ECN feature", 0 (disabled) by default (NVIDIA
+/// ConnectX-4/ConnectX-5 NATIVE ESXi driver user manual, "nmlx5_core Module Parameters").
+pub const ESXI_ECN_ON: u8 = 1;
 
 /// The ESXi modules whose parameters a host report lists: nmlx5_core (trust, PFC) and
 /// nmlx5_rdma (the RoCE DSCP).
@@ -146,12 +151,13 @@ fn esxi(out: &mut String, plan: &Plan) {
     let mask = plan.pfc_mask();
     out.push_str(
         "\n# nmlx5_core, every port: trust DSCP (trust_state=2), PFC transmit and receive on the\n\
-         # lossless priorities (bit N = priority N). `-p` replaces the module's whole parameter\n\
-         # string: add any other parameter it has (`esxcli system module parameters list -m nmlx5_core`).\n",
+         # lossless priorities (bit N = priority N), and ECN (ecn=1: DCQCN, so the switches' ECN\n\
+         # marks slow the senders before PFC pauses the link). `-p` replaces the module's whole\n\
+         # parameter string: add any other parameter it has (`esxcli system module parameters list -m nmlx5_core`).\n",
     );
     let _ = writeln!(
         out,
-        "esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x{mask:02x} pfcrx=0x{mask:02x} trust_state={ESXI_TRUST_DSCP}\""
+        "esxcli system module parameters set -m nmlx5_core -p \"pfctx=0x{mask:02x} pfcrx=0x{mask:02x} trust_state={ESXI_TRUST_DSCP} ecn={ESXI_ECN_ON}\""
     );
     let _ = writeln!(
         out,
