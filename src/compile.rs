@@ -186,7 +186,30 @@ pub fn compile_switch(sw: &Switch) -> Config {
             multipath_relax: r.multipath_relax,
             neighbors: r.neighbors.iter().map(|(a, n)| (*a, n.asn)).collect(),
             networks: r.networks.clone(),
+            // Onyx's default is off: it prints the line when on (the onyx_bgp_show capture).
+            fast_external_fallover: r.fast_external_fallover == Some(true),
+            timers: r
+                .neighbors
+                .iter()
+                .filter_map(|(a, n)| n.timers.map(|t| (*a, (t.keepalive, t.hold))))
+                .collect(),
+            bfd: r
+                .neighbors
+                .iter()
+                .filter(|(_, n)| n.bfd)
+                .map(|(a, _)| *a)
+                .collect(),
         });
+        // BFD runs once `protocol bfd` enables it, with the timers written out (the
+        // `onyx_show_bfd` capture's three `ip bfd vrf default interval …` lines).
+        if let Some(t) = r.bfd {
+            c.protocols.insert(Protocol::Bfd);
+            c.bfd = onyx::BfdInterval {
+                min_rx: Some(t.min_rx),
+                multiplier: Some(t.multiplier),
+                transmit_rate: Some(t.interval),
+            };
+        }
     }
     c.load_sharing = sw
         .hashing

@@ -85,6 +85,7 @@ pub enum Kind {
     LldpOn,
     IpRoutingOn,
     ProtocolOn,
+    BfdInterval,
     LoadSharing,
     LacpOn,
     StpOn,
@@ -92,6 +93,7 @@ pub enum Kind {
     MlagUnset,
     IplPeerRemove,
     IplRemove,
+    BgpBfdOff,
     BgpRemoveNeighbor,
     BgpRemoveNetwork,
     BgpReplace,
@@ -127,6 +129,9 @@ pub enum Kind {
     BgpSettings,
     BgpNeighbor,
     BgpNeighborChange,
+    BgpFallover,
+    BgpTimers,
+    BgpBfd,
     BgpNetwork,
     Ipl,
     MlagSettings,
@@ -134,6 +139,7 @@ pub enum Kind {
     InterfaceDelete,
     BgpDelete,
     ProtocolOff,
+    BfdOff,
     PfcPriorityOff,
     PfcOff,
     VlanDelete,
@@ -175,6 +181,11 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "protocol bgp|mlag, before their configuration",
     ),
     (
+        Kind::BfdInterval,
+        Impact::Hitless,
+        "ip bfd vrf default interval min-rx R multiplier M transmit-rate T force, after protocol bfd: sessions up renegotiate their timers and stay up (RFC 5880 §6.8.3, a Poll Sequence)",
+    ),
+    (
         Kind::LoadSharing,
         Impact::Hitless,
         "ip load-sharing … / no ip load-sharing … (flows are rehashed)",
@@ -208,6 +219,11 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         Kind::IplRemove,
         Impact::Hitless,
         "interface port-channel N no ipl N, before its members leave it or it goes (the pair is down)",
+    ),
+    (
+        Kind::BgpBfdOff,
+        Impact::Hitless,
+        "router bgp AS vrf default no neighbor A fall-over bfd, before no protocol bfd: the session stays up, no longer watched",
     ),
     (
         Kind::BgpRemoveNeighbor,
@@ -381,6 +397,21 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "router bgp AS vrf default neighbor A remote-as N over another AS (that session restarts)",
     ),
     (
+        Kind::BgpFallover,
+        Impact::Hitless,
+        "router bgp AS vrf default bgp fast-external-fallover / no …: acts on the next link that goes down",
+    ),
+    (
+        Kind::BgpTimers,
+        Impact::Hitless,
+        "router bgp AS vrf default neighbor A timers K H / no neighbor A timers: the hold time is agreed in the session's OPEN (RFC 4271 §4.2), so a session up keeps its timers until it next comes up; nothing is reset",
+    ),
+    (
+        Kind::BgpBfd,
+        Impact::Hitless,
+        "router bgp AS vrf default neighbor A fall-over bfd, after the neighbor and protocol bfd: BFD starts watching the session, which does not wait for it (RFC 5882 §3)",
+    ),
+    (
         Kind::BgpNetwork,
         Impact::Hitless,
         "router bgp AS vrf default network A /N",
@@ -414,6 +445,11 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         Kind::ProtocolOff,
         Impact::Disruptive,
         "no protocol bgp|mlag, after their configuration is gone",
+    ),
+    (
+        Kind::BfdOff,
+        Impact::Hitless,
+        "no protocol bfd, after no session uses it: its timers go, sessions stay up",
     ),
     (
         Kind::PfcPriorityOff,
@@ -550,17 +586,34 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
         t.ip_routing = intended.ip_routing;
         t.load_sharing = intended.load_sharing.clone();
         protocol(&mut t, Protocol::Bgp);
+        protocol(&mut t, Protocol::Bfd);
         t.bgp = match (&running.bgp, &intended.bgp) {
-            // Without pruning, neighbors and networks the intent does not name stay.
+            // Without pruning, neighbors and networks the intent does not name stay, with
+            // their timers and BFD.
             (Some(have), Some(want)) if have.asn == want.asn && !scope.prune => {
                 let mut b = want.clone();
-                for (a, n) in &have.neighbors {
-                    b.neighbors.entry(*a).or_insert(*n);
+                for a in have.named().difference(&want.named()) {
+                    if let Some(n) = have.neighbors.get(a) {
+                        b.neighbors.insert(*a, *n);
+                    }
+                    if let Some(x) = have.timers.get(a) {
+                        b.timers.insert(*a, *x);
+                    }
+                    if have.bfd.contains(a) {
+                        b.bfd.insert(*a);
+                    }
                 }
                 b.networks.extend(have.networks.iter().copied());
                 Some(b)
             }
             (_, want) => want.clone(),
+        };
+        // BFD's timers: the intent's, else the switch's.
+        let (want, have) = (intended.bfd, running.bfd);
+        t.bfd = crate::onyx::BfdInterval {
+            min_rx: want.min_rx.or(have.min_rx),
+            multiplier: want.multiplier.or(have.multiplier),
+            transmit_rate: want.transmit_rate.or(have.transmit_rate),
         };
     }
     if manages(Feature::Mlag) {
@@ -582,6 +635,9 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     }
     if !t.protocols.contains(&Protocol::Bgp) {
         t.bgp = None;
+    }
+    if !t.protocols.contains(&Protocol::Bfd) {
+        t.bfd = crate::onyx::BfdInterval::default();
     }
     for k in &intended.licenses {
         if !t.licenses.contains(k) {
@@ -838,7 +894,14 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
         b.global(Kind::ProtocolOn, Command::Protocol(*p, true));
     }
     for p in running.protocols.difference(&target.protocols) {
-        b.global(Kind::ProtocolOff, Command::Protocol(*p, false));
+        let kind = match p {
+            Protocol::Bfd => Kind::BfdOff,
+            _ => Kind::ProtocolOff,
+        };
+        b.global(kind, Command::Protocol(*p, false));
+    }
+    if target.bfd != running.bfd && target.bfd != crate::onyx::BfdInterval::default() {
+        b.global(Kind::BfdInterval, Command::BfdInterval(target.bfd));
     }
     bgp(&mut b, running, target);
     mlag(&mut b, running, target);
@@ -962,11 +1025,54 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
             b.global(Kind::BgpRemoveNeighbor, cmd(BgpCmd::NoNeighbor(*a)));
         }
     }
+    if want.fast_external_fallover != have.fast_external_fallover {
+        b.global(
+            Kind::BgpFallover,
+            cmd(BgpCmd::FastExternalFallover(want.fast_external_fallover)),
+        );
+    }
+    detection(b, have, want, cmd);
     for n in want.networks.difference(&have.networks) {
         b.global(Kind::BgpNetwork, cmd(BgpCmd::Network(*n)));
     }
     for n in have.networks.difference(&want.networks) {
         b.global(Kind::BgpRemoveNetwork, cmd(BgpCmd::NoNetwork(*n)));
+    }
+}
+
+/// Each neighbor's timers and BFD that change, where it stays (a neighbor that goes takes
+/// them with it): set after the neighbor exists, BFD taken away before `no protocol bfd`.
+fn detection(
+    b: &mut Builder,
+    have: &crate::onyx::Bgp,
+    want: &crate::onyx::Bgp,
+    cmd: impl Fn(BgpCmd) -> Command,
+) {
+    for a in want.named() {
+        match (have.timers.get(&a), want.timers.get(&a)) {
+            (x, Some(&(k, h))) if x != Some(&(k, h)) => {
+                b.global(Kind::BgpTimers, cmd(BgpCmd::Timers(a, k, h)))
+            }
+            (Some(_), None) => b.global(Kind::BgpTimers, cmd(BgpCmd::NoTimers(a))),
+            _ => {}
+        }
+        match (have.bfd.contains(&a), want.bfd.contains(&a)) {
+            (false, true) => b.global(Kind::BgpBfd, cmd(BgpCmd::FallOverBfd(a, true))),
+            (true, false) => b.global(Kind::BgpBfdOff, cmd(BgpCmd::FallOverBfd(a, false))),
+            _ => {}
+        }
+    }
+    for a in have.named().difference(&want.named()) {
+        // `no neighbor A` takes its timers and BFD; a neighbor without a remote AS has no
+        // such line, so they go one by one.
+        if !have.neighbors.contains_key(a) {
+            if have.timers.contains_key(a) {
+                b.global(Kind::BgpTimers, cmd(BgpCmd::NoTimers(*a)));
+            }
+            if have.bfd.contains(a) {
+                b.global(Kind::BgpBfdOff, cmd(BgpCmd::FallOverBfd(*a, false)));
+            }
+        }
     }
 }
 

@@ -276,6 +276,7 @@ fn routing_findings_are_on_the_side_at_fault_and_at_its_line() {
         ("R044", &["r1", "r2"]),
         ("R045", &["mlag-1", "mlag-2"]),
         ("R046", &["mlag-1", "mlag-2"]),
+        ("R050", &["r1"]),
     ] {
         let path = format!("tests/fixtures/audit/{fixture}");
         let (_, out) = fabric(&["audit", "--running", &path, "--format", "json"]);
@@ -298,6 +299,101 @@ fn routing_findings_are_on_the_side_at_fault_and_at_its_line() {
             }
         }
     }
+}
+
+/// How fast a session notices a dead link is judged from both ends (R050): the end without
+/// BFD is at fault, with the line it lacks (`protocol bfd` where the neighbor is watched but
+/// BFD does not run); a hold time of 9 s or less at either end is fast enough for both
+/// (the smaller one is agreed); a session that no cable carries is not judged.
+#[test]
+fn failure_detection_is_judged_from_both_ends_of_a_session() {
+    let dir = fixtures().join("R050");
+    let lossless = Profile::RoceLossless;
+    let found = audit_texts(edited(&dir, &[]), lossless);
+    assert_eq!(
+        listing(&found),
+        [(
+            "r1".to_string(),
+            "R050",
+            "the BGP session with 10.0.0.1 (r2) over a cable notices a dead link only after its 180 s hold time: no BFD watches it here".to_string(),
+            Some("router bgp 65001 vrf default neighbor 10.0.0.1 fall-over bfd".to_string())
+        )]
+    );
+    let watched = (
+        "r1.cfg",
+        "remote-as 65002
+",
+        "remote-as 65002
+router bgp 65001 vrf default neighbor 10.0.0.1 fall-over bfd
+",
+    );
+    let found = audit_texts(edited(&dir, &[watched]), lossless);
+    assert_eq!(
+        found.iter().map(|f| f.line.as_deref()).collect::<Vec<_>>(),
+        [Some("protocol bfd")]
+    );
+    let on = (
+        "r1.cfg",
+        "protocol bgp
+",
+        "protocol bfd
+protocol bgp
+",
+    );
+    assert_eq!(audit_texts(edited(&dir, &[watched, on]), lossless), vec![]);
+    // r2 drops BFD: both ends are at fault; short timers on r2 make both fast.
+    let off = (
+        "r2.cfg",
+        "protocol bfd
+",
+        "",
+    );
+    let found = audit_texts(edited(&dir, &[off]), lossless);
+    assert_eq!(
+        found.iter().map(|f| f.switch.as_str()).collect::<Vec<_>>(),
+        ["r1", "r2"]
+    );
+    let timers = (
+        "r2.cfg",
+        "fall-over bfd
+",
+        "fall-over bfd
+router bgp 65002 vrf default neighbor 10.0.0.0 timers 3 9
+",
+    );
+    assert_eq!(audit_texts(edited(&dir, &[off, timers]), lossless), vec![]);
+    let slow = (
+        "r2.cfg",
+        "fall-over bfd
+",
+        "fall-over bfd
+router bgp 65002 vrf default neighbor 10.0.0.0 timers 10 30
+",
+    );
+    let found = audit_texts(edited(&dir, &[off, slow]), lossless);
+    assert!(
+        found.len() == 2
+            && found
+                .iter()
+                .all(|f| f.message.contains("its 30 s hold time")),
+        "{found:#?}"
+    );
+    // Without the cable's address, the neighbor is no session over a cable.
+    let no_cable = (
+        "r1.cfg",
+        "interface ethernet 1/1 ip address 10.0.0.0/31 primary
+",
+        "",
+    );
+    let found = audit_texts(edited(&dir, &[off, no_cable]), lossless);
+    assert_eq!(
+        found
+            .iter()
+            .filter(|f| f.rule == "R050")
+            .map(|f| (f.switch.as_str(), f.line.as_deref()))
+            .collect::<Vec<_>>(),
+        [("r2", Some("protocol bfd"))]
+    );
 }
 
 /// BGP sessions between audited switches, end to end: the half that is missing, a switch

@@ -342,16 +342,19 @@ fn import_writes_a_fabric_that_diffs_clean() {
         yaml.contains("1/1/1-1/1/4: {vlan: 10, peer: {host: \"gpu{001..004}\", port: ens1f0}}"),
         "{yaml}"
     );
-    // The routed underlay is written out: addresses, AS numbers, the leaf's gateway.
+    // The routed underlay is written out: addresses, AS numbers, the leaf's gateway, and how
+    // its sessions notice a dead link (BFD at 300 ms × 3, fast-external-fallover).
     for line in [
         "      1/25: {address: 10.254.0.193/31}",
         "      asn: 65101",
         "    - {id: 10, name: gpu, address: 10.10.1.1/24}",
         "  load_sharing: [source-ip-port]",
+        "      multipath_relax: false\n      bfd: true\n      fast_external_fallover: true\n",
     ] {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }
-    assert!(yaml.lines().count() < 200, "{yaml}");
+    assert_eq!(yaml.matches("      bfd: true\n").count(), 6, "{yaml}");
+    assert!(yaml.lines().count() < 220, "{yaml}");
     let (code, out) = fabric(&dir, &["validate", "ml.yaml"]);
     assert_eq!(code, 0, "{out}");
     let (code, out) = fabric(&dir, &["diff", "ml.yaml", "--running", golden]);
@@ -697,4 +700,46 @@ fn the_tor_capture_port_groups_are_read() {
                 || l.contains("interface ethernet1/1/17:1 → no ")),
         "{text}"
     );
+}
+
+/// An OS10 switch's BFD (its timers, a neighbor's `bfd`), a neighbor's BGP timers and
+/// fast-external-fallover turned off are written out, and the fabric reproduces them.
+#[test]
+fn os10_failure_detection_is_imported() {
+    let dir = crate::scratch("import-os10-bfd");
+    let from = dir.join("backups");
+    std::fs::create_dir_all(&from).unwrap();
+    for sw in ["leaf-a", "leaf-b"] {
+        let mut text =
+            std::fs::read_to_string(crate::root().join(format!("golden/vcf-bitfusion/{sw}.cfg")))
+                .unwrap();
+        if sw == "leaf-a" {
+            text = text
+                .replacen(
+                    "hostname leaf-a\n",
+                    "hostname leaf-a\nbfd enable\nbfd interval 250 min_rx 250 multiplier 4 role active\n",
+                    1,
+                )
+                .replacen(
+                    "!\nvlt-domain 1\n",
+                    "!\nrouter bgp 65101\n no fast-external-fallover\n router-id 10.255.1.1\n !\n address-family ipv4 unicast\n !\n neighbor 192.0.2.101\n  bfd\n  remote-as 64512\n  timers 3 9\n  no shutdown\n !\n neighbor 192.0.2.103\n  remote-as 64512\n  no shutdown\n!\nvlt-domain 1\n",
+                    1,
+                );
+            assert!(text.contains("timers 3 9"));
+        }
+        std::fs::write(from.join(format!("{sw}.cfg")), text).unwrap();
+    }
+    let (code, out) = fabric(&dir, &["import", "backups", "-o", "f.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let yaml = std::fs::read_to_string(dir.join("f.yaml")).unwrap();
+    for line in [
+        "      bfd: {interval: 250, min_rx: 250, multiplier: 4}\n      fast_external_fallover: false\n",
+        "      - {address: \"192.0.2.101\", remote_as: 64512, bfd: true, timers: {keepalive: 3, hold: 9}}\n",
+        "      - {address: \"192.0.2.103\", remote_as: 64512}\n",
+    ] {
+        assert!(yaml.contains(line), "{line}\n{yaml}");
+    }
+    let (code, out) = fabric(&dir, &["diff", "f.yaml", "--running", "backups"]);
+    assert_eq!(code, 0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -103,8 +103,30 @@ fn routed_fabric_pushed_to_the_lab_establishes_every_session_and_one_broken_end_
     let (code, out) = push_lab(&fabric, &state, &["--allow-disruptive"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(out.matches(" converged ").count(), 6, "{out}");
+    // BFD on every session went with it (the lab takes the lines as Onyx prints them): a
+    // second push has nothing to change.
+    let (code, out) = push_lab(&fabric, &state, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches(": no change").count(), 6, "{out}");
 
     let mut shells = shells(&state);
+    let config = shells
+        .get_mut("spine02")
+        .unwrap()
+        .send("show running-config")
+        .unwrap();
+    for line in [
+        "   protocol bfd
+",
+        "   ip bfd vrf default interval transmit-rate 300 force
+",
+        "   router bgp 65000 vrf default bgp fast-external-fallover
+",
+        "   router bgp 65000 vrf default neighbor 10.254.0.225 fall-over bfd
+",
+    ] {
+        assert!(config.contains(line), "{line:?} in\n{config}");
+    }
     let all = all_sessions(&mut shells);
     assert_eq!(all.len(), 6);
     for (name, rows) in &all {
@@ -189,6 +211,105 @@ fn network_and_devices(
         })
         .collect();
     (network, devices)
+}
+
+/// Every switch's BGP as the network derives it now.
+fn bgp_views(
+    network: &std::sync::Arc<Network>,
+    devices: &BTreeMap<String, std::sync::Arc<Device>>,
+) -> BTreeMap<String, fabric::lab::network::BgpView> {
+    let (me, dev) = devices.iter().next().unwrap();
+    let world = fabric::lab::network::World {
+        network: network.clone(),
+        me: me.clone(),
+        others: network.others(me),
+    };
+    let mine = dev.snapshot().node();
+    world
+        .net(&mine)
+        .bgp()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
+/// One session of a switch, as the network derives it.
+fn session_of(
+    views: &BTreeMap<String, fabric::lab::network::BgpView>,
+    sw: &str,
+    neighbor: &str,
+) -> fabric::lab::network::Session {
+    let n: std::net::Ipv4Addr = neighbor.parse().unwrap();
+    views[sw]
+        .sessions
+        .iter()
+        .find(|s| s.neighbor == n)
+        .cloned()
+        .unwrap()
+}
+
+/// BFD and BGP timers are each end's, and the session is what both make of them: BFD up
+/// where both ends run it; where one end drops it, BGP stays Established and that end's BFD
+/// never comes up (RFC 5882); the hold time is the smaller of the two ends' (RFC 4271).
+#[test]
+fn bfd_and_hold_time_are_what_both_ends_of_a_session_make_of_them() {
+    let yaml = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
+    let (network, net) = network_and_devices(&yaml);
+    let views = bgp_views(&network, &net);
+    for (name, v) in &views {
+        for s in &v.sessions {
+            assert_eq!(
+                (s.state, s.bfd, s.hold),
+                (
+                    fabric::lab::network::SessionState::Established,
+                    Some(true),
+                    Some(180)
+                ),
+                "{name} {}",
+                s.neighbor
+            );
+        }
+    }
+    // spine01 stops watching its session with leaf01's 1/25; leaf01 shortens its timers.
+    assert_eq!(
+        typed(
+            &net["spine01"],
+            &["router bgp 65000 vrf default no neighbor 10.254.0.193 fall-over bfd"]
+        ),
+        ""
+    );
+    assert_eq!(
+        typed(
+            &net["leaf01"],
+            &["router bgp 65101 vrf default neighbor 10.254.0.192 timers 3 9"]
+        ),
+        ""
+    );
+    let views = bgp_views(&network, &net);
+    let leaf = session_of(&views, "leaf01", "10.254.0.192");
+    let spine = session_of(&views, "spine01", "10.254.0.193");
+    let established = fabric::lab::network::SessionState::Established;
+    assert_eq!(
+        (leaf.state, leaf.bfd, leaf.hold),
+        (established, Some(false), Some(9))
+    );
+    assert_eq!(
+        (spine.state, spine.bfd, spine.hold),
+        (established, None, Some(9))
+    );
+    // The other sessions keep theirs.
+    let other = session_of(&views, "leaf01", "10.254.0.200");
+    assert_eq!((other.bfd, other.hold), (Some(true), Some(180)));
+    // `no protocol bfd` on leaf01: none of its sessions is watched, none goes down.
+    typed(&net["leaf01"], &["no protocol bfd"]);
+    let views = bgp_views(&network, &net);
+    for s in &views["leaf01"].sessions {
+        assert_eq!((s.state, s.bfd), (established, None), "{}", s.neighbor);
+    }
+    assert_eq!(
+        session_of(&views, "spine02", "10.254.0.225").bfd,
+        Some(false)
+    );
 }
 
 /// What LLDP on `port` of `me` reports, as the network derives it now.

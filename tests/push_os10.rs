@@ -682,3 +682,42 @@ fn every_session_keeps_its_transcript() {
         "{texts:#?}"
     );
 }
+
+/// The mixed fabric routed (eBGP over its cable, BFD on by default): both switches take BFD
+/// in their own words, and a second push changes nothing.
+#[test]
+fn a_routed_mixed_fabric_runs_bfd_on_both_oses() {
+    let dir = scratch("routed");
+    let path = fabric(&dir, "10.5.3.2");
+    let text = std::fs::read_to_string(&path).unwrap()
+        .replace("    model: SN2700\n", "    model: SN2700\n    role: spine\n")
+        .replace("    model: S5248F-ON\n", "    model: S5248F-ON\n    role: leaf\n")
+        .replace(
+            "stp: on\n",
+            "stp: on\nrouting:\n  spine: { asn: 65000, loopbacks: 10.255.0.0/28 }\n  leaf: { asn_base: 65100, loopbacks: 10.255.1.0/24 }\n  links: 10.254.0.0/20\n",
+        );
+    std::fs::write(&path, &text).unwrap();
+    let (code, out) = fabric_in(&dir, &["push", "mixed.yaml", "--lab", "--yes"], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("leaf01   converged") && out.contains("spine01  converged"),
+        "{out}"
+    );
+    let saved = startup(&dir);
+    assert!(saved.bfd, "{saved:#?}");
+    let bgp = saved.bgp.as_ref().unwrap();
+    assert!(bgp.neighbors.iter().all(|(_, p)| p.bfd), "{bgp:#?}");
+    assert!(
+        log_of(&dir, "spine01")
+            .iter()
+            .any(|l| l.ends_with("fall-over bfd")),
+        "{:?}",
+        log_of(&dir, "spine01")
+    );
+    let (code, out) = fabric_in(&dir, &["push", "mixed.yaml", "--lab", "--yes"], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("leaf01: no change") && out.contains("spine01: no change"),
+        "{out}"
+    );
+}

@@ -144,3 +144,173 @@ fn l2_between_switches_wants_a_spanning_tree_policy() {
         fabric::diag::render(&diags, &sources, false)
     );
 }
+
+/// A fabric's switches, validated, with the rendered diagnostics.
+fn validated(name: &str, text: &str) -> (fabric::fabric::Fabric, String) {
+    let mut sources = Sources::default();
+    let loaded = fabric::fabric::parse_bytes(name, text.as_bytes().to_vec(), &mut sources)
+        .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let text = fabric::diag::render(&diags, &sources, false);
+    (fab.unwrap_or_else(|| panic!("{text}")), text)
+}
+
+/// Every session over a routed link runs BFD (300 ms × 3) with fast-external-fallover, and
+/// no BGP timers: the switch's own. Written out, as Onyx prints them: `protocol bfd` and the
+/// three timers in "BFD configuration", each neighbor's `fall-over bfd` beside its remote AS.
+#[test]
+fn every_session_over_a_routed_link_runs_bfd_by_default() {
+    let configs = compile_text("ml.yaml", &ml_cluster());
+    let renderer = Renderer::embedded().unwrap();
+    for (name, c) in &configs {
+        let b = c.bgp.as_ref().unwrap();
+        assert!(c.protocols.contains(&fabric::onyx::Protocol::Bfd), "{name}");
+        assert_eq!(
+            (c.bfd.transmit_rate, c.bfd.min_rx, c.bfd.multiplier),
+            (Some(300), Some(300), Some(3)),
+            "{name}"
+        );
+        assert_eq!(b.bfd, b.neighbors.keys().copied().collect(), "{name}");
+        assert!(b.timers.is_empty() && b.fast_external_fallover, "{name}");
+        let text = renderer.render(c).unwrap();
+        let first = b.neighbors.keys().next().unwrap();
+        for line in [
+            "##\n## BFD configuration\n##\n   protocol bfd\n   ip bfd vrf default interval transmit-rate 300 force\n   ip bfd vrf default interval min-rx 300 force\n   ip bfd vrf default interval multiplier 3 force\n".to_string(),
+            "vrf default bgp fast-external-fallover\n".to_string(),
+            format!(
+                "vrf default neighbor {first} remote-as {}\n   router bgp {} vrf default neighbor {first} fall-over bfd\n",
+                b.neighbors[first], b.asn
+            ),
+        ] {
+            assert!(text.contains(&line), "{name}: {line}\n{text}");
+        }
+        // Printed as read.
+        assert_eq!(fabric::onyx::parse(&text).unwrap(), *c, "{name}");
+    }
+}
+
+/// `routing` turns BFD off and sets BGP timers for every session over a routed link; a
+/// switch's `bgp` changes its own (BFD timers, fallover), a written neighbor says its own
+/// (BFD off unless `bfd: true`); BFD at one end of a link only is W008, at the link and at
+/// the line that turned it off.
+#[test]
+fn routing_and_a_switch_choose_how_sessions_notice_a_dead_link() {
+    let yaml = ml_cluster().replace(
+        "  links: 10.254.0.0/20 ",
+        "  bfd: false\n  timers: { keepalive: 3, hold: 9 }\n  fast_external_fallover: false\n  links: 10.254.0.0/20 ",
+    );
+    assert_ne!(yaml, ml_cluster());
+    let configs = compile_text("off.yaml", &yaml);
+    for (name, c) in &configs {
+        let b = c.bgp.as_ref().unwrap();
+        assert!(
+            !c.protocols.contains(&fabric::onyx::Protocol::Bfd),
+            "{name}"
+        );
+        assert!(b.bfd.is_empty() && !b.fast_external_fallover, "{name}");
+        assert!(b.neighbors.keys().all(|a| b.timers[a] == (3, 9)), "{name}");
+    }
+    let leaf = Renderer::embedded()
+        .unwrap()
+        .render(&configs["leaf01"])
+        .unwrap();
+    assert!(
+        leaf.contains("   router bgp 65101 vrf default neighbor 10.254.0.192 timers 3 9\n"),
+        "{leaf}"
+    );
+    assert!(
+        !leaf.contains("bfd") && !leaf.contains("fallover"),
+        "{leaf}"
+    );
+
+    // leaf01 its own: BFD at 100 ms × 5, a peer outside the fabric with BFD and timers; and
+    // spine02 without BFD.
+    let yaml = ml_cluster()
+        .replace(
+            "    vlans: [{ id: 10, name: gpu, address: 10.10.1.1/24 }]   # gateway of gpu001-gpu032\n",
+            "    vlans: [{ id: 10, name: gpu, address: 10.10.1.1/24 }]\n    bgp:\n      bfd: { interval: 100, multiplier: 5 }\n      neighbors: [{ address: 192.0.2.1, remote_as: 64512, bfd: true, timers: { keepalive: 10, hold: 30 } }, { address: 192.0.2.3, remote_as: 64512 }]\n",
+        )
+        .replace(
+            "    mgmt: { host: 127.0.0.1, port: 2236, user: admin }\n",
+            "    mgmt: { host: 127.0.0.1, port: 2236, user: admin }\n    bgp: { bfd: false, fast_external_fallover: false }\n",
+        );
+    let (fab, warnings) = validated("mixed.yaml", &yaml);
+    let leaf01 = fab.switches["leaf01"].routing.as_ref().unwrap();
+    assert_eq!(
+        leaf01.bfd,
+        Some(fabric::fabric::BfdTimers {
+            interval: 100,
+            min_rx: 100,
+            multiplier: 5
+        })
+    );
+    let peer = &leaf01.neighbors[&"192.0.2.1".parse().unwrap()];
+    assert!(peer.bfd && peer.link.is_none());
+    assert_eq!(
+        peer.timers,
+        Some(fabric::fabric::BgpTimers {
+            keepalive: 10,
+            hold: 30
+        })
+    );
+    assert!(!leaf01.neighbors[&"192.0.2.3".parse().unwrap()].bfd);
+    let spine02 = fab.switches["spine02"].routing.as_ref().unwrap();
+    assert_eq!(
+        (spine02.bfd, spine02.fast_external_fallover),
+        (None, Some(false))
+    );
+    // One W008 per leaf (its four cables to spine02 once), at the link and the setting.
+    assert_eq!(warnings.matches("warning[W008]").count(), 4, "{warnings}");
+    assert!(
+        warnings.contains("warning[W008]: BFD runs on `leaf01`'s end of routed link leaf01:1/29 – spine02:1/1 but not on `spine02`'s"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("turned off here"), "{warnings}");
+    assert!(!warnings.contains("error"), "{warnings}");
+}
+
+/// On OS10: `bfd enable` and `bfd interval … role active` (left out at OS10's own default,
+/// 200 ms × 3), `bfd` and `timers` in each neighbor, `no fast-external-fallover` when off;
+/// printed as read.
+#[test]
+fn os10_switches_run_bfd_in_their_own_words() {
+    let fabric_of = |routing: &str| {
+        format!(
+            "os: os10\nos10: 10.5.3.2\nrouting:\n  spine: {{ asn: 65000, loopbacks: 10.255.0.0/28 }}\n  leaf: {{ asn_base: 65100, loopbacks: 10.255.1.0/24 }}\n  links: 10.254.0.0/20\n{routing}switches:\n  leaf01: {{ model: S5232F-ON, role: leaf }}\n  spine01: {{ model: S5232F-ON, role: spine }}\nlinks:\n  - {{ a: leaf01:ethernet1/1/31-1/1/32, b: spine01:ethernet1/1/1-1/1/2 }}\n"
+        )
+    };
+    let renderer = fabric::os10::Renderer::embedded().unwrap();
+    let leaf = |routing: &str| {
+        let (fab, warnings) = validated("os10.yaml", &fabric_of(routing));
+        assert_eq!(warnings, "");
+        let fabric::compile::Target::Os10(c) =
+            fabric::compile::compile_target(&fab.switches["leaf01"])
+        else {
+            panic!("not OS10");
+        };
+        let text = renderer.render(&c).unwrap();
+        assert_eq!(fabric::os10::parse(&text).unwrap(), *c, "{text}");
+        text
+    };
+    let on = leaf("");
+    for line in [
+        "\nbfd enable\nbfd interval 300 min_rx 300 multiplier 3 role active\n!\n",
+        "router bgp 65101\n maximum-paths ebgp 2\n",
+        " neighbor 10.254.0.240\n  bfd\n  remote-as 65000\n  no shutdown\n",
+    ] {
+        assert!(on.contains(line), "{line}\n{on}");
+    }
+    let own = leaf(
+        "  bfd: { interval: 200, min_rx: 200, multiplier: 3 }\n  timers: { keepalive: 3, hold: 9 }\n  fast_external_fallover: false\n",
+    );
+    assert!(own.contains("\nbfd enable\n!\n"), "{own}");
+    assert!(!own.contains("bfd interval"), "{own}");
+    for line in [
+        "router bgp 65101\n no fast-external-fallover\n maximum-paths ebgp 2\n",
+        "  bfd\n  remote-as 65000\n  timers 3 9\n  no shutdown\n",
+    ] {
+        assert!(own.contains(line), "{line}\n{own}");
+    }
+    let off = leaf("  bfd: false\n");
+    assert!(!off.contains("bfd"), "{off}");
+}

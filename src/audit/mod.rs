@@ -27,6 +27,7 @@ use crate::onyx::{Config, Iface, IfaceRange};
 use crate::types::{Dscp, Port, RoceMode, Speed, Trust, read_port_span};
 use view::{PortView, View};
 
+mod detection;
 mod fleet;
 pub mod report;
 mod routing;

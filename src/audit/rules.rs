@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::view::{PortView, View};
 use super::{
-    Applies, Check, DRIFT_RULE, Facts, Profile, Rule, Severity, fleet, hit, port_hit_or_note,
-    port_note, routing,
+    Applies, Check, DRIFT_RULE, Facts, Profile, Rule, Severity, detection, fleet, hit,
+    port_hit_or_note, port_note, routing,
 };
 use crate::fabric::Os;
 use crate::onyx::Iface;
@@ -1060,6 +1060,17 @@ pub static RULES: &[Rule] = &[
         why: "RoCE does not fragment and finds no path MTU: a 9000-byte RDMA frame routed through a 1500-byte VLAN interface, or over a smaller routed uplink, is dropped at that hop while the ports on both sides pass it, so traffic between hosts on one leaf works and between leaves stalls. Cray's Onyx procedure sets `interface vlan N mtu 9184`; NVIDIA's guides run every hop at 9216.",
         fix: "`interface vlan 10 mtu 9216` (OS10: `mtu 9216` in `interface vlan10`), or the routed port's `mtu 9216 force`: at least the MTU of the RoCE ports the traffic comes from.",
         check: Check::Fabric(fleet::routed_mtu),
+    },
+    Rule {
+        id: "R050",
+        name: "bgp-slow-failure-detection",
+        severity: Severity::Warning,
+        applies: Applies::Both,
+        os: None,
+        what: "A BGP session over a cable (its neighbor on the subnet of a routed port or port-channel) that no BFD watches at this end (Onyx `protocol bfd` and `neighbor A fall-over bfd`; OS10 `bfd enable` and `bfd` in the neighbor), and whose hold time is above 9 s (the smaller of the two ends' `timers`, 180 s without). An end that runs BFD while the far end does not is the far end's finding.",
+        why: "A link that dies without its port going down (a fibre that passes light one way only, a line card that stops forwarding) keeps the session up until the hold time runs out: 180 s by default on both OSes, during which traffic hashed onto that link is lost and a GPU training job stalls on it. BFD notices in `interval` × `multiplier` (900 ms at 300 ms × 3; RFC 5880, RFC 5882); BFD at one end only never comes up, and BGP then runs without it. A 9 s hold time (FRR's datacenter profile, which Cumulus Linux runs) is the fallback where BFD cannot run.",
+        fix: "BFD on both ends: `protocol bfd`, `ip bfd vrf default interval min-rx 300 multiplier 3 transmit-rate 300 force` and `router bgp 65101 vrf default neighbor 10.254.0.192 fall-over bfd` (OS10: `bfd enable`, `bfd interval 300 min_rx 300 multiplier 3 role active`, and `bfd` in the neighbor); a fabric file turns it on for every session over its routed links (`routing.bfd`, on by default). Else short timers: `routing.timers: { keepalive: 3, hold: 9 }`.",
+        check: Check::Fabric(detection::failure_detection),
     },
 ];
 

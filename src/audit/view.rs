@@ -107,6 +107,94 @@ pub struct Pfc {
     pub priorities: BTreeSet<u8>,
 }
 
+/// A switch's BGP sessions as the failure-detection rule reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BgpView {
+    pub asn: u32,
+    /// The addresses of its routed ports and port-channels: a session to an address on one
+    /// of their subnets runs over a cable.
+    pub routed: Vec<crate::types::Ipv4Net>,
+    /// BFD runs on the switch (Onyx `protocol bfd`, OS10 `bfd enable`).
+    pub bfd: bool,
+    pub sessions: BTreeMap<std::net::Ipv4Addr, SessionView>,
+}
+
+/// One configured BGP session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionView {
+    /// BFD watches it (Onyx `fall-over bfd`, OS10 `bfd` in the neighbor or its template).
+    pub bfd: bool,
+    /// Its hold time, where `timers` sets one.
+    pub hold: Option<u16>,
+}
+
+/// The addresses of the routed ports and port-channels among interfaces given as (a port or
+/// port-channel, routed, address).
+fn routed_nets(
+    ifaces: impl Iterator<Item = (bool, bool, Option<crate::types::Ipv4Net>)>,
+) -> Vec<crate::types::Ipv4Net> {
+    ifaces
+        .filter(|(port, routed, _)| *port && *routed)
+        .filter_map(|(_, _, a)| a)
+        .collect()
+}
+
+impl BgpView {
+    fn onyx(config: &onyx::Config) -> Option<BgpView> {
+        let b = config.bgp.as_ref()?;
+        Some(BgpView {
+            asn: b.asn,
+            routed: routed_nets(config.interfaces.iter().map(|(k, i)| {
+                let port = matches!(k, Iface::Ethernet(_) | Iface::PortChannel(_));
+                (port, i.routed, i.address)
+            })),
+            bfd: config.protocols.contains(&onyx::Protocol::Bfd),
+            sessions: b
+                .neighbors
+                .keys()
+                .map(|a| {
+                    let s = SessionView {
+                        bfd: b.bfd.contains(a),
+                        hold: b.timers.get(a).map(|t| t.1),
+                    };
+                    (*a, s)
+                })
+                .collect(),
+        })
+    }
+
+    fn os10(config: &os10::Config) -> Option<BgpView> {
+        let b = config.bgp.as_ref()?;
+        let template = |p: &os10::Peer| {
+            b.templates
+                .iter()
+                .find(|(t, _)| p.inherit.as_ref() == Some(t))
+                .map(|(_, t)| t)
+        };
+        Some(BgpView {
+            asn: b.asn,
+            routed: routed_nets(config.interfaces.iter().map(|(k, i)| {
+                let port = matches!(k, os10::Iface::Ethernet(_) | os10::Iface::PortChannel(_));
+                (port, i.routed, i.address)
+            })),
+            bfd: config.bfd,
+            sessions: b
+                .neighbors
+                .iter()
+                .filter(|(_, p)| p.shutdown != Some(true))
+                .map(|(a, p)| {
+                    let t = template(p);
+                    let s = SessionView {
+                        bfd: p.bfd || t.is_some_and(|t| t.bfd),
+                        hold: p.timers.or_else(|| t?.timers).map(|t| t.1),
+                    };
+                    (*a, s)
+                })
+                .collect(),
+        })
+    }
+}
+
 /// One switch's RoCE view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -129,6 +217,8 @@ pub struct View {
     pub hardware: Option<Hardware>,
     /// VLAN interfaces with an address, by VLAN.
     pub vlan_ifaces: BTreeMap<crate::types::Vlan, VlanIface>,
+    /// Its BGP instance, when it has one.
+    pub bgp: Option<BgpView>,
 }
 
 impl View {
@@ -222,6 +312,7 @@ impl View {
                     _ => None,
                 })
                 .collect(),
+            bgp: BgpView::onyx(config),
         }
     }
 
@@ -423,6 +514,7 @@ impl View {
                     _ => None,
                 })
                 .collect(),
+            bgp: BgpView::os10(config),
         }
     }
 

@@ -167,6 +167,38 @@ pub struct Neighbor {
     pub asn: u32,
     /// The far switch and this switch's port the session runs over, for a fabric link.
     pub link: Option<(Hostname, Port)>,
+    /// BFD watches the session (with the switch's [`Routing::bfd`] timers).
+    pub bfd: bool,
+    /// Keepalive and hold timers; `None`: the OS's.
+    pub timers: Option<BgpTimers>,
+}
+
+/// BFD's timers on a switch (RFC 5880 §6.8.2-§6.8.4): the desired transmit and required
+/// receive intervals in milliseconds, and the packets missed before a session is down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BfdTimers {
+    pub interval: u32,
+    pub min_rx: u32,
+    pub multiplier: u8,
+}
+
+impl BfdTimers {
+    /// The format's default, 300 ms × 3: a dead link is noticed in under a second. FRR's
+    /// bfdd defaults (300 ms transmit and receive, multiplier 3), which the lab reference
+    /// ran (`frr-lab.md`: two sessions `up`, 300 ms × 3); within what Onyx (50-60000 ms) and
+    /// OS10 (50-1000 ms, 100 sessions at 200 ms × 3) take.
+    pub const DEFAULT: BfdTimers = BfdTimers {
+        interval: 300,
+        min_rx: 300,
+        multiplier: 3,
+    };
+}
+
+/// BGP's keepalive and hold timers of a session, in seconds (RFC 4271 §4.2, §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct BgpTimers {
+    pub keepalive: u16,
+    pub hold: u16,
 }
 
 /// A switch's BGP: derived from the underlay and what the switch writes out, checked.
@@ -184,6 +216,10 @@ pub struct Routing {
     /// ECMP across paths through different neighbouring ASes (a leaf's prefixes reach a spine
     /// from one AS, but a fabric may give spines their own).
     pub multipath_relax: bool,
+    /// BFD runs, with these timers, when some neighbor has `bfd`.
+    pub bfd: Option<BfdTimers>,
+    /// Reset an eBGP session when its link goes down; `None`: the OS's default.
+    pub fast_external_fallover: Option<bool>,
 }
 
 /// LACP mode of a port in a bundle.

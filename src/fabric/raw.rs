@@ -526,6 +526,82 @@ pub struct RawVlan {
 pub struct RawNeighbor {
     pub address: Sp<String>,
     pub remote_as: Sp<i64>,
+    /// BFD on this session (default false: a peer outside the fabric may not run it), with
+    /// the switch's BFD timers.
+    pub bfd: Option<Sp<bool>>,
+    /// BGP keepalive and hold timers of this session (default: the OS's, 60 s and 180 s).
+    pub timers: Option<RawTimers>,
+}
+
+/// BGP's keepalive and hold timers, in seconds (RFC 4271 §4.2, §10). The two ends of a
+/// session use the smaller hold time, and send keepalives at least three times per hold time.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "BgpTimers")]
+pub struct RawTimers {
+    /// Seconds between keepalives, 1-65535, below the hold time.
+    pub keepalive: Sp<i64>,
+    /// Seconds without a message before the session is declared down, 3-65535.
+    pub hold: Sp<i64>,
+}
+
+/// BFD as written: `true`, `false`, or its timers (which turn it on).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawBfdSetting {
+    Flag(bool),
+    Table(RawBfd),
+}
+
+impl<'de> Deserialize<'de> for RawBfdSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawBfdSetting;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`true`, `false`, or a mapping with `interval`, `min_rx`, `multiplier`")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<RawBfdSetting, E> {
+                Ok(RawBfdSetting::Flag(v))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawBfdSetting, A::Error> {
+                RawBfd::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(RawBfdSetting::Table)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for RawBfdSetting {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BfdSetting".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let table = generator.subschema_for::<RawBfd>();
+        schemars::json_schema!({
+            "description": "BFD on the BGP sessions over routed links (RFC 5880, RFC 5882): a dead link is noticed in `interval` × `multiplier` milliseconds instead of BGP's hold time. Default on, at 300 ms × 3. `false`: off; `true`: on, at the default timers; or the timers written out.",
+            "oneOf": [
+                { "type": "boolean" },
+                table
+            ]
+        })
+    }
+}
+
+/// BFD's timers (RFC 5880 §6.8.2-§6.8.4): a session is declared down after `multiplier`
+/// intervals without a packet.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Bfd")]
+pub struct RawBfd {
+    /// Desired transmit interval in milliseconds (default 300; Onyx 50-60000, OS10 50-1000).
+    pub interval: Option<Sp<i64>>,
+    /// Required receive interval in milliseconds (default: `interval`; Onyx 50-6000, OS10
+    /// 50-1000).
+    pub min_rx: Option<Sp<i64>>,
+    /// Packets missed before the session is down, 3-50 (default 3).
+    pub multiplier: Option<Sp<i64>>,
 }
 
 /// BGP on one switch, written out.
@@ -541,6 +617,14 @@ pub struct RawBgp {
     pub neighbors: Option<Vec<RawNeighbor>>,
     /// Prefixes advertised besides the loopback, gateway subnets and routed host ports.
     pub networks: Option<Vec<Sp<String>>>,
+    /// BFD on this switch's sessions over routed links, and its timers (replaces
+    /// `routing.bfd`).
+    pub bfd: Option<Sp<RawBfdSetting>>,
+    /// BGP timers of this switch's sessions over routed links (replaces `routing.timers`).
+    pub timers: Option<RawTimers>,
+    /// Reset an eBGP session at once when its link goes down (replaces
+    /// `routing.fast_external_fallover`).
+    pub fast_external_fallover: Option<Sp<bool>>,
 }
 
 /// One switch's half of an MLAG pair's peer link.
@@ -599,6 +683,14 @@ pub struct RawRouting {
     /// ECMP hashing (`ip load-sharing`) on every switch that routes: `source-ip-port`
     /// (default) and/or `consistent`; `[]` for the switch's default.
     pub load_sharing: Option<Vec<Sp<String>>>,
+    pub bfd: Option<Sp<RawBfdSetting>>,
+    /// BGP keepalive and hold timers of the sessions over routed links (default: the OS's,
+    /// 60 s and 180 s).
+    pub timers: Option<RawTimers>,
+    /// Reset an eBGP session at once when its directly connected link goes down, instead of
+    /// waiting out the hold time (default true where a switch has sessions over routed
+    /// links).
+    pub fast_external_fallover: Option<Sp<bool>>,
 }
 
 /// The IPL of an MLAG pair: its port-channel, VLAN and subnet.

@@ -147,6 +147,42 @@ struct VlanDoc {
 struct NeighborDoc {
     address: String,
     remote_as: u32,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    bfd: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timers: Option<FlowMap<TimersDoc>>,
+}
+
+/// BGP's keepalive and hold timers.
+#[derive(Clone, Copy, PartialEq, Serialize)]
+struct TimersDoc {
+    keepalive: u16,
+    hold: u16,
+}
+
+impl TimersDoc {
+    fn of((keepalive, hold): (u16, u16)) -> FlowMap<TimersDoc> {
+        FlowMap(TimersDoc { keepalive, hold })
+    }
+}
+
+/// `bfd`: on or off, or on with timers other than the format's default.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum BfdDoc {
+    Flag(bool),
+    Timers(FlowMap<crate::fabric::BfdTimers>),
+}
+
+impl BfdDoc {
+    /// BFD on with `t`: `true` at the format's default timers.
+    fn on(t: crate::fabric::BfdTimers) -> BfdDoc {
+        if t == crate::fabric::BfdTimers::DEFAULT {
+            BfdDoc::Flag(true)
+        } else {
+            BfdDoc::Timers(FlowMap(t))
+        }
+    }
 }
 
 /// A switch's BGP, written out.
@@ -158,6 +194,14 @@ struct BgpDoc {
     #[serde(skip_serializing_if = "Option::is_none")]
     maximum_paths: Option<u16>,
     multipath_relax: bool,
+    /// BFD on the sessions over routed links, and its timers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bfd: Option<BfdDoc>,
+    /// The timers of the sessions over routed links.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timers: Option<FlowMap<TimersDoc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fast_external_fallover: Option<bool>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     neighbors: Vec<FlowMap<NeighborDoc>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -791,11 +835,43 @@ fn bgp_doc(
             }
         }
     }
+    let runs_bfd = c.protocols.contains(&onyx::Protocol::Bfd);
+    let linked: Vec<std::net::Ipv4Addr> = b
+        .neighbors
+        .iter()
+        .filter(|(a, n)| link_peers.get(a) == Some(n))
+        .map(|(a, _)| *a)
+        .collect();
+    // The sessions over routed links share one setting: where they differ, the one the
+    // first has (the import's check then names what differs).
+    let first = linked.first();
+    let link_bfd = first.is_some_and(|a| runs_bfd && b.bfd.contains(a));
+    let bfd =
+        (link_bfd || !linked.is_empty() || b.bfd.iter().any(|a| !linked.contains(a))).then(|| {
+            if !link_bfd && !linked.is_empty() {
+                return BfdDoc::Flag(false);
+            }
+            let x = c.bfd;
+            let d = crate::fabric::BfdTimers::DEFAULT;
+            BfdDoc::on(crate::fabric::BfdTimers {
+                interval: x.transmit_rate.unwrap_or(d.interval),
+                min_rx: x.min_rx.unwrap_or(d.min_rx),
+                multiplier: x.multiplier.unwrap_or(d.multiplier),
+            })
+        });
     Some(BgpDoc {
         asn: b.asn,
         router_id: b.router_id.map(|r| r.to_string()),
         maximum_paths: b.maximum_paths,
         multipath_relax: b.multipath_relax,
+        bfd,
+        timers: first
+            .and_then(|a| b.timers.get(a))
+            .map(|t| TimersDoc::of(*t)),
+        // Where a switch has sessions over routed links the fabric turns it on unless told;
+        // elsewhere Onyx's default is off.
+        fast_external_fallover: (!linked.is_empty() || b.fast_external_fallover)
+            .then_some(b.fast_external_fallover),
         neighbors: b
             .neighbors
             .iter()
@@ -804,6 +880,8 @@ fn bgp_doc(
                 FlowMap(NeighborDoc {
                     address: a.to_string(),
                     remote_as: *n,
+                    bfd: runs_bfd && b.bfd.contains(a),
+                    timers: b.timers.get(a).map(|t| TimersDoc::of(*t)),
                 })
             })
             .collect(),

@@ -472,11 +472,24 @@ fn bgp(c: &Config) -> Option<BgpDoc> {
             derived.insert(a.network());
         }
     }
+    // BFD runs once `bfd enable` does, for the neighbors with `bfd`, with one set of timers.
+    let bfd = |p: &crate::os10::Peer| c.bfd && p.bfd;
+    let timers = c.bfd_interval.unwrap_or(crate::os10::BfdInterval::DEFAULT);
     Some(BgpDoc {
         asn: b.asn,
         router_id: b.router_id.map(|r| r.to_string()),
         maximum_paths: b.max_paths_ebgp,
         multipath_relax: b.multipath_relax,
+        bfd: b.neighbors.iter().any(|(_, p)| bfd(p)).then(|| {
+            super::BfdDoc::on(crate::fabric::BfdTimers {
+                interval: timers.interval,
+                min_rx: timers.min_rx,
+                multiplier: timers.multiplier,
+            })
+        }),
+        timers: None,
+        // On by default on OS10 (and where the fabric has routed links): off is written.
+        fast_external_fallover: (!b.fast_external_fallover).then_some(false),
         neighbors: b
             .neighbors
             .iter()
@@ -484,6 +497,8 @@ fn bgp(c: &Config) -> Option<BgpDoc> {
                 Some(FlowMap(NeighborDoc {
                     address: a.to_string(),
                     remote_as: p.remote_as?,
+                    bfd: bfd(p),
+                    timers: p.timers.map(super::TimersDoc::of),
                 }))
             })
             .collect(),

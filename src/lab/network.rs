@@ -1,7 +1,8 @@
 //! The network around lab switches: the fabric's cables between their ports, and the state
 //! that both ends of a cable decide together. A link is up when both its ports are; a BGP
 //! session is Established only when both ends agree (addresses on one subnet, each the
-//! other's neighbor with the other's AS, a path between them); an MLAG pair is up when both
+//! other's neighbor with the other's AS, a path between them), its BFD up only where both
+//! ends run it and its hold time the smaller of theirs; an MLAG pair is up when both
 //! halves agree on their peer link. Everything is derived afresh from the switches' running
 //! configurations whenever a `show` command asks, so a change on either end shows at once,
 //! and nothing here can disagree with what the switches are configured to do.
@@ -253,7 +254,22 @@ pub struct Session {
     pub received: usize,
     /// Prefixes sent to it that it accepts.
     pub sent: usize,
+    /// BFD on the session: `None` where this end does not run it for the neighbor (`protocol
+    /// bfd` and `fall-over bfd`); `Some(true)` when both ends do and the session is up;
+    /// `Some(false)` when the far end does not: this end's BFD packets go unanswered, BFD
+    /// never comes up, and BGP runs without it (RFC 5882 §3: a client acts on a BFD session
+    /// going down, not on one that never came up). BFD's timers are each end's own: the two
+    /// agree on the slower (RFC 5880 §6.8.2), so they need not match.
+    pub bfd: Option<bool>,
+    /// The hold time in seconds the two ends of an Established session agree on: the smaller
+    /// of theirs (RFC 4271 §4.2), [`DEFAULT_HOLD`] where an end sets none.
+    pub hold: Option<u16>,
 }
+
+/// A BGP session's hold time without `timers`: 180 s on Onyx (`show ip bgp neighbors`,
+/// Cray's CSM capture: "Configured hold time in seconds : 180") and on OS10 (Dell OS10 user
+/// guide, `timers`).
+pub const DEFAULT_HOLD: u16 = 180;
 
 /// A switch's BGP instance as it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -640,6 +656,33 @@ impl<'a> Net<'a> {
         (SessionState::Established, Some(far))
     }
 
+    /// Whether `sw` runs BFD for its neighbor `neighbor`: BFD enabled and the neighbor watched.
+    fn bfd_for(&self, sw: &str, neighbor: Ipv4Addr) -> bool {
+        self.config(sw)
+            .is_some_and(|c| c.protocols.contains(&Protocol::Bfd))
+            && self.bgp_of(sw).is_some_and(|b| b.bfd.contains(&neighbor))
+    }
+
+    /// An Established session's BFD and agreed hold time (see [`Session`]).
+    fn detection(&self, sw: &str, neighbor: Ipv4Addr, far: &str) -> (Option<bool>, Option<u16>) {
+        // This switch's address on the subnet it shares with the neighbor: the far end's
+        // neighbor for it.
+        let mine = self
+            .connected(sw)
+            .into_iter()
+            .find(|(_, a)| a.contains(neighbor) && a.addr != neighbor)
+            .map(|(_, a)| a.addr);
+        let hold = |s: &str, n: Option<Ipv4Addr>| {
+            n.and_then(|n| self.bgp_of(s)?.timers.get(&n).map(|t| t.1))
+                .unwrap_or(DEFAULT_HOLD)
+        };
+        let bfd = self
+            .bfd_for(sw, neighbor)
+            .then(|| mine.is_some_and(|m| self.bfd_for(far, m)));
+        let agreed = hold(sw, Some(neighbor)).min(hold(far, mine));
+        (bfd, Some(agreed))
+    }
+
     /// Prefixes a switch advertises itself: its `network` statements that match the subnet of
     /// an interface that is up (as a `network` statement needs a route to advertise).
     fn originated(&self, sw: &str) -> BTreeSet<Ipv4Net> {
@@ -675,8 +718,10 @@ impl<'a> Net<'a> {
             let list = states.entry(sw).or_default();
             for (n, r) in &b.neighbors {
                 let (state, far) = self.session(sw, *n, *r);
+                let (mut bfd, mut hold) = (self.bfd_for(sw, *n).then_some(false), None);
                 if let (SessionState::Established, Some(f)) = (state, far) {
                     up.push((sw, *n, f));
+                    (bfd, hold) = self.detection(sw, *n, f);
                 }
                 list.push(Session {
                     neighbor: *n,
@@ -685,6 +730,8 @@ impl<'a> Net<'a> {
                     far: far.map(str::to_string),
                     received: 0,
                     sent: 0,
+                    bfd,
+                    hold,
                 });
             }
         }

@@ -171,6 +171,7 @@ impl fmt::Display for LacpMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
+    Bfd,
     Bgp,
     Mlag,
 }
@@ -178,10 +179,24 @@ pub enum Protocol {
 impl fmt::Display for Protocol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Protocol::Bfd => "bfd",
             Protocol::Bgp => "bgp",
             Protocol::Mlag => "mlag",
         })
     }
+}
+
+/// BFD's timers in the default VRF, as `ip bfd vrf default interval …` sets them: a printed
+/// line sets one (`… interval transmit-rate 55 force`, the `onyx_show_bfd` capture), a typed
+/// one may set all three (`… interval min-rx 50 multiplier 7 transmit-rate 55 force`, as
+/// the `onyx_bfd` Ansible module sends it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct BfdInterval {
+    /// Milliseconds.
+    pub min_rx: Option<u32>,
+    pub multiplier: Option<u8>,
+    /// Milliseconds.
+    pub transmit_rate: Option<u32>,
 }
 
 /// `ip load-sharing …`: how ECMP spreads flows over equal-cost next hops.
@@ -224,6 +239,16 @@ pub enum BgpCmd {
     /// `network A /N`: a prefix this switch advertises.
     Network(Ipv4Net),
     NoNetwork(Ipv4Net),
+    /// `bgp fast-external-fallover` (true) / `no bgp fast-external-fallover`: an eBGP session
+    /// resets as soon as its directly connected link goes down.
+    FastExternalFallover(bool),
+    /// `neighbor A timers KEEPALIVE HOLD`, in seconds.
+    Timers(Ipv4Addr, u16, u16),
+    /// `no neighbor A timers`: back to the instance's timers.
+    NoTimers(Ipv4Addr),
+    /// `neighbor A fall-over bfd` (true) / `no neighbor A fall-over bfd`: BFD watches the
+    /// session.
+    FallOverBfd(Ipv4Addr, bool),
 }
 
 /// `switchport trunk|hybrid allowed-vlan …`.
@@ -376,6 +401,8 @@ pub enum Command {
     Bgp(u32, BgpCmd),
     /// `no router bgp ASN vrf default`.
     NoBgp(u32),
+    /// `ip bfd vrf default interval …` (typed `ip bfd interval …`, the same).
+    BfdInterval(BfdInterval),
     /// `mlag shutdown` (true) / `no mlag shutdown`: the MLAG pair's admin state.
     MlagShutdown(bool),
     /// `mlag system-mac M` / `no mlag system-mac`.
@@ -1473,9 +1500,10 @@ fn top(line: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
         (_, "protocol") => {
             whole_word(
                 args,
-                &["bgp", "igmp", "magp", "mlag", "ospf", "pim", "vrrp"],
+                &["bfd", "bgp", "igmp", "magp", "mlag", "ospf", "pim", "vrrp"],
             )?;
             let p = match word(args.trim_ascii_start()) {
+                Ok((_, "bfd")) => Protocol::Bfd,
                 Ok((_, "bgp")) => Protocol::Bgp,
                 Ok((_, "mlag")) => Protocol::Mlag,
                 _ => return Ok(None),
@@ -1567,6 +1595,7 @@ fn ip(no: bool, args: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
     whole_word(
         args,
         &[
+            "bfd",
             "dhcp",
             "domain-list",
             "filter",
@@ -1602,7 +1631,66 @@ fn ip(no: bool, args: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
         .parse(rest);
         return Ok(r.ok().map(|(_, l)| Command::LoadSharing(l, !no)));
     }
+    if let Ok((rest, _)) = kw("bfd").parse(args)
+        && !no
+    {
+        return bfd_interval(rest.trim_ascii_start());
+    }
     Ok(None)
+}
+
+/// `ip bfd [vrf default] interval …` after `ip bfd`: one setting or several, then `force`.
+/// Another VRF's, `ip bfd shutdown …` and the rest are not modeled.
+fn bfd_interval(rest: &str) -> Result<Option<Command>, nom::Err<Expect<'_>>> {
+    let rest = match (kw("vrf"), skw("default")).parse(rest) {
+        Ok((r, _)) => r.trim_ascii_start(),
+        Err(_) if rest.starts_with("vrf ") => return Ok(None),
+        Err(_) => rest,
+    };
+    let Ok((mut rest, _)) = kw("interval").parse(rest) else {
+        return Ok(None);
+    };
+    let mut b = BfdInterval::default();
+    let ms = |what| ctx(what, map_res(number::<u32>, within(1..=60000)));
+    loop {
+        rest = rest.trim_ascii_start();
+        if rest.is_empty() {
+            break;
+        }
+        whole_word(rest, &["force", "min-rx", "multiplier", "transmit-rate"])?;
+        let r: R<'_, _> = (kw("min-rx"), space1, ms("a receive interval in ms")).parse(rest);
+        if let Ok((r, (_, _, n))) = r {
+            (rest, b.min_rx) = (r, Some(n));
+            continue;
+        }
+        let r: R<'_, _> = (
+            kw("multiplier"),
+            space1,
+            ctx("a multiplier 1-255", number::<u8>),
+        )
+            .parse(rest);
+        if let Ok((r, (_, _, n))) = r {
+            (rest, b.multiplier) = (r, Some(n));
+            continue;
+        }
+        let r: R<'_, _> =
+            (kw("transmit-rate"), space1, ms("a transmit interval in ms")).parse(rest);
+        if let Ok((r, (_, _, n))) = r {
+            (rest, b.transmit_rate) = (r, Some(n));
+            continue;
+        }
+        break;
+    }
+    if b == BfdInterval::default() {
+        return Err(nom::Err::Failure(Expect {
+            at: rest,
+            what: "`min-rx`, `multiplier` or `transmit-rate` and a value",
+        }));
+    }
+    all_consuming(terminated(force, end))
+        .parse(rest)
+        .map_err(to_failure)?;
+    Ok(Some(Command::BfdInterval(b)))
 }
 
 /// The part of a `router bgp ASN vrf default` line after the VRF; `Ok(None)` for attributes
@@ -1660,6 +1748,12 @@ fn bgp(rest: &str) -> Result<Option<BgpCmd>, nom::Err<Expect<'_>>> {
             let r: R<'_, _> = (kw("as-path"), skw("multipath-relax"), force, end).parse(args);
             Ok(r.ok().map(|_| BgpCmd::MultipathRelax(!no)))
         }
+        (_, "bgp") => {
+            // `bgp fast-external-fallover` (the onyx_bgp_show capture); `bgp router-id`,
+            // `bgp log-neighbor-changes` … are not modeled.
+            let r: R<'_, _> = (kw("fast-external-fallover"), end).parse(args);
+            Ok(r.ok().map(|_| BgpCmd::FastExternalFallover(!no)))
+        }
         (_, "neighbor") => {
             // A neighbor named by a peer group (`neighbor evpn …`) is not modeled; one that
             // looks like an address must be one.
@@ -1675,10 +1769,42 @@ fn bgp(rest: &str) -> Result<Option<BgpCmd>, nom::Err<Expect<'_>>> {
                 }));
             }
             let rest = rest.trim_ascii_start();
-            if no {
+            if no && rest.is_empty() {
                 return Ok(Some(BgpCmd::NoNeighbor(a)));
             }
-            whole_word(rest, &["remote-as"])?;
+            whole_word(rest, &["fall-over", "remote-as", "timers"])?;
+            let bfd: R<'_, _> = (kw("fall-over"), skw("bfd"), end).parse(rest);
+            if bfd.is_ok() {
+                return Ok(Some(BgpCmd::FallOverBfd(a, !no)));
+            }
+            // `timers KEEPALIVE HOLD`; another kind of timer (`timers connect N`) is not
+            // modeled.
+            if let Ok((r, _)) = kw("timers").parse(rest)
+                && (no
+                    || r.trim_ascii_start()
+                        .starts_with(|c: char| c.is_ascii_digit()))
+            {
+                if no {
+                    all_consuming(end).parse(r).map_err(to_failure)?;
+                    return Ok(Some(BgpCmd::NoTimers(a)));
+                }
+                let (_, (k, h)) = all_consuming(terminated(
+                    (
+                        ctx("a keepalive in seconds", preceded(space1, number::<u16>)),
+                        ctx("a hold time in seconds", preceded(space1, number::<u16>)),
+                    ),
+                    end,
+                ))
+                .parse(r)
+                .map_err(to_failure)?;
+                return Ok(Some(BgpCmd::Timers(a, k, h)));
+            }
+            // `no neighbor A remote-as N` takes the session (as `onyx_bgp` sends it); another
+            // attribute's `no` form is not modeled.
+            if no {
+                let r: R<'_, _> = kw("remote-as").parse(rest);
+                return Ok(r.ok().map(|_| BgpCmd::NoNeighbor(a)));
+            }
             let Ok((rest, _)) = kw("remote-as").parse(rest) else {
                 return Ok(None);
             };
@@ -1816,6 +1942,12 @@ impl fmt::Display for BgpCmd {
             BgpCmd::NoNeighbor(a) => write!(f, " no neighbor {a}"),
             BgpCmd::Network(n) => write!(f, " network {} /{}", n.addr, n.len),
             BgpCmd::NoNetwork(n) => write!(f, " no network {} /{}", n.addr, n.len),
+            BgpCmd::FastExternalFallover(true) => f.write_str(" bgp fast-external-fallover"),
+            BgpCmd::FastExternalFallover(false) => f.write_str(" no bgp fast-external-fallover"),
+            BgpCmd::Timers(a, k, h) => write!(f, " neighbor {a} timers {k} {h}"),
+            BgpCmd::NoTimers(a) => write!(f, " no neighbor {a} timers"),
+            BgpCmd::FallOverBfd(a, true) => write!(f, " neighbor {a} fall-over bfd"),
+            BgpCmd::FallOverBfd(a, false) => write!(f, " no neighbor {a} fall-over bfd"),
         }
     }
 }
@@ -1884,6 +2016,19 @@ impl fmt::Display for Command {
             Command::SpanningTree(false) => f.write_str("no spanning-tree"),
             Command::Bgp(n, c) => write!(f, "router bgp {n} vrf default{c}"),
             Command::NoBgp(n) => write!(f, "no router bgp {n} vrf default"),
+            Command::BfdInterval(b) => {
+                f.write_str("ip bfd vrf default interval")?;
+                if let Some(n) = b.min_rx {
+                    write!(f, " min-rx {n}")?;
+                }
+                if let Some(n) = b.multiplier {
+                    write!(f, " multiplier {n}")?;
+                }
+                if let Some(n) = b.transmit_rate {
+                    write!(f, " transmit-rate {n}")?;
+                }
+                f.write_str(" force")
+            }
             Command::MlagShutdown(true) => f.write_str("mlag shutdown"),
             Command::MlagShutdown(false) => f.write_str("no mlag shutdown"),
             Command::MlagSystemMac(Some(m)) => write!(f, "mlag system-mac {m}"),
@@ -2047,6 +2192,18 @@ mod tests {
             "router bgp 172 vrf default network 172.16.1.0 /24",
             "router bgp 4200000001 vrf default network 10.0.0.0 /8",
             "no router bgp 172 vrf default",
+            "router bgp 172 vrf default bgp fast-external-fallover",
+            "router bgp 174 vrf default no bgp fast-external-fallover",
+            "router bgp 65533 vrf default neighbor 10.252.1.13 timers 1 3",
+            "router bgp 65533 vrf default no neighbor 10.252.1.13 timers",
+            "router bgp 65101 vrf default neighbor 10.254.0.192 fall-over bfd",
+            "router bgp 65101 vrf default no neighbor 10.254.0.192 fall-over bfd",
+            "protocol bfd",
+            "no protocol bfd",
+            "ip bfd vrf default interval transmit-rate 55 force",
+            "ip bfd vrf default interval min-rx 50 force",
+            "ip bfd vrf default interval multiplier 7 force",
+            "ip bfd vrf default interval min-rx 300 multiplier 3 transmit-rate 300 force",
             "no mlag shutdown",
             "mlag shutdown",
             "mlag system-mac 00:00:5E:00:01:5D",
@@ -2081,6 +2238,16 @@ mod tests {
             ok("router bgp 65101 vrf default network 10.1.0.0/24"),
             ok("router bgp 65101 vrf default network 10.1.0.0 /24")
         );
+        // The onyx_bfd Ansible module types the default VRF's timers without `vrf default`,
+        // in its own order.
+        assert_eq!(
+            ok("ip bfd interval min-rx 50 multiplier 7 transmit-rate 55 force"),
+            ok("ip bfd vrf default interval transmit-rate 55 multiplier 7 min-rx 50 force")
+        );
+        assert_eq!(
+            ok("router bgp 172 vrf default no neighbor 10.2.3.4 remote-as 173"),
+            ok("router bgp 172 vrf default no neighbor 10.2.3.4")
+        );
         assert_eq!(
             ok("interface ethernet 1/1 ip address 10.0.0.1/31"),
             ok("interface ethernet 1/1 ip address 10.0.0.1/31 primary")
@@ -2109,6 +2276,11 @@ mod tests {
             "router bgp 172 vrf default neighbor 10.2.3.5 ebgp-multihop 255",
             "router bgp 65533 vrf default maximum-paths ibgp 32",
             "router bgp 172 vrf default address-family l2vpn-evpn auto-create",
+            "router bgp 172 vrf default no neighbor 10.2.3.5 ebgp-multihop",
+            "router bgp 172 vrf default neighbor 10.2.3.5 timers connect 10",
+            "ip bfd shutdown vrf default",
+            "ip bfd vrf 3 interval transmit-rate 55 force",
+            "ip route vrf default 1.1.1.0/24 3.2.2.2 bfd",
             "mlag reload-delay 30",
             "username admin password 7 $6$x",
             "snmp-server host 1.1.11.1 traps port 22 version 2c",
@@ -2140,6 +2312,11 @@ mod tests {
         assert!(e.expected.contains("MAC"), "{e}");
         // Cut short: never kept as an unmodeled line.
         assert!(parse("router bgp 65101 vrf default neigh").is_err());
+        let e = parse("router bgp 65101 vrf default neighbor 10.0.0.0 timers 3").unwrap_err();
+        assert!(e.expected.contains("hold time"), "{e}");
+        let e = parse("ip bfd vrf default interval transmit-rate fast force").unwrap_err();
+        assert!(e.expected.contains("min-rx"), "{e}");
+        assert!(parse("ip bfd vrf default interval min-rx 300").is_ok());
         assert!(parse("ip rout").is_err());
     }
 }

@@ -26,8 +26,8 @@ pub mod prompt;
 pub mod render;
 
 pub use command::{
-    AllowedVlan, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LoadSharing, Protocol,
-    SpeedSetting, Vlans,
+    AllowedVlan, BfdInterval, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange,
+    LoadSharing, Protocol, SpeedSetting, Vlans,
 };
 pub use parse::{ParseError, Problem, clean, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
@@ -39,7 +39,7 @@ pub use render::{Renderer, TEMPLATE_FILES};
 pub const SECTION_ORDER: &[&str] = &[
     sections::TEMPORARY_PREFIX,
     sections::LICENSES,
-    "BFD configuration",
+    sections::BFD,
     sections::MLAG_PROTOCOL,
     sections::BUFFER,
     sections::ETHERNET,
@@ -93,6 +93,26 @@ pub const UNCONFIRMED: &[(&str, &str)] = &[
         "a VLAN interface's `mtu 1500` is its default and is not kept",
         "Ansible's `show interfaces vlan` fixture shows `MTU: 1500 bytes` on a VLAN interface without an `mtu` line; whether a running config prints an explicit `mtu 1500` is not seen",
     ),
+    (
+        "`protocol bfd` and `ip bfd vrf default interval …` in \"BFD configuration\", printed transmit-rate, min-rx, multiplier",
+        "the `onyx_show_bfd` capture (`show running-config | include bfd`) has the lines and their order but not their section; the section title is in a CBR template's order (`onyx-cli.md` §b.3, weak)",
+    ),
+    (
+        "`no protocol bfd` drops the BFD timers, as `no protocol bgp` drops BGP's configuration",
+        "by analogy with the manual's `no protocol bgp`",
+    ),
+    (
+        "`router bgp AS vrf default neighbor A fall-over bfd` (and its `no` form inside the line)",
+        "the Onyx user manual's BFD chapter (3.10) says BGP sessions use BFD, numbered ones only; the BGP command's spelling is not in a capture or a source read here",
+    ),
+    (
+        "a neighbor's lines together: `remote-as`, then `timers`, then `fall-over bfd`",
+        "Cray's CSM pages print `remote-as`, `route-map`, `transport connection-mode` per neighbor in one capture and grouped by attribute in another; `timers` is only typed (`neighbor A timers 1 3`, CSM sw-spine-002 session)",
+    ),
+    (
+        "`bgp fast-external-fallover` is off by default (printed when on), and `no neighbor A timers` takes a neighbor's timers away",
+        "the onyx_bgp_show capture prints `bgp fast-external-fallover`, and the onyx_bgp Ansible module sends `no bgp fast-external-fallover` to turn it off",
+    ),
 ];
 
 /// The MTU of a VLAN interface without an `mtu` line.
@@ -119,6 +139,7 @@ pub mod sections {
     pub const LAG: &str = "LAG configuration";
     pub const STP: &str = "STP configuration";
     pub const BGP: &str = "BGP configuration";
+    pub const BFD: &str = "BFD configuration";
     pub const MLAG: &str = "MLAG configurations";
 }
 
@@ -143,6 +164,7 @@ pub fn home_section(c: &Command) -> &'static str {
         Command::NoInterface(_) => ETHERNET,
         Command::IpRouting(_) | Command::LoadSharing(..) => L3,
         Command::Protocol(Protocol::Bgp, _) | Command::Bgp(..) | Command::NoBgp(_) => BGP,
+        Command::Protocol(Protocol::Bfd, _) | Command::BfdInterval(_) => BFD,
         Command::Protocol(Protocol::Mlag, _) => MLAG_PROTOCOL,
         Command::Lacp(_) => LAG,
         Command::SpanningTree(_) => STP,
@@ -296,6 +318,12 @@ pub struct Bgp {
     pub neighbors: BTreeMap<Ipv4Addr, u32>,
     /// Prefixes advertised (`network A /N`).
     pub networks: BTreeSet<Ipv4Net>,
+    /// `bgp fast-external-fallover`.
+    pub fast_external_fallover: bool,
+    /// `neighbor A timers KEEPALIVE HOLD`, by neighbor.
+    pub timers: BTreeMap<Ipv4Addr, (u16, u16)>,
+    /// Neighbors with `fall-over bfd`.
+    pub bfd: BTreeSet<Ipv4Addr>,
 }
 
 impl Bgp {
@@ -307,7 +335,20 @@ impl Bgp {
             multipath_relax: false,
             neighbors: BTreeMap::new(),
             networks: BTreeSet::new(),
+            fast_external_fallover: false,
+            timers: BTreeMap::new(),
+            bfd: BTreeSet::new(),
         }
+    }
+
+    /// Every neighbor the instance names: with a remote AS, timers or BFD.
+    pub fn named(&self) -> BTreeSet<Ipv4Addr> {
+        self.neighbors
+            .keys()
+            .chain(self.timers.keys())
+            .chain(&self.bfd)
+            .copied()
+            .collect()
     }
 }
 
@@ -381,8 +422,10 @@ pub struct Config {
     pub ip_routing: bool,
     /// `ip load-sharing …`.
     pub load_sharing: BTreeSet<LoadSharing>,
-    /// `protocol bgp`, `protocol mlag`.
+    /// `protocol bfd`, `protocol bgp`, `protocol mlag`.
     pub protocols: BTreeSet<Protocol>,
+    /// `ip bfd vrf default interval …`: BFD's timers.
+    pub bfd: BfdInterval,
     /// `lacp`.
     pub lacp: bool,
     /// Spanning tree runs (Onyx's default); `no spanning-tree` turns it off.
@@ -416,6 +459,7 @@ impl Config {
             ip_routing: false,
             load_sharing: BTreeSet::new(),
             protocols: BTreeSet::new(),
+            bfd: BfdInterval::default(),
             lacp: false,
             spanning_tree: true,
             bgp: None,
@@ -645,6 +689,7 @@ impl Config {
                     // manual, BGP Commands); `no protocol mlag` taken alike (UNCONFIRMED).
                     self.protocols.remove(p);
                     match p {
+                        Protocol::Bfd => self.bfd = BfdInterval::default(),
                         Protocol::Bgp => self.bgp = None,
                         Protocol::Mlag => self.mlag = Mlag::default(),
                     }
@@ -671,6 +716,21 @@ impl Config {
                     }
                     BgpCmd::NoNeighbor(a) => {
                         b.neighbors.remove(a);
+                        b.timers.remove(a);
+                        b.bfd.remove(a);
+                    }
+                    BgpCmd::FastExternalFallover(on) => b.fast_external_fallover = *on,
+                    BgpCmd::Timers(a, k, h) => {
+                        b.timers.insert(*a, (*k, *h));
+                    }
+                    BgpCmd::NoTimers(a) => {
+                        b.timers.remove(a);
+                    }
+                    BgpCmd::FallOverBfd(a, true) => {
+                        b.bfd.insert(*a);
+                    }
+                    BgpCmd::FallOverBfd(a, false) => {
+                        b.bfd.remove(a);
                     }
                     BgpCmd::Network(n) => {
                         b.networks.insert(*n);
@@ -684,6 +744,12 @@ impl Config {
                 if self.bgp.as_ref().is_some_and(|b| b.asn == *asn) {
                     self.bgp = None;
                 }
+            }
+            Command::BfdInterval(x) => {
+                let b = &mut self.bfd;
+                b.min_rx = x.min_rx.or(b.min_rx);
+                b.multiplier = x.multiplier.or(b.multiplier);
+                b.transmit_rate = x.transmit_rate.or(b.transmit_rate);
             }
             Command::MlagShutdown(down) => self.mlag.enabled = !*down,
             Command::MlagSystemMac(m) => self.mlag.system_mac = *m,

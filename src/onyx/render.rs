@@ -58,6 +58,7 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
     ("lag.j2", include_str!("../../templates/onyx/lag.j2")),
     ("stp.j2", include_str!("../../templates/onyx/stp.j2")),
     ("bgp.j2", include_str!("../../templates/onyx/bgp.j2")),
+    ("bfd.j2", include_str!("../../templates/onyx/bfd.j2")),
     ("mlag.j2", include_str!("../../templates/onyx/mlag.j2")),
 ];
 
@@ -70,6 +71,7 @@ const BODY_END: &str = "\u{1e}end of section";
 /// The template of each section that holds modeled commands.
 const SECTION_TEMPLATES: &[(&str, &str)] = &[
     (sections::LICENSES, "licenses.j2"),
+    (sections::BFD, "bfd.j2"),
     (sections::BUFFER, "buffer.j2"),
     (sections::ETHERNET, "ethernet.j2"),
     (sections::VLAN, "vlan.j2"),
@@ -397,20 +399,33 @@ struct L3View {
     load_sharing: Vec<String>,
 }
 
+/// A neighbor's lines: its remote AS, timers (`KEEPALIVE HOLD`) and BFD.
 #[derive(Serialize)]
 struct Neighbor {
     address: String,
-    remote_as: u32,
+    remote_as: Option<u32>,
+    timers: Option<String>,
+    bfd: bool,
 }
 
 #[derive(Serialize)]
 struct BgpInstance {
     asn: u32,
     router_id: Option<String>,
+    fast_external_fallover: bool,
     maximum_paths: Option<u16>,
     multipath_relax: bool,
     neighbors: Vec<Neighbor>,
     networks: Vec<String>,
+}
+
+/// `protocol bfd` and the default VRF's BFD timers.
+#[derive(Serialize)]
+struct BfdView {
+    protocol: bool,
+    transmit_rate: Option<u32>,
+    min_rx: Option<u32>,
+    multiplier: Option<u8>,
 }
 
 #[derive(Serialize)]
@@ -453,6 +468,7 @@ struct View<'a> {
     qos_switch: QosView,
     dcbx_ets: Vec<TcRun>,
     bgp: BgpView,
+    bfd: BfdView,
     mlag: MlagView,
     hostname: Option<&'a str>,
 }
@@ -708,14 +724,17 @@ impl<'a> View<'a> {
             instance: c.bgp.as_ref().map(|b| BgpInstance {
                 asn: b.asn,
                 router_id: b.router_id.map(|a| a.to_string()),
+                fast_external_fallover: b.fast_external_fallover,
                 maximum_paths: b.maximum_paths,
                 multipath_relax: b.multipath_relax,
                 neighbors: b
-                    .neighbors
-                    .iter()
-                    .map(|(a, n)| Neighbor {
+                    .named()
+                    .into_iter()
+                    .map(|a| Neighbor {
                         address: a.to_string(),
-                        remote_as: *n,
+                        remote_as: b.neighbors.get(&a).copied(),
+                        timers: b.timers.get(&a).map(|(k, h)| format!("{k} {h}")),
+                        bfd: b.bfd.contains(&a),
                     })
                     .collect(),
                 networks: b
@@ -724,6 +743,12 @@ impl<'a> View<'a> {
                     .map(|n| format!("{} /{}", n.addr, n.len))
                     .collect(),
             }),
+        };
+        let bfd = BfdView {
+            protocol: c.protocols.contains(&super::Protocol::Bfd),
+            transmit_rate: c.bfd.transmit_rate,
+            min_rx: c.bfd.min_rx,
+            multiplier: c.bfd.multiplier,
         };
         let mlag = MlagView {
             protocol: c.protocols.contains(&super::Protocol::Mlag),
@@ -759,6 +784,7 @@ impl<'a> View<'a> {
             },
             dcbx_ets: tc_runs(c, |e| &e.ets),
             bgp,
+            bfd,
             mlag,
             hostname: c.hostname.as_deref(),
         }

@@ -81,9 +81,11 @@ impl Peer {
     /// reader fills it).
     pub fn apply(&mut self, c: &PeerCmd) {
         match c {
+            PeerCmd::Bfd => self.bfd = true,
             PeerCmd::Description(d) => self.description = Some(d.clone()),
             PeerCmd::Inherit(t) => self.inherit = Some(t.clone()),
             PeerCmd::RemoteAs(n) => self.remote_as = Some(*n),
+            PeerCmd::Timers(k, h) => self.timers = Some((*k, *h)),
             PeerCmd::Shutdown(s) => self.shutdown = Some(*s),
             PeerCmd::Ipv4Unicast => {
                 self.ipv4.get_or_insert_with(Default::default);

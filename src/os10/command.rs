@@ -13,7 +13,9 @@ use smallvec::SmallVec;
 use std::net::Ipv4Addr;
 
 use super::names::{self, Eth, Iface, PortGroupId, Ranges};
-use super::{ChannelGroup, Color, LacpMode, QosKind, SwitchportMode, Thresholds, TrustKind};
+use super::{
+    BfdInterval, ChannelGroup, Color, LacpMode, QosKind, SwitchportMode, Thresholds, TrustKind,
+};
 use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
 
 /// Why a known command does not read, and where (0-based byte offset in the line).
@@ -133,6 +135,10 @@ pub enum Top {
     Hostname(String),
     Dcbx,
     Breakout(Eth, String),
+    /// `bfd enable`.
+    BfdEnable,
+    /// `bfd interval MS min_rx MS multiplier N role active|passive`.
+    BfdInterval(BfdInterval),
     Interface(Iface),
     Wred(String),
     ClassMap(QosKind, String),
@@ -169,6 +175,8 @@ pub fn top(line: &str) -> Read<Top> {
             Top::Breakout(e, map.to_string())
         }
         ["interface", "breakout", ..] => return bad(ws[1].0, "`breakout PORT map MAP`"),
+        ["bfd", "enable"] => Top::BfdEnable,
+        ["bfd", "interval", ..] => Top::BfdInterval(bfd_interval(&ws, line)?),
         ["interface", n] => match Iface::parse(n).or_else(|e| bad(ws[1].0, e))? {
             Some(i) => Top::Interface(i),
             None => return Ok(None),
@@ -226,6 +234,45 @@ pub fn top(line: &str) -> Read<Top> {
         ["banner", _, delim] => Top::Banner(delim.to_string()),
         _ => return Ok(None),
     }))
+}
+
+/// BFD intervals OS10 takes: 50-1000 ms, multiplier 3-50 (Dell OS10 10.5.1 user guide,
+/// `bfd interval`; 10.4 guides give 100-1000 ms).
+pub const BFD_MS: std::ops::RangeInclusive<u32> = 50..=1000;
+pub const BFD_MULTIPLIER: std::ops::RangeInclusive<u8> = 3..=50;
+
+/// `bfd interval MS min_rx MS multiplier N role active|passive`; the role may be left out
+/// (active, the default).
+fn bfd_interval(ws: &Words<'_>, line: &str) -> Result<BfdInterval, Bad> {
+    let at = |i: usize| ws.get(i).copied().unwrap_or((line.len(), ""));
+    let key = |i: usize, k: &str| -> Result<(), Bad> {
+        if at(i).1 == k {
+            Ok(())
+        } else {
+            bad(at(i).0, format!("`{k}`"))
+        }
+    };
+    let interval = num(at(2), BFD_MS, "an interval in ms")?;
+    key(3, "min_rx")?;
+    let min_rx = num(at(4), BFD_MS, "a receive interval in ms")?;
+    key(5, "multiplier")?;
+    let multiplier = num(at(6), BFD_MULTIPLIER, "a multiplier")?;
+    let passive = match (ws.get(7), ws.get(8)) {
+        (None, _) => false,
+        (Some((_, "role")), Some((_, "active"))) => false,
+        (Some((_, "role")), Some((_, "passive"))) => true,
+        (Some((_, "role")), _) => return bad(at(8).0, "`active` or `passive`"),
+        (Some((c, _)), _) => return bad(*c, "`role`"),
+    };
+    if let Some((c, _)) = ws.get(9) {
+        return bad(*c, "the end of the line");
+    }
+    Ok(BfdInterval {
+        interval,
+        min_rx,
+        multiplier,
+        passive,
+    })
 }
 
 /// `mode Eth 25g-4x` inside `port-group 1/1/N` (the TOR capture); another kind of mode
@@ -550,6 +597,8 @@ pub fn vlt(line: &str) -> Read<VltCmd> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BgpCmd {
     MultipathRelax,
+    /// `fast-external-fallover` (true) / `no fast-external-fallover` (false), as printed.
+    FastExternalFallover(bool),
     MaxPathsEbgp(u16),
     MaxPathsIbgp(u16),
     RouterId(Ipv4Addr),
@@ -563,6 +612,8 @@ pub fn bgp(line: &str) -> Read<BgpCmd> {
     let w = bare(&ws);
     Ok(Some(match w.as_slice() {
         ["bestpath", "as-path", "multipath-relax"] => BgpCmd::MultipathRelax,
+        ["fast-external-fallover"] => BgpCmd::FastExternalFallover(true),
+        ["no", "fast-external-fallover"] => BgpCmd::FastExternalFallover(false),
         ["maximum-paths", "ebgp", _] => {
             BgpCmd::MaxPathsEbgp(num(ws[2], 1..=128, "a number of paths")?)
         }
@@ -581,9 +632,13 @@ pub fn bgp(line: &str) -> Read<BgpCmd> {
 /// A line inside a BGP `neighbor` or `template` block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PeerCmd {
+    Bfd,
     Description(String),
     Inherit(String),
     RemoteAs(u32),
+    /// `timers KEEPALIVE HOLD`, in seconds (keepalive 1-65535, hold 3-65535: Dell OS10 10.4.0E
+    /// user guide, `timers`).
+    Timers(u16, u16),
     Shutdown(bool),
     Ipv4Unicast,
 }
@@ -594,7 +649,18 @@ pub fn peer(line: &str) -> Read<PeerCmd> {
     Ok(Some(match w.as_slice() {
         ["description", ..] => PeerCmd::Description(text(line, "description".len())?),
         ["inherit", "template", ..] => PeerCmd::Inherit(name(&ws, 2, "a template", line)?),
+        ["bfd"] => PeerCmd::Bfd,
         ["remote-as", _] => PeerCmd::RemoteAs(asn(ws[1])?),
+        ["timers", _, _] => PeerCmd::Timers(
+            num(ws[1], 1..=65535, "a keepalive in seconds")?,
+            num(ws[2], 3..=65535, "a hold time in seconds")?,
+        ),
+        ["timers", ..] => {
+            return bad(
+                ws.get(3).map_or(line.len(), |w| w.0),
+                "a keepalive and a hold time in seconds",
+            );
+        }
         ["shutdown"] => PeerCmd::Shutdown(true),
         ["no", "shutdown"] => PeerCmd::Shutdown(false),
         ["address-family", "ipv4", "unicast"] => PeerCmd::Ipv4Unicast,
@@ -637,6 +703,31 @@ mod tests {
             })))
         );
         assert_eq!(top("class-map type application class-iscsi"), Ok(None));
+        assert_eq!(top("bfd enable"), Ok(Some(Top::BfdEnable)));
+        assert_eq!(
+            top("bfd interval 250 min_rx 300 multiplier 4 role passive"),
+            Ok(Some(Top::BfdInterval(BfdInterval {
+                interval: 250,
+                min_rx: 300,
+                multiplier: 4,
+                passive: true
+            })))
+        );
+        assert_eq!(
+            top("bfd interval 2000 min_rx 300 multiplier 4")
+                .unwrap_err()
+                .column,
+            13
+        );
+        assert_eq!(top("bfd interval 300 min_rx 300").unwrap_err().column, 27);
+        assert_eq!(peer("timers 3 9"), Ok(Some(PeerCmd::Timers(3, 9))));
+        assert_eq!(peer("timers 3").unwrap_err().column, 8);
+        assert_eq!(peer("bfd"), Ok(Some(PeerCmd::Bfd)));
+        assert_eq!(peer("bfd disable"), Ok(None));
+        assert_eq!(
+            bgp("no fast-external-fallover"),
+            Ok(Some(BgpCmd::FastExternalFallover(false)))
+        );
         assert_eq!(
             top("interface ethernet1/1/17:1"),
             Ok(Some(Top::Interface(Iface::Ethernet(Eth::sub(17, 1)))))

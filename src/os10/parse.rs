@@ -507,6 +507,7 @@ fn bgp(r: &Reader<'_>, asn: u32, nodes: &[Node]) -> Result<Bgp, ParseError> {
                 seen.first(r, n, &c)?;
                 match c {
                     BgpCmd::MultipathRelax => b.multipath_relax = true,
+                    BgpCmd::FastExternalFallover(on) => b.fast_external_fallover = on,
                     BgpCmd::MaxPathsEbgp(x) => b.max_paths_ebgp = Some(x),
                     BgpCmd::MaxPathsIbgp(x) => b.max_paths_ibgp = Some(x),
                     BgpCmd::RouterId(a) => b.router_id = Some(a),
@@ -899,6 +900,16 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             r.leaf(node)?;
             cfg.breakouts.insert(e, map);
             Key::Breakout(e)
+        }
+        Top::BfdEnable => {
+            r.leaf(node)?;
+            cfg.bfd = true;
+            Key::BfdEnable
+        }
+        Top::BfdInterval(b) => {
+            r.leaf(node)?;
+            cfg.bfd_interval = Some(b);
+            Key::BfdInterval
         }
         // Read by `read_interfaces` and folded in by `parse`; here for completeness.
         Top::Interface(i) => {

@@ -136,9 +136,18 @@ enum Row<'a> {
     PeerRouting,
     PrimaryPriority(u32),
     VltMac(String),
+    BfdEnable,
+    BfdInterval {
+        interval: u32,
+        min_rx: u32,
+        multiplier: u8,
+        role: &'static str,
+    },
     /// `router bgp ASN`.
     BgpBlock(u32),
     MultipathRelax,
+    /// `no fast-external-fallover` (on, the default, prints nothing).
+    NoFastExternalFallover,
     MaxPaths {
         kind: &'static str,
         n: u16,
@@ -152,6 +161,12 @@ enum Row<'a> {
     NeighborBlock(Ipv4Addr),
     Inherit(&'a str),
     RemoteAs(u32),
+    /// `bfd` in a neighbor or template.
+    PeerBfd,
+    Timers {
+        keepalive: u16,
+        hold: u16,
+    },
 }
 
 /// A block's child: a line, or a sub-block with its head and children, one level deeper.
@@ -324,6 +339,9 @@ fn address_family(af: &AddressFamily) -> Node<'_> {
 /// `remote-as` beside `inherit template` UNCONFIRMED (no capture has both).
 fn peer<'a>(head: Row<'a>, p: &'a Peer) -> Node<'a> {
     let mut l = Vec::new();
+    if p.bfd {
+        l.push(Node::Line(Row::PeerBfd));
+    }
     if let Some(d) = &p.description {
         // Quoted as interface descriptions are: UNCONFIRMED (the captures' have no space).
         l.push(Node::Line(Row::Description(described(d))));
@@ -333,6 +351,9 @@ fn peer<'a>(head: Row<'a>, p: &'a Peer) -> Node<'a> {
     }
     if let Some(n) = p.remote_as {
         l.push(Node::Line(Row::RemoteAs(n)));
+    }
+    if let Some((keepalive, hold)) = p.timers {
+        l.push(Node::Line(Row::Timers { keepalive, hold }));
     }
     if let Some(s) = p.shutdown {
         l.push(Node::Line(Row::Shutdown(s)));
@@ -363,6 +384,18 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<(Row<'a>, Vec<Node<'a>>)> {
             Vec::new(),
         ),
         Key::Interface(i) => (Row::Interface(*i), interface_lines(c.interfaces.get(i)?)),
+        Key::BfdEnable => (Row::BfdEnable, Vec::new()),
+        Key::BfdInterval => {
+            let b = c.bfd_interval?;
+            let role = if b.passive { "passive" } else { "active" };
+            let row = Row::BfdInterval {
+                interval: b.interval,
+                min_rx: b.min_rx,
+                multiplier: b.multiplier,
+                role,
+            };
+            (row, Vec::new())
+        }
         Key::Wred(n) => {
             let w = c.wred.iter().find(|w| w.name == *n)?;
             let mut l = lines_of(w.colors.iter().map(|(color, t)| Row::Color {
@@ -510,6 +543,10 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<(Row<'a>, Vec<Node<'a>>)> {
             let mut l = Vec::new();
             if b.multipath_relax {
                 l.push(Node::Line(Row::MultipathRelax));
+            }
+            // UNCONFIRMED place: the reference guide's example prints it alone.
+            if !b.fast_external_fallover {
+                l.push(Node::Line(Row::NoFastExternalFallover));
             }
             if let Some(n) = b.max_paths_ebgp {
                 l.push(Node::Line(Row::MaxPaths { kind: "ebgp", n }));

@@ -231,6 +231,8 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
         None => match f {
             F::Hostname => c.hostname = None,
             F::Dcbx => c.dcbx = false,
+            F::BfdEnable => c.bfd = false,
+            F::BfdInterval => c.bfd_interval = None,
             F::Breakout => {
                 let e = Eth::parse(v)?;
                 if c.breakouts.remove(&e).is_none() {
@@ -398,6 +400,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
             let b = c.bgp.as_mut().ok_or("no router bgp")?;
             match f {
                 F::MultipathRelax => b.multipath_relax = false,
+                F::FastExternalFallover => b.fast_external_fallover = true,
                 F::MaxPathsEbgp => b.max_paths_ebgp = None,
                 F::MaxPathsIbgp => b.max_paths_ibgp = None,
                 F::RouterId => b.router_id = None,
@@ -425,6 +428,8 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
             let p = peer_of(c, id)?;
             match f {
                 F::PeerDescription => p.description = None,
+                F::PeerBfd => p.bfd = false,
+                F::PeerTimers => p.timers = None,
                 F::Inherit => p.inherit = None,
                 F::RemoteAs => p.remote_as = None,
                 F::PeerAddressFamily => p.ipv4 = None,
@@ -488,6 +493,14 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                 }
                 Top::Dcbx => {
                     c.dcbx = true;
+                    None
+                }
+                Top::BfdEnable => {
+                    c.bfd = true;
+                    None
+                }
+                Top::BfdInterval(b) => {
+                    c.bfd_interval = Some(b);
                     None
                 }
                 Top::Breakout(e, m) => {
@@ -703,6 +716,7 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
             let b = c.bgp.as_mut().ok_or("no router bgp")?;
             match cmd {
                 BgpCmd::MultipathRelax => b.multipath_relax = true,
+                BgpCmd::FastExternalFallover(on) => b.fast_external_fallover = on,
                 BgpCmd::MaxPathsEbgp(n) => b.max_paths_ebgp = Some(n),
                 BgpCmd::MaxPathsIbgp(n) => b.max_paths_ibgp = Some(n),
                 BgpCmd::RouterId(a) => b.router_id = Some(a),

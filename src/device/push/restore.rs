@@ -36,6 +36,7 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
     }
     back!(
         ip_routing,
+        bfd,
         lacp,
         spanning_tree,
         mlag.enabled,
@@ -67,7 +68,12 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
             if b.multipath_relax != p.multipath_relax {
                 cur.multipath_relax = b.multipath_relax;
             }
+            if b.fast_external_fallover != p.fast_external_fallover {
+                cur.fast_external_fallover = b.fast_external_fallover;
+            }
             put_back(&mut cur.neighbors, &b.neighbors, &p.neighbors);
+            put_back(&mut cur.timers, &b.timers, &p.timers);
+            put_back_set(&mut cur.bfd, &b.bfd, &p.bfd);
             put_back_set(&mut cur.networks, &b.networks, &p.networks);
         }
         (b, _, cur) => cur.clone_from(b),

@@ -19,7 +19,7 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
             }
         )*};
     }
-    back!(hostname, dcbx, system_qos, vlt);
+    back!(hostname, dcbx, bfd, bfd_interval, system_qos, vlt);
     super::restore::put_back(&mut t.breakouts, &before.breakouts, &pushed.breakouts);
     super::restore::put_back(&mut t.port_groups, &before.port_groups, &pushed.port_groups);
     named(&mut t.wred, &before.wred, &pushed.wred, |x| x.name.clone());
@@ -168,6 +168,7 @@ fn bgp(cur: &mut Bgp, b: &Bgp, p: &Bgp) {
     }
     back!(
         multipath_relax,
+        fast_external_fallover,
         max_paths_ebgp,
         max_paths_ibgp,
         router_id,

@@ -125,6 +125,7 @@ pub(super) fn modeled_by_the_format(cmd: &crate::onyx::Command) -> Option<&'stat
         | C::Protocol(crate::onyx::Protocol::Bgp, _)
         | C::Bgp(..)
         | C::NoBgp(_) => "`routing`",
+        C::Protocol(crate::onyx::Protocol::Bfd, _) | C::BfdInterval(_) => "`routing.bfd`",
         C::Protocol(crate::onyx::Protocol::Mlag, _)
         | C::MlagShutdown(_)
         | C::MlagSystemMac(_)

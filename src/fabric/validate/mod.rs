@@ -94,6 +94,7 @@ type At<T> = (T, Span);
 type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
 
 mod bundles;
+mod detection;
 mod extra;
 mod hosts;
 mod l2;

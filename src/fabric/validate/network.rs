@@ -3,7 +3,8 @@
 //! ports, routed ports, the routed underlay, bundles, the L2 topology), each in its own file
 //! beside this one; and the readers of written addresses and pools they share.
 //!
-//! Diagnostic codes E110-E125, each at the places involved (both ends of a link).
+//! Diagnostic codes E110-E126 and W008, each at the places involved (both ends of a link);
+//! failure detection (BFD, BGP timers) in `detection`.
 
 use std::collections::BTreeMap;
 

@@ -12,6 +12,7 @@ use std::net::Ipv4Addr;
 
 use super::super::raw::{RawFabric, RawRoleRouting, RawSwitch, Sp};
 use super::super::{EcmpHash, Role, Routing};
+use super::detection::{self, End};
 use super::links::RoutedEnd;
 use super::network::pool;
 use super::{Cx, Pending};
@@ -101,6 +102,7 @@ pub(super) fn underlay(
     routed: &[RoutedEnd],
 ) {
     let r = raw.routing.as_ref();
+    let detect = detection::fabric(cx, r);
     let links_pool = r
         .and_then(|r| r.links.as_ref())
         .and_then(|v| pool(cx, v, "routed-link pool"));
@@ -359,6 +361,8 @@ pub(super) fn underlay(
     // port.
     let mut sessions: BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>> =
         BTreeMap::new();
+    // Each session over a routed link: its two ends, for the ends' BFD (W008).
+    let mut linked: Vec<(LinkEnd, LinkEnd)> = Vec::new();
     for ((sa, pa), (sb, pb), at_a, at_b) in routed {
         let written = |name: &str, port: &Port| {
             pending
@@ -482,6 +486,7 @@ pub(super) fn underlay(
                 }
             }
         };
+        linked.push(((sa, *pa, *at_a), (sb, *pb, *at_b)));
         for (me, my_port, mine, other, theirs) in [(sa, pa, xa, sb, xb), (sb, pb, xb, sa, xa)] {
             let far = nodes[other.as_str()].asn;
             let Some(h) = pending
@@ -501,18 +506,28 @@ pub(super) fn underlay(
                 super::super::Neighbor {
                     asn: far,
                     link: Some((h, *my_port)),
+                    bfd: false,
+                    timers: None,
                 },
             );
         }
     }
 
     let fabric_paths = r.and_then(|r| r.maximum_paths.as_ref());
+    let mut choices: BTreeMap<&str, detection::Choice> = BTreeMap::new();
+    let mut told = BTreeSet::new();
     for (name, n) in &nodes {
         let Some(p) = pending.get_mut(name.as_str()) else {
             continue;
         };
         let bgp = raw.switches.0[p.index].1.bgp.as_ref();
+        let choice = detection::switch(cx, detect, bgp);
+        choices.insert(name, choice);
         let mut neighbors = sessions.remove(name).unwrap_or_default();
+        for nb in neighbors.values_mut() {
+            nb.bfd = choice.link_bfd();
+            nb.timers = choice.timers();
+        }
         for nb in bgp.iter().flat_map(|b| b.neighbors.iter().flatten()) {
             let (Some(a), Some(asn)) = (
                 ipv4(cx, &nb.address, "neighbor"),
@@ -529,7 +544,16 @@ pub(super) fn underlay(
                 );
                 continue;
             }
-            neighbors.insert(a, super::super::Neighbor { asn, link: None });
+            let (bfd, timers) = detection::neighbor(cx, nb);
+            neighbors.insert(
+                a,
+                super::super::Neighbor {
+                    asn,
+                    link: None,
+                    bfd,
+                    timers,
+                },
+            );
         }
         let mut per_as: BTreeMap<u32, u16> = BTreeMap::new();
         for nb in neighbors.values().filter(|nb| nb.link.is_some()) {
@@ -603,6 +627,11 @@ pub(super) fn underlay(
                 Err(e) => cx.error("E110", e, cx.span(v), "not a network"),
             }
         }
+        let bfd = neighbors.values().any(|nb| nb.bfd).then(|| {
+            detection::check_os(cx, &choice, p.switch.os(), name, &mut told);
+            choice.bfd_timers()
+        });
+        let fast_external_fallover = choice.fast_external_fallover(!link_ports.is_empty());
         p.switch.routing = Some(Routing {
             asn: n.asn,
             router_id: n.router_id,
@@ -610,9 +639,36 @@ pub(super) fn underlay(
             neighbors,
             networks,
             maximum_paths,
+            bfd,
+            fast_external_fallover,
         });
     }
+    // A session's end: whether BFD watches it there (`None`: the switch runs no BGP, or has
+    // no session over the port, errors reported already).
+    let end = |(name, port, at): LinkEnd| {
+        let r = pending.get(name.as_str())?.switch.routing.as_ref()?;
+        let bfd = r
+            .neighbors
+            .values()
+            .find(|nb| nb.link.as_ref().is_some_and(|l| l.1 == port))?
+            .bfd;
+        Some(End {
+            switch: name.clone(),
+            port,
+            at,
+            bfd,
+            off_at: choices.get(name.as_str()).and_then(|c| c.bfd_off_at()),
+        })
+    };
+    let ends: Vec<(End, End)> = linked
+        .into_iter()
+        .filter_map(|(a, b)| Some((end(a)?, end(b)?)))
+        .collect();
+    detection::one_sided(cx, &ends);
 }
+
+/// One end of a routed link: its switch, port, and where it is written.
+type LinkEnd<'a> = (&'a String, Port, Span);
 
 /// One role's numbering: a shared AS or a base for one AS per switch, the loopback pool, and
 /// where it is written.

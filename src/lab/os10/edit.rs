@@ -77,6 +77,8 @@ fn key(ctx: Option<&Ctx>, line: &str) -> Result<Option<String>, Bad> {
             Some(Top::Hostname(_)) => Some("hostname".into()),
             Some(Top::Dcbx) => Some("dcbx".into()),
             Some(Top::Breakout(e, _)) => Some(format!("breakout {e}")),
+            Some(Top::BfdEnable) => Some("bfd enable".into()),
+            Some(Top::BfdInterval(_)) => Some("bfd interval".into()),
             _ => None,
         },
         Some(Ctx::Interface(_)) => command::iface(line)?.map(|c| d(&discriminant(&c))),

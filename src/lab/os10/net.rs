@@ -121,19 +121,39 @@ pub fn view(config: &Config) -> onyx::Config {
         out.protocols.insert(onyx::Protocol::Bgp);
         let mut bgp = onyx::Bgp::new(b.asn);
         bgp.router_id = b.router_id;
-        let template_as = |name: &Option<String>| {
+        let template = |name: &Option<String>| {
             b.templates
                 .iter()
                 .find(|(t, _)| Some(t) == name.as_ref())
-                .and_then(|(_, p)| p.remote_as)
+                .map(|(_, p)| p)
         };
+        bgp.fast_external_fallover = b.fast_external_fallover;
         for (addr, peer) in &b.neighbors {
             if peer.shutdown == Some(true) {
                 continue;
             }
-            if let Some(asn) = peer.remote_as.or_else(|| template_as(&peer.inherit)) {
+            let inherited = template(&peer.inherit);
+            if let Some(asn) = peer.remote_as.or_else(|| inherited?.remote_as) {
                 bgp.neighbors.insert(*addr, asn);
             }
+            if peer.bfd || inherited.is_some_and(|t| t.bfd) {
+                bgp.bfd.insert(*addr);
+            }
+            if let Some(t) = peer.timers.or_else(|| inherited?.timers) {
+                bgp.timers.insert(*addr, t);
+            }
+        }
+        // `bfd enable` runs BFD, with one set of timers for every session.
+        if config.bfd {
+            out.protocols.insert(onyx::Protocol::Bfd);
+            let t = config
+                .bfd_interval
+                .unwrap_or(crate::os10::BfdInterval::DEFAULT);
+            out.bfd = onyx::BfdInterval {
+                min_rx: Some(t.min_rx),
+                multiplier: Some(t.multiplier),
+                transmit_rate: Some(t.interval),
+            };
         }
         if let Some(af) = &b.ipv4 {
             bgp.networks.extend(af.networks.iter().copied());

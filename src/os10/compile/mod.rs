@@ -181,12 +181,17 @@ pub fn compile_switch(sw: &Switch) -> Config {
             networks: r.networks.iter().copied().collect(),
             extras: Vec::new(),
         });
+        // On unless the fabric says off (OS10's default: `no fast-external-fallover` is
+        // printed when off).
+        b.fast_external_fallover = r.fast_external_fallover != Some(false);
         b.neighbors = r
             .neighbors
             .iter()
             .map(|(a, n)| {
                 let peer = Peer {
+                    bfd: n.bfd,
                     remote_as: Some(n.asn),
+                    timers: n.timers.map(|t| (t.keepalive, t.hold)),
                     shutdown: Some(false),
                     ..Peer::default()
                 };
@@ -194,6 +199,18 @@ pub fn compile_switch(sw: &Switch) -> Config {
             })
             .collect();
         c.bgp = Some(b);
+        // BFD runs once `bfd enable` enables it; one set of timers for every session (Dell
+        // OS10 user guide, `bfd interval`), left out at OS10's default.
+        if let Some(t) = r.bfd {
+            c.bfd = true;
+            let i = super::BfdInterval {
+                interval: t.interval,
+                min_rx: t.min_rx,
+                multiplier: t.multiplier,
+                passive: false,
+            };
+            c.bfd_interval = (i != super::BfdInterval::DEFAULT).then_some(i);
+        }
     }
     c
 }

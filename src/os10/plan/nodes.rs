@@ -196,6 +196,9 @@ fn af_nodes(field: Field, af: &AddressFamily) -> Node {
 
 fn peer_nodes(field: Field, key: String, head: String, p: &Peer) -> Node {
     let mut l = Vec::new();
+    if p.bfd {
+        l.push(leaf(Field::PeerBfd, "bfd".to_string()));
+    }
     if let Some(d) = &p.description {
         l.push(leaf(Field::PeerDescription, described(d)));
     }
@@ -204,6 +207,9 @@ fn peer_nodes(field: Field, key: String, head: String, p: &Peer) -> Node {
     }
     if let Some(n) = p.remote_as {
         l.push(leaf(Field::RemoteAs, format!("remote-as {n}")));
+    }
+    if let Some((k, h)) = p.timers {
+        l.push(leaf(Field::PeerTimers, format!("timers {k} {h}")));
     }
     if let Some(s) = p.shutdown {
         l.push(leaf(
@@ -274,6 +280,24 @@ pub(super) fn nodes(c: &Config, keep: impl Fn(&Iface) -> bool) -> Vec<(Kind, Nod
                 Field::Breakout,
                 e.to_string(),
                 format!("interface breakout {e} map {map}"),
+            ),
+        ));
+    }
+    if c.bfd {
+        out.push((Kind::Bfd, leaf(Field::BfdEnable, "bfd enable".to_string())));
+    }
+    if let Some(b) = c.bfd_interval {
+        out.push((
+            Kind::Bfd,
+            leaf(
+                Field::BfdInterval,
+                format!(
+                    "bfd interval {} min_rx {} multiplier {} role {}",
+                    b.interval,
+                    b.min_rx,
+                    b.multiplier,
+                    if b.passive { "passive" } else { "active" }
+                ),
             ),
         ));
     }
@@ -478,6 +502,12 @@ pub(super) fn nodes(c: &Config, keep: impl Fn(&Iface) -> bool) -> Vec<(Kind, Nod
             l.push(leaf(
                 Field::MultipathRelax,
                 "bestpath as-path multipath-relax".to_string(),
+            ));
+        }
+        if !b.fast_external_fallover {
+            l.push(leaf(
+                Field::FastExternalFallover,
+                "no fast-external-fallover".to_string(),
             ));
         }
         if let Some(n) = b.max_paths_ebgp {

@@ -21,6 +21,8 @@ pub enum Field {
     Hostname,
     Dcbx,
     Breakout,
+    BfdEnable,
+    BfdInterval,
     /// `interface port-channel|vlan|loopback N`, created or deleted; physical ports are never
     /// deleted (they exist on the switch whatever the configuration says).
     Interface,
@@ -86,6 +88,9 @@ pub enum Field {
     VltMac,
     // `router bgp` and its sub-blocks.
     MultipathRelax,
+    /// `no fast-external-fallover`: a setting of its own, as printed; taken away by the
+    /// positive form.
+    FastExternalFallover,
     MaxPathsEbgp,
     MaxPathsIbgp,
     RouterId,
@@ -94,6 +99,8 @@ pub enum Field {
     Neighbor,
     Network,
     PeerDescription,
+    PeerBfd,
+    PeerTimers,
     Inherit,
     RemoteAs,
     PeerShutdown,
@@ -120,6 +127,18 @@ pub const RULES: &[(Field, Impact, Impact, &str)] = {
             Disruptive,
             Disruptive,
             "interface breakout P map M: the port's interfaces are deleted and re-created with the new map's, after they give up their settings",
+        ),
+        (
+            BfdEnable,
+            Hitless,
+            Hitless,
+            "bfd enable, before a neighbor's bfd / no bfd enable, after: sessions stay up",
+        ),
+        (
+            BfdInterval,
+            Hitless,
+            Hitless,
+            "bfd interval MS min_rx MS multiplier N role R / no bfd interval: sessions up renegotiate their timers and stay up (RFC 5880 §6.8.3)",
         ),
         (
             Interface,
@@ -394,6 +413,12 @@ pub const RULES: &[(Field, Impact, Impact, &str)] = {
             Hitless,
             "bestpath as-path multipath-relax (routes are recomputed)",
         ),
+        (
+            FastExternalFallover,
+            Hitless,
+            Hitless,
+            "no fast-external-fallover / fast-external-fallover: sessions established before the change keep the old behaviour until reset (Dell OS10 reference guide, \"Fast external fallover\"); nothing is reset",
+        ),
         (MaxPathsEbgp, Hitless, Hitless, "maximum-paths ebgp N"),
         (MaxPathsIbgp, Hitless, Hitless, "maximum-paths ibgp N"),
         (
@@ -431,6 +456,18 @@ pub const RULES: &[(Field, Impact, Impact, &str)] = {
             Hitless,
             Hitless,
             "description TEXT in a neighbor",
+        ),
+        (
+            PeerBfd,
+            Hitless,
+            Hitless,
+            "bfd in a neighbor, after bfd enable: BFD starts watching the session, which does not wait for it (RFC 5882 §3)",
+        ),
+        (
+            PeerTimers,
+            Hitless,
+            Hitless,
+            "timers K H in a neighbor: the hold time is agreed in the session's OPEN (RFC 4271 §4.2), so a session up keeps its timers until it next comes up; nothing is reset",
         ),
         (Inherit, SessionReset, SessionReset, "inherit template NAME"),
         (
@@ -490,6 +527,10 @@ pub const NEGATIONS: &[(Field, &str, Arg, Evidence)] = {
         (Hostname, "no hostname", None, Unconfirmed),
         (Dcbx, "no dcbx enable", None, Unconfirmed),
         (Breakout, "no interface breakout", Value, Unconfirmed),
+        (BfdEnable, "no bfd enable", None, Unconfirmed),
+        // "The no version of this command deletes the configured global settings and returns
+        // to the default values" (Dell OS10 user guide, `bfd interval`).
+        (BfdInterval, "no bfd interval", None, Doc),
         (Interface, "no interface", Value, Doc),
         (Wred, "no wred", Value, Unconfirmed),
         (
@@ -586,6 +627,9 @@ pub const NEGATIONS: &[(Field, &str, Arg, Evidence)] = {
             None,
             Unconfirmed,
         ),
+        // `[no] fast-external-fallover` (Dell OS10 reference guide): the printed line is the
+        // `no` form, so the positive form takes it away.
+        (FastExternalFallover, "fast-external-fallover", None, Doc),
         (MaxPathsEbgp, "no maximum-paths ebgp", None, Unconfirmed),
         (MaxPathsIbgp, "no maximum-paths ibgp", None, Unconfirmed),
         (RouterId, "no router-id", None, Unconfirmed),
@@ -599,6 +643,10 @@ pub const NEGATIONS: &[(Field, &str, Arg, Evidence)] = {
         (Neighbor, "no neighbor", Value, Doc),
         (Network, "no network", Value, Unconfirmed),
         (PeerDescription, "no description", None, Unconfirmed),
+        // "Use the no bfd command in ROUTER-NEIGHBOR mode" (Dell OS10 user guide, `bfd`).
+        (PeerBfd, "no bfd", None, Doc),
+        // As the dellemc.os10 collection's os10_bgp role sends it.
+        (PeerTimers, "no timers", None, Unconfirmed),
         (Inherit, "no inherit template", None, Unconfirmed),
         (RemoteAs, "no remote-as", None, Unconfirmed),
         (
@@ -655,6 +703,7 @@ pub const STAGES: &[(Stage, Kind)] = {
     &[
         (Set, Hostname),
         (Set, Dcbx),
+        (Set, Bfd),
         (Vacate, Interface),
         (Set, Breakout),
         (Set, PortGroup),
@@ -669,6 +718,7 @@ pub const STAGES: &[(Stage, Kind)] = {
         (Set, Interface),
         (Set, Bgp),
         (Delete, Bgp),
+        (Delete, Bfd),
         (Delete, Interface),
         (Delete, Vlt),
         (Delete, SystemQos),
