@@ -73,6 +73,7 @@ fn every_full_capture_round_trips_without_drift() {
 
 #[test]
 fn every_golden_folder_round_trips_as_one_fabric() {
+    let mut mixed = 0;
     for dir in crate::golden_dirs() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap()
@@ -80,62 +81,91 @@ fn every_golden_folder_round_trips_as_one_fabric() {
             .filter(|p| p.extension().is_some_and(|e| e == "cfg"))
             .collect();
         files.sort();
-        let os10: Vec<PathBuf> = files.iter().filter(|f| is_os10(f)).cloned().collect();
-        if os10.is_empty() {
+        let os10 = files.iter().filter(|f| is_os10(f)).count();
+        if os10 == 0 {
             round_trip(&files);
         } else {
-            assert_eq!(os10, files, "{dir:?}: a golden folder of one OS");
-            os10_round_trip(&files).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
+            mixed += usize::from(os10 < files.len());
+            staged_round_trip(&files).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
         }
     }
+    // golden/gpu-pod: Onyx spines and leaves, an OS10 VLT pair with routed uplinks to them.
+    assert!(mixed >= 1, "no golden folder mixes Onyx and OS10");
 }
 
-/// An OS10 running configuration (the goldens print `! Version 10.…` first).
+/// An OS10 running configuration, as `fabric import` tells one from an Onyx one.
 fn is_os10(f: &std::path::Path) -> bool {
-    std::fs::read_to_string(f).is_ok_and(|t| {
-        t.starts_with("! Version 10.") || t.lines().any(|l| l.starts_with("interface ethernet1/"))
-    })
+    std::fs::read_to_string(f).is_ok_and(|t| fabric::os10::parse::looks_os10(&t))
 }
 
-/// OS10 configs imported as one fabric, then the way a user would check it, stage by stage:
-/// the fabric validates, and each switch's compiled config plans empty against the config it
-/// came from (`os10::plan`). The fabric's text; the plans that are not empty, as the error.
-fn os10_round_trip(files: &[PathBuf]) -> Result<String, String> {
-    let mut sources = std::collections::BTreeMap::new();
+/// Configs of either OS (each file read as the OS it is) imported as one fabric, then checked
+/// the way a user would, stage by stage: the fabric validates, and each switch's compiled
+/// config plans empty against the config it came from (`diff::plan` of its target on Onyx,
+/// `os10::plan` on OS10). The fabric's text; the plans that are not empty, as the error.
+fn staged_round_trip(files: &[PathBuf]) -> Result<String, String> {
+    let mut onyx = std::collections::BTreeMap::new();
+    let mut os10 = std::collections::BTreeMap::new();
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
+        let origin = f.display().to_string();
+        if !is_os10(f) {
+            let config = fabric::onyx::parse(&text).map_err(|e| format!("{f:?}: {e:?}"))?;
+            let name = config.name().unwrap().to_string();
+            let model = None;
+            onyx.insert(
+                name,
+                fabric::import::Source {
+                    origin,
+                    config,
+                    model,
+                },
+            );
+            continue;
+        }
         let config = fabric::os10::parse(&text).map_err(|e| format!("{f:?}:{e}"))?;
         let name = config.hostname.clone().unwrap();
+        let (text, model) = (text.into(), None);
         let source = fabric::import::os10::Source {
-            origin: f.display().to_string(),
-            text: text.into(),
+            origin,
+            text,
             config,
-            model: None,
+            model,
         };
-        sources.insert(name, source);
+        os10.insert(name, source);
     }
-    let none = std::collections::BTreeMap::new();
-    let yaml = fabric::import::import_all(&none, &sources)?;
+    let yaml = fabric::import::import_all(&onyx, &os10)?;
     let mut diag = fabric::diag::Sources::default();
     let loaded = fabric::fabric::parse_bytes("imported.yaml", yaml.clone().into_bytes(), &mut diag)
         .map_err(|d| fabric::diag::render(&[d], &diag, false))?;
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.ok_or_else(|| fabric::diag::render(&diags, &diag, false) + &yaml)?;
-    let mut drift = Vec::new();
-    for (name, source) in &sources {
-        let sw = fab
-            .switches
+    let switch = |name: &str| {
+        fab.switches
             .values()
             .find(|s| s.hostname.as_str() == name)
-            .ok_or_else(|| format!("{name} is not in\n{yaml}"))?;
-        let compiled = fabric::os10::compile::compile_switch(sw);
+            .ok_or_else(|| format!("{name} is not in\n{yaml}"))
+    };
+    let mut drift = Vec::new();
+    for (name, source) in &onyx {
+        let sw = switch(name)?;
+        let compiled = fabric::compile::compile_switch(sw);
+        let scope = fabric::diff::Scope::fabric(sw, false);
+        let target = fabric::diff::target(&source.config, &compiled, &scope);
+        let plan = fabric::diff::plan(&source.config, &target);
+        if !plan.is_empty() {
+            let steps: Vec<String> = plan.iter().map(|s| s.command.to_string()).collect();
+            drift.push(format!("{name}:\n{}", steps.join("\n")));
+        }
+    }
+    for (name, source) in &os10 {
+        let compiled = fabric::os10::compile::compile_switch(switch(name)?);
         let plan = fabric::os10::plan::plan(&source.config, &compiled);
         if !plan.is_empty() {
             drift.push(format!("{name}:\n{}", fabric::os10::plan::script(&plan)));
         }
     }
     // `import::check_all` (what `fabric import` runs before writing) agrees.
-    let checked = fabric::import::check_all("imported.yaml", &yaml, &none, &sources);
+    let checked = fabric::import::check_all("imported.yaml", &yaml, &onyx, &os10);
     assert_eq!(checked.is_ok(), drift.is_empty(), "{drift:?}");
     if drift.is_empty() {
         Ok(yaml)
@@ -152,7 +182,7 @@ fn os10_round_trip(files: &[PathBuf]) -> Result<String, String> {
 #[test]
 fn the_os10_vlt_pair_imports_as_the_fabric_that_made_it() {
     let dir = crate::root().join("golden/vcf-bitfusion");
-    let yaml = os10_round_trip(&[dir.join("leaf-a.cfg"), dir.join("leaf-b.cfg")]).unwrap();
+    let yaml = staged_round_trip(&[dir.join("leaf-a.cfg"), dir.join("leaf-b.cfg")]).unwrap();
     for line in [
         "os: os10\n",
         "os10: \"10.5.3.2\"\n",
@@ -191,7 +221,7 @@ fn every_os10_capture_imports_or_says_where_it_cannot() {
         if code == 0 {
             let written = std::fs::read_to_string(&out).unwrap();
             assert!(written.contains("os: os10"), "{shown}: {written}");
-            os10_round_trip(std::slice::from_ref(capture)).unwrap();
+            staged_round_trip(std::slice::from_ref(capture)).unwrap();
             std::fs::remove_file(&out).unwrap();
             continue;
         }
@@ -314,6 +344,67 @@ fn onyx_and_os10_import_as_one_fabric() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A folder mixing Onyx and OS10 switches, as a user imports it: the cables between the two
+/// OSes are links, written once, each end as its own OS names it. A routed one's sessions and
+/// subnets are derived (no switch writes them out, none advertises a cable's subnet); an L2
+/// one, in a fabric that routes, says `role: access`. Each fabric diffs clean against its
+/// folder.
+#[test]
+fn a_mixed_folder_imports_its_links_across_the_two_oses() {
+    let dir = crate::scratch("import-mixed-links");
+    let golden = crate::root().join("golden/gpu-pod");
+    let golden = golden.to_str().unwrap();
+    let yaml = imported(&dir, golden, "pod.yaml");
+    for line in [
+        "- {a: leaf01:1/31, b: spine01:1/1, role: routed}\n",
+        "- {a: leaf03:ethernet1/1/53, b: spine01:1/3, role: routed}\n",
+        "- {a: leaf04:ethernet1/1/54, b: spine02:1/4, role: routed}\n",
+        "- {a: leaf03:ethernet1/1/49-1/1/50, b: leaf04:ethernet1/1/49-1/1/50, role: ipl}\n",
+        "address: 10.254.5.161/31}\n",
+        "address: 10.254.5.160/31}\n",
+    ] {
+        assert!(yaml.contains(line), "{line}\n{yaml}");
+    }
+    // Every session is a cable's and every advertised prefix derived; no uplink reads as a host.
+    for unsaid in ["neighbors", "networks", "host: \"spine", "host: \"leaf"] {
+        assert!(!yaml.contains(unsaid), "{unsaid}\n{yaml}");
+    }
+    let (code, out) = fabric(&dir, &["validate", "pod.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = fabric(&dir, &["diff", "pod.yaml", "--running", golden]);
+    assert_eq!(code, 0, "{out}");
+
+    // The same pod with an L2 cable across the OSes: a LAG from leaf01 to leaf03.
+    let pod = std::fs::read_to_string(crate::root().join("fabrics/gpu-pod.yaml")).unwrap();
+    let rail = "vlans: [{ id: 101, name: rail0, address: 10.101.1.1/24 }]";
+    assert!(pod.contains(rail));
+    let lag = pod.replacen(
+        rail,
+        "vlans: [{ id: 101, name: rail0, address: 10.101.1.1/24 }, { id: 103, name: rail0-os10 }]",
+        1,
+    ) + "  - { a: leaf01:1/29-1/30, b: leaf03:ethernet1/1/51-1/1/52, profile: to-os10, role: lag, lag: 5, vlans: [103] }\n";
+    std::fs::write(dir.join("lag.yaml"), lag).unwrap();
+    let (code, out) = fabric(&dir, &["compile", "lag.yaml", "--out", "running"]);
+    assert_eq!(code, 0, "{out}");
+    let yaml = imported(&dir, "running/lag", "lag-imported.yaml");
+    let line = "- {a: leaf01:1/29-1/30, b: leaf03:ethernet1/1/51-1/1/52, role: access}\n";
+    assert!(yaml.contains(line), "{line}\n{yaml}");
+    assert!(!yaml.contains("host: \"leaf"), "{yaml}");
+    let (code, out) = fabric(
+        &dir,
+        &["diff", "lag-imported.yaml", "--running", "running/lag"],
+    );
+    assert_eq!(code, 0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `fabric import RUNNING -o OUT` in `dir`, as a user runs it: exit 0, and the fabric it wrote.
+fn imported(dir: &std::path::Path, running: &str, out: &str) -> String {
+    let (code, said) = fabric(dir, &["import", running, "-o", out]);
+    assert_eq!(code, 0, "{said}");
+    std::fs::read_to_string(dir.join(out)).unwrap()
+}
+
 fn fabric(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
     crate::run(
         std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
@@ -330,9 +421,7 @@ fn import_writes_a_fabric_that_diffs_clean() {
     let dir = crate::scratch("import-cli");
     let golden = crate::root().join("golden/ml-cluster");
     let golden = golden.to_str().unwrap();
-    let (code, out) = fabric(&dir, &["import", golden, "-o", "ml.yaml"]);
-    assert_eq!(code, 0, "{out}");
-    let yaml = std::fs::read_to_string(dir.join("ml.yaml")).unwrap();
+    let yaml = imported(&dir, golden, "ml.yaml");
     assert!(yaml.contains("    # from "), "{yaml}");
     assert!(
         yaml.contains("- {a: leaf01:1/25-1/28, b: spine01:1/1-1/4, role: routed}"),
@@ -558,7 +647,7 @@ fn bundle_members_described_as_different_hosts_stay_descriptions() {
         "interface ethernet1/1/1\n description gpu-01:vmnic1\n",
         "interface ethernet1/1/1\n description gpu-09:vmnic1\n",
     );
-    let yaml = os10_round_trip(&os10).unwrap();
+    let yaml = staged_round_trip(&os10).unwrap();
     for description in ["description: gpu-01:vmnic0,", "description: gpu-09:vmnic1,"] {
         assert!(yaml.contains(description), "{description}\n{yaml}");
     }
@@ -581,7 +670,7 @@ fn the_cray_os10_capture_imports_with_no_drift() {
     assert_eq!(code, 0, "{text}");
     let written = std::fs::read_to_string(dir.join("out.yaml")).unwrap();
     assert!(written.contains("model: S3048-ON"), "{written}");
-    let yaml = os10_round_trip(std::slice::from_ref(&capture)).unwrap();
+    let yaml = staged_round_trip(std::slice::from_ref(&capture)).unwrap();
     assert_eq!(yaml, written);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -651,7 +740,7 @@ fn port_groups_import_as_splits_and_speeds_with_no_drift() {
         std::fs::write(&path, text).unwrap();
         files.push(path);
     }
-    let yaml = os10_round_trip(&files).unwrap();
+    let yaml = staged_round_trip(&files).unwrap();
     for line in [
         "      ethernet1/1/17-1/1/20: {speed: 10G, ",
         "      ethernet1/1/41-1/1/44: {speed: 10G}\n",

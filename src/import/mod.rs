@@ -2,7 +2,8 @@
 //! the fabric document, serialized as YAML with comments. Idiomatic rather than a dump:
 //! settings every port of every switch shares become `port_defaults`, settings common to
 //! every switch become fabric-wide keys, consecutive ports with equal settings become one
-//! range, a set of settings used by several ranges becomes a profile. What the format does
+//! range, a set of settings used by several ranges becomes a profile, the cables between
+//! imported switches, whichever OS each runs, become `links` (`links`). What the format does
 //! not model goes to the switch's `extra` lines, in its running-config section, so nothing
 //! is lost. Nothing here reads files or prints.
 
@@ -15,6 +16,7 @@ use crate::onyx::{self, Config, Iface, Interface};
 use crate::types::{Ecn, EcnThresholds, Ets, Model, PoolType, Port, Split, SwitchportMode, Trust};
 
 mod check;
+mod links;
 pub mod os10;
 
 pub use check::{Lost, Unfaithful, check, check_all};
@@ -45,12 +47,20 @@ pub fn import_all(
             onyx[name].origin, os10[name].origin
         ));
     }
+    let none = Interface::default();
+    let prepared = prepare(onyx, &none)?;
+    let read = os10::read(os10)?;
+    // Cables are found across both OSes: an Onyx spine's uplink to an OS10 leaf is a link.
+    let mut ends = cable_ends(&prepared);
+    ends.extend(read.cable_ends());
+    let links = links::Links::find(&ends);
     let mut doc = if onyx.is_empty() {
         Doc::default()
     } else {
-        document(onyx, os10.is_empty())?
+        document(&prepared, os10.is_empty(), &links)
     };
-    let kept = os10::add(&mut doc, os10, onyx.is_empty())?;
+    doc.links = links.docs(doc.routing.is_some());
+    let kept = os10::add(&mut doc, &read, onyx.is_empty(), &links);
     let mut text = String::from(
         "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; each switch's compiled config plans empty against the\n# config it came from (no drift).\n\n",
     );
@@ -812,13 +822,9 @@ fn expressed(c: &Config) -> Expressed {
     }
 }
 
-/// The switch's BGP written out: everything but the sessions its routed links give and the
+/// The switch's BGP written out: everything but the sessions its routed cables give and the
 /// prefixes it advertises anyway (loopback, gateway subnets, routed host ports).
-fn bgp_doc(
-    c: &Config,
-    x: &Expressed,
-    link_peers: &BTreeMap<std::net::Ipv4Addr, u32>,
-) -> Option<BgpDoc> {
+fn bgp_doc(c: &Config, x: &Expressed, name: &str, links: &links::Links) -> Option<BgpDoc> {
     let b = c.bgp.as_ref()?;
     let mut derived: BTreeSet<crate::types::Ipv4Net> = x
         .loopback
@@ -826,24 +832,20 @@ fn bgp_doc(
         .into_iter()
         .collect();
     derived.extend(x.gateways.values().map(|g| g.network()));
-    let linked: BTreeSet<std::net::Ipv4Addr> = link_peers.keys().copied().collect();
-    for (i, e) in &c.interfaces {
-        if let (Iface::Ethernet(_), Some(a), true) = (i, e.address, e.routed) {
-            let far_is_fabric = linked.iter().any(|p| a.network().contains(*p));
-            if !far_is_fabric {
-                derived.insert(a.network());
-            }
-        }
-    }
+    let host_ports = c.interfaces.iter().filter_map(|(i, e)| match i {
+        Iface::Ethernet(_) if e.routed => e.address,
+        _ => None,
+    });
+    derived.extend(links.host_subnets(name, host_ports));
     let runs_bfd = c.protocols.contains(&onyx::Protocol::Bfd);
+    // The sessions over routed cables: the fabric derives them, and they share one setting.
     let linked: Vec<std::net::Ipv4Addr> = b
         .neighbors
         .iter()
-        .filter(|(a, n)| link_peers.get(a) == Some(n))
+        .filter(|(a, n)| links.derives(name, **a, **n))
         .map(|(a, _)| *a)
         .collect();
-    // The sessions over routed links share one setting: where they differ, the one the
-    // first has (the import's check then names what differs).
+    // Where they differ, the one the first has (the import's check then names what differs).
     let first = linked.first();
     let link_bfd = first.is_some_and(|a| runs_bfd && b.bfd.contains(a));
     let bfd =
@@ -875,7 +877,7 @@ fn bgp_doc(
         neighbors: b
             .neighbors
             .iter()
-            .filter(|(a, n)| link_peers.get(a) != Some(n))
+            .filter(|(a, n)| !links.derives(name, **a, **n))
             .map(|(a, n)| {
                 FlowMap(NeighborDoc {
                     address: a.to_string(),
@@ -957,21 +959,55 @@ struct Prepared<'a> {
     ports: Vec<(Port, &'a Interface)>,
 }
 
-/// The fabric of these switches; `alone`: they are all the fabric's switches (else settings
-/// they share are not made fabric-wide, where other switches would inherit them).
-fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, String> {
-    let none = Interface::default();
+/// Each Onyx switch read: its model (given, else guessed) and its ports.
+fn prepare<'a>(
+    sources: &'a BTreeMap<String, Source>,
+    none: &'a Interface,
+) -> Result<Vec<Prepared<'a>>, String> {
     let models = guess_models(sources)?;
-    let mut prepared = Vec::new();
-    for (name, s) in sources {
-        let model = models[name.as_str()];
-        prepared.push(Prepared {
-            name,
-            source: s,
-            model,
-            ports: ports(&s.config, model, &none),
-        });
-    }
+    Ok(sources
+        .iter()
+        .map(|(name, s)| {
+            let model = models[name.as_str()];
+            Prepared {
+                name,
+                source: s,
+                model,
+                ports: ports(&s.config, model, none),
+            }
+        })
+        .collect())
+}
+
+/// The Onyx switches as their cables see them: their described ports, each routed one's
+/// address, their AS.
+fn cable_ends<'a>(prepared: &[Prepared<'a>]) -> Vec<links::Switch<'a>> {
+    prepared
+        .iter()
+        .map(|p| links::Switch {
+            name: p.name,
+            os: crate::fabric::Os::Onyx,
+            asn: p.source.config.bgp.as_ref().map(|b| b.asn),
+            ends: p
+                .ports
+                .iter()
+                .filter_map(|(port, i)| {
+                    Some(links::End {
+                        port: *port,
+                        name: port.to_string(),
+                        description: i.description.as_deref()?,
+                        address: i.address.filter(|_| i.routed),
+                    })
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The fabric of these switches; `alone`: they are all the fabric's switches (else settings
+/// they share are not made fabric-wide, where other switches would inherit them). Its links
+/// are the caller's (`links`, with the other OS's switches).
+fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
     let onyx = common(prepared.iter().map(|p| release(&p.source.config)))
         .flatten()
         .filter(|_| alone);
@@ -998,7 +1034,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
     let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
     // Port defaults: the attributes every port of every switch has.
     let mut defaults: Option<BTreeSet<Attr>> = None;
-    for p in &prepared {
+    for p in prepared {
         for (_, i) in &p.ports {
             let a = port_attrs(&p.source.config, i);
             defaults = Some(match defaults {
@@ -1023,63 +1059,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
     let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
     let profile_of = make_profiles(ranges.iter().map(|(_, r)| r.as_slice()), &mut profiles);
 
-    let links = links(&prepared);
-    // Routed cables: each end's sessions to the far end's address, with its AS.
-    let mut link_peers: BTreeMap<&str, BTreeMap<std::net::Ipv4Addr, u32>> = BTreeMap::new();
-    let mut routed_links: BTreeSet<usize> = BTreeSet::new();
-    let iface = |name: &str, port: Port| -> Option<&Interface> {
-        prepared
-            .iter()
-            .find(|p| p.name == name)?
-            .source
-            .config
-            .interfaces
-            .get(&Iface::Ethernet(port))
-    };
-    let asn = |name: &str| {
-        prepared
-            .iter()
-            .find(|p| p.name == name)
-            .and_then(|p| p.source.config.bgp.as_ref())
-            .map(|b| b.asn)
-    };
-    for (k, l) in links.iter().enumerate() {
-        let mut routed = true;
-        for (ap, bp) in span_ports(l.1, l.2).into_iter().zip(span_ports(l.4, l.5)) {
-            let (Some(x), Some(y)) = (iface(&l.0, ap), iface(&l.3, bp)) else {
-                routed = false;
-                continue;
-            };
-            match (x.routed, x.address, y.routed, y.address) {
-                (true, Some(xa), true, Some(ya)) => {
-                    if let Some(n) = asn(&l.3) {
-                        link_peers
-                            .entry(l.0.as_str())
-                            .or_default()
-                            .insert(ya.addr, n);
-                    }
-                    if let Some(n) = asn(&l.0) {
-                        link_peers
-                            .entry(l.3.as_str())
-                            .or_default()
-                            .insert(xa.addr, n);
-                    }
-                }
-                _ => routed = false,
-            }
-        }
-        if routed {
-            routed_links.insert(k);
-        }
-    }
-    // Switches with a cable to another imported switch that is not routed.
-    let l2_joined: BTreeSet<&str> = links
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !routed_links.contains(k))
-        .flat_map(|(_, l)| [l.0.as_str(), l.3.as_str()])
-        .collect();
-    let groups = onyx_pairs(&prepared);
+    let groups = onyx_pairs(prepared);
     let apart = apart(prepared.iter().flat_map(|p| {
         let group = groups.get(p.name).map_or(p.name, String::as_str);
         let bundles: BTreeMap<Port, onyx::ChannelGroup> = p
@@ -1087,7 +1067,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
             .iter()
             .filter_map(|(port, i)| Some((*port, i.channel_group?)))
             .collect();
-        described(p, &links)
+        described(p, links)
             .into_iter()
             .filter_map(move |(port, d)| {
                 let g = bundles.get(&port)?;
@@ -1133,7 +1113,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
             .filter(|(n, _)| *n == p.name)
             .map(|(_, port)| *port)
             .collect();
-        for (first, last, s) in peers(&described(p, &links), &apart) {
+        for (first, last, s) in peers(&described(p, links), &apart) {
             let range = crate::types::format_range(first, last);
             match entries
                 .iter_mut()
@@ -1192,12 +1172,12 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
             // runs (W005); elsewhere only `off` differs from Onyx's default.
             stp: if !c.spanning_tree {
                 Some("off")
-            } else if l2_joined.contains(p.name) {
+            } else if links.joins_l2(p.name) {
                 Some("on")
             } else {
                 None
             },
-            bgp: bgp_doc(c, &x, link_peers.get(p.name).unwrap_or(&BTreeMap::new())),
+            bgp: bgp_doc(c, &x, p.name, links),
             mlag: mlag_doc(c, &x),
             ports: Ordered(
                 entries
@@ -1221,7 +1201,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
             Commented(SwitchEntry::Onyx(doc), comment),
         );
     }
-    Ok(Doc {
+    Doc {
         os: None,
         os10: None,
         mlag: Vec::new(),
@@ -1232,19 +1212,9 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
         port_defaults: Defaults::new(port_defaults),
         profiles,
         switches,
-        links: links
-            .iter()
-            .enumerate()
-            .map(|(k, l)| {
-                FlowMap(LinkDoc {
-                    a: format!("{}:{}", l.0, crate::types::format_range(l.1, l.2)),
-                    b: format!("{}:{}", l.3, crate::types::format_range(l.4, l.5)),
-                    role: routed_links.contains(&k).then_some("routed"),
-                })
-            })
-            .collect(),
+        links: Vec::new(),
         routing,
-    })
+    }
 }
 
 /// Consecutive ports with the same attributes beyond `defaults`, those that set anything.
@@ -1305,73 +1275,6 @@ fn profiled(s: Settings, profile_of: &BTreeMap<Settings, String>) -> Settings {
     }
 }
 
-/// The ports of an Onyx range.
-fn span_ports(first: Port, last: Port) -> Vec<Port> {
-    onyx::IfaceRange {
-        first: Iface::Ethernet(first),
-        last: Iface::Ethernet(last),
-    }
-    .members()
-    .filter_map(|i| match i {
-        Iface::Ethernet(p) => Some(p),
-        _ => None,
-    })
-    .collect()
-}
-
-/// A cable between two imported switches, as ranges: switch A, its first and last port,
-/// switch B, its first and last port.
-type LinkRun = (String, Port, Port, String, Port, Port);
-
-/// Cables both ends describe as the fabric's links do (`spine01:1/1` on the leaf,
-/// `leaf01:1/25` on the spine): one `links` entry per run of consecutive ports on both sides.
-fn links(prepared: &[Prepared]) -> Vec<LinkRun> {
-    let desc = |name: &str, port: Port| -> Option<&String> {
-        prepared
-            .iter()
-            .find(|p| p.name == name)?
-            .ports
-            .iter()
-            .find(|(q, _)| *q == port)?
-            .1
-            .description
-            .as_ref()
-    };
-    let mut pairs: Vec<(String, Port, String, Port)> = Vec::new();
-    for a in prepared {
-        for (port, i) in &a.ports {
-            let Some((b, b_port)) = i.description.as_deref().and_then(|d| d.split_once(':')) else {
-                continue;
-            };
-            let Ok((bp, bq)) = crate::types::parse_port_span(b_port) else {
-                continue;
-            };
-            if a.name < b
-                && bp == bq
-                && desc(b, bp).is_some_and(|d| *d == format!("{}:{port}", a.name))
-            {
-                pairs.push((a.name.to_string(), *port, b.to_string(), bp));
-            }
-        }
-    }
-    pairs.sort();
-    let mut out: Vec<LinkRun> = Vec::new();
-    for (a, ap, b, bp) in pairs {
-        if let Some(last) = out.last_mut()
-            && last.0 == a
-            && last.3 == b
-            && last.2.precedes(ap)
-            && last.5.precedes(bp)
-        {
-            last.2 = ap;
-            last.5 = bp;
-            continue;
-        }
-        out.push((a, ap, ap, b, bp, bp));
-    }
-    out
-}
-
 /// A description read as a host: prefix, number, digits of the number, NIC.
 type Host = (String, u64, usize, Option<String>);
 
@@ -1397,23 +1300,10 @@ fn host(d: &str) -> Option<Host> {
 
 /// The ports of an Onyx switch whose descriptions may read as peers: those no `links` entry
 /// describes (a link needs no description of its own).
-fn described<'a>(p: &Prepared<'a>, links: &[LinkRun]) -> Vec<(Port, &'a String)> {
-    let linked: BTreeSet<Port> = links
-        .iter()
-        .flat_map(|l| {
-            let mut v = Vec::new();
-            if l.0 == p.name {
-                v.extend(span_ports(l.1, l.2));
-            }
-            if l.3 == p.name {
-                v.extend(span_ports(l.4, l.5));
-            }
-            v
-        })
-        .collect();
+fn described<'a>(p: &Prepared<'a>, links: &links::Links) -> Vec<(Port, &'a String)> {
     p.ports
         .iter()
-        .filter(|(port, _)| !linked.contains(port))
+        .filter(|(port, _)| !links.linked(p.name, *port))
         .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
         .collect()
 }

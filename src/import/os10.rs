@@ -16,10 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_saphyr::{Commented, FlowMap, FlowSeq};
 
+use super::links::{self, Links};
 use super::{
-    Attr, BgpDoc, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, Member, NeighborDoc, Ordered, PoolDoc, Qos,
-    Run, Settings, SwitchEntry, VlanDoc, apart, common, make_profiles, peers, profiled, runs,
-    settings,
+    Attr, BgpDoc, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, Member, Ordered, PoolDoc, Qos, Run, Settings,
+    SwitchEntry, VlanDoc, apart, common, make_profiles, peers, profiled, runs, settings,
 };
 use crate::os10::models::Model;
 use crate::os10::{Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode, TrustKind};
@@ -91,7 +91,7 @@ struct IplDoc {
 const IPL_SUBNET: &str = "10.254.255.0/30";
 
 /// A port's OS10 name, or a range's (`ethernet1/1/1-1/1/4`).
-fn range_name(first: Port, last: Port) -> String {
+pub(super) fn range_name(first: Port, last: Port) -> String {
     let name = |p: Port| crate::fabric::Os::Os10.port_name(p);
     if first == last {
         name(first)
@@ -269,6 +269,8 @@ struct Prepared<'a> {
     /// Front-panel ports broken out (by `interface breakout` or their port group's mode), and
     /// how many ways: `split` entries.
     splits: Vec<(Port, u8)>,
+    /// Its described ports but the VLTi's, each may end a cable to another imported switch.
+    ends: Vec<links::End<'a>>,
 }
 
 /// An Ethernet interface of the switch, the fabric's port it is written as, and the speed
@@ -323,6 +325,7 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
     let none = Interface::default();
     let mut ports = Vec::new();
     let mut ipl = BTreeSet::new();
+    let mut ends = Vec::new();
     let (ifaces, splits) = interfaces(c, model);
     for (e, fabric, speed) in ifaces {
         let found = c.interfaces.get(&Iface::Ethernet(e));
@@ -336,6 +339,16 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
         }
         if i.shutdown == Some(true) {
             a.insert(Attr::Admin("down".into()));
+        }
+        if let Some(i) = found.filter(|_| !discovery.contains(&e))
+            && let Some(description) = i.description.as_deref()
+        {
+            ends.push(links::End {
+                port: fabric,
+                name: Iface::Ethernet(e).to_string(),
+                description,
+                address: i.address.filter(|_| i.routed),
+            });
         }
         if discovery.contains(&e) {
             // The VLTi carries the IPL's QoS (its ports are the IPL's members).
@@ -368,6 +381,7 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
         ports,
         ipl,
         splits,
+        ends,
     })
 }
 
@@ -458,43 +472,60 @@ fn loopback(c: &Config) -> Option<std::net::Ipv4Addr> {
         .map(|a| a.addr)
 }
 
-/// BGP written out, without the prefixes the fabric advertises anyway (the loopback, gateway
-/// subnets, routed ports' subnets).
-fn bgp(c: &Config) -> Option<BgpDoc> {
+/// BGP written out, without the sessions its routed cables give and the prefixes the fabric
+/// advertises anyway (the loopback, gateway subnets, routed host ports' subnets).
+fn bgp(c: &Config, name: &str, links: &Links) -> Option<BgpDoc> {
     let b = c.bgp.as_ref()?;
     let mut derived: BTreeSet<crate::types::Ipv4Net> = loopback(c)
         .map(|addr| crate::types::Ipv4Net { addr, len: 32 })
         .into_iter()
         .collect();
     derived.extend(gateways(c).values().map(|g| g.network()));
-    for (k, i) in &c.interfaces {
-        if let (Iface::Ethernet(_), Some(a), true) = (k, i.address, i.routed) {
-            derived.insert(a.network());
-        }
-    }
+    let host_ports = c.interfaces.iter().filter_map(|(k, i)| match k {
+        Iface::Ethernet(_) if i.routed => i.address,
+        _ => None,
+    });
+    derived.extend(links.host_subnets(name, host_ports));
     // BFD runs once `bfd enable` does, for the neighbors with `bfd`, with one set of timers.
     let bfd = |p: &crate::os10::Peer| c.bfd && p.bfd;
     let timers = c.bfd_interval.unwrap_or(crate::os10::BfdInterval::DEFAULT);
+    let on = || {
+        super::BfdDoc::on(crate::fabric::BfdTimers {
+            interval: timers.interval,
+            min_rx: timers.min_rx,
+            multiplier: timers.multiplier,
+        })
+    };
+    // The sessions over routed cables: the fabric derives them, BFD on them by default.
+    let derives = |a: &std::net::Ipv4Addr, p: &crate::os10::Peer| {
+        p.remote_as.is_some_and(|n| links.derives(name, *a, n))
+    };
+    let linked: Vec<&crate::os10::Peer> = b
+        .neighbors
+        .iter()
+        .filter(|(a, p)| derives(a, p))
+        .map(|(_, p)| p)
+        .collect();
+    let bfd_doc = match linked.first() {
+        Some(p) if bfd(p) => Some(on()),
+        Some(_) => Some(super::BfdDoc::Flag(false)),
+        None => b.neighbors.iter().any(|(_, p)| bfd(p)).then(on),
+    };
     Some(BgpDoc {
         asn: b.asn,
         router_id: b.router_id.map(|r| r.to_string()),
         maximum_paths: b.max_paths_ebgp,
         multipath_relax: b.multipath_relax,
-        bfd: b.neighbors.iter().any(|(_, p)| bfd(p)).then(|| {
-            super::BfdDoc::on(crate::fabric::BfdTimers {
-                interval: timers.interval,
-                min_rx: timers.min_rx,
-                multiplier: timers.multiplier,
-            })
-        }),
+        bfd: bfd_doc,
         timers: None,
         // On by default on OS10 (and where the fabric has routed links): off is written.
         fast_external_fallover: (!b.fast_external_fallover).then_some(false),
         neighbors: b
             .neighbors
             .iter()
+            .filter(|(a, p)| !derives(a, p))
             .filter_map(|(a, p)| {
-                Some(FlowMap(NeighborDoc {
+                Some(FlowMap(super::NeighborDoc {
                     address: a.to_string(),
                     remote_as: p.remote_as?,
                     bfd: bfd(p),
@@ -512,12 +543,12 @@ fn bgp(c: &Config) -> Option<BgpDoc> {
     })
 }
 
-/// The ports of a switch whose descriptions may read as peers: all but the VLTi's, which
-/// their link describes.
-fn described<'a>(p: &Prepared<'a>) -> Vec<(Port, &'a String)> {
+/// The ports of a switch whose descriptions may read as peers: all but the VLTi's and the
+/// cables' to other imported switches, which their links describe.
+fn described<'a>(p: &Prepared<'a>, links: &Links) -> Vec<(Port, &'a String)> {
     p.ports
         .iter()
-        .filter(|(port, _, _)| !p.ipl.contains(port))
+        .filter(|(port, _, _)| !p.ipl.contains(port) && !links.linked(p.name, *port))
         .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
         .collect()
 }
@@ -561,23 +592,62 @@ fn cable_runs(a: &BTreeSet<Port>, b: &BTreeSet<Port>) -> Vec<(Port, Port, Port, 
     out
 }
 
-/// Adds the OS10 switches to `doc`. `alone`: they are the fabric's only switches (settings they
-/// all share become fabric-wide). Per switch, the lines the fabric does not carry and a plan
-/// leaves alone, for the comment above it.
-pub(super) fn add(
-    doc: &mut Doc,
-    sources: &BTreeMap<String, Source>,
-    alone: bool,
-) -> Result<BTreeMap<String, Vec<String>>, String> {
-    if sources.is_empty() {
-        return Ok(BTreeMap::new());
-    }
+/// The OS10 switches read: their VLT pairs and each one prepared.
+pub(super) struct Read<'a> {
+    sources: &'a BTreeMap<String, Source>,
+    pairs: Vec<(&'a str, &'a str)>,
+    prepared: Vec<Prepared<'a>>,
+}
+
+/// Reads each OS10 switch: its model (given, else guessed), ports, and VLT pair.
+pub(super) fn read(sources: &BTreeMap<String, Source>) -> Result<Read<'_>, String> {
     let pairs = pairs(sources);
     let paired = |n: &str| pairs.iter().any(|(a, b)| *a == n || *b == n);
     let prepared = sources
         .iter()
         .map(|(n, s)| prepare(n, s, paired(n)))
         .collect::<Result<Vec<_>, _>>()?;
+    Ok(Read {
+        sources,
+        pairs,
+        prepared,
+    })
+}
+
+impl<'a> Read<'a> {
+    /// The switches as their cables see them: their described ports but the VLTi's, each
+    /// routed one's address, their AS.
+    pub(super) fn cable_ends(&self) -> Vec<links::Switch<'a>> {
+        self.prepared
+            .iter()
+            .map(|p| links::Switch {
+                name: p.name,
+                os: crate::fabric::Os::Os10,
+                asn: p.source.config.bgp.as_ref().map(|b| b.asn),
+                ends: p.ends.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Adds the OS10 switches to `doc`, with their cables to the others (`links`). `alone`: they
+/// are the fabric's only switches (settings they all share become fabric-wide). Per switch,
+/// the lines the fabric does not carry and a plan leaves alone, for the comment above it.
+pub(super) fn add(
+    doc: &mut Doc,
+    read: &Read,
+    alone: bool,
+    links: &Links,
+) -> BTreeMap<String, Vec<String>> {
+    let Read {
+        sources,
+        pairs,
+        prepared,
+    } = read;
+    if sources.is_empty() {
+        return BTreeMap::new();
+    }
+    let paired = |n: &str| pairs.iter().any(|(a, b)| *a == n || *b == n);
     let release = |c: &Config| c.header.version.clone().filter(|v| is_release(v));
     let shared_release = common(prepared.iter().map(|p| release(&p.source.config)))
         .flatten()
@@ -586,7 +656,7 @@ pub(super) fn add(
     let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
     // Port defaults: what every port but the VLTi's has, on every switch.
     let mut defaults: Option<BTreeSet<Attr>> = None;
-    for p in &prepared {
+    for p in prepared {
         for (port, a, _) in &p.ports {
             if p.ipl.contains(port) {
                 continue;
@@ -614,7 +684,7 @@ pub(super) fn add(
     let profile_of = make_profiles(ranges.iter().map(Vec::as_slice), &mut doc.profiles);
 
     // VLT pairs: the fabric's `mlag` pairs, their VLTi a `role: ipl` link.
-    for (a, b) in &pairs {
+    for (a, b) in pairs {
         let (pa, pb) = (&sources[*a].config, &sources[*b].config);
         let used_pc = |c: &Config, n: u16| c.interfaces.contains_key(&Iface::PortChannel(n));
         let port_channel = (1000..=4096)
@@ -685,7 +755,7 @@ pub(super) fn add(
             })
             .collect();
         let group = groups[p.name].as_str();
-        described(p)
+        described(p, links)
             .into_iter()
             .filter_map(move |(port, d)| {
                 let bundle = *bundles.get(&port)?;
@@ -727,7 +797,7 @@ pub(super) fn add(
             .filter(|(n, _)| *n == p.name)
             .map(|(_, port)| *port)
             .collect();
-        for (first, last, s) in peers(&described(p), &apart) {
+        for (first, last, s) in peers(&described(p, links), &apart) {
             let range = range_name(first, last);
             match entries
                 .iter_mut()
@@ -770,9 +840,10 @@ pub(super) fn add(
             set_hostname: c.hostname.is_none().then_some(false),
             loopback: loopback(c).map(|a| a.to_string()),
             vlans: own.into_iter().map(FlowMap).collect(),
-            // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them.
-            stp: paired(p.name).then_some("on"),
-            bgp: bgp(c),
+            // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them, as
+            // is an L2 cable to another switch (W005).
+            stp: (paired(p.name) || links.joins_l2(p.name)).then_some("on"),
+            bgp: bgp(c, p.name, links),
             mgmt: peer_backup(p.name).map(|a| {
                 FlowMap(MgmtDoc {
                     host: a.to_string(),
@@ -813,7 +884,7 @@ pub(super) fn add(
         doc.vlans = shared_vlans.unwrap_or_default();
         doc.port_defaults = super::Defaults::new(settings(&defaults));
     }
-    Ok(notes)
+    notes
 }
 
 /// `10.5.3.2`: the releases the format takes (E074), four numbers from 10.
