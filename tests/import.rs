@@ -166,8 +166,11 @@ fn the_os10_vlt_pair_imports_as_the_fabric_that_made_it() {
     ] {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }
-    // PFC on every port is the lossless pool's default: nothing says it again.
-    assert!(!yaml.contains("pfc"), "{yaml}");
+    // PFC on every port is the lossless pool's default, and so are the host ports' edge
+    // and BPDU guard (the VLT port-channels' too): nothing says them again.
+    for key in ["pfc", "stp: {", "host_ports:"] {
+        assert!(!yaml.contains(key), "{key}\n{yaml}");
+    }
 }
 
 /// Every real OS10 capture of the corpus, imported as a user would: either a fabric that
@@ -351,6 +354,11 @@ fn import_writes_a_fabric_that_diffs_clean() {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }
     assert!(yaml.lines().count() < 200, "{yaml}");
+    // The host ports' edge and BPDU guard are the default: written by neither the ports nor
+    // a policy.
+    for key in ["stp: {", "host_ports:"] {
+        assert!(!yaml.contains(key), "{key}\n{yaml}");
+    }
     let (code, out) = fabric(&dir, &["validate", "ml.yaml"]);
     assert_eq!(code, 0, "{out}");
     let (code, out) = fabric(&dir, &["diff", "ml.yaml", "--running", golden]);
@@ -476,11 +484,11 @@ fn what_the_format_cannot_carry_is_refused_and_nothing_written() {
 }
 
 /// The Cray CSM MLAG spines (a pair: MLAG, its IPL port-channel and VLAN, MLAG
-/// port-channels with hybrid VLAN lists, LACP, IP interfaces) imported together: the fabric
+/// port-channels with hybrid VLAN lists, LACP, IP interfaces, spanning tree on the bundles,
+/// `lacp-individual`, the IPL port-channel's description) imported together: the fabric
 /// writes everything the format models as keys, and `extra` keeps only lines the model does
-/// not know, besides the two the format cannot say: a description of a port-channel and PFC
-/// on the IPL port-channel but not on its members (the format gives a bundle its members'
-/// QoS).
+/// not know, besides the one the format cannot say: PFC on the IPL port-channel but not on its
+/// members (the format gives a bundle its members' QoS).
 #[test]
 fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
     let dir = crate::shared().join("corpus/onyx");
@@ -509,13 +517,34 @@ fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
         modeled.sort_unstable();
         assert_eq!(
             modeled,
-            [
-                "interface port-channel 100 dcb priority-flow-control mode on force",
-                "interface port-channel 100 description \"mlag-isl\"",
-            ],
+            ["interface port-channel 100 dcb priority-flow-control mode on force"],
             "{name}\n{yaml}"
         );
+        // Spanning tree of the bundles, `lacp-individual` and the IPL's description are keys
+        // of the members' entries; the switch-wide STP lines stay in `extra`.
+        let ports = sw["ports"].as_object().unwrap();
+        for n in 1..=9 {
+            let p = &ports[&format!("1/{n}")];
+            assert_eq!(p["lacp_individual"], true, "{name} 1/{n}\n{yaml}");
+        }
+        assert_eq!(ports["1/13-1/14"]["bundle_description"], "mlag-isl");
+        let stp = sw["extra"]["STP configuration"].as_array().unwrap();
+        assert!(
+            stp.iter()
+                .all(|l| !l.as_str().unwrap().starts_with("interface")),
+            "{name}: {stp:?}"
+        );
+        // The IPL's members name hosts (their descriptions), but the peer link takes no
+        // host-port default: the policy stays the default, and nothing else is a host's.
+        assert!(sw.get("host_ports").is_none(), "{name}\n{yaml}");
     }
+    let profiles = doc["profiles"].as_object().unwrap();
+    let stp: Vec<String> = profiles.values().map(|p| p["stp"].to_string()).collect();
+    assert!(
+        stp.contains(&r#"{"type":"edge"}"#.to_string())
+            && stp.contains(&r#"{"type":"network","guard":"root"}"#.to_string()),
+        "{stp:?}\n{yaml}"
+    );
     assert!(yaml.contains("vlans: [1999, 4091]"), "{yaml}");
 }
 

@@ -9,14 +9,18 @@ use fabric::onyx::{Config, Iface, Renderer};
 
 use crate::root;
 
-/// Every switch's compiled config in the fabric `text`, by name.
-pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
+/// The fabric `text`, validated (a panic with its diagnostics when it is not valid).
+pub fn validated(name: &str, text: &str) -> fabric::fabric::Fabric {
     let mut sources = Sources::default();
     let loaded = fabric::fabric::parse_bytes(name, text.as_bytes().to_vec(), &mut sources)
         .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
-    let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
-    fabric::compile::compile_onyx(&fab)
+    fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)))
+}
+
+/// Every switch's compiled config in the fabric `text`, by name.
+pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
+    fabric::compile::compile_onyx(&validated(name, text))
         .into_iter()
         .map(|(h, c)| (h.to_string(), c))
         .collect()

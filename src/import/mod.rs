@@ -241,6 +241,8 @@ struct SwitchDoc {
     #[serde(skip_serializing_if = "Option::is_none")]
     stp: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    host_ports: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mlag: Option<MlagDoc>,
@@ -291,6 +293,23 @@ struct Settings {
     lag: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lacp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lacp_individual: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bundle_description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stp: Option<StpDoc>,
+}
+
+/// `stp:` of a port (or of the bundle it joins): what differs from the switch's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct StpDoc {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bpduguard: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guard: Option<String>,
 }
 
 /// A host on a port, or numbered hosts on a range (`gpu{001..004}`).
@@ -393,6 +412,33 @@ enum Attr {
     Address(String),
     /// Port-channel membership: MLAG or not, number, LACP mode.
     Bundle(bool, u16, String),
+    /// Spanning tree (a bundle member's: its bundle's): port type, BPDU guard, guard.
+    StpType(String),
+    Bpduguard(bool),
+    StpGuard(String),
+    /// A member's bundle forwards on its members while LACP is down.
+    LacpIndividual,
+    /// A member's bundle's own description.
+    BundleDescription(String),
+}
+
+/// Spanning tree of an interface as attributes (each setting the model keeps is one that
+/// differs from the default).
+fn stp_attrs(
+    t: Option<crate::types::StpPortType>,
+    bpduguard: Option<bool>,
+    guard: Option<crate::types::StpGuard>,
+    out: &mut BTreeSet<Attr>,
+) {
+    if let Some(t) = t {
+        out.insert(Attr::StpType(t.to_string()));
+    }
+    if let Some(b) = bpduguard {
+        out.insert(Attr::Bpduguard(b));
+    }
+    if let Some(g) = guard {
+        out.insert(Attr::StpGuard(g.to_string()));
+    }
 }
 
 /// The interface a port-channel member's settings belong to.
@@ -431,6 +477,17 @@ fn port_attrs(c: &Config, i: &Interface) -> BTreeSet<Attr> {
         && let Some(a) = i.address
     {
         out.insert(Attr::Address(a.to_string()));
+    }
+    // A member's spanning tree and what its entry says of the bundle are the bundle's.
+    let stp = bundle.unwrap_or(i);
+    stp_attrs(stp.stp_type, stp.bpduguard, stp.stp_guard, &mut out);
+    if let Some(b) = bundle {
+        if b.lacp_individual {
+            out.insert(Attr::LacpIndividual);
+        }
+        if let Some(d) = &b.description {
+            out.insert(Attr::BundleDescription(d.clone()));
+        }
     }
     out
 }
@@ -529,6 +586,11 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
                     s.lacp = Some(mode.clone());
                 }
             }
+            Attr::StpType(t) => s.stp.get_or_insert_default().kind = Some(t.clone()),
+            Attr::Bpduguard(b) => s.stp.get_or_insert_default().bpduguard = Some(*b),
+            Attr::StpGuard(g) => s.stp.get_or_insert_default().guard = Some(g.clone()),
+            Attr::LacpIndividual => s.lacp_individual = Some(true),
+            Attr::BundleDescription(d) => s.bundle_description = Some(d.clone()),
         }
     }
     s
@@ -919,15 +981,45 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
     let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config))).filter(|_| alone);
     let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
     // Port defaults: the attributes every port of every switch has.
-    let mut defaults: Option<BTreeSet<Attr>> = None;
+    let links = links(&prepared);
+    // Per switch: each port's attributes, less the spanning tree the host-port default gives
+    // back, and the ports its descriptions give a peer (those `links` describe aside).
+    let mut attrs: Vec<BTreeMap<Port, BTreeSet<Attr>>> = Vec::new();
+    let mut described: Vec<Described> = Vec::new();
     for p in &prepared {
-        for (_, i) in &p.ports {
-            let a = port_attrs(&p.source.config, i);
-            defaults = Some(match defaults {
-                None => a,
-                Some(d) => d.intersection(&a).cloned().collect(),
-            });
-        }
+        let c = &p.source.config;
+        let linked = linked_ports(&links, p.name);
+        let text: Vec<(Port, &String)> = p
+            .ports
+            .iter()
+            .filter(|(port, _)| !linked.contains(port))
+            .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
+            .collect();
+        let peers = peers(&text);
+        let mut a: BTreeMap<Port, BTreeSet<Attr>> = p
+            .ports
+            .iter()
+            .map(|(port, i)| (*port, port_attrs(c, i)))
+            .collect();
+        // The default leaves out routed ports, the MLAG peer link and a switch without STP.
+        let ipl = expressed(c).ipl.map(|(pc, _, _)| pc);
+        let exempt = |s: &BTreeSet<Attr>| {
+            !c.spanning_tree
+                || s.iter().any(|x| {
+                    matches!(x, Attr::Address(_))
+                        || matches!(x, Attr::Bundle(false, id, _) if Some(*id) == ipl)
+                })
+        };
+        let host = host_defaults(&mut a, &peers, span_ports, exempt);
+        attrs.push(a);
+        described.push((peers, host));
+    }
+    let mut defaults: Option<BTreeSet<Attr>> = None;
+    for a in attrs.iter().flat_map(|a| a.values()) {
+        defaults = Some(match defaults {
+            None => a.clone(),
+            Some(d) => d.intersection(a).cloned().collect(),
+        });
     }
     let defaults = defaults.filter(|_| alone).unwrap_or_default();
     // Onyx's own defaults say nothing in `port_defaults`.
@@ -935,17 +1027,12 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
 
     // Per switch: ranges of consecutive ports with the same remaining attributes.
     let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
-    for (k, p) in prepared.iter().enumerate() {
-        let attrs = p
-            .ports
-            .iter()
-            .map(|(port, i)| (*port, port_attrs(&p.source.config, i)));
-        ranges.push((k, runs(attrs, &defaults)));
+    for (k, a) in attrs.iter().enumerate() {
+        ranges.push((k, runs(a.iter().map(|(p, s)| (*p, s.clone())), &defaults)));
     }
     let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
     let profile_of = make_profiles(ranges.iter().map(|(_, r)| r.as_slice()), &mut profiles);
 
-    let links = links(&prepared);
     // Routed cables: each end's sessions to the far end's address, with its AS.
     let mut link_peers: BTreeMap<&str, BTreeMap<std::net::Ipv4Addr, u32>> = BTreeMap::new();
     let mut routed_links: BTreeSet<usize> = BTreeSet::new();
@@ -1028,27 +1115,10 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
                 },
             ));
         }
-        // Ports a `links` entry describes need no description of their own.
-        let linked: BTreeSet<Port> = links
-            .iter()
-            .flat_map(|l| {
-                let mut v = Vec::new();
-                if l.0 == p.name {
-                    v.extend(span_ports(l.1, l.2));
-                }
-                if l.3 == p.name {
-                    v.extend(span_ports(l.4, l.5));
-                }
-                v
-            })
-            .collect();
-        let described: Vec<(Port, &String)> = p
-            .ports
-            .iter()
-            .filter(|(port, _)| !linked.contains(port))
-            .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
-            .collect();
-        for (first, last, s) in peers(&described) {
+        // Ports a `links` entry describes need no description of their own (they are not in
+        // `described`).
+        let (described, host_ports) = std::mem::take(&mut described[k]);
+        for (first, last, s) in described {
             let range = crate::types::format_range(first, last);
             match entries
                 .iter_mut()
@@ -1112,6 +1182,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
             } else {
                 None
             },
+            host_ports,
             bgp: bgp_doc(c, &x, link_peers.get(p.name).unwrap_or(&BTreeMap::new())),
             mlag: mlag_doc(c, &x),
             ports: Ordered(
@@ -1160,6 +1231,57 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
             .collect(),
         routing,
     })
+}
+
+/// One switch's ports its descriptions give a peer or a description, as ranges with those
+/// settings ([`peers`]), and the `host_ports` it writes.
+type Described = (Vec<(Port, Port, Settings)>, Option<&'static str>);
+
+/// The ports of `switch` that `links` entries describe.
+fn linked_ports(links: &[LinkRun], switch: &str) -> BTreeSet<Port> {
+    let mut out = BTreeSet::new();
+    for l in links {
+        if l.0 == switch {
+            out.extend(span_ports(l.1, l.2));
+        }
+        if l.3 == switch {
+            out.extend(span_ports(l.4, l.5));
+        }
+    }
+    out
+}
+
+/// `host_ports` of an imported switch, and its ports' attributes without what the default
+/// gives back. The ports that would get the default (a host peer from their description, not
+/// `exempt`): where each is an edge port with BPDU guard, those two attributes are dropped
+/// from them (the default writes them); where one is not, `keep` (and every port's spanning
+/// tree is written as the switch has it).
+fn host_defaults(
+    attrs: &mut BTreeMap<Port, BTreeSet<Attr>>,
+    described: &[(Port, Port, Settings)],
+    span: impl Fn(Port, Port) -> Vec<Port>,
+    exempt: impl Fn(&BTreeSet<Attr>) -> bool,
+) -> Option<&'static str> {
+    let edge = [Attr::StpType("edge".into()), Attr::Bpduguard(true)];
+    let hosts: Vec<Port> = described
+        .iter()
+        .filter(|(_, _, s)| s.peer.is_some())
+        .flat_map(|(first, last, _)| span(*first, *last))
+        .filter(|p| attrs.get(p).is_some_and(|a| !exempt(a)))
+        .collect();
+    let keep = hosts.iter().any(|p| {
+        !attrs
+            .get(p)
+            .is_some_and(|a| edge.iter().all(|e| a.contains(e)))
+    });
+    if !keep {
+        for p in &hosts {
+            if let Some(a) = attrs.get_mut(p) {
+                a.retain(|x| !edge.contains(x));
+            }
+        }
+    }
+    keep.then_some("keep")
 }
 
 /// Consecutive ports with the same attributes beyond `defaults`, those that set anything.
@@ -1214,6 +1336,8 @@ fn profiled(s: Settings, profile_of: &BTreeMap<Settings, String>) -> Settings {
             mlag: s.mlag,
             lag: s.lag,
             lacp: s.lacp,
+            lacp_individual: s.lacp_individual,
+            bundle_description: s.bundle_description,
             ..Settings::default()
         },
         None => s,
@@ -1396,6 +1520,8 @@ impl Settings {
             mlag: None,
             lag: None,
             lacp: None,
+            lacp_individual: None,
+            bundle_description: None,
             ..self.clone()
         }
     }
@@ -1411,6 +1537,7 @@ impl Settings {
             !self.ecn.is_empty(),
             !self.ets.is_empty(),
             self.pfc.is_some(),
+            self.stp.is_some(),
         ]
         .iter()
         .filter(|b| **b)
@@ -1450,6 +1577,9 @@ fn profile_name(s: &Settings, taken: &BTreeMap<String, FlowMap<Settings>>) -> St
     }
     if s.admin.is_some() {
         parts.push("down".into());
+    }
+    if let Some(t) = s.stp.as_ref().and_then(|t| t.kind.as_ref()) {
+        parts.push(t.clone());
     }
     let base = if parts.is_empty() {
         "ports".to_string()
@@ -1523,6 +1653,12 @@ fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
                     if e.shutdown == mlag.then_some(false) {
                         e.shutdown = None;
                     }
+                    // Written on the members: `stp`, `lacp_individual`, `bundle_description`.
+                    e.stp_type = None;
+                    e.bpduguard = None;
+                    e.stp_guard = None;
+                    e.lacp_individual = false;
+                    e.description = None;
                 }
                 if x.ipl.is_some_and(|(pc, _, _)| !mlag && pc == *n) {
                     e.ipl = None;

@@ -17,8 +17,9 @@ use serde::Serialize;
 use serde_saphyr::{Commented, FlowMap, FlowSeq};
 
 use super::{
-    Attr, BgpDoc, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, NeighborDoc, Ordered, PoolDoc, Qos, Run,
-    Settings, SwitchEntry, VlanDoc, common, make_profiles, peers, profiled, runs, settings,
+    Attr, BgpDoc, Described, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, NeighborDoc, Ordered, PoolDoc,
+    Qos, Run, Settings, SwitchEntry, VlanDoc, common, host_defaults, make_profiles, peers,
+    profiled, runs, settings, stp_attrs,
 };
 use crate::os10::models::Model;
 use crate::os10::{Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode, TrustKind};
@@ -53,6 +54,8 @@ pub(super) struct SwitchDoc {
     vlans: Vec<FlowMap<VlanDoc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stp: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host_ports: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     /// The management address the VLT peer's `backup destination` names.
@@ -100,6 +103,17 @@ fn range_name(first: Port, last: Port) -> String {
             name(first),
             name(last).trim_start_matches("ethernet")
         )
+    }
+}
+
+/// The fabric's ports from `first` to `last`: OS10 counts subports within their port
+/// (`ethernet1/1/53:1-1/1/53:4`) and ports by number.
+fn span(first: Port, last: Port) -> Vec<Port> {
+    match (first.sub, last.sub) {
+        (Some(a), Some(b)) if first.port == last.port => {
+            (a..=b).map(|s| Port::sub(1, first.port, s)).collect()
+        }
+        _ => (first.port..=last.port).map(|n| Port::new(1, n)).collect(),
     }
 }
 
@@ -347,9 +361,15 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
             ));
             l2_attrs(pc, &mut a);
             qos_attrs(c, &q, pc, &mut a);
+            // The port-channel's spanning tree and description, written on its members.
+            stp_attrs(pc.stp_type, pc.bpduguard, pc.stp_guard, &mut a);
+            if let Some(d) = &pc.description {
+                a.insert(Attr::BundleDescription(d.clone()));
+            }
         } else {
             l2_attrs(i, &mut a);
             qos_attrs(c, &q, i, &mut a);
+            stp_attrs(i.stp_type, i.bpduguard, i.stp_guard, &mut a);
         }
         ports.push((fabric, a, found.and_then(|i| i.description.as_ref())));
     }
@@ -541,10 +561,33 @@ pub(super) fn add(
     }
     let pairs = pairs(sources);
     let paired = |n: &str| pairs.iter().any(|(a, b)| *a == n || *b == n);
-    let prepared = sources
+    let mut prepared = sources
         .iter()
         .map(|(n, s)| prepare(n, s, paired(n)))
         .collect::<Result<Vec<_>, _>>()?;
+    // Per switch: the ports its descriptions give a peer (the VLTi's are described by their
+    // link), and its ports' attributes less the spanning tree the host-port default gives
+    // back (not on a routed port).
+    let mut described: Vec<Described> = Vec::new();
+    for p in &mut prepared {
+        let text: Vec<(Port, &String)> = p
+            .ports
+            .iter()
+            .filter(|(port, _, _)| !p.ipl.contains(port))
+            .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
+            .collect();
+        let peers = peers(&text);
+        let mut attrs: BTreeMap<Port, BTreeSet<Attr>> =
+            p.ports.iter().map(|(q, a, _)| (*q, a.clone())).collect();
+        let routed = |a: &BTreeSet<Attr>| a.iter().any(|x| matches!(x, Attr::Address(_)));
+        let host = host_defaults(&mut attrs, &peers, span, routed);
+        for (q, a, _) in &mut p.ports {
+            if let Some(x) = attrs.remove(q) {
+                *a = x;
+            }
+        }
+        described.push((peers, host));
+    }
     let release = |c: &Config| c.header.version.clone().filter(|v| is_release(v));
     let shared_release = common(prepared.iter().map(|p| release(&p.source.config)))
         .flatten()
@@ -633,7 +676,7 @@ pub(super) fn add(
         sources[peer].config.vlt.as_ref()?.backup
     };
     let mut notes = BTreeMap::new();
-    for (p, runs) in prepared.iter().zip(ranges) {
+    for (k, (p, runs)) in prepared.iter().zip(ranges).enumerate() {
         let c = &p.source.config;
         let mut entries: Vec<(Port, String, Settings)> = runs
             .into_iter()
@@ -655,14 +698,8 @@ pub(super) fn add(
                 },
             ));
         }
-        // The VLTi's ports are described by their link.
-        let described: Vec<(Port, &String)> = p
-            .ports
-            .iter()
-            .filter(|(port, _, _)| !p.ipl.contains(port))
-            .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
-            .collect();
-        for (first, last, s) in peers(&described) {
+        let (described, host_ports) = std::mem::take(&mut described[k]);
+        for (first, last, s) in described {
             let range = range_name(first, last);
             match entries
                 .iter_mut()
@@ -707,6 +744,7 @@ pub(super) fn add(
             vlans: own.into_iter().map(FlowMap).collect(),
             // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them.
             stp: paired(p.name).then_some("on"),
+            host_ports,
             bgp: bgp(c),
             mgmt: peer_backup(p.name).map(|a| {
                 FlowMap(MgmtDoc {

@@ -211,6 +211,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
             None => {
                 l2(s, &mut e);
                 qos_port(s, &mut e);
+                stp(s, &mut e);
             }
         }
         interfaces.insert(iface, e);
@@ -230,6 +231,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
         };
         l2(s, &mut e);
         qos_port(s, &mut e);
+        stp(s, &mut e);
         interfaces.insert(iface, e);
     }
     // The MLAG pair's IPL VLAN is Onyx's; OS10's VLTi needs none.
@@ -432,6 +434,19 @@ fn l2(s: &PortSettings, e: &mut Interface) {
     } else {
         e.access_vlan = s.vlan.or_else(|| Vlan::new(1).ok());
     }
+}
+
+/// A port's or port-channel's spanning tree, as the AzureStack TOR prints it on its host
+/// ports (`spanning-tree bpduguard enable`, `spanning-tree port type edge`); none on a routed
+/// port. The validation refuses `network`, which OS10 has not (E073).
+fn stp(s: &PortSettings, e: &mut Interface) {
+    if s.address.is_some() {
+        return;
+    }
+    let p = s.stp.printed();
+    e.bpduguard = p.bpduguard;
+    e.stp_guard = p.guard;
+    e.stp_type = p.port_type;
 }
 
 /// Absolute ECN thresholds in KB; relative ones have no OS10 spelling (refused by the

@@ -81,8 +81,9 @@ use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
-    Priority, Release, RoceMode, Speed, Split, SwitchportMode, TcMap, TrafficClass, Trust, Vlan,
-    check_pool_name, choose, cli_text, describe_char, did_you_mean, parse_port_range,
+    Priority, Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap,
+    TrafficClass, Trust, Vlan, check_pool_name, choose, cli_text, describe_char, did_you_mean,
+    parse_port_range,
 };
 
 /// A value and where it was written.
@@ -101,6 +102,7 @@ mod mlag;
 mod network;
 mod nics;
 mod path_mtu;
+mod policies;
 mod port_groups;
 mod ports;
 mod preset;
@@ -125,6 +127,11 @@ struct Pending {
     /// A routed host port's address, and the bundle a port joins, from the port map.
     addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
     bundles: BTreeMap<Port, At<super::Bundle>>,
+    /// What a port-map entry says of the bundle its ports join (`lacp_individual`,
+    /// `bundle_description`), checked against the bundle once it is known.
+    bundle_keys: BTreeMap<Port, bundles::BundleKeys>,
+    /// The switch's port policies (`host_ports`).
+    policies: policies::Policies,
     /// What the switch's QoS implies for every port (a preset's settings, PFC mode by
     /// default), beneath `port_defaults`.
     implied: Layer,
@@ -164,6 +171,9 @@ struct Layer {
     description: Option<At<String>>,
     ecn: BTreeMap<TrafficClass, At<Ecn>>,
     ets: BTreeMap<TrafficClass, At<Ets>>,
+    stp_type: Option<At<StpPortType>>,
+    stp_bpduguard: Option<At<bool>>,
+    stp_guard: Option<At<StpGuard>>,
 }
 
 /// The VLANs a port's `vlans` lists, each where it is written; printed as written in a
@@ -199,6 +209,9 @@ macro_rules! each_scalar {
         $m!(pfc);
         $m!(auto_description);
         $m!(description);
+        $m!(stp_type);
+        $m!(stp_bpduguard);
+        $m!(stp_guard);
     };
 }
 
@@ -222,7 +235,9 @@ impl Layer {
         }
         macro_rules! merge {
             ($f:ident) => {
-                pick(stringify!($f), &mut self.$f, &other.$f, conflicts);
+                // `stp_type` is written `stp.type`.
+                let key = stringify!($f).replacen("stp_", "stp.", 1);
+                pick(&key, &mut self.$f, &other.$f, conflicts);
             };
         }
         each_scalar!(merge);
@@ -464,6 +479,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             disabled: BTreeMap::new(),
             addresses: BTreeMap::new(),
             bundles: BTreeMap::new(),
+            bundle_keys: BTreeMap::new(),
+            policies: policies::policies(&mut cx, raw, sw),
             implied,
             index,
             l3_mtu: BTreeMap::new(),
@@ -558,7 +575,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 || entry.description.is_some()
                 || entry.address.is_some()
                 || entry.mlag.is_some()
-                || entry.lag.is_some();
+                || entry.lag.is_some()
+                || entry.lacp_individual.is_some()
+                || entry.bundle_description.is_some();
             // A split-only entry had its split checked in pass 1, lanes taken included.
             let split_only = entry.split.is_some() && !has_settings;
             let none = BTreeMap::new();
@@ -1026,6 +1045,12 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     address: None,
                     bundle: None,
                     trunk: vlans.map(|x| x.0.0.keys().copied().collect()),
+                    stp: crate::fabric::PortStp {
+                        port_type: first!(stp_type).map(|x| x.0),
+                        bpduguard: first!(stp_bpduguard).map(|x| x.0),
+                        guard: first!(stp_guard).map(|x| x.0),
+                    },
+                    lacp_individual: false,
                 },
             );
         }

@@ -207,20 +207,8 @@ pub(super) fn foreign_keys(
                     "not yet compiled for OS10 (`spanning-tree disable`); OS10 runs RPVST+ by default, which `stp: on` keeps",
                 ));
             }
-            let ecns = raw
-                .port_defaults
-                .iter()
-                .flat_map(|d| d.ecn.iter())
-                .chain(
-                    raw.profiles
-                        .iter()
-                        .flat_map(|p| p.0.iter().flat_map(|(_, s)| s.ecn.iter())),
-                )
-                .chain(
-                    sw.ports
-                        .iter()
-                        .flat_map(|p| p.0.iter().flat_map(|(_, e)| e.ecn.iter())),
-                );
+            stp_foreign(cx, raw, sw, &mut found);
+            let ecns = written(raw, sw, |s| s.ecn.as_ref(), |e| e.ecn.as_ref());
             for e in ecns {
                 for (_, ecn) in &e.0 {
                     let relative = ecn.min_percent.as_ref().or(ecn.max_percent.as_ref());
@@ -264,6 +252,50 @@ pub(super) fn foreign_keys(
             .at(at, format!("not for {os}"))
             .help("remove it, or set the switch's `os` to the OS it is for"),
         );
+    }
+}
+
+/// One port setting as `port_defaults`, the profiles and the switch's port entries write it.
+fn written<'a, T: 'a>(
+    raw: &'a RawFabric,
+    sw: &'a super::super::raw::RawSwitch,
+    setting: impl Fn(&'a RawSettings) -> Option<&'a T>,
+    entry: impl Fn(&'a RawPort) -> Option<&'a T>,
+) -> impl Iterator<Item = &'a T> {
+    let profiles = raw.profiles.iter().flat_map(|p| p.0.iter().map(|(_, s)| s));
+    let entries = sw.ports.iter().flat_map(|p| p.0.iter().map(|(_, e)| e));
+    raw.port_defaults
+        .iter()
+        .chain(profiles)
+        .filter_map(setting)
+        .chain(entries.filter_map(entry))
+}
+
+/// What of spanning tree and bundles an OS10 switch has no line for: the `network` port type
+/// (OS10's port type is `edge` alone, Dell OS10 user guide, "Configure EdgePort") and
+/// `lacp_individual` (not compiled for OS10).
+fn stp_foreign<'a>(
+    cx: &Cx,
+    raw: &'a RawFabric,
+    sw: &'a super::super::raw::RawSwitch,
+    found: &mut Vec<(&'static str, Span, &'static str)>,
+) {
+    let types = written(raw, sw, |s| s.stp.as_ref(), |e| e.stp.as_ref());
+    let types = types.filter_map(|s| s.kind.as_ref());
+    for v in types.filter(|v| v.get().eq_ignore_ascii_case("network")) {
+        found.push((
+            "stp.type: network",
+            cx.span(v),
+            "an Onyx port type; OS10's spanning-tree port type is `edge` alone",
+        ));
+    }
+    let entries = sw.ports.iter().flat_map(|p| p.0.iter().map(|(_, e)| e));
+    for v in entries.filter_map(|e| e.lacp_individual.as_ref()) {
+        found.push((
+            "lacp_individual",
+            cx.span(v),
+            "Onyx's `lacp-individual enable force`, not yet compiled for OS10",
+        ));
     }
 }
 
