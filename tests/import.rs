@@ -167,8 +167,9 @@ fn the_os10_vlt_pair_imports_as_the_fabric_that_made_it() {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }
     // PFC on every port is the lossless pool's default, and so are the host ports' edge
-    // and BPDU guard (the VLT port-channels' too): nothing says them again.
-    for key in ["pfc", "stp: {", "host_ports:"] {
+    // and BPDU guard (the VLT port-channels' too) and the unused ports' `shutdown`: nothing
+    // says them again.
+    for key in ["pfc", "stp: {", "admin:", "host_ports:", "unused_ports:"] {
         assert!(!yaml.contains(key), "{key}\n{yaml}");
     }
 }
@@ -259,8 +260,8 @@ fn os10_drift_is_refused_at_its_line_and_unmodeled_lines_are_listed() {
     let drift = kept
         .replace("vlt-domain 1\n", "vlt-domain 1\n primary-priority 3\n")
         .replacen(
-            "interface ethernet1/1/20\n no shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive off",
-            "interface ethernet1/1/20\n no shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive on",
+            "interface ethernet1/1/20\n shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive off",
+            "interface ethernet1/1/20\n shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive on",
             1,
         );
     std::fs::write(dir.join("leaf-b.cfg"), &drift).unwrap();
@@ -354,9 +355,9 @@ fn import_writes_a_fabric_that_diffs_clean() {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }
     assert!(yaml.lines().count() < 200, "{yaml}");
-    // The host ports' edge and BPDU guard are the default: written by neither the ports nor
-    // a policy.
-    for key in ["stp: {", "host_ports:"] {
+    // The host ports' edge and BPDU guard, and the unused ports' `shutdown`, are the
+    // defaults: written by neither the ports nor a policy.
+    for key in ["stp: {", "admin:", "host_ports:", "unused_ports:"] {
         assert!(!yaml.contains(key), "{key}\n{yaml}");
     }
     let (code, out) = fabric(&dir, &["validate", "ml.yaml"]);
@@ -537,6 +538,8 @@ fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
         // The IPL's members name hosts (their descriptions), but the peer link takes no
         // host-port default: the policy stays the default, and nothing else is a host's.
         assert!(sw.get("host_ports").is_none(), "{name}\n{yaml}");
+        // Every port nothing names is up on these switches: `unused_ports: keep`.
+        assert_eq!(sw["unused_ports"], "keep", "{name}");
     }
     let profiles = doc["profiles"].as_object().unwrap();
     let stp: Vec<String> = profiles.values().map(|p| p["stp"].to_string()).collect();

@@ -1,7 +1,7 @@
 //! The port policies a fabric sets by default, compiled for both OSes: a host's port is a
 //! spanning-tree edge port with BPDU guard (on the port, or on the bundle it joins), a port
-//! facing a switch, a routed port and the MLAG peer link are not; `host_ports: keep` leaves
-//! them, and a port's `stp` wins.
+//! facing a switch, a routed port and the MLAG peer link are not, and a port nothing names is
+//! shut; `host_ports: keep` and `unused_ports: keep` leave them, and a port's `stp` wins.
 
 use fabric::onyx::{Iface, Renderer};
 use fabric::types::{Port, StpGuard, StpPortType};
@@ -31,6 +31,7 @@ switches:
   agg:
     model: SN2100
     host_ports: keep
+    unused_ports: keep
     ports:
       1/3: { vlan: 10, peer: { host: esx3, port: vmnic2 } }
   leaf:
@@ -56,7 +57,7 @@ fn eth(p: &str) -> Iface {
 }
 
 #[test]
-fn host_ports_are_edge_ports_with_bpdu_guard_on_onyx() {
+fn host_ports_are_edge_ports_with_bpdu_guard_and_unused_ports_are_shut_on_onyx() {
     let all = compiled(FABRIC);
     let a = all["tor-a"].onyx().unwrap();
     let stp = |i: Iface| {
@@ -78,8 +79,16 @@ fn host_ports_are_edge_ports_with_bpdu_guard_on_onyx() {
         assert_eq!(stp(i), none, "{i}");
     }
     assert_eq!(stp(Iface::PortChannel(100)), none);
+    // Ports nothing names are shut; the others are not.
+    let down = |p: &str| a.interfaces.get(&eth(p)).and_then(|e| e.shutdown);
+    for p in ["1/5", "1/12", "1/14"] {
+        assert_eq!(down(p), Some(true), "{p}");
+    }
+    for p in ["1/1", "1/2", "1/3", "1/4", "1/13", "1/15", "1/16"] {
+        assert_eq!(down(p), None, "{p}");
+    }
     // Printed as Onyx prints them: the STP section, every port type, then guards, then BPDU
-    // guard.
+    // guard; the unused ports' `shutdown` with the other Ethernet lines.
     let text = Renderer::embedded().unwrap().render(a).unwrap();
     let stp_section: Vec<&str> = text
         .split("## STP configuration\n##\n")
@@ -100,24 +109,30 @@ fn host_ports_are_edge_ports_with_bpdu_guard_on_onyx() {
         ],
         "{text}"
     );
+    assert!(
+        text.contains(
+            "   interface ethernet 1/5-1/12 shutdown\n   interface ethernet 1/14 shutdown\n"
+        ),
+        "{text}"
+    );
     // Both halves of the MLAG port-channel agree (E122 would say otherwise).
     let b = all["tor-b"].onyx().unwrap();
     assert_eq!(
         b.interfaces[&Iface::MlagPortChannel(1)].stp_type,
         Some(StpPortType::Edge)
     );
-    // `host_ports: keep`: nothing added.
+    // `host_ports: keep`, `unused_ports: keep`: nothing added.
     let agg = all["agg"].onyx().unwrap();
     assert!(
         agg.interfaces
             .values()
-            .all(|e| e.stp_type.is_none() && e.bpduguard.is_none()),
+            .all(|e| e.stp_type.is_none() && e.bpduguard.is_none() && e.shutdown.is_none()),
         "{agg:#?}"
     );
 }
 
 #[test]
-fn host_ports_are_edge_ports_with_bpdu_guard_on_os10() {
+fn host_ports_are_edge_ports_with_bpdu_guard_and_unused_ports_are_shut_on_os10() {
     use fabric::os10::{Eth, Iface as I};
     let all = compiled(FABRIC);
     let leaf = match &all["leaf"] {
@@ -135,7 +150,8 @@ fn host_ports_are_edge_ports_with_bpdu_guard_on_os10() {
         (None, None, Some(false))
     );
     for n in [2, 48, 50, 56] {
-        assert_eq!(e(n).bpduguard, None, "ethernet1/1/{n}");
+        assert_eq!(e(n).shutdown, Some(true), "ethernet1/1/{n}");
+        assert_eq!(e(n).bpduguard, None);
     }
     // Printed in the AzureStack TOR's order: after the QoS lines, BPDU guard, then port type.
     let text = fabric::os10::Renderer::embedded()

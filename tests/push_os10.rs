@@ -683,14 +683,14 @@ fn every_session_keeps_its_transcript() {
     );
 }
 
-/// Host ports as the fabric changes, on both OSes: pushed from factory, the mixed fabric's
-/// host ports are edge ports with BPDU guard; then a host moves to another port (its port
-/// becomes an edge port, its old one loses it), the Onyx spine gains a host with its own
-/// `stp` and a host bonded over two ports (`lacp_individual`, `bundle_description`, spanning
-/// tree on the port-channel): each push converges to the compiled configuration and a second
-/// changes nothing.
+/// Host ports and unused ports as the fabric changes, on both OSes: pushed from factory, the
+/// mixed fabric's host ports are edge ports with BPDU guard and every other port is shut;
+/// then a host moves to a port that was unused (its port comes up as an edge port, its old
+/// one goes down), the Onyx spine gains a host with its own `stp` and a host bonded over two
+/// unused ports (`lacp_individual`, `bundle_description`, spanning tree on the port-channel):
+/// each push converges to the compiled configuration and a second changes nothing.
 #[test]
-fn host_ports_follow_the_fabric_on_both_oses() {
+fn host_and_unused_ports_follow_the_fabric_on_both_oses() {
     let dir = scratch("ports");
     let path = fabric(&dir, "10.5.3.2");
     let push_all = |want: &[&str]| {
@@ -717,12 +717,16 @@ fn host_ports_follow_the_fabric_on_both_oses() {
         saved
     };
     push_all(&["leaf01   converged", "spine01  converged"]);
-    converged(&path);
+    let spine = converged(&path);
+    assert!(
+        spine.contains("   interface ethernet 1/2-1/32 shutdown\n"),
+        "{spine}"
+    );
     let e = |n| {
         startup(&dir).interfaces[&fabric::os10::Iface::Ethernet(fabric::os10::Eth::new(n))].clone()
     };
-    assert_eq!(e(4).bpduguard, Some(true));
-    assert_eq!(e(5).bpduguard, None);
+    assert_eq!((e(4).bpduguard, e(4).shutdown), (Some(true), Some(false)));
+    assert_eq!((e(5).bpduguard, e(5).shutdown), (None, Some(true)));
 
     let text = std::fs::read_to_string(&path).unwrap();
     let text = text
@@ -738,6 +742,7 @@ fn host_ports_follow_the_fabric_on_both_oses() {
     push_all(&["leaf01   converged", "spine01  converged"]);
     let spine = converged(&path);
     for line in [
+        "   interface ethernet 1/5-1/32 shutdown",
         "   interface port-channel 5 lacp-individual enable force",
         "   interface port-channel 5 description nas2",
         "   interface ethernet 1/2 spanning-tree port type edge",
@@ -747,10 +752,10 @@ fn host_ports_follow_the_fabric_on_both_oses() {
     ] {
         assert!(spine.lines().any(|l| l == line), "`{line}` not in\n{spine}");
     }
-    assert_eq!(e(4).bpduguard, None);
+    assert_eq!((e(4).bpduguard, e(4).shutdown), (None, Some(true)));
     assert_eq!(
-        (e(5).bpduguard, e(5).stp_guard),
-        (Some(true), Some(fabric::types::StpGuard::Root))
+        (e(5).bpduguard, e(5).stp_guard, e(5).shutdown),
+        (Some(true), Some(fabric::types::StpGuard::Root), Some(false))
     );
     push_all(&["leaf01: no change", "spine01: no change"]);
 }

@@ -276,6 +276,9 @@ pub struct PortSettings {
     /// Spanning tree on the port (a routed port and a bundle member take none: the bundle
     /// has its members').
     pub stp: PortStp,
+    /// No port-map entry, link or peer names the port: `unused_ports: shutdown` shut it
+    /// (`shutdown` is then true); its QoS defaults stay.
+    pub unused: bool,
     /// A bundle's `lacp-individual enable force` (`lacp_individual` on its members): its
     /// members forward as single ports while LACP does not come up. False on a port.
     pub lacp_individual: bool,

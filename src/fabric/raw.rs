@@ -481,6 +481,8 @@ pub struct RawSwitch {
     pub stp: Option<Sp<String>>,
     /// What this switch's host-facing ports get (overrides the fabric's): `edge` or `keep`.
     pub host_ports: Option<Sp<String>>,
+    /// What this switch's unused ports get (overrides the fabric's): `shutdown` or `keep`.
+    pub unused_ports: Option<Sp<String>>,
     /// BGP written out: on a switch outside the derived underlay, or beyond it (peers
     /// outside the fabric, a router-id of its own). Values given here win over derived ones;
     /// neighbors and networks add to them.
@@ -679,6 +681,10 @@ pub struct RawFabric {
     /// joins; not on a routed port, nor where spanning tree is off) or `keep` (the switch's
     /// defaults).
     pub host_ports: Option<Sp<String>>,
+    /// What a front-panel port (or subport) that no port-map entry, link or peer names gets:
+    /// `shutdown` (default: shut until the fabric uses it; its `port_defaults` still apply)
+    /// or `keep` (left up).
+    pub unused_ports: Option<Sp<String>>,
     /// The servers the switch ports' peers name, by host name (a `{01..08}` pattern gives
     /// one host per number): their OS, NIC, ports and MTU, so `fabric hosts` can say how to
     /// make them agree with the switches and `fabric audit --hosts` can check that they do.

@@ -243,6 +243,8 @@ struct SwitchDoc {
     #[serde(skip_serializing_if = "Option::is_none")]
     host_ports: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    unused_ports: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mlag: Option<MlagDoc>,
@@ -1024,6 +1026,15 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
     let defaults = defaults.filter(|_| alone).unwrap_or_default();
     // Onyx's own defaults say nothing in `port_defaults`.
     let port_defaults = settings(&defaults);
+    // Per switch: `unused_ports`, its unused ports' `admin: down` left to the default.
+    let mut unused: Vec<Option<&'static str>> = Vec::new();
+    for (k, a) in attrs.iter_mut().enumerate() {
+        let mut named = linked_ports(&links, prepared[k].name);
+        for (first, last, _) in &described[k].0 {
+            named.extend(span_ports(*first, *last));
+        }
+        unused.push(unused_defaults(a, &defaults, &named));
+    }
 
     // Per switch: ranges of consecutive ports with the same remaining attributes.
     let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
@@ -1118,6 +1129,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
         // Ports a `links` entry describes need no description of their own (they are not in
         // `described`).
         let (described, host_ports) = std::mem::take(&mut described[k]);
+        let unused_ports = unused[k];
         for (first, last, s) in described {
             let range = crate::types::format_range(first, last);
             match entries
@@ -1183,6 +1195,7 @@ fn document(sources: &BTreeMap<String, Source>, alone: bool) -> Result<Doc, Stri
                 None
             },
             host_ports,
+            unused_ports,
             bgp: bgp_doc(c, &x, link_peers.get(p.name).unwrap_or(&BTreeMap::new())),
             mlag: mlag_doc(c, &x),
             ports: Ordered(
@@ -1278,6 +1291,41 @@ fn host_defaults(
         for p in &hosts {
             if let Some(a) = attrs.get_mut(p) {
                 a.retain(|x| !edge.contains(x));
+            }
+        }
+    }
+    keep.then_some("keep")
+}
+
+/// `unused_ports` of an imported switch, and its ports' attributes without the `admin: down`
+/// the default gives back. A port no description or link names and that writes nothing
+/// beyond `defaults` but its admin state (Onyx's defaults, trust L2 and PFC off, are not
+/// written) is one the fabric leaves unused: where every such port is shut, their `admin:
+/// down` is dropped (the default shuts them); where one is up, `keep`.
+fn unused_defaults(
+    attrs: &mut BTreeMap<Port, BTreeSet<Attr>>,
+    defaults: &BTreeSet<Attr>,
+    named: &BTreeSet<Port>,
+) -> Option<&'static str> {
+    let down = Attr::Admin("down".into());
+    let writes = |a: &BTreeSet<Attr>| {
+        let rest: BTreeSet<Attr> = a
+            .difference(defaults)
+            .filter(|x| **x != down)
+            .cloned()
+            .collect();
+        !settings(&rest).is_empty_settings()
+    };
+    let unused: Vec<Port> = attrs
+        .iter()
+        .filter(|(p, a)| !named.contains(p) && !writes(a))
+        .map(|(p, _)| *p)
+        .collect();
+    let keep = unused.iter().any(|p| !attrs[p].contains(&down));
+    if !keep {
+        for p in &unused {
+            if let Some(a) = attrs.get_mut(p) {
+                a.remove(&down);
             }
         }
     }

@@ -19,7 +19,7 @@ use serde_saphyr::{Commented, FlowMap, FlowSeq};
 use super::{
     Attr, BgpDoc, Described, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, NeighborDoc, Ordered, PoolDoc,
     Qos, Run, Settings, SwitchEntry, VlanDoc, common, host_defaults, make_profiles, peers,
-    profiled, runs, settings, stp_attrs,
+    profiled, runs, settings, stp_attrs, unused_defaults,
 };
 use crate::os10::models::Model;
 use crate::os10::{Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode, TrustKind};
@@ -56,6 +56,8 @@ pub(super) struct SwitchDoc {
     stp: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     host_ports: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unused_ports: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     /// The management address the VLT peer's `backup destination` names.
@@ -608,6 +610,22 @@ pub(super) fn add(
         }
     }
     let defaults = defaults.filter(|_| alone).unwrap_or_default();
+    // Per switch: `unused_ports`, its unused ports' `admin: down` left to the default.
+    let mut unused: Vec<Option<&'static str>> = Vec::new();
+    for (k, p) in prepared.iter_mut().enumerate() {
+        let mut named = p.ipl.clone();
+        for (first, last, _) in &described[k].0 {
+            named.extend(span(*first, *last));
+        }
+        let mut attrs: BTreeMap<Port, BTreeSet<Attr>> =
+            p.ports.iter().map(|(q, a, _)| (*q, a.clone())).collect();
+        unused.push(unused_defaults(&mut attrs, &defaults, &named));
+        for (q, a, _) in &mut p.ports {
+            if let Some(x) = attrs.remove(q) {
+                *a = x;
+            }
+        }
+    }
     let ranges: Vec<Vec<Run>> = prepared
         .iter()
         .map(|p| {
@@ -699,6 +717,7 @@ pub(super) fn add(
             ));
         }
         let (described, host_ports) = std::mem::take(&mut described[k]);
+        let unused_ports = unused[k];
         for (first, last, s) in described {
             let range = range_name(first, last);
             match entries
@@ -745,6 +764,7 @@ pub(super) fn add(
             // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them.
             stp: paired(p.name).then_some("on"),
             host_ports,
+            unused_ports,
             bgp: bgp(c),
             mgmt: peer_backup(p.name).map(|a| {
                 FlowMap(MgmtDoc {

@@ -184,6 +184,7 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
                 bundle: None,
                 trunk: first.trunk.clone(),
                 stp: first.stp,
+                unused: false,
                 lacp_individual: BundleKeys::individual(keys(&first_port)),
             };
             p.switch.bundles.insert((mlag, id), settings);

@@ -130,7 +130,7 @@ struct Pending {
     /// What a port-map entry says of the bundle its ports join (`lacp_individual`,
     /// `bundle_description`), checked against the bundle once it is known.
     bundle_keys: BTreeMap<Port, bundles::BundleKeys>,
-    /// The switch's port policies (`host_ports`).
+    /// The switch's port policies (`host_ports`, `unused_ports`).
     policies: policies::Policies,
     /// What the switch's QoS implies for every port (a preset's settings, PFC mode by
     /// default), beneath `port_defaults`.
@@ -802,6 +802,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         };
         for port in ports {
             let claims = p.claims.get(&port).map_or(&[][..], |v| v.as_slice());
+            // No entry, link or peer names it (`unused_ports`).
+            let unused = claims.is_empty();
             let mut conflicts = Vec::new();
             let mut profile: Option<&At<String>> = None;
             let mut peer: Option<&At<Peer>> = None;
@@ -1029,7 +1031,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 PortSettings {
                     speed: speed.map(|x| x.0),
                     mtu: mtu.map(|x| x.0),
-                    shutdown: first!(shutdown).is_some_and(|x| x.0),
+                    shutdown: (unused && p.policies.unused_shutdown)
+                        || first!(shutdown).is_some_and(|x| x.0),
                     switchport,
                     vlan: vlan.map(|x| x.0),
                     trust: trust.map(|x| x.0),
@@ -1050,6 +1053,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         bpduguard: first!(stp_bpduguard).map(|x| x.0),
                         guard: first!(stp_guard).map(|x| x.0),
                     },
+                    unused,
                     lacp_individual: false,
                 },
             );

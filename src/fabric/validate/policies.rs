@@ -1,13 +1,14 @@
 //! The port policies a fabric (or one switch) sets: what a host-facing port gets
-//! (`host_ports: edge | keep`); and the host-port default, put on the resolved ports once
-//! peers, routed ports and bundles are known (before the bundles take their members'
-//! settings).
+//! (`host_ports: edge | keep`) and what a port nothing uses gets (`unused_ports: shutdown |
+//! keep`); and the host-port default, put on the resolved ports once peers, routed ports and
+//! bundles are known (before the bundles take their members' settings).
 //!
-//! Why this default: a port cabled to a server should start forwarding at once and shut
-//! itself when a switch (a BPDU) appears on it, as switch hardening guides have it (DISA's
-//! STIG for Dell OS10 switches: BPDU guard on user-facing ports, V-269956) and as Dell's
-//! AzureStack TOR configuration does (`tests/fixtures/corpus/os10/`: every host port
-//! `spanning-tree port type edge` and `spanning-tree bpduguard enable`).
+//! Why these defaults: a port cabled to a server should start forwarding at once and shut
+//! itself when a switch (a BPDU) appears on it, and a port nothing is cabled to should be
+//! down, as switch hardening guides have it (DISA's STIG for Dell OS10 switches: BPDU guard on
+//! user-facing ports, V-269956; unused ports disabled, V-269966) and as Dell's AzureStack TOR
+//! configuration does (`tests/fixtures/corpus/os10/`: every host port `spanning-tree port
+//! type edge` and `spanning-tree bpduguard enable`, every unused port `shutdown`).
 
 use std::collections::BTreeMap;
 
@@ -22,15 +23,21 @@ pub(super) struct Policies {
     /// `host_ports: edge`: a host's port is an edge port with BPDU guard unless its settings
     /// say otherwise.
     pub(super) host_edge: bool,
+    /// `unused_ports: shutdown`: a port no entry, link or peer names is shut.
+    pub(super) unused_shutdown: bool,
 }
 
 impl Default for Policies {
     fn default() -> Self {
-        Policies { host_edge: true }
+        Policies {
+            host_edge: true,
+            unused_shutdown: true,
+        }
     }
 }
 
-/// The switch's policies: its own keys, else the fabric's, else the defaults (`edge`).
+/// The switch's policies: its own keys, else the fabric's, else the defaults (`edge`,
+/// `shutdown`).
 pub(super) fn policies(cx: &mut Cx, raw: &RawFabric, sw: &RawSwitch) -> Policies {
     let mut word = |v: Option<&Sp<String>>, yes: &'static str, what: &str| {
         v.and_then(|v| cx.word(v, |s| choose(s, &[(yes, true), ("keep", false)], what)))
@@ -43,6 +50,12 @@ pub(super) fn policies(cx: &mut Cx, raw: &RawFabric, sw: &RawSwitch) -> Policies
             "host port policy",
         )
         .unwrap_or(d.host_edge),
+        unused_shutdown: word(
+            sw.unused_ports.as_ref().or(raw.unused_ports.as_ref()),
+            "shutdown",
+            "unused port policy",
+        )
+        .unwrap_or(d.unused_shutdown),
     }
 }
 
