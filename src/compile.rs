@@ -134,9 +134,14 @@ pub fn compile_switch(sw: &Switch) -> Config {
             }
             None => l2_and_qos(&mut e, s),
         }
-        if let Some(a) = s.address {
-            e.routed = true;
-            e.address = Some(a);
+        match s.address {
+            Some(a) => {
+                e.routed = true;
+                e.address = Some(a);
+            }
+            // Spanning tree is the bundle's on a member, and has no part on a routed port.
+            None if s.bundle.is_none() => stp(&mut e, s),
+            None => {}
         }
         if e != Interface::default() {
             c.interfaces.insert(Iface::Ethernet(*port), e);
@@ -149,9 +154,11 @@ pub fn compile_switch(sw: &Switch) -> Config {
             description: s.description.clone(),
             // An MLAG port-channel is down until `no shutdown` (Onyx's default).
             shutdown: mlag.then_some(false),
+            lacp_individual: s.lacp_individual,
             ..Interface::default()
         };
         l2_and_qos(&mut e, s);
+        stp(&mut e, s);
         let iface = if *mlag {
             Iface::MlagPortChannel(*id)
         } else {
@@ -290,6 +297,15 @@ fn qos(e: &mut Interface, s: &PortSettings) {
     e.ecn = s.ecn;
     e.ets = s.ets;
     e.pfc = s.pfc;
+}
+
+/// A port's or bundle's spanning tree: only what differs from Onyx's defaults (port type
+/// normal, no guard) and BPDU guard where it is written (or given to a host's port).
+fn stp(e: &mut Interface, s: &PortSettings) {
+    let p = s.stp.printed();
+    e.stp_type = p.port_type;
+    e.bpduguard = p.bpduguard;
+    e.stp_guard = p.guard;
 }
 
 fn channel_group(b: Bundle) -> ChannelGroup {

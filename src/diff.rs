@@ -114,6 +114,8 @@ pub enum Kind {
     AccessVlan,
     AllowedBase,
     AllowedVlan,
+    StpUnset,
+    LacpIndividual,
     ChannelJoin,
     Description,
     AddressChange,
@@ -122,6 +124,7 @@ pub enum Kind {
     Ecn,
     Ets,
     PfcMode,
+    Stp,
     Shutdown,
     BgpCreate,
     BgpRouterIdNew,
@@ -322,6 +325,16 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         "interface … switchport trunk|hybrid allowed-vlan add|remove N",
     ),
     (
+        Kind::StpUnset,
+        Impact::Hitless,
+        "interface … no spanning-tree port type|bpduguard|guard, before the port joins a port-channel (the bundle has its members' spanning tree)",
+    ),
+    (
+        Kind::LacpIndividual,
+        Impact::Hitless,
+        "interface port-channel N lacp-individual enable force / no …, before members join (it acts only while LACP is down)",
+    ),
+    (
         Kind::ChannelJoin,
         Impact::PortFlap,
         "interface … [mlag-]channel-group N mode M, after the port-channel has its VLANs",
@@ -360,6 +373,11 @@ pub const RULES: &[(Kind, Impact, &str)] = &[
         Kind::PfcMode,
         Impact::PortFlap,
         "interface … dcb priority-flow-control mode on force / no dcb priority-flow-control mode force",
+    ),
+    (
+        Kind::Stp,
+        Impact::Hitless,
+        "interface … spanning-tree port type T / bpduguard enable|disable / guard G (overwrites), before the port comes up: an edge port forwards at once, a guarded one is blocked or shut only when a BPDU shows up",
     ),
     (
         Kind::Shutdown,
@@ -693,6 +711,7 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
             }
             want.channel_group = have.channel_group;
             want.allowed = have.allowed.clone();
+            want.lacp_individual = have.lacp_individual;
             if want.switchport_mode.is_none() && have.allowed.is_some() {
                 want.switchport_mode = have.switchport_mode;
             }
@@ -1431,6 +1450,14 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     if want.pfc != have.pfc {
         b.iface(Kind::PfcMode, i, IfaceCmd::PfcMode(want.pfc));
     }
+    stp(b, i, have, want);
+    if want.lacp_individual != have.lacp_individual {
+        b.iface(
+            Kind::LacpIndividual,
+            i,
+            IfaceCmd::LacpIndividual(want.lacp_individual),
+        );
+    }
     if want.shutdown != have.shutdown {
         let down_by_default = matches!(i, Iface::MlagPortChannel(_));
         b.iface(
@@ -1438,6 +1465,27 @@ fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
             i,
             IfaceCmd::Shutdown(want.shutdown.unwrap_or(down_by_default)),
         );
+    }
+}
+
+/// Spanning tree on an interface: a setting that goes is taken away before the port joins a
+/// port-channel; one that comes or changes is set before the port comes up.
+fn stp(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
+    let change = |b: &mut Builder, set: Option<IfaceCmd>, unset: IfaceCmd| match set {
+        Some(c) => b.iface(Kind::Stp, i, c),
+        None => b.iface(Kind::StpUnset, i, unset),
+    };
+    if want.stp_type != have.stp_type {
+        let set = want.stp_type.map(IfaceCmd::StpPortType);
+        change(b, set, IfaceCmd::NoStpPortType);
+    }
+    if want.bpduguard != have.bpduguard {
+        let set = want.bpduguard.map(IfaceCmd::Bpduguard);
+        change(b, set, IfaceCmd::NoBpduguard);
+    }
+    if want.stp_guard != have.stp_guard {
+        let set = want.stp_guard.map(IfaceCmd::StpGuard);
+        change(b, set, IfaceCmd::NoStpGuard);
     }
 }
 

@@ -197,8 +197,12 @@ fn the_os10_vlt_pair_imports_as_the_fabric_that_made_it() {
     ] {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }
-    // PFC on every port is the lossless pool's default: nothing says it again.
-    assert!(!yaml.contains("pfc"), "{yaml}");
+    // PFC on every port is the lossless pool's default, and so are the host ports' edge
+    // and BPDU guard (the VLT port-channels' too) and the unused ports' `shutdown`: nothing
+    // says them again.
+    for key in ["pfc", "stp: {", "admin:", "host_ports:", "unused_ports:"] {
+        assert!(!yaml.contains(key), "{key}\n{yaml}");
+    }
 }
 
 /// Every real OS10 capture of the corpus, imported as a user would: either a fabric that
@@ -287,8 +291,8 @@ fn os10_drift_is_refused_at_its_line_and_unmodeled_lines_are_listed() {
     let drift = kept
         .replace("vlt-domain 1\n", "vlt-domain 1\n primary-priority 3\n")
         .replacen(
-            "interface ethernet1/1/20\n no shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive off",
-            "interface ethernet1/1/20\n no shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive on",
+            "interface ethernet1/1/20\n shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive off",
+            "interface ethernet1/1/20\n shutdown\n switchport access vlan 1\n mtu 9216\n flowcontrol receive on",
             1,
         );
     std::fs::write(dir.join("leaf-b.cfg"), &drift).unwrap();
@@ -444,6 +448,11 @@ fn import_writes_a_fabric_that_diffs_clean() {
     }
     assert_eq!(yaml.matches("      bfd: true\n").count(), 6, "{yaml}");
     assert!(yaml.lines().count() < 220, "{yaml}");
+    // The host ports' edge and BPDU guard, and the unused ports' `shutdown`, are the
+    // defaults: written by neither the ports nor a policy.
+    for key in ["stp: {", "admin:", "host_ports:", "unused_ports:"] {
+        assert!(!yaml.contains(key), "{key}\n{yaml}");
+    }
     let (code, out) = fabric(&dir, &["validate", "ml.yaml"]);
     assert_eq!(code, 0, "{out}");
     let (code, out) = fabric(&dir, &["diff", "ml.yaml", "--running", golden]);
@@ -569,11 +578,11 @@ fn what_the_format_cannot_carry_is_refused_and_nothing_written() {
 }
 
 /// The Cray CSM MLAG spines (a pair: MLAG, its IPL port-channel and VLAN, MLAG
-/// port-channels with hybrid VLAN lists, LACP, IP interfaces) imported together: the fabric
+/// port-channels with hybrid VLAN lists, LACP, IP interfaces, spanning tree on the bundles,
+/// `lacp-individual`, the IPL port-channel's description) imported together: the fabric
 /// writes everything the format models as keys, and `extra` keeps only lines the model does
-/// not know, besides the two the format cannot say: a description of a port-channel and PFC
-/// on the IPL port-channel but not on its members (the format gives a bundle its members'
-/// QoS).
+/// not know, besides the one the format cannot say: PFC on the IPL port-channel but not on its
+/// members (the format gives a bundle its members' QoS).
 #[test]
 fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
     let dir = crate::shared().join("corpus/onyx");
@@ -602,13 +611,36 @@ fn the_cray_mlag_pair_imports_with_no_extra_the_format_models() {
         modeled.sort_unstable();
         assert_eq!(
             modeled,
-            [
-                "interface port-channel 100 dcb priority-flow-control mode on force",
-                "interface port-channel 100 description \"mlag-isl\"",
-            ],
+            ["interface port-channel 100 dcb priority-flow-control mode on force"],
             "{name}\n{yaml}"
         );
+        // Spanning tree of the bundles, `lacp-individual` and the IPL's description are keys
+        // of the members' entries; the switch-wide STP lines stay in `extra`.
+        let ports = sw["ports"].as_object().unwrap();
+        for n in 1..=9 {
+            let p = &ports[&format!("1/{n}")];
+            assert_eq!(p["lacp_individual"], true, "{name} 1/{n}\n{yaml}");
+        }
+        assert_eq!(ports["1/13-1/14"]["bundle_description"], "mlag-isl");
+        let stp = sw["extra"]["STP configuration"].as_array().unwrap();
+        assert!(
+            stp.iter()
+                .all(|l| !l.as_str().unwrap().starts_with("interface")),
+            "{name}: {stp:?}"
+        );
+        // The IPL's members name hosts (their descriptions), but the peer link takes no
+        // host-port default: the policy stays the default, and nothing else is a host's.
+        assert!(sw.get("host_ports").is_none(), "{name}\n{yaml}");
+        // Every port nothing names is up on these switches: `unused_ports: keep`.
+        assert_eq!(sw["unused_ports"], "keep", "{name}");
     }
+    let profiles = doc["profiles"].as_object().unwrap();
+    let stp: Vec<String> = profiles.values().map(|p| p["stp"].to_string()).collect();
+    assert!(
+        stp.contains(&r#"{"type":"edge"}"#.to_string())
+            && stp.contains(&r#"{"type":"network","guard":"root"}"#.to_string()),
+        "{stp:?}\n{yaml}"
+    );
     assert!(yaml.contains("vlans: [1999, 4091]"), "{yaml}");
 }
 
@@ -634,9 +666,15 @@ fn bundle_members_described_as_different_hosts_stay_descriptions() {
         "interface ethernet 1/1 description \"esxi-09:vmnic1\"",
     );
     let yaml = round_trip(&onyx);
+    // As descriptions, the ports take no host-port default: their edge and BPDU guard are
+    // written (in a profile the two share with their trunk).
+    assert!(
+        yaml.contains("  trunk-edge: {switchport: trunk, vlans: [10, 20], stp: {type: edge, bpduguard: true}}\n"),
+        "{yaml}"
+    );
     for line in [
-        "      1/1: {switchport: trunk, vlans: [10, 20], description: esxi-01:vmnic0, mlag: 1}\n",
-        "      1/1: {switchport: trunk, vlans: [10, 20], description: esxi-09:vmnic1, mlag: 1}\n",
+        "      1/1: {profile: trunk-edge, description: esxi-01:vmnic0, mlag: 1}\n",
+        "      1/1: {profile: trunk-edge, description: esxi-09:vmnic1, mlag: 1}\n",
     ] {
         assert!(yaml.contains(line), "{line}\n{yaml}");
     }

@@ -23,6 +23,7 @@ mod parse;
 mod path_mtu;
 mod peers;
 mod plan;
+mod ports;
 mod props;
 mod proxy_jump;
 mod push;

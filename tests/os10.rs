@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use fabric::os10::{Config, Iface, Problem, Renderer, parse};
+use fabric::types::{StpGuard, StpPortType};
 
 fn corpus(name: &str) -> PathBuf {
     super::shared().join("corpus/os10").join(name)
@@ -63,9 +64,21 @@ fn the_tor_capture_is_read_into_the_model() {
     assert_eq!(p1.policy_in.as_deref(), Some("AZS_SERVICES_pfc"));
     assert_eq!(p1.policy_out.as_deref(), Some("AZS_SERVICES_ets"));
     assert_eq!(p1.qos_map.as_deref(), Some("AZS_SERVICES_Que"));
-    // The spanning-tree lines are not modeled: kept after the 12 modeled lines.
-    assert_eq!(p1.extras.len(), 3);
-    assert!(p1.extras.iter().all(|(k, _)| *k == 12), "{:?}", p1.extras);
+    // Its spanning-tree lines are the model's, as every host and unused port's are (an edge
+    // port with BPDU and root guard; an unused port shut, with BPDU and root guard).
+    assert_eq!(p1.bpduguard, Some(true));
+    assert_eq!(p1.stp_guard, Some(StpGuard::Root));
+    assert_eq!(p1.stp_type, Some(StpPortType::Edge));
+    assert!(p1.extras.is_empty(), "{:?}", p1.extras);
+    for n in 5..=16 {
+        let p = eth(n);
+        assert_eq!(p.shutdown, Some(true), "{n}");
+        assert_eq!(
+            (p.bpduguard, p.stp_guard, p.stp_type),
+            (Some(true), Some(StpGuard::Root), None)
+        );
+        assert!(p.extras.is_empty(), "{n}: {:?}", p.extras);
+    }
     assert_eq!(
         eth(39).address.map(|a| a.to_string()).as_deref(),
         Some("10.185.239.157/30")
@@ -220,7 +233,7 @@ pub(crate) mod generated {
         LacpMode, Peer, PolicyClass, PolicyMap, PortGroup, PortGroupId, QosKind, QosMap, Ranges,
         SwitchportMode, SystemQos, Thresholds, TrustKind, TrustMap, Vlt, Wred, parse,
     };
-    use fabric::types::{Ipv4Net, Mac, Vlan, VlanSet};
+    use fabric::types::{Ipv4Net, Mac, StpGuard, StpPortType, Vlan, VlanSet};
     use proptest::prelude::*;
 
     fn name() -> impl Strategy<Value = String> {
@@ -266,8 +279,8 @@ pub(crate) mod generated {
     /// Lines of an interface block the model does not know (each one node, with its children).
     fn iface_extra() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
-            " spanning-tree bpduguard enable",
-            " spanning-tree port type edge",
+            " spanning-tree bpdufilter enable",
+            " spanning-tree link-type point-to-point",
             " ip helper-address 127.0.0.9",
             " ipv6 address autoconfig",
             " vrrp-group 7\n  priority 150\n  virtual-address 127.0.0.1",
@@ -308,7 +321,12 @@ pub(crate) mod generated {
             prop::option::of(1u16..=1024),
             prop::collection::vec((0usize..20, iface_extra()), 0..3),
         );
-        (l2, qos).prop_map(|(l2, q)| {
+        let stp = (
+            prop::option::of(any::<bool>()),
+            prop::option::of(prop::sample::select(vec![StpGuard::Root, StpGuard::Loop])),
+            any::<bool>(),
+        );
+        (l2, qos, stp).prop_map(|(l2, q, stp)| {
             let mut e = Interface {
                 description: l2.0,
                 shutdown: l2.1,
@@ -332,6 +350,9 @@ pub(crate) mod generated {
                 qos_map: q.6,
                 trust_map: q.7,
                 vlt_port_channel: q.8,
+                bpduguard: stp.0,
+                stp_guard: stp.1,
+                stp_type: stp.2.then_some(StpPortType::Edge),
                 extras: Vec::new(),
             };
             // A verbatim line comes back after as many modeled lines as precede it.
@@ -364,6 +385,9 @@ pub(crate) mod generated {
             e.qos_map.is_some(),
             e.trust_map.is_some(),
             e.vlt_port_channel.is_some(),
+            e.bpduguard.is_some(),
+            e.stp_guard.is_some(),
+            e.stp_type.is_some(),
         ]
         .into_iter()
         .filter(|x| *x)

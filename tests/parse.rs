@@ -137,6 +137,73 @@ fn ranges_set_every_member() {
     assert_eq!(c2.interfaces[&eth("1/5")].shutdown, Some(true));
 }
 
+/// Spanning tree on ports and bundles and `lacp-individual` read into the model (Cray's CSM
+/// spines and their STP fragment), not kept as verbatim lines; only the switch-wide STP lines
+/// (mode, defaults, VLAN priorities) stay verbatim, in place.
+#[test]
+fn spanning_tree_and_lacp_individual_lines_are_modeled() {
+    use fabric::types::{StpGuard, StpPortType};
+    let verbatim = |c: &Config| -> Vec<String> {
+        c.layout
+            .sections
+            .iter()
+            .flat_map(|s| s.verbatim.iter().map(|(_, l)| l.trim().to_string()))
+            .filter(|l| l.contains("spanning-tree") || l.contains("lacp-individual"))
+            .collect()
+    };
+    for name in [
+        "cray-docs-csm__hpcm_switch_conf_spine_001__3.9.3210.cfg",
+        "cray-docs-csm__hpcm_switch_conf_spine_002__3.9.3210.cfg",
+    ] {
+        let c = load(name);
+        for n in 1..=9 {
+            let e = &c.interfaces[&Iface::MlagPortChannel(n)];
+            assert_eq!(e.stp_type, Some(StpPortType::Edge), "{name}: {n}");
+            assert!(e.lacp_individual, "{name}: {n}");
+            assert_eq!(e.stp_guard, None);
+        }
+        let e = &c.interfaces[&Iface::MlagPortChannel(15)];
+        assert_eq!(e.stp_type, Some(StpPortType::Network));
+        assert_eq!(e.stp_guard, Some(StpGuard::Root));
+        assert!(!e.lacp_individual);
+        assert_eq!(
+            c.interfaces[&Iface::PortChannel(100)]
+                .description
+                .as_deref(),
+            Some("mlag-isl")
+        );
+        let kept = verbatim(&c);
+        assert_eq!(kept.len(), 5, "{name}: {kept:?}");
+        assert!(!kept.iter().any(|l| l.starts_with("interface")), "{kept:?}");
+    }
+    let path =
+        shared().join("corpus/onyx/more/cray-docs-csm__sw-spine__running-config_fragment_stp.txt");
+    let c = parse(&read(&path)).unwrap();
+    for i in [eth("1/13"), eth("1/14"), eth("1/15/1"), eth("1/15/2")]
+        .into_iter()
+        .chain([113, 151, 152].map(Iface::MlagPortChannel))
+    {
+        let e = &c.interfaces[&i];
+        assert_eq!(e.stp_type, Some(StpPortType::Network), "{i}");
+        assert_eq!(e.stp_guard, Some(StpGuard::Root), "{i}");
+    }
+    assert!(!verbatim(&c).iter().any(|l| l.starts_with("interface")));
+    // Printed back in the section and order the switch prints them.
+    let out = Renderer::embedded().unwrap().render(&c).unwrap();
+    let stp: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains("spanning-tree"))
+        .collect();
+    let text = read(&path);
+    let want: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains("spanning-tree"))
+        .collect();
+    assert_eq!(stp, want);
+}
+
 #[test]
 fn range_ecn_gives_each_port_the_thresholds() {
     let c = load("oxidized__mlnxos_Onyx_3.9.2504_output_fragment.cfg");

@@ -721,3 +721,80 @@ fn a_routed_mixed_fabric_runs_bfd_on_both_oses() {
         "{out}"
     );
 }
+
+/// Host ports and unused ports as the fabric changes, on both OSes: pushed from factory, the
+/// mixed fabric's host ports are edge ports with BPDU guard and every other port is shut;
+/// then a host moves to a port that was unused (its port comes up as an edge port, its old
+/// one goes down), the Onyx spine gains a host with its own `stp` and a host bonded over two
+/// unused ports (`lacp_individual`, `bundle_description`, spanning tree on the port-channel):
+/// each push converges to the compiled configuration and a second changes nothing.
+#[test]
+fn host_and_unused_ports_follow_the_fabric_on_both_oses() {
+    let dir = scratch("ports");
+    let path = fabric(&dir, "10.5.3.2");
+    let push_all = |want: &[&str]| {
+        let (code, out) = fabric_in(&dir, &["push", "mixed.yaml", "--lab", "--yes"], &[]);
+        assert_eq!(code, 0, "{out}");
+        assert!(want.iter().all(|w| out.contains(w)), "{out}");
+    };
+    // What each switch saved is its compiled configuration.
+    let converged = |path: &Path| {
+        let left = fabric::os10::plan::plan(&startup(&dir), &intended(path, LEAF));
+        assert!(left.is_empty(), "{left:?}");
+        let mut sources = fabric::diag::Sources::default();
+        let (fab, _) = fabric::fabric::read(path, &mut sources).unwrap();
+        let spine = fabric::compile::compile_onyx(&fab.unwrap())
+            .remove("spine01")
+            .unwrap();
+        let want = fabric::onyx::Renderer::embedded()
+            .unwrap()
+            .render(&spine)
+            .unwrap();
+        let saved =
+            std::fs::read_to_string(state_of(&dir, "spine01").join("saved/initial.cfg")).unwrap();
+        assert_eq!(saved, want);
+        saved
+    };
+    push_all(&["leaf01   converged", "spine01  converged"]);
+    let spine = converged(&path);
+    assert!(
+        spine.contains("   interface ethernet 1/2-1/32 shutdown\n"),
+        "{spine}"
+    );
+    let e = |n| {
+        startup(&dir).interfaces[&fabric::os10::Iface::Ethernet(fabric::os10::Eth::new(n))].clone()
+    };
+    assert_eq!((e(4).bpduguard, e(4).shutdown), (Some(true), Some(false)));
+    assert_eq!((e(5).bpduguard, e(5).shutdown), (None, Some(true)));
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text
+        .replace(
+            "ethernet1/1/1-1/1/4: { peer: { host: \"gpu{1..4}\", port: ens1f0 } }",
+            "ethernet1/1/1-1/1/3: { peer: { host: \"gpu{1..3}\", port: ens1f0 } }\n      ethernet1/1/5: { peer: { host: gpu5, port: ens1f0 }, stp: { guard: root } }",
+        )
+        .replace(
+            "  spine01:\n    model: SN2700\n",
+            "  spine01:\n    model: SN2700\n    ports:\n      1/2: { peer: { host: nas1, port: ens1 }, stp: { bpduguard: false } }\n      1/3-1/4: { lag: 5, lacp_individual: true, bundle_description: nas2, peer: { host: nas2, port: \"ens{1..2}\" } }\n",
+        );
+    std::fs::write(&path, &text).unwrap();
+    push_all(&["leaf01   converged", "spine01  converged"]);
+    let spine = converged(&path);
+    for line in [
+        "   interface ethernet 1/5-1/32 shutdown",
+        "   interface port-channel 5 lacp-individual enable force",
+        "   interface port-channel 5 description nas2",
+        "   interface ethernet 1/2 spanning-tree port type edge",
+        "   interface port-channel 5 spanning-tree port type edge",
+        "   interface ethernet 1/2 spanning-tree bpduguard disable",
+        "   interface port-channel 5 spanning-tree bpduguard enable",
+    ] {
+        assert!(spine.lines().any(|l| l == line), "`{line}` not in\n{spine}");
+    }
+    assert_eq!((e(4).bpduguard, e(4).shutdown), (None, Some(true)));
+    assert_eq!(
+        (e(5).bpduguard, e(5).stp_guard, e(5).shutdown),
+        (Some(true), Some(fabric::types::StpGuard::Root), Some(false))
+    );
+    push_all(&["leaf01: no change", "spine01: no change"]);
+}

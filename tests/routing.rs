@@ -9,14 +9,18 @@ use fabric::onyx::{Config, Iface, Renderer};
 
 use crate::root;
 
-/// Every switch's compiled config in the fabric `text`, by name.
-pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
+/// The fabric `text`, validated (a panic with its diagnostics when it is not valid).
+pub fn validated(name: &str, text: &str) -> fabric::fabric::Fabric {
     let mut sources = Sources::default();
     let loaded = fabric::fabric::parse_bytes(name, text.as_bytes().to_vec(), &mut sources)
         .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
-    let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
-    fabric::compile::compile_onyx(&fab)
+    fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)))
+}
+
+/// Every switch's compiled config in the fabric `text`, by name.
+pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
+    fabric::compile::compile_onyx(&validated(name, text))
         .into_iter()
         .map(|(h, c)| (h.to_string(), c))
         .collect()
@@ -146,7 +150,7 @@ fn l2_between_switches_wants_a_spanning_tree_policy() {
 }
 
 /// A fabric's switches, validated, with the rendered diagnostics.
-fn validated(name: &str, text: &str) -> (fabric::fabric::Fabric, String) {
+fn validated_with_warnings(name: &str, text: &str) -> (fabric::fabric::Fabric, String) {
     let mut sources = Sources::default();
     let loaded = fabric::fabric::parse_bytes(name, text.as_bytes().to_vec(), &mut sources)
         .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
@@ -234,7 +238,7 @@ fn routing_and_a_switch_choose_how_sessions_notice_a_dead_link() {
             "    mgmt: { host: 127.0.0.1, port: 2236, user: admin }\n",
             "    mgmt: { host: 127.0.0.1, port: 2236, user: admin }\n    bgp: { bfd: false, fast_external_fallover: false }\n",
         );
-    let (fab, warnings) = validated("mixed.yaml", &yaml);
+    let (fab, warnings) = validated_with_warnings("mixed.yaml", &yaml);
     let leaf01 = fab.switches["leaf01"].routing.as_ref().unwrap();
     assert_eq!(
         leaf01.bfd,
@@ -281,7 +285,7 @@ fn os10_switches_run_bfd_in_their_own_words() {
     };
     let renderer = fabric::os10::Renderer::embedded().unwrap();
     let leaf = |routing: &str| {
-        let (fab, warnings) = validated("os10.yaml", &fabric_of(routing));
+        let (fab, warnings) = validated_with_warnings("os10.yaml", &fabric_of(routing));
         assert_eq!(warnings, "");
         let fabric::compile::Target::Os10(c) =
             fabric::compile::compile_target(&fab.switches["leaf01"])

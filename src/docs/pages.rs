@@ -501,7 +501,10 @@ fn port_map(fabric: &Fabric, sw: &Switch, view: &View) -> Table {
             row.extend(settings);
             row.push(s.bundle.map_or(Cell::default(), |b| bundle(sw, b)));
             row.push(s.address.map_or(String::new(), |a| a.to_string()).into());
-            row.push(if pv.shutdown == Some(true) {
+            // A port shut because nothing uses it says so (`unused_ports: shutdown`).
+            row.push(if pv.shutdown == Some(true) && s.unused {
+                "down (unused)".into()
+            } else if pv.shutdown == Some(true) {
                 "down".into()
             } else {
                 Cell::os_default("up")

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::types::{
     Dscp, Ecn, Ets, HostOs, Hostname, Ipv4Net, Mac, Model, Nic, Percent, PoolType, Port, Priority,
-    Release, RoceMode, Speed, Split, SwitchportMode, TcMap, Trust, Vlan,
+    Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap, Trust, Vlan,
 };
 
 pub mod inventory;
@@ -261,6 +261,32 @@ pub struct Mlag {
     pub peer_mgmt: Option<Ipv4Addr>,
 }
 
+/// A port's (or bundle's) spanning-tree settings: written, else what its peer gives (a
+/// host's port is an edge port with BPDU guard, `host_ports: edge`). `None` is the OS's
+/// default (port type normal, no BPDU guard, no guard).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PortStp {
+    /// `spanning-tree port type edge|network|normal`.
+    pub port_type: Option<StpPortType>,
+    /// `spanning-tree bpduguard enable` (true) or `disable` (false: off whatever the
+    /// switch's default for the port).
+    pub bpduguard: Option<bool>,
+    /// `spanning-tree guard root|loop`.
+    pub guard: Option<StpGuard>,
+}
+
+impl PortStp {
+    /// The lines an OS prints for it: an edge or network port type, BPDU guard enabled or
+    /// disabled, a root or loop guard (`normal` and `none` are the defaults, not printed).
+    pub fn printed(self) -> PortStp {
+        PortStp {
+            port_type: self.port_type.filter(|t| *t != StpPortType::Normal),
+            bpduguard: self.bpduguard,
+            guard: self.guard.filter(|g| *g != StpGuard::None),
+        }
+    }
+}
+
 /// One port's resolved settings. `None` means "not set": Onyx's default stays.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PortSettings {
@@ -284,6 +310,15 @@ pub struct PortSettings {
     pub bundle: Option<Bundle>,
     /// The VLANs a trunk port carries, or a hybrid port's tagged VLANs.
     pub trunk: Option<BTreeSet<Vlan>>,
+    /// Spanning tree on the port (a routed port and a bundle member take none: the bundle
+    /// has its members').
+    pub stp: PortStp,
+    /// No port-map entry, link or peer names the port: `unused_ports: shutdown` shut it
+    /// (`shutdown` is then true); its QoS defaults stay.
+    pub unused: bool,
+    /// A bundle's `lacp-individual enable force` (`lacp_individual` on its members): its
+    /// members forward as single ports while LACP does not come up. False on a port.
+    pub lacp_individual: bool,
 }
 
 /// The network OS a switch runs: which module compiles, renders and (for Onyx) diffs, pushes

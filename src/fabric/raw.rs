@@ -228,6 +228,10 @@ macro_rules! port_settings {
             pub pfc: Option<Sp<bool>>,
             /// Print a description derived from the peer when none is given (default true).
             pub auto_description: Option<Sp<bool>>,
+            /// Spanning tree on the port (or on the bundle it joins). Default: a port whose
+            /// peer is a host is an edge port with BPDU guard (`host_ports: edge`); others
+            /// keep the switch's defaults.
+            pub stp: Option<RawStp>,
         }
 
         impl $name {
@@ -245,6 +249,7 @@ macro_rules! port_settings {
                     ets: self.ets.clone(),
                     pfc: self.pfc.clone(),
                     auto_description: self.auto_description.clone(),
+                    stp: self.stp.clone(),
                 }
             }
         }
@@ -280,8 +285,30 @@ port_settings!(
         lag: Option<Sp<i64>>,
         /// LACP mode of `mlag`/`lag` membership: `active` (default), `passive` or `on`.
         lacp: Option<Sp<String>>,
+        /// The `mlag`/`lag` bundle forwards on its members as single ports while LACP does
+        /// not come up (Onyx `lacp-individual enable force`), for hosts that boot over the
+        /// network before their bond forms. Default false.
+        lacp_individual: Option<Sp<bool>>,
+        /// The description of the `mlag`/`lag` bundle itself (the port-channel's), the same
+        /// on every member.
+        bundle_description: Option<Sp<String>>,
     }
 );
+
+/// Spanning tree on a port.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Stp")]
+pub struct RawStp {
+    /// `edge` (a host: forwards at once), `network` (a switch: blocks without BPDUs, Onyx
+    /// only) or `normal` (the switch's default).
+    #[serde(rename = "type")]
+    pub kind: Option<Sp<String>>,
+    /// BPDU guard: a BPDU received shuts the port (a switch plugged in where a host belongs).
+    pub bpduguard: Option<Sp<bool>>,
+    /// `root` (the port never becomes a root port), `loop`, or `none` (the default).
+    pub guard: Option<Sp<String>>,
+}
 
 /// A server (or other host) on a port. For a range of ports, `host` may hold a numbered
 /// pattern, `clx-mld-{41..48}`, giving one host per port in order.
@@ -465,6 +492,10 @@ pub struct RawSwitch {
     pub vlans: Option<Vec<RawVlan>>,
     /// Spanning tree on this switch (overrides the fabric's): `on` or `off`.
     pub stp: Option<Sp<String>>,
+    /// What this switch's host-facing ports get (overrides the fabric's): `edge` or `keep`.
+    pub host_ports: Option<Sp<String>>,
+    /// What this switch's unused ports get (overrides the fabric's): `shutdown` or `keep`.
+    pub unused_ports: Option<Sp<String>>,
     /// BGP written out: on a switch outside the derived underlay, or beyond it (peers
     /// outside the fabric, a router-id of its own). Values given here win over derived ones;
     /// neighbors and networks add to them.
@@ -750,6 +781,15 @@ pub struct RawFabric {
     pub mlag: Option<Vec<RawMlag>>,
     /// Spanning tree on every switch: `on` (Onyx's default) or `off`.
     pub stp: Option<Sp<String>>,
+    /// What a port whose peer is a host gets unless its settings say otherwise: `edge`
+    /// (default: a spanning-tree edge port with BPDU guard, on the port or on the bundle it
+    /// joins; not on a routed port, nor where spanning tree is off) or `keep` (the switch's
+    /// defaults).
+    pub host_ports: Option<Sp<String>>,
+    /// What a front-panel port (or subport) that no port-map entry, link or peer names gets:
+    /// `shutdown` (default: shut until the fabric uses it; its `port_defaults` still apply)
+    /// or `keep` (left up).
+    pub unused_ports: Option<Sp<String>>,
     /// The servers the switch ports' peers name, by host name (a `{01..08}` pattern gives
     /// one host per number): their OS, NIC, ports and MTU, so `fabric hosts` can say how to
     /// make them agree with the switches and `fabric audit --hosts` can check that they do.

@@ -49,7 +49,7 @@ pub fn import_all(
     }
     let none = Interface::default();
     let prepared = prepare(onyx, &none)?;
-    let read = os10::read(os10)?;
+    let mut read = os10::read(os10)?;
     // Cables are found across both OSes: an Onyx spine's uplink to an OS10 leaf is a link.
     let mut ends = cable_ends(&prepared);
     ends.extend(read.cable_ends());
@@ -60,7 +60,7 @@ pub fn import_all(
         document(&prepared, os10.is_empty(), &links)
     };
     doc.links = links.docs(doc.routing.is_some());
-    let kept = os10::add(&mut doc, &read, onyx.is_empty(), &links);
+    let kept = os10::add(&mut doc, &mut read, onyx.is_empty(), &links);
     let mut text = String::from(
         "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; each switch's compiled config plans empty against the\n# config it came from (no drift).\n\n",
     );
@@ -295,6 +295,10 @@ struct SwitchDoc {
     #[serde(skip_serializing_if = "Option::is_none")]
     stp: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    host_ports: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unused_ports: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mlag: Option<MlagDoc>,
@@ -345,6 +349,23 @@ struct Settings {
     lag: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lacp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lacp_individual: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bundle_description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stp: Option<StpDoc>,
+}
+
+/// `stp:` of a port (or of the bundle it joins): what differs from the switch's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct StpDoc {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bpduguard: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guard: Option<String>,
 }
 
 /// A host on a port, or numbered hosts on a range (`gpu{001..004}`).
@@ -447,6 +468,33 @@ enum Attr {
     Address(String),
     /// Port-channel membership: MLAG or not, number, LACP mode.
     Bundle(bool, u16, String),
+    /// Spanning tree (a bundle member's: its bundle's): port type, BPDU guard, guard.
+    StpType(String),
+    Bpduguard(bool),
+    StpGuard(String),
+    /// A member's bundle forwards on its members while LACP is down.
+    LacpIndividual,
+    /// A member's bundle's own description.
+    BundleDescription(String),
+}
+
+/// Spanning tree of an interface as attributes (each setting the model keeps is one that
+/// differs from the default).
+fn stp_attrs(
+    t: Option<crate::types::StpPortType>,
+    bpduguard: Option<bool>,
+    guard: Option<crate::types::StpGuard>,
+    out: &mut BTreeSet<Attr>,
+) {
+    if let Some(t) = t {
+        out.insert(Attr::StpType(t.to_string()));
+    }
+    if let Some(b) = bpduguard {
+        out.insert(Attr::Bpduguard(b));
+    }
+    if let Some(g) = guard {
+        out.insert(Attr::StpGuard(g.to_string()));
+    }
 }
 
 /// The interface a port-channel member's settings belong to.
@@ -485,6 +533,17 @@ fn port_attrs(c: &Config, i: &Interface) -> BTreeSet<Attr> {
         && let Some(a) = i.address
     {
         out.insert(Attr::Address(a.to_string()));
+    }
+    // A member's spanning tree and what its entry says of the bundle are the bundle's.
+    let stp = bundle.unwrap_or(i);
+    stp_attrs(stp.stp_type, stp.bpduguard, stp.stp_guard, &mut out);
+    if let Some(b) = bundle {
+        if b.lacp_individual {
+            out.insert(Attr::LacpIndividual);
+        }
+        if let Some(d) = &b.description {
+            out.insert(Attr::BundleDescription(d.clone()));
+        }
     }
     out
 }
@@ -583,6 +642,11 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
                     s.lacp = Some(mode.clone());
                 }
             }
+            Attr::StpType(t) => s.stp.get_or_insert_default().kind = Some(t.clone()),
+            Attr::Bpduguard(b) => s.stp.get_or_insert_default().bpduguard = Some(*b),
+            Attr::StpGuard(g) => s.stp.get_or_insert_default().guard = Some(g.clone()),
+            Attr::LacpIndividual => s.lacp_individual = Some(true),
+            Attr::BundleDescription(d) => s.bundle_description = Some(d.clone()),
         }
     }
     s
@@ -1032,33 +1096,7 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
     let lldp = common(prepared.iter().map(|p| p.source.config.lldp)).filter(|_| alone);
     let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config))).filter(|_| alone);
     let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
-    // Port defaults: the attributes every port of every switch has.
-    let mut defaults: Option<BTreeSet<Attr>> = None;
-    for p in prepared {
-        for (_, i) in &p.ports {
-            let a = port_attrs(&p.source.config, i);
-            defaults = Some(match defaults {
-                None => a,
-                Some(d) => d.intersection(&a).cloned().collect(),
-            });
-        }
-    }
-    let defaults = defaults.filter(|_| alone).unwrap_or_default();
-    // Onyx's own defaults say nothing in `port_defaults`.
-    let port_defaults = settings(&defaults);
-
-    // Per switch: ranges of consecutive ports with the same remaining attributes.
-    let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
-    for (k, p) in prepared.iter().enumerate() {
-        let attrs = p
-            .ports
-            .iter()
-            .map(|(port, i)| (*port, port_attrs(&p.source.config, i)));
-        ranges.push((k, runs(attrs, &defaults)));
-    }
-    let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
-    let profile_of = make_profiles(ranges.iter().map(|(_, r)| r.as_slice()), &mut profiles);
-
+    // Bundle members whose descriptions name different hosts keep them as descriptions.
     let groups = onyx_pairs(prepared);
     let apart = apart(prepared.iter().flat_map(|p| {
         let group = groups.get(p.name).map_or(p.name, String::as_str);
@@ -1081,6 +1119,70 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
             })
             .collect::<Vec<_>>()
     }));
+    // Per switch: each port's attributes, less the spanning tree the host-port default gives
+    // back, and the ports its descriptions give a peer (those `links` describe aside).
+    let mut attrs: Vec<BTreeMap<Port, BTreeSet<Attr>>> = Vec::new();
+    let mut described_peers: Vec<Described> = Vec::new();
+    for p in prepared {
+        let c = &p.source.config;
+        let apart: BTreeSet<Port> = apart
+            .iter()
+            .filter(|(n, _)| *n == p.name)
+            .map(|(_, port)| *port)
+            .collect();
+        let peers = peers(&described(p, links), &apart);
+        let mut a: BTreeMap<Port, BTreeSet<Attr>> = p
+            .ports
+            .iter()
+            .map(|(port, i)| (*port, port_attrs(c, i)))
+            .collect();
+        // The default leaves out routed ports, the MLAG peer link and a switch without STP.
+        let ipl = expressed(c).ipl.map(|(pc, _, _)| pc);
+        let exempt = |s: &BTreeSet<Attr>| {
+            !c.spanning_tree
+                || s.iter().any(|x| {
+                    matches!(x, Attr::Address(_))
+                        || matches!(x, Attr::Bundle(false, id, _) if Some(*id) == ipl)
+                })
+        };
+        let host = host_defaults(&mut a, &peers, span_ports, exempt);
+        attrs.push(a);
+        described_peers.push((peers, host));
+    }
+    // Port defaults: the attributes every port of every switch has.
+    let mut defaults: Option<BTreeSet<Attr>> = None;
+    for a in attrs.iter().flat_map(|a| a.values()) {
+        defaults = Some(match defaults {
+            None => a.clone(),
+            Some(d) => d.intersection(a).cloned().collect(),
+        });
+    }
+    let defaults = defaults.filter(|_| alone).unwrap_or_default();
+    // Onyx's own defaults say nothing in `port_defaults`.
+    let port_defaults = settings(&defaults);
+    // Per switch: `unused_ports`, its unused ports' `admin: down` left to the default.
+    let mut unused: Vec<Option<&'static str>> = Vec::new();
+    for (k, a) in attrs.iter_mut().enumerate() {
+        let name = prepared[k].name;
+        let mut named: BTreeSet<Port> = a
+            .keys()
+            .copied()
+            .filter(|port| links.linked(name, *port))
+            .collect();
+        for (first, last, _) in &described_peers[k].0 {
+            named.extend(span_ports(*first, *last));
+        }
+        unused.push(unused_defaults(a, &defaults, &named));
+    }
+
+    // Per switch: ranges of consecutive ports with the same remaining attributes.
+    let mut ranges: Vec<(usize, Vec<Run>)> = Vec::new();
+    for (k, a) in attrs.iter().enumerate() {
+        ranges.push((k, runs(a.iter().map(|(p, s)| (*p, s.clone())), &defaults)));
+    }
+    let mut profiles: BTreeMap<String, FlowMap<Settings>> = BTreeMap::new();
+    let profile_of = make_profiles(ranges.iter().map(|(_, r)| r.as_slice()), &mut profiles);
+
     let mut switches = BTreeMap::new();
     for (k, runs) in ranges {
         let p = &prepared[k];
@@ -1108,12 +1210,11 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
                 },
             ));
         }
-        let apart: BTreeSet<Port> = apart
-            .iter()
-            .filter(|(n, _)| *n == p.name)
-            .map(|(_, port)| *port)
-            .collect();
-        for (first, last, s) in peers(&described(p, links), &apart) {
+        // Ports a `links` entry describes need no description of their own (they are not in
+        // `described`).
+        let (described, host_ports) = std::mem::take(&mut described_peers[k]);
+        let unused_ports = unused[k];
+        for (first, last, s) in described {
             let range = crate::types::format_range(first, last);
             match entries
                 .iter_mut()
@@ -1177,6 +1278,8 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
             } else {
                 None
             },
+            host_ports,
+            unused_ports,
             bgp: bgp_doc(c, &x, p.name, links),
             mlag: mlag_doc(c, &x),
             ports: Ordered(
@@ -1215,6 +1318,92 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
         links: Vec::new(),
         routing,
     }
+}
+
+/// One switch's ports its descriptions give a peer or a description, as ranges with those
+/// settings ([`peers`]), and the `host_ports` it writes.
+type Described = (Vec<(Port, Port, Settings)>, Option<&'static str>);
+
+/// The ports of an Onyx range, `first` to `last`.
+fn span_ports(first: Port, last: Port) -> Vec<Port> {
+    onyx::IfaceRange {
+        first: Iface::Ethernet(first),
+        last: Iface::Ethernet(last),
+    }
+    .members()
+    .filter_map(|i| match i {
+        Iface::Ethernet(p) => Some(p),
+        _ => None,
+    })
+    .collect()
+}
+
+/// `host_ports` of an imported switch, and its ports' attributes without what the default
+/// gives back. The ports that would get the default (a host peer from their description, not
+/// `exempt`): where each is an edge port with BPDU guard, those two attributes are dropped
+/// from them (the default writes them); where one is not, `keep` (and every port's spanning
+/// tree is written as the switch has it).
+fn host_defaults(
+    attrs: &mut BTreeMap<Port, BTreeSet<Attr>>,
+    described: &[(Port, Port, Settings)],
+    span: impl Fn(Port, Port) -> Vec<Port>,
+    exempt: impl Fn(&BTreeSet<Attr>) -> bool,
+) -> Option<&'static str> {
+    let edge = [Attr::StpType("edge".into()), Attr::Bpduguard(true)];
+    let hosts: Vec<Port> = described
+        .iter()
+        .filter(|(_, _, s)| s.peer.is_some())
+        .flat_map(|(first, last, _)| span(*first, *last))
+        .filter(|p| attrs.get(p).is_some_and(|a| !exempt(a)))
+        .collect();
+    let keep = hosts.iter().any(|p| {
+        !attrs
+            .get(p)
+            .is_some_and(|a| edge.iter().all(|e| a.contains(e)))
+    });
+    if !keep {
+        for p in &hosts {
+            if let Some(a) = attrs.get_mut(p) {
+                a.retain(|x| !edge.contains(x));
+            }
+        }
+    }
+    keep.then_some("keep")
+}
+
+/// `unused_ports` of an imported switch, and its ports' attributes without the `admin: down`
+/// the default gives back. A port no description or link names and that writes nothing
+/// beyond `defaults` but its admin state (Onyx's defaults, trust L2 and PFC off, are not
+/// written) is one the fabric leaves unused: where every such port is shut, their `admin:
+/// down` is dropped (the default shuts them); where one is up, `keep`.
+fn unused_defaults(
+    attrs: &mut BTreeMap<Port, BTreeSet<Attr>>,
+    defaults: &BTreeSet<Attr>,
+    named: &BTreeSet<Port>,
+) -> Option<&'static str> {
+    let down = Attr::Admin("down".into());
+    let writes = |a: &BTreeSet<Attr>| {
+        let rest: BTreeSet<Attr> = a
+            .difference(defaults)
+            .filter(|x| **x != down)
+            .cloned()
+            .collect();
+        !settings(&rest).is_empty_settings()
+    };
+    let unused: Vec<Port> = attrs
+        .iter()
+        .filter(|(p, a)| !named.contains(p) && !writes(a))
+        .map(|(p, _)| *p)
+        .collect();
+    let keep = unused.iter().any(|p| !attrs[p].contains(&down));
+    if !keep {
+        for p in &unused {
+            if let Some(a) = attrs.get_mut(p) {
+                a.remove(&down);
+            }
+        }
+    }
+    keep.then_some("keep")
 }
 
 /// Consecutive ports with the same attributes beyond `defaults`, those that set anything.
@@ -1269,6 +1458,8 @@ fn profiled(s: Settings, profile_of: &BTreeMap<Settings, String>) -> Settings {
             mlag: s.mlag,
             lag: s.lag,
             lacp: s.lacp,
+            lacp_individual: s.lacp_individual,
+            bundle_description: s.bundle_description,
             ..Settings::default()
         },
         None => s,
@@ -1460,6 +1651,8 @@ impl Settings {
             mlag: None,
             lag: None,
             lacp: None,
+            lacp_individual: None,
+            bundle_description: None,
             ..self.clone()
         }
     }
@@ -1475,6 +1668,7 @@ impl Settings {
             !self.ecn.is_empty(),
             !self.ets.is_empty(),
             self.pfc.is_some(),
+            self.stp.is_some(),
         ]
         .iter()
         .filter(|b| **b)
@@ -1514,6 +1708,9 @@ fn profile_name(s: &Settings, taken: &BTreeMap<String, FlowMap<Settings>>) -> St
     }
     if s.admin.is_some() {
         parts.push("down".into());
+    }
+    if let Some(t) = s.stp.as_ref().and_then(|t| t.kind.as_ref()) {
+        parts.push(t.clone());
     }
     let base = if parts.is_empty() {
         "ports".to_string()
@@ -1587,6 +1784,12 @@ fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
                     if e.shutdown == mlag.then_some(false) {
                         e.shutdown = None;
                     }
+                    // Written on the members: `stp`, `lacp_individual`, `bundle_description`.
+                    e.stp_type = None;
+                    e.bpduguard = None;
+                    e.stp_guard = None;
+                    e.lacp_individual = false;
+                    e.description = None;
                 }
                 if x.ipl.is_some_and(|(pc, _, _)| !mlag && pc == *n) {
                     e.ipl = None;

@@ -18,8 +18,9 @@ use serde_saphyr::{Commented, FlowMap, FlowSeq};
 
 use super::links::{self, Links};
 use super::{
-    Attr, BgpDoc, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, Member, Ordered, PoolDoc, Qos, Run, Settings,
-    SwitchEntry, VlanDoc, apart, common, make_profiles, peers, profiled, runs, settings,
+    Attr, BgpDoc, Described, Doc, EcnDoc, EtsDoc, LinkDoc, Lost, Member, Ordered, PoolDoc, Qos,
+    Run, Settings, SwitchEntry, VlanDoc, apart, common, host_defaults, make_profiles, peers,
+    profiled, runs, settings, stp_attrs, unused_defaults,
 };
 use crate::os10::models::Model;
 use crate::os10::{Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode, TrustKind};
@@ -54,6 +55,10 @@ pub(super) struct SwitchDoc {
     vlans: Vec<FlowMap<VlanDoc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stp: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host_ports: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unused_ports: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     /// The management address the VLT peer's `backup destination` names.
@@ -101,6 +106,17 @@ pub(super) fn range_name(first: Port, last: Port) -> String {
             name(first),
             name(last).trim_start_matches("ethernet")
         )
+    }
+}
+
+/// The fabric's ports from `first` to `last`: OS10 counts subports within their port
+/// (`ethernet1/1/53:1-1/1/53:4`) and ports by number.
+fn span(first: Port, last: Port) -> Vec<Port> {
+    match (first.sub, last.sub) {
+        (Some(a), Some(b)) if first.port == last.port => {
+            (a..=b).map(|s| Port::sub(1, first.port, s)).collect()
+        }
+        _ => (first.port..=last.port).map(|n| Port::new(1, n)).collect(),
     }
 }
 
@@ -368,9 +384,15 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
             ));
             l2_attrs(pc, &mut a);
             qos_attrs(c, &q, pc, &mut a);
+            // The port-channel's spanning tree and description, written on its members.
+            stp_attrs(pc.stp_type, pc.bpduguard, pc.stp_guard, &mut a);
+            if let Some(d) = &pc.description {
+                a.insert(Attr::BundleDescription(d.clone()));
+            }
         } else {
             l2_attrs(i, &mut a);
             qos_attrs(c, &q, i, &mut a);
+            stp_attrs(i.stp_type, i.bpduguard, i.stp_guard, &mut a);
         }
         ports.push((fabric, a, found.and_then(|i| i.description.as_ref())));
     }
@@ -635,7 +657,7 @@ impl<'a> Read<'a> {
 /// the lines the fabric does not carry and a plan leaves alone, for the comment above it.
 pub(super) fn add(
     doc: &mut Doc,
-    read: &Read,
+    read: &mut Read,
     alone: bool,
     links: &Links,
 ) -> BTreeMap<String, Vec<String>> {
@@ -644,6 +666,7 @@ pub(super) fn add(
         pairs,
         prepared,
     } = read;
+    let (sources, pairs): (&BTreeMap<String, Source>, &[(&str, &str)]) = (sources, pairs);
     if sources.is_empty() {
         return BTreeMap::new();
     }
@@ -654,9 +677,65 @@ pub(super) fn add(
         .filter(|_| alone);
     let shared_qos = common(prepared.iter().map(|p| qos(&p.source.config))).filter(|_| alone);
     let shared_vlans = common(prepared.iter().map(|p| vlans(&p.source.config))).filter(|_| alone);
+    // Bundle members whose descriptions name different hosts stay descriptions.
+    let group = |n: &str| -> String {
+        pairs
+            .iter()
+            .find(|(a, b)| *a == n || *b == n)
+            .map_or(n.to_string(), |(a, b)| format!("{a}+{b}"))
+    };
+    let groups: BTreeMap<&str, String> = prepared.iter().map(|p| (p.name, group(p.name))).collect();
+    let apart = apart(prepared.iter().flat_map(|p| {
+        let bundles: BTreeMap<Port, (bool, u16)> = p
+            .ports
+            .iter()
+            .filter_map(|(port, a, _)| {
+                a.iter().find_map(|x| match x {
+                    Attr::Bundle(mlag, id, _) => Some((*port, (*mlag, *id))),
+                    _ => None,
+                })
+            })
+            .collect();
+        let group = groups[p.name].as_str();
+        described(p, links)
+            .into_iter()
+            .filter_map(move |(port, d)| {
+                let bundle = *bundles.get(&port)?;
+                Some(Member {
+                    switch: p.name,
+                    group: if bundle.0 { group } else { p.name },
+                    bundle,
+                    port,
+                    description: d,
+                })
+            })
+            .collect::<Vec<_>>()
+    }));
+    // Per switch: the ports its descriptions give a peer (the VLTi's and the cables' are
+    // described by their links), and its ports' attributes less the spanning tree the
+    // host-port default gives back (not on a routed port).
+    let mut described_peers: Vec<Described> = Vec::new();
+    for p in prepared.iter_mut() {
+        let apart: BTreeSet<Port> = apart
+            .iter()
+            .filter(|(n, _)| *n == p.name)
+            .map(|(_, port)| *port)
+            .collect();
+        let peers = peers(&described(p, links), &apart);
+        let mut attrs: BTreeMap<Port, BTreeSet<Attr>> =
+            p.ports.iter().map(|(q, a, _)| (*q, a.clone())).collect();
+        let routed = |a: &BTreeSet<Attr>| a.iter().any(|x| matches!(x, Attr::Address(_)));
+        let host = host_defaults(&mut attrs, &peers, span, routed);
+        for (q, a, _) in &mut p.ports {
+            if let Some(x) = attrs.remove(q) {
+                *a = x;
+            }
+        }
+        described_peers.push((peers, host));
+    }
     // Port defaults: what every port but the VLTi's has, on every switch.
     let mut defaults: Option<BTreeSet<Attr>> = None;
-    for p in prepared {
+    for p in prepared.iter() {
         for (port, a, _) in &p.ports {
             if p.ipl.contains(port) {
                 continue;
@@ -668,6 +747,28 @@ pub(super) fn add(
         }
     }
     let defaults = defaults.filter(|_| alone).unwrap_or_default();
+    // Per switch: `unused_ports`, its unused ports' `admin: down` left to the default.
+    let mut unused: Vec<Option<&'static str>> = Vec::new();
+    for (k, p) in prepared.iter_mut().enumerate() {
+        let mut named = p.ipl.clone();
+        named.extend(
+            p.ports
+                .iter()
+                .map(|(q, _, _)| *q)
+                .filter(|q| links.linked(p.name, *q)),
+        );
+        for (first, last, _) in &described_peers[k].0 {
+            named.extend(span(*first, *last));
+        }
+        let mut attrs: BTreeMap<Port, BTreeSet<Attr>> =
+            p.ports.iter().map(|(q, a, _)| (*q, a.clone())).collect();
+        unused.push(unused_defaults(&mut attrs, &defaults, &named));
+        for (q, a, _) in &mut p.ports {
+            if let Some(x) = attrs.remove(q) {
+                *a = x;
+            }
+        }
+    }
     let ranges: Vec<Vec<Run>> = prepared
         .iter()
         .map(|p| {
@@ -735,42 +836,8 @@ pub(super) fn add(
         })?;
         sources[peer].config.vlt.as_ref()?.backup
     };
-    // Bundle members whose descriptions name different hosts stay descriptions.
-    let group = |n: &str| -> String {
-        pairs
-            .iter()
-            .find(|(a, b)| *a == n || *b == n)
-            .map_or(n.to_string(), |(a, b)| format!("{a}+{b}"))
-    };
-    let groups: BTreeMap<&str, String> = prepared.iter().map(|p| (p.name, group(p.name))).collect();
-    let apart = apart(prepared.iter().flat_map(|p| {
-        let bundles: BTreeMap<Port, (bool, u16)> = p
-            .ports
-            .iter()
-            .filter_map(|(port, a, _)| {
-                a.iter().find_map(|x| match x {
-                    Attr::Bundle(mlag, id, _) => Some((*port, (*mlag, *id))),
-                    _ => None,
-                })
-            })
-            .collect();
-        let group = groups[p.name].as_str();
-        described(p, links)
-            .into_iter()
-            .filter_map(move |(port, d)| {
-                let bundle = *bundles.get(&port)?;
-                Some(Member {
-                    switch: p.name,
-                    group: if bundle.0 { group } else { p.name },
-                    bundle,
-                    port,
-                    description: d,
-                })
-            })
-            .collect::<Vec<_>>()
-    }));
     let mut notes = BTreeMap::new();
-    for (p, runs) in prepared.iter().zip(ranges) {
+    for (k, (p, runs)) in prepared.iter().zip(ranges).enumerate() {
         let c = &p.source.config;
         let mut entries: Vec<(Port, String, Settings)> = runs
             .into_iter()
@@ -792,12 +859,9 @@ pub(super) fn add(
                 },
             ));
         }
-        let apart: BTreeSet<Port> = apart
-            .iter()
-            .filter(|(n, _)| *n == p.name)
-            .map(|(_, port)| *port)
-            .collect();
-        for (first, last, s) in peers(&described(p, links), &apart) {
+        let (described, host_ports) = std::mem::take(&mut described_peers[k]);
+        let unused_ports = unused[k];
+        for (first, last, s) in described {
             let range = range_name(first, last);
             match entries
                 .iter_mut()
@@ -843,6 +907,8 @@ pub(super) fn add(
             // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them, as
             // is an L2 cable to another switch (W005).
             stp: (paired(p.name) || links.joins_l2(p.name)).then_some("on"),
+            host_ports,
+            unused_ports,
             bgp: bgp(c, p.name, links),
             mgmt: peer_backup(p.name).map(|a| {
                 FlowMap(MgmtDoc {

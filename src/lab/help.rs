@@ -60,6 +60,10 @@ const HELP: &[(&str, &str)] = &[
     ("ipl", "MLAG inter-peer link"),
     ("ipv4", "IPv4 access lists"),
     ("lacp", "Link aggregation control protocol"),
+    (
+        "lacp-individual",
+        "Forward on the members while LACP is down",
+    ),
     ("length", "Lines per page"),
     ("license", "License keys"),
     ("lldp", "Link layer discovery protocol"),

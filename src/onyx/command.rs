@@ -22,8 +22,8 @@ use std::net::Ipv4Addr;
 use crate::types::cli_text;
 use crate::types::{
     Ecn, EcnMode, EcnThresholds, Ets, Ipv4Net, Mac, Percent, PoolType, Port, Priority, Release,
-    RoceMode, Speed, Split, SwitchportMode, TrafficClass, Trust, Vlan, format_vlan_run,
-    parse_port_span, read_port_span, vlan_runs,
+    RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TrafficClass, Trust, Vlan,
+    format_vlan_run, parse_port_span, read_port_span, vlan_runs,
 };
 
 /// An interface as Onyx names it in `interface <kind> <id>`. Ordered the way Onyx lists a
@@ -357,6 +357,21 @@ pub enum IfaceCmd {
     /// `no ipl N peer-address`: read, never planned (no source shows Onyx taking it;
     /// [`IfaceCmd::NoIpl`] is what a tool sends).
     NoIplPeer(u8),
+    /// `spanning-tree port type edge|network|normal` (Cray's CSM spines; Onyx User Manual,
+    /// Spanning Tree) / `no spanning-tree port type`.
+    StpPortType(StpPortType),
+    NoStpPortType,
+    /// `spanning-tree bpduguard enable` (true) / `disable` (false); `no spanning-tree
+    /// bpduguard` is [`IfaceCmd::NoBpduguard`].
+    Bpduguard(bool),
+    NoBpduguard,
+    /// `spanning-tree guard root|loop` (Cray's CSM spines, the manual) / `no spanning-tree
+    /// guard`.
+    StpGuard(StpGuard),
+    NoStpGuard,
+    /// `lacp-individual enable force` on a port-channel or MLAG port-channel (Cray's CSM
+    /// spines) / `no lacp-individual enable force`.
+    LacpIndividual(bool),
 }
 
 /// One configuration command, as typed.
@@ -923,6 +938,17 @@ fn iface_cmd(i: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
             }
         }
         (_, "traffic-class") => traffic_class_cmd(no, args),
+        (_, "spanning-tree") => spanning_tree(no, args),
+        (_, "lacp-individual") => {
+            whole_word(args, &["enable"])?;
+            let Ok((rest, _)) = kw("enable").parse(args) else {
+                return Ok(None);
+            };
+            all_consuming(terminated(force, end))
+                .parse(rest)
+                .map_err(to_failure)?;
+            Ok(Some(IfaceCmd::LacpIndividual(!no)))
+        }
         (_, "ip") => {
             whole_word(args, &["address", "dhcp", "igmp", "ospf", "pim", "vrf"])?;
             let Ok((rest, _)) = kw("address").parse(args) else {
@@ -1068,6 +1094,75 @@ fn switchport(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<
         }
         _ => Ok(None),
     }
+}
+
+/// `spanning-tree port type|bpduguard|guard …` on an interface; the other spanning-tree
+/// attributes (`cost`, `port-priority`, `bpdufilter`, `link-type`) are not modeled.
+fn spanning_tree(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
+    whole_word(
+        args,
+        &[
+            "bpdufilter",
+            "bpduguard",
+            "cost",
+            "guard",
+            "link-type",
+            "port",
+            "port-priority",
+        ],
+    )?;
+    let Ok((rest, sub)) = word(args) else {
+        return Ok(None);
+    };
+    let rest = rest.trim_ascii_start();
+    fn nothing(r: &str) -> Result<(), nom::Err<Expect<'_>>> {
+        all_consuming(end).parse(r).map(|_| ()).map_err(to_failure)
+    }
+    match (no, sub) {
+        (_, "port") => {
+            whole_word(rest, &["type"])?;
+            let Ok((rest, _)) = kw("type").parse(rest) else {
+                return Ok(None);
+            };
+            let rest = rest.trim_ascii_start();
+            if no {
+                nothing(rest)?;
+                return Ok(Some(IfaceCmd::NoStpPortType));
+            }
+            let t = last_word(rest, "`edge`, `network` or `normal`", StpPortType::ALL)?;
+            Ok(Some(IfaceCmd::StpPortType(t)))
+        }
+        (true, "bpduguard" | "guard") => {
+            nothing(rest)?;
+            Ok(Some(match sub {
+                "guard" => IfaceCmd::NoStpGuard,
+                _ => IfaceCmd::NoBpduguard,
+            }))
+        }
+        (false, "bpduguard") => Ok(Some(IfaceCmd::Bpduguard(last_word(
+            rest,
+            "`enable` or `disable`",
+            &[("enable", true), ("disable", false)],
+        )?))),
+        (false, "guard") => Ok(Some(IfaceCmd::StpGuard(last_word(
+            rest,
+            "`root` or `loop`",
+            &[("root", StpGuard::Root), ("loop", StpGuard::Loop)],
+        )?))),
+        _ => Ok(None),
+    }
+}
+
+/// One of `all`'s words, and the end of the line.
+fn last_word<'a, T: Copy>(
+    i: &'a str,
+    what: &'static str,
+    all: &'static [(&'static str, T)],
+) -> Result<T, nom::Err<Expect<'a>>> {
+    all_consuming(terminated(word_enum(what, all), end))
+        .parse(i)
+        .map(|(_, v)| v)
+        .map_err(to_failure)
 }
 
 fn traffic_class_cmd(no: bool, args: &str) -> Result<Option<IfaceCmd>, nom::Err<Expect<'_>>> {
@@ -1924,6 +2019,15 @@ impl fmt::Display for IfaceCmd {
             IfaceCmd::NoIpl(n) => write!(f, " no ipl {n}"),
             IfaceCmd::IplPeer(n, a) => write!(f, " ipl {n} peer-address {a}"),
             IfaceCmd::NoIplPeer(n) => write!(f, " no ipl {n} peer-address"),
+            IfaceCmd::StpPortType(t) => write!(f, " spanning-tree port type {t}"),
+            IfaceCmd::NoStpPortType => f.write_str(" no spanning-tree port type"),
+            IfaceCmd::Bpduguard(true) => f.write_str(" spanning-tree bpduguard enable"),
+            IfaceCmd::Bpduguard(false) => f.write_str(" spanning-tree bpduguard disable"),
+            IfaceCmd::NoBpduguard => f.write_str(" no spanning-tree bpduguard"),
+            IfaceCmd::StpGuard(g) => write!(f, " spanning-tree guard {g}"),
+            IfaceCmd::NoStpGuard => f.write_str(" no spanning-tree guard"),
+            IfaceCmd::LacpIndividual(true) => f.write_str(" lacp-individual enable force"),
+            IfaceCmd::LacpIndividual(false) => f.write_str(" no lacp-individual enable force"),
         }
     }
 }
@@ -2254,11 +2358,41 @@ mod tests {
         );
     }
 
+    /// Spanning tree on interfaces and `lacp-individual` (Cray's CSM spines, the manual's
+    /// forms) read and print back as typed; a cut or misspelt value is an error at its column.
+    #[test]
+    fn spanning_tree_and_lacp_individual_read_and_print_back() {
+        for line in [
+            "interface mlag-port-channel 1-9 spanning-tree port type edge",
+            "interface ethernet 1/13-1/14 spanning-tree port type network",
+            "interface mlag-port-channel 15 spanning-tree guard root",
+            "interface ethernet 1/1 spanning-tree guard loop",
+            "interface ethernet 1/1 spanning-tree bpduguard enable",
+            "interface ethernet 1/1 spanning-tree bpduguard disable",
+            "interface ethernet 1/1 no spanning-tree bpduguard",
+            "interface ethernet 1/1 no spanning-tree port type",
+            "interface ethernet 1/1 no spanning-tree guard",
+            "interface mlag-port-channel 1-9 lacp-individual enable force",
+            "interface port-channel 5 no lacp-individual enable force",
+        ] {
+            let c = parse(line)
+                .unwrap_or_else(|e| panic!("{line}: {e}"))
+                .unwrap_or_else(|| panic!("{line}: not modeled"));
+            assert_eq!(c.to_string(), line);
+        }
+        let e = parse("interface ethernet 1/1 spanning-tree port type edgy").unwrap_err();
+        assert_eq!(e.column, 47, "{e:?}");
+        let e = parse("interface ethernet 1/1 spanning-tree guard").unwrap_err();
+        assert!(e.expected.contains("root"), "{e:?}");
+        assert!(parse("interface ethernet 1/1 spanning-tree bpdugu").is_err());
+    }
+
     #[test]
     fn unmodeled_lines_are_not_errors() {
         for line in [
             "interface ethernet 1/1 fec-override fc-fec force",
-            "interface mlag-port-channel 1-9 lacp-individual enable force",
+            "interface ethernet 1/1 spanning-tree cost 2000",
+            "interface ethernet 1/1 spanning-tree port-priority 16",
             "interface vlan 101 ip address 10.0.0.254 255.255.255.0",
             "interface mgmt0 ip address 10.132.0.222 /24",
             "interface vlan 1999 ip ospf area 0.0.0.0",

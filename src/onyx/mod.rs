@@ -16,8 +16,8 @@ use serde::Serialize;
 use std::net::Ipv4Addr;
 
 use crate::types::{
-    Ecn, Ets, Ipv4Net, Mac, Percent, PoolType, Priority, Release, RoceMode, Split, SwitchportMode,
-    TcMap, Trust, Vlan, VlanSet,
+    Ecn, Ets, Ipv4Net, Mac, Percent, PoolType, Priority, Release, RoceMode, Split, StpGuard,
+    StpPortType, SwitchportMode, TcMap, Trust, Vlan, VlanSet,
 };
 
 pub mod command;
@@ -113,6 +113,18 @@ pub const UNCONFIRMED: &[(&str, &str)] = &[
         "`bgp fast-external-fallover` is off by default (printed when on), and `no neighbor A timers` takes a neighbor's timers away",
         "the onyx_bgp_show capture prints `bgp fast-external-fallover`, and the onyx_bgp Ansible module sends `no bgp fast-external-fallover` to turn it off",
     ),
+    (
+        "`interface … spanning-tree bpduguard enable|disable` (and `no spanning-tree bpduguard`), printed in \"STP configuration\" after the port type and guard lines",
+        "no capture prints a per-port BPDU guard (Cray's spines print the global `spanning-tree port type edge bpduguard default`); the spelling is the manual's form of its sibling `spanning-tree bpdufilter {enable, disable}`, the place is after the two kinds of per-port lines the CSM captures print in that order",
+    ),
+    (
+        "`spanning-tree port type normal` is the default and is not kept; `no spanning-tree port type` and `no spanning-tree guard` reset",
+        "the MLNX-OS manual names normal the port type a port has unless configured; no capture prints a `normal` line or a `no` form",
+    ),
+    (
+        "`no lacp-individual enable force` takes it back",
+        "Cray's CSM spines print only the positive form; the negation follows the `no … force` forms the captures show elsewhere",
+    ),
 ];
 
 /// The MTU of a VLAN interface without an `mtu` line.
@@ -183,6 +195,13 @@ pub fn home_section(c: &Command) -> &'static str {
             }
             IfaceCmd::Ets(..) | IfaceCmd::NoEts(_) => DCBX_ETS,
             IfaceCmd::PfcMode(_) => DCBX_PFC,
+            IfaceCmd::StpPortType(_)
+            | IfaceCmd::NoStpPortType
+            | IfaceCmd::Bpduguard(_)
+            | IfaceCmd::NoBpduguard
+            | IfaceCmd::StpGuard(_)
+            | IfaceCmd::NoStpGuard => STP,
+            IfaceCmd::LacpIndividual(_) => LAG,
             _ => ETHERNET,
         },
     }
@@ -275,6 +294,14 @@ pub struct Interface {
     pub ipl: Option<u8>,
     /// `ipl N peer-address A`: on the IPL's VLAN interface, the peer's address.
     pub ipl_peer: Option<(u8, Ipv4Addr)>,
+    /// `spanning-tree port type edge|network`; `None` is normal.
+    pub stp_type: Option<StpPortType>,
+    /// `spanning-tree bpduguard enable|disable`; `None`: the switch's default for the port.
+    pub bpduguard: Option<bool>,
+    /// `spanning-tree guard root|loop`.
+    pub stp_guard: Option<StpGuard>,
+    /// `lacp-individual enable force`.
+    pub lacp_individual: bool,
 }
 
 impl Interface {
@@ -928,5 +955,13 @@ fn apply_iface(
         }
         IfaceCmd::IplPeer(n, a) => e.ipl_peer = Some((*n, *a)),
         IfaceCmd::NoIplPeer(_) => e.ipl_peer = None,
+        // Normal is the port type by default (Onyx User Manual, Spanning Tree): not kept.
+        IfaceCmd::StpPortType(t) => e.stp_type = (*t != StpPortType::Normal).then_some(*t),
+        IfaceCmd::NoStpPortType => e.stp_type = None,
+        IfaceCmd::Bpduguard(on) => e.bpduguard = Some(*on),
+        IfaceCmd::NoBpduguard => e.bpduguard = None,
+        IfaceCmd::StpGuard(g) => e.stp_guard = (*g != StpGuard::None).then_some(*g),
+        IfaceCmd::NoStpGuard => e.stp_guard = None,
+        IfaceCmd::LacpIndividual(on) => e.lacp_individual = *on,
     }
 }

@@ -445,13 +445,21 @@ struct MlagView {
 }
 
 #[derive(Serialize)]
-struct Flag {
+struct LagView {
     lacp: bool,
+    /// Port-channels with `lacp-individual enable force`.
+    individual: Vec<String>,
 }
 
+/// The STP section: `no spanning-tree`, then each per-interface attribute over every
+/// interface that sets it (Cray's CSM spines print every `port type` line, then every
+/// `guard` line; where `bpduguard` goes is UNCONFIRMED, after them).
 #[derive(Serialize)]
 struct StpView {
     enabled: bool,
+    port_type: Vec<Run>,
+    guard: Vec<Run>,
+    bpduguard: Vec<Run>,
 }
 
 #[derive(Serialize)]
@@ -459,7 +467,7 @@ struct View<'a> {
     licenses: &'a [String],
     buffer: Buffer,
     ethernet: EthernetView,
-    lag: Flag,
+    lag: LagView,
     vlan: VlanView,
     stp: StpView,
     l3: L3View,
@@ -770,10 +778,27 @@ impl<'a> View<'a> {
             licenses: &c.licenses,
             buffer,
             ethernet,
-            lag: Flag { lacp: c.lacp },
+            lag: LagView {
+                lacp: c.lacp,
+                individual: runs(
+                    c,
+                    |_, e| e.lacp_individual.then_some(&true),
+                    |_| String::new(),
+                )
+                .into_iter()
+                .map(|r| r.iface)
+                .collect(),
+            },
             vlan,
             stp: StpView {
                 enabled: c.spanning_tree,
+                port_type: runs(c, |_, e| e.stp_type.as_ref(), |v| text(v)),
+                guard: runs(c, |_, e| e.stp_guard.as_ref(), |v| text(v)),
+                bpduguard: runs(
+                    c,
+                    |_, e| e.bpduguard.as_ref(),
+                    |on| if *on { "enable" } else { "disable" }.to_string(),
+                ),
             },
             l3,
             dcbx_pfc,

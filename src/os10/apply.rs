@@ -4,6 +4,7 @@
 
 use super::command::{ClassCmd, IfaceCmd, PeerCmd, SystemQosCmd, VltCmd, WredCmd};
 use super::{Interface, Peer, PolicyClass, SystemQos, Vlt, Wred};
+use crate::types::StpGuard;
 
 impl Interface {
     pub fn apply(&mut self, c: &IfaceCmd) {
@@ -26,6 +27,10 @@ impl Interface {
             IfaceCmd::QosMap(n) => self.qos_map = Some(n.clone()),
             IfaceCmd::TrustMap(k, n) => self.trust_map = Some((*k, n.clone())),
             IfaceCmd::VltPortChannel(n) => self.vlt_port_channel = Some(*n),
+            IfaceCmd::Bpduguard(on) => self.bpduguard = Some(*on),
+            // `none` is the default guard: not kept.
+            IfaceCmd::StpGuard(g) => self.stp_guard = Some(*g).filter(|g| *g != StpGuard::None),
+            IfaceCmd::StpPortType(t) => self.stp_type = Some(*t),
         }
     }
 }

@@ -16,7 +16,7 @@ use super::names::{self, Eth, Iface, PortGroupId, Ranges};
 use super::{
     BfdInterval, ChannelGroup, Color, LacpMode, QosKind, SwitchportMode, Thresholds, TrustKind,
 };
-use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
+use crate::types::{Ipv4Net, Mac, StpGuard, StpPortType, Vlan, VlanSet};
 
 /// Why a known command does not read, and where (0-based byte offset in the line).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -320,6 +320,14 @@ pub enum IfaceCmd {
     QosMap(String),
     TrustMap(TrustKind, String),
     VltPortChannel(u16),
+    /// `spanning-tree bpduguard enable|disable` (the AzureStack TOR and BMC, 10.5.3.2: every
+    /// host and unused port enables it).
+    Bpduguard(bool),
+    /// `spanning-tree guard root|loop|none` (the AzureStack TOR and BMC; Dell OS10 user
+    /// guide, `spanning-tree guard`).
+    StpGuard(StpGuard),
+    /// `spanning-tree port type edge` (the AzureStack TOR's host ports).
+    StpPortType(StpPortType),
 }
 
 pub fn iface(line: &str) -> Read<IfaceCmd> {
@@ -411,6 +419,30 @@ pub fn iface(line: &str) -> Read<IfaceCmd> {
         ["trust-map", "dscp", ..] => {
             IfaceCmd::TrustMap(TrustKind::Dscp, name(&ws, 2, "a trust map", line)?)
         }
+        ["spanning-tree", "bpduguard", ..] => match w.get(2..) {
+            Some(["enable"]) => IfaceCmd::Bpduguard(true),
+            Some(["disable"]) => IfaceCmd::Bpduguard(false),
+            _ => {
+                return bad(
+                    ws.get(2).map_or(line.len(), |x| x.0),
+                    "`enable` or `disable`",
+                );
+            }
+        },
+        ["spanning-tree", "guard", ..] => match w.get(2..) {
+            Some(["root"]) => IfaceCmd::StpGuard(StpGuard::Root),
+            Some(["loop"]) => IfaceCmd::StpGuard(StpGuard::Loop),
+            Some(["none"]) => IfaceCmd::StpGuard(StpGuard::None),
+            _ => {
+                return bad(
+                    ws.get(2).map_or(line.len(), |x| x.0),
+                    "`root`, `loop` or `none`",
+                );
+            }
+        },
+        // OS10's one port type (Dell OS10 user guide, "Configure EdgePort"); another word is
+        // not the model's (kept verbatim).
+        ["spanning-tree", "port", "type", "edge"] => IfaceCmd::StpPortType(StpPortType::Edge),
         ["vlt-port-channel", ..] => {
             let Some(&n) = ws.get(1) else {
                 return bad(line.len(), "a VLT port-channel id");
@@ -691,7 +723,16 @@ mod tests {
             iface("description \"CL01 Nodes NIC\""),
             Ok(Some(IfaceCmd::Description("CL01 Nodes NIC".into())))
         );
-        assert_eq!(iface("spanning-tree guard root"), Ok(None));
+        assert_eq!(
+            iface("spanning-tree guard root"),
+            Ok(Some(IfaceCmd::StpGuard(StpGuard::Root)))
+        );
+        assert_eq!(
+            iface("spanning-tree port type edge"),
+            Ok(Some(IfaceCmd::StpPortType(StpPortType::Edge)))
+        );
+        assert_eq!(iface("spanning-tree bpduguard on").unwrap_err().column, 24);
+        assert_eq!(iface("spanning-tree bpdufilter enable"), Ok(None));
         assert_eq!(iface("ip address dhcp"), Ok(None));
         assert_eq!(iface("mtu 99999").unwrap_err().column, 4);
         assert_eq!(iface("switchport access vlan 5000").unwrap_err().column, 23);

@@ -16,7 +16,7 @@ use std::net::Ipv4Addr;
 
 use serde::Serialize;
 
-use crate::types::{Ipv4Net, Mac, Vlan, VlanSet};
+use crate::types::{Ipv4Net, Mac, StpGuard, StpPortType, Vlan, VlanSet};
 
 mod apply;
 pub mod command;
@@ -283,6 +283,12 @@ pub struct Interface {
     pub trust_map: Option<(TrustKind, String)>,
     /// `vlt-port-channel N`: this port-channel is a VLT port (the same N on both peers).
     pub vlt_port_channel: Option<u16>,
+    /// `spanning-tree bpduguard enable` (true) / `disable` (false).
+    pub bpduguard: Option<bool>,
+    /// `spanning-tree guard root|loop`.
+    pub stp_guard: Option<StpGuard>,
+    /// `spanning-tree port type edge` (OS10's only port type; normal by default).
+    pub stp_type: Option<StpPortType>,
     pub extras: Extras,
 }
 

@@ -70,6 +70,9 @@ enum Row<'a> {
     },
     TrunkAllowed(String),
     VltPortChannel(u16),
+    Bpduguard(bool),
+    StpGuard(&'static str),
+    StpPortType(&'static str),
     /// `!` before a sub-block.
     Bang,
     Hostname(&'a str),
@@ -234,9 +237,11 @@ fn described(d: &str) -> Cow<'_, str> {
 
 /// An interface's lines, in the order OS10 10.5 prints them (AzureStack TOR and BMC, 10.5.3.2:
 /// description, shutdown, switchport, mtu, ip address, flowcontrol, priority-flow-control,
-/// service-policy input, output, ets, qos-map; Cray 10.5.1.4: shutdown, channel-group,
-/// no switchport, flowcontrol; 10.4.0E: switchport access vlan, vlt-port-channel). UNCONFIRMED
-/// places (no capture): `flowcontrol transmit` after `receive`, `trust-map` after `qos-map`.
+/// service-policy input, output, ets, qos-map, then spanning-tree bpduguard, guard, port type;
+/// Cray 10.5.1.4: shutdown, channel-group, no switchport, flowcontrol; 10.4.0E: switchport
+/// access vlan, vlt-port-channel). UNCONFIRMED places (no capture): `flowcontrol transmit`
+/// after `receive`, `trust-map` after `qos-map`, the spanning-tree lines after `trust-map`
+/// and before `vlt-port-channel`.
 fn interface_lines(e: &Interface) -> Vec<Node<'_>> {
     let mut l = Vec::with_capacity(16);
     let mut push = |r| l.push(Node::Line(r));
@@ -299,6 +304,15 @@ fn interface_lines(e: &Interface) -> Vec<Node<'_>> {
             kind: k.word(),
             name: n,
         });
+    }
+    if let Some(on) = e.bpduguard {
+        push(Row::Bpduguard(on));
+    }
+    if let Some(g) = e.stp_guard {
+        push(Row::StpGuard(g.word()));
+    }
+    if let Some(t) = e.stp_type {
+        push(Row::StpPortType(t.word()));
     }
     if let Some(n) = e.vlt_port_channel {
         push(Row::VltPortChannel(n));

@@ -313,6 +313,9 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 F::QosMapUse => e.qos_map = None,
                 F::TrustMapUse => e.trust_map = None,
                 F::VltPortChannel => e.vlt_port_channel = None,
+                F::StpBpduguard => e.bpduguard = None,
+                F::StpGuard => e.stp_guard = None,
+                F::StpPortType => e.stp_type = None,
                 _ => return Err(unknown(mode)),
             }
         }

@@ -23,8 +23,8 @@ pub use nic::{HostOs, NICS, Nic};
 
 pub(crate) use qos::choose;
 pub use qos::{
-    Ecn, EcnMode, EcnThresholds, Ets, PoolType, Preset, RoceMode, Speed, SwitchportMode, Trust,
-    did_you_mean,
+    Ecn, EcnMode, EcnThresholds, Ets, PoolType, Preset, RoceMode, Speed, StpGuard, StpPortType,
+    SwitchportMode, Trust, did_you_mean,
 };
 
 /// Why a written value was refused: the message, and a help line saying how to fix it when

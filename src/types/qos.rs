@@ -120,6 +120,20 @@ word_enum!(
 );
 
 word_enum!(
+    /// `spanning-tree port type`: how a port takes part in rapid spanning tree (Onyx User
+    /// Manual, Spanning Tree: `edge` forwards at once, `network` blocks without BPDUs,
+    /// `normal` is the default; OS10 has `edge` only). Default: normal.
+    StpPortType, "spanning-tree port type", { Edge => "edge", Network => "network", Normal => "normal" }
+);
+
+word_enum!(
+    /// `spanning-tree guard`: root guard keeps the port from becoming a root port, loop guard
+    /// blocks it when its BPDUs stop (Onyx User Manual, Spanning Tree; OS10 `spanning-tree
+    /// guard {loop | root | none}`). Default: none.
+    StpGuard, "spanning-tree guard", { Root => "root", Loop => "loop", None => "none" }
+);
+
+word_enum!(
     /// Port speed as Onyx spells it in `speed 40G force`.
     Speed, "speed", {
         G1 => "1G", G10 => "10G", G25 => "25G", G40 => "40G", G50 => "50G", G56 => "56G",

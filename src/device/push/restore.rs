@@ -196,6 +196,10 @@ fn restore_interface(cur: &mut Interface, b: &Interface, p: &Interface) {
         address,
         ipl,
         ipl_peer,
+        stp_type,
+        bpduguard,
+        stp_guard,
+        lacp_individual,
     } = b;
     macro_rules! back {
         ($($field:ident),*) => {$(
@@ -220,7 +224,11 @@ fn restore_interface(cur: &mut Interface, b: &Interface, p: &Interface) {
         routed,
         address,
         ipl,
-        ipl_peer
+        ipl_peer,
+        stp_type,
+        bpduguard,
+        stp_guard,
+        lacp_individual
     );
     put_back(&mut cur.ecn, ecn, &p.ecn);
     put_back(&mut cur.ets, ets, &p.ets);

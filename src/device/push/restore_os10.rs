@@ -125,6 +125,9 @@ fn interface(cur: &mut Interface, b: &Interface, p: &Interface) {
         qos_map: _,
         trust_map: _,
         vlt_port_channel: _,
+        bpduguard: _,
+        stp_guard: _,
+        stp_type: _,
         // The lines the model does not know: a plan never types them.
         extras: _,
     } = b;
@@ -153,7 +156,10 @@ fn interface(cur: &mut Interface, b: &Interface, p: &Interface) {
         ets,
         qos_map,
         trust_map,
-        vlt_port_channel
+        vlt_port_channel,
+        bpduguard,
+        stp_guard,
+        stp_type
     );
 }
 

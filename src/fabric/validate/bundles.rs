@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::{Lacp, Peer, PortSettings};
 use super::mlag::Pair;
-use super::{Cx, Pending, SetAt, describe_ports};
+use super::{At, Cx, Pending, SetAt, describe_ports};
 use crate::diag::{Diagnostic, Span};
 use crate::types::{Port, choose};
 
@@ -34,9 +34,64 @@ pub(super) fn lacp_mode(s: &str) -> Result<Lacp, crate::types::Invalid> {
     )
 }
 
+/// What a port-map entry says of the bundle its ports join, each where it is written.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BundleKeys {
+    /// `lacp_individual`.
+    pub(super) individual: Option<At<bool>>,
+    /// `bundle_description`.
+    pub(super) description: Option<At<String>>,
+}
+
+impl BundleKeys {
+    fn individual(k: Option<&BundleKeys>) -> bool {
+        k.and_then(|k| k.individual.as_ref()).is_some_and(|x| x.0)
+    }
+
+    fn description(k: Option<&BundleKeys>) -> Option<&String> {
+        k.and_then(|k| k.description.as_ref()).map(|x| &x.0)
+    }
+}
+
+/// `lacp_individual` and `bundle_description` on ports that join no bundle (E118), one
+/// diagnostic per key written, listing its ports.
+fn stray_keys(cx: &mut Cx, name: &str, p: &Pending) {
+    let mut stray: BTreeMap<(Span, &str), Vec<Port>> = BTreeMap::new();
+    for (port, k) in &p.bundle_keys {
+        if p.switch.ports.get(port).is_some_and(|s| s.bundle.is_some()) {
+            continue;
+        }
+        let written = [
+            ("lacp_individual", k.individual.as_ref().map(|x| x.1)),
+            ("bundle_description", k.description.as_ref().map(|x| x.1)),
+        ];
+        for (key, at) in written {
+            if let Some(at) = at {
+                stray.entry((at, key)).or_default().push(*port);
+            }
+        }
+    }
+    for ((at, key), ports) in stray {
+        cx.push(
+            Diagnostic::error(
+                "E118",
+                format!(
+                    "`{key}` on {} of `{name}`, which join no bundle",
+                    describe_ports(&ports)
+                ),
+            )
+            .at(at, "a bundle's key")
+            .help(
+                "give the ports `mlag: N` or `lag: N` (or a `role: lag` link), or remove the key",
+            ),
+        );
+    }
+}
+
 /// Port-channels and MLAG port-channels: members agree and reach one device, the bundle
-/// takes their L2 and QoS settings; an MLAG port-channel is on a pair's switch, and both
-/// switches agree on it.
+/// takes their L2, QoS and spanning-tree settings and what their entries say of it
+/// (`lacp_individual`, `bundle_description`); an MLAG port-channel is on a pair's switch, and
+/// both switches agree on it.
 pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair]) {
     one_device(cx, pending, pairs);
     let empty_at = |cx: &Cx| Span {
@@ -45,6 +100,7 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
         end: 0,
     };
     for (name, p) in pending.iter_mut() {
+        stray_keys(cx, name, p);
         let mut groups: BTreeMap<(bool, u16), Vec<(Port, PortSettings)>> = BTreeMap::new();
         for (port, s) in &p.switch.ports {
             if let Some(b) = s.bundle {
@@ -81,10 +137,19 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
                     && a.vlan == b.vlan
                     && a.trunk == b.trunk
                     && a.bundle.map(|b| b.lacp) == b.bundle.map(|b| b.lacp)
+                    && a.stp == b.stp
             };
+            let keys = |port: &Port| p.bundle_keys.get(port);
+            let first_port = members[0].0;
             let odd: Vec<Port> = members
                 .iter()
-                .filter(|(_, s)| !same(first, s))
+                .filter(|(port, s)| {
+                    !same(first, s)
+                        || BundleKeys::individual(keys(port))
+                            != BundleKeys::individual(keys(&first_port))
+                        || BundleKeys::description(keys(port))
+                            != BundleKeys::description(keys(&first_port))
+                })
                 .map(|(port, _)| *port)
                 .collect();
             if !odd.is_empty() {
@@ -92,7 +157,7 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
                     Diagnostic::error(
                         "E118",
                         format!(
-                            "members of {}port-channel {id} on `{name}` disagree: {} {} from {} (speed, MTU, QoS, VLANs or LACP mode)",
+                            "members of {}port-channel {id} on `{name}` disagree: {} {} from {} (speed, MTU, QoS, VLANs, LACP mode, spanning tree, `lacp_individual` or `bundle_description`)",
                             if mlag { "MLAG " } else { "" },
                             describe_ports(&odd),
                             if odd.len() == 1 { "differs" } else { "differ" },
@@ -113,12 +178,15 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
                 ecn: first.ecn,
                 ets: first.ets,
                 pfc: first.pfc,
-                description: None,
+                description: BundleKeys::description(keys(&first_port)).cloned(),
                 peer: first.peer.clone(),
                 profile: first.profile.clone(),
                 address: None,
                 bundle: None,
                 trunk: first.trunk.clone(),
+                stp: first.stp,
+                unused: false,
+                lacp_individual: BundleKeys::individual(keys(&first_port)),
             };
             p.switch.bundles.insert((mlag, id), settings);
         }
@@ -223,6 +291,20 @@ fn differences(x: &PortSettings, y: &PortSettings, ax: SetAt, ay: SetAt) -> Vec<
         format!("{:?}", y.ets),
         ax.ets,
         ay.ets,
+    );
+    check(
+        "spanning tree",
+        format!("{:?}", x.stp),
+        format!("{:?}", y.stp),
+        None,
+        None,
+    );
+    check(
+        "`lacp_individual`",
+        on(x.lacp_individual),
+        on(y.lacp_individual),
+        None,
+        None,
     );
     out
 }

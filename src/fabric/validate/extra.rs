@@ -116,6 +116,13 @@ pub(super) fn modeled_by_the_format(cmd: &crate::onyx::Command) -> Option<&'stat
             I::PfcMode(_) => "`pfc`",
             I::Routed(_) | I::Address(_) | I::NoAddress => "a routed link, or a port's `address`",
             I::Ipl(_) | I::NoIpl(_) | I::IplPeer(..) | I::NoIplPeer(_) => "`mlag`",
+            I::StpPortType(_)
+            | I::NoStpPortType
+            | I::Bpduguard(_)
+            | I::NoBpduguard
+            | I::StpGuard(_)
+            | I::NoStpGuard => "`stp` (and `host_ports`)",
+            I::LacpIndividual(_) => "`lacp_individual` on the bundle's members",
             I::Create | I::AllowedVlan(..) | I::ChannelGroup(_) | I::NoChannelGroup { .. } => {
                 return None;
             }

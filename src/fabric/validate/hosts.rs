@@ -110,6 +110,21 @@ pub(super) fn port_entry(
             p.addresses.insert(ports[0], (net, cx.span(a)));
         }
     }
+    let keys = super::bundles::BundleKeys {
+        individual: entry
+            .lacp_individual
+            .as_ref()
+            .map(|v| (*v.get(), cx.span(v))),
+        description: entry.bundle_description.as_ref().and_then(|d| {
+            let text = cx.text(d, "bundle description", 64)?;
+            Some((text, cx.span(d)))
+        }),
+    };
+    if keys.individual.is_some() || keys.description.is_some() {
+        for port in ports {
+            p.bundle_keys.insert(*port, keys.clone());
+        }
+    }
     if let (Some(m), Some(l)) = (&entry.mlag, &entry.lag) {
         cx.push(
             Diagnostic::error("E118", "a port joins one bundle: `mlag` or `lag`, not both")

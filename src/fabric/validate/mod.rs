@@ -82,8 +82,9 @@ use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
-    Priority, Release, RoceMode, Speed, Split, SwitchportMode, TcMap, TrafficClass, Trust, Vlan,
-    check_pool_name, choose, cli_text, describe_char, did_you_mean, parse_port_range,
+    Priority, Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap,
+    TrafficClass, Trust, Vlan, check_pool_name, choose, cli_text, describe_char, did_you_mean,
+    parse_port_range,
 };
 
 /// A value and where it was written.
@@ -103,6 +104,7 @@ mod mlag;
 mod network;
 mod nics;
 mod path_mtu;
+mod policies;
 mod port_groups;
 mod ports;
 mod preset;
@@ -129,6 +131,11 @@ struct Pending {
     bundles: BTreeMap<Port, At<super::Bundle>>,
     /// Where each resolved port's peer is written (the port map's `peer`, or a link's end).
     peers: BTreeMap<Port, Span>,
+    /// What a port-map entry says of the bundle its ports join (`lacp_individual`,
+    /// `bundle_description`), checked against the bundle once it is known.
+    bundle_keys: BTreeMap<Port, bundles::BundleKeys>,
+    /// The switch's port policies (`host_ports`, `unused_ports`).
+    policies: policies::Policies,
     /// What the switch's QoS implies for every port (a preset's settings, PFC mode by
     /// default), beneath `port_defaults`.
     implied: Layer,
@@ -167,6 +174,9 @@ struct Layer {
     description: Option<At<String>>,
     ecn: BTreeMap<TrafficClass, At<Ecn>>,
     ets: BTreeMap<TrafficClass, At<Ets>>,
+    stp_type: Option<At<StpPortType>>,
+    stp_bpduguard: Option<At<bool>>,
+    stp_guard: Option<At<StpGuard>>,
 }
 
 /// The VLANs a port's `vlans` lists, each where it is written; printed as written in a
@@ -215,6 +225,9 @@ macro_rules! each_scalar {
         $m!(pfc);
         $m!(auto_description);
         $m!(description);
+        $m!(stp_type);
+        $m!(stp_bpduguard);
+        $m!(stp_guard);
     };
 }
 
@@ -238,7 +251,9 @@ impl Layer {
         }
         macro_rules! merge {
             ($f:ident) => {
-                pick(stringify!($f), &mut self.$f, &other.$f, conflicts);
+                // `stp_type` is written `stp.type`.
+                let key = stringify!($f).replacen("stp_", "stp.", 1);
+                pick(&key, &mut self.$f, &other.$f, conflicts);
             };
         }
         each_scalar!(merge);
@@ -502,6 +517,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             addresses: BTreeMap::new(),
             bundles: BTreeMap::new(),
             peers: BTreeMap::new(),
+            bundle_keys: BTreeMap::new(),
+            policies: policies::policies(&mut cx, raw, sw),
             implied,
             index,
             l3_mtu: BTreeMap::new(),
@@ -595,7 +612,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 || entry.description.is_some()
                 || entry.address.is_some()
                 || entry.mlag.is_some()
-                || entry.lag.is_some();
+                || entry.lag.is_some()
+                || entry.lacp_individual.is_some()
+                || entry.bundle_description.is_some();
             // A split-only entry had its split checked in pass 1, lanes taken included.
             let split_only = entry.split.is_some() && !has_settings;
             let none = BTreeMap::new();
@@ -823,6 +842,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         };
         for port in ports {
             let claims = p.claims.get(&port).map_or(&[][..], |v| v.as_slice());
+            // No entry, link or peer names it (`unused_ports`).
+            let unused = claims.is_empty();
             let mut conflicts = Vec::new();
             let mut profile: Option<&At<String>> = None;
             let mut peer: Option<&At<Peer>> = None;
@@ -1041,7 +1062,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 PortSettings {
                     speed: speed.map(|x| x.0),
                     mtu: mtu.map(|x| x.0),
-                    shutdown: first!(shutdown).is_some_and(|x| x.0),
+                    shutdown: (unused && p.policies.unused_shutdown)
+                        || first!(shutdown).is_some_and(|x| x.0),
                     switchport,
                     vlan: vlan.map(|x| x.0),
                     trust: trust.map(|x| x.0),
@@ -1057,6 +1079,13 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                     address: None,
                     bundle: None,
                     trunk: vlans.map(|x| x.0.0.keys().copied().collect()),
+                    stp: crate::fabric::PortStp {
+                        port_type: first!(stp_type).map(|x| x.0),
+                        bpduguard: first!(stp_bpduguard).map(|x| x.0),
+                        guard: first!(stp_guard).map(|x| x.0),
+                    },
+                    unused,
+                    lacp_individual: false,
                 },
             );
         }

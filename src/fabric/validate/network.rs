@@ -1,7 +1,8 @@
 //! What joins switches into one network, checked and derived once for every OS, after every
 //! port is resolved: [`resolve`] runs the passes in order (MLAG pairs, link roles, host
-//! ports, routed ports, the routed underlay, bundles, the L2 topology), each in its own file
-//! beside this one; and the readers of written addresses and pools they share.
+//! ports, routed ports, the routed underlay, the host-port default, bundles, the L2
+//! topology), each in its own file beside this one; and the readers of written addresses and
+//! pools they share.
 //!
 //! Diagnostic codes E110-E126 and W008, each at the places involved (both ends of a link);
 //! failure detection (BFD, BGP timers) in `detection`.
@@ -126,6 +127,7 @@ pub(super) fn resolve(
     }
     routed_ports(cx, pending, &routed);
     underlay(cx, raw, pending, &routed);
+    super::policies::host_ports(pending);
     bundles(cx, pending, &pairs);
     l2_topology(cx, pending, links, &broken, &pairs);
 }

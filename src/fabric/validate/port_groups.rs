@@ -83,6 +83,9 @@ pub(super) fn settle(
             if let Some(b) = p.bundles.remove(&from) {
                 p.bundles.entry(to).or_insert(b);
             }
+            if let Some(k) = p.bundle_keys.remove(&from) {
+                p.bundle_keys.entry(to).or_insert(k);
+            }
             renames.insert((name.clone(), from), to);
         }
     }

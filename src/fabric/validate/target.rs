@@ -226,6 +226,7 @@ pub(super) fn foreign_keys(
                     "not yet compiled for OS10 (`spanning-tree disable`); OS10 runs RPVST+ by default, which `stp: on` keeps",
                 ));
             }
+            stp_foreign(cx, raw, sw, &mut found);
             os10_ecn(cx, raw, sw, &mut found);
         }
         Os::Onyx => {
@@ -317,6 +318,50 @@ fn os10_ecn(
                 ));
             }
         }
+    }
+}
+
+/// One port setting as `port_defaults`, the profiles and the switch's port entries write it.
+fn written<'a, T: 'a>(
+    raw: &'a RawFabric,
+    sw: &'a super::super::raw::RawSwitch,
+    setting: impl Fn(&'a RawSettings) -> Option<&'a T>,
+    entry: impl Fn(&'a RawPort) -> Option<&'a T>,
+) -> impl Iterator<Item = &'a T> {
+    let profiles = raw.profiles.iter().flat_map(|p| p.0.iter().map(|(_, s)| s));
+    let entries = sw.ports.iter().flat_map(|p| p.0.iter().map(|(_, e)| e));
+    raw.port_defaults
+        .iter()
+        .chain(profiles)
+        .filter_map(setting)
+        .chain(entries.filter_map(entry))
+}
+
+/// What of spanning tree and bundles an OS10 switch has no line for: the `network` port type
+/// (OS10's port type is `edge` alone, Dell OS10 user guide, "Configure EdgePort") and
+/// `lacp_individual` (not compiled for OS10).
+fn stp_foreign<'a>(
+    cx: &Cx,
+    raw: &'a RawFabric,
+    sw: &'a super::super::raw::RawSwitch,
+    found: &mut Vec<(&'static str, Span, &'static str)>,
+) {
+    let types = written(raw, sw, |s| s.stp.as_ref(), |e| e.stp.as_ref());
+    let types = types.filter_map(|s| s.kind.as_ref());
+    for v in types.filter(|v| v.get().eq_ignore_ascii_case("network")) {
+        found.push((
+            "stp.type: network",
+            cx.span(v),
+            "an Onyx port type; OS10's spanning-tree port type is `edge` alone",
+        ));
+    }
+    let entries = sw.ports.iter().flat_map(|p| p.0.iter().map(|(_, e)| e));
+    for v in entries.filter_map(|e| e.lacp_individual.as_ref()) {
+        found.push((
+            "lacp_individual",
+            cx.span(v),
+            "Onyx's `lacp-individual enable force`, not yet compiled for OS10",
+        ));
     }
 }
 

@@ -347,6 +347,17 @@ impl Cx {
                 l.ets.insert(t, (x, at));
             }
         }
+        if let Some(stp) = &s.stp {
+            if let Some(v) = &stp.kind {
+                l.stp_type = at!(v, self.word(v, StpPortType::parse));
+            }
+            if let Some(v) = &stp.bpduguard {
+                l.stp_bpduguard = Some((*v.get(), self.span(v)));
+            }
+            if let Some(v) = &stp.guard {
+                l.stp_guard = at!(v, self.word(v, StpGuard::parse));
+            }
+        }
         l
     }
 }

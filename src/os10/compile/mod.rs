@@ -107,6 +107,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
             None => {
                 l2(s, &mut e);
                 qos.port(iface, s, &mut e);
+                stp(s, &mut e);
             }
         }
         interfaces.insert(iface, e);
@@ -126,6 +127,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
         };
         l2(s, &mut e);
         qos.port(iface, s, &mut e);
+        stp(s, &mut e);
         interfaces.insert(iface, e);
     }
     // The MLAG pair's IPL VLAN is Onyx's; OS10's VLTi needs none.
@@ -217,6 +219,19 @@ pub fn compile_switch(sw: &Switch) -> Config {
 
 /// A port's VLANs: OS10 prints the access VLAN explicitly (`switchport access vlan 1`, the
 /// TOR capture); a trunk's tagged VLANs as `switchport trunk allowed vlan`.
+/// A port's or port-channel's spanning tree, as the AzureStack TOR prints it on its host
+/// ports (`spanning-tree bpduguard enable`, `spanning-tree port type edge`); none on a routed
+/// port. The validation refuses `network`, which OS10 has not (E073).
+fn stp(s: &PortSettings, e: &mut Interface) {
+    if s.address.is_some() {
+        return;
+    }
+    let p = s.stp.printed();
+    e.bpduguard = p.bpduguard;
+    e.stp_guard = p.guard;
+    e.stp_type = p.port_type;
+}
+
 fn l2(s: &PortSettings, e: &mut Interface) {
     if s.address.is_some() {
         e.routed = true;

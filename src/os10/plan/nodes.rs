@@ -154,6 +154,23 @@ pub(super) fn interface_nodes(e: &Interface) -> Vec<Node> {
             .map(|(k, n)| format!("trust-map {} {n}", k.word())),
     );
     push(
+        Field::StpBpduguard,
+        e.bpduguard.map(|on| {
+            format!(
+                "spanning-tree bpduguard {}",
+                if on { "enable" } else { "disable" }
+            )
+        }),
+    );
+    push(
+        Field::StpGuard,
+        e.stp_guard.map(|g| format!("spanning-tree guard {g}")),
+    );
+    push(
+        Field::StpPortType,
+        e.stp_type.map(|t| format!("spanning-tree port type {t}")),
+    );
+    push(
         Field::VltPortChannel,
         e.vlt_port_channel.map(|n| format!("vlt-port-channel {n}")),
     );

@@ -113,6 +113,9 @@ fn same_settings(a: &Interface, b: &Interface) -> bool {
         qos_map,
         trust_map,
         vlt_port_channel,
+        bpduguard,
+        stp_guard,
+        stp_type,
         extras: _,
     } = a;
     *description == b.description
@@ -132,6 +135,9 @@ fn same_settings(a: &Interface, b: &Interface) -> bool {
         && *qos_map == b.qos_map
         && *trust_map == b.trust_map
         && *vlt_port_channel == b.vlt_port_channel
+        && *bpduguard == b.bpduguard
+        && *stp_guard == b.stp_guard
+        && *stp_type == b.stp_type
 }
 
 /// The interfaces whose lines in [`target`] differ from the running ones: those a plan
