@@ -166,13 +166,14 @@ fn ansible_onyx_modules_configure_the_lab_once() {
     let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
     let (host, port) = address(&state);
     // Host keys checked against the lab's own: paramiko reads ~/.ssh/known_hosts (HOME is
-    // the scratch folder).
+    // the scratch folder). network_cli's 30 s command timeout is raised: on a loaded 2-core
+    // machine a module's `show` once came back as a failed command (None) mid-suite.
     std::fs::create_dir_all(state.join(".ssh")).unwrap();
     std::fs::copy(state.join("known_hosts"), state.join(".ssh/known_hosts")).unwrap();
     std::fs::write(
         state.join("inventory.ini"),
         format!(
-            "[switches]\nsw ansible_host={host} ansible_port={port}\n\n[switches:vars]\nansible_connection=ansible.netcommon.network_cli\nansible_network_os=mellanox.onyx.onyx\nansible_user=admin\nansible_password=admin\nansible_become=yes\nansible_become_method=enable\n"
+            "[switches]\nsw ansible_host={host} ansible_port={port}\n\n[switches:vars]\nansible_connection=ansible.netcommon.network_cli\nansible_network_os=mellanox.onyx.onyx\nansible_user=admin\nansible_password=admin\nansible_become=yes\nansible_become_method=enable\nansible_command_timeout=120\nansible_connect_timeout=120\n"
         ),
     )
     .unwrap();
