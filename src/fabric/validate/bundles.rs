@@ -278,27 +278,9 @@ fn differences(x: &PortSettings, y: &PortSettings, ax: SetAt, ay: SetAt) -> Vec<
     check("PFC mode", on(x.pfc), on(y.pfc), ax.pfc, ay.pfc);
     let trust = |s: &PortSettings| s.trust.map_or("unset".to_string(), |t| t.to_string());
     check("trust", trust(x), trust(y), ax.trust, ay.trust);
-    check(
-        "ECN",
-        format!("{:?}", x.ecn),
-        format!("{:?}", y.ecn),
-        ax.ecn,
-        ay.ecn,
-    );
-    check(
-        "ETS",
-        format!("{:?}", x.ets),
-        format!("{:?}", y.ets),
-        ax.ets,
-        ay.ets,
-    );
-    check(
-        "spanning tree",
-        format!("{:?}", x.stp),
-        format!("{:?}", y.stp),
-        None,
-        None,
-    );
+    check("ECN", by_class(&x.ecn), by_class(&y.ecn), ax.ecn, ay.ecn);
+    check("ETS", by_class(&x.ets), by_class(&y.ets), ax.ets, ay.ets);
+    check("spanning tree", stp_of(x), stp_of(y), None, None);
     check(
         "`lacp_individual`",
         on(x.lacp_individual),
@@ -307,6 +289,37 @@ fn differences(x: &PortSettings, y: &PortSettings, ax: SetAt, ay: SetAt) -> Vec<
         None,
     );
     out
+}
+
+/// A per-class setting for a message: `TC 3 strict, TC 0 50`, or `none`.
+fn by_class<T: std::fmt::Display + Copy>(m: &crate::types::TcMap<T>) -> String {
+    let parts: Vec<String> = m.iter().map(|(tc, v)| format!("TC {tc} {v}")).collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A bundle's spanning tree for a message: `edge, BPDU guard`, or `none`.
+fn stp_of(s: &PortSettings) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = s.stp.port_type {
+        parts.push(format!("{t}"));
+    }
+    match s.stp.bpduguard {
+        Some(true) => parts.push("BPDU guard".to_string()),
+        Some(false) => parts.push("no BPDU guard".to_string()),
+        None => {}
+    }
+    if let Some(g) = s.stp.guard {
+        parts.push(format!("{g} guard"));
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// A bundle's VLANs for a message: `access 10`, `trunk 10,20`.
