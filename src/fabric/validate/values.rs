@@ -94,9 +94,16 @@ impl Cx {
         }
     }
 
-    /// Text printed into a CLI line; unsafe → E024.
-    pub(super) fn text(&mut self, v: &Sp<String>, what: &str, max: usize) -> Option<String> {
-        match cli_text::check(v.get(), max) {
+    /// A string a switch is given, checked by the rule of `field` on each of `oses` that
+    /// prints it (`fabric::strings`); refused → E024 at the value, naming it `what`.
+    pub(super) fn text(
+        &mut self,
+        v: &Sp<String>,
+        what: &str,
+        field: Field,
+        oses: &[crate::fabric::Os],
+    ) -> Option<String> {
+        match strings::check(oses, field, v.get()) {
             Ok(()) => Some(v.get().clone()),
             Err(e) => {
                 let at = self.span(v);
