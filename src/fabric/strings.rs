@@ -92,19 +92,19 @@ pub const ONYX: &[Rule] = &[
         field: Field::VlanName,
         alphabet: Alphabet::Text(&[]),
         max: 32,
-        source: "UNCONFIRMED length; printed quoted from 3.9 (`vlan 2 name \"RVR_NMN\"`, CSM capture)",
+        source: "UNCONFIRMED length; printed quoted from 3.9 (`vlan 4000 name \"MLAG\"`, CSM spine capture)",
     },
     Rule {
         field: Field::MlagDomain,
         alphabet: Alphabet::Word("-_"),
         max: 32,
-        source: "UNCONFIRMED alphabet and length: printed bare as one word (`mlag-vip neo-mlag-vip-4094 ip …`, Ansible's `onyx_mlag_vip` `ansible_test_group`, prompts `[mlag-domain: master]`, `[my-vip: master]`); none has another character",
+        source: "UNCONFIRMED alphabet and length: printed bare as one word (`mlag-vip neo-mlag-vip-4094 ip …`, Ansible's `onyx_mlag_vip` `ansible_test_group`, prompts `[rocket-mlag-domain: master]`, `[MLNX01: standby]`, `[my-vip: master]`); none has another character",
     },
     Rule {
         field: Field::PoolName,
         alphabet: Alphabet::Word("-_"),
         max: 20,
-        source: "the manual's `traffic pool <name>`: at most 20 characters; letters, digits, `-`, `_` UNCONFIRMED beyond the captures' names",
+        source: "`traffic pool <name>`: a string of up to 20 characters (`onyx-cli.md` §a.2, NVIDIA's switch buffer guide); letters, digits, `-`, `_` UNCONFIRMED beyond the captures' names (`check_pool_name`)",
     },
     Rule {
         field: Field::LicenseKey,

@@ -84,7 +84,7 @@ use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
     Priority, Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap,
-    TrafficClass, Trust, Vlan, check_pool_name, choose, cli_text, describe_char, did_you_mean,
+    TrafficClass, Trust, Vlan, check_pool_name, choose, describe_char, did_you_mean,
     parse_port_range,
 };
 
