@@ -119,6 +119,32 @@ fn compile_refuses_an_invalid_fabric_and_writes_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A string a switch would misread (an MLAG domain of several words, one with `;`) is
+/// refused at its line by `validate`, `compile` and `push` alike: exit 1 (an invalid fabric),
+/// nothing compiled, nothing sent.
+#[test]
+fn an_injected_mlag_domain_is_refused_before_anything_is_written() {
+    for fixture in ["mlag_domain_command_injection", "mlag_domain_two_words"] {
+        let file = root().join(format!("tests/fixtures/invalid/{fixture}.yaml"));
+        let file = file.to_str().unwrap();
+        let (code, _, err) = fabric(&["validate", file], root());
+        assert_eq!(code, 1, "{err}");
+        assert!(err.starts_with("error[E024]: MLAG domain name"), "{err}");
+        assert!(err.contains(&format!("{fixture}.yaml:")), "{err}");
+        let dir = temp(fixture);
+        let (code, _, err) = fabric(&["compile", "--out", dir.to_str().unwrap(), file], root());
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        let (code, out, err) = fabric(&["push", "--dry-run", file], root());
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("error[E024]") && !out.contains("mlag-vip"),
+            "{out}{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn templates_can_be_overridden_and_stay_strict() {
     let dir = temp("templates");

@@ -157,6 +157,44 @@ const SLIPS: &[Slip] = &[
         line: "qos: { pfc: false }",
         most: 1,
     },
+    // Strings a switch is given, each by its OS's rule (`fabric::strings`): an MLAG domain
+    // is one bare word on Onyx's `mlag-vip` line; OS10 refuses `!` and `#` in text.
+    Slip {
+        name: "mlag-domain-command",
+        fabric: "vsphere-mlag.yaml",
+        old: "domain: vsphere-mlag ",
+        new: "domain: \"x; no lldp\" ",
+        code: "E024",
+        line: "domain: \"x; no lldp\"",
+        most: 1,
+    },
+    Slip {
+        name: "mlag-domain-words",
+        fabric: "vsphere-mlag.yaml",
+        old: "domain: vsphere-mlag ",
+        new: "domain: no shutdown ",
+        code: "E024",
+        line: "domain: no shutdown",
+        most: 1,
+    },
+    Slip {
+        name: "os10-switch-vlan-name",
+        fabric: "gpu-pod.yaml",
+        old: "name: rail0-os10,",
+        new: "name: \"rail0 #os10\",",
+        code: "E024",
+        line: "rail0 #os10",
+        most: 1,
+    },
+    Slip {
+        name: "fabric-vlan-name-on-os10",
+        fabric: "vcf-bitfusion.yaml",
+        old: "{ id: 10, name: mgmt }",
+        new: "{ id: 10, name: \"mgmt!\" }",
+        code: "E024",
+        line: "mgmt!",
+        most: 1,
+    },
 ];
 
 #[test]

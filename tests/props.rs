@@ -4,9 +4,13 @@
 //! ports and QoS, VLANs, routing (`ip routing`, ECMP hashing, routed ports and addresses,
 //! loopbacks, `protocol bgp` and the BGP instance), bundles (`lacp`, port-channels and their
 //! members) and MLAG (`protocol mlag`, the peer link, system MAC, VIP, `mlag shutdown`).
+//! Strings a user writes: every one a kind's rule (`fabric::strings`) takes compiles and reads
+//! back equal on each OS that prints it; every one it refuses is one error at its line.
 
 use std::net::Ipv4Addr;
 
+use fabric::fabric::Os;
+use fabric::fabric::strings as rules;
 use fabric::onyx::command::{
     AllowedVlan, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LacpMode, LoadSharing,
     Protocol, SpeedSetting,
@@ -545,5 +549,288 @@ proptest! {
             };
             prop_assert_eq!(read, Some(want), "{}", yaml);
         }
+    }
+}
+
+/// Where a string of each kind is written in a fabric file, on either OS (`fabric::strings`).
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Hostname,
+    Description,
+    BundleDescription,
+    FabricVlanName,
+    SwitchVlanName,
+    MlagDomain,
+    PoolName,
+    LicenseKey,
+}
+
+impl Place {
+    /// The kind of string it is, and the OSes that print it.
+    fn kind(self) -> (rules::Field, &'static [Os]) {
+        use rules::Field as F;
+        const BOTH: &[Os] = &[Os::Onyx, Os::Os10];
+        const ONYX: &[Os] = &[Os::Onyx];
+        match self {
+            Place::Hostname => (F::Hostname, BOTH),
+            Place::Description => (F::Description, BOTH),
+            Place::BundleDescription => (F::Description, BOTH),
+            Place::FabricVlanName | Place::SwitchVlanName => (F::VlanName, BOTH),
+            Place::MlagDomain => (F::MlagDomain, ONYX),
+            Place::PoolName => (F::PoolName, ONYX),
+            Place::LicenseKey => (F::LicenseKey, ONYX),
+        }
+    }
+}
+
+const PLACES: &[Place] = &[
+    Place::Hostname,
+    Place::Description,
+    Place::BundleDescription,
+    Place::FabricVlanName,
+    Place::SwitchVlanName,
+    Place::MlagDomain,
+    Place::PoolName,
+    Place::LicenseKey,
+];
+
+/// A place and an OS that prints it.
+fn place_on() -> impl Strategy<Value = (Place, Os)> {
+    proptest::sample::select(PLACES.to_vec()).prop_flat_map(|p| {
+        proptest::sample::select(p.kind().1.to_vec()).prop_map(move |os| (p, os))
+    })
+}
+
+/// A string the rule takes, made from the rule itself: words of its alphabet, as long as it
+/// allows.
+fn accepted(r: &'static rules::Rule) -> BoxedStrategy<String> {
+    let chars = |also: &str| -> Vec<char> {
+        ('0'..='9')
+            .chain('A'..='Z')
+            .chain('a'..='z')
+            .chain(also.chars())
+            .collect()
+    };
+    let word = |set: Vec<char>, n: std::ops::RangeInclusive<usize>| {
+        proptest::collection::vec(proptest::sample::select(set), n)
+            .prop_map(|v| v.into_iter().collect::<String>())
+    };
+    match r.alphabet {
+        rules::Alphabet::Text(refused) => {
+            let set: Vec<char> = ('!'..='~')
+                .filter(|c| {
+                    !fabric::types::cli_text::REFUSED
+                        .iter()
+                        .chain(refused)
+                        .any(|(x, _)| x == c)
+                })
+                .collect();
+            let max = r.max;
+            proptest::collection::vec(word(set, 1..=12), 1..8)
+                .prop_map(move |words| {
+                    let mut s = String::new();
+                    for w in words {
+                        if s.len() + w.len() + 1 > max {
+                            break;
+                        }
+                        if !s.is_empty() {
+                            s.push(' ');
+                        }
+                        s.push_str(&w);
+                    }
+                    if s.is_empty() { "x".to_string() } else { s }
+                })
+                .boxed()
+        }
+        rules::Alphabet::Word(also) => word(chars(also), 1..=r.max).boxed(),
+        rules::Alphabet::Label => (
+            word(chars(""), 1..=1),
+            word(chars("-"), 0..=61),
+            word(chars(""), 0..=1),
+        )
+            .prop_map(|(a, b, c)| {
+                if c.is_empty() {
+                    a
+                } else {
+                    format!("{a}{b}{c}")
+                }
+            })
+            .boxed(),
+        rules::Alphabet::Hex => word("0123456789abcdef".chars().collect(), r.max..=r.max).boxed(),
+    }
+}
+
+/// A fabric of one switch of `os` with `value` at `place`.
+fn fabric_at(place: Place, os: Os, value: &str) -> String {
+    // A JSON string is a YAML double-quoted scalar: every byte reaches the value as written.
+    let v = serde_json::to_string(value).unwrap();
+    let (head, model, port) = match os {
+        Os::Onyx => ("onyx: 3.9.3210\n", "SN2100", "1/1"),
+        Os::Os10 => ("os: os10\n", "S5248F-ON", "ethernet1/1/1"),
+    };
+    let (mut name, mut fabric_vlans, mut extra, mut entry) = (
+        "sw1".to_string(),
+        String::new(),
+        String::new(),
+        "{ mtu: 9216 }".to_string(),
+    );
+    match place {
+        Place::Hostname => name = v,
+        Place::Description => entry = format!("{{ description: {v} }}"),
+        Place::BundleDescription => entry = format!("{{ lag: 5, bundle_description: {v} }}"),
+        Place::FabricVlanName => {
+            fabric_vlans = format!("vlans:\n  - {{ id: 10, name: {v} }}\n");
+            entry = "{ vlan: 10 }".to_string();
+        }
+        Place::SwitchVlanName => {
+            extra = format!("    vlans: [{{ id: 10, name: {v} }}]\n");
+            entry = "{ vlan: 10 }".to_string();
+        }
+        Place::MlagDomain => {
+            extra = format!(
+                "    mlag: {{ system_mac: 00:00:5E:00:01:5E, domain: {v}, vip: 10.0.0.10/24, ipl: {{ port_channel: 100, vlan: 4000, address: 10.254.255.1/30, peer: 10.254.255.2 }} }}\n"
+            )
+        }
+        Place::PoolName => {
+            extra = format!(
+                "    qos:\n      pools:\n        {v}: {{ type: lossless, priorities: [3] }}\n"
+            )
+        }
+        Place::LicenseKey => extra = format!("    licenses: [{v}]\n"),
+    }
+    format!(
+        "{head}{fabric_vlans}switches:\n  {name}:\n    model: {model}\n{extra}    ports:\n      {port}: {entry}\n"
+    )
+}
+
+/// The value at `place` as the switch's configuration, rendered and parsed back by our own
+/// parser, holds it (Onyx: printed quoted as 3.9 does, and bare as 3.6 does).
+fn read_back(place: Place, sw: &fabric::fabric::Switch) -> Vec<Option<String>> {
+    match sw.os() {
+        Os::Onyx => {
+            let c = fabric::compile::compile_switch(sw);
+            let renderer = Renderer::embedded().unwrap();
+            [true, false]
+                .into_iter()
+                .map(|quoted| {
+                    let mut shown = c.clone();
+                    shown.quoted = quoted;
+                    let back = parse(&renderer.render(&shown).unwrap()).unwrap();
+                    let iface =
+                        |i: Iface| back.interfaces.get(&i).and_then(|e| e.description.clone());
+                    match place {
+                        Place::Hostname => back.hostname.clone(),
+                        Place::Description => iface(Iface::Ethernet(Port::new(1, 1))),
+                        Place::BundleDescription => iface(Iface::PortChannel(5)),
+                        Place::FabricVlanName | Place::SwitchVlanName => back
+                            .vlans
+                            .get(&Vlan::new(10).unwrap())
+                            .and_then(|v| v.name.clone()),
+                        Place::MlagDomain => back.mlag.vip.clone().map(|(n, _)| n),
+                        Place::PoolName => back.pools.keys().next().cloned(),
+                        Place::LicenseKey => back.licenses.first().cloned(),
+                    }
+                })
+                .collect()
+        }
+        Os::Os10 => {
+            use fabric::os10::{Eth, Iface as I};
+            let c = fabric::os10::compile::compile_switch(sw);
+            let text = fabric::os10::Renderer::embedded()
+                .unwrap()
+                .render(&c)
+                .unwrap();
+            let back = fabric::os10::parse(&text).unwrap();
+            let iface = |i: I| back.interfaces.get(&i).and_then(|e| e.description.clone());
+            vec![match place {
+                Place::Hostname => back.hostname.clone(),
+                Place::Description => iface(I::Ethernet(Eth::new(1))),
+                Place::BundleDescription => iface(I::PortChannel(5)),
+                Place::FabricVlanName | Place::SwitchVlanName => {
+                    iface(I::Vlan(Vlan::new(10).unwrap()))
+                }
+                _ => None,
+            }]
+        }
+    }
+}
+
+/// What is wrong with a refused string: a character the rule may refuse, put somewhere in an
+/// accepted one, or one character too many.
+fn spoiled(good: String, max: usize) -> impl Strategy<Value = String> {
+    let piece = proptest::sample::select(vec![
+        " ", ";", "#", "!", "\n", "\r", "\"", "é", "\u{1}", "\u{1b}", "\t", "?", "|", "\\",
+        "\u{2028}", "  ", "\u{0}",
+    ]);
+    prop_oneof![
+        4 => (piece, 0..=good.len()).prop_map(move |(p, at)| {
+            let mut s = good.clone();
+            s.insert_str(at, p);
+            s
+        }),
+        1 => Just("x".repeat(max + 1)),
+    ]
+}
+
+/// The 1-based line of the primary label of the first error.
+fn error_line(yaml: &str, d: &fabric::diag::Diagnostic) -> usize {
+    let at = d.primary.as_ref().expect("located").span.start;
+    yaml[..at].matches('\n').count() + 1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Every string a kind's rule takes, on each OS that prints it, compiles into a
+    /// configuration our own parser reads back to the same value.
+    #[test]
+    fn accepted_strings_read_back_as_written(
+        (place, os, value) in place_on().prop_flat_map(|(p, os)| {
+            let r = rules::rule(os, p.kind().0).expect("a rule");
+            accepted(r).prop_map(move |v| (p, os, v))
+        }),
+    ) {
+        let (field, _) = place.kind();
+        prop_assert!(rules::check(&[os], field, &value).is_ok(), "{value:?}");
+        let yaml = fabric_at(place, os, &value);
+        let mut sources = fabric::diag::Sources::default();
+        let loaded = fabric::fabric::parse_bytes("f.yaml", yaml.clone().into_bytes(), &mut sources).unwrap();
+        let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+        let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+        prop_assert!(errors.is_empty(), "{yaml}\n{errors:?}");
+        let fab = fab.unwrap();
+        let sw = fab.switches.values().next().unwrap();
+        for read in read_back(place, sw) {
+            prop_assert_eq!(read.as_deref(), Some(value.as_str()), "{}", yaml);
+        }
+    }
+
+    /// A string a kind's rule refuses (a space in a word, `;`, `#`, `!`, a line break, a
+    /// quote, a non-ASCII or control character, one character too many) is one error, at
+    /// the line that writes it, and nothing is compiled.
+    #[test]
+    fn refused_strings_are_one_located_error(
+        (place, os, value) in place_on().prop_flat_map(|(p, os)| {
+            let r = rules::rule(os, p.kind().0).expect("a rule");
+            accepted(r).prop_flat_map(move |v| spoiled(v, r.max)).prop_map(move |v| (p, os, v))
+        }),
+    ) {
+        let (field, _) = place.kind();
+        prop_assume!(rules::check(&[os], field, &value).is_err());
+        let yaml = fabric_at(place, os, &value);
+        let mut sources = fabric::diag::Sources::default();
+        let Ok(loaded) = fabric::fabric::parse_bytes("f.yaml", yaml.clone().into_bytes(), &mut sources) else {
+            // Refused by the YAML reader (a NUL byte), located there.
+            return Ok(());
+        };
+        let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+        let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+        prop_assert!(fab.is_none(), "{yaml}");
+        prop_assert_eq!(errors.len(), 1, "{}\n{:?}", yaml, errors);
+        let want = if matches!(place, Place::Hostname) { "E022" } else { "E024" };
+        prop_assert_eq!(errors[0].code, want, "{}", yaml);
+        let v = serde_json::to_string(&value).unwrap();
+        let line = yaml.lines().position(|l| l.contains(&v)).unwrap() + 1;
+        prop_assert_eq!(error_line(&yaml, errors[0]), line, "{}", yaml);
     }
 }

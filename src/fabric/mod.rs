@@ -17,6 +17,7 @@ pub mod inventory;
 pub mod load;
 pub mod meaning;
 pub mod raw;
+pub mod strings;
 pub mod validate;
 
 pub use inventory::Inventory;

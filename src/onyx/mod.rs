@@ -122,6 +122,10 @@ pub const UNCONFIRMED: &[(&str, &str)] = &[
         "the MLNX-OS manual names normal the port type a port has unless configured; no capture prints a `normal` line or a `no` form",
     ),
     (
+        "what a description, VLAN name, MLAG domain name and license key may hold, and how long each may be (`fabric::strings::ONYX`, the rows whose source says UNCONFIRMED); an MLAG domain name is one word of letters, digits, `-`, `_`",
+        "the manual says \"a string\" and gives no alphabet or length; every captured domain name (`neo-mlag-vip-4094`, `mlag-domain`, `my-vip`, Ansible's `ansible_test_group`) is such a word, and it is printed bare, so a space would end it",
+    ),
+    (
         "`no lacp-individual enable force` takes it back",
         "Cray's CSM spines print only the positive form; the negation follows the `no … force` forms the captures show elsewhere",
     ),

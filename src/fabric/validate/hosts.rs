@@ -8,7 +8,7 @@ use super::super::raw::{RawPort, RawSwitch, Sp};
 use super::super::{Bundle, Gateway, Lacp};
 use super::bundles::{channel_id, lacp_mode};
 use super::network::host_address;
-use super::{At, Cx, Pending};
+use super::{At, Cx, Field, Pending};
 use crate::diag::{Diagnostic, Span};
 use crate::types::{Port, Vlan};
 
@@ -38,7 +38,11 @@ pub(super) fn switch_vlans(
             );
             continue;
         }
-        let name = v.name.as_ref().and_then(|n| cx.text(n, "VLAN name", 32));
+        let os = [p.switch.os()];
+        let name = v
+            .name
+            .as_ref()
+            .and_then(|n| cx.text(n, "VLAN name", Field::VlanName, &os));
         if let (Some(n), Some((Some(fname), fat))) = (&name, fabric.get(&id))
             && n != fname
         {
@@ -110,13 +114,14 @@ pub(super) fn port_entry(
             p.addresses.insert(ports[0], (net, cx.span(a)));
         }
     }
+    let os = [p.switch.os()];
     let keys = super::bundles::BundleKeys {
         individual: entry
             .lacp_individual
             .as_ref()
             .map(|v| (*v.get(), cx.span(v))),
         description: entry.bundle_description.as_ref().and_then(|d| {
-            let text = cx.text(d, "bundle description", 64)?;
+            let text = cx.text(d, "bundle description", Field::Description, &os)?;
             Some((text, cx.span(d)))
         }),
     };

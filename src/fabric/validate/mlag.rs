@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 use super::super::Mlag;
+use super::super::Os;
 use super::super::raw::{RawFabric, Sp};
 use super::bundles::channel_id;
 use super::network::{host_address, pool};
-use super::{Cx, Pending};
+use super::{Cx, Field, Pending};
 use crate::diag::{Diagnostic, Span};
 use crate::types::{Hostname, Ipv4Net, Mac, Vlan};
 
@@ -36,16 +37,18 @@ fn mac(cx: &mut Cx, v: &Sp<String>) -> Option<Mac> {
     }
 }
 
-/// An MLAG domain's name and virtual IP, written together.
+/// An MLAG domain's name and virtual IP, written together; the name checked as the switches'
+/// OSes (`oses`) print it.
 fn vip(
     cx: &mut Cx,
+    oses: &[Os],
     domain: Option<&Sp<String>>,
     vip: Option<&Sp<String>>,
 ) -> Option<Option<(String, Ipv4Net)>> {
     match (domain, vip) {
         (None, None) => Some(None),
         (Some(d), Some(v)) => {
-            let d = cx.text(d, "MLAG domain name", 64);
+            let d = cx.text(d, "MLAG domain name", Field::MlagDomain, oses);
             let v = host_address(cx, v, "MLAG VIP");
             Some(Some((d?, v?)))
         }
@@ -116,7 +119,13 @@ pub(super) fn mlag_pairs(
             );
             continue;
         }
-        let vip = vip(cx, m.domain.as_ref(), m.vip.as_ref());
+        let oses: Vec<Os> = listed
+            .iter()
+            .filter_map(|s| cx.oses.get(&s.get().to_lowercase()).copied())
+            .collect();
+        // A refused domain or VIP is reported; the pair stays a pair, so its peer link and
+        // bundles are not reported as well (the fabric is refused either way).
+        let vip = Some(vip(cx, &oses, m.domain.as_ref(), m.vip.as_ref()).unwrap_or(None));
         let mac = mac(cx, &m.system_mac);
         let pc = cx.int(&m.ipl.port_channel, channel_id);
         let vlan = cx.int(&m.ipl.vlan, Vlan::new);
@@ -192,7 +201,7 @@ pub(super) fn mlag_pairs(
             );
             continue;
         }
-        let vip = vip(cx, h.domain.as_ref(), h.vip.as_ref());
+        let vip = vip(cx, &[p.switch.os()], h.domain.as_ref(), h.vip.as_ref());
         let mac = mac(cx, &h.system_mac);
         let pc = cx.int(&h.ipl.port_channel, channel_id);
         let vlan = cx.int(&h.ipl.vlan, Vlan::new);

@@ -78,12 +78,13 @@ use std::rc::Rc;
 
 use super::load::span;
 use super::raw::{Entries, RawEcn, RawEts, RawFabric, RawMgmt, RawPort, RawQos, RawSettings, Sp};
+use super::strings::{self, Field};
 use super::{Fabric, Mgmt, Peer, Pfc, Pool, PortSettings, Qos, Switch};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
     Priority, Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap,
-    TrafficClass, Trust, Vlan, check_pool_name, choose, cli_text, describe_char, did_you_mean,
+    TrafficClass, Trust, Vlan, check_pool_name, choose, describe_char, did_you_mean,
     parse_port_range,
 };
 
@@ -313,6 +314,15 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     };
 
     let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
+    for (name, sw) in &raw.switches.0 {
+        let os = target::os(&mut cx, raw.os.as_ref(), sw.os.as_ref());
+        cx.oses.insert(name.get().to_lowercase(), os);
+    }
+    // The OSes a fabric-wide string is printed on: every switch's.
+    let fabric_oses: Vec<crate::fabric::Os> = [crate::fabric::Os::Onyx, crate::fabric::Os::Os10]
+        .into_iter()
+        .filter(|os| cx.oses.values().any(|o| o == os))
+        .collect();
 
     // VLANs.
     let mut vlans: BTreeMap<Vlan, (Option<String>, Span)> = BTreeMap::new();
@@ -333,7 +343,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             continue;
         }
         let name = v.name.as_ref().and_then(|n| {
-            let name = cx.text(n, "VLAN name", 32)?;
+            let name = cx.text(n, "VLAN name", Field::VlanName, &fabric_oses)?;
             let nat = cx.span(n);
             if let Some(first) = vlan_names.get(&name.to_lowercase()) {
                 let first = *first;
@@ -394,10 +404,6 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         }
         names.insert(h.as_str().to_lowercase(), (h, at));
     }
-    for (name, sw) in &raw.switches.0 {
-        let os = target::os(&mut cx, raw.os.as_ref(), sw.os.as_ref());
-        cx.oses.insert(name.get().to_lowercase(), os);
-    }
     let fabric_os10 = raw
         .os10
         .as_ref()
@@ -440,14 +446,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             .licenses
             .iter()
             .flatten()
-            .filter_map(|l| {
-                cx.token(
-                    l,
-                    "license key",
-                    |c| c.is_ascii_alphanumeric() || c == '-' || c == '_',
-                    "a license key is letters, digits, `-` and `_`",
-                )
-            })
+            .filter_map(|l| cx.text(l, "license key", Field::LicenseKey, &[os]))
             .collect();
         let certificate = sw.certificate.as_ref().and_then(|c| {
             const HINT: &str = "a certificate ID is 40 hexadecimal digits, as in `# Certificate name system-self-signed, ID …`";
@@ -642,7 +641,9 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         .at(cx.span(d), "one description for a range"),
                     );
                 }
-                layer.description = cx.text(d, "description", 64).map(|t| (t, cx.span(d)));
+                layer.description = cx
+                    .text(d, "description", Field::Description, &[os])
+                    .map(|t| (t, cx.span(d)));
             }
             let profile = entry
                 .profile
@@ -1022,7 +1023,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                         }
                         Peer::Host { .. } => p.description(),
                     };
-                    match cli_text::check(&d, 64) {
+                    match strings::check(&[sw.os()], Field::Description, &d) {
                         Ok(()) => Some(d),
                         Err(e) => {
                             // One diagnostic for the ports whose descriptions fail alike.

@@ -94,9 +94,16 @@ impl Cx {
         }
     }
 
-    /// Text printed into a CLI line; unsafe → E024.
-    pub(super) fn text(&mut self, v: &Sp<String>, what: &str, max: usize) -> Option<String> {
-        match cli_text::check(v.get(), max) {
+    /// A string a switch is given, checked by the rule of `field` on each of `oses` that
+    /// prints it (`fabric::strings`); refused → E024 at the value, naming it `what`.
+    pub(super) fn text(
+        &mut self,
+        v: &Sp<String>,
+        what: &str,
+        field: Field,
+        oses: &[crate::fabric::Os],
+    ) -> Option<String> {
+        match strings::check(oses, field, v.get()) {
             Ok(()) => Some(v.get().clone()),
             Err(e) => {
                 let at = self.span(v);
@@ -433,14 +440,15 @@ pub(super) fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
     }
 }
 
-/// A peer host or NIC port, with its numbered pattern expanded and each result checked as CLI
-/// text (it ends up in a description).
+/// A peer host or NIC port, with its numbered pattern expanded and each result checked as
+/// Onyx's description text (it ends up in a description; the description made of it is
+/// checked again by the rule of its switch's OS).
 pub(super) fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
     let at = cx.span(v);
     match expand_pattern(v.get()) {
         Ok(list) => {
             for s in &list {
-                if let Err(e) = cli_text::check(s, 64) {
+                if let Err(e) = strings::check(&[crate::fabric::Os::Onyx], Field::Description, s) {
                     let e = Invalid {
                         message: format!("peer name {}", e.message),
                         ..e
