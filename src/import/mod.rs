@@ -18,6 +18,7 @@ use crate::types::{Ecn, EcnThresholds, Ets, Model, PoolType, Port, Split, Switch
 mod check;
 mod links;
 pub mod os10;
+mod yaml;
 
 pub use check::{Lost, Unfaithful, check, check_all};
 
@@ -82,7 +83,18 @@ pub fn import_all(
             text.push_str(&os10::kept_comment(kept));
         }
     }
+    yaml::check(&text)?;
     Ok(text)
+}
+
+/// The comment above a switch: the config it came from, and its model when guessed.
+fn from_comment(origin: &str, guessed: bool, model: &str) -> String {
+    let origin = yaml::comment(origin);
+    if guessed {
+        format!("from {origin} (model guessed from its ports: {model})")
+    } else {
+        format!("from {origin}")
+    }
 }
 
 /// A map serialized in the order given (ports in port order, sections in print order).
@@ -1290,15 +1302,7 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
             ),
             extra,
         };
-        let comment = format!(
-            "from {}{}",
-            p.source.origin,
-            if p.source.model.is_some() {
-                String::new()
-            } else {
-                format!(" (model guessed from its ports: {})", p.model.name)
-            }
-        );
+        let comment = from_comment(&p.source.origin, p.source.model.is_none(), p.model.name);
         switches.insert(
             p.name.to_string(),
             Commented(SwitchEntry::Onyx(doc), comment),

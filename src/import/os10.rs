@@ -922,15 +922,7 @@ pub(super) fn add(
                     .collect(),
             ),
         };
-        let comment = format!(
-            "from {}{}",
-            p.source.origin,
-            if p.source.model.is_some() {
-                String::new()
-            } else {
-                format!(" (model guessed from its ports: {})", p.model.name)
-            }
-        );
+        let comment = super::from_comment(&p.source.origin, p.source.model.is_none(), p.model.name);
         doc.switches.insert(
             p.name.to_string(),
             Commented(SwitchEntry::Os10(doc_sw), comment),
@@ -1046,7 +1038,9 @@ pub(super) fn kept_comment(kept: &[String]) -> String {
     if listed < kept.len() {
         out.push(format!("… and {} more", kept.len() - listed));
     }
-    out.iter().map(|l| format!("    # {l}\n")).collect()
+    out.iter()
+        .map(|l| format!("    # {}\n", super::yaml::comment(l)))
+        .collect()
 }
 
 /// The most comment lines [`kept_comment`] writes.
