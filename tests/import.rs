@@ -1012,3 +1012,46 @@ fn pyyaml(yaml: &str, loader: &str) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// Every folder under `golden/` (a new fabric's too), as a user imports it: the whole folder,
+/// and each switch's config alone (a routed leaf without the spines its uplinks reach, one
+/// half of a VLT or MLAG pair without the other), is a fabric file that `fabric diff` finds no
+/// drift in against the configs it came from.
+#[test]
+fn every_golden_imports_whole_and_switch_by_switch_with_no_drift() {
+    let dir = crate::scratch("import-goldens");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(crate::root().join("golden"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    let mut singles = 0;
+    for folder in &folders {
+        let mut runs = vec![folder.clone()];
+        let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cfg"))
+            .collect();
+        files.sort();
+        singles += files.len();
+        runs.extend(files);
+        for running in &runs {
+            let running = running.to_str().unwrap();
+            let (code, said) = fabric(&dir, &["import", running, "-o", "f.yaml"]);
+            assert_eq!(code, 0, "{running}: {said}");
+            let (code, said) = fabric(&dir, &["diff", "f.yaml", "--running", running]);
+            assert_eq!(code, 0, "{running}: {said}");
+            assert!(said.contains("\n0 of "), "{running}: {said}");
+            std::fs::remove_file(dir.join("f.yaml")).unwrap();
+        }
+    }
+    // Onyx, OS10 and mixed folders, routed and MLAG/VLT pairs among them: every shipped
+    // fabric's.
+    assert!(singles >= 19, "{singles}");
+    for shipped in crate::golden_dirs() {
+        assert!(folders.contains(&shipped), "{shipped:?} not in {folders:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
