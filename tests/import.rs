@@ -887,6 +887,7 @@ fn what_import_writes_reads_the_same_in_yaml_1_1_and_1_2() {
     let leaf_b = std::fs::read_to_string(root.join("vcf-bitfusion/leaf-b.cfg")).unwrap();
     let stp = "##\n## STP configuration";
     let mut written = 0;
+    let mut all = Vec::new();
     for c in [
         '\u{2028}',
         '\u{2029}',
@@ -933,54 +934,84 @@ fn what_import_writes_reads_the_same_in_yaml_1_1_and_1_2() {
                 leaf_b.replacen("gpu-01:vmnic1", &format!("gpu-01{c}mgmt: x"), 1),
             ),
         ];
-        for (case, text) in cases {
-            let what = format!("{case} U+{:04X}", u32::from(c));
-            // An OS10 VLT half is imported with its peer; a folder of both is what it diffs.
-            let (name, running) = if case.starts_with("os10") {
-                std::fs::create_dir_all(dir.join("os10")).unwrap();
-                std::fs::copy(&leaf_a, dir.join("os10/leaf-a.cfg")).unwrap();
-                ("os10/leaf-b.cfg", "os10")
-            } else {
-                ("running.cfg", "running.cfg")
-            };
-            std::fs::write(dir.join(name), &text).unwrap();
-            let (code, said) = fabric(
-                &dir,
-                &["import", name, "-o", "out.yaml", "os10/leaf-a.cfg"]
-                    [..if running == "os10" { 5 } else { 4 }],
-            );
-            let out = dir.join("out.yaml");
-            if code != 0 {
-                assert_eq!(code, 2, "{what}: {said}");
-                assert!(
-                    !out.exists() && said.contains("nothing written"),
-                    "{what}: {said}"
-                );
-                let located = said.contains(&format!("{name}:"))
-                    || said.contains(&format!("imported from `{name}`"));
-                assert!(located, "{what}: not located\n{said}");
-                continue;
-            }
-            written += 1;
-            let yaml = std::fs::read_to_string(&out).unwrap();
-            let ours: serde_json::Value =
-                serde_saphyr::from_str(&yaml).unwrap_or_else(|e| panic!("{what}: {e}\n{yaml}"));
-            for loader in ["SafeLoader", "CSafeLoader"] {
-                assert_eq!(pyyaml(&yaml, loader), ours, "{what}: {loader}\n{yaml}");
-            }
-            // The Onyx reader drops a terminal's CR and escape sequences from a capture
-            // (`onyx::parse`), and refuses other controls: what it keeps is kept exactly.
-            if case == "onyx-line" && !c.is_control() {
-                let extra = ours.to_string();
-                let kept = serde_json::Value::from(format!("snmp-server location \"{line}\""));
-                assert!(extra.contains(&kept.to_string()), "{what}: {yaml}");
-            }
-            let (code, said) = fabric(&dir, &["diff", "out.yaml", "--running", running]);
-            assert_eq!(code, 0, "{what}: {said}");
-            std::fs::remove_file(&out).unwrap();
-        }
+        let code = u32::from(c);
+        all.extend(
+            cases.map(|(case, text)| (case, text, format!("U+{code:04X}"), c, line.clone())),
+        );
     }
-    assert!(written >= 10, "{written}");
+    // ASCII a YAML 1.1 reader takes for a boolean, a number, a base-60 number, a date or
+    // null where 1.2 reads a string: written quoted, each reader reads the description.
+    for word in [
+        "yes",
+        "on",
+        "off",
+        "y",
+        "n",
+        "1:20",
+        "0o17",
+        "0x1F",
+        "1_000",
+        "~",
+        "null",
+        ".inf",
+        "2001-12-14",
+    ] {
+        let text = onyx.replacen("esxi-01:vmnic4", word, 1);
+        all.push((
+            "onyx-description",
+            text,
+            word.to_string(),
+            'a',
+            String::new(),
+        ));
+    }
+    for (case, text, shown, c, line) in all {
+        let what = format!("{case} {shown}");
+        // An OS10 VLT half is imported with its peer; a folder of both is what it diffs.
+        let (name, running) = if case.starts_with("os10") {
+            std::fs::create_dir_all(dir.join("os10")).unwrap();
+            std::fs::copy(&leaf_a, dir.join("os10/leaf-a.cfg")).unwrap();
+            ("os10/leaf-b.cfg", "os10")
+        } else {
+            ("running.cfg", "running.cfg")
+        };
+        std::fs::write(dir.join(name), &text).unwrap();
+        let (code, said) = fabric(
+            &dir,
+            &["import", name, "-o", "out.yaml", "os10/leaf-a.cfg"]
+                [..if running == "os10" { 5 } else { 4 }],
+        );
+        let out = dir.join("out.yaml");
+        if code != 0 {
+            assert_eq!(code, 2, "{what}: {said}");
+            assert!(
+                !out.exists() && said.contains("nothing written"),
+                "{what}: {said}"
+            );
+            let located = said.contains(&format!("{name}:"))
+                || said.contains(&format!("imported from `{name}`"));
+            assert!(located, "{what}: not located\n{said}");
+            continue;
+        }
+        written += 1;
+        let yaml = std::fs::read_to_string(&out).unwrap();
+        let ours: serde_json::Value =
+            serde_saphyr::from_str(&yaml).unwrap_or_else(|e| panic!("{what}: {e}\n{yaml}"));
+        for loader in ["SafeLoader", "CSafeLoader"] {
+            assert_eq!(pyyaml(&yaml, loader), ours, "{what}: {loader}\n{yaml}");
+        }
+        // The Onyx reader drops a terminal's CR and escape sequences from a capture
+        // (`onyx::parse`), and refuses other controls: what it keeps is kept exactly.
+        if case == "onyx-line" && !c.is_control() {
+            let extra = ours.to_string();
+            let kept = serde_json::Value::from(format!("snmp-server location \"{line}\""));
+            assert!(extra.contains(&kept.to_string()), "{what}: {yaml}");
+        }
+        let (code, said) = fabric(&dir, &["diff", "out.yaml", "--running", running]);
+        assert_eq!(code, 0, "{what}: {said}");
+        std::fs::remove_file(&out).unwrap();
+    }
+    assert!(written >= 20, "{written}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
