@@ -16,7 +16,8 @@ fn unsafe_char(c: char) -> bool {
     }
 }
 
-/// `text` fit for a YAML comment: every character [`unsafe_char`] names is spelled `<U+XXXX>`.
+/// `text` fit for a YAML comment: every character [`unsafe_char`] names, and a tab (which a
+/// reader takes, but a reader of the file does not see), is spelled `<U+XXXX>`.
 pub(super) fn comment(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
