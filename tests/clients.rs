@@ -19,7 +19,7 @@ use crate::network::shells;
 use crate::{root, scratch};
 
 /// The clients' virtualenv.
-fn venv() -> PathBuf {
+pub fn venv() -> PathBuf {
     let dir = std::env::var_os("FABRIC_CLIENTS_VENV")
         .map_or_else(|| root().join("target/clients-venv"), PathBuf::from);
     assert!(

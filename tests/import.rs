@@ -870,3 +870,219 @@ fn os10_failure_detection_is_imported() {
     assert_eq!(code, 0, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Characters YAML 1.1 reads as a line break (CR, NEL, LS, PS) or that a YAML reader refuses
+/// (C0 and C1 controls, DEL, a BOM, U+FFFE), a tab, and printable ones (a no-break space,
+/// an emoji), each in an unmodeled line, a description and a hostname (a key) of an Onyx
+/// switch and of an OS10 one. Each import either writes a fabric that PyYAML (YAML 1.1; its
+/// pure-Python reader and libyaml's) reads as the same keys and values as ours (YAML 1.2) and
+/// that `fabric diff` finds no drift in against the config, or refuses with the place of
+/// what it refuses and writes nothing.
+#[test]
+fn what_import_writes_reads_the_same_in_yaml_1_1_and_1_2() {
+    let dir = crate::scratch("import-yaml-readers");
+    let root = crate::root().join("golden");
+    let onyx = std::fs::read_to_string(root.join("a100-cx6/a100-sw01.cfg")).unwrap();
+    let leaf_a = root.join("vcf-bitfusion/leaf-a.cfg");
+    let leaf_b = std::fs::read_to_string(root.join("vcf-bitfusion/leaf-b.cfg")).unwrap();
+    let stp = "##\n## STP configuration";
+    let mut written = 0;
+    let mut all = Vec::new();
+    for c in [
+        '\u{2028}',
+        '\u{2029}',
+        '\u{85}',
+        '\r',
+        '\u{1}',
+        '\u{1b}',
+        '\u{7f}',
+        '\u{9b}',
+        '\u{feff}',
+        '\u{fffe}',
+        '\t',
+        '\u{a0}',
+        '\u{1f600}',
+    ] {
+        let line = format!("a{c}mgmt: {{host: 127.0.0.1}}");
+        let cases = [
+            (
+                "onyx-line",
+                onyx.replacen(
+                    stp,
+                    &format!("   snmp-server location \"{line}\"\n{stp}"),
+                    1,
+                ),
+            ),
+            (
+                "onyx-description",
+                onyx.replacen("esxi-01:vmnic4", &format!("esxi-01{c}mgmt: x"), 1),
+            ),
+            (
+                "onyx-hostname",
+                onyx.replace("a100-sw01", &format!("a100{c}sw01")),
+            ),
+            (
+                "os10-line",
+                leaf_b.replacen(
+                    "vlt-domain 1\n",
+                    &format!("snmp-server contact {line}\nvlt-domain 1\n"),
+                    1,
+                ),
+            ),
+            (
+                "os10-description",
+                leaf_b.replacen("gpu-01:vmnic1", &format!("gpu-01{c}mgmt: x"), 1),
+            ),
+        ];
+        let code = u32::from(c);
+        all.extend(
+            cases.map(|(case, text)| (case, text, format!("U+{code:04X}"), c, line.clone())),
+        );
+    }
+    // ASCII a YAML 1.1 reader takes for a boolean, a number, a base-60 number, a date or
+    // null where 1.2 reads a string: written quoted, each reader reads the description.
+    for word in [
+        "yes",
+        "on",
+        "off",
+        "y",
+        "n",
+        "1:20",
+        "0o17",
+        "0x1F",
+        "1_000",
+        "~",
+        "null",
+        ".inf",
+        "2001-12-14",
+    ] {
+        let text = onyx.replacen("esxi-01:vmnic4", word, 1);
+        all.push((
+            "onyx-description",
+            text,
+            word.to_string(),
+            'a',
+            String::new(),
+        ));
+    }
+    for (case, text, shown, c, line) in all {
+        let what = format!("{case} {shown}");
+        // An OS10 VLT half is imported with its peer; a folder of both is what it diffs.
+        let (name, running) = if case.starts_with("os10") {
+            std::fs::create_dir_all(dir.join("os10")).unwrap();
+            std::fs::copy(&leaf_a, dir.join("os10/leaf-a.cfg")).unwrap();
+            ("os10/leaf-b.cfg", "os10")
+        } else {
+            ("running.cfg", "running.cfg")
+        };
+        std::fs::write(dir.join(name), &text).unwrap();
+        let (code, said) = fabric(
+            &dir,
+            &["import", name, "-o", "out.yaml", "os10/leaf-a.cfg"]
+                [..if running == "os10" { 5 } else { 4 }],
+        );
+        let out = dir.join("out.yaml");
+        if code != 0 {
+            assert_eq!(code, 2, "{what}: {said}");
+            assert!(
+                !out.exists() && said.contains("nothing written"),
+                "{what}: {said}"
+            );
+            let located = said.contains(&format!("{name}:"))
+                || said.contains(&format!("imported from `{name}`"));
+            assert!(located, "{what}: not located\n{said}");
+            continue;
+        }
+        written += 1;
+        let yaml = std::fs::read_to_string(&out).unwrap();
+        let ours: serde_json::Value =
+            serde_saphyr::from_str(&yaml).unwrap_or_else(|e| panic!("{what}: {e}\n{yaml}"));
+        for loader in ["SafeLoader", "CSafeLoader"] {
+            assert_eq!(pyyaml(&yaml, loader), ours, "{what}: {loader}\n{yaml}");
+        }
+        // The Onyx reader drops a terminal's CR and escape sequences from a capture
+        // (`onyx::parse`), and refuses other controls: what it keeps is kept exactly.
+        if case == "onyx-line" && !c.is_control() {
+            let extra = ours.to_string();
+            let kept = serde_json::Value::from(format!("snmp-server location \"{line}\""));
+            assert!(extra.contains(&kept.to_string()), "{what}: {yaml}");
+        }
+        let (code, said) = fabric(&dir, &["diff", "out.yaml", "--running", running]);
+        assert_eq!(code, 0, "{what}: {said}");
+        std::fs::remove_file(&out).unwrap();
+    }
+    assert!(written >= 20, "{written}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `yaml` as PyYAML's `loader` reads it (YAML 1.1), as JSON.
+fn pyyaml(yaml: &str, loader: &str) -> serde_json::Value {
+    use std::io::Write;
+    let python = crate::clients::venv().join("bin/python");
+    let script = format!(
+        "import json, sys, yaml; print(json.dumps(yaml.load(sys.stdin.read(), Loader=yaml.{loader})))"
+    );
+    let mut child = std::process::Command::new(python)
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(yaml.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{yaml}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Every folder under `golden/` (a new fabric's too), as a user imports it: the whole folder,
+/// and each switch's config alone (a routed leaf without the spines its uplinks reach, one
+/// half of a VLT or MLAG pair without the other), is a fabric file that `fabric diff` finds no
+/// drift in against the configs it came from.
+#[test]
+fn every_golden_imports_whole_and_switch_by_switch_with_no_drift() {
+    let dir = crate::scratch("import-goldens");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(crate::root().join("golden"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    let mut singles = 0;
+    for folder in &folders {
+        let mut runs = vec![folder.clone()];
+        let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cfg"))
+            .collect();
+        files.sort();
+        singles += files.len();
+        runs.extend(files);
+        for running in &runs {
+            let running = running.to_str().unwrap();
+            let (code, said) = fabric(&dir, &["import", running, "-o", "f.yaml"]);
+            assert_eq!(code, 0, "{running}: {said}");
+            let (code, said) = fabric(&dir, &["diff", "f.yaml", "--running", running]);
+            assert_eq!(code, 0, "{running}: {said}");
+            assert!(said.contains("\n0 of "), "{running}: {said}");
+            std::fs::remove_file(dir.join("f.yaml")).unwrap();
+        }
+    }
+    // Onyx, OS10 and mixed folders, routed and MLAG/VLT pairs among them: every shipped
+    // fabric's.
+    assert!(singles >= 19, "{singles}");
+    for shipped in crate::golden_dirs() {
+        assert!(folders.contains(&shipped), "{shipped:?} not in {folders:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -277,6 +277,11 @@ port_settings!(
         /// A routed host port: its address and prefix length (`10.20.1.0/31`); the switch
         /// advertises the subnet in BGP.
         address: Option<Sp<String>>,
+        /// Whether the switch advertises a routed port's subnet in BGP (default true);
+        /// `false` for a port to a router outside the fabric, whose session is one of
+        /// `bgp.neighbors` (how `fabric import` writes an uplink to a switch it does not
+        /// import).
+        advertise: Option<Sp<bool>>,
         /// The MLAG port-channel (`mlag-port-channel N`) this port joins, for a host
         /// dual-homed to an MLAG pair: the same number on the pair's other switch.
         mlag: Option<Sp<i64>>,
@@ -681,6 +686,9 @@ pub struct RawMlagHalf {
     pub domain: Option<Sp<String>>,
     pub vip: Option<Sp<String>>,
     pub ipl: RawIplHalf,
+    /// The peer switch's management address, which the peer is not in this fabric to give:
+    /// OS10's VLT heartbeat backup (`backup destination`).
+    pub peer_mgmt: Option<Sp<String>>,
 }
 
 /// How the switches of one role are numbered in the underlay.

@@ -166,11 +166,13 @@ fn from_source(
         }
         offset += line.len();
     }
-    let origin = |name: &str| {
+    // A key is written quoted, with escapes, when its name needs it: read back as YAML.
+    let origin = |written: &str| {
+        let name = serde_saphyr::from_str::<String>(written).ok()?;
         sources
-            .get(name)
+            .get(&name)
             .map(|s| &s.origin)
-            .or_else(|| os10.get(name).map(|s| &s.origin))
+            .or_else(|| os10.get(&name).map(|s| &s.origin))
     };
     match found.and_then(|(start, name)| Some((start, name, origin(name)?))) {
         Some((start, name, origin)) => d.also(

@@ -18,6 +18,7 @@ use crate::types::{Ecn, EcnThresholds, Ets, Model, PoolType, Port, Split, Switch
 mod check;
 mod links;
 pub mod os10;
+mod yaml;
 
 pub use check::{Lost, Unfaithful, check, check_all};
 
@@ -82,7 +83,48 @@ pub fn import_all(
             text.push_str(&os10::kept_comment(kept));
         }
     }
+    yaml::check(&text)?;
     Ok(text)
+}
+
+/// The comment above a switch: the config it came from, and its model when guessed.
+fn from_comment(origin: &str, guessed: bool, model: &str) -> String {
+    let origin = yaml::comment(origin);
+    if guessed {
+        format!("from {origin} (model guessed from its ports: {model})")
+    } else {
+        format!("from {origin}")
+    }
+}
+
+/// Marks `advertise: false` on each routed host port (no imported switch at its other end)
+/// whose subnet the switch's BGP does not advertise, though the fabric would: a single routed
+/// leaf's uplinks to spines it is imported without, their sessions under `bgp.neighbors`.
+/// The config says what it advertises; the fabric file says it rather than derive more.
+fn unadvertised<'a>(
+    ports: impl Iterator<Item = &'a mut BTreeSet<Attr>>,
+    name: &str,
+    advertised: Option<&BTreeSet<crate::types::Ipv4Net>>,
+    links: &links::Links,
+) {
+    let Some(advertised) = advertised else {
+        return;
+    };
+    for a in ports {
+        let net = a.iter().find_map(|x| match x {
+            Attr::Address(s) => s.parse::<crate::types::Ipv4Net>().ok(),
+            _ => None,
+        });
+        if let Some(net) = net
+            && links
+                .host_subnets(name, std::iter::once(net))
+                .next()
+                .is_some()
+            && !advertised.contains(&net.network())
+        {
+            a.insert(Attr::Unadvertised);
+        }
+    }
 }
 
 /// A map serialized in the order given (ports in port order, sections in print order).
@@ -219,7 +261,7 @@ struct BgpDoc {
 }
 
 #[derive(Serialize)]
-struct IplDoc {
+pub(super) struct IplDoc {
     port_channel: u16,
     vlan: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -229,13 +271,16 @@ struct IplDoc {
 
 /// A switch's half of an MLAG pair.
 #[derive(Serialize)]
-struct MlagDoc {
+pub(super) struct MlagDoc {
     system_mac: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     domain: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vip: Option<String>,
     ipl: FlowMap<IplDoc>,
+    /// OS10's `backup destination`, the peer's management address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peer_mgmt: Option<String>,
 }
 
 #[derive(Clone, PartialEq, Serialize)]
@@ -343,6 +388,8 @@ struct Settings {
     peer: Option<PeerDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    advertise: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mlag: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -466,6 +513,8 @@ enum Attr {
     PfcOff,
     /// A routed port's address.
     Address(String),
+    /// A routed host port whose subnet the switch does not advertise: `advertise: false`.
+    Unadvertised,
     /// Port-channel membership: MLAG or not, number, LACP mode.
     Bundle(bool, u16, String),
     /// Spanning tree (a bundle member's: its bundle's): port type, BPDU guard, guard.
@@ -632,6 +681,7 @@ fn settings(attrs: &BTreeSet<Attr>) -> Settings {
             Attr::Pfc(_) => {}
             Attr::PfcOff => s.pfc = Some(false),
             Attr::Address(a) => s.address = Some(a.clone()),
+            Attr::Unadvertised => s.advertise = Some(false),
             Attr::Bundle(mlag, id, mode) => {
                 if *mlag {
                     s.mlag = Some(*id);
@@ -978,6 +1028,7 @@ fn mlag_doc(c: &Config, x: &Expressed) -> Option<MlagDoc> {
             address: v.address.filter(|_| with_address).map(|a| a.to_string()),
             peer: peer.to_string(),
         }),
+        peer_mgmt: None,
     })
 }
 
@@ -1136,6 +1187,8 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
             .iter()
             .map(|(port, i)| (*port, port_attrs(c, i)))
             .collect();
+        let advertised = c.bgp.as_ref().map(|b| b.networks.clone());
+        unadvertised(a.values_mut(), p.name, advertised.as_ref(), links);
         // The default leaves out routed ports, the MLAG peer link and a switch without STP.
         let ipl = expressed(c).ipl.map(|(pc, _, _)| pc);
         let exempt = |s: &BTreeSet<Attr>| {
@@ -1290,15 +1343,7 @@ fn document(prepared: &[Prepared], alone: bool, links: &links::Links) -> Doc {
             ),
             extra,
         };
-        let comment = format!(
-            "from {}{}",
-            p.source.origin,
-            if p.source.model.is_some() {
-                String::new()
-            } else {
-                format!(" (model guessed from its ports: {})", p.model.name)
-            }
-        );
+        let comment = from_comment(&p.source.origin, p.source.model.is_none(), p.model.name);
         switches.insert(
             p.name.to_string(),
             Commented(SwitchEntry::Onyx(doc), comment),

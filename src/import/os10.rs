@@ -59,6 +59,9 @@ pub(super) struct SwitchDoc {
     host_ports: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unused_ports: Option<&'static str>,
+    /// The VLT domain of a switch imported without its peer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mlag: Option<super::MlagDoc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bgp: Option<BgpDoc>,
     /// The management address the VLT peer's `backup destination` names.
@@ -94,6 +97,45 @@ struct IplDoc {
 
 /// The subnet written for an OS10 pair's IPL (never printed on OS10).
 const IPL_SUBNET: &str = "10.254.255.0/30";
+
+/// The IPL peer's address written for an OS10 switch's `mlag` half: the second of
+/// [`IPL_SUBNET`] (never printed on OS10).
+const IPL_PEER: &str = "10.254.255.2";
+
+/// A port-channel number none of `configs` uses, for an OS10 IPL (never printed).
+fn unused_port_channel(configs: &[&Config]) -> u16 {
+    let used = |n: u16| {
+        configs
+            .iter()
+            .any(|c| c.interfaces.contains_key(&Iface::PortChannel(n)))
+    };
+    (1000..=4096).find(|n| !used(*n)).unwrap_or(4096)
+}
+
+/// A VLAN none of `configs` uses, for an OS10 IPL (never printed).
+fn unused_vlan(configs: &[&Config]) -> u16 {
+    let used = |v: u16| configs.iter().any(|c| vlans(c).iter().any(|d| d.id == v));
+    (2..=4000).rev().find(|v| !used(*v)).unwrap_or(4000)
+}
+
+/// The `mlag` half of a VLT switch imported without its peer: its `vlt-mac`, the VLTi's
+/// port-channel ([`Prepared::half`]), an IPL VLAN and peer address the switch does not use
+/// (OS10 prints neither), and the peer's management address its `backup destination` names.
+fn half_doc(c: &Config, port_channel: u16) -> Option<super::MlagDoc> {
+    let vlt = c.vlt.as_ref()?;
+    Some(super::MlagDoc {
+        system_mac: vlt.vlt_mac?.to_string(),
+        domain: None,
+        vip: None,
+        ipl: FlowMap(super::IplDoc {
+            port_channel,
+            vlan: unused_vlan(&[c]),
+            address: None,
+            peer: IPL_PEER.to_string(),
+        }),
+        peer_mgmt: vlt.backup.map(|a| a.to_string()),
+    })
+}
 
 /// A port's OS10 name, or a range's (`ethernet1/1/1-1/1/4`).
 pub(super) fn range_name(first: Port, last: Port) -> String {
@@ -280,8 +322,11 @@ struct Prepared<'a> {
     source: &'a Source,
     model: &'static Model,
     ports: Vec<(Port, BTreeSet<Attr>, Option<&'a String>)>,
-    /// The VLTi ports, when the switch is half of an imported pair.
+    /// The VLTi ports of its VLT domain.
     ipl: BTreeSet<Port>,
+    /// A VLT switch imported without its peer: the port-channel its VLTi ports are written
+    /// in (`lag`), which its `mlag` half names as the IPL.
+    half: Option<u16>,
     /// Front-panel ports broken out (by `interface breakout` or their port group's mode), and
     /// how many ways: `split` entries.
     splits: Vec<(Port, u8)>,
@@ -335,9 +380,11 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
     let discovery: BTreeSet<Eth> = c
         .vlt
         .as_ref()
-        .filter(|_| paired)
         .map(|v| v.discovery.clone())
         .unwrap_or_default();
+    // Without its peer the VLTi is a port-channel of the switch's `mlag` half, one it does
+    // not use (OS10 prints none for the VLTi: its ports are `discovery-interface`s).
+    let half = (!paired && c.vlt.is_some()).then(|| unused_port_channel(&[c]));
     let none = Interface::default();
     let mut ports = Vec::new();
     let mut ipl = BTreeSet::new();
@@ -370,6 +417,9 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
             // The VLTi carries the IPL's QoS (its ports are the IPL's members).
             ipl.insert(fabric);
             qos_attrs(c, &q, i, &mut a);
+            if let Some(pc) = half {
+                a.insert(Attr::Bundle(false, pc, "active".into()));
+            }
         } else if let Some(g) = i.channel_group {
             let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
             let mode = match g.mode {
@@ -402,6 +452,7 @@ fn prepare<'a>(name: &'a str, source: &'a Source, paired: bool) -> Result<Prepar
         model,
         ports,
         ipl,
+        half,
         splits,
         ends,
     })
@@ -565,12 +616,14 @@ fn bgp(c: &Config, name: &str, links: &Links) -> Option<BgpDoc> {
     })
 }
 
-/// The ports of a switch whose descriptions may read as peers: all but the VLTi's and the
-/// cables' to other imported switches, which their links describe.
+/// The ports of a switch whose descriptions may read as peers: all but the VLTi's (when its
+/// `role: ipl` link describes it: its peer is imported) and the cables' to other imported
+/// switches, which their links describe.
 fn described<'a>(p: &Prepared<'a>, links: &Links) -> Vec<(Port, &'a String)> {
     p.ports
         .iter()
-        .filter(|(port, _, _)| !p.ipl.contains(port) && !links.linked(p.name, *port))
+        .filter(|(port, _, _)| p.half.is_some() || !p.ipl.contains(port))
+        .filter(|(port, _, _)| !links.linked(p.name, *port))
         .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
         .collect()
 }
@@ -724,6 +777,12 @@ pub(super) fn add(
         let peers = peers(&described(p, links), &apart);
         let mut attrs: BTreeMap<Port, BTreeSet<Attr>> =
             p.ports.iter().map(|(q, a, _)| (*q, a.clone())).collect();
+        let c = &p.source.config;
+        let advertised: Option<BTreeSet<_>> = c.bgp.as_ref().map(|b| {
+            let nets = b.ipv4.iter().flat_map(|af| &af.networks);
+            nets.copied().collect()
+        });
+        super::unadvertised(attrs.values_mut(), p.name, advertised.as_ref(), links);
         let routed = |a: &BTreeSet<Attr>| a.iter().any(|x| matches!(x, Attr::Address(_)));
         let host = host_defaults(&mut attrs, &peers, span, routed);
         for (q, a, _) in &mut p.ports {
@@ -787,15 +846,8 @@ pub(super) fn add(
     // VLT pairs: the fabric's `mlag` pairs, their VLTi a `role: ipl` link.
     for (a, b) in pairs {
         let (pa, pb) = (&sources[*a].config, &sources[*b].config);
-        let used_pc = |c: &Config, n: u16| c.interfaces.contains_key(&Iface::PortChannel(n));
-        let port_channel = (1000..=4096)
-            .find(|n| !used_pc(pa, *n) && !used_pc(pb, *n))
-            .unwrap_or(4096);
-        let used_vlan = |c: &Config, v: u16| vlans(c).iter().any(|d| d.id == v);
-        let vlan = (2..=4000)
-            .rev()
-            .find(|v| !used_vlan(pa, *v) && !used_vlan(pb, *v))
-            .unwrap_or(4000);
+        let port_channel = unused_port_channel(&[pa, pb]);
+        let vlan = unused_vlan(&[pa, pb]);
         let system_mac = pa
             .vlt
             .as_ref()
@@ -906,9 +958,10 @@ pub(super) fn add(
             vlans: own.into_iter().map(FlowMap).collect(),
             // OS10 runs RPVST+ by default; a VLT pair's port-channels are L2 between them, as
             // is an L2 cable to another switch (W005).
-            stp: (paired(p.name) || links.joins_l2(p.name)).then_some("on"),
+            stp: (paired(p.name) || p.half.is_some() || links.joins_l2(p.name)).then_some("on"),
             host_ports,
             unused_ports,
+            mlag: p.half.and_then(|pc| half_doc(c, pc)),
             bgp: bgp(c, p.name, links),
             mgmt: peer_backup(p.name).map(|a| {
                 FlowMap(MgmtDoc {
@@ -922,15 +975,7 @@ pub(super) fn add(
                     .collect(),
             ),
         };
-        let comment = format!(
-            "from {}{}",
-            p.source.origin,
-            if p.source.model.is_some() {
-                String::new()
-            } else {
-                format!(" (model guessed from its ports: {})", p.model.name)
-            }
-        );
+        let comment = super::from_comment(&p.source.origin, p.source.model.is_none(), p.model.name);
         doc.switches.insert(
             p.name.to_string(),
             Commented(SwitchEntry::Os10(doc_sw), comment),
@@ -1046,7 +1091,9 @@ pub(super) fn kept_comment(kept: &[String]) -> String {
     if listed < kept.len() {
         out.push(format!("… and {} more", kept.len() - listed));
     }
-    out.iter().map(|l| format!("    # {l}\n")).collect()
+    out.iter()
+        .map(|l| format!("    # {}\n", super::yaml::comment(l)))
+        .collect()
 }
 
 /// The most comment lines [`kept_comment`] writes.

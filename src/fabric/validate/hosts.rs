@@ -115,6 +115,21 @@ pub(super) fn port_entry(
         }
     }
     let os = [p.switch.os()];
+    match (&entry.advertise, &entry.address) {
+        (Some(v), Some(_)) if !*v.get() => {
+            p.unadvertised.extend(ports);
+        }
+        (Some(v), None) => cx.push(
+            Diagnostic::error(
+                "E116",
+                format!("`advertise` on `{}`, which has no `address`", key.get()),
+            )
+            .at(cx.span(v), "advertises a routed port's subnet")
+            .also(at, "not a routed host port")
+            .help("give the port its `address`, or remove `advertise`"),
+        ),
+        _ => {}
+    }
     let keys = super::bundles::BundleKeys {
         individual: entry
             .lacp_individual

@@ -235,8 +235,26 @@ pub(super) fn mlag_pairs(
             );
             continue;
         }
-        let (Some(vip), Some(mac), Some(pc), Some(vlan), Some(address), Some(peer_address)) =
-            (vip, mac, pc, vlan, address, peer_address)
+        let peer_mgmt = match &h.peer_mgmt {
+            Some(m) => match m.get().parse::<Ipv4Addr>() {
+                Ok(a) => Some(Some(a)),
+                Err(_) => {
+                    let what = format!("`{}` is not an IPv4 address", m.get());
+                    cx.error("E110", what, cx.span(m), "peer's management address");
+                    None
+                }
+            },
+            None => Some(None),
+        };
+        let (
+            Some(vip),
+            Some(mac),
+            Some(pc),
+            Some(vlan),
+            Some(address),
+            Some(peer_address),
+            Some(peer_mgmt),
+        ) = (vip, mac, pc, vlan, address, peer_address, peer_mgmt)
         else {
             continue;
         };
@@ -249,7 +267,7 @@ pub(super) fn mlag_pairs(
             ipl_vlan: vlan,
             address,
             peer_address,
-            peer_mgmt: None,
+            peer_mgmt,
         });
         halves.push((name.clone(), at));
     }

@@ -129,6 +129,8 @@ struct Pending {
     disabled: BTreeMap<Port, Span>,
     /// A routed host port's address, and the bundle a port joins, from the port map.
     addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
+    /// Routed ports whose subnet the switch does not advertise (`advertise: false`).
+    unadvertised: BTreeSet<Port>,
     bundles: BTreeMap<Port, At<super::Bundle>>,
     /// Where each resolved port's peer is written (the port map's `peer`, or a link's end).
     peers: BTreeMap<Port, Span>,
@@ -514,6 +516,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
             claims: BTreeMap::new(),
             disabled: BTreeMap::new(),
             addresses: BTreeMap::new(),
+            unadvertised: BTreeSet::new(),
             bundles: BTreeMap::new(),
             peers: BTreeMap::new(),
             bundle_keys: BTreeMap::new(),
@@ -610,6 +613,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 || entry.peer.is_some()
                 || entry.description.is_some()
                 || entry.address.is_some()
+                || entry.advertise.is_some()
                 || entry.mlag.is_some()
                 || entry.lag.is_some()
                 || entry.lacp_individual.is_some()

@@ -80,6 +80,9 @@ pub(super) fn settle(
             if let Some(a) = p.addresses.remove(&from) {
                 p.addresses.entry(to).or_insert(a);
             }
+            if p.unadvertised.remove(&from) {
+                p.unadvertised.insert(to);
+            }
             if let Some(b) = p.bundles.remove(&from) {
                 p.bundles.entry(to).or_insert(b);
             }

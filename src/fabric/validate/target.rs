@@ -189,15 +189,19 @@ pub(super) fn foreign_keys(
                     "lines checked against the Onyx grammar, by Onyx section",
                 ));
             }
-            if let Some(v) = &sw.mlag {
+            // A VLT domain has no VIP on the management network (`vlt.j2`, the TOR
+            // capture's `vlt-domain`): not a half's, not a fabric `mlag` pair's.
+            if let Some(v) = sw
+                .mlag
+                .as_ref()
+                .and_then(|h| h.vip.as_ref().or(h.domain.as_ref()))
+            {
                 found.push((
-                    "mlag",
-                    cx.span(&v.system_mac),
-                    "one half of an Onyx MLAG pair written out; an OS10 pair is a fabric `mlag` pair (VLT)",
+                    "mlag vip/domain",
+                    cx.span(v),
+                    "an Onyx MLAG virtual IP; an OS10 VLT domain has none",
                 ));
             }
-            // A fabric `mlag` pair is a VLT domain on OS10: it has no VIP on the management
-            // network (`vlt.j2`, the TOR capture's `vlt-domain`).
             let me = name.to_lowercase();
             for pair in raw.mlag.iter().flatten() {
                 if !pair
@@ -235,6 +239,13 @@ pub(super) fn foreign_keys(
                     "os10",
                     cx.span(v),
                     "the OS10 release; an Onyx switch's is `onyx`",
+                ));
+            }
+            if let Some(v) = sw.mlag.as_ref().and_then(|h| h.peer_mgmt.as_ref()) {
+                found.push((
+                    "mlag peer_mgmt",
+                    cx.span(v),
+                    "OS10's VLT `backup destination`; an Onyx MLAG half has none",
                 ));
             }
         }

@@ -606,7 +606,7 @@ pub(super) fn underlay(
             p.switch
                 .ports
                 .iter()
-                .filter(|(port, _)| !link_ports.contains(port))
+                .filter(|(port, _)| !link_ports.contains(port) && !p.unadvertised.contains(port))
                 .filter_map(|(_, s)| s.address)
                 .map(|a| a.network()),
         );
