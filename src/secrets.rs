@@ -244,8 +244,14 @@ pub fn mask(text: &str, how: Mask) -> Cow<'_, str> {
     let lower = text.to_ascii_lowercase();
     let mut starts: Vec<usize> = Vec::new();
     for needle in NEEDLES {
+        // The hits come in order: a line's start is looked for back to the previous hit only.
+        let (mut prev, mut start) = (0, 0);
         for at in memchr::memmem::find_iter(lower.as_bytes(), needle) {
-            starts.push(memchr::memrchr(b'\n', &lower.as_bytes()[..at]).map_or(0, |i| i + 1));
+            if let Some(i) = memchr::memrchr(b'\n', &lower.as_bytes()[prev..at]) {
+                start = prev + i + 1;
+            }
+            prev = at;
+            starts.push(start);
         }
     }
     if starts.is_empty() {
@@ -437,7 +443,12 @@ fn value_range(line: &str, words: &[Range<usize>], v: usize) -> Option<Range<usi
         }
     }
     let text = &line[first.start..words[last].end];
-    let inner = text.trim_end_matches([',', ']', '}']);
+    // A YAML flow list's punctuation after it, not a placeholder's (`[PASSWORD]`, CSM).
+    let inner = if text.starts_with('[') {
+        text
+    } else {
+        text.trim_end_matches([',', ']', '}'])
+    };
     let start = first.start + usize::from(inner.starts_with('"') && inner.len() > 1);
     let mut end = first.start + inner.len();
     if inner.len() > 1 && (inner.ends_with('"') || inner.ends_with('\'')) {

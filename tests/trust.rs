@@ -896,6 +896,11 @@ fn masks_os10_username_password() {
         &[],
         " role sysadmin priv-lvl 15",
     );
+    // A published capture's placeholders (CSM) are masked whole.
+    assert_eq!(
+        mask("username [ADMIN] password [PASSWORD]", Mask::Os10),
+        "username [ADMIN] password ****"
+    );
 }
 
 #[test]
