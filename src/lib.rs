@@ -23,5 +23,6 @@ pub mod input;
 pub mod lab;
 pub mod onyx;
 pub mod os10;
+pub mod secrets;
 pub mod types;
 pub mod verify;

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use fabric::secrets::Mask;
+
 /// Captures of a whole running config (they start with the `##` database header).
 fn full_captures() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -107,6 +109,9 @@ fn staged_round_trip(files: &[PathBuf]) -> Result<String, String> {
     let mut os10 = std::collections::BTreeMap::new();
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
+        // Its secrets masked as the command masks them when it reads the file.
+        let how = if is_os10(f) { Mask::Os10 } else { Mask::Onyx };
+        let text = fabric::secrets::mask(&text, how).into_owned();
         let origin = f.display().to_string();
         if !is_os10(f) {
             let config = fabric::onyx::parse(&text).map_err(|e| format!("{f:?}: {e:?}"))?;

@@ -195,6 +195,41 @@ fn ssh2_client_configures_and_reads_back() {
     );
 }
 
+/// A lab switch takes a secret as a switch does (its running config shows it), and its
+/// command log, a transcript of what it was sent, holds it masked as Onyx masks it.
+#[test]
+fn the_command_log_masks_secrets_the_switch_keeps() {
+    let dir = scratch("secret-log");
+    let lab = lab(&dir);
+    let sw = &lab.switches[0];
+    let mut sh = Shell::open(sw.addr, &dir.join("known_hosts"));
+    for line in [
+        "no cli session paging enable",
+        "enable",
+        "configure terminal",
+        "snmp-server community Zq7LabCommunity ro",
+        "username admin password 0 Zq7LabUser",
+    ] {
+        assert_eq!(sh.send(line).unwrap(), "\n", "{line}");
+    }
+    let shown = sh.send("show running-config").unwrap();
+    assert!(
+        shown.contains("snmp-server community Zq7LabCommunity ro"),
+        "{shown}"
+    );
+    let file = std::fs::read_to_string(dir.join(HOST).join("commands.log")).unwrap();
+    let log: Vec<String> = sw.device.log().into_iter().map(|(_, l)| l).collect();
+    assert!(
+        !file.contains("Zq7") && !log.concat().contains("Zq7"),
+        "{file}"
+    );
+    assert!(
+        file.contains("\tsnmp-server community ******** ro\n")
+            && file.contains("\tusername admin password 0 ********\n"),
+        "{file}"
+    );
+}
+
 #[test]
 fn ssh2_wrong_password_is_refused_and_the_host_key_persists() {
     let dir = scratch("refused");

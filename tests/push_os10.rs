@@ -408,6 +408,156 @@ fn boot_with_a_bgp_password(dir: &Path, path: &Path) {
     std::fs::write(state.join("startup-configuration.cfg"), text).unwrap();
 }
 
+/// Files under `.fabric` that a command wrote (backups, transcripts, the lab switch's command
+/// log), as `(path, text)`: not the lab switch's own storage, which holds its configuration as
+/// a switch does.
+fn written(dir: &Path) -> Vec<(PathBuf, String)> {
+    let lab = dir.join(".fabric/lab");
+    let mut out = Vec::new();
+    let mut stack = vec![dir.join(".fabric")];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else if !p.starts_with(&lab) || p.ends_with("commands.log") {
+            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            out.push((p, text));
+        }
+    }
+    out
+}
+
+/// The leaf boots holding every form of secret OS10 has (`fabric::secrets::FORMS`: users,
+/// `enable password`, SNMP communities and v3 keys, RADIUS and TACACS+ keys, NTP keys, a BGP
+/// neighbor's and a template's password), each value a canary; a push deletes the BGP
+/// instance (the plan names the lines it loses) and backs the switch up, then the switch's
+/// configuration as a file is parsed, audited, diffed and imported. No canary is in any
+/// output, backup, transcript or the lab switch's command log; the masks are OS10's.
+#[test]
+fn no_secret_of_an_os10_switch_reaches_any_output() {
+    const CANARY: &str = "Zq7Os10";
+    let dir = scratch("secret-forms");
+    let path = fabric(&dir, "10.5.3.2");
+    let forms = [
+        "username admin2 password {} role sysadmin priv-lvl 15",
+        "system-user linuxadmin password {}",
+        "enable password sha-512 {} priv-lvl 15",
+        "snmp-server community {} ro",
+        "snmp-server host 10.0.0.9 traps version 2c {} udp-port 162",
+        "snmp-server user u1 g1 3 auth sha {}",
+        "snmp-server user u2 g1 3 auth md5 {}a priv des {}b",
+        "radius-server host 10.0.0.9 key 9 {} auth-port 1812",
+        "tacacs-server host 10.0.0.8 key 0 {}",
+        "ntp authentication-key 5 md5 0 {}",
+    ];
+    let lines: String = forms
+        .iter()
+        .enumerate()
+        .map(|(i, f)| f.replace("{}", &format!("{CANARY}Form{i}")) + "\n")
+        .collect();
+    let renderer = fabric::os10::Renderer::embedded().unwrap();
+    let text = renderer.render(&intended(&path, LEAF)).unwrap();
+    let text = format!(
+        "{text}{lines}router bgp 65101\n router-id 10.9.9.9\n neighbor 127.0.0.9\n  password 9 {CANARY}Bgp\n  remote-as 65100\n  no shutdown\n !\n template spines\n  password {CANARY}Template\n !\n"
+    );
+    fabric::os10::parse(&text).expect("the booted configuration reads as OS10");
+    let state = state_of(&dir, LEAF);
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("startup-configuration.cfg"), &text).unwrap();
+    std::fs::write(dir.join("leaf01.cfg"), &text).unwrap();
+
+    let mut outputs = Vec::new();
+    let mut run = |what: &str, args: &[&str]| {
+        let (code, out) = fabric_in(&dir, args, &[]);
+        outputs.push((what.to_string(), code, out));
+    };
+    run(
+        "push: dry run",
+        &[
+            "push",
+            "mixed.yaml",
+            "--lab",
+            "--yes",
+            "--switch",
+            LEAF,
+            "--dry-run",
+        ],
+    );
+    run("audit: lab", &["audit", "mixed.yaml", "--lab"]);
+    run(
+        "push",
+        &["push", "mixed.yaml", "--lab", "--yes", "--switch", LEAF],
+    );
+    run("parse: file", &["parse", "leaf01.cfg"]);
+    run(
+        "parse: file as JSON",
+        &["parse", "leaf01.cfg", "--format", "json"],
+    );
+    run("audit: file", &["audit", "--running", "leaf01.cfg"]);
+    let diff = [
+        "diff",
+        "mixed.yaml",
+        "--switch",
+        LEAF,
+        "--running",
+        "leaf01.cfg",
+    ];
+    run("diff: file", &diff);
+    run(
+        "diff: file as JSON",
+        &[&diff[..], &["--format", "json"]].concat(),
+    );
+    run("import: file", &["import", "leaf01.cfg"]);
+
+    let files = written(&dir);
+    assert!(
+        files
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().contains("/backups/"))
+    );
+    assert!(
+        files
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().contains("/logs/"))
+    );
+    let leaks: Vec<String> = outputs
+        .iter()
+        .filter(|(_, _, out)| out.contains(CANARY))
+        .map(|(what, _, out)| format!("{what} printed a secret:\n{out}"))
+        .chain(
+            files
+                .iter()
+                .filter(|(_, text)| text.contains(CANARY))
+                .map(|(p, _)| format!("{} holds a secret", p.display())),
+        )
+        .collect();
+    assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    let out = |what: &str| {
+        let (_, code, out) = outputs.iter().find(|(w, _, _)| w == what).unwrap();
+        (*code, out.as_str())
+    };
+    let (code, push) = out("push");
+    assert_eq!(code, 0, "{push}");
+    assert!(push.contains("password ****; password 9 ****"), "{push}");
+    let backup = files
+        .iter()
+        .find(|(p, _)| p.to_string_lossy().contains("/backups/"))
+        .map(|(_, t)| t)
+        .unwrap();
+    for masked in [
+        "  password 9 ****\n",
+        "radius-server host 10.0.0.9 key 9 **** auth-port 1812\n",
+        "snmp-server user u2 g1 3 auth md5 **** priv des ****\n",
+    ] {
+        assert!(backup.contains(masked), "{masked}: {backup}");
+    }
+    let (code, parsed) = out("parse: file");
+    assert_eq!(code, 0, "{parsed}");
+    assert!(
+        parsed.contains("enable password sha-512 **** priv-lvl 15"),
+        "{parsed}"
+    );
+}
+
 #[test]
 fn a_deletion_a_roll_back_cannot_undo_is_refused_without_transactions() {
     let dir = scratch("loses");

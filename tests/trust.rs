@@ -543,8 +543,32 @@ fn secrets_never_reach_any_output() {
     let golden =
         std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
             .unwrap();
+    // Every form of secret Onyx has (`fabric::secrets::FORMS`), its value a canary.
+    let forms = [
+        "username admin password 0",
+        "username monitor password 7",
+        "snmp-server community",
+        "snmp-server notify community",
+        "snmp-server host 10.0.0.9 traps version 2c",
+        "snmp-server user u1 v3 encrypted auth sha",
+        "snmp-server user u2 v3 priv aes-128",
+        "radius-server key 0",
+        "radius-server host 10.0.0.9 key 7",
+        "tacacs-server key 0",
+        "tacacs-server host 10.0.0.8 key 7",
+        "ldap bind-password",
+        "ntp authentication-key 5 sha1 0",
+        "web proxy auth basic password",
+        "boot bootmgr password 7",
+        "router bgp 65000 vrf default neighbor 10.0.0.1 password 7",
+    ];
+    let lines: String = forms
+        .iter()
+        .enumerate()
+        .map(|(i, f)| format!("   {f} {CANARY}Form{i}\n"))
+        .collect();
     let users = format!(
-        "##\n## Local user account configuration\n##\n   username admin password 0 {CANARY}User\n   snmp-server community {CANARY}Community ro\n\n##\n## X.509 certificates configuration"
+        "##\n## Local user account configuration\n##\n{lines}   snmp-server community {CANARY}Community ro\n\n##\n## X.509 certificates configuration"
     );
     let config = golden
         .replace("##\n## X.509 certificates configuration", &users)
@@ -720,6 +744,25 @@ fn secrets_never_reach_any_output() {
         &login,
     );
     run("push: converges", &live("push", &[]), &login);
+    // The switch's config as a file: read, audited, diffed and imported.
+    let backup = path(&from.join("swx-mld-1-2.cfg"));
+    run("parse: file", &v(&["parse", &backup]), &login);
+    run(
+        "parse: file as JSON",
+        &v(&["parse", &backup, "--format", "json"]),
+        &login,
+    );
+    run("audit: file", &v(&["audit", "--running", &backup]), &login);
+    run(
+        "diff: file",
+        &v(&["diff", &rdg, "--running", &backup]),
+        &login,
+    );
+    run(
+        "import: file",
+        &v(&["import", &backup, "--output", "imported.yaml"]),
+        &login,
+    );
 
     let mut written = files(&work.join(".fabric"));
     written.extend(
@@ -774,9 +817,340 @@ fn secrets_never_reach_any_output() {
         .unwrap();
     assert!(out.contains("1 switch(es) verified"), "{out}");
     expect("import: live", 0, "snmp-server community ********");
+    expect(
+        "parse: file",
+        0,
+        "router bgp 65000 vrf default neighbor 10.0.0.1 password 7 ********",
+    );
+    expect("diff: file", 1, "lldp");
+    let imported = std::fs::read_to_string(work.join("imported.yaml")).unwrap();
+    assert!(!imported.contains(CANARY), "{imported}");
+    assert!(
+        imported.contains("ldap bind-password ********"),
+        "{imported}"
+    );
     expect("push: converges", 0, "converged");
     // The excerpts still point at the problem, the secret masked in place.
     let stars = "*".repeat(format!("{CANARY}Fabric").len());
     expect("validate: bad fabric", 1, &format!("password: {stars} }}"));
     expect("diff: bad inventory", 2, "password: ");
+}
+
+/// The secret every masking test hides: it appears in no masked text.
+const SECRET: &str = "Zq7Secret";
+
+/// One form of secret, as `before [TYPE] SECRET[after]`, masked by `fabric::secrets::mask`:
+/// with no type and with each of `types`, the secret one word or quoted with spaces, last on
+/// the line or followed by `after`; in the OS's style (`how`) and in place. The type stays,
+/// the value is the OS's mask (inside its quotes), and masking the masked line changes
+/// nothing (two masked texts differ only where their configurations do).
+fn masks_form(how: Mask, before: &str, types: &[&str], after: &str) {
+    let stars = match how {
+        Mask::Onyx => "********",
+        Mask::Os10 => "****",
+        Mask::InPlace => unreachable!("the OS's style"),
+    };
+    let quoted = format!("\"{SECRET} two words\"");
+    for ty in std::iter::once("").chain(types.iter().copied()) {
+        let ty = if ty.is_empty() {
+            String::new()
+        } else {
+            format!("{ty} ")
+        };
+        for (secret, masked) in [
+            (SECRET.to_string(), stars.to_string()),
+            (quoted.clone(), format!("\"{stars}\"")),
+        ] {
+            for tail in ["", after] {
+                let line = format!("{before} {ty}{secret}{tail}");
+                let want = format!("{before} {ty}{masked}{tail}");
+                assert_eq!(mask(&line, how), want, "{line}");
+                assert_eq!(mask(&want, how), want, "masked twice: {want}");
+                // Several lines at once, as a running config and a transcript hold them.
+                let text = format!("hostname a\n{line}\r\nexit\n");
+                assert_eq!(mask(&text, how), format!("hostname a\n{want}\r\nexit\n"));
+                let in_place = mask(&line, Mask::InPlace);
+                assert_eq!(in_place.len(), line.len(), "{line}");
+                assert!(!in_place.contains(SECRET), "{in_place}");
+                assert!(
+                    in_place.starts_with(&format!("{before} {ty}")),
+                    "{in_place}"
+                );
+            }
+        }
+    }
+}
+
+use fabric::secrets::{Mask, mask};
+
+#[test]
+fn masks_onyx_username_password() {
+    masks_form(Mask::Onyx, "   username admin password", &["0", "7"], "");
+}
+
+#[test]
+fn masks_os10_username_password() {
+    masks_form(
+        Mask::Os10,
+        "username admin password",
+        &[],
+        " role sysadmin priv-lvl 15",
+    );
+    // A published capture's placeholders (CSM) are masked whole.
+    assert_eq!(
+        mask("username [ADMIN] password [PASSWORD]", Mask::Os10),
+        "username [ADMIN] password ****"
+    );
+}
+
+#[test]
+fn masks_os10_system_user_password() {
+    masks_form(Mask::Os10, "system-user linuxadmin password", &[], "");
+}
+
+#[test]
+fn masks_os10_enable_password() {
+    masks_form(
+        Mask::Os10,
+        "enable password",
+        &["0", "sha-256", "sha-512"],
+        " priv-lvl 15",
+    );
+}
+
+#[test]
+fn masks_os10_bgp_neighbor_and_template_password() {
+    masks_form(Mask::Os10, "  password", &["0", "9"], "");
+    // In its block, as `show running-configuration` prints it (the TOR capture's spelling).
+    let block = format!(
+        "router bgp 65101\n neighbor 10.0.0.1\n  password 9 {SECRET}\n  remote-as 65100\n !\n template spines\n  password {SECRET}\n"
+    );
+    assert_eq!(
+        mask(&block, Mask::Os10),
+        "router bgp 65101\n neighbor 10.0.0.1\n  password 9 ****\n  remote-as 65100\n !\n template spines\n  password ****\n"
+    );
+    // An imported fabric's copied line, as a YAML list item or comment.
+    for line in [
+        format!("      - \"password 9 {SECRET}\""),
+        format!("      # password 9 {SECRET}"),
+    ] {
+        assert!(!mask(&line, Mask::Os10).contains(SECRET), "{line}");
+    }
+}
+
+#[test]
+fn masks_onyx_bgp_neighbor_password() {
+    masks_form(
+        Mask::Onyx,
+        "   router bgp 65000 vrf default neighbor 10.0.0.1 password",
+        &["0", "7"],
+        "",
+    );
+}
+
+#[test]
+fn masks_onyx_web_proxy_and_bootmgr_passwords() {
+    masks_form(Mask::Onyx, "   web proxy auth basic password", &[], "");
+    masks_form(Mask::Onyx, "   boot bootmgr password", &["0", "7"], "");
+}
+
+#[test]
+fn masks_snmp_communities() {
+    masks_form(Mask::Onyx, "   snmp-server community", &[], " ro");
+    masks_form(Mask::Onyx, "   snmp-server notify community", &[], "");
+    masks_form(Mask::Os10, "snmp-server community", &[], " ro acl a");
+}
+
+#[test]
+fn masks_snmp_trap_host_communities() {
+    masks_form(
+        Mask::Onyx,
+        "   snmp-server host 10.0.0.9 traps version 2c",
+        &[],
+        " udp-port 162",
+    );
+    masks_form(
+        Mask::Os10,
+        "snmp-server host 10.0.0.9 traps version 1",
+        &[],
+        " udp-port 162 entity lldp",
+    );
+    // SNMPv3's security level and user name are no secret; a host without a community
+    // keeps its port.
+    for line in [
+        "snmp-server host 10.185.239.246 traps version 3 auth  azure_ro",
+        "snmp-server group AzureStack_RO 3 auth notify rview read rview",
+        "   snmp-server host 10.0.0.9 traps version 2c udp-port 162",
+    ] {
+        assert_eq!(mask(line, Mask::Os10), line);
+    }
+}
+
+#[test]
+fn masks_snmpv3_auth_and_priv_keys() {
+    for (how, before, auth, privacy, stars) in [
+        (
+            Mask::Onyx,
+            "   snmp-server user u v3 encrypted",
+            "sha",
+            "aes-128",
+            "********",
+        ),
+        (
+            Mask::Onyx,
+            "   snmp-server user u v3",
+            "md5",
+            "des",
+            "********",
+        ),
+        (
+            Mask::Onyx,
+            "   snmp-server host 10.0.0.9 informs version 3 user u",
+            "sha256",
+            "aes-256",
+            "********",
+        ),
+        (Mask::Os10, "snmp-server user u1 g1 3", "sha", "aes", "****"),
+        (Mask::Os10, "snmp-server user u1 g1 3", "md5", "des", "****"),
+    ] {
+        masks_form(how, &format!("{before} auth {auth}"), &[], "");
+        masks_form(how, &format!("{before} priv {privacy}"), &[], "");
+        let line = format!("{before} auth {auth} {SECRET}A priv {privacy} \"{SECRET} B\"");
+        assert_eq!(
+            mask(&line, how),
+            format!("{before} auth {auth} {stars} priv {privacy} \"{stars}\"")
+        );
+    }
+    // Onyx's own masking of SNMPv3 keys (NAP) stays as it is.
+    let nap = "   snmp-server user sara v3 encrypted auth sha \"\" priv aes-128 \"\"";
+    assert_eq!(mask(nap, Mask::Onyx), nap);
+}
+
+#[test]
+fn masks_radius_and_tacacs_keys() {
+    for server in ["radius-server", "tacacs-server"] {
+        masks_form(Mask::Onyx, &format!("   {server} key"), &["0", "7"], "");
+        masks_form(
+            Mask::Onyx,
+            &format!("   {server} host 10.0.0.9 key"),
+            &["0", "7"],
+            " auth-port 1812",
+        );
+        masks_form(
+            Mask::Os10,
+            &format!("{server} host 10.0.0.9 key"),
+            &["0", "7", "9"],
+            " auth-port 1812",
+        );
+        masks_form(
+            Mask::Os10,
+            &format!("{server} host 10.0.0.9 auth-port 3 key"),
+            &["9"],
+            "",
+        );
+    }
+}
+
+#[test]
+fn masks_ldap_bind_password() {
+    masks_form(Mask::Onyx, "   ldap bind-password", &[], "");
+}
+
+#[test]
+fn masks_ntp_authentication_keys() {
+    masks_form(
+        Mask::Onyx,
+        "   ntp authentication-key 5 sha1",
+        &["0", "7"],
+        " ",
+    );
+    masks_form(
+        Mask::Os10,
+        "ntp authentication-key 123 md5",
+        &["0", "7", "9"],
+        "",
+    );
+}
+
+/// Secret YAML keys (a fabric, an inventory, a fault file) and Onyx lines inside YAML, masked
+/// in place for a diagnostic's excerpt.
+#[test]
+fn masks_yaml_secrets_in_place() {
+    let cases = [
+        (
+            "    mgmt: { host: a, password: hunter2, user: x }",
+            "    mgmt: { host: a, password: *******, user: x }",
+        ),
+        (
+            "password: \"two words\"  # c",
+            "password: \"*********\"  # c",
+        ),
+        ("  enable_password: secret", "  enable_password: ******"),
+        (
+            "  - username admin password 0 hunter2",
+            "  - username admin password 0 *******",
+        ),
+        (
+            "      - \"username admin password 0 hunter2\"",
+            "      - \"username admin password 0 *******\"",
+        ),
+        ("community: [\"a\", \"b\"]", "community: **********"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(mask(text, Mask::InPlace), want, "{text}");
+    }
+}
+
+/// Lines that only look like secrets, and the switches' own masks, are left alone.
+#[test]
+fn lookalikes_and_masked_secrets_stay() {
+    for text in [
+        "   no password hardening enable",
+        "## Password restriction configuration",
+        "password-attributes character-restriction upper 1",
+        "# radius-server key ********",
+        "# ldap bind-password ********",
+        "   ntp authentication-key 5 sha1 ******** ",
+        "  password 9 ****",
+        "enable password sha-512 **** priv-lvl 15",
+        "   ssh client user oxidized authorized-key sshv2 ",
+        "   username root nopassword",
+        "username deployadmin sshkey \"ssh-rsa AAAAB3Nza\"",
+        "   router bgp 65000 vrf default neighbor 10.0.0.1 send-community extended",
+        "ip community-list standard commstd permit no-advertise",
+        "   aaa authentication login default local ldap tacacs+ radius",
+        "passwords: 3",
+    ] {
+        // A switch's own mask stays in its OS's style (the other OS's would rewrite it).
+        let styles: &[Mask] = if text.contains("********") {
+            &[Mask::Onyx, Mask::InPlace]
+        } else if text.contains("****") {
+            &[Mask::Os10, Mask::InPlace]
+        } else {
+            &[Mask::Onyx, Mask::Os10, Mask::InPlace]
+        };
+        for &how in styles {
+            assert_eq!(mask(text, how), text, "{how:?}");
+        }
+    }
+}
+
+/// `docs/commands.md` lists every form the masking knows and its OSes, in the table's order
+/// (`- masked: `FORM` (OSES)…`).
+#[test]
+fn the_docs_list_every_masked_form() {
+    let docs = std::fs::read_to_string(crate::root().join("docs/commands.md")).unwrap();
+    let listed: Vec<(&str, &str)> = docs
+        .lines()
+        .filter_map(|l| l.strip_prefix("- masked: `"))
+        .filter_map(|l| {
+            let (form, rest) = l.split_once("` (")?;
+            Some((form, rest.split_once(')')?.0))
+        })
+        .collect();
+    let table: Vec<(&str, &str)> = fabric::secrets::FORMS
+        .iter()
+        .map(|f| (f.example, f.os))
+        .collect();
+    assert_eq!(listed, table);
 }

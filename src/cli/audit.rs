@@ -328,7 +328,7 @@ fn read_live(
     let (_, config) = cli.fetch_os10()?;
     let startup = cli.run("show startup-configuration")?;
     cli.close();
-    let startup = crate::diag::redact_secrets(&startup);
+    let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
     let unsaved = crate::os10::parse(&startup).map_or(true, |s| s != config);
     Ok((Running::Os10(Box::new(config)), unsaved))
 }

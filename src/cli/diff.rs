@@ -584,7 +584,7 @@ fn pairs(args: &Args, color: bool) -> Pairs {
         }
         let configs = match crate::compile::compile_target(sw) {
             crate::compile::Target::Onyx(intended) => {
-                let Ok(running) = super::read_config(&path, color)? else {
+                let Ok(running) = super::read_config(&path, color, super::Secrets::Masked)? else {
                     failed = true;
                     continue;
                 };
@@ -596,7 +596,8 @@ fn pairs(args: &Args, color: bool) -> Pairs {
                 }
             }
             crate::compile::Target::Os10(intended) => {
-                let Ok(running) = super::read_os10_config(&path, color)? else {
+                let Ok(running) = super::read_os10_config(&path, color, super::Secrets::Masked)?
+                else {
                     failed = true;
                     continue;
                 };

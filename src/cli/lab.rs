@@ -314,7 +314,7 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
         let release = sw.os10.as_deref().unwrap_or(crate::lab::os10::LAB_RELEASE);
         let s = match &backup {
             Some(path) => {
-                let Ok(config) = super::read_os10_config(path, color)? else {
+                let Ok(config) = super::read_os10_config(path, color, super::Secrets::Kept)? else {
                     return Err(Failure(format!(
                         "{name}: `{}` is malformed",
                         path.display()
@@ -327,7 +327,7 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
         return Ok((Switch::os10_with(s.released(release)), backup.is_some()));
     }
     if let Some(path) = &backup {
-        let config = match super::read_config(path, color)? {
+        let config = match super::read_config(path, color, super::Secrets::Kept)? {
             Ok(c) => c,
             Err(_) => {
                 return Err(Failure(format!(

@@ -11,6 +11,7 @@ use crate::config_error::{ParseError, Problem};
 use crate::diag::{self, Diagnostic, Sources};
 use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
+use crate::secrets::Mask;
 
 /// `print!` for commands' output: a reader that has gone away (`fabric parse x | head`) ends
 /// the output quietly, as Unix tools do, instead of a panic. The command still finishes and
@@ -449,12 +450,25 @@ pub(crate) fn switch_name(named: Option<&str>, file: &Path) -> String {
     )
 }
 
+/// What a command keeps of the secrets in a running configuration it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Secrets {
+    /// Masked as the switch masks its own ([`crate::secrets::mask`]): whatever the command
+    /// prints or writes cannot show one.
+    Masked,
+    /// Kept: the lab's switch holds its configuration as a real switch does, and masks
+    /// nothing it is not asked to.
+    Kept,
+}
+
 /// Reads a running-config; a problem with it is a located diagnostic, the exit code 2.
 pub(crate) fn read_config(
     path: &Path,
     color: bool,
+    secrets: Secrets,
 ) -> Result<Result<crate::onyx::Config, u8>, Failure> {
-    Ok(load_config(path, color)?
+    let mask = (secrets == Secrets::Masked).then_some(Mask::Onyx);
+    Ok(load_with(path, color, crate::onyx::parse, |_| mask)?
         .map(|(c, _)| c)
         .map_err(|diagnostic| {
             err!("{diagnostic}");
@@ -462,37 +476,40 @@ pub(crate) fn read_config(
         }))
 }
 
-/// Reads a running-config (a file, or standard input for `-`): bounded, UTF-8 text that looks
-/// like a running config, every modeled line well-formed. The config and its text; or the
-/// problem as a rendered diagnostic, for the caller to print (so configs read at once report
-/// in a fixed order). `Err` only when the file cannot be opened or read.
-pub(crate) fn load_config(
-    path: &Path,
-    color: bool,
-) -> Result<Result<(crate::onyx::Config, crate::input::Text), String>, Failure> {
-    load_with(path, color, crate::onyx::parse)
-}
-
-/// [`load_config`] for the commands that read both OSes: a text that looks like an OS10
-/// running configuration ([`crate::os10::parse::looks_os10`]) is read as one.
+/// Reads a running-config of either OS (a file, or standard input for `-`): bounded, UTF-8
+/// text that looks like a running config, every modeled line well-formed; a text that looks
+/// like an OS10 running configuration ([`crate::os10::parse::looks_os10`]) is read as one.
+/// The config and its text, secrets masked as its OS masks them; or the problem as a
+/// rendered diagnostic, for the caller to print (so configs read at once report in a fixed
+/// order). `Err` only when the file cannot be opened or read.
 pub(crate) fn load_running(
     path: &Path,
     color: bool,
 ) -> Result<Result<(crate::audit::Running, crate::input::Text), String>, Failure> {
-    load_with(path, color, |text| {
-        if crate::os10::parse::looks_os10(text) {
-            crate::os10::parse(text).map(|c| crate::audit::Running::Os10(Box::new(c)))
-        } else {
-            crate::onyx::parse(text).map(|c| crate::audit::Running::Onyx(Box::new(c)))
-        }
-    })
+    let os10 = crate::os10::parse::looks_os10;
+    load_with(
+        path,
+        color,
+        |text| {
+            if os10(text) {
+                crate::os10::parse(text).map(|c| crate::audit::Running::Os10(Box::new(c)))
+            } else {
+                crate::onyx::parse(text).map(|c| crate::audit::Running::Onyx(Box::new(c)))
+            }
+        },
+        |text| Some(if os10(text) { Mask::Os10 } else { Mask::Onyx }),
+    )
 }
 
 /// Reads a bounded UTF-8 file and parses it with `parse`; a problem is a rendered diagnostic.
+/// With a `mask` for the text, its secrets are masked and the masked text read: a problem is
+/// located in the file as it is (the excerpt masked), the config and text returned hold no
+/// secret.
 fn load_with<T>(
     path: &Path,
     color: bool,
     parse: impl Fn(&str) -> Result<T, ParseError>,
+    mask: impl Fn(&str) -> Option<Mask>,
 ) -> Result<Result<(T, crate::input::Text), String>, Failure> {
     let name = if path == Path::new("-") {
         "<stdin>".to_string()
@@ -527,10 +544,22 @@ fn load_with<T>(
             return Ok(Err(diag::render(&[d], &sources, color)));
         }
     };
-    match parse(&text) {
-        Ok(c) => Ok(Ok((c, text))),
+    let config = match parse(&text) {
+        Ok(c) => c,
         Err(e) => {
             let d = parse_diagnostic(&e, &text, &mut sources, name);
+            return Ok(Err(diag::render(&[d], &sources, color)));
+        }
+    };
+    let masked = match mask(&text).map(|how| crate::secrets::mask(&text, how)) {
+        Some(std::borrow::Cow::Owned(masked)) => masked,
+        _ => return Ok(Ok((config, text))),
+    };
+    // A mask is a word where the secret was: the masked text reads as the text did.
+    match parse(&masked) {
+        Ok(c) => Ok(Ok((c, crate::input::Text::from(masked)))),
+        Err(e) => {
+            let d = parse_diagnostic(&e, &masked, &mut sources, name);
             Ok(Err(diag::render(&[d], &sources, color)))
         }
     }
@@ -542,8 +571,10 @@ fn load_with<T>(
 pub(crate) fn read_os10_config(
     path: &Path,
     color: bool,
+    secrets: Secrets,
 ) -> Result<Result<crate::os10::Config, u8>, Failure> {
-    Ok(load_with(path, color, crate::os10::parse)?
+    let mask = (secrets == Secrets::Masked).then_some(Mask::Os10);
+    Ok(load_with(path, color, crate::os10::parse, |_| mask)?
         .map(|(c, _)| c)
         .map_err(|diagnostic| {
             err!("{diagnostic}");

@@ -74,6 +74,8 @@ pub struct Dialect {
     /// Reads `show users`: the sessions logged in, `None` when the reply is no such table.
     pub users: fn(&str) -> Option<Vec<super::session::Login>>,
     pub snapshots: Snapshots,
+    /// How the OS masks a secret: what the session masks in text it keeps or shows.
+    pub mask: crate::secrets::Mask,
 }
 
 impl Dialect {
@@ -132,6 +134,7 @@ fn os10_pager(line: &str) -> bool {
 
 pub static ONYX: Dialect = Dialect {
     name: "onyx",
+    mask: crate::secrets::Mask::Onyx,
     prompt: onyx_prompt,
     pager: onyx_pager,
     paging_off: "no cli session paging enable",
@@ -154,6 +157,7 @@ pub static ONYX: Dialect = Dialect {
 
 pub static OS10: Dialect = Dialect {
     name: "os10",
+    mask: crate::secrets::Mask::Os10,
     prompt: os10_prompt,
     pager: os10_pager,
     paging_off: "terminal length 0",

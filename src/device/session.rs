@@ -264,7 +264,7 @@ impl Cli {
 
     fn log(&mut self, text: &str) {
         // What the switch shows may hold secrets of its own (`snmp-server community …`).
-        let mut text = crate::diag::redact_secrets(text).into_owned();
+        let mut text = crate::secrets::mask(text, self.dialect.mask).into_owned();
         if let Some(p) = self.password.as_ref().filter(|p| !p.0.is_empty()) {
             text = text.replace(&p.0, "********");
         }
@@ -424,7 +424,7 @@ impl Cli {
                 "the running config read back is incomplete ({why}); it is not used"
             )));
         }
-        let text = crate::diag::redact_secrets(&text).into_owned();
+        let text = crate::secrets::mask(&text, crate::secrets::Mask::Onyx).into_owned();
         let config = onyx::parse(&text).map_err(|e| {
             Error::Parse(format!(
                 "the running config read back does not parse at line {}: expected {}",
@@ -574,11 +574,11 @@ impl Cli {
     }
 
     /// An OS10 switch's `show running-configuration`, read into the OS10 model, its secrets
-    /// masked as for Onyx. A `hostname` naming another switch of the fleet is refused.
+    /// masked as OS10 masks its own (`****`). A `hostname` naming another switch of the fleet is refused.
     pub fn fetch_os10(&mut self) -> Result<(String, crate::os10::Config), Error> {
         self.leave_config()?;
         let text = self.run(self.dialect.show_running)?;
-        let text = crate::diag::redact_secrets(&text).into_owned();
+        let text = crate::secrets::mask(&text, crate::secrets::Mask::Os10).into_owned();
         let config = crate::os10::parse(&text).map_err(|e| {
             Error::Parse(format!(
                 "the running configuration read back does not parse at line {}: {}",

@@ -460,7 +460,12 @@ impl Device {
                 close: r.close,
             });
         }
-        self.record(id, typed);
+        // A command that sets a secret is logged with it masked, as the switch's OS masks it.
+        let mask = match self.lock().os() {
+            super::cli::Os::Onyx => crate::secrets::Mask::Onyx,
+            super::cli::Os::Os10 => crate::secrets::Mask::Os10,
+        };
+        self.record(id, &crate::secrets::mask(typed, mask));
         if let Some(login) = self.lock().logins.get_mut(&id) {
             login.active = Instant::now();
         }

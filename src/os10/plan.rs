@@ -108,20 +108,10 @@ fn lost(running: &Config, mode: &[String], command: &str) -> Vec<String> {
             .map_or(Vec::new(), |v| texts(&v.extras)),
         _ => Vec::new(),
     };
-    out.iter().map(|l| masked(l)).collect()
-}
-
-/// A verbatim line with its secret masked as OS10 masks it (`password 9 ****`, the TOR
-/// capture's neighbors): a BGP `password [TYPE] SECRET`, and what the shared masking knows.
-fn masked(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    match words.as_slice() {
-        ["password", t, _, ..] if t.len() == 1 && t.bytes().all(|b| b.is_ascii_digit()) => {
-            format!("password {t} ****")
-        }
-        ["password", _, ..] => "password ****".to_string(),
-        _ => crate::diag::redact_secrets(line).into_owned(),
-    }
+    // Secrets masked as OS10 masks them (`password 9 ****`).
+    out.iter()
+        .map(|l| crate::secrets::mask(l, crate::secrets::Mask::Os10).into_owned())
+        .collect()
 }
 
 /// Collects the steps of a plan.

@@ -254,7 +254,7 @@ impl State {
             State::Os10 { target, .. } => {
                 let (_, now) = cli.fetch_os10()?;
                 let startup = cli.run("show startup-configuration")?;
-                let startup = crate::diag::redact_secrets(&startup);
+                let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
                 let saved = crate::os10::parse(&startup).is_ok_and(|s| s == now);
                 Ok(SaveRead {
                     saved,
