@@ -285,6 +285,20 @@ pub fn mask(text: &str, how: Mask) -> Cow<'_, str> {
     }
 }
 
+/// Whether a switch command holds a secret: a value one of [`FORMS`] names.
+pub fn in_command(line: &str) -> bool {
+    !command_values(line).is_empty()
+}
+
+/// Whether a switch command's secret is a mask (`********`, `****`, a `*` per byte): sent to
+/// a switch, it would set the secret to the mask.
+pub fn masked_in_command(line: &str) -> bool {
+    command_values(line).iter().any(|r| {
+        let v = line[r.clone()].trim_matches(['"', '\'']);
+        !v.is_empty() && v.bytes().all(|b| b == b'*')
+    })
+}
+
 /// Byte ranges of the values of secret YAML keys on one line: `password: x`, `"token": 'x'`,
 /// `{ user: a, password: x }` (the value ends at `,`, `}` or `]` in a flow collection, at ` #`
 /// or the line's end otherwise).

@@ -61,7 +61,8 @@ pub fn import_all(
         document(&prepared, os10.is_empty(), &links)
     };
     doc.links = links.docs(doc.routing.is_some());
-    let kept = os10::add(&mut doc, &mut read, onyx.is_empty(), &links);
+    let mut kept = os10::add(&mut doc, &mut read, onyx.is_empty(), &links);
+    kept.extend(secret_lines(&mut doc));
     let mut text = String::from(
         "# Imported by `fabric import` from the running configs named above each switch.\n# `fabric validate` checks it; each switch's compiled config plans empty against the\n# config it came from (no drift).\n\n",
     );
@@ -70,7 +71,8 @@ pub fn import_all(
         serde_saphyr::ser_options! { comment_position: serde_saphyr::CommentPosition::Above },
     )
     .map_err(|e| e.to_string())?;
-    // Below each OS10 switch's `# from` comment: the lines the fabric does not manage.
+    // Below each switch's `# from` comment: the lines the fabric leaves as they are (OS10's
+    // unmodeled lines, Onyx lines that hold a secret).
     let mut switch: Option<&str> = None;
     for line in yaml.lines() {
         text.push_str(line);
@@ -85,6 +87,35 @@ pub fn import_all(
     }
     yaml::check(&text)?;
     Ok(text)
+}
+
+/// Takes out of each Onyx switch's `extra` the lines that hold a secret (`snmp-server
+/// community`, `radius-server key`, …), by switch: a config read from a file or a switch is
+/// masked before import sees it, so such a line carries a mask, which a push would set as the
+/// secret; and a fabric file is no place for a secret. Listed in the comment above the switch
+/// instead, they stay as they are on the switch (a plan leaves lines it does not write).
+fn secret_lines(doc: &mut Doc) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for (name, entry) in &mut doc.switches {
+        let Commented(SwitchEntry::Onyx(sw), _) = entry else {
+            continue;
+        };
+        let mut taken = Vec::new();
+        for (_, lines) in &mut sw.extra.0 {
+            lines.retain(|l| {
+                let secret = crate::secrets::in_command(l);
+                if secret {
+                    taken.push(l.clone());
+                }
+                !secret
+            });
+        }
+        sw.extra.0.retain(|(_, lines)| !lines.is_empty());
+        if !taken.is_empty() {
+            out.insert(name.clone(), taken);
+        }
+    }
+    out
 }
 
 /// The comment above a switch: the config it came from, and its model when guessed.

@@ -39,6 +39,10 @@ pub(super) fn extra(
                 Some("is a section header; sections are the keys of `extra`".to_string())
             } else if let Some(why) = not_configuration(text) {
                 Some(why)
+            } else if crate::secrets::masked_in_command(text) {
+                // A line copied from masked output (a live import, a backup): pushed, it
+                // would set the secret to the mask.
+                Some("holds a masked secret, which a push would set as the secret; write the secret, or leave the line out (a line the fabric does not write stays as it is on the switch)".to_string())
             } else {
                 match crate::onyx::command::parse(text) {
                     Ok(Some(cmd)) => modeled_by_the_format(&cmd).map(|key| {
