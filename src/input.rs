@@ -54,8 +54,7 @@ pub fn read(path: &Path, limit: u64) -> Result<Bytes, Refused> {
         return capped(std::io::stdin().lock(), limit, 0);
     }
     let meta = std::fs::metadata(path).map_err(Refused::Io)?;
-    let kind = kind(&meta);
-    if let Some(kind) = kind {
+    if let Some(kind) = kind(&meta) {
         return Err(Refused::NotRegular { kind });
     }
     if meta.is_file() && meta.len() > limit {
@@ -64,14 +63,68 @@ pub fn read(path: &Path, limit: u64) -> Result<Bytes, Refused> {
             size: Some(meta.len()),
         });
     }
+    let file = open(path)?;
+    let meta = file.metadata().map_err(Refused::Io)?;
+    if let Some(kind) = kind(&meta).or_else(|| named_pipe(&file, &meta)) {
+        return Err(Refused::NotRegular { kind });
+    }
     // A regular file, or a pipe (`<(…)`): read up to the limit either way, in case it grows.
-    let file = std::fs::File::open(path).map_err(Refused::Io)?;
     let size = if meta.is_file() { meta.len() } else { 0 };
     capped(file, limit, size)
 }
 
+/// `path` opened to read, without waiting: opening a named pipe waits for a writer, which may
+/// never come (`mkfifo`, then nothing). What was opened is checked from its descriptor (it may
+/// not be what `path` was a moment before), and reads block again once it is.
+fn open(path: &Path) -> Result<std::fs::File, Refused> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(Refused::Io)?;
+    // SAFETY: fcntl on a descriptor this function owns; F_GETFL and F_SETFL only read and
+    // set its status flags.
+    let cleared = unsafe {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) == 0
+    };
+    if !cleared {
+        return Err(Refused::Io(std::io::Error::last_os_error()));
+    }
+    Ok(file)
+}
+
+/// `Some` when `file` is a named pipe (a FIFO made with `mkfifo`): reading one waits for
+/// whatever writes to it, forever if nothing does. An unnamed pipe (`<(…)`, `/dev/stdin` fed
+/// by `|`) has its writer already and is read, bounded. Linux tells them apart by the file
+/// system the pipe lives on (pipefs, statfs(2)); elsewhere every pipe is read.
+fn named_pipe(file: &std::fs::File, meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if !meta.file_type().is_fifo() {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        /// `PIPEFS_MAGIC` of linux/magic.h.
+        const PIPEFS_MAGIC: i64 = 0x5049_5045;
+        // SAFETY: fstatfs fills the zeroed struct for a descriptor `file` owns.
+        let on = unsafe {
+            let mut fs: libc::statfs = std::mem::zeroed();
+            (libc::fstatfs(file.as_raw_fd(), &mut fs) == 0).then_some(fs.f_type as i64)
+        };
+        if on != Some(PIPEFS_MAGIC) {
+            return Some("a named pipe (FIFO)");
+        }
+    }
+    None
+}
+
 /// What a path is when it is not something to read from: a folder or a device. Pipes
-/// (process substitution, `/dev/stdin`) are read, bounded.
+/// (process substitution, `/dev/stdin`) are read, bounded; named ones are [`named_pipe`].
 fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
@@ -358,6 +411,46 @@ mod tests {
         }
         assert_eq!(read(&f, 2048).unwrap().len(), 2048);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A named pipe is refused at once, written to or not (reading one waits for a writer,
+    /// forever if none comes); an unnamed pipe (`<(…)`) is read. Run on a thread, so that a
+    /// read that waits fails the test instead of hanging it.
+    #[test]
+    fn a_named_pipe_is_refused_without_waiting_and_an_unnamed_one_is_read() {
+        let dir = std::env::temp_dir().join(format!("fabric-input-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo and pipe with valid arguments; the descriptors are closed below.
+        let rd = unsafe {
+            assert_eq!(libc::mkfifo(c.as_ptr(), 0o600), 0);
+            let mut fds = [0; 2];
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            assert_eq!(libc::write(fds[1], b"abc".as_ptr().cast(), 3), 3);
+            libc::close(fds[1]);
+            fds[0]
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let f = fifo.clone();
+        std::thread::spawn(move || {
+            let named = read(&f, 1 << 20).map(|b| b.len());
+            let unnamed = read(Path::new(&format!("/proc/self/fd/{rd}")), 1 << 20)
+                .map(|b| b.to_vec());
+            let _ = tx.send((named, unnamed));
+        });
+        let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+        // SAFETY: the pipe's read end, opened above and read by path only.
+        unsafe { libc::close(rd) };
+        let _ = std::fs::remove_dir_all(&dir);
+        let (named, unnamed) = got.expect("a read of a pipe returns");
+        match named {
+            Err(e @ Refused::NotRegular { .. }) => {
+                assert_eq!(e.to_string(), "it is a named pipe (FIFO), not a file")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(unnamed.unwrap(), b"abc");
     }
 
     /// A file of several huge pages reads back byte for byte from a 2 MiB boundary; one past

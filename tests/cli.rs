@@ -612,6 +612,71 @@ fn devices_and_oversized_input_are_refused_early() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `fabric ARGS…`, stopped after `secs` seconds: its exit code and standard error, or `None`
+/// when it was still running (a read that waits forever, or one without end).
+fn fabric_within(args: &[&str], secs: u64) -> Option<(i32, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// An SSH config, or a file it includes, that is a device without end or a named pipe
+/// nothing writes to is refused before anything connects, at once and naming the file (and
+/// the `Include` line): not gigabytes read, not an abort, not a wait forever.
+#[test]
+fn an_ssh_config_or_its_include_that_is_no_file_is_refused_at_once() {
+    let dir = temp("ssh-config-devices");
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    let include = dir.join("includes");
+    for (target, kind) in [
+        ("/dev/urandom", "a character device"),
+        ("/dev/zero", "a character device"),
+        (fifo, "a named pipe (FIFO)"),
+    ] {
+        std::fs::write(&include, format!("Host a\n  Port 22\n\nInclude {target}\n")).unwrap();
+        for (config, at) in [
+            (target.to_string(), format!("cannot read `{target}`")),
+            (
+                include.display().to_string(),
+                format!("includes:4: `Include {target}`: cannot read `{target}`"),
+            ),
+        ] {
+            // Port 1 of loopback: were the config read, the connection would be refused.
+            let args = ["import", "--live", "127.0.0.1:1", "--ssh-config", &config];
+            let (code, err) = fabric_within(&args, 20).unwrap_or_else(|| {
+                panic!("`--ssh-config {config}` ({target}) still running after 20 s")
+            });
+            assert_eq!(code, 2, "{config}: {err}");
+            assert!(err.contains(&at), "{config}: {err}");
+            assert!(err.contains(&format!("it is {kind}, not a file")), "{err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A reader that goes away (`fabric parse big.cfg | head`) ends the output quietly, as Unix
 /// tools do: no panic, no message, and the command's own exit code (a verdict is never turned
 /// into success by a closed pipe). Each output here is larger than a pipe holds.
