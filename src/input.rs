@@ -73,6 +73,26 @@ pub fn read(path: &Path, limit: u64) -> Result<Bytes, Refused> {
     capped(file, limit, size)
 }
 
+/// The text of `path` as [`read`] reads it, for a reader whose only error is a message:
+/// ``cannot read `PATH`: it is a character device, not a file``, or that it is not UTF-8.
+pub fn read_string(path: &Path, limit: u64) -> Result<String, String> {
+    let bytes = read(path, limit).map_err(|e| cannot_read(path, &e))?;
+    String::from_utf8(bytes.into_vec())
+        .map_err(|_| format!("cannot read `{}`: it is not UTF-8 text", path.display()))
+}
+
+/// ``cannot read `PATH`: WHY``.
+pub fn cannot_read(path: &Path, why: &Refused) -> String {
+    format!("cannot read `{}`: {why}", path.display())
+}
+
+/// At most `limit` bytes from `r` (a reply read to its end), or `None` when there are more.
+pub fn read_to_limit(r: impl Read, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut out = Vec::new();
+    r.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+    Ok((out.len() as u64 <= limit).then_some(out))
+}
+
 /// `path` opened to read, without waiting: opening a named pipe waits for a writer, which may
 /// never come (`mkfifo`, then nothing). What was opened is checked from its descriptor (it may
 /// not be what `path` was a moment before), and reads block again once it is.

@@ -614,7 +614,7 @@ fn devices_and_oversized_input_are_refused_early() {
 
 /// `fabric ARGS…`, stopped after `secs` seconds: its exit code and standard error, or `None`
 /// when it was still running (a read that waits forever, or one without end).
-fn fabric_within(args: &[&str], secs: u64) -> Option<(i32, String)> {
+pub(crate) fn fabric_within(args: &[&str], secs: u64) -> Option<(i32, String)> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
         .args(args)
         .current_dir(root())

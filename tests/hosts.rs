@@ -408,6 +408,32 @@ fn reports_that_are_not_what_they_claim_are_located_errors() {
     assert!(out.contains("error: no report for host `esxi01`"), "{out}");
 }
 
+/// A host report that is a named pipe nothing writes to is refused at once, naming it: not a
+/// wait forever.
+#[test]
+fn a_host_report_that_is_a_named_pipe_is_refused_at_once() {
+    let dir = scratch("hosts-fifo");
+    let fifo = dir.join("gpu01.txt");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fabric = fixtures().join("fabric.yaml");
+    let args = [
+        "audit",
+        fabric.to_str().unwrap(),
+        "--host",
+        "gpu01",
+        "--hosts",
+        fifo.to_str().unwrap(),
+    ];
+    let (code, err) = crate::cli::fabric_within(&args, 20).expect("it ends");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("gpu01.txt`: it is a named pipe (FIFO), not a file"),
+        "{err}"
+    );
+}
+
 /// esxcli's parameter list as a real host prints it (the vcdx200 capture of `-m bnx2x`, its
 /// columns spaced out to the widths its rule of dashes gives; `tests/fixtures/SOURCES.md`) is
 /// read row by row, empty values as unset; a description carried on lines of its own (as

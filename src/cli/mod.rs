@@ -748,7 +748,7 @@ pub(crate) fn sync_folder(
     let mut synced = Synced::default();
     for (file, text) in texts {
         let target = dir.join(file);
-        let old = std::fs::read_to_string(&target).ok();
+        let old = crate::input::read_string(&target, crate::config_error::MAX_BYTES).ok();
         if old.as_deref() == Some(text.as_str()) {
             synced.unchanged += 1;
             continue;

@@ -161,6 +161,10 @@ enum Command {
     EsxVswitches,
 }
 
+/// The most a host report may have, read from a file or from a host: a report of every
+/// command for eight NICs is tens of KB.
+pub const MAX_BYTES: u64 = 16 << 20;
+
 const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `grep -H . /sys/class/net/IF/ecn/…`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m MODULE`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
 
 /// The command a prompt line names: `user@host:dir# cmd`, `user@host:dir$ cmd`,
