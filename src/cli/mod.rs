@@ -386,6 +386,11 @@ pub(crate) fn check_deployable(paths: &[PathBuf], deny_warnings: bool, color: bo
                 continue;
             }
         };
+        // A file refused before it was read (a folder, a device, too large) was not read,
+        // as one that cannot be opened: exit 2, not a finding in it.
+        if diags.iter().any(|d| matches!(d.code, "E004" | "E005")) {
+            checked.unreadable += 1;
+        }
         all.extend(diags);
         if let Some(f) = fabric {
             let (findings, errors, warnings) = audit::validate(path, &f);
