@@ -5,6 +5,7 @@
 //! [`session_body`]: which lines of a running configuration saved from a CLI session are the
 //! switch's output, by the prompt the caller's OS prints.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::Path;
 
@@ -186,7 +187,24 @@ fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Bytes, Refused> {
     if bytes.len() as u64 > limit {
         return Err(Refused::TooLarge { limit, size: None });
     }
+    let mut bytes = bytes;
+    line_ends(bytes.as_mut_slice());
     Ok(bytes)
+}
+
+/// Lines end at `\n` (`\r\n` too: each reader drops the `\r` as a terminal's, with [`clean`]
+/// for running configs); a text with no `\n` at all ends its lines at `\r` (classic Mac OS,
+/// and some terminal captures), made `\n` here, byte for byte, so every reader splits it as
+/// any other and a line, a column and an offset stay those of the file. The one place that
+/// decides what ends a line: a lone `\r` in a text of `\n` lines is a carriage return (a
+/// terminal's overwrite, [`clean`] removes it), not a line end.
+pub fn line_ends(bytes: &mut [u8]) {
+    if memchr::memchr(b'\n', bytes).is_some() {
+        return;
+    }
+    for b in bytes.iter_mut().filter(|b| **b == b'\r') {
+        *b = b'\n';
+    }
 }
 
 /// The bytes of an input, as read.
@@ -198,6 +216,13 @@ enum Store {
 }
 
 impl Bytes {
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Store::Heap(v) => v,
+            Store::Mapped(m) => m.bytes_mut(),
+        }
+    }
+
     /// The bytes in a `Vec` of their own (copied when they were read into a mapping).
     pub fn into_vec(self) -> Vec<u8> {
         match self.0 {
@@ -349,6 +374,11 @@ impl Mapping {
         // SAFETY: the first `len` bytes of the room, written by `fill`.
         unsafe { std::slice::from_raw_parts(self.start, self.len) }
     }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as `bytes`, borrowed mutably through `&mut self` alone.
+        unsafe { std::slice::from_raw_parts_mut(self.start, self.len) }
+    }
 }
 
 impl Drop for Mapping {
@@ -357,6 +387,79 @@ impl Drop for Mapping {
         unsafe {
             libc::munmap(self.base, self.size);
         }
+    }
+}
+
+/// What a terminal adds to a captured session removed, one output line per input line: `\r`,
+/// NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`, `ESC >`), and a
+/// character followed by backspace (oxidized's captures of Onyx 3.9 and 3.10 show all of
+/// these). The one step every reader of running configs (Onyx, OS10) and host reports takes,
+/// so that none refuses what another reads; each OS's pager prompt is its reader's own.
+pub fn strip_terminal(raw: &str) -> Cow<'_, str> {
+    let Some(first) = first_noisy(raw.as_bytes()) else {
+        // A file from disk or a backup tool: nothing to remove (the common case, kept fast).
+        return Cow::Borrowed(raw);
+    };
+    let mut out = String::with_capacity(raw.len());
+    out.push_str(&raw[..first]);
+    let mut rest = &raw[first..];
+    while !rest.is_empty() {
+        // Copy up to the next noisy byte in one go.
+        let n = rest.bytes().position(noisy).unwrap_or(rest.len());
+        out.push_str(&rest[..n]);
+        rest = &rest[n..];
+        let Some(c) = rest.as_bytes().first().copied() else {
+            break;
+        };
+        rest = &rest[1..];
+        match c {
+            b'\r' | b'\0' => {}
+            0x08 => {
+                if out.chars().last().is_some_and(|l| l != '\n') {
+                    out.pop();
+                }
+            }
+            _ => rest = skip_escape(rest),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn noisy(b: u8) -> bool {
+    matches!(b, b'\r' | b'\0' | 0x08 | 0x1b)
+}
+
+/// Where the first byte [`strip_terminal`] removes is. Files from disk have none, so the whole text is
+/// scanned, with `memchr`'s vector search.
+fn first_noisy(b: &[u8]) -> Option<usize> {
+    let escape = memchr::memchr3(b'\r', b'\0', 0x1b, b);
+    let backspace = memchr::memchr(0x08, escape.map_or(b, |e| &b[..e]));
+    backspace.or(escape)
+}
+
+/// The rest of the text after an ANSI escape sequence whose ESC was just read: CSI
+/// (`[` … a final byte `@`..`~`), OSC (`]` … BEL or ESC `\`), a charset (`(B`), or one
+/// character (`=`, `>`).
+fn skip_escape(s: &str) -> &str {
+    let mut it = s.char_indices();
+    match it.next() {
+        Some((_, '[')) => it
+            .find(|(_, c)| ('@'..='~').contains(c))
+            .map_or("", |(i, c)| &s[i + c.len_utf8()..]),
+        Some((_, ']')) => {
+            for (i, c) in it.by_ref() {
+                if c == '\x07' {
+                    return &s[i + 1..];
+                }
+                if c == '\x1b' {
+                    return s[i + 1..].get(1..).unwrap_or("");
+                }
+            }
+            ""
+        }
+        Some((_, '(' | ')')) => it.next().map_or("", |(i, c)| &s[i + c.len_utf8()..]),
+        Some((i, c)) => &s[i + c.len_utf8()..],
+        None => "",
     }
 }
 
@@ -455,8 +558,8 @@ mod tests {
         let f = fifo.clone();
         std::thread::spawn(move || {
             let named = read(&f, 1 << 20).map(|b| b.len());
-            let unnamed = read(Path::new(&format!("/proc/self/fd/{rd}")), 1 << 20)
-                .map(|b| b.to_vec());
+            let unnamed =
+                read(Path::new(&format!("/proc/self/fd/{rd}")), 1 << 20).map(|b| b.to_vec());
             let _ = tx.send((named, unnamed));
         });
         let got = rx.recv_timeout(std::time::Duration::from_secs(10));

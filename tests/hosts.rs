@@ -414,7 +414,10 @@ fn reports_that_are_not_what_they_claim_are_located_errors() {
 fn a_host_report_that_is_a_named_pipe_is_refused_at_once() {
     let dir = scratch("hosts-fifo");
     let fifo = dir.join("gpu01.txt");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let fabric = fixtures().join("fabric.yaml");
     let args = [

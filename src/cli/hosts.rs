@@ -220,7 +220,8 @@ pub(crate) fn audit(
                 out.sources.insert(plan.host.clone(), source);
             }
             Err(e) => {
-                errln!("error: {}:{}: {}", source.path, e.line, e.message);
+                let message = crate::diag::bounded(&e.message);
+                errln!("error: {}:{}: {message}", source.path, e.line);
                 out.unreadable = true;
             }
         }

@@ -296,7 +296,9 @@ impl Cli {
                 Ok(n) if (raw.len() + n) as u64 > crate::config_error::MAX_BYTES => {
                     // More than a running config may have, and still no prompt: a switch
                     // that prints without end is not read to its end.
-                    self.log(&String::from_utf8_lossy(&raw[raw.len().saturating_sub(4096)..]));
+                    self.log(&String::from_utf8_lossy(
+                        &raw[raw.len().saturating_sub(4096)..],
+                    ));
                     return Err(Error::Endless {
                         command: command.to_string(),
                     });

@@ -180,9 +180,7 @@ enum Unread {
 impl std::fmt::Display for Unread {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Unread::Refused(crate::input::Refused::Io(e)) => {
-                f.write_str(&super::ssh::plain_io(e))
-            }
+            Unread::Refused(crate::input::Refused::Io(e)) => f.write_str(&super::ssh::plain_io(e)),
             Unread::Refused(r) => r.fmt(f),
             Unread::NotText => f.write_str("it is not UTF-8 text"),
         }
@@ -218,7 +216,10 @@ fn includes(path: &Path, text: &str, stack: &mut Vec<PathBuf>) -> Result<(), Str
             };
             for file in found.flatten() {
                 let refused = |why: &dyn std::fmt::Display| {
-                    format!("{at}: `Include {arg}`: cannot read `{}`: {why}", file.display())
+                    format!(
+                        "{at}: `Include {arg}`: cannot read `{}`: {why}",
+                        file.display()
+                    )
                 };
                 let text = read_text(&file).map_err(|e| refused(&e))?;
                 let canonical = file.canonicalize().unwrap_or_else(|_| file.clone());
@@ -313,12 +314,22 @@ fn include_pattern(arg: &str, home: Option<&Path>) -> Option<String> {
         if rest.is_empty() || rest.starts_with('/') {
             let rest = rest.trim_start_matches('/');
             let home = escaped(home?);
-            let path = if rest.is_empty() { home } else { home.join(rest) };
+            let path = if rest.is_empty() {
+                home
+            } else {
+                home.join(rest)
+            };
             return Some(path.to_string_lossy().into_owned());
         }
         return Some(arg.to_string());
     }
-    Some(escaped(home?).join(".ssh").join(arg).to_string_lossy().into_owned())
+    Some(
+        escaped(home?)
+            .join(".ssh")
+            .join(arg)
+            .to_string_lossy()
+            .into_owned(),
+    )
 }
 
 /// Where a switch is without a config file: the command line's values, else the defaults.

@@ -255,6 +255,8 @@ fn command(cmd: &str) -> Option<Command> {
 /// Reads a report. Output before the first command, an unknown command, or output that is
 /// not what its command prints is an error at its line.
 pub fn parse(text: &str) -> Result<HostReport, ReportError> {
+    // A report captured from a terminal: what the terminal added goes, as for running configs.
+    let text = crate::input::strip_terminal(text);
     let lines: Vec<&str> = text
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l))

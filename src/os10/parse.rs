@@ -590,6 +590,8 @@ pub fn looks_os10(text: &str) -> bool {
 /// Reads a running configuration, or a part of one (`show running-configuration interface
 /// vlan 2000`).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
+    // What a terminal adds to a captured session goes first, as for Onyx (one step for both).
+    let raw = &*crate::input::strip_terminal(raw);
     let mut cfg = Config::default();
     // Split at each newline with `memchr`'s vector search (a config has tens of thousands),
     // counted first: the list is made once at its size, not copied as it grows.
@@ -606,12 +608,6 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         cfg.layout.final_newline = true;
     } else {
         cfg.layout.final_newline = false;
-    }
-    // A capture from a terminal ends its lines with `\r`.
-    for l in &mut lines {
-        if let Some(s) = l.strip_suffix('\r') {
-            *l = s;
-        }
     }
     // A capture saved from a session: its prompt-and-command line and the next prompt are
     // skipped, every other line keeps its number.
@@ -810,7 +806,10 @@ fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>,
     if line.is_empty() || line == "!" {
         // A run of the same line is one text, printed a line each: a flood of `!` lines
         // costs its own bytes, not an entry of the layout (and a unit here) per line.
-        let run = r.lines[start..end].iter().take_while(|l| **l == line).count();
+        let run = r.lines[start..end]
+            .iter()
+            .take_while(|l| **l == line)
+            .count();
         *at += run;
         let mut text = format!("{line}\n").repeat(run);
         text.pop();
@@ -1023,7 +1022,8 @@ mod tests {
     #[test]
     fn a_flood_of_bang_or_blank_lines_is_one_entry_of_the_layout() {
         let golden = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/vcf-bitfusion/leaf-a.cfg"),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("golden/vcf-bitfusion/leaf-a.cfg"),
         )
         .unwrap();
         let entries = super::parse(&golden).unwrap().layout.entries.len();
@@ -1031,9 +1031,17 @@ mod tests {
         for line in ["!\n", "\n"] {
             let text = format!("{golden}{}interface vlan9\n", line.repeat(1_000_000));
             let c = super::parse(&text).unwrap();
-            assert!(c.layout.entries.len() <= entries + 3, "{}", c.layout.entries.len());
+            assert!(
+                c.layout.entries.len() <= entries + 3,
+                "{}",
+                c.layout.entries.len()
+            );
             let back = renderer.render(&c).unwrap();
-            assert!(back == text, "{:?}", &back[back.len().saturating_sub(200)..]);
+            assert!(
+                back == text,
+                "{:?}",
+                &back[back.len().saturating_sub(200)..]
+            );
         }
     }
 
