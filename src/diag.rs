@@ -314,7 +314,7 @@ pub fn bounded(text: &str) -> Cow<'_, str> {
         let count = part.chars().count();
         if i % 2 == 1 && count > QUOTE_CHARS {
             out.extend(part.chars().take(QUOTE_CHARS / 2));
-            out.push_str("…");
+            out.push('…');
             out.extend(part.chars().skip(count - QUOTE_CHARS / 4));
         } else {
             out.push_str(part);
