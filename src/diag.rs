@@ -292,7 +292,9 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
 
 /// A quote in a message (the text between two backticks) longer than this many characters is
 /// shown as its start, `…` and its end: a message naming a 1 MB key or line stays a line.
-const QUOTE_CHARS: usize = 80;
+/// Long enough for a file's path (messages quote paths too), short enough to stay a line or
+/// three of a terminal.
+const QUOTE_CHARS: usize = 256;
 
 /// `text` with each long quote cut to its start and its end ([`QUOTE_CHARS`]). The one place
 /// that bounds what a message repeats of the input: every rendered diagnostic goes through
