@@ -256,32 +256,72 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
             .chain(d.secondary.iter().map(|l| (l, AnnotationKind::Context)))
             .collect();
         let lines: Vec<Lines<'_>> = labels.iter().map(|(l, _)| lines(sources, l)).collect();
-        let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.code));
-        for ((label, kind), lines) in labels.iter().zip(&lines) {
+        let message = bounded(&d.message);
+        let label_texts: Vec<Cow<'_, str>> =
+            labels.iter().map(|(l, _)| bounded(&l.message)).collect();
+        let mut group = Group::with_title(level.primary_title(message.as_ref()).id(d.code));
+        for (((label, kind), lines), text) in labels.iter().zip(&lines).zip(&label_texts) {
             group = group.element(
                 Snippet::source(lines.text.as_ref())
                     .line_start(lines.line)
                     .path(sources.path(label.span.file))
                     .fold(true)
-                    .annotation(kind.span(lines.span.clone()).label(label.message.as_str())),
+                    .annotation(kind.span(lines.span.clone()).label(text.as_ref())),
             );
         }
         let mut report: Vec<Group<'_>> = vec![group];
         let more =
             (d.folded > 0).then(|| format!("and {} more like it from the same line", d.folded));
-        for note in more.iter().chain(&d.notes) {
+        let notes: Vec<Cow<'_, str>> = more.iter().chain(&d.notes).map(|n| bounded(n)).collect();
+        for note in &notes {
             report.push(Group::with_title(
-                Level::NOTE.secondary_title(note.as_str()),
+                Level::NOTE.secondary_title(note.as_ref()),
             ));
         }
-        if let Some(help) = &d.help {
+        let help = d.help.as_deref().map(bounded);
+        if let Some(help) = &help {
             report.push(Group::with_title(
-                Level::HELP.secondary_title(help.as_str()),
+                Level::HELP.secondary_title(help.as_ref()),
             ));
         }
         let _ = writeln!(out, "{}\n", renderer.render(&report));
     }
     out
+}
+
+/// A quote in a message (the text between two backticks) longer than this many characters is
+/// shown as its start, `…` and its end: a message naming a 1 MB key or line stays a line.
+/// Long enough for a file's path (messages quote paths too), short enough to stay a line or
+/// three of a terminal.
+const QUOTE_CHARS: usize = 256;
+
+/// `text` with each long quote cut to its start and its end ([`QUOTE_CHARS`]). The one place
+/// that bounds what a message repeats of the input: every rendered diagnostic goes through
+/// it, and so do the readers that print `file:line: message` themselves.
+pub fn bounded(text: &str) -> Cow<'_, str> {
+    let long = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|q| q.len() > QUOTE_CHARS && q.chars().count() > QUOTE_CHARS);
+    if !long {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(4 * QUOTE_CHARS);
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let count = part.chars().count();
+        if i % 2 == 1 && count > QUOTE_CHARS {
+            out.extend(part.chars().take(QUOTE_CHARS / 2));
+            out.push('…');
+            out.extend(part.chars().skip(count - QUOTE_CHARS / 4));
+        } else {
+            out.push_str(part);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// The lines a label covers, secrets masked.
@@ -301,6 +341,12 @@ fn lines<'a>(sources: &'a Sources, label: &Label) -> Lines<'a> {
     let end = floor_char_boundary(text, label.span.end.clamp(start, text.len()));
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    // A `\r\n` line shows without its `\r` (which every reader drops).
+    let line_end = if line_end > end && text[..line_end].ends_with('\r') {
+        line_end - 1
+    } else {
+        line_end
+    };
     let (line, _) = sources.line_col(label.span.file, start);
     Lines {
         text: crate::secrets::mask(&text[line_start..line_end], crate::secrets::Mask::InPlace),

@@ -5,6 +5,7 @@
 //! [`session_body`]: which lines of a running configuration saved from a CLI session are the
 //! switch's output, by the prompt the caller's OS prints.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::Path;
 
@@ -54,8 +55,7 @@ pub fn read(path: &Path, limit: u64) -> Result<Bytes, Refused> {
         return capped(std::io::stdin().lock(), limit, 0);
     }
     let meta = std::fs::metadata(path).map_err(Refused::Io)?;
-    let kind = kind(&meta);
-    if let Some(kind) = kind {
+    if let Some(kind) = kind(&meta) {
         return Err(Refused::NotRegular { kind });
     }
     if meta.is_file() && meta.len() > limit {
@@ -64,14 +64,88 @@ pub fn read(path: &Path, limit: u64) -> Result<Bytes, Refused> {
             size: Some(meta.len()),
         });
     }
+    let file = open(path)?;
+    let meta = file.metadata().map_err(Refused::Io)?;
+    if let Some(kind) = kind(&meta).or_else(|| named_pipe(&file, &meta)) {
+        return Err(Refused::NotRegular { kind });
+    }
     // A regular file, or a pipe (`<(…)`): read up to the limit either way, in case it grows.
-    let file = std::fs::File::open(path).map_err(Refused::Io)?;
     let size = if meta.is_file() { meta.len() } else { 0 };
     capped(file, limit, size)
 }
 
+/// The text of `path` as [`read`] reads it, for a reader whose only error is a message:
+/// ``cannot read `PATH`: it is a character device, not a file``, or that it is not UTF-8.
+pub fn read_string(path: &Path, limit: u64) -> Result<String, String> {
+    let bytes = read(path, limit).map_err(|e| cannot_read(path, &e))?;
+    String::from_utf8(bytes.into_vec())
+        .map_err(|_| format!("cannot read `{}`: it is not UTF-8 text", path.display()))
+}
+
+/// ``cannot read `PATH`: WHY``.
+pub fn cannot_read(path: &Path, why: &Refused) -> String {
+    format!("cannot read `{}`: {why}", path.display())
+}
+
+/// At most `limit` bytes from `r` (a reply read to its end), or `None` when there are more.
+pub fn read_to_limit(r: impl Read, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut out = Vec::new();
+    r.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+    Ok((out.len() as u64 <= limit).then_some(out))
+}
+
+/// `path` opened to read, without waiting: opening a named pipe waits for a writer, which may
+/// never come (`mkfifo`, then nothing). What was opened is checked from its descriptor (it may
+/// not be what `path` was a moment before), and reads block again once it is.
+fn open(path: &Path) -> Result<std::fs::File, Refused> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(Refused::Io)?;
+    // SAFETY: fcntl on a descriptor this function owns; F_GETFL and F_SETFL only read and
+    // set its status flags.
+    let cleared = unsafe {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) == 0
+    };
+    if !cleared {
+        return Err(Refused::Io(std::io::Error::last_os_error()));
+    }
+    Ok(file)
+}
+
+/// `Some` when `file` is a named pipe (a FIFO made with `mkfifo`): reading one waits for
+/// whatever writes to it, forever if nothing does. An unnamed pipe (`<(…)`, `/dev/stdin` fed
+/// by `|`) has its writer already and is read, bounded. Linux tells them apart by the file
+/// system the pipe lives on (pipefs, statfs(2)); elsewhere every pipe is read.
+fn named_pipe(file: &std::fs::File, meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if !meta.file_type().is_fifo() {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        /// `PIPEFS_MAGIC` of linux/magic.h.
+        const PIPEFS_MAGIC: i64 = 0x5049_5045;
+        // SAFETY: fstatfs fills the zeroed struct for a descriptor `file` owns.
+        let on = unsafe {
+            let mut fs: libc::statfs = std::mem::zeroed();
+            (libc::fstatfs(file.as_raw_fd(), &mut fs) == 0).then_some(fs.f_type as i64)
+        };
+        if on != Some(PIPEFS_MAGIC) {
+            return Some("a named pipe (FIFO)");
+        }
+    }
+    None
+}
+
 /// What a path is when it is not something to read from: a folder or a device. Pipes
-/// (process substitution, `/dev/stdin`) are read, bounded.
+/// (process substitution, `/dev/stdin`) are read, bounded; named ones are [`named_pipe`].
 fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
@@ -113,7 +187,24 @@ fn capped(r: impl Read, limit: u64, expected: u64) -> Result<Bytes, Refused> {
     if bytes.len() as u64 > limit {
         return Err(Refused::TooLarge { limit, size: None });
     }
+    let mut bytes = bytes;
+    line_ends(bytes.as_mut_slice());
     Ok(bytes)
+}
+
+/// Lines end at `\n` (`\r\n` too: each reader drops the `\r` as a terminal's, with [`clean`]
+/// for running configs); a text with no `\n` at all ends its lines at `\r` (classic Mac OS,
+/// and some terminal captures), made `\n` here, byte for byte, so every reader splits it as
+/// any other and a line, a column and an offset stay those of the file. The one place that
+/// decides what ends a line: a lone `\r` in a text of `\n` lines is a carriage return (a
+/// terminal's overwrite, [`clean`] removes it), not a line end.
+pub fn line_ends(bytes: &mut [u8]) {
+    if memchr::memchr(b'\n', bytes).is_some() {
+        return;
+    }
+    for b in bytes.iter_mut().filter(|b| **b == b'\r') {
+        *b = b'\n';
+    }
 }
 
 /// The bytes of an input, as read.
@@ -125,6 +216,13 @@ enum Store {
 }
 
 impl Bytes {
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Store::Heap(v) => v,
+            Store::Mapped(m) => m.bytes_mut(),
+        }
+    }
+
     /// The bytes in a `Vec` of their own (copied when they were read into a mapping).
     pub fn into_vec(self) -> Vec<u8> {
         match self.0 {
@@ -276,6 +374,11 @@ impl Mapping {
         // SAFETY: the first `len` bytes of the room, written by `fill`.
         unsafe { std::slice::from_raw_parts(self.start, self.len) }
     }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as `bytes`, borrowed mutably through `&mut self` alone.
+        unsafe { std::slice::from_raw_parts_mut(self.start, self.len) }
+    }
 }
 
 impl Drop for Mapping {
@@ -284,6 +387,79 @@ impl Drop for Mapping {
         unsafe {
             libc::munmap(self.base, self.size);
         }
+    }
+}
+
+/// What a terminal adds to a captured session removed, one output line per input line: `\r`,
+/// NUL, ANSI escape sequences (`ESC [ … letter`, `ESC ] … BEL`, `ESC =`, `ESC >`), and a
+/// character followed by backspace (oxidized's captures of Onyx 3.9 and 3.10 show all of
+/// these). The one step every reader of running configs (Onyx, OS10) and host reports takes,
+/// so that none refuses what another reads; each OS's pager prompt is its reader's own.
+pub fn strip_terminal(raw: &str) -> Cow<'_, str> {
+    let Some(first) = first_noisy(raw.as_bytes()) else {
+        // A file from disk or a backup tool: nothing to remove (the common case, kept fast).
+        return Cow::Borrowed(raw);
+    };
+    let mut out = String::with_capacity(raw.len());
+    out.push_str(&raw[..first]);
+    let mut rest = &raw[first..];
+    while !rest.is_empty() {
+        // Copy up to the next noisy byte in one go.
+        let n = rest.bytes().position(noisy).unwrap_or(rest.len());
+        out.push_str(&rest[..n]);
+        rest = &rest[n..];
+        let Some(c) = rest.as_bytes().first().copied() else {
+            break;
+        };
+        rest = &rest[1..];
+        match c {
+            b'\r' | b'\0' => {}
+            0x08 => {
+                if out.chars().last().is_some_and(|l| l != '\n') {
+                    out.pop();
+                }
+            }
+            _ => rest = skip_escape(rest),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn noisy(b: u8) -> bool {
+    matches!(b, b'\r' | b'\0' | 0x08 | 0x1b)
+}
+
+/// Where the first byte [`strip_terminal`] removes is. Files from disk have none, so the whole text is
+/// scanned, with `memchr`'s vector search.
+fn first_noisy(b: &[u8]) -> Option<usize> {
+    let escape = memchr::memchr3(b'\r', b'\0', 0x1b, b);
+    let backspace = memchr::memchr(0x08, escape.map_or(b, |e| &b[..e]));
+    backspace.or(escape)
+}
+
+/// The rest of the text after an ANSI escape sequence whose ESC was just read: CSI
+/// (`[` … a final byte `@`..`~`), OSC (`]` … BEL or ESC `\`), a charset (`(B`), or one
+/// character (`=`, `>`).
+fn skip_escape(s: &str) -> &str {
+    let mut it = s.char_indices();
+    match it.next() {
+        Some((_, '[')) => it
+            .find(|(_, c)| ('@'..='~').contains(c))
+            .map_or("", |(i, c)| &s[i + c.len_utf8()..]),
+        Some((_, ']')) => {
+            for (i, c) in it.by_ref() {
+                if c == '\x07' {
+                    return &s[i + 1..];
+                }
+                if c == '\x1b' {
+                    return s[i + 1..].get(1..).unwrap_or("");
+                }
+            }
+            ""
+        }
+        Some((_, '(' | ')')) => it.next().map_or("", |(i, c)| &s[i + c.len_utf8()..]),
+        Some((i, c)) => &s[i + c.len_utf8()..],
+        None => "",
     }
 }
 
@@ -358,6 +534,46 @@ mod tests {
         }
         assert_eq!(read(&f, 2048).unwrap().len(), 2048);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A named pipe is refused at once, written to or not (reading one waits for a writer,
+    /// forever if none comes); an unnamed pipe (`<(…)`) is read. Run on a thread, so that a
+    /// read that waits fails the test instead of hanging it.
+    #[test]
+    fn a_named_pipe_is_refused_without_waiting_and_an_unnamed_one_is_read() {
+        let dir = std::env::temp_dir().join(format!("fabric-input-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo and pipe with valid arguments; the descriptors are closed below.
+        let rd = unsafe {
+            assert_eq!(libc::mkfifo(c.as_ptr(), 0o600), 0);
+            let mut fds = [0; 2];
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            assert_eq!(libc::write(fds[1], b"abc".as_ptr().cast(), 3), 3);
+            libc::close(fds[1]);
+            fds[0]
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let f = fifo.clone();
+        std::thread::spawn(move || {
+            let named = read(&f, 1 << 20).map(|b| b.len());
+            let unnamed =
+                read(Path::new(&format!("/proc/self/fd/{rd}")), 1 << 20).map(|b| b.to_vec());
+            let _ = tx.send((named, unnamed));
+        });
+        let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+        // SAFETY: the pipe's read end, opened above and read by path only.
+        unsafe { libc::close(rd) };
+        let _ = std::fs::remove_dir_all(&dir);
+        let (named, unnamed) = got.expect("a read of a pipe returns");
+        match named {
+            Err(e @ Refused::NotRegular { .. }) => {
+                assert_eq!(e.to_string(), "it is a named pipe (FIFO), not a file")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(unnamed.unwrap(), b"abc");
     }
 
     /// A file of several huge pages reads back byte for byte from a 2 MiB boundary; one past

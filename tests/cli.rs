@@ -595,6 +595,7 @@ fn devices_and_oversized_input_are_refused_early() {
     let dir = temp("devices");
     for args in [
         &["validate", "/dev/urandom"][..],
+        &["validate", "/tmp"],
         &["validate", "/dev/zero", "fabrics/rdg-roce-dscp.yaml"],
         &["parse", "/dev/urandom"],
         &["audit", "--running", "/dev/zero"],
@@ -602,7 +603,8 @@ fn devices_and_oversized_input_are_refused_early() {
         &["compile", "--check", "/tmp"],
     ] {
         let (code, out, err) = fabric(args, root());
-        assert!(code == 1 || code == 2, "{args:?}: {code}\n{out}{err}");
+        // Not read is exit 2, as for a file that does not exist (docs/commands.md).
+        assert_eq!(code, 2, "{args:?}: {code}\n{out}{err}");
         assert!(
             err.contains("error[E005]") && err.contains("not a file"),
             "{args:?}: {err}"
@@ -635,6 +637,199 @@ fn devices_and_oversized_input_are_refused_early() {
         err.contains("error[E004]") && err.contains("64 MiB"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `fabric ARGS…`, stopped after `secs` seconds: its exit code and standard error, or `None`
+/// when it was still running (a read that waits forever, or one without end).
+pub(crate) fn fabric_within(args: &[&str], secs: u64) -> Option<(i32, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// An SSH config, or a file it includes, that is a device without end or a named pipe
+/// nothing writes to is refused before anything connects, at once and naming the file (and
+/// the `Include` line): not gigabytes read, not an abort, not a wait forever.
+#[test]
+fn an_ssh_config_or_its_include_that_is_no_file_is_refused_at_once() {
+    let dir = temp("ssh-config-devices");
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    let include = dir.join("includes");
+    for (target, kind) in [
+        ("/dev/urandom", "a character device"),
+        ("/dev/zero", "a character device"),
+        (fifo, "a named pipe (FIFO)"),
+    ] {
+        std::fs::write(&include, format!("Host a\n  Port 22\n\nInclude {target}\n")).unwrap();
+        for (config, at) in [
+            (target.to_string(), format!("cannot read `{target}`")),
+            (
+                include.display().to_string(),
+                format!("includes:4: `Include {target}`: cannot read `{target}`"),
+            ),
+        ] {
+            // Port 1 of loopback: were the config read, the connection would be refused.
+            let args = ["import", "--live", "127.0.0.1:1", "--ssh-config", &config];
+            let (code, err) = fabric_within(&args, 20).unwrap_or_else(|| {
+                panic!("`--ssh-config {config}` ({target}) still running after 20 s")
+            });
+            assert_eq!(code, 2, "{config}: {err}");
+            assert!(err.contains(&at), "{config}: {err}");
+            assert!(err.contains(&format!("it is {kind}, not a file")), "{err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Lines may end in `\n`, `\r\n` or (a text without `\n`) `\r`, and a terminal's NUL padding
+/// and ANSI escapes are dropped, the same way in every reader: an Onyx and an OS10 running
+/// config, a fabric file and a host report each read as the plain file does, with the same
+/// output, errors and line:col.
+#[test]
+fn every_reader_takes_any_line_end_and_a_terminal_capture_alike() {
+    let dir = temp("line-ends");
+    let terminal = |t: &str| -> String {
+        t.split('\n')
+            .enumerate()
+            .map(|(i, l)| match i % 3 {
+                0 => format!("\0\0\x1b[K{l}"),
+                1 => format!("{l}\x1b[0m"),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\r\n")
+    };
+    let cases: [(&str, &[&str], bool); 4] = [
+        ("tests/fixtures/examples/bad.cfg", &["parse"], true),
+        ("golden/vcf-bitfusion/leaf-a.cfg", &["parse"], true),
+        (
+            "tests/fixtures/invalid/mtu_out_of_range.yaml",
+            &["validate"],
+            false,
+        ),
+        (
+            "tests/fixtures/audit/hosts/clean/gpu01.txt",
+            &[
+                "audit",
+                "tests/fixtures/audit/hosts/fabric.yaml",
+                "--host",
+                "gpu01",
+                "--hosts",
+            ],
+            true,
+        ),
+    ];
+    for (file, args, captured) in cases {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let name = Path::new(file).file_name().unwrap().to_str().unwrap();
+        let run = |variant: &str, body: &str| {
+            let path = dir.join(variant).join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, body).unwrap();
+            let mut all: Vec<&str> = args.to_vec();
+            let shown = path.to_str().unwrap().to_string();
+            all.push(&shown);
+            let (code, out, err) = fabric(&all, root());
+            let at = format!("{}/", dir.join(variant).display());
+            // The messages and where they point; the excerpts show the file as it is.
+            let err: Vec<String> = err
+                .lines()
+                .filter(|l| !l.contains('|'))
+                .map(|l| l.replace(&at, ""))
+                .collect();
+            (code, out.replace(&at, ""), err)
+        };
+        let plain = run("lf", &text);
+        let mut variants = vec![
+            ("crlf", text.replace('\n', "\r\n")),
+            ("cr", text.replace('\n', "\r")),
+        ];
+        if captured {
+            variants.push(("terminal", terminal(&text)));
+        }
+        for (variant, body) in variants {
+            assert_eq!(run(variant, &body), plain, "{file} with {variant} lines");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An error in a line of a megabyte is located (line:col) and shown as an excerpt around its
+/// column, and a message that quotes the input quotes its start and end: a few lines of
+/// output, not the megabyte.
+#[test]
+fn an_error_in_a_long_line_is_located_with_a_bounded_excerpt() {
+    let dir = temp("long-line");
+    let long = "x".repeat(1 << 20);
+    let yaml = std::fs::read_to_string(root().join("tests/fixtures/invalid/mtu_out_of_range.yaml"))
+        .unwrap()
+        .replace(
+            "{ mtu: 9300 }",
+            &format!("{{ description: \"{long}\", mtu: 9300 }}"),
+        );
+    std::fs::write(dir.join("long.yaml"), yaml).unwrap();
+    let onyx = std::fs::read_to_string(root().join("tests/fixtures/examples/bad.cfg"))
+        .unwrap()
+        .replace("mtu 99999 force", &format!("mtu 9216 force {long}"));
+    std::fs::write(dir.join("long.cfg"), onyx).unwrap();
+    let bad = root().join("tests/fixtures/audit/hosts/bad/bad-ip-link/gpu01.txt");
+    let report = std::fs::read_to_string(bad)
+        .unwrap()
+        .replace("does not exist.", &format!("does not exist. {long}"));
+    std::fs::write(dir.join("gpu01.txt"), report).unwrap();
+    let d = dir.to_str().unwrap();
+    let fabric_yaml = format!("{d}/long.yaml");
+    let cfg = format!("{d}/long.cfg");
+    let host = format!("{d}/gpu01.txt");
+    for (args, at) in [
+        (vec!["validate", &fabric_yaml], "long.yaml:5:1048612"),
+        (vec!["parse", &cfg], "long.cfg:5:42"),
+        (
+            vec![
+                "audit",
+                "tests/fixtures/audit/hosts/fabric.yaml",
+                "--host",
+                "gpu01",
+                "--hosts",
+                &host,
+            ],
+            "gpu01.txt:34: ",
+        ),
+    ] {
+        let (code, _, err) = fabric(&args, root());
+        assert_eq!(
+            code,
+            if args[0] == "validate" { 1 } else { 2 },
+            "{}",
+            &err[..err.len().min(2000)]
+        );
+        assert!(err.contains(at), "{}", &err[..err.len().min(2000)]);
+        assert!(err.len() < 4096, "{} bytes: {}", err.len(), &err[..2000]);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -408,6 +408,89 @@ fn reports_that_are_not_what_they_claim_are_located_errors() {
     assert!(out.contains("error: no report for host `esxi01`"), "{out}");
 }
 
+/// Every number of a host report is in its range, or an error at its line: a priority 0-7
+/// (the ETS table's and dscp2prio's), a traffic class 0-7, a DSCP 0-63, an MTU from 68; a
+/// report with `priority: 99` is not read as clean.
+#[test]
+fn a_number_out_of_its_range_in_a_host_report_is_a_located_error() {
+    let dir = scratch("hosts-ranges");
+    let clean = std::fs::read_to_string(fixtures().join("clean/gpu01.txt")).unwrap();
+    let fabric = fixtures().join("fabric.yaml");
+    for (from, to, expected) in [
+        (
+            "priority:  7",
+            "priority:  99",
+            "gpu01.txt:32: `99` is not a priority (0-7)",
+        ),
+        (
+            "prio:7 dscp:63",
+            "prio:9 dscp:63",
+            "gpu01.txt:12: `9` is not a priority (0-7)",
+        ),
+        (
+            "dscp:63,62",
+            "dscp:99,62",
+            "gpu01.txt:12: `99` is not a DSCP (0-63)",
+        ),
+        (
+            "tc: 7 ratelimit",
+            "tc: 9 ratelimit",
+            "gpu01.txt:31: `9` is not a traffic class (0-7)",
+        ),
+        (
+            "mtu 9000 qdisc",
+            "mtu 0 qdisc",
+            "gpu01.txt:34: `0` is not an MTU (68-65535)",
+        ),
+        (
+            "cnp_dscp:48",
+            "cnp_dscp:64",
+            "gpu01.txt:39: `64` is not a DSCP (0-63)",
+        ),
+    ] {
+        assert!(clean.contains(from), "{from}");
+        let report = dir.join("gpu01.txt");
+        std::fs::write(&report, clean.replace(from, to)).unwrap();
+        let (code, out) = run(fabric_bin()
+            .arg("audit")
+            .arg(&fabric)
+            .args(["--host", "gpu01", "--hosts"])
+            .arg(&report));
+        assert_eq!(code, 2, "{to}: {out}");
+        assert!(out.contains(expected), "{to}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A host report that is a named pipe nothing writes to is refused at once, naming it: not a
+/// wait forever.
+#[test]
+fn a_host_report_that_is_a_named_pipe_is_refused_at_once() {
+    let dir = scratch("hosts-fifo");
+    let fifo = dir.join("gpu01.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fabric = fixtures().join("fabric.yaml");
+    let args = [
+        "audit",
+        fabric.to_str().unwrap(),
+        "--host",
+        "gpu01",
+        "--hosts",
+        fifo.to_str().unwrap(),
+    ];
+    let (code, err) = crate::cli::fabric_within(&args, 20).expect("it ends");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("gpu01.txt`: it is a named pipe (FIFO), not a file"),
+        "{err}"
+    );
+}
+
 /// esxcli's parameter list as a real host prints it (the vcdx200 capture of `-m bnx2x`, its
 /// columns spaced out to the widths its rule of dashes gives; `tests/fixtures/SOURCES.md`) is
 /// read row by row, empty values as unset; a description carried on lines of its own (as

@@ -458,7 +458,7 @@ fn predeploy(
     let input = audit::planned(fabric, chosen, profile);
     let sources = fabric_sources(
         &path.display().to_string(),
-        std::fs::read_to_string(path).unwrap_or_default(),
+        crate::input::read_string(path, crate::fabric::load::MAX_BYTES as u64).unwrap_or_default(),
         input.switches.keys(),
     );
     Audited {

@@ -28,8 +28,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let mut stale = 0;
     for (path, fabric) in &fabrics {
         let name = super::stem(path)?;
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+        let source = crate::input::read_string(path, crate::fabric::load::MAX_BYTES as u64)
+            .map_err(Failure)?;
         // Pages cite the file by its name, so the docs do not depend on where they are made.
         let file = path
             .file_name()

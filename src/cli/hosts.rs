@@ -176,9 +176,9 @@ pub(crate) fn audit(
         if !plans.iter().any(|p| p.host == host) {
             continue;
         }
-        let bytes =
-            std::fs::read(&file).map_err(|e| Failure(format!("cannot read `{shown}`: {e}")))?;
-        let Ok(text) = String::from_utf8(bytes) else {
+        let bytes = crate::input::read(&file, crate::hosts::report::MAX_BYTES)
+            .map_err(|e| Failure(crate::input::cannot_read(&file, &e)))?;
+        let Ok(text) = String::from_utf8(bytes.into_vec()) else {
             errln!("error: {shown}: not UTF-8 text: not a host report");
             out.unreadable = true;
             continue;
@@ -220,7 +220,8 @@ pub(crate) fn audit(
                 out.sources.insert(plan.host.clone(), source);
             }
             Err(e) => {
-                errln!("error: {}:{}: {}", source.path, e.line, e.message);
+                let message = crate::diag::bounded(&e.message);
+                errln!("error: {}:{}: {message}", source.path, e.line);
                 out.unreadable = true;
             }
         }

@@ -387,6 +387,11 @@ pub(crate) fn check_deployable(paths: &[PathBuf], deny_warnings: bool, color: bo
                 continue;
             }
         };
+        // A file refused before it was read (a folder, a device, too large) was not read,
+        // as one that cannot be opened: exit 2, not a finding in it.
+        if diags.iter().any(|d| matches!(d.code, "E004" | "E005")) {
+            checked.unreadable += 1;
+        }
         all.extend(diags);
         if let Some(f) = fabric {
             let (findings, errors, warnings) = audit::validate(path, &f);
@@ -779,7 +784,7 @@ pub(crate) fn sync_folder(
     let mut synced = Synced::default();
     for (file, text) in texts {
         let target = dir.join(file);
-        let old = std::fs::read_to_string(&target).ok();
+        let old = crate::input::read_string(&target, crate::config_error::MAX_BYTES).ok();
         if old.as_deref() == Some(text.as_str()) {
             synced.unchanged += 1;
             continue;

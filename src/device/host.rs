@@ -22,17 +22,25 @@ pub fn read_host(target: &Target, opts: &Options, commands: &[String]) -> Result
         };
         let mut channel = session.channel_session().map_err(|e| closed(plain(&e)))?;
         channel.exec(command).map_err(|e| closed(plain(&e)))?;
-        let mut out = String::new();
-        channel
-            .read_to_string(&mut out)
+        let limit = crate::hosts::report::MAX_BYTES;
+        let out = crate::input::read_to_limit(&mut channel, limit)
             .map_err(|e| match e.kind() {
                 std::io::ErrorKind::TimedOut => Error::Timeout {
                     command: command.clone(),
                 },
                 _ => closed(plain_io(&e)),
+            })?
+            .ok_or_else(|| {
+                closed(format!(
+                    "more than the {} a host report may have",
+                    crate::input::mib(limit)
+                ))
             })?;
-        let mut err = String::new();
-        let _ = channel.stderr().read_to_string(&mut err);
+        let out = String::from_utf8(out).map_err(|_| closed("not UTF-8 text".into()))?;
+        // What it says on standard error is quoted in an error: its first 64 KiB.
+        let mut err = Vec::new();
+        let _ = channel.stderr().take(64 << 10).read_to_end(&mut err);
+        let err = String::from_utf8_lossy(&err);
         let _ = channel.wait_close();
         let status = channel.exit_status().map_err(|e| closed(plain(&e)))?;
         if status != 0 {

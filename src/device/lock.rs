@@ -69,7 +69,8 @@ pub fn acquire(target: &Target, what: &str) -> Result<Lock, String> {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
             let mut holder = String::new();
-            let _ = (&file).read_to_string(&mut holder);
+            // Who holds it is a line; a file grown past that is not read further.
+            let _ = (&file).take(4096).read_to_string(&mut holder);
             let holder = holder.trim();
             let holder = if holder.is_empty() {
                 "its holder did not say who it is".to_string()

@@ -121,6 +121,8 @@ pub enum Error {
     Timeout { command: String },
     /// The connection ended.
     Closed { command: String },
+    /// A reply went past the most a running config may have without a prompt: not read on.
+    Endless { command: String },
     /// The switch answered a command with a `%` error line.
     Refused { command: String, reply: String },
     /// The running config read back does not parse, or is not whole.
@@ -150,6 +152,11 @@ impl std::fmt::Display for Error {
             | Error::Stopped(m) => f.write_str(m),
             Error::Timeout { command } => write!(f, "no reply to `{command}` in time"),
             Error::Closed { command } => write!(f, "connection lost at `{command}`"),
+            Error::Endless { command } => write!(
+                f,
+                "the reply to `{command}` went past {} without a prompt: stopped reading",
+                crate::input::mib(crate::config_error::MAX_BYTES)
+            ),
             Error::Refused { command, reply } => write!(f, "`{command}` refused: {reply}"),
         }
     }

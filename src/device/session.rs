@@ -293,6 +293,16 @@ impl Cli {
                         command: command.to_string(),
                     });
                 }
+                Ok(n) if (raw.len() + n) as u64 > crate::config_error::MAX_BYTES => {
+                    // More than a running config may have, and still no prompt: a switch
+                    // that prints without end is not read to its end.
+                    self.log(&String::from_utf8_lossy(
+                        &raw[raw.len().saturating_sub(4096)..],
+                    ));
+                    return Err(Error::Endless {
+                        command: command.to_string(),
+                    });
+                }
                 Ok(n) => raw.extend_from_slice(&buf[..n]),
                 Err(e)
                     if matches!(

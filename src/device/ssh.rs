@@ -47,7 +47,7 @@ impl Trust {
             std::fs::create_dir_all(dir).map_err(cannot)?;
         }
         // A file whose last line has no end would join our line to it.
-        let joined = std::fs::read(file)
+        let joined = crate::input::read(file, KNOWN_HOSTS_BYTES)
             .map(|b| b.last().is_some_and(|&c| c != b'\n'))
             .unwrap_or(false);
         let text = if joined {
@@ -231,6 +231,10 @@ fn duration_ms(d: std::time::Duration) -> u32 {
     u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
 }
 
+/// The most a `known_hosts` file may have: a line is about 100 bytes, so this is a hundred
+/// thousand hosts and more.
+const KNOWN_HOSTS_BYTES: u64 = 64 << 20;
+
 /// The `known_hosts` file, parsed once per version of the file: a thousand connections
 /// share one parse, and a line `--accept-new` appends (the file grows) is read again.
 fn read_known_hosts(opts: &Options) -> Result<Arc<KnownHosts>, Error> {
@@ -262,7 +266,10 @@ fn read_known_hosts(opts: &Options) -> Result<Arc<KnownHosts>, Error> {
     {
         return Ok(known.clone());
     }
-    let bytes = std::fs::read(path).map_err(cannot)?;
+    let bytes = crate::input::read(path, KNOWN_HOSTS_BYTES).map_err(|e| match e {
+        crate::input::Refused::Io(e) => cannot(e),
+        e => Error::HostKey(crate::input::cannot_read(path, &e)),
+    })?;
     let known = Arc::new(KnownHosts::parse(&String::from_utf8_lossy(&bytes)));
     *cache = Some((path.clone(), version.0, version.1, known.clone()));
     Ok(known)

@@ -35,19 +35,17 @@ pub struct SshConfig {
 
 impl SshConfig {
     /// Reads `path`. A file that does not exist is `None` when it is the default one (`ssh`
-    /// runs without one too) and an error when it was asked for.
+    /// runs without one too) and an error when it was asked for. The file and every file it
+    /// includes are read bounded ([`read_text`]).
     pub fn load(path: &Path, asked: bool) -> Result<Option<SshConfig>, String> {
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8(bytes)
-                .map_err(|_| format!("`{}` is not UTF-8 text", path.display()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !asked => return Ok(None),
-            Err(e) => {
-                return Err(format!(
-                    "cannot read `{}`: {}",
-                    path.display(),
-                    super::ssh::plain_io(&e)
-                ));
+        let text = match read_text(path) {
+            Ok(text) => text,
+            Err(Unread::Refused(crate::input::Refused::Io(e)))
+                if e.kind() == std::io::ErrorKind::NotFound && !asked =>
+            {
+                return Ok(None);
             }
+            Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
         };
         Self::parse(path, &text).map(Some)
     }
@@ -67,6 +65,9 @@ impl SshConfig {
                 ParseRule::ALLOW_UNSUPPORTED_FIELDS,
             )
         };
+        // The parser opens the files `Include` names, without a limit and waiting on a pipe:
+        // each is read here first, bounded, and refused with its line if it must be.
+        includes(path, text, &mut Vec::new())?;
         match parse(text) {
             Ok(config) => Ok(SshConfig {
                 path: path.to_path_buf(),
@@ -160,6 +161,175 @@ impl SshConfig {
         }
         Ok(target)
     }
+}
+
+/// The most an SSH config file, and each file it includes, may have. OpenSSH sets none; a
+/// config of a thousand `Host` blocks is a few hundred KB, and `/dev/zero` is refused.
+const MAX_BYTES: u64 = 4 << 20;
+
+/// Files included by included files: OpenSSH stops at 16 (readconf.c, `READCONF_MAX_DEPTH`).
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// Why a config file was not read.
+#[derive(Debug)]
+enum Unread {
+    Refused(crate::input::Refused),
+    NotText,
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Refused(crate::input::Refused::Io(e)) => f.write_str(&super::ssh::plain_io(e)),
+            Unread::Refused(r) => r.fmt(f),
+            Unread::NotText => f.write_str("it is not UTF-8 text"),
+        }
+    }
+}
+
+/// A config file's text: a regular file (or an unnamed pipe) of at most [`MAX_BYTES`], read
+/// by [`crate::input::read`] (a device, a folder or a named pipe is refused before it is
+/// read), and UTF-8.
+fn read_text(path: &Path) -> Result<String, Unread> {
+    let bytes = crate::input::read(path, MAX_BYTES).map_err(Unread::Refused)?;
+    String::from_utf8(bytes.into_vec()).map_err(|_| Unread::NotText)
+}
+
+/// Reads every file `text`'s `Include` lines name, and the files they include in turn, as
+/// [`read_text`] does: one that must be refused is an error at its `Include` line in `path`.
+/// `stack` holds the files being read, to stop a loop at its first turn.
+fn includes(path: &Path, text: &str, stack: &mut Vec<PathBuf>) -> Result<(), String> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    for (n, line) in text.lines().enumerate() {
+        let Some(args) = include_args(line) else {
+            continue;
+        };
+        let at = format!("{}:{}", path.display(), n + 1);
+        for arg in args {
+            let Some(pattern) = include_pattern(&arg, home.as_deref()) else {
+                continue;
+            };
+            // A pattern that is not one, or a match that cannot be listed, is the parser's
+            // to report (it globs the same pattern).
+            let Ok(found) = glob::glob(&pattern) else {
+                continue;
+            };
+            for file in found.flatten() {
+                let refused = |why: &dyn std::fmt::Display| {
+                    format!(
+                        "{at}: `Include {arg}`: cannot read `{}`: {why}",
+                        file.display()
+                    )
+                };
+                let text = read_text(&file).map_err(|e| refused(&e))?;
+                let canonical = file.canonicalize().unwrap_or_else(|_| file.clone());
+                if stack.contains(&canonical) || stack.len() >= MAX_INCLUDE_DEPTH {
+                    return Err(refused(&format_args!(
+                        "it is included by itself, or more than {MAX_INCLUDE_DEPTH} files deep"
+                    )));
+                }
+                stack.push(canonical);
+                includes(&file, &text, stack)?;
+                stack.pop();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The arguments of an `Include` line (`Include a b`, `include=a`, `Include "a b"`), as the
+/// parser reads them (ssh2-config's `tokenize_line`: a `#` outside quotes starts a comment,
+/// the keyword ends at a space or `=`, arguments are split at spaces outside quotes, and a
+/// lone quoted argument loses its quotes); `None` for any other line.
+fn include_args(line: &str) -> Option<Vec<String>> {
+    let mut quoted = false;
+    let end = line
+        .char_indices()
+        .find(|&(_, c)| {
+            quoted ^= c == '"';
+            c == '#' && !quoted
+        })
+        .map_or(line.len(), |(i, _)| i);
+    let line = line[..end].trim();
+    let split = line.find(|c: char| c == '=' || c.is_whitespace())?;
+    if !line[..split].eq_ignore_ascii_case("include") {
+        return None;
+    }
+    let rest = line[split..].trim().trim_start_matches('=').trim();
+    let mut args = Vec::new();
+    let (mut current, mut quoted) = (String::new(), false);
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if quoted => {
+                current.push(c);
+                current.extend(chars.next());
+            }
+            '"' => {
+                quoted = !quoted;
+                current.push(c);
+            }
+            c if c.is_whitespace() && !quoted => {
+                if !current.is_empty() {
+                    args.push(std::mem::take(&mut current));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        args.push(current);
+    }
+    if let [one] = args.as_mut_slice()
+        && one.len() >= 2
+        && one.starts_with('"')
+        && one.ends_with('"')
+    {
+        let mut plain = String::with_capacity(one.len());
+        let mut chars = one[1..one.len() - 1].chars().peekable();
+        while let Some(c) = chars.next() {
+            // `\"`, `\\` and `\'` are the character; any other `\` stays.
+            match chars.peek() {
+                Some(&n @ ('"' | '\\' | '\'')) if c == '\\' => {
+                    plain.push(n);
+                    chars.next();
+                }
+                _ => plain.push(c),
+            }
+        }
+        *one = plain;
+    }
+    Some(args)
+}
+
+/// The glob pattern an `Include` argument names, as OpenSSH resolves it: an absolute path as
+/// it is, `~` or `~/…` in the home folder, `~user/…` as it is, anything else in `~/.ssh`.
+/// `None` without a home folder to resolve it in (the parser says so).
+fn include_pattern(arg: &str, home: Option<&Path>) -> Option<String> {
+    let escaped = |home: &Path| PathBuf::from(glob::Pattern::escape(&home.to_string_lossy()));
+    if arg.starts_with('/') {
+        return Some(arg.to_string());
+    }
+    if let Some(rest) = arg.strip_prefix('~') {
+        if rest.is_empty() || rest.starts_with('/') {
+            let rest = rest.trim_start_matches('/');
+            let home = escaped(home?);
+            let path = if rest.is_empty() {
+                home
+            } else {
+                home.join(rest)
+            };
+            return Some(path.to_string_lossy().into_owned());
+        }
+        return Some(arg.to_string());
+    }
+    Some(
+        escaped(home?)
+            .join(".ssh")
+            .join(arg)
+            .to_string_lossy()
+            .into_owned(),
+    )
 }
 
 /// Where a switch is without a config file: the command line's values, else the defaults.

@@ -161,6 +161,10 @@ enum Command {
     EsxVswitches,
 }
 
+/// The most a host report may have, read from a file or from a host: a report of every
+/// command for eight NICs is tens of KB.
+pub const MAX_BYTES: u64 = 16 << 20;
+
 const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `grep -H . /sys/class/net/IF/ecn/…`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m MODULE`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
 
 /// The command a prompt line names: `user@host:dir# cmd`, `user@host:dir$ cmd`,
@@ -251,6 +255,8 @@ fn command(cmd: &str) -> Option<Command> {
 /// Reads a report. Output before the first command, an unknown command, or output that is
 /// not what its command prints is an error at its line.
 pub fn parse(text: &str) -> Result<HostReport, ReportError> {
+    // A report captured from a terminal: what the terminal added goes, as for running configs.
+    let text = crate::input::strip_terminal(text);
     let lines: Vec<&str> = text
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -369,6 +375,30 @@ fn number<T: std::str::FromStr>(s: &str, line: usize, what: &str) -> Result<T, R
         .or_else(|_| fail(line, format!("`{}` is not {what}", s.trim().escape_debug())))
 }
 
+/// The ranges of a report's numbers: a priority (802.1p, 0-7, as `mlnx_qos` numbers its PFC
+/// table), a traffic class (8 on ConnectX), a DSCP (6 bits), an ETS share in percent, an MTU
+/// (IPv4's least, 68, to the 16 bits `ip link` and esxcli print). A value outside is not what
+/// the tool prints: an error at its line, never a value the rules judge.
+const PRIORITY: (&str, std::ops::RangeInclusive<u16>) = ("a priority", 0..=7);
+const TRAFFIC_CLASS: (&str, std::ops::RangeInclusive<u16>) = ("a traffic class", 0..=7);
+const DSCP: (&str, std::ops::RangeInclusive<u16>) = ("a DSCP", 0..=63);
+const PERCENT: (&str, std::ops::RangeInclusive<u16>) = ("a percentage", 0..=100);
+const MTU: (&str, std::ops::RangeInclusive<u16>) = ("an MTU", 68..=u16::MAX);
+
+/// A number of a report in its range ([`PRIORITY`] …).
+fn ranged<T: TryFrom<u16>>(
+    s: &str,
+    line: usize,
+    (what, range): (&str, std::ops::RangeInclusive<u16>),
+) -> Result<T, ReportError> {
+    let (lo, hi) = (*range.start(), *range.end());
+    let v: u16 = number(s, line, &format!("{what} ({lo}-{hi})"))?;
+    match T::try_from(v) {
+        Ok(t) if range.contains(&v) => Ok(t),
+        _ => fail(line, format!("`{v}` is not {what} ({lo}-{hi})")),
+    }
+}
+
 fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
     let mut dcbx = None;
     let mut trust = None;
@@ -402,11 +432,11 @@ fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
                 .split_once(" dscp:")
                 .ok_or(())
                 .or_else(|()| fail(line, "a dscp2prio line reads `prio:N dscp:D,D,…,`"))?;
-            let p: u8 = number(p, line, "a priority")?;
+            let p: u8 = ranged(p, line, PRIORITY)?;
             let values = dscps
                 .split(',')
                 .filter(|s| !s.is_empty())
-                .map(|d| number::<u8>(d, line, "a DSCP"))
+                .map(|d| ranged::<u8>(d, line, DSCP))
                 .collect::<Result<Vec<_>, _>>()?;
             dscp2prio.insert(p, b.located(k, values));
         } else if t.starts_with("Receive buffer size") || t.starts_with("Cable len:") {
@@ -429,7 +459,7 @@ fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
         } else if let Some(rest) = t.strip_prefix("tc:") {
             in_pfc = false;
             let (n, rest) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
-            let n: u8 = number(n, line, "a traffic class")?;
+            let n: u8 = ranged(n, line, TRAFFIC_CLASS)?;
             let tsa = rest
                 .split(',')
                 .find_map(|f| f.trim().strip_prefix("tsa:"))
@@ -438,11 +468,7 @@ fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
                 return fail(line, "a traffic class line without `tsa:`");
             };
             let bw = match rest.split(',').find_map(|f| f.trim().strip_prefix("bw:")) {
-                Some(v) => Some(number(
-                    v.trim().trim_end_matches('%'),
-                    line,
-                    "a percentage",
-                )?),
+                Some(v) => Some(ranged(v.trim().trim_end_matches('%'), line, PERCENT)?),
                 None => None,
             };
             tcs.insert(
@@ -460,7 +486,7 @@ fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
             let Some(tc) = current_tc.and_then(|c| tcs.get_mut(&c)) else {
                 return fail(line, "a priority line outside a traffic class");
             };
-            tc.priorities.push(number(p, line, "a priority")?);
+            tc.priorities.push(ranged(p, line, PRIORITY)?);
         } else {
             return fail(
                 line,
@@ -522,7 +548,7 @@ fn ip_link(b: &Block, iface: &str) -> Result<Located<u16>, ReportError> {
     let Some(at) = rest.iter().position(|w| *w == "mtu") else {
         return fail(line, "no `mtu` on the interface line");
     };
-    let mtu = number(rest.get(at + 1).copied().unwrap_or(""), line, "an MTU")?;
+    let mtu = ranged(rest.get(at + 1).copied().unwrap_or(""), line, MTU)?;
     for (k, l) in b.lines.iter().enumerate().skip(1) {
         if !l.starts_with(' ') && !l.trim().is_empty() {
             return fail(
@@ -598,15 +624,7 @@ fn ecn(b: &Block, iface: &str, files: &[EcnFile]) -> Result<Ecn, ReportError> {
         };
         let value = match (file, value) {
             (_, None) => None,
-            (EcnFile::CnpDscp, Some(v)) => {
-                Some(number::<u8>(v, line, "a DSCP (0-63)").and_then(|d| {
-                    if d < 64 {
-                        Ok(d)
-                    } else {
-                        fail(line, format!("DSCP {d} is above 63"))
-                    }
-                })?)
-            }
+            (EcnFile::CnpDscp, Some(v)) => Some(ranged::<u8>(v, line, DSCP)?),
             (_, Some(v)) => match v.trim() {
                 "0" => Some(0),
                 "1" => Some(1),
@@ -756,7 +774,7 @@ fn esx_blocks(b: &Block, what: &str) -> Result<BTreeMap<String, EsxiNet>, Report
             );
         };
         match key {
-            "MTU" => c.1 = Some(b.located(k, number(value, line, "an MTU")?)),
+            "MTU" => c.1 = Some(b.located(k, ranged(value, line, MTU)?)),
             "Portset" => c.2 = Some(value.trim().to_string()),
             "Name" if value.trim() != c.0 => {
                 return fail(

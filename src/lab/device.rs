@@ -735,8 +735,7 @@ fn read_os10_files(folder: &Path) -> Result<BTreeMap<String, super::os10::SavedF
 }
 
 fn read_os10(path: &Path) -> Result<crate::os10::Config, String> {
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let text = crate::input::read_string(path, crate::config_error::MAX_BYTES)?;
     crate::os10::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
 }
 
@@ -747,10 +746,16 @@ fn modified(path: &Path) -> Option<SystemTime> {
 
 /// A fault control file: `None` when there is none, else its faults or why it does not read.
 fn read_faults(path: &Path) -> Option<Result<Faults, String>> {
-    match fs::read_to_string(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => Some(Err(e.to_string())),
-        Ok(text) => Some(serde_saphyr::from_str::<Faults>(&text).map_err(|e| e.to_string())),
+    match crate::input::read(path, 1 << 20) {
+        Err(crate::input::Refused::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(Err(crate::input::cannot_read(path, &e))),
+        Ok(bytes) => Some(
+            String::from_utf8(bytes.into_vec())
+                .map_err(|_| format!("`{}` is not UTF-8 text", path.display()))
+                .and_then(|text| {
+                    serde_saphyr::from_str::<Faults>(&text).map_err(|e| e.to_string())
+                }),
+        ),
     }
 }
 
@@ -765,7 +770,7 @@ pub(crate) fn cabling_faults_in(dir: &Path) -> CablingFaults {
 
 /// The saved files and the active one, as a booted switch has them.
 fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
-    let Ok(active) = fs::read_to_string(dir.join("active")) else {
+    let Ok(active) = crate::input::read_string(&dir.join("active"), 4096) else {
         return Ok(None);
     };
     let active = active.trim().to_string();
@@ -821,8 +826,7 @@ pub(crate) fn running_in(dir: &Path) -> Option<onyx::Config> {
 }
 
 fn read_config(path: &Path) -> Result<onyx::Config, String> {
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let text = crate::input::read_string(path, crate::config_error::MAX_BYTES)?;
     onyx::parse(&text)
         .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.expected))
 }

@@ -42,8 +42,8 @@ impl Logins {
 
     /// Reads the keys of an `authorized_keys` file (or a `.pub` file).
     pub fn add_keys(&mut self, path: &Path) -> Result<(), String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        // A line is a key of a few hundred bytes: a file of thousands is well under this.
+        let text = crate::input::read_string(path, 4 << 20)?;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

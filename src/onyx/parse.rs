@@ -17,80 +17,11 @@ use crate::types::Release;
 /// `ESC >`), a character followed by backspace, and the pager's `lines 1-23` prompt
 /// (oxidized's captures of Onyx 3.9 and 3.10 show all of these).
 pub fn clean(raw: &str) -> Cow<'_, str> {
-    let text = strip_noise(raw);
+    let text = crate::input::strip_terminal(raw);
     if text.contains("lines ") {
         Cow::Owned(strip_pagers(&text))
     } else {
         text
-    }
-}
-
-/// [`clean`] but for the pager prompts, which [`parse`] removes line by line.
-fn strip_noise(raw: &str) -> Cow<'_, str> {
-    let Some(first) = first_noisy(raw.as_bytes()) else {
-        // A file from disk or a backup tool: nothing to remove (the common case, kept fast).
-        return Cow::Borrowed(raw);
-    };
-    let mut out = String::with_capacity(raw.len());
-    out.push_str(&raw[..first]);
-    let mut rest = &raw[first..];
-    while !rest.is_empty() {
-        // Copy up to the next noisy byte in one go.
-        let n = rest.bytes().position(noisy).unwrap_or(rest.len());
-        out.push_str(&rest[..n]);
-        rest = &rest[n..];
-        let Some(c) = rest.as_bytes().first().copied() else {
-            break;
-        };
-        rest = &rest[1..];
-        match c {
-            b'\r' | b'\0' => {}
-            0x08 => {
-                if out.chars().last().is_some_and(|l| l != '\n') {
-                    out.pop();
-                }
-            }
-            _ => rest = skip_escape(rest),
-        }
-    }
-    Cow::Owned(out)
-}
-
-fn noisy(b: u8) -> bool {
-    matches!(b, b'\r' | b'\0' | 0x08 | 0x1b)
-}
-
-/// Where the first byte [`clean`] removes is. Files from disk have none, so the whole text is
-/// scanned, with `memchr`'s vector search.
-fn first_noisy(b: &[u8]) -> Option<usize> {
-    let escape = memchr::memchr3(b'\r', b'\0', 0x1b, b);
-    let backspace = memchr::memchr(0x08, escape.map_or(b, |e| &b[..e]));
-    backspace.or(escape)
-}
-
-/// The rest of the text after an ANSI escape sequence whose ESC was just read: CSI
-/// (`[` … a final byte `@`..`~`), OSC (`]` … BEL or ESC `\`), a charset (`(B`), or one
-/// character (`=`, `>`).
-fn skip_escape(s: &str) -> &str {
-    let mut it = s.char_indices();
-    match it.next() {
-        Some((_, '[')) => it
-            .find(|(_, c)| ('@'..='~').contains(c))
-            .map_or("", |(i, c)| &s[i + c.len_utf8()..]),
-        Some((_, ']')) => {
-            for (i, c) in it.by_ref() {
-                if c == '\x07' {
-                    return &s[i + 1..];
-                }
-                if c == '\x1b' {
-                    return s[i + 1..].get(1..).unwrap_or("");
-                }
-            }
-            ""
-        }
-        Some((_, '(' | ')')) => it.next().map_or("", |(i, c)| &s[i + c.len_utf8()..]),
-        Some((i, c)) => &s[i + c.len_utf8()..],
-        None => "",
     }
 }
 
@@ -161,7 +92,7 @@ fn header_field(cfg: &mut Config, line: &str) -> bool {
 
 /// Reads a running-config (or a saved-config dump, or a fragment of either).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
-    let text = strip_noise(raw);
+    let text = crate::input::strip_terminal(raw);
     // This thread reads blocks too (see `Lines::pull`): the other cores get a worker each.
     let workers = std::thread::available_parallelism().map_or(0, |n| n.get().min(4) - 1);
     // A capture saved from a session: its prompt-and-command line and the next prompt are

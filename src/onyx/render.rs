@@ -64,6 +64,9 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
 
 const MASTER: &str = "running-config.j2";
 
+/// The most a template file of `--templates` may have (the largest embedded one is a few KB).
+const TEMPLATE_BYTES: u64 = 1 << 20;
+
 /// The internal template that renders every section template in turn.
 const BODIES: &str = "<section bodies>";
 const BODY_END: &str = "\u{1e}end of section";
@@ -131,8 +134,7 @@ impl Renderer {
                         .join(", ")
                 ));
             };
-            slot.1 = std::fs::read_to_string(entry.path())
-                .map_err(|e| format!("cannot read `{}`: {e}", entry.path().display()))?;
+            slot.1 = crate::input::read_string(&entry.path(), TEMPLATE_BYTES)?;
         }
         Self::build(files)
     }

@@ -526,7 +526,7 @@ impl Bgp {
 }
 
 /// One top-level entry as printed: a modeled item, or text kept verbatim (an unknown line with
-/// its children, a banner, a `!` line, a blank line).
+/// its children, a banner, `!` lines, blank lines: a run of the same line is one text).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Entry {
     Item(Key),
@@ -541,6 +541,16 @@ pub struct Layout {
     pub entries: Vec<Entry>,
     /// Whether the text ended with a newline.
     pub final_newline: bool,
+}
+
+/// Whether `text` is `!` lines only (one, or a run): each ends the block above it.
+pub fn is_bangs(text: &str) -> bool {
+    text.split('\n').all(|l| l == "!")
+}
+
+/// Whether `text` is `!` and blank lines only: presentation, not state.
+fn is_presentation(text: &str) -> bool {
+    text.split('\n').all(|l| l.is_empty() || l == "!")
 }
 
 impl Default for Layout {
@@ -561,7 +571,7 @@ impl Layout {
         for e in &self.entries {
             match e {
                 Entry::Item(k) => anchor = Some(k),
-                Entry::Text(t) if t != "!" && !t.is_empty() => out.push((anchor, t.as_str())),
+                Entry::Text(t) if !is_presentation(t) => out.push((anchor, t.as_str())),
                 Entry::Text(_) => {}
             }
         }
@@ -702,12 +712,10 @@ impl Config {
             .peekable();
         let mut out: Vec<Printed<'_>> = Vec::with_capacity(keys.len() + self.layout.entries.len());
         // `!` lines waiting for what follows them: an item placed before it goes before them.
-        let mut bangs = 0usize;
-        let flush = |out: &mut Vec<Printed<'_>>, bangs: &mut usize| {
-            for _ in 0..std::mem::take(bangs) {
-                out.push(Printed::Text("!"));
-            }
-        };
+        let mut bangs: Vec<&str> = Vec::new();
+        fn flush<'a>(out: &mut Vec<Printed<'a>>, bangs: &mut Vec<&'a str>) {
+            out.extend(bangs.drain(..).map(Printed::Text));
+        }
         let push_new = |out: &mut Vec<Printed<'_>>, k: &Key| {
             if k.kind().is_block() {
                 out.push(Printed::Text("!"));
@@ -716,7 +724,7 @@ impl Config {
         };
         for e in &self.layout.entries {
             match e {
-                Entry::Text(t) if t == "!" => bangs += 1,
+                Entry::Text(t) if is_bangs(t) => bangs.push(t),
                 Entry::Text(t) => {
                     flush(&mut out, &mut bangs);
                     out.push(Printed::Text(t));

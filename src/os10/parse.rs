@@ -590,9 +590,13 @@ pub fn looks_os10(text: &str) -> bool {
 /// Reads a running configuration, or a part of one (`show running-configuration interface
 /// vlan 2000`).
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
+    // What a terminal adds to a captured session goes first, as for Onyx (one step for both).
+    let raw = &*crate::input::strip_terminal(raw);
     let mut cfg = Config::default();
-    // Split at each newline with `memchr`'s vector search (a config has tens of thousands).
-    let mut lines: Vec<&str> = Vec::with_capacity(raw.len() / 16 + 1);
+    // Split at each newline with `memchr`'s vector search (a config has tens of thousands),
+    // counted first: the list is made once at its size, not copied as it grows.
+    let count = memchr::memchr_iter(b'\n', raw.as_bytes()).count() + 1;
+    let mut lines: Vec<&str> = Vec::with_capacity(count);
     let mut from = 0;
     for nl in memchr::memchr_iter(b'\n', raw.as_bytes()) {
         lines.push(&raw[from..nl]);
@@ -604,12 +608,6 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         cfg.layout.final_newline = true;
     } else {
         cfg.layout.final_newline = false;
-    }
-    // A capture from a terminal ends its lines with `\r`.
-    for l in &mut lines {
-        if let Some(s) = l.strip_suffix('\r') {
-            *l = s;
-        }
     }
     // A capture saved from a session: its prompt-and-command line and the next prompt are
     // skipped, every other line keeps its number.
@@ -806,8 +804,16 @@ fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>,
     };
     let start = *at;
     if line.is_empty() || line == "!" {
-        *at += 1;
-        return Ok(Some(Unit::Text(line.to_string())));
+        // A run of the same line is one text, printed a line each: a flood of `!` lines
+        // costs its own bytes, not an entry of the layout (and a unit here) per line.
+        let run = r.lines[start..end]
+            .iter()
+            .take_while(|l| **l == line)
+            .count();
+        *at += run;
+        let mut text = format!("{line}\n").repeat(run);
+        text.pop();
+        return Ok(Some(Unit::Text(text)));
     }
     if line.starts_with(' ') {
         return Err(r.error(
@@ -1008,6 +1014,36 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
 #[cfg(test)]
 mod tests {
     use super::looks_os10;
+
+    /// A flood of `!` or blank lines (a million here: 2 MB, then 1 MB) is one text of the
+    /// layout, not an entry per line: the model costs the flood's bytes, whatever its length
+    /// (`docs/performance.md` has the peak memory of 10 and 60 MB floods), and prints back byte
+    /// for byte.
+    #[test]
+    fn a_flood_of_bang_or_blank_lines_is_one_entry_of_the_layout() {
+        let golden = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("golden/vcf-bitfusion/leaf-a.cfg"),
+        )
+        .unwrap();
+        let entries = super::parse(&golden).unwrap().layout.entries.len();
+        let renderer = crate::os10::Renderer::embedded().unwrap();
+        for line in ["!\n", "\n"] {
+            let text = format!("{golden}{}interface vlan9\n", line.repeat(1_000_000));
+            let c = super::parse(&text).unwrap();
+            assert!(
+                c.layout.entries.len() <= entries + 3,
+                "{}",
+                c.layout.entries.len()
+            );
+            let back = renderer.render(&c).unwrap();
+            assert!(
+                back == text,
+                "{:?}",
+                &back[back.len().saturating_sub(200)..]
+            );
+        }
+    }
 
     /// Onyx glues the number onto its management port as OS10 does onto every interface
     /// (`interface mgmt0 ip address …`, unindented in a fragment of Onyx configuration): that

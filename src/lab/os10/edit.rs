@@ -326,8 +326,14 @@ fn placed(old: &Config, new: &mut Config) {
     for e in std::mem::take(&mut new.layout.entries) {
         match &e {
             os10::Entry::Item(k) if !had.contains(k) => {
-                if matches!(kept.last(), Some(os10::Entry::Text(t)) if t == "!") {
-                    kept.pop();
+                // The `!` before it (the last of a run of them) goes with it.
+                if let Some(os10::Entry::Text(t)) = kept.last_mut()
+                    && os10::is_bangs(t)
+                {
+                    match t.rfind('\n') {
+                        Some(i) => t.truncate(i),
+                        None => drop(kept.pop()),
+                    }
                 }
             }
             _ => kept.push(e),
