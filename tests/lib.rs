@@ -7,6 +7,9 @@ mod cli;
 mod clients;
 mod conventions;
 mod docs;
+/// What each fuzz target checks: `cargo test` replays the fuzzer's finds through it.
+#[path = "../fuzz/checks.rs"]
+mod fuzz_checks;
 mod golden;
 mod hosts;
 mod import;

@@ -793,7 +793,8 @@ pub(crate) mod generated {
 }
 
 /// Text set in code cannot end its line and start another command: a description with a
-/// newline or a quote, a name with a space, is refused by the renderer, not printed.
+/// newline, a quote beside a space or first, a name with a space, is refused by the renderer,
+/// not printed.
 #[test]
 fn text_cannot_inject_a_command() {
     let renderer = Renderer::embedded().unwrap();
@@ -811,18 +812,19 @@ fn text_cannot_inject_a_command() {
     for bad in [
         "uplink\n no shutdown",
         "a \"quoted\" b",
-        " padded",
+        "\"first",
         "tab\there",
     ] {
         let e = renderer.render(&port(bad)).unwrap_err();
         assert!(e.contains("description"), "{bad:?}: {e}");
     }
-    assert!(
-        renderer
-            .render(&port("GPU host 1"))
-            .unwrap()
-            .contains(" description \"GPU host 1\"\n")
-    );
+    // Spaces, at the edges too, print in quotes (and read back: render::DESCRIPTIONS).
+    for (good, printed) in [
+        ("GPU host 1", " description \"GPU host 1\"\n"),
+        (" padded", " description \" padded\"\n"),
+    ] {
+        assert!(renderer.render(&port(good)).unwrap().contains(printed));
+    }
     let c = Config {
         hostname: Some("leaf 1\nusername x".to_string()),
         ..Config::default()
@@ -921,6 +923,57 @@ fn parse_and_two_file_diff_read_os10_files() {
         err.contains("is an OS10 running configuration and `golden/rdg-roce-dscp/swx-mld-1-2.cfg` an Onyx running-config"),
         "{err}"
     );
+}
+
+/// Found by the fuzzer: a port whose description holds a double quote inside a word
+/// (`description 5"cable`) reads, and prints back as it reads; `fabric diff` against it
+/// shows the description's drift (exit 1) instead of refusing the switch (exit 2). One with a
+/// quote beside a space is refused at the quote.
+#[test]
+fn a_description_with_a_quote_in_a_word_diffs() {
+    use crate::cli::fabric;
+    let r = crate::root();
+    let leaf_a = "golden/vcf-bitfusion/leaf-a.cfg";
+    let good = read(&r.join(leaf_a));
+    assert!(good.contains(" description gpu-01:vmnic0\n"));
+    let dir = crate::scratch("os10-quote-in-description");
+    let running = dir.join("running.cfg");
+    std::fs::write(
+        &running,
+        good.replace(" description gpu-01:vmnic0\n", " description 5\"cable\n"),
+    )
+    .unwrap();
+    let running = running.to_str().unwrap();
+    let (code, out, err) = fabric(
+        &[
+            "diff",
+            "--intended",
+            leaf_a,
+            "--running",
+            running,
+            "--format",
+            "commands",
+        ],
+        r,
+    );
+    assert_eq!(code, 1, "a real diff: {out}{err}");
+    assert!(
+        out.contains("interface ethernet1/1/1\n description gpu-01:vmnic0"),
+        "{out}"
+    );
+    let (code, out, err) = fabric(&["parse", running], r);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(" description 5\"cable\n"), "{out}");
+
+    let spaced = dir.join("spaced.cfg");
+    std::fs::write(
+        &spaced,
+        good.replace(" description gpu-01:vmnic0\n", " description 5\" cable\n"),
+    )
+    .unwrap();
+    let (code, _, err) = fabric(&["parse", spaced.to_str().unwrap()], r);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("spaced.cfg:292:15"), "{err}");
 }
 
 /// A large configuration is read in pieces, one per core (cut at a top-level `!`): it reads

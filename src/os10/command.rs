@@ -92,11 +92,15 @@ fn name(ws: &[(usize, &str)], at: usize, what: &str, line: &str) -> Result<Strin
     }
 }
 
-/// The text after a keyword: a description as printed, quoted when it holds a space
-/// (`description "CL01 Nodes NIC"`, `description Rack01-CL01-SU01-Infra`).
+/// The text after a keyword: a description as printed (`render::DESCRIPTIONS`), quoted when it
+/// holds a space (`description "CL01 Nodes NIC"`, `description Rack01-CL01-SU01-Infra`); a
+/// double quote inside one word is read as it stands (`description 5"cable`). Text without
+/// quotes is read without the spaces at its ends; a quote beside a space is refused, as the
+/// printer could not print it back.
 fn text(line: &str, at: usize) -> Result<String, Bad> {
     let raw = line[at..].trim_start();
     let col = line.len() - raw.len();
+    let raw = raw.trim_end();
     if raw.is_empty() {
         return bad(col, "text");
     }
@@ -106,7 +110,13 @@ fn text(line: &str, at: usize) -> Result<String, Bad> {
             _ => bad(col, "text in double quotes, with no quote inside"),
         };
     }
-    Ok(raw.to_string())
+    match raw.find('"') {
+        Some(q) if raw.contains(char::is_whitespace) => bad(
+            col + q,
+            "text in double quotes without a quote inside, or one word (a quote in text with spaces is not read: how OS10 prints one is unconfirmed)",
+        ),
+        _ => Ok(raw.to_string()),
+    }
 }
 
 fn on(w: (usize, &str)) -> Result<bool, Bad> {
@@ -715,6 +725,35 @@ pub fn af_network(line: &str) -> Read<Ipv4Net> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each spelling of the description table prints as the table says and reads back to its
+    /// text; what the printer cannot print back is refused by the reader, at the quote.
+    #[test]
+    fn descriptions_read_as_they_print() {
+        use super::super::render::{DESCRIPTIONS, describable, described};
+        for (d, printed, _) in DESCRIPTIONS {
+            assert!(describable(d), "{d:?}");
+            assert_eq!(described(d), *printed);
+            let line = format!("description {printed}");
+            assert_eq!(iface(&line), Ok(Some(IfaceCmd::Description(d.to_string()))));
+            assert_eq!(peer(&line), Ok(Some(PeerCmd::Description(d.to_string()))));
+        }
+        assert_eq!(
+            iface("description test string  "),
+            Ok(Some(IfaceCmd::Description("test string".into())))
+        );
+        for (line, col) in [
+            ("description 5\" cable", 13),
+            ("description a 5\"", 15),
+            ("description \"a\"b", 12),
+            ("description \"a \"b\"", 12),
+        ] {
+            assert_eq!(iface(line).unwrap_err().column, col, "{line}");
+        }
+        for d in ["\"a", "a \"b", "", "a\nb"] {
+            assert!(!describable(d), "{d:?}");
+        }
+    }
 
     #[test]
     fn known_commands_read() {

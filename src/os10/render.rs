@@ -225,14 +225,49 @@ fn weave<'a>(modeled: Vec<Node<'a>>, extras: &'a Extras) -> Vec<Node<'a>> {
     out
 }
 
-/// A description as OS10 prints it: in double quotes when it holds a space (the AzureStack
-/// captures: `description "Unused Port"`, `description Loopback_Rack01/Tor1`).
-fn described(d: &str) -> Cow<'_, str> {
-    if d.contains(' ') {
+/// How OS10 prints a description (an interface's or a BGP neighbor's) after `description `:
+/// the text, the printed argument, and the evidence. The reader (`command::text`) reads each
+/// back to the text; a description no row's rule covers (a double quote beside a space, or
+/// first) is refused by both, as no capture shows how OS10 escapes one.
+pub const DESCRIPTIONS: &[(&str, &str, &str)] = &[
+    (
+        "Unused Port",
+        "\"Unused Port\"",
+        "capture: AzureStack TOR, 10.5.3.2 (a space: in double quotes)",
+    ),
+    (
+        "Loopback_Rack01/Tor1",
+        "Loopback_Rack01/Tor1",
+        "capture: AzureStack BMC, 10.5.3.2 (one word: bare)",
+    ),
+    (
+        "5\"cable",
+        "5\"cable",
+        "UNCONFIRMED: no capture has a quote; one word, so bare as any word",
+    ),
+    (
+        " edge ",
+        "\" edge \"",
+        "UNCONFIRMED: no capture has a space at an edge; in double quotes as any space",
+    ),
+];
+
+/// A description as OS10 prints it ([`DESCRIPTIONS`]): in double quotes when it holds
+/// whitespace, bare otherwise.
+pub(crate) fn described(d: &str) -> Cow<'_, str> {
+    if d.contains(char::is_whitespace) {
         Cow::Owned(format!("\"{d}\""))
     } else {
         Cow::Borrowed(d)
     }
+}
+
+/// Whether [`described`] prints `d` so that it reads back as `d`: text without control
+/// characters, a double quote only inside one word (neither first nor beside whitespace).
+pub(crate) fn describable(d: &str) -> bool {
+    !d.is_empty()
+        && !d.chars().any(char::is_control)
+        && !(d.contains('"') && (d.starts_with('"') || d.contains(char::is_whitespace)))
 }
 
 /// An interface's lines, in the order OS10 10.5 prints them (AzureStack TOR and BMC, 10.5.3.2:
@@ -357,7 +392,7 @@ fn peer<'a>(head: Row<'a>, p: &'a Peer) -> Node<'a> {
         l.push(Node::Line(Row::PeerBfd));
     }
     if let Some(d) = &p.description {
-        // Quoted as interface descriptions are: UNCONFIRMED (the captures' have no space).
+        // Spelled as interface descriptions are: UNCONFIRMED (the captures' have no space).
         l.push(Node::Line(Row::Description(described(d))));
     }
     if let Some(t) = &p.inherit {
@@ -634,7 +669,8 @@ impl Renderer {
 }
 
 /// Refuses text that would not print as one argument of one line: a newline or other control
-/// character anywhere, a double quote in a description, a space in a name.
+/// character anywhere, a description that would not read back ([`describable`]), a space in a
+/// name.
 fn check(c: &Config) -> Result<(), String> {
     fn word(what: &str, s: &str) -> Result<(), String> {
         if s.is_empty()
@@ -649,9 +685,9 @@ fn check(c: &Config) -> Result<(), String> {
         Ok(())
     }
     fn text(what: &str, s: &str) -> Result<(), String> {
-        if s.is_empty() || s.trim() != s || s.chars().any(|c| c.is_control() || c == '"') {
+        if !describable(s) {
             return Err(format!(
-                "{what} `{}` must be one line of text, without quotes or control characters",
+                "{what} `{}` must be one line of text without control characters, a double quote only inside a word without spaces",
                 s.escape_debug()
             ));
         }

@@ -54,13 +54,9 @@ fn block(field: Field, key: String, line: String, kids: Vec<Node>) -> Node {
     }
 }
 
-/// A description as typed: in double quotes when it holds a space (as printed).
+/// A description as typed, which is as printed.
 fn described(d: &str) -> String {
-    if d.contains(' ') {
-        format!("description \"{d}\"")
-    } else {
-        format!("description {d}")
-    }
+    format!("description {}", super::super::render::described(d))
 }
 
 fn mac(m: crate::types::Mac) -> String {
