@@ -88,7 +88,19 @@ fn name(ws: &[(usize, &str)], at: usize, what: &str, line: &str) -> Result<Strin
     match ws.get(at) {
         None => bad(line.len(), format!("{what} name")),
         Some(_) if ws.len() > at + 1 => bad(ws[at + 1].0, "the end of the line"),
-        Some(w) => Ok(w.1.to_string()),
+        // As the renderer prints a name: one word, no quote, no control or other space
+        // character (a tab, a no-break space), so what is read prints back.
+        Some(w) => match w
+            .1
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace() || c.is_control() || *c == '"')
+        {
+            Some((i, _)) => bad(
+                w.0 + i,
+                format!("{what} name of one word, without quotes, spaces or control characters"),
+            ),
+            None => Ok(w.1.to_string()),
+        },
     }
 }
 
