@@ -65,7 +65,7 @@ fn strip_pager(line: &str) -> &str {
 
 /// What a `##` line of the header says.
 fn header_field(cfg: &mut Config, line: &str) -> bool {
-    let Some(body) = line.strip_prefix("## ") else {
+    let Some(body) = header_body(line) else {
         return false;
     };
     let quoted = |s: &str| s.trim().trim_matches('"').to_string();
@@ -164,9 +164,10 @@ fn build(
             // Otherwise a fence of the header block.
             continue;
         }
-        if line.starts_with("## ") && header_field(&mut cfg, line) {
-            framed |= line.starts_with("## Running database ")
-                || line.starts_with("## Active saved database ");
+        if header_field(&mut cfg, line) {
+            framed |= header_body(line).is_some_and(|b| {
+                b.starts_with("Running database ") || b.starts_with("Active saved database ")
+            });
             continue;
         }
         // A known section title without its `##` fences: pasted from a page that lost them
@@ -527,15 +528,25 @@ fn is_first(cfg: &Config) -> bool {
 
 /// Header lines look like section titles (`## Hostname: x`); they are not.
 fn is_header_line(line: &str) -> bool {
-    [
-        "## Running database ",
-        "## Active saved database ",
-        "## Generated at ",
-        "## Hostname:",
-        "## Product release:",
-    ]
-    .iter()
-    .any(|p| line.starts_with(p))
+    header_body(line).is_some_and(|body| {
+        [
+            "Running database ",
+            "Active saved database ",
+            "Generated at ",
+            "Hostname:",
+            "Product release:",
+        ]
+        .iter()
+        .any(|p| body.starts_with(p))
+    })
+}
+
+/// The text of a `##` comment line after its spaces: a header field is read by its words,
+/// however many spaces follow the `##` (a section title with the same words would print back
+/// as that field).
+fn header_body(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("##")?;
+    rest.starts_with(' ').then(|| rest.trim_start())
 }
 
 /// Whether a description or VLAN name line was written with quotes.
@@ -568,6 +579,26 @@ mod tests {
         );
         assert_eq!(strip_pager("lines 256-269/269 (END) "), "");
         assert_eq!(strip_pager("lines of text"), "lines of text");
+    }
+
+    /// A header field written with more spaces after its `##` is that field, not a section
+    /// whose title would print back as the field (found by fuzzing).
+    #[test]
+    fn header_field_with_more_spaces_is_the_field() {
+        let cfg = parse("##\n##  Running database ie\n##\n\n   lldp\n").unwrap();
+        assert_eq!(cfg.header.database, "ie");
+        assert!(
+            cfg.layout
+                .sections
+                .iter()
+                .all(|s| !s.title.contains("database"))
+        );
+        let text = crate::onyx::Renderer::embedded()
+            .unwrap()
+            .render(&cfg)
+            .unwrap();
+        let again = parse(&text).unwrap();
+        assert_eq!(again.header.database, "ie");
     }
 
     /// A large config read in blocks on worker threads gives the model read in one piece,
