@@ -24,5 +24,6 @@ pub mod lab;
 pub mod onyx;
 pub mod os10;
 pub mod secrets;
+pub mod textdiff;
 pub mod types;
 pub mod verify;

@@ -6,6 +6,7 @@
 //! members) and MLAG (`protocol mlag`, the peer link, system MAC, VIP, `mlag shutdown`).
 //! Strings a user writes: every one a kind's rule (`fabric::strings`) takes compiles and reads
 //! back equal on each OS that prints it; every one it refuses is one error at its line.
+//! The text diff `fabric diff` prints is a patch GNU `patch` applies exactly.
 
 use std::net::Ipv4Addr;
 
@@ -832,5 +833,84 @@ proptest! {
         let v = serde_json::to_string(&value).unwrap();
         let line = yaml.lines().position(|l| l.contains(&v)).unwrap() + 1;
         prop_assert_eq!(error_line(&yaml, errors[0]), line, "{}", yaml);
+    }
+}
+
+/// Lines a config repeats (`!`, blank) and a few that differ, so that changes land beside
+/// runs longer than the text diff's window margin.
+fn config_lines() -> impl Strategy<Value = Vec<&'static str>> {
+    let line = prop_oneof![
+        6 => Just("!"),
+        2 => Just(""),
+        1 => Just(" shutdown"),
+        1 => Just("interface ethernet1/1/1"),
+        1 => Just(" mtu 9216"),
+    ];
+    (
+        0usize..2500,
+        proptest::collection::vec(line, 0..40),
+        0usize..2500,
+    )
+        .prop_map(|(head, middle, tail)| {
+            let mut lines = vec!["!"; head];
+            lines.extend(middle);
+            lines.extend(std::iter::repeat_n("!", tail));
+            lines
+        })
+}
+
+/// Edits at random places: (where, how many lines out, the lines put in).
+fn edits() -> impl Strategy<Value = Vec<(usize, usize, Vec<&'static str>)>> {
+    let put = proptest::collection::vec(prop_oneof![Just("!"), Just(" mtu 1500"), Just("")], 0..4);
+    proptest::collection::vec((0usize..6000, 0usize..4, put), 1..4)
+}
+
+fn text_of(lines: &[&str], final_newline: bool) -> String {
+    let mut t = lines.join("\n");
+    if final_newline && !lines.is_empty() {
+        t.push('\n');
+    }
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48), ..ProptestConfig::default() })]
+
+    /// The text diff `fabric diff` prints, read only around the changes, is a patch GNU
+    /// `patch` applies to the old text to give the new one, exactly, and changes as few lines
+    /// as `similar`'s diff of the whole texts; each hunk applies at the line it names.
+    #[test]
+    fn text_diff_is_a_minimal_patch(old in config_lines(), edits in edits(), end in any::<bool>()) {
+        let mut new = old.clone();
+        for (at, out, put) in edits {
+            let at = at % (new.len() + 1);
+            let out = out.min(new.len() - at);
+            new.splice(at..at + out, put);
+        }
+        let (old, new) = (text_of(&old, true), text_of(&new, end));
+        let ours = fabric::textdiff::unified(&old, &new, "a/cfg", "b/cfg");
+        let changed = |d: &str| {
+            d.lines()
+                .filter(|l| (l.starts_with('+') && !l.starts_with("+++")) || (l.starts_with('-') && !l.starts_with("---")))
+                .count()
+        };
+        let whole = similar::TextDiff::from_lines(&old, &new).unified_diff().context_radius(3).header("a/cfg", "b/cfg").to_string();
+        prop_assert_eq!(changed(&ours), changed(&whole));
+        prop_assert_eq!(ours.is_empty(), old == new);
+        if old != new {
+            let dir = crate::scratch("textdiff-patch");
+            std::fs::write(dir.join("cfg"), &old).unwrap();
+            std::fs::write(dir.join("cfg.patch"), &ours).unwrap();
+            let out = std::process::Command::new("patch")
+                .current_dir(&dir)
+                .args(["--force", "--fuzz=0", "-o", "patched", "cfg", "cfg.patch"])
+                .output()
+                .unwrap();
+            let said = String::from_utf8_lossy(&out.stdout);
+            // Each hunk at the line its header names: no offset, no fuzz.
+            prop_assert!(out.status.success() && !said.contains("offset"), "{said}{}\n{ours}", String::from_utf8_lossy(&out.stderr));
+            let patched = std::fs::read_to_string(dir.join("patched")).unwrap();
+            prop_assert!(patched == new, "patched text differs\n{ours}");
+        }
     }
 }

@@ -836,13 +836,9 @@ fn print_diff(path: &Path, old: &str, new: &str, color: bool) {
     out!("{}", unified_diff(old, new, &a, &b, color));
 }
 
-/// A unified diff (`similar`), colored for a terminal when asked.
+/// A unified diff (`crate::textdiff`), colored for a terminal when asked.
 pub(crate) fn unified_diff(old: &str, new: &str, a: &str, b: &str, color: bool) -> String {
-    let text = similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(a, b)
-        .to_string();
+    let text = crate::textdiff::unified(old, new, a, b);
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let painted = match (color, line.chars().next()) {
