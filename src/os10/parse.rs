@@ -28,7 +28,59 @@ struct Node {
 }
 
 struct Reader<'t> {
-    lines: Vec<&'t str>,
+    lines: Lines<'t>,
+}
+
+/// The lines of a text, by where each starts: 4 bytes a line rather than a 16-byte slice (a
+/// 60 MB flood of `!` lines is 30 million lines). A line is its text without the newline.
+struct Lines<'t> {
+    text: &'t str,
+    /// Where each line starts, then one more: where a line after the last would start (a
+    /// newline past the text's end when the text has none at its end).
+    starts: Vec<u32>,
+}
+
+impl<'t> Lines<'t> {
+    /// The lines of `text`; `None` past 4 GiB (never read: inputs are bounded far below).
+    fn new(text: &'t str) -> Option<(Lines<'t>, bool)> {
+        let b = text.as_bytes();
+        u32::try_from(b.len() + 1).ok()?;
+        // Counted first (with `memchr`'s vector search): the list is made once at its size.
+        let mut starts = Vec::with_capacity(memchr::memchr_iter(b'\n', b).count() + 2);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', b).map(|nl| (nl + 1) as u32));
+        // A final newline ends the last line; else the last line ends at the text's end.
+        let final_newline = b.last() == Some(&b'\n');
+        if !final_newline {
+            starts.push((b.len() + 1) as u32);
+        }
+        Some((Lines { text, starts }, final_newline))
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Line `i` (panics past the end, as indexing does).
+    fn line(&self, i: usize) -> &'t str {
+        self.span(i..i + 1)
+    }
+
+    fn get(&self, i: usize) -> Option<&'t str> {
+        (i < self.len()).then(|| self.line(i))
+    }
+
+    /// Lines `r` as the text holds them, joined by their newlines.
+    fn span(&self, r: std::ops::Range<usize>) -> &'t str {
+        if r.is_empty() {
+            return "";
+        }
+        &self.text[self.starts[r.start] as usize..self.starts[r.end] as usize - 1]
+    }
+
+    fn iter(&self, r: std::ops::Range<usize>) -> impl Iterator<Item = &'t str> + '_ {
+        r.map(|i| self.line(i))
+    }
 }
 
 impl<'t> Reader<'t> {
@@ -39,7 +91,7 @@ impl<'t> Reader<'t> {
         column: usize,
         expected: impl Into<String>,
     ) -> ParseError {
-        let text = self.lines.get(at).copied().unwrap_or("");
+        let text = self.lines.get(at).unwrap_or("");
         ParseError {
             problem,
             line: at + 1,
@@ -51,18 +103,18 @@ impl<'t> Reader<'t> {
 
     /// A known command's error at its line (`col` counts in the line without its indent).
     fn bad(&self, n: &Node, b: Bad) -> ParseError {
-        let indent = indent_of(self.lines[n.at]);
+        let indent = indent_of(self.lines.line(n.at));
         self.error(Problem::Malformed, n.at, indent + b.column, b.expected)
     }
 
     /// The line of `n` without its indentation.
     fn text(&self, n: &Node) -> &'t str {
-        self.lines[n.at].trim_start_matches(' ')
+        self.lines.line(n.at).trim_start_matches(' ')
     }
 
     /// The lines of `n` and its descendants, as printed.
     fn verbatim(&self, n: &Node) -> String {
-        self.lines[n.at..n.end].join("\n")
+        self.lines.span(n.at..n.end).to_string()
     }
 
     /// The children of the line before `at`, indented by `depth` spaces: every following line
@@ -103,7 +155,7 @@ impl<'t> Reader<'t> {
             Some(c) => Err(self.error(
                 Problem::Structure,
                 c.at,
-                indent_of(self.lines[c.at]),
+                indent_of(self.lines.line(c.at)),
                 format!("no line under `{}`: it is not a block", self.text(n)),
             )),
             None => Ok(()),
@@ -131,7 +183,7 @@ impl<T> Seen<T> {
             return Err(r.error(
                 Problem::Duplicate,
                 n.at,
-                indent_of(r.lines[n.at]),
+                indent_of(r.lines.line(n.at)),
                 format!(
                     "one `{}` setting per block: this one is a second",
                     first_words(r.text(n))
@@ -242,7 +294,7 @@ fn wred(r: &Reader<'_>, name: String, nodes: &[Node]) -> Result<Wred, ParseError
                     return Err(r.error(
                         Problem::Duplicate,
                         n.at,
-                        indent_of(r.lines[n.at]),
+                        indent_of(r.lines.line(n.at)),
                         "one line per colour, one `random-detect ecn`: this one is a second",
                     ));
                 }
@@ -273,7 +325,7 @@ fn keyed<T>(
                     return Err(r.error(
                         Problem::Duplicate,
                         n.at,
-                        indent_of(r.lines[n.at]),
+                        indent_of(r.lines.line(n.at)),
                         format!("one line for {k}: this one is a second"),
                     ));
                 }
@@ -593,33 +645,27 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
     // What a terminal adds to a captured session goes first, as for Onyx (one step for both).
     let raw = &*crate::input::strip_terminal(raw);
     let mut cfg = Config::default();
-    // Split at each newline with `memchr`'s vector search (a config has tens of thousands),
-    // counted first: the list is made once at its size, not copied as it grows.
-    let count = memchr::memchr_iter(b'\n', raw.as_bytes()).count() + 1;
-    let mut lines: Vec<&str> = Vec::with_capacity(count);
-    let mut from = 0;
-    for nl in memchr::memchr_iter(b'\n', raw.as_bytes()) {
-        lines.push(&raw[from..nl]);
-        from = nl + 1;
-    }
-    lines.push(&raw[from..]);
-    if lines.last() == Some(&"") {
-        lines.pop();
-        cfg.layout.final_newline = true;
-    } else {
-        cfg.layout.final_newline = false;
-    }
+    let Some((lines, final_newline)) = Lines::new(raw) else {
+        return Err(ParseError {
+            problem: Problem::Structure,
+            line: 1,
+            column: 1,
+            text: String::new(),
+            expected: "a text under 4 GiB".to_string(),
+        });
+    };
+    cfg.layout.final_newline = final_newline;
     // A capture saved from a session: its prompt-and-command line and the next prompt are
     // skipped, every other line keeps its number.
     let body = crate::input::session_body(raw, exec_prompt);
     let body = body.start.min(lines.len())..body.end.min(lines.len());
     let r = Reader { lines };
-    if r.lines[body.clone()].iter().all(|l| l.trim().is_empty()) {
+    if r.lines.iter(body.clone()).all(|l| l.trim().is_empty()) {
         return Err(ParseError::empty(
             "no configuration: nothing but blank lines",
         ));
     }
-    for (i, l) in r.lines.iter().enumerate().take(body.end).skip(body.start) {
+    for (i, l) in body.clone().map(|i| (i, r.lines.line(i))) {
         // Bytes first: a control character is below a space, DEL, or U+0080-U+009F (0xC2
         // and a second byte); nearly every line has none of these bytes.
         if !l.bytes().any(|b| b < b' ' || b == 0x7f || b == 0xc2) {
@@ -711,7 +757,7 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                     0,
                     format!(
                         "`{}` is here a second time (first at line {})",
-                        r.lines[start],
+                        r.lines.line(start),
                         prev + 1
                     ),
                 ));
@@ -770,10 +816,9 @@ fn pieces(r: &Reader<'_>, at: usize, end: usize) -> Vec<Piece> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cut = (end - at >= PARALLEL && cores > 1)
         .then(|| {
-            let lines = &r.lines[at..end];
-            let banner = lines.iter().any(|l| l.starts_with("banner "));
+            let banner = r.lines.iter(at..end).any(|l| l.starts_with("banner "));
             let mid = (end - at) / 2;
-            let bang = lines[mid..].iter().position(|l| *l == "!");
+            let bang = r.lines.iter(at + mid..end).position(|l| l == "!");
             bang.filter(|_| !banner).map(|k| at + mid + k)
         })
         .flatten();
@@ -799,17 +844,14 @@ enum Unit {
 
 /// The top-level line at `at` and its block, `at` moved past them; `None` at `end`.
 fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>, ParseError> {
-    let Some(&line) = r.lines.get(*at).filter(|_| *at < end) else {
+    let Some(line) = r.lines.get(*at).filter(|_| *at < end) else {
         return Ok(None);
     };
     let start = *at;
     if line.is_empty() || line == "!" {
         // A run of the same line is one text, printed a line each: a flood of `!` lines
         // costs its own bytes, not an entry of the layout (and a unit here) per line.
-        let run = r.lines[start..end]
-            .iter()
-            .take_while(|l| **l == line)
-            .count();
+        let run = r.lines.iter(start..end).take_while(|l| *l == line).count();
         *at += run;
         let mut text = format!("{line}\n").repeat(run);
         text.pop();
@@ -843,8 +885,8 @@ fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>,
         command::top(line).map_err(|b| r.error(Problem::Malformed, start, b.column, b.expected))?;
     if let Some(Top::Banner(delim)) = &top {
         // The banner's text, up to the line that ends with its delimiter.
-        let last =
-            (start + 1..r.lines.len()).find(|&j| r.lines[j].trim_end().ends_with(delim.as_str()));
+        let last = (start + 1..r.lines.len())
+            .find(|&j| r.lines.line(j).trim_end().ends_with(delim.as_str()));
         let Some(last) = last else {
             return Err(r.error(
                 Problem::Structure,
@@ -854,7 +896,7 @@ fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>,
             ));
         };
         *at = last + 1;
-        return Ok(Some(Unit::Text(r.lines[start..=last].join("\n"))));
+        return Ok(Some(Unit::Text(r.lines.span(start..last + 1).to_string())));
     }
     *at += 1;
     let children = r.children(at, 1)?;
@@ -882,8 +924,8 @@ fn next_unit(r: &Reader<'_>, at: &mut usize, end: usize) -> Result<Option<Unit>,
 /// The line of the first `interface` block for `i` above line `before` (a second one was
 /// found there).
 fn first_interface(r: &Reader<'_>, i: super::Iface, before: usize) -> usize {
-    r.lines[..before]
-        .iter()
+    r.lines
+        .iter(0..before)
         .position(|l| matches!(command::top(l), Ok(Some(Top::Interface(x))) if x == i))
         .unwrap_or(before)
 }
