@@ -96,6 +96,20 @@ fn compile_writes_then_check_detects_stale_goldens() {
     let (code, _, _) = fabric(&["compile", "rdg-roce-dscp.yaml"], &dir);
     assert_eq!(code, 0);
     assert!(!dir.join("golden/rdg-roce-dscp/old-switch.cfg").exists());
+
+    // A golden that is there but does not read (bytes, not UTF-8 text) is an error naming it,
+    // for compile and --check alike; it is not taken for a missing one and overwritten.
+    let bytes = b"hostname \xff\xfe\n".to_vec();
+    std::fs::write(&golden, &bytes).unwrap();
+    for args in [&["compile"][..], &["compile", "--check"]] {
+        let (code, out, err) = fabric(&[args, &["rdg-roce-dscp.yaml"]].concat(), &dir);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(
+            err.contains("swx-mld-1-2.cfg") && err.contains("not UTF-8"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&golden).unwrap(), bytes);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -784,7 +784,13 @@ pub(crate) fn sync_folder(
     let mut synced = Synced::default();
     for (file, text) in texts {
         let target = dir.join(file);
-        let old = crate::input::read_string(&target, crate::config_error::MAX_BYTES).ok();
+        // A file that is there but does not read (not UTF-8, a FIFO, unreadable) is said,
+        // never taken for a missing one and overwritten.
+        let old = match crate::input::read_string(&target, crate::config_error::MAX_BYTES) {
+            Ok(text) => Some(text),
+            Err(_) if std::fs::symlink_metadata(&target).is_err() => None,
+            Err(e) => return Err(Failure(e)),
+        };
         if old.as_deref() == Some(text.as_str()) {
             synced.unchanged += 1;
             continue;
