@@ -734,7 +734,7 @@ impl FromStr for Hostname {
     type Err = Invalid;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        const RULE: &str = "an Onyx hostname is 1-63 letters, digits and hyphens, not starting or ending with a hyphen";
+        const RULE: &str = "a hostname (an RFC 1123 label, on every switch OS) is 1-63 letters, digits and hyphens, not starting or ending with a hyphen";
         let shown = s.escape_debug();
         let len = s.chars().count();
         let bad: Vec<char> = s
@@ -751,15 +751,15 @@ impl FromStr for Hostname {
         } else if !bad.is_empty() {
             let list: Vec<String> = bad.iter().map(|c| describe_char(*c)).collect();
             format!(
-                "`{shown}` is not a valid Onyx hostname: it has {}",
+                "`{shown}` is not a valid hostname: it has {}",
                 list.join(", ")
             )
         } else if len > 63 {
-            format!("`{shown}` is not a valid Onyx hostname: it is {len} characters, at most 63")
+            format!("`{shown}` is not a valid hostname: it is {len} characters, at most 63")
         } else if s.starts_with('-') {
-            format!("`{shown}` is not a valid Onyx hostname: it starts with a hyphen")
+            format!("`{shown}` is not a valid hostname: it starts with a hyphen")
         } else if s.ends_with('-') {
-            format!("`{shown}` is not a valid Onyx hostname: it ends with a hyphen")
+            format!("`{shown}` is not a valid hostname: it ends with a hyphen")
         } else {
             return Ok(Hostname(s.to_string()));
         };
