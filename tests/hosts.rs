@@ -463,7 +463,7 @@ fn a_number_out_of_its_range_in_a_host_report_is_a_located_error() {
 }
 
 /// A host report that is a named pipe nothing writes to is refused at once, naming it: not a
-/// wait forever.
+/// wait forever; given alone or in a folder of reports.
 #[test]
 fn a_host_report_that_is_a_named_pipe_is_refused_at_once() {
     let dir = scratch("hosts-fifo");
@@ -482,6 +482,15 @@ fn a_host_report_that_is_a_named_pipe_is_refused_at_once() {
         "--hosts",
         fifo.to_str().unwrap(),
     ];
+    let (code, err) = crate::cli::fabric_within(&args, 20).expect("it ends");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("gpu01.txt`: it is a named pipe (FIFO), not a file"),
+        "{err}"
+    );
+    // In a folder of reports too: said, not passed over as no report.
+    let folder = dir.to_str().unwrap();
+    let args = [&args[..5], &[folder]].concat();
     let (code, err) = crate::cli::fabric_within(&args, 20).expect("it ends");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 2, "{err}");

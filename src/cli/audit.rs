@@ -174,12 +174,15 @@ pub(crate) fn files_where(
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| keep(p))
-                .collect();
+            let cannot =
+                |e: std::io::Error| Failure(format!("cannot read `{}`: {e}", path.display()));
+            let mut found = Vec::new();
+            for entry in std::fs::read_dir(path).map_err(cannot)? {
+                let p = entry.map_err(cannot)?.path();
+                if keep(&p) {
+                    found.push(p);
+                }
+            }
             found.sort();
             files.extend(found);
         } else {

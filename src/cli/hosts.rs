@@ -121,10 +121,12 @@ pub(crate) struct Audited {
     pub unreadable: bool,
 }
 
-/// Every file given, and every file of each folder given (name order, hidden files aside).
+/// Every file given, and everything but folders in each folder given (name order, hidden
+/// files aside): a named pipe or a device there is read, and refused by the reader, not
+/// passed over as if no report were there.
 fn report_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     super::audit::files_where(paths, |p| {
-        p.is_file()
+        !p.is_dir()
             && !p
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'))
