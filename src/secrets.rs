@@ -109,7 +109,10 @@ const SNMP_PRIV: &[&str] = &[
 /// Every form of secret in an Onyx or OS10 command. Sources: `onyx-cli.md` b.5 and the Onyx
 /// captures in `../shared/corpus/onyx/` (NAP, CSM, Mellon, ANS); the OS10 captures in
 /// `../shared/corpus/os10/` (the Azure Stack TOR and BMC configurations, CSM) and the
-/// dellemc.os10 Ansible collection's templates (AAA, users, SNMP, NTP, BGP roles). Neither OS
+/// dellemc.os10 Ansible collection's templates (AAA, users, SNMP, NTP, BGP roles); OSPF's
+/// interface keys are Dell's OS9/OS10 command references' (`ip ospf message-digest-key keyid
+/// md5 key`) and the common `ip ospf authentication-key` (UNCONFIRMED by a capture of either
+/// OS: we write no OSPF, but a switch we back up or audit may hold it). Neither OS
 /// has a key for BFD, for MLAG (Onyx) or for VLT (OS10): the collection's BFD and VLT roles
 /// and the captures' `vlt-domain` blocks carry none.
 pub const FORMS: &[Form] = &[
@@ -210,6 +213,20 @@ pub const FORMS: &[Form] = &[
         within: &["ldap"],
         word: "bind-password",
         between: &[],
+    },
+    Form {
+        os: "onyx, os10",
+        example: "ip ospf authentication-key …",
+        within: &["ospf"],
+        word: "authentication-key",
+        between: &[],
+    },
+    Form {
+        os: "onyx, os10",
+        example: "ip ospf message-digest-key 1 md5 …",
+        within: &["ospf"],
+        word: "message-digest-key",
+        between: &[Between::Any, Between::OneOf(&["md5"])],
     },
     Form {
         os: "onyx, os10",

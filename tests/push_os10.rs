@@ -448,6 +448,7 @@ fn no_secret_of_an_os10_switch_reaches_any_output() {
         "radius-server host 10.0.0.9 key 9 {} auth-port 1812",
         "tacacs-server host 10.0.0.8 key 0 {}",
         "ntp authentication-key 5 md5 0 {}",
+        "interface loopback9\n ip ospf authentication-key 9 {}\n ip ospf message-digest-key 1 md5 {}b\n!",
     ];
     let lines: String = forms
         .iter()

@@ -558,6 +558,8 @@ fn secrets_never_reach_any_output() {
         "tacacs-server host 10.0.0.8 key 7",
         "ldap bind-password",
         "ntp authentication-key 5 sha1 0",
+        "interface ethernet 1/9 ip ospf authentication-key 7",
+        "interface ethernet 1/9 ip ospf message-digest-key 1 md5",
         "web proxy auth basic password",
         "boot bootmgr password 7",
         "router bgp 65000 vrf default neighbor 10.0.0.1 password 7",
