@@ -24,6 +24,7 @@ pub mod lab;
 pub mod onyx;
 pub mod os10;
 pub mod secrets;
+pub mod steps;
 pub mod textdiff;
 pub mod types;
 pub mod verify;

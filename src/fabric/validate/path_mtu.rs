@@ -328,6 +328,7 @@ fn attach(net: &mut Net, hosts: &BTreeMap<Hostname, Host>) -> Vec<Attached> {
             let Some(h) = by_name.get(host.as_str()) else {
                 continue;
             };
+            crate::steps::one();
             let segments = if s.address.is_some() {
                 vec![Segment::Routed(name.clone(), *port)]
             } else {
@@ -371,7 +372,11 @@ fn gateways(
 }
 
 /// For each routed segment, the largest MTU of the hosts of the other routed segments it
-/// reaches (those whose gateways the routed cables join to its own).
+/// reaches (those whose gateways the routed cables join to its own): of the island's two
+/// segments with the largest senders (the first in order on a tie), the other one. One pass
+/// over the island's segments and one more to answer each: comparing every segment with every
+/// other was quadratic in them, and with hosts on routed ports a segment is a host (32,000
+/// took 12 s).
 fn routed_reach(
     net: &mut Net,
     members: &BTreeMap<Segment, Top2>,
@@ -383,22 +388,39 @@ fn routed_reach(
             by_island.entry(net.l3.find(first)).or_default().push(seg);
         }
     }
+    let largest = |seg: &Segment| members.get(seg).and_then(|t| t.first.as_ref());
     let mut out = BTreeMap::new();
     for segs in by_island.values() {
-        for me in segs {
-            let mut need = Need::default();
-            for other in segs.iter().filter(|o| *o != me) {
-                if let Some((mtu, from)) = members.get(*other).and_then(|t| t.first.clone()) {
-                    let to = members
-                        .get(*me)
-                        .and_then(|t| t.first.clone())
-                        .map_or_else(String::new, |x| x.1);
-                    need.raise(&Need { mtu, from, to });
-                }
+        // (index in `segs`, its largest sender): the largest, and the largest of the others.
+        let mut top: [Option<(usize, &(u16, String))>; 2] = [None, None];
+        for (i, seg) in segs.iter().enumerate() {
+            crate::steps::one();
+            let Some(sender) = largest(seg) else { continue };
+            if top[0].is_none_or(|(_, t)| sender.0 > t.0) {
+                top = [Some((i, sender)), top[0]];
+            } else if top[1].is_none_or(|(_, t)| sender.0 > t.0) {
+                top[1] = Some((i, sender));
             }
-            if need.mtu > 0 {
-                out.insert((*me).clone(), need);
-            }
+        }
+        for (i, me) in segs.iter().enumerate() {
+            crate::steps::one();
+            let other = if top[0].is_some_and(|(at, _)| at == i) {
+                top[1]
+            } else {
+                top[0]
+            };
+            let Some((_, (mtu, from))) = other else {
+                continue;
+            };
+            let to = largest(me).map_or_else(String::new, |x| x.1.clone());
+            out.insert(
+                (*me).clone(),
+                Need {
+                    mtu: *mtu,
+                    from: from.clone(),
+                    to,
+                },
+            );
         }
     }
     out
@@ -419,6 +441,7 @@ fn host_ports(
         };
         let mut need = Need::default();
         for s in &a.segments {
+            crate::steps::one();
             if let Some((mtu, from)) = members.get(s).and_then(|t| t.other_than(&a.host)) {
                 need.raise(&Need {
                     mtu: *mtu,
