@@ -156,6 +156,7 @@ pub(super) fn hosts(
         let cables = cabled.get(name).map_or(&[][..], Vec::as_slice);
         let mut seen: BTreeMap<&str, &Cabled> = BTreeMap::new();
         for c in cables {
+            crate::steps::one();
             let Some(nic_port) = c
                 .nic_port
                 .as_deref()
@@ -241,14 +242,15 @@ pub(super) fn hosts(
             }
         }
         for port in host.ports.keys() {
-            let renamed = misnamed
-                .at_key
-                .iter()
-                .any(|((h, _), (best, _))| h == name && best == port);
-            if seen.contains_key(port.as_str()) || renamed {
+            crate::steps::one();
+            if seen.contains_key(port.as_str()) {
                 continue;
             }
-            let misnamed_at = misnamed.at_peer.get(&(name.to_string(), port.clone()));
+            let key = (name.to_string(), port.clone());
+            if misnamed.renamed.contains(&key) {
+                continue;
+            }
+            let misnamed_at = misnamed.at_peer.get(&key);
             if let Some(peer) = misnamed_at {
                 // The peer that names it otherwise: that peer's E131.
                 let peer = *peer;
@@ -260,7 +262,7 @@ pub(super) fn hosts(
                     .at(peer, "named otherwise here")
                     .follows(),
                 );
-            } else if let Some(entry) = cx.refused_peers.get(&(name.to_string(), port.clone())) {
+            } else if let Some(entry) = cx.refused_peers.get(&key) {
                 // Its cable is in an entry refused for its ports: that entry's error.
                 let entry = *entry;
                 cx.push(
@@ -271,7 +273,7 @@ pub(super) fn hosts(
                     .at(entry, "the entry that cables it is refused")
                     .follows(),
                 );
-            } else if let Some(at) = port_keys.get(&(name.to_string(), port.clone())) {
+            } else if let Some(at) = port_keys.get(&key) {
                 cx.push(
                     Diagnostic::error(
                         "E130",
@@ -298,6 +300,10 @@ struct Misnamed {
     /// (host, declared name) → the one peer that names it otherwise, the line to change: the
     /// declared port's E130 follows from it.
     at_peer: BTreeMap<(String, String), Span>,
+    /// (host, declared name) of every port of `at_key`: its E131 is at the declaration, so no
+    /// E130 of its own (looked up, not found by a scan of `at_key` per port: a pattern entry
+    /// misnaming its hosts' port puts every host in `at_key`).
+    renamed: BTreeSet<(String, String)>,
 }
 
 /// Host ports declared under one name and cabled under another: a declared port no cable
@@ -348,6 +354,7 @@ fn misnamed_ports(
         for (h, best) in hosts {
             match peers.iter().next() {
                 Some(_) if peers.len() > 1 => {
+                    out.renamed.insert((h.clone(), best.clone()));
                     out.at_key.insert((h, p.clone()), (best, key));
                 }
                 Some(peer) => {
