@@ -2,7 +2,7 @@
 //! switch ports it is cabled to (a script, or JSON), or the read-only script whose output is
 //! its report; and the host half of `fabric audit` (`--hosts PATH…`, `--hosts-live`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
@@ -87,7 +87,7 @@ fn plans(fabric: &Fabric, only: &[String]) -> Result<Option<Vec<Plan>>, Failure>
         ));
     }
     for n in only {
-        if !fabric.hosts.keys().any(|h| h.as_str() == n) {
+        if !fabric.hosts.contains_key(n.as_str()) {
             let hint = crate::types::did_you_mean(n, fabric.hosts.keys().map(|h| h.as_str()))
                 .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
             return Err(Failure(format!("the fabric has no host `{n}`{hint}")));
@@ -159,6 +159,8 @@ pub(crate) fn audit(
         out.unreadable = true;
         return Ok(out);
     };
+    // Hosts and plans looked up by name: a scan of them per report was reports × hosts.
+    let planned: BTreeSet<&str> = plans.iter().map(|p| p.host.as_str()).collect();
     let mut texts: BTreeMap<String, (Source, String)> = BTreeMap::new();
     if let Some(connect) = live {
         read_live(fabric, &plans, connect, &mut texts, &mut out.unreadable)?;
@@ -166,7 +168,7 @@ pub(crate) fn audit(
     for file in report_files(paths)? {
         let host = host_of(&file);
         let shown = file.display().to_string();
-        if !fabric.hosts.keys().any(|h| h.as_str() == host) {
+        if !fabric.hosts.contains_key(host.as_str()) {
             let hint = crate::types::did_you_mean(&host, fabric.hosts.keys().map(|h| h.as_str()))
                 .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
             errln!(
@@ -175,7 +177,7 @@ pub(crate) fn audit(
             out.unreadable = true;
             continue;
         }
-        if !plans.iter().any(|p| p.host == host) {
+        if !planned.contains(host.as_str()) {
             continue;
         }
         let bytes = crate::input::read(&file, crate::hosts::report::MAX_BYTES)
@@ -243,7 +245,7 @@ fn read_live(
     let ssh = connect.ssh_config()?;
     let mut jobs = Vec::new();
     for plan in plans {
-        let host = fabric.hosts.values().find(|h| h.name.as_str() == plan.host);
+        let host = fabric.hosts.get(plan.host.as_str());
         match host.and_then(|h| h.mgmt.as_ref()) {
             Some(m) if plan.os == HostOs::Linux => jobs.push((
                 // A host's user is `root` unless written: the NIC's settings need it.

@@ -119,10 +119,11 @@ pub fn plans(
             }
         }
     }
+    let only: BTreeSet<&str> = only.iter().map(String::as_str).collect();
     fabric
         .hosts
         .values()
-        .filter(|h| only.is_empty() || only.iter().any(|o| o == h.name.as_str()))
+        .filter(|h| only.is_empty() || only.contains(h.name.as_str()))
         .map(|h| {
             plan(
                 h,
@@ -152,8 +153,9 @@ fn plan(
         let Some(hp) = h.ports.get(*nic) else {
             continue;
         };
-        let Some((hostname, sw)) = fabric.switches.iter().find(|(n, _)| n.as_str() == *switch)
-        else {
+        crate::steps::one();
+        // Looked up by name: a scan of the switches per cable was switches × hosts.
+        let Some((hostname, sw)) = fabric.switches.get_key_value(*switch) else {
             continue;
         };
         let Some(config) = configs.get(hostname) else {
