@@ -724,3 +724,82 @@ fn an_esxi_host_without_ecn_is_flagged() {
         "{script}"
     );
 }
+
+/// A routed leaf-spine fabric with `per_leaf` hosts in each leaf's server VLAN and as many on
+/// routed ports (a /31 each), declared in two pattern entries whose port is `nic` (the peers
+/// name `ens1f0`).
+fn host_fabric(leaves: usize, per_leaf: usize, nic: &str) -> String {
+    let mut y = String::from(
+        "onyx: 3.10.4206\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\n  dscp: { roce: 26, cnp: 48 }\nvlans:\n  - { id: 100, name: gpu }\nport_defaults: { trust: L3, mtu: 9216, pfc: true }\nrouting:\n  spine: { asn: 65000, loopbacks: 172.17.0.0/24 }\n  leaf: { asn_base: 4200000000, loopbacks: 172.16.0.0/24 }\n  links: 10.0.0.0/16\nswitches:\n  spine1: { model: SN4600C, role: spine }\n  spine2: { model: SN4600C, role: spine }\n",
+    );
+    for s in 1..=leaves {
+        let (first, last) = ((s - 1) * per_leaf + 1, s * per_leaf);
+        y += &format!(
+            "  leaf{s:02}:\n    model: SN4600C\n    role: leaf\n    vlans: [{{ id: 100, name: gpu, address: 100.64.{s}.1/24 }}]\n    ports:\n      1/1-1/{per_leaf}: {{ vlan: 100, peer: {{ host: \"v{{{first:04}..{last:04}}}\", port: ens1f0 }} }}\n"
+        );
+        for k in 1..=per_leaf {
+            y += &format!(
+                "      1/{}: {{ address: 100.65.{s}.{}/31, peer: {{ host: r{:04}, port: ens1f0 }} }}\n",
+                per_leaf + k,
+                2 * k,
+                (s - 1) * per_leaf + k
+            );
+        }
+    }
+    y += "links:\n";
+    for s in 1..=leaves {
+        for (port, spine) in [(61, 1), (62, 2)] {
+            y += &format!("  - {{ a: \"leaf{s:02}:1/{port}\", b: \"spine{spine}:1/{s}\" }}\n");
+        }
+    }
+    let n = leaves * per_leaf;
+    y += "hosts:\n";
+    for prefix in ["v", "r"] {
+        y += &format!(
+            "  \"{prefix}{{0001..{n:04}}}\": {{ os: linux, nic: ConnectX-6 Dx, mtu: 9000, ports: {{ {nic}: {{ rdma: mlx5_0 }} }} }}\n"
+        );
+    }
+    y
+}
+
+/// The steps (`fabric::steps`) that validating a fabric and planning its hosts take, per
+/// host, and the fabric's errors.
+fn steps_per_host(yaml: &str, hosts: usize) -> (f64, usize) {
+    let mut sources = fabric::diag::Sources::default();
+    let loaded = fabric::fabric::parse_bytes("hosts.yaml", yaml.as_bytes().to_vec(), &mut sources)
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    fabric::steps::take();
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    if let Some(fab) = fab {
+        let configs = fab
+            .switches
+            .iter()
+            .map(|(n, sw)| (n.clone(), fabric::audit::Switch::compiled(sw).view()))
+            .collect();
+        let plans = fabric::hosts::plans(&fab, &configs, &[]);
+        assert_eq!(plans.len(), hosts);
+        assert!(plans.iter().all(Result::is_ok));
+    }
+    (fabric::steps::take() as f64 / hosts as f64, errors)
+}
+
+/// Host checks, path MTU and plans take the same steps per host at 64 and 256 hosts (4 and 8
+/// leaves): counted, not timed. A pass that compares every host, routed segment or switch
+/// with every other (the path MTU compared every routed segment with every other; a host's
+/// plan scanned the switches for each cable; a port renamed for every host of an entry
+/// was found by a scan of all of them) grows with the fabric and fails this.
+#[test]
+fn host_checks_and_plans_take_the_same_steps_per_host_at_every_size() {
+    for (nic, errors) in [("ens1f0", 0), ("ens2f0", 1)] {
+        let (small, e_small) = steps_per_host(&host_fabric(4, 8, nic), 64);
+        let (large, e_large) = steps_per_host(&host_fabric(8, 16, nic), 256);
+        // The misnamed port: one E131 per peer entry, at the hosts' key.
+        assert_eq!((e_small > 0, e_large > 0), (errors > 0, errors > 0));
+        assert!(small > 0.0, "nothing counted");
+        assert!(
+            large <= small * 1.1,
+            "`{nic}`: {small:.1} steps per host at 64 hosts, {large:.1} at 256: the work grows faster than the hosts"
+        );
+    }
+}
