@@ -7,12 +7,13 @@
 //! with the switches; the goal is 10,000 switches in under 2 s and 1 GB.
 //!
 //! `cargo bench --bench validate` (release build). Prints, per fabric, the median wall time
-//! of 5 runs of `fabric validate FILE` and the largest peak resident memory among them.
+//! (and CPU time) of 5 runs of `fabric validate FILE` and the largest peak resident memory
+//! among them.
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+mod common;
 
 const RUNS: usize = 5;
 
@@ -70,29 +71,6 @@ fn generate(leaves: usize, per_port: bool) -> String {
     y
 }
 
-/// Runs `fabric validate FILE` to its end: whether it passed, and its peak resident memory
-/// in MB (from wait4, the child's own figure).
-// The child is reaped by wait4 itself, which std's `Child::wait` cannot report memory for.
-#[allow(clippy::zombie_processes)]
-fn run(bin: &str, file: &Path) -> (bool, f64) {
-    let child = Command::new(bin)
-        .arg("validate")
-        .arg(file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("fabric runs");
-    let mut status = 0;
-    // SAFETY: wait4 fills the zeroed rusage and status of the child it reaps.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
-    (
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        usage.ru_maxrss as f64 / 1024.0,
-    )
-}
-
 fn main() {
     let bin = env!("CARGO_BIN_EXE_fabric");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-validate");
@@ -107,21 +85,14 @@ fn main() {
         };
         let file = dir.join(format!("leaves-{leaves}{tag}.yaml"));
         std::fs::write(&file, &text).expect("fabric written");
-        let (mut times, mut peak): (Vec<Duration>, f64) = (Vec::new(), 0.0);
-        for _ in 0..RUNS {
-            let t = Instant::now();
-            let (passed, mb) = run(bin, &file);
-            times.push(t.elapsed());
-            assert!(passed, "`fabric validate {}` fails", file.display());
-            peak = peak.max(mb);
-        }
-        times.sort();
+        let [m] = common::medians(bin, [&[Path::new("validate"), file.as_path()][..]], RUNS);
         let switches = leaves + 2 * leaves.div_ceil(32);
         println!(
-            "  {switches:>6} switches ({leaves} leaves{what}), {:>5.1} MB of YAML: {:>7.0} ms  {:>6.0} MB peak",
+            "  {switches:>6} switches ({leaves} leaves{what}), {:>5.1} MB of YAML: {:>7.0} ms ({:>6.0} ms CPU)  {:>6.0} MB peak",
             text.len() as f64 / 1e6,
-            times[RUNS / 2].as_secs_f64() * 1e3,
-            peak
+            m.wall.as_secs_f64() * 1e3,
+            m.cpu.as_secs_f64() * 1e3,
+            m.peak
         );
     }
 }

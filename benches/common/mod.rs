@@ -1,0 +1,72 @@
+//! What the whole-process benchmarks share: running the real binary to its end and reading
+//! its peak memory.
+
+use std::ffi::OsStr;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One run of `bin ARGS…` to its end: whether it exited 0, its wall time, its CPU time (user
+/// and system) and its peak resident memory in MB (both from wait4, the child's own figures).
+/// Its output is discarded.
+// The child is reaped by wait4 itself, which std's `Child::wait` cannot report memory for.
+#[allow(clippy::zombie_processes)]
+pub fn run<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (bool, Duration, Duration, f64) {
+    let t = Instant::now();
+    let child = Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("fabric runs");
+    let mut status = 0;
+    // SAFETY: wait4 fills the zeroed rusage and status of the child it reaps.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    let elapsed = t.elapsed();
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    (
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        elapsed,
+        time(usage.ru_utime) + time(usage.ru_stime),
+        usage.ru_maxrss as f64 / 1024.0,
+    )
+}
+
+/// What [`medians`] measures of a command: the median wall and CPU times, the largest peak
+/// memory in MB.
+pub struct Measured {
+    pub wall: Duration,
+    pub cpu: Duration,
+    pub peak: f64,
+}
+
+/// `runs` rounds of one run of each command (`bin ARGS…`) in turn, so the machine's load
+/// weighs on each alike: each command's [`Measured`]. Every run must exit 0.
+pub fn medians<S: AsRef<OsStr>, const N: usize>(
+    bin: &str,
+    commands: [&[S]; N],
+    runs: usize,
+) -> [Measured; N] {
+    let mut seen: [(Vec<Duration>, Vec<Duration>, f64); N] =
+        std::array::from_fn(|_| (Vec::new(), Vec::new(), 0.0));
+    for _ in 0..runs {
+        for (args, (walls, cpus, peak)) in commands.iter().zip(&mut seen) {
+            let (passed, wall, cpu, mb) = run(bin, args);
+            let shown: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+            assert!(passed, "`fabric {}` fails", shown.join(" "));
+            walls.push(wall);
+            cpus.push(cpu);
+            *peak = peak.max(mb);
+        }
+    }
+    seen.map(|(mut walls, mut cpus, peak)| {
+        walls.sort();
+        cpus.sort();
+        Measured {
+            wall: walls[runs / 2],
+            cpu: cpus[runs / 2],
+            peak,
+        }
+    })
+}
