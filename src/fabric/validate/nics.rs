@@ -113,8 +113,7 @@ pub(super) fn hosts(
 
     // Every switch port whose peer names a declared host (looked up by name: a scan of the
     // hosts per peer was quadratic, 60,000 hosts took 25 s).
-    let declared_names: BTreeSet<&str> = out.keys().map(|h| h.as_str()).collect();
-    let mut cabled: BTreeMap<String, Vec<Cabled>> = BTreeMap::new();
+    let mut cabled: BTreeMap<&str, Vec<Cabled>> = BTreeMap::new();
     for (switch, p) in pending {
         for (port, claims) in &p.claims {
             for c in claims {
@@ -128,7 +127,7 @@ pub(super) fn hosts(
                 else {
                     continue;
                 };
-                if !declared_names.contains(host.as_str()) {
+                if !out.contains_key(host.as_str()) {
                     continue;
                 }
                 let mtu = p
@@ -137,7 +136,7 @@ pub(super) fn hosts(
                     .get(port)
                     .and_then(|s| s.mtu)
                     .unwrap_or(crate::fabric::meaning::default_mtu(p.switch.os()));
-                cabled.entry(host.clone()).or_default().push(Cabled {
+                cabled.entry(host).or_default().push(Cabled {
                     switch: switch.clone(),
                     port: *port,
                     nic_port: nic_port.clone(),
@@ -312,7 +311,7 @@ struct Misnamed {
 /// entry), not each peer: by (host, name the peers give), the declared name and its key.
 fn misnamed_ports(
     hosts: &BTreeMap<Hostname, Host>,
-    cabled: &BTreeMap<String, Vec<Cabled>>,
+    cabled: &BTreeMap<&str, Vec<Cabled>>,
     port_keys: &BTreeMap<(String, String), Span>,
 ) -> Misnamed {
     // (declared port's key, name the peers give) → (host, declared name), and the peers.
@@ -483,12 +482,13 @@ fn one_host(cx: &mut Cx, h: &RawHost) -> Option<impl Fn(Hostname) -> Host + use<
         return None;
     }
     let (os, nic, mtu) = (os?, nic?, mtu?);
+    let ports = std::sync::Arc::new(ports);
     Some(move |name| Host {
         name,
         os,
         nic,
         mtu,
-        ports: ports.clone(),
+        ports: std::sync::Arc::clone(&ports),
         mgmt: mgmt.clone(),
     })
 }

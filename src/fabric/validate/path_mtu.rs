@@ -318,14 +318,13 @@ pub(super) fn check(
 
 /// Every declared host's switch ports and the segments each carries.
 fn attach(net: &mut Net, hosts: &BTreeMap<Hostname, Host>) -> Vec<Attached> {
-    let by_name: BTreeMap<&str, &Host> = hosts.values().map(|h| (h.name.as_str(), h)).collect();
     let mut out = Vec::new();
     for (name, p) in net.pending {
         for (port, s) in &p.switch.ports {
             let Some(Peer::Host { host, .. }) = &s.peer else {
                 continue;
             };
-            let Some(h) = by_name.get(host.as_str()) else {
+            let Some(h) = hosts.get(host.as_str()) else {
                 continue;
             };
             crate::steps::one();
