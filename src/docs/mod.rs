@@ -14,10 +14,14 @@ use std::collections::BTreeMap;
 use crate::audit::{self, Profile, report::Report};
 use crate::fabric::Fabric;
 
+mod aggregate;
+mod layout;
 mod markup;
 mod pages;
 mod svg;
 mod topology;
+
+pub use layout::work as layout_work;
 
 /// The file names a fabric's documentation folder holds (besides one `<switch>.md` each).
 pub const FABRIC_PAGE: &str = "README.md";
@@ -35,7 +39,10 @@ pub fn is_doc_file(name: &str) -> bool {
 /// lines).
 pub fn render(fabric: &Fabric, name: &str, file: &str, source: &str) -> BTreeMap<String, String> {
     let topology = topology::build(fabric);
-    let picture = svg::render(&topology);
+    // A large fabric is drawn by groups; its tables list every switch.
+    let grouped = aggregate::aggregate(&topology);
+    let drawn = grouped.as_ref().unwrap_or(&topology);
+    let picture = svg::render(drawn);
 
     let switches: Vec<_> = fabric.switches.values().collect();
     let input = audit::planned(fabric, &switches, Profile::RoceLossless);
@@ -52,22 +59,32 @@ pub fn render(fabric: &Fabric, name: &str, file: &str, source: &str) -> BTreeMap
         .collect();
 
     let mut files = BTreeMap::new();
-    let mermaid = topology::mermaid(&topology);
-    let page = pages::fabric(name, file, fabric, &topology, &located, Some(mermaid));
+    let mermaid = topology::mermaid(drawn);
+    let grouped = grouped.is_some();
+    let page = pages::fabric(
+        name,
+        file,
+        fabric,
+        &topology,
+        grouped,
+        &located,
+        Some(mermaid),
+    );
     files.insert(FABRIC_PAGE.to_string(), markup::markdown(&page));
-    files.insert(PICTURE.to_string(), picture.clone());
 
-    let mut html = pages::fabric(name, file, fabric, &topology, &located, None);
+    // The HTML page is written as it goes: a switch's blocks are dropped once printed.
+    let fabric_blocks = pages::fabric(name, file, fabric, &topology, grouped, &located, None);
+    let mut html = markup::html(&fabric_blocks, &picture);
     for sw in fabric.switches.values() {
         // Every switch of the fabric was compiled for the audit above.
         let view = input.switches[sw.hostname.as_str()].view();
-        let blocks = pages::switch(fabric, sw, &view);
+        let mut blocks = pages::switch(fabric, sw, &view);
+        html.push_str(&markup::html(&blocks, &picture));
         // A page of its own: the switch's heading is the page's title, then a way back.
-        let mut md = blocks.clone();
-        if let Some(markup::Block::Heading(level, ..)) = md.first_mut() {
+        if let Some(markup::Block::Heading(level, ..)) = blocks.first_mut() {
             *level = 1;
         }
-        md.insert(
+        blocks.insert(
             1,
             markup::Block::Para(vec![
                 markup::Inline::Text("A switch of ".into()),
@@ -78,13 +95,10 @@ pub fn render(fabric: &Fabric, name: &str, file: &str, source: &str) -> BTreeMap
                 markup::Inline::Text(".".into()),
             ]),
         );
-        files.insert(format!("{}.md", sw.hostname), markup::markdown(&md));
-        html.extend(blocks);
+        files.insert(format!("{}.md", sw.hostname), markup::markdown(&blocks));
     }
-    files.insert(
-        HTML_PAGE.to_string(),
-        html_page(name, &markup::html(&html, &picture)),
-    );
+    files.insert(HTML_PAGE.to_string(), html_page(name, &html));
+    files.insert(PICTURE.to_string(), picture);
     files
 }
 

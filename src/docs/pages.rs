@@ -33,6 +33,7 @@ pub fn fabric(
     file: &str,
     fabric: &Fabric,
     topology: &Topology,
+    grouped: bool,
     findings: &[(Finding, Option<Location>)],
     mermaid: Option<String>,
 ) -> Vec<Block> {
@@ -62,6 +63,16 @@ pub fn fabric(
     }
     blocks.push(Block::Picture);
     let vlt = topology.nodes.iter().any(|n| n.kind == Kind::Vlt);
+    if grouped {
+        blocks.push(para(vec![text(format!(
+            "More than {} switches in a row: the picture draws groups, each with its count. \
+             Switches of one kind and model cabled to the same spines are one node, spines of one kind and model cabled to the same groups one node, \
+             hosts of one family cabled to the same groups one node; past as many groups in a row, groups of one size cabled alike are one node too. \
+             A line holds every cable between two groups (its tooltip lists them) and is labelled with their count and ports. \
+             The tables below list every switch, cable and host.",
+            super::aggregate::ROW_LIMIT
+        ))]));
+    }
     blocks.push(para(vec![text(format!(
         "Colours: spine, leaf, {}, switch without a role, hosts; a dashed line is {}. \
          Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node. \
@@ -142,8 +153,14 @@ pub fn fabric(
     if !topology.groups.is_empty() {
         blocks.push(Block::Heading(2, "Hosts".into(), None));
         let mut rows = Vec::new();
+        // Each group's edges, found by index (a scan of every edge per group would cost the
+        // product of the two).
+        let mut into: Vec<Vec<&super::topology::Edge>> = vec![Vec::new(); topology.nodes.len()];
+        for e in &topology.edges {
+            into[e.to].push(e);
+        }
         for g in &topology.groups {
-            for e in topology.edges.iter().filter(|e| e.to == g.node) {
+            for e in &into[g.node] {
                 let switch = &topology.nodes[e.from].name;
                 let os = fabric
                     .switches

@@ -1,96 +1,77 @@
-//! The topology as an SVG picture: laid out by `layout-rs` (a Sugiyama-style layered layout
-//! with edge-crossing reduction, as Graphviz's `dot` does), drawn through its `RenderBackend`
-//! trait by the writer below, which gives every switch and link a class, a name and a
-//! tooltip (`<title>`) listing its cables, escapes every text, and prints coordinates to one
-//! decimal so the file is the same on every run.
+//! The topology as an SVG picture: laid out by [`super::layout`] (rows of spines, switches and
+//! hosts, every link's label in its own slot), drawn by the writer below, which gives every
+//! switch and link a class, a name and a tooltip (`<title>`) listing its cables, escapes every
+//! text, and prints coordinates to one decimal so the file is the same on every run.
 
 use std::fmt::Write as _;
 
-use layout::core::base::Orientation;
-use layout::core::color::Color;
-use layout::core::format::{ClipHandle, RenderBackend};
-use layout::core::geometry::Point;
-use layout::core::style::{LineStyleKind, StyleAttr};
-use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
-use layout::topo::layout::VisualGraph;
-
+use super::layout::{self, Layout, Point, Route};
 use super::markup::esc;
 use super::topology::{Kind, Topology};
 
 const FONT: usize = 13;
 const LABEL_FONT: usize = 11;
-/// The font size layout-rs sizes a link's label by: it reserves a square of the font size per
-/// character, about twice what a sans-serif face takes, so labels are sized at a little more
-/// than half their printed size.
-const LABEL_LAYOUT_FONT: usize = 7;
-/// Width of a character at [`FONT`] in a sans-serif face, generously: boxes must hold
-/// their labels in any browser's default font.
+/// Width of a character at [`FONT`] and at [`LABEL_FONT`] in a sans-serif face, generously:
+/// boxes and label slots must hold their text in any browser's default font.
 const CHAR_WIDTH: f64 = 8.0;
+const LABEL_CHAR_WIDTH: f64 = 6.6;
 const MARGIN: f64 = 10.0;
 
 pub fn render(t: &Topology) -> String {
-    let mut writer = Writer::new(t);
-    if !t.nodes.is_empty() {
-        let mut graph = VisualGraph::new(Orientation::TopToBottom);
-        let handles: Vec<_> = t
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                let label = n.label();
-                let lines = label.lines().count().max(1) as f64;
-                let longest = label.lines().map(|l| l.chars().count()).max().unwrap_or(1);
-                let size = Point::new(
+    let nodes: Vec<layout::Node> = t
+        .nodes
+        .iter()
+        .map(|n| {
+            let label = n.label();
+            let lines = label.lines().count().max(1) as f64;
+            let longest = label.lines().map(|l| l.chars().count()).max().unwrap_or(1);
+            layout::Node {
+                size: Point::new(
                     longest as f64 * CHAR_WIDTH + 24.0,
                     lines * FONT as f64 * 1.3 + 16.0,
-                );
-                let look = StyleAttr::new(Color::fast("black"), 1, None, 4, FONT);
-                let shape = ShapeKind::new_box(&label);
-                let element = Element::create_with_properties(
-                    shape,
-                    look,
-                    Orientation::TopToBottom,
-                    size,
-                    format!("n{i}"),
-                );
-                graph.add_node(element)
-            })
-            .collect();
-        for (i, e) in t.edges.iter().enumerate() {
-            let look = StyleAttr::new(Color::fast("black"), 1, None, 0, LABEL_LAYOUT_FONT);
-            let style = if e.ipl {
-                LineStyleKind::Dashed
-            } else {
-                LineStyleKind::Normal
-            };
-            let arrow = Arrow::with_properties(
-                LineEndKind::None,
-                LineEndKind::None,
-                style,
-                &e.label,
-                &look,
-                format!("e{i}"),
-                &None,
-                &None,
-            );
-            graph.add_edge(arrow, handles[e.from], handles[e.to]);
-        }
-        graph.do_it(false, false, false, &mut writer);
+                ),
+                floor: usize::from(n.kind.tier()),
+            }
+        })
+        .collect();
+    // Rows that hold no node move up: a fabric without spines starts with its switches.
+    let mut used = [false; 3];
+    for n in &t.nodes {
+        used[usize::from(n.kind.tier())] = true;
     }
+    let nodes: Vec<layout::Node> = nodes
+        .into_iter()
+        .map(|n| layout::Node {
+            floor: used[..n.floor].iter().filter(|&&u| u).count(),
+            ..n
+        })
+        .collect();
+    let links: Vec<layout::Link> = t
+        .edges
+        .iter()
+        .map(|e| layout::Link {
+            from: e.from,
+            to: e.to,
+            label: Point::new(
+                e.label.chars().count() as f64 * LABEL_CHAR_WIDTH + 4.0,
+                LABEL_FONT as f64 * 1.3,
+            ),
+            flat: e.ipl,
+        })
+        .collect();
+    let drawn = layout::layout(&nodes, &links);
+    let mut writer = Writer::new(t);
+    writer.draw(&drawn, &nodes);
     writer.finish()
 }
 
-/// Writes the draw calls of `layout-rs` as SVG, in three layers: links, then nodes, then
-/// the links' labels on top.
+/// Writes the layout as SVG, in three layers: links, then nodes, then the links' labels on
+/// top.
 struct Writer<'a> {
     topology: &'a Topology,
     links: String,
     nodes: String,
     labels: String,
-    clips: String,
-    clip_count: usize,
-    /// A node's box was drawn and its label comes next.
-    node_label: bool,
     size: Point,
 }
 
@@ -101,10 +82,7 @@ impl<'a> Writer<'a> {
             links: String::new(),
             nodes: String::new(),
             labels: String::new(),
-            clips: String::new(),
-            clip_count: 0,
-            node_label: false,
-            size: Point::zero(),
+            size: Point::default(),
         }
     }
 
@@ -187,10 +165,9 @@ impl<'a> Writer<'a> {
              .label {{ font-size: {LABEL_FONT}px; text-anchor: middle; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }}\n\
              {css}\
              </style>\n\
-             {clips}<g class=\"links\">\n{links}</g>\n<g class=\"nodes\">\n{nodes}</g>\n<g class=\"labels\">\n{labels}</g>\n{legend}</svg>\n",
+             <g class=\"links\">\n{links}</g>\n<g class=\"nodes\">\n{nodes}</g>\n<g class=\"labels\">\n{labels}</g>\n{legend}</svg>\n",
             w = num(w),
             h = num(h),
-            clips = self.clips,
             links = self.links,
             nodes = self.nodes,
             labels = self.labels,
@@ -227,131 +204,62 @@ impl<'a> Writer<'a> {
     }
 }
 
-impl RenderBackend for Writer<'_> {
-    fn draw_rect(
-        &mut self,
-        xy: Point,
-        size: Point,
-        look: &StyleAttr,
-        properties: Option<String>,
-        clip: Option<ClipHandle>,
-    ) {
-        self.grow(xy.add(size));
-        let node = properties
-            .as_deref()
-            .and_then(|p| p.strip_prefix('n'))
-            .and_then(|i| i.parse::<usize>().ok())
-            .and_then(|i| self.topology.nodes.get(i));
-        let rect = format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"{}/>",
-            num(xy.x),
-            num(xy.y),
+impl Writer<'_> {
+    fn draw(&mut self, drawn: &Layout, boxes: &[layout::Node]) {
+        for (i, (centre, b)) in drawn.nodes.iter().zip(boxes).enumerate() {
+            self.node(i, *centre, b.size);
+        }
+        for (i, route) in drawn.links.iter().enumerate() {
+            self.link(i, route);
+        }
+        self.grow(drawn.size);
+    }
+
+    /// A node: its box, its tooltip and its name, a switch's carrying its name as data.
+    fn node(&mut self, i: usize, centre: Point, size: Point) {
+        let n = &self.topology.nodes[i];
+        let (attr, title) = match &n.switch {
+            Some(name) => (
+                format!(" data-switch=\"{}\"", esc(name)),
+                format!("{} ({})", n.name, n.detail),
+            ),
+            None => (String::new(), n.label().replace('\n', ", ")),
+        };
+        let _ = write!(
+            self.nodes,
+            "<g class=\"node {}\"{attr}><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\"/>",
+            n.kind.class(),
+            esc(&title),
+            num(centre.x - size.x / 2.0),
+            num(centre.y - size.y / 2.0),
             num(size.x),
             num(size.y),
-            look.rounded,
-            clip.map(|c| format!(" clip-path=\"url(#clip{c})\""))
-                .unwrap_or_default()
         );
-        match node {
-            Some(n) => {
-                let (attr, title) = match &n.switch {
-                    Some(name) => (
-                        format!(" data-switch=\"{}\"", esc(name)),
-                        format!("{} ({})", n.name, n.detail),
-                    ),
-                    None => (String::new(), n.label().replace('\n', ", ")),
-                };
-                let _ = write!(
-                    self.nodes,
-                    "<g class=\"node {}\"{attr}><title>{}</title>{rect}",
-                    n.kind.class(),
-                    esc(&title)
-                );
-                self.node_label = true;
+        self.nodes
+            .push_str(&Self::text(centre, &n.label(), "name", FONT));
+        self.nodes.push_str("</g>\n");
+    }
+
+    /// A link: its path, with every cable in its tooltip, and its label.
+    fn link(&mut self, i: usize, route: &Route) {
+        let e = &self.topology.edges[i];
+        let mut d = String::new();
+        for (k, [a, b, c, z]) in route.curves.iter().enumerate() {
+            if k == 0 {
+                let _ = write!(d, "M {} {} ", num(a.x), num(a.y));
             }
-            None => {
-                let _ = writeln!(self.nodes, "{rect}");
-            }
+            let _ = write!(
+                d,
+                "C {} {}, {} {}, {} {} ",
+                num(b.x),
+                num(b.y),
+                num(c.x),
+                num(c.y),
+                num(z.x),
+                num(z.y)
+            );
         }
-    }
-
-    fn draw_line(&mut self, start: Point, stop: Point, _: &StyleAttr, _: Option<String>) {
-        self.grow(start);
-        self.grow(stop);
-        let _ = writeln!(
-            self.links,
-            "<path d=\"M {} {} L {} {}\"/>",
-            num(start.x),
-            num(start.y),
-            num(stop.x),
-            num(stop.y)
-        );
-    }
-
-    fn draw_circle(&mut self, xy: Point, size: Point, _: &StyleAttr, _: Option<String>) {
-        self.grow(xy.add(size.scale(0.5)));
-        let _ = writeln!(
-            self.nodes,
-            "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"none\" stroke=\"#555555\"/>",
-            num(xy.x),
-            num(xy.y),
-            num(size.x / 2.0),
-            num(size.y / 2.0)
-        );
-    }
-
-    fn draw_text(&mut self, xy: Point, text: &str, _: &StyleAttr) {
-        if std::mem::take(&mut self.node_label) {
-            self.nodes.push_str(&Self::text(xy, text, "name", FONT));
-            self.nodes.push_str("</g>\n");
-        } else {
-            self.labels
-                .push_str(&Self::text(xy, text, "label", LABEL_FONT));
-        }
-    }
-
-    fn draw_arrow(
-        &mut self,
-        path: &[(Point, Point)],
-        _dashed: bool,
-        _head: (bool, bool),
-        _look: &StyleAttr,
-        properties: Option<String>,
-        _text: &str,
-    ) {
-        // A cubic Bézier through the points, as layout-rs shapes it: the first pair is the
-        // start and its control point, each next pair a control point and the point it
-        // enters.
-        let (Some(first), Some(second)) = (path.first(), path.get(1)) else {
-            return;
-        };
-        for (a, b) in path {
-            self.grow(*a);
-            self.grow(*b);
-        }
-        let mut d = format!(
-            "M {} {} C {} {}, {} {}, {} {}",
-            num(first.0.x),
-            num(first.0.y),
-            num(first.1.x),
-            num(first.1.y),
-            num(second.0.x),
-            num(second.0.y),
-            num(second.1.x),
-            num(second.1.y)
-        );
-        for (a, b) in &path[2..] {
-            let _ = write!(d, " S {} {}, {} {}", num(a.x), num(a.y), num(b.x), num(b.y));
-        }
-        let edge = properties
-            .as_deref()
-            .and_then(|p| p.strip_prefix('e'))
-            .and_then(|i| i.parse::<usize>().ok())
-            .and_then(|i| self.topology.edges.get(i));
-        let Some(e) = edge else {
-            let _ = writeln!(self.links, "<path d=\"{d}\"/>");
-            return;
-        };
+        let d = d.trim_end();
         let title: Vec<String> = e
             .cables
             .iter()
@@ -374,20 +282,8 @@ impl RenderBackend for Writer<'_> {
             esc(&self.topology.nodes[e.to].name),
             esc(&title.join("\n")),
         );
-    }
-
-    fn create_clip(&mut self, xy: Point, size: Point, rounded_px: usize) -> ClipHandle {
-        let handle = self.clip_count;
-        self.clip_count += 1;
-        let _ = writeln!(
-            self.clips,
-            "<clipPath id=\"clip{handle}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{rounded_px}\"/></clipPath>",
-            num(xy.x),
-            num(xy.y),
-            num(size.x),
-            num(size.y)
-        );
-        handle
+        self.labels
+            .push_str(&Self::text(route.label, &e.label, "label", LABEL_FONT));
     }
 }
 

@@ -67,7 +67,7 @@ impl Kind {
     }
 
     /// The row of the picture: spines on top, hosts at the bottom.
-    fn tier(self) -> u8 {
+    pub(super) fn tier(self) -> u8 {
         match self {
             Kind::Spine => 0,
             Kind::Leaf | Kind::Mlag | Kind::Vlt | Kind::Switch => 1,
@@ -76,14 +76,19 @@ impl Kind {
     }
 }
 
+#[derive(Clone)]
 pub struct Node {
     /// The switch's name, or the host group's label.
     pub name: String,
     /// A second line: the model and AS of a switch, the number of hosts of a group.
     pub detail: String,
     pub kind: Kind,
-    /// The switch this node is (none for hosts).
+    /// The switch this node is (none for hosts, and for a group of switches).
     pub switch: Option<String>,
+    /// The switch's OS (a group's: its first switch's); none for hosts.
+    pub os: Option<Os>,
+    /// The switch's model (a group's: its switches'); empty for hosts.
+    pub model: &'static str,
 }
 
 impl Node {
@@ -100,6 +105,7 @@ impl Node {
 /// (a switch's port in its OS's spelling, a host's NIC, or nothing).
 pub type End = (String, String);
 
+#[derive(Clone)]
 pub struct Edge {
     /// Nodes by index: `from` is drawn above `to`.
     pub from: usize,
@@ -113,6 +119,9 @@ pub struct Edge {
     /// The switch ports of `from` on this edge, sorted (between switches: one per cable, in
     /// the order of `cables`).
     pub ports: Vec<Port>,
+    /// Between switches, the ports of `to`, one per cable in the order of `cables`; to hosts,
+    /// none.
+    pub far: Vec<Port>,
 }
 
 /// A group of hosts and where they are cabled.
@@ -160,6 +169,8 @@ pub fn build(fabric: &Fabric) -> Topology {
             detail,
             kind: kind(sw),
             switch: Some(name.to_string()),
+            os: Some(sw.os()),
+            model: sw.model.name(),
         });
     }
     // Cables between switches, each once (from the end that sorts first), by pair of
@@ -215,6 +226,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                 ipl: ipl_pairs.contains(&(from, to)),
                 cables: cables.iter().map(|(a, b)| (text(a), text(b))).collect(),
                 ports: ports.iter().map(|(a, _)| *a).collect(),
+                far: ports.iter().map(|(_, b)| *b).collect(),
             }
         })
         .collect();
@@ -237,6 +249,8 @@ pub fn build(fabric: &Fabric) -> Topology {
             },
             kind: Kind::Hosts,
             switch: None,
+            os: None,
+            model: "",
         });
         for switch in switches {
             let from = index[switch.as_str()];
@@ -270,6 +284,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                 label,
                 ipl: false,
                 ports,
+                far: Vec::new(),
             });
         }
         groups.push(HostGroup {
@@ -292,19 +307,19 @@ fn upper(nodes: &[Node], a: (usize, Port), b: (usize, Port)) -> bool {
 }
 
 /// A host's name without its trailing number: what hosts of one group share.
-fn stem(host: &str) -> &str {
+pub(super) fn stem(host: &str) -> &str {
     host.trim_end_matches(|c: char| c.is_ascii_digit())
 }
 
 /// Sorts `h2` before `h10`.
-fn numbered(host: &str) -> (&str, u128, &str) {
+pub(super) fn numbered(host: &str) -> (&str, u128, &str) {
     let s = stem(host);
     let n = host[s.len()..].parse().unwrap_or(0);
     (s, n, host)
 }
 
 /// A host group's name: its hosts when few, else the first and last.
-fn group_name(hosts: &[String]) -> String {
+pub(super) fn group_name(hosts: &[String]) -> String {
     match hosts {
         [first, _, _, _, ..] => format!("{first} … {}", hosts[hosts.len() - 1]),
         few => few.join(", "),
@@ -312,7 +327,7 @@ fn group_name(hosts: &[String]) -> String {
 }
 
 /// The first `n` items, and how many more.
-fn shorten(items: &[&str], n: usize) -> String {
+pub(super) fn shorten(items: &[&str], n: usize) -> String {
     if items.len() <= n {
         items.join(", ")
     } else {
@@ -346,7 +361,7 @@ pub fn port_list(os: Os, ports: &[Port]) -> String {
 
 /// Ports (sorted) as short as a picture's label needs: up to two ranges, else the first
 /// and last port and how many (`1/1/1 … 1/8/4, 32 ports`).
-fn port_label(os: Os, ports: &[Port]) -> String {
+pub(super) fn port_label(os: Os, ports: &[Port]) -> String {
     let list = port_list(os, ports);
     match ports {
         [first, .., last] if list.matches(", ").count() > 1 => {
