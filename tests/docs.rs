@@ -207,6 +207,74 @@ fn the_picture_names_every_switch_and_cable() {
     }
 }
 
+/// The text of each node a picture draws whose class starts with `class`, in order.
+fn drawn(svg: &str, class: &str) -> Vec<String> {
+    let xml = roxmltree::Document::parse(svg).unwrap();
+    xml.descendants()
+        .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with(class)))
+        .map(|n| text_of(n.children().find(|c| c.has_tag_name("text")).unwrap()))
+        .collect()
+}
+
+/// The docs of a routed fabric of `pods` pods (6 leaves with 4 servers each, 2 spines), as
+/// `fabric docs` makes them, and the layout work they cost.
+fn routed_docs(pods: usize) -> (std::collections::BTreeMap<String, String>, u64) {
+    let dir = scratch(&format!("docs-routed-{pods}"));
+    let path = dir.join("routed.yaml");
+    std::fs::write(&path, crate::routed_fabric::generate(pods, 6, 4)).unwrap();
+    let before = fabric::docs::layout_work();
+    let docs = docs_of(&path);
+    let work = fabric::docs::layout_work() - before;
+    std::fs::remove_dir_all(&dir).unwrap();
+    (docs, work)
+}
+
+/// The picture's layout costs work in proportion to the fabric at most: 4x the switches, at
+/// most 5x the work (a layout comparing every pair of links in a row, as the layout crate the
+/// picture once used did, grew with the cube: minutes at a thousand switches). Counted, not
+/// timed: the layout counts each element it visits. And a large fabric draws as groups with
+/// their counts, not a row per switch.
+#[test]
+fn layout_work_grows_linearly_and_large_fabrics_draw_groups() {
+    let sizes = [2, 8, 32].map(routed_docs);
+    let work: Vec<u64> = sizes.iter().map(|(_, w)| *w).collect();
+    assert!(work[0] > 0);
+    eprintln!("layout work at 16, 64, 256 switches: {work:?}");
+    for pair in work.windows(2) {
+        assert!(
+            pair[1] <= 5 * pair[0],
+            "layout work at 16, 64, 256 switches: {work:?}"
+        );
+    }
+    // 256 switches: 32 pods of 6 leaves and 2 spines, 768 servers.
+    let (docs, _) = &sizes[2];
+    assert_eq!(
+        drawn(&docs["topology.svg"], "node "),
+        [
+            "spine0001 … spine006464 spines in 32 groups of 2 · SN4600C",
+            "leaf00001 … leaf00192192 leaves in 32 groups of 6 · SN4600C",
+            "gpu00001-01 … gpu00192-04768 hosts"
+        ]
+    );
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains("\"384 cables: 1/1-1/6 ↔ 1/5-1/6\""),
+        "{readme}"
+    );
+    assert!(readme.contains("| [leaf00192](leaf00192.md) |"), "{readme}");
+    // 64 switches: a column per pod.
+    let (docs, _) = &sizes[1];
+    let readme = &docs["README.md"];
+    assert!(
+        readme.contains("[\"leaf00043 … leaf00048<br/>6 leaves · SN4600C\"]"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("More than 16 switches in a row"),
+        "{readme}"
+    );
+}
+
 /// Names with characters that mean something in XML, Markdown or Mermaid stay text.
 #[test]
 fn odd_names_stay_text() {
@@ -279,13 +347,7 @@ fn a_cable_looping_back_is_drawn_once() {
 fn many_hosts_make_few_nodes() {
     let path = root().join("fabrics/ml-cluster.yaml");
     let docs = docs_of(&path);
-    let svg = &docs["topology.svg"];
-    let xml = roxmltree::Document::parse(svg).unwrap();
-    let hosts: Vec<String> = xml
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("node hosts"))
-        .map(|n| text_of(n.children().find(|c| c.has_tag_name("text")).unwrap()))
-        .collect();
+    let hosts = drawn(&docs["topology.svg"], "node hosts");
     // 128 servers, 32 on each of 4 leaves: one node per leaf's group.
     assert_eq!(
         hosts,

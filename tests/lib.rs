@@ -33,6 +33,9 @@ mod push;
 mod push_os10;
 mod readme;
 mod recipe;
+/// Generated routed leaf-spine fabrics (the docs benchmark's).
+#[path = "../benches/routed_fabric.rs"]
+mod routed_fabric;
 mod routing;
 mod show;
 mod show_qos;
