@@ -218,19 +218,8 @@ fn bgp_views(
     network: &std::sync::Arc<Network>,
     devices: &BTreeMap<String, std::sync::Arc<Device>>,
 ) -> BTreeMap<String, fabric::lab::network::BgpView> {
-    let (me, dev) = devices.iter().next().unwrap();
-    let world = fabric::lab::network::World {
-        network: network.clone(),
-        me: me.clone(),
-        others: network.others(me),
-    };
-    let mine = dev.snapshot().node();
-    world
-        .net(&mine)
-        .bgp()
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
+    let me = devices.keys().next().unwrap();
+    network.world(me).net().bgp().clone()
 }
 
 /// One session of a switch, as the network derives it.
@@ -313,20 +302,10 @@ fn bfd_and_hold_time_are_what_both_ends_of_a_session_make_of_them() {
 }
 
 /// What LLDP on `port` of `me` reports, as the network derives it now.
-fn lldp(
-    network: &std::sync::Arc<Network>,
-    devices: &BTreeMap<String, std::sync::Arc<Device>>,
-    me: &str,
-    port: &str,
-) -> Option<(String, String)> {
-    let world = fabric::lab::network::World {
-        network: network.clone(),
-        me: me.to_string(),
-        others: network.others(me),
-    };
-    let mine = devices[me].snapshot().node();
-    world
-        .net(&mine)
+fn lldp(network: &std::sync::Arc<Network>, me: &str, port: &str) -> Option<(String, String)> {
+    network
+        .world(me)
+        .net()
         .lldp_neighbor(me, port.parse().unwrap())
         .map(|n| (n.system_name, n.port_id))
 }
@@ -353,20 +332,20 @@ fn cabling_faults_miswire_break_and_rename_what_the_network_derives() {
     };
     let spine = |p: &str| Some(("spine01".to_string(), format!("Eth{p}")));
     assert_eq!(down("leaf01"), Vec::<String>::new());
-    assert_eq!(lldp(&network, &net, "leaf01", "1/25"), spine("1/1"));
+    assert_eq!(lldp(&network, "leaf01", "1/25"), spine("1/1"));
     assert_eq!(
-        lldp(&network, &net, "spine01", "1/1"),
+        lldp(&network, "spine01", "1/1"),
         Some(("leaf01".to_string(), "Eth1/25".to_string()))
     );
     // Hosts are simulated without LLDP.
-    assert_eq!(lldp(&network, &net, "leaf01", "1/1/1"), None);
+    assert_eq!(lldp(&network, "leaf01", "1/1/1"), None);
 
     // leaf01's cables in 1/25 and 1/26 crossed.
     net["leaf01"].set_faults(cabling_faults("cabling: { swap: [[\"1/25\", \"1/26\"]] }"));
-    assert_eq!(lldp(&network, &net, "leaf01", "1/25"), spine("1/2"));
-    assert_eq!(lldp(&network, &net, "leaf01", "1/26"), spine("1/1"));
+    assert_eq!(lldp(&network, "leaf01", "1/25"), spine("1/2"));
+    assert_eq!(lldp(&network, "leaf01", "1/26"), spine("1/1"));
     assert_eq!(
-        lldp(&network, &net, "spine01", "1/1"),
+        lldp(&network, "spine01", "1/1"),
         Some(("leaf01".to_string(), "Eth1/26".to_string()))
     );
     assert_eq!(
@@ -380,8 +359,8 @@ fn cabling_faults_miswire_break_and_rename_what_the_network_derives() {
 
     // The cable in 1/25 broken: down at both ends, and only its session with it.
     net["leaf01"].set_faults(cabling_faults("cabling: { down: [\"1/25\"] }"));
-    assert_eq!(lldp(&network, &net, "leaf01", "1/25"), None);
-    assert_eq!(lldp(&network, &net, "spine01", "1/1"), None);
+    assert_eq!(lldp(&network, "leaf01", "1/25"), None);
+    assert_eq!(lldp(&network, "spine01", "1/1"), None);
     assert_eq!(down("leaf01"), ["10.254.0.192 ACTIVE"]);
     assert_eq!(down("spine01"), ["10.254.0.193 ACTIVE"]);
 
@@ -390,18 +369,18 @@ fn cabling_faults_miswire_break_and_rename_what_the_network_derives() {
         "cabling: { neighbor: { \"1/25\": { host: spine09 }, \"1/26\": { port: Eth1/9 } } }",
     ));
     assert_eq!(
-        lldp(&network, &net, "leaf01", "1/25"),
+        lldp(&network, "leaf01", "1/25"),
         Some(("spine09".to_string(), "Eth1/1".to_string()))
     );
-    assert_eq!(lldp(&network, &net, "leaf01", "1/26"), spine("1/9"));
+    assert_eq!(lldp(&network, "leaf01", "1/26"), spine("1/9"));
     assert_eq!(
-        lldp(&network, &net, "spine01", "1/1"),
+        lldp(&network, "spine01", "1/1"),
         Some(("leaf01".to_string(), "Eth1/25".to_string()))
     );
     assert_eq!(down("leaf01"), Vec::<String>::new());
 
     net["leaf01"].set_faults(fabric::lab::Faults::default());
-    assert_eq!(lldp(&network, &net, "leaf01", "1/26"), spine("1/2"));
+    assert_eq!(lldp(&network, "leaf01", "1/26"), spine("1/2"));
     assert_eq!(down("spine01"), Vec::<String>::new());
 }
 
@@ -592,4 +571,101 @@ fn stdio_sessions_see_the_other_switches_through_their_folders() {
     assert_eq!(state_of("10.254.0.192"), Some("ACTIVE"), "{out}");
     assert_eq!(state_of("10.254.0.200"), Some("ACTIVE"), "{out}");
     assert_eq!(state_of("10.254.0.208"), Some("ESTABLISHED/1"), "{out}");
+}
+
+/// A routed fabric of `pods` pods, each two spines and four leaves; a leaf has two host
+/// ports and an uplink to each spine of its pod (a /31 with an eBGP session).
+fn pods(pods: usize) -> String {
+    let mut y = String::from(
+        "onyx: 3.10.4504\nlldp: true\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\n  dscp: { roce: 26, cnp: 48 }\nport_defaults:\n  trust: L3\n  pfc: true\n  ecn: { 3: { min: 150, max: 1500 } }\nrouting:\n  spine: { asn: 65000, loopbacks: 10.255.0.0/24 }\n  leaf: { asn_base: 65100, loopbacks: 10.255.1.0/24 }\n  links: 10.254.0.0/16\nswitches:\n",
+    );
+    for n in 1..=2 * pods {
+        y.push_str(&format!(
+            "  spine{n:02}: {{ model: SN4600C, role: spine }}\n"
+        ));
+    }
+    for s in 1..=4 * pods {
+        y.push_str(&format!(
+            "  leaf{s:02}:\n    model: SN4600C\n    role: leaf\n    ports:\n      1/1-1/2: {{ peer: {{ host: \"gpu{s:02}-{{1..2}}\", port: ens1f0 }} }}\n"
+        ));
+    }
+    y.push_str("links:\n");
+    for s in 1..=4 * pods {
+        let (pod, down) = ((s - 1) / 4, (s - 1) % 4 + 1);
+        for k in 0..2 {
+            y.push_str(&format!(
+                "  - {{ a: \"leaf{s:02}:1/{}\", b: \"spine{:02}:1/{down}\" }}\n",
+                31 + k,
+                2 * pod + k + 1
+            ));
+        }
+    }
+    y
+}
+
+/// What `fabric verify` asks each switch, as the lab reads the network for each.
+const VERIFY_SHOWS: &[&str] = &[
+    "show lldp remote | json-print",
+    "show interfaces ethernet | json-print",
+    "show dcb priority-flow-control | json-print",
+    "show qos interface ethernet 1/1 | json-print",
+    "show interfaces ethernet 1/1 congestion-control | json-print",
+    "show dcb ets interface ethernet 1/31 | json-print",
+    "show traffic pool roce | json-print",
+    "show ip bgp summary",
+];
+
+/// The network view is built once per change, not once per command: the verify's shows on
+/// every switch of 1 and 4 pods (8 and 32 switches) read each switch's config once and build
+/// one view, so the lab's work grows with the switches, not with switches × commands (the
+/// quadratic shape `fabric verify` against a 256-switch lab had). A change on one switch is
+/// one more view with that switch read again, and its neighbours see it at once.
+#[test]
+fn the_network_view_is_built_once_per_change_not_once_per_command() {
+    let mut reads = Vec::new();
+    for size in [1, 4] {
+        let (network, devices) = network_and_devices(&pods(size));
+        for dev in devices.values() {
+            for show in VERIFY_SHOWS {
+                typed(dev, &[show]);
+            }
+        }
+        let commands = devices.len() * VERIFY_SHOWS.len();
+        assert_eq!(network.views_built(), 1, "{commands} commands");
+        assert_eq!(network.switches_read(), devices.len() as u64);
+        reads.push(network.switches_read());
+    }
+    assert_eq!(reads[1], 4 * reads[0], "{reads:?}");
+
+    let (network, devices) = network_and_devices(&pods(1));
+    let bgp = |name: &str| sessions(&typed(&devices[name], &["show ip bgp summary"]));
+    let down = |name: &str| -> Vec<String> {
+        bgp(name)
+            .into_iter()
+            .filter(|(_, s)| !s.starts_with("ESTABLISHED"))
+            .map(|(n, s)| format!("{n} {s}"))
+            .collect()
+    };
+    assert_eq!(bgp("spine01").len(), 4);
+    assert_eq!(down("spine01"), Vec::<String>::new());
+    let (built, read) = (network.views_built(), network.switches_read());
+    // leaf01's uplink to spine01 shut: spine01 sees its session drop, at the cost of one
+    // view and one switch read.
+    typed(&devices["leaf01"], &["interface ethernet 1/31 shutdown"]);
+    assert_eq!(down("spine01").len(), 1, "{:?}", bgp("spine01"));
+    assert_eq!(
+        (network.views_built(), network.switches_read()),
+        (built + 1, read + 1)
+    );
+    // Commands that change nothing build nothing.
+    for name in ["spine01", "spine02", "leaf02"] {
+        bgp(name);
+    }
+    assert_eq!(network.views_built(), built + 1);
+    // A cabling fault is a change too: LLDP on spine02 no longer sees leaf02.
+    let lldp_on = |sw: &str, port: &str| lldp(&network, sw, port).map(|(name, _)| name);
+    assert_eq!(lldp_on("spine02", "1/2").as_deref(), Some("leaf02"));
+    devices["leaf02"].set_faults(cabling_faults("cabling: { down: [\"1/32\"] }"));
+    assert_eq!(lldp_on("spine02", "1/2"), None);
+    assert_eq!(network.views_built(), built + 2);
 }

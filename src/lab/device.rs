@@ -216,11 +216,14 @@ impl Device {
         if !reads {
             return None;
         }
-        Some(World {
-            others: network.others(me),
-            network: network.clone(),
-            me: me.clone(),
-        })
+        Some(network.world(me))
+    }
+
+    /// Tells the network this switch is cabled into that it may have changed.
+    fn changed(&self) {
+        if let Some((network, me)) = self.network.get() {
+            network.changed(me);
+        }
     }
 
     /// A switch with its folder in a state directory: it boots from its saved active file
@@ -301,7 +304,14 @@ impl Device {
 
     /// Changes the switch's state directly (a test's or a drift fault's hand on the box).
     pub fn with<R>(&self, f: impl FnOnce(&mut Switch) -> R) -> R {
-        f(&mut self.lock())
+        let r = f(&mut self.lock());
+        self.changed();
+        r
+    }
+
+    /// Reads the switch's state now.
+    pub fn with_ref<R>(&self, f: impl FnOnce(&Switch) -> R) -> R {
+        f(&self.lock())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Switch> {
@@ -324,6 +334,8 @@ impl Device {
             read: st.read,
             ..FaultState::default()
         };
+        drop(st);
+        self.changed();
     }
 
     fn lock_cabling(&self) -> std::sync::MutexGuard<'_, (Option<SystemTime>, CablingFaults)> {
@@ -430,8 +442,18 @@ impl Device {
     }
 
     /// One command line received by `session` (number `id`): logged, checked against the
-    /// faults, run, and what changed persisted.
+    /// faults, run, and what changed persisted; the network told when the running config
+    /// changed (every change of it counts in `Switch::revision`).
     pub fn command(&self, id: u64, session: &mut Session, line: &str) -> Answer {
+        let before = self.lock().revision;
+        let answer = self.run(id, session, line);
+        if self.lock().revision != before {
+            self.changed();
+        }
+        answer
+    }
+
+    fn run(&self, id: u64, session: &mut Session, line: &str) -> Answer {
         let line = line.trim_end_matches(['\r', '\n']);
         let typed = line.trim();
         let mut guard = self.reload_faults();

@@ -4,7 +4,8 @@
 //! configuration files; its CLI ([`cli`]) reads commands with the same grammar as the parser
 //! and applies them with the same semantics. [`device`] shares a switch between sessions
 //! and injects faults, [`network`] cables the switches of a lab together and derives what
-//! both ends of a cable decide (links, LLDP, BGP, MLAG), `show` prints every `show` command
+//! both ends of a cable decide (links, LLDP, BGP, MLAG) from a [`view`] of every switch built
+//! once per change ([`watch`] sees the state files change), `show` prints every `show` command
 //! from the switch and the network, [`term`] reads keystrokes and prints as Onyx prints,
 //! [`server`] serves switches over SSH.
 
@@ -19,6 +20,8 @@ pub mod server;
 mod show;
 pub mod term;
 mod unmodeled;
+pub mod view;
+mod watch;
 
 use std::io::{Read, Write};
 

@@ -3,9 +3,10 @@
 //! session is Established only when both ends agree (addresses on one subnet, each the
 //! other's neighbor with the other's AS, a path between them), its BFD up only where both
 //! ends run it and its hold time the smaller of theirs; an MLAG pair is up when both
-//! halves agree on their peer link. Everything is derived afresh from the switches' running
-//! configurations whenever a `show` command asks, so a change on either end shows at once,
-//! and nothing here can disagree with what the switches are configured to do.
+//! halves agree on their peer link. Everything is derived from the switches' running
+//! configurations as they are when a `show` command asks ([`View`]: read again after each
+//! change, shared by the commands between two changes), so a change on either end shows at
+//! once, and nothing here can disagree with what the switches are configured to do.
 //!
 //! Faults change the cabling itself ([`super::cabling`], from each switch's `faults.yaml`): a
 //! cable broken (both ends down), two cables' far ends crossed, or what LLDP reports of a
@@ -13,14 +14,14 @@
 //! a miswired cable is seen as a real one would be: by its wrong neighbor and by whatever
 //! stops working across it (a BGP session, an MLAG peer link).
 //!
-//! Input: the running configs of every switch in the network ([`Net`]) and the cabling;
+//! Input: the running configs of every switch in the network and the cabling ([`View`]);
 //! output: typed views ([`BgpView`], [`MlagView`], [`LldpNeighbor`]) that [`super::show`]
 //! prints. This module prints nothing and changes no switch.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::onyx::{Config, Iface, Interface, Protocol};
@@ -28,20 +29,14 @@ use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Vlan};
 
 pub use super::cabling::{Cabling, CablingFaults, LldpNeighbor, LldpOverride};
 use super::device::Device;
-
-/// Where the network reads a switch's running config from.
-enum Member {
-    /// A switch served by this process.
-    Device(Weak<Device>),
-    /// A switch served by other processes (`fabric lab --stdio`, one per session): its folder
-    /// in the lab's state directory.
-    Folder(PathBuf),
-}
+pub use super::view::View;
+use super::view::Views;
 
 /// The lab's switches and their cabling, shared by every switch of one lab.
 pub struct Network {
     cabling: Cabling,
-    members: Mutex<BTreeMap<String, Member>>,
+    /// The switches, and the view of them every command reads.
+    views: Views,
     /// When each session or peer link was last seen to change state, and how often it came up:
     /// the Up/Down and Toggle Counter columns.
     history: Mutex<BTreeMap<String, Since>>,
@@ -58,25 +53,25 @@ impl Network {
     pub fn new(cabling: Cabling) -> Arc<Network> {
         Arc::new(Network {
             cabling,
-            members: Mutex::new(BTreeMap::new()),
+            views: Views::new(),
             history: Mutex::new(BTreeMap::new()),
         })
     }
 
     /// Adds a switch served by this process, under its name in the fabric.
     pub fn add_device(&self, name: &str, device: &Arc<Device>) {
-        self.lock_members()
-            .insert(name.to_string(), Member::Device(Arc::downgrade(device)));
+        self.views.add_device(name, device);
     }
 
     /// Adds a switch whose state is kept in `dir` by other processes.
     pub fn add_folder(&self, name: &str, dir: PathBuf) {
-        self.lock_members()
-            .insert(name.to_string(), Member::Folder(dir));
+        self.views.add_folder(name, dir);
     }
 
-    fn lock_members(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Member>> {
-        self.members.lock().unwrap_or_else(|e| e.into_inner())
+    /// Says that the switch `name` may have changed (its running config, its faults), so
+    /// that the next command reads it again.
+    pub fn changed(&self, name: &str) {
+        self.views.changed(name);
     }
 
     /// The cabling as the fabric declares it, without faults.
@@ -84,63 +79,34 @@ impl Network {
         &self.cabling
     }
 
-    /// The cabling with every switch's cabling faults in force now (each switch's
-    /// `faults.yaml`, read again when it changed). Each switch's faults are read on their own
-    /// (never while another lock of the network is held), so switches asking at once cannot
-    /// wait on each other.
-    pub fn cabling_now(&self) -> Cabling {
-        let members: Vec<(String, Option<Arc<Device>>, Option<PathBuf>)> = self
-            .lock_members()
-            .iter()
-            .map(|(name, m)| match m {
-                Member::Device(d) => (name.clone(), d.upgrade(), None),
-                Member::Folder(p) => (name.clone(), None, Some(p.clone())),
-            })
-            .collect();
-        let faults: Vec<(String, CablingFaults)> = members
-            .into_iter()
-            .map(|(name, dev, dir)| {
-                let f = match (dev, dir) {
-                    (Some(d), _) => d.cabling_faults(),
-                    (None, Some(dir)) => super::device::cabling_faults_in(&dir),
-                    (None, None) => CablingFaults::default(),
-                };
-                (name, f)
-            })
-            .filter(|(_, f)| !f.is_empty())
-            .collect();
-        if faults.is_empty() {
-            return self.cabling.clone();
-        }
-        self.cabling
-            .with_faults(faults.iter().map(|(n, f)| (n.as_str(), f)))
+    /// The network now: every switch's running config in the network's terms (an OS10
+    /// switch's through [`crate::lab::os10::net::view`]) and the cabling with every switch's
+    /// cabling faults in force (each switch's `faults.yaml`). A switch that is gone or whose
+    /// folder cannot be read is left out, as a switch that is off. Built again only when
+    /// something changed since the last ([`super::view`]).
+    pub fn view(&self) -> Arc<View> {
+        self.views.view(&self.cabling)
     }
 
-    /// The running config of every switch but `me`, in the network's terms (an OS10 switch's
-    /// through [`crate::lab::os10::net::view`]), read one at a time (never while `me`'s
-    /// own state is locked, so two switches asking at once cannot wait on each other). A
-    /// switch that is gone or whose folder cannot be read is left out, as a switch that is off.
-    pub fn others(&self, me: &str) -> BTreeMap<String, Node> {
-        let members: Vec<(String, Option<Arc<Device>>, Option<PathBuf>)> = self
-            .lock_members()
-            .iter()
-            .filter(|(name, _)| name.as_str() != me)
-            .map(|(name, m)| match m {
-                Member::Device(d) => (name.clone(), d.upgrade(), None),
-                Member::Folder(p) => (name.clone(), None, Some(p.clone())),
-            })
-            .collect();
-        members
-            .into_iter()
-            .filter_map(|(name, dev, dir)| {
-                let node = match (dev, dir) {
-                    (Some(d), _) => Some(d.with(|sw| sw.node())),
-                    (None, Some(dir)) => super::device::node_in(&dir),
-                    (None, None) => None,
-                };
-                node.map(|n| (name, n))
-            })
-            .collect()
+    /// What a command on the switch `me` sees of the network now.
+    pub fn world(self: &Arc<Self>, me: &str) -> World {
+        World {
+            network: self.clone(),
+            me: me.to_string(),
+            view: self.view(),
+        }
+    }
+
+    /// How many views of the network have been built: one per change, however many
+    /// commands read it.
+    pub fn views_built(&self) -> u64 {
+        self.views.builds()
+    }
+
+    /// How many times a switch's running config has been read for a view: once per switch,
+    /// then once per change of one.
+    pub fn switches_read(&self) -> u64 {
+        self.views.reads()
     }
 
     /// How long the thing called `key` has been in its state `up`, and how many times it has
@@ -174,45 +140,32 @@ pub struct Node {
     pub vlt: Option<crate::lab::os10::vlt::Domain>,
 }
 
-/// What a switch's CLI sees of the network when a command asks: the others' running configs,
-/// read just before the command runs.
+/// What a switch's CLI sees of the network when a command asks: the network as it was just
+/// before the command ran.
 pub struct World {
     pub network: Arc<Network>,
     /// This switch's name in the fabric (its cables are filed under it).
     pub me: String,
-    pub others: BTreeMap<String, Node>,
+    pub view: Arc<View>,
 }
 
 impl World {
-    /// The whole network with `mine` as this switch's node, and the cabling with the faults in
-    /// force now.
-    pub fn net<'a>(&'a self, mine: &'a Node) -> Net<'a> {
-        let mut configs: BTreeMap<&str, &Config> = self
-            .others
-            .iter()
-            .map(|(n, c)| (n.as_str(), &c.config))
-            .collect();
-        configs.insert(self.me.as_str(), &mine.config);
-        let os10 = self
-            .others
-            .iter()
-            .filter(|(_, c)| c.os10)
-            .map(|(n, _)| n.as_str())
-            .chain(mine.os10.then_some(self.me.as_str()))
-            .collect();
-        let vlts = self
-            .others
-            .iter()
-            .map(|(n, c)| (n.as_str(), c))
-            .chain([(self.me.as_str(), mine)])
-            .filter_map(|(n, c)| c.vlt.as_ref().map(|v| (n, v)))
-            .collect();
+    /// A switch cabled to nothing: the network of `node` alone.
+    pub fn alone(me: &str, node: Node) -> World {
+        let nodes = BTreeMap::from([(me.to_string(), Arc::new(node))]);
+        World {
+            network: Network::new(Cabling::default()),
+            me: me.to_string(),
+            view: Arc::new(View::new(nodes, Cabling::default())),
+        }
+    }
+
+    /// The network as this switch's commands derive state from it.
+    pub fn net(&self) -> Net<'_> {
         Net {
             me: &self.me,
-            configs,
-            os10,
-            vlts,
-            cabling: Arc::new(self.network.cabling_now()),
+            view: &self.view,
+            cabling: &self.view.cabling,
         }
     }
 }
@@ -221,12 +174,8 @@ impl World {
 /// MLAG state is derived from.
 pub struct Net<'a> {
     pub me: &'a str,
-    pub configs: BTreeMap<&'a str, &'a Config>,
-    /// The OS10 switches (the others are Onyx).
-    pub os10: BTreeSet<&'a str>,
-    /// The VLT domains of the OS10 switches that have one.
-    pub vlts: BTreeMap<&'a str, &'a crate::lab::os10::vlt::Domain>,
-    pub cabling: Arc<Cabling>,
+    view: &'a View,
+    pub cabling: &'a Cabling,
 }
 
 /// A BGP session's state as the lab derives it. Onyx prints `ESTABLISHED/N` (captured); the
@@ -391,8 +340,19 @@ pub(crate) fn carries(i: Option<&Interface>, vlan: Vlan, is_ipl: bool) -> bool {
 }
 
 impl<'a> Net<'a> {
-    fn config(&self, sw: &str) -> Option<&'a Config> {
-        self.configs.get(sw).copied()
+    /// The running config of `sw`, in the network's terms.
+    pub fn config(&self, sw: &str) -> Option<&'a Config> {
+        self.view.nodes.get(sw).map(|n| &n.config)
+    }
+
+    /// The switch called `sw` in the network, by the network's own copy of its name.
+    fn name(&self, sw: &str) -> Option<&'a str> {
+        self.view.nodes.get_key_value(sw).map(|(k, _)| k.as_str())
+    }
+
+    /// The VLT domain of `sw`, an OS10 switch that has one.
+    pub fn vlt(&self, sw: &str) -> Option<&'a crate::lab::os10::vlt::Domain> {
+        self.view.nodes.get(sw).and_then(|n| n.vlt.as_ref())
     }
 
     /// A physical port is up: it exists and is not shut down on its switch, and its cable is
@@ -427,7 +387,7 @@ impl<'a> Net<'a> {
         }
         let truth = self.cabling.far(sw, p).and_then(|(f, q)| {
             let fc = self.config(f).filter(|fc| fc.lldp)?;
-            let port_id = if self.os10.contains(f) {
+            let port_id = if self.view.nodes.get(f).is_some_and(|n| n.os10) {
                 crate::os10::Iface::Ethernet(crate::fabric::os10_eth(q)).to_string()
             } else {
                 crate::lab::cli::Unconfirmed::LldpPortId
@@ -506,9 +466,9 @@ impl<'a> Net<'a> {
             };
             if self.carries(sw, a, vlan)
                 && self.carries(f, b, vlan)
-                && let Some((name, _)) = self.configs.get_key_value(f)
+                && let Some(name) = self.name(f)
             {
-                out.insert(*name);
+                out.insert(name);
             }
         }
         out
@@ -581,7 +541,7 @@ impl<'a> Net<'a> {
         match local {
             Iface::Ethernet(p) => {
                 let (f, q) = self.cabling.far(sw, p)?;
-                let f = self.configs.get_key_value(f).map(|(k, _)| *k)?;
+                let f = self.name(f)?;
                 has(f, Iface::Ethernet(q)).then_some(f)
             }
             Iface::Vlan(v) => self
@@ -704,12 +664,19 @@ impl<'a> Net<'a> {
     /// Every switch's BGP: its sessions' states, its table (own prefixes, then what
     /// Established sessions carry, best path by AS-path length, eBGP before iBGP, no prefix
     /// back through an AS on its path, no iBGP route passed to another iBGP neighbor), and
-    /// how many prefixes each session receives.
-    pub fn bgp(&self) -> BTreeMap<&'a str, BgpView> {
+    /// how many prefixes each session receives. Derived once per view of the network, at the
+    /// first command that asks.
+    pub fn bgp(&self) -> &'a BTreeMap<String, BgpView> {
+        let view: &'a View = self.view;
+        view.bgp.get_or_init(|| self.derive_bgp())
+    }
+
+    fn derive_bgp(&self) -> BTreeMap<String, BgpView> {
         let running: Vec<(&'a str, &'a crate::onyx::Bgp)> = self
-            .configs
+            .view
+            .nodes
             .keys()
-            .filter_map(|sw| self.bgp_of(sw).map(|b| (*sw, b)))
+            .filter_map(|sw| self.bgp_of(sw).map(|b| (sw.as_str(), b)))
             .collect();
         // Each switch's sessions; the Established ones as (receiver, neighbor, sender).
         let mut states: BTreeMap<&str, Vec<Session>> = BTreeMap::new();
@@ -824,7 +791,7 @@ impl<'a> Net<'a> {
                     sessions,
                     prefixes: tables.get(sw).map_or(0, BTreeMap::len),
                 };
-                (*sw, view)
+                (sw.to_string(), view)
             })
             .collect()
     }
@@ -892,7 +859,7 @@ impl<'a> Net<'a> {
                         && theirs.local == Some(want)
                         && theirs.peer == Some(local)
                         && self.mlag_on(f))
-                    .then(|| self.configs.get_key_value(f).map(|(k, _)| *k))
+                    .then(|| self.name(f))
                     .flatten()
                 })
         });

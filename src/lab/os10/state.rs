@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use super::net::port_of;
 use super::{Os10Switch, Unconfirmed};
-use crate::lab::network::{Cabling, Network, SessionState, World, base_mac};
+use crate::lab::network::{Network, SessionState, World, base_mac};
 use crate::os10::{self, Eth, Iface, SwitchportMode};
 use crate::types::Port;
 
@@ -41,16 +41,11 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
     let world = match world {
         Some(w) => w,
         None => {
-            alone = World {
-                network: Network::new(Cabling::default()),
-                me: sw.hostname().to_string(),
-                others: Default::default(),
-            };
+            alone = World::alone(sw.hostname(), super::net::node(&sw.running));
             &alone
         }
     };
-    let mine = super::net::node(&sw.running);
-    let net = world.net(&mine);
+    let net = world.net();
     Some(match words {
         ["lldp", "neighbors"] => lldp(sw, &net),
         ["interface", "status"] => status(sw, &net, &world.network),

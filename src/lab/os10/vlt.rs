@@ -77,15 +77,14 @@ pub struct View {
 }
 
 fn domain_of<'a>(net: &Net<'a>, sw: &str) -> Option<&'a Domain> {
-    net.vlts.get(sw).copied()
+    net.vlt(sw)
 }
 
 fn port_state(net: &Net<'_>, sw: &str, po: u16) -> PortState {
     let members = net.members(sw, true, po);
     let active = members.iter().filter(|p| net.port_up(sw, **p)).count();
     let admin = net
-        .configs
-        .get(sw)
+        .config(sw)
         .and_then(|c| c.interfaces.get(&crate::onyx::Iface::MlagPortChannel(po)))
         .is_some_and(|i| i.shutdown == Some(false));
     PortState {

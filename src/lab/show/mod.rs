@@ -13,10 +13,8 @@
 //! | `routing` | `show ip bgp summary`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
 //! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
-use std::collections::BTreeMap;
-
 use super::cli::{Reply, Switch, Unconfirmed};
-use super::network::{Cabling, Net, Network, World};
+use super::network::{Net, Network, World};
 use crate::onyx::Protocol;
 use crate::types::Release;
 
@@ -55,17 +53,11 @@ impl Cx<'_> {
         let world = match self.world {
             Some(w) => w,
             None => {
-                alone = World {
-                    network: Network::new(Cabling::default()),
-                    me: self.sw.hostname().to_string(),
-                    others: BTreeMap::new(),
-                };
+                alone = World::alone(self.sw.hostname(), self.sw.node());
                 &alone
             }
         };
-        let mine = self.sw.node();
-        let net = world.net(&mine);
-        f(&net, &world.network, &world.me)
+        f(&world.net(), &world.network, &world.me)
     }
 
     fn protocol(&self, p: Protocol) -> bool {

@@ -323,7 +323,7 @@ pub fn mlag_vip(cx: &Cx<'_>) -> Shown {
         let role = |m: bool| if m { "master" } else { "standby" };
         let mut nodes = vec![(cx.sw.hostname().to_string(), role(mine))];
         let peer = view.peer.as_deref().filter(|_| view.oper).and_then(|p| {
-            let pc = net.configs.get(p)?;
+            let pc = net.config(p)?;
             (pc.mlag.vip.as_ref().map(|v| &v.0) == c.mlag.vip.as_ref().map(|v| &v.0))
                 .then(|| pc.hostname.clone().unwrap_or_else(|| p.to_string()))
         });
@@ -363,7 +363,7 @@ pub fn mlag_vip(cx: &Cx<'_>) -> Shown {
 /// space-separated, and its type (`LACP` when its members negotiate, else static).
 fn members(net: &Net<'_>, sw: &str, mlag: bool, id: u16) -> (String, bool) {
     let ports = net.members(sw, mlag, id);
-    let lacp = net.configs.get(sw).is_some_and(|c| {
+    let lacp = net.config(sw).is_some_and(|c| {
         ports.iter().any(|p| {
             c.interfaces
                 .get(&Iface::Ethernet(*p))
