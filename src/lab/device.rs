@@ -159,6 +159,30 @@ pub struct Answer {
     pub noise: bool,
 }
 
+/// What a device last wrote to its folder: `Switch::saves` and `Switch::revision` then, and
+/// an Onyx switch's saved files and active one as written (a save rewrites only the files
+/// that changed: a push's snapshot and save are one file each, not every file again).
+struct Persisted {
+    saves: u64,
+    revision: u64,
+    files: BTreeMap<String, onyx::Config>,
+    active: String,
+}
+
+/// What a persist must write: the saved files that changed, those gone, the active file's
+/// name when it changed, the running config; `first` on the first write (files on disk that
+/// the switch does not have are removed).
+#[derive(Default)]
+struct Writes {
+    first: bool,
+    files: Vec<(String, onyx::Config)>,
+    gone: Vec<String>,
+    active: Option<String>,
+    running: Option<onyx::Config>,
+    /// An OS10 switch's saved files changed (it persists on its own terms).
+    os10_saved: bool,
+}
+
 /// A simulated switch, shared by its sessions.
 pub struct Device {
     pub name: String,
@@ -170,9 +194,8 @@ pub struct Device {
     /// Keep the running config on disk after each change (`--stdio`: a process per session).
     keep_running: bool,
     sessions: AtomicU64,
-    /// What was last persisted: `Switch::saves` and `Switch::revision`; `None` before the
-    /// first write.
-    persisted: Mutex<Option<(u64, u64)>>,
+    /// What was last persisted; `None` before the first write.
+    persisted: Mutex<Option<Persisted>>,
     /// The network the switch is cabled into, and its name there.
     network: OnceLock<(Arc<Network>, String)>,
     /// The cabling faults in force and when the control file was read for them: kept apart
@@ -622,56 +645,111 @@ impl Device {
     /// when sessions are separate processes.
     fn persist(&self) -> Result<(), String> {
         let Some(dir) = &self.dir else { return Ok(()) };
-        let (files, active, running) = {
-            let sw = self.lock();
-            let mut done = self.persisted.lock().unwrap_or_else(|e| e.into_inner());
-            // Nothing written yet (`None`): both are written once, at open.
-            let files = done
-                .is_none_or(|d| d.0 != sw.saves)
-                .then(|| sw.files.clone());
-            let running = (self.keep_running && done.is_none_or(|d| d.1 != sw.revision))
-                .then(|| sw.running.clone());
-            *done = Some((sw.saves, sw.revision));
-            (files, sw.active.clone(), running)
-        };
-        if files.is_none() && running.is_none() {
+        let w = self.writes();
+        let saved_changed = w.first || w.os10_saved || !w.files.is_empty() || !w.gone.is_empty();
+        if !saved_changed && w.active.is_none() && w.running.is_none() {
             return Ok(());
         }
         if let Some(os10) = self.lock().os10.as_deref() {
-            return persist_os10(dir, os10, files.is_some(), running.is_some());
+            return persist_os10(dir, os10, w.os10_saved, w.running.is_some());
         }
-        let renderer = Renderer::embedded().map_err(|e| e.to_string())?;
+        let renderer = Renderer::shared()?;
         let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
             let text = renderer.render(cfg).map_err(|e| e.to_string())?;
             write_atomic(&path, text.as_bytes())
         };
-        if let Some(files) = files {
-            for (name, cfg) in &files {
-                write(dir.join("saved").join(format!("{name}.cfg")), cfg)?;
-            }
+        let saved = dir.join("saved");
+        for (name, cfg) in &w.files {
+            write(saved.join(format!("{name}.cfg")), cfg)?;
+        }
+        if let Some(active) = &w.active {
             write_atomic(&dir.join("active"), format!("{active}\n").as_bytes())?;
-            // A file deleted on the switch (`configuration delete`) is gone from the folder.
-            let saved = dir.join("saved");
-            let entries = fs::read_dir(&saved)
-                .map_err(|e| format!("cannot read `{}`: {e}", saved.display()))?;
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let stale = path
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(|n| n.strip_suffix(".cfg"))
-                    .is_some_and(|n| !files.contains_key(n));
-                if stale {
-                    fs::remove_file(&path)
-                        .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
+        }
+        // A file deleted on the switch (`configuration delete`) is gone from the folder; on
+        // the first write, any file the switch does not have.
+        let stale = if w.first {
+            stale_files(&saved, &self.lock().files)?
+        } else {
+            w.gone
+                .iter()
+                .map(|n| saved.join(format!("{n}.cfg")))
+                .collect()
+        };
+        for path in stale {
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(format!("cannot remove `{}`: {e}", path.display()));
                 }
+                _ => {}
             }
         }
-        if let Some(cfg) = running {
-            write(dir.join("running.cfg"), &cfg)?;
+        if let Some(cfg) = &w.running {
+            write(dir.join("running.cfg"), cfg)?;
         }
         Ok(())
     }
+
+    /// What changed since the last persist, noted as persisted.
+    fn writes(&self) -> Writes {
+        let sw = self.lock();
+        let mut done = self.persisted.lock().unwrap_or_else(|e| e.into_inner());
+        let mut w = Writes {
+            running: (self.keep_running && done.as_ref().is_none_or(|d| d.revision != sw.revision))
+                .then(|| sw.running.clone()),
+            ..Writes::default()
+        };
+        let last = done.get_or_insert_with(|| {
+            w.first = true;
+            Persisted {
+                saves: sw.saves,
+                revision: sw.revision,
+                files: BTreeMap::new(),
+                active: String::new(),
+            }
+        });
+        if w.first || last.saves != sw.saves {
+            w.os10_saved = sw.os10.is_some();
+            w.files = sw
+                .files
+                .iter()
+                .filter(|(n, c)| last.files.get(*n) != Some(*c))
+                .map(|(n, c)| (n.clone(), c.clone()))
+                .collect();
+            w.gone = last
+                .files
+                .keys()
+                .filter(|n| !sw.files.contains_key(*n))
+                .cloned()
+                .collect();
+            for n in &w.gone {
+                last.files.remove(n);
+            }
+            last.files.extend(w.files.iter().cloned());
+            w.active = (w.first || last.active != sw.active).then(|| sw.active.clone());
+            last.active = sw.active.clone();
+        }
+        (last.saves, last.revision) = (sw.saves, sw.revision);
+        w
+    }
+}
+
+/// The saved files in `saved` that are not among `files`.
+fn stale_files(
+    saved: &Path,
+    files: &BTreeMap<String, onyx::Config>,
+) -> Result<Vec<PathBuf>, String> {
+    let entries =
+        fs::read_dir(saved).map_err(|e| format!("cannot read `{}`: {e}", saved.display()))?;
+    Ok(entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".cfg"))
+                .is_some_and(|n| !files.contains_key(n))
+        })
+        .collect())
 }
 
 /// An OS10 switch's startup configuration in its folder, as `show running-configuration`
@@ -689,7 +767,7 @@ fn persist_os10(
     saved: bool,
     running: bool,
 ) -> Result<(), String> {
-    let renderer = crate::os10::Renderer::embedded()?;
+    let renderer = crate::os10::Renderer::shared()?;
     if saved && let Some(startup) = &sw.startup {
         write_atomic(
             &dir.join(OS10_STARTUP),

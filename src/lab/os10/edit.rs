@@ -248,7 +248,7 @@ pub fn apply(
     path: &[String],
     change: Change<'_>,
 ) -> Result<Config, Refused> {
-    let renderer = os10::Renderer::embedded().map_err(Refused::Rejected)?;
+    let renderer = os10::Renderer::shared().map_err(Refused::Rejected)?;
     let text = renderer.render(config).map_err(Refused::Rejected)?;
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let (header, end) = find(&lines, path)

@@ -10,7 +10,7 @@ use crate::os10::{self, Config, Iface};
 use super::Os10Switch;
 
 fn render(config: &Config) -> Result<String, String> {
-    os10::Renderer::embedded()?.render(config)
+    os10::Renderer::shared()?.render(config)
 }
 
 pub fn running(config: &Config) -> Result<String, String> {

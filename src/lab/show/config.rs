@@ -19,7 +19,7 @@ pub(crate) fn running_config(sw: &Switch) -> String {
 
 /// A configuration as Onyx prints it, with the `## Generated at` line after the database's.
 fn rendered(cfg: &crate::onyx::Config) -> String {
-    let text = Renderer::embedded()
+    let text = Renderer::shared()
         .and_then(|r| r.render(cfg))
         .unwrap_or_else(|e| format!("% {e}\n"));
     let mut out = String::with_capacity(text.len() + 48);
