@@ -3,11 +3,14 @@
 //! verify, save):
 //!
 //! - one switch, a plan of 500+ commands (500 named VLANs);
-//! - 256 switches (the reference port settings on 64 ports each): a dry run (fetch and plan
-//!   every switch: the live diff) and the full push, 16 at a time.
+//! - 16, 64 and 256 switches (the reference port settings on 64 ports each): the full push,
+//!   16 at a time, with its growth over 16 switches; and a dry run of 256 (fetch and plan
+//!   every switch: the live diff).
 //!
 //! `cargo bench --bench push` (release build). Each run starts from factory-default
-//! switches (a fresh state folder). Prints the median and the slowest run.
+//! switches (a fresh state folder). Prints the median and the slowest run (`BENCH_RUNS`
+//! runs, default 5), and the largest peak memory. `FABRIC_BIN=PATH` runs another build of
+//! `fabric` (to compare two builds in alternating runs).
 
 use std::path::Path;
 use std::process::Command;
@@ -26,26 +29,36 @@ fn vlans_fabric(dir: &Path) -> std::path::PathBuf {
     path
 }
 
-fn fleet_fabric(dir: &Path) -> std::path::PathBuf {
+fn fleet_fabric(dir: &Path, switches: usize) -> std::path::PathBuf {
     let mut y = String::from(
         "onyx: 3.10.4504\nlldp: true\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  dscp: { roce: 26, cnp: 48 }\nport_defaults:\n  trust: L3\n  ecn: { 3: { min: 150, max: 1500 } }\n  ets: { 6: strict }\nswitches:\n",
     );
-    for s in 0..256 {
+    for s in 0..switches {
         y.push_str(&format!(
             "  leaf{s:03}:\n    model: SN4600C\n    ports:\n      1/1-1/64: {{ mtu: 9216 }}\n"
         ));
     }
-    let path = dir.join("fleet.yaml");
+    let path = dir.join(format!("fleet-{switches}.yaml"));
     std::fs::write(&path, y).expect("fabric written");
     path
 }
 
-/// One `fabric push` in a fresh folder; its wall time and how many commands it printed.
-fn push(fabric: &Path, dir: &Path, extra: &[&str]) -> (Duration, usize) {
+fn bin() -> String {
+    std::env::var("FABRIC_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fabric").to_string())
+}
+
+/// One run's wall time, how many commands it printed, its peak memory in MB.
+type Run = (Duration, usize, f64);
+
+/// One `fabric push` in a fresh folder.
+// The child is reaped by wait4 itself, which std's `Child::wait` cannot report memory for.
+#[allow(clippy::zombie_processes)]
+fn push(fabric: &Path, dir: &Path, extra: &[&str]) -> Run {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("run folder");
+    let out = dir.join("out.txt");
     let t0 = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_fabric"))
+    let child = Command::new(bin())
         .current_dir(dir)
         .arg("push")
         .arg(fabric)
@@ -53,33 +66,45 @@ fn push(fabric: &Path, dir: &Path, extra: &[&str]) -> (Duration, usize) {
         .args(extra)
         .env_remove("FABRIC_PASSWORD")
         .env_remove("SSH_AUTH_SOCK")
-        .output()
+        .stdout(std::fs::File::create(&out).expect("output file"))
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
         .expect("fabric push runs");
+    let mut status = 0;
+    // SAFETY: wait4 fills the zeroed rusage and status of the child it reaps.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     let elapsed = t0.elapsed();
-    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    let text = std::fs::read_to_string(&out).expect("output");
     assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{text}"
     );
     let commands = text
         .lines()
         .filter(|l| l.contains(". ") && l.ends_with(']'))
         .count();
-    (elapsed, commands)
+    (elapsed, commands, usage.ru_maxrss as f64 / 1024.0)
 }
 
-fn report(what: &str, mut runs: Vec<(Duration, usize)>) {
-    runs.sort();
+/// Prints the median run (and the slowest) of `what`; returns the median's wall time.
+fn report(what: &str, mut runs: Vec<Run>, base: Option<Duration>) -> Duration {
+    runs.sort_by_key(|r| r.0);
     let median = runs[runs.len() / 2];
     let slowest = runs[runs.len() - 1].0;
+    let peak = runs.iter().map(|r| r.2).fold(0.0, f64::max);
+    let growth = base.map_or(String::new(), |b| {
+        format!(", {:.1}x", median.0.as_secs_f64() / b.as_secs_f64())
+    });
     println!(
-        "{what}: {:.0} ms (median of {}, slowest {:.0} ms), {} commands planned",
+        "{what}: {:.0} ms (median of {}, slowest {:.0} ms{growth}), {} commands planned, {peak:.0} MB peak",
         median.0.as_secs_f64() * 1e3,
         runs.len(),
         slowest.as_secs_f64() * 1e3,
         median.1
     );
+    median.0
 }
 
 fn main() {
@@ -90,21 +115,30 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(RUNS);
     let vlans = vlans_fabric(&dir);
-    let fleet = fleet_fabric(&dir);
     let run = dir.join("run");
     report(
         "one switch, 500 named VLANs: push",
         (0..runs).map(|_| push(&vlans, &run, &[])).collect(),
+        None,
     );
-    report(
-        "256 switches: dry run (fetch + plan each)",
-        (0..runs)
-            .map(|_| push(&fleet, &run, &["--dry-run"]))
-            .collect(),
-    );
-    report(
-        "256 switches: push (16 at a time, canary first)",
-        (0..runs).map(|_| push(&fleet, &run, &[])).collect(),
-    );
+    let mut base = None;
+    for switches in [16, 64, 256] {
+        let fleet = fleet_fabric(&dir, switches);
+        let t = report(
+            &format!("{switches} switches: push (16 at a time, canary first)"),
+            (0..runs).map(|_| push(&fleet, &run, &[])).collect(),
+            base,
+        );
+        base.get_or_insert(t);
+        if switches == 256 {
+            report(
+                "256 switches: dry run (fetch + plan each)",
+                (0..runs)
+                    .map(|_| push(&fleet, &run, &["--dry-run"]))
+                    .collect(),
+                None,
+            );
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
