@@ -263,7 +263,7 @@ impl Term {
             };
             self.key(dev, key, &mut out);
         }
-        out
+        merged(out)
     }
 
     /// One byte of UTF-8 text: the character it completes, if any (bytes that are not UTF-8
@@ -488,7 +488,7 @@ impl Term {
         if pending && !self.hung {
             self.run_line(dev, &mut out);
         }
-        out
+        merged(out)
     }
 
     /// Runs an SSH exec request's command text as the lines of one session and ends it
@@ -536,7 +536,7 @@ impl Term {
             }
         }
         out.push(Out::Exit(status));
-        out
+        merged(out)
     }
 
     /// Runs the line read so far (or refuses it whole when it was too long); true when
@@ -649,6 +649,22 @@ fn wrap_long(line: &str) -> String {
     }
 }
 
+/// Adjacent pieces of output as one: what one read of the client's bytes makes the terminal
+/// print is sent at once (a typed line's echo, its output and the prompt in one SSH packet,
+/// not one a character: a lab of 256 switches answering `fabric verify` spent much of its
+/// time, and the client as much, on the packets of the echo). The bytes are the same.
+fn merged(outs: Vec<Out>) -> Vec<Out> {
+    let mut merged: Vec<Out> = Vec::with_capacity(outs.len());
+    for o in outs {
+        if let (Some(Out::Data(a)), Out::Data(b)) = (merged.last_mut(), &o) {
+            a.extend_from_slice(b);
+            continue;
+        }
+        merged.push(o);
+    }
+    merged
+}
+
 /// The CLI lines an exec request's command text stands for. `cli -h '"enable" "show
 /// version"'`, each double-quoted argument one line, is how scripts run commands on Spectrum
 /// switches over SSH (`ssh sw cli -h '"enable" "configure terminal" "openflow del-flows 1"'`,
@@ -729,6 +745,27 @@ mod tests {
         let out = data(&t.feed(&dev, b"q"));
         assert_eq!(out, "\r\x1b[K\rleaf01 [standalone: master] # ");
         assert_eq!(dev.log().len(), 3);
+    }
+
+    /// What one read of the client's bytes makes the terminal print goes out as one piece:
+    /// a line typed at once, its echo, its output and the next prompt; a delay (a fault)
+    /// still parts what comes before it from what comes after.
+    #[test]
+    fn a_line_typed_at_once_is_answered_in_one_piece() {
+        let dev = Device::new(Switch::factory("leaf01"));
+        let mut t = Term::new(1, true, true);
+        let outs = t.feed(&dev, b"show clock\rshow version\r");
+        assert_eq!(outs.len(), 1, "{:?}", data(&outs));
+        assert!(data(&outs).ends_with("leaf01 [standalone: master] > "));
+        dev.set_faults(super::super::device::Faults {
+            delay_ms: 1,
+            ..Default::default()
+        });
+        let outs = t.feed(&dev, b"show clock\r");
+        assert!(
+            matches!(outs[..], [Out::Data(_), Out::Delay(_), Out::Data(_)]),
+            "{outs:?}"
+        );
     }
 
     /// The line is edited where the cursor is: Left/Right, Home/End and Ctrl-A/Ctrl-E,
