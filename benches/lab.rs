@@ -9,8 +9,9 @@
 
 use std::io::{Read, Write as _};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod lab_process;
 
 const SWITCHES: usize = 64;
 const RUNS: usize = 5;
@@ -30,24 +31,7 @@ fn fabric_file(dir: &std::path::Path) -> std::path::PathBuf {
 /// One start: the time until every switch sends its SSH identification, and the peak RSS.
 fn start(fabric: &std::path::Path, state: &std::path::Path) -> (Duration, u64) {
     let t0 = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fabric"))
-        .arg("lab")
-        .arg(fabric)
-        .arg("--state")
-        .arg(state)
-        .args(["--base-port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("fabric lab starts");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut text = String::new();
-    let mut buf = [0u8; 65536];
-    while !text.contains("Ctrl-C stops the lab") {
-        let n = out.read(&mut buf).expect("read");
-        assert!(n > 0, "fabric lab ended: {text}");
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
+    let (mut child, _out, text) = lab_process::start(env!("CARGO_BIN_EXE_fabric"), fabric, state);
     let addrs: Vec<String> = text
         .lines()
         .skip(1)

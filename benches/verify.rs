@@ -12,11 +12,11 @@
 //! growth over the smallest size. `FABRIC_BIN=PATH` runs another build of `fabric` (to
 //! compare two builds in alternating runs).
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod lab_process;
 mod leaf_spine;
 
 /// Leaves per pod: with its two spines, 16 switches.
@@ -41,24 +41,7 @@ impl Drop for Lab {
 
 /// Starts `fabric lab FABRIC` with its state in `state`; returns once every switch listens.
 fn start_lab(fabric: &Path, state: &Path) -> Lab {
-    let mut child = Command::new(bin())
-        .arg("lab")
-        .arg(fabric)
-        .arg("--state")
-        .arg(state)
-        .args(["--base-port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("fabric lab starts");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut text = String::new();
-    let mut buf = [0u8; 65536];
-    while !text.contains("Ctrl-C stops the lab") {
-        let n = out.read(&mut buf).expect("read");
-        assert!(n > 0, "fabric lab ended: {text}");
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
+    let (child, out, _) = lab_process::start(&bin(), fabric, state);
     Lab { child, _out: out }
 }
 

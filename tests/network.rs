@@ -310,6 +310,15 @@ fn lldp(network: &std::sync::Arc<Network>, me: &str, port: &str) -> Option<(Stri
         .map(|n| (n.system_name, n.port_id))
 }
 
+/// The sessions of a switch that are not Established, as `neighbor STATE`.
+fn not_established(dev: &Device) -> Vec<String> {
+    sessions(&typed(dev, &["show ip bgp summary"]))
+        .into_iter()
+        .filter(|(_, s)| !s.starts_with("ESTABLISHED"))
+        .map(|(n, s)| format!("{n} {s}"))
+        .collect()
+}
+
 fn cabling_faults(yaml: &str) -> fabric::lab::Faults {
     serde_saphyr::from_str(yaml).unwrap()
 }
@@ -322,14 +331,7 @@ fn cabling_faults(yaml: &str) -> fabric::lab::Faults {
 fn cabling_faults_miswire_break_and_rename_what_the_network_derives() {
     let yaml = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
     let (network, net) = network_and_devices(&yaml);
-    let bgp = |name: &str| sessions(&typed(&net[name], &["show ip bgp summary"]));
-    let down = |name: &str| -> Vec<String> {
-        bgp(name)
-            .into_iter()
-            .filter(|(_, s)| !s.starts_with("ESTABLISHED"))
-            .map(|(n, s)| format!("{n} {s}"))
-            .collect()
-    };
+    let down = |name: &str| not_established(&net[name]);
     let spine = |p: &str| Some(("spine01".to_string(), format!("Eth{p}")));
     assert_eq!(down("leaf01"), Vec::<String>::new());
     assert_eq!(lldp(&network, "leaf01", "1/25"), spine("1/1"));
@@ -639,13 +641,7 @@ fn the_network_view_is_built_once_per_change_not_once_per_command() {
 
     let (network, devices) = network_and_devices(&pods(1));
     let bgp = |name: &str| sessions(&typed(&devices[name], &["show ip bgp summary"]));
-    let down = |name: &str| -> Vec<String> {
-        bgp(name)
-            .into_iter()
-            .filter(|(_, s)| !s.starts_with("ESTABLISHED"))
-            .map(|(n, s)| format!("{n} {s}"))
-            .collect()
-    };
+    let down = |name: &str| not_established(&devices[name]);
     assert_eq!(bgp("spine01").len(), 4);
     assert_eq!(down("spine01"), Vec::<String>::new());
     let (built, read) = (network.views_built(), network.switches_read());

@@ -97,15 +97,11 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// The embedded templates compiled once for the whole process, for what renders again
-    /// and again (the lab renders a running config at every `show running-config` and every
-    /// save: compiling the templates each time cost more than rendering).
+    /// [`Renderer::embedded`], compiled once for the whole process
+    /// ([`crate::types::templates::once`]).
     pub fn shared() -> Result<&'static Renderer, String> {
         static SHARED: std::sync::OnceLock<Result<Renderer, String>> = std::sync::OnceLock::new();
-        SHARED
-            .get_or_init(Renderer::embedded)
-            .as_ref()
-            .map_err(Clone::clone)
+        crate::types::templates::once(&SHARED, Renderer::embedded)
     }
 
     /// The templates embedded in the binary.

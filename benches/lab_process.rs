@@ -1,0 +1,30 @@
+//! A `fabric lab` process for the benchmarks that run one (`lab`, `verify`).
+
+use std::io::Read as _;
+use std::path::Path;
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+/// Starts `BIN lab FABRIC --state STATE --base-port 0` and reads its output up to the line
+/// it prints once every switch listens: the process, its output (kept open: the lab may
+/// print more), and what it printed (the switches' table).
+pub fn start(bin: &str, fabric: &Path, state: &Path) -> (Child, ChildStdout, String) {
+    let mut child = Command::new(bin)
+        .arg("lab")
+        .arg(fabric)
+        .arg("--state")
+        .arg(state)
+        .args(["--base-port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("fabric lab starts");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut text = String::new();
+    let mut buf = [0u8; 65536];
+    while !text.contains("Ctrl-C stops the lab") {
+        let n = out.read(&mut buf).expect("read");
+        assert!(n > 0, "fabric lab ended: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    (child, out, text)
+}
