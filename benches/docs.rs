@@ -12,10 +12,11 @@
 //! `benches/peers/pyavd_docs.py`.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-mod process;
-mod routed_fabric;
+mod common;
+
+use common::leaf_spine::LeafSpine;
 
 const RUNS: usize = 5;
 const LEAVES_PER_POD: usize = 30;
@@ -28,26 +29,22 @@ fn main() {
     println!("docs bench: `fabric docs FILE --out DIR`, whole process, median of {RUNS} runs");
     let mut first = None;
     for pods in [2, 8, 32] {
-        let switches = pods * (LEAVES_PER_POD + 2);
+        let fabric = LeafSpine::new(pods * LEAVES_PER_POD, LEAVES_PER_POD, HOSTS_PER_LEAF);
+        let switches = fabric.switches();
         let file = dir.join(format!("routed-{switches}.yaml"));
-        std::fs::write(
-            &file,
-            routed_fabric::generate(pods, LEAVES_PER_POD, HOSTS_PER_LEAF),
-        )
-        .expect("fabric written");
+        std::fs::write(&file, fabric.yaml()).expect("fabric written");
         let out = dir.join(format!("out-{switches}"));
         let (mut times, mut peak): (Vec<Duration>, f64) = (Vec::new(), 0.0);
         for _ in 0..RUNS {
             let _ = std::fs::remove_dir_all(&out);
-            let t = Instant::now();
             let args = [
                 "docs".as_ref(),
                 file.as_os_str(),
                 "--out".as_ref(),
                 out.as_os_str(),
             ];
-            let (passed, mb) = process::run(bin, &args);
-            times.push(t.elapsed());
+            let (passed, wall, _, mb) = common::run(bin, &args);
+            times.push(wall);
             assert!(passed, "`fabric docs {}` fails", file.display());
             peak = peak.max(mb);
         }

@@ -16,10 +16,11 @@
 //! of the fabrics compared go in turn (1x, 4x, 16x, 1x, …), so a change in the machine's
 //! load weighs on each alike; CPU time beside wall time because the machine is shared.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod common;
+
+use common::leaf_spine::{Cabled, Declared, LeafSpine};
 
 const RUNS: usize = 5;
 
@@ -29,95 +30,6 @@ const PER_LEAF: usize = 60;
 /// The leaves of the three sizes: 4,020, 16,020 and 64,020 servers.
 const LEAVES: [usize; 3] = [67, 267, 1067];
 
-const HEAD: &str = "onyx: 3.10.4206\nlldp: true\nqos:\n  pools:\n    roce: { type: lossless, memory: 50, priorities: [3] }\n  pfc: { priorities: [3] }\n  dscp: { roce: 26, cnp: 48 }\nvlans:\n  - { id: 100, name: gpu }\nport_defaults:\n  trust: L3\n  mtu: 9216\n  pfc: true\n  ecn: { 3: { min: 150, max: 1500 } }\n  ets: { 6: strict, 3: 50, 0: 50 }\nprofiles:\n  roce-host: { vlan: 100 }\n  uplink: { speed: 100G }\nrouting:\n  spine: { asn: 65000, loopbacks: 172.17.0.0/20 }\n  leaf: { asn_base: 4200000000, loopbacks: 172.16.0.0/16 }\n  links: 10.0.0.0/9\nswitches:\n";
-
-/// Where the servers are cabled.
-#[derive(Clone, Copy, PartialEq)]
-enum Design {
-    /// In their leaf's VLAN, on a range of ports.
-    Vlan,
-    /// Each on a routed port with its own /31 (from 100.64.0.0/10).
-    Routed,
-}
-
-/// How `hosts:` declares the servers.
-#[derive(Clone, Copy, PartialEq)]
-enum Declared {
-    /// One pattern entry per leaf.
-    PerLeaf,
-    /// One entry per server.
-    PerHost,
-    /// Not at all: the peers name them, nothing else.
-    No,
-}
-
-/// A leaf's servers: on a range in the VLAN, or one routed port each.
-fn leaf_ports(y: &mut String, s: usize, design: Design) {
-    if design == Design::Routed {
-        y.push_str("    ports:\n");
-        for k in 1..=PER_LEAF {
-            let n = 2 * ((s - 1) * PER_LEAF + k - 1);
-            let _ = writeln!(
-                y,
-                "      1/{k}: {{ address: 100.{}.{}.{}/31, peer: {{ host: gpu{s:05}-{k:02}, port: ens1f0 }} }}",
-                64 + n / 65536,
-                n / 256 % 256,
-                n % 256
-            );
-        }
-        return;
-    }
-    // The servers' gateway: 100.64.0.0/10 holds 16,384 /24s.
-    let (hi, lo) = (64 + s / 256, s % 256);
-    let _ = write!(
-        y,
-        "    vlans: [{{ id: 100, name: gpu, address: 100.{hi}.{lo}.1/24 }}]\n    ports:\n      1/1-1/{PER_LEAF}:\n        profile: roce-host\n        peer: {{ host: \"gpu{s:05}-{{01..{PER_LEAF}}}\", port: ens1f0 }}\n"
-    );
-}
-
-fn generate(leaves: usize, design: Design, declared: Declared) -> String {
-    let mut y = String::from(HEAD);
-    if design == Design::Routed {
-        // No server VLAN: no profile for its ports.
-        y = y.replace("  roce-host: { vlan: 100 }\n", "");
-    }
-    let pods = leaves.div_ceil(32);
-    for n in 1..=2 * pods {
-        let _ = write!(y, "  spine{n:05}:\n    model: SN4600C\n    role: spine\n");
-    }
-    for s in 1..=leaves {
-        let _ = write!(y, "  leaf{s:05}:\n    model: SN4600C\n    role: leaf\n");
-        leaf_ports(&mut y, s, design);
-    }
-    y.push_str("links:\n");
-    for s in 1..=leaves {
-        let (pod, down) = ((s - 1) / 32, (s - 1) % 32 + 1);
-        for k in 0..2 {
-            let _ = writeln!(
-                y,
-                "  - {{ a: \"leaf{s:05}:1/{}\", b: \"spine{:05}:1/{down}\", profile: uplink }}",
-                61 + k,
-                2 * pod + k + 1
-            );
-        }
-    }
-    if declared == Declared::No {
-        return y;
-    }
-    y.push_str("hosts:\n");
-    let host = "{ os: linux, nic: ConnectX-6 Dx, mtu: 9000, ports: { ens1f0: { rdma: mlx5_0 } } }";
-    for s in 1..=leaves {
-        if declared == Declared::PerHost {
-            for k in 1..=PER_LEAF {
-                let _ = writeln!(y, "  gpu{s:05}-{k:02}: {host}");
-            }
-        } else {
-            let _ = writeln!(y, "  \"gpu{s:05}-{{01..{PER_LEAF}}}\": {host}");
-        }
-    }
-    y
-}
-
 /// A fabric written into `dir`: its file, its size in MB, its hosts and switches.
 struct Written {
     file: PathBuf,
@@ -126,15 +38,20 @@ struct Written {
     switches: usize,
 }
 
-fn write(dir: &Path, leaves: usize, design: Design, declared: Declared, tag: &str) -> Written {
-    let text = generate(leaves, design, declared);
+fn write(dir: &Path, leaves: usize, cabled: Cabled, declared: Declared, tag: &str) -> Written {
+    let fabric = LeafSpine {
+        cabled,
+        declared,
+        ..LeafSpine::new(leaves, 32, PER_LEAF)
+    };
+    let text = fabric.yaml();
     let file = dir.join(format!("{tag}-{leaves}.yaml"));
     std::fs::write(&file, &text).expect("fabric written");
     Written {
         file,
         mb: text.len() as f64 / 1e6,
         hosts: leaves * PER_LEAF,
-        switches: leaves + 2 * leaves.div_ceil(32),
+        switches: fabric.switches(),
     }
 }
 
@@ -167,8 +84,8 @@ fn row(w: &Written, what: &str, validate: &common::Measured, hosts: Option<&comm
 }
 
 /// The three sizes of a design, then the growth from 1x to 16x.
-fn sizes(bin: &str, dir: &Path, design: Design, tag: &str) {
-    let fabrics = LEAVES.map(|leaves| write(dir, leaves, design, Declared::PerLeaf, tag));
+fn sizes(bin: &str, dir: &Path, cabled: Cabled, tag: &str) {
+    let fabrics = LEAVES.map(|leaves| write(dir, leaves, cabled, Declared::PerLeaf, tag));
     let validate = each(bin, "validate", &fabrics);
     let hosts = each(bin, "hosts", &fabrics);
     for (i, w) in fabrics.iter().enumerate() {
@@ -196,9 +113,9 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("scratch folder");
     println!("hosts bench: whole process, median of {RUNS} runs (wall, CPU), largest peak memory");
     println!(" servers in their leaf's VLAN:");
-    sizes(bin, &dir, Design::Vlan, "vlan");
+    sizes(bin, &dir, Cabled::Vlan, "vlan");
     println!(" servers on routed ports:");
-    sizes(bin, &dir, Design::Routed, "routed");
+    sizes(bin, &dir, Cabled::Routed, "routed");
     println!(" the largest, servers in VLANs, declared three ways:");
     let leaves = LEAVES[2];
     let fabrics = [
@@ -206,7 +123,7 @@ fn main() {
         (Declared::PerHost, "vlan-entry-per-host"),
         (Declared::No, "vlan-no-hosts"),
     ]
-    .map(|(declared, tag)| write(&dir, leaves, Design::Vlan, declared, tag));
+    .map(|(declared, tag)| write(&dir, leaves, Cabled::Vlan, declared, tag));
     let validate = each(bin, "validate", &fabrics);
     let declared: &[Written; 2] = fabrics[..2].try_into().expect("two");
     let hosts = each(bin, "hosts", declared);

@@ -11,7 +11,7 @@ use std::io::{Read, Write as _};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-mod lab_process;
+mod common;
 
 const SWITCHES: usize = 64;
 const RUNS: usize = 5;
@@ -31,7 +31,7 @@ fn fabric_file(dir: &std::path::Path) -> std::path::PathBuf {
 /// One start: the time until every switch sends its SSH identification, and the peak RSS.
 fn start(fabric: &std::path::Path, state: &std::path::Path) -> (Duration, u64) {
     let t0 = Instant::now();
-    let (mut child, _out, text) = lab_process::start(env!("CARGO_BIN_EXE_fabric"), fabric, state);
+    let (mut child, _out, text) = common::lab::start(env!("CARGO_BIN_EXE_fabric"), fabric, state);
     let addrs: Vec<String> = text
         .lines()
         .skip(1)

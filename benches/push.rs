@@ -14,7 +14,9 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod common;
 
 const RUNS: usize = 5;
 
@@ -51,41 +53,29 @@ fn bin() -> String {
 type Run = (Duration, usize, f64);
 
 /// One `fabric push` in a fresh folder.
-// The child is reaped by wait4 itself, which std's `Child::wait` cannot report memory for.
-#[allow(clippy::zombie_processes)]
 fn push(fabric: &Path, dir: &Path, extra: &[&str]) -> Run {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("run folder");
     let out = dir.join("out.txt");
-    let t0 = Instant::now();
-    let child = Command::new(bin())
-        .current_dir(dir)
-        .arg("push")
-        .arg(fabric)
-        .args(["--lab", "--yes"])
-        .args(extra)
-        .env_remove("FABRIC_PASSWORD")
-        .env_remove("SSH_AUTH_SOCK")
-        .stdout(std::fs::File::create(&out).expect("output file"))
-        .stderr(std::process::Stdio::inherit())
-        .spawn()
-        .expect("fabric push runs");
-    let mut status = 0;
-    // SAFETY: wait4 fills the zeroed rusage and status of the child it reaps.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    let elapsed = t0.elapsed();
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
-    let text = std::fs::read_to_string(&out).expect("output");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{text}"
+    let (passed, elapsed, _, peak) = common::measure(
+        Command::new(bin())
+            .current_dir(dir)
+            .arg("push")
+            .arg(fabric)
+            .args(["--lab", "--yes"])
+            .args(extra)
+            .env_remove("FABRIC_PASSWORD")
+            .env_remove("SSH_AUTH_SOCK")
+            .stdout(std::fs::File::create(&out).expect("output file"))
+            .stderr(std::process::Stdio::inherit()),
     );
+    let text = std::fs::read_to_string(&out).expect("output");
+    assert!(passed, "{text}");
     let commands = text
         .lines()
         .filter(|l| l.contains(". ") && l.ends_with(']'))
         .count();
-    (elapsed, commands, usage.ru_maxrss as f64 / 1024.0)
+    (elapsed, commands, peak)
 }
 
 /// Prints the median run (and the slowest) of `what`; returns the median's wall time.

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod lab_process;
-mod leaf_spine;
+mod common;
+
+use common::leaf_spine::LeafSpine;
 
 /// Leaves per pod: with its two spines, 16 switches.
 const POD: usize = 14;
@@ -41,7 +42,7 @@ impl Drop for Lab {
 
 /// Starts `fabric lab FABRIC` with its state in `state`; returns once every switch listens.
 fn start_lab(fabric: &Path, state: &Path) -> Lab {
-    let (child, out, _) = lab_process::start(&bin(), fabric, state);
+    let (child, out, _) = common::lab::start(&bin(), fabric, state);
     Lab { child, _out: out }
 }
 
@@ -138,11 +139,12 @@ fn main() {
     let mut first: Option<[Duration; 3]> = None;
     for pods in [1, 4, 16] {
         let leaves = pods * POD;
-        let switches = leaf_spine::switches(leaves, POD);
+        let generated = LeafSpine::new(leaves, POD, 60);
+        let switches = generated.switches();
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("bench folder");
         let fabric = dir.join(format!("leaf-spine-{switches}.yaml"));
-        std::fs::write(&fabric, leaf_spine::generate(leaves, POD, false)).expect("fabric");
+        std::fs::write(&fabric, generated.yaml()).expect("fabric");
         let state = dir.join("lab");
         let lab = start_lab(&fabric, &state);
         run(

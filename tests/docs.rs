@@ -221,7 +221,7 @@ fn drawn(svg: &str, class: &str) -> Vec<String> {
 fn routed_docs(pods: usize) -> (std::collections::BTreeMap<String, String>, u64) {
     let dir = scratch(&format!("docs-routed-{pods}"));
     let path = dir.join("routed.yaml");
-    std::fs::write(&path, crate::routed_fabric::generate(pods, 6, 4)).unwrap();
+    std::fs::write(&path, crate::leaf_spine::LeafSpine::new(pods * 6, 6, 4).yaml()).unwrap();
     let before = fabric::docs::layout_work();
     let docs = docs_of(&path);
     let work = fabric::docs::layout_work() - before;
@@ -251,7 +251,7 @@ fn layout_work_grows_linearly_and_large_fabrics_draw_groups() {
     assert_eq!(
         drawn(&docs["topology.svg"], "node "),
         [
-            "spine0001 … spine006464 spines in 32 groups of 2 · SN4600C",
+            "spine00001 … spine0006464 spines in 32 groups of 2 · SN4600C",
             "leaf00001 … leaf00192192 leaves in 32 groups of 6 · SN4600C",
             "gpu00001-01 … gpu00192-04768 hosts"
         ]

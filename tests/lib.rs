@@ -33,9 +33,10 @@ mod push;
 mod push_os10;
 mod readme;
 mod recipe;
-/// Generated routed leaf-spine fabrics (the docs benchmark's).
-#[path = "../benches/routed_fabric.rs"]
-mod routed_fabric;
+/// Generated routed leaf-spine fabrics (the benchmarks').
+#[path = "../benches/common/leaf_spine.rs"]
+#[allow(dead_code)]
+mod leaf_spine;
 mod routing;
 mod show;
 mod show_qos;

@@ -1,23 +1,32 @@
 //! What the whole-process benchmarks share: running the real binary to its end and reading
-//! its peak memory.
+//! its time and peak memory, a `fabric lab` process, and the generated fabrics.
+// Each benchmark uses its own part of this module.
+#![allow(dead_code)]
+
+pub mod lab;
+pub mod leaf_spine;
 
 use std::ffi::OsStr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// One run of `bin ARGS…` to its end: whether it exited 0, its wall time, its CPU time (user
-/// and system) and its peak resident memory in MB (both from wait4, the child's own figures).
-/// Its output is discarded.
+/// One run of `bin ARGS…` to its end, its output discarded: see [`measure`].
+pub fn run<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (bool, Duration, Duration, f64) {
+    measure(
+        Command::new(bin)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )
+}
+
+/// One run of `cmd` to its end: whether it exited 0, its wall time, its CPU time (user and
+/// system) and its peak resident memory in MB (both from wait4, the child's own figures).
 // The child is reaped by wait4 itself, which std's `Child::wait` cannot report memory for.
 #[allow(clippy::zombie_processes)]
-pub fn run<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (bool, Duration, Duration, f64) {
+pub fn measure(cmd: &mut Command) -> (bool, Duration, Duration, f64) {
     let t = Instant::now();
-    let child = Command::new(bin)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("fabric runs");
+    let child = cmd.spawn().expect("fabric runs");
     let mut status = 0;
     // SAFETY: wait4 fills the zeroed rusage and status of the child it reaps.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
