@@ -30,12 +30,15 @@ pub struct Changed {
     pub all: bool,
 }
 
+#[cfg(target_os = "linux")]
+use nix::sys::inotify::{AddWatchFlags, InitFlags, Inotify, WatchDescriptor};
+
 /// One inotify instance and the switch each of its watches is for.
 pub struct Watch {
     #[cfg(target_os = "linux")]
-    fd: std::os::fd::OwnedFd,
-    /// Watch descriptor → switch name.
-    watches: BTreeMap<i32, String>,
+    inotify: Inotify,
+    #[cfg(target_os = "linux")]
+    watches: BTreeMap<WatchDescriptor, String>,
 }
 
 impl Watch {
@@ -43,16 +46,9 @@ impl Watch {
     pub fn new() -> Option<Watch> {
         #[cfg(target_os = "linux")]
         {
-            use std::os::fd::FromRawFd;
-            // SAFETY: inotify_init1 takes flags only; a non-negative result is a new
-            // descriptor this process owns.
-            let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
-            if fd < 0 {
-                return None;
-            }
+            let inotify = Inotify::init(InitFlags::IN_NONBLOCK | InitFlags::IN_CLOEXEC).ok()?;
             Some(Watch {
-                // SAFETY: `fd` was just returned by inotify_init1 and is owned by no one else.
-                fd: unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) },
+                inotify,
                 watches: BTreeMap::new(),
             })
         }
@@ -64,30 +60,25 @@ impl Watch {
     pub fn add(&mut self, switch: &str, dir: &Path) -> bool {
         #[cfg(target_os = "linux")]
         {
-            use std::os::fd::AsRawFd;
-            use std::os::unix::ffi::OsStrExt;
-            let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
-                return false;
-            };
             // Every way a file in the folder gets new content or goes away: written in place,
             // replaced by a rename, created, removed, touched; and the folder itself removed.
-            let mask = libc::IN_CLOSE_WRITE
-                | libc::IN_MODIFY
-                | libc::IN_ATTRIB
-                | libc::IN_CREATE
-                | libc::IN_DELETE
-                | libc::IN_MOVED_FROM
-                | libc::IN_MOVED_TO
-                | libc::IN_DELETE_SELF
-                | libc::IN_MOVE_SELF
-                | libc::IN_ONLYDIR;
-            // SAFETY: a valid descriptor, a NUL-terminated path, a mask of IN_* flags.
-            let wd = unsafe { libc::inotify_add_watch(self.fd.as_raw_fd(), path.as_ptr(), mask) };
-            if wd < 0 {
-                return false;
+            let mask = AddWatchFlags::IN_CLOSE_WRITE
+                | AddWatchFlags::IN_MODIFY
+                | AddWatchFlags::IN_ATTRIB
+                | AddWatchFlags::IN_CREATE
+                | AddWatchFlags::IN_DELETE
+                | AddWatchFlags::IN_MOVED_FROM
+                | AddWatchFlags::IN_MOVED_TO
+                | AddWatchFlags::IN_DELETE_SELF
+                | AddWatchFlags::IN_MOVE_SELF
+                | AddWatchFlags::IN_ONLYDIR;
+            match self.inotify.add_watch(dir, mask) {
+                Ok(wd) => {
+                    self.watches.insert(wd, switch.to_string());
+                    true
+                }
+                Err(_) => false,
             }
-            self.watches.insert(wd, switch.to_string());
-            true
         }
         #[cfg(not(target_os = "linux"))]
         {
@@ -101,71 +92,45 @@ impl Watch {
     pub fn changed(&mut self, lost: &mut BTreeSet<String>) -> Changed {
         let mut out = Changed::default();
         #[cfg(target_os = "linux")]
-        self.drain(&mut out, lost);
+        // Until nothing more is queued (EAGAIN), or an error: what was read is all there is.
+        while let Ok(events) = self.inotify.read_events() {
+            if events.is_empty() {
+                break;
+            }
+            for ev in events {
+                self.event(ev.wd, ev.mask, ev.name.as_deref(), &mut out, lost);
+            }
+        }
         #[cfg(not(target_os = "linux"))]
         let _ = lost;
         out
     }
 
     #[cfg(target_os = "linux")]
-    fn drain(&mut self, out: &mut Changed, lost: &mut BTreeSet<String>) {
-        use std::os::fd::AsRawFd;
-        const HEAD: usize = std::mem::size_of::<libc::inotify_event>();
-        // Aligned for the events' header; room for many events with names.
-        let mut buf = vec![0u32; 16 * 1024];
-        loop {
-            // SAFETY: reads at most the buffer's length in bytes into it.
-            let n = unsafe {
-                libc::read(
-                    self.fd.as_raw_fd(),
-                    buf.as_mut_ptr().cast(),
-                    buf.len() * std::mem::size_of::<u32>(),
-                )
-            };
-            // Nothing more (EAGAIN), or an error: what was read is all there is.
-            let Ok(n) = usize::try_from(n) else { return };
-            if n == 0 {
-                return;
-            }
-            // SAFETY: the kernel wrote `n` bytes of the buffer, which is `n` bytes or more.
-            let bytes: &[u8] = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast(), n) };
-            let mut at = 0;
-            while at + HEAD <= n {
-                // SAFETY: a whole header lies at `at`; read_unaligned needs no alignment.
-                let ev: libc::inotify_event =
-                    unsafe { std::ptr::read_unaligned(bytes[at..].as_ptr().cast()) };
-                let len = ev.len as usize;
-                let name = bytes.get(at + HEAD..at + HEAD + len).unwrap_or(&[]);
-                let name = name.split(|b| *b == 0).next().unwrap_or(&[]);
-                at += HEAD + len;
-                self.event(ev.wd, ev.mask, name, out, lost);
-            }
-        }
-    }
-
-    #[cfg(target_os = "linux")]
     fn event(
         &mut self,
-        wd: i32,
-        mask: u32,
-        name: &[u8],
+        wd: WatchDescriptor,
+        mask: AddWatchFlags,
+        name: Option<&std::ffi::OsStr>,
         out: &mut Changed,
         lost: &mut BTreeSet<String>,
     ) {
-        if mask & libc::IN_Q_OVERFLOW != 0 {
+        if mask.contains(AddWatchFlags::IN_Q_OVERFLOW) {
             out.all = true;
             return;
         }
         let Some(switch) = self.watches.get(&wd).cloned() else {
             return;
         };
-        if mask & (libc::IN_IGNORED | libc::IN_DELETE_SELF | libc::IN_MOVE_SELF) != 0 {
+        if mask.intersects(
+            AddWatchFlags::IN_IGNORED | AddWatchFlags::IN_DELETE_SELF | AddWatchFlags::IN_MOVE_SELF,
+        ) {
             self.watches.remove(&wd);
             lost.insert(switch.clone());
             out.switches.insert(switch);
             return;
         }
-        if FILES.iter().any(|f| f.as_bytes() == name) {
+        if name.is_some_and(|n| FILES.iter().any(|f| std::ffi::OsStr::new(f) == n)) {
             out.switches.insert(switch);
         }
     }
