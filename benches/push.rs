@@ -10,7 +10,10 @@
 //! `cargo bench --bench push` (release build). Each run starts from factory-default
 //! switches (a fresh state folder). Prints the median and the slowest run (`BENCH_RUNS`
 //! runs, default 5), and the largest peak memory. `FABRIC_BIN=PATH` runs another build of
-//! `fabric` (to compare two builds in alternating runs).
+//! `fabric` (to compare two builds in alternating runs). `BENCH_PEER='PROGRAM ARGS…'` then
+//! starts a `fabric lab` of the 256 switches and runs the peer with `--state STATE --config
+//! FILE`, FILE the commands the push planned for each switch, and prints the JSON line it
+//! prints (`benches/peers/netmiko_lab.py`: Netmiko pushing the same commands).
 
 use std::path::Path;
 use std::process::Command;
@@ -97,6 +100,40 @@ fn report(what: &str, mut runs: Vec<Run>, base: Option<Duration>) -> Duration {
     median.0
 }
 
+/// The commands the last push planned for its first switch (its output's numbered lines
+/// `  N. COMMAND  [CLASS]`).
+fn planned(run: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(run.join("out.txt")).expect("the push's output");
+    let numbered = |l: &str| {
+        let (n, rest) = l.trim_start().split_once(". ")?;
+        n.parse::<usize>().ok()?;
+        let (command, class) = rest.rsplit_once("  [")?;
+        class.ends_with(']').then(|| command.to_string())
+    };
+    text.lines()
+        .skip_while(|l| numbered(l).is_none())
+        .map_while(numbered)
+        .collect()
+}
+
+/// The peer, pushing what the last push planned to a `fabric lab` of the same fleet.
+fn run_peer(peer: &str, fleet: &Path, run: &Path, dir: &Path) {
+    let commands = dir.join("planned.txt");
+    std::fs::write(&commands, planned(run).join("\n") + "\n").expect("commands written");
+    let state = dir.join("peer-lab");
+    let _ = std::fs::remove_dir_all(&state);
+    let (mut lab, _out, _) = common::lab::start(&bin(), fleet, &state);
+    let args = [
+        "--state".as_ref(),
+        state.as_os_str(),
+        "--config".as_ref(),
+        commands.as_os_str(),
+    ];
+    println!("256 switches: peer: {}", common::peer(peer, &args));
+    let _ = lab.kill();
+    let _ = lab.wait();
+}
+
 fn main() {
     let dir = std::env::temp_dir().join(format!("fabric-bench-push-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("bench folder");
@@ -121,6 +158,9 @@ fn main() {
         );
         base.get_or_insert(t);
         if switches == 256 {
+            if let Ok(peer) = std::env::var("BENCH_PEER") {
+                run_peer(&peer, &fleet, &run, &dir);
+            }
             report(
                 "256 switches: dry run (fetch + plan each)",
                 (0..runs)

@@ -28,7 +28,11 @@ fn main() {
     println!("validate bench: `fabric validate FILE`, whole process, median of {RUNS} runs");
     for (leaves, per_port) in [(1000, false), (4000, false), (10000, false), (10000, true)] {
         let fabric = LeafSpine {
-            cabled: if per_port { Cabled::VlanPerPort } else { Cabled::Vlan },
+            cabled: if per_port {
+                Cabled::VlanPerPort
+            } else {
+                Cabled::Vlan
+            },
             ..LeafSpine::new(leaves, POD, 60)
         };
         let text = fabric.yaml();

@@ -10,7 +10,10 @@
 //! (`BENCH_RUNS`, default 3) of the verify's wall time, the CPU time the lab process spent
 //! answering it (from `/proc/PID/stat`) and the verify's own CPU time, with each figure's
 //! growth over the smallest size. `FABRIC_BIN=PATH` runs another build of `fabric` (to
-//! compare two builds in alternating runs).
+//! compare two builds in alternating runs). `BENCH_PEER='PROGRAM ARGS…'` runs a peer at each
+//! size after the verifies, with `--state STATE` added, while the lab still serves, and prints
+//! the JSON line it prints (`benches/peers/netmiko_lab.py`: Netmiko reading the same shows
+//! from every switch).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -157,6 +160,9 @@ fn main() {
         let m: [Duration; 3] =
             std::array::from_fn(|i| median(samples.iter().map(|s| s.0[i]).collect()));
         let commands = samples[0].1;
+        let peer = std::env::var("BENCH_PEER")
+            .ok()
+            .map(|p| common::peer(&p, &["--state".as_ref(), state.as_os_str()]));
         let base = *first.get_or_insert(m);
         let growth = |i: usize| m[i].as_secs_f64() / base[i].as_secs_f64();
         println!(
@@ -169,6 +175,9 @@ fn main() {
             m[2].as_secs_f64(),
             growth(2),
         );
+        if let Some(peer) = peer {
+            println!("            peer: {peer}");
+        }
         drop(lab);
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -221,7 +221,11 @@ fn drawn(svg: &str, class: &str) -> Vec<String> {
 fn routed_docs(pods: usize) -> (std::collections::BTreeMap<String, String>, u64) {
     let dir = scratch(&format!("docs-routed-{pods}"));
     let path = dir.join("routed.yaml");
-    std::fs::write(&path, crate::leaf_spine::LeafSpine::new(pods * 6, 6, 4).yaml()).unwrap();
+    std::fs::write(
+        &path,
+        crate::leaf_spine::LeafSpine::new(pods * 6, 6, 4).yaml(),
+    )
+    .unwrap();
     let before = fabric::docs::layout_work();
     let docs = docs_of(&path);
     let work = fabric::docs::layout_work() - before;

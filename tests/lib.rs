@@ -16,6 +16,10 @@ mod import;
 mod invalid;
 mod lab;
 mod lab_ssh;
+/// Generated routed leaf-spine fabrics (the benchmarks').
+#[path = "../benches/common/leaf_spine.rs"]
+#[allow(dead_code)]
+mod leaf_spine;
 mod mistakes;
 mod mixed_qos;
 mod network;
@@ -33,10 +37,6 @@ mod push;
 mod push_os10;
 mod readme;
 mod recipe;
-/// Generated routed leaf-spine fabrics (the benchmarks').
-#[path = "../benches/common/leaf_spine.rs"]
-#[allow(dead_code)]
-mod leaf_spine;
 mod routing;
 mod show;
 mod show_qos;

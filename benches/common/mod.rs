@@ -79,3 +79,22 @@ pub fn medians<S: AsRef<OsStr>, const N: usize>(
         }
     })
 }
+
+/// Runs a peer: `command` (a program and its words, split at spaces, as `BENCH_PEER` gives it)
+/// with `args` added; the last line it printed (its JSON figures).
+pub fn peer(command: &str, args: &[&OsStr]) -> String {
+    let mut words = command.split_whitespace();
+    let program = words.next().expect("BENCH_PEER names a program");
+    let out = Command::new(program)
+        .args(words)
+        .args(args)
+        .output()
+        .expect("the peer runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{command}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines().last().unwrap_or_default().to_string()
+}
