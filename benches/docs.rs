@@ -23,10 +23,11 @@ const LEAVES_PER_POD: usize = 30;
 const HOSTS_PER_LEAF: usize = 60;
 
 fn main() {
-    let bin = env!("CARGO_BIN_EXE_fabric");
+    let bin = &common::bin();
+    let runs = common::runs(RUNS);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-docs");
     std::fs::create_dir_all(&dir).expect("scratch folder");
-    println!("docs bench: `fabric docs FILE --out DIR`, whole process, median of {RUNS} runs");
+    println!("docs bench: `fabric docs FILE --out DIR`, whole process, median of {runs} runs");
     let mut first = None;
     for pods in [2, 8, 32] {
         let fabric = LeafSpine::new(pods * LEAVES_PER_POD, LEAVES_PER_POD, HOSTS_PER_LEAF);
@@ -35,7 +36,7 @@ fn main() {
         std::fs::write(&file, fabric.yaml()).expect("fabric written");
         let out = dir.join(format!("out-{switches}"));
         let (mut times, mut peak): (Vec<Duration>, f64) = (Vec::new(), 0.0);
-        for _ in 0..RUNS {
+        for _ in 0..runs {
             let _ = std::fs::remove_dir_all(&out);
             let args = [
                 "docs".as_ref(),
@@ -49,7 +50,7 @@ fn main() {
             peak = peak.max(mb);
         }
         times.sort();
-        let median = times[RUNS / 2].as_secs_f64();
+        let median = times[runs / 2].as_secs_f64();
         let base = *first.get_or_insert(median);
         println!(
             "  {switches:>5} switches ({} hosts): {:>7.0} ms  {:>6.0} MB peak  ({:.1}x the first)",

@@ -22,6 +22,7 @@ mod common;
 
 use common::leaf_spine::{Cabled, Declared, LeafSpine};
 
+/// Timed runs of each command (`BENCH_RUNS` for another number).
 const RUNS: usize = 5;
 
 /// Servers on each leaf, on ports 1/1-1/60 (1/61 and 1/62 go to the spines).
@@ -60,7 +61,7 @@ fn each<const N: usize>(bin: &str, command: &str, fabrics: &[Written; N]) -> [co
     let args = fabrics
         .each_ref()
         .map(|w| [Path::new(command), w.file.as_path()]);
-    common::medians(bin, args.each_ref().map(|a| &a[..]), RUNS)
+    common::medians(bin, args.each_ref().map(|a| &a[..]), common::runs(RUNS))
 }
 
 fn shown(m: &common::Measured) -> String {
@@ -108,10 +109,13 @@ fn sizes(bin: &str, dir: &Path, cabled: Cabled, tag: &str) {
 }
 
 fn main() {
-    let bin = env!("CARGO_BIN_EXE_fabric");
+    let bin = &common::bin();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-hosts");
     std::fs::create_dir_all(&dir).expect("scratch folder");
-    println!("hosts bench: whole process, median of {RUNS} runs (wall, CPU), largest peak memory");
+    println!(
+        "hosts bench: whole process, median of {} runs (wall, CPU), largest peak memory",
+        common::runs(RUNS)
+    );
     println!(" servers in their leaf's VLAN:");
     sizes(bin, &dir, Cabled::Vlan, "vlan");
     println!(" servers on routed ports:");

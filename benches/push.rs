@@ -48,10 +48,6 @@ fn fleet_fabric(dir: &Path, switches: usize) -> std::path::PathBuf {
     path
 }
 
-fn bin() -> String {
-    std::env::var("FABRIC_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fabric").to_string())
-}
-
 /// One run's wall time, how many commands it printed, its peak memory in MB.
 type Run = (Duration, usize, f64);
 
@@ -61,7 +57,7 @@ fn push(fabric: &Path, dir: &Path, extra: &[&str]) -> Run {
     std::fs::create_dir_all(dir).expect("run folder");
     let out = dir.join("out.txt");
     let (passed, elapsed, _, peak) = common::measure(
-        Command::new(bin())
+        Command::new(common::bin())
             .current_dir(dir)
             .arg("push")
             .arg(fabric)
@@ -122,7 +118,7 @@ fn run_peer(peer: &str, fleet: &Path, run: &Path, dir: &Path) {
     std::fs::write(&commands, planned(run).join("\n") + "\n").expect("commands written");
     let state = dir.join("peer-lab");
     let _ = std::fs::remove_dir_all(&state);
-    let (mut lab, _out, _) = common::lab::start(&bin(), fleet, &state);
+    let (mut lab, _out, _) = common::lab::start(&common::bin(), fleet, &state);
     let args = [
         "--state".as_ref(),
         state.as_os_str(),
@@ -137,10 +133,7 @@ fn run_peer(peer: &str, fleet: &Path, run: &Path, dir: &Path) {
 fn main() {
     let dir = std::env::temp_dir().join(format!("fabric-bench-push-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("bench folder");
-    let runs: usize = std::env::var("BENCH_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(RUNS);
+    let runs = common::runs(RUNS);
     let vlans = vlans_fabric(&dir);
     let run = dir.join("run");
     report(

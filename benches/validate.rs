@@ -22,10 +22,13 @@ const RUNS: usize = 5;
 const POD: usize = 32;
 
 fn main() {
-    let bin = env!("CARGO_BIN_EXE_fabric");
+    let bin = &common::bin();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-validate");
     std::fs::create_dir_all(&dir).expect("scratch folder");
-    println!("validate bench: `fabric validate FILE`, whole process, median of {RUNS} runs");
+    println!(
+        "validate bench: `fabric validate FILE`, whole process, median of {} runs",
+        common::runs(RUNS)
+    );
     for (leaves, per_port) in [(1000, false), (4000, false), (10000, false), (10000, true)] {
         let fabric = LeafSpine {
             cabled: if per_port {
@@ -43,7 +46,11 @@ fn main() {
         };
         let file = dir.join(format!("leaves-{leaves}{tag}.yaml"));
         std::fs::write(&file, &text).expect("fabric written");
-        let [m] = common::medians(bin, [&[Path::new("validate"), file.as_path()][..]], RUNS);
+        let [m] = common::medians(
+            bin,
+            [&[Path::new("validate"), file.as_path()][..]],
+            common::runs(RUNS),
+        );
         let switches = fabric.switches();
         println!(
             "  {switches:>6} switches ({leaves} leaves{what}), {:>5.1} MB of YAML: {:>7.0} ms ({:>6.0} ms CPU)  {:>6.0} MB peak",

@@ -26,10 +26,6 @@ use common::leaf_spine::LeafSpine;
 /// Leaves per pod: with its two spines, 16 switches.
 const POD: usize = 14;
 
-fn bin() -> String {
-    std::env::var("FABRIC_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fabric").to_string())
-}
-
 /// The lab process, killed when dropped; its output kept open (the lab may print more).
 struct Lab {
     child: Child,
@@ -45,13 +41,13 @@ impl Drop for Lab {
 
 /// Starts `fabric lab FABRIC` with its state in `state`; returns once every switch listens.
 fn start_lab(fabric: &Path, state: &Path) -> Lab {
-    let (child, out, _) = common::lab::start(&bin(), fabric, state);
+    let (child, out, _) = common::lab::start(&common::bin(), fabric, state);
     Lab { child, _out: out }
 }
 
 /// `fabric COMMAND FABRIC` against the lab's switches (its inventory and known_hosts).
 fn against_lab(command: &str, fabric: &Path, state: &Path, extra: &[&str]) -> Command {
-    let mut cmd = Command::new(bin());
+    let mut cmd = Command::new(common::bin());
     cmd.current_dir(state)
         .arg(command)
         .arg(fabric)
@@ -128,10 +124,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
+    let runs = common::runs(3);
     let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-verify");
     println!(
         "verify bench: `fabric verify FABRIC --inventory …` against a `fabric lab` process, median of {runs} runs"

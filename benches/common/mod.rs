@@ -10,6 +10,21 @@ use std::ffi::OsStr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The `fabric` the whole-process benchmarks run: this build's, or `FABRIC_BIN`'s (another
+/// build, to compare two in alternating runs).
+pub fn bin() -> String {
+    std::env::var("FABRIC_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fabric").to_string())
+}
+
+/// How many timed runs: `BENCH_RUNS`, else `default`.
+pub fn runs(default: usize) -> usize {
+    std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(default)
+}
+
 /// One run of `bin ARGS…` to its end, its output discarded: see [`measure`].
 pub fn run<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (bool, Duration, Duration, f64) {
     measure(
