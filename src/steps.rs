@@ -1,7 +1,8 @@
-//! A count of the steps the per-host passes take — the host checks and path MTU of `fabric
-//! validate`, the plans of `fabric hosts` — on the current thread: each look-up or candidate
-//! those passes visit counts one. A test tells a linear pass from a quadratic one by
-//! counting at two sizes, without timing anything (`tests/hosts.rs`).
+//! A count of the steps the passes over a whole fabric take — the host checks and path MTU of
+//! `fabric validate`, the plans of `fabric hosts`, the audit's look-ups of a session's far end
+//! — on the current thread: each look-up or candidate those passes visit counts one. A test
+//! tells a linear pass from a quadratic one by counting at two sizes, without timing anything
+//! (`tests/hosts.rs`, `tests/routing.rs`).
 
 use std::cell::Cell;
 

@@ -318,3 +318,38 @@ fn os10_switches_run_bfd_in_their_own_words() {
     let off = leaf("  bfd: false\n");
     assert!(!off.contains("bfd"), "{off}");
 }
+
+/// The steps (`fabric::steps`) the audit of a routed leaf-spine fabric takes per BGP session:
+/// `leaves` leaves on pods of 8, every session's far end looked up.
+fn audit_steps_per_session(leaves: usize) -> f64 {
+    let generated = crate::leaf_spine::LeafSpine::new(leaves, 8, 0);
+    let fab = validated("ls.yaml", &generated.yaml());
+    let input = fabric::audit::Input {
+        switches: fab
+            .switches
+            .iter()
+            .map(|(n, sw)| (n.to_string(), fabric::audit::Switch::compiled(sw)))
+            .collect(),
+        links: fabric::audit::fabric_links(&fab),
+        ..Default::default()
+    };
+    fabric::steps::take();
+    let findings = fabric::audit::audit(&input);
+    let steps = fabric::steps::take();
+    assert!(!findings.iter().any(|f| f.rule == "R050"), "{findings:#?}");
+    // Two sessions per leaf, each seen from both ends.
+    steps as f64 / (4 * leaves) as f64
+}
+
+/// The audit looks each BGP session's far end up: the same steps per session at 16 and 64
+/// leaves. Finding it by a scan of every switch (as R050 once did) grows with the fabric and
+/// fails this.
+#[test]
+fn the_audit_finds_each_sessions_far_end_in_the_same_steps_at_every_size() {
+    let (small, large) = (audit_steps_per_session(16), audit_steps_per_session(64));
+    assert!(small > 0.0, "nothing counted");
+    assert!(
+        large <= small * 1.1,
+        "{small:.1} steps per session at 16 leaves, {large:.1} at 64"
+    );
+}

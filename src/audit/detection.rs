@@ -3,6 +3,7 @@
 //! [`Fleet`]'s views ([`super::view::BgpView`]); output: hits, by switch, each at the end
 //! that lacks BFD.
 
+use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 use super::view::BgpView;
@@ -17,13 +18,31 @@ const DEFAULT_HOLD: u16 = 180;
 /// Cumulus Linux runs (`timers bgp 3 9` in the NVUE-rendered `frr.conf` capture).
 pub(super) const FAST_HOLD: u16 = 9;
 
-/// The switch among the audited ones whose routed interface has `addr`, with its address's
-/// session back to `mine`.
-fn far<'a>(f: &'a Fleet, me: &str, addr: Ipv4Addr) -> Option<(&'a str, &'a BgpView)> {
-    f.facts.iter().find_map(|(name, x)| {
-        let b = x.view.bgp.as_ref()?;
-        (*name != me && b.routed.iter().any(|n| n.addr == addr)).then_some((*name, b))
-    })
+/// Every routed address of the audited switches: the switches (in name order) whose routed
+/// interface has it, with their BGP. Built once: a session's far end is looked up, not found
+/// by a scan of every switch (which made R050 switches × sessions).
+fn owners<'a>(f: &'a Fleet) -> BTreeMap<Ipv4Addr, Vec<(&'a str, &'a BgpView)>> {
+    let mut out: BTreeMap<Ipv4Addr, Vec<(&str, &BgpView)>> = BTreeMap::new();
+    for (name, x) in &f.facts {
+        let Some(b) = x.view.bgp.as_ref() else {
+            continue;
+        };
+        for n in &b.routed {
+            crate::steps::one();
+            out.entry(n.addr).or_default().push((*name, b));
+        }
+    }
+    out
+}
+
+/// The first switch but `me` whose routed interface has `addr`.
+fn far<'a>(
+    owners: &BTreeMap<Ipv4Addr, Vec<(&'a str, &'a BgpView)>>,
+    me: &str,
+    addr: Ipv4Addr,
+) -> Option<(&'a str, &'a BgpView)> {
+    crate::steps::one();
+    owners.get(&addr)?.iter().find(|(n, _)| *n != me).copied()
 }
 
 /// R050: a BGP session over a cable (its neighbor on the subnet of a routed port) that no BFD
@@ -32,6 +51,7 @@ fn far<'a>(f: &'a Fleet, me: &str, addr: Ipv4Addr) -> Option<(&'a str, &'a BgpVi
 /// other's hit.
 pub(super) fn failure_detection(f: &Fleet) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
+    let owners = owners(f);
     for (name, x) in &f.facts {
         let Some(b) = &x.view.bgp else { continue };
         for (addr, s) in &b.sessions {
@@ -43,7 +63,7 @@ pub(super) fn failure_detection(f: &Fleet) -> Vec<(String, Hit)> {
             else {
                 continue;
             };
-            let back = far(f, name, *addr)
+            let back = far(&owners, name, *addr)
                 .and_then(|(peer, pb)| Some((peer, pb, pb.sessions.get(&mine)?)));
             let my_hold = s.hold.unwrap_or(DEFAULT_HOLD);
             let hold = back.map_or(my_hold, |(_, _, t)| {
