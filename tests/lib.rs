@@ -6,6 +6,7 @@ mod audit_os10;
 mod cli;
 mod clients;
 mod conventions;
+mod dataplane;
 mod docs;
 /// What each fuzz target checks: `cargo test` replays the fuzzer's finds through it.
 #[path = "../fuzz/checks.rs"]

@@ -184,7 +184,7 @@ pub fn network_of(yaml: &str) -> BTreeMap<String, std::sync::Arc<Device>> {
 }
 
 /// [`network_of`], with the network.
-fn network_and_devices(
+pub(crate) fn network_and_devices(
     yaml: &str,
 ) -> (
     std::sync::Arc<Network>,

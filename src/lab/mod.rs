@@ -11,6 +11,7 @@
 
 mod cabling;
 pub mod cli;
+pub mod dataplane;
 pub mod device;
 mod help;
 pub mod network;
