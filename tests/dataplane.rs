@@ -147,3 +147,97 @@ fn the_routed_example_is_cabled_in_the_kernel_as_its_switches_are_configured() {
         "namespaces left behind: {left}"
     );
 }
+
+/// FRR's own view of a switch's sessions: `(neighbor, state)` from `show bgp summary json`.
+fn frr_sessions(ns: &str) -> Vec<(String, String)> {
+    let text = fabric::lab::frr::Frr::vtysh(ns, "show bgp summary json").unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    v["ipv4Unicast"]["peers"]
+        .as_object()
+        .map(|peers| {
+            peers
+                .iter()
+                .map(|(n, p)| (n.clone(), p["state"].as_str().unwrap_or("?").to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The next hops the kernel of `ns` installed towards `prefix` (one route: `via` and `dev`
+/// at its top; ECMP: a `nexthops` list).
+fn next_hops(ns: &str, prefix: &str) -> Vec<String> {
+    let v = ip_json(ns, &["route", "show", prefix]);
+    let Some(r) = v.as_array().and_then(|a| a.first()) else {
+        return Vec::new();
+    };
+    match r["nexthops"].as_array() {
+        Some(hops) => hops
+            .iter()
+            .map(|h| h["dev"].as_str().unwrap_or("?").to_string())
+            .collect(),
+        None => r["dev"].as_str().map(str::to_string).into_iter().collect(),
+    }
+}
+
+/// Polls `ok` for up to `secs` seconds.
+fn within(secs: u64, mut ok: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        if ok() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    ok()
+}
+
+/// `fabrics/ml-cluster.yaml` routed by real FRR in the kernel's namespaces, configured from
+/// each switch's compiled BGP: every session Established in FRR's own JSON; each leaf's
+/// kernel reaches every other leaf's loopback over its 8 uplinks (ECMP, `maximum-paths 8`);
+/// one uplink taken down, 7.
+#[test]
+fn the_routed_example_converges_in_frr_with_a_next_hop_per_uplink() {
+    let lacking: Vec<_> = missing(&prefix("q"))
+        .into_iter()
+        .chain(fabric::lab::frr::missing())
+        .collect();
+    assert!(lacking.is_empty(), "FRR cannot run here: {lacking:?}");
+    let yaml = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
+    let (network, _devices) = crate::network::network_and_devices(&yaml);
+    let view = network.view();
+    let plan = Plan::of(&view);
+    let dp = Dataplane::build(&plan, &prefix("f")).unwrap();
+    let frr = fabric::lab::frr::Frr::start(&dp, &view).unwrap();
+    let ns = |sw: &str| dp.namespace(sw).unwrap().to_string();
+    let switches = ["leaf01", "leaf02", "leaf03", "leaf04", "spine01", "spine02"];
+    let established = within(60, || {
+        switches.iter().all(|sw| {
+            let s = frr_sessions(&ns(sw));
+            !s.is_empty() && s.iter().all(|(_, st)| st == "Established")
+        })
+    });
+    assert!(
+        established,
+        "{:?}",
+        switches
+            .iter()
+            .map(|sw| (sw, frr_sessions(&ns(sw))))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(frr_sessions(&ns("spine01")).len(), 16);
+    for (leaf, other) in [("leaf01", "10.255.1.2"), ("leaf03", "10.255.1.4")] {
+        let ok = within(30, || next_hops(&ns(leaf), other).len() == 8);
+        assert!(ok, "{leaf} → {other}: {:?}", next_hops(&ns(leaf), other));
+    }
+    // One of leaf01's uplinks down: a next hop fewer.
+    let down = Command::new("ip")
+        .args(["-n", &ns("leaf01"), "link", "set", "eth1-25", "down"])
+        .status()
+        .unwrap();
+    assert!(down.success());
+    let ok = within(30, || next_hops(&ns("leaf01"), "10.255.1.2").len() == 7);
+    assert!(ok, "{:?}", next_hops(&ns("leaf01"), "10.255.1.2"));
+    drop(frr);
+    drop(dp);
+}
