@@ -168,18 +168,24 @@ fn start_one(ns: &str, hostname: &str, conf: &str) -> Result<(), String> {
     for d in RUN {
         let pid = run.join(format!("{d}.pid"));
         // Each daemon in its own UTS namespace with the switch's hostname: bgpd announces it.
+        // Its log in its own folder (`D.log`), not on the lab's terminal.
         let script = format!(
-            "hostname {hostname} && exec {DAEMONS}/{d} -d -N {ns} -A 127.0.0.1 -i {}",
-            pid.display()
+            "hostname {hostname} && exec {DAEMONS}/{d} -d -N {ns} -A 127.0.0.1 -i {} --log file:{}",
+            pid.display(),
+            run.join(format!("{d}.log")).display()
         );
         let ok = Command::new("ip")
             .args(["netns", "exec", ns, "unshare", "--uts", "sh", "-c", &script])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success());
         if !ok {
-            return Err(format!("{hostname}: {d} did not start"));
+            return Err(format!(
+                "{hostname}: {d} did not start (its log: {})",
+                run.join(format!("{d}.log")).display()
+            ));
         }
     }
     // The daemons take their configuration from vtysh, once each has opened its socket.
