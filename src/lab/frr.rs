@@ -169,13 +169,17 @@ fn start_one(ns: &str, hostname: &str, conf: &str) -> Result<(), String> {
         let pid = run.join(format!("{d}.pid"));
         // Each daemon in its own UTS namespace with the switch's hostname: bgpd announces it.
         // Its log in its own folder (`D.log`), not on the lab's terminal.
+        // The hostname is an argument of the script, never part of its text.
         let script = format!(
-            "hostname {hostname} && exec {DAEMONS}/{d} -d -N {ns} -A 127.0.0.1 -i {} --log file:{}",
+            "hostname \"$1\" && exec {DAEMONS}/{d} -d -N {ns} -A 127.0.0.1 -i {} --log file:{}",
             pid.display(),
             run.join(format!("{d}.log")).display()
         );
         let ok = Command::new("ip")
-            .args(["netns", "exec", ns, "unshare", "--uts", "sh", "-c", &script])
+            .args([
+                "netns", "exec", ns, "unshare", "--uts", "sh", "-c", &script, "sh",
+            ])
+            .arg(hostname)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
