@@ -31,8 +31,9 @@ fn fabric_file(dir: &std::path::Path) -> std::path::PathBuf {
 /// One start: the time until every switch sends its SSH identification, and the peak RSS.
 fn start(fabric: &std::path::Path, state: &std::path::Path) -> (Duration, u64) {
     let t0 = Instant::now();
-    let (mut child, _out, text) = common::lab::start(env!("CARGO_BIN_EXE_fabric"), fabric, state);
-    let addrs: Vec<String> = text
+    let lab = common::lab::start(env!("CARGO_BIN_EXE_fabric"), fabric, state);
+    let addrs: Vec<String> = lab
+        .text
         .lines()
         .skip(1)
         .take(SWITCHES)
@@ -47,14 +48,13 @@ fn start(fabric: &std::path::Path, state: &std::path::Path) -> (Duration, u64) {
         let _ = s.write_all(b"SSH-2.0-bench\r\n");
     }
     let elapsed = t0.elapsed();
-    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).expect("status");
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", lab.child.id())).expect("status");
     let hwm_kb: u64 = status
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
         .expect("VmHWM");
-    let _ = child.kill();
-    let _ = child.wait();
     (elapsed, hwm_kb)
 }
 

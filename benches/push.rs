@@ -118,7 +118,7 @@ fn run_peer(peer: &str, fleet: &Path, run: &Path, dir: &Path) {
     std::fs::write(&commands, planned(run).join("\n") + "\n").expect("commands written");
     let state = dir.join("peer-lab");
     let _ = std::fs::remove_dir_all(&state);
-    let (mut lab, _out, _) = common::lab::start(&common::bin(), fleet, &state);
+    let lab = common::lab::start(&common::bin(), fleet, &state);
     let args = [
         "--state".as_ref(),
         state.as_os_str(),
@@ -126,8 +126,7 @@ fn run_peer(peer: &str, fleet: &Path, run: &Path, dir: &Path) {
         commands.as_os_str(),
     ];
     println!("256 switches: peer: {}", common::peer(peer, &args));
-    let _ = lab.kill();
-    let _ = lab.wait();
+    drop(lab);
 }
 
 fn main() {

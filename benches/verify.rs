@@ -16,34 +16,16 @@
 //! from every switch).
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
+use common::lab::Lab;
 use common::leaf_spine::LeafSpine;
 
 /// Leaves per pod: with its two spines, 16 switches.
 const POD: usize = 14;
-
-/// The lab process, killed when dropped; its output kept open (the lab may print more).
-struct Lab {
-    child: Child,
-    _out: std::process::ChildStdout,
-}
-
-impl Drop for Lab {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `fabric lab FABRIC` with its state in `state`; returns once every switch listens.
-fn start_lab(fabric: &Path, state: &Path) -> Lab {
-    let (child, out, _) = common::lab::start(&common::bin(), fabric, state);
-    Lab { child, _out: out }
-}
 
 /// `fabric COMMAND FABRIC` against the lab's switches (its inventory and known_hosts).
 fn against_lab(command: &str, fabric: &Path, state: &Path, extra: &[&str]) -> Command {
@@ -142,7 +124,7 @@ fn main() {
         let fabric = dir.join(format!("leaf-spine-{switches}.yaml"));
         std::fs::write(&fabric, generated.yaml()).expect("fabric");
         let state = dir.join("lab");
-        let lab = start_lab(&fabric, &state);
+        let lab = common::lab::start(&common::bin(), &fabric, &state);
         run(
             against_lab("push", &fabric, &state, &["--yes", "--allow-disruptive"]),
             "fabric push",

@@ -106,17 +106,12 @@ fn the_routed_example_is_cabled_in_the_kernel_as_its_switches_are_configured() {
 
     // leaf01 1/25 shut: spine01's end of that cable has no carrier.
     let p25: fabric::types::Port = "1/25".parse().unwrap();
+    // A cable's ends are in name order: leaf01's comes first.
     let (far, q) = plan
         .cables
         .iter()
-        .find_map(|(a, b)| {
-            (a.switch == "leaf01" && a.port == p25).then(|| (b.switch.clone(), b.port))
-        })
-        .or_else(|| {
-            plan.cables.iter().find_map(|(a, b)| {
-                (b.switch == "leaf01" && b.port == p25).then(|| (a.switch.clone(), a.port))
-            })
-        })
+        .find(|(a, _)| a.switch == "leaf01" && a.port == p25)
+        .map(|(_, b)| (b.switch.clone(), b.port))
         .expect("leaf01 1/25 is cabled");
     drop(dp);
     devices["leaf01"].with(|sw| {

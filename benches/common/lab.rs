@@ -1,13 +1,28 @@
-//! A `fabric lab` process for the benchmarks that run one (`lab`, `verify`).
+//! A `fabric lab` process for the benchmarks that run one (`lab`, `verify`, `push`'s peer).
 
 use std::io::Read as _;
 use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
 
+/// A `fabric lab` process, killed when dropped.
+pub struct Lab {
+    pub child: Child,
+    /// What it printed up to the line saying every switch listens (the switches' table).
+    pub text: String,
+    /// Its output, kept open: the lab may print more.
+    _out: ChildStdout,
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts `BIN lab FABRIC --state STATE --base-port 0` and reads its output up to the line
-/// it prints once every switch listens: the process, its output (kept open: the lab may
-/// print more), and what it printed (the switches' table).
-pub fn start(bin: &str, fabric: &Path, state: &Path) -> (Child, ChildStdout, String) {
+/// it prints once every switch listens.
+pub fn start(bin: &str, fabric: &Path, state: &Path) -> Lab {
     let mut child = Command::new(bin)
         .arg("lab")
         .arg(fabric)
@@ -26,5 +41,9 @@ pub fn start(bin: &str, fabric: &Path, state: &Path) -> (Child, ChildStdout, Str
         assert!(n > 0, "fabric lab ended: {text}");
         text.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
-    (child, out, text)
+    Lab {
+        child,
+        text,
+        _out: out,
+    }
 }

@@ -91,14 +91,16 @@ pub struct Frr {
 
 impl Frr {
     /// Starts zebra, bgpd and bfdd in the namespace of every switch of `view` that runs BGP,
-    /// each with the switch's hostname, and loads its configuration. On an error, what was
+    /// each with the switch's configured hostname, and loads its configuration. On an error, what was
     /// started is stopped.
     pub fn start(dp: &Dataplane, view: &View) -> Result<Frr, String> {
         let mut frr = Frr {
             namespaces: Vec::new(),
         };
         for (name, node) in &view.nodes {
-            let Some(conf) = render(name, &node.config) else {
+            // The switch's own hostname, as LLDP names it (else its name in the fabric).
+            let hostname = node.config.hostname.as_deref().unwrap_or(name);
+            let Some(conf) = render(hostname, &node.config) else {
                 continue;
             };
             let ns = dp
@@ -106,7 +108,7 @@ impl Frr {
                 .ok_or_else(|| format!("{name}: no namespace"))?
                 .to_string();
             frr.namespaces.push(ns.clone());
-            start_one(&ns, name, &conf)?;
+            start_one(&ns, hostname, &conf)?;
         }
         Ok(frr)
     }
