@@ -298,6 +298,7 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
         Query::VltPorts | Query::PfcOf(_) | Query::Running => {
             panic!("`{}` is asked of OS10 only", q.command())
         }
+        Query::Route(_) => panic!("`{}` is asked by `--paths` only", q.command()),
     }
 }
 

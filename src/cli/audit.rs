@@ -521,7 +521,7 @@ fn with_fabric(
     };
     let mut sources = BTreeMap::new();
     if args.live || args.lab {
-        let reach = super::push::reach(args.lab, path, fabric, &args.connect, color)?;
+        let reach = super::push::reach(args.lab, false, path, fabric, &args.connect, color)?;
         let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
         let os10: std::collections::BTreeSet<String> = chosen

@@ -38,7 +38,23 @@ pub struct Args {
     /// `ForceCommand`; its running config is kept in the state folder between sessions.
     #[arg(long, value_name = "SWITCH")]
     stdio: Option<String>,
+    /// Also build the network in the kernel (root, iproute2, iputils-ping, FRR): a network
+    /// namespace per switch and per sampled host (`lab-NAME`), a veth pair per cable with
+    /// each end's configured MTU and state, the switches' addresses, and FRR's zebra, bgpd
+    /// and bfdd routing each switch from its running configuration; both follow every change.
+    #[arg(long, conflicts_with = "stdio")]
+    dataplane: bool,
+    /// With `--dataplane`: the start of every namespace's name (two labs at once need two).
+    #[arg(long, value_name = "PREFIX", default_value = NAMESPACE_PREFIX, requires = "dataplane")]
+    namespace_prefix: String,
 }
+
+/// The default prefix of the data plane's namespace names: `lab-leaf01`.
+pub const NAMESPACE_PREFIX: &str = "lab-";
+
+/// Host ports cabled in the data plane per group (a switch's VLAN or routed port): the first
+/// and the last.
+const HOSTS_PER_GROUP: usize = 2;
 
 /// The password every lab switch accepts: `FABRIC_LAB_PASSWORD`, else Onyx's factory `admin`.
 pub const PASSWORD_ENV: &str = "FABRIC_LAB_PASSWORD";
@@ -134,6 +150,20 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         "faults:      {}/<switch>/faults.yaml; commands logged in {0}/<switch>/commands.log",
         state.display()
     );
+    if let Some(live) = &started.live {
+        let plan = live.plan();
+        let p = &args.namespace_prefix;
+        let _ = writeln!(
+            out,
+            "data plane:  {} switch and {} host namespace(s) `{p}NAME` (`ip netns exec {p}NAME …`, `vtysh -N {p}NAME`), {} cable(s); FRR routes each switch that runs BGP",
+            plan.switches.len(),
+            plan.hosts.len(),
+            plan.cables.len()
+        );
+        for note in &live.unmodelled {
+            let _ = writeln!(out, "  not modelled: {note}");
+        }
+    }
     let _ = writeln!(
         out,
         "Ctrl-C stops the lab; saved configurations stay in {}.",
@@ -182,12 +212,16 @@ pub(crate) struct Started {
     /// The state folder, absolute; `inventory.yaml` and `known_hosts` are in it.
     pub state: PathBuf,
     pub inventory: Inventory,
+    /// The data plane (`--dataplane`), kept in step with the switches while this lives.
+    pub live: Option<crate::lab::live::Live>,
 }
 
 impl Args {
     /// The lab `fabric push --lab` starts: default state, ports the system picks.
-    pub(crate) fn in_process(fabric: PathBuf) -> Args {
+    pub(crate) fn in_process(fabric: PathBuf, dataplane: bool) -> Args {
         Args {
+            dataplane,
+            namespace_prefix: NAMESPACE_PREFIX.to_string(),
             fabric,
             state: PathBuf::from(".fabric/lab"),
             base_port: Some(0),
@@ -259,9 +293,16 @@ pub(crate) fn start(
         });
     }
     let lab = Lab::start(specs, args.listen)?;
+    let (live, lab_hosts) = if args.dataplane {
+        let (live, hosts) = dataplane(fabric, &network, &args.namespace_prefix, &state)?;
+        (Some(live), Some(hosts))
+    } else {
+        (None, None)
+    };
 
     let mut inventory = Inventory {
         known_hosts: Some(state.join("known_hosts")),
+        dataplane: lab_hosts,
         ..Inventory::default()
     };
     let mut known_hosts = String::new();
@@ -297,7 +338,54 @@ pub(crate) fn start(
         keys,
         state,
         inventory,
+        live,
     })
+}
+
+/// Builds the data plane of `network` (`--dataplane`), or says what this machine lacks for
+/// it and how to get it. Returns it and its hosts as the inventory gives them.
+fn dataplane(
+    fabric: &crate::fabric::Fabric,
+    network: &Arc<Network>,
+    prefix: &str,
+    state: &Path,
+) -> Result<(crate::lab::live::Live, crate::fabric::inventory::Dataplane), Failure> {
+    let lacking = crate::lab::live::missing(prefix);
+    if !lacking.is_empty() {
+        let list: Vec<String> = lacking
+            .iter()
+            .map(|m| format!("  {}: {}", m.what, m.how))
+            .collect();
+        return Err(Failure(format!(
+            "--dataplane needs what this machine lacks:\n{}\n(the lab without --dataplane needs none of it)",
+            list.join("\n")
+        )));
+    }
+    let (hosts, notes) = crate::lab::dataplane::hosts(fabric, HOSTS_PER_GROUP);
+    for n in &notes {
+        errln!("note: data plane: host left out: {n}");
+    }
+    let inv = crate::fabric::inventory::Dataplane {
+        hosts: hosts
+            .iter()
+            .filter_map(|h| {
+                Some((
+                    format!("{}:{}", h.host, h.nic),
+                    crate::fabric::inventory::LabHost {
+                        namespace: format!("{prefix}{}", h.host),
+                        nic: h.nic.clone(),
+                        mtu: h.mtu,
+                        address: h.address?.to_string(),
+                        group: h.group.clone(),
+                        switch: h.switch.clone(),
+                    },
+                ))
+            })
+            .collect(),
+    };
+    let live = crate::lab::live::Live::start(network.clone(), hosts, prefix, state)
+        .map_err(|e| Failure(format!("--dataplane: {e}")))?;
+    Ok((live, inv))
 }
 
 /// A switch as it starts when its state folder has no saved configuration: from its backup

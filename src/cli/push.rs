@@ -122,6 +122,7 @@ pub(crate) struct Reach {
 /// inventory's (or the fabric's `mgmt`) and the user's credentials.
 pub(crate) fn reach(
     lab: bool,
+    dataplane: bool,
     fabric_path: &Path,
     fabric: &Fabric,
     connect: &Connect,
@@ -129,7 +130,7 @@ pub(crate) fn reach(
 ) -> Result<Reach, Failure> {
     #[cfg(feature = "lab")]
     if lab {
-        let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf());
+        let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf(), dataplane);
         let started = super::lab::start(&lab_args, fabric, color)?;
         let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
         let mut options = connect.options(&started.inventory, Some(password))?;
@@ -143,7 +144,7 @@ pub(crate) fn reach(
     }
     #[cfg(not(feature = "lab"))]
     if lab {
-        let _ = (fabric_path, fabric, color);
+        let _ = (fabric_path, fabric, color, dataplane);
         return Err(Failure(
             "this build has no lab (cargo feature `lab`)".into(),
         ));
@@ -373,6 +374,10 @@ pub struct Args {
     /// `fabric lab` keeps it); they carry no traffic, so disruptive commands are allowed.
     #[arg(long, conflicts_with = "inventory")]
     lab: bool,
+    /// With `--lab`: the lab's network also in the kernel, routed by FRR (`fabric lab
+    /// --dataplane`), for `--verify-state=paths` to probe.
+    #[arg(long, requires = "lab")]
+    dataplane: bool,
     /// After a successful push, verify the switches' state (`fabric verify`): every check,
     /// or these families (`--verify-state=bgp,mlag`); a finding makes the exit code 1.
     #[arg(long, value_enum, value_name = "FAMILY", num_args = 0.., value_delimiter = ',',
@@ -401,7 +406,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = checked.passed().and_then(|f| f.into_iter().next()) else {
         return Ok(code);
     };
-    let reach = reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
+    let reach = reach(
+        args.lab,
+        args.dataplane,
+        &args.fabric,
+        &fabric,
+        &args.connect,
+        color,
+    )?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
     let jobs = jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
     let backups = PathBuf::from(".fabric/backups");
@@ -486,7 +498,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         } else if args.dry_run {
             exit::OK
         } else {
-            verify_after(args, &fabric, &jobs, opts)
+            verify_after(args, &fabric, &jobs, opts, inventory)
         });
     }
 
@@ -653,24 +665,39 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     } else if not_pushed > 0 || logs_missing {
         exit::FAILURE
     } else {
-        verify_after(args, &fabric, &jobs, opts)
+        verify_after(args, &fabric, &jobs, opts, inventory)
     })
 }
 
 /// After a push that succeeded (every switch converged or unchanged): `--verify-state`'s
 /// verification of the pushed switches, printed; its exit code (0 without the flag).
-fn verify_after(args: &Args, fabric: &Fabric, jobs: &[Job], opts: &crate::device::Options) -> u8 {
+fn verify_after(
+    args: &Args,
+    fabric: &Fabric,
+    jobs: &[Job],
+    opts: &crate::device::Options,
+    inventory: &crate::fabric::Inventory,
+) -> u8 {
     let Some(checks) = &args.verify_state else {
         return exit::OK;
     };
     let targets: Vec<Target> = jobs.iter().map(|j| j.target.clone()).collect();
+    let families = super::verify::families(checks);
+    let endpoints = match super::verify::endpoints(inventory, &families) {
+        Ok(e) => e,
+        Err(e) => {
+            errln!("error: {}", e.0);
+            return exit::FAILURE;
+        }
+    };
     let verified = super::verify::verify(
         fabric,
         &targets,
         opts,
         args.connect.parallel,
-        &super::verify::families(checks),
+        &families,
         Duration::from_secs(args.verify_wait),
+        &endpoints,
     );
     outln!("\nverify:");
     out!("{}", verified.render(super::verify::Format::Text));

@@ -39,6 +39,12 @@ pub struct Args {
     /// `fabric lab` and `fabric push --lab` keep it).
     #[arg(long, conflicts_with = "inventory")]
     lab: bool,
+    /// Also prove the paths (`--check paths` with the others): DF pings of the hosts' MTU
+    /// between every two host groups on different switches, from the hosts of a lab's data
+    /// plane (`fabric lab --dataplane`'s inventory), and the ECMP next hops each leaf installs
+    /// towards every other leaf's subnets.
+    #[arg(long)]
+    paths: bool,
     #[command(flatten)]
     connect: super::push::Connect,
 }
@@ -67,7 +73,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FAILURE);
     };
-    let reach = super::push::reach(args.lab, &args.fabric, &fabric, &args.connect, color)?;
+    let reach = super::push::reach(args.lab, false, &args.fabric, &fabric, &args.connect, color)?;
     let jobs = super::push::jobs(
         &fabric,
         &args.switches,
@@ -75,13 +81,19 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         reach.ssh.as_ref(),
     )?;
     let targets: Vec<Target> = jobs.into_iter().map(|j| j.target).collect();
+    let mut families = families(&args.checks);
+    if args.paths {
+        families.insert(Family::Paths);
+    }
+    let endpoints = endpoints(&reach.inventory, &families)?;
     let verified = verify(
         &fabric,
         &targets,
         &reach.options,
         args.connect.parallel,
-        &families(&args.checks),
+        &families,
         Duration::from_secs(args.wait),
+        &endpoints,
     );
     out!("{}", verified.render(args.format));
     Ok(verified.code())
@@ -128,8 +140,21 @@ impl Verified {
     }
 }
 
+/// The hosts the paths check probes from: a lab's data plane's, from its inventory (none
+/// without the `paths` family).
+pub(crate) fn endpoints(
+    inventory: &crate::fabric::Inventory,
+    families: &BTreeSet<Family>,
+) -> Result<Vec<verify::paths::Endpoint>, Failure> {
+    match (&inventory.dataplane, families.contains(&Family::Paths)) {
+        (Some(dp), true) => verify::paths::lab_endpoints(dp).map_err(Failure),
+        _ => Ok(Vec::new()),
+    }
+}
+
 /// Reads the targets (switches of `fabric`) at once and checks what they report; with
-/// `wait`, again until nothing is found or the time is up.
+/// `wait`, again until nothing is found or the time is up. The paths family probes from
+/// `endpoints`.
 pub(crate) fn verify(
     fabric: &Fabric,
     targets: &[Target],
@@ -137,10 +162,11 @@ pub(crate) fn verify(
     parallel: usize,
     families: &BTreeSet<Family>,
     wait: Duration,
+    endpoints: &[verify::paths::Endpoint],
 ) -> Verified {
     let deadline = Instant::now() + wait;
     loop {
-        let v = once(fabric, targets, opts, parallel, families);
+        let v = once(fabric, targets, opts, parallel, families, endpoints);
         let left = deadline.saturating_duration_since(Instant::now());
         if v.findings.is_empty() || !v.unread.is_empty() || left.is_zero() {
             return v;
@@ -155,16 +181,27 @@ fn once(
     opts: &Options,
     parallel: usize,
     families: &BTreeSet<Family>,
+    endpoints: &[verify::paths::Endpoint],
 ) -> Verified {
+    let paths = families.contains(&Family::Paths);
     let plans: Vec<verify::Plan> = targets
         .iter()
         .map(|t| {
-            fabric
-                .switches
-                .iter()
-                .find(|(h, _)| h.as_str() == t.name)
-                .map(|(_, sw)| verify::plan(sw, families))
-                .unwrap_or_default()
+            let Some(sw) = fabric.switches.get(t.name.as_str()) else {
+                return verify::Plan::default();
+            };
+            let mut plan = verify::plan(sw, families);
+            if paths {
+                let routes = verify::paths::queries(fabric, &t.name);
+                match sw.os() {
+                    crate::fabric::Os::Onyx => plan.queries.extend(routes),
+                    _ if !routes.is_empty() => plan.unchecked.push(
+                        "paths: ECMP next hops are read on Onyx switches only (OS10's `show ip route` is not read yet)".into(),
+                    ),
+                    _ => {}
+                }
+            }
+            plan
         })
         .collect();
     let work: Vec<(&Target, &verify::Plan)> = targets.iter().zip(&plans).collect();
@@ -180,11 +217,21 @@ fn once(
             what: what.clone(),
         }));
     }
-    let findings = verify::verify(&Input {
+    let mut findings = verify::verify(&Input {
         fabric,
         families: families.clone(),
         observed,
     });
+    if paths {
+        probe_paths(
+            fabric,
+            endpoints,
+            parallel,
+            &mut findings,
+            &mut unread,
+            &mut unchecked,
+        );
+    }
     Verified {
         switches: targets.iter().map(|t| t.name.clone()).collect(),
         families: families.clone(),
@@ -192,6 +239,44 @@ fn once(
         unread,
         unchecked,
     }
+}
+
+/// The path probes between the hosts' groups (`--paths`): their findings; a probe that could
+/// not run is named, never taken for a clean path.
+fn probe_paths(
+    fabric: &Fabric,
+    endpoints: &[verify::paths::Endpoint],
+    parallel: usize,
+    findings: &mut Vec<crate::audit::Finding>,
+    unread: &mut Vec<Unread>,
+    unchecked: &mut Vec<Unchecked>,
+) {
+    let pairs = verify::paths::pairs(endpoints);
+    if pairs.is_empty() {
+        unchecked.push(Unchecked {
+            switch: "(hosts)".into(),
+            what: "paths: no two host groups on different switches to probe between (the hosts are probed in a lab's data plane: `fabric lab --dataplane`, `fabric push --lab --dataplane`)".into(),
+        });
+        return;
+    }
+    let run = verify::paths::in_namespace;
+    let results = super::push::parallel(&pairs, parallel, |(a, b)| {
+        verify::paths::probe(&run, a, b).map_err(|e| (a.switch.clone(), e))
+    });
+    let mut probes = Vec::new();
+    for r in results {
+        match r {
+            Ok(p) => probes.push(p),
+            Err((switch, problem)) => unread.push(Unread {
+                switch,
+                command: "ping -M do".into(),
+                problem,
+                port: None,
+            }),
+        }
+    }
+    findings.extend(verify::paths::findings(fabric, &probes, endpoints));
+    findings.sort_by(|a, b| (&a.switch, a.rule, &a.message).cmp(&(&b.switch, b.rule, &b.message)));
 }
 
 /// One switch's replies to its plan's commands, read; each reply that could not be, and

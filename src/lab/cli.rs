@@ -87,6 +87,10 @@ pub enum Unconfirmed {
     BgpActive,
     /// `show ip bgp summary`: Up/Down of a session that has never been up.
     BgpNeverUp,
+    /// `show ip route`: a connected route's source and gateway columns (the captures show
+    /// BGP and static routes only).
+    RouteDirect,
+    RouteNoGateway,
     /// `show mlag`: an admin status other than `Enabled`, an operational status or IPL state
     /// other than `Up`, a field with nothing to show.
     MlagDisabled,
@@ -163,6 +167,8 @@ impl Unconfirmed {
             Unconfirmed::BgpIdle => "IDLE",
             Unconfirmed::BgpActive => "ACTIVE",
             Unconfirmed::BgpNeverUp => "never",
+            Unconfirmed::RouteDirect => "direct",
+            Unconfirmed::RouteNoGateway => "0.0.0.0",
             Unconfirmed::MlagDisabled => "Disabled",
             Unconfirmed::MlagDown => "Down",
             Unconfirmed::MlagNone => "N/A",

@@ -1,53 +1,126 @@
-//! The lab's data plane in the Linux kernel, its first part: every switch of a network view
-//! ([`View`]) a network namespace, every cable between two switches a veth pair whose ends
-//! carry the MTU and admin state each switch is configured with, and every routed port and
-//! loopback its address. The kernel then answers for the links as it would for real ones:
-//! carrier follows the far end, a frame above an end's MTU does not pass, a /31 is a connected
-//! route. Built with `ip` (iproute2): one batch for the cables, one per switch for what is
-//! inside it. Torn down when the [`Dataplane`] is dropped.
+//! The lab's data plane in the Linux kernel: every switch of a network view ([`View`]) and a
+//! sample of the fabric's hosts a network namespace; every cable a veth pair whose ends carry
+//! the MTU and admin state each end is configured with; per switch a VLAN-filtering bridge
+//! per VLAN (`vlanN`, which is also the VLAN's interface) whose ports are the switch's ports
+//! in that VLAN; routed ports, VLAN interfaces and
+//! loopbacks with their addresses; hosts with their NIC's MTU, an address in their VLAN's
+//! subnet and a default route to its gateway. The kernel then answers for the links as it
+//! would for real ones: carrier follows the far end, a packet above an interface's MTU is
+//! refused with "fragmentation needed", a /31 is a connected route.
 //!
-//! Not here yet (issue 33): FRR per namespace (zebra, bgpd, bfdd) from the switches' BGP,
-//! VLAN interfaces (a bridge per switch), LAGs and MLAG as bonds, hosts as namespaces,
-//! changes after the build (a `mtu` or `shutdown` typed in the lab's CLI), the
-//! `--dataplane` flag.
+//! A [`Plan`] is what the kernel is to hold for one view; [`Dataplane::apply`] makes the
+//! kernel go from one plan to the next with the fewest `ip` and `bridge` commands (a port's
+//! MTU changed: one `link set`), so that it follows the switches' configurations as they
+//! change. Torn down when the [`Dataplane`] is dropped.
 //!
-//! Input: a [`View`]; output: namespaces in the kernel. Nothing here prints.
+//! A bridge per VLAN rather than one VLAN-aware bridge: kernels without
+//! `CONFIG_BRIDGE_VLAN_FILTERING` or 802.1Q (this project's CI machines) have bridges.
+//! Not modelled (each said in [`Plan::unmodelled`]): port-channels and MLAG (a bundle's
+//! member ports carry nothing, so two switches' parallel members never make a loop; the same
+//! kernels have no bonding either), hosts on bundles, a trunk of more than one VLAN (no tags
+//! on a veth: a trunk of one VLAN carries it untagged); spanning tree is the kernel's 802.1D
+//! where a bridge could close a loop, whatever the switch runs.
+//!
+//! Input: a [`View`] and the hosts ([`hosts`]); output: namespaces in the kernel. Nothing here
+//! prints.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::io::Write as _;
+use std::net::Ipv4Addr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::view::View;
-use crate::fabric::Os;
+use crate::fabric::{Fabric, Os, Peer};
 use crate::onyx::{Config, Iface};
-use crate::types::{Ipv4Net, Port};
+use crate::types::{Ipv4Net, Port, Vlan};
 
-/// One end of a cable: its switch and port, the MTU and admin state configured there.
+/// The largest MTU a switch port may have: a VLAN's bridge where the switch has no VLAN
+/// interface.
+const MAX_MTU: u16 = 9216;
+
+/// One end of a cable: its namespace's node (switch or host), its interface there, the MTU
+/// and admin state configured there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct End {
-    pub switch: String,
-    pub port: Port,
+    pub node: String,
+    pub dev: String,
     pub mtu: u16,
     pub up: bool,
 }
 
-/// An address on an interface of a switch.
+/// A VLAN of a switch: a bridge named `vlanN` whose ports are the switch's ports in the VLAN
+/// and which is the VLAN's interface (`interface vlan N`: its MTU and address) too.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Address {
+pub struct Bridge {
     pub switch: String,
-    /// The interface's name in the namespace ([`link_name`], or `lo`).
+    pub vlan: u16,
+    /// The VLAN interface's MTU (the largest a port may have where the switch has none: the
+    /// bridge then routes nothing).
+    pub mtu: u16,
+    /// Spanning tree on: where two or more of its ports face switches (only then can a loop
+    /// pass through it); the kernel's 802.1D, forwarding 4 s after a port joins.
+    pub stp: bool,
+}
+
+/// A switch port in its VLAN's bridge.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BridgePort {
+    pub switch: String,
+    pub dev: String,
+    pub vlan: u16,
+}
+
+/// An address on an interface of a node.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Address {
+    pub node: String,
+    /// The interface's name in the namespace ([`link_name`], `vlanN`, `lo`, a host's NIC).
     pub dev: String,
     pub net: Ipv4Net,
 }
 
-/// What the kernel is to hold: the switches, the cables between them, the addresses.
+/// A host's default route.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Route {
+    pub node: String,
+    pub dev: String,
+    pub via: Ipv4Addr,
+}
+
+/// One NIC port of a host of the fabric as the lab cables it: the switch port it is cabled
+/// to, its MTU, and its address and gateway in the lab.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostPort {
+    pub host: String,
+    pub nic: String,
+    pub mtu: u16,
+    pub switch: String,
+    pub port: Port,
+    /// The host's address: in its VLAN's subnet (the switch's gateway), else the other end of
+    /// its routed port's subnet.
+    pub address: Option<Ipv4Net>,
+    pub gateway: Option<Ipv4Addr>,
+    /// The host group it belongs to: its switch and VLAN (or routed port), as `leaf01 vlan 10`.
+    pub group: String,
+}
+
+/// What the kernel is to hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     pub switches: Vec<String>,
-    /// Each cable once, its ends in name order.
+    /// Each host's name, once (its NIC ports are in `host_ports`).
+    pub hosts: Vec<String>,
+    pub host_ports: Vec<HostPort>,
+    /// Each cable once, switch–switch ends in name order, switch–host the switch's first.
     pub cables: Vec<(End, End)>,
+    pub bridges: Vec<Bridge>,
+    pub bridge_ports: Vec<BridgePort>,
     pub addresses: Vec<Address>,
+    pub routes: Vec<Route>,
+    /// What the switches are configured with that the kernel does not carry, one line each.
+    pub unmodelled: Vec<String>,
 }
 
 /// A port's interface name in its switch's namespace: `eth1-25` for `1/25`, `eth1-1-2` for the
@@ -59,62 +132,340 @@ pub fn link_name(port: Port) -> String {
     }
 }
 
-/// An end as its switch is configured: its MTU (the OS's default when none is set) and
-/// whether it is administratively up.
-fn end(switch: &str, config: &Config, os: Os, port: Port) -> End {
+/// The port a [`link_name`] names.
+pub fn port_of(dev: &str) -> Option<Port> {
+    let mut parts = dev.strip_prefix("eth")?.split('-');
+    let slot = parts.next()?.parse().ok()?;
+    let port = parts.next()?.parse().ok()?;
+    let sub = match parts.next() {
+        Some(s) => Some(s.parse().ok()?),
+        None => None,
+    };
+    parts.next().is_none().then_some(Port { slot, port, sub })
+}
+
+/// A VLAN interface's name in the namespace.
+pub fn vlan_name(vlan: u16) -> String {
+    format!("vlan{vlan}")
+}
+
+fn os_of(node: &super::network::Node) -> Os {
+    if node.os10 { Os::Os10 } else { Os::Onyx }
+}
+
+/// A port's MTU as its switch is configured (the OS's default when none is set) and whether
+/// it is administratively up.
+fn port_state(config: &Config, os: Os, port: Port) -> (u16, bool) {
     let i = config.interfaces.get(&Iface::Ethernet(port));
-    End {
-        switch: switch.to_string(),
-        port,
-        mtu: i
-            .and_then(|i| i.mtu)
+    (
+        i.and_then(|i| i.mtu)
             .unwrap_or(crate::fabric::meaning::default_mtu(os)),
-        up: i.is_none_or(|i| i.shutdown != Some(true)),
+        i.is_none_or(|i| i.shutdown != Some(true)),
+    )
+}
+
+/// The hosts of `fabric` the lab cables: every NIC port a switch port's peer names, of a host
+/// the fabric declares, at most `per_group` of each group (a switch's VLAN or routed port):
+/// the first ports and the last, by port. A host in a VLAN takes the n-th address of its
+/// gateway's subnet other than the gateway's, n its port's rank among the switch's host ports
+/// in that VLAN (so a host cabled later changes no other's address); on a routed port, the
+/// other address of the port's subnet. Returns them and what was left out and why.
+pub fn hosts(fabric: &Fabric, per_group: usize) -> (Vec<HostPort>, Vec<String>) {
+    let mut groups: BTreeMap<(String, String), Vec<HostPort>> = BTreeMap::new();
+    let mut notes = Vec::new();
+    for (name, sw) in &fabric.switches {
+        for (port, s) in &sw.ports {
+            let Some(Peer::Host {
+                host,
+                port: Some(nic),
+            }) = &s.peer
+            else {
+                continue;
+            };
+            let Some(h) = fabric.hosts.get(host.as_str()) else {
+                continue;
+            };
+            let at = format!("{host}:{nic} ({name} {})", sw.port_name(*port));
+            if s.bundle.is_some() {
+                notes.push(format!(
+                    "{at}: on a port-channel (bundles are not modelled)"
+                ));
+                continue;
+            }
+            let (address, gateway, group) = if let Some(a) = s.address {
+                let net = a.network();
+                let other = (0..net.size()).filter_map(|i| net.nth(i)).find(|ip| {
+                    *ip != a.addr
+                        && (a.len >= 31
+                            || (*ip != net.addr && Some(*ip) != net.nth(net.size() - 1)))
+                });
+                let Some(other) = other else {
+                    notes.push(format!(
+                        "{at}: its routed port's subnet {a} has no address left"
+                    ));
+                    continue;
+                };
+                (
+                    Ipv4Net::new(other, a.len).ok(),
+                    Some(a.addr),
+                    format!("{name} {}", sw.port_name(*port)),
+                )
+            } else if let Some(v) = s.vlan.filter(|_| s.trunk.is_none()) {
+                let Some(g) = sw.gateways.get(&v) else {
+                    notes.push(format!(
+                        "{at}: VLAN {v} has no gateway on {name} (no address to give the host)"
+                    ));
+                    continue;
+                };
+                (None, Some(g.address.addr), format!("{name} vlan {v}"))
+            } else {
+                notes.push(format!(
+                    "{at}: neither in an access VLAN nor on a routed port"
+                ));
+                continue;
+            };
+            groups
+                .entry((name.as_str().to_string(), group.clone()))
+                .or_default()
+                .push(HostPort {
+                    host: host.clone(),
+                    nic: nic.clone(),
+                    mtu: h.mtu,
+                    switch: name.as_str().to_string(),
+                    port: *port,
+                    address,
+                    gateway,
+                    group,
+                });
+        }
     }
+    let mut out = Vec::new();
+    for ((switch, _), mut ports) in groups {
+        // A VLAN's hosts: numbered in their subnet by port (already in port order).
+        let sw = &fabric.switches[switch.as_str()];
+        for (rank, p) in ports.iter_mut().enumerate() {
+            if p.address.is_some() {
+                continue;
+            }
+            let gw = sw.ports[&p.port]
+                .vlan
+                .and_then(|v| sw.gateways.get(&v))
+                .map(|g| g.address);
+            if let Some(gw) = gw {
+                let net = gw.network();
+                p.address = (1..net.size().saturating_sub(1))
+                    .filter_map(|i| net.nth(i))
+                    .filter(|ip| *ip != gw.addr)
+                    .nth(rank)
+                    .and_then(|ip| Ipv4Net::new(ip, gw.len).ok());
+            }
+        }
+        let n = ports.len();
+        for (i, p) in ports.into_iter().enumerate() {
+            let kept = n <= per_group || i + 1 < per_group || i + 1 == n;
+            if p.address.is_none() {
+                notes.push(format!(
+                    "{}:{}: no address left in {}'s subnet",
+                    p.host, p.nic, p.group
+                ));
+            } else if kept {
+                out.push(p);
+            }
+        }
+    }
+    (out, notes)
 }
 
 impl Plan {
-    /// The data plane of the network as `view` has it: the cabling with its faults (a broken
-    /// cable is left out: no carrier at either end), each switch's running config.
-    pub fn of(view: &View) -> Plan {
+    /// The data plane of the network as `view` has it, with `hosts` cabled to their switch
+    /// ports: the cabling with its faults (a broken cable is left out: no carrier at either
+    /// end), each switch's running config.
+    pub fn of(view: &View, hosts: &[HostPort]) -> Plan {
         let mut plan = Plan {
             switches: view.nodes.keys().cloned().collect(),
             ..Plan::default()
         };
+        // Every port that has a veth in its switch's namespace.
+        let mut cabled: BTreeSet<(&str, Port)> = BTreeSet::new();
         for (name, node) in &view.nodes {
-            let os = if node.os10 { Os::Os10 } else { Os::Onyx };
+            let os = os_of(node);
             for (port, (far, q)) in view.cabling.ports(name) {
                 let Some(fnode) = view.nodes.get(far) else {
                     continue;
                 };
-                if (name.as_str(), port) >= (far, q)
-                    || view.cabling.broken(name, port)
-                    || view.cabling.broken(far, q)
-                {
+                if view.cabling.broken(name, port) || view.cabling.broken(far, q) {
                     continue;
                 }
-                let fos = if fnode.os10 { Os::Os10 } else { Os::Onyx };
+                cabled.insert((name.as_str(), port));
+                if (name.as_str(), port) >= (far, q) {
+                    continue;
+                }
+                let (mtu, up) = port_state(&node.config, os, port);
+                let (fmtu, fup) = port_state(&fnode.config, os_of(fnode), q);
                 plan.cables.push((
-                    end(name, &node.config, os, port),
-                    end(far, &fnode.config, fos, q),
+                    End {
+                        node: name.clone(),
+                        dev: link_name(port),
+                        mtu,
+                        up,
+                    },
+                    End {
+                        node: far.to_string(),
+                        dev: link_name(q),
+                        mtu: fmtu,
+                        up: fup,
+                    },
                 ));
             }
-            for (iface, i) in &node.config.interfaces {
-                let dev = match iface {
-                    Iface::Ethernet(p) => link_name(*p),
-                    Iface::Loopback(_) => "lo".to_string(),
-                    _ => continue,
-                };
-                if let Some(net) = i.address {
-                    plan.addresses.push(Address {
-                        switch: name.clone(),
-                        dev,
-                        net,
+        }
+        let mut host_names = BTreeSet::new();
+        let mut routed_hosts = BTreeSet::new();
+        for h in hosts {
+            let Some(node) = view.nodes.get(&h.switch) else {
+                continue;
+            };
+            host_names.insert(h.host.clone());
+            if view.cabling.broken(&h.switch, h.port) {
+                continue;
+            }
+            cabled.insert((h.switch.as_str(), h.port));
+            let (mtu, up) = port_state(&node.config, os_of(node), h.port);
+            plan.cables.push((
+                End {
+                    node: h.switch.clone(),
+                    dev: link_name(h.port),
+                    mtu,
+                    up,
+                },
+                End {
+                    node: h.host.clone(),
+                    dev: h.nic.clone(),
+                    mtu: h.mtu,
+                    up: true,
+                },
+            ));
+            if let Some(a) = h.address {
+                plan.addresses.push(Address {
+                    node: h.host.clone(),
+                    dev: h.nic.clone(),
+                    net: a,
+                });
+                // One default route per host: through its first NIC port with a gateway.
+                if let Some(gw) = h.gateway
+                    && routed_hosts.insert(h.host.clone())
+                {
+                    plan.routes.push(Route {
+                        node: h.host.clone(),
+                        dev: h.nic.clone(),
+                        via: gw,
                     });
                 }
             }
         }
+        plan.hosts = host_names.into_iter().collect();
+        plan.host_ports = hosts.to_vec();
+        for (name, node) in &view.nodes {
+            plan.switch(name, &node.config, os_of(node), &cabled);
+        }
         plan
+    }
+
+    /// What `config` puts in the switch's namespace besides its cables: a bridge per VLAN
+    /// with ports in it or an interface, addresses.
+    fn switch(&mut self, name: &str, config: &Config, os: Os, cabled: &BTreeSet<(&str, Port)>) {
+        let exists = |v: Vlan| v == Vlan::DEFAULT || config.vlans.contains_key(&v);
+        let (mut bundled, mut trunks) = (0, 0);
+        // Each VLAN's ports, and how many of them face a switch.
+        let mut vlans: BTreeMap<u16, usize> = BTreeMap::new();
+        let mut facing: BTreeMap<u16, usize> = BTreeMap::new();
+        let host_ports: BTreeSet<Port> = self
+            .host_ports
+            .iter()
+            .filter(|h| h.switch == name)
+            .map(|h| h.port)
+            .collect();
+        for p in cabled.iter().filter(|(s, _)| *s == name).map(|(_, p)| *p) {
+            let default = crate::onyx::Interface::default();
+            let i = config
+                .interfaces
+                .get(&Iface::Ethernet(p))
+                .unwrap_or(&default);
+            if i.channel_group.is_some() {
+                bundled += 1;
+                continue;
+            }
+            if i.routed {
+                continue;
+            }
+            let (carried, all) = i.vlans();
+            let carried: Vec<Vlan> = carried.into_iter().filter(|v| exists(*v)).collect();
+            let [v] = carried[..] else {
+                if all || carried.len() > 1 {
+                    trunks += 1;
+                }
+                continue;
+            };
+            if all {
+                trunks += 1;
+                continue;
+            }
+            *vlans.entry(v.get()).or_default() += 1;
+            if !host_ports.contains(&p) {
+                *facing.entry(v.get()).or_default() += 1;
+            }
+            self.bridge_ports.push(BridgePort {
+                switch: name.to_string(),
+                dev: link_name(p),
+                vlan: v.get(),
+            });
+        }
+        if bundled > 0 {
+            self.unmodelled.push(format!(
+                "{name}: {bundled} cabled port(s) in port-channels carry nothing (bundles and MLAG are not modelled)"
+            ));
+        }
+        if trunks > 0 {
+            self.unmodelled.push(format!(
+                "{name}: {trunks} cabled trunk port(s) of several VLANs carry nothing (no 802.1Q tags on the lab's links)"
+            ));
+        }
+        let mut svis: BTreeMap<u16, (u16, bool)> = BTreeMap::new();
+        for (iface, i) in &config.interfaces {
+            let dev = match iface {
+                Iface::Ethernet(p) if i.routed && cabled.contains(&(name, *p)) => link_name(*p),
+                Iface::Loopback(_) => "lo".to_string(),
+                Iface::Vlan(v) if exists(*v) => {
+                    let up = i.shutdown != Some(true);
+                    let mtu = i
+                        .mtu
+                        .unwrap_or(crate::fabric::meaning::default_mtu(os))
+                        .min(MAX_MTU);
+                    svis.insert(v.get(), (mtu, up));
+                    // A VLAN interface that is shut routes nothing: no address.
+                    if !up {
+                        continue;
+                    }
+                    vlan_name(v.get())
+                }
+                _ => continue,
+            };
+            if let Some(net) = i.address {
+                self.addresses.push(Address {
+                    node: name.to_string(),
+                    dev,
+                    net,
+                });
+            }
+        }
+        let ids: BTreeSet<u16> = vlans.keys().chain(svis.keys()).copied().collect();
+        for vlan in ids {
+            self.bridges.push(Bridge {
+                switch: name.to_string(),
+                vlan,
+                mtu: svis.get(&vlan).map_or(MAX_MTU, |s| s.0),
+                stp: facing.get(&vlan).copied().unwrap_or(0) >= 2,
+            });
+        }
     }
 }
 
@@ -125,26 +476,44 @@ pub struct Missing {
     pub how: &'static str,
 }
 
-/// What the kernel part needs and is missing: `ip` (iproute2) and the right to make network
-/// namespaces (root, or CAP_SYS_ADMIN and CAP_NET_ADMIN). Asked of the system, not guessed:
-/// a namespace is made and removed.
+/// What the kernel part needs and is missing: `ip` and `bridge` (iproute2), `ping`
+/// (iputils-ping, for `fabric verify --paths`), the right to make network namespaces (root,
+/// or CAP_SYS_ADMIN and CAP_NET_ADMIN) and bridges in them. Asked of the system, not guessed:
+/// a namespace with a bridge is made and removed.
 pub fn missing(prefix: &str) -> Vec<Missing> {
     let mut out = Vec::new();
-    let ip = Command::new("ip")
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    if !ip.is_ok_and(|s| s.success()) {
+    let runs = |cmd: &str, arg: &str| {
+        Command::new(cmd)
+            .arg(arg)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !runs("ip", "-V") || !runs("bridge", "-V") {
         out.push(Missing {
-            what: "the `ip` command (iproute2)".to_string(),
-            how: "apt-get install iproute2",
+            what: "the `ip` and `bridge` commands (iproute2)".to_string(),
+            how: "apt-get install -y iproute2",
         });
         return out;
     }
-    let probe = format!("{prefix}probe");
+    if !runs("ping", "-V") {
+        out.push(Missing {
+            what: "the `ping` command (iputils)".to_string(),
+            how: "apt-get install -y iputils-ping",
+        });
+    }
+    let probe = format!("{prefix}probe{}", std::process::id());
     match ip_run(&["netns", "add", &probe]) {
         Ok(()) => {
+            if let Err(e) = ip_run(&["-n", &probe, "link", "add", "vlan1", "type", "bridge"]) {
+                out.push(Missing {
+                    what: format!(
+                        "bridges in a network namespace (`ip link add type bridge`: {e})"
+                    ),
+                    how: "a kernel with bridging (CONFIG_BRIDGE; `modprobe bridge`)",
+                });
+            }
             let _ = ip_run(&["netns", "del", &probe]);
         }
         Err(e) => out.push(Missing {
@@ -167,101 +536,341 @@ fn ip_run(args: &[&str]) -> Result<(), String> {
     Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
 }
 
-/// `ip [-n NS] -batch -` with `lines` on its input.
-fn ip_batch(ns: Option<&str>, lines: &str) -> Result<(), String> {
-    let mut cmd = Command::new("ip");
+/// `TOOL [-n NS] -force -batch -` with `lines` on its input: every line is tried; the errors
+/// of those that failed.
+fn batch(tool: &str, ns: Option<&str>, lines: &str) -> Result<(), String> {
+    let mut cmd = Command::new(tool);
     if let Some(ns) = ns {
         cmd.args(["-n", ns]);
     }
     let mut child = cmd
-        .args(["-batch", "-"])
+        .args(["-force", "-batch", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run `ip`: {e}"))?;
+        .map_err(|e| format!("cannot run `{tool}`: {e}"))?;
     let mut stdin = child.stdin.take().ok_or("no input to `ip`")?;
     stdin
         .write_all(lines.as_bytes())
-        .map_err(|e| format!("cannot write to `ip`: {e}"))?;
+        .map_err(|e| format!("cannot write to `{tool}`: {e}"))?;
     drop(stdin);
     let out = child
         .wait_with_output()
-        .map_err(|e| format!("`ip` did not finish: {e}"))?;
+        .map_err(|e| format!("`{tool}` did not finish: {e}"))?;
     if out.status.success() {
         return Ok(());
     }
     Err(format!(
-        "`ip{} -batch` failed: {}",
+        "`{tool}{} -batch`: {}",
         ns.map_or(String::new(), |n| format!(" -n {n}")),
         String::from_utf8_lossy(&out.stderr).trim()
     ))
 }
 
-/// A data plane built in the kernel: its namespaces, by switch. Dropping it removes them
-/// (and with them every veth end and address inside).
+/// The commands one change makes in one namespace, in the order they must run.
+#[derive(Default)]
+struct Steps {
+    /// Interfaces removed, ports leaving bridges.
+    remove: String,
+    /// Bridges made.
+    make: String,
+    /// MTUs, bridge membership, admin state, spanning tree.
+    set: String,
+    /// Addresses removed, then added; then routes.
+    addr: String,
+    route: String,
+}
+
+/// A data plane built in the kernel: its namespaces, by node, and the plan it holds. Dropping
+/// it removes the namespaces (and with them every interface and address inside).
 pub struct Dataplane {
     namespaces: BTreeMap<String, String>,
+    applied: Plan,
 }
 
 impl Dataplane {
-    /// Builds `plan` in namespaces named `PREFIX<switch>`. On an error, what was made so far
-    /// is removed.
+    /// Makes a namespace `PREFIX<node>` for every switch and host of `plan`, then builds
+    /// `plan` in them. On an error, what was made so far is removed.
     pub fn build(plan: &Plan, prefix: &str) -> Result<Dataplane, String> {
         let mut built = Dataplane {
             namespaces: BTreeMap::new(),
+            applied: Plan::default(),
         };
-        for sw in &plan.switches {
-            let ns = namespace(prefix, sw)?;
+        for node in plan.switches.iter().chain(&plan.hosts) {
+            let ns = namespace(prefix, node)?;
             if Path::new("/run/netns").join(&ns).exists() {
                 return Err(format!(
                     "network namespace `{ns}` exists already (another lab's, or one left behind: `ip netns del {ns}`)"
                 ));
             }
             ip_run(&["netns", "add", &ns]).map_err(|e| format!("`ip netns add {ns}`: {e}"))?;
-            built.namespaces.insert(sw.clone(), ns);
+            built.namespaces.insert(node.clone(), ns);
         }
-        // Each veth is made with both ends in their namespaces at once: no name is ever
-        // taken in this one.
-        let mut links = String::new();
-        for (a, b) in &plan.cables {
-            links.push_str(&format!(
-                "link add {} netns {} mtu {} type veth peer name {} netns {} mtu {}\n",
-                link_name(a.port),
-                built.namespaces[&a.switch],
-                a.mtu,
-                link_name(b.port),
-                built.namespaces[&b.switch],
-                b.mtu
-            ));
+        for sw in &plan.switches {
+            let ns = &built.namespaces[sw];
+            // Forwarding on, reverse-path filtering off (ECMP paths come back asymmetric),
+            // ECMP hashed on the ports too: in the namespace's own /proc/sys/net.
+            sysctl(
+                ns,
+                &[
+                    ("net/ipv4/ip_forward", "1"),
+                    ("net/ipv4/conf/all/rp_filter", "0"),
+                    ("net/ipv4/conf/default/rp_filter", "0"),
+                    ("net/ipv4/fib_multipath_hash_policy", "1"),
+                ],
+            )?;
         }
-        if !links.is_empty() {
-            ip_batch(None, &links)?;
+        for ns in built.namespaces.values() {
+            batch("ip", Some(ns), "link set lo up\n")?;
         }
-        let mut inside: BTreeMap<&str, String> = plan
-            .switches
-            .iter()
-            .map(|s| (s.as_str(), "link set lo up\n".to_string()))
-            .collect();
-        for e in plan.cables.iter().flat_map(|(a, b)| [a, b]) {
-            if e.up {
-                let lines = inside.entry(e.switch.as_str()).or_default();
-                lines.push_str(&format!("link set {} up\n", link_name(e.port)));
-            }
-        }
-        for a in &plan.addresses {
-            let lines = inside.entry(a.switch.as_str()).or_default();
-            lines.push_str(&format!("addr add {} dev {}\n", a.net, a.dev));
-        }
-        for (sw, lines) in &inside {
-            ip_batch(Some(&built.namespaces[*sw]), lines)?;
-        }
+        built.apply(plan)?;
         Ok(built)
     }
 
-    /// The namespace of `switch`.
-    pub fn namespace(&self, switch: &str) -> Option<&str> {
-        self.namespaces.get(switch).map(String::as_str)
+    /// The namespace of a switch or host.
+    pub fn namespace(&self, node: &str) -> Option<&str> {
+        self.namespaces.get(node).map(String::as_str)
+    }
+
+    /// The plan the kernel holds.
+    pub fn plan(&self) -> &Plan {
+        &self.applied
+    }
+
+    /// Takes the kernel from the plan it holds to `new` with the commands that differ: a
+    /// cable made or removed, an end's MTU or state, a port's bridge, a bridge's MTU, an
+    /// address, a route. Every command is tried; the errors of those that failed (the kernel
+    /// then holds the rest).
+    pub fn apply(&mut self, new: &Plan) -> Result<(), String> {
+        let old = std::mem::take(&mut self.applied);
+        let mut steps: BTreeMap<String, Steps> = BTreeMap::new();
+        let mut errors = Vec::new();
+        // Interfaces made by this change (nothing of the old plan is on them) and removed.
+        let mut fresh: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut gone: BTreeSet<(String, String)> = BTreeSet::new();
+        let key =
+            |(a, b): &(End, End)| (a.node.clone(), a.dev.clone(), b.node.clone(), b.dev.clone());
+        let old_cables: BTreeMap<_, _> = old.cables.iter().map(|c| (key(c), c)).collect();
+        let new_cables: BTreeMap<_, _> = new.cables.iter().map(|c| (key(c), c)).collect();
+        let mut links = String::new();
+        let mut resized: BTreeSet<(String, String)> = BTreeSet::new();
+        for (k, (a, b)) in &old_cables {
+            if !new_cables.contains_key(k) {
+                let _ = writeln!(
+                    steps.entry(a.node.clone()).or_default().remove,
+                    "link del dev {}",
+                    a.dev
+                );
+                gone.insert((a.node.clone(), a.dev.clone()));
+                gone.insert((b.node.clone(), b.dev.clone()));
+            }
+        }
+        for (k, (a, b)) in &new_cables {
+            let was = old_cables.get(k);
+            if was.is_none() {
+                let (Some(na), Some(nb)) =
+                    (self.namespaces.get(&a.node), self.namespaces.get(&b.node))
+                else {
+                    errors.push(format!(
+                        "{} {} – {} {}: no namespace",
+                        a.node, a.dev, b.node, b.dev
+                    ));
+                    continue;
+                };
+                let _ = writeln!(
+                    links,
+                    "link add {} netns {na} mtu {} type veth peer name {} netns {nb} mtu {}",
+                    a.dev, a.mtu, b.dev, b.mtu
+                );
+                for e in [a, b] {
+                    fresh.insert((e.node.clone(), e.dev.clone()));
+                    gone.remove(&(e.node.clone(), e.dev.clone()));
+                }
+            }
+            for (i, e) in [a, b].into_iter().enumerate() {
+                let (mtu, up) = match was {
+                    Some((oa, ob)) => {
+                        let o = if i == 0 { oa } else { ob };
+                        (o.mtu, o.up)
+                    }
+                    None => (e.mtu, false),
+                };
+                let s = &mut steps.entry(e.node.clone()).or_default().set;
+                if mtu != e.mtu {
+                    let _ = writeln!(s, "link set dev {} mtu {}", e.dev, e.mtu);
+                    resized.insert((e.node.clone(), e.dev.clone()));
+                }
+                if up != e.up {
+                    let _ = writeln!(
+                        s,
+                        "link set dev {} {}",
+                        e.dev,
+                        if e.up { "up" } else { "down" }
+                    );
+                }
+            }
+        }
+        if !links.is_empty()
+            && let Err(e) = batch("ip", None, &links)
+        {
+            errors.push(e);
+        }
+        // Bridges: made, removed, their MTU and spanning tree; a bridge that is new is a
+        // fresh interface.
+        let bkey = |b: &Bridge| (b.switch.clone(), b.vlan);
+        let old_br: BTreeMap<_, _> = old.bridges.iter().map(|b| (bkey(b), b)).collect();
+        let new_br: BTreeMap<_, _> = new.bridges.iter().map(|b| (bkey(b), b)).collect();
+        for (sw, vlan) in old_br.keys() {
+            if !new_br.contains_key(&(sw.clone(), *vlan)) {
+                let _ = writeln!(
+                    steps.entry(sw.clone()).or_default().remove,
+                    "link del dev {}",
+                    vlan_name(*vlan)
+                );
+                gone.insert((sw.clone(), vlan_name(*vlan)));
+            }
+        }
+        // Bridges whose ports changed: their MTU set again after (the kernel moves an unset
+        // bridge MTU with its ports').
+        let mut touched: BTreeSet<(String, u16)> = BTreeSet::new();
+        for ((sw, vlan), b) in &new_br {
+            let s = steps.entry(sw.clone()).or_default();
+            match old_br.get(&(sw.clone(), *vlan)) {
+                None => {
+                    let _ = writeln!(
+                        s.make,
+                        "link add {} type bridge stp_state {} forward_delay 200",
+                        vlan_name(*vlan),
+                        u8::from(b.stp)
+                    );
+                    let _ = writeln!(s.set, "link set dev {} up", vlan_name(*vlan));
+                    fresh.insert((sw.clone(), vlan_name(*vlan)));
+                    touched.insert((sw.clone(), *vlan));
+                }
+                Some(o) => {
+                    if o.stp != b.stp {
+                        let _ = writeln!(
+                            s.set,
+                            "link set dev {} type bridge stp_state {}",
+                            vlan_name(*vlan),
+                            u8::from(b.stp)
+                        );
+                    }
+                    if o.mtu != b.mtu {
+                        touched.insert((sw.clone(), *vlan));
+                    }
+                }
+            }
+        }
+        let on = |set: &BTreeSet<(String, String)>, node: &str, dev: &str| {
+            set.contains(&(node.to_string(), dev.to_string()))
+        };
+        let old_ports: BTreeSet<&BridgePort> = old
+            .bridge_ports
+            .iter()
+            .filter(|p| !on(&fresh, &p.switch, &p.dev) && !on(&gone, &p.switch, &p.dev))
+            .collect();
+        let new_ports: BTreeSet<&BridgePort> = new.bridge_ports.iter().collect();
+        for p in old_ports.difference(&new_ports) {
+            let _ = writeln!(
+                steps.entry(p.switch.clone()).or_default().remove,
+                "link set dev {} nomaster",
+                p.dev
+            );
+            touched.insert((p.switch.clone(), p.vlan));
+        }
+        for p in new_ports.difference(&old_ports) {
+            let _ = writeln!(
+                steps.entry(p.switch.clone()).or_default().set,
+                "link set dev {} master {}",
+                p.dev,
+                vlan_name(p.vlan)
+            );
+            touched.insert((p.switch.clone(), p.vlan));
+        }
+        // A port whose MTU changed moves its bridge's too.
+        for p in &new.bridge_ports {
+            if on(&resized, &p.switch, &p.dev) {
+                touched.insert((p.switch.clone(), p.vlan));
+            }
+        }
+        for (sw, vlan) in &touched {
+            if let Some(b) = new_br.get(&(sw.clone(), *vlan)) {
+                let _ = writeln!(
+                    steps.entry(sw.clone()).or_default().set,
+                    "link set dev {} mtu {}",
+                    vlan_name(*vlan),
+                    b.mtu
+                );
+            }
+        }
+        // Addresses and routes: those on interfaces made or removed by this change are not
+        // the kernel's any more.
+        let old_addr: BTreeSet<&Address> = old
+            .addresses
+            .iter()
+            .filter(|a| !on(&fresh, &a.node, &a.dev) && !on(&gone, &a.node, &a.dev))
+            .collect();
+        let new_addr: BTreeSet<&Address> = new.addresses.iter().collect();
+        for a in old_addr.difference(&new_addr) {
+            let _ = writeln!(
+                steps.entry(a.node.clone()).or_default().addr,
+                "addr del {} dev {}",
+                a.net,
+                a.dev
+            );
+        }
+        for a in new_addr.difference(&old_addr) {
+            let _ = writeln!(
+                steps.entry(a.node.clone()).or_default().addr,
+                "addr add {} dev {}",
+                a.net,
+                a.dev
+            );
+        }
+        let old_routes: BTreeSet<&Route> = old
+            .routes
+            .iter()
+            .filter(|r| !on(&fresh, &r.node, &r.dev) && !on(&gone, &r.node, &r.dev))
+            .collect();
+        let new_routes: BTreeSet<&Route> = new.routes.iter().collect();
+        for r in old_routes.difference(&new_routes) {
+            let _ = writeln!(
+                steps.entry(r.node.clone()).or_default().route,
+                "route del default via {} dev {}",
+                r.via,
+                r.dev
+            );
+        }
+        for r in new_routes.difference(&old_routes) {
+            let _ = writeln!(
+                steps.entry(r.node.clone()).or_default().route,
+                "route replace default via {} dev {}",
+                r.via,
+                r.dev
+            );
+        }
+        for (node, s) in &steps {
+            let Some(ns) = self.namespaces.get(node) else {
+                continue;
+            };
+            let lines = [&s.remove, &s.make, &s.set, &s.addr, &s.route]
+                .into_iter()
+                .map(String::as_str)
+                .collect::<String>();
+            if !lines.is_empty()
+                && let Err(e) = batch("ip", Some(ns), &lines)
+            {
+                errors.push(e);
+            }
+        }
+        self.applied = new.clone();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
     }
 }
 
@@ -273,9 +882,26 @@ impl Drop for Dataplane {
     }
 }
 
-/// `PREFIX<switch>`, refused when it cannot be a namespace's name (a file in `/run/netns`).
-fn namespace(prefix: &str, switch: &str) -> Result<String, String> {
-    let ns = format!("{prefix}{switch}");
+/// Writes `settings` (paths under `/proc/sys`) in the namespace `ns`.
+pub(super) fn sysctl(ns: &str, settings: &[(&str, &str)]) -> Result<(), String> {
+    let script: Vec<String> = settings
+        .iter()
+        .map(|(k, v)| format!("echo {v} > /proc/sys/{k}"))
+        .collect();
+    let ok = Command::new("ip")
+        .args(["netns", "exec", ns, "sh", "-c", &script.join(" && ")])
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{ns}: cannot set {settings:?}"))
+    }
+}
+
+/// `PREFIX<node>`, refused when it cannot be a namespace's name (a file in `/run/netns`).
+fn namespace(prefix: &str, node: &str) -> Result<String, String> {
+    let ns = format!("{prefix}{node}");
     let fits = !ns.is_empty()
         && ns.len() <= 255
         && ns != "."
@@ -295,11 +921,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn port_names_fit_linux() {
+    fn port_names_fit_linux_and_read_back() {
         let p: Port = "1/25".parse().unwrap();
         assert_eq!(link_name(p), "eth1-25");
+        assert_eq!(port_of("eth1-25"), Some(p));
         let s: Port = "1/31/2".parse().unwrap();
         assert_eq!(link_name(s), "eth1-31-2");
+        assert_eq!(port_of("eth1-31-2"), Some(s));
+        assert_eq!(port_of("vlan10"), None);
+        assert_eq!(port_of("eth1-2-3-4"), None);
         // The largest a port can be read as (four digits at most, a byte for slot and split).
         let largest = Port {
             slot: u8::MAX,

@@ -1,25 +1,36 @@
 //! Real routing on the lab's data plane ([`super::dataplane`]): FRR's zebra, bgpd and bfdd in
 //! each switch's namespace, configured from the switch's own BGP (`router bgp …` of its
-//! running config), so that sessions, best paths and the kernel's ECMP routes come from a
-//! real BGP implementation, not from the lab's rules. Daemons are found by their pid files
-//! and stopped when the [`Frr`] is dropped.
+//! running config, an OS10 switch's in the network's terms), so that sessions, best paths and
+//! the kernel's ECMP routes come from a real BGP implementation, not from the lab's rules.
+//! A switch's daemons start when its configuration first runs BGP; after that each change of
+//! its BGP reaches them as the FRR commands that differ ([`delta`]), as a change typed on a
+//! switch reaches its routing daemon, without restarting sessions it does not touch. Daemons
+//! are found by their pid files and stopped when the [`Frr`] is dropped.
 //!
-//! What an Onyx BGP instance becomes in FRR ([`render`]): its AS, router ID, neighbors with
-//! their remote AS, timers and BFD, its `network` prefixes and `maximum-paths`; FRR's
-//! `traditional` defaults (Onyx's hold time is 180 s, as FRR's there), and no policy required
-//! on eBGP sessions (Onyx has no such rule). Not yet: OS10's BGP, BFD timers other than FRR's
-//! default 300 ms × 3 (the compiled configs' own), changes after the start.
+//! What a BGP instance becomes in FRR ([`render`]): its AS, router ID, neighbors with their
+//! remote AS, timers and BFD (only under `protocol bfd`, with the switch's `ip bfd` intervals
+//! as a BFD profile), `fast-external-fallover` as configured (FRR's default is on, the
+//! switches' off), its `network` prefixes and `maximum-paths`; FRR's `traditional` defaults
+//! (hold time 180 s, as Onyx and OS10), and no policy required on eBGP sessions (neither OS
+//! has that rule).
 //!
-//! Input: a built data plane and the view it was built from; output: running daemons.
+//! Read back ([`bgp_view`], [`routes`]): `show bgp summary json` and `show ip route json`,
+//! in the lab's own terms, for `show ip bgp summary` and `show ip route` to print in the
+//! switch's layout.
+//!
+//! Input: a built data plane and the view it follows; output: running daemons.
 
-use std::fmt::Write as _;
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::dataplane::Dataplane;
+use super::network::{BgpView, Session, SessionState};
 use super::view::View;
-use crate::onyx::Config;
+use crate::onyx::{Config, Protocol};
+use crate::types::Ipv4Net;
 
 /// Where FRR's daemons are (Debian's package `frr`).
 const DAEMONS: &str = "/usr/lib/frr";
@@ -27,37 +38,157 @@ const DAEMONS: &str = "/usr/lib/frr";
 /// The daemons a switch runs, in start order.
 const RUN: [&str; 3] = ["zebra", "bgpd", "bfdd"];
 
-/// The FRR configuration of a switch's BGP, or `None` when it runs none.
-pub fn render(hostname: &str, config: &Config) -> Option<String> {
-    let bgp = config.bgp.as_ref()?;
-    let mut out = String::new();
-    let _ = writeln!(out, "frr defaults traditional\nhostname {hostname}\n!");
-    let _ = writeln!(out, "router bgp {}", bgp.asn);
-    if let Some(id) = bgp.router_id {
-        let _ = writeln!(out, " bgp router-id {id}");
+/// The BFD profile the switch's `ip bfd` intervals become.
+const PROFILE: &str = "fabric";
+
+/// A switch's BGP in FRR's terms: its AS, the lines of its `router bgp` block, of its IPv4
+/// address family, and of its BFD profile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rendered {
+    pub asn: u32,
+    pub router: Vec<String>,
+    pub family: Vec<String>,
+    pub bfd: Vec<String>,
+}
+
+impl Rendered {
+    /// The whole configuration, as `frr.conf` holds it.
+    pub fn text(&self, hostname: &str) -> String {
+        let mut out = format!("frr defaults traditional\nhostname {hostname}\n!\n");
+        out.push_str(&self.commands(None).join("\n"));
+        out.push('\n');
+        out
     }
-    out.push_str(" no bgp ebgp-requires-policy\n");
+
+    /// The commands that configure it from nothing, or (with `old`, the same AS) from `old`.
+    fn commands(&self, old: Option<&Rendered>) -> Vec<String> {
+        let empty = Rendered::default();
+        let old = old.unwrap_or(&empty);
+        let mut out = Vec::new();
+        if self.bfd != old.bfd && !self.bfd.is_empty() {
+            out.push("bfd".to_string());
+            out.push(format!(" profile {PROFILE}"));
+            out.extend(self.bfd.iter().map(|l| format!("  {l}")));
+            out.extend([" exit".to_string(), "exit".to_string()]);
+        }
+        out.push(format!("router bgp {}", self.asn));
+        // A neighbor removed whole: `no neighbor A` takes its other lines with it.
+        let gone: BTreeSet<&str> = old
+            .router
+            .iter()
+            .filter(|l| l.contains(" remote-as ") && !self.router.contains(l))
+            .filter_map(|l| l.split_whitespace().nth(1))
+            .filter(|n| {
+                !self
+                    .router
+                    .iter()
+                    .any(|l| l.starts_with(&format!("neighbor {n} remote-as ")))
+            })
+            .collect();
+        for n in &gone {
+            out.push(format!(" no neighbor {n}"));
+        }
+        for l in old.router.iter().filter(|l| !self.router.contains(l)) {
+            let of_gone = l.starts_with("neighbor ")
+                && l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|n| gone.contains(n));
+            if !of_gone {
+                out.push(format!(" {}", negate(l)));
+            }
+        }
+        for l in self.router.iter().filter(|l| !old.router.contains(l)) {
+            out.push(format!(" {l}"));
+        }
+        out.push(" address-family ipv4 unicast".to_string());
+        for l in old.family.iter().filter(|l| !self.family.contains(l)) {
+            out.push(format!("  {}", negate(l)));
+        }
+        for l in self.family.iter().filter(|l| !old.family.contains(l)) {
+            out.push(format!("  {l}"));
+        }
+        out.extend([" exit-address-family".to_string(), "exit".to_string()]);
+        out
+    }
+}
+
+/// A line's `no` form (`no x` for `x`, `x` for `no x`).
+fn negate(line: &str) -> String {
+    match line.strip_prefix("no ") {
+        Some(rest) => rest.to_string(),
+        None => format!("no {line}"),
+    }
+}
+
+/// A switch's BGP in FRR's terms, or `None` when it runs none (no `ip routing`, no `protocol
+/// bgp`, no `router bgp`).
+pub fn render(config: &Config) -> Option<Rendered> {
+    if !config.ip_routing || !config.protocols.contains(&Protocol::Bgp) {
+        return None;
+    }
+    let bgp = config.bgp.as_ref()?;
+    let bfd_on = config.protocols.contains(&Protocol::Bfd);
+    let mut r = Rendered {
+        asn: bgp.asn,
+        ..Rendered::default()
+    };
+    if let Some(id) = bgp.router_id {
+        r.router.push(format!("bgp router-id {id}"));
+    }
+    r.router.push("no bgp ebgp-requires-policy".to_string());
+    if !bgp.fast_external_fallover {
+        r.router.push("no bgp fast-external-failover".to_string());
+    }
     if bgp.multipath_relax {
-        out.push_str(" bgp bestpath as-path multipath-relax\n");
+        r.router
+            .push("bgp bestpath as-path multipath-relax".to_string());
     }
     for (n, asn) in &bgp.neighbors {
-        let _ = writeln!(out, " neighbor {n} remote-as {asn}");
+        r.router.push(format!("neighbor {n} remote-as {asn}"));
         if let Some((keepalive, hold)) = bgp.timers.get(n) {
-            let _ = writeln!(out, " neighbor {n} timers {keepalive} {hold}");
+            r.router
+                .push(format!("neighbor {n} timers {keepalive} {hold}"));
         }
-        if bgp.bfd.contains(n) {
-            let _ = writeln!(out, " neighbor {n} bfd");
+        if bfd_on && bgp.bfd.contains(n) {
+            r.router.push(format!("neighbor {n} bfd profile {PROFILE}"));
         }
     }
-    out.push_str(" !\n address-family ipv4 unicast\n");
     for net in &bgp.networks {
-        let _ = writeln!(out, "  network {net}");
+        r.family.push(format!("network {net}"));
     }
     if let Some(paths) = bgp.maximum_paths {
-        let _ = writeln!(out, "  maximum-paths {paths}");
+        r.family.push(format!("maximum-paths {paths}"));
     }
-    out.push_str(" exit-address-family\nexit\n!\n");
-    Some(out)
+    if bfd_on {
+        let b = config.bfd;
+        r.bfd
+            .extend(b.min_rx.map(|v| format!("receive-interval {v}")));
+        r.bfd
+            .extend(b.transmit_rate.map(|v| format!("transmit-interval {v}")));
+        r.bfd
+            .extend(b.multiplier.map(|v| format!("detect-multiplier {v}")));
+        if r.bfd.is_empty() && !bgp.bfd.is_empty() {
+            // The profile the neighbors name exists even with FRR's default intervals.
+            r.bfd.push("detect-multiplier 3".to_string());
+        }
+    }
+    Some(r)
+}
+
+/// The FRR commands that take a switch's daemons from `old` to `new`, in configuration mode.
+pub fn delta(old: Option<&Rendered>, new: Option<&Rendered>) -> Vec<String> {
+    match (old, new) {
+        (None, None) => Vec::new(),
+        (Some(o), None) => vec![format!("no router bgp {}", o.asn)],
+        (Some(o), Some(n)) if o == n => Vec::new(),
+        (Some(o), Some(n)) if o.asn == n.asn => n.commands(Some(o)),
+        (Some(o), Some(n)) => {
+            let mut out = vec![format!("no router bgp {}", o.asn)];
+            out.extend(n.commands(None));
+            out
+        }
+        (None, Some(n)) => n.commands(None),
+    }
 }
 
 /// What running FRR needs and this machine lacks (each with how to get it).
@@ -78,39 +209,98 @@ pub fn missing() -> Vec<super::dataplane::Missing> {
     if !lacks.is_empty() || !vtysh {
         out.push(super::dataplane::Missing {
             what: format!("FRR ({} in {DAEMONS}, and vtysh)", RUN.join(", ")),
-            how: "apt-get install frr",
+            how: "apt-get install -y frr",
         });
     }
     out
 }
 
-/// FRR running in the namespaces of a data plane: the namespaces it runs in.
+/// One switch's daemons: their namespace and the configuration they hold.
+struct Running {
+    ns: String,
+    applied: Option<Rendered>,
+}
+
+/// FRR in the namespaces of a data plane, per switch whose configuration has run BGP.
+#[derive(Default)]
 pub struct Frr {
-    namespaces: Vec<String>,
+    running: BTreeMap<String, Running>,
 }
 
 impl Frr {
-    /// Starts zebra, bgpd and bfdd in the namespace of every switch of `view` that runs BGP,
-    /// each with the switch's configured hostname, and loads its configuration. On an error, what was
-    /// started is stopped.
+    /// Starts the daemons of every switch of `view` that runs BGP and configures them.
     pub fn start(dp: &Dataplane, view: &View) -> Result<Frr, String> {
-        let mut frr = Frr {
-            namespaces: Vec::new(),
-        };
-        for (name, node) in &view.nodes {
-            // The switch's own hostname, as LLDP names it (else its name in the fabric).
-            let hostname = node.config.hostname.as_deref().unwrap_or(name);
-            let Some(conf) = render(hostname, &node.config) else {
-                continue;
-            };
-            let ns = dp
-                .namespace(name)
-                .ok_or_else(|| format!("{name}: no namespace"))?
-                .to_string();
-            frr.namespaces.push(ns.clone());
-            start_one(&ns, hostname, &conf)?;
-        }
+        let mut frr = Frr::default();
+        frr.sync(dp, view)?;
         Ok(frr)
+    }
+
+    /// Brings FRR in line with `view`: daemons started (each with the switch's configured
+    /// hostname) for a switch that runs BGP for the first time, every other switch's
+    /// changes applied as commands. Switches are started at once, in parallel; a switch that
+    /// fails is said and the others go on.
+    pub fn sync(&mut self, dp: &Dataplane, view: &View) -> Result<(), String> {
+        let mut start = Vec::new();
+        let mut errors = Vec::new();
+        for (name, node) in &view.nodes {
+            let new = render(&node.config);
+            match self.running.get_mut(name) {
+                Some(r) => {
+                    let cmds = delta(r.applied.as_ref(), new.as_ref());
+                    if cmds.is_empty() {
+                        continue;
+                    }
+                    match configure(&r.ns, &cmds) {
+                        Ok(()) => r.applied = new,
+                        Err(e) => errors.push(format!("{name}: {e}")),
+                    }
+                }
+                None => {
+                    let Some(new) = new else { continue };
+                    let Some(ns) = dp.namespace(name) else {
+                        errors.push(format!("{name}: no namespace"));
+                        continue;
+                    };
+                    let hostname = node.config.hostname.as_deref().unwrap_or(name);
+                    start.push((
+                        name.clone(),
+                        ns.to_string(),
+                        new.text(hostname),
+                        hostname.to_string(),
+                        new,
+                    ));
+                }
+            }
+        }
+        let results: Vec<Result<(), String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = start
+                .iter()
+                .map(|(_, ns, conf, hostname, _)| s.spawn(move || start_one(ns, hostname, conf)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("start panicked".into())))
+                .collect()
+        });
+        for ((name, ns, _, _, new), result) in start.into_iter().zip(results) {
+            // Started or not, its pid files say what to stop.
+            let ok = result.is_ok();
+            if let Err(e) = result {
+                errors.push(e);
+            }
+            self.running.insert(
+                name,
+                Running {
+                    ns,
+                    applied: ok.then_some(new),
+                },
+            );
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
     }
 
     /// `vtysh -N NS -c COMMAND` in the namespace of `ns`: its output.
@@ -128,6 +318,30 @@ impl Frr {
         }
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
+}
+
+/// Runs `cmds` in configuration mode of the daemons of `ns`, in one vtysh session.
+fn configure(ns: &str, cmds: &[String]) -> Result<(), String> {
+    let mut c = Command::new("vtysh");
+    c.args(["-N", ns, "-c", "configure terminal"]);
+    for l in cmds {
+        c.args(["-c", l.trim_start()]);
+    }
+    let out = c
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run vtysh: {e}"))?;
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // vtysh prints a refused line's error and goes on; say it.
+    let refused: Vec<&str> = said.lines().filter(|l| l.starts_with('%')).collect();
+    if !out.status.success() || !refused.is_empty() {
+        return Err(format!("FRR refused {cmds:?}: {}", refused.join(" ")));
+    }
+    Ok(())
 }
 
 /// The folders of a switch's daemons: configuration, and pid files and sockets.
@@ -156,17 +370,6 @@ fn start_one(ns: &str, hostname: &str, conf: &str) -> Result<(), String> {
     if !owned {
         return Err(format!("cannot give `{}` to the frr user", etc.display()));
     }
-    // Forwarding on, reverse-path filtering off (ECMP paths come back asymmetric), ECMP
-    // hashed on the ports too: written in the namespace's own /proc/sys/net.
-    sysctl(
-        ns,
-        &[
-            ("net/ipv4/ip_forward", "1"),
-            ("net/ipv4/conf/all/rp_filter", "0"),
-            ("net/ipv4/conf/default/rp_filter", "0"),
-            ("net/ipv4/fib_multipath_hash_policy", "1"),
-        ],
-    )?;
     for d in RUN {
         let pid = run.join(format!("{d}.pid"));
         // Each daemon in its own UTS namespace with the switch's hostname: bgpd announces it.
@@ -216,27 +419,11 @@ fn start_one(ns: &str, hostname: &str, conf: &str) -> Result<(), String> {
     }
 }
 
-fn sysctl(ns: &str, settings: &[(&str, &str)]) -> Result<(), String> {
-    let script: Vec<String> = settings
-        .iter()
-        .map(|(k, v)| format!("echo {v} > /proc/sys/{k}"))
-        .collect();
-    let ok = Command::new("ip")
-        .args(["netns", "exec", ns, "sh", "-c", &script.join(" && ")])
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("{ns}: cannot set {settings:?}"))
-    }
-}
-
 impl Drop for Frr {
     fn drop(&mut self) {
         let mut pids = Vec::new();
-        for ns in &self.namespaces {
-            let (etc, run) = dirs(ns);
+        for r in self.running.values() {
+            let (etc, run) = dirs(&r.ns);
             for d in RUN {
                 if let Some(pid) = std::fs::read_to_string(run.join(format!("{d}.pid")))
                     .ok()
@@ -255,8 +442,159 @@ impl Drop for Frr {
         while pids.iter().any(|p| unsafe { libc::kill(*p, 0) } == 0) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
         }
-        for ns in &self.namespaces {
-            let _ = std::fs::remove_dir_all(dirs(ns).1);
+        for r in self.running.values() {
+            let _ = std::fs::remove_dir_all(dirs(&r.ns).1);
         }
+    }
+}
+
+/// A switch's BGP as FRR runs it (`show bgp summary json`), in the lab's terms: `None` when
+/// it runs none (no daemons, or no instance). FRR's states other than Established and Idle
+/// are Active, as the switches print them.
+pub fn bgp_view(ns: &str) -> Option<BgpView> {
+    let text = Frr::vtysh(ns, "show bgp summary json").ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let af = v.get("ipv4Unicast")?;
+    let mut sessions = Vec::new();
+    for (n, p) in af["peers"].as_object().into_iter().flatten() {
+        let Ok(neighbor) = n.parse::<Ipv4Addr>() else {
+            continue;
+        };
+        let state = match p["state"].as_str() {
+            Some("Established") => SessionState::Established,
+            Some("Idle") => SessionState::Idle,
+            _ => SessionState::Active,
+        };
+        let count = |k: &str| p[k].as_u64().unwrap_or(0) as usize;
+        sessions.push(Session {
+            neighbor,
+            remote_as: p["remoteAs"].as_u64().unwrap_or(0) as u32,
+            state,
+            far: p["hostname"].as_str().map(str::to_string),
+            received: count("pfxRcd"),
+            sent: count("pfxSnt"),
+            bfd: None,
+            hold: None,
+        });
+    }
+    Some(BgpView {
+        asn: af["as"].as_u64().unwrap_or(0) as u32,
+        router_id: af["routerId"].as_str()?.parse().ok()?,
+        sessions,
+        prefixes: af["ribCount"].as_u64().unwrap_or(0) as usize,
+    })
+}
+
+/// A route of a switch's routing table as FRR's zebra holds it (selected and installed
+/// routes only, as a switch prints its table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rib {
+    pub prefix: Ipv4Net,
+    /// `bgp`, `connected`, `local`, `static`, `kernel`.
+    pub protocol: String,
+    pub distance: u32,
+    pub metric: u32,
+    /// Each next hop: its gateway (none for a connected route) and interface in the
+    /// namespace (`eth1-25`, `vlan10`, `lo`).
+    pub hops: Vec<(Option<Ipv4Addr>, String)>,
+}
+
+/// The switch's routing table (`show ip route json`), by prefix; `None` when its daemons are
+/// not running.
+pub fn routes(ns: &str) -> Option<Vec<Rib>> {
+    let text = Frr::vtysh(ns, "show ip route json").ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let mut out = Vec::new();
+    for (prefix, entries) in v.as_object()? {
+        let Ok(prefix) = prefix.parse::<Ipv4Net>() else {
+            continue;
+        };
+        for e in entries.as_array().into_iter().flatten() {
+            if e["selected"].as_bool() != Some(true) {
+                continue;
+            }
+            let mut hops: Vec<(Option<Ipv4Addr>, String)> = e["nexthops"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|h| h["active"].as_bool() == Some(true))
+                .map(|h| {
+                    (
+                        h["ip"].as_str().and_then(|a| a.parse().ok()),
+                        h["interfaceName"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect();
+            // As the switches list them: by gateway.
+            hops.sort();
+            out.push(Rib {
+                prefix,
+                protocol: e["protocol"].as_str().unwrap_or_default().to_string(),
+                distance: e["distance"].as_u64().unwrap_or(0) as u32,
+                metric: e["metric"].as_u64().unwrap_or(0) as u32,
+                hops,
+            });
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rendered(router: &[&str], family: &[&str]) -> Rendered {
+        Rendered {
+            asn: 65101,
+            router: router.iter().map(|s| s.to_string()).collect(),
+            family: family.iter().map(|s| s.to_string()).collect(),
+            bfd: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_change_reaches_frr_as_the_lines_that_differ() {
+        let old = rendered(
+            &[
+                "bgp router-id 10.0.0.1",
+                "neighbor 10.1.0.0 remote-as 65000",
+                "neighbor 10.1.0.0 timers 3 9",
+                "neighbor 10.1.0.2 remote-as 65000",
+            ],
+            &["network 10.10.1.0/24", "maximum-paths 8"],
+        );
+        let new = rendered(
+            &[
+                "bgp router-id 10.0.0.1",
+                "neighbor 10.1.0.2 remote-as 65000",
+                "neighbor 10.1.0.4 remote-as 65000",
+            ],
+            &["network 10.10.1.0/24", "maximum-paths 4"],
+        );
+        assert_eq!(
+            delta(Some(&old), Some(&new)),
+            [
+                "router bgp 65101",
+                " no neighbor 10.1.0.0",
+                " neighbor 10.1.0.4 remote-as 65000",
+                " address-family ipv4 unicast",
+                "  no maximum-paths 8",
+                "  maximum-paths 4",
+                " exit-address-family",
+                "exit"
+            ]
+        );
+        assert!(delta(Some(&new), Some(&new)).is_empty());
+        assert_eq!(delta(Some(&new), None), ["no router bgp 65101"]);
+        let mut other = new.clone();
+        other.asn = 65102;
+        assert_eq!(
+            delta(Some(&new), Some(&other))[..2],
+            ["no router bgp 65101", "router bgp 65102"]
+        );
+        // A line turned off: its `no` form goes; turned back on, the plain line.
+        let off = rendered(&["no bgp fast-external-failover"], &[]);
+        let on = rendered(&[], &[]);
+        assert!(delta(Some(&off), Some(&on)).contains(&" bgp fast-external-failover".to_string()));
     }
 }

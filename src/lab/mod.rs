@@ -15,6 +15,7 @@ pub mod dataplane;
 pub mod device;
 pub mod frr;
 mod help;
+pub mod live;
 pub mod network;
 pub mod os10;
 mod pipe;

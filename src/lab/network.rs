@@ -40,6 +40,9 @@ pub struct Network {
     /// When each session or peer link was last seen to change state, and how often it came up:
     /// the Up/Down and Toggle Counter columns.
     history: Mutex<BTreeMap<String, Since>>,
+    /// With a data plane (`--dataplane`): the prefix of its namespaces, where FRR answers
+    /// for the switches' routing.
+    dataplane: std::sync::OnceLock<String>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +58,7 @@ impl Network {
             cabling,
             views: Views::new(),
             history: Mutex::new(BTreeMap::new()),
+            dataplane: std::sync::OnceLock::new(),
         })
     }
 
@@ -72,6 +76,17 @@ impl Network {
     /// that the next command reads it again.
     pub fn changed(&self, name: &str) {
         self.views.changed(name);
+    }
+
+    /// Says that the network has a data plane in namespaces `PREFIX<switch>`
+    /// ([`super::live`]): routing is then FRR's there, not derived.
+    pub fn set_dataplane(&self, prefix: &str) {
+        let _ = self.dataplane.set(prefix.to_string());
+    }
+
+    /// The namespace of `switch` in the data plane, when the network has one.
+    pub fn dataplane_ns(&self, switch: &str) -> Option<String> {
+        self.dataplane.get().map(|p| format!("{p}{switch}"))
     }
 
     /// The cabling as the fabric declares it, without faults.

@@ -26,6 +26,7 @@ use crate::onyx::Iface;
 use crate::types::Port;
 
 mod check;
+pub mod paths;
 pub mod read;
 pub mod read_os10;
 pub mod report;
@@ -50,6 +51,10 @@ pub enum Family {
     Bgp,
     /// MLAG pairs healthy.
     Mlag,
+    /// Paths between host groups: DF pings of the hosts' MTU, ECMP next hops towards every
+    /// remote subnet (`--paths`; not among the default families: it needs hosts to probe
+    /// from).
+    Paths,
 }
 
 impl Family {
@@ -74,6 +79,7 @@ impl std::fmt::Display for Family {
             Family::Pools => "pools",
             Family::Bgp => "bgp",
             Family::Mlag => "mlag",
+            Family::Paths => "paths",
         })
     }
 }
@@ -249,6 +255,36 @@ pub const RULES: &[Rule] = &[
         why: "A dual-homed host on one switch only has lost its redundancy and half its bandwidth: the next failure cuts it off.",
         fix: "Find the member port that is down on one switch (`show interfaces mlag-port-channel summary`), and its cable.",
     },
+    Rule {
+        id: "V015",
+        name: "ecmp-short",
+        severity: Severity::Error,
+        family: Family::Paths,
+        reads: "show ip route A.B.C.D",
+        what: "Each switch with hosts (a leaf) installs, towards every other switch's host subnet (its VLAN gateways), as many next hops as the design promises: one per BGP session over the fabric's links to a switch that itself has a session towards the subnet's switch (in a leaf-spine fabric, one per spine uplink), at most `maximum-paths`. Read on Onyx switches (the lab's routing table is FRR's with `fabric lab --dataplane`); OS10's table is not read yet.",
+        why: "A next hop missing is an uplink that carries none of the traffic towards that subnet: the others carry its share, so all-reduce traffic congests them and pauses, while the fabric looks healthy. A subnet with no route at all is unreachable from the leaf's hosts.",
+        fix: "Look at the uplinks the route lacks: a BGP session down (`fabric verify --check bgp`), a link down, a neighbor that does not advertise the subnet, or `maximum-paths` lower than the uplinks.",
+    },
+    Rule {
+        id: "V016",
+        name: "path-mtu-short",
+        severity: Severity::Error,
+        family: Family::Paths,
+        reads: "ping -M do -s SIZE (from a host of each group to a host of every other group)",
+        what: "Between every two host groups on different switches (a switch's VLAN, or a routed host port), a packet of the hosts' MTU with Don't Fragment passes. One host of each group sends one to one host of the other; when it is refused, the router that says so (ICMP \"fragmentation needed\") and its MTU name the hop, and the interface there that leads to the destination; when it is dropped without a word, the largest size that passes is found. Hosts are probed in the lab's data plane (`fabric lab --dataplane`, `fabric push --lab --dataplane`).",
+        why: "RoCE does not fragment: a path MTU below the hosts' means RDMA connections that negotiate the hosts' MTU (or TCP without PMTU discovery) stall or drop, usually only for large messages, which looks like an application bug. A gateway VLAN left at 1500 in a 9000-byte fabric is the classic case: everything works until a large transfer crosses it.",
+        fix: "Raise the MTU of the interface named (the gateway VLAN's `mtu`, a port's) to the fabric's, or lower the hosts' MTU to what the path carries.",
+    },
+    Rule {
+        id: "V017",
+        name: "path-broken",
+        severity: Severity::Error,
+        family: Family::Paths,
+        reads: "ping -s 56 (from a host of each group to a host of every other group)",
+        what: "Between every two host groups on different switches, a small packet gets an answer at all.",
+        why: "Hosts that cannot reach each other cannot train together: a missing route, a gateway down, a host not in its VLAN.",
+        fix: "Follow the path: the host's gateway (its VLAN interface up, with its address), the leaf's route to the far subnet (`show ip route`), the far leaf's.",
+    },
 ];
 
 /// A check by id (`V003`) or name (`link-down`).
@@ -279,6 +315,8 @@ pub enum Query {
     /// OS10's running configuration, for its QoS (trust, ETS, ECN, the priorities it pauses):
     /// Onyx prints each as a `show` of its own.
     Running,
+    /// The routes towards a subnet (`show ip route A.B.C.D`, its network address).
+    Route(crate::types::Ipv4Net),
 }
 
 impl Query {
@@ -323,6 +361,7 @@ impl Query {
             Query::Pool(name) => format!("show traffic pool {name} | json-print"),
             Query::Bgp => "show ip bgp summary".into(),
             Query::Mlag => "show mlag".into(),
+            Query::Route(net) => format!("show ip route {}", net.network().addr),
             Query::VltPorts | Query::PfcOf(_) | Query::Running => self.command_on(Os::Os10),
         }
     }
@@ -479,6 +518,8 @@ pub struct Observed {
     pub vlt_ports: Option<(u32, u32)>,
     /// OS10: the running configuration, whose QoS the `qos` and `pools` checks read.
     pub running: Option<Box<crate::os10::Config>>,
+    /// The routes read towards each subnet asked (`paths`).
+    pub routes: BTreeMap<crate::types::Ipv4Net, Vec<read::Route>>,
 }
 
 impl Observed {
@@ -526,6 +567,9 @@ impl Observed {
             }
             Query::Bgp => self.bgp = Some(read::bgp_summary(reply)?),
             Query::Mlag => self.mlag = Some(read::mlag(reply)?),
+            Query::Route(net) => {
+                self.routes.insert(*net, read::ip_route(reply)?);
+            }
             Query::VltPorts | Query::PfcOf(_) | Query::Running => {
                 return Err(format!("`{}` is not read on Onyx", q.command()));
             }

@@ -1046,3 +1046,148 @@ mod tests {
         );
     }
 }
+
+/// A route of a switch's routing table, with each of its next hops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub prefix: crate::types::Ipv4Net,
+    /// `bgp`, `static`, … as the `Source` column prints it.
+    pub source: String,
+    /// Each next hop: its gateway as printed and its interface.
+    pub hops: Vec<(String, String)>,
+}
+
+/// `show ip route [A.B.C.D]` (text; `…/more/cray-docs-csm__sw-spine-001__show_ip_route_10.92.100.60.txt`,
+/// `…show_ip_route_vrf_all_bgp.txt`): the default VRF's table (`VRF Name default:`), its
+/// columns where its header puts them (Destination, Mask, Flag, Gateway, Interface, Source,
+/// AD/M); a row with no destination is one more next hop of the route above it. A reply with
+/// no such table is not a routing table, and says so.
+pub fn ip_route(text: &str) -> Result<Vec<Route>, String> {
+    let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
+    // The default VRF's table: from its title to the next VRF's.
+    let mut vrf = false;
+    let mut columns: Option<Vec<usize>> = None;
+    let mut routes: Vec<Route> = Vec::new();
+    let names = [
+        "Destination",
+        "Mask",
+        "Flag",
+        "Gateway",
+        "Interface",
+        "Source",
+        "AD/M",
+    ];
+    for line in lines.by_ref() {
+        if let Some(name) = line.trim().strip_prefix("VRF Name ") {
+            if vrf {
+                break;
+            }
+            vrf = name.trim_end_matches(':') == "default";
+            continue;
+        }
+        if !vrf || line.trim().is_empty() || line.trim().chars().all(|c| c == '-') {
+            continue;
+        }
+        if line.trim_start().starts_with("Destination") {
+            let at: Option<Vec<usize>> = names.iter().map(|n| line.find(n)).collect();
+            match at {
+                Some(at) if at.windows(2).all(|w| w[0] < w[1]) => columns = Some(at),
+                _ => return Err(format!("`{}`: not the routing table's header", line.trim())),
+            }
+            continue;
+        }
+        let Some(at) = &columns else {
+            return Err(format!(
+                "`{}`: a row before the table's header",
+                line.trim()
+            ));
+        };
+        let cell = |i: usize| {
+            let end = at.get(i + 1).copied().unwrap_or(line.len()).min(line.len());
+            line.get(at[i].min(line.len())..end).unwrap_or("").trim()
+        };
+        let (dest, mask, gateway, iface, source) = (cell(0), cell(1), cell(3), cell(4), cell(5));
+        if gateway.is_empty() || iface.is_empty() {
+            return Err(format!(
+                "`{}`: a row without a gateway or interface",
+                line.trim()
+            ));
+        }
+        if dest.is_empty() {
+            let Some(last) = routes.last_mut() else {
+                return Err(format!("`{}`: a next hop without a route", line.trim()));
+            };
+            last.hops.push((gateway.to_string(), iface.to_string()));
+            continue;
+        }
+        let addr: Ipv4Addr = if dest == "default" {
+            Ipv4Addr::UNSPECIFIED
+        } else {
+            dest.parse()
+                .map_err(|_| format!("`{dest}`: not a destination address"))?
+        };
+        let len = mask
+            .parse::<Ipv4Addr>()
+            .ok()
+            .and_then(crate::types::Ipv4Net::len_of_mask)
+            .ok_or_else(|| format!("`{mask}`: not a network mask"))?;
+        routes.push(Route {
+            prefix: crate::types::Ipv4Net { addr, len },
+            source: source.to_string(),
+            hops: vec![(gateway.to_string(), iface.to_string())],
+        });
+    }
+    if columns.is_none() && !text.contains("VRF Name") {
+        return Err("no routing table (`VRF Name default:` and its header) in the reply".into());
+    }
+    Ok(routes)
+}
+
+#[cfg(test)]
+mod route_tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/corpus/onyx/more")
+            .join(name);
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn the_captured_tables_read_with_their_ecmp_next_hops() {
+        let r = ip_route(&fixture(
+            "cray-docs-csm__sw-spine-001__show_ip_route_10.92.100.60.txt",
+        ))
+        .unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].prefix.to_string(), "0.0.0.0/0");
+        assert_eq!(r[0].hops, [("10.101.15.161".into(), "eth1/12".into())]);
+        assert_eq!(r[1].prefix.to_string(), "10.92.100.60/32");
+        assert_eq!(r[1].source, "bgp");
+        assert_eq!(r[1].hops.len(), 3);
+        assert_eq!(r[1].hops[2], ("10.252.0.7".into(), "vlan2".into()));
+        // Several VRFs: the default one's table only.
+        let all = ip_route(&fixture(
+            "cray-docs-csm__sw-spine-001__show_ip_route_vrf_all_bgp.txt",
+        ))
+        .unwrap();
+        assert_eq!(all.len(), 12);
+        assert!(all.iter().all(|r| r.hops[0].1 != "vlan7"), "{all:?}");
+        assert_eq!(all.iter().map(|r| r.hops.len()).sum::<usize>(), 28);
+        // Published without blank lines: read the same.
+        let tight = ip_route(&fixture(
+            "cray-docs-csm__sw-spine-001__show_ip_route_10.92.100.222.txt",
+        ))
+        .unwrap();
+        assert_eq!(tight[1].hops.len(), 3);
+    }
+
+    #[test]
+    fn what_is_not_a_routing_table_is_said() {
+        assert!(ip_route("% Unrecognized command \"route\".\n").is_err());
+        assert!(ip_route("").is_err());
+        let cut = "VRF Name default:\n  Destination       Mask              Flag     Gateway           Interface        Source     AD/M\n  10.1.0.0          255.255.0.0\n";
+        assert!(ip_route(cut).is_err());
+    }
+}

@@ -215,8 +215,15 @@ fn clock(d: Duration) -> String {
 /// configured: its AS, messages (a keepalive a minute since it came up), how long it has been
 /// in its state, and the prefixes received when Established, else the state.
 fn bgp(net: &crate::lab::network::Net<'_>, network: &Network) -> String {
-    let views = net.bgp();
-    let Some(v) = views.get(net.me) else {
+    let frr;
+    let v = match network.dataplane_ns(net.me) {
+        Some(ns) => {
+            frr = crate::lab::frr::bgp_view(&ns);
+            frr.as_ref()
+        }
+        None => net.bgp().get(net.me),
+    };
+    let Some(v) = v else {
         return Unconfirmed::NoBgp.text().to_string();
     };
     let mut out = Unconfirmed::BgpIdentifier

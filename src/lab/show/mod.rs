@@ -147,6 +147,10 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
         (["ip", "bgp", "summary"] | ["ip", "bgp", "vrf", "default" | "all", "summary"], _) => {
             routing::bgp_summary(cx)
         }
+        (["ip", "route", rest @ ..], _) => match routing::ip_route(cx, rest) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
         (["mlag", ..], _) if !cx.protocol(Protocol::Mlag) => return Reply::unrecognized("mlag"),
         (["mlag"], _) => routing::mlag(cx),
         (["mlag-vip"], _) if !cx.protocol(Protocol::Mlag) => {

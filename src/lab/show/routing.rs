@@ -30,14 +30,162 @@ const KEEPALIVE: u64 = 30;
 /// `show ip bgp summary` of the default VRF: empty without a BGP instance (UNCONFIRMED).
 /// JSON: no capture; the header's fields, then a row per neighbor keyed by its address, as
 /// `json-print` prints other tables (UNCONFIRMED).
+/// With the lab's data plane, FRR's sessions in the same layout.
 pub fn bgp_summary(cx: &Cx<'_>) -> Shown {
-    cx.net(|net, network, me| match net.bgp().get(me) {
-        Some(v) => bgp_shown(me, v, network),
-        None => Shown {
-            text: String::new(),
-            json: Some(Obj::new().build()),
-        },
+    cx.net(|net, network, me| {
+        let frr;
+        let view = match network.dataplane_ns(me) {
+            Some(ns) => {
+                frr = crate::lab::frr::bgp_view(&ns);
+                frr.as_ref()
+            }
+            None => net.bgp().get(me),
+        };
+        match view {
+            Some(v) => bgp_shown(me, v, network),
+            None => Shown {
+                text: String::new(),
+                json: Some(Obj::new().build()),
+            },
+        }
     })
+}
+
+/// The legend `show ip route` prints before its tables (the captures').
+const ROUTE_FLAGS: &str = "\nFlags:\n  F: Failed to install in H/W\n  B: BFD protected (static route)\n  i: BFD session initializing (static route)\n  x: protecting BFD session failed (static route)\n  c: consistent hashing\n  p: partial programming in H/W\n";
+
+/// `show ip route [vrf default|all] [A.B.C.D[/N]] [bgp]` in the layout of the captures
+/// (`…show_ip_route_10.92.100.60.txt`, `…show_ip_route_vrf_all_bgp.txt`): the legend, then per
+/// VRF a table of Destination, Mask, Flag, Gateway, Interface, Source and AD/M, an ECMP route's
+/// further next hops on lines of their own. Given an address, the routes that contain it (the
+/// captures list the default route beside the host route). Routes come from FRR's zebra on
+/// the lab's data plane; without one, the connected subnets of the switch's up interfaces
+/// alone (the lab derives no routes). A connected route's source and gateway are
+/// UNCONFIRMED (`direct`, `0.0.0.0`); the flag is the captures' `c` on every row. JSON: no
+/// capture; a row per next hop under `VRF Name default` (UNCONFIRMED).
+pub fn ip_route(cx: &Cx<'_>, words: &[&str]) -> Result<Shown, crate::lab::Reply> {
+    let mut words = words;
+    if let ["vrf", "default" | "all", rest @ ..] = words {
+        words = rest;
+    }
+    let (mut within, mut bgp_only) = (None, false);
+    for w in words {
+        match *w {
+            "bgp" => bgp_only = true,
+            w => match w.parse::<std::net::Ipv4Addr>() {
+                Ok(a) => within = Some(crate::types::Ipv4Net { addr: a, len: 32 }),
+                Err(_) => match w.parse::<crate::types::Ipv4Net>() {
+                    Ok(n) => within = Some(n),
+                    Err(_) => return Err(crate::lab::Reply::unrecognized(w)),
+                },
+            },
+        }
+    }
+    let mut routes = cx.net(|net, network, me| match network.dataplane_ns(me) {
+        Some(ns) => crate::lab::frr::routes(&ns).unwrap_or_default(),
+        None => connected(net, me),
+    });
+    routes.retain(|r| {
+        (!bgp_only || r.protocol == "bgp")
+            && within.is_none_or(|w| r.prefix.len <= w.len && r.prefix.network().contains(w.addr))
+    });
+    routes.sort_by_key(|r| (u32::from(r.prefix.network().addr), r.prefix.len));
+    let config = &cx.sw.running;
+    let rule = format!("  {}", "-".repeat(102));
+    let mut text = format!(
+        "{ROUTE_FLAGS}\nVRF Name default:\n{rule}\n  {:<18}{:<18}{:<9}{:<18}{:<17}{:<11}AD/M\n{rule}\n",
+        "Destination", "Mask", "Flag", "Gateway", "Interface", "Source"
+    );
+    let mut rows = Vec::new();
+    for r in &routes {
+        let dest = if r.prefix.len == 0 {
+            "default".to_string()
+        } else {
+            r.prefix.network().addr.to_string()
+        };
+        let source = match r.protocol.as_str() {
+            "connected" => Unconfirmed::RouteDirect.text().to_string(),
+            p => p.to_string(),
+        };
+        let adm = format!("{}/{}", r.distance, r.metric);
+        for (i, (gw, dev)) in r.hops.iter().enumerate() {
+            let gateway = gw.map_or_else(
+                || Unconfirmed::RouteNoGateway.text().to_string(),
+                |g| g.to_string(),
+            );
+            let iface = onyx_iface(config, dev, r.prefix);
+            let (d, m) = if i == 0 {
+                (dest.clone(), r.prefix.dotted_mask().to_string())
+            } else {
+                (String::new(), String::new())
+            };
+            let _ = writeln!(
+                text,
+                "  {d:<18}{m:<18}{:<9}{gateway:<18}{iface:<17}{source:<11}{adm}",
+                "c"
+            );
+            rows.push(
+                Obj::new()
+                    .s("Destination", &dest)
+                    .s("Mask", r.prefix.dotted_mask())
+                    .s("Flag", "c")
+                    .s("Gateway", &gateway)
+                    .s("Interface", &iface)
+                    .s("Source", &source)
+                    .s("AD/M", &adm)
+                    .build(),
+            );
+        }
+    }
+    Ok(Shown {
+        text,
+        json: Some(Obj::new().v("VRF Name default", Value::Array(rows)).build()),
+    })
+}
+
+/// An interface of the data plane as the switch names it in its routing table: `eth1/25`,
+/// `vlan10`, `loopback0` (the loopback that has the route's address).
+fn onyx_iface(config: &crate::onyx::Config, dev: &str, prefix: crate::types::Ipv4Net) -> String {
+    if let Some(p) = crate::lab::dataplane::port_of(dev) {
+        return format!("eth{p}");
+    }
+    if dev == "lo" {
+        let n = config.interfaces.iter().find_map(|(i, x)| match i {
+            Iface::Loopback(n) if x.address.is_some_and(|a| a.addr == prefix.addr) => Some(*n),
+            _ => None,
+        });
+        return format!("loopback{}", n.unwrap_or(0));
+    }
+    dev.to_string()
+}
+
+/// The connected subnets of the switch's up interfaces with an address: its routing table
+/// where the lab runs no routing daemon.
+fn connected(net: &Net<'_>, me: &str) -> Vec<crate::lab::frr::Rib> {
+    let Some(config) = net.config(me) else {
+        return Vec::new();
+    };
+    config
+        .interfaces
+        .iter()
+        .filter(|(i, _)| net.iface_up(me, **i))
+        .filter_map(|(i, x)| {
+            let a = x.address?;
+            let dev = match i {
+                Iface::Ethernet(p) => crate::lab::dataplane::link_name(*p),
+                Iface::Vlan(v) => crate::lab::dataplane::vlan_name(v.get()),
+                Iface::Loopback(_) => "lo".to_string(),
+                _ => return None,
+            };
+            Some(crate::lab::frr::Rib {
+                prefix: a.network(),
+                protocol: "connected".to_string(),
+                distance: 0,
+                metric: 0,
+                hops: vec![(None, dev)],
+            })
+        })
+        .collect()
 }
 
 /// `show mlag` (its protocol on).

@@ -178,7 +178,7 @@ pub fn verify(input: &Input<'_>) -> Vec<Finding> {
         explained: BTreeSet::new(),
         hits: Vec::new(),
     };
-    let stages: [(Family, Stage); 8] = [
+    let stages: [(Family, Stage); 9] = [
         (Family::Cabling, cabling),
         (Family::Links, links),
         (Family::Cabling, unseen),
@@ -187,6 +187,7 @@ pub fn verify(input: &Input<'_>) -> Vec<Finding> {
         (Family::Pools, pools),
         (Family::Bgp, bgp),
         (Family::Mlag, mlag),
+        (Family::Paths, ecmp),
     ];
     for (family, stage) in stages {
         if input.families.contains(&family) {
@@ -194,6 +195,17 @@ pub fn verify(input: &Input<'_>) -> Vec<Finding> {
         }
     }
     findings(input.fabric, cx.hits)
+}
+
+/// ECMP next hops towards every other leaf's host subnets ([`super::paths::ecmp`]).
+fn ecmp(cx: &mut Cx<'_>) {
+    for (name, _, obs) in cx.verified() {
+        let down = |p: Port| cx.explained(name, p);
+        let found = super::paths::ecmp(cx.fabric, name, obs, &down);
+        for (sw, text) in found {
+            cx.hit(&sw, "V015", None, text);
+        }
+    }
 }
 
 /// Hits as findings, consecutive ports with the same message grouped, each range named as
