@@ -81,13 +81,27 @@ pub struct Address {
     pub net: Ipv4Net,
 }
 
-/// A host's default route.
+/// A host's default route: in its main table (through its first NIC port), or in the table
+/// of one NIC port (`table`), which a rule picks for packets from that port's address, as a
+/// host with a NIC per rail routes each rail's traffic out of its own port.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Route {
     pub node: String,
     pub dev: String,
     pub via: Ipv4Addr,
+    pub table: Option<u32>,
 }
+
+/// A host's rule: packets from `from` are routed by `table`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Rule {
+    pub node: String,
+    pub from: Ipv4Addr,
+    pub table: u32,
+}
+
+/// The routing table of a host's n-th NIC port (from 0).
+const FIRST_TABLE: u32 = 100;
 
 /// One NIC port of a host of the fabric as the lab cables it: the switch port it is cabled
 /// to, its MTU, and its address and gateway in the lab.
@@ -119,6 +133,7 @@ pub struct Plan {
     pub bridge_ports: Vec<BridgePort>,
     pub addresses: Vec<Address>,
     pub routes: Vec<Route>,
+    pub rules: Vec<Rule>,
     /// What the switches are configured with that the kernel does not carry, one line each.
     pub unmodelled: Vec<String>,
 }
@@ -350,15 +365,26 @@ impl Plan {
                     dev: h.nic.clone(),
                     net: a,
                 });
-                // One default route per host: through its first NIC port with a gateway.
-                if let Some(gw) = h.gateway
-                    && routed_hosts.insert(h.host.clone())
-                {
-                    plan.routes.push(Route {
+                // The host's default route through its first NIC port with a gateway; each
+                // port's own, in its table, for packets from its address.
+                if let Some(gw) = h.gateway {
+                    let n = plan.rules.iter().filter(|r| r.node == h.host).count();
+                    let table = FIRST_TABLE + n as u32;
+                    plan.rules.push(Rule {
                         node: h.host.clone(),
-                        dev: h.nic.clone(),
-                        via: gw,
+                        from: a.addr,
+                        table,
                     });
+                    for table in [Some(table), None] {
+                        if table.is_some() || routed_hosts.insert(h.host.clone()) {
+                            plan.routes.push(Route {
+                                node: h.host.clone(),
+                                dev: h.nic.clone(),
+                                via: gw,
+                                table,
+                            });
+                        }
+                    }
                 }
             }
         }
@@ -835,20 +861,38 @@ impl Dataplane {
             .filter(|r| !on(&fresh, &r.node, &r.dev) && !on(&gone, &r.node, &r.dev))
             .collect();
         let new_routes: BTreeSet<&Route> = new.routes.iter().collect();
+        let table = |r: &Route| r.table.map_or(String::new(), |t| format!(" table {t}"));
         for r in old_routes.difference(&new_routes) {
             let _ = writeln!(
                 steps.entry(r.node.clone()).or_default().route,
-                "route del default via {} dev {}",
+                "route del default via {} dev {}{}",
                 r.via,
-                r.dev
+                r.dev,
+                table(r)
             );
         }
         for r in new_routes.difference(&old_routes) {
             let _ = writeln!(
                 steps.entry(r.node.clone()).or_default().route,
-                "route replace default via {} dev {}",
+                "route replace default via {} dev {}{}",
                 r.via,
-                r.dev
+                r.dev,
+                table(r)
+            );
+        }
+        // Rules are the namespace's, not an interface's: they stay until taken away.
+        let old_rules: BTreeSet<&Rule> = old.rules.iter().collect();
+        let new_rules: BTreeSet<&Rule> = new.rules.iter().collect();
+        for (r, verb) in old_rules
+            .difference(&new_rules)
+            .map(|r| (r, "del"))
+            .chain(new_rules.difference(&old_rules).map(|r| (r, "add")))
+        {
+            let _ = writeln!(
+                steps.entry(r.node.clone()).or_default().route,
+                "rule {verb} from {} table {}",
+                r.from,
+                r.table
             );
         }
         for (node, s) in &steps {

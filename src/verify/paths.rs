@@ -253,9 +253,11 @@ const SMALLEST: u16 = 576;
 /// nothing answers (the first answer may be lost while the far host learns the way back's
 /// MTU).
 fn ping(run: &Runner<'_>, from: &Endpoint, to: Ipv4Addr, size: u16) -> Result<Ping, String> {
+    // From the port's own address: a host with a port per rail routes each from its own.
     let cmd = format!(
-        "ip route flush cache; ping -M do -s {} -c 1 -W 1 -n {to} 2>&1",
-        size.saturating_sub(HEADERS)
+        "ip route flush cache; ping -M do -s {} -c 1 -W 1 -n -I {} {to} 2>&1",
+        size.saturating_sub(HEADERS),
+        from.address.addr
     );
     let mut last = Ping::Lost;
     for _ in 0..2 {
@@ -302,18 +304,47 @@ pub struct Probe {
     pub largest: Option<u16>,
 }
 
-/// The probes to make: every ordered pair of groups on different switches, one host of each
-/// (the first by name).
-pub fn pairs(endpoints: &[Endpoint]) -> Vec<(&Endpoint, &Endpoint)> {
-    let mut first: BTreeMap<&str, &Endpoint> = BTreeMap::new();
-    for e in endpoints {
-        first.entry(e.group.as_str()).or_insert(e);
+impl Endpoint {
+    /// The host, without its port (`gpu01` of `gpu01:ens1f0`).
+    pub fn host(&self) -> &str {
+        self.name.split_once(':').map_or(&self.name, |(h, _)| h)
     }
-    first
-        .values()
-        .flat_map(|a| first.values().map(move |b| (*a, *b)))
-        .filter(|(a, b)| a.switch != b.switch)
-        .collect()
+}
+
+/// The probes to make: every ordered pair of groups on different switches, from the first
+/// host of the one (by name) to the first host of the other that is another host (a host
+/// with a port in each group would only talk to itself).
+pub fn pairs(endpoints: &[Endpoint]) -> Vec<(&Endpoint, &Endpoint)> {
+    let mut groups: BTreeMap<&str, Vec<&Endpoint>> = BTreeMap::new();
+    for e in endpoints {
+        groups.entry(e.group.as_str()).or_default().push(e);
+    }
+    let mut out = Vec::new();
+    for a in groups.values() {
+        for b in groups.values() {
+            let (Some(from), Some(sw)) = (a.first(), b.first().map(|e| &e.switch)) else {
+                continue;
+            };
+            if from.switch == *sw {
+                continue;
+            }
+            let to = b.iter().find(|e| e.host() != from.host());
+            let from = match to {
+                Some(_) => Some(*from),
+                // Every host of the other group is this one: another sender, if any.
+                None => a
+                    .iter()
+                    .copied()
+                    .find(|e| b.iter().any(|t| t.host() != e.host())),
+            };
+            if let Some(from) = from
+                && let Some(to) = b.iter().find(|e| e.host() != from.host())
+            {
+                out.push((from, *to));
+            }
+        }
+    }
+    out
 }
 
 /// Probes from `a` to `b` with packets of the smaller of their MTUs.

@@ -114,8 +114,13 @@ pub fn view(config: &Config) -> onyx::Config {
             }),
             routed: i.routed,
             address: i.address,
+            mtu: i.mtu,
             ..OnyxInterface::default()
         };
+        // `interface vlanN` is what makes a VLAN on OS10.
+        if let Iface::Vlan(v) = k {
+            out.vlans.entry(*v).or_default();
+        }
     }
     if let Some(b) = &config.bgp {
         out.protocols.insert(onyx::Protocol::Bgp);
