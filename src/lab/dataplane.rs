@@ -502,7 +502,7 @@ pub struct Missing {
     pub how: &'static str,
 }
 
-/// What the kernel part needs and is missing: `ip` and `bridge` (iproute2), `ping`
+/// What the kernel part needs and is missing: `ip` (iproute2), `ping`
 /// (iputils-ping, for `fabric verify --paths`), the right to make network namespaces (root,
 /// or CAP_SYS_ADMIN and CAP_NET_ADMIN) and bridges in them. Asked of the system, not guessed:
 /// a namespace with a bridge is made and removed.
@@ -516,9 +516,9 @@ pub fn missing(prefix: &str) -> Vec<Missing> {
             .status()
             .is_ok_and(|s| s.success())
     };
-    if !runs("ip", "-V") || !runs("bridge", "-V") {
+    if !runs("ip", "-V") {
         out.push(Missing {
-            what: "the `ip` and `bridge` commands (iproute2)".to_string(),
+            what: "the `ip` command (iproute2)".to_string(),
             how: "apt-get install -y iproute2",
         });
         return out;
@@ -562,9 +562,10 @@ fn ip_run(args: &[&str]) -> Result<(), String> {
     Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
 }
 
-/// `TOOL [-n NS] -force -batch -` with `lines` on its input: every line is tried; the errors
+/// `ip [-n NS] -force -batch -` with `lines` on its input: every line is tried; the errors
 /// of those that failed.
-fn batch(tool: &str, ns: Option<&str>, lines: &str) -> Result<(), String> {
+fn batch(ns: Option<&str>, lines: &str) -> Result<(), String> {
+    let tool = "ip";
     let mut cmd = Command::new(tool);
     if let Some(ns) = ns {
         cmd.args(["-n", ns]);
@@ -603,9 +604,265 @@ struct Steps {
     make: String,
     /// MTUs, bridge membership, admin state, spanning tree.
     set: String,
-    /// Addresses removed, then added; then routes.
+    /// Addresses removed, then added.
     addr: String,
+    /// Routes and rules.
     route: String,
+}
+
+/// An interface of a node: its node and name.
+type Dev = (String, String);
+
+fn dev(node: &str, name: &str) -> Dev {
+    (node.to_string(), name.to_string())
+}
+
+/// One change of the kernel from the plan it holds (`old`) to `new`: the commands of each
+/// namespace, and what the cables and bridges made or removed mean for the rest.
+struct Change<'a> {
+    old: &'a Plan,
+    new: &'a Plan,
+    steps: BTreeMap<String, Steps>,
+    /// Interfaces made by this change (nothing of the old plan is on them) and removed.
+    fresh: BTreeSet<Dev>,
+    gone: BTreeSet<Dev>,
+    /// Cable ends whose MTU changed.
+    resized: BTreeSet<Dev>,
+    /// Bridges whose ports or MTU changed: their MTU set again after (the kernel moves a
+    /// bridge's MTU with its ports' until it is set).
+    touched: BTreeSet<(String, u16)>,
+}
+
+impl Change<'_> {
+    fn steps(&mut self, node: &str) -> &mut Steps {
+        self.steps.entry(node.to_string()).or_default()
+    }
+
+    /// Whether the old plan's fact on `node`'s `dev` still holds in the kernel: its interface
+    /// was neither made nor removed by this change.
+    fn kept(&self, node: &str, name: &str) -> bool {
+        let d = dev(node, name);
+        !self.fresh.contains(&d) && !self.gone.contains(&d)
+    }
+
+    /// Cables removed and made (one `ip` batch of the root namespace, both ends placed at
+    /// once: no name is ever taken there), each end's MTU and admin state.
+    fn cables(&mut self, namespaces: &BTreeMap<String, String>) -> Result<(), String> {
+        let key =
+            |(a, b): &(End, End)| (a.node.clone(), a.dev.clone(), b.node.clone(), b.dev.clone());
+        let old: BTreeMap<_, _> = self.old.cables.iter().map(|c| (key(c), c)).collect();
+        let new: BTreeMap<_, _> = self.new.cables.iter().map(|c| (key(c), c)).collect();
+        for (k, (a, b)) in &old {
+            if !new.contains_key(k) {
+                let _ = writeln!(self.steps(&a.node).remove, "link del dev {}", a.dev);
+                self.gone.insert(dev(&a.node, &a.dev));
+                self.gone.insert(dev(&b.node, &b.dev));
+            }
+        }
+        let mut links = String::new();
+        let mut errors = Vec::new();
+        for (k, (a, b)) in &new {
+            let was = old.get(k);
+            if was.is_none() {
+                let (Some(na), Some(nb)) = (namespaces.get(&a.node), namespaces.get(&b.node))
+                else {
+                    errors.push(format!(
+                        "{} {} – {} {}: no namespace",
+                        a.node, a.dev, b.node, b.dev
+                    ));
+                    continue;
+                };
+                let _ = writeln!(
+                    links,
+                    "link add {} netns {na} mtu {} type veth peer name {} netns {nb} mtu {}",
+                    a.dev, a.mtu, b.dev, b.mtu
+                );
+                for e in [a, b] {
+                    self.fresh.insert(dev(&e.node, &e.dev));
+                    self.gone.remove(&dev(&e.node, &e.dev));
+                }
+            }
+            let ends = was.map(|(oa, ob)| [(oa.mtu, oa.up), (ob.mtu, ob.up)]);
+            for (i, e) in [a, b].into_iter().enumerate() {
+                // A new veth has its MTU already and is down.
+                let (mtu, up) = ends.map_or((e.mtu, false), |o| o[i]);
+                if mtu != e.mtu {
+                    let _ = writeln!(
+                        self.steps(&e.node).set,
+                        "link set dev {} mtu {}",
+                        e.dev,
+                        e.mtu
+                    );
+                    self.resized.insert(dev(&e.node, &e.dev));
+                }
+                if up != e.up {
+                    let state = if e.up { "up" } else { "down" };
+                    let _ = writeln!(self.steps(&e.node).set, "link set dev {} {state}", e.dev);
+                }
+            }
+        }
+        if !links.is_empty()
+            && let Err(e) = batch(None, &links)
+        {
+            errors.push(e);
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
+    }
+
+    /// Bridges made and removed, their spanning tree; a new bridge is a fresh interface.
+    fn bridges(&mut self) {
+        let key = |b: &Bridge| (b.switch.clone(), b.vlan);
+        let old: BTreeMap<_, _> = self.old.bridges.iter().map(|b| (key(b), b)).collect();
+        let new: BTreeMap<_, _> = self.new.bridges.iter().map(|b| (key(b), b)).collect();
+        for (sw, vlan) in old.keys() {
+            if !new.contains_key(&(sw.clone(), *vlan)) {
+                let _ = writeln!(self.steps(sw).remove, "link del dev {}", vlan_name(*vlan));
+                self.gone.insert(dev(sw, &vlan_name(*vlan)));
+            }
+        }
+        for ((sw, vlan), b) in &new {
+            let name = vlan_name(*vlan);
+            match old.get(&(sw.clone(), *vlan)) {
+                None => {
+                    let stp = u8::from(b.stp);
+                    let s = self.steps(sw);
+                    let _ = writeln!(
+                        s.make,
+                        "link add {name} type bridge stp_state {stp} forward_delay 200"
+                    );
+                    let _ = writeln!(s.set, "link set dev {name} up");
+                    self.fresh.insert(dev(sw, &name));
+                    self.touched.insert((sw.clone(), *vlan));
+                }
+                Some(o) => {
+                    if o.stp != b.stp {
+                        let stp = u8::from(b.stp);
+                        let _ = writeln!(
+                            self.steps(sw).set,
+                            "link set dev {name} type bridge stp_state {stp}"
+                        );
+                    }
+                    if o.mtu != b.mtu {
+                        self.touched.insert((sw.clone(), *vlan));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ports leaving and joining bridges; then the MTU of every bridge touched.
+    fn bridge_ports(&mut self) {
+        let old: BTreeSet<&BridgePort> = self
+            .old
+            .bridge_ports
+            .iter()
+            .filter(|p| self.kept(&p.switch, &p.dev))
+            .collect();
+        let new: BTreeSet<&BridgePort> = self.new.bridge_ports.iter().collect();
+        for p in old.difference(&new) {
+            let _ = writeln!(
+                self.steps(&p.switch).remove,
+                "link set dev {} nomaster",
+                p.dev
+            );
+            self.touched.insert((p.switch.clone(), p.vlan));
+        }
+        for p in new.difference(&old) {
+            let line = format!("link set dev {} master {}\n", p.dev, vlan_name(p.vlan));
+            self.steps(&p.switch).set.push_str(&line);
+            self.touched.insert((p.switch.clone(), p.vlan));
+        }
+        // A port whose MTU changed moves its bridge's too.
+        for p in &self.new.bridge_ports {
+            if self.resized.contains(&dev(&p.switch, &p.dev)) {
+                self.touched.insert((p.switch.clone(), p.vlan));
+            }
+        }
+        let touched = std::mem::take(&mut self.touched);
+        for b in self
+            .new
+            .bridges
+            .iter()
+            .filter(|b| touched.contains(&(b.switch.clone(), b.vlan)))
+        {
+            let line = format!("link set dev {} mtu {}\n", vlan_name(b.vlan), b.mtu);
+            self.steps(&b.switch).set.push_str(&line);
+        }
+    }
+
+    /// Addresses taken away and given; those on interfaces made or removed by this change
+    /// are not the kernel's any more.
+    fn addresses(&mut self) {
+        let old: BTreeSet<&Address> = self
+            .old
+            .addresses
+            .iter()
+            .filter(|a| self.kept(&a.node, &a.dev))
+            .collect();
+        let new: BTreeSet<&Address> = self.new.addresses.iter().collect();
+        let lines: Vec<(String, String)> = old
+            .difference(&new)
+            .map(|a| {
+                (
+                    a.node.clone(),
+                    format!("addr del {} dev {}\n", a.net, a.dev),
+                )
+            })
+            .chain(new.difference(&old).map(|a| {
+                (
+                    a.node.clone(),
+                    format!("addr add {} dev {}\n", a.net, a.dev),
+                )
+            }))
+            .collect();
+        for (node, line) in lines {
+            self.steps(&node).addr.push_str(&line);
+        }
+    }
+
+    /// Routes (as addresses are) and rules (the namespace's: they stay until taken away).
+    fn routes(&mut self) {
+        let old: BTreeSet<&Route> = self
+            .old
+            .routes
+            .iter()
+            .filter(|r| self.kept(&r.node, &r.dev))
+            .collect();
+        let new: BTreeSet<&Route> = self.new.routes.iter().collect();
+        let line = |verb: &str, r: &Route| {
+            let table = r.table.map_or(String::new(), |t| format!(" table {t}"));
+            format!("route {verb} default via {} dev {}{table}\n", r.via, r.dev)
+        };
+        let mut lines: Vec<(String, String)> = old
+            .difference(&new)
+            .map(|r| (r.node.clone(), line("del", r)))
+            .chain(
+                new.difference(&old)
+                    .map(|r| (r.node.clone(), line("replace", r))),
+            )
+            .collect();
+        let old_rules: BTreeSet<&Rule> = self.old.rules.iter().collect();
+        let new_rules: BTreeSet<&Rule> = self.new.rules.iter().collect();
+        let rule =
+            |verb: &str, r: &Rule| format!("rule {verb} from {} table {}\n", r.from, r.table);
+        lines.extend(
+            old_rules
+                .difference(&new_rules)
+                .map(|r| (r.node.clone(), rule("del", r))),
+        );
+        lines.extend(
+            new_rules
+                .difference(&old_rules)
+                .map(|r| (r.node.clone(), rule("add", r))),
+        );
+        for (node, line) in lines {
+            self.steps(&node).route.push_str(&line);
+        }
+    }
 }
 
 /// A data plane built in the kernel: its namespaces, by node, and the plan it holds. Dropping
@@ -648,7 +905,7 @@ impl Dataplane {
             )?;
         }
         for ns in built.namespaces.values() {
-            batch("ip", Some(ns), "link set lo up\n")?;
+            batch(Some(ns), "link set lo up\n")?;
         }
         built.apply(plan)?;
         Ok(built)
@@ -670,232 +927,24 @@ impl Dataplane {
     /// then holds the rest).
     pub fn apply(&mut self, new: &Plan) -> Result<(), String> {
         let old = std::mem::take(&mut self.applied);
-        let mut steps: BTreeMap<String, Steps> = BTreeMap::new();
+        let mut change = Change {
+            old: &old,
+            new,
+            steps: BTreeMap::new(),
+            fresh: BTreeSet::new(),
+            gone: BTreeSet::new(),
+            resized: BTreeSet::new(),
+            touched: BTreeSet::new(),
+        };
         let mut errors = Vec::new();
-        // Interfaces made by this change (nothing of the old plan is on them) and removed.
-        let mut fresh: BTreeSet<(String, String)> = BTreeSet::new();
-        let mut gone: BTreeSet<(String, String)> = BTreeSet::new();
-        let key =
-            |(a, b): &(End, End)| (a.node.clone(), a.dev.clone(), b.node.clone(), b.dev.clone());
-        let old_cables: BTreeMap<_, _> = old.cables.iter().map(|c| (key(c), c)).collect();
-        let new_cables: BTreeMap<_, _> = new.cables.iter().map(|c| (key(c), c)).collect();
-        let mut links = String::new();
-        let mut resized: BTreeSet<(String, String)> = BTreeSet::new();
-        for (k, (a, b)) in &old_cables {
-            if !new_cables.contains_key(k) {
-                let _ = writeln!(
-                    steps.entry(a.node.clone()).or_default().remove,
-                    "link del dev {}",
-                    a.dev
-                );
-                gone.insert((a.node.clone(), a.dev.clone()));
-                gone.insert((b.node.clone(), b.dev.clone()));
-            }
-        }
-        for (k, (a, b)) in &new_cables {
-            let was = old_cables.get(k);
-            if was.is_none() {
-                let (Some(na), Some(nb)) =
-                    (self.namespaces.get(&a.node), self.namespaces.get(&b.node))
-                else {
-                    errors.push(format!(
-                        "{} {} – {} {}: no namespace",
-                        a.node, a.dev, b.node, b.dev
-                    ));
-                    continue;
-                };
-                let _ = writeln!(
-                    links,
-                    "link add {} netns {na} mtu {} type veth peer name {} netns {nb} mtu {}",
-                    a.dev, a.mtu, b.dev, b.mtu
-                );
-                for e in [a, b] {
-                    fresh.insert((e.node.clone(), e.dev.clone()));
-                    gone.remove(&(e.node.clone(), e.dev.clone()));
-                }
-            }
-            for (i, e) in [a, b].into_iter().enumerate() {
-                let (mtu, up) = match was {
-                    Some((oa, ob)) => {
-                        let o = if i == 0 { oa } else { ob };
-                        (o.mtu, o.up)
-                    }
-                    None => (e.mtu, false),
-                };
-                let s = &mut steps.entry(e.node.clone()).or_default().set;
-                if mtu != e.mtu {
-                    let _ = writeln!(s, "link set dev {} mtu {}", e.dev, e.mtu);
-                    resized.insert((e.node.clone(), e.dev.clone()));
-                }
-                if up != e.up {
-                    let _ = writeln!(
-                        s,
-                        "link set dev {} {}",
-                        e.dev,
-                        if e.up { "up" } else { "down" }
-                    );
-                }
-            }
-        }
-        if !links.is_empty()
-            && let Err(e) = batch("ip", None, &links)
-        {
+        if let Err(e) = change.cables(&self.namespaces) {
             errors.push(e);
         }
-        // Bridges: made, removed, their MTU and spanning tree; a bridge that is new is a
-        // fresh interface.
-        let bkey = |b: &Bridge| (b.switch.clone(), b.vlan);
-        let old_br: BTreeMap<_, _> = old.bridges.iter().map(|b| (bkey(b), b)).collect();
-        let new_br: BTreeMap<_, _> = new.bridges.iter().map(|b| (bkey(b), b)).collect();
-        for (sw, vlan) in old_br.keys() {
-            if !new_br.contains_key(&(sw.clone(), *vlan)) {
-                let _ = writeln!(
-                    steps.entry(sw.clone()).or_default().remove,
-                    "link del dev {}",
-                    vlan_name(*vlan)
-                );
-                gone.insert((sw.clone(), vlan_name(*vlan)));
-            }
-        }
-        // Bridges whose ports changed: their MTU set again after (the kernel moves an unset
-        // bridge MTU with its ports').
-        let mut touched: BTreeSet<(String, u16)> = BTreeSet::new();
-        for ((sw, vlan), b) in &new_br {
-            let s = steps.entry(sw.clone()).or_default();
-            match old_br.get(&(sw.clone(), *vlan)) {
-                None => {
-                    let _ = writeln!(
-                        s.make,
-                        "link add {} type bridge stp_state {} forward_delay 200",
-                        vlan_name(*vlan),
-                        u8::from(b.stp)
-                    );
-                    let _ = writeln!(s.set, "link set dev {} up", vlan_name(*vlan));
-                    fresh.insert((sw.clone(), vlan_name(*vlan)));
-                    touched.insert((sw.clone(), *vlan));
-                }
-                Some(o) => {
-                    if o.stp != b.stp {
-                        let _ = writeln!(
-                            s.set,
-                            "link set dev {} type bridge stp_state {}",
-                            vlan_name(*vlan),
-                            u8::from(b.stp)
-                        );
-                    }
-                    if o.mtu != b.mtu {
-                        touched.insert((sw.clone(), *vlan));
-                    }
-                }
-            }
-        }
-        let on = |set: &BTreeSet<(String, String)>, node: &str, dev: &str| {
-            set.contains(&(node.to_string(), dev.to_string()))
-        };
-        let old_ports: BTreeSet<&BridgePort> = old
-            .bridge_ports
-            .iter()
-            .filter(|p| !on(&fresh, &p.switch, &p.dev) && !on(&gone, &p.switch, &p.dev))
-            .collect();
-        let new_ports: BTreeSet<&BridgePort> = new.bridge_ports.iter().collect();
-        for p in old_ports.difference(&new_ports) {
-            let _ = writeln!(
-                steps.entry(p.switch.clone()).or_default().remove,
-                "link set dev {} nomaster",
-                p.dev
-            );
-            touched.insert((p.switch.clone(), p.vlan));
-        }
-        for p in new_ports.difference(&old_ports) {
-            let _ = writeln!(
-                steps.entry(p.switch.clone()).or_default().set,
-                "link set dev {} master {}",
-                p.dev,
-                vlan_name(p.vlan)
-            );
-            touched.insert((p.switch.clone(), p.vlan));
-        }
-        // A port whose MTU changed moves its bridge's too.
-        for p in &new.bridge_ports {
-            if on(&resized, &p.switch, &p.dev) {
-                touched.insert((p.switch.clone(), p.vlan));
-            }
-        }
-        for (sw, vlan) in &touched {
-            if let Some(b) = new_br.get(&(sw.clone(), *vlan)) {
-                let _ = writeln!(
-                    steps.entry(sw.clone()).or_default().set,
-                    "link set dev {} mtu {}",
-                    vlan_name(*vlan),
-                    b.mtu
-                );
-            }
-        }
-        // Addresses and routes: those on interfaces made or removed by this change are not
-        // the kernel's any more.
-        let old_addr: BTreeSet<&Address> = old
-            .addresses
-            .iter()
-            .filter(|a| !on(&fresh, &a.node, &a.dev) && !on(&gone, &a.node, &a.dev))
-            .collect();
-        let new_addr: BTreeSet<&Address> = new.addresses.iter().collect();
-        for a in old_addr.difference(&new_addr) {
-            let _ = writeln!(
-                steps.entry(a.node.clone()).or_default().addr,
-                "addr del {} dev {}",
-                a.net,
-                a.dev
-            );
-        }
-        for a in new_addr.difference(&old_addr) {
-            let _ = writeln!(
-                steps.entry(a.node.clone()).or_default().addr,
-                "addr add {} dev {}",
-                a.net,
-                a.dev
-            );
-        }
-        let old_routes: BTreeSet<&Route> = old
-            .routes
-            .iter()
-            .filter(|r| !on(&fresh, &r.node, &r.dev) && !on(&gone, &r.node, &r.dev))
-            .collect();
-        let new_routes: BTreeSet<&Route> = new.routes.iter().collect();
-        let table = |r: &Route| r.table.map_or(String::new(), |t| format!(" table {t}"));
-        for r in old_routes.difference(&new_routes) {
-            let _ = writeln!(
-                steps.entry(r.node.clone()).or_default().route,
-                "route del default via {} dev {}{}",
-                r.via,
-                r.dev,
-                table(r)
-            );
-        }
-        for r in new_routes.difference(&old_routes) {
-            let _ = writeln!(
-                steps.entry(r.node.clone()).or_default().route,
-                "route replace default via {} dev {}{}",
-                r.via,
-                r.dev,
-                table(r)
-            );
-        }
-        // Rules are the namespace's, not an interface's: they stay until taken away.
-        let old_rules: BTreeSet<&Rule> = old.rules.iter().collect();
-        let new_rules: BTreeSet<&Rule> = new.rules.iter().collect();
-        for (r, verb) in old_rules
-            .difference(&new_rules)
-            .map(|r| (r, "del"))
-            .chain(new_rules.difference(&old_rules).map(|r| (r, "add")))
-        {
-            let _ = writeln!(
-                steps.entry(r.node.clone()).or_default().route,
-                "rule {verb} from {} table {}",
-                r.from,
-                r.table
-            );
-        }
-        for (node, s) in &steps {
+        change.bridges();
+        change.bridge_ports();
+        change.addresses();
+        change.routes();
+        for (node, s) in &change.steps {
             let Some(ns) = self.namespaces.get(node) else {
                 continue;
             };
@@ -904,7 +953,7 @@ impl Dataplane {
                 .map(String::as_str)
                 .collect::<String>();
             if !lines.is_empty()
-                && let Err(e) = batch("ip", Some(ns), &lines)
+                && let Err(e) = batch(Some(ns), &lines)
             {
                 errors.push(e);
             }
