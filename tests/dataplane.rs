@@ -326,6 +326,83 @@ fn verify_paths(state: &Path) -> (i32, String) {
     )
 }
 
+/// `fabric verify ml-cluster --paths` with the lab's hosts reached as real hosts: a copy of
+/// the fabric whose sampled hosts have `mgmt` (OpenSSH's sshd on loopback, a port per host,
+/// whose login runs the command in that host's namespace and logs it), the lab's inventory
+/// without its data plane. Its exit code, output, and the commands the hosts were sent.
+fn verify_paths_over_ssh(state: &Path, pre: &str) -> (i32, String, String) {
+    let dir = crate::scratch("dataplane-ssh");
+    let log = dir.join("asked.log");
+    let sampled = [
+        "gpu001", "gpu032", "gpu033", "gpu064", "gpu065", "gpu096", "gpu097", "gpu128",
+    ];
+    let ports: Vec<u16> = sampled
+        .iter()
+        .map(|_| crate::lab_ssh::free_port())
+        .collect();
+    // sshd listens on its own port too (a plain login there, unused).
+    let mut tail = String::new();
+    for p in &ports {
+        tail.push_str(&format!("Port {p}\n"));
+    }
+    for (h, p) in sampled.iter().zip(&ports) {
+        tail.push_str(&format!(
+            "Match LocalPort {p}\n  ForceCommand echo \"$SSH_ORIGINAL_COMMAND\" >> {}; exec ip netns exec {pre}{h} sh -c \"$SSH_ORIGINAL_COMMAND\"\n",
+            log.display()
+        ));
+    }
+    let sshd = crate::lab_ssh::sshd_with(&dir, &["ed25519"], &tail);
+    let mut known = std::fs::read_to_string(state.join("known_hosts")).unwrap();
+    for p in &ports {
+        known.push_str(&format!("[127.0.0.1]:{p} {}\n", sshd.host_keys[0]));
+    }
+    std::fs::write(dir.join("known_hosts"), known).unwrap();
+    // The fabric: the sampled hosts one entry each, with `mgmt`; the others as patterns.
+    let text = std::fs::read_to_string(root().join("fabrics/ml-cluster.yaml")).unwrap();
+    let host = "{ os: linux, nic: ConnectX-6 Dx, mtu: 9000, ports: { ens1f0: { rdma: mlx5_0 } }";
+    let mut hosts = String::from("hosts:\n");
+    for (a, b) in [(2, 31), (34, 63), (66, 95), (98, 127)] {
+        hosts.push_str(&format!("  \"gpu{{{a:03}..{b:03}}}\": {host} }}\n"));
+    }
+    for (h, p) in sampled.iter().zip(&ports) {
+        hosts.push_str(&format!(
+            "  {h}: {host}, mgmt: {{ host: 127.0.0.1, port: {p}, user: {} }} }}\n",
+            sshd.user
+        ));
+    }
+    let start = text.find("\nhosts:\n").unwrap() + 1;
+    let end = start + text[start..].find("\n\n").unwrap() + 1;
+    let fabric = dir.join("ml-cluster.yaml");
+    std::fs::write(
+        &fabric,
+        format!("{}{hosts}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
+    // The inventory: the lab's switches, no data plane.
+    let mut inv = crate::lab_ssh::lab_inventory(state);
+    inv.dataplane = None;
+    inv.known_hosts = Some(dir.join("known_hosts"));
+    std::fs::write(
+        dir.join("inventory.yaml"),
+        serde_saphyr::to_string(&inv).unwrap(),
+    )
+    .unwrap();
+    let (code, out) = crate::run(
+        fabric_bin()
+            .arg("verify")
+            .arg(&fabric)
+            .args(["--paths", "--check", "paths", "--inventory"])
+            .arg(dir.join("inventory.yaml"))
+            .arg("--identity")
+            .arg(&sshd.user_key)
+            .arg("--known-hosts")
+            .arg(dir.join("known_hosts"))
+            .env("FABRIC_PASSWORD", "admin"),
+    );
+    let asked = std::fs::read_to_string(&log).unwrap_or_default();
+    (code, out, asked)
+}
+
 /// The proof of the routed example, as a user runs it: `fabric lab --dataplane`, `fabric
 /// push` of `fabrics/ml-cluster.yaml` to it, then:
 /// - every BGP session Established in FRR's own JSON (20 sessions, 40 ends);
@@ -423,8 +500,29 @@ fn the_routed_example_pushed_to_a_dataplane_lab_routes_and_its_paths_carry_the_h
         cut.is_some(),
         "the VLAN interface's MTU follows the switch's"
     );
+    // Found with the hosts reached as real ones first (over SSH: OpenSSH's sshd, each host's
+    // login entering its namespace; their addresses read from them; nothing changed on them,
+    // so this comes before the lab's probes leave a learned path MTU behind), then in the lab.
+    let (code_ssh, out_ssh, asked) = verify_paths_over_ssh(&state, &pre);
+    assert_eq!(code_ssh, 1, "{out_ssh}");
     let (code, out) = verify_paths(&state);
     assert_eq!(code, 1, "{out}");
+    let findings = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| l.contains("error V0"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(findings(&out_ssh), findings(&out), "{out_ssh}");
+    assert!(asked.contains("ip -j -4 addr show dev ens1f0"), "{asked}");
+    assert!(
+        asked.contains("ping -M do -s 8972 -c 1 -W 1 -n -I 10.10.1.2 10.10.2.2"),
+        "{asked}"
+    );
+    assert!(
+        !asked.contains("flush"),
+        "a real host's state is left alone: {asked}"
+    );
     let v016: Vec<&str> = out.lines().filter(|l| l.contains("error V016")).collect();
     assert_eq!(
         v016.len(),

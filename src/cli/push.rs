@@ -683,8 +683,8 @@ fn verify_after(
     };
     let targets: Vec<Target> = jobs.iter().map(|j| j.target.clone()).collect();
     let families = super::verify::families(checks);
-    let endpoints = match super::verify::endpoints(inventory, &families) {
-        Ok(e) => e,
+    let hosts = match super::verify::hosts(fabric, inventory, &args.connect, &families) {
+        Ok(h) => h,
         Err(e) => {
             errln!("error: {}", e.0);
             return exit::FAILURE;
@@ -697,7 +697,7 @@ fn verify_after(
         args.connect.parallel,
         &families,
         Duration::from_secs(args.verify_wait),
-        &endpoints,
+        &hosts,
     );
     outln!("\nverify:");
     out!("{}", verified.render(super::verify::Format::Text));

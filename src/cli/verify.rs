@@ -85,7 +85,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     if args.paths {
         families.insert(Family::Paths);
     }
-    let endpoints = endpoints(&reach.inventory, &families)?;
+    let hosts = hosts(&fabric, &reach.inventory, &args.connect, &families)?;
     let verified = verify(
         &fabric,
         &targets,
@@ -93,7 +93,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         args.connect.parallel,
         &families,
         Duration::from_secs(args.wait),
-        &endpoints,
+        &hosts,
     );
     out!("{}", verified.render(args.format));
     Ok(verified.code())
@@ -140,16 +140,103 @@ impl Verified {
     }
 }
 
-/// The hosts the paths check probes from: a lab's data plane's, from its inventory (none
-/// without the `paths` family).
-pub(crate) fn endpoints(
-    inventory: &crate::fabric::Inventory,
-    families: &BTreeSet<Family>,
-) -> Result<Vec<verify::paths::Endpoint>, Failure> {
-    match (&inventory.dataplane, families.contains(&Family::Paths)) {
-        (Some(dp), true) => verify::paths::lab_endpoints(dp).map_err(Failure),
-        _ => Ok(Vec::new()),
+/// The hosts the paths check probes from, and how to reach each.
+#[derive(Default)]
+pub(crate) struct Hosts {
+    endpoints: Vec<verify::paths::Endpoint>,
+    /// The SSH targets of hosts reached over SSH, by host, and the options to log in with.
+    targets: BTreeMap<String, Target>,
+    opts: Option<Options>,
+    /// Why hosts of the fabric are not probed.
+    unchecked: Vec<Unchecked>,
+}
+
+impl Hosts {
+    /// Runs a shell command on a host: in its namespace of the lab, or over SSH.
+    fn run(&self, e: &verify::paths::Endpoint, cmd: &str) -> Result<String, String> {
+        match &e.via {
+            verify::paths::Via::Namespace(_) => verify::paths::in_namespace(e, cmd),
+            verify::paths::Via::Ssh(host) => {
+                let (Some(target), Some(opts)) = (self.targets.get(host), &self.opts) else {
+                    return Err(format!("{host}: no SSH target"));
+                };
+                crate::device::host::run_on_host(target, opts, cmd)
+                    .map_err(|err| format!("{host}: {err}"))
+            }
+        }
     }
+}
+
+/// The hosts the paths check probes from (none without the `paths` family): a lab's data
+/// plane's, from its inventory; else the fabric's Linux hosts with `mgmt`, two of each group,
+/// over SSH (each port's address read from the host: `ip -j -4 addr show dev NIC`).
+pub(crate) fn hosts(
+    fabric: &Fabric,
+    inventory: &crate::fabric::Inventory,
+    connect: &super::push::Connect,
+    families: &BTreeSet<Family>,
+) -> Result<Hosts, Failure> {
+    if !families.contains(&Family::Paths) {
+        return Ok(Hosts::default());
+    }
+    if let Some(dp) = &inventory.dataplane {
+        return Ok(Hosts {
+            endpoints: verify::paths::lab_endpoints(dp).map_err(Failure)?,
+            ..Hosts::default()
+        });
+    }
+    let reachable =
+        |h: &crate::fabric::Host| h.os == crate::types::HostOs::Linux && h.mgmt.is_some();
+    let (ports, _) = crate::hosts::groups::sample(fabric, 2, reachable);
+    let ssh = connect.ssh_config()?;
+    let mut opts = connect.options(&crate::fabric::Inventory::default(), None)?;
+    // A host's commands are its own: no switch transcript; host keys under the hosts' names.
+    opts.transcripts = None;
+    opts.switches = fabric.hosts.keys().map(|h| h.to_string()).collect();
+    let mut out = Hosts::default();
+    for p in &ports {
+        let Some(m) = fabric
+            .hosts
+            .get(p.host.as_str())
+            .and_then(|h| h.mgmt.as_ref())
+        else {
+            continue;
+        };
+        // A host's user is `root` unless written, as `--hosts-live` logs in.
+        let target = crate::device::ssh_config::target(
+            ssh.as_ref(),
+            &p.host,
+            &m.host,
+            m.port,
+            Some(m.user.as_deref().unwrap_or("root")),
+        )
+        .map_err(|e| Failure(format!("host `{}`: {e}", p.host)))?;
+        out.targets.insert(p.host.clone(), target);
+    }
+    let read = super::push::parallel(&ports, connect.parallel, |p| {
+        let target = &out.targets[&p.host];
+        crate::device::host::run_on_host(target, &opts, &verify::paths::address_command(&p.nic))
+            .map_err(|e| e.to_string())
+            .and_then(|text| verify::paths::read_address(&text))
+    });
+    for (p, address) in ports.iter().zip(read) {
+        match address {
+            Ok(address) => out.endpoints.push(verify::paths::Endpoint {
+                name: format!("{}:{}", p.host, p.nic),
+                mtu: p.mtu,
+                address,
+                group: p.group.clone(),
+                switch: p.switch.clone(),
+                via: verify::paths::Via::Ssh(p.host.clone()),
+            }),
+            Err(e) => out.unchecked.push(Unchecked {
+                switch: p.switch.clone(),
+                what: format!("paths: host {}:{} not probed: {e}", p.host, p.nic),
+            }),
+        }
+    }
+    out.opts = Some(opts);
+    Ok(out)
 }
 
 /// Reads the targets (switches of `fabric`) at once and checks what they report; with
@@ -162,11 +249,11 @@ pub(crate) fn verify(
     parallel: usize,
     families: &BTreeSet<Family>,
     wait: Duration,
-    endpoints: &[verify::paths::Endpoint],
+    hosts: &Hosts,
 ) -> Verified {
     let deadline = Instant::now() + wait;
     loop {
-        let v = once(fabric, targets, opts, parallel, families, endpoints);
+        let v = once(fabric, targets, opts, parallel, families, hosts);
         let left = deadline.saturating_duration_since(Instant::now());
         if v.findings.is_empty() || !v.unread.is_empty() || left.is_zero() {
             return v;
@@ -181,7 +268,7 @@ fn once(
     opts: &Options,
     parallel: usize,
     families: &BTreeSet<Family>,
-    endpoints: &[verify::paths::Endpoint],
+    hosts: &Hosts,
 ) -> Verified {
     let paths = families.contains(&Family::Paths);
     let plans: Vec<verify::Plan> = targets
@@ -223,9 +310,10 @@ fn once(
         observed,
     });
     if paths {
+        unchecked.extend(hosts.unchecked.iter().cloned());
         probe_paths(
             fabric,
-            endpoints,
+            hosts,
             parallel,
             &mut findings,
             &mut unread,
@@ -245,21 +333,22 @@ fn once(
 /// not run is named, never taken for a clean path.
 fn probe_paths(
     fabric: &Fabric,
-    endpoints: &[verify::paths::Endpoint],
+    hosts: &Hosts,
     parallel: usize,
     findings: &mut Vec<crate::audit::Finding>,
     unread: &mut Vec<Unread>,
     unchecked: &mut Vec<Unchecked>,
 ) {
+    let endpoints = &hosts.endpoints;
     let pairs = verify::paths::pairs(endpoints);
     if pairs.is_empty() {
         unchecked.push(Unchecked {
             switch: "(hosts)".into(),
-            what: "paths: no two host groups on different switches to probe between (the hosts are probed in a lab's data plane: `fabric lab --dataplane`, `fabric push --lab --dataplane`)".into(),
+            what: "paths: no two host groups on different switches to probe between (hosts are probed in a lab's data plane, `fabric lab --dataplane`, or over SSH: Linux hosts with `mgmt`)".into(),
         });
         return;
     }
-    let run = verify::paths::in_namespace;
+    let run = |e: &verify::paths::Endpoint, cmd: &str| hosts.run(e, cmd);
     let results = super::push::parallel(&pairs, parallel, |(a, b)| {
         verify::paths::probe(&run, a, b).map_err(|e| (a.switch.clone(), e))
     });

@@ -65,3 +65,11 @@ pub fn read_host(target: &Target, opts: &Options, commands: &[String]) -> Result
     let _ = session.disconnect(None, "done", None);
     Ok(report)
 }
+
+/// Runs one command on the host (`fabric verify --paths`' probes): what it printed on
+/// standard output. A non-zero exit is an error, as for [`read_host`].
+pub fn run_on_host(target: &Target, opts: &Options, command: &str) -> Result<String, Error> {
+    let report = read_host(target, opts, &[command.to_string()])?;
+    let head = format!("$ {command}\n");
+    Ok(report.strip_prefix(&head).unwrap_or(&report).to_string())
+}

@@ -14,6 +14,7 @@ use crate::audit::{PortRoce, port_roce};
 use crate::fabric::{Fabric, Host, Peer};
 use crate::types::{HostOs, Hostname, Port};
 
+pub mod groups;
 pub mod report;
 pub mod rules;
 pub mod script;

@@ -9,7 +9,7 @@
 //!   packet of the hosts' MTU with Don't Fragment (`ping -M do`); a refusal names the router
 //!   and its MTU, a silent drop is bisected to the largest size that passes (V016); a host
 //!   that cannot reach the other at all is V017. Hosts are probed where they can be reached:
-//!   in the lab's data plane (`ip netns exec`).
+//!   in the lab's data plane (`ip netns exec`), or over SSH (the hosts' `mgmt`).
 //!
 //! Input: the fabric, what the switches reported, and a way to run a command on a host;
 //! output: findings. Nothing here prints.
@@ -168,8 +168,16 @@ pub struct Endpoint {
     /// Its group (`leaf01 vlan 10`) and the group's switch.
     pub group: String,
     pub switch: String,
-    /// Its network namespace in the lab's data plane.
-    pub namespace: String,
+    pub via: Via,
+}
+
+/// How a host is reached to run a probe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// Its network namespace in the lab's data plane, on this machine.
+    Namespace(String),
+    /// Over SSH: the fabric's `mgmt` of the host (its name in the fabric).
+    Ssh(String),
 }
 
 /// The hosts of a lab's data plane, from its inventory; what does not read is said.
@@ -186,7 +194,7 @@ pub fn lab_endpoints(dp: &crate::fabric::inventory::Dataplane) -> Result<Vec<End
                     .map_err(|e| format!("inventory: host `{name}`: address: {e}"))?,
                 group: h.group.clone(),
                 switch: h.switch.clone(),
-                namespace: h.namespace.clone(),
+                via: Via::Namespace(h.namespace.clone()),
             })
         })
         .collect()
@@ -208,8 +216,21 @@ pub enum Ping {
     Failed(String),
 }
 
-/// Reads what iputils' `ping -c 1` printed (standard output and error together).
-pub fn read_ping(text: &str) -> Ping {
+/// Reads what iputils' `ping -c 1` printed (standard output and error together); what is
+/// not ping's output (no `PING` header, no `ping:` error: a shell that found no `ping`) is
+/// an error, never a verdict on the path.
+pub fn read_ping(text: &str) -> Result<Ping, String> {
+    let ran = text
+        .lines()
+        .any(|l| l.starts_with("PING ") || l.trim_start().starts_with("ping:"));
+    if !ran {
+        let said = text.lines().next().unwrap_or("nothing").trim();
+        return Err(format!("`ping` did not run: {said}"));
+    }
+    Ok(read_ran(text))
+}
+
+fn read_ran(text: &str) -> Ping {
     for line in text.lines() {
         let l = line.trim();
         if l.contains(" bytes from ") {
@@ -248,20 +269,25 @@ const HEADERS: u16 = 28;
 /// The smallest packet the bisection tries: IPv4's minimum every link must carry (RFC 791).
 const SMALLEST: u16 = 576;
 
-/// Runs `ping -M do` of `size` bytes (the IP packet) from `from` to `to`, with the kernel's
-/// learned path MTUs forgotten first (each probe sees the path as it is), retried once when
+/// Runs `ping -M do` of `size` bytes (the IP packet) from `from` to `to`, retried once when
 /// nothing answers (the first answer may be lost while the far host learns the way back's
-/// MTU).
+/// MTU). In the lab, the kernel's learned path MTUs are forgotten first, so that each probe
+/// sees the path as it is; a real host's are left alone (a probe changes nothing there).
 fn ping(run: &Runner<'_>, from: &Endpoint, to: Ipv4Addr, size: u16) -> Result<Ping, String> {
+    let flush = match from.via {
+        Via::Namespace(_) => "ip route flush cache; ",
+        Via::Ssh(_) => "",
+    };
     // From the port's own address: a host with a port per rail routes each from its own.
+    // The exit status is ping's verdict, read from its output: the command itself succeeds.
     let cmd = format!(
-        "ip route flush cache; ping -M do -s {} -c 1 -W 1 -n -I {} {to} 2>&1",
+        "{flush}ping -M do -s {} -c 1 -W 1 -n -I {} {to} 2>&1; true",
         size.saturating_sub(HEADERS),
         from.address.addr
     );
     let mut last = Ping::Lost;
     for _ in 0..2 {
-        last = read_ping(&run(from, &cmd)?);
+        last = read_ping(&run(from, &cmd)?)?;
         if last != Ping::Lost {
             break;
         }
@@ -275,19 +301,49 @@ pub type Runner<'a> = dyn Fn(&Endpoint, &str) -> Result<String, String> + Sync +
 /// Runs a command in the endpoint's namespace of this machine's lab: `ip netns exec NS sh
 /// -c CMD`.
 pub fn in_namespace(e: &Endpoint, cmd: &str) -> Result<String, String> {
+    let Via::Namespace(ns) = &e.via else {
+        return Err(format!("{}: not a host of the lab", e.name));
+    };
     let out = std::process::Command::new("ip")
-        .args(["netns", "exec", &e.namespace, "sh", "-c", cmd])
+        .args(["netns", "exec", ns, "sh", "-c", cmd])
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|err| format!("{}: cannot run `ip netns exec`: {err}", e.name))?;
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("Cannot open network namespace") {
         return Err(format!(
-            "{}: no namespace `{}` (is `fabric lab --dataplane` running?)",
-            e.name, e.namespace
+            "{}: no namespace `{ns}` (is `fabric lab --dataplane` running?)",
+            e.name
         ));
     }
     Ok(format!("{}{err}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The command that reads a host port's IPv4 address (its first): `ip -j -4 addr show dev
+/// NIC` (the NIC's name is a shell-safe token, as the fabric's host ports all are).
+pub fn address_command(nic: &str) -> String {
+    format!("ip -j -4 addr show dev {nic}")
+}
+
+/// Reads [`address_command`]'s JSON.
+pub fn read_address(text: &str) -> Result<Ipv4Net, String> {
+    let v: serde_json::Value = serde_json::from_str(text.trim())
+        .map_err(|_| format!("not `ip -j` output: {}", text.lines().next().unwrap_or("")))?;
+    let a = v
+        .as_array()
+        .and_then(|l| l.first())
+        .and_then(|l| l["addr_info"].as_array())
+        .and_then(|a| a.iter().find(|x| x["family"] == "inet"))
+        .ok_or("the port has no IPv4 address")?;
+    let addr: Ipv4Addr = a["local"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .ok_or("an address without `local`")?;
+    let len = a["prefixlen"]
+        .as_u64()
+        .and_then(|l| u8::try_from(l).ok())
+        .ok_or("an address without `prefixlen`")?;
+    Ipv4Net::new(addr, len)
 }
 
 /// One probe's result: from one group's host to another's.
@@ -494,6 +550,7 @@ mod tests {
 
     #[test]
     fn pings_read_as_iputils_prints_them() {
+        let read_ping = |t: &str| read_ping(t).unwrap();
         assert_eq!(
             read_ping(
                 "PING 10.10.2.2 (10.10.2.2) 8972(9000) bytes of data.\n8980 bytes from 10.10.2.2: icmp_seq=1 ttl=61 time=0.154 ms\n"
@@ -527,5 +584,20 @@ mod tests {
             ),
             Ping::Failed(_)
         ));
+        assert!(matches!(
+            read_ping("ping: connect: Network is unreachable\n"),
+            Ping::Failed(_)
+        ));
+        // Not ping's output: no verdict.
+        assert!(super::read_ping("sh: 1: ping: not found\n").is_err());
+        assert!(super::read_ping("").is_err());
+    }
+
+    #[test]
+    fn a_host_address_reads_from_ip_json() {
+        let json = r#"[{"ifindex":2,"ifname":"ens1f0","addr_info":[{"family":"inet","local":"10.10.1.2","prefixlen":24}]}]"#;
+        assert_eq!(read_address(json).unwrap().to_string(), "10.10.1.2/24");
+        assert!(read_address("[]").is_err());
+        assert!(read_address("Device \"ens9\" does not exist.").is_err());
     }
 }
