@@ -613,3 +613,54 @@ fn the_routed_example_pushed_to_a_dataplane_lab_routes_and_its_paths_carry_the_h
         "FRR's folders left behind"
     );
 }
+
+/// `fabrics/gpu-pod.yaml` (Onyx spines and rail leaves beside an OS10 VLT pair, servers with
+/// a port on each of two rails) pushed to a `--dataplane` lab: the OS10 leaves' BGP runs in
+/// FRR too, and `fabric verify --paths` is clean, reading each OS's `show ip route` in its own
+/// layout (the lab prints FRR's table so) and probing each rail from its own port.
+#[test]
+fn the_mixed_pod_routes_in_frr_on_both_oses_and_its_rails_carry_the_hosts_mtu() {
+    needs_the_data_plane("r");
+    let state = crate::scratch("dataplane-pod");
+    let pre = prefix("m");
+    let fabric_path = root().join("fabrics/gpu-pod.yaml");
+    let (lab, _) = dataplane_lab(&fabric_path, &state, &pre);
+    let (code, out) = crate::run(
+        fabric_bin()
+            .args([
+                "push",
+                "fabrics/gpu-pod.yaml",
+                "--yes",
+                "--allow-disruptive",
+            ])
+            .arg("--inventory")
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .current_dir(root()),
+    );
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = crate::run(
+        fabric_bin()
+            .args([
+                "verify",
+                "fabrics/gpu-pod.yaml",
+                "--check",
+                "bgp",
+                "--paths",
+            ])
+            .args(["--wait", "60", "--inventory"])
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .current_dir(root()),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("not checked"), "{out}");
+    // leaf03 is OS10: its sessions are FRR's.
+    let sessions = frr_sessions(&format!("{pre}leaf03"));
+    assert_eq!(sessions.len(), 2, "{sessions:?}");
+    assert!(
+        sessions.iter().all(|(_, s)| s == "Established"),
+        "{sessions:?}"
+    );
+    drop(lab);
+}

@@ -279,14 +279,7 @@ fn once(
             };
             let mut plan = verify::plan(sw, families);
             if paths {
-                let routes = verify::paths::queries(fabric, &t.name);
-                match sw.os() {
-                    crate::fabric::Os::Onyx => plan.queries.extend(routes),
-                    _ if !routes.is_empty() => plan.unchecked.push(
-                        "paths: ECMP next hops are read on Onyx switches only (OS10's `show ip route` is not read yet)".into(),
-                    ),
-                    _ => {}
-                }
+                plan.queries.extend(verify::paths::queries(fabric, &t.name));
             }
             plan
         })

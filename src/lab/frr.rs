@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use super::dataplane::Dataplane;
 use super::network::{BgpView, Session, SessionState};
 use super::view::View;
-use crate::onyx::{Config, Protocol};
+use crate::onyx::{Config, Iface, Protocol};
 use crate::types::Ipv4Net;
 
 /// Where FRR's daemons are (Debian's package `frr`).
@@ -497,6 +497,9 @@ pub struct Rib {
     /// Each next hop: its gateway (none for a connected route) and interface in the
     /// namespace (`eth1-25`, `vlan10`, `lo`).
     pub hops: Vec<(Option<Ipv4Addr>, String)>,
+    /// How long ago it last changed, as zebra prints it (`00:05:03`); `None` where no daemon
+    /// keeps the table.
+    pub uptime: Option<String>,
 }
 
 /// The switch's routing table (`show ip route json`), by prefix; `None` when its daemons are
@@ -533,10 +536,54 @@ pub fn routes(ns: &str) -> Option<Vec<Rib>> {
                 distance: e["distance"].as_u64().unwrap_or(0) as u32,
                 metric: e["metric"].as_u64().unwrap_or(0) as u32,
                 hops,
+                uptime: e["uptime"].as_str().map(str::to_string),
             });
         }
     }
     Some(out)
+}
+
+/// A switch's routing table as its `show ip route` prints it: FRR's on the lab's data plane,
+/// else ([`connected`]) the connected subnets alone (the lab derives no routes).
+pub fn table(
+    net: &super::network::Net<'_>,
+    network: &super::network::Network,
+    me: &str,
+) -> Vec<Rib> {
+    match network.dataplane_ns(me) {
+        Some(ns) => routes(&ns).unwrap_or_default(),
+        None => connected(net, me),
+    }
+}
+
+/// The connected subnets of the switch's up interfaces with an address: its routing table
+/// where the lab runs no routing daemon.
+fn connected(net: &super::network::Net<'_>, me: &str) -> Vec<Rib> {
+    let Some(config) = net.config(me) else {
+        return Vec::new();
+    };
+    config
+        .interfaces
+        .iter()
+        .filter(|(i, _)| net.iface_up(me, **i))
+        .filter_map(|(i, x)| {
+            let a = x.address?;
+            let dev = match i {
+                Iface::Ethernet(p) => crate::lab::dataplane::link_name(*p),
+                Iface::Vlan(v) => crate::lab::dataplane::vlan_name(v.get()),
+                Iface::Loopback(_) => "lo".to_string(),
+                _ => return None,
+            };
+            Some(Rib {
+                prefix: a.network(),
+                protocol: "connected".to_string(),
+                distance: 0,
+                metric: 0,
+                hops: vec![(None, dev)],
+                uptime: None,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -261,7 +261,7 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         family: Family::Paths,
         reads: "show ip route A.B.C.D",
-        what: "Each switch with hosts (a leaf) installs, towards every other switch's host subnet (its VLAN gateways), as many next hops as the design promises: one per BGP session over the fabric's links to a switch that itself has a session towards the subnet's switch (in a leaf-spine fabric, one per spine uplink), at most `maximum-paths`. Read on Onyx switches (the lab's routing table is FRR's with `fabric lab --dataplane`); OS10's table is not read yet.",
+        what: "Each switch with hosts (a leaf) installs, towards every other switch's host subnet (its VLAN gateways), as many next hops as the design promises: one per BGP session over the fabric's links to a switch that itself has a session towards the subnet's switch (in a leaf-spine fabric, one per spine uplink), at most `maximum-paths`. Read on Onyx and OS10 switches in their captured layouts (the lab's routing table is FRR's with `fabric lab --dataplane`).",
         why: "A next hop missing is an uplink that carries none of the traffic towards that subnet: the others carry its share, so all-reduce traffic congests them and pauses, while the fabric looks healthy. A subnet with no route at all is unreachable from the leaf's hosts.",
         fix: "Look at the uplinks the route lacks: a BGP session down (`fabric verify --check bgp`), a link down, a neighbor that does not advertise the subnet, or `maximum-paths` lower than the uplinks.",
     },
@@ -338,6 +338,7 @@ impl Query {
             (Os::Os10, Query::Interfaces) => "show interface status".into(),
             (Os::Os10, Query::Bgp) => "show ip bgp summary".into(),
             (Os::Os10, Query::Mlag) => format!("show vlt {vlt}"),
+            (Os::Os10, Query::Route(net)) => format!("show ip route {}", net.network()),
             (_, Query::VltPorts) => format!("show vlt {vlt} vlt-port-detail"),
             (_, Query::PfcOf(i)) => {
                 format!("show interface {} priority-flow-control", os10_name(*i))
@@ -538,6 +539,9 @@ impl Observed {
                     self.pfc.get_or_insert_with(BTreeMap::new).insert(*i, pfc);
                 }
                 Query::Running => self.running = Some(Box::new(read_os10::running(reply)?)),
+                Query::Route(net) => {
+                    self.routes.insert(*net, read_os10::ip_route(reply)?);
+                }
                 _ => return Err(format!("`{}` is not read on OS10", q.command())),
             }
             return Ok(());

@@ -578,3 +578,84 @@ mod tests {
         );
     }
 }
+
+/// `show ip route [A.B.C.D/N]` (`…/os10/cray-docs-csm__sw-leaf-bmc-001__show_ip_route_vrf_Customer.txt`):
+/// the rows under the table's rule, each route's code (`C`, `B EX`, `*O E2`), destination
+/// (`A.B.C.D/N`), `via` gateway and interface; a row without a destination is one more next
+/// hop of the route above. A reply without the table's header is not a routing table.
+pub fn ip_route(text: &str) -> Result<Vec<super::read::Route>, String> {
+    let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
+    if !lines
+        .by_ref()
+        .any(|l| l.trim_start().starts_with("Destination"))
+    {
+        return Err("no routing table (its `Destination … Gateway` header) in the reply".into());
+    }
+    let mut routes: Vec<super::read::Route> = Vec::new();
+    for line in lines {
+        let t = line.trim();
+        if t.is_empty() || t.chars().all(|c| c == '-') {
+            continue;
+        }
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let via = words
+            .iter()
+            .position(|w| *w == "via")
+            .ok_or_else(|| format!("`{t}`: a route without `via`"))?;
+        let (Some(gw), Some(iface)) = (words.get(via + 1), words.get(via + 2)) else {
+            return Err(format!(
+                "`{t}`: a next hop without its gateway and interface"
+            ));
+        };
+        let hop = (gw.to_string(), iface.to_string());
+        if via == 0 {
+            let Some(last) = routes.last_mut() else {
+                return Err(format!("`{t}`: a next hop without a route"));
+            };
+            last.hops.push(hop);
+            continue;
+        }
+        let prefix: crate::types::Ipv4Net = words[via - 1]
+            .parse()
+            .map_err(|_| format!("`{}`: not a destination", words[via - 1]))?;
+        let code = words[..via - 1].join(" ");
+        let source = match code.trim_start_matches('*').split_whitespace().next() {
+            Some("C") => "connected",
+            Some("S") => "static",
+            Some("B") => "bgp",
+            Some("O") => "ospf",
+            _ => return Err(format!("`{t}`: an unknown route code `{code}`")),
+        };
+        routes.push(super::read::Route {
+            prefix,
+            source: source.to_string(),
+            hops: vec![hop],
+        });
+    }
+    Ok(routes)
+}
+
+#[cfg(test)]
+mod route_tests {
+    use super::*;
+
+    #[test]
+    fn the_captured_table_reads_with_its_ecmp_default() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/corpus/os10/cray-docs-csm__sw-leaf-bmc-001__show_ip_route_vrf_Customer.txt");
+        let r = ip_route(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].prefix.to_string(), "0.0.0.0/0");
+        assert_eq!(r[0].source, "ospf");
+        assert_eq!(
+            r[0].hops,
+            [
+                ("10.102.3.98".to_string(), "vlan7".to_string()),
+                ("10.102.3.99".to_string(), "vlan7".to_string())
+            ]
+        );
+        assert_eq!(r[1].prefix.to_string(), "10.102.3.0/25");
+        assert_eq!(r[1].source, "connected");
+        assert!(ip_route("% Error: Unrecognized command.\n").is_err());
+    }
+}

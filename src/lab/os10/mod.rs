@@ -70,6 +70,12 @@ pub enum Unconfirmed {
     BgpIdle,
     /// `show ip bgp summary` on a switch without `router bgp`: nothing.
     NoBgp,
+    /// `show ip route`: its first line where no default route is (the capture has one), an
+    /// eBGP route's code (the capture's legend: `B - BGP, … EX - external BGP`), and the
+    /// `Last Change` of a route no routing daemon keeps (the lab without `--dataplane`).
+    RouteNoDefault,
+    RouteBgp,
+    RouteNoChange,
     /// `show users`' header and the dashes under it: the OS10 user guide's example, whose
     /// spacing is lost in the published text; the dashes' widths pad the columns. The idle
     /// time of a session idle a minute or more (`2m`, `3h`; the example shows `1.1s` and
@@ -131,6 +137,9 @@ impl Unconfirmed {
             Unconfirmed::BgpActive => "Active",
             Unconfirmed::BgpIdle => "Idle",
             Unconfirmed::NoBgp => "",
+            Unconfirmed::RouteNoDefault => "Gateway of last resort is not set",
+            Unconfirmed::RouteBgp => "B EX",
+            Unconfirmed::RouteNoChange => "00:00:00",
             Unconfirmed::UsersHeader => {
                 "Index Line User   Role   Application Idle Login-Time            Location\n\
                  ----- ---- ------ ------ ----------- ---- --------------------- -------------"

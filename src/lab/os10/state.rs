@@ -27,6 +27,7 @@ pub fn reads_network(words: &[&str]) -> bool {
         ["lldp", "neighbors"]
             | ["interface", "status"]
             | ["ip", "bgp", "summary"]
+            | ["ip", "route", ..]
             | ["vlt", _]
             | ["vlt", _, "vlt-port-detail"]
             | ["interface", _, "priority-flow-control"]
@@ -50,6 +51,7 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
         ["lldp", "neighbors"] => lldp(sw, &net),
         ["interface", "status"] => status(sw, &net, &world.network),
         ["ip", "bgp", "summary"] => bgp(&net, &world.network),
+        ["ip", "route", rest @ ..] => route(&net, &world.network, rest)?,
         ["vlt", id] | ["vlt", id, "vlt-port-detail"] => {
             let id: u8 = id.parse().ok()?;
             let shown = if words.len() == 2 {
@@ -209,6 +211,121 @@ fn status(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, network: &Network
 fn clock(d: Duration) -> String {
     let s = d.as_secs();
     format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// The legend `show ip route` prints first (the capture's,
+/// `…/os10/cray-docs-csm__sw-leaf-bmc-001__show_ip_route_vrf_Customer.txt`).
+const ROUTE_CODES: &str = "Codes: C - connected\n       S - static\n       B - BGP, IN - internal BGP, EX - external BGP, EV - EVPN BGP\n       O - OSPF, IA - OSPF inter area, N1 - OSPF NSSA external type 1,\n       N2 - OSPF NSSA external type 2, E1 - OSPF external type 1,\n       E2 - OSPF external type 2, * - candidate default,\n       + - summary route, > - non-active route\n";
+
+/// `show ip route [vrf default] [A.B.C.D[/N]]` in the capture's layout: the legend, the
+/// gateway of last resort, then a row per route (its code, destination, first next hop,
+/// distance/metric, last change) and a row per further next hop; a connected route `via`
+/// the switch's own address, as captured. Given an address or prefix, the routes that
+/// contain it. From FRR's zebra with `--dataplane`, else the connected subnets alone. `None`:
+/// words OS10 would not take.
+fn route(net: &crate::lab::network::Net<'_>, network: &Network, words: &[&str]) -> Option<String> {
+    let mut words = words;
+    if let ["vrf", "default", rest @ ..] = words {
+        words = rest;
+    }
+    let within: Option<crate::types::Ipv4Net> = match words {
+        [] => None,
+        [w] => Some(
+            w.parse::<std::net::Ipv4Addr>()
+                .map(|a| crate::types::Ipv4Net { addr: a, len: 32 })
+                .or_else(|_| w.parse())
+                .ok()?,
+        ),
+        _ => return None,
+    };
+    let mut routes = crate::lab::frr::table(net, network, net.me);
+    routes.retain(|r| {
+        within.is_none_or(|w| r.prefix.len <= w.len && r.prefix.network().contains(w.addr))
+    });
+    routes.sort_by_key(|r| (u32::from(r.prefix.network().addr), r.prefix.len));
+    let config = net.config(net.me);
+    let mut out = String::from(ROUTE_CODES);
+    match routes
+        .iter()
+        .find(|r| r.prefix.len == 0)
+        .and_then(|r| r.hops.first())
+    {
+        Some((Some(gw), _)) => {
+            let _ = writeln!(out, "Gateway of last resort is via {gw} to network 0.0.0.0");
+        }
+        _ => {
+            let _ = writeln!(out, "{}", Unconfirmed::RouteNoDefault.text());
+        }
+    }
+    out.push_str("  Destination                 Gateway                                        Dist/Metric       Last Change     \n");
+    out.push_str(&"-".repeat(106));
+    out.push('\n');
+    for r in &routes {
+        let code = match r.protocol.as_str() {
+            "connected" => "C",
+            "static" => "S",
+            "bgp" => Unconfirmed::RouteBgp.text(),
+            "ospf" => "O",
+            _ => "K",
+        };
+        let code = if r.prefix.len == 0 {
+            format!("*{code}")
+        } else {
+            code.to_string()
+        };
+        let prefix = format!("{}/{}", r.prefix.network().addr, r.prefix.len);
+        let own = config.and_then(|c| {
+            c.interfaces
+                .values()
+                .filter_map(|i| i.address)
+                .find(|a| r.prefix.contains(a.addr))
+                .map(|a| a.addr)
+        });
+        for (i, (gw, dev)) in r.hops.iter().enumerate() {
+            let via = gw.or(own).map_or_else(String::new, |g| format!("via {g}"));
+            let iface = os10_iface(config, dev, r.prefix);
+            if i == 0 {
+                let when = r
+                    .uptime
+                    .clone()
+                    .unwrap_or_else(|| Unconfirmed::RouteNoChange.text().to_string());
+                let _ = writeln!(
+                    out,
+                    "  {code:<6}{prefix:<20}{via:<25}{iface:<24}{:<18}{when}",
+                    format!("{}/{}", r.distance, r.metric)
+                );
+            } else {
+                let _ = writeln!(out, "{:28}{via:<25}{iface:<20}", "");
+            }
+        }
+    }
+    Some(out)
+}
+
+/// An interface of the data plane as OS10 names it: `ethernet1/1/53`, `vlan103`,
+/// `loopback0` (the loopback that has the route's address).
+fn os10_iface(
+    config: Option<&crate::onyx::Config>,
+    dev: &str,
+    prefix: crate::types::Ipv4Net,
+) -> String {
+    if let Some(p) = crate::lab::dataplane::port_of(dev) {
+        return Iface::Ethernet(crate::fabric::os10_eth(p)).to_string();
+    }
+    if dev == "lo" {
+        let n = config.and_then(|c| {
+            c.interfaces.iter().find_map(|(i, x)| match i {
+                crate::onyx::Iface::Loopback(n)
+                    if x.address.is_some_and(|a| a.addr == prefix.addr) =>
+                {
+                    Some(*n)
+                }
+                _ => None,
+            })
+        });
+        return format!("loopback{}", n.unwrap_or(0));
+    }
+    dev.to_string()
 }
 
 /// `show ip bgp summary`: the instance's router ID and AS, then each neighbor in the order

@@ -81,10 +81,7 @@ pub fn ip_route(cx: &Cx<'_>, words: &[&str]) -> Result<Shown, crate::lab::Reply>
             },
         }
     }
-    let mut routes = cx.net(|net, network, me| match network.dataplane_ns(me) {
-        Some(ns) => crate::lab::frr::routes(&ns).unwrap_or_default(),
-        None => connected(net, me),
-    });
+    let mut routes = cx.net(crate::lab::frr::table);
     routes.retain(|r| {
         (!bgp_only || r.protocol == "bgp")
             && within.is_none_or(|w| r.prefix.len <= w.len && r.prefix.network().contains(w.addr))
@@ -157,35 +154,6 @@ fn onyx_iface(config: &crate::onyx::Config, dev: &str, prefix: crate::types::Ipv
         return format!("loopback{}", n.unwrap_or(0));
     }
     dev.to_string()
-}
-
-/// The connected subnets of the switch's up interfaces with an address: its routing table
-/// where the lab runs no routing daemon.
-fn connected(net: &Net<'_>, me: &str) -> Vec<crate::lab::frr::Rib> {
-    let Some(config) = net.config(me) else {
-        return Vec::new();
-    };
-    config
-        .interfaces
-        .iter()
-        .filter(|(i, _)| net.iface_up(me, **i))
-        .filter_map(|(i, x)| {
-            let a = x.address?;
-            let dev = match i {
-                Iface::Ethernet(p) => crate::lab::dataplane::link_name(*p),
-                Iface::Vlan(v) => crate::lab::dataplane::vlan_name(v.get()),
-                Iface::Loopback(_) => "lo".to_string(),
-                _ => return None,
-            };
-            Some(crate::lab::frr::Rib {
-                prefix: a.network(),
-                protocol: "connected".to_string(),
-                distance: 0,
-                metric: 0,
-                hops: vec![(None, dev)],
-            })
-        })
-        .collect()
 }
 
 /// `show mlag` (its protocol on).
