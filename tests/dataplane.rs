@@ -340,8 +340,9 @@ fn verify_paths_over_ssh(state: &Path, pre: &str) -> (i32, String, String) {
         .iter()
         .map(|_| crate::lab_ssh::free_port())
         .collect();
-    // sshd listens on its own port too (a plain login there, unused).
-    let mut tail = String::new();
+    // sshd listens on its own port too (a plain login there, unused). The probes log in many
+    // at once: more unauthenticated connections than sshd's default 10 are not dropped.
+    let mut tail = String::from("MaxStartups 100\n");
     for p in &ports {
         tail.push_str(&format!("Port {p}\n"));
     }
@@ -539,8 +540,33 @@ fn the_routed_example_pushed_to_a_dataplane_lab_routes_and_its_paths_carry_the_h
     }
     leaf02.send("interface vlan 10 mtu 9216").unwrap();
 
+    // gpu001's leaf port at 1500 (typed in leaf01's CLI): the veth follows, and the frames
+    // the host sends at 9000 are dropped without a word, as a switch port drops them: the
+    // probes find the largest size that passes.
+    leaf01.send("interface ethernet 1/1/1 mtu 1500").unwrap();
+    let small = within(Duration::from_secs(10), || {
+        link(&ns("leaf01"), "eth1-1-1").0 == 1500
+    });
+    assert!(small.is_some(), "the port's veth follows its MTU");
+    let (code, out) = verify_paths(&state);
+    assert_eq!(code, 1, "{out}");
+    let silent: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("error V016") && l.contains("gpu001:ens1f0"))
+        .collect();
+    assert_eq!(silent.len(), 6, "to and from each other leaf's host: {out}");
+    // 1504: the kernel lets every Ethernet device take 4 bytes more than its MTU (an 802.1Q
+    // tag's room), a veth too.
+    for l in &silent {
+        assert!(
+            l.contains("dropped without an answer")
+                && l.contains("the largest that passes is 1504"),
+            "{l}"
+        );
+    }
+    leaf01.send("interface ethernet 1/1/1 mtu 9216").unwrap();
+
     // One uplink of leaf01 shut: a next hop fewer towards every other leaf.
-    leaf01.send("configure terminal").unwrap();
     leaf01.send("interface ethernet 1/25 shutdown").unwrap();
     let fewer = within(Duration::from_secs(10), || {
         next_hops(&ns("leaf01"), "10.10.2.0/24").len() == 7
@@ -663,4 +689,40 @@ fn the_mixed_pod_routes_in_frr_on_both_oses_and_its_rails_carry_the_hosts_mtu() 
         "{sessions:?}"
     );
     drop(lab);
+}
+
+/// Without what the data plane needs, `--dataplane` says exactly what is missing and how to
+/// get it, and starts nothing: here `ping` and FRR's `vtysh` are not on the `PATH` (`ip` is).
+#[test]
+fn dataplane_says_what_the_machine_lacks_and_starts_nothing() {
+    let dir = crate::scratch("dataplane-missing");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("iproute2's ip");
+    std::os::unix::fs::symlink(ip, bin.join("ip")).unwrap();
+    let (code, out) = crate::run(
+        fabric_bin()
+            .arg("lab")
+            .arg(root().join("fabrics/ml-cluster.yaml"))
+            .arg("--state")
+            .arg(dir.join("state"))
+            .args(["--base-port", "0", "--dataplane"])
+            .args(["--namespace-prefix", &prefix("x")])
+            .env("PATH", &bin),
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("--dataplane needs what this machine lacks")
+            && out.contains("the `ping` command (iputils): apt-get install -y iputils-ping")
+            && out.contains("vtysh): apt-get install -y frr")
+            && out.contains("the lab without --dataplane needs none of it"),
+        "{out}"
+    );
+    assert!(!out.contains("switch(es) listening"), "{out}");
+    assert!(!dir.join("state").exists(), "nothing written");
+    let left = Command::new("ip").args(["netns", "list"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&left.stdout).contains(&prefix("x")));
 }

@@ -240,6 +240,9 @@ pub(crate) fn start(
     color: bool,
 ) -> Result<Started, Failure> {
     let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
+    if args.dataplane {
+        needs(&args.namespace_prefix)?;
+    }
     std::fs::create_dir_all(&args.state)
         .map_err(|e| Failure(format!("cannot create `{}`: {e}", args.state.display())))?;
     let state = args
@@ -342,25 +345,31 @@ pub(crate) fn start(
     })
 }
 
-/// Builds the data plane of `network` (`--dataplane`), or says what this machine lacks for
-/// it and how to get it. Returns it and its hosts as the inventory gives them.
+/// What `--dataplane` needs that this machine lacks, said with how to get each, before
+/// anything is started.
+fn needs(prefix: &str) -> Result<(), Failure> {
+    let lacking = crate::lab::live::missing(prefix);
+    if lacking.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = lacking
+        .iter()
+        .map(|m| format!("  {}: {}", m.what, m.how))
+        .collect();
+    Err(Failure(format!(
+        "--dataplane needs what this machine lacks:\n{}\n(the lab without --dataplane needs none of it)",
+        list.join("\n")
+    )))
+}
+
+/// Builds the data plane of `network` (`--dataplane`). Returns it and its hosts as the
+/// inventory gives them.
 fn dataplane(
     fabric: &crate::fabric::Fabric,
     network: &Arc<Network>,
     prefix: &str,
     state: &Path,
 ) -> Result<(crate::lab::live::Live, crate::fabric::inventory::Dataplane), Failure> {
-    let lacking = crate::lab::live::missing(prefix);
-    if !lacking.is_empty() {
-        let list: Vec<String> = lacking
-            .iter()
-            .map(|m| format!("  {}: {}", m.what, m.how))
-            .collect();
-        return Err(Failure(format!(
-            "--dataplane needs what this machine lacks:\n{}\n(the lab without --dataplane needs none of it)",
-            list.join("\n")
-        )));
-    }
     let (hosts, notes) = crate::lab::dataplane::hosts(fabric, HOSTS_PER_GROUP);
     for n in &notes {
         errln!("note: data plane: host left out: {n}");

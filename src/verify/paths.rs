@@ -231,6 +231,15 @@ pub fn read_ping(text: &str) -> Result<Ping, String> {
 }
 
 fn read_ran(text: &str) -> Ping {
+    // A frame larger than the far end of its link takes: a real link carries it and the
+    // switch drops it without a word; a veth refuses it at sending (`sendmsg: No buffer
+    // space available`). The same silent drop.
+    if text
+        .lines()
+        .any(|l| l.contains("sendmsg: No buffer space available"))
+    {
+        return Ping::Lost;
+    }
     for line in text.lines() {
         let l = line.trim();
         if l.contains(" bytes from ") {
@@ -269,11 +278,18 @@ const HEADERS: u16 = 28;
 /// The smallest packet the bisection tries: IPv4's minimum every link must carry (RFC 791).
 const SMALLEST: u16 = 576;
 
-/// Runs `ping -M do` of `size` bytes (the IP packet) from `from` to `to`, retried once when
-/// nothing answers (the first answer may be lost while the far host learns the way back's
-/// MTU). In the lab, the kernel's learned path MTUs are forgotten first, so that each probe
-/// sees the path as it is; a real host's are left alone (a probe changes nothing there).
-fn ping(run: &Runner<'_>, from: &Endpoint, to: Ipv4Addr, size: u16) -> Result<Ping, String> {
+/// Runs `ping -M do` of `size` bytes (the IP packet) from `from` to `to`, `tries` times at
+/// most while nothing answers (the first answer may be lost while the far host learns the
+/// way back's MTU). In the lab, the kernel's learned path MTUs are forgotten first, so that
+/// each probe sees the path as it is; a real host's are left alone (a probe changes nothing
+/// there).
+fn ping(
+    run: &Runner<'_>,
+    from: &Endpoint,
+    to: Ipv4Addr,
+    size: u16,
+    tries: usize,
+) -> Result<Ping, String> {
     let flush = match from.via {
         Via::Namespace(_) => "ip route flush cache; ",
         Via::Ssh(_) => "",
@@ -286,7 +302,7 @@ fn ping(run: &Runner<'_>, from: &Endpoint, to: Ipv4Addr, size: u16) -> Result<Pi
         from.address.addr
     );
     let mut last = Ping::Lost;
-    for _ in 0..2 {
+    for _ in 0..tries {
         last = read_ping(&run(from, &cmd)?)?;
         if last != Ping::Lost {
             break;
@@ -406,16 +422,17 @@ pub fn pairs(endpoints: &[Endpoint]) -> Vec<(&Endpoint, &Endpoint)> {
 /// Probes from `a` to `b` with packets of the smaller of their MTUs.
 pub fn probe(run: &Runner<'_>, a: &Endpoint, b: &Endpoint) -> Result<Probe, String> {
     let size = a.mtu.min(b.mtu);
-    let outcome = ping(run, a, b.address.addr, size)?;
+    let outcome = ping(run, a, b.address.addr, size, 2)?;
     let mut largest = None;
     if outcome == Ping::Lost {
         // Bisect: the largest size that passes, between the smallest every path carries and
         // the one that did not.
         let (mut lo, mut hi) = (SMALLEST, size);
-        if ping(run, a, b.address.addr, lo)? == Ping::Passed {
+        // Once each: the way back has been learned by the probe above.
+        if ping(run, a, b.address.addr, lo, 1)? == Ping::Passed {
             while hi - lo > 1 {
                 let mid = lo + (hi - lo) / 2;
-                if ping(run, a, b.address.addr, mid)? == Ping::Passed {
+                if ping(run, a, b.address.addr, mid, 1)? == Ping::Passed {
                     lo = mid;
                 } else {
                     hi = mid;
@@ -588,6 +605,12 @@ mod tests {
             read_ping("ping: connect: Network is unreachable\n"),
             Ping::Failed(_)
         ));
+        assert_eq!(
+            read_ping(
+                "PING 10.10.2.2 (10.10.2.2) 8972(9000) bytes of data.\nping: sendmsg: No buffer space available\n"
+            ),
+            Ping::Lost
+        );
         // Not ping's output: no verdict.
         assert!(super::read_ping("sh: 1: ping: not found\n").is_err());
         assert!(super::read_ping("").is_err());
