@@ -275,7 +275,6 @@ impl Drop for Stopped {
 
 /// `fabric lab FABRIC --dataplane` as a user runs it, until its banner is printed.
 fn dataplane_lab(fabric: &Path, state: &Path, pre: &str) -> (Stopped, String) {
-    use std::io::Read as _;
     let _ = std::fs::remove_dir_all(state);
     let child = fabric_bin()
         .arg("lab")
@@ -288,14 +287,7 @@ fn dataplane_lab(fabric: &Path, state: &Path, pre: &str) -> (Stopped, String) {
         .spawn()
         .unwrap();
     let mut child = Stopped(child);
-    let mut out = child.0.stdout.take().unwrap();
-    let mut text = String::new();
-    let mut buf = [0u8; 4096];
-    while !text.contains("Ctrl-C stops the lab") {
-        let n = out.read(&mut buf).unwrap();
-        assert!(n > 0, "fabric lab ended early: {text}");
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
+    let text = crate::lab_ssh::table(&mut child.0);
     (child, text)
 }
 

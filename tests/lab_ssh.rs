@@ -506,7 +506,7 @@ pub fn start_lab_of(
 }
 
 /// What `fabric lab` prints up to its last line before it waits for Ctrl-C.
-fn table(child: &mut std::process::Child) -> String {
+pub fn table(child: &mut std::process::Child) -> String {
     let mut out = child.stdout.take().unwrap();
     let mut text = String::new();
     let mut buf = [0u8; 4096];
