@@ -168,3 +168,25 @@ fn allowed_vlan_lists_are_replaced_added_to_and_removed_from() {
     );
     assert!(shown.contains(&expected), "{shown}");
 }
+
+/// `configure terminal` typed in configuration mode, or in a sub-mode, is taken and leaves
+/// the session at `(config)`: Ansible's mellanox.onyx sends it there (one `exit` ends its
+/// changes, which leaves a sub-mode only), and its next change must apply.
+#[test]
+fn configure_terminal_in_configuration_mode_returns_to_it() {
+    let mut sw = Switch::factory("sw1");
+    let mut s = Session::configuring();
+    for line in [
+        "interface ethernet 1/1",
+        "configure terminal",
+        "configure terminal",
+    ] {
+        assert_eq!(s.input(&mut sw, line).output, "", "`{line}` refused");
+    }
+    assert!(s.prompt(&sw).ends_with("(config) # "), "{}", s.prompt(&sw));
+    assert_eq!(
+        s.input(&mut sw, "interface ethernet 1/2 mtu 9216 force")
+            .output,
+        ""
+    );
+}

@@ -1672,3 +1672,62 @@ fn openssh_terminal_helps_completes_recalls_and_edits() {
     p.send_line("exit").unwrap();
     p.exp_eof().unwrap();
 }
+
+/// `--lab` commands run where `fabric lab` already serves `.fabric/lab` use that lab: `push
+/// --lab` pushes to its switches (their command logs show it; its inventory is left as it
+/// was), `diff --lab` reads them; a `--lab` command of another fabric is refused, naming the
+/// lab that runs. The banner says how to log in.
+#[test]
+fn lab_commands_use_the_lab_that_runs_in_their_folder() {
+    let dir = scratch("running-lab");
+    let fabric = dir.join("rdg.yaml");
+    std::fs::copy(rdg(), &fabric).unwrap();
+    let other = dir.join("ml.yaml");
+    std::fs::copy(crate::root().join("fabrics/ml-cluster.yaml"), &other).unwrap();
+    let child = fabric_bin()
+        .current_dir(&dir)
+        .args(["lab", "rdg.yaml", "--base-port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut child = Killed(child);
+    let banner = table(&mut child.0);
+    assert!(
+        banner.contains("log in as the user above (`ssh -p PORT USER@ADDRESS`), password admin"),
+        "{banner}"
+    );
+    let inventory = std::fs::read_to_string(dir.join(".fabric/lab/inventory.yaml")).unwrap();
+    let (code, out) = crate::run(
+        fabric_bin()
+            .current_dir(&dir)
+            .args(["push", "rdg.yaml", "--lab", "--yes"]),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("using the `fabric lab` running here"), "{out}");
+    assert!(out.contains("converged"), "{out}");
+    // Its switch got the push; its inventory is the one it wrote.
+    let log = std::fs::read_to_string(dir.join(".fabric/lab/swx-mld-1-2/commands.log")).unwrap();
+    assert!(log.contains("configuration write"), "{log}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".fabric/lab/inventory.yaml")).unwrap(),
+        inventory
+    );
+    let (code, out) = crate::run(
+        fabric_bin()
+            .current_dir(&dir)
+            .args(["diff", "rdg.yaml", "--lab"]),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no drift"), "{out}");
+    let (code, out) = crate::run(
+        fabric_bin()
+            .current_dir(&dir)
+            .args(["push", "ml.yaml", "--lab", "--yes"]),
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("rdg.yaml` (pid ") && out.contains("serves `.fabric/lab`"),
+        "{out}"
+    );
+}

@@ -34,6 +34,10 @@ pub struct Args {
     /// pools; with `--intended`, interface settings too).
     #[arg(long)]
     prune: bool,
+    /// Read the simulated switches of `.fabric/lab`: the `fabric lab` running there, else
+    /// ones started in this process (factory default, or as saved there).
+    #[arg(long, conflicts_with_all = ["running", "inventory", "intended"])]
+    lab: bool,
     /// Without `--running`: read each switch's running config over SSH.
     #[command(flatten)]
     connect: super::push::Connect,
@@ -636,11 +640,10 @@ fn live(args: &Args, color: bool) -> Pairs {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(Err(exit::FAILURE));
     };
-    let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
-    let mut opts = args.connect.options(&inventory, None)?;
-    super::push::fleet(&mut opts, &fabric);
-    let ssh = args.connect.ssh_config()?;
-    let jobs = super::push::jobs(&fabric, &args.switches, &inventory, ssh.as_ref())?;
+    let fabric_path = args.fabric.clone().unwrap_or_default();
+    let reach = super::push::reach(args.lab, false, &fabric_path, &fabric, &args.connect, color)?;
+    let (inventory, opts) = (&reach.inventory, &reach.options);
+    let jobs = super::push::jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
     let switches: std::collections::BTreeMap<String, &crate::fabric::Switch> = fabric
         .switches
         .values()
@@ -649,7 +652,7 @@ fn live(args: &Args, color: bool) -> Pairs {
     // Read with `show` commands only, each switch in its OS's dialect.
     let fetched = super::push::parallel(&jobs, args.connect.parallel, |job| {
         let sw = switches.get(&job.target.name).copied();
-        let mut cli = job.intent.open(&job.target, &opts)?;
+        let mut cli = job.intent.open(&job.target, opts)?;
         let configs = match &job.intent {
             Intent::Onyx { intended, scope } => Configs::Onyx {
                 running: Box::new(cli.fetch()?.1),

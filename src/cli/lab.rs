@@ -59,6 +59,31 @@ const HOSTS_PER_GROUP: usize = 2;
 /// The password every lab switch accepts: `FABRIC_LAB_PASSWORD`, else Onyx's factory `admin`.
 pub const PASSWORD_ENV: &str = "FABRIC_LAB_PASSWORD";
 
+/// The file of a state folder that names the `fabric lab` serving it (its pid, then its
+/// fabric's path), while it runs: `--lab` commands use that lab instead of starting one.
+pub(crate) const SERVING: &str = "lab.pid";
+
+/// The serving file of a running `fabric lab`, removed when it stops.
+struct Serving(PathBuf);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The `fabric lab` serving `state`, when one runs (another process than this): its pid and
+/// the fabric it serves.
+pub(crate) fn serving(state: &Path) -> Option<(i32, PathBuf)> {
+    let text = std::fs::read_to_string(state.join(SERVING)).ok()?;
+    let mut lines = text.lines();
+    let pid: i32 = lines.next()?.trim().parse().ok()?;
+    let fabric = PathBuf::from(lines.next()?);
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    (alive && pid != std::process::id() as i32).then_some((pid, fabric))
+}
+
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let (fabrics, clean) = super::check_all(std::slice::from_ref(&args.fabric), false, color)?;
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
@@ -98,6 +123,17 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
 
     let started = start(args, &fabric, color)?;
     let (lab, logins, keys, state) = (&started.lab, &started.users, &started.keys, &started.state);
+    // `--lab` commands of this folder use this lab while it runs.
+    let fabric_path = args
+        .fabric
+        .canonicalize()
+        .unwrap_or_else(|_| args.fabric.clone());
+    let serving_file = state.join(SERVING);
+    crate::lab::device::write_atomic(
+        &serving_file,
+        format!("{}\n{}\n", std::process::id(), fabric_path.display()).as_bytes(),
+    )?;
+    let _serving = Serving(serving_file);
     let inventory_path = state.join("inventory.yaml");
     let mut out = std::io::stdout().lock();
     let rows: Vec<[String; 4]> = lab
@@ -130,9 +166,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     for r in &rows {
         let _ = writeln!(out, "{:w0$}  {:w1$}  {:w2$}  {}", r[0], r[1], r[2], r[3]);
     }
+    let password = if std::env::var_os(PASSWORD_ENV).is_some() {
+        format!("the value of {PASSWORD_ENV}")
+    } else {
+        "admin (Onyx's factory default; FABRIC_LAB_PASSWORD sets another)".to_string()
+    };
     let _ = writeln!(
         out,
-        "\n{} switch(es) listening; password from {PASSWORD_ENV} or the factory default; keys: {}.",
+        "\n{} switch(es) listening; log in as the user above (`ssh -p PORT USER@ADDRESS`), password {password}; keys: {}.",
         rows.len(),
         if keys.is_empty() {
             "none".to_string()

@@ -129,6 +129,10 @@ pub(crate) fn reach(
     color: bool,
 ) -> Result<Reach, Failure> {
     #[cfg(feature = "lab")]
+    if lab && let Some(reach) = running_lab(fabric_path, fabric, connect, dataplane)? {
+        return Ok(reach);
+    }
+    #[cfg(feature = "lab")]
     if lab {
         let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf(), dataplane);
         let started = super::lab::start(&lab_args, fabric, color)?;
@@ -160,6 +164,47 @@ pub(crate) fn reach(
         #[cfg(feature = "lab")]
         _lab: None,
     })
+}
+
+/// The `fabric lab` already serving `.fabric/lab`, when one runs: its switches, as its
+/// inventory gives them, for this fabric; refused when it serves another fabric, or has no
+/// data plane and one is asked for. `None`: no lab runs there.
+#[cfg(feature = "lab")]
+fn running_lab(
+    fabric_path: &Path,
+    fabric: &Fabric,
+    connect: &Connect,
+    dataplane: bool,
+) -> Result<Option<Reach>, Failure> {
+    let state = Path::new(".fabric/lab");
+    let Some((pid, served)) = super::lab::serving(state) else {
+        return Ok(None);
+    };
+    let ours = fabric_path
+        .canonicalize()
+        .unwrap_or_else(|_| fabric_path.to_path_buf());
+    if ours != served {
+        return Err(Failure(format!(
+            "`fabric lab {}` (pid {pid}) serves `.fabric/lab`: stop it, or reach this fabric's switches with `--inventory`",
+            served.display()
+        )));
+    }
+    let inventory = read_inventory(Some(&state.join("inventory.yaml")))?;
+    if dataplane && inventory.dataplane.is_none() {
+        return Err(Failure(format!(
+            "the `fabric lab` running here (pid {pid}) has no data plane: start it with `--dataplane`, or leave `--dataplane` out"
+        )));
+    }
+    errln!("note: using the `fabric lab` running here (pid {pid}, `.fabric/lab`)");
+    let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
+    let mut options = connect.options(&inventory, Some(password))?;
+    fleet(&mut options, fabric);
+    Ok(Some(Reach {
+        options,
+        inventory,
+        ssh: None,
+        _lab: None,
+    }))
 }
 
 /// Adds the fabric's switch names to those a switch must not turn out to be (besides the one

@@ -664,6 +664,14 @@ impl Session {
                 self.mode = Mode::Config;
                 Reply::default()
             }
+            // Typed in configuration mode or a sub-mode: back to `(config)`. No capture shows
+            // it; Ansible's mellanox.onyx sends it there (its cliconf ends a change with one
+            // `exit`, which leaves a sub-mode only, and the next change starts with
+            // `configure terminal`), and real switches take that.
+            ["configure", "terminal"] if config => {
+                self.mode = Mode::Config;
+                Reply::default()
+            }
             ["configuration", "write"] | ["write", "memory"] if self.mode != Mode::User => {
                 let name = sw.active.clone();
                 save(sw, &name);
