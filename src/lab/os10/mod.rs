@@ -534,7 +534,10 @@ impl Os10Session {
                     sw.running = c;
                     Reply::default()
                 }
-                None => Unconfirmed::NoTransaction.reply(),
+                // Outside a transaction every change is in already: nothing to commit, and
+                // nothing said. No capture shows it; dellemc.os10's `os10_config` ends every
+                // change with `commit`, and real switches take it.
+                None => Reply::default(),
             },
             ["discard"] => match self.candidate.take() {
                 Some(_) => Reply::default(),
@@ -698,6 +701,17 @@ impl Os10Session {
             (Line::Set(l), true) => Change::Unset(l),
         };
         let config = self.candidate.as_ref().unwrap_or(&sw.running);
+        // An Ethernet interface the switch does not have (a port its model lacks, a subport
+        // of a port its port group's mode does not break out): refused as a wrong value, as
+        // the captured CSM session refuses one (its text; which text OS10 prints for a port
+        // is UNCONFIRMED).
+        if let Line::Open(Ctx::Interface(Iface::Ethernet(e)), _) = &line
+            && !os10::groups::interfaces(config, sw.model)
+                .iter()
+                .any(|(x, _)| x == e)
+        {
+            return Reply::text(format!("{ILLEGAL}\n"));
+        }
         let new = match edit::apply(config, &ctxs, &headers, change) {
             Ok(c) => c,
             Err(e) => return refusal(&e),
@@ -823,6 +837,27 @@ mod tests {
     }
 
     #[test]
+    fn a_port_the_switch_lacks_is_refused_and_nothing_kept() {
+        let mut sw = Os10Switch::factory("leaf01", None);
+        let mut s = Os10Session::default();
+        run(&mut s, &mut sw, "configure terminal");
+        let before = sw.running.clone();
+        for l in [
+            "interface ethernet1/1/99",
+            "interface ethernet9/9/9",
+            "interface ethernet1/1/2:3",
+        ] {
+            assert_eq!(
+                run(&mut s, &mut sw, l),
+                "% Error: Illegal parameter.\n",
+                "{l}"
+            );
+        }
+        assert_eq!(sw.running, before);
+        assert_eq!(run(&mut s, &mut sw, "interface ethernet1/1/2"), "");
+    }
+
+    #[test]
     fn a_transaction_applies_at_commit_and_not_after_discard() {
         let mut sw = Os10Switch::factory("leaf01", None);
         let mut s = Os10Session::default();
@@ -842,6 +877,12 @@ mod tests {
             assert_eq!(run(&mut s, &mut sw, end), "");
         }
         assert_ne!(sw.running, before, "applied by commit");
+        // Outside a transaction, `commit` has nothing to do and says nothing.
+        assert_eq!(run(&mut s, &mut sw, "commit"), "");
+        assert_eq!(
+            run(&mut s, &mut sw, "discard"),
+            "% Error: No transaction in progress.\n"
+        );
         // A release before transaction mode does not know the command.
         let mut old = Os10Switch::factory("leaf01", None).released("10.3.2.1");
         assert_eq!(
