@@ -510,9 +510,9 @@ pub struct Scope {
     pub interfaces: Option<BTreeSet<Iface>>,
     /// Only the attributes a fabric file can express are managed on those interfaces.
     pub fabric_attributes_only: bool,
-    /// Remove objects of a managed kind the intent does not declare: VLANs, pools, BGP
-    /// neighbors and networks, and (when the intent is a whole config) interfaces and their
-    /// settings.
+    /// Remove what the intent does not declare: VLANs, pools, BGP neighbors and networks,
+    /// interfaces and their settings, and (for a fabric) the switch-wide features it does not
+    /// use (`keep` is then empty: `ip routing`, `lacp`, MLAG, a routed port's address).
     pub prune: bool,
     /// Switch-wide features the intent does not declare, left as the switch has them.
     pub keep: BTreeSet<Feature>,
@@ -575,12 +575,21 @@ impl Scope {
         if sw.stp.is_none() {
             keep.insert(Feature::Stp);
         }
-        Scope {
+        let scope = Scope {
             interfaces: Some(ports),
             fabric_attributes_only: true,
-            prune,
+            prune: false,
             keep,
-        }
+        };
+        if prune { scope.pruned() } else { scope }
+    }
+
+    /// The scope pruning: what the intent does not declare is removed, the switch-wide
+    /// features it does not use included.
+    pub fn pruned(mut self) -> Scope {
+        self.prune = true;
+        self.keep.clear();
+        self
     }
 }
 
@@ -698,7 +707,9 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
         Some(set) => set.clone(),
         None => intended.interfaces.keys().copied().collect(),
     };
-    if scope.prune && scope.interfaces.is_none() {
+    // Pruning: every interface the switch has is the intent's, declared or not (one it does
+    // not declare goes back to its default: a port-channel removed, an address taken away).
+    if scope.prune {
         managed.extend(running.interfaces.keys().copied());
     }
     let empty = Interface::default();

@@ -200,3 +200,49 @@ fn vlan_list_changes_are_planned_with_add_and_remove_only() {
     }
     assert_eq!(cases, 2 * 81);
 }
+
+/// `fabric diff --prune` against a fabric removes what the fabric does not declare, the
+/// switch-wide features it does not use included (`ip routing`, `lacp`, a port-channel, a
+/// loopback, a routed port's address); without `--prune` those lines stay, and are counted.
+#[test]
+fn pruning_against_a_fabric_removes_what_it_does_not_declare_and_what_stays_is_counted() {
+    let dir = crate::scratch("prune-fabric");
+    let golden =
+        std::fs::read_to_string(crate::root().join("golden/rdg-roce-dscp/swx-mld-1-2.cfg"))
+            .unwrap();
+    let extra = "   ip routing vrf default\n   lacp\n   interface port-channel 5\n   interface loopback 3\n   interface ethernet 1/20 no switchport force\n   interface ethernet 1/20 ip address 10.9.9.1/24 primary\n";
+    let running = dir.join("swx-mld-1-2.cfg");
+    std::fs::write(&running, format!("{golden}{extra}")).unwrap();
+    let diff = |prune: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fabric"));
+        cmd.arg("diff")
+            .arg(crate::root().join("fabrics/rdg-roce-dscp.yaml"))
+            .arg("--running")
+            .arg(&running);
+        if prune {
+            cmd.args(["--prune", "--format", "commands"]);
+        }
+        crate::run(&mut cmd)
+    };
+    let (code, out) = diff(false);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("6 unmanaged line(s) left as they are"),
+        "{out}"
+    );
+    let (code, out) = diff(true);
+    assert_eq!(code, 1, "{out}");
+    for removal in [
+        "interface ethernet 1/20 no ip address",
+        "interface ethernet 1/20 switchport force",
+        "no interface port-channel 5",
+        "no interface loopback 3",
+        "no lacp",
+        "no ip routing vrf default",
+    ] {
+        assert!(
+            out.lines().any(|l| l == removal),
+            "`{removal}` missing:\n{out}"
+        );
+    }
+}

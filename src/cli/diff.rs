@@ -230,20 +230,27 @@ fn compare(
                 .into_iter()
                 .map(Cmd::Onyx)
                 .collect();
+            let target_text = renderers.0.render(&target)?;
+            // What stays on the switch beyond the intent: the target's lines the intent does
+            // not have (lines the model does not know, features and interfaces it leaves
+            // alone without `--prune`).
+            let intended_text = renderers.0.render(intended)?;
+            let wanted: std::collections::HashSet<&str> = intended_text.lines().collect();
+            let unmanaged = target_text
+                .lines()
+                .filter(|l| {
+                    let t = l.trim_start();
+                    !t.is_empty()
+                        && !t.starts_with('#')
+                        && !t.contains("cli default prefix-modes")
+                        && !wanted.contains(l)
+                })
+                .count();
             let diff = if text {
-                diff(renderers.0.render(running)?, renderers.0.render(&target)?)
+                diff(renderers.0.render(running)?, target_text)
             } else {
                 String::new()
             };
-            let unmanaged = running
-                .layout
-                .sections
-                .iter()
-                .flat_map(|s| &s.verbatim)
-                .filter(|(_, l)| {
-                    !l.trim_start().starts_with('#') && !l.contains("cli default prefix-modes")
-                })
-                .count();
             let foreign = model.map(|m| onyx_foreign(running, m)).unwrap_or_default();
             (
                 "onyx",
@@ -657,9 +664,10 @@ fn live(args: &Args, color: bool) -> Pairs {
             Intent::Onyx { intended, scope } => Configs::Onyx {
                 running: Box::new(cli.fetch()?.1),
                 intended: Box::new(intended.clone()),
-                scope: Scope {
-                    prune: args.prune,
-                    ..scope.clone()
+                scope: if args.prune {
+                    scope.clone().pruned()
+                } else {
+                    scope.clone()
                 },
                 model: sw.and_then(|s| s.model.onyx()),
             },
