@@ -590,3 +590,24 @@ fn pfc_of_an_interface_follows_the_running_configuration() {
     );
     cli.close();
 }
+
+/// OS10's output modifiers: `| grep` prints the lines of the output that match (as the CSM
+/// captures of `show running-configuration | grep snmp` print them), `| except` the others;
+/// `| display-xml` is refused, not ignored.
+#[test]
+fn output_modifiers_filter_what_a_command_prints() {
+    let dir = crate::scratch("os10-pipes");
+    let (_lab, _device, mut cli) = tor(&dir);
+    let all = cli.run("show running-configuration").unwrap();
+    let want: Vec<&str> = all.lines().filter(|l| l.contains("snmp-server")).collect();
+    assert!(!want.is_empty());
+    let got = cli
+        .run("show running-configuration | grep snmp-server")
+        .unwrap();
+    assert_eq!(got.lines().collect::<Vec<_>>(), want, "{got}");
+    let rest = cli
+        .run("show running-configuration | except snmp-server")
+        .unwrap();
+    assert_eq!(rest.lines().count() + want.len(), all.lines().count());
+    assert!(cli.run("show version | display-xml").is_err());
+}

@@ -18,6 +18,7 @@
 mod edit;
 mod files;
 pub mod net;
+mod pipe;
 mod show;
 mod state;
 pub mod vlt;
@@ -435,11 +436,23 @@ impl Os10Session {
             return (Reply::default(), Effect::default());
         }
         let mut effect = Effect::default();
+        // Output modifiers (`| grep snmp`): the command runs, its output is filtered.
+        let Ok((line, pipes)) = pipe::split(line) else {
+            return (Unconfirmed::Unrecognized.reply(), effect);
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
-        let reply = match words.as_slice() {
+        let mut reply = match words.as_slice() {
             ["show", "users"] | ["do", "show", "users"] => files::users(logins),
             _ => self.run(sw, line, world, &mut effect),
         };
+        // A refusal is said whole, whatever the modifiers.
+        if pipes.is_empty() || reply.output.starts_with("% ") {
+            return (self.paged(reply), effect);
+        }
+        reply.output = pipe::apply(&reply.output, &pipes);
+        if pipe::no_more(&pipes) {
+            return (reply, effect);
+        }
         (self.paged(reply), effect)
     }
 
