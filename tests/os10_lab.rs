@@ -611,3 +611,39 @@ fn output_modifiers_filter_what_a_command_prints() {
     assert_eq!(rest.lines().count() + want.len(), all.lines().count());
     assert!(cli.run("show version | display-xml").is_err());
 }
+
+/// `show ip interface brief` in the captured layout
+/// (`tests/fixtures/corpus/os10/grantcurell__OS10__show_ip_interface_brief.txt`): the same
+/// header and rule, and each row's columns where the capture's are.
+#[test]
+fn ip_interface_brief_prints_as_captured() {
+    let dir = crate::scratch("os10-ip-brief");
+    let (_lab, _device, mut cli) = tor(&dir);
+    let ours = cli.run("show ip interface brief").unwrap();
+    let capture = std::fs::read_to_string(
+        crate::root()
+            .join("tests/fixtures/corpus/os10/grantcurell__OS10__show_ip_interface_brief.txt"),
+    )
+    .unwrap();
+    let theirs: Vec<&str> = capture.lines().skip(1).collect();
+    let mine: Vec<&str> = ours.lines().collect();
+    assert_eq!(mine[..2], theirs[..2], "{ours}");
+    // Where each word of a row starts.
+    let starts = |l: &str| -> Vec<usize> {
+        let b = l.as_bytes();
+        (0..b.len())
+            .filter(|&i| b[i] != b' ' && (i == 0 || b[i - 1] == b' '))
+            .collect()
+    };
+    let captured = starts(theirs[2]);
+    let row = mine
+        .iter()
+        .find(|l| l.starts_with("Ethernet 1/1/1 "))
+        .expect("ethernet1/1/1's row");
+    assert_eq!(starts(row), captured, "{row}\n{}", theirs[2]);
+    // Every interface with an address shows it, `YES manual`.
+    assert!(
+        mine.iter().any(|l| l.contains("YES      manual")),
+        "the TOR's VLAN interfaces have addresses: {ours}"
+    );
+}

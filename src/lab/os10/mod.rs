@@ -77,6 +77,8 @@ pub enum Unconfirmed {
     RouteNoDefault,
     RouteBgp,
     RouteNoChange,
+    /// `show ip interface brief`: an interface shut (the captures show none).
+    AdminDown,
     /// `show users`' header and the dashes under it: the OS10 user guide's example, whose
     /// spacing is lost in the published text; the dashes' widths pad the columns. The idle
     /// time of a session idle a minute or more (`2m`, `3h`; the example shows `1.1s` and
@@ -141,6 +143,7 @@ impl Unconfirmed {
             Unconfirmed::RouteNoDefault => "Gateway of last resort is not set",
             Unconfirmed::RouteBgp => "B EX",
             Unconfirmed::RouteNoChange => "00:00:00",
+            Unconfirmed::AdminDown => "admin down",
             Unconfirmed::UsersHeader => {
                 "Index Line User   Role   Application Idle Login-Time            Location\n\
                  ----- ---- ------ ------ ----------- ---- --------------------- -------------"

@@ -28,6 +28,7 @@ pub fn reads_network(words: &[&str]) -> bool {
             | ["interface", "status"]
             | ["ip", "bgp", "summary"]
             | ["ip", "route", ..]
+            | ["ip", "interface", "brief"]
             | ["vlt", _]
             | ["vlt", _, "vlt-port-detail"]
             | ["interface", _, "priority-flow-control"]
@@ -52,6 +53,7 @@ pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<St
         ["interface", "status"] => status(sw, &net, &world.network),
         ["ip", "bgp", "summary"] => bgp(&net, &world.network),
         ["ip", "route", rest @ ..] => route(&net, &world.network, rest)?,
+        ["ip", "interface", "brief"] => ip_brief(sw, &net),
         ["vlt", id] | ["vlt", id, "vlt-port-detail"] => {
             let id: u8 = id.parse().ok()?;
             let shown = if words.len() == 2 {
@@ -204,6 +206,78 @@ fn status(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, network: &Network
     }
     out.push_str(&rule);
     out.push('\n');
+    out
+}
+
+/// `show ip interface brief` in the captured layout (grantcurell's 10.5.0.2 sessions: the
+/// header one column left of the rows, `=` under it): every Ethernet interface of the
+/// switch, then its management, VLAN, port-channel and loopback interfaces; an address with
+/// `YES manual`, else `unassigned NO unset`; `up` unless shut (`admin down`, UNCONFIRMED),
+/// and the protocol up when the network has the interface up. A loopback's row and name
+/// (`Loopback 0`) are UNCONFIRMED.
+fn ip_brief(sw: &Os10Switch, net: &crate::lab::network::Net<'_>) -> String {
+    use crate::onyx::Iface as Net;
+    let mut out = String::from(
+        "Interface Name            IP-Address          OK       Method       Status     Protocol\n",
+    );
+    out.push_str(&"=".repeat(89));
+    out.push('\n');
+    let running = &sw.running;
+    let mut rows: Vec<(String, Option<&os10::Interface>, bool)> = ports(sw)
+        .into_iter()
+        .map(|(eth, _)| {
+            let e = Iface::Ethernet(eth);
+            let up = net.iface_up(net.me, Net::Ethernet(port_of(eth)));
+            (
+                format!(
+                    "Ethernet {}",
+                    eth.to_string().trim_start_matches("ethernet")
+                ),
+                running.interfaces.get(&e),
+                up,
+            )
+        })
+        .collect();
+    for (i, x) in &running.interfaces {
+        let (name, up) = match i {
+            Iface::Ethernet(_) => continue,
+            Iface::Mgmt(a, b, c) => (format!("Management {a}/{b}/{c}"), true),
+            Iface::Vlan(v) => (
+                format!("Vlan {}", v.get()),
+                net.iface_up(net.me, Net::Vlan(*v)),
+            ),
+            Iface::PortChannel(n) => {
+                let mlag = x.vlt_port_channel.is_some();
+                let up = net.iface_up(
+                    net.me,
+                    if mlag {
+                        Net::MlagPortChannel(*n)
+                    } else {
+                        Net::PortChannel(*n)
+                    },
+                );
+                (format!("Port-channel {n}"), up)
+            }
+            Iface::Loopback(n) => (format!("Loopback {n}"), x.shutdown != Some(true)),
+        };
+        rows.push((name, Some(x), up));
+    }
+    for (name, x, up) in rows {
+        let (ip, ok, method) = match x.and_then(|x| x.address) {
+            Some(a) => (a.to_string(), "YES", "manual"),
+            None => ("unassigned".to_string(), "NO", "unset"),
+        };
+        let status = if x.is_some_and(|x| x.shutdown == Some(true)) {
+            Unconfirmed::AdminDown.text()
+        } else {
+            "up"
+        };
+        let protocol = if up { "up" } else { "down" };
+        let _ = writeln!(
+            out,
+            "{name:<27}{ip:<20}{ok:<9}{method:<13}{status:<12}{protocol}"
+        );
+    }
     out
 }
 
