@@ -15,6 +15,7 @@
 //! (`ethernet1/1/17:1` in `10g-4x`) are the AzureStack TOR's (10.5.3.2). Everything else the
 //! lab prints is in one table, [`Unconfirmed`] (the port-group mode's prompt among it).
 
+mod abbrev;
 mod edit;
 mod files;
 pub mod net;
@@ -443,6 +444,13 @@ impl Os10Session {
         let Ok((line, pipes)) = pipe::split(line) else {
             return (Unconfirmed::Unrecognized.reply(), effect);
         };
+        // Keywords abbreviated (`conf t`, `show run`), written out.
+        let top = match &self.mode {
+            Mode::Exec => true,
+            Mode::Config(path) => path.is_empty(),
+        };
+        let expanded = abbrev::expand(line, top);
+        let line = expanded.as_str();
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut reply = match words.as_slice() {
             ["show", "users"] | ["do", "show", "users"] => files::users(logins),
