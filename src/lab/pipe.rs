@@ -27,22 +27,9 @@ const FILTERS: &[&str] = &["begin", "exclude", "include", "json-print"];
 /// Splits a typed line into its command and its filters; a filter Onyx would not take is the
 /// reply to print instead.
 pub fn split(line: &str) -> Result<(&str, Vec<Pipe>), Reply> {
-    let Some(at) = cli_text::filter_at(line) else {
-        return Ok((line, Vec::new()));
-    };
-    let (command, mut rest) = (line[..at].trim(), &line[at + 3..]);
-    let mut pipes = Vec::new();
-    loop {
-        let (this, next) = match cli_text::filter_at(rest) {
-            Some(at) => (rest[..at].trim(), Some(&rest[at + 3..])),
-            None => (rest.trim(), None),
-        };
-        pipes.push(pipe(this)?);
-        match next {
-            Some(n) => rest = n,
-            None => return Ok((command, pipes)),
-        }
-    }
+    let (command, texts) = cli_text::filters(line);
+    let pipes = texts.into_iter().map(pipe).collect::<Result<_, _>>()?;
+    Ok((command, pipes))
 }
 
 fn pipe(text: &str) -> Result<Pipe, Reply> {

@@ -168,6 +168,28 @@ pub fn words(line: &str) -> Vec<&str> {
     out
 }
 
+/// A typed line split at its output filters (` | `, outside double quotes): the command, and
+/// each filter's text, trimmed, in order.
+pub fn filters(line: &str) -> (&str, Vec<&str>) {
+    let Some(at) = filter_at(line) else {
+        return (line, Vec::new());
+    };
+    let (command, mut rest) = (line[..at].trim(), &line[at + 3..]);
+    let mut out = Vec::new();
+    loop {
+        match filter_at(rest) {
+            Some(at) => {
+                out.push(rest[..at].trim());
+                rest = &rest[at + 3..];
+            }
+            None => {
+                out.push(rest.trim());
+                return (command, out);
+            }
+        }
+    }
+}
+
 /// Where an output filter starts on a typed line (the byte offset of ` | `), outside double
 /// quotes.
 pub fn filter_at(line: &str) -> Option<usize> {

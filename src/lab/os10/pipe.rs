@@ -22,30 +22,22 @@ pub enum Pipe {
 
 /// Splits a line into its command and its modifiers; `Err`: a modifier OS10 would not take.
 pub fn split(line: &str) -> Result<(&str, Vec<Pipe>), ()> {
-    let Some(at) = cli_text::filter_at(line) else {
-        return Ok((line, Vec::new()));
-    };
-    let (command, mut rest) = (line[..at].trim(), &line[at + 3..]);
-    let mut pipes = Vec::new();
-    loop {
-        let (this, next) = match cli_text::filter_at(rest) {
-            Some(at) => (rest[..at].trim(), Some(&rest[at + 3..])),
-            None => (rest.trim(), None),
-        };
-        let (word, arg) = this.split_once(' ').unwrap_or((this, ""));
-        let re = || Regex::new(arg.trim()).map_err(|_| ());
-        pipes.push(match word {
-            "grep" if !arg.trim().is_empty() => Pipe::Grep(re()?),
-            "except" if !arg.trim().is_empty() => Pipe::Except(re()?),
-            "find" if !arg.trim().is_empty() => Pipe::Find(re()?),
-            "no-more" if arg.trim().is_empty() => Pipe::NoMore,
-            _ => return Err(()),
-        });
-        match next {
-            Some(n) => rest = n,
-            None => return Ok((command, pipes)),
-        }
-    }
+    let (command, texts) = cli_text::filters(line);
+    let pipes = texts.into_iter().map(pipe).collect::<Result<_, _>>()?;
+    Ok((command, pipes))
+}
+
+fn pipe(text: &str) -> Result<Pipe, ()> {
+    let (word, arg) = text.split_once(' ').unwrap_or((text, ""));
+    let arg = arg.trim();
+    let re = || Regex::new(arg).map_err(|_| ());
+    Ok(match word {
+        "grep" if !arg.is_empty() => Pipe::Grep(re()?),
+        "except" if !arg.is_empty() => Pipe::Except(re()?),
+        "find" if !arg.is_empty() => Pipe::Find(re()?),
+        "no-more" if arg.is_empty() => Pipe::NoMore,
+        _ => return Err(()),
+    })
 }
 
 /// `text` through the modifiers.
