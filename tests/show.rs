@@ -644,3 +644,31 @@ fn a_pushed_lab_shows_its_cabling() {
         "{remote}"
     );
 }
+
+/// `show ntp configured | json-print` prints what Ansible's fixtures hold, byte for byte:
+/// nothing configured (`onyx_show_ntp_configured`), then a peer and a server typed as the
+/// servers-and-peers fixture has them (`onyx_ntp_servers_peers_show`); Ansible's
+/// `onyx_ntp_servers_peers` reads this to decide what to change.
+#[test]
+fn ntp_configured_prints_as_the_fixtures() {
+    let dev = Device::new(fabric::lab::Switch::factory("sw1"));
+    let printed = |dev: &Device| typed(dev, &["show ntp configured | json-print"]);
+    assert_eq!(
+        printed(&dev).trim_end(),
+        capture("show/ansible-onyx__onyx_show_ntp_configured__show_ntp_configured_json.cfg")
+            .trim_end()
+    );
+    typed(
+        &dev,
+        &[
+            "ntp enable",
+            "ntp peer 1.1.1.1 keyID 5",
+            "ntp server 2.2.2.2 keyID 99 trusted-enable disable",
+        ],
+    );
+    assert_eq!(
+        printed(&dev).trim_end(),
+        capture("show/ansible-onyx__onyx_ntp_servers_peers_show__show_ntp_configured_json.cfg")
+            .trim_end()
+    );
+}

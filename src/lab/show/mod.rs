@@ -116,6 +116,7 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
             None => return Reply::unrecognized(name),
         },
         (["hosts"], _) => system::hosts(cx),
+        (["ntp", "configured"], _) => system::ntp_configured(cx),
         (["inventory"], _) => system::inventory(cx),
         (["module"], _) => system::module(cx),
         (["protocols"], _) => system::protocols(cx),

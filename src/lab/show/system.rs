@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, json};
 
 use super::interfaces::{ruled, shown};
+use super::json::Obj;
 use super::{Cx, Shown};
 use crate::lab::cli::Unconfirmed;
 use crate::lab::network::base_mac;
@@ -264,4 +265,104 @@ pub fn protocols(cx: &Cx<'_>) -> Shown {
         json.insert(name.to_string(), json!(state));
     }
     shown(text, json)
+}
+
+/// `show ntp configured`: NTP on or off (`ntp enable`, `ntp disable`; off from the factory),
+/// authentication (`ntp authenticate`), and each server and peer of the switch's `ntp server
+/// A …` and `ntp peer A …` lines (the lines the lab keeps verbatim), with its version (`version
+/// N`, else 4), whether it is enabled (`disable`), trusted (`trusted-enable`; a server's
+/// field) and its key (`keyID N`). JSON in the shapes of Ansible's fixtures
+/// (`ansible-onyx__onyx_show_ntp_configured__show_ntp_configured_json.cfg`: none configured,
+/// its two messages; `…onyx_ntp_servers_peers_show__show_ntp_configured_json.cfg`: a peer and
+/// a server, each headed `NTP peer A`); a server's `Trusted` when not trusted and the text
+/// layout (the same fields, `key: value`) are UNCONFIRMED.
+pub fn ntp_configured(cx: &Cx<'_>) -> Shown {
+    let lines: Vec<Vec<&str>> = cx
+        .sw
+        .running
+        .layout
+        .sections
+        .iter()
+        .flat_map(|s| s.verbatim.iter().map(|(_, l)| l.trim()))
+        .filter(|l| l.starts_with("ntp ") || l.starts_with("no ntp "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // The last line that sets it: the line, its `no` form, or its `off` word.
+    let flag = |on: &[&str], off: Option<&[&str]>| {
+        lines.iter().rev().find_map(|w| {
+            if w.as_slice() == on {
+                Some(true)
+            } else if Some(w.as_slice()) == off || (w.first() == Some(&"no") && &w[1..] == on) {
+                Some(false)
+            } else {
+                None
+            }
+        })
+    };
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let enabled = flag(&["ntp", "enable"], Some(&["ntp", "disable"])).unwrap_or(false);
+    let auth = flag(&["ntp", "authenticate"], None).unwrap_or(false);
+    let mut global = Obj::new()
+        .s("NTP enabled", yes(enabled))
+        .s("NTP Authentication enabled", yes(auth));
+    let mut text = format!(
+        "NTP enabled: {}\nNTP Authentication enabled: {}\n",
+        yes(enabled),
+        yes(auth)
+    );
+    let mut entries = Vec::new();
+    for kind in ["peer", "server"] {
+        let of_kind: Vec<&Vec<&str>> = lines
+            .iter()
+            .filter(|w| w.len() >= 3 && w[0] == "ntp" && w[1] == kind)
+            .collect();
+        // The last line of each address says it all (a line typed again replaces it).
+        let mut by_addr: Vec<(&str, &Vec<&str>)> = Vec::new();
+        for w in of_kind {
+            by_addr.retain(|(a, _)| *a != w[2]);
+            by_addr.push((w[2], w));
+        }
+        for (addr, w) in by_addr {
+            let after = |k: &str| w.iter().position(|x| *x == k).and_then(|i| w.get(i + 1));
+            let mut fields = vec![
+                ("NTP version", after("version").copied().unwrap_or("4")),
+                ("Enabled", yes(!w.contains(&"disable"))),
+            ];
+            // In this order the dictionary prints them as the fixture does.
+            if let Some(k) = after("keyID") {
+                fields.push(("Key ID", k));
+            }
+            if kind == "server" {
+                fields.push(("Trusted", yes(w.contains(&"trusted-enable"))));
+            }
+            let _ = writeln!(text, "\nNTP {kind} {addr}");
+            let mut e = Obj::new();
+            for (k, v) in &fields {
+                let _ = writeln!(text, "  {k}: {v}");
+                e = e.s(k, v);
+            }
+            entries.push(e.s("header", format!("NTP {kind} {addr}")).build());
+        }
+    }
+    let peers = entries.iter().any(|e| {
+        e["header"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("NTP peer"))
+    });
+    let servers = entries.iter().any(|e| {
+        e["header"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("NTP server"))
+    });
+    if !peers {
+        global = global.s("message 1", "No NTP peers configured.");
+        text.push_str("No NTP peers configured.\n");
+    }
+    if !servers {
+        global = global.s("message 2", "No NTP servers configured.");
+        text.push_str("No NTP servers configured.\n");
+    }
+    let mut all = vec![global.build()];
+    all.extend(entries);
+    shown(text, serde_json::Value::Array(all))
 }
