@@ -8,7 +8,7 @@
 //! are found by their pid files and stopped when the [`Frr`] is dropped.
 //!
 //! What a BGP instance becomes in FRR ([`render`]): its AS, router ID, neighbors with their
-//! remote AS, timers and BFD (only under `protocol bfd`, with the switch's `ip bfd` intervals
+//! remote AS, timers (and a connect retry of 10 s, the lab's) and BFD (only under `protocol bfd`, with the switch's `ip bfd` intervals
 //! as a BFD profile), `fast-external-fallover` as configured (FRR's default is on, the
 //! switches' off), its `network` prefixes and `maximum-paths`; FRR's `traditional` defaults
 //! (hold time 180 s, as Onyx and OS10), and no policy required on eBGP sessions (neither OS
@@ -37,6 +37,9 @@ const DAEMONS: &str = "/usr/lib/frr";
 
 /// The daemons a switch runs, in start order.
 const RUN: [&str; 3] = ["zebra", "bgpd", "bfdd"];
+
+/// Seconds between a neighbor's connection attempts in the lab (FRR's `datacenter` default).
+const CONNECT_RETRY: u16 = 10;
 
 /// The BFD profile the switch's `ip bfd` intervals become.
 const PROFILE: &str = "fabric";
@@ -145,6 +148,12 @@ pub fn render(config: &Config) -> Option<Rendered> {
     }
     for (n, asn) in &bgp.neighbors {
         r.router.push(format!("neighbor {n} remote-as {asn}"));
+        // A session refused while the lab was being configured (its link made again when a
+        // port was renamed, an address not yet there) is tried again after 10 s, not after
+        // the 120 s of FRR's traditional defaults: the lab converges in seconds after a push.
+        // The switches' own retry timer is UNCONFIRMED.
+        r.router
+            .push(format!("neighbor {n} timers connect {CONNECT_RETRY}"));
         if let Some((keepalive, hold)) = bgp.timers.get(n) {
             r.router
                 .push(format!("neighbor {n} timers {keepalive} {hold}"));
