@@ -136,9 +136,7 @@ pub(crate) fn reach(
     if lab {
         let lab_args = super::lab::Args::in_process(fabric_path.to_path_buf(), dataplane);
         let started = super::lab::start(&lab_args, fabric, color)?;
-        let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
-        let mut options = connect.options(&started.inventory, Some(password))?;
-        fleet(&mut options, fabric);
+        let options = lab_options(connect, &started.inventory, fabric)?;
         return Ok(Reach {
             options,
             inventory: started.inventory.clone(),
@@ -164,6 +162,20 @@ pub(crate) fn reach(
         #[cfg(feature = "lab")]
         _lab: None,
     })
+}
+
+/// How to log in to lab switches: their inventory, the lab's password (`FABRIC_LAB_PASSWORD`,
+/// else `admin`), the fabric's switch names.
+#[cfg(feature = "lab")]
+fn lab_options(
+    connect: &Connect,
+    inventory: &Inventory,
+    fabric: &Fabric,
+) -> Result<Options, Failure> {
+    let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
+    let mut options = connect.options(inventory, Some(password))?;
+    fleet(&mut options, fabric);
+    Ok(options)
 }
 
 /// The `fabric lab` already serving `.fabric/lab`, when one runs: its switches, as its
@@ -196,9 +208,7 @@ fn running_lab(
         )));
     }
     errln!("note: using the `fabric lab` running here (pid {pid}, `.fabric/lab`)");
-    let password = std::env::var(super::lab::PASSWORD_ENV).unwrap_or_else(|_| "admin".into());
-    let mut options = connect.options(&inventory, Some(password))?;
-    fleet(&mut options, fabric);
+    let options = lab_options(connect, &inventory, fabric)?;
     Ok(Some(Reach {
         options,
         inventory,

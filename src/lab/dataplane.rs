@@ -179,7 +179,7 @@ impl Plan {
             ..Plan::default()
         };
         // Every port that has a veth in its switch's namespace.
-        let mut cabled: BTreeSet<(&str, Port)> = BTreeSet::new();
+        let mut cabled: BTreeMap<&str, BTreeSet<Port>> = BTreeMap::new();
         for (name, node) in &view.nodes {
             let os = os_of(node);
             for (port, (far, q)) in view.cabling.ports(name) {
@@ -189,7 +189,7 @@ impl Plan {
                 if view.cabling.broken(name, port) || view.cabling.broken(far, q) {
                     continue;
                 }
-                cabled.insert((name.as_str(), port));
+                cabled.entry(name.as_str()).or_default().insert(port);
                 if (name.as_str(), port) >= (far, q) {
                     continue;
                 }
@@ -221,7 +221,7 @@ impl Plan {
             if view.cabling.broken(&h.switch, h.port) {
                 continue;
             }
-            cabled.insert((h.switch.as_str(), h.port));
+            cabled.entry(h.switch.as_str()).or_default().insert(h.port);
             let (mtu, up) = port_state(&node.config, os_of(node), h.port);
             plan.cables.push((
                 End {
@@ -268,27 +268,39 @@ impl Plan {
         }
         plan.hosts = host_names.into_iter().collect();
         plan.host_ports = hosts.to_vec();
+        let mut host_ports: BTreeMap<&str, BTreeSet<Port>> = BTreeMap::new();
+        for h in hosts {
+            host_ports
+                .entry(h.switch.as_str())
+                .or_default()
+                .insert(h.port);
+        }
         for (name, node) in &view.nodes {
-            plan.switch(name, &node.config, os_of(node), &cabled);
+            let none = BTreeSet::new();
+            let ports = cabled.get(name.as_str()).unwrap_or(&none);
+            let facing_hosts = host_ports.get(name.as_str()).unwrap_or(&none);
+            plan.switch(name, &node.config, os_of(node), ports, facing_hosts);
         }
         plan
     }
 
     /// What `config` puts in the switch's namespace besides its cables: a bridge per VLAN
     /// with ports in it or an interface, addresses.
-    fn switch(&mut self, name: &str, config: &Config, os: Os, cabled: &BTreeSet<(&str, Port)>) {
+    /// `cabled`: its ports with a veth; `host_ports`: those a host is on.
+    fn switch(
+        &mut self,
+        name: &str,
+        config: &Config,
+        os: Os,
+        cabled: &BTreeSet<Port>,
+        host_ports: &BTreeSet<Port>,
+    ) {
         let exists = |v: Vlan| v == Vlan::DEFAULT || config.vlans.contains_key(&v);
         let (mut bundled, mut trunks) = (0, 0);
         // Each VLAN's ports, and how many of them face a switch.
         let mut vlans: BTreeMap<u16, usize> = BTreeMap::new();
         let mut facing: BTreeMap<u16, usize> = BTreeMap::new();
-        let host_ports: BTreeSet<Port> = self
-            .host_ports
-            .iter()
-            .filter(|h| h.switch == name)
-            .map(|h| h.port)
-            .collect();
-        for p in cabled.iter().filter(|(s, _)| *s == name).map(|(_, p)| *p) {
+        for &p in cabled {
             let default = crate::onyx::Interface::default();
             let i = config
                 .interfaces
@@ -336,7 +348,7 @@ impl Plan {
         let mut svis: BTreeMap<u16, (u16, bool)> = BTreeMap::new();
         for (iface, i) in &config.interfaces {
             let dev = match iface {
-                Iface::Ethernet(p) if i.routed && cabled.contains(&(name, *p)) => link_name(*p),
+                Iface::Ethernet(p) if i.routed && cabled.contains(p) => link_name(*p),
                 Iface::Loopback(_) => "lo".to_string(),
                 Iface::Vlan(v) if exists(*v) => {
                     let up = i.shutdown != Some(true);
@@ -511,6 +523,21 @@ struct Change<'a> {
     touched: BTreeSet<(String, u16)>,
 }
 
+/// What of `old` is not in `new` and what of `new` is not in `old`, `old` as `kept` leaves
+/// it.
+fn differ<'a, T: Ord>(
+    old: &'a [T],
+    new: &'a [T],
+    kept: impl Fn(&T) -> bool,
+) -> (Vec<&'a T>, Vec<&'a T>) {
+    let old: BTreeSet<&T> = old.iter().filter(|x| kept(x)).collect();
+    let new: BTreeSet<&T> = new.iter().collect();
+    (
+        old.difference(&new).copied().collect(),
+        new.difference(&old).copied().collect(),
+    )
+}
+
 impl Change<'_> {
     fn steps(&mut self, node: &str) -> &mut Steps {
         self.steps.entry(node.to_string()).or_default()
@@ -634,22 +661,15 @@ impl Change<'_> {
 
     /// Ports leaving and joining bridges; then the MTU of every bridge touched.
     fn bridge_ports(&mut self) {
-        let old: BTreeSet<&BridgePort> = self
-            .old
-            .bridge_ports
-            .iter()
-            .filter(|p| self.kept(&p.switch, &p.dev))
-            .collect();
-        let new: BTreeSet<&BridgePort> = self.new.bridge_ports.iter().collect();
-        for p in old.difference(&new) {
-            let _ = writeln!(
-                self.steps(&p.switch).remove,
-                "link set dev {} nomaster",
-                p.dev
-            );
+        let (gone, made) = differ(&self.old.bridge_ports, &self.new.bridge_ports, |p| {
+            self.kept(&p.switch, &p.dev)
+        });
+        for p in gone {
+            let line = format!("link set dev {} nomaster\n", p.dev);
+            self.steps(&p.switch).remove.push_str(&line);
             self.touched.insert((p.switch.clone(), p.vlan));
         }
-        for p in new.difference(&old) {
+        for p in made {
             let line = format!("link set dev {} master {}\n", p.dev, vlan_name(p.vlan));
             self.steps(&p.switch).set.push_str(&line);
             self.touched.insert((p.switch.clone(), p.vlan));
@@ -675,70 +695,41 @@ impl Change<'_> {
     /// Addresses taken away and given; those on interfaces made or removed by this change
     /// are not the kernel's any more.
     fn addresses(&mut self) {
-        let old: BTreeSet<&Address> = self
-            .old
-            .addresses
-            .iter()
-            .filter(|a| self.kept(&a.node, &a.dev))
-            .collect();
-        let new: BTreeSet<&Address> = self.new.addresses.iter().collect();
-        let lines: Vec<(String, String)> = old
-            .difference(&new)
-            .map(|a| {
-                (
-                    a.node.clone(),
-                    format!("addr del {} dev {}\n", a.net, a.dev),
-                )
-            })
-            .chain(new.difference(&old).map(|a| {
-                (
-                    a.node.clone(),
-                    format!("addr add {} dev {}\n", a.net, a.dev),
-                )
-            }))
-            .collect();
-        for (node, line) in lines {
-            self.steps(&node).addr.push_str(&line);
+        let (gone, made) = differ(&self.old.addresses, &self.new.addresses, |a| {
+            self.kept(&a.node, &a.dev)
+        });
+        for (verb, a) in gone
+            .into_iter()
+            .map(|a| ("del", a))
+            .chain(made.into_iter().map(|a| ("add", a)))
+        {
+            let line = format!("addr {verb} {} dev {}\n", a.net, a.dev);
+            self.steps(&a.node).addr.push_str(&line);
         }
     }
 
     /// Routes (as addresses are) and rules (the namespace's: they stay until taken away).
     fn routes(&mut self) {
-        let old: BTreeSet<&Route> = self
-            .old
-            .routes
-            .iter()
-            .filter(|r| self.kept(&r.node, &r.dev))
-            .collect();
-        let new: BTreeSet<&Route> = self.new.routes.iter().collect();
-        let line = |verb: &str, r: &Route| {
+        let (gone, made) = differ(&self.old.routes, &self.new.routes, |r| {
+            self.kept(&r.node, &r.dev)
+        });
+        for (verb, r) in gone
+            .into_iter()
+            .map(|r| ("del", r))
+            .chain(made.into_iter().map(|r| ("replace", r)))
+        {
             let table = r.table.map_or(String::new(), |t| format!(" table {t}"));
-            format!("route {verb} default via {} dev {}{table}\n", r.via, r.dev)
-        };
-        let mut lines: Vec<(String, String)> = old
-            .difference(&new)
-            .map(|r| (r.node.clone(), line("del", r)))
-            .chain(
-                new.difference(&old)
-                    .map(|r| (r.node.clone(), line("replace", r))),
-            )
-            .collect();
-        let old_rules: BTreeSet<&Rule> = self.old.rules.iter().collect();
-        let new_rules: BTreeSet<&Rule> = self.new.rules.iter().collect();
-        let rule =
-            |verb: &str, r: &Rule| format!("rule {verb} from {} table {}\n", r.from, r.table);
-        lines.extend(
-            old_rules
-                .difference(&new_rules)
-                .map(|r| (r.node.clone(), rule("del", r))),
-        );
-        lines.extend(
-            new_rules
-                .difference(&old_rules)
-                .map(|r| (r.node.clone(), rule("add", r))),
-        );
-        for (node, line) in lines {
-            self.steps(&node).route.push_str(&line);
+            let line = format!("route {verb} default via {} dev {}{table}\n", r.via, r.dev);
+            self.steps(&r.node).route.push_str(&line);
+        }
+        let (gone, made) = differ(&self.old.rules, &self.new.rules, |_| true);
+        for (verb, r) in gone
+            .into_iter()
+            .map(|r| ("del", r))
+            .chain(made.into_iter().map(|r| ("add", r)))
+        {
+            let line = format!("rule {verb} from {} table {}\n", r.from, r.table);
+            self.steps(&r.node).route.push_str(&line);
         }
     }
 }
@@ -854,7 +845,7 @@ impl Drop for Dataplane {
 }
 
 /// Writes `settings` (paths under `/proc/sys`) in the namespace `ns`.
-pub(super) fn sysctl(ns: &str, settings: &[(&str, &str)]) -> Result<(), String> {
+fn sysctl(ns: &str, settings: &[(&str, &str)]) -> Result<(), String> {
     let script: Vec<String> = settings
         .iter()
         .map(|(k, v)| format!("echo {v} > /proc/sys/{k}"))

@@ -552,6 +552,18 @@ pub fn routes(ns: &str) -> Option<Vec<Rib>> {
     Some(out)
 }
 
+/// The loopback of `config` that has `addr` (its number), for a route on `lo`; 0 when none.
+pub fn loopback_of(config: Option<&Config>, addr: Ipv4Addr) -> u16 {
+    config
+        .and_then(|c| {
+            c.interfaces.iter().find_map(|(i, x)| match i {
+                Iface::Loopback(n) if x.address.is_some_and(|a| a.addr == addr) => Some(*n),
+                _ => None,
+            })
+        })
+        .unwrap_or(0)
+}
+
 /// A switch's routing table as its `show ip route` prints it: FRR's on the lab's data plane,
 /// else ([`connected`]) the connected subnets alone (the lab derives no routes).
 pub fn table(

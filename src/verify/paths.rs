@@ -68,31 +68,34 @@ pub fn promises(
     let Some(routing) = sw.routing.as_ref().filter(|_| is_leaf(sw)) else {
         return Vec::new();
     };
-    // Who has a session with whom, over the fabric's links.
-    let peers = |s: &Switch| -> BTreeSet<String> {
-        s.routing
-            .iter()
-            .flat_map(|r| r.neighbors.values())
-            .filter_map(|n| n.link.as_ref().map(|(h, _)| h.to_string()))
-            .collect()
-    };
+    // The switches each of this leaf's neighbors has a session with over the fabric's
+    // links: read once per neighbor, not once per other leaf.
+    let links: Vec<(&str, crate::types::Port)> = routing
+        .neighbors
+        .values()
+        .filter_map(|n| n.link.as_ref().map(|(far, p)| (far.as_str(), *p)))
+        .collect();
+    let peers: BTreeMap<&str, BTreeSet<&str>> = links
+        .iter()
+        .map(|(far, _)| {
+            let of = fabric.switches.get(*far).and_then(|f| f.routing.as_ref());
+            let set = of
+                .into_iter()
+                .flat_map(|r| r.neighbors.values())
+                .filter_map(|n| n.link.as_ref().map(|(h, _)| h.as_str()))
+                .collect();
+            (*far, set)
+        })
+        .collect();
     let max = usize::from(routing.maximum_paths.unwrap_or(1));
     let mut out = Vec::new();
     for (other, osw) in &fabric.switches {
         if other.as_str() == name || !is_leaf(osw) {
             continue;
         }
-        let towards: Vec<crate::types::Port> = routing
-            .neighbors
-            .values()
-            .filter_map(|n| n.link.as_ref())
-            .filter(|(far, _)| {
-                far.as_str() == other.as_str()
-                    || fabric
-                        .switches
-                        .get(far.as_str())
-                        .is_some_and(|f| peers(f).contains(other.as_str()))
-            })
+        let towards: Vec<crate::types::Port> = links
+            .iter()
+            .filter(|(far, _)| *far == other.as_str() || peers[far].contains(other.as_str()))
             .map(|(_, p)| *p)
             .collect();
         let sessions = towards.len();

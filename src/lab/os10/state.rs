@@ -387,17 +387,10 @@ fn os10_iface(
         return Iface::Ethernet(crate::fabric::os10_eth(p)).to_string();
     }
     if dev == "lo" {
-        let n = config.and_then(|c| {
-            c.interfaces.iter().find_map(|(i, x)| match i {
-                crate::onyx::Iface::Loopback(n)
-                    if x.address.is_some_and(|a| a.addr == prefix.addr) =>
-                {
-                    Some(*n)
-                }
-                _ => None,
-            })
-        });
-        return format!("loopback{}", n.unwrap_or(0));
+        return format!(
+            "loopback{}",
+            crate::lab::frr::loopback_of(config, prefix.addr)
+        );
     }
     dev.to_string()
 }

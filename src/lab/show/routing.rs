@@ -147,11 +147,10 @@ fn onyx_iface(config: &crate::onyx::Config, dev: &str, prefix: crate::types::Ipv
         return format!("eth{p}");
     }
     if dev == "lo" {
-        let n = config.interfaces.iter().find_map(|(i, x)| match i {
-            Iface::Loopback(n) if x.address.is_some_and(|a| a.addr == prefix.addr) => Some(*n),
-            _ => None,
-        });
-        return format!("loopback{}", n.unwrap_or(0));
+        return format!(
+            "loopback{}",
+            crate::lab::frr::loopback_of(Some(config), prefix.addr)
+        );
     }
     dev.to_string()
 }
