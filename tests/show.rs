@@ -15,6 +15,15 @@ use crate::lab_ssh::start_lab_of;
 use crate::network::{network_of, push_lab, shells, typed};
 use crate::{root, scratch, shared};
 
+/// A JSON value as `json-print` prints it: four-space indents, a newline after.
+fn json_print(v: &Value) -> String {
+    let mut out = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    serde::Serialize::serialize(v, &mut ser).unwrap();
+    String::from_utf8(out).unwrap() + "\n"
+}
+
 /// A capture's text.
 fn capture(path: &str) -> String {
     std::fs::read_to_string(shared().join("corpus/onyx").join(path)).unwrap()
@@ -520,6 +529,27 @@ fn show_lldp_as_captured() {
         starts(line(&text, "Eth1/25")),
         starts(line(&real, "Eth1/31"))
     );
+    // A port that stops receiving hears nothing; one that stops sending is heard by none
+    // (both on again: as before, and no line left for them).
+    typed(leaf, &["interface ethernet 1/25 no lldp receive"]);
+    typed(
+        &net["spine01"],
+        &["interface ethernet 1/2 no lldp transmit"],
+    );
+    let heard = json(leaf, "show lldp remote");
+    assert!(
+        heard.get("Eth1/25").is_none() && heard.get("Eth1/26").is_none(),
+        "{heard:#}"
+    );
+    assert!(heard.get("Eth1/27").is_some(), "{heard:#}");
+    let ifs = json(leaf, "show lldp interfaces");
+    assert_eq!(ifs["Eth1/25"][0]["Receive"], "Disabled");
+    assert_eq!(ifs["Eth1/25"][0]["Transmit"], "Enabled");
+    typed(leaf, &["interface ethernet 1/25 lldp receive"]);
+    typed(&net["spine01"], &["interface ethernet 1/2 lldp transmit"]);
+    assert!(json(leaf, "show lldp remote").get("Eth1/26").is_some());
+    let kept = typed(&net["spine01"], &["show running-config | include lldp"]);
+    assert_eq!(kept, "   lldp\n");
     // A switch without LLDP is heard by none.
     typed(&net["spine01"], &["no lldp"]);
     let text = typed(leaf, &["show lldp remote"]);
@@ -670,5 +700,147 @@ fn ntp_configured_prints_as_the_fixtures() {
         printed(&dev).trim_end(),
         capture("show/ansible-onyx__onyx_ntp_servers_peers_show__show_ntp_configured_json.cfg")
             .trim_end()
+    );
+}
+
+/// The management shows read back what was configured, in the shapes of Ansible's fixtures,
+/// key order included: `show snmp` and the SNMP lines of the running config as JSON `Lines`
+/// (`onyx_snmp_show`: `public` listed though no line sets it, the factory's community),
+/// `show usernames` (`onyx_username_show`: the factory accounts and two made; only the
+/// lab's `admin`, whose password it asks, differs), `show ptp clock` (`onyx_show_ptp_clock`,
+/// its time aside; refused while PTP is off).
+#[test]
+fn management_shows_print_as_the_fixtures() {
+    let dev = Device::new(fabric::lab::Switch::factory("sw1"));
+    let printed = |cmd: &str| typed(&dev, &[cmd]);
+    let want = capture_json("show/ansible-onyx__onyx_snmp_show__json.cfg");
+    typed(
+        &dev,
+        &[
+            "snmp-server community community_1 ro",
+            "snmp-server community community_2 rw",
+            "snmp-server contact sara",
+            "snmp-server location Jordan",
+            "snmp-server notify port 1",
+            "snmp-server notify community community_1",
+        ],
+    );
+    let text = json_print;
+    assert_eq!(printed("show snmp | json-print"), text(&want[0]));
+    assert_eq!(
+        printed("show running-config | include snmp | json-print"),
+        text(&want[1])
+    );
+
+    typed(
+        &dev,
+        &[
+            "username anass password 0 secret",
+            "username anassh",
+            "username anassh disable",
+        ],
+    );
+    // The password is kept hashed, as Onyx keeps it (`password 7 $6$…`), never as typed.
+    let users = printed("show running-config | include username");
+    assert!(
+        users.contains("   username anass password 7 $6$") && !users.contains("secret"),
+        "{users}"
+    );
+    let mut want = capture_json("show/ansible-onyx__onyx_username_show__show_usernames_json.cfg");
+    want["admin"][0]["ACCOUNT STATUS"] = Value::from("Password set (SHA512)");
+    assert_eq!(printed("show usernames | json-print"), text(&want));
+
+    assert_eq!(
+        printed("show ptp clock"),
+        "% Unrecognized command \"ptp\".\n"
+    );
+    typed(&dev, &["protocol ptp"]);
+    let mut got = json(&dev, "show ptp clock");
+    let mut want = capture_json("show/ansible-onyx__onyx_show_ptp_clock__show_ptp_clock_json.cfg");
+    for v in [&mut got, &mut want] {
+        v["Local clock time"] = Value::from("");
+    }
+    assert_eq!(text(&got), text(&want));
+}
+
+/// `show magp` and `show interfaces vlan` of a release before the JSON API print Ansible's
+/// fixtures (`onyx_magp_show`: an instance with its address and MAC, one shut without them;
+/// `onyx_l3_vlan_interface_show`: a VLAN interface with an address, its MAC aside), key order
+/// included; `show magp`'s text is the captured layout (CSM).
+#[test]
+fn magp_and_vlan_interfaces_print_as_the_fixtures() {
+    let sw = fabric::lab::Switch::factory_as("sw1", Some(fabric::types::Release(3, 6, 5000)), None);
+    let dev = Device::new(sw);
+    typed(
+        &dev,
+        &[
+            "vlan 1243",
+            "vlan 1200",
+            "vlan 1002",
+            "interface vlan 1243",
+            "interface vlan 1200",
+            "interface vlan 1002",
+            "interface vlan 1243 magp 102 ip virtual-router address 10.0.0.43",
+            "interface vlan 1243 magp 102 ip virtual-router mac-address 01:02:03:04:05:06",
+            "interface vlan 1200 magp 103 shutdown",
+            "ip routing",
+            "interface vlan 1002 ip address 172.3.12.4/24",
+        ],
+    );
+    let text = json_print;
+    assert_eq!(
+        typed(&dev, &["show magp | json-print"]),
+        text(&capture_json(
+            "show/ansible-onyx__onyx_magp_show__show_magp_json.cfg"
+        ))
+    );
+    let magp = typed(&dev, &["show magp"]);
+    let captured = capture("more/cray-docs-csm__sw-spine-001__show_magp.txt");
+    let block = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip_while(|l| !l.starts_with("MAGP"))
+            .skip(1)
+            .take(5)
+            .map(|l| l.split(':').next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(block(&magp), block(&captured), "{magp}");
+    let mut got = json(&dev, "show interfaces vlan");
+    let mut want = capture_json(
+        "show/ansible-onyx__onyx_l3_vlan_interface_show__show_interfaces_vlan_json.cfg",
+    );
+    for v in [&mut got, &mut want] {
+        v[0]["Mac Address"] = Value::from("");
+    }
+    // The first of the three (in VLAN order), the one with an address.
+    assert_eq!(text(&got[0]), text(&want[0]));
+}
+
+/// `show running-config protocol bgp` is the running config's BGP section in the frame
+/// Ansible's fixture shows (header, the temporary prefix-mode section, BGP, the persistent
+/// one), which `onyx_bgp` reads.
+#[test]
+fn running_config_protocol_bgp_is_the_bgp_section() {
+    let titles = |t: &str| -> Vec<String> {
+        let lines: Vec<&str> = t.lines().collect();
+        lines
+            .windows(3)
+            .filter(|w| w[0] == "##" && w[2] == "##" && !w[1].starts_with("## Running"))
+            .map(|w| w[1].to_string())
+            .collect()
+    };
+    let leaf = &cluster()["leaf01"];
+    let bgp = typed(leaf, &["show running-config protocol bgp"]);
+    let fixture = capture("ansible-onyx__onyx_bgp_show__show_running-config_protocol_bgp.cfg");
+    assert_eq!(titles(&bgp), titles(&fixture), "{bgp}");
+    assert!(
+        bgp.starts_with("##\n## Running database \"initial\"\n"),
+        "{bgp}"
+    );
+    assert!(
+        bgp.contains(
+            "## BGP configuration\n##\n   protocol bgp\n   router bgp 65101 vrf default\n"
+        ),
+        "{bgp}"
     );
 }

@@ -73,6 +73,23 @@ pub enum Unconfirmed {
     FilterIncomplete,
     /// A filter's expression that is not a regular expression.
     FilterRegex,
+    /// `show snmp` with no read-only, read-write community: the line in the list's place
+    /// (Onyx prints `No Listen Interfaces.` for an empty listen list, captured).
+    SnmpNoReadOnly,
+    SnmpNoReadWrite,
+    /// `show snmp`'s empty listen list (captured as JSON) in text.
+    SnmpNoListen,
+    /// The lab's stand-in for Onyx's SHA-512 crypt of a typed password: SHA-1 of
+    /// `NAME:PASSWORD` in hex, unsalted (a lab's test logins only; never a real crypt).
+    PasswordHash,
+    /// A new account's capability (`username NAME` alone).
+    NewUserCapability,
+    /// A new account's status before a password is set (the `onyx_username` fixture shows an
+    /// account with no full name `Account disabled`).
+    NewUserStatus,
+    /// `show ip routing`: its line, from the value Ansible's `onyx_protocol` unit tests give
+    /// `show ip routing | include "IP routing"`; no capture shows the whole output.
+    IpRoutingLine,
     /// `| json-print` after a command the lab prints no JSON for.
     NoJson,
     /// `router bgp N` while an instance with another AS runs (one instance per VRF).
@@ -159,6 +176,13 @@ impl Unconfirmed {
             }
             Unconfirmed::FilterIncomplete => "% Incomplete command after \"{}\".",
             Unconfirmed::FilterRegex => "% Invalid regular expression \"{}\".",
+            Unconfirmed::SnmpNoReadOnly => "No read-only communities.",
+            Unconfirmed::SnmpNoReadWrite => "No read-write communities.",
+            Unconfirmed::SnmpNoListen => "No Listen Interfaces.",
+            Unconfirmed::PasswordHash => "$6$lab${}",
+            Unconfirmed::NewUserCapability => "admin",
+            Unconfirmed::NewUserStatus => "Account disabled",
+            Unconfirmed::IpRoutingLine => "IP routing: {}",
             Unconfirmed::NoJson => "% json-print is not supported for \"{}\".",
             Unconfirmed::BgpOtherAs => "% BGP is already running with AS {}.",
             Unconfirmed::AddressOnSwitchport => {
@@ -572,8 +596,15 @@ impl Session {
             Err(reply) => return reply,
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let reply = self.run(sw, &words, world, super::pipe::json(&pipes));
-        let output = super::pipe::apply(reply.output, &pipes);
+        let json = super::pipe::json(&pipes);
+        // A configuration's text asked as JSON is its lines, filtered first (`show
+        // running-config | include bfd | json-print`, captured).
+        let as_lines = json && super::show::prints_lines(&words);
+        let reply = self.run(sw, &words, world, json && !as_lines);
+        let mut output = super::pipe::apply(reply.output, &pipes);
+        if as_lines && !output.starts_with('%') {
+            output = super::show::lines_json(&output);
+        }
         self.paged(Reply { output, ..reply })
     }
 
@@ -819,8 +850,12 @@ impl Session {
             Some(&"no") => &words[1..],
             _ => &words[..],
         };
+        // `interface KIND ID no …` takes back an interface's setting (`interface ethernet 1/25
+        // no lldp receive`, as Ansible's onyx_lldp_interface sends it).
         let named = match body {
-            ["interface", kind, id, rest @ ..] if !rest.is_empty() => {
+            ["interface", kind, id, "no", rest @ ..] | ["interface", kind, id, rest @ ..]
+                if !rest.is_empty() =>
+            {
                 match command::parse(&format!("interface {kind} {id}")) {
                     Ok(Some(Command::Interface(r, IfaceCmd::Create))) => Some((r, rest)),
                     _ => None,
@@ -852,13 +887,32 @@ impl Session {
                 }
             }
         }
-        keep(&mut sw.running, f, full);
+        let hashed = hashed_password(&words);
+        keep(&mut sw.running, f, hashed.as_deref().unwrap_or(full));
         sw.revision += 1;
         if let Some(m) = entered {
             self.mode = m;
         }
         Some(Reply::default())
     }
+}
+
+/// `username NAME password [0] PLAIN` as the switch keeps it: the password hashed, `password
+/// 7 HASH` (Onyx prints a SHA-512 crypt there, `$6$…`: CSM, Mellon). The lab's hash is
+/// [`Unconfirmed::PasswordHash`]'s; a typed `password 7 HASH` is kept as typed. `None`: not
+/// such a line.
+fn hashed_password(words: &[&str]) -> Option<String> {
+    use sha1::Digest as _;
+    let (name, plain) = match words {
+        ["username", name, "password", "0", plain] | ["username", name, "password", plain] => {
+            (name, plain)
+        }
+        _ => return None,
+    };
+    let digest = sha1::Sha1::digest(format!("{name}:{plain}").as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hash = Unconfirmed::PasswordHash.text().replace("{}", &hex);
+    Some(format!("username {name} password 7 {hash}"))
 }
 
 /// Why the switch refuses the interfaces of a range: an Ethernet port its model does not

@@ -391,17 +391,21 @@ impl<'a> Net<'a> {
     }
 
     /// What LLDP on port `p` of `sw` has learned of the far end: nothing unless the link is
-    /// up and LLDP runs on this switch (it receives) and on the far one (it transmits); a
+    /// up and LLDP runs on this switch's port (it receives) and on the far one's (it transmits:
+    /// `lldp`, and no `interface ethernet P no lldp receive|transmit`); a
     /// switch's system name is its hostname (else its name in the fabric), its port ID the
     /// port's name on its OS (Onyx `Eth1/25`, OS10 `ethernet1/1/25`: the AzureStack TOR's
     /// `show lldp neighbors` shows its peer's so). Hosts are simulated without LLDP. A fault may replace either field
     /// (and make a host port report a neighbor).
     pub fn lldp_neighbor(&self, sw: &str, p: Port) -> Option<LldpNeighbor> {
-        if !self.config(sw)?.lldp || !self.port_up(sw, p) {
+        let receives = crate::lab::unmodeled::port_lldp(self.config(sw)?, p).0;
+        if !receives || !self.port_up(sw, p) {
             return None;
         }
         let truth = self.cabling.far(sw, p).and_then(|(f, q)| {
-            let fc = self.config(f).filter(|fc| fc.lldp)?;
+            let fc = self
+                .config(f)
+                .filter(|fc| crate::lab::unmodeled::port_lldp(fc, q).1)?;
             let port_id = if self.view.nodes.get(f).is_some_and(|n| n.os10) {
                 crate::os10::Iface::Ethernet(crate::fabric::os10_eth(q)).to_string()
             } else {

@@ -49,6 +49,8 @@ const MAGP: &str = "MAGP configuration";
 pub const LOGGING: &str = "Logging configuration";
 /// UNCONFIRMED: no capture shows where ACLs are printed.
 const ACL: &str = "ACL configuration";
+/// UNCONFIRMED: no capture shows PTP's lines.
+pub const PTP: &str = "PTP configuration";
 
 /// The families taken at `(config)`, with the section each is printed in. Sources: the
 /// running configs in `tests/fixtures/corpus/onyx/` (CSM 3.9.3210 spines, napalm-onyx,
@@ -242,6 +244,26 @@ pub const TOP: &[Family] = &[
         section: MAGP,
         help: "Enable MAGP",
     },
+    // `protocol ptp`, `ptp priority1 100`, `ptp domain 127` (as Ansible's onyx_ptp_global
+    // sends them; no running-config capture: the section is the lab's choice).
+    Family {
+        words: &["protocol", "ptp"],
+        args: &[],
+        min: 0,
+        key: 0,
+        section: PTP,
+        // UNCONFIRMED section.
+        help: "Enable PTP",
+    },
+    Family {
+        words: &["ptp"],
+        args: &[Arg::Kw(&["domain", "priority1", "priority2"]), Arg::Any],
+        min: 2,
+        key: 1,
+        section: PTP,
+        // UNCONFIRMED section.
+        help: "Configure the PTP clock",
+    },
     // `spanning-tree mode rpvst`, `spanning-tree port type edge default` (CSM).
     Family {
         words: &["spanning-tree"],
@@ -265,6 +287,16 @@ pub const TOP: &[Family] = &[
 
 /// The families of an interface line's attribute (after `interface KIND ID`).
 pub const INTERFACE: &[Family] = &[
+    // `interface ethernet 1/25 no lldp receive` (as Ansible's onyx_lldp_interface sends it;
+    // both on from the factory).
+    Family {
+        words: &["lldp"],
+        args: &[Arg::Kw(&["receive", "transmit"])],
+        min: 1,
+        key: 0,
+        section: sections::LLDP,
+        help: "Configure LLDP on the interface",
+    },
     // `interface vlan 1 magp 1 ip virtual-router address …` (CSM, Ansible fixture).
     Family {
         words: &["magp"],
@@ -313,6 +345,20 @@ pub const INTERFACE: &[Family] = &[
     },
 ];
 
+/// Whether Ethernet port `p` receives and transmits LLDP: its `interface ethernet P no lldp
+/// receive|transmit` lines (both on from the factory; a switch without `lldp` neither).
+pub fn port_lldp(c: &Config, p: crate::types::Port) -> (bool, bool) {
+    let prefix = format!("interface ethernet {p} no lldp ");
+    let off = |what: &str| {
+        c.layout.sections.iter().any(|s| {
+            s.verbatim
+                .iter()
+                .any(|(_, l)| l.trim_start().strip_prefix(prefix.as_str()) == Some(what))
+        })
+    };
+    (c.lldp && !off("receive"), c.lldp && !off("transmit"))
+}
+
 /// Why a line is not one of a family's: the word at fault.
 pub type Refused<'a> = &'a str;
 
@@ -347,15 +393,32 @@ pub fn family<'a>(
     Ok(Some(f))
 }
 
-/// Keeps an accepted line (`line` as typed, `no …` included) in `family`'s section: a `no`
-/// line takes back the kept lines it negates (`no ntp server 10.1.0.5` the server's lines),
-/// else is kept itself (`no snmp-server enable`, as Onyx prints a setting turned off); a
-/// line replaces the line of the same setting (`key`), the `no` form of itself, and an
-/// identical line.
+/// Settings on by default: typed again after their `no` form, they take it back and are not
+/// printed (Onyx prints a setting that differs from its default; `show snmp` says `SNMP
+/// enabled: yes` where the running config has no `snmp-server enable` line, the Ansible
+/// `onyx_snmp` fixture; a port's LLDP sends and receives from the factory, Onyx manual, LLDP).
+const ON_BY_DEFAULT: &[&str] = &["snmp-server enable", "lldp receive", "lldp transmit"];
+
+/// Keeps an accepted line (`line` as typed, `no …` included; an interface's line as
+/// `interface KIND ID [no] …`) in `family`'s section: a `no` line takes back the kept lines
+/// it negates (`no ntp server 10.1.0.5` the server's lines), else is kept itself (`no
+/// snmp-server enable`, as Onyx prints a setting turned off); a line replaces the line of
+/// the same setting (`key`), the `no` form of itself, and an identical line; a setting on by
+/// default ([`ON_BY_DEFAULT`]) that takes back its `no` form is not kept.
 pub fn keep(c: &mut Config, family: &Family, line: &str) {
-    let (negated, body) = match line.strip_prefix("no ") {
+    let all: Vec<&str> = crate::types::cli_text::words(line);
+    // An interface's lines are told apart by the interface, then read as top-level ones.
+    let prefix = match all.as_slice() {
+        ["interface", kind, id, ..] => format!("interface {kind} {id} "),
+        _ => String::new(),
+    };
+    let rest = line[..]
+        .trim_start()
+        .strip_prefix(prefix.as_str())
+        .unwrap_or(line);
+    let (negated, body) = match rest.strip_prefix("no ") {
         Some(b) => (true, b.trim_start()),
-        None => (false, line),
+        None => (false, rest),
     };
     let words: Vec<&str> = crate::types::cli_text::words(body);
     let key_len = (family.words.len() + family.key).min(words.len());
@@ -363,7 +426,13 @@ pub fn keep(c: &mut Config, family: &Family, line: &str) {
     let mut removed = false;
     for s in &mut c.layout.sections {
         s.verbatim.retain(|(_, kept)| {
-            let kept = kept.trim_start();
+            let Some(kept) = kept.trim_start().strip_prefix(prefix.as_str()) else {
+                return true;
+            };
+            // A top-level line's prefix is empty: an interface's line is not one of them.
+            if prefix.is_empty() && kept.starts_with("interface ") {
+                return true;
+            }
             let (kept_no, kept_body) = match kept.strip_prefix("no ") {
                 Some(b) => (true, b),
                 None => (false, kept),
@@ -377,11 +446,14 @@ pub fn keep(c: &mut Config, family: &Family, line: &str) {
                         && !kept_no
                         && (kept_body == key || kept_body.starts_with(&format!("{key} "))))
             };
-            removed |= gone && negated && !kept_no;
+            removed |= gone && (negated != kept_no);
             !gone
         });
     }
-    if !(negated && removed) {
+    // A `no` line that took back its setting, or a default setting that took back its `no`
+    // line, leaves nothing to print.
+    let taken_back = removed && (negated || ON_BY_DEFAULT.contains(&body));
+    if !taken_back {
         c.add_verbatim(family.section, line);
     }
 }
@@ -463,9 +535,31 @@ mod tests {
         );
         keep(&mut c, f(&["ntp", "server"]), "no ntp server 10.1.0.5");
         keep(&mut c, f(&["snmp-server", "enable"]), "snmp-server enable");
+        assert_eq!(kept(&c), ["   banner motd \"two\""]);
+        // An interface's `no` line, taken back by its positive form (on by default), and
+        // told apart from another interface's.
+        let lldp = |w: &[&str]| family(INTERFACE, w).ok().flatten().expect("a family");
+        keep(
+            &mut c,
+            lldp(&["lldp", "receive"]),
+            "interface ethernet 1/2 no lldp receive",
+        );
+        keep(
+            &mut c,
+            lldp(&["lldp", "receive"]),
+            "interface ethernet 1/20 no lldp receive",
+        );
+        keep(
+            &mut c,
+            lldp(&["lldp", "receive"]),
+            "interface ethernet 1/2 lldp receive",
+        );
         assert_eq!(
             kept(&c),
-            ["   snmp-server enable", "   banner motd \"two\""]
+            [
+                "   interface ethernet 1/20 no lldp receive",
+                "   banner motd \"two\"",
+            ]
         );
     }
 }

@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use super::Shown;
 use crate::lab::cli::{Switch, Unconfirmed};
 use crate::onyx::command::{self, Command};
 use crate::onyx::render::Renderer;
+use crate::onyx::sections;
 
 /// `show running-config`: the configuration as the renderer prints it, with the header line
 /// Onyx adds (`## Generated at`), which every reader ignores.
@@ -37,20 +37,42 @@ fn rendered(cfg: &crate::onyx::Config) -> String {
 /// `show configuration files NAME`: the saved file as Onyx prints it
 /// (`tests/fixtures/corpus/onyx/napalm-onyx__show_configuration_files_initial.cfg`: `##
 /// Active saved database "initial"`, then the configuration); `None` when there is no such
-/// file. JSON: `{"Lines": [...]}`, the non-empty lines, as Onyx prints a running-config's
-/// lines (`…/show/ansible-onyx__onyx_show_bfd__show_running-config_include_bfd_json.cfg`; for
-/// a saved file UNCONFIRMED).
-pub fn file(sw: &Switch, name: &str) -> Option<Shown> {
+/// file. As JSON, its lines ([`super::lines_json`]).
+pub fn file(sw: &Switch, name: &str) -> Option<String> {
     let mut cfg = sw.files.get(name)?.clone();
     cfg.header.database = name.to_string();
     cfg.header.saved = true;
-    let text = rendered(&cfg);
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let json = serde_json::json!({ "Lines": lines });
-    Some(Shown {
-        text,
-        json: Some(json),
-    })
+    Some(rendered(&cfg))
+}
+
+/// `show running-config protocol bgp`: the running config's BGP section, between the
+/// header and prefix-mode sections that frame every running config
+/// (`…/ansible-onyx__onyx_bgp_show__show_running-config_protocol_bgp.cfg`: header, the
+/// temporary prefix-mode section, `## BGP configuration` with `protocol bgp` first, the
+/// persistent prefix-mode section). Without BGP, the frame alone.
+pub fn protocol_bgp(sw: &Switch) -> String {
+    let keep = [
+        sections::TEMPORARY_PREFIX,
+        sections::BGP,
+        sections::PERSISTENT_PREFIX,
+    ];
+    let text = running_config(sw);
+    let mut out = String::with_capacity(text.len() / 4);
+    // The header runs to the first section's title; each section from its `##` block.
+    let mut blocks = text.split("\n##\n## ");
+    if let Some(header) = blocks.next() {
+        out.push_str(header);
+        out.push('\n');
+    }
+    for block in blocks {
+        let title = block.lines().next().unwrap_or("");
+        if keep.contains(&title) {
+            out.push_str("##\n## ");
+            out.push_str(block);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// `show running-config interface KIND ID`: the lines of those interfaces; `None` when the

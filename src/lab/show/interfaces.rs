@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::json::Obj;
 use super::{Cx, Shown};
 use crate::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::lab::network::{Net, Network, base_mac};
@@ -781,6 +782,66 @@ pub fn ip_brief(cx: &Cx<'_>) -> Shown {
                     "VRF": "default",
                 }]),
             );
+        }
+    });
+    shown(text, json)
+}
+
+/// `show interfaces vlan`: every VLAN interface, its address, MTU (1500 without an `mtu`
+/// line), state (up while a port of its VLAN is, [`crate::lab::network::Net::iface_up`]) and
+/// MAC (the switch's base MAC). JSON: the fields of
+/// `…/show/ansible-onyx__onyx_l3_vlan_interface_show__show_interfaces_vlan_json.cfg` (a list
+/// of `header`ed objects before [`super::JSON_API`], a list of `{"Vlan N": [{…}]}` from it, as
+/// `show interfaces ethernet`). Text: the same fields under `Vlan N:`, UNCONFIRMED layout.
+pub fn vlan_interfaces(cx: &Cx<'_>) -> Shown {
+    let c = &cx.sw.running;
+    let mut text = String::new();
+    let mut json = Vec::new();
+    cx.net(|net, _, me| {
+        let mac = base_mac(me).to_string().to_uppercase();
+        for (k, i) in &c.interfaces {
+            let Iface::Vlan(v) = k else { continue };
+            let name = format!("Vlan {v}");
+            let mut rows = vec![
+                ("Admin state", enabled(i.shutdown != Some(true)).to_string()),
+                (
+                    "Operational state",
+                    up_down(net.iface_up(me, *k)).to_string(),
+                ),
+                ("Autostate", "Enabled".to_string()),
+                ("Mac Address", mac.clone()),
+                ("DHCP client", "Disabled".to_string()),
+            ];
+            if let Some(a) = i.address {
+                rows.push(("Internet Address", format!("{}/{}", a.addr, a.len)));
+                rows.push(("Broadcast address", broadcast(a).to_string()));
+            }
+            rows.extend([
+                (
+                    "MTU",
+                    format!("{} bytes", i.mtu.unwrap_or(crate::onyx::VLAN_DEFAULT_MTU)),
+                ),
+                ("Arp timeout", "1500 seconds".to_string()),
+                ("Icmp redirect", "Enabled".to_string()),
+                (
+                    "Description",
+                    i.description.clone().unwrap_or_else(|| "N/A".to_string()),
+                ),
+                ("VRF", "default".to_string()),
+                ("Counters", "Disabled".to_string()),
+            ]);
+            let _ = writeln!(text, "{name}:");
+            let mut obj = Obj::new();
+            for (k, val) in rows {
+                let _ = writeln!(text, "  {k:<19}: {val}");
+                obj = obj.s(k, val);
+            }
+            text.push('\n');
+            json.push(if cx.sw.release < super::JSON_API {
+                obj.s("header", &name).build()
+            } else {
+                json!({ name: [obj.build()] })
+            });
         }
     });
     shown(text, json)

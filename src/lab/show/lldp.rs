@@ -118,22 +118,20 @@ pub fn remote(cx: &Cx<'_>) -> Shown {
 }
 
 /// `show lldp interfaces`: per port whether LLDP receives and transmits (with `lldp` on,
-/// every port does; the lab models no per-port LLDP setting) and the TLVs it sends. JSON:
+/// every port does but those with `no lldp receive|transmit`) and the TLVs it sends. JSON:
 /// `…/show/ansible-onyx__onyx_lldp_interface_show__show_lldp_interfaces_json.cfg`. Text: no
 /// capture, the lab's layout ([`Unconfirmed::LldpInterfacesHeader`]).
 pub fn interfaces(cx: &Cx<'_>) -> Shown {
     let mut text = ruled(Unconfirmed::LldpInterfacesHeader.text());
     let mut json = Map::new();
-    let on = if cx.sw.running.lldp {
-        "Enabled"
-    } else {
-        "Disabled"
-    };
+    let word = |on: bool| if on { "Enabled" } else { "Disabled" };
     for p in ports(cx.sw) {
-        let _ = writeln!(text, "{:<16}{on:<12}{on:<12}{TLVS}", eth(p));
+        let (rx, tx) = crate::lab::unmodeled::port_lldp(&cx.sw.running, p);
+        let (rx, tx) = (word(rx), word(tx));
+        let _ = writeln!(text, "{:<16}{rx:<12}{tx:<12}{TLVS}", eth(p));
         json.insert(
             eth(p),
-            json!([{ "Receive": on, "Transmit": on, "TLVs": TLVS }]),
+            json!([{ "Receive": rx, "Transmit": tx, "TLVs": TLVS }]),
         );
     }
     shown(text, json)

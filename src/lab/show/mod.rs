@@ -6,11 +6,12 @@
 //! | file | commands |
 //! |---|---|
 //! | `config` | `show running-config [interface KIND ID]`, `show configuration files`, `show users` |
-//! | `system` | `show version`, `show hosts`, `show inventory`, `show module`, `show protocols` |
-//! | `interfaces` | `show interfaces ethernet [X] [status\|counters]`, `show interfaces status`, `show ip interface brief` |
+//! | `system` | `show version`, `show hosts`, `show inventory`, `show module`, `show protocols`, `show ntp configured` |
+//! | `management` | `show snmp`, `show usernames`, `show ptp clock`, `show ip routing` |
+//! | `interfaces` | `show interfaces ethernet [X] [status\|counters]`, `show interfaces status`, `show interfaces vlan`, `show ip interface brief` |
 //! | `l2` | `show interfaces switchport`, `show vlan`, `show mac-address-table` |
 //! | `lldp` | `show lldp local\|remote\|interfaces` |
-//! | `routing` | `show ip bgp summary`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
+//! | `routing` | `show ip bgp summary`, `show magp`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
 //! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
 use super::cli::{Reply, Switch, Unconfirmed};
@@ -23,6 +24,7 @@ mod interfaces;
 mod json;
 mod l2;
 mod lldp;
+mod management;
 mod qos;
 mod routing;
 mod system;
@@ -77,6 +79,24 @@ impl Shown {
     }
 }
 
+/// Whether `WORDS…` (a whole line, `show` first) prints a configuration, whose JSON is its
+/// lines ([`lines_json`]).
+pub fn prints_lines(words: &[&str]) -> bool {
+    matches!(
+        words,
+        ["show", "running-config", ..] | ["show", "configuration", "files", _]
+    )
+}
+
+/// A configuration's text (its filters applied) as `| json-print` prints it: `{"Lines":
+/// [...]}`, its non-empty lines as printed (`…/show/ansible-onyx__onyx_show_bfd__show_running-config_include_bfd_json.cfg`,
+/// `ansible-core__onyx_show_bgp_peer_groups__running-config_lines_json.cfg`: three-space
+/// indent kept). For a saved file, and when no line is left, UNCONFIRMED.
+pub fn lines_json(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    json_text(&serde_json::json!({ "Lines": lines }))
+}
+
 /// Whether `show WORDS…` may read the network around the switch (link state, neighbors,
 /// sessions), so the other switches are read before it runs: every command of the table
 /// below but those of the switch alone (its configuration, sessions and system).
@@ -91,7 +111,10 @@ pub fn reads_network(words: &[&str]) -> bool {
                 | "hosts"
                 | "inventory"
                 | "module"
-                | "protocols")
+                | "protocols"
+                | "snmp"
+                | "usernames"
+                | "ptp")
         )
     )
 }
@@ -111,12 +134,20 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
             }
         }
         (["configuration", "files"], _) => Shown::text(config::files(cx.sw)),
+        (["running-config", "protocol", "bgp"], _) => Shown::text(config::protocol_bgp(cx.sw)),
         (["configuration", "files", name], _) => match config::file(cx.sw, name) {
-            Some(shown) => shown,
+            Some(text) => Shown::text(text),
             None => return Reply::unrecognized(name),
         },
         (["hosts"], _) => system::hosts(cx),
         (["ntp", "configured"], _) => system::ntp_configured(cx),
+        (["snmp"], _) => management::snmp(cx),
+        (["usernames"], _) => management::usernames(cx),
+        (["ptp", "clock"], _) => match management::ptp_clock(cx) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
+        (["ip", "routing"], _) => management::ip_routing(cx),
         (["inventory"], _) => system::inventory(cx),
         (["module"], _) => system::module(cx),
         (["protocols"], _) => system::protocols(cx),
@@ -132,6 +163,8 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
             Err(reply) => return reply,
         },
         (["interfaces", "status"], _) => interfaces::status(cx),
+        (["interfaces", "vlan"], _) => interfaces::vlan_interfaces(cx),
+        (["magp"], _) => routing::magp(cx),
         (["interfaces", "switchport"], _) => l2::switchport(cx),
         (["ip", "interface", "brief"], _) => interfaces::ip_brief(cx),
         (["vlan"], _) => l2::vlan(cx),

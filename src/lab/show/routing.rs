@@ -646,3 +646,82 @@ pub fn mlag_port_channels(cx: &Cx<'_>) -> Shown {
         json: Some(json),
     }
 }
+
+/// `show magp`: each MAGP instance of the switch's kept lines (`interface vlan V magp M`,
+/// its `ip virtual-router address|mac-address` and `shutdown` lines), in the layout of
+/// `…/more/cray-docs-csm__sw-spine-001__show_magp.txt`; an instance without an address or a
+/// MAC shows zeros (`…/show/ansible-onyx__onyx_magp_show__show_magp_json.cfg`, whose JSON
+/// shape it prints: `header`ed objects before [`super::JSON_API`], `{"MAGP M": [{…}]}` from
+/// it). State: `Master` while `protocol magp` is on and the instance not shut, else `Init`
+/// (both captured; the rule is UNCONFIRMED).
+pub fn magp(cx: &Cx<'_>) -> Shown {
+    let on = super::management::kept_protocol(cx.sw, "magp");
+    let mut inst: std::collections::BTreeMap<u32, [String; 4]> = Default::default();
+    for s in &cx.sw.running.layout.sections {
+        for (_, line) in &s.verbatim {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let (no, rest) = match w.as_slice() {
+                ["interface", "vlan", v, "magp", m, rest @ ..] => (false, (v, m, rest)),
+                ["interface", "vlan", v, "no", "magp", m, rest @ ..] => (true, (v, m, rest)),
+                _ => continue,
+            };
+            let (vlan, id, rest) = rest;
+            let Ok(id) = id.parse::<u32>() else { continue };
+            if no && rest.is_empty() {
+                inst.remove(&id);
+                continue;
+            }
+            let e = inst.entry(id).or_insert_with(|| {
+                [
+                    vlan.to_string(),
+                    "0.0.0.0".into(),
+                    "00:00:00:00:00:00".into(),
+                    "Enabled".into(),
+                ]
+            });
+            match (no, rest) {
+                (false, ["ip", "virtual-router", "address", a]) => e[1] = a.to_string(),
+                (false, ["ip", "virtual-router", "mac-address", m]) => e[2] = m.to_uppercase(),
+                (true, ["ip", "virtual-router", "address", ..]) => e[1] = "0.0.0.0".into(),
+                (true, ["ip", "virtual-router", "mac-address", ..]) => {
+                    e[2] = "00:00:00:00:00:00".into();
+                }
+                (false, ["shutdown"]) => e[3] = "Disabled".into(),
+                (true, ["shutdown"]) => e[3] = "Enabled".into(),
+                _ => {}
+            }
+        }
+    }
+    let mut text = String::new();
+    let mut json = Vec::new();
+    for (id, [vlan, ip, mac, admin]) in inst {
+        let state = if on && admin == "Enabled" {
+            "Master"
+        } else {
+            "Init"
+        };
+        let header = format!("MAGP {id}");
+        let _ = writeln!(text, "\n{header}:");
+        let mut obj = Obj::new();
+        // The captured text pads the keys to `Interface vlan`'s width; the JSON has them bare.
+        for (k, v) in [
+            ("Interface vlan", vlan.as_str()),
+            ("Admin state", admin.as_str()),
+            ("State", state),
+            ("Virtual IP", ip.as_str()),
+            ("Virtual MAC", mac.as_str()),
+        ] {
+            let _ = writeln!(text, "  {k:<14}: {v}");
+            obj = obj.s(k, v);
+        }
+        json.push(if cx.sw.release < super::JSON_API {
+            obj.s("header", &header).build()
+        } else {
+            serde_json::json!({ header: [obj.build()] })
+        });
+    }
+    Shown {
+        text,
+        json: Some(Value::Array(json)),
+    }
+}

@@ -8,6 +8,7 @@ use serde_json::{Map, json};
 
 use super::interfaces::{ruled, shown};
 use super::json::Obj;
+use super::management::kept_protocol;
 use super::{Cx, Shown};
 use crate::lab::cli::Unconfirmed;
 use crate::lab::network::base_mac;
@@ -237,16 +238,16 @@ pub fn protocols(cx: &Cx<'_>) -> Shown {
         ("dhcp-relay", on(false)),
         ("igmp-snooping", on(false)),
         ("lacp", on(c.lacp)),
-        ("ptp", on(false)),
+        ("ptp", on(kept_protocol(cx.sw, "ptp"))),
         ("lldp", on(c.lldp)),
         ("isolation-group", on(false)),
-        ("bfd", on(false)),
+        ("bfd", on(c.protocols.contains(&Protocol::Bfd))),
         ("openflow", on(false)),
         ("telemetry", on(false)),
         ("vrrp", on(false)),
         ("spanning-tree", stp),
         ("mlag", on(c.protocols.contains(&Protocol::Mlag))),
-        ("magp", on(false)),
+        ("magp", on(kept_protocol(cx.sw, "magp"))),
         ("nve", on(false)),
         ("Ethernet", on(true)),
         ("IP L3", on(c.ip_routing)),
@@ -256,7 +257,7 @@ pub fn protocols(cx: &Cx<'_>) -> Shown {
         ("dot1x", on(false)),
         ("bgp", on(c.protocols.contains(&Protocol::Bgp))),
         ("priority-flow-control", on(c.pfc.enabled)),
-        ("ospf", on(false)),
+        ("ospf", on(kept_protocol(cx.sw, "ospf"))),
     ];
     let mut text = String::new();
     let mut json = Map::new();
