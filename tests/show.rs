@@ -844,3 +844,50 @@ fn running_config_protocol_bgp_is_the_bgp_section() {
         "{bgp}"
     );
 }
+
+/// `show ip arp` on a pushed leaf lists its eight uplinks' spine addresses in the captured
+/// layout (`napalm-onyx__show_ip_arp.txt`: VRF, count, ruled header, columns), which
+/// napalm-onyx's `get_arp_table` reads from the eighth line; `show interfaces` is the
+/// Ethernet ports' blocks (`napalm-onyx__show_interface.txt`).
+#[test]
+fn ip_arp_and_interfaces_print_as_captured() {
+    let net = cluster();
+    let leaf = &net["leaf01"];
+    let arp = typed(leaf, &["show ip arp"]);
+    let real = capture("show/napalm-onyx__show_ip_arp.txt");
+    // The capture's first line is its test's marker; the rest is the switch's.
+    let head = |t: &str, skip: usize| -> Vec<String> {
+        t.lines()
+            .skip(skip)
+            .take(6)
+            .map(|l| {
+                if l.contains("Total number") {
+                    l.split(':').next().unwrap_or("").to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect()
+    };
+    assert_eq!(head(&arp, 1), head(&real, 1), "{arp}");
+    let rows: Vec<&str> = arp.lines().skip(7).filter(|l| !l.is_empty()).collect();
+    assert_eq!(rows.len(), 8, "{arp}");
+    assert!(arp.contains("Total number of entries: 8\n"), "{arp}");
+    assert_eq!(starts(rows[0]), starts(line(&real, "  10.209.36.1 ")));
+    assert_eq!(
+        rows[0].split_whitespace().collect::<Vec<_>>(),
+        [
+            "10.254.0.192",
+            "Dynamic",
+            "ETH",
+            &fabric::lab::network::base_mac("spine01")
+                .to_string()
+                .to_uppercase(),
+            "Eth1/25"
+        ]
+    );
+    assert_eq!(
+        typed(leaf, &["show interfaces"]),
+        typed(leaf, &["show interfaces ethernet"])
+    );
+}

@@ -82,6 +82,9 @@ pub enum Unconfirmed {
     /// The lab's stand-in for Onyx's SHA-512 crypt of a typed password: SHA-1 of
     /// `NAME:PASSWORD` in hex, unsalted (a lab's test logins only; never a real crypt).
     PasswordHash,
+    /// `show ip arp`: a blank line before its first (napalm-onyx reads entries from the
+    /// eighth line; its fixture has a marker line there).
+    ArpLayout,
     /// A new account's capability (`username NAME` alone).
     NewUserCapability,
     /// A new account's status before a password is set (the `onyx_username` fixture shows an
@@ -180,6 +183,7 @@ impl Unconfirmed {
             Unconfirmed::SnmpNoReadWrite => "No read-write communities.",
             Unconfirmed::SnmpNoListen => "No Listen Interfaces.",
             Unconfirmed::PasswordHash => "$6$lab${}",
+            Unconfirmed::ArpLayout => "\n",
             Unconfirmed::NewUserCapability => "admin",
             Unconfirmed::NewUserStatus => "Account disabled",
             Unconfirmed::IpRoutingLine => "IP routing: {}",

@@ -547,6 +547,40 @@ impl<'a> Net<'a> {
             .collect()
     }
 
+    /// The neighbors `sw` reaches on its addressed interfaces that are up, as its ARP table
+    /// holds them: each other switch's address one hop away in the same subnet (the far port
+    /// of a routed port's cable, a switch in the VLAN of a VLAN interface), its interface up;
+    /// with the local interface and the far switch's name.
+    pub fn arp(&self, sw: &str) -> Vec<(Iface, Ipv4Addr, &'a str)> {
+        let mut out = Vec::new();
+        for (local, net) in self.connected(sw) {
+            let theirs = |f: &'a str, i: Iface| {
+                self.config(f)
+                    .and_then(|c| iface(c, i))
+                    .and_then(|x| x.address)
+                    .filter(|a| a.network() == net.network() && a.addr != net.addr)
+                    .filter(|_| self.iface_up(f, i))
+                    .map(|a| (local, a.addr, f))
+            };
+            match local {
+                Iface::Ethernet(p) => {
+                    let far = self
+                        .cabling
+                        .far(sw, p)
+                        .and_then(|(f, q)| Some((self.name(f)?, q)));
+                    out.extend(far.and_then(|(f, q)| theirs(f, Iface::Ethernet(q))));
+                }
+                Iface::Vlan(v) => {
+                    for f in self.l2_neighbors(sw, v) {
+                        out.extend(theirs(f, Iface::Vlan(v)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// The switch that has `addr` on the far side of `sw`'s interface `local` (one hop: the
     /// cable's far port, or a switch one L2 hop away in the VLAN).
     fn owner(&self, sw: &str, local: Iface, net: Ipv4Net, addr: Ipv4Addr) -> Option<&'a str> {

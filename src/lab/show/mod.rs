@@ -8,10 +8,10 @@
 //! | `config` | `show running-config [interface KIND ID]`, `show configuration files`, `show users` |
 //! | `system` | `show version`, `show hosts`, `show inventory`, `show module`, `show protocols`, `show ntp configured` |
 //! | `management` | `show snmp`, `show usernames`, `show ptp clock`, `show ip routing` |
-//! | `interfaces` | `show interfaces ethernet [X] [status\|counters]`, `show interfaces status`, `show interfaces vlan`, `show ip interface brief` |
+//! | `interfaces` | `show interfaces`, `show interfaces ethernet [X] [status\|counters]`, `show interfaces status`, `show interfaces vlan`, `show ip interface brief` |
 //! | `l2` | `show interfaces switchport`, `show vlan`, `show mac-address-table` |
 //! | `lldp` | `show lldp local\|remote\|interfaces` |
-//! | `routing` | `show ip bgp summary`, `show magp`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
+//! | `routing` | `show ip bgp summary`, `show ip arp`, `show magp`, `show mlag`, `show mlag-vip`, `show interfaces [mlag-]port-channel summary` |
 //! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
 use super::cli::{Reply, Switch, Unconfirmed};
@@ -148,6 +148,13 @@ pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
             Err(r) => return r,
         },
         (["ip", "routing"], _) => management::ip_routing(cx),
+        (["ip", "arp"], _) => routing::ip_arp(cx),
+        // `show interfaces`: the Ethernet ports (`…/show/napalm-onyx__show_interface.txt`,
+        // napalm-onyx's get_interfaces).
+        (["interfaces"], _) => match interfaces::ethernet(cx, None) {
+            Ok(s) => s,
+            Err(r) => return r,
+        },
         (["inventory"], _) => system::inventory(cx),
         (["module"], _) => system::module(cx),
         (["protocols"], _) => system::protocols(cx),

@@ -725,3 +725,39 @@ pub fn magp(cx: &Cx<'_>) -> Shown {
         json: Some(Value::Array(json)),
     }
 }
+
+/// `show ip arp`: the neighbors the switch reaches on its addressed interfaces
+/// ([`Net::arp`]), in the layout of `…/show/napalm-onyx__show_ip_arp.txt` (VRF, count,
+/// ruled header, `Dynamic ETH` rows), which napalm-onyx's `get_arp_table` reads from its
+/// eighth line. A neighbor's MAC is its switch's base MAC (one router MAC a switch), the
+/// interface named as `show ip interface brief` names it (`Eth1/25`, `Vlan 4000`), and the
+/// blank first line napalm-onyx's reading implies: [`Unconfirmed::ArpLayout`].
+pub fn ip_arp(cx: &Cx<'_>) -> Shown {
+    let rows: Vec<(String, String, String)> = cx.net(|net, _, me| {
+        net.arp(me)
+            .into_iter()
+            .map(|(local, addr, far)| {
+                let name = match local {
+                    Iface::Ethernet(p) => format!("Eth{p}"),
+                    Iface::Vlan(v) => format!("Vlan {v}"),
+                    other => other.to_string(),
+                };
+                let mac = base_mac(far).to_string().to_uppercase();
+                (addr.to_string(), mac, name)
+            })
+            .collect()
+    });
+    let rule = format!("  {}", "-".repeat(83));
+    let mut text = format!(
+        "{}VRF Name default:\n  Total number of entries: {}\n\n{rule}\n  {:<21}{:<16}{:<26}Interface\n{rule}\n",
+        Unconfirmed::ArpLayout.text(),
+        rows.len(),
+        "Address",
+        "Type",
+        "Hardware Address"
+    );
+    for (addr, mac, iface) in &rows {
+        let _ = writeln!(text, "  {addr:<21}{:<16}{mac:<26}{iface}", "Dynamic ETH");
+    }
+    Shown { text, json: None }
+}
