@@ -1,6 +1,7 @@
 //! Real third-party clients written for Onyx switches drive the lab over SSH, as they would a
-//! switch: Netmiko's `mellanox_mlnxos` driver, and Ansible's `mellanox.onyx` collection
-//! (bundled with the `ansible` 7.x package) through `ansible.netcommon.network_cli`. They run
+//! switch, after a push of a shipped fabric: Netmiko's `mellanox_mlnxos` driver, and
+//! Ansible's `mellanox.onyx` collection (bundled with the `ansible` 7.x package) through
+//! `ansible.netcommon.network_cli`. They run
 //! from the virtualenv `.ci/run` makes (`target/clients-venv`, from
 //! `tests/fixtures/clients/requirements.txt`; `FABRIC_CLIENTS_VENV` names another).
 //!
@@ -81,6 +82,8 @@ fn netmiko_logs_in_configures_saves_and_reads_back() {
     let state = scratch("clients-netmiko");
     let fabric = root().join("fabrics/rdg-roce-dscp.yaml");
     let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+    let (code, out) = crate::network::push_lab(&fabric, &state, &["--allow-disruptive"]);
+    assert_eq!(code, 0, "{out}");
     let (host, port) = address(&state);
     let out = Command::new(venv.join("bin/python"))
         .arg(root().join("tests/fixtures/clients/netmiko_session.py"))
@@ -104,9 +107,10 @@ fn netmiko_logs_in_configures_saves_and_reads_back() {
         "{}",
         text("version")
     );
+    // The port's own lines, then the fabric's ranges that include it.
     assert_eq!(
         text("running"),
-        "   interface ethernet 1/5 mtu 9216 force\n   interface ethernet 1/5 description netmiko-was-here\n"
+        "   interface ethernet 1/5 mtu 9216 force\n   interface ethernet 1/5 description netmiko-was-here\n   interface ethernet 1/1-1/32 qos trust L3\n   interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500\n   interface ethernet 1/1-1/32 traffic-class 6 dcb ets strict\n"
     );
     assert!(
         text("files").contains("Unsaved changes : no"),
@@ -116,6 +120,14 @@ fn netmiko_logs_in_configures_saves_and_reads_back() {
     // Saved on the switch: its boot file has the change.
     let saved = std::fs::read_to_string(state.join("swx-mld-1-2/saved/initial.cfg")).unwrap();
     assert!(saved.contains("description netmiko-was-here"), "{saved}");
+    // The fabric's plan takes back exactly what the script changed.
+    assert_eq!(
+        prune_plan(&fabric, &state, "swx-mld-1-2"),
+        [
+            "interface ethernet 1/5 no mtu",
+            "interface ethernet 1/5 no description"
+        ]
+    );
 }
 
 /// One task's outcome in a play.
