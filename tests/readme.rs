@@ -390,17 +390,17 @@ fn the_ci_workflows_pass_on_the_repository() {
         "the workflow's fabric commands"
     );
 
-    // The README's smallest job, the YAML block that names its file.
-    let readme = std::fs::read_to_string(crate::root().join("README.md")).unwrap();
-    let start = readme
+    // The smallest job of docs/ci.md, the YAML block that names its file.
+    let page = std::fs::read_to_string(crate::root().join("docs/ci.md")).unwrap();
+    let start = page
         .find("```yaml\n# .github/workflows/fabric.yml\n")
-        .expect("the README's CI job")
+        .expect("docs/ci.md's CI job")
         + 8;
-    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    let block = &page[start..start + page[start..].find("```").unwrap()];
     assert_eq!(
-        run_workflow(&dir, &repo, "README.md's CI job", block),
+        run_workflow(&dir, &repo, "docs/ci.md's CI job", block),
         ["compile", "validate"],
-        "the README job's fabric commands"
+        "docs/ci.md's job's fabric commands"
     );
     assert_eq!(
         git_status(),

@@ -119,7 +119,7 @@ pub fn example_commands(after_help: &str) -> Vec<Vec<String>> {
 
 /// The whole command line as clap knows it, for completions, man pages and tests.
 pub fn command() -> clap::Command {
-    super::Cli::command()
+    super::Cli::command().about(super::about())
 }
 
 /// `fabric completions SHELL`: the completion script on standard output.

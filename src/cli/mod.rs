@@ -48,11 +48,7 @@ mod push;
 mod verify;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "fabric",
-    version,
-    about = "Compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx switches"
-)]
+#[command(name = "fabric", version)]
 struct Cli {
     /// When to color diagnostics and diffs.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
@@ -82,8 +78,9 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
-    /// Compile fabric files into one Onyx configuration per switch, written as
-    /// `<out>/<fabric>/<switch>.cfg`. Exit 0 done, 1 invalid fabric or stale goldens, 2 failure.
+    /// Compile fabric files into one configuration per switch, in its OS's own spelling and
+    /// order, written as `<out>/<fabric>/<switch>.cfg`. Exit 0 done, 1 invalid fabric or
+    /// stale goldens, 2 failure.
     #[command(after_help = manual::COMPILE)]
     Compile {
         /// Fabric files (YAML).
@@ -189,9 +186,20 @@ enum ParseFormat {
     Check,
 }
 
+/// What `fabric` is, in one line: the switch OSes named from [`crate::fabric::Os::ALL`].
+pub fn about() -> String {
+    format!(
+        "Compile, diff, push and audit lossless RoCE fabrics on {} switches",
+        crate::fabric::Os::all_products()
+    )
+}
+
 /// Runs the command line; returns the exit code.
 pub fn main() -> u8 {
-    let cli = match Cli::try_parse() {
+    let parsed = manual::command()
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();

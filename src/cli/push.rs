@@ -47,9 +47,6 @@ pub struct Connect {
     /// Seconds to wait for a connection.
     #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     pub connect_timeout: u64,
-    /// Seconds one switch's push may take before it is stopped and rolled back.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
-    pub switch_timeout: u64,
 }
 
 /// The password for switches: never an argument.
@@ -85,7 +82,6 @@ impl Connect {
         o.identity = self.identity.clone();
         o.connect_timeout = Duration::from_secs(self.connect_timeout.max(1));
         o.command_timeout = Duration::from_secs(self.command_timeout.max(1));
-        o.switch_timeout = Duration::from_secs(self.switch_timeout.max(1));
         o.transcripts = Some(PathBuf::from(".fabric/logs"));
         o.switches = inventory.switches.keys().cloned().collect();
         o.password = match std::env::var(PASSWORD_ENV) {
@@ -447,6 +443,9 @@ pub struct Args {
         requires = "verify_state"
     )]
     verify_wait: u64,
+    /// Seconds one switch's push may take before it is stopped and rolled back.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    switch_timeout: u64,
     #[command(flatten)]
     connect: Connect,
 }
@@ -469,7 +468,9 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         &args.connect,
         color,
     )?;
-    let (inventory, opts) = (&reach.inventory, &reach.options);
+    let mut options = reach.options.clone();
+    options.switch_timeout = Duration::from_secs(args.switch_timeout.max(1));
+    let (inventory, opts) = (&reach.inventory, &options);
     let jobs = jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
     let backups = PathBuf::from(".fabric/backups");
 

@@ -343,6 +343,27 @@ pub enum Os {
 }
 
 impl Os {
+    /// Every OS `fabric` compiles for, in the order help texts name them.
+    pub const ALL: [Os; 2] = [Os::Onyx, Os::Os10];
+
+    /// The vendor's full name, for help texts (`NVIDIA Onyx`).
+    pub fn product(self) -> &'static str {
+        match self {
+            Os::Onyx => "NVIDIA Onyx",
+            Os::Os10 => "Dell SmartFabric OS10",
+        }
+    }
+
+    /// Every OS's product name, joined for a sentence: `NVIDIA Onyx and Dell SmartFabric OS10`.
+    pub fn all_products() -> String {
+        let names: Vec<&str> = Os::ALL.iter().map(|o| o.product()).collect();
+        match names.split_last() {
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// The word a fabric file writes (`os: os10`).
     pub fn word(self) -> &'static str {
         match self {
