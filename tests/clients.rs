@@ -69,36 +69,47 @@ fn onyx_config_shim(venv: &Path) {
     }
 }
 
-/// The lab's address of its one switch (the reference guide's fabric).
-fn address(state: &Path) -> (String, u16) {
-    let inv = crate::lab_ssh::lab_inventory(state);
-    let a = inv.switches.values().next().unwrap();
-    (a.host.clone(), a.port)
-}
-
-#[test]
-fn netmiko_logs_in_configures_saves_and_reads_back() {
-    let venv = venv();
-    let state = scratch("clients-netmiko");
-    let fabric = root().join("fabrics/rdg-roce-dscp.yaml");
-    let (_lab, _) = start_lab_of(&fabric, &state, &[], &[]);
+/// A lab of the shipped fabric `name`, pushed, in the scratch folder `scratch_name`.
+fn pushed_lab(name: &str, scratch_name: &str) -> (crate::lab_ssh::Killed, PathBuf, PathBuf) {
+    let state = scratch(scratch_name);
+    let fabric = root().join("fabrics").join(name);
+    let (lab, _) = start_lab_of(&fabric, &state, &[], &[]);
     let (code, out) = crate::network::push_lab(&fabric, &state, &["--allow-disruptive"]);
     assert_eq!(code, 0, "{out}");
-    let (host, port) = address(&state);
+    (lab, state, fabric)
+}
+
+/// Runs `tests/fixtures/clients/SCRIPT HOST PORT KNOWN_HOSTS` against `switch` of the lab in
+/// `state` (the lab's password in the environment); what it printed, as JSON.
+fn session(venv: &Path, script: &str, state: &Path, switch: &str) -> serde_json::Value {
+    let a = &crate::lab_ssh::lab_inventory(state).switches[switch];
     let out = Command::new(venv.join("bin/python"))
-        .arg(root().join("tests/fixtures/clients/netmiko_session.py"))
-        .arg(&host)
-        .arg(port.to_string())
+        .arg(root().join("tests/fixtures/clients").join(script))
+        .arg(&a.host)
+        .arg(a.port.to_string())
         .arg(state.join("known_hosts"))
         .env("FABRIC_PASSWORD", "admin")
+        .env("HOME", state)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "{}",
+        "{script}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let seen: BTreeMap<String, serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn netmiko_logs_in_configures_saves_and_reads_back() {
+    let (_lab, state, fabric) = pushed_lab("rdg-roce-dscp.yaml", "clients-netmiko");
+    let seen: BTreeMap<String, serde_json::Value> = serde_json::from_value(session(
+        &venv(),
+        "netmiko_session.py",
+        &state,
+        "swx-mld-1-2",
+    ))
+    .unwrap();
     let text = |k: &str| seen[k].as_str().unwrap_or_default().to_string();
     assert_eq!(text("prompt"), "swx-mld-1-2 [standalone: master] >");
     assert_eq!(seen["enabled"], serde_json::Value::Bool(true));
@@ -171,12 +182,17 @@ fn numeric_release_collection(venv: &Path, dir: &Path) -> PathBuf {
     root
 }
 
-/// A lab of `fabric` pushed, and an Ansible inventory in `state` for its switch `switch`.
-fn ansible_lab(venv: &Path, fabric: &Path, switch: &str, state: &Path) -> crate::lab_ssh::Killed {
+/// A lab of the shipped fabric `name` pushed, and an Ansible inventory in its state folder
+/// for its switch `switch`.
+fn ansible_lab(
+    venv: &Path,
+    name: &str,
+    switch: &str,
+    scratch_name: &str,
+) -> (crate::lab_ssh::Killed, PathBuf, PathBuf) {
     onyx_config_shim(venv);
-    let (lab, _) = start_lab_of(fabric, state, &[], &[]);
-    let (code, out) = crate::network::push_lab(fabric, state, &["--allow-disruptive"]);
-    assert_eq!(code, 0, "{out}");
+    let (lab, state, fabric) = pushed_lab(name, scratch_name);
+    let state = state.as_path();
     let inv = crate::lab_ssh::lab_inventory(state);
     let a = &inv.switches[switch];
     // Host keys checked against the lab's own: paramiko reads ~/.ssh/known_hosts (HOME is
@@ -193,7 +209,7 @@ fn ansible_lab(venv: &Path, fabric: &Path, switch: &str, state: &Path) -> crate:
     )
     .unwrap();
     numeric_release_collection(venv, state);
-    lab
+    (lab, state.to_path_buf(), fabric)
 }
 
 /// One `ansible-playbook` run of `tests/fixtures/clients/PLAYBOOK` with the JSON callback.
@@ -284,9 +300,12 @@ fn prune_plan(fabric: &Path, state: &Path, switch: &str) -> Vec<String> {
 #[test]
 fn ansible_onyx_modules_configure_the_lab_once() {
     let venv = venv();
-    let state = scratch("clients-ansible");
-    let fabric = root().join("fabrics/rdg-roce-dscp.yaml");
-    let _lab = ansible_lab(&venv, &fabric, "swx-mld-1-2", &state);
+    let (_lab, state, fabric) = ansible_lab(
+        &venv,
+        "rdg-roce-dscp.yaml",
+        "swx-mld-1-2",
+        "clients-ansible",
+    );
     let first = play(&venv, &state, "onyx.yml");
     // The facts are the switch's: its release, its model's ports with their state (1/1 is
     // cabled to a host, 1/20 to nothing), the module `show module` lists.
@@ -374,9 +393,8 @@ fn ansible_onyx_modules_configure_the_lab_once() {
 /// for the switch. The first run's tasks.
 fn twice(fabric: &str, switch: &str, playbook: &str, changes: &[&str], plan: &[&str]) -> Vec<Task> {
     let venv = venv();
-    let state = scratch(&format!("clients-{}", playbook.trim_end_matches(".yml")));
-    let fabric = root().join("fabrics").join(fabric);
-    let _lab = ansible_lab(&venv, &fabric, switch, &state);
+    let name = format!("clients-{}", playbook.trim_end_matches(".yml"));
+    let (_lab, state, fabric) = ansible_lab(&venv, fabric, switch, &name);
     let first = play(&venv, &state, playbook);
     assert_eq!(changed(&first), changes, "{:?}", summary(&first));
     let second = play(&venv, &state, playbook);
@@ -429,5 +447,50 @@ fn ansible_onyx_mlag_modules_on_a_pushed_pair() {
             "no interface vlan 30",
             "no vlan 30",
         ],
+    );
+}
+
+/// NAPALM's community Onyx driver (napalm-onyx 0.2.1, which is not on PyPI: loaded from
+/// `tests/fixtures/clients/napalm-onyx/`, its bugs worked around in the session script, each
+/// named there) against a leaf of the pushed leaf-spine: every getter it has reads the
+/// switch, and a merge candidate shows in its diff, is applied, and shows no more; `fabric
+/// diff --prune` then plans exactly its reverse.
+#[test]
+fn napalm_onyx_reads_and_merges_on_a_pushed_leaf() {
+    let (_lab, state, fabric) = pushed_lab("ml-cluster.yaml", "clients-napalm-onyx");
+    let seen = session(&venv(), "napalm_onyx_session.py", &state, "leaf01");
+    let facts = &seen["get_facts"];
+    assert_eq!(facts["hostname"], "leaf01");
+    assert_eq!(facts["os_version"], "3.10.4606");
+    // The driver returns `show interfaces | json-print` as it came: the ports, parsed.
+    let ports: serde_json::Value =
+        serde_json::from_str(seen["get_interfaces"].as_str().unwrap()).unwrap();
+    assert!(
+        ports[0]["Eth1/1/1"][0]["Mac address"].is_string(),
+        "{ports:#}"
+    );
+    // Four uplinks to each spine, as cabled; the spines' addresses on them resolved.
+    let lldp = seen["get_lldp_neighbors"].as_object().unwrap();
+    assert_eq!(lldp.len(), 8, "{lldp:#?}");
+    assert_eq!(lldp["Eth1/25"][0]["hostname"], "spine01");
+    let arp = seen["get_arp_table"].as_array().unwrap();
+    assert_eq!(arp.len(), 8, "{arp:#?}");
+    assert_eq!(arp[0]["ip"], "10.254.0.192");
+    assert_eq!(arp[0]["interface"], "Eth1/25");
+    assert!(
+        seen["get_config"]["running"]
+            .as_str()
+            .unwrap()
+            .contains("## Hostname: leaf01\n")
+    );
+    assert_eq!(
+        seen["diff"],
+        "   interface ethernet 1/9 description \"napalm-was-here\""
+    );
+    assert_eq!(seen["commit"], "not implemented");
+    assert_eq!(seen["diff_again"], "");
+    assert_eq!(
+        prune_plan(&fabric, &state, "leaf01"),
+        ["interface ethernet 1/9 no description"]
     );
 }
