@@ -22,7 +22,9 @@ pub mod net;
 mod pipe;
 mod show;
 mod state;
+mod system;
 pub mod vlt;
+mod xml;
 
 use std::collections::BTreeMap;
 use std::time::{Instant, SystemTime};
@@ -120,6 +122,45 @@ pub enum Unconfirmed {
     /// The frame counters (the lab passes no traffic: every count 0) and the per-priority
     /// table's header, a row per priority under it.
     PfcCounters,
+    /// `| display-xml` after a command the lab has no XML document for (OS10 answers every
+    /// `show` in XML; the lab only those whose document is captured, [`xml`]).
+    XmlUnknown,
+    /// The unit's ports of one speed, `{n}` of `{speed}` Gb/s, as the S6010-ON's `32x40GbE` is
+    /// captured; several speeds joined by `, `.
+    PortInfo,
+    /// The ONIE platform name, `{}` the unit model in lower case (the S6010-ON's
+    /// `x86_64-dell_s6010_c2538-r0` is captured; the CPU part is left out).
+    PlatformName,
+    /// The figures of the node no capture of the lab's models gives: the captured S6010-ON's
+    /// (dellemc.os10's `show system | display-xml`), on every model. How many MACs …
+    MacCount,
+    /// … the hardware revision …
+    HwVersion,
+    /// … the unit's firmware, a line each, the version after the last space …
+    Firmware,
+    /// … how many power supplies and fan trays …
+    Cooling,
+    /// … a fan's speed, the air flow, a power supply's type (napalm-dellos10's `show
+    /// inventory` fixture: `AC`) …
+    FanRpm,
+    AirFlow,
+    PowerType,
+    /// … and the medium of a cabled port (the capture's only one present: a 40G DAC; an
+    /// empty port is `AR_POPTICS_NOTPRESENT`, captured).
+    MediaType,
+    /// `show system`'s text: the node and unit, then the power supplies' and fans' tables,
+    /// as recalled from the Dell OS10 user guide's example (no capture; the fields are the
+    /// XML document's).
+    SystemNode,
+    SystemPsus,
+    SystemFans,
+    /// `show processes node-id 1`: `top`'s header, `{now}` the time, `{up}` the uptime,
+    /// `{users}` the logins; the load, task, CPU, memory and swap figures are the
+    /// napalm-dellos10 fixture's.
+    TopHeader,
+    /// An LLDP neighbor's system description when it is not an OS10 switch (an OS10
+    /// neighbor's `OS10` is captured).
+    LldpOtherDesc,
 }
 
 impl Unconfirmed {
@@ -173,6 +214,52 @@ impl Unconfirmed {
                  Cos         Rx                  Tx\n\
                  -----------------------------------------"
             }
+            Unconfirmed::XmlUnknown => "% Error: display-xml is not available for this command.",
+            Unconfirmed::PortInfo => "{n}x{speed}GbE",
+            Unconfirmed::PlatformName => "x86_64-dell_{}-r0",
+            Unconfirmed::MacCount => "384",
+            Unconfirmed::HwVersion => "X01",
+            Unconfirmed::Firmware => "BIOS 3.26.0.1\nSystem CPLD 10\nMaster CPLD 9\nSlave CPLD 4",
+            Unconfirmed::Cooling => "2 5",
+            Unconfirmed::FanRpm => "22215",
+            Unconfirmed::AirFlow => "NORMAL",
+            Unconfirmed::PowerType => "AC",
+            Unconfirmed::MediaType => "AR_QSFP_40GBASE_CR4_1M",
+            Unconfirmed::SystemNode => {
+                "Node Id                    : 1\n\
+                 MAC                        : {mac}\n\
+                 Number of MACs             : {macs}\n\
+                 Up Time                    : {up}\n\
+                 \n\
+                 -- Unit 1 --\n\
+                 Status                     : up\n\
+                 System Identifier          : 1\n\
+                 Down Reason                : user-triggered\n\
+                 Required Type              : {model}\n\
+                 Current Type               : {model}\n\
+                 Hardware Revision          : {hw}\n\
+                 Software Version           : {release}\n\
+                 Physical Ports             : {ports}"
+            }
+            Unconfirmed::SystemPsus => {
+                "-- Power Supplies --\n\
+                 PSU-ID  Status      Type    AirFlow   Fan  Speed(rpm)  Status\n\
+                 ----------------------------------------------------------------"
+            }
+            Unconfirmed::SystemFans => {
+                "-- Fan Status --\n\
+                 FanTray  Status      AirFlow   Fan  Speed(rpm)  Status\n\
+                 ----------------------------------------------------------------"
+            }
+            Unconfirmed::TopHeader => {
+                "top - {now} up {up}, {users},  load average: 0.46, 0.46, 0.52\n\
+                 Tasks: 307 total,   3 running, 304 sleeping,   0 stopped,   0 zombie\n\
+                 %Cpu(s):  5.8 us,  4.2 sy,  0.0 ni, 89.7 id,  0.0 wa,  0.0 hi,  0.4 si,  0.0 st\n\
+                 KiB Mem : 16377708 total, 12885300 free,  2636032 used,   856376 buff/cache\n\
+                 KiB Swap:  1637768 total,  1637768 free,        0 used. 13417740 avail Mem\n\
+                 \x20 PID USER      PR  NI    VIRT    RES    SHR S  %CPU %MEM     TIME+ COMMAND"
+            }
+            Unconfirmed::LldpOtherDesc => "",
         }
     }
 
@@ -187,9 +274,13 @@ const ILLEGAL: &str = "% Error: Illegal parameter.";
 /// Whether a line typed at an OS10 prompt is a `show` of the network around the switch (so
 /// the other switches are read before it runs).
 pub fn reads_network(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let (command, filters) = crate::types::cli_text::filters(line);
+    let xml = filters.contains(&"display-xml");
+    let words: Vec<&str> = command.split_whitespace().collect();
     match words.as_slice() {
-        ["show", rest @ ..] | ["do", "show", rest @ ..] => state::reads_network(rest),
+        ["show", rest @ ..] | ["do", "show", rest @ ..] => {
+            state::reads_network(rest) || (xml && xml::reads_network(rest))
+        }
         _ => false,
     }
 }
@@ -364,7 +455,9 @@ impl Os10Session {
     }
 
     /// The prompt, as OS10 prints it: `host#`, `host(config)#`, `host(conf-if-eth1/1/1)#`,
-    /// and a space (the captures show the command after `# `).
+    /// and a space (the captures show the command after `# `, and grantcurell's session a
+    /// syslog line the switch printed after `OS10(conf-if-eth1/1/12)# `; scrapli-community's
+    /// `dell_emc` patterns, which end at the `#`, do not match it).
     pub fn prompt(&self, sw: &Os10Switch) -> String {
         if self.paging_now() {
             return Unconfirmed::More.text().to_string();
@@ -453,7 +546,14 @@ impl Os10Session {
         let line = expanded.as_str();
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut reply = match words.as_slice() {
+            _ if pipe::xml(&pipes) => xml_reply(sw, &words, world),
             ["show", "users"] | ["do", "show", "users"] => files::users(logins),
+            ["show", "processes", "node-id", n] | ["do", "show", "processes", "node-id", n] => {
+                match *n {
+                    "1" => Reply::text(system::show_processes(sw, logins.len())),
+                    _ => Reply::text(format!("{ILLEGAL}\n")),
+                }
+            }
             _ => self.run(sw, line, world, &mut effect),
         };
         // A refusal is said whole, whatever the modifiers.
@@ -500,8 +600,11 @@ impl Os10Session {
                 return self.exec(sw, rest, world, effect);
             }
             // The file commands run in configuration mode too (`dir config` and `copy` at
-            // `(config)#`, captured).
-            ["dir" | "copy" | "delete", ..] => return self.exec(sw, &words, world, effect),
+            // `(config)#`, captured); so does `commit`, in any block (dellemc.os10's
+            // `os10_config` sends it after a block's lines, where they left the session).
+            ["dir" | "copy" | "delete", ..] | ["commit"] => {
+                return self.exec(sw, &words, world, effect);
+            }
             _ => {}
         }
         match self.mode {
@@ -620,6 +723,7 @@ impl Os10Session {
                 _ => show::running(config),
             },
             ["version"] => Ok(show::version(sw)),
+            ["system"] => Ok(system::show_system(sw)),
             // A model without port groups does not know the command (UNCONFIRMED).
             ["port-group"] if sw.model.port_groups().next().is_some() => {
                 Ok(show::port_groups(config, sw.model))
@@ -768,6 +872,16 @@ fn regroup(model: &os10::models::Model, old: &Config, mut new: Config) -> Option
         os10::groups::regroup(model, &old.port_groups, &mut new).ok()?;
     }
     Some(new)
+}
+
+/// `show WORDS… | display-xml` (or after `do`): the command's document ([`xml`]), or the
+/// refusal of a command the lab has none for.
+fn xml_reply(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Reply {
+    let doc = match words {
+        ["show", rest @ ..] | ["do", "show", rest @ ..] => xml::show(sw, rest, world),
+        _ => None,
+    };
+    doc.map_or_else(|| Unconfirmed::XmlUnknown.reply(), Reply::text)
 }
 
 fn refusal(r: &Refused) -> Reply {
