@@ -34,7 +34,7 @@ use crate::os10::{self, Config, Iface, QosKind, TrustKind};
 use super::cli::{Login, Reply};
 use super::network::World;
 use edit::{Change, Ctx, Line, Refused};
-pub use files::{STARTUP, SavedFile};
+pub use files::{HomeFile, MAX_HOME_FILE, STARTUP, SavedFile, put_home, valid_name};
 
 /// The release a lab OS10 switch reports: the AzureStack TOR's `show version` (10.5.3.2).
 pub const LAB_RELEASE: &str = "10.5.3.2";
@@ -93,7 +93,7 @@ pub enum Unconfirmed {
     UsersApplication,
     /// `dir config`'s header and dashes, published wrapped and with its spacing lost (CSM).
     DirHeader,
-    /// `delete config://NAME`'s question, `{}` the name: modeled on `delete
+    /// `delete config://NAME`'s question, `{}` the file's URL: modeled on `delete
     /// startup-configuration`'s (captured, CSM).
     DeleteConfirm,
     /// `copy` or `delete` of a file `config://` does not have.
@@ -196,9 +196,7 @@ impl Unconfirmed {
                 "Date (modified)       Size (bytes) Name\n\
                  --------------------- ------------ ------------------------------------------"
             }
-            Unconfirmed::DeleteConfirm => {
-                "Proceed to delete config://{} [confirm yes/no(default)]:"
-            }
+            Unconfirmed::DeleteConfirm => "Proceed to delete {} [confirm yes/no(default)]:",
             Unconfirmed::NoSuchFile => "% Error: File not found.",
             Unconfirmed::NoVltDomain => "% Error: VLT domain is not configured.",
             Unconfirmed::PortGroupPrompt => "conf-pg-{}",
@@ -330,6 +328,8 @@ pub struct Os10Switch {
     pub startup_at: SystemTime,
     /// The other files of `config://` (`copy running-configuration config://NAME`), by name.
     pub files: BTreeMap<String, SavedFile>,
+    /// The files of the login's home folder, `home://` (SCP puts them there), by name.
+    pub home: BTreeMap<String, HomeFile>,
     pub model: &'static os10::models::Model,
     pub release: String,
     pub booted: Instant,
@@ -369,6 +369,7 @@ impl Os10Switch {
             startup: Some(config.clone()),
             startup_at: SystemTime::now(),
             files: BTreeMap::new(),
+            home: BTreeMap::new(),
             running: config,
             model,
             release: LAB_RELEASE.to_string(),
@@ -412,8 +413,11 @@ pub struct Os10Session {
     pending: Vec<String>,
     /// `start transaction`: the candidate configuration, applied by `commit`.
     candidate: Option<Config>,
-    /// `delete config://NAME` asked whether to delete `NAME`; the next line answers.
+    /// `delete URL` asked whether to delete the file at `URL`; the next line answers.
     deleting: Option<String>,
+    /// The session types a file's lines for `copy home://NAME running-configuration`: it
+    /// copies no file to the running configuration itself.
+    merging: bool,
 }
 
 impl Default for Os10Session {
@@ -424,6 +428,7 @@ impl Default for Os10Session {
             pending: Vec::new(),
             candidate: None,
             deleting: None,
+            merging: false,
         }
     }
 }
@@ -670,7 +675,15 @@ impl Os10Session {
                 Some(_) => Reply::default(),
                 None => Unconfirmed::NoTransaction.reply(),
             },
-            ["dir", "config"] | ["dir", "config:"] | ["dir", "config://"] => files::dir(sw),
+            ["dir", "config"] | ["dir", "config:"] | ["dir", "config://"] => {
+                files::dir(sw, files::Folder::Config)
+            }
+            ["dir", "home"] | ["dir", "home:"] | ["dir", "home://"] => {
+                files::dir(sw, files::Folder::Home)
+            }
+            ["copy", from, "running-configuration"] if from.starts_with("home://") => {
+                self.merge(sw, from, effect)
+            }
             ["copy", from, to] => {
                 let reply = files::copy(sw, from, to);
                 effect.saved = !reply.output.starts_with('%');
@@ -689,6 +702,33 @@ impl Os10Session {
         }
     }
 
+    /// `copy home://NAME running-configuration`: the file's lines typed in configuration mode,
+    /// in a session of their own, merged into the running configuration as typed lines are.
+    /// The first line the switch refuses ends it and is the copy's answer, the lines before
+    /// it kept (UNCONFIRMED: no capture of a failed copy).
+    fn merge(&mut self, sw: &mut Os10Switch, from: &str, effect: &mut Effect) -> Reply {
+        let name = match files::url(from) {
+            Some((files::Folder::Home, name)) if !self.merging => name,
+            _ => return Reply::text(format!("{ILLEGAL}\n")),
+        };
+        let Some(file) = sw.home.get(name) else {
+            return Unconfirmed::NoSuchFile.reply();
+        };
+        let text = String::from_utf8_lossy(&file.bytes).into_owned();
+        let mut typing = Os10Session::configuring();
+        typing.merging = true;
+        let logins = BTreeMap::new();
+        for line in text.lines() {
+            let (reply, e) = typing.input(sw, line, None, &logins);
+            effect.changed |= e.changed;
+            effect.saved |= e.saved;
+            if reply.output.starts_with("% ") {
+                return reply;
+            }
+        }
+        Unconfirmed::CopyDone.reply()
+    }
+
     fn show(&self, sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Reply {
         let config = self.candidate.as_ref().unwrap_or(&sw.running);
         if state::reads_network(words) {
@@ -697,9 +737,20 @@ impl Os10Session {
                 None => Unconfirmed::Unrecognized.reply(),
             };
         }
+        if let ["file", "home", name] = words {
+            return files::show_home(sw, name);
+        }
         let out = match words {
             ["running-configuration"] => show::running(&sw.running),
             ["candidate-configuration"] => show::running(config),
+            // napalm-dellos10's `get_snmp_information` reads it: the `snmp-server` lines of
+            // the running configuration (UNCONFIRMED: no capture of the command).
+            ["running-configuration", "snmp"] => show::running(&sw.running).map(|t| {
+                t.lines()
+                    .filter(|l| l.starts_with("snmp-server "))
+                    .map(|l| format!("{l}\n"))
+                    .collect()
+            }),
             ["startup-configuration"] => match &sw.startup {
                 Some(c) => show::running(c),
                 None => Ok(String::new()),
