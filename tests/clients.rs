@@ -107,22 +107,23 @@ fn netmiko_logs_in_configures_saves_and_reads_back() {
 
 /// One task's outcome in a play.
 #[derive(Debug)]
-struct Task {
-    name: String,
-    changed: bool,
-    failed: bool,
+pub struct Task {
+    pub name: String,
+    pub changed: bool,
+    pub failed: bool,
     /// The module's message and, on a failure, its error output.
-    msg: String,
+    pub msg: String,
     /// Everything the module returned (facts included).
-    result: serde_json::Value,
+    pub result: serde_json::Value,
 }
 
-/// One `ansible-playbook` run of `tests/fixtures/clients/onyx.yml` with the JSON callback.
-fn play(venv: &Path, dir: &Path) -> Vec<Task> {
+/// One `ansible-playbook` run of `tests/fixtures/clients/PLAYBOOK` with the JSON callback, in
+/// `dir` (its `inventory.ini`, one host `sw`).
+pub fn play(venv: &Path, dir: &Path, playbook: &str) -> Vec<Task> {
     let out = Command::new(venv.join("bin/ansible-playbook"))
         .current_dir(dir)
         .args(["-i", "inventory.ini"])
-        .arg(root().join("tests/fixtures/clients/onyx.yml"))
+        .arg(root().join("tests/fixtures/clients").join(playbook))
         .env("HOME", dir)
         .env("ANSIBLE_STDOUT_CALLBACK", "json")
         .env("ANSIBLE_LOCAL_TEMP", dir.join("tmp"))
@@ -177,7 +178,7 @@ fn ansible_onyx_modules_configure_the_lab_once() {
         ),
     )
     .unwrap();
-    let first = play(&venv, &state);
+    let first = play(&venv, &state, "onyx.yml");
     let failed: Vec<String> = first
         .iter()
         .filter(|t| t.failed)
@@ -237,7 +238,7 @@ fn ansible_onyx_modules_configure_the_lab_once() {
     // nests Onyx's three-space-indented lines under the column-0 line before them (`no cli
     // default prefix-modes enable`), so a top-level `lines` entry never matches one (it
     // resends the same lines, which change nothing).
-    let second = play(&venv, &state);
+    let second = play(&venv, &state, "onyx.yml");
     let changed: Vec<_> = second
         .iter()
         .filter(|t| t.failed || (t.changed && t.name != "config"))
