@@ -804,3 +804,82 @@ fn ip_interface_brief_prints_as_captured() {
         "the TOR's VLAN interfaces have addresses: {ours}"
     );
 }
+
+/// OpenSSH's `scp` (its SCP protocol, `-O`) puts a file in the login's home folder of an OS10
+/// switch, where `copy home://NAME running-configuration` applies it; a target outside that
+/// folder, or a file larger than the switch keeps, is refused and nothing is written.
+#[test]
+fn scp_puts_a_file_in_the_home_folder_and_nothing_outside_it() {
+    let dir = crate::scratch("os10-scp");
+    let key = crate::lab_ssh::keypair(&dir);
+    let (lab, dev) = lab(&dir, "OS10");
+    let port = lab.switches[0].addr.port().to_string();
+    let scp = |file: &Path, target: &str| -> (bool, String) {
+        let out = std::process::Command::new("scp")
+            .arg("-O")
+            .arg("-i")
+            .arg(&key)
+            .args(["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes"])
+            .args(["-o", "StrictHostKeyChecking=yes", "-o"])
+            .arg(format!(
+                "UserKnownHostsFile={}",
+                dir.join("known_hosts").display()
+            ))
+            .args(["-P", &port])
+            .arg(file)
+            .arg(format!("admin@127.0.0.1:{target}"))
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let candidate = dir.join("candidate.txt");
+    std::fs::write(
+        &candidate,
+        "interface ethernet1/1/3\n description scp-put\n",
+    )
+    .unwrap();
+    let (ok, err) = scp(&candidate, "merge.txt");
+    assert!(ok, "{err}");
+    let home = || dev.snapshot().os10.unwrap().home;
+    assert_eq!(
+        home()["merge.txt"].bytes,
+        std::fs::read(&candidate).unwrap()
+    );
+    assert!(dir.join("OS10/home/merge.txt").exists());
+    let mut cli = session(&dir, &lab, "OS10");
+    assert_eq!(
+        cli.run("copy home://merge.txt running-configuration")
+            .unwrap(),
+        "Copy completed"
+    );
+    let i = Iface::Ethernet(Eth::new(3));
+    assert_eq!(
+        running(&dev).interfaces[&i].description.as_deref(),
+        Some("scp-put")
+    );
+    for target in [
+        "../escape.txt",
+        "/etc/escape.txt",
+        "/home/admin/../../escape.txt",
+        "/home/other/escape.txt",
+        "sub/escape.txt",
+    ] {
+        let (ok, err) = scp(&candidate, target);
+        assert!(!ok, "{target} taken");
+        assert!(err.contains("Permission denied"), "{target}: {err}");
+    }
+    let big = dir.join("big.txt");
+    std::fs::write(&big, vec![b'!'; fabric::lab::os10::MAX_HOME_FILE + 1]).unwrap();
+    let (ok, err) = scp(&big, "big.txt");
+    assert!(!ok, "{err}");
+    assert_eq!(home().keys().collect::<Vec<_>>(), ["merge.txt"]);
+    let kept: Vec<_> = std::fs::read_dir(dir.join("OS10/home"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(kept, ["merge.txt"]);
+    assert!(!dir.join("escape.txt").exists() && !dir.join("OS10/escape.txt").exists());
+}
