@@ -143,14 +143,14 @@ fn netmiko_logs_in_configures_saves_and_reads_back() {
 
 /// One task's outcome in a play.
 #[derive(Debug)]
-struct Task {
-    name: String,
-    changed: bool,
-    failed: bool,
+pub struct Task {
+    pub name: String,
+    pub changed: bool,
+    pub failed: bool,
     /// The module's message and, on a failure, its error output.
-    msg: String,
+    pub msg: String,
     /// Everything the module returned (facts included).
-    result: serde_json::Value,
+    pub result: serde_json::Value,
 }
 
 /// A copy of the `mellanox.onyx` collection under `dir/collections` whose release
@@ -212,8 +212,10 @@ fn ansible_lab(
     (lab, state.to_path_buf(), fabric)
 }
 
-/// One `ansible-playbook` run of `tests/fixtures/clients/PLAYBOOK` with the JSON callback.
-fn play(venv: &Path, dir: &Path, playbook: &str) -> Vec<Task> {
+/// One `ansible-playbook` run of `tests/fixtures/clients/PLAYBOOK` with the JSON callback, in
+/// `dir` (its `inventory.ini`, one host `sw`; its `collections/` first, when it has one); a
+/// task that failed fails the test.
+pub fn play(venv: &Path, dir: &Path, playbook: &str) -> Vec<Task> {
     let out = Command::new(venv.join("bin/ansible-playbook"))
         .current_dir(dir)
         .args(["-i", "inventory.ini"])

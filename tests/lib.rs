@@ -5,6 +5,7 @@ mod audit;
 mod audit_os10;
 mod cli;
 mod clients;
+mod clients_os10;
 mod conventions;
 mod dataplane;
 mod docs;

@@ -609,7 +609,164 @@ fn output_modifiers_filter_what_a_command_prints() {
         .run("show running-configuration | except snmp-server")
         .unwrap();
     assert_eq!(rest.lines().count() + want.len(), all.lines().count());
-    assert!(cli.run("show version | display-xml").is_err());
+    // A document the lab has no captured shape for is refused, never guessed.
+    assert!(cli.run("show running-configuration | display-xml").is_err());
+    // A quoted pattern (os10_facts' `grep "Mem :"`) is the text between the quotes.
+    let mem = cli
+        .run("show processes node-id 1 | grep \"Mem :\"")
+        .unwrap();
+    assert!(mem.starts_with("KiB Mem : "), "{mem}");
+    assert_eq!(mem.lines().count(), 1, "{mem}");
+}
+
+/// An XML document's elements: for each, its path from the root and its children's names in
+/// order (several documents, as `show interface` prints them, one after another).
+fn elements(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    // The open elements: their index in `out`.
+    let mut open: Vec<usize> = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at + 1..];
+        let end = rest.find('>').expect("a closed tag");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') {
+            continue;
+        }
+        if let Some(_closing) = tag.strip_prefix('/') {
+            open.pop();
+            continue;
+        }
+        let (name, empty) = match tag.strip_suffix('/') {
+            Some(n) => (n, true),
+            None => (tag, false),
+        };
+        let parent = open.last().map(|&i| out[i].0.clone()).unwrap_or_default();
+        if let Some(&p) = open.last() {
+            out[p].1.push(name.to_string());
+        }
+        out.push((format!("{parent}/{name}"), Vec::new()));
+        if !empty {
+            open.push(out.len() - 1);
+        }
+    }
+    out
+}
+
+/// Checks a document of the lab against captured ones of the same command: every element is
+/// at a path the captures have, and no two siblings come in an order the captures reverse.
+fn assert_shape(ours: &str, captures: &[&str]) {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut paths = BTreeSet::new();
+    let mut before: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
+    for capture in captures {
+        let text =
+            std::fs::read_to_string(crate::shared().join("corpus/os10").join(capture)).unwrap();
+        for (path, children) in elements(&text) {
+            paths.insert(path.clone());
+            let pairs = before.entry(path).or_default();
+            for (i, a) in children.iter().enumerate() {
+                for b in &children[i + 1..] {
+                    if a != b {
+                        pairs.insert((a.clone(), b.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let mine = elements(ours);
+    assert!(!mine.is_empty(), "{ours}");
+    for (path, children) in mine {
+        assert!(
+            paths.contains(&path),
+            "`{path}` is in no capture of {captures:?}"
+        );
+        let pairs = before.get(&path).cloned().unwrap_or_default();
+        for (i, a) in children.iter().enumerate() {
+            for b in &children[i + 1..] {
+                assert!(
+                    a == b || !pairs.contains(&(b.clone(), a.clone())),
+                    "under `{path}`: `{a}` before `{b}`, the captures have them the other way"
+                );
+            }
+        }
+    }
+}
+
+/// `| display-xml`: the documents of `show version`, `show system`, `show inventory`, `show
+/// interface` and `show lldp neighbors` have the captured shapes (the dellemc.os10 and
+/// napalm-dellos10 fixtures in `tests/fixtures/corpus/os10/`) and the switch's own state:
+/// the TOR's hostname, release and model, its ports' descriptions, MTUs and addresses.
+#[test]
+fn display_xml_documents_have_the_captured_shapes_and_the_switchs_state() {
+    let dir = crate::scratch("os10-xml");
+    let (_lab, _device, mut cli) = tor(&dir);
+    let version = cli.run("show version | display-xml").unwrap();
+    assert_shape(
+        &version,
+        &["dellemc-os10.show-version.display-xml.10.4.0E.xml"],
+    );
+    for want in [
+        "<hostname>rack2-Rack01-TOR-1</hostname>",
+        "<sw-version>10.5.3.2</sw-version>",
+        "<sw-platform>S5248F-ON</sw-platform>",
+    ] {
+        assert!(version.contains(want), "{want} in {version}");
+    }
+    let system = cli.run("show system | display-xml").unwrap();
+    assert_shape(
+        &system,
+        &["dellemc-os10.show-system.display-xml.10.4.0E.xml"],
+    );
+    assert!(
+        system.contains("<port-info>48x25GbE, 8x100GbE</port-info>"),
+        "{system}"
+    );
+    let inventory = cli.run("show inventory | display-xml").unwrap();
+    assert_shape(
+        &inventory,
+        &["napalm-dellos10.show-inventory.display-xml.xml"],
+    );
+    let interfaces = cli.run("show interface | display-xml").unwrap();
+    assert_shape(
+        &interfaces,
+        &[
+            "dellemc-os10.show-interface.display-xml.10.4.0E.cut.xml",
+            "napalm-dellos10.show-interface.display-xml.cut.xml",
+        ],
+    );
+    let running = running(&_device);
+    let (iface, conf) = running
+        .interfaces
+        .iter()
+        .find(|(i, c)| matches!(i, Iface::Ethernet(_)) && c.description.is_some())
+        .expect("a described port");
+    let doc = interfaces
+        .split("<?xml")
+        .find(|d| d.contains(&format!("<name>{iface}</name>")))
+        .unwrap();
+    let description = conf.description.as_deref().unwrap();
+    assert!(
+        doc.contains(&format!("<description>{description}</description>")),
+        "{doc}"
+    );
+    // Every addressed interface but the loopbacks (no capture of their document).
+    let addressed = running
+        .interfaces
+        .iter()
+        .filter(|(i, c)| !matches!(i, Iface::Loopback(_)) && c.address.is_some())
+        .count();
+    assert!(addressed > 0);
+    assert_eq!(interfaces.matches("<primary-addr>").count(), addressed);
+    let lldp = cli.run("show lldp neighbors | display-xml").unwrap();
+    assert_shape(
+        &lldp,
+        &[
+            "dellemc-os10.show-lldp-neighbors.display-xml.10.4.0E.xml",
+            "napalm-dellos10.show-lldp-neighbors.display-xml.xml",
+        ],
+    );
 }
 
 /// `show ip interface brief` in the captured layout
@@ -646,4 +803,83 @@ fn ip_interface_brief_prints_as_captured() {
         mine.iter().any(|l| l.contains("YES      manual")),
         "the TOR's VLAN interfaces have addresses: {ours}"
     );
+}
+
+/// OpenSSH's `scp` (its SCP protocol, `-O`) puts a file in the login's home folder of an OS10
+/// switch, where `copy home://NAME running-configuration` applies it; a target outside that
+/// folder, or a file larger than the switch keeps, is refused and nothing is written.
+#[test]
+fn scp_puts_a_file_in_the_home_folder_and_nothing_outside_it() {
+    let dir = crate::scratch("os10-scp");
+    let key = crate::lab_ssh::keypair(&dir);
+    let (lab, dev) = lab(&dir, "OS10");
+    let port = lab.switches[0].addr.port().to_string();
+    let scp = |file: &Path, target: &str| -> (bool, String) {
+        let out = std::process::Command::new("scp")
+            .arg("-O")
+            .arg("-i")
+            .arg(&key)
+            .args(["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes"])
+            .args(["-o", "StrictHostKeyChecking=yes", "-o"])
+            .arg(format!(
+                "UserKnownHostsFile={}",
+                dir.join("known_hosts").display()
+            ))
+            .args(["-P", &port])
+            .arg(file)
+            .arg(format!("admin@127.0.0.1:{target}"))
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let candidate = dir.join("candidate.txt");
+    std::fs::write(
+        &candidate,
+        "interface ethernet1/1/3\n description scp-put\n",
+    )
+    .unwrap();
+    let (ok, err) = scp(&candidate, "merge.txt");
+    assert!(ok, "{err}");
+    let home = || dev.snapshot().os10.unwrap().home;
+    assert_eq!(
+        home()["merge.txt"].bytes,
+        std::fs::read(&candidate).unwrap()
+    );
+    assert!(dir.join("OS10/home/merge.txt").exists());
+    let mut cli = session(&dir, &lab, "OS10");
+    assert_eq!(
+        cli.run("copy home://merge.txt running-configuration")
+            .unwrap(),
+        "Copy completed"
+    );
+    let i = Iface::Ethernet(Eth::new(3));
+    assert_eq!(
+        running(&dev).interfaces[&i].description.as_deref(),
+        Some("scp-put")
+    );
+    for target in [
+        "../escape.txt",
+        "/etc/escape.txt",
+        "/home/admin/../../escape.txt",
+        "/home/other/escape.txt",
+        "sub/escape.txt",
+    ] {
+        let (ok, err) = scp(&candidate, target);
+        assert!(!ok, "{target} taken");
+        assert!(err.contains("Permission denied"), "{target}: {err}");
+    }
+    let big = dir.join("big.txt");
+    std::fs::write(&big, vec![b'!'; fabric::lab::os10::MAX_HOME_FILE + 1]).unwrap();
+    let (ok, err) = scp(&big, "big.txt");
+    assert!(!ok, "{err}");
+    assert_eq!(home().keys().collect::<Vec<_>>(), ["merge.txt"]);
+    let kept: Vec<_> = std::fs::read_dir(dir.join("OS10/home"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(kept, ["merge.txt"]);
+    assert!(!dir.join("escape.txt").exists() && !dir.join("OS10/escape.txt").exists());
 }

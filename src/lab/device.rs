@@ -9,6 +9,7 @@
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
 //! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
 //! | `STATE/leaf01/startup-configuration.cfg` | an OS10 switch's saved configuration (`write memory`), as `show running-configuration` prints it; it boots from it |
+//! | `STATE/leaf01/config/NAME`, `STATE/leaf01/home/NAME` | an OS10 switch's other `config://` files, and the files of its login's home folder (`home://`, put there by SCP) |
 //! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
 //! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
@@ -301,6 +302,7 @@ impl Device {
         }
         if !prefer_fresh {
             fresh.files = read_os10_files(&dir.join(OS10_FILES))?;
+            fresh.home = read_home(&dir.join(OS10_HOME))?;
         }
         let running = dir.join("running.cfg");
         if keep_running && !prefer_fresh && running.exists() {
@@ -462,6 +464,27 @@ impl Device {
             // OS10's completion is not modeled: Tab inserts nothing.
             super::cli::Os::Os10 => super::help::Completion::default(),
         }
+    }
+
+    /// A file put in the login's home folder of an OS10 switch over SCP (`scp -t`, session
+    /// `id`): kept as `home://NAME`, logged as the transfer's command, persisted. `Err` says
+    /// why the switch does not take it (not OS10; a name or size out of its bounds).
+    pub fn put_home(&self, id: u64, name: &str, bytes: Vec<u8>) -> Result<(), String> {
+        self.record(id, &format!("scp -t {name}"));
+        {
+            let mut sw = self.lock();
+            let Some(os10) = sw.os10.as_deref_mut() else {
+                return Err("scp: not taken by this switch".to_string());
+            };
+            super::os10::put_home(os10, name, bytes)?;
+            sw.saves += 1;
+        }
+        self.persist()
+    }
+
+    /// Whether the switch is an OS10 switch.
+    pub fn is_os10(&self) -> bool {
+        self.lock().os10.is_some()
     }
 
     /// One command line received by `session` (number `id`): logged, checked against the
@@ -761,6 +784,10 @@ pub const OS10_STARTUP: &str = "startup-configuration.cfg";
 /// them.
 pub const OS10_FILES: &str = "config";
 
+/// The files of an OS10 switch's login's home folder (`home://`), one per file in this folder
+/// of its state folder, as they were put there.
+pub const OS10_HOME: &str = "home";
+
 fn persist_os10(
     dir: &Path,
     sw: &super::os10::Os10Switch,
@@ -775,29 +802,17 @@ fn persist_os10(
         )?;
     }
     if saved {
-        let folder = dir.join(OS10_FILES);
-        fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create `{}`: {e}", folder.display()))?;
+        let mut configs = BTreeMap::new();
         for (name, file) in &sw.files {
-            let path = folder.join(name);
-            if read_os10(&path).ok().as_ref() != Some(&file.config) {
-                write_atomic(&path, renderer.render(&file.config)?.as_bytes())?;
-            }
+            configs.insert(name.as_str(), renderer.render(&file.config)?.into_bytes());
         }
-        // A file deleted on the switch is gone from the folder.
-        let entries = fs::read_dir(&folder)
-            .map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
-        for entry in entries.flatten() {
-            let stale = entry
-                .file_name()
-                .to_str()
-                .is_some_and(|n| !sw.files.contains_key(n) && !n.ends_with(".tmp"));
-            if stale {
-                let path = entry.path();
-                fs::remove_file(&path)
-                    .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
-            }
-        }
+        sync_folder(&dir.join(OS10_FILES), &configs)?;
+        let home = sw
+            .home
+            .iter()
+            .map(|(n, f)| (n.as_str(), f.bytes.clone()))
+            .collect();
+        sync_folder(&dir.join(OS10_HOME), &home)?;
     }
     if running {
         write_atomic(
@@ -806,6 +821,69 @@ fn persist_os10(
         )?;
     }
     Ok(())
+}
+
+/// Makes `folder` hold `files` (name → content): those that differ written, those the
+/// switch no longer has removed (a file deleted on the switch is gone from the folder).
+fn sync_folder(folder: &Path, files: &BTreeMap<&str, Vec<u8>>) -> Result<(), String> {
+    fs::create_dir_all(folder).map_err(|e| format!("cannot create `{}`: {e}", folder.display()))?;
+    for (name, bytes) in files {
+        let path = folder.join(name);
+        if fs::read(&path).ok().as_ref() != Some(bytes) {
+            write_atomic(&path, bytes)?;
+        }
+    }
+    let entries =
+        fs::read_dir(folder).map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
+    for entry in entries.flatten() {
+        let stale = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| !files.contains_key(n) && !n.ends_with(".tmp"));
+        if stale {
+            let path = entry.path();
+            fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The files of an OS10 switch's home folder kept in `folder` (none when it does not exist):
+/// each with a name the switch takes and within its size bound; any other is an error.
+fn read_home(folder: &Path) -> Result<BTreeMap<String, super::os10::HomeFile>, String> {
+    let mut files = BTreeMap::new();
+    let entries = match fs::read_dir(folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
+        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".tmp") {
+            continue;
+        }
+        if !super::os10::valid_name(&name) || !path.is_file() {
+            return Err(format!(
+                "`{}`: not a file name an OS10 switch keeps",
+                path.display()
+            ));
+        }
+        let size = fs::metadata(&path).map_or(0, |m| m.len());
+        if size > super::os10::MAX_HOME_FILE as u64 {
+            return Err(format!(
+                "`{}`: larger than the switch keeps ({} bytes)",
+                path.display(),
+                super::os10::MAX_HOME_FILE
+            ));
+        }
+        let bytes =
+            fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        let modified = modified(&path).unwrap_or_else(SystemTime::now);
+        files.insert(name, super::os10::HomeFile { bytes, modified });
+    }
+    Ok(files)
 }
 
 /// The files of an OS10 switch's `config://` kept in `folder` (none when it does not exist),

@@ -7,7 +7,7 @@
 //! both ends of a cable decide (links, LLDP, BGP, MLAG) from a [`view`] of every switch built
 //! once per change ([`watch`] sees the state files change), `show` prints every `show` command
 //! from the switch and the network, [`term`] reads keystrokes and prints as Onyx prints,
-//! [`server`] serves switches over SSH.
+//! [`server`] serves switches over SSH (and [`scp`] receives files for an OS10 switch).
 
 mod cabling;
 pub mod cli;
@@ -19,6 +19,7 @@ pub mod live;
 pub mod network;
 pub mod os10;
 mod pipe;
+pub mod scp;
 pub mod server;
 mod show;
 pub mod term;

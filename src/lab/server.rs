@@ -1,6 +1,6 @@
 //! The lab's SSH server (russh): one listener per simulated switch, its own persistent host
-//! key, password (also as keyboard-interactive) and public-key logins, and a shell that is
-//! the switch's CLI.
+//! key, password (also as keyboard-interactive) and public-key logins, a shell that is the
+//! switch's CLI, and SCP into an OS10 switch's home folder (`scp -t`, [`super::scp`]).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
@@ -14,6 +14,7 @@ use russh::server::{Auth, Handler, Msg, Server as _, Session};
 use russh::{Channel, ChannelId, ChannelMsg, MethodKind, MethodSet};
 
 use super::device::Device;
+use super::scp::Sink;
 use super::term::{Out, Term};
 
 /// Who may log in. The password never appears in argv or logs: it comes from the
@@ -372,10 +373,53 @@ impl Handler for Connection {
     }
 }
 
-/// Runs one session channel: the CLI once a shell is asked for, or the command of an exec
-/// request. The session is listed by `show users` while it runs. The client's EOF ends a
-/// shell as an SSH server ends a shell whose input ended: what was sent is answered, then
-/// exit status 0, EOF and close; an exec request ends with its commands' exit status.
+/// An SCP transfer to an OS10 switch on an exec channel: its session number and sink.
+struct Receiving {
+    id: u64,
+    sink: Sink,
+}
+
+/// What an exec request's `command` starts on an OS10 switch when it is `scp -t TARGET`
+/// ([`super::scp`]): the transfer, told it may begin, or its refusal sent (the channel then
+/// ends, exit status 1). `None`: not an SCP transfer (or not an OS10 switch).
+async fn receiving(
+    device: &Device,
+    channel: &Channel<Msg>,
+    command: &str,
+    user: &str,
+) -> Option<Result<Receiving, ()>> {
+    if !device.is_os10() {
+        return None;
+    }
+    let started = Sink::start(command, user)?;
+    Some(match started {
+        Ok(sink) => {
+            let ok = channel.data(&Sink::ready()[..]).await.is_ok();
+            ok.then(|| Receiving {
+                id: device.login(),
+                sink,
+            })
+            .ok_or(())
+        }
+        Err(refused) => {
+            let _ = channel.data(format!("\u{1}{refused}\n").as_bytes()).await;
+            Err(())
+        }
+    })
+}
+
+/// Ends a channel: its exit status, EOF and close.
+async fn end(channel: &Channel<Msg>, status: u32) {
+    let _ = channel.exit_status(status).await;
+    let _ = channel.eof().await;
+    let _ = channel.close().await;
+}
+
+/// Runs one session channel: the CLI once a shell is asked for, the command of an exec
+/// request, or an SCP transfer to an OS10 switch. The session is listed by `show users`
+/// while it runs. The client's EOF ends a shell as an SSH server ends a shell whose input
+/// ended: what was sent is answered, then exit status 0, EOF and close; an exec request ends
+/// with its commands' exit status, a transfer with 0 when every file was taken.
 async fn serve_channel(
     device: Arc<Device>,
     mut channel: Channel<Msg>,
@@ -394,7 +438,25 @@ async fn serve_channel(
         }
     }
     let mut _logout: Option<Logout> = None;
+    let mut scp: Option<Receiving> = None;
     while let Some(msg) = channel.wait().await {
+        if let Some(r) = scp.as_mut() {
+            match msg {
+                ChannelMsg::Data { data } => {
+                    let mut store = |name: &str, bytes: Vec<u8>| device.put_home(r.id, name, bytes);
+                    let answer = r.sink.feed(&data, &mut store);
+                    if !answer.is_empty() && channel.data(&answer[..]).await.is_err() {
+                        return;
+                    }
+                }
+                ChannelMsg::Eof => {
+                    return end(&channel, u32::from(r.sink.failed())).await;
+                }
+                ChannelMsg::Close => return,
+                _ => {}
+            }
+            continue;
+        }
         let outs = match msg {
             ChannelMsg::RequestPty { .. } => {
                 pty = true;
@@ -411,12 +473,21 @@ async fn serve_channel(
                 continue;
             }
             ChannelMsg::Exec { command, .. } if term.is_none() => {
+                let command = String::from_utf8_lossy(&command).into_owned();
+                match receiving(&device, &channel, &command, &user).await {
+                    Some(Ok(r)) => {
+                        scp = Some(r);
+                        continue;
+                    }
+                    Some(Err(())) => return end(&channel, 1).await,
+                    None => {}
+                }
                 // Without a terminal, output lines end in `\n`, as a command's output to a
                 // pipe (the lab's choice).
                 let mut t = Term::new(device.login(), pty, pty);
                 device.logged_in(t.id, &user, &host);
                 _logout = Some(Logout(device.clone(), t.id));
-                let outs = t.exec(&device, &String::from_utf8_lossy(&command));
+                let outs = t.exec(&device, &command);
                 term = Some(t);
                 exec = true;
                 outs
@@ -447,10 +518,7 @@ async fn serve_channel(
                         Out::Exit(n) => n,
                         _ => 0,
                     };
-                    let _ = channel.exit_status(status).await;
-                    let _ = channel.eof().await;
-                    let _ = channel.close().await;
-                    return;
+                    return end(&channel, status).await;
                 }
                 Out::Drop => {
                     let _ = handle

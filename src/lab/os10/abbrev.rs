@@ -43,12 +43,16 @@ const KEYWORDS: &[(&str, &[&str])] = &[
     (
         "show",
         &[
+            "file",
             "interface",
+            "inventory",
             "ip",
             "lldp",
             "port-group",
+            "processes",
             "running-configuration",
             "startup-configuration",
+            "system",
             "users",
             "version",
             "vlt",

@@ -22,7 +22,9 @@ pub mod net;
 mod pipe;
 mod show;
 mod state;
+mod system;
 pub mod vlt;
+mod xml;
 
 use std::collections::BTreeMap;
 use std::time::{Instant, SystemTime};
@@ -32,7 +34,7 @@ use crate::os10::{self, Config, Iface, QosKind, TrustKind};
 use super::cli::{Login, Reply};
 use super::network::World;
 use edit::{Change, Ctx, Line, Refused};
-pub use files::{STARTUP, SavedFile};
+pub use files::{HomeFile, MAX_HOME_FILE, STARTUP, SavedFile, put_home, valid_name};
 
 /// The release a lab OS10 switch reports: the AzureStack TOR's `show version` (10.5.3.2).
 pub const LAB_RELEASE: &str = "10.5.3.2";
@@ -91,7 +93,7 @@ pub enum Unconfirmed {
     UsersApplication,
     /// `dir config`'s header and dashes, published wrapped and with its spacing lost (CSM).
     DirHeader,
-    /// `delete config://NAME`'s question, `{}` the name: modeled on `delete
+    /// `delete config://NAME`'s question, `{}` the file's URL: modeled on `delete
     /// startup-configuration`'s (captured, CSM).
     DeleteConfirm,
     /// `copy` or `delete` of a file `config://` does not have.
@@ -120,6 +122,45 @@ pub enum Unconfirmed {
     /// The frame counters (the lab passes no traffic: every count 0) and the per-priority
     /// table's header, a row per priority under it.
     PfcCounters,
+    /// `| display-xml` after a command the lab has no XML document for (OS10 answers every
+    /// `show` in XML; the lab only those whose document is captured, [`xml`]).
+    XmlUnknown,
+    /// The unit's ports of one speed, `{n}` of `{speed}` Gb/s, as the S6010-ON's `32x40GbE` is
+    /// captured; several speeds joined by `, `.
+    PortInfo,
+    /// The ONIE platform name, `{}` the unit model in lower case (the S6010-ON's
+    /// `x86_64-dell_s6010_c2538-r0` is captured; the CPU part is left out).
+    PlatformName,
+    /// The figures of the node no capture of the lab's models gives: the captured S6010-ON's
+    /// (dellemc.os10's `show system | display-xml`), on every model. How many MACs …
+    MacCount,
+    /// … the hardware revision …
+    HwVersion,
+    /// … the unit's firmware, a line each, the version after the last space …
+    Firmware,
+    /// … how many power supplies and fan trays …
+    Cooling,
+    /// … a fan's speed, the air flow, a power supply's type (napalm-dellos10's `show
+    /// inventory` fixture: `AC`) …
+    FanRpm,
+    AirFlow,
+    PowerType,
+    /// … and the medium of a cabled port (the capture's only one present: a 40G DAC; an
+    /// empty port is `AR_POPTICS_NOTPRESENT`, captured).
+    MediaType,
+    /// `show system`'s text: the node and unit, then the power supplies' and fans' tables,
+    /// as recalled from the Dell OS10 user guide's example (no capture; the fields are the
+    /// XML document's).
+    SystemNode,
+    SystemPsus,
+    SystemFans,
+    /// `show processes node-id 1`: `top`'s header, `{now}` the time, `{up}` the uptime,
+    /// `{users}` the logins; the load, task, CPU, memory and swap figures are the
+    /// napalm-dellos10 fixture's.
+    TopHeader,
+    /// An LLDP neighbor's system description when it is not an OS10 switch (an OS10
+    /// neighbor's `OS10` is captured).
+    LldpOtherDesc,
 }
 
 impl Unconfirmed {
@@ -155,9 +196,7 @@ impl Unconfirmed {
                 "Date (modified)       Size (bytes) Name\n\
                  --------------------- ------------ ------------------------------------------"
             }
-            Unconfirmed::DeleteConfirm => {
-                "Proceed to delete config://{} [confirm yes/no(default)]:"
-            }
+            Unconfirmed::DeleteConfirm => "Proceed to delete {} [confirm yes/no(default)]:",
             Unconfirmed::NoSuchFile => "% Error: File not found.",
             Unconfirmed::NoVltDomain => "% Error: VLT domain is not configured.",
             Unconfirmed::PortGroupPrompt => "conf-pg-{}",
@@ -173,6 +212,52 @@ impl Unconfirmed {
                  Cos         Rx                  Tx\n\
                  -----------------------------------------"
             }
+            Unconfirmed::XmlUnknown => "% Error: display-xml is not available for this command.",
+            Unconfirmed::PortInfo => "{n}x{speed}GbE",
+            Unconfirmed::PlatformName => "x86_64-dell_{}-r0",
+            Unconfirmed::MacCount => "384",
+            Unconfirmed::HwVersion => "X01",
+            Unconfirmed::Firmware => "BIOS 3.26.0.1\nSystem CPLD 10\nMaster CPLD 9\nSlave CPLD 4",
+            Unconfirmed::Cooling => "2 5",
+            Unconfirmed::FanRpm => "22215",
+            Unconfirmed::AirFlow => "NORMAL",
+            Unconfirmed::PowerType => "AC",
+            Unconfirmed::MediaType => "AR_QSFP_40GBASE_CR4_1M",
+            Unconfirmed::SystemNode => {
+                "Node Id                    : 1\n\
+                 MAC                        : {mac}\n\
+                 Number of MACs             : {macs}\n\
+                 Up Time                    : {up}\n\
+                 \n\
+                 -- Unit 1 --\n\
+                 Status                     : up\n\
+                 System Identifier          : 1\n\
+                 Down Reason                : user-triggered\n\
+                 Required Type              : {model}\n\
+                 Current Type               : {model}\n\
+                 Hardware Revision          : {hw}\n\
+                 Software Version           : {release}\n\
+                 Physical Ports             : {ports}"
+            }
+            Unconfirmed::SystemPsus => {
+                "-- Power Supplies --\n\
+                 PSU-ID  Status      Type    AirFlow   Fan  Speed(rpm)  Status\n\
+                 ----------------------------------------------------------------"
+            }
+            Unconfirmed::SystemFans => {
+                "-- Fan Status --\n\
+                 FanTray  Status      AirFlow   Fan  Speed(rpm)  Status\n\
+                 ----------------------------------------------------------------"
+            }
+            Unconfirmed::TopHeader => {
+                "top - {now} up {up}, {users},  load average: 0.46, 0.46, 0.52\n\
+                 Tasks: 307 total,   3 running, 304 sleeping,   0 stopped,   0 zombie\n\
+                 %Cpu(s):  5.8 us,  4.2 sy,  0.0 ni, 89.7 id,  0.0 wa,  0.0 hi,  0.4 si,  0.0 st\n\
+                 KiB Mem : 16377708 total, 12885300 free,  2636032 used,   856376 buff/cache\n\
+                 KiB Swap:  1637768 total,  1637768 free,        0 used. 13417740 avail Mem\n\
+                 \x20 PID USER      PR  NI    VIRT    RES    SHR S  %CPU %MEM     TIME+ COMMAND"
+            }
+            Unconfirmed::LldpOtherDesc => "",
         }
     }
 
@@ -187,9 +272,13 @@ const ILLEGAL: &str = "% Error: Illegal parameter.";
 /// Whether a line typed at an OS10 prompt is a `show` of the network around the switch (so
 /// the other switches are read before it runs).
 pub fn reads_network(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let (command, filters) = crate::types::cli_text::filters(line);
+    let xml = filters.contains(&"display-xml");
+    let words: Vec<&str> = command.split_whitespace().collect();
     match words.as_slice() {
-        ["show", rest @ ..] | ["do", "show", rest @ ..] => state::reads_network(rest),
+        ["show", rest @ ..] | ["do", "show", rest @ ..] => {
+            state::reads_network(rest) || (xml && xml::reads_network(rest))
+        }
         _ => false,
     }
 }
@@ -239,6 +328,8 @@ pub struct Os10Switch {
     pub startup_at: SystemTime,
     /// The other files of `config://` (`copy running-configuration config://NAME`), by name.
     pub files: BTreeMap<String, SavedFile>,
+    /// The files of the login's home folder, `home://` (SCP puts them there), by name.
+    pub home: BTreeMap<String, HomeFile>,
     pub model: &'static os10::models::Model,
     pub release: String,
     pub booted: Instant,
@@ -278,6 +369,7 @@ impl Os10Switch {
             startup: Some(config.clone()),
             startup_at: SystemTime::now(),
             files: BTreeMap::new(),
+            home: BTreeMap::new(),
             running: config,
             model,
             release: LAB_RELEASE.to_string(),
@@ -321,8 +413,11 @@ pub struct Os10Session {
     pending: Vec<String>,
     /// `start transaction`: the candidate configuration, applied by `commit`.
     candidate: Option<Config>,
-    /// `delete config://NAME` asked whether to delete `NAME`; the next line answers.
+    /// `delete URL` asked whether to delete the file at `URL`; the next line answers.
     deleting: Option<String>,
+    /// The session types a file's lines for `copy home://NAME running-configuration`: it
+    /// copies no file to the running configuration itself.
+    merging: bool,
 }
 
 impl Default for Os10Session {
@@ -333,6 +428,7 @@ impl Default for Os10Session {
             pending: Vec::new(),
             candidate: None,
             deleting: None,
+            merging: false,
         }
     }
 }
@@ -364,7 +460,9 @@ impl Os10Session {
     }
 
     /// The prompt, as OS10 prints it: `host#`, `host(config)#`, `host(conf-if-eth1/1/1)#`,
-    /// and a space (the captures show the command after `# `).
+    /// and a space (the captures show the command after `# `, and grantcurell's session a
+    /// syslog line the switch printed after `OS10(conf-if-eth1/1/12)# `; scrapli-community's
+    /// `dell_emc` patterns, which end at the `#`, do not match it).
     pub fn prompt(&self, sw: &Os10Switch) -> String {
         if self.paging_now() {
             return Unconfirmed::More.text().to_string();
@@ -453,7 +551,14 @@ impl Os10Session {
         let line = expanded.as_str();
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut reply = match words.as_slice() {
+            _ if pipe::xml(&pipes) => xml_reply(sw, &words, world),
             ["show", "users"] | ["do", "show", "users"] => files::users(logins),
+            ["show", "processes", "node-id", n] | ["do", "show", "processes", "node-id", n] => {
+                match *n {
+                    "1" => Reply::text(system::show_processes(sw, logins.len())),
+                    _ => Reply::text(format!("{ILLEGAL}\n")),
+                }
+            }
             _ => self.run(sw, line, world, &mut effect),
         };
         // A refusal is said whole, whatever the modifiers.
@@ -500,8 +605,11 @@ impl Os10Session {
                 return self.exec(sw, rest, world, effect);
             }
             // The file commands run in configuration mode too (`dir config` and `copy` at
-            // `(config)#`, captured).
-            ["dir" | "copy" | "delete", ..] => return self.exec(sw, &words, world, effect),
+            // `(config)#`, captured); so does `commit`, in any block (dellemc.os10's
+            // `os10_config` sends it after a block's lines, where they left the session).
+            ["dir" | "copy" | "delete", ..] | ["commit"] => {
+                return self.exec(sw, &words, world, effect);
+            }
             _ => {}
         }
         match self.mode {
@@ -567,7 +675,15 @@ impl Os10Session {
                 Some(_) => Reply::default(),
                 None => Unconfirmed::NoTransaction.reply(),
             },
-            ["dir", "config"] | ["dir", "config:"] | ["dir", "config://"] => files::dir(sw),
+            ["dir", "config"] | ["dir", "config:"] | ["dir", "config://"] => {
+                files::dir(sw, files::Folder::Config)
+            }
+            ["dir", "home"] | ["dir", "home:"] | ["dir", "home://"] => {
+                files::dir(sw, files::Folder::Home)
+            }
+            ["copy", from, "running-configuration"] if from.starts_with("home://") => {
+                self.merge(sw, from, effect)
+            }
             ["copy", from, to] => {
                 let reply = files::copy(sw, from, to);
                 effect.saved = !reply.output.starts_with('%');
@@ -586,6 +702,33 @@ impl Os10Session {
         }
     }
 
+    /// `copy home://NAME running-configuration`: the file's lines typed in configuration mode,
+    /// in a session of their own, merged into the running configuration as typed lines are.
+    /// The first line the switch refuses ends it and is the copy's answer, the lines before
+    /// it kept (UNCONFIRMED: no capture of a failed copy).
+    fn merge(&mut self, sw: &mut Os10Switch, from: &str, effect: &mut Effect) -> Reply {
+        let name = match files::url(from) {
+            Some((files::Folder::Home, name)) if !self.merging => name,
+            _ => return Reply::text(format!("{ILLEGAL}\n")),
+        };
+        let Some(file) = sw.home.get(name) else {
+            return Unconfirmed::NoSuchFile.reply();
+        };
+        let text = String::from_utf8_lossy(&file.bytes).into_owned();
+        let mut typing = Os10Session::configuring();
+        typing.merging = true;
+        let logins = BTreeMap::new();
+        for line in text.lines() {
+            let (reply, e) = typing.input(sw, line, None, &logins);
+            effect.changed |= e.changed;
+            effect.saved |= e.saved;
+            if reply.output.starts_with("% ") {
+                return reply;
+            }
+        }
+        Unconfirmed::CopyDone.reply()
+    }
+
     fn show(&self, sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Reply {
         let config = self.candidate.as_ref().unwrap_or(&sw.running);
         if state::reads_network(words) {
@@ -594,9 +737,20 @@ impl Os10Session {
                 None => Unconfirmed::Unrecognized.reply(),
             };
         }
+        if let ["file", "home", name] = words {
+            return files::show_home(sw, name);
+        }
         let out = match words {
             ["running-configuration"] => show::running(&sw.running),
             ["candidate-configuration"] => show::running(config),
+            // napalm-dellos10's `get_snmp_information` reads it: the `snmp-server` lines of
+            // the running configuration (UNCONFIRMED: no capture of the command).
+            ["running-configuration", "snmp"] => show::running(&sw.running).map(|t| {
+                t.lines()
+                    .filter(|l| l.starts_with("snmp-server "))
+                    .map(|l| format!("{l}\n"))
+                    .collect()
+            }),
             ["startup-configuration"] => match &sw.startup {
                 Some(c) => show::running(c),
                 None => Ok(String::new()),
@@ -620,6 +774,7 @@ impl Os10Session {
                 _ => show::running(config),
             },
             ["version"] => Ok(show::version(sw)),
+            ["system"] => Ok(system::show_system(sw)),
             // A model without port groups does not know the command (UNCONFIRMED).
             ["port-group"] if sw.model.port_groups().next().is_some() => {
                 Ok(show::port_groups(config, sw.model))
@@ -768,6 +923,16 @@ fn regroup(model: &os10::models::Model, old: &Config, mut new: Config) -> Option
         os10::groups::regroup(model, &old.port_groups, &mut new).ok()?;
     }
     Some(new)
+}
+
+/// `show WORDS… | display-xml` (or after `do`): the command's document ([`xml`]), or the
+/// refusal of a command the lab has none for.
+fn xml_reply(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Reply {
+    let doc = match words {
+        ["show", rest @ ..] | ["do", "show", rest @ ..] => xml::show(sw, rest, world),
+        _ => None,
+    };
+    doc.map_or_else(|| Unconfirmed::XmlUnknown.reply(), Reply::text)
 }
 
 fn refusal(r: &Refused) -> Reply {

@@ -64,14 +64,25 @@ fn uptime(booted: Instant) -> String {
     }
 }
 
+/// The software's long name, as `show version` prints it first (10.5.3.2) and its XML
+/// document's `sw-name-long` (10.4.0E: `Dell EMC Networking OS10 Enterprise`).
+pub const SW_NAME: &str = "Dell EMC Networking OS10 Enterprise";
+
+/// The copyright line of the captured 10.5.3.2 build.
+pub const COPYRIGHT: &str = "Copyright (c) 1999-2021 by Dell Inc. All Rights Reserved.";
+
+/// The captured 10.5.3.2 build's time, and its number after the release.
+pub const BUILD_TIME: &str = "2021-12-03T21:05:43+0000";
+pub const BUILD: &str = "89";
+
 /// `show version`, the 10.5.3.2 layout; the build version and time are the captured build's.
 pub fn version(sw: &Os10Switch) -> String {
     format!(
-        "Dell EMC Networking OS10 Enterprise\n\
-         Copyright (c) 1999-2021 by Dell Inc. All Rights Reserved.\n\
+        "{SW_NAME}\n\
+         {COPYRIGHT}\n\
          OS Version: {release}\n\
-         Build Version: {release}.89\n\
-         Build Time: 2021-12-03T21:05:43+0000\n\
+         Build Version: {release}.{BUILD}\n\
+         Build Time: {BUILD_TIME}\n\
          System Type: {model}\n\
          Architecture: x86_64\n\
          Up Time: {up}\n",

@@ -122,7 +122,7 @@ fn pfc(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, name: &[&str]) -> St
 /// The switch's front-panel ports as it names them: each port, its subports where it is
 /// broken out (`interface breakout 1/1/53 map 25g-4x`, or its port group's mode), or the name
 /// its port group's mode gives it (`ethernet1/1/17:1` in `10g-4x`), with their speed in Gb/s.
-fn ports(sw: &Os10Switch) -> Vec<(Eth, u16)> {
+pub(super) fn ports(sw: &Os10Switch) -> Vec<(Eth, u16)> {
     os10::groups::interfaces(&sw.running, sw.model)
 }
 
