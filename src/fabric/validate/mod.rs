@@ -4,6 +4,8 @@
 //! (ports, splits, peers), then links, then each port's settings are resolved (defaults →
 //! profile → entry) and checked together (link ends agree, VLANs declared, speeds fit). A
 //! value that fails a check is dropped and the rest goes on, so one run reports everything.
+//! [`validate`] is that list of steps: the switches and links in `switches`, port resolution
+//! in `resolve`, then the fabric-wide checks (`links`, `network`, `path_mtu`, `nics`).
 //!
 //! Diagnostic codes (E001-E013 are raised while reading the file, in `load`):
 //!
@@ -110,6 +112,8 @@ mod port_groups;
 mod ports;
 mod preset;
 mod qos;
+mod resolve;
+mod switches;
 mod target;
 mod underlay;
 mod values;
@@ -326,47 +330,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         .filter(|os| cx.oses.values().any(|o| o == os))
         .collect();
 
-    // VLANs.
-    let mut vlans: BTreeMap<Vlan, (Option<String>, Span)> = BTreeMap::new();
-    let mut vlan_names: BTreeMap<String, Span> = BTreeMap::new();
-    let mut vlan_mtu: BTreeMap<Vlan, At<u16>> = BTreeMap::new();
-    for v in raw.vlans.iter().flatten() {
-        let Some(id) = cx.int(&v.id, Vlan::new) else {
-            continue;
-        };
-        let at = cx.span(&v.id);
-        if let Some((_, first)) = vlans.get(&id) {
-            let first = *first;
-            cx.push(
-                Diagnostic::error("E060", format!("VLAN {id} is declared twice"))
-                    .at(at, "declared again here")
-                    .also(first, "first declared here"),
-            );
-            continue;
-        }
-        let name = v.name.as_ref().and_then(|n| {
-            let name = cx.text(n, "VLAN name", Field::VlanName, &fabric_oses)?;
-            let nat = cx.span(n);
-            if let Some(first) = vlan_names.get(&name.to_lowercase()) {
-                let first = *first;
-                cx.push(
-                    Diagnostic::error("E061", format!("VLAN name `{name}` is used twice"))
-                        .at(nat, "used again here")
-                        .also(first, "first used here"),
-                );
-                return None;
-            }
-            vlan_names.insert(name.to_lowercase(), nat);
-            Some(name)
-        });
-        if let Some(m) = &v.mtu
-            && let Some(mtu) = cx.mtu(m)
-        {
-            vlan_mtu.insert(id, (mtu, cx.span(m)));
-        }
-        vlans.insert(id, (name, at));
-    }
-
+    let fabric_vlans = switches::fabric_vlans(&mut cx, raw, &fabric_oses);
     let defaults = raw
         .port_defaults
         .as_ref()
@@ -380,32 +344,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     let mut used_profiles: BTreeSet<String> = BTreeSet::new();
 
     // Switch names first, so links and errors can refer to any switch.
-    let mut names: BTreeMap<String, (Hostname, Span)> = BTreeMap::new();
-    let mut refused: BTreeSet<String> = BTreeSet::new();
-    for (name, _) in &raw.switches.0 {
-        let at = cx.span(name);
-        let h = match name.get().parse::<Hostname>() {
-            Ok(h) => h,
-            Err(e) => {
-                cx.invalid("E022", e, at, "switch name");
-                refused.insert(name.get().to_lowercase());
-                continue;
-            }
-        };
-        if let Some((_, first)) = names.get(&h.as_str().to_lowercase()) {
-            let first = *first;
-            cx.push(
-                Diagnostic::error(
-                    "E070",
-                    format!("switch `{h}` is declared twice (hostnames ignore case)"),
-                )
-                .at(at, "declared again here")
-                .also(first, "first declared here"),
-            );
-            continue;
-        }
-        names.insert(h.as_str().to_lowercase(), (h, at));
-    }
+    let (names, refused) = switches::switch_names(&mut cx, raw);
     let fabric_os10 = raw
         .os10
         .as_ref()
@@ -419,6 +358,11 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
 
+    let inherited = switches::Inherited {
+        release: fabric_release,
+        os10: fabric_os10,
+        vlans: &fabric_vlans,
+    };
     for (index, (name, sw)) in raw.switches.0.iter().enumerate() {
         let Some((hostname, _)) = names
             .get(&name.get().to_lowercase())
@@ -427,678 +371,46 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         else {
             continue;
         };
-        let os = cx
-            .oses
-            .get(&name.get().to_lowercase())
-            .copied()
-            .unwrap_or(crate::fabric::Os::Onyx);
-        let model = target::hardware(&mut cx, os, &sw.model);
-        target::foreign_keys(&mut cx, os, raw, name.get(), sw);
-        let os10 = match (os, &sw.os10) {
-            (crate::fabric::Os::Os10, Some(v)) => target::os10_release(&mut cx, v),
-            (crate::fabric::Os::Os10, None) => fabric_os10.clone(),
-            (crate::fabric::Os::Onyx, _) => None,
+        let Some(mut p) =
+            switches::pending_switch(&mut cx, raw, index, (name, sw), &hostname, &inherited)
+        else {
+            continue;
         };
-        let release = match &sw.onyx {
-            Some(v) => release(&mut cx, v),
-            None => fabric_release,
-        };
-        let mgmt = sw.mgmt.as_ref().and_then(|m| values::mgmt(&mut cx, m));
-        let licenses: Vec<String> = sw
-            .licenses
-            .iter()
-            .flatten()
-            .filter_map(|l| cx.text(l, "license key", Field::LicenseKey, &[os]))
-            .collect();
-        let certificate = sw.certificate.as_ref().and_then(|c| {
-            const HINT: &str = "a certificate ID is 40 hexadecimal digits, as in `# Certificate name system-self-signed, ID …`";
-            let id = cx.token(c, "certificate ID", |ch| ch.is_ascii_hexdigit(), HINT)?;
-            if id.len() != 40 {
-                cx.push(
-                    Diagnostic::error(
-                        "E024",
-                        format!("certificate ID is {} digits, not 40", id.len()),
-                    )
-                    .at(cx.span(c), "refused")
-                    .help(HINT),
-                );
-                return None;
-            }
-            Some(id)
-        });
-        let lldp = sw
-            .lldp
-            .as_ref()
-            .or(raw.lldp.as_ref())
-            .is_some_and(|v| *v.get());
-        let merged = merged_qos(raw.qos.as_ref(), sw.qos.as_ref());
-        let (qos, implied) = qos(&mut cx, &merged, release, os);
-
-        let set_hostname = sw.set_hostname.as_ref().is_none_or(|v| *v.get());
-        let extra = extra(&mut cx, sw.extra.as_ref());
-
-        let Some(model) = model else { continue };
-        let model_at = cx.span(&sw.model);
-        // An OS10 switch has no Onyx release (`onyx` there is E073).
-        let release = release.filter(|_| os == crate::fabric::Os::Onyx);
-        match model {
-            crate::fabric::Hardware::Onyx(m) => model_release(&mut cx, m, model_at, release),
-            crate::fabric::Hardware::Os10(m) => {
-                preset::os10_limits(&mut cx, name.get(), m, os10.as_deref(), &merged, &qos)
-            }
-        }
-        let mut p = Pending {
-            switch: Switch {
-                hostname: hostname.clone(),
-                model,
-                os10,
-                release: release.map(|r| r.0),
-                mgmt,
-                licenses,
-                certificate,
-                lldp,
-                qos,
-                vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
-                splits: BTreeMap::new(),
-                port_groups: BTreeMap::new(),
-                ports: BTreeMap::new(),
-                set_hostname,
-                extra,
-                role: None,
-                routing: None,
-                gateways: BTreeMap::new(),
-                loopback: None,
-                hashing: BTreeSet::new(),
-                bundles: BTreeMap::new(),
-                mlag: None,
-                stp: None,
-            },
-            claims: BTreeMap::new(),
-            disabled: BTreeMap::new(),
-            addresses: BTreeMap::new(),
-            unadvertised: BTreeSet::new(),
-            bundles: BTreeMap::new(),
-            peers: BTreeMap::new(),
-            bundle_keys: BTreeMap::new(),
-            policies: policies::policies(&mut cx, raw, sw),
-            implied,
-            index,
-            l3_mtu: BTreeMap::new(),
-            set_at: BTreeMap::new(),
-            vlan_at: BTreeMap::new(),
-            named_sub: BTreeMap::new(),
-            renamed: BTreeSet::new(),
-        };
-        hosts::switch_vlans(&mut cx, sw, &vlans, &vlan_mtu, &mut p);
         let entries: &[(Sp<String>, RawPort)] = sw
             .ports
             .as_ref()
             .map_or(&[], |e: &Entries<String, RawPort>| &e.0);
-
-        // Pass 1: splits, so subports can be checked in pass 2. Refusals are reported once per
-        // entry and reason, listing the ports; ports the model lacks are left to pass 2.
-        let mut split_at: BTreeMap<Port, Span> = BTreeMap::new();
-        for (key, entry) in entries {
-            let Some(ways) = &entry.split else { continue };
-            let Some(split) = cx.int(ways, Split::from_ways) else {
-                continue;
-            };
-            let at = cx.span(key);
-            if let crate::fabric::Hardware::Os10(m) = model {
-                target::breakouts(&mut cx, &mut p.switch, m, key, ways, split);
-                continue;
-            }
-            let Some(model) = model.onyx() else { continue };
-            let Ok(ports) = parse_port_range(key.get()) else {
-                continue;
-            };
-            let mut subports = Vec::new();
-            let mut refused: BTreeMap<String, Vec<Port>> = BTreeMap::new();
-            for port in ports {
-                if port.sub.is_some() {
-                    subports.push(port);
-                } else if model.has_port(port) {
-                    match model.check_split(port, split) {
-                        Ok(taken) => {
-                            p.switch.splits.insert(port, split);
-                            split_at.insert(port, at);
-                            if let Some(t) = taken {
-                                p.disabled.insert(t, at);
-                            }
-                        }
-                        Err(why) => refused.entry(why).or_default().push(port),
-                    }
-                }
-            }
-            let ways_at = cx.span(ways);
-            ports::refuse_splits(
-                &mut cx, &p.switch, model.name, split, &subports, refused, at, ways_at,
-            );
-        }
-        let mut taken: BTreeMap<(Span, Span), Vec<Port>> = BTreeMap::new();
-        for (port, by) in &p.disabled {
-            if let Some(at) = split_at.get(port) {
-                taken.entry((*at, *by)).or_default().push(*port);
-            }
-        }
-        for ((at, by), ports) in taken {
-            let their = if ports.len() == 1 { "its" } else { "their" };
-            cx.push(
-                Diagnostic::error(
-                    "E046",
-                    format!(
-                        "{} of `{hostname}` cannot be split: a 4-way split takes {their} lanes",
-                        describe_ports(&ports)
-                    ),
-                )
-                .at(at, "split here")
-                .also(by, "4-way split here"),
-            );
-        }
-
-        // Pass 2: each entry's claims on its ports.
-        for (key, entry) in entries {
-            // A profile named by an entry is in use, even when the entry has other problems
-            // or loses a conflict with another entry (W001 is for profiles nothing names).
-            if let Some(pr) = &entry.profile {
-                used_profiles.insert(pr.get().clone());
-            }
-            let at = cx.span(key);
-            let Some(ports) = target::ports(&mut cx, os, key.get(), at) else {
-                continue;
-            };
-            let settings = entry.settings();
-            let has_settings = settings != RawSettings::default()
-                || entry.profile.is_some()
-                || entry.peer.is_some()
-                || entry.description.is_some()
-                || entry.address.is_some()
-                || entry.advertise.is_some()
-                || entry.mlag.is_some()
-                || entry.lag.is_some()
-                || entry.lacp_individual.is_some()
-                || entry.bundle_description.is_some();
-            // A split-only entry had its split checked in pass 1, lanes taken included.
-            let split_only = entry.split.is_some() && !has_settings;
-            let none = BTreeMap::new();
-            let disabled = if split_only { &none } else { &p.disabled };
-            let usable = check_ports(&mut cx, &p.switch, disabled, &ports, at, split_only);
-            if !usable {
-                refused_peers(&mut cx, entry, at);
-            }
-            if !usable || !has_settings {
-                continue;
-            }
-            for port in &ports {
-                if ports::group_subport(&p.switch, *port) {
-                    p.named_sub.entry(*port).or_insert(at);
-                }
-            }
-            let mut layer = cx.layer(&settings);
-            if let Some(d) = &entry.description {
-                if ports.len() > 1 {
-                    cx.push(
-                        Diagnostic::warning(
-                            "W004",
-                            format!("{} ports get the same description", ports.len()),
-                        )
-                        .at(cx.span(d), "one description for a range"),
-                    );
-                }
-                layer.description = cx
-                    .text(d, "description", Field::Description, &[os])
-                    .map(|t| (t, cx.span(d)));
-            }
-            let profile = entry
-                .profile
-                .as_ref()
-                .map(|pr| Rc::new((pr.get().clone(), cx.span(pr))));
-            let peers = entry.peer.as_ref().and_then(|peer| {
-                let hosts = pattern(&mut cx, &peer.host)?;
-                let nics = match &peer.port {
-                    Some(np) => pattern(&mut cx, np)?.into_iter().map(Some).collect(),
-                    None => vec![None],
-                };
-                let n = ports.len();
-                let fit = |v: usize| v == n || v == 1;
-                let count = |k: usize, one: &str| match k {
-                    1 => format!("one {one}"),
-                    k => format!("{k} {one}s"),
-                };
-                // The pattern that does not fit: the NIC ports' when only they are off, else
-                // the hosts' (one host for a range of ports is the usual slip).
-                let misfit = if fit(hosts.len()) && !fit(nics.len()) {
-                    peer.port.as_ref().map(|np| {
-                        (
-                            np,
-                            count(nics.len(), "NIC port"),
-                            format!("`port: ens{{1..{n}}}`, or one NIC port for all"),
-                        )
-                    })
-                } else if !fit(hosts.len()) || (n > 1 && hosts.len() == 1 && nics.len() == 1) {
-                    Some((
-                        &peer.host,
-                        count(hosts.len(), "host"),
-                        format!("`host: gpu{{01..{n:02}}}`"),
-                    ))
-                } else {
-                    None
-                };
-                if let Some((v, names, example)) = misfit {
-                    cx.push(
-                        Diagnostic::error(
-                            "E047",
-                            format!(
-                                "`{}` is {} but `{}` names {names}",
-                                key.get(),
-                                count(n, "port"),
-                                v.get().escape_debug()
-                            ),
-                        )
-                        .at(cx.span(v), names)
-                        .also(at, count(n, "port"))
-                        .help(format!(
-                            "give one peer per port with a numbered pattern, e.g. {example}"
-                        )),
-                    );
-                    return None;
-                }
-                let at = cx.span(&peer.host);
-                Some(
-                    (0..n)
-                        .map(|i| {
-                            let host = hosts[if hosts.len() == 1 { 0 } else { i }].clone();
-                            let port = nics[if nics.len() == 1 { 0 } else { i }].clone();
-                            (Peer::Host { host, port }, at)
-                        })
-                        .collect::<Vec<_>>(),
-                )
-            });
-            hosts::port_entry(&mut cx, key, entry, &ports, &mut p);
-            let layer = Rc::new(layer);
-            for (i, port) in ports.iter().enumerate() {
-                p.claims.entry(*port).or_default().push(Claim {
-                    profile: profile.clone(),
-                    layer: Rc::clone(&layer),
-                    peer: peers.as_ref().map(|v| v[i].clone()),
-                });
-            }
-        }
+        switches::split_pass(&mut cx, entries, &mut p);
+        switches::claim_pass(&mut cx, entries, &mut p, &mut used_profiles);
         pending.insert(hostname.as_str().to_string(), p);
     }
 
-    // Links: both ends get the other as peer and the link's profile.
-    let mut link_pairs: Vec<LinkPair> = Vec::new();
-    for (index, link) in raw.links.iter().flatten().enumerate() {
-        if let Some(pr) = &link.profile {
-            used_profiles.insert(pr.get().clone());
-        }
-        let a = endpoint(&mut cx, &link.a, &names, &refused);
-        let b = endpoint(&mut cx, &link.b, &names, &refused);
-        let (Some((sa, pa)), Some((sb, pb))) = (a, b) else {
-            continue;
-        };
-        let (at_a, at_b) = (cx.span(&link.a), cx.span(&link.b));
-        if pa.len() != pb.len() {
-            cx.push(
-                Diagnostic::error(
-                    "E052",
-                    format!("link ends have {} and {} ports", pa.len(), pb.len()),
-                )
-                .at(at_a, "this end")
-                .also(at_b, "other end")
-                .help("both ends of a link list the same number of ports, paired in order"),
-            );
-            continue;
-        }
-        let profile = link
-            .profile
-            .as_ref()
-            .map(|pr| Rc::new((pr.get().clone(), cx.span(pr))));
-        for (x, y) in pa.iter().zip(&pb) {
-            if sa == sb && x == y {
-                cx.error(
-                    "E052",
-                    format!("link from {sa}:{x} to itself"),
-                    at_a,
-                    "both ends are the same port",
-                );
-                continue;
-            }
-            let mut ok = true;
-            for (sw, port, at) in [(&sa, *x, at_a), (&sb, *y, at_b)] {
-                if let Some(p) = pending.get_mut(sw.as_str()) {
-                    let (switch, disabled) = (&p.switch, &p.disabled);
-                    ok &= check_ports(&mut cx, switch, disabled, &[port], at, false);
-                    if ports::group_subport(&p.switch, port) {
-                        p.named_sub.entry(port).or_insert(at);
-                    }
-                }
-            }
-            if !ok {
-                continue;
-            }
-            for (me, port, at, other, oport) in [(&sa, *x, at_a, &sb, *y), (&sb, *y, at_b, &sa, *x)]
-            {
-                let Some(p) = pending.get_mut(me.as_str()) else {
-                    continue;
-                };
-                let switch = names.get(&other.to_lowercase()).map(|(h, _)| h.clone());
-                let Some(switch) = switch else { continue };
-                p.claims.entry(port).or_default().push(Claim {
-                    profile: profile.clone(),
-                    layer: Rc::new(Layer::default()),
-                    peer: Some((
-                        Peer::Switch {
-                            switch,
-                            port: oport,
-                        },
-                        at,
-                    )),
-                });
-            }
-            link_pairs.push(((sa.clone(), *x), (sb.clone(), *y), at_a, at_b, index));
-        }
-    }
+    let mut link_pairs = switches::links(
+        &mut cx,
+        raw,
+        &names,
+        &refused,
+        &mut pending,
+        &mut used_profiles,
+    );
 
     // OS10 port groups: each group's mode from its ports' splits and speeds, and the ports a
     // mode names as subports (`ethernet1/1/17:1`) renamed so before they are resolved.
     port_groups::settle(&mut cx, &mut pending, &mut link_pairs, &profiles, &defaults);
 
     // Resolve every port of every switch: entry → profile → fabric defaults, first value wins.
-    let empty = Layer::default();
-    let link_ends: BTreeSet<(&str, Port)> = link_pairs
-        .iter()
-        .flat_map(|((sa, pa), (sb, pb), ..)| [(sa.as_str(), *pa), (sb.as_str(), *pb)])
-        .collect();
-    let mut ends: BTreeMap<(String, Port), LinkEnd> = BTreeMap::new();
-    for (name, p) in &mut pending {
-        let sw = &mut p.switch;
-        let mut ports: Vec<Port> = Vec::new();
-        for port in sw.model.ports() {
-            if p.disabled.contains_key(&port) {
-                continue;
-            }
-            match sw.splits.get(&port) {
-                Some(s) => ports.extend((1..=s.ways()).map(|i| Port::sub(port.slot, port.port, i))),
-                None if p.renamed.contains(&port.port) => {
-                    ports.push(Port::sub(port.slot, port.port, 1))
-                }
-                None => ports.push(port),
-            }
-        }
-        // Problems found on many ports at once are reported once, listing the ports.
-        let mut grouped: BTreeMap<(&'static str, Span, String), (Diagnostic, Vec<Port>)> =
-            BTreeMap::new();
-        let mut group = |d: Diagnostic, key: String, port: Port| {
-            let at = d.primary.as_ref().map_or(
-                Span {
-                    file,
-                    start: 0,
-                    end: 0,
-                },
-                |l| l.span,
-            );
-            grouped
-                .entry((d.code, at, key))
-                .or_insert_with(|| (d, Vec::new()))
-                .1
-                .push(port);
-        };
-        for port in ports {
-            let claims = p.claims.get(&port).map_or(&[][..], |v| v.as_slice());
-            // No entry, link or peer names it (`unused_ports`).
-            let unused = claims.is_empty();
-            let mut conflicts = Vec::new();
-            let mut profile: Option<&At<String>> = None;
-            let mut peer: Option<&At<Peer>> = None;
-            for c in claims {
-                if let Some(pr) = c.profile.as_deref() {
-                    match profile {
-                        Some((other, oat)) if *other != pr.0 => conflicts.push((
-                            "profile".into(),
-                            other.clone(),
-                            *oat,
-                            pr.0.clone(),
-                            pr.1,
-                        )),
-                        _ => profile = Some(pr),
-                    }
-                }
-                if let Some(pe) = &c.peer {
-                    match peer {
-                        Some((other, oat)) => group(
-                            Diagnostic::error(
-                                "E044",
-                                format!(
-                                    "two peers claim {{ports}} of `{name}`: `{}` and `{}`",
-                                    other.description(),
-                                    pe.0.description()
-                                ),
-                            )
-                            .at(pe.1, "second peer")
-                            .also(*oat, "first peer"),
-                            format!("{}", oat.start),
-                            port,
-                        ),
-                        None => peer = Some(pe),
-                    }
-                }
-            }
-            let merged;
-            let entry: &Layer = match claims {
-                [] => &empty,
-                [one] => &one.layer,
-                many => {
-                    let mut m = Layer::default();
-                    for c in many {
-                        m.absorb(&c.layer, &mut conflicts);
-                    }
-                    merged = m;
-                    &merged
-                }
-            };
-            for (what, a, sa, b, sb) in conflicts {
-                group(
-                    Diagnostic::error(
-                        "E043",
-                        format!(
-                            "two values for `{what}` on {{ports}} of `{name}`: `{a}` and `{b}`"
-                        ),
-                    )
-                    .at(sb, format!("`{b}` here"))
-                    .also(sa, format!("`{a}` here"))
-                    .help("one port takes one value; remove one of the entries or make them agree"),
-                    format!("{what} {}", sa.start),
-                    port,
-                );
-            }
-            let mut profile_layer = &empty;
-            if let Some((pr, at)) = profile {
-                match profiles.get(pr) {
-                    Some((pl, _)) => profile_layer = pl,
-                    None => {
-                        let mut d = Diagnostic::error("E063", format!("unknown profile `{pr}`"))
-                            .at(*at, "not declared under `profiles`");
-                        if let Some(best) = did_you_mean(pr, profiles.keys().map(String::as_str)) {
-                            d = d.help(format!("did you mean `{best}`?"));
-                            used_profiles.insert(best.to_string());
-                        }
-                        group(d, String::new(), port);
-                    }
-                }
-            }
-            let stack = [entry, profile_layer, &defaults, &p.implied];
-            macro_rules! first {
-                ($f:ident) => {
-                    stack.iter().find_map(|l| l.$f.as_ref())
-                };
-            }
-            let vlan = first!(vlan);
-            let vlans = first!(vlans);
-            let tagged = vlans.iter().flat_map(|(l, _)| l.0.iter());
-            for (v, at) in vlan.map(|(v, at)| (v, at)).into_iter().chain(tagged) {
-                if v.get() != 1 && !sw.vlans.contains_key(v) {
-                    let d = Diagnostic::error("E062", format!("VLAN {v} is not declared"))
-                        .at(*at, "used here")
-                        .help(format!("add `- id: {v}` under `vlans`"));
-                    group(d, format!("{v}"), port);
-                }
-            }
-            let mut switchport = first!(switchport).map(|x| x.0);
-            if let Some((list, at)) = vlans {
-                // At the first VLAN listed: a flow list's own span is its opening bracket.
-                let at = list.0.values().next().unwrap_or(at);
-                match first!(switchport) {
-                    Some((SwitchportMode::Access, mode_at)) => {
-                        let d = Diagnostic::error(
-                            "E064",
-                            format!("`vlans` on {{ports}} of `{name}`, in access mode"),
-                        )
-                        .at(*at, "tagged VLANs")
-                        .also(*mode_at, "access mode")
-                        .help("an access port carries one VLAN (`vlan`); for several, `switchport: trunk` (or `hybrid`, with `vlan` untagged)");
-                        group(d, String::new(), port);
-                    }
-                    None => switchport = Some(SwitchportMode::Trunk),
-                    Some(_) => {}
-                }
-            }
-            let split = port.sub.and(sw.splits.get(&port.parent()).copied());
-            let native = sw.model.native_speed(port.parent(), split);
-            let speed = first!(speed);
-            if let (Some((s, at)), Some(n)) = (speed, native)
-                && s.gbps() > n.gbps()
-            {
-                let d = Diagnostic::error(
-                    "E045",
-                    format!(
-                        "speed {s} is above the {n} that {{ports}} of `{name}` ({}) can run",
-                        sw.model.name()
-                    ),
-                )
-                .at(*at, "too fast");
-                group(d, String::new(), port);
-            }
-            let pfc = first!(pfc);
-            if let Some((true, at)) = pfc
-                && !sw.qos.pfc.as_ref().is_some_and(|p| p.enabled)
-                && !matches!(sw.qos.roce, Some(RoceMode::Lossless))
-            {
-                let d = Diagnostic::warning("W002", format!("per-port PFC is on for {{ports}} but PFC is not enabled globally on `{name}`"))
-                    .at(*at, "port PFC mode on")
-                    .help("turn global PFC on (remove `qos.pfc: false`, or give a lossless pool) so the switch sends and honours pause frames");
-                group(d, String::new(), port);
-            }
-            let mtu = first!(mtu);
-            let trust = first!(trust);
-            let tc_at = |f: fn(&Layer) -> Option<Span>| stack.iter().find_map(|l| f(l));
-            p.set_at.insert(
-                port,
-                SetAt {
-                    mtu: mtu.map(|x| x.1),
-                    pfc: pfc.map(|x| x.1),
-                    trust: trust.map(|x| x.1),
-                    l2: vlans
-                        .map(|x| x.1)
-                        .or(vlan.map(|x| x.1))
-                        .or(first!(switchport).map(|x| x.1)),
-                    ecn: tc_at(|l| l.ecn.values().next().map(|x| x.1)),
-                    ets: tc_at(|l| l.ets.values().next().map(|x| x.1)),
-                },
-            );
-            if let Some((Trust::Both, at)) = trust
-                && sw.os() == crate::fabric::Os::Os10
-            {
-                let what = "Onyx's trust of DSCP, else PCP; an OS10 trust map trusts one of them (`trust: L3` or `L2`)";
-                target::refuse(&mut cx, sw.os(), name, "trust: both", *at, what);
-            }
-            let auto = first!(auto_description).is_none_or(|(a, _)| *a);
-            let description = match first!(description) {
-                Some((d, _)) => Some(d.clone()),
-                // The description made from the peer follows the rule of any description.
-                None if auto => peer.and_then(|(p, at)| {
-                    // The far port as its own OS names it (`leaf-b:ethernet1/1/49`).
-                    let d = match p {
-                        Peer::Switch { switch, port } => {
-                            let os = cx.oses.get(&switch.as_str().to_lowercase()).copied();
-                            let os = os.unwrap_or(crate::fabric::Os::Onyx);
-                            format!("{switch}:{}", os.port_name(*port))
-                        }
-                        Peer::Host { .. } => p.description(),
-                    };
-                    match strings::check(&[sw.os()], Field::Description, &d) {
-                        Ok(()) => Some(d),
-                        Err(e) => {
-                            // One diagnostic for the ports whose descriptions fail alike.
-                            let diagnostic = Diagnostic::error(
-                                "E024",
-                                format!(
-                                    "the description of {{ports}} made from its peer {} (`{}`)",
-                                    e.message,
-                                    d.escape_debug()
-                                ),
-                            )
-                            .at(*at, "this peer")
-                            .help(
-                                "write a shorter `description` for the port, or shorter peer names",
-                            );
-                            group(diagnostic, e.message, port);
-                            None
-                        }
-                    }
-                }),
-                None => None,
-            };
-            let mut ecn = TcMap::new();
-            let mut ets = TcMap::new();
-            for l in stack.iter().rev() {
-                ecn.extend(l.ecn.iter().map(|(k, v)| (*k, v.0)));
-                ets.extend(l.ets.iter().map(|(k, v)| (*k, v.0)));
-            }
-            if link_ends.contains(&(name.as_str(), port)) {
-                ends.insert((name.clone(), port), link_end(sw, port, &stack, &ets));
-            }
-            if let Some((_, at)) = peer {
-                p.peers.insert(port, *at);
-            }
-            sw.ports.insert(
-                port,
-                PortSettings {
-                    speed: speed.map(|x| x.0),
-                    mtu: mtu.map(|x| x.0),
-                    shutdown: (unused && p.policies.unused_shutdown)
-                        || first!(shutdown).is_some_and(|x| x.0),
-                    switchport,
-                    vlan: vlan.map(|x| x.0),
-                    trust: trust.map(|x| x.0),
-                    ecn,
-                    ets,
-                    pfc: pfc.is_some_and(|x| x.0),
-                    description,
-                    peer: peer.map(|x| x.0.clone()),
-                    // An unknown profile (E063) fails the fabric: only a declared one is kept.
-                    profile: profile
-                        .filter(|(pr, _)| profiles.contains_key(pr))
-                        .map(|(pr, _)| pr.clone()),
-                    address: None,
-                    bundle: None,
-                    trunk: vlans.map(|x| x.0.0.keys().copied().collect()),
-                    stp: crate::fabric::PortStp {
-                        port_type: first!(stp_type).map(|x| x.0),
-                        bpduguard: first!(stp_bpduguard).map(|x| x.0),
-                        guard: first!(stp_guard).map(|x| x.0),
-                    },
-                    unused,
-                    lacp_individual: false,
-                },
-            );
-        }
-        for (_, (mut d, ports)) in grouped {
-            d.message = d.message.replace("{ports}", &describe_ports(&ports));
-            cx.push(d);
-        }
-    }
+    let layers = resolve::Layers {
+        defaults: &defaults,
+        profiles: &profiles,
+        empty: Layer::default(),
+    };
+    let ends = resolve::resolve_ports(
+        &mut cx,
+        &mut pending,
+        &link_pairs,
+        &layers,
+        &mut used_profiles,
+    );
 
     // Both ends of every link agree on what must match, defaults included.
     links::ends_agree(&mut cx, &link_pairs, &ends);
