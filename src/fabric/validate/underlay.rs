@@ -102,6 +102,33 @@ pub(super) fn underlay(
     routed: &[RoutedEnd],
 ) {
     let r = raw.routing.as_ref();
+    let fw = fabric_wide(cx, r);
+    let nodes = nodes(cx, raw, pending, routed, &fw);
+    duplicates(cx, &nodes, &fw.schemes);
+    let (sessions, linked) = routed_cables(cx, raw, pending, routed, &nodes, &fw);
+    let fabric_paths = r.and_then(|r| r.maximum_paths.as_ref());
+    let choices = bgp(
+        cx,
+        raw,
+        pending,
+        &nodes,
+        (fw.detect, fabric_paths),
+        sessions,
+    );
+    bfd_ends(cx, pending, &choices, linked);
+}
+
+/// What the fabric's `routing` says for every switch: BFD and timers, the routed-link pool
+/// and prefix, ECMP hashing, each role's numbering.
+struct FabricWide {
+    detect: detection::Choice,
+    links_pool: Option<Ipv4Net>,
+    prefix: Option<u8>,
+    hashing: BTreeSet<EcmpHash>,
+    schemes: BTreeMap<Role, Scheme>,
+}
+
+fn fabric_wide(cx: &mut Cx, r: Option<&super::super::raw::RawRouting>) -> FabricWide {
     let detect = detection::fabric(cx, r);
     let links_pool = r
         .and_then(|r| r.links.as_ref())
@@ -140,167 +167,205 @@ pub(super) fn underlay(
         let Some(rr) = rr else { continue };
         schemes.insert(role, scheme(cx, role, rr));
     }
+    FabricWide {
+        detect,
+        links_pool,
+        prefix,
+        hashing,
+        schemes,
+    }
+}
 
-    // Each switch's AS, loopback and router-id: written, else from its role.
+/// Each switch's AS, loopback and router-id: written, else from its role (the switches with
+/// an AS; errors for those that route without one).
+fn nodes(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &mut BTreeMap<String, Pending>,
+    routed: &[RoutedEnd],
+    fw: &FabricWide,
+) -> BTreeMap<String, Node> {
     let routed_switches: BTreeSet<&str> = routed
         .iter()
         .flat_map(|(a, b, _, _)| [a.0.as_str(), b.0.as_str()])
         .collect();
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
     for (name, p) in pending.iter_mut() {
-        let (key, rs) = &raw.switches.0[p.index];
-        let at = cx.span(key);
-        let bgp = rs.bgp.as_ref();
-        let scheme = match p.switch.role {
-            Some(role) => match schemes.get(&role) {
-                Some(s) => Some(*s),
+        if let Some(n) = node(cx, raw, name, p, &routed_switches, fw) {
+            nodes.insert(name.clone(), n);
+        }
+    }
+    nodes
+}
+
+/// One switch's [`Node`]; ECMP hashing set where it routes.
+fn node(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    name: &String,
+    p: &mut Pending,
+    routed_switches: &BTreeSet<&str>,
+    fw: &FabricWide,
+) -> Option<Node> {
+    let mut node = None;
+    let (key, rs) = &raw.switches.0[p.index];
+    let at = cx.span(key);
+    let bgp = rs.bgp.as_ref();
+    let scheme = match p.switch.role {
+        Some(role) => match fw.schemes.get(&role) {
+            Some(s) => Some(*s),
+            None => {
+                cx.push(
+                    Diagnostic::error(
+                        "E113",
+                        format!("`{name}` is a {role} but `routing` says nothing of {role}s"),
+                    )
+                    .at(at, "this switch")
+                    .help(format!(
+                        "add `routing: {{ {role}: {{ asn: N, loopbacks: A.B.C.D/N }} }}`"
+                    )),
+                );
+                return None;
+            }
+        },
+        None => None,
+    };
+    let needs_id = scheme.is_some_and(|(shared, _, pool, _, _)| {
+        (rs.asn.is_none() && bgp.and_then(|b| b.asn.as_ref()).is_none() && shared.is_none())
+            || (rs.loopback.is_none() && pool.is_some())
+    });
+    let id = if needs_id {
+        match switch_id(cx, rs, name, at) {
+            Some(id) => Some(id),
+            None => return None,
+        }
+    } else {
+        None
+    };
+    let written_asn = rs.asn.as_ref().or(bgp.and_then(|b| b.asn.as_ref()));
+    let asn_at = written_asn
+        .map(|v| cx.span(v))
+        .or(scheme.map(|(_, _, _, _, asn_at)| asn_at))
+        .unwrap_or(at);
+    let explicit_asn = match (&rs.asn, bgp.and_then(|b| b.asn.as_ref())) {
+        (Some(a), Some(b)) => {
+            cx.push(
+                Diagnostic::error("E113", format!("`{name}`'s AS is written twice"))
+                    .at(cx.span(b), "here")
+                    .also(cx.span(a), "and here"),
+            );
+            return None;
+        }
+        (Some(v), None) | (None, Some(v)) => match as_number(cx, v) {
+            Some(n) => Some(n),
+            None => return None,
+        },
+        (None, None) => None,
+    };
+    let asn = explicit_asn.or_else(|| {
+        let (shared, base, _, _, sat) = scheme?;
+        shared.or_else(|| {
+            let n = u64::from(base?) + id?;
+            match u32::try_from(n) {
+                Ok(n) => Some(n),
+                Err(_) => {
+                    cx.error(
+                        "E113",
+                        format!("AS number {n} is past 4294967295"),
+                        sat,
+                        "base",
+                    );
+                    None
+                }
+            }
+        })
+    });
+    let loopback = match &rs.loopback {
+        Some(v) => ipv4(cx, v, "loopback"),
+        None => scheme.and_then(|(_, _, pool, sat, _)| {
+            let (pool, id) = (pool?, id?);
+            match pool.nth(id) {
+                Some(a) => Some(a),
                 None => {
                     cx.push(
                         Diagnostic::error(
-                            "E113",
-                            format!("`{name}` is a {role} but `routing` says nothing of {role}s"),
+                            "E114",
+                            format!(
+                                "the {} loopback pool {pool} has no address for id {id} (`{name}`)",
+                                p.switch.role.map_or("", |r| if r == Role::Leaf {
+                                    "leaf"
+                                } else {
+                                    "spine"
+                                })
+                            ),
                         )
-                        .at(at, "this switch")
-                        .help(format!(
-                            "add `routing: {{ {role}: {{ asn: N, loopbacks: A.B.C.D/N }} }}`"
-                        )),
+                        .at(sat, "pool")
+                        .also(at, "this switch"),
                     );
-                    continue;
+                    None
                 }
-            },
-            None => None,
-        };
-        let needs_id = scheme.is_some_and(|(shared, _, pool, _, _)| {
-            (rs.asn.is_none() && bgp.and_then(|b| b.asn.as_ref()).is_none() && shared.is_none())
-                || (rs.loopback.is_none() && pool.is_some())
-        });
-        let id = if needs_id {
-            match switch_id(cx, rs, name, at) {
-                Some(id) => Some(id),
-                None => continue,
             }
-        } else {
-            None
-        };
-        let written_asn = rs.asn.as_ref().or(bgp.and_then(|b| b.asn.as_ref()));
-        let asn_at = written_asn
-            .map(|v| cx.span(v))
-            .or(scheme.map(|(_, _, _, _, asn_at)| asn_at))
-            .unwrap_or(at);
-        let explicit_asn = match (&rs.asn, bgp.and_then(|b| b.asn.as_ref())) {
-            (Some(a), Some(b)) => {
-                cx.push(
-                    Diagnostic::error("E113", format!("`{name}`'s AS is written twice"))
-                        .at(cx.span(b), "here")
-                        .also(cx.span(a), "and here"),
-                );
-                continue;
+        }),
+    };
+    p.switch.loopback = loopback;
+    let router_id = match bgp.and_then(|b| b.router_id.as_ref()) {
+        Some(v) => ipv4(cx, v, "router-id"),
+        None => loopback,
+    };
+    if let Some(asn) = asn {
+        let Some(router_id) = router_id else {
+            // A role whose loopback pool did not check was reported already.
+            let pool_failed =
+                rs.loopback.is_none() && scheme.is_some_and(|(_, _, pool, _, _)| pool.is_none());
+            if pool_failed {
+                return None;
             }
-            (Some(v), None) | (None, Some(v)) => match as_number(cx, v) {
-                Some(n) => Some(n),
-                None => continue,
-            },
-            (None, None) => None,
+            cx.push(
+                Diagnostic::error("E113", format!("`{name}` runs BGP without a router-id"))
+                    .at(at, "this switch")
+                    .help("give it a `loopback` (or a role whose pool gives one), or `bgp: { router_id: A }`"),
+            );
+            return None;
         };
-        let asn = explicit_asn.or_else(|| {
-            let (shared, base, _, _, sat) = scheme?;
-            shared.or_else(|| {
-                let n = u64::from(base?) + id?;
-                match u32::try_from(n) {
-                    Ok(n) => Some(n),
-                    Err(_) => {
-                        cx.error(
-                            "E113",
-                            format!("AS number {n} is past 4294967295"),
-                            sat,
-                            "base",
-                        );
-                        None
-                    }
-                }
-            })
+        node = Some(Node {
+            role: p.switch.role,
+            id,
+            asn,
+            router_id,
+            at,
+            asn_at,
         });
-        let loopback = match &rs.loopback {
-            Some(v) => ipv4(cx, v, "loopback"),
-            None => scheme.and_then(|(_, _, pool, sat, _)| {
-                let (pool, id) = (pool?, id?);
-                match pool.nth(id) {
-                    Some(a) => Some(a),
-                    None => {
-                        cx.push(
-                            Diagnostic::error(
-                                "E114",
-                                format!(
-                                    "the {} loopback pool {pool} has no address for id {id} (`{name}`)",
-                                    p.switch.role.map_or("", |r| if r == Role::Leaf { "leaf" } else { "spine" })
-                                ),
-                            )
-                            .at(sat, "pool")
-                            .also(at, "this switch"),
-                        );
-                        None
-                    }
-                }
-            }),
-        };
-        p.switch.loopback = loopback;
-        let router_id = match bgp.and_then(|b| b.router_id.as_ref()) {
-            Some(v) => ipv4(cx, v, "router-id"),
-            None => loopback,
-        };
-        if let Some(asn) = asn {
-            let Some(router_id) = router_id else {
-                // A role whose loopback pool did not check was reported already.
-                let pool_failed = rs.loopback.is_none()
-                    && scheme.is_some_and(|(_, _, pool, _, _)| pool.is_none());
-                if pool_failed {
-                    continue;
-                }
-                cx.push(
-                    Diagnostic::error("E113", format!("`{name}` runs BGP without a router-id"))
-                        .at(at, "this switch")
-                        .help("give it a `loopback` (or a role whose pool gives one), or `bgp: { router_id: A }`"),
-                );
-                continue;
-            };
-            nodes.insert(
-                name.clone(),
-                Node {
-                    role: p.switch.role,
-                    id,
-                    asn,
-                    router_id,
-                    at,
-                    asn_at,
-                },
-            );
-        } else if routed_switches.contains(name.as_str()) {
-            cx.push(
-                Diagnostic::error("E111", format!("`{name}` has routed links but no AS"))
-                    .at(at, "this switch")
-                    .help("give it a `role` (`leaf` or `spine`) with `routing`, or an `asn`"),
-            );
-        } else if bgp.is_some() {
-            cx.push(
-                Diagnostic::error("E113", format!("`{name}` has `bgp` but no AS"))
-                    .at(at, "this switch")
-                    .help("add `bgp: { asn: N }`, or give it a `role`"),
-            );
-        }
-        let routes = asn.is_some()
-            || !p.switch.gateways.is_empty()
-            || p.switch.mlag.is_some()
-            || p.switch.ports.values().any(|s| s.address.is_some());
-        if routes {
-            p.switch.hashing = hashing.clone();
-        }
+    } else if routed_switches.contains(name.as_str()) {
+        cx.push(
+            Diagnostic::error("E111", format!("`{name}` has routed links but no AS"))
+                .at(at, "this switch")
+                .help("give it a `role` (`leaf` or `spine`) with `routing`, or an `asn`"),
+        );
+    } else if bgp.is_some() {
+        cx.push(
+            Diagnostic::error("E113", format!("`{name}` has `bgp` but no AS"))
+                .at(at, "this switch")
+                .help("add `bgp: { asn: N }`, or give it a `role`"),
+        );
     }
-    // Duplicates: ids within a role, router-ids and loopbacks, per-switch AS numbers.
+    let routes = asn.is_some()
+        || !p.switch.gateways.is_empty()
+        || p.switch.mlag.is_some()
+        || p.switch.ports.values().any(|s| s.address.is_some());
+    if routes {
+        p.switch.hashing = fw.hashing.clone();
+    }
+    node
+}
+
+/// Duplicates: ids within a role, router-ids and loopbacks, per-switch AS numbers; one report
+/// per two switches.
+fn duplicates(cx: &mut Cx, nodes: &BTreeMap<String, Node>, schemes: &BTreeMap<Role, Scheme>) {
     let mut ids: BTreeMap<(Role, u64), &str> = BTreeMap::new();
     let mut rids: BTreeMap<Ipv4Addr, &str> = BTreeMap::new();
     let mut asns: BTreeMap<u32, &str> = BTreeMap::new();
     let mut dups = Vec::new();
-    for (name, n) in &nodes {
+    for (name, n) in nodes {
         if let (Some(role), Some(id)) = (n.role, n.id)
             && let Some(first) = ids.insert((role, id), name)
         {
@@ -356,9 +421,23 @@ pub(super) fn underlay(
         };
         cx.push(d);
     }
+}
 
-    // Routed cables: written addresses at both ends, else a subnet from the leaf's id and
-    // port.
+/// The routed cables: written addresses at both ends, else a subnet from the leaf's id and
+/// port; each end's address set, each switch's sessions over them, and the two ends of each
+/// session (for their BFD, W008).
+#[allow(clippy::type_complexity)]
+fn routed_cables<'a>(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &mut BTreeMap<String, Pending>,
+    routed: &'a [RoutedEnd],
+    nodes: &BTreeMap<String, Node>,
+    fw: &FabricWide,
+) -> (
+    BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>>,
+    Vec<(LinkEnd<'a>, LinkEnd<'a>)>,
+) {
     let mut sessions: BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>> =
         BTreeMap::new();
     // Each session over a routed link: its two ends, for the ends' BFD (W008).
@@ -421,8 +500,8 @@ pub(super) fn underlay(
                     }
                 };
                 let (Some(pool), Some(len), Some(id)) = (
-                    links_pool,
-                    prefix,
+                    fw.links_pool,
+                    fw.prefix,
                     leaf.id.or_else(|| {
                         let (key, rs) =
                             &raw.switches.0[pending.get(if leaf_is_a { sa } else { sb })?.index];
@@ -430,7 +509,7 @@ pub(super) fn underlay(
                         switch_id(cx, rs, if leaf_is_a { sa } else { sb }, at)
                     }),
                 ) else {
-                    if links_pool.is_none() {
+                    if fw.links_pool.is_none() {
                         cx.push(
                             Diagnostic::error(
                                 "E110",
@@ -513,10 +592,22 @@ pub(super) fn underlay(
         }
     }
 
-    let fabric_paths = r.and_then(|r| r.maximum_paths.as_ref());
+    (sessions, linked)
+}
+
+/// Each routing switch's BGP: its sessions (over its routed cables and written), maximum
+/// paths (E117), networks, BFD and fast-external-fallover; the detection each chose.
+fn bgp<'a>(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &mut BTreeMap<String, Pending>,
+    nodes: &'a BTreeMap<String, Node>,
+    (detect, fabric_paths): (detection::Choice, Option<&Sp<i64>>),
+    mut sessions: BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>>,
+) -> BTreeMap<&'a str, detection::Choice> {
     let mut choices: BTreeMap<&str, detection::Choice> = BTreeMap::new();
     let mut told = BTreeSet::new();
-    for (name, n) in &nodes {
+    for (name, n) in nodes {
         let Some(p) = pending.get_mut(name.as_str()) else {
             continue;
         };
@@ -643,6 +734,17 @@ pub(super) fn underlay(
             fast_external_fallover,
         });
     }
+    choices
+}
+
+/// Both ends of each session over a routed cable, with whether BFD watches it there: one
+/// end without is W008.
+fn bfd_ends(
+    cx: &mut Cx,
+    pending: &BTreeMap<String, Pending>,
+    choices: &BTreeMap<&str, detection::Choice>,
+    linked: Vec<(LinkEnd<'_>, LinkEnd<'_>)>,
+) {
     // A session's end: whether BFD watches it there (`None`: the switch runs no BGP, or has
     // no session over the port, errors reported already).
     let end = |(name, port, at): LinkEnd| {
@@ -666,7 +768,6 @@ pub(super) fn underlay(
         .collect();
     detection::one_sided(cx, &ends);
 }
-
 /// One end of a routed link: its switch, port, and where it is written.
 type LinkEnd<'a> = (&'a String, Port, Span);
 
