@@ -487,6 +487,83 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     // 1. Fetch and plan every switch, show the plans.
     let planned = parallel(&jobs, args.connect.parallel, |j| push::plan(j, opts));
     let mut out = std::io::stdout().lock();
+    let Sorted {
+        not_pushed,
+        work,
+        mut quiet,
+    } = sorted(&mut out, &jobs, planned, args.dry_run);
+    let commands: usize = work.iter().map(|(_, p)| p.state.len()).sum();
+    if work.is_empty() || args.dry_run {
+        if args.dry_run {
+            let _ = writeln!(out, "dry run: nothing sent");
+        }
+        quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
+        let logs_missing = say_transcript_errors(&mut out, &quiet);
+        drop(out);
+        return Ok(if not_pushed > 0 || logs_missing {
+            exit::FAILURE
+        } else if args.dry_run {
+            exit::OK
+        } else {
+            verify_after(args, &fabric, &jobs, opts, inventory)
+        });
+    }
+
+    // 2. Confirm.
+    if !args.yes && !confirmed(&mut out, commands, work.len())? {
+        let _ = writeln!(out, "nothing sent");
+        quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
+        say_transcript_errors(&mut out, &quiet);
+        return Ok(DECLINED);
+    }
+    drop(out);
+
+    // 3. Canary, then the rest.
+    let (reports, signal) = applied(args, work, opts, &backups)?;
+
+    // 4. The summary.
+    let mut out = std::io::stdout().lock();
+    let logs_missing = summary(&mut out, &reports, &quiet);
+    if let Some(sig) = signal {
+        let _ = writeln!(
+            out,
+            "stopped by {}: no switch was started after it; each one being changed was rolled back or finished saving, as listed above",
+            signal_name(sig)
+        );
+        return Ok(128 + sig as u8);
+    }
+    if logs_missing {
+        let _ = writeln!(
+            out,
+            "not every transcript could be written (see above): the push is not fully recorded"
+        );
+    }
+    let all_ok = reports.iter().all(|r| r.outcome.ok());
+    drop(out);
+    Ok(if !all_ok {
+        exit::FINDINGS
+    } else if not_pushed > 0 || logs_missing {
+        exit::FAILURE
+    } else {
+        verify_after(args, &fabric, &jobs, opts, inventory)
+    })
+}
+
+/// The plans as read: each switch's commands shown (its losses warned), and sorted into the
+/// switches to push, those not to (no change; a loss without a transaction), and how many
+/// could not be planned or are refused.
+struct Sorted<'a> {
+    not_pushed: usize,
+    work: Vec<(&'a Job, Planned)>,
+    quiet: Vec<Report>,
+}
+
+fn sorted<'a>(
+    out: &mut impl std::io::Write,
+    jobs: &'a [Job],
+    planned: Vec<Result<Planned, crate::device::Error>>,
+    dry_run: bool,
+) -> Sorted<'a> {
     // Switches not reached or refused before anything was sent: the push fails.
     let mut not_pushed = 0;
     let mut work: Vec<(&Job, Planned)> = Vec::new();
@@ -520,7 +597,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 // Without a transaction, a failure is undone by the plan back, which would
                 // re-create what these steps delete without its unmodeled lines (a BGP
                 // neighbor without its password): such a switch is not pushed.
-                if !losses.is_empty() && !p.state.transactions() && !args.dry_run {
+                if !losses.is_empty() && !p.state.transactions() && !dry_run {
                     not_pushed += 1;
                     let _ = writeln!(
                         out,
@@ -541,49 +618,45 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             }
         }
     }
-    let commands: usize = work.iter().map(|(_, p)| p.state.len()).sum();
-    if work.is_empty() || args.dry_run {
-        if args.dry_run {
-            let _ = writeln!(out, "dry run: nothing sent");
-        }
-        quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
-        let logs_missing = say_transcript_errors(&mut out, &quiet);
-        drop(out);
-        return Ok(if not_pushed > 0 || logs_missing {
-            exit::FAILURE
-        } else if args.dry_run {
-            exit::OK
-        } else {
-            verify_after(args, &fabric, &jobs, opts, inventory)
-        });
+    Sorted {
+        not_pushed,
+        work,
+        quiet,
     }
+}
 
-    // 2. Confirm.
-    if !args.yes {
-        if !std::io::stdin().is_terminal() {
-            return Err(Failure(
-                "not a terminal: pass `--yes` to push without confirmation".into(),
-            ));
-        }
-        let _ = write!(
-            out,
-            "Push {commands} command(s) to {} switch(es)? [y/N] ",
-            work.len()
-        );
-        let _ = out.flush();
-        let mut answer = String::new();
-        let _ = std::io::stdin().read_line(&mut answer);
-        if !matches!(answer.trim(), "y" | "Y" | "yes") {
-            let _ = writeln!(out, "nothing sent");
-            quiet.extend(work.into_iter().map(|(job, p)| close(job, p)));
-            say_transcript_errors(&mut out, &quiet);
-            return Ok(DECLINED);
-        }
+/// Asks on the terminal before `commands` are pushed to `switches` switches (refused without
+/// one); whether the answer is yes.
+fn confirmed(
+    out: &mut impl std::io::Write,
+    commands: usize,
+    switches: usize,
+) -> Result<bool, Failure> {
+    if !std::io::stdin().is_terminal() {
+        return Err(Failure(
+            "not a terminal: pass `--yes` to push without confirmation".into(),
+        ));
     }
-    drop(out);
+    let _ = write!(
+        out,
+        "Push {commands} command(s) to {switches} switch(es)? [y/N] "
+    );
+    let _ = out.flush();
+    let mut answer = String::new();
+    let _ = std::io::stdin().read_line(&mut answer);
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
+}
 
-    // 3. Canary, then the rest; after a failure nothing new starts unless --keep-going; after
-    // SIGINT or SIGTERM nothing new starts and the switches being changed are rolled back.
+/// Applies the plans: the canary first, then the rest, as many at once as `--parallel`; after
+/// a failure nothing new starts unless `--keep-going`; after SIGINT or SIGTERM nothing new
+/// starts and the switches being changed are rolled back. Each switch's report, and the
+/// signal that stopped the push.
+fn applied(
+    args: &Args,
+    work: Vec<(&Job, Planned)>,
+    opts: &Options,
+    backups: &Path,
+) -> Result<(Vec<Report>, Option<i32>), Failure> {
     // Simulated switches carry no traffic: nothing to disturb.
     let policy = Policy {
         allow_disruptive: args.allow_disruptive || args.lab,
@@ -629,7 +702,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 progress: &progress,
                 stop: &stop,
             };
-            let r = push::push(p, job, opts, policy, &backups, &control);
+            let r = push::push(p, job, opts, policy, backups, &control);
             stopper.stage(&name, None);
             bar.finish_and_clear();
             if !r.outcome.ok() {
@@ -639,10 +712,13 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         });
         reports.extend(done.into_iter().flatten());
     }
-    let signal = stopper.finish();
 
-    // 4. The summary.
-    let mut out = std::io::stdout().lock();
+    Ok((reports, stopper.finish()))
+}
+
+/// The summary: a line per switch pushed, then what went wrong where, and the transcripts not
+/// written; whether a transcript is missing.
+fn summary(out: &mut impl std::io::Write, reports: &[Report], quiet: &[Report]) -> bool {
     let width = reports
         .iter()
         .map(|r| r.name.len())
@@ -654,7 +730,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         "\n{:width$}  {:<13}  {:>8}  {:>7}",
         "switch", "result", "commands", "time"
     );
-    for r in &reports {
+    for r in reports {
         let result = match &r.outcome {
             Outcome::Unchanged => "unchanged",
             Outcome::Converged => "converged",
@@ -670,8 +746,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             r.elapsed.as_secs_f64()
         );
     }
-    let mut logs_missing = say_transcript_errors(&mut out, &quiet);
-    for r in &reports {
+    let mut logs_missing = say_transcript_errors(out, quiet);
+    for r in reports {
         match &r.outcome {
             Outcome::Aborted(why) => {
                 let _ = writeln!(out, "{}: aborted, nothing sent: {why}", r.name);
@@ -699,30 +775,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             let _ = writeln!(out, "{}: {note}", r.name);
         }
     }
-    logs_missing |= say_transcript_errors(&mut out, &reports);
-    if let Some(sig) = signal {
-        let _ = writeln!(
-            out,
-            "stopped by {}: no switch was started after it; each one being changed was rolled back or finished saving, as listed above",
-            signal_name(sig)
-        );
-        return Ok(128 + sig as u8);
-    }
-    if logs_missing {
-        let _ = writeln!(
-            out,
-            "not every transcript could be written (see above): the push is not fully recorded"
-        );
-    }
-    let all_ok = reports.iter().all(|r| r.outcome.ok());
-    drop(out);
-    Ok(if !all_ok {
-        exit::FINDINGS
-    } else if not_pushed > 0 || logs_missing {
-        exit::FAILURE
-    } else {
-        verify_after(args, &fabric, &jobs, opts, inventory)
-    })
+    logs_missing |= say_transcript_errors(out, reports);
+    logs_missing
 }
 
 /// After a push that succeeded (every switch converged or unchanged): `--verify-state`'s
