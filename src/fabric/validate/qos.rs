@@ -80,37 +80,61 @@ pub(super) fn qos(
         None => Layer::default(),
     };
     let mut out = Qos::default();
-    if let Some(m) = &q.roce {
-        out.roce = cx.word(m, RoceMode::parse);
-        if let Some((r, rat)) = release
-            && r < Release::ROCE_COMMAND
-        {
-            cx.push(
-                Diagnostic::error(
-                    "E034",
-                    format!(
-                        "`roce` mode needs Onyx {} or later; this switch runs {r}",
-                        Release::ROCE_COMMAND
-                    ),
-                )
-                .at(cx.span(m), "roce mode")
-                .also(rat, "release set here")
-                .help("configure pools, trust, ECN and PFC explicitly instead"),
-            );
-        }
-        if let Some(pools) = q.pools.as_ref().filter(|p| !p.0.is_empty()) {
-            let first = cx.span(&pools.0[0].0);
-            cx.push(
-                Diagnostic::error(
-                    "E034",
-                    "`roce` mode and explicit pools are exclusive: `roce` owns the buffer pools",
-                )
-                .at(cx.span(m), "roce mode")
-                .also(first, "explicit pool")
-                .help("choose one: remove `roce`, or remove `pools`"),
-            );
-        }
+    roce_mode(cx, q, release, &mut out);
+    let pools = pools(cx, q, release, &mut out);
+    if let Some((r, at)) = &recipe {
+        preset::pools_keep(cx, written, r, at, &pools.lossless);
     }
+    let intent = pfc_intent(cx, q);
+    pfc(cx, (q, intent, &recipe), &pools, &mut out, &mut implied);
+    dscp(cx, (q, written, recipe.is_some()), &pools, &mut out);
+    (out, implied)
+}
+
+/// `roce` mode: refused before its release (E034) and beside explicit pools (E034).
+fn roce_mode(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>, out: &mut Qos) {
+    let Some(m) = &q.roce else { return };
+    out.roce = cx.word(m, RoceMode::parse);
+    if let Some((r, rat)) = release
+        && r < Release::ROCE_COMMAND
+    {
+        cx.push(
+            Diagnostic::error(
+                "E034",
+                format!(
+                    "`roce` mode needs Onyx {} or later; this switch runs {r}",
+                    Release::ROCE_COMMAND
+                ),
+            )
+            .at(cx.span(m), "roce mode")
+            .also(rat, "release set here")
+            .help("configure pools, trust, ECN and PFC explicitly instead"),
+        );
+    }
+    if let Some(pools) = q.pools.as_ref().filter(|p| !p.0.is_empty()) {
+        let first = cx.span(&pools.0[0].0);
+        cx.push(
+            Diagnostic::error(
+                "E034",
+                "`roce` mode and explicit pools are exclusive: `roce` owns the buffer pools",
+            )
+            .at(cx.span(m), "roce mode")
+            .also(first, "explicit pool")
+            .help("choose one: remove `roce`, or remove `pools`"),
+        );
+    }
+}
+
+/// The pools (their names, types, memory and priorities) and their checks: a release without
+/// traffic pools (E034), a priority in two pools (E031), memory over 100 % (E030). The owner
+/// pool of each priority, and the priorities of pools refused (their meaning unknown).
+struct Pools {
+    owner: BTreeMap<Priority, (String, Span)>,
+    unknown: BTreeSet<Priority>,
+    lossless: BTreeSet<Priority>,
+}
+
+fn pools(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>, out: &mut Qos) -> Pools {
     let mut total: u32 = 0;
     let mut memory_at: Vec<(Span, String)> = Vec::new();
     let mut owner: BTreeMap<Priority, (String, Span)> = BTreeMap::new();
@@ -215,16 +239,23 @@ pub(super) fn qos(
         }
         cx.push(d.help("lower the `memory` of one or more pools"));
     }
-    let lossless: BTreeSet<Priority> = out
+    // The lossless pools' priorities: PFC's and the RoCE DSCP's.
+    let lossless = out
         .pools
         .values()
         .filter(|p| p.kind == PoolType::Lossless)
         .flat_map(|p| p.priorities.iter().copied())
         .collect();
-    if let Some((r, at)) = &recipe {
-        preset::pools_keep(cx, written, r, at, &lossless);
+    Pools {
+        owner,
+        unknown,
+        lossless,
     }
-    let intent = match q.pfc.as_ref() {
+}
+
+/// What `qos.pfc` says: nothing or on, off, or a table of priorities.
+fn pfc_intent<'a>(cx: &mut Cx, q: &'a RawQos) -> PfcIntent<'a> {
+    match q.pfc.as_ref() {
         None => PfcIntent::Default(None),
         Some(p) => {
             let at = cx.span(p);
@@ -244,7 +275,19 @@ pub(super) fn qos(
                 RawPfcSetting::Table(t) => PfcIntent::Table(t),
             }
         }
-    };
+    }
+}
+
+/// PFC from its intent: on the lossless priorities by default (every port's mode on with it),
+/// off (E038 beside `roce`), or as its table says (E032, E033); W006 where it changes nothing.
+fn pfc(
+    cx: &mut Cx,
+    (q, intent, recipe): (&RawQos, PfcIntent<'_>, &Option<(&Recipe, Sp<String>)>),
+    pools: &Pools,
+    out: &mut Qos,
+    implied: &mut Layer,
+) {
+    let (owner, unknown, lossless) = (&pools.owner, &pools.unknown, &pools.lossless);
     let roce_owns = matches!(out.roce, Some(RoceMode::Lossless | RoceMode::SemiLossless));
     match intent {
         PfcIntent::Default(at) => {
@@ -290,61 +333,76 @@ pub(super) fn qos(
             }
         }
         PfcIntent::Table(pfc) => {
-            let list = pfc
-                .priorities
-                .as_ref()
-                .map(|l| cx.priorities(l))
-                .unwrap_or_default();
-            // The list is the line to change for each priority it has or lacks (E032, E033).
-            let list_at = pfc.priorities.as_ref().map(|l| cx.list_span(l));
-            for (pr, at) in &list {
-                if !lossless.contains(pr) && !roce_owns && !unknown.contains(pr) {
-                    let where_ = owner
-                        .get(pr)
-                        .and_then(|(n, s)| Some((n.clone(), *s, out.pools.get(n)?.kind)));
-                    let mut d = Diagnostic::error(
-                        "E032",
-                        format!(
-                            "PFC is enabled on switch priority {pr}, which no lossless pool maps"
-                        ),
-                    )
-                    .at(list_at.unwrap_or(*at), format!("PFC on priority {pr}"));
-                    if let Some((n, s, kind)) = where_ {
-                        d = d.also(s, format!("mapped to `{n}`, a `{kind}` pool"));
-                    }
-                    cx.push(d.help("map the priority to a `type: lossless` pool, or drop it from PFC: pause frames on a lossy pool drop traffic anyway"));
-                }
-            }
-            let enabled: BTreeSet<Priority> = list.iter().map(|(p, _)| *p).collect();
-            if let Some(at) = pfc.priorities.as_ref().map(|l| cx.list_span(l)) {
-                for pr in lossless.difference(&enabled) {
-                    let oat = owner.get(pr).map(|x| x.1);
-                    let mut d = Diagnostic::error(
-                        "E033",
-                        format!(
-                            "switch priority {pr} is in a lossless pool but PFC is not enabled on it"
-                        ),
-                    )
-                    .at(at, "PFC priorities");
-                    if let Some(s) = oat {
-                        d = d.also(s, "lossless pool priority");
-                    }
-                    cx.push(d.help(format!("add {pr} to the PFC priorities")));
-                }
-            }
-            let on = pfc.enabled.as_ref().is_none_or(|v| *v.get());
-            // PFC written out, on some priority: every port in PFC mode too, by default.
-            if on && !enabled.is_empty() && out.roce.is_none() {
-                let at = pfc.priorities.as_ref().map(|l| cx.list_span(l));
-                implied.pfc = at.map(|at| (true, at));
-            }
-            out.pfc = Some(Pfc {
-                enabled: on,
-                priorities: enabled,
-            });
+            pfc_table(cx, pfc, roce_owns, pools, out, implied);
         }
     }
-    let dscp_from_preset = recipe.is_some() && written.dscp.is_none();
+}
+
+/// `qos.pfc` as a table: its priorities each in a lossless pool (E032), every lossless
+/// priority in it (E033), every port's mode on with it.
+fn pfc_table(
+    cx: &mut Cx,
+    pfc: &crate::fabric::raw::RawPfc,
+    roce_owns: bool,
+    pools: &Pools,
+    out: &mut Qos,
+    implied: &mut Layer,
+) {
+    let (owner, unknown, lossless) = (&pools.owner, &pools.unknown, &pools.lossless);
+    let list = pfc
+        .priorities
+        .as_ref()
+        .map(|l| cx.priorities(l))
+        .unwrap_or_default();
+    // The list is the line to change for each priority it has or lacks (E032, E033).
+    let list_at = pfc.priorities.as_ref().map(|l| cx.list_span(l));
+    for (pr, at) in &list {
+        if !lossless.contains(pr) && !roce_owns && !unknown.contains(pr) {
+            let where_ = owner
+                .get(pr)
+                .and_then(|(n, s)| Some((n.clone(), *s, out.pools.get(n)?.kind)));
+            let mut d = Diagnostic::error(
+                "E032",
+                format!("PFC is enabled on switch priority {pr}, which no lossless pool maps"),
+            )
+            .at(list_at.unwrap_or(*at), format!("PFC on priority {pr}"));
+            if let Some((n, s, kind)) = where_ {
+                d = d.also(s, format!("mapped to `{n}`, a `{kind}` pool"));
+            }
+            cx.push(d.help("map the priority to a `type: lossless` pool, or drop it from PFC: pause frames on a lossy pool drop traffic anyway"));
+        }
+    }
+    let enabled: BTreeSet<Priority> = list.iter().map(|(p, _)| *p).collect();
+    if let Some(at) = pfc.priorities.as_ref().map(|l| cx.list_span(l)) {
+        for pr in lossless.difference(&enabled) {
+            let oat = owner.get(pr).map(|x| x.1);
+            let mut d = Diagnostic::error(
+                "E033",
+                format!("switch priority {pr} is in a lossless pool but PFC is not enabled on it"),
+            )
+            .at(at, "PFC priorities");
+            if let Some(s) = oat {
+                d = d.also(s, "lossless pool priority");
+            }
+            cx.push(d.help(format!("add {pr} to the PFC priorities")));
+        }
+    }
+    let on = pfc.enabled.as_ref().is_none_or(|v| *v.get());
+    // PFC written out, on some priority: every port in PFC mode too, by default.
+    if on && !enabled.is_empty() && out.roce.is_none() {
+        let at = pfc.priorities.as_ref().map(|l| cx.list_span(l));
+        implied.pfc = at.map(|at| (true, at));
+    }
+    out.pfc = Some(Pfc {
+        enabled: on,
+        priorities: enabled,
+    });
+}
+
+/// The RoCE and CNP DSCPs, the RoCE one on a priority a lossless pool holds (W003).
+fn dscp(cx: &mut Cx, (q, written, preset): (&RawQos, &RawQos, bool), pools: &Pools, out: &mut Qos) {
+    let (unknown, lossless) = (&pools.unknown, &pools.lossless);
+    let dscp_from_preset = preset && written.dscp.is_none();
     if let Some(dscp) = &q.dscp {
         for (v, what) in [(&dscp.roce, "RoCE"), (&dscp.cnp, "CNP")] {
             let Some(v) = v else { continue };
@@ -374,7 +432,6 @@ pub(super) fn qos(
             }
         }
     }
-    (out, implied)
 }
 
 /// W006: `qos.pfc: on|off` on a switch with no lossless pool, where it changes nothing.
