@@ -2,7 +2,7 @@
 //! switch rules' are; a new rule takes the next free id.
 
 use super::Plan;
-use super::report::{Ecn, EcnFile, HostReport, Located};
+use super::report::{Ecn, EcnFile, HostReport, Located, MlnxQos};
 use super::script::{ESXI_ECN_ON, ESXI_TRUST_DSCP, ecn_files};
 use crate::audit::{Finding, Severity, explain_text};
 use crate::fabric::validate::WIRE_OVERHEAD;
@@ -158,11 +158,29 @@ fn rule(id: &str) -> &'static HostRule {
 
 /// Findings of one host: its report against its plan, in rule order.
 pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut push = |id: &str, iface: Option<&str>, message: String, line: Option<&str>| {
+    let mut f = Findings {
+        plan,
+        out: Vec::new(),
+    };
+    match plan.os {
+        HostOs::Linux => linux(&mut f, plan, report),
+        HostOs::Esxi => esxi(&mut f, plan, report),
+    }
+    f.out
+}
+
+/// A host's findings as they are found.
+struct Findings<'a> {
+    plan: &'a Plan,
+    out: Vec<Finding>,
+}
+
+impl Findings<'_> {
+    /// Rule `id`'s finding on the host (on one of its interfaces), with the report's line.
+    fn push(&mut self, id: &str, iface: Option<&str>, message: String, line: Option<&str>) {
         let r = rule(id);
-        out.push(Finding {
-            switch: plan.host.clone(),
+        self.out.push(Finding {
+            switch: self.plan.host.clone(),
             rule: r.id,
             name: r.name,
             severity: r.severity,
@@ -173,223 +191,248 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
             interfaces: iface.map(str::to_string),
             line: line.map(str::to_string),
         });
+    }
+}
+
+/// The MTU a host may use under a switch port's: the frame's overhead below it.
+fn host_mtu_limit(switch_mtu: u16) -> u16 {
+    switch_mtu.saturating_sub(WIRE_OVERHEAD)
+}
+
+/// A Linux host's RDMA ports: `mlnx_qos` (trust, PFC, the DSCP map, the CNP's class, DCBX),
+/// the MTU, DCQCN, the RoCE ToS.
+fn linux(f: &mut Findings<'_>, plan: &Plan, report: &HostReport) {
+    let mut push = |id: &str, iface: Option<&str>, message: String, line: Option<&str>| {
+        f.push(id, iface, message, line)
     };
-    let limit = |switch_mtu: u16| switch_mtu.saturating_sub(WIRE_OVERHEAD);
-    match plan.os {
-        HostOs::Linux => {
-            for p in plan.ports.iter().filter(|p| p.rdma_port) {
-                let at = Some(p.name.as_str());
-                match report.qos.get(&p.name) {
-                    None => push(
-                        "H010",
-                        at,
-                        format!("no `mlnx_qos -i {}` in the report", p.name),
-                        None,
-                    ),
-                    Some(q) => {
-                        let q = &q.value;
-                        if let Some(d) =
-                            q.dcbx.as_ref().filter(|d| d.value == "Firmware controlled")
-                        {
-                            push("H009", at, "DCBX is firmware controlled: PFC and ETS come from negotiation with the switch".into(), Some(&d.text));
-                        }
-                        if q.trust.value != "dscp" {
-                            push(
-                                "H001",
-                                at,
-                                format!(
-                                    "trusts {}, not dscp (the switch port {} {} trusts L3)",
-                                    q.trust.value, p.switch, p.switch_iface
-                                ),
-                                Some(&q.trust.text),
-                            );
-                        }
-                        let on: std::collections::BTreeSet<u8> =
-                            (0..8u8).filter(|i| q.pfc.value[usize::from(*i)]).collect();
-                        if on != plan.pfc {
-                            push(
-                                "H002",
-                                at,
-                                format!(
-                                    "PFC on priority {}, but {} {} pauses priority {}",
-                                    super::list(&on),
-                                    p.switch,
-                                    p.switch_iface,
-                                    super::list(&plan.pfc)
-                                ),
-                                Some(&q.pfc.text),
-                            );
-                        }
-                        if q.trust.value == "dscp"
-                            && let Some((prio, l)) = q.priority_of(plan.roce_dscp)
-                            && prio != plan.roce_priority
-                        {
-                            push(
-                                "H003",
-                                at,
-                                format!(
-                                    "maps RoCE DSCP {} to priority {prio}, the switch to priority {}",
-                                    plan.roce_dscp, plan.roce_priority
-                                ),
-                                Some(&l.text),
-                            );
-                        }
-                        if plan.cnp_strict
-                            && let Some(cnp) = plan.cnp_priority
-                            && let Some((tc, t)) =
-                                q.tcs.iter().find(|(_, t)| t.priorities.contains(&cnp))
-                            && t.tsa == "ets"
-                        {
-                            push(
-                                "H004",
-                                at,
-                                format!(
-                                    "CNP priority {cnp} is in traffic class {tc}, scheduled by ETS weight, not strict"
-                                ),
-                                Some(&t.text),
-                            );
-                        }
-                    }
-                }
-                match report.mtu.get(&p.name) {
-                    None => push(
-                        "H010",
-                        at,
-                        format!("no `ip link show {}` in the report", p.name),
-                        None,
-                    ),
-                    Some(m) => mtu_rules(
-                        &mut push,
-                        at,
-                        m,
-                        p.switch_mtu,
-                        &limit,
-                        &format!("{} {}", p.switch, p.switch_iface),
-                    ),
-                }
-                match report.ecn.get(&p.name) {
-                    None => push(
-                        "H010",
-                        at,
-                        format!(
-                            "no `grep -H . /sys/class/net/{}/ecn/…` (DCQCN) in the report",
-                            p.name
-                        ),
-                        None,
-                    ),
-                    Some(e) => dcqcn_rules(&mut push, plan, at, &p.name, &e.value),
-                }
-                if let Some(dev) = &p.rdma {
-                    match report.traffic_class.get(dev) {
-                        None => push(
-                            "H010",
-                            at,
-                            format!(
-                                "no `cat /sys/class/infiniband/{dev}/tc/1/traffic_class` in the report"
-                            ),
-                            None,
-                        ),
-                        Some(t) if t.value != Some(plan.tos) => push(
-                            "H007",
-                            at,
-                            format!(
-                                "{dev} traffic_class is {}, not {} (DSCP {} with ECT(0))",
-                                t.value.map_or("unset".into(), |v| v.to_string()),
-                                plan.tos,
-                                plan.roce_dscp
-                            ),
-                            (!t.text.is_empty()).then_some(t.text.as_str()),
-                        ),
-                        Some(_) => {}
-                    }
-                    match report.roce_tos.get(dev) {
-                        None => push(
-                            "H010",
-                            at,
-                            format!("no `cma_roce_tos -d {dev}` in the report"),
-                            None,
-                        ),
-                        Some(t) if t.value != plan.tos => push(
-                            "H007",
-                            at,
-                            format!(
-                                "{dev} RDMA-CM ToS is {}, not {} (DSCP {} with ECT(0))",
-                                t.value, plan.tos, plan.roce_dscp
-                            ),
-                            Some(&t.text),
-                        ),
-                        Some(_) => {}
-                    }
-                }
-            }
+    let limit = host_mtu_limit;
+    for p in plan.ports.iter().filter(|p| p.rdma_port) {
+        let at = Some(p.name.as_str());
+        match report.qos.get(&p.name) {
+            None => push(
+                "H010",
+                at,
+                format!("no `mlnx_qos -i {}` in the report", p.name),
+                None,
+            ),
+            Some(q) => mlnx_qos_rules(&mut push, plan, p, &q.value),
         }
-        HostOs::Esxi => {
-            let mask = plan.pfc_mask();
-            esxi_module(
+        match report.mtu.get(&p.name) {
+            None => push(
+                "H010",
+                at,
+                format!("no `ip link show {}` in the report", p.name),
+                None,
+            ),
+            Some(m) => mtu_rules(
                 &mut push,
-                report,
-                "nmlx5_core",
-                "H008",
-                &[
-                    (
-                        "trust_state",
-                        u32::from(ESXI_TRUST_DSCP),
-                        format!("{ESXI_TRUST_DSCP}"),
+                at,
+                m,
+                p.switch_mtu,
+                &limit,
+                &format!("{} {}", p.switch, p.switch_iface),
+            ),
+        }
+        match report.ecn.get(&p.name) {
+            None => push(
+                "H010",
+                at,
+                format!(
+                    "no `grep -H . /sys/class/net/{}/ecn/…` (DCQCN) in the report",
+                    p.name
+                ),
+                None,
+            ),
+            Some(e) => dcqcn_rules(&mut push, plan, at, &p.name, &e.value),
+        }
+        if let Some(dev) = &p.rdma {
+            match report.traffic_class.get(dev) {
+                None => push(
+                    "H010",
+                    at,
+                    format!(
+                        "no `cat /sys/class/infiniband/{dev}/tc/1/traffic_class` in the report"
                     ),
-                    ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
-                    ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
-                    ("ecn", u32::from(ESXI_ECN_ON), format!("{ESXI_ECN_ON}")),
-                ],
-            );
-            esxi_module(
-                &mut push,
-                report,
-                "nmlx5_rdma",
-                "H011",
-                &[(
-                    "dscp_force",
-                    u32::from(plan.roce_dscp),
-                    format!("{} (the fabric's RoCE DSCP)", plan.roce_dscp),
-                )],
-            );
-            for p in plan.ports.iter().filter(|p| p.rdma_port) {
-                let at = Some(p.name.as_str());
-                let peer = format!("{} {}", p.switch, p.switch_iface);
-                for (name, list, cmd) in [
-                    (
-                        &p.vmknic,
-                        &report.vmknics,
-                        "esxcli network ip interface list",
+                    None,
+                ),
+                Some(t) if t.value != Some(plan.tos) => push(
+                    "H007",
+                    at,
+                    format!(
+                        "{dev} traffic_class is {}, not {} (DSCP {} with ECT(0))",
+                        t.value.map_or("unset".into(), |v| v.to_string()),
+                        plan.tos,
+                        plan.roce_dscp
                     ),
-                    (
-                        &p.vswitch,
-                        &report.vswitches,
-                        "esxcli network vswitch standard list",
+                    (!t.text.is_empty()).then_some(t.text.as_str()),
+                ),
+                Some(_) => {}
+            }
+            match report.roce_tos.get(dev) {
+                None => push(
+                    "H010",
+                    at,
+                    format!("no `cma_roce_tos -d {dev}` in the report"),
+                    None,
+                ),
+                Some(t) if t.value != plan.tos => push(
+                    "H007",
+                    at,
+                    format!(
+                        "{dev} RDMA-CM ToS is {}, not {} (DSCP {} with ECT(0))",
+                        t.value, plan.tos, plan.roce_dscp
                     ),
-                ] {
-                    let Some(name) = name else { continue };
-                    match list.as_ref().map(|l| l.value.get(name)) {
-                        None => push("H010", at, format!("no `{cmd}` in the report"), None),
-                        Some(None) => push(
-                            "H010",
-                            at,
-                            format!("`{cmd}` does not list {name}"),
-                            list.as_ref().map(|l| l.text.as_str()),
-                        ),
-                        Some(Some(n)) => mtu_rules(
-                            &mut push,
-                            Some(&format!("{} ({name})", p.name)),
-                            &n.mtu,
-                            p.switch_mtu,
-                            &limit,
-                            &peer,
-                        ),
-                    }
-                }
+                    Some(&t.text),
+                ),
+                Some(_) => {}
             }
         }
     }
-    out
+}
+
+/// One port's `mlnx_qos` against the plan: DCBX (H009), trust (H001), PFC (H002), the RoCE
+/// DSCP's priority (H003), the CNP's class (H004).
+fn mlnx_qos_rules(
+    push: &mut impl FnMut(&str, Option<&str>, String, Option<&str>),
+    plan: &Plan,
+    p: &super::PortPlan,
+    q: &MlnxQos,
+) {
+    let at = Some(p.name.as_str());
+    if let Some(d) = q.dcbx.as_ref().filter(|d| d.value == "Firmware controlled") {
+        push(
+            "H009",
+            at,
+            "DCBX is firmware controlled: PFC and ETS come from negotiation with the switch".into(),
+            Some(&d.text),
+        );
+    }
+    if q.trust.value != "dscp" {
+        push(
+            "H001",
+            at,
+            format!(
+                "trusts {}, not dscp (the switch port {} {} trusts L3)",
+                q.trust.value, p.switch, p.switch_iface
+            ),
+            Some(&q.trust.text),
+        );
+    }
+    let on: std::collections::BTreeSet<u8> =
+        (0..8u8).filter(|i| q.pfc.value[usize::from(*i)]).collect();
+    if on != plan.pfc {
+        push(
+            "H002",
+            at,
+            format!(
+                "PFC on priority {}, but {} {} pauses priority {}",
+                super::list(&on),
+                p.switch,
+                p.switch_iface,
+                super::list(&plan.pfc)
+            ),
+            Some(&q.pfc.text),
+        );
+    }
+    if q.trust.value == "dscp"
+        && let Some((prio, l)) = q.priority_of(plan.roce_dscp)
+        && prio != plan.roce_priority
+    {
+        push(
+            "H003",
+            at,
+            format!(
+                "maps RoCE DSCP {} to priority {prio}, the switch to priority {}",
+                plan.roce_dscp, plan.roce_priority
+            ),
+            Some(&l.text),
+        );
+    }
+    if plan.cnp_strict
+        && let Some(cnp) = plan.cnp_priority
+        && let Some((tc, t)) = q.tcs.iter().find(|(_, t)| t.priorities.contains(&cnp))
+        && t.tsa == "ets"
+    {
+        push(
+            "H004",
+            at,
+            format!(
+                "CNP priority {cnp} is in traffic class {tc}, scheduled by ETS weight, not strict"
+            ),
+            Some(&t.text),
+        );
+    }
+}
+
+/// An ESXi host: the nmlx5 module parameters, then each RDMA port's vmknic and vSwitch MTU.
+fn esxi(f: &mut Findings<'_>, plan: &Plan, report: &HostReport) {
+    let mut push = |id: &str, iface: Option<&str>, message: String, line: Option<&str>| {
+        f.push(id, iface, message, line)
+    };
+    let limit = host_mtu_limit;
+    let mask = plan.pfc_mask();
+    esxi_module(
+        &mut push,
+        report,
+        "nmlx5_core",
+        "H008",
+        &[
+            (
+                "trust_state",
+                u32::from(ESXI_TRUST_DSCP),
+                format!("{ESXI_TRUST_DSCP}"),
+            ),
+            ("pfctx", u32::from(mask), format!("0x{mask:02x}")),
+            ("pfcrx", u32::from(mask), format!("0x{mask:02x}")),
+            ("ecn", u32::from(ESXI_ECN_ON), format!("{ESXI_ECN_ON}")),
+        ],
+    );
+    esxi_module(
+        &mut push,
+        report,
+        "nmlx5_rdma",
+        "H011",
+        &[(
+            "dscp_force",
+            u32::from(plan.roce_dscp),
+            format!("{} (the fabric's RoCE DSCP)", plan.roce_dscp),
+        )],
+    );
+    for p in plan.ports.iter().filter(|p| p.rdma_port) {
+        let at = Some(p.name.as_str());
+        let peer = format!("{} {}", p.switch, p.switch_iface);
+        for (name, list, cmd) in [
+            (
+                &p.vmknic,
+                &report.vmknics,
+                "esxcli network ip interface list",
+            ),
+            (
+                &p.vswitch,
+                &report.vswitches,
+                "esxcli network vswitch standard list",
+            ),
+        ] {
+            let Some(name) = name else { continue };
+            match list.as_ref().map(|l| l.value.get(name)) {
+                None => push("H010", at, format!("no `{cmd}` in the report"), None),
+                Some(None) => push(
+                    "H010",
+                    at,
+                    format!("`{cmd}` does not list {name}"),
+                    list.as_ref().map(|l| l.text.as_str()),
+                ),
+                Some(Some(n)) => mtu_rules(
+                    &mut push,
+                    Some(&format!("{} ({name})", p.name)),
+                    &n.mtu,
+                    p.switch_mtu,
+                    &limit,
+                    &peer,
+                ),
+            }
+        }
+    }
 }
 
 /// H012 and H013 on one interface's DCQCN files (H010 for one the report did not read).
