@@ -81,9 +81,9 @@ struct Groups {
 fn too_wide(t: &Topology, groups: &Groups) -> bool {
     let mut per_row = [0usize; 3];
     for m in &groups.members {
-        let kind = t.nodes[m[0]].kind;
-        if kind != Kind::Hosts {
-            per_row[usize::from(kind.tier())] += 1;
+        let node = &t.nodes[m[0]];
+        if node.kind != Kind::Hosts {
+            per_row[usize::from(node.tier)] += 1;
         }
     }
     per_row.iter().any(|&c| c > ROW_LIMIT)
@@ -108,7 +108,7 @@ fn group(t: &Topology, units: &Groups, alike: bool, hosts: &[&[String]]) -> Grou
         list.dedup();
     }
     let first = |u: usize| &t.nodes[units.members[u][0]];
-    let row = |u: usize| first(u).kind.tier();
+    let row = |u: usize| first(u).tier;
     let size = |u: usize| units.members[u].len();
     let mut of = vec![usize::MAX; count];
     let mut joined: Vec<Vec<usize>> = Vec::new();
@@ -159,7 +159,7 @@ fn group(t: &Topology, units: &Groups, alike: bool, hosts: &[&[String]]) -> Grou
         })
         .collect();
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_by_key(|&g| (t.nodes[members[g][0]].kind.tier(), members[g][0]));
+    order.sort_by_key(|&g| (t.nodes[members[g][0]].tier, members[g][0]));
     let mut renumber = vec![0; members.len()];
     for (new, &old) in order.iter().enumerate() {
         renumber[old] = new;

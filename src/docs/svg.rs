@@ -30,14 +30,14 @@ pub fn render(t: &Topology) -> String {
                     longest as f64 * CHAR_WIDTH + 24.0,
                     lines * FONT as f64 * 1.3 + 16.0,
                 ),
-                floor: usize::from(n.kind.tier()),
+                floor: usize::from(n.tier),
             }
         })
         .collect();
     // Rows that hold no node move up: a fabric without spines starts with its switches.
     let mut used = [false; 3];
     for n in &t.nodes {
-        used[usize::from(n.kind.tier())] = true;
+        used[usize::from(n.tier)] = true;
     }
     let nodes: Vec<layout::Node> = nodes
         .into_iter()

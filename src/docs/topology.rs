@@ -4,9 +4,11 @@
 //! Hosts are grouped so that a fabric of 128 GPU servers still draws as a few nodes: hosts
 //! whose names differ only in their trailing number (`gpu001` … `gpu032`) and that are cabled
 //! to the same switches make one node. Every cable stays in the edge's list (the SVG's
-//! tooltips, the tables); labels in the pictures shorten long port lists. Every port is named
-//! as its switch's OS names it (Onyx `1/5`, OS10 `ethernet1/1/5`), each end of a cable between
-//! an Onyx and an OS10 switch in its own spelling.
+//! tooltips, the tables); labels in the pictures shorten long port lists. A node's tier comes
+//! from its switch's role: spines on top (an MLAG pair of spines too), every other switch under
+//! them, hosts at the bottom. Every port is named as its switch's OS names it (Onyx `1/5`, OS10
+//! `ethernet1/1/5`), each end of a cable between an Onyx and an OS10 switch in its own
+//! spelling.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -65,15 +67,6 @@ impl Kind {
             Kind::Hosts => ("#e4e4e4", "#6b6b6b"),
         }
     }
-
-    /// The row of the picture: spines on top, hosts at the bottom.
-    pub(super) fn tier(self) -> u8 {
-        match self {
-            Kind::Spine => 0,
-            Kind::Leaf | Kind::Mlag | Kind::Vlt | Kind::Switch => 1,
-            Kind::Hosts => 2,
-        }
-    }
 }
 
 #[derive(Clone)]
@@ -83,6 +76,8 @@ pub struct Node {
     /// A second line: the model and AS of a switch, the number of hosts of a group.
     pub detail: String,
     pub kind: Kind,
+    /// The picture's tier: spines (0), the other switches (1), hosts (2).
+    pub tier: u8,
     /// The switch this node is (none for hosts, and for a group of switches).
     pub switch: Option<String>,
     /// The switch's OS (a group's: its first switch's); none for hosts.
@@ -139,6 +134,15 @@ pub struct Topology {
 /// One host's cables: by switch, the switch's ports and the host's port on each.
 type HostCables = BTreeMap<String, Vec<(Port, Option<String>)>>;
 
+/// A switch's tier: a spine's on top (an MLAG pair of spines too), every other switch's under
+/// it, never the hosts'.
+pub fn tier(sw: &crate::fabric::Switch) -> u8 {
+    match sw.role {
+        Some(Role::Spine) => 0,
+        _ => 1,
+    }
+}
+
 /// A switch's colour: its MLAG (VLT) pair, else its role.
 pub fn kind(sw: &crate::fabric::Switch) -> Kind {
     match (sw.mlag.is_some(), sw.role) {
@@ -168,6 +172,7 @@ pub fn build(fabric: &Fabric) -> Topology {
             name: name.to_string(),
             detail,
             kind: kind(sw),
+            tier: tier(sw),
             switch: Some(name.to_string()),
             os: Some(sw.os()),
             model: sw.model.name(),
@@ -248,6 +253,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                 n => format!("{n} hosts"),
             },
             kind: Kind::Hosts,
+            tier: 2,
             switch: None,
             os: None,
             model: "",
@@ -303,7 +309,7 @@ pub fn build(fabric: &Fabric) -> Topology {
 /// same row, before) `b`: each cable is kept once, from that end, a cable between two ports
 /// of one switch too.
 fn upper(nodes: &[Node], a: (usize, Port), b: (usize, Port)) -> bool {
-    (nodes[a.0].kind.tier(), a.0, a.1) <= (nodes[b.0].kind.tier(), b.0, b.1)
+    (nodes[a.0].tier, a.0, a.1) <= (nodes[b.0].tier, b.0, b.1)
 }
 
 /// A host's name without its trailing number: what hosts of one group share.
