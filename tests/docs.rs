@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use fabric::fabric::{Fabric, Peer};
+use fabric::fabric::{Fabric, Peer, Role};
 
 use crate::{fabrics, root, run, scratch};
 
@@ -976,17 +976,23 @@ fn overlaps(name: &str, p: &Picture, labels: &[(Option<String>, Rect)]) -> Vec<S
     found
 }
 
-/// Where a picture puts its switches out of their tiers or order: every spine above every
-/// other switch, every switch above every host, and in each tier switches by name, row by row.
-fn misplaced(name: &str, p: &Picture) -> Vec<String> {
-    let of = |f: &dyn Fn(&str) -> bool| -> Vec<&(String, String, Rect)> {
-        let mut v: Vec<_> = p.boxes.iter().filter(|b| f(&b.1)).collect();
+/// Where a picture of `f` puts its switches out of their tiers or order: every spine (by
+/// role: an MLAG pair of spines is coloured as a pair) above every other switch, every switch
+/// above every host, and in each tier switches by name, row by row.
+fn misplaced(name: &str, p: &Picture, f: &Fabric) -> Vec<String> {
+    let spine = |n: &str| {
+        f.switches
+            .get(n)
+            .is_some_and(|s| s.role == Some(Role::Spine))
+    };
+    let of = |keep: &dyn Fn(&(String, String, Rect)) -> bool| -> Vec<&(String, String, Rect)> {
+        let mut v: Vec<_> = p.boxes.iter().filter(|b| keep(b)).collect();
         v.sort_by(|a, b| (a.2.y0, a.2.x0).partial_cmp(&(b.2.y0, b.2.x0)).unwrap());
         v
     };
-    let spines = of(&|c| c == "node spine");
-    let switches = of(&|c| c != "node spine" && c != "node hosts");
-    let hosts = of(&|c| c == "node hosts");
+    let spines = of(&|b| spine(&b.0));
+    let switches = of(&|b| !spine(&b.0) && b.1 != "node hosts");
+    let hosts = of(&|b| b.1 == "node hosts");
     let mut found = Vec::new();
     for (upper, lower) in [(&spines, &switches), (&switches, &hosts)] {
         for (a, _, ra) in upper.iter() {
@@ -1006,35 +1012,50 @@ fn misplaced(name: &str, p: &Picture) -> Vec<String> {
     found
 }
 
+/// Two spines that are an MLAG pair, over a leaf named before them.
+const MLAG_SPINES: &str = "onyx: 3.10.4606\nstp: on\nrouting:\n  \
+     spine: { asn: 65000, loopbacks: 10.255.0.0/28 }\n  \
+     leaf: { asn_base: 65100, loopbacks: 10.255.1.0/24 }\n  links: 10.254.0.0/20\nmlag:\n  \
+     - switches: [spine1, spine2]\n    system_mac: 00:00:5E:00:01:61\n    \
+     ipl: { port_channel: 100, vlan: 4000, subnet: 10.254.255.0/30 }\nswitches:\n  \
+     spine1: { model: SN2700, role: spine }\n  spine2: { model: SN2700, role: spine }\n  \
+     leaf01:\n    model: SN2700\n    role: leaf\n    \
+     vlans: [{ id: 101, name: r1, address: 10.101.1.1/24 }]\n    ports:\n      \
+     1/1-1/4: { vlan: 101, peer: { host: \"h{1..4}\", port: eth0 } }\nlinks:\n  \
+     - { a: \"spine1:1/31-1/32\", b: \"spine2:1/31-1/32\", role: ipl }\n  \
+     - { a: \"spine1:1/1\", b: \"leaf01:1/29\" }\n  - { a: \"spine2:1/1\", b: \"leaf01:1/30\" }\n";
+
 /// Every picture `fabric docs` draws for the example fabrics, for a fabric like a user's whose
 /// picture was hard to read (10 and 16 switches, a storage and a border switch among the
-/// leaves, an MLAG pair), and for a switch cabled to itself: nothing over anything else,
+/// leaves, an MLAG pair), for a switch cabled to itself and for an MLAG pair of spines: nothing over anything else,
 /// measured from the SVG's boxes and curves and Chromium's text boxes; at most a laptop's screen
 /// wide; spines above the other switches above the hosts, each tier in name order.
 #[test]
 fn pictures_draw_nothing_over_anything() {
     let dir = scratch("docs-geometry");
-    let mut pictures: Vec<(String, String)> = documented()
-        .iter()
-        .map(|p| (stem(p), docs_of(p)["topology.svg"].clone()))
-        .collect();
+    let mut paths = documented();
     let generated = [
         ("user-6", user_fabric(6)),
         ("user-12", user_fabric(12)),
         ("looped", LOOPED.to_string()),
+        ("mlag-spines", MLAG_SPINES.to_string()),
     ];
     for (name, yaml) in generated {
         let path = dir.join(format!("{name}.yaml"));
         std::fs::write(&path, yaml).unwrap();
-        pictures.push((name.to_string(), docs_of(&path)["topology.svg"].clone()));
+        paths.push(path);
     }
+    let pictures: Vec<(String, String)> = paths
+        .iter()
+        .map(|p| (stem(p), docs_of(p)["topology.svg"].clone()))
+        .collect();
     let labels = label_boxes(&pictures, &dir);
     let mut found = Vec::new();
-    for (name, svg) in &pictures {
+    for (path, (name, svg)) in paths.iter().zip(&pictures) {
         let p = picture(svg);
         assert!(!p.lines.is_empty() && p.boxes.len() > 1, "{name}");
         found.extend(overlaps(name, &p, &labels[name]));
-        found.extend(misplaced(name, &p));
+        found.extend(misplaced(name, &p, &load(path)));
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
     std::fs::remove_dir_all(&dir).unwrap();
