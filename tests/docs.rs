@@ -804,11 +804,13 @@ impl Rect {
 type Cubic = [(f64, f64); 4];
 
 /// A picture's geometry as its SVG states it: each box (its node's name and class), each line
-/// (its index, its two nodes' names, its curves), and the width it is shown at.
+/// (its index, its two nodes' names, its curves), the width it is shown at and the drawing's
+/// own (its `viewBox`'s: wider than shown when the picture is scaled down).
 struct Picture {
     boxes: Vec<(String, String, Rect)>,
     lines: Vec<(String, String, String, Vec<Cubic>)>,
     width: f64,
+    drawn: f64,
 }
 
 fn picture(svg: &str) -> Picture {
@@ -832,10 +834,12 @@ fn picture(svg: &str) -> Picture {
             lines.push((attr("data-link"), attr("data-from"), attr("data-to"), d));
         }
     }
+    let view = xml.root_element().attribute("viewBox").unwrap();
     Picture {
         boxes,
         lines,
         width: num(xml.root_element(), "width"),
+        drawn: view.split(' ').nth(2).unwrap().parse().unwrap(),
     }
 }
 
@@ -928,11 +932,13 @@ fn label_boxes(
 
 /// What a picture draws over something else, or too wide: two boxes overlapping, two labels,
 /// a label and a box, a line through a box other than its two ends' or through a label (its
-/// own too: a label goes beside its line, not on it); a width over a laptop's screen (1,400 px).
+/// own too: a label goes beside its line, not on it); a width over a laptop's screen (1,400 px),
+/// drawn or shown.
 fn overlaps(name: &str, p: &Picture, labels: &[(Option<String>, Rect)]) -> Vec<String> {
     let mut found = Vec::new();
-    if p.width > 1400.0 {
-        found.push(format!("{name}: {} px wide", p.width));
+    // Wrapped to the screen, not scaled down to it.
+    if p.width > 1400.0 || p.drawn > 1400.0 {
+        found.push(format!("{name}: {} px wide, shown at {}", p.drawn, p.width));
     }
     for (i, (a, _, ra)) in p.boxes.iter().enumerate() {
         for (b, _, rb) in &p.boxes[i + 1..] {
