@@ -3,13 +3,16 @@
 //! switch and every cable with its ports, each port as its switch's OS names it (Onyx `1/5`,
 //! OS10 `ethernet1/1/5`), a fabric mixing both included; the HTML page renders in a real
 //! browser (headless Chromium: a screenshot that is not blank, and every switch in the DOM it
-//! built).
+//! built); every picture draws nothing over anything else (boxes, labels, lines: the SVG's
+//! geometry and Chromium's text boxes), fits a laptop's screen, and keeps spines above the
+//! other switches above the hosts, each tier in name order.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use fabric::fabric::{Fabric, Peer};
+use fabric::fabric::{Fabric, Peer, Role};
 
 use crate::{fabrics, root, run, scratch};
 
@@ -315,18 +318,17 @@ fn odd_names_stay_text() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Two switches, one cabled to itself.
+const LOOPED: &str = "stp: on\nswitches:\n  sw1: { model: SN2100 }\n  sw2: { model: SN2100 }\nlinks:\n  \
+     - { a: \"sw1:1/1\", b: \"sw1:1/2\" }\n  \
+     - { a: \"sw1:1/3-1/4\", b: \"sw2:1/3-1/4\", role: lag, lag: 1 }\n";
+
 /// A cable from a switch to itself is one line (a loop), listed once, and the layout takes it.
 #[test]
 fn a_cable_looping_back_is_drawn_once() {
     let dir = scratch("docs-loop");
     let path = dir.join("loop.yaml");
-    std::fs::write(
-        &path,
-        "stp: on\nswitches:\n  sw1: { model: SN2100 }\n  sw2: { model: SN2100 }\nlinks:\n  \
-         - { a: \"sw1:1/1\", b: \"sw1:1/2\" }\n  \
-         - { a: \"sw1:1/3-1/4\", b: \"sw2:1/3-1/4\", role: lag, lag: 1 }\n",
-    )
-    .unwrap();
+    std::fs::write(&path, LOOPED).unwrap();
     let docs = docs_of(&path);
     let readme = &docs["README.md"];
     assert!(
@@ -715,4 +717,352 @@ fn mixed_fabrics_name_each_end_as_its_os_does() {
         "{readme}"
     );
     assert!(docs["topology.svg"].contains("leaf01 ethernet1/1/53 — spine01 1/1"));
+}
+
+/// A routed leaf-spine fabric of `leaves` leaves (at least 4) under two spines, like one whose
+/// picture a user found hard to read: leaf03 and leaf04 an MLAG pair, a storage switch (no
+/// role) on a LAG to leaf03, a border switch (no role) on LAGs to spine01 and leaf03, hosts on
+/// every leaf and on the storage switch; switches written out of order.
+fn user_fabric(leaves: usize) -> String {
+    let mut y = String::from(
+        "onyx: 3.10.4606\nlldp: true\nstp: on\nqos:\n  preset: roce-lossless\nrouting:\n  \
+         spine: { asn: 65000, loopbacks: 10.255.0.0/28 }\n  \
+         leaf: { asn_base: 65100, loopbacks: 10.255.1.0/24 }\n  links: 10.240.0.0/16\n\
+         port_defaults:\n  mtu: 9216\nmlag:\n  - switches: [leaf03, leaf04]\n    \
+         system_mac: 00:00:5E:00:01:60\n    \
+         ipl: { port_channel: 1000, vlan: 4000, subnet: 10.254.255.0/30 }\nswitches:\n  \
+         storage01:\n    model: SN3700\n    ports:\n      \
+         1/1-1/4: { vlan: 1, peer: { host: \"nas{1..4}\", port: eth0 } }\n  \
+         spine02: { model: SN3700, role: spine }\n  border01: { model: SN3700 }\n  \
+         spine01: { model: SN3700, role: spine }\n",
+    );
+    let mut links = String::from("links:\n");
+    for n in (1..=leaves).rev() {
+        // Leaves 1 and 2, and the pair, share their servers' groups: one rail each.
+        let (hosts, ports, nic) = match n {
+            1 | 2 => ("gpu{01..08}".to_string(), 8, format!("ens1f{}", n - 1)),
+            3 | 4 => ("gpu{09..12}".to_string(), 4, format!("ens1f{}", n - 3)),
+            _ => (format!("cpu{n}-{{1..4}}"), 4, "eth0".to_string()),
+        };
+        let _ = write!(
+            y,
+            "  leaf{n:02}:\n    model: SN3700\n    role: leaf\n    \
+             vlans: [{{ id: {v}, name: rack{n}, address: 10.{v}.{n}.1/24 }}]\n    ports:\n      \
+             1/1-1/{ports}: {{ vlan: {v}, peer: {{ host: \"{hosts}\", port: {nic} }} }}\n",
+            v = 100 + n
+        );
+        for spine in [1, 2] {
+            let _ = writeln!(
+                links,
+                "  - {{ a: \"leaf{n:02}:1/3{}\", b: \"spine0{spine}:1/{n}\" }}",
+                spine
+            );
+        }
+    }
+    links.push_str(
+        "  - { a: \"leaf03:1/29-1/30\", b: \"leaf04:1/29-1/30\", role: ipl }\n  \
+         - { a: \"storage01:1/31-1/32\", b: \"leaf03:1/27-1/28\", role: lag, lag: 1 }\n  \
+         - { a: \"border01:1/1-1/4\", b: \"spine01:1/25-1/28\", role: lag, lag: 2 }\n  \
+         - { a: \"border01:1/5-1/6\", b: \"leaf03:1/25-1/26\", role: lag, lag: 3 }\n",
+    );
+    y + &links
+}
+
+/// An axis-aligned rectangle: left, top, right, bottom.
+#[derive(Clone, Copy, Debug)]
+struct Rect {
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+}
+
+impl Rect {
+    fn new(x: f64, y: f64, w: f64, h: f64) -> Rect {
+        Rect {
+            x0: x,
+            y0: y,
+            x1: x + w,
+            y1: y + h,
+        }
+    }
+
+    /// Whether two rectangles share more than a sliver (`slack` px each way).
+    fn overlaps(&self, o: &Rect, slack: f64) -> bool {
+        self.x0 + slack < o.x1
+            && o.x0 + slack < self.x1
+            && self.y0 + slack < o.y1
+            && o.y0 + slack < self.y1
+    }
+
+    /// Whether a point is inside, `slack` px from every edge.
+    fn holds(&self, (x, y): (f64, f64), slack: f64) -> bool {
+        x > self.x0 + slack && x < self.x1 - slack && y > self.y0 + slack && y < self.y1 - slack
+    }
+}
+
+type Cubic = [(f64, f64); 4];
+
+/// A picture's geometry as its SVG states it: each box (its node's name and class), each line
+/// (its index, its two nodes' names, its curves), the width it is shown at and the drawing's
+/// own (its `viewBox`'s: wider than shown when the picture is scaled down).
+struct Picture {
+    boxes: Vec<(String, String, Rect)>,
+    lines: Vec<(String, String, String, Vec<Cubic>)>,
+    width: f64,
+    drawn: f64,
+}
+
+fn picture(svg: &str) -> Picture {
+    let xml = roxmltree::Document::parse(svg).unwrap();
+    let num = |n: roxmltree::Node, a: &str| -> f64 { n.attribute(a).unwrap().parse().unwrap() };
+    let class = |n: &roxmltree::Node, c: &str| {
+        n.attribute("class")
+            .is_some_and(|v| v.split(' ').any(|w| w == c))
+    };
+    let mut boxes = Vec::new();
+    let mut lines = Vec::new();
+    for g in xml.descendants().filter(|n| n.has_tag_name("g")) {
+        let attr = |a: &str| g.attribute(a).unwrap_or_default().to_string();
+        if class(&g, "node") {
+            let r = g.children().find(|c| c.has_tag_name("rect")).unwrap();
+            let rect = Rect::new(num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height"));
+            boxes.push((attr("data-node"), attr("class"), rect));
+        } else if class(&g, "link") {
+            let path = g.children().find(|c| c.has_tag_name("path")).unwrap();
+            let d = curves(path.attribute("d").unwrap());
+            lines.push((attr("data-link"), attr("data-from"), attr("data-to"), d));
+        }
+    }
+    let view = xml.root_element().attribute("viewBox").unwrap();
+    Picture {
+        boxes,
+        lines,
+        width: num(xml.root_element(), "width"),
+        drawn: view.split(' ').nth(2).unwrap().parse().unwrap(),
+    }
+}
+
+/// A path's cubic Bézier curves, from the `M x y C x y, x y, x y …` the picture writes.
+fn curves(d: &str) -> Vec<Cubic> {
+    let words: Vec<&str> = d.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let num = |i: usize| -> f64 { words[i].parse().unwrap() };
+    assert_eq!(words[0], "M", "{d}");
+    let mut at = (num(1), num(2));
+    let mut out = Vec::new();
+    let mut i = 3;
+    while i < words.len() {
+        assert_eq!(words[i], "C", "{d}");
+        let c = [
+            at,
+            (num(i + 1), num(i + 2)),
+            (num(i + 3), num(i + 4)),
+            (num(i + 5), num(i + 6)),
+        ];
+        at = c[3];
+        out.push(c);
+        i += 7;
+    }
+    out
+}
+
+/// Points along a curve, at most 2 px apart (its control polygon bounds its length).
+fn samples(c: &Cubic) -> Vec<(f64, f64)> {
+    let length: f64 = c
+        .windows(2)
+        .map(|p| (p[1].0 - p[0].0).hypot(p[1].1 - p[0].1))
+        .sum();
+    let n = (length / 2.0).ceil().max(1.0) as usize;
+    (0..=n)
+        .map(|k| {
+            let t = k as f64 / n as f64;
+            let w = [
+                (1.0 - t).powi(3),
+                3.0 * (1.0 - t).powi(2) * t,
+                3.0 * (1.0 - t) * t * t,
+                t.powi(3),
+            ];
+            let x = (0..4).map(|j| w[j] * c[j].0).sum();
+            let y = (0..4).map(|j| w[j] * c[j].1).sum();
+            (x, y)
+        })
+        .collect()
+}
+
+/// The box of every line's label and every legend text, as Chromium lays out the pictures
+/// (its text boxes, in the browser's own font, turned where the text is, in the picture's
+/// coordinates): per picture, each with its line's index (none for the legend's).
+fn label_boxes(
+    pictures: &[(String, String)],
+    dir: &Path,
+) -> std::collections::BTreeMap<String, Vec<(Option<String>, Rect)>> {
+    let mut page = String::from("<!DOCTYPE html>\n<html><body>\n");
+    for (name, svg) in pictures {
+        let _ = writeln!(page, "<div data-picture=\"{name}\">{svg}</div>");
+    }
+    page.push_str(
+        "<pre id=\"geometry\"></pre>\n<script>\nconst out = [];\n\
+         for (const div of document.querySelectorAll('div[data-picture]')) {\n  \
+         const svg = div.querySelector('svg');\n  \
+         const s = svg.getBoundingClientRect();\n  \
+         const k = s.width / svg.viewBox.baseVal.width;\n  \
+         for (const t of div.querySelectorAll('text.label, .legend text')) {\n    \
+         const b = t.getBoundingClientRect();\n    \
+         out.push({ picture: div.dataset.picture, link: t.getAttribute('data-link'), \
+         x: (b.left - s.left) / k, y: (b.top - s.top) / k, w: b.width / k, h: b.height / k });\n  \
+         }\n}\ndocument.getElementById('geometry').textContent = JSON.stringify(out);\n</script>\n</body></html>\n",
+    );
+    let file = dir.join("pictures.html");
+    std::fs::write(&file, page).unwrap();
+    let dom = chromium_on(&file, &["--dump-dom"], &dir.join("profile"));
+    let start = dom.find("<pre id=\"geometry\">").expect("the measures") + 19;
+    let json = &dom[start..start + dom[start..].find("</pre>").unwrap()];
+    let all: serde_json::Value = serde_json::from_str(&json.replace("&quot;", "\"")).unwrap();
+    let mut out: std::collections::BTreeMap<String, Vec<_>> = Default::default();
+    for l in all.as_array().unwrap() {
+        let f = |k: &str| l[k].as_f64().unwrap();
+        let link = l["link"].as_str().map(str::to_string);
+        let rect = Rect::new(f("x"), f("y"), f("w"), f("h"));
+        out.entry(l["picture"].as_str().unwrap().to_string())
+            .or_default()
+            .push((link, rect));
+    }
+    out
+}
+
+/// What a picture draws over something else, or too wide: two boxes overlapping, two labels,
+/// a label and a box, a line through a box other than its two ends' or through a label (its
+/// own too: a label goes beside its line, not on it); a width over a laptop's screen (1,400 px),
+/// drawn or shown.
+fn overlaps(name: &str, p: &Picture, labels: &[(Option<String>, Rect)]) -> Vec<String> {
+    let mut found = Vec::new();
+    // Wrapped to the screen, not scaled down to it.
+    if p.width > 1400.0 || p.drawn > 1400.0 {
+        found.push(format!("{name}: {} px wide, shown at {}", p.drawn, p.width));
+    }
+    for (i, (a, _, ra)) in p.boxes.iter().enumerate() {
+        for (b, _, rb) in &p.boxes[i + 1..] {
+            if ra.overlaps(rb, 0.5) {
+                found.push(format!("{name}: boxes {a} and {b} overlap"));
+            }
+        }
+    }
+    for (i, (la, ra)) in labels.iter().enumerate() {
+        for (lb, rb) in &labels[i + 1..] {
+            if ra.overlaps(rb, 0.5) {
+                found.push(format!(
+                    "{name}: labels of lines {la:?} and {lb:?} overlap: {ra:?} {rb:?}"
+                ));
+            }
+        }
+        for (b, _, rb) in &p.boxes {
+            if ra.overlaps(rb, 0.5) {
+                found.push(format!("{name}: the label of line {la:?} overlaps box {b}"));
+            }
+        }
+    }
+    for (link, from, to, curves) in &p.lines {
+        let points: Vec<(f64, f64)> = curves.iter().flat_map(samples).collect();
+        for (b, _, rb) in &p.boxes {
+            if b != from && b != to && points.iter().any(|&q| rb.holds(q, 1.0)) {
+                found.push(format!(
+                    "{name}: line {link} ({from} to {to}) crosses box {b}"
+                ));
+            }
+        }
+        // Not even its own: a label sits beside its line.
+        for (l, rl) in labels {
+            if points.iter().any(|&q| rl.holds(q, 0.5)) {
+                found.push(format!(
+                    "{name}: line {link} ({from} to {to}) crosses the label of line {l:?}"
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Where a picture of `f` puts its switches out of their tiers or order: every spine (by
+/// role: an MLAG pair of spines is coloured as a pair) above every other switch, every switch
+/// above every host, and in each tier switches by name, row by row.
+fn misplaced(name: &str, p: &Picture, f: &Fabric) -> Vec<String> {
+    let spine = |n: &str| {
+        f.switches
+            .get(n)
+            .is_some_and(|s| s.role == Some(Role::Spine))
+    };
+    let of = |keep: &dyn Fn(&(String, String, Rect)) -> bool| -> Vec<&(String, String, Rect)> {
+        let mut v: Vec<_> = p.boxes.iter().filter(|b| keep(b)).collect();
+        v.sort_by(|a, b| (a.2.y0, a.2.x0).partial_cmp(&(b.2.y0, b.2.x0)).unwrap());
+        v
+    };
+    let spines = of(&|b| spine(&b.0));
+    let switches = of(&|b| !spine(&b.0) && b.1 != "node hosts");
+    let hosts = of(&|b| b.1 == "node hosts");
+    let mut found = Vec::new();
+    for (upper, lower) in [(&spines, &switches), (&switches, &hosts)] {
+        for (a, _, ra) in upper.iter() {
+            for (b, _, rb) in lower.iter() {
+                if ra.y1 >= rb.y0 {
+                    found.push(format!("{name}: {a} is not above {b}"));
+                }
+            }
+        }
+    }
+    for tier in [&spines, &switches] {
+        let names: Vec<&str> = tier.iter().map(|b| b.0.as_str()).collect();
+        if !names.is_sorted() {
+            found.push(format!("{name}: switches out of order: {names:?}"));
+        }
+    }
+    found
+}
+
+/// Two spines that are an MLAG pair, over a leaf named before them.
+const MLAG_SPINES: &str = "onyx: 3.10.4606\nstp: on\nrouting:\n  \
+     spine: { asn: 65000, loopbacks: 10.255.0.0/28 }\n  \
+     leaf: { asn_base: 65100, loopbacks: 10.255.1.0/24 }\n  links: 10.254.0.0/20\nmlag:\n  \
+     - switches: [spine1, spine2]\n    system_mac: 00:00:5E:00:01:61\n    \
+     ipl: { port_channel: 100, vlan: 4000, subnet: 10.254.255.0/30 }\nswitches:\n  \
+     spine1: { model: SN2700, role: spine }\n  spine2: { model: SN2700, role: spine }\n  \
+     leaf01:\n    model: SN2700\n    role: leaf\n    \
+     vlans: [{ id: 101, name: r1, address: 10.101.1.1/24 }]\n    ports:\n      \
+     1/1-1/4: { vlan: 101, peer: { host: \"h{1..4}\", port: eth0 } }\nlinks:\n  \
+     - { a: \"spine1:1/31-1/32\", b: \"spine2:1/31-1/32\", role: ipl }\n  \
+     - { a: \"spine1:1/1\", b: \"leaf01:1/29\" }\n  - { a: \"spine2:1/1\", b: \"leaf01:1/30\" }\n";
+
+/// Every picture `fabric docs` draws for the example fabrics, for a fabric like a user's whose
+/// picture was hard to read (10 and 16 switches, a storage and a border switch among the
+/// leaves, an MLAG pair), for a switch cabled to itself and for an MLAG pair of spines: nothing over anything else,
+/// measured from the SVG's boxes and curves and Chromium's text boxes; at most a laptop's screen
+/// wide; spines above the other switches above the hosts, each tier in name order.
+#[test]
+fn pictures_draw_nothing_over_anything() {
+    let dir = scratch("docs-geometry");
+    let mut paths = documented();
+    let generated = [
+        ("user-6", user_fabric(6)),
+        ("user-12", user_fabric(12)),
+        ("looped", LOOPED.to_string()),
+        ("mlag-spines", MLAG_SPINES.to_string()),
+    ];
+    for (name, yaml) in generated {
+        let path = dir.join(format!("{name}.yaml"));
+        std::fs::write(&path, yaml).unwrap();
+        paths.push(path);
+    }
+    let pictures: Vec<(String, String)> = paths
+        .iter()
+        .map(|p| (stem(p), docs_of(p)["topology.svg"].clone()))
+        .collect();
+    let labels = label_boxes(&pictures, &dir);
+    let mut found = Vec::new();
+    for (path, (name, svg)) in paths.iter().zip(&pictures) {
+        let p = picture(svg);
+        assert!(!p.lines.is_empty() && p.boxes.len() > 1, "{name}");
+        found.extend(overlaps(name, &p, &labels[name]));
+        found.extend(misplaced(name, &p, &load(path)));
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,7 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::topology::{
-    Edge, End, HostGroup, Kind, Node, Topology, group_name, numbered, port_label, shorten,
+    Edge, End, HostGroup, Kind, Node, Topology, end_label, group_name, numbered, port_label,
+    shorten, sorted,
 };
 use crate::types::Port;
 
@@ -81,9 +82,9 @@ struct Groups {
 fn too_wide(t: &Topology, groups: &Groups) -> bool {
     let mut per_row = [0usize; 3];
     for m in &groups.members {
-        let kind = t.nodes[m[0]].kind;
-        if kind != Kind::Hosts {
-            per_row[usize::from(kind.tier())] += 1;
+        let node = &t.nodes[m[0]];
+        if node.kind != Kind::Hosts {
+            per_row[usize::from(node.tier)] += 1;
         }
     }
     per_row.iter().any(|&c| c > ROW_LIMIT)
@@ -108,7 +109,7 @@ fn group(t: &Topology, units: &Groups, alike: bool, hosts: &[&[String]]) -> Grou
         list.dedup();
     }
     let first = |u: usize| &t.nodes[units.members[u][0]];
-    let row = |u: usize| first(u).kind.tier();
+    let row = |u: usize| first(u).tier;
     let size = |u: usize| units.members[u].len();
     let mut of = vec![usize::MAX; count];
     let mut joined: Vec<Vec<usize>> = Vec::new();
@@ -159,7 +160,7 @@ fn group(t: &Topology, units: &Groups, alike: bool, hosts: &[&[String]]) -> Grou
         })
         .collect();
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_by_key(|&g| (t.nodes[members[g][0]].kind.tier(), members[g][0]));
+    order.sort_by_key(|&g| (t.nodes[members[g][0]].tier, members[g][0]));
     let mut renumber = vec![0; members.len()];
     for (new, &old) in order.iter().enumerate() {
         renumber[old] = new;
@@ -272,37 +273,34 @@ fn merged(nodes: &[Node], from: usize, to: usize, ipl: bool, edges: &[(&Edge, bo
     cables.sort();
     let ports: Vec<Port> = cables.iter().map(|c| c.1).collect();
     let far: Vec<Port> = cables.iter().filter_map(|c| c.2).collect();
-    let set = |p: &[Port]| -> Vec<Port> {
-        p.iter()
-            .copied()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect()
-    };
     let os = |n: usize| nodes[n].os.unwrap_or(crate::fabric::Os::Onyx);
-    let ends = if nodes[to].kind == Kind::Hosts {
+    let near = port_label(os(from), &sorted(ports.clone()));
+    let count = cables.len();
+    let (ends, far_end) = if nodes[to].kind == Kind::Hosts {
         let nics: BTreeSet<&str> = cables
             .iter()
             .map(|c| (c.0).1.1.as_str())
             .filter(|n| !n.is_empty())
             .collect();
-        let nics: Vec<&str> = nics.into_iter().collect();
-        let mut label = port_label(os(from), &set(&ports));
-        if !nics.is_empty() {
-            label.push_str(&format!(" · {}", shorten(&nics, 2)));
-        }
-        label
+        let nics = shorten(&nics.into_iter().collect::<Vec<_>>(), 2);
+        let label = match nics.as_str() {
+            "" => near,
+            _ => format!("{near} · {nics}"),
+        };
+        (label, nics)
     } else {
-        format!(
-            "{} ↔ {}",
-            port_label(os(from), &set(&ports)),
-            port_label(os(to), &set(&far))
+        let far = sorted(far.clone());
+        (
+            format!("{near} ↔ {}", port_label(os(to), &far)),
+            end_label(os(to), &far, 0),
         )
     };
+    let near_end = end_label(os(from), &sorted(ports.clone()), count);
     Edge {
         from,
         to,
-        label: format!("{} cables: {ends}", cables.len()),
+        label: format!("{count} cables: {ends}"),
+        ends: [near_end, far_end],
         ipl,
         cables: cables.into_iter().map(|c| c.0).collect(),
         ports,

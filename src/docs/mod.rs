@@ -120,5 +120,6 @@ th { background: #f2f2f2; }
 td.default { font-style: italic; color: #555; }
 code { background: #f2f2f2; padding: 0 .2em; }
 figure { margin: 1em 0; overflow-x: auto; }
+figure svg { max-width: 100%; height: auto; }
 a { color: #2f5d9e; }
 ";

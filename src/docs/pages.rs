@@ -58,6 +58,7 @@ pub fn fabric(
         ]),
         Block::Heading(2, "Topology".into(), None),
     ];
+    let diagram = mermaid.is_some();
     if let Some(m) = mermaid {
         blocks.push(Block::Mermaid(m));
     }
@@ -76,8 +77,8 @@ pub fn fabric(
     blocks.push(para(vec![text(format!(
         "Colours: spine, leaf, {}, switch without a role, hosts; a dashed line is {}. \
          Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node. \
-         A line between switches is labelled with the upper switch's ports, then (after ↔) the lower one's; \
-         a line to hosts with the switch's ports, then (after ·) the hosts' ports.",
+         In the picture each end of a line is labelled where it meets its box, with that box's ports (the hosts' NICs), \
+         the upper end's after the number of cables when more than one (4×).{}",
         if vlt {
             "MLAG or VLT pair"
         } else {
@@ -87,6 +88,12 @@ pub fn fabric(
             "an MLAG peer link or a VLT interconnect (VLTi)"
         } else {
             "an MLAG peer link"
+        },
+        if diagram {
+            " In the diagram a line between switches is labelled with the upper switch's ports, then (after ↔) the lower one's; \
+             a line to hosts with the switch's ports, then (after ·) the hosts' ports."
+        } else {
+            ""
         },
     ))]));
 

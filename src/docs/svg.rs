@@ -1,7 +1,13 @@
-//! The topology as an SVG picture: laid out by [`super::layout`] (rows of spines, switches and
-//! hosts, every link's label in its own slot), drawn by the writer below, which gives every
-//! switch and link a class, a name and a tooltip (`<title>`) listing its cables, escapes every
-//! text, and prints coordinates to one decimal so the file is the same on every run.
+//! The topology as an SVG picture: laid out by [`super::layout`] (tiers of spines, the other
+//! switches and hosts, a tier too wide for a laptop's screen wrapped into rows; each end of a
+//! line labelled with its ports beside it, where it meets its box), drawn by the writer below,
+//! which gives every switch and link a class, a name and a tooltip (`<title>`) listing its
+//! cables, every node and link and each label its link's index as data (`data-node`,
+//! `data-link`), escapes every text, and prints coordinates to one decimal so the file is the
+//! same on every run. Text widths are measured per character (DejaVu Sans's advances, rounded
+//! up), so boxes and labels hold their text in any browser's default font. A picture wider than
+//! the screen even so (a box wider than it, or more rows than a tier may take) is shown scaled
+//! to its width (the `viewBox` keeps the drawing's own size).
 
 use std::fmt::Write as _;
 
@@ -11,39 +17,59 @@ use super::topology::{Kind, Topology};
 
 const FONT: usize = 13;
 const LABEL_FONT: usize = 11;
-/// Width of a character at [`FONT`] and at [`LABEL_FONT`] in a sans-serif face, generously:
-/// boxes and label slots must hold their text in any browser's default font.
-const CHAR_WIDTH: f64 = 8.0;
-const LABEL_CHAR_WIDTH: f64 = 6.6;
 const MARGIN: f64 = 10.0;
 
+/// The width of `text` at `font` px in a sans-serif face, generously: each character's advance
+/// in DejaVu Sans (Linux's default sans-serif, wider than Arial and Helvetica), as Chromium
+/// measures it, rounded up to one of a few classes (any other character an em), so boxes and
+/// labels hold their text in any browser's default font.
+pub fn text_width(text: &str, font: usize) -> f64 {
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            'i' | 'j' | 'l' | '\'' | 'I' | 'J' => 0.30,
+            ' ' | ',' | '.' | '/' | ':' | ';' | '\\' | '|' | '·' => 0.34,
+            '!' | '(' | ')' | '[' | ']' | '-' | 'f' | 'r' | 't' => 0.40,
+            'm' | 'M' | 'W' | '%' | '@' | '…' | '—' => 1.0,
+            '#' | '+' | '<' | '=' | '>' | '^' | '~' | 'w' | '×' | '↔' => 0.84,
+            'A'..='Z' | '&' => 0.79,
+            c if c.is_ascii() => 0.64,
+            _ => 1.0,
+        })
+        .sum();
+    em * font as f64
+}
+
+/// A label's size: its text at [`LABEL_FONT`]; none when empty.
+fn label_size(text: &str) -> Point {
+    if text.is_empty() {
+        Point::default()
+    } else {
+        Point::new(text_width(text, LABEL_FONT), LABEL_FONT as f64 * 1.3)
+    }
+}
+
 pub fn render(t: &Topology) -> String {
+    // Tiers that hold no node move up: a fabric without spines starts with its switches.
+    let mut used = [false; 3];
+    for n in &t.nodes {
+        used[usize::from(n.tier)] = true;
+    }
     let nodes: Vec<layout::Node> = t
         .nodes
         .iter()
         .map(|n| {
             let label = n.label();
             let lines = label.lines().count().max(1) as f64;
-            let longest = label.lines().map(|l| l.chars().count()).max().unwrap_or(1);
+            let longest = label
+                .lines()
+                .map(|l| text_width(l, FONT))
+                .fold(0.0, f64::max);
             layout::Node {
-                size: Point::new(
-                    longest as f64 * CHAR_WIDTH + 24.0,
-                    lines * FONT as f64 * 1.3 + 16.0,
-                ),
-                floor: usize::from(n.kind.tier()),
+                size: Point::new(longest + 24.0, lines * FONT as f64 * 1.3 + 16.0),
+                tier: used[..usize::from(n.tier)].iter().filter(|&&u| u).count(),
+                follow: n.kind == Kind::Hosts,
             }
-        })
-        .collect();
-    // Rows that hold no node move up: a fabric without spines starts with its switches.
-    let mut used = [false; 3];
-    for n in &t.nodes {
-        used[usize::from(n.kind.tier())] = true;
-    }
-    let nodes: Vec<layout::Node> = nodes
-        .into_iter()
-        .map(|n| layout::Node {
-            floor: used[..n.floor].iter().filter(|&&u| u).count(),
-            ..n
         })
         .collect();
     let links: Vec<layout::Link> = t
@@ -52,16 +78,13 @@ pub fn render(t: &Topology) -> String {
         .map(|e| layout::Link {
             from: e.from,
             to: e.to,
-            label: Point::new(
-                e.label.chars().count() as f64 * LABEL_CHAR_WIDTH + 4.0,
-                LABEL_FONT as f64 * 1.3,
-            ),
+            ends: [label_size(&e.ends[0]), label_size(&e.ends[1])],
             flat: e.ipl,
         })
         .collect();
     let drawn = layout::layout(&nodes, &links);
     let mut writer = Writer::new(t);
-    writer.draw(&drawn, &nodes);
+    writer.draw(&drawn);
     writer.finish()
 }
 
@@ -91,12 +114,12 @@ impl<'a> Writer<'a> {
         self.size.y = self.size.y.max(p.y);
     }
 
-    fn finish(mut self) -> String {
-        // The legend, under the picture: one swatch per kind of node drawn.
+    /// The legend, under the picture from `top`: one swatch per kind of node drawn, a dashed
+    /// line per kind of peer link drawn; and where it ends on the right.
+    fn legend(&self, top: f64) -> (String, f64) {
         let mut kinds: Vec<Kind> = self.topology.nodes.iter().map(|n| n.kind).collect();
         kinds.sort();
         kinds.dedup();
-        let top = self.size.y + 2.0 * MARGIN;
         let mut legend = String::from("<g class=\"legend\">\n");
         let mut x = MARGIN;
         for kind in kinds {
@@ -110,7 +133,7 @@ impl<'a> Writer<'a> {
                 num(top + 11.0),
                 kind.legend()
             );
-            x += 20.0 + kind.legend().len() as f64 * CHAR_WIDTH + 16.0;
+            x += 20.0 + text_width(kind.legend(), FONT) + 16.0;
         }
         // A dashed line per kind of peer link drawn: an MLAG pair's, a VLT pair's (its VLTi).
         for (kind, text) in [(Kind::Mlag, "MLAG peer link"), (Kind::Vlt, "VLTi")] {
@@ -130,11 +153,22 @@ impl<'a> Writer<'a> {
                 num(x + 30.0),
                 num(top + 11.0)
             );
-            x += 30.0 + text.len() as f64 * CHAR_WIDTH;
+            x += 30.0 + text_width(text, FONT);
         }
         legend.push_str("</g>\n");
+        (legend, x)
+    }
+
+    fn finish(mut self) -> String {
+        // The layout's size holds its bottom margin.
+        let top = self.size.y + MARGIN;
+        let (legend, x) = self.legend(top);
         self.grow(Point::new(x, top + 14.0));
         let (w, h) = (self.size.x + MARGIN, self.size.y + MARGIN);
+        // Shown at most a screen wide: a picture whose rows could not wrap narrower (a box
+        // wider than the screen, or more rows than a tier wraps into) scales down.
+        let shown = w.min(layout::MAX_WIDTH);
+        let (sw, sh) = (num(shown), num(h * shown / w));
         let mut css = String::new();
         // Every kind's colours, a VLT pair's only where one is drawn (it came after the rest).
         let vlt = self.topology.nodes.iter().any(|n| n.kind == Kind::Vlt);
@@ -156,13 +190,14 @@ impl<'a> Writer<'a> {
             );
         }
         format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">\n\
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{sw}\" height=\"{sh}\" viewBox=\"0 0 {w} {h}\" role=\"img\">\n\
              <style>\n\
              text {{ font-family: sans-serif; font-size: {FONT}px; fill: #1a1a1a; }}\n\
              .node text {{ text-anchor: middle; }}\n\
              .link path {{ fill: none; stroke: #555555; stroke-width: 1.5; }}\n\
              .link.ipl path, path.ipl {{ stroke: #b06a00; stroke-dasharray: 5 4; stroke-width: 2; fill: none; }}\n\
-             .label {{ font-size: {LABEL_FONT}px; text-anchor: middle; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }}\n\
+             .label {{ font-size: {LABEL_FONT}px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }}\n\
+             .label.end {{ text-anchor: end; }}\n\
              {css}\
              </style>\n\
              <g class=\"links\">\n{links}</g>\n<g class=\"nodes\">\n{nodes}</g>\n<g class=\"labels\">\n{labels}</g>\n{legend}</svg>\n",
@@ -205,9 +240,9 @@ impl<'a> Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn draw(&mut self, drawn: &Layout, boxes: &[layout::Node]) {
-        for (i, (centre, b)) in drawn.nodes.iter().zip(boxes).enumerate() {
-            self.node(i, *centre, b.size);
+    fn draw(&mut self, drawn: &Layout) {
+        for (i, (centre, size)) in drawn.nodes.iter().zip(&drawn.sizes).enumerate() {
+            self.node(i, *centre, *size);
         }
         for (i, route) in drawn.links.iter().enumerate() {
             self.link(i, route);
@@ -227,8 +262,9 @@ impl Writer<'_> {
         };
         let _ = write!(
             self.nodes,
-            "<g class=\"node {}\"{attr}><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\"/>",
+            "<g class=\"node {}\" data-node=\"{}\"{attr}><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\"/>",
             n.kind.class(),
+            esc(&n.name),
             esc(&title),
             num(centre.x - size.x / 2.0),
             num(centre.y - size.y / 2.0),
@@ -276,14 +312,41 @@ impl Writer<'_> {
             .collect();
         let _ = writeln!(
             self.links,
-            "<g class=\"link{}\" data-from=\"{}\" data-to=\"{}\"><title>{}</title><path d=\"{d}\"/></g>",
+            "<g class=\"link{}\" data-link=\"{i}\" data-from=\"{}\" data-to=\"{}\"><title>{}</title><path d=\"{d}\"/></g>",
             if e.ipl { " ipl" } else { "" },
             esc(&self.topology.nodes[e.from].name),
             esc(&self.topology.nodes[e.to].name),
             esc(&title.join("\n")),
         );
-        self.labels
-            .push_str(&Self::text(route.label, &e.label, "label", LABEL_FONT));
+        for (label, text) in route.labels.iter().zip(&e.ends) {
+            if let Some(l) = label {
+                // The text's baseline a third of the font off the box's middle (its glyphs
+                // rise above the baseline: to the right when upright).
+                let anchor = if l.end { " end" } else { "" };
+                let third = LABEL_FONT as f64 * 0.35;
+                let (x, y, turn) = if l.upright {
+                    let (x, y) = (
+                        l.min.x + l.size.x / 2.0 - third,
+                        l.min.y + if l.end { l.size.y } else { 0.0 },
+                    );
+                    (
+                        x,
+                        y,
+                        format!(" transform=\"rotate(90 {} {})\"", num(x), num(y)),
+                    )
+                } else {
+                    let x = l.min.x + if l.end { l.size.x } else { 0.0 };
+                    (x, l.min.y + l.size.y / 2.0 + third, String::new())
+                };
+                let _ = writeln!(
+                    self.labels,
+                    "<text class=\"label{anchor}\" data-link=\"{i}\" x=\"{}\" y=\"{}\"{turn}>{}</text>",
+                    num(x),
+                    num(y),
+                    esc(text)
+                );
+            }
+        }
     }
 }
 

@@ -4,9 +4,12 @@
 //! Hosts are grouped so that a fabric of 128 GPU servers still draws as a few nodes: hosts
 //! whose names differ only in their trailing number (`gpu001` … `gpu032`) and that are cabled
 //! to the same switches make one node. Every cable stays in the edge's list (the SVG's
-//! tooltips, the tables); labels in the pictures shorten long port lists. Every port is named
-//! as its switch's OS names it (Onyx `1/5`, OS10 `ethernet1/1/5`), each end of a cable between
-//! an Onyx and an OS10 switch in its own spelling.
+//! tooltips, the tables); labels in the pictures shorten long port lists: the Mermaid
+//! diagram's one per line (both ends' ports), the SVG's one per end (that end's ports, the upper
+//! one's after the count of cables, `4×`). A node's tier comes from its switch's role: spines
+//! on top (an MLAG pair of spines too), every other switch under them, hosts at the bottom.
+//! Every port is named as its switch's OS names it (Onyx `1/5`, OS10 `ethernet1/1/5`), each end
+//! of a cable between an Onyx and an OS10 switch in its own spelling.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -65,15 +68,6 @@ impl Kind {
             Kind::Hosts => ("#e4e4e4", "#6b6b6b"),
         }
     }
-
-    /// The row of the picture: spines on top, hosts at the bottom.
-    pub(super) fn tier(self) -> u8 {
-        match self {
-            Kind::Spine => 0,
-            Kind::Leaf | Kind::Mlag | Kind::Vlt | Kind::Switch => 1,
-            Kind::Hosts => 2,
-        }
-    }
 }
 
 #[derive(Clone)]
@@ -83,6 +77,8 @@ pub struct Node {
     /// A second line: the model and AS of a switch, the number of hosts of a group.
     pub detail: String,
     pub kind: Kind,
+    /// The picture's tier: spines (0), the other switches (1), hosts (2).
+    pub tier: u8,
     /// The switch this node is (none for hosts, and for a group of switches).
     pub switch: Option<String>,
     /// The switch's OS (a group's: its first switch's); none for hosts.
@@ -112,8 +108,11 @@ pub struct Edge {
     pub to: usize,
     /// Every cable, `from`'s end first, sorted.
     pub cables: Vec<(End, End)>,
-    /// The ports, as short as the picture needs.
+    /// The ports, as short as the Mermaid diagram needs: `from`'s, then (after ↔) `to`'s.
     pub label: String,
+    /// The picture's labels at each end: `from`'s ports (after the count of cables, `4×`,
+    /// when more than one), then `to`'s ports or the hosts' NICs (empty when unnamed).
+    pub ends: [String; 2],
     /// An MLAG pair's peer link (on OS10, the VLT interconnect).
     pub ipl: bool,
     /// The switch ports of `from` on this edge, sorted (between switches: one per cable, in
@@ -138,6 +137,15 @@ pub struct Topology {
 
 /// One host's cables: by switch, the switch's ports and the host's port on each.
 type HostCables = BTreeMap<String, Vec<(Port, Option<String>)>>;
+
+/// A switch's tier: a spine's on top (an MLAG pair of spines too), every other switch's under
+/// it, never the hosts'.
+pub fn tier(sw: &crate::fabric::Switch) -> u8 {
+    match sw.role {
+        Some(Role::Spine) => 0,
+        _ => 1,
+    }
+}
 
 /// A switch's colour: its MLAG (VLT) pair, else its role.
 pub fn kind(sw: &crate::fabric::Switch) -> Kind {
@@ -168,6 +176,7 @@ pub fn build(fabric: &Fabric) -> Topology {
             name: name.to_string(),
             detail,
             kind: kind(sw),
+            tier: tier(sw),
             switch: Some(name.to_string()),
             os: Some(sw.os()),
             model: sw.model.name(),
@@ -219,10 +228,15 @@ pub fn build(fabric: &Fabric) -> Topology {
             let ports: Vec<(Port, Port)> = cables.iter().map(|(a, b)| (a.1, b.1)).collect();
             let text = |(name, port): &SwitchEnd| (name.clone(), os[name].port_name(*port));
             let ends = (os[&nodes[from].name], os[&nodes[to].name]);
+            let (near, far): (Vec<Port>, Vec<Port>) = ports.iter().copied().unzip();
             Edge {
                 from,
                 to,
                 label: cable_label(ends, &ports),
+                ends: [
+                    end_label(ends.0, &sorted(near), ports.len()),
+                    end_label(ends.1, &sorted(far), 0),
+                ],
                 ipl: ipl_pairs.contains(&(from, to)),
                 cables: cables.iter().map(|(a, b)| (text(a), text(b))).collect(),
                 ports: ports.iter().map(|(a, _)| *a).collect(),
@@ -248,6 +262,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                 n => format!("{n} hosts"),
             },
             kind: Kind::Hosts,
+            tier: 2,
             switch: None,
             os: None,
             model: "",
@@ -273,13 +288,14 @@ pub fn build(fabric: &Fabric) -> Topology {
                 .flat_map(|h| hosts[h][&switch].iter().filter_map(|(_, n)| n.as_deref()))
                 .collect();
             let mut label = port_label(dialect, &ports);
+            let nics: Vec<&str> = nics.into_iter().collect();
             if !nics.is_empty() {
-                let nics: Vec<&str> = nics.into_iter().collect();
                 let _ = write!(label, " · {}", shorten(&nics, 2));
             }
             edges.push(Edge {
                 from,
                 to: node,
+                ends: [end_label(dialect, &ports, cables.len()), shorten(&nics, 2)],
                 cables,
                 label,
                 ipl: false,
@@ -303,7 +319,7 @@ pub fn build(fabric: &Fabric) -> Topology {
 /// same row, before) `b`: each cable is kept once, from that end, a cable between two ports
 /// of one switch too.
 fn upper(nodes: &[Node], a: (usize, Port), b: (usize, Port)) -> bool {
-    (nodes[a.0].kind.tier(), a.0, a.1) <= (nodes[b.0].kind.tier(), b.0, b.1)
+    (nodes[a.0].tier, a.0, a.1) <= (nodes[b.0].tier, b.0, b.1)
 }
 
 /// A host's name without its trailing number: what hosts of one group share.
@@ -374,6 +390,30 @@ pub(super) fn port_label(os: Os, ports: &[Port]) -> String {
         }
         _ => list,
     }
+}
+
+/// One end of a line in the picture: its ports (sorted, without repeats) as `os` writes them, up
+/// to two ranges, else the first and last (`1/1/1 … 1/8/4`); after `4×` when `cables` is more
+/// than one.
+pub(super) fn end_label(os: Os, ports: &[Port], cables: usize) -> String {
+    let list = port_list(os, ports);
+    let text = match ports {
+        [first, .., last] if list.matches(", ").count() > 1 => {
+            format!("{} … {}", os.port_name(*first), os.port_name(*last))
+        }
+        _ => list,
+    };
+    match cables {
+        0 | 1 => text,
+        n => format!("{n}× {text}"),
+    }
+}
+
+/// Ports sorted, each once.
+pub(super) fn sorted(mut ports: Vec<Port>) -> Vec<Port> {
+    ports.sort();
+    ports.dedup();
+    ports
 }
 
 /// Cables between two switches (running `os.0` and `os.1`) as runs where both ends count up
@@ -477,6 +517,10 @@ mod tests {
         assert_eq!(port_list(onyx, &ports), "1/1-1/2, 1/4, 1/6-1/7");
         assert_eq!(port_label(onyx, &ports), "1/1 … 1/7, 5 ports");
         assert_eq!(port_label(onyx, &ports[..3]), "1/1-1/2, 1/4");
+        // A line's end in the picture: the count of cables first, the ports without it.
+        assert_eq!(end_label(onyx, &ports, 5), "5× 1/1 … 1/7");
+        assert_eq!(end_label(onyx, &ports[..3], 0), "1/1-1/2, 1/4");
+        assert_eq!(end_label(Os::Os10, &ports[..1], 1), "ethernet1/1/1");
         assert_eq!(
             port_list(Os::Os10, &ports),
             "ethernet1/1/1-1/1/2, ethernet1/1/4, ethernet1/1/6-1/1/7"
