@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
     #[command(flatten)]
-    connect: super::push::Connect,
+    connect: super::fleet::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -269,7 +269,7 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
             "`--live` needs a fabric file (its `mgmt` addresses) or `--inventory FILE`".into(),
         ));
     }
-    let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
+    let inventory = super::fleet::read_inventory(args.connect.inventory.as_deref())?;
     let opts = args.connect.options(&inventory, None)?;
     let ssh = args.connect.ssh_config()?;
     let targets = inventory
@@ -292,7 +292,7 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
-    for (target, (config, unsaved)) in targets.iter().zip(super::push::read_switches(
+    for (target, (config, unsaved)) in targets.iter().zip(super::fleet::read_switches(
         &targets,
         &opts,
         args.connect.parallel,
@@ -521,15 +521,16 @@ fn with_fabric(
     };
     let mut sources = BTreeMap::new();
     if args.live || args.lab {
-        let reach = super::push::reach(args.lab, false, path, fabric, &args.connect, color)?;
-        let jobs = super::push::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
+        let reach = super::fleet::reach(args.lab, false, path, fabric, &args.connect, color)?;
+        let jobs =
+            super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
         let os10: std::collections::BTreeSet<String> = chosen
             .iter()
             .filter(|sw| sw.os() == crate::fabric::Os::Os10)
             .map(|sw| sw.hostname.to_string())
             .collect();
-        let fetched = super::push::read_each(&targets, args.connect.parallel, |target| {
+        let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
             read_live(target, &reach.options, os10.contains(&target.name))
         })?;
         for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {

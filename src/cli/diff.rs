@@ -40,7 +40,7 @@ pub struct Args {
     lab: bool,
     /// Without `--running`: read each switch's running config over SSH.
     #[command(flatten)]
-    connect: super::push::Connect,
+    connect: super::fleet::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -648,16 +648,16 @@ fn live(args: &Args, color: bool) -> Pairs {
         return Ok(Err(exit::FAILURE));
     };
     let fabric_path = args.fabric.clone().unwrap_or_default();
-    let reach = super::push::reach(args.lab, false, &fabric_path, &fabric, &args.connect, color)?;
+    let reach = super::fleet::reach(args.lab, false, &fabric_path, &fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
-    let jobs = super::push::jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
+    let jobs = super::fleet::jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
     let switches: std::collections::BTreeMap<String, &crate::fabric::Switch> = fabric
         .switches
         .values()
         .map(|sw| (sw.hostname.to_string(), sw))
         .collect();
     // Read with `show` commands only, each switch in its OS's dialect.
-    let fetched = super::push::parallel(&jobs, args.connect.parallel, |job| {
+    let fetched = super::fleet::parallel(&jobs, args.connect.parallel, |job| {
         let sw = switches.get(&job.target.name).copied();
         let mut cli = job.intent.open(&job.target, opts)?;
         let configs = match &job.intent {

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(short = 'o', long = "output", value_name = "FABRIC.yaml")]
     output: Option<PathBuf>,
     #[command(flatten)]
-    connect: super::push::Connect,
+    connect: super::fleet::Connect,
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
@@ -123,7 +123,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             .iter()
             .map(|s| target(s, ssh.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
-        let inventory = super::push::read_inventory(args.connect.inventory.as_deref())?;
+        let inventory = super::fleet::read_inventory(args.connect.inventory.as_deref())?;
         let mut opts = args.connect.options(&inventory, None)?;
         opts.switches.extend(targets.iter().map(|t| t.name.clone()));
         if os10_model.is_some() {
@@ -150,7 +150,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             }
         } else {
             let fetched =
-                super::push::read_switches(&targets, &opts, args.connect.parallel, false)?;
+                super::fleet::read_switches(&targets, &opts, args.connect.parallel, false)?;
             for (t, (config, _)) in targets.into_iter().zip(fetched) {
                 let origin = format!(
                     "ssh://{}@{}:{} (show running-config)",
@@ -252,7 +252,7 @@ fn read_os10_switches(
     opts: &crate::device::Options,
     parallel: usize,
 ) -> Result<Vec<(String, crate::os10::Config)>, Failure> {
-    super::push::read_each(targets, parallel, |target| {
+    super::fleet::read_each(targets, parallel, |target| {
         let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
         let read = cli.fetch_os10()?;
         cli.close();

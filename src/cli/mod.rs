@@ -39,6 +39,7 @@ macro_rules! errln {
 mod audit;
 mod diff;
 mod docs;
+mod fleet;
 mod hosts;
 mod import;
 #[cfg(feature = "lab")]

@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long)]
     paths: bool,
     #[command(flatten)]
-    connect: super::push::Connect,
+    connect: super::fleet::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -73,8 +73,8 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FAILURE);
     };
-    let reach = super::push::reach(args.lab, false, &args.fabric, &fabric, &args.connect, color)?;
-    let jobs = super::push::jobs(
+    let reach = super::fleet::reach(args.lab, false, &args.fabric, &fabric, &args.connect, color)?;
+    let jobs = super::fleet::jobs(
         &fabric,
         &args.switches,
         &reach.inventory,
@@ -173,7 +173,7 @@ impl Hosts {
 pub(crate) fn hosts(
     fabric: &Fabric,
     inventory: &crate::fabric::Inventory,
-    connect: &super::push::Connect,
+    connect: &super::fleet::Connect,
     families: &BTreeSet<Family>,
 ) -> Result<Hosts, Failure> {
     if !families.contains(&Family::Paths) {
@@ -213,7 +213,7 @@ pub(crate) fn hosts(
         .map_err(|e| Failure(format!("host `{}`: {e}", p.host)))?;
         out.targets.insert(p.host.clone(), target);
     }
-    let read = super::push::parallel(&ports, connect.parallel, |p| {
+    let read = super::fleet::parallel(&ports, connect.parallel, |p| {
         let target = &out.targets[&p.host];
         crate::device::host::run_on_host(target, &opts, &verify::paths::address_command(&p.nic))
             .map_err(|e| e.to_string())
@@ -285,7 +285,7 @@ fn once(
         })
         .collect();
     let work: Vec<(&Target, &verify::Plan)> = targets.iter().zip(&plans).collect();
-    let read = super::push::parallel(&work, parallel, |(t, p)| read_switch(t, p, opts));
+    let read = super::fleet::parallel(&work, parallel, |(t, p)| read_switch(t, p, opts));
     let mut observed = BTreeMap::new();
     let mut unread = Vec::new();
     let mut unchecked = Vec::new();
@@ -342,7 +342,7 @@ fn probe_paths(
         return;
     }
     let run = |e: &verify::paths::Endpoint, cmd: &str| hosts.run(e, cmd);
-    let results = super::push::parallel(&pairs, parallel, |(a, b)| {
+    let results = super::fleet::parallel(&pairs, parallel, |(a, b)| {
         verify::paths::probe(&run, a, b).map_err(|e| (a.switch.clone(), e))
     });
     let mut probes = Vec::new();
