@@ -7,7 +7,7 @@ use std::net::Ipv4Addr;
 
 use super::super::Mlag;
 use super::super::Os;
-use super::super::raw::{RawFabric, Sp};
+use super::super::raw::{RawFabric, RawMlag, Sp};
 use super::bundles::channel_id;
 use super::network::{host_address, pool};
 use super::{Cx, Field, Pending};
@@ -75,115 +75,139 @@ pub(super) fn mlag_pairs(
     let mut out = Vec::new();
     let mut member: BTreeMap<String, Span> = BTreeMap::new();
     for m in raw.mlag.iter().flatten() {
-        let at = cx.span(&m.switches);
-        let listed: Vec<&Sp<String>> = m.switches.get().iter().collect();
-        if listed.len() != 2 {
-            cx.error(
-                "E121",
-                format!("an MLAG pair is two switches, not {}", listed.len()),
-                at,
-                "this pair",
-            );
-            continue;
-        }
-        let mut sws: Vec<String> = Vec::new();
-        for s in &listed {
-            let sat = cx.span(s);
-            match names.get(&s.get().to_lowercase()) {
-                Some((h, _)) if pending.contains_key(h.as_str()) => {
-                    if let Some(first) = member.insert(h.as_str().to_string(), sat) {
-                        cx.push(
-                            Diagnostic::error("E121", format!("`{h}` is in two MLAG pairs"))
-                                .at(sat, "second pair")
-                                .also(first, "first pair"),
-                        );
-                    } else {
-                        sws.push(h.as_str().to_string());
-                    }
-                }
-                Some(_) => {}
-                None => cx.error(
-                    "E121",
-                    format!("unknown switch `{}` in an MLAG pair", s.get()),
-                    sat,
-                    "not declared under `switches`",
-                ),
-            }
-        }
-        if sws.len() == 2 && sws[0] == sws[1] {
-            cx.error(
-                "E121",
-                "an MLAG pair of one switch with itself",
-                at,
-                "this pair",
-            );
-            continue;
-        }
-        let oses: Vec<Os> = listed
-            .iter()
-            .filter_map(|s| cx.oses.get(&s.get().to_lowercase()).copied())
-            .collect();
-        // A refused domain or VIP is reported; the pair stays a pair, so its peer link and
-        // bundles are not reported as well (the fabric is refused either way).
-        let vip = Some(vip(cx, &oses, m.domain.as_ref(), m.vip.as_ref()).unwrap_or(None));
-        let mac = mac(cx, &m.system_mac);
-        let pc = cx.int(&m.ipl.port_channel, channel_id);
-        let vlan = cx.int(&m.ipl.vlan, Vlan::new);
-        let subnet = pool(cx, &m.ipl.subnet, "IPL subnet");
-        let addresses = subnet.and_then(|s| {
-            // /31: both addresses; otherwise the first two hosts.
-            let first = u64::from(s.len <= 30);
-            let two = [s.nth(first)?, s.nth(first + 1)?];
-            (s.len <= 31).then(|| {
-                two.map(|a| Ipv4Net {
-                    addr: a,
-                    len: s.len,
-                })
-            })
-        });
-        if subnet.is_some() && addresses.is_none() {
-            cx.error(
-                "E110",
-                "the IPL subnet holds fewer than two addresses",
-                cx.span(&m.ipl.subnet),
-                "too small",
-            );
-        }
-        let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) =
-            (<[String; 2]>::try_from(sws), vip, mac, pc, vlan, addresses)
-        else {
-            continue;
-        };
-        for (i, name) in switches.iter().enumerate() {
-            let other = pending.get(switches[1 - i].as_str());
-            let peer = other.map(|p| p.switch.hostname.clone());
-            let peer_mgmt = other
-                .and_then(|p| p.switch.mgmt.as_ref())
-                .and_then(|m| m.host.parse::<Ipv4Addr>().ok())
-                .filter(|a| !a.is_loopback());
-            if let Some(p) = pending.get_mut(name.as_str()) {
-                p.switch.vlans.entry(vlan).or_insert(None);
-                p.switch.mlag = Some(Mlag {
-                    peer,
-                    vip: vip.clone(),
-                    system_mac: mac,
-                    ipl_port_channel: pc,
-                    ipl_vlan: vlan,
-                    address: Some(addresses[i]),
-                    peer_address: addresses[1 - i].addr,
-                    peer_mgmt,
-                });
-            }
-        }
-        out.push(Pair {
-            switches,
-            at,
-            port_channel: pc,
-            declared: true,
-            linked: false,
-        });
+        out.extend(declared(cx, m, pending, names, &mut member));
     }
-    // Halves written out per switch.
+    let halves = halves(cx, raw, pending, &member);
+    out.extend(matched(cx, pending, &halves));
+    out
+}
+
+/// One pair under `mlag`: two switches, each in one pair at most (`member`), both declared,
+/// the IPL's addresses one per switch; its switches' MLAG set.
+fn declared(
+    cx: &mut Cx,
+    m: &RawMlag,
+    pending: &mut BTreeMap<String, Pending>,
+    names: &BTreeMap<String, (Hostname, Span)>,
+    member: &mut BTreeMap<String, Span>,
+) -> Option<Pair> {
+    let at = cx.span(&m.switches);
+    let listed: Vec<&Sp<String>> = m.switches.get().iter().collect();
+    if listed.len() != 2 {
+        cx.error(
+            "E121",
+            format!("an MLAG pair is two switches, not {}", listed.len()),
+            at,
+            "this pair",
+        );
+        return None;
+    }
+    let mut sws: Vec<String> = Vec::new();
+    for s in &listed {
+        let sat = cx.span(s);
+        match names.get(&s.get().to_lowercase()) {
+            Some((h, _)) if pending.contains_key(h.as_str()) => {
+                if let Some(first) = member.insert(h.as_str().to_string(), sat) {
+                    cx.push(
+                        Diagnostic::error("E121", format!("`{h}` is in two MLAG pairs"))
+                            .at(sat, "second pair")
+                            .also(first, "first pair"),
+                    );
+                } else {
+                    sws.push(h.as_str().to_string());
+                }
+            }
+            Some(_) => {}
+            None => cx.error(
+                "E121",
+                format!("unknown switch `{}` in an MLAG pair", s.get()),
+                sat,
+                "not declared under `switches`",
+            ),
+        }
+    }
+    if sws.len() == 2 && sws[0] == sws[1] {
+        cx.error(
+            "E121",
+            "an MLAG pair of one switch with itself",
+            at,
+            "this pair",
+        );
+        return None;
+    }
+    let oses: Vec<Os> = listed
+        .iter()
+        .filter_map(|s| cx.oses.get(&s.get().to_lowercase()).copied())
+        .collect();
+    // A refused domain or VIP is reported; the pair stays a pair, so its peer link and
+    // bundles are not reported as well (the fabric is refused either way).
+    let vip = Some(vip(cx, &oses, m.domain.as_ref(), m.vip.as_ref()).unwrap_or(None));
+    let mac = mac(cx, &m.system_mac);
+    let pc = cx.int(&m.ipl.port_channel, channel_id);
+    let vlan = cx.int(&m.ipl.vlan, Vlan::new);
+    let subnet = pool(cx, &m.ipl.subnet, "IPL subnet");
+    let addresses = subnet.and_then(|s| {
+        // /31: both addresses; otherwise the first two hosts.
+        let first = u64::from(s.len <= 30);
+        let two = [s.nth(first)?, s.nth(first + 1)?];
+        (s.len <= 31).then(|| {
+            two.map(|a| Ipv4Net {
+                addr: a,
+                len: s.len,
+            })
+        })
+    });
+    if subnet.is_some() && addresses.is_none() {
+        cx.error(
+            "E110",
+            "the IPL subnet holds fewer than two addresses",
+            cx.span(&m.ipl.subnet),
+            "too small",
+        );
+    }
+    let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) =
+        (<[String; 2]>::try_from(sws), vip, mac, pc, vlan, addresses)
+    else {
+        return None;
+    };
+    for (i, name) in switches.iter().enumerate() {
+        let other = pending.get(switches[1 - i].as_str());
+        let peer = other.map(|p| p.switch.hostname.clone());
+        let peer_mgmt = other
+            .and_then(|p| p.switch.mgmt.as_ref())
+            .and_then(|m| m.host.parse::<Ipv4Addr>().ok())
+            .filter(|a| !a.is_loopback());
+        if let Some(p) = pending.get_mut(name.as_str()) {
+            p.switch.vlans.entry(vlan).or_insert(None);
+            p.switch.mlag = Some(Mlag {
+                peer,
+                vip: vip.clone(),
+                system_mac: mac,
+                ipl_port_channel: pc,
+                ipl_vlan: vlan,
+                address: Some(addresses[i]),
+                peer_address: addresses[1 - i].addr,
+                peer_mgmt,
+            });
+        }
+    }
+    Some(Pair {
+        switches,
+        at,
+        port_channel: pc,
+        declared: true,
+        linked: false,
+    })
+}
+
+/// Halves written out per switch (`mlag:` on a switch; not on a switch of a declared pair,
+/// `member`): their MLAG set, and where each is written.
+fn halves(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    pending: &mut BTreeMap<String, Pending>,
+    member: &BTreeMap<String, Span>,
+) -> Vec<(String, Span)> {
     let mut halves: Vec<(String, Span)> = Vec::new();
     for (name, p) in pending.iter_mut() {
         let Some(h) = &raw.switches.0[p.index].1.mlag else {
@@ -271,7 +295,16 @@ pub(super) fn mlag_pairs(
         });
         halves.push((name.clone(), at));
     }
-    // Two halves that match are a pair, checked like a declared one.
+    halves
+}
+
+/// Two halves that face each other are a pair when they agree (E122 otherwise).
+fn matched(
+    cx: &mut Cx,
+    pending: &mut BTreeMap<String, Pending>,
+    halves: &[(String, Span)],
+) -> Vec<Pair> {
+    let mut out = Vec::new();
     for (i, (a, at)) in halves.iter().enumerate() {
         for (b, _) in &halves[i + 1..] {
             let (Some(ma), Some(mb)) = (
