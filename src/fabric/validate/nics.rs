@@ -55,10 +55,34 @@ pub(super) fn hosts(
     raw: &RawFabric,
     pending: &BTreeMap<String, Pending>,
 ) -> (BTreeMap<Hostname, Host>, BTreeMap<String, Span>) {
-    let mut out: BTreeMap<Hostname, Host> = BTreeMap::new();
     let Some(entries) = &raw.hosts else {
-        return (out, BTreeMap::new());
+        return (BTreeMap::new(), BTreeMap::new());
     };
+    let d = declared_hosts(cx, entries);
+    let cabled = cabled_ports(pending, &d.out);
+    let misnamed = misnamed_ports(&d.out, &cabled, &d.port_keys);
+    let mut misfits: Misfits = BTreeMap::new();
+    for (name, host) in &d.out {
+        let name = name.as_str();
+        let cables = cabled.get(name).map_or(&[][..], Vec::as_slice);
+        let seen = host_cables(cx, (name, host, cables), &d, &misnamed, &mut misfits);
+        uncabled_ports(cx, (name, host), &seen, &d, &misnamed);
+    }
+    misfit_mtus(cx, misfits, &d.mtu_at);
+    (d.out, d.mtu_at)
+}
+
+/// The hosts declared (each once, E134; one `mgmt` a host), where each was declared, each
+/// host port's key and each host's MTU line.
+struct Declared {
+    out: BTreeMap<Hostname, Host>,
+    declared: BTreeMap<String, Span>,
+    port_keys: BTreeMap<(String, String), Span>,
+    mtu_at: BTreeMap<String, Span>,
+}
+
+fn declared_hosts(cx: &mut Cx, entries: &Entries<String, RawHost>) -> Declared {
+    let mut out: BTreeMap<Hostname, Host> = BTreeMap::new();
     // Where each host was declared (for a host declared twice), and each host port's key.
     let mut declared: BTreeMap<String, Span> = BTreeMap::new();
     let mut port_keys: BTreeMap<(String, String), Span> = BTreeMap::new();
@@ -111,8 +135,20 @@ pub(super) fn hosts(
         }
     }
 
-    // Every switch port whose peer names a declared host (looked up by name: a scan of the
-    // hosts per peer was quadratic, 60,000 hosts took 25 s).
+    Declared {
+        out,
+        declared,
+        port_keys,
+        mtu_at,
+    }
+}
+
+/// Every switch port whose peer names a declared host, by host (looked up by name: a scan of
+/// the hosts per peer was quadratic, 60,000 hosts took 25 s).
+fn cabled_ports<'a>(
+    pending: &'a BTreeMap<String, Pending>,
+    out: &BTreeMap<Hostname, Host>,
+) -> BTreeMap<&'a str, Vec<Cabled>> {
     let mut cabled: BTreeMap<&str, Vec<Cabled>> = BTreeMap::new();
     for (switch, p) in pending {
         for (port, claims) in &p.claims {
@@ -148,146 +184,164 @@ pub(super) fn hosts(
         }
     }
 
-    let misnamed = misnamed_ports(&out, &cabled, &port_keys);
-    let mut misfits: Misfits = BTreeMap::new();
-    for (name, host) in &out {
-        let name = name.as_str();
-        let cables = cabled.get(name).map_or(&[][..], Vec::as_slice);
-        let mut seen: BTreeMap<&str, &Cabled> = BTreeMap::new();
-        for c in cables {
-            crate::steps::one();
-            let Some(nic_port) = c
+    cabled
+}
+
+/// A host's cables: each to a port it declares (E131, the name meant where one is close or
+/// declared otherwise), one cable a port (E135), the MTU that fits (misfits, reported
+/// together); the cable of each port.
+fn host_cables<'a>(
+    cx: &mut Cx,
+    (name, host, cables): (&'a str, &Host, &'a [Cabled]),
+    d: &Declared,
+    misnamed: &Misnamed,
+    misfits: &mut Misfits<'a>,
+) -> BTreeMap<&'a str, &'a Cabled> {
+    let (declared, mtu_at) = (&d.declared, &d.mtu_at);
+    let mut seen: BTreeMap<&str, &Cabled> = BTreeMap::new();
+    for c in cables {
+        crate::steps::one();
+        let Some(nic_port) = c
+            .nic_port
+            .as_deref()
+            .filter(|p| host.ports.contains_key(*p))
+        else {
+            let known: Vec<&str> = host.ports.keys().map(String::as_str).collect();
+            let moved = c
                 .nic_port
-                .as_deref()
-                .filter(|p| host.ports.contains_key(*p))
-            else {
-                let known: Vec<&str> = host.ports.keys().map(String::as_str).collect();
-                let moved = c
-                    .nic_port
-                    .as_ref()
-                    .and_then(|p| misnamed.at_key.get(&(name.to_string(), p.clone())));
-                if let (Some((best, key)), Some(p)) = (moved, &c.nic_port) {
-                    cx.push(
-                        Diagnostic::error(
-                            "E131",
-                            format!(
-                                "the switch ports cabled to `{name}` name its port `{p}`, but `{name}` declares `{best}`"
-                            ),
-                        )
-                        .at(*key, format!("declared as `{best}`"))
-                        .also(c.at, format!("`{p}` here"))
-                        .help(format!("did you mean `{p}`? Rename the port here: this line names it for every host of its entry")),
-                    );
-                    continue;
-                }
-                let mut d = Diagnostic::error(
-                    "E131",
-                    match &c.nic_port {
-                        Some(p) => format!(
-                            "{}:{} is cabled to `{name}` port `{p}`, which `{name}` does not declare",
-                            c.switch, c.port
-                        ),
-                        None => format!(
-                            "{}:{} is cabled to `{name}` without naming the host's port",
-                            c.switch, c.port
-                        ),
-                    },
-                )
-                .at(c.at, "this peer");
-                if let Some(at) = declared.get(&name.to_lowercase()) {
-                    d = d.also(*at, format!("`{name}` declared here"));
-                }
-                // A port no other cable names first: the one this cable was meant for.
-                let named: BTreeSet<&str> = cables
-                    .iter()
-                    .filter_map(|x| x.nic_port.as_deref())
-                    .collect();
-                let free = known.iter().copied().filter(|k| !named.contains(k));
-                let help = match c.nic_port.as_deref().and_then(|p| {
-                    did_you_mean(p, free).or_else(|| did_you_mean(p, known.iter().copied()))
-                }) {
-                    Some(best) => format!("did you mean `{best}`?"),
-                    None => format!("the host's ports: {}", known.join(", ")),
-                };
-                cx.push(d.help(help));
-                continue;
-            };
-            if let Some(first) = seen.insert(nic_port, c) {
+                .as_ref()
+                .and_then(|p| misnamed.at_key.get(&(name.to_string(), p.clone())));
+            if let (Some((best, key)), Some(p)) = (moved, &c.nic_port) {
                 cx.push(
                     Diagnostic::error(
-                        "E135",
+                        "E131",
                         format!(
-                            "`{name}` port `{nic_port}` is cabled to two switch ports, {}:{} and {}:{}",
-                            first.switch, first.port, c.switch, c.port
+                            "the switch ports cabled to `{name}` name its port `{p}`, but `{name}` declares `{best}`"
                         ),
                     )
-                    .at(c.at, "second cable")
-                    .also(first.at, "first cable")
-                    .help("a NIC port has one cable: fix the port or the host of one peer"),
+                    .at(*key, format!("declared as `{best}`"))
+                    .also(c.at, format!("`{p}` here"))
+                    .help(format!("did you mean `{p}`? Rename the port here: this line names it for every host of its entry")),
                 );
+                continue;
             }
-            if host.mtu + WIRE_OVERHEAD > c.mtu {
-                // The line to change: the host's MTU when no switch port could carry it,
-                // else the line that sets the port's (or its peer, where none does).
-                let key = match (mtu_at.get(name), c.mtu_at) {
-                    (Some(h), _) if host.mtu + WIRE_OVERHEAD > *crate::types::MTU.end() => {
-                        (*h, Side::Host)
-                    }
-                    (_, Some(p)) => (p, Side::Port),
-                    (Some(h), None) => (*h, Side::Unset),
-                    (None, None) => (c.at, Side::Port),
-                };
-                misfits.entry(key).or_default().push((name, host.mtu, c));
+            let mut d = Diagnostic::error(
+                "E131",
+                match &c.nic_port {
+                    Some(p) => format!(
+                        "{}:{} is cabled to `{name}` port `{p}`, which `{name}` does not declare",
+                        c.switch, c.port
+                    ),
+                    None => format!(
+                        "{}:{} is cabled to `{name}` without naming the host's port",
+                        c.switch, c.port
+                    ),
+                },
+            )
+            .at(c.at, "this peer");
+            if let Some(at) = declared.get(&name.to_lowercase()) {
+                d = d.also(*at, format!("`{name}` declared here"));
             }
+            // A port no other cable names first: the one this cable was meant for.
+            let named: BTreeSet<&str> = cables
+                .iter()
+                .filter_map(|x| x.nic_port.as_deref())
+                .collect();
+            let free = known.iter().copied().filter(|k| !named.contains(k));
+            let help = match c.nic_port.as_deref().and_then(|p| {
+                did_you_mean(p, free).or_else(|| did_you_mean(p, known.iter().copied()))
+            }) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => format!("the host's ports: {}", known.join(", ")),
+            };
+            cx.push(d.help(help));
+            continue;
+        };
+        if let Some(first) = seen.insert(nic_port, c) {
+            cx.push(
+                Diagnostic::error(
+                    "E135",
+                    format!(
+                        "`{name}` port `{nic_port}` is cabled to two switch ports, {}:{} and {}:{}",
+                        first.switch, first.port, c.switch, c.port
+                    ),
+                )
+                .at(c.at, "second cable")
+                .also(first.at, "first cable")
+                .help("a NIC port has one cable: fix the port or the host of one peer"),
+            );
         }
-        for port in host.ports.keys() {
-            crate::steps::one();
-            if seen.contains_key(port.as_str()) {
-                continue;
-            }
-            let key = (name.to_string(), port.clone());
-            if misnamed.renamed.contains(&key) {
-                continue;
-            }
-            let misnamed_at = misnamed.at_peer.get(&key);
-            if let Some(peer) = misnamed_at {
-                // The peer that names it otherwise: that peer's E131.
-                let peer = *peer;
-                cx.push(
-                    Diagnostic::error(
-                        "E130",
-                        format!("`{name}` port `{port}` is cabled to no switch port"),
-                    )
-                    .at(peer, "named otherwise here")
-                    .follows(),
-                );
-            } else if let Some(entry) = cx.refused_peers.get(&key) {
-                // Its cable is in an entry refused for its ports: that entry's error.
-                let entry = *entry;
-                cx.push(
-                    Diagnostic::error(
-                        "E130",
-                        format!("`{name}` port `{port}` is cabled to no switch port"),
-                    )
-                    .at(entry, "the entry that cables it is refused")
-                    .follows(),
-                );
-            } else if let Some(at) = port_keys.get(&key) {
-                cx.push(
-                    Diagnostic::error(
-                        "E130",
-                        format!("`{name}` port `{port}` is cabled to no switch port"),
-                    )
-                    .at(*at, "no switch port's peer names it")
-                    .help(format!(
-                        "add `peer: {{ host: {name}, port: {port} }}` to the switch port it is cabled to, or remove the port"
-                    )),
-                );
-            }
+        if host.mtu + WIRE_OVERHEAD > c.mtu {
+            // The line to change: the host's MTU when no switch port could carry it,
+            // else the line that sets the port's (or its peer, where none does).
+            let key = match (mtu_at.get(name), c.mtu_at) {
+                (Some(h), _) if host.mtu + WIRE_OVERHEAD > *crate::types::MTU.end() => {
+                    (*h, Side::Host)
+                }
+                (_, Some(p)) => (p, Side::Port),
+                (Some(h), None) => (*h, Side::Unset),
+                (None, None) => (c.at, Side::Port),
+            };
+            misfits.entry(key).or_default().push((name, host.mtu, c));
         }
     }
-    misfit_mtus(cx, misfits, &mtu_at);
-    (out, mtu_at)
+    seen
+}
+
+/// A host's ports no cable names (E130), where the line to change is.
+fn uncabled_ports(
+    cx: &mut Cx,
+    (name, host): (&str, &Host),
+    seen: &BTreeMap<&str, &Cabled>,
+    d: &Declared,
+    misnamed: &Misnamed,
+) {
+    let port_keys = &d.port_keys;
+    for port in host.ports.keys() {
+        crate::steps::one();
+        if seen.contains_key(port.as_str()) {
+            continue;
+        }
+        let key = (name.to_string(), port.clone());
+        if misnamed.renamed.contains(&key) {
+            continue;
+        }
+        let misnamed_at = misnamed.at_peer.get(&key);
+        if let Some(peer) = misnamed_at {
+            // The peer that names it otherwise: that peer's E131.
+            let peer = *peer;
+            cx.push(
+                Diagnostic::error(
+                    "E130",
+                    format!("`{name}` port `{port}` is cabled to no switch port"),
+                )
+                .at(peer, "named otherwise here")
+                .follows(),
+            );
+        } else if let Some(entry) = cx.refused_peers.get(&key) {
+            // Its cable is in an entry refused for its ports: that entry's error.
+            let entry = *entry;
+            cx.push(
+                Diagnostic::error(
+                    "E130",
+                    format!("`{name}` port `{port}` is cabled to no switch port"),
+                )
+                .at(entry, "the entry that cables it is refused")
+                .follows(),
+            );
+        } else if let Some(at) = port_keys.get(&key) {
+            cx.push(
+                Diagnostic::error(
+                    "E130",
+                    format!("`{name}` port `{port}` is cabled to no switch port"),
+                )
+                .at(*at, "no switch port's peer names it")
+                .help(format!(
+                    "add `peer: {{ host: {name}, port: {port} }}` to the switch port it is cabled to, or remove the port"
+                )),
+            );
+        }
+    }
 }
 
 /// Host ports cabled under a name close to the declared one ([`misnamed_ports`]).
