@@ -908,9 +908,9 @@ impl Session {
 fn hashed_password(words: &[&str]) -> Option<String> {
     use sha1::Digest as _;
     let (name, plain) = match words {
-        ["username", name, "password", "0", plain] | ["username", name, "password", plain] => {
-            (name, plain)
-        }
+        ["username", name, "password", "0", plain] => (name, plain),
+        // `password 7` is followed by its hash, not a password.
+        ["username", name, "password", plain] if !matches!(*plain, "0" | "7") => (name, plain),
         _ => return None,
     };
     let digest = sha1::Sha1::digest(format!("{name}:{plain}").as_bytes());
