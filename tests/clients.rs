@@ -81,7 +81,7 @@ fn pushed_lab(name: &str, scratch_name: &str) -> (crate::lab_ssh::Killed, PathBu
 
 /// Runs `tests/fixtures/clients/SCRIPT HOST PORT KNOWN_HOSTS` against `switch` of the lab in
 /// `state` (the lab's password in the environment); what it printed, as JSON.
-fn session(venv: &Path, script: &str, state: &Path, switch: &str) -> serde_json::Value {
+pub fn session(venv: &Path, script: &str, state: &Path, switch: &str) -> serde_json::Value {
     let a = &crate::lab_ssh::lab_inventory(state).switches[switch];
     let out = Command::new(venv.join("bin/python"))
         .arg(root().join("tests/fixtures/clients").join(script))
@@ -97,7 +97,13 @@ fn session(venv: &Path, script: &str, state: &Path, switch: &str) -> serde_json:
         "{script}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{script}: {e}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
 }
 
 #[test]

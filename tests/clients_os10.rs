@@ -16,9 +16,8 @@
 //! which nothing here reads.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::clients::{play, venv};
+use crate::clients::{play, session, venv};
 use crate::lab_ssh::{Killed, lab_inventory, start_lab_of};
 use crate::{root, scratch};
 
@@ -83,32 +82,6 @@ fn assert_drift(dir: &Path, commands: &[(&str, &str)]) {
             ("leaf-b".to_string(), Vec::new())
         ]
     );
-}
-
-/// A client script of `tests/fixtures/clients/` against `address`, the lab's known_hosts
-/// checked: what it printed, as JSON.
-fn script(venv: &Path, dir: &Path, name: &str, (host, port): &(String, u16)) -> serde_json::Value {
-    let out = Command::new(venv.join("bin/python"))
-        .arg(root().join("tests/fixtures/clients").join(name))
-        .arg(host)
-        .arg(port.to_string())
-        .arg(dir.join(".fabric/lab/known_hosts"))
-        .env("FABRIC_PASSWORD", "admin")
-        .env("HOME", dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
 }
 
 #[test]
@@ -204,8 +177,8 @@ fn ansible_dellemc_os10_reads_the_pushed_switch_and_configures_it_once() {
 #[test]
 fn napalm_dellos10_reads_the_pushed_switch_and_merges_a_candidate_once() {
     let venv = venv();
-    let (dir, _lab, address) = pushed("clients-os10-napalm");
-    let first = script(&venv, &dir, "napalm_os10.py", &address);
+    let (dir, _lab, _) = pushed("clients-os10-napalm");
+    let first = session(&venv, "napalm_os10.py", &dir.join(".fabric/lab"), "leaf-a");
     let getters = first["getters"].as_object().unwrap();
     let ok = |name: &str| -> &serde_json::Value {
         let g = &getters[name];
@@ -297,7 +270,7 @@ fn napalm_dellos10_reads_the_pushed_switch_and_merges_a_candidate_once() {
         std::fs::read_to_string(dir.join(".fabric/lab/leaf-a/startup-configuration.cfg")).unwrap();
     assert!(startup.contains("interface ethernet1/1/22\n description napalm-merge\n"));
     // Again: the candidate is in already, so it is discarded (its file deleted).
-    let second = script(&venv, &dir, "napalm_os10.py", &address);
+    let second = session(&venv, "napalm_os10.py", &dir.join(".fabric/lab"), "leaf-a");
     assert_eq!(second["compare"], "");
     assert_eq!(second["committed"], false);
     assert!(
@@ -310,8 +283,8 @@ fn napalm_dellos10_reads_the_pushed_switch_and_merges_a_candidate_once() {
 #[test]
 fn scrapli_dell_emc_sends_commands_and_configures_the_pushed_switch() {
     let venv = venv();
-    let (dir, _lab, address) = pushed("clients-os10-scrapli");
-    let seen = script(&venv, &dir, "scrapli_os10.py", &address);
+    let (dir, _lab, _) = pushed("clients-os10-scrapli");
+    let seen = session(&venv, "scrapli_os10.py", &dir.join(".fabric/lab"), "leaf-a");
     assert_eq!(seen["prompt"], "leaf-a#");
     let version = seen["version"].as_str().unwrap();
     assert!(version.contains("OS Version: 10.5.3.2"), "{version}");

@@ -853,17 +853,8 @@ fn sync_folder(folder: &Path, files: &BTreeMap<&str, Vec<u8>>) -> Result<(), Str
 /// each with a name the switch takes and within its size bound; any other is an error.
 fn read_home(folder: &Path) -> Result<BTreeMap<String, super::os10::HomeFile>, String> {
     let mut files = BTreeMap::new();
-    let entries = match fs::read_dir(folder) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
-        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".tmp") {
-            continue;
-        }
+    for (path, name) in kept_files(folder)? {
+        let name = name.to_string_lossy().into_owned();
         if !super::os10::valid_name(&name) || !path.is_file() {
             return Err(format!(
                 "`{}`: not a file name an OS10 switch keeps",
@@ -886,23 +877,29 @@ fn read_home(folder: &Path) -> Result<BTreeMap<String, super::os10::HomeFile>, S
     Ok(files)
 }
 
+/// The entries of a folder the lab keeps files in, but its `.tmp` files (a file being
+/// written); none when the folder does not exist.
+fn kept_files(folder: &Path) -> Result<Vec<(PathBuf, std::ffi::OsString)>, String> {
+    let entries = match fs::read_dir(folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
+    };
+    Ok(entries
+        .flatten()
+        .map(|e| (e.path(), e.file_name()))
+        .filter(|(_, n)| !n.to_string_lossy().ends_with(".tmp"))
+        .collect())
+}
+
 /// The files of an OS10 switch's `config://` kept in `folder` (none when it does not exist),
 /// dated when they were last written.
 fn read_os10_files(folder: &Path) -> Result<BTreeMap<String, super::os10::SavedFile>, String> {
     let mut files = BTreeMap::new();
-    let entries = match fs::read_dir(folder) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
-        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+    for (path, name) in kept_files(folder)? {
+        let Some(name) = name.to_str().map(str::to_string) else {
             continue;
         };
-        if name.ends_with(".tmp") {
-            continue;
-        }
         let file = super::os10::SavedFile {
             config: read_os10(&path)?,
             modified: modified(&path).unwrap_or_else(SystemTime::now),

@@ -97,6 +97,14 @@ type At<T> = (T, Span);
 /// index of the link in the file's `links`.
 type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
 
+/// A port's value for key `$f`: the first of its layers (`$stack`: entry, profile, fabric
+/// defaults, what the switch implies) to give one.
+macro_rules! first {
+    ($stack:expr, $f:ident) => {
+        $stack.iter().find_map(|l| l.$f.as_ref())
+    };
+}
+
 mod bundles;
 mod detection;
 mod extra;
@@ -447,12 +455,12 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 /// OSes) where unset; the priorities it pauses, its scheduler and ECN, each where the user
 /// set it.
 fn link_end(sw: &Switch, port: Port, stack: &[&Layer; 4], ets: &TcMap<Ets>) -> LinkEnd {
-    macro_rules! first {
-        ($f:ident) => {
-            stack.iter().find_map(|l| l.$f.as_ref())
-        };
-    }
-    let (speed, mtu, pfc, trust) = (first!(speed), first!(mtu), first!(pfc), first!(trust));
+    let (speed, mtu, pfc, trust) = (
+        first!(stack, speed),
+        first!(stack, mtu),
+        first!(stack, pfc),
+        first!(stack, trust),
+    );
     let split = port.sub.and(sw.splits.get(&port.parent()).copied());
     let native = sw.model.native_speed(port.parent(), split);
     let mut pauses = BTreeSet::new();

@@ -132,17 +132,17 @@ fn resolve_port(
     report_conflicts(conflicts, name, port, &mut out.grouped);
     let profile_layer = profile_layer(profile, r.layers, out, port);
     let stack = [&*entry, profile_layer, r.layers.defaults, &p.implied];
-    macro_rules! first {
-        ($f:ident) => {
-            stack.iter().find_map(|l| l.$f.as_ref())
-        };
-    }
     let sw = &mut p.switch;
     let switchport = checked_l2(name, sw, port, &stack, &mut out.grouped);
     set_at(cx, name, sw, &mut p.set_at, port, &stack);
     let description = description(cx, sw, &stack, peer, port, &mut out.grouped);
-    let (speed, mtu, vlan, vlans) = (first!(speed), first!(mtu), first!(vlan), first!(vlans));
-    let (trust, pfc) = (first!(trust), first!(pfc));
+    let (speed, mtu, vlan, vlans) = (
+        first!(stack, speed),
+        first!(stack, mtu),
+        first!(stack, vlan),
+        first!(stack, vlans),
+    );
+    let (trust, pfc) = (first!(stack, trust), first!(stack, pfc));
     let mut ecn = TcMap::new();
     let mut ets = TcMap::new();
     for l in stack.iter().rev() {
@@ -162,7 +162,7 @@ fn resolve_port(
             speed: speed.map(|x| x.0),
             mtu: mtu.map(|x| x.0),
             shutdown: (unused && p.policies.unused_shutdown)
-                || first!(shutdown).is_some_and(|x| x.0),
+                || first!(stack, shutdown).is_some_and(|x| x.0),
             switchport,
             vlan: vlan.map(|x| x.0),
             trust: trust.map(|x| x.0),
@@ -179,9 +179,9 @@ fn resolve_port(
             bundle: None,
             trunk: vlans.map(|x| x.0.0.keys().copied().collect()),
             stp: crate::fabric::PortStp {
-                port_type: first!(stp_type).map(|x| x.0),
-                bpduguard: first!(stp_bpduguard).map(|x| x.0),
-                guard: first!(stp_guard).map(|x| x.0),
+                port_type: first!(stack, stp_type).map(|x| x.0),
+                bpduguard: first!(stack, stp_bpduguard).map(|x| x.0),
+                guard: first!(stack, stp_guard).map(|x| x.0),
             },
             unused,
             lacp_individual: false,
@@ -303,13 +303,8 @@ fn checked_l2(
     stack: &[&Layer; 4],
     grouped: &mut Grouped,
 ) -> Option<SwitchportMode> {
-    macro_rules! first {
-        ($f:ident) => {
-            stack.iter().find_map(|l| l.$f.as_ref())
-        };
-    }
-    let vlan = first!(vlan);
-    let vlans = first!(vlans);
+    let vlan = first!(stack, vlan);
+    let vlans = first!(stack, vlans);
     let tagged = vlans.iter().flat_map(|(l, _)| l.0.iter());
     for (v, at) in vlan.map(|(v, at)| (v, at)).into_iter().chain(tagged) {
         if v.get() != 1 && !sw.vlans.contains_key(v) {
@@ -319,11 +314,11 @@ fn checked_l2(
             grouped.add(d, format!("{v}"), port);
         }
     }
-    let mut switchport = first!(switchport).map(|x| x.0);
+    let mut switchport = first!(stack, switchport).map(|x| x.0);
     if let Some((list, at)) = vlans {
         // At the first VLAN listed: a flow list's own span is its opening bracket.
         let at = list.0.values().next().unwrap_or(at);
-        match first!(switchport) {
+        match first!(stack, switchport) {
             Some((SwitchportMode::Access, mode_at)) => {
                 let d = Diagnostic::error(
                     "E064",
@@ -340,7 +335,7 @@ fn checked_l2(
     }
     let split = port.sub.and(sw.splits.get(&port.parent()).copied());
     let native = sw.model.native_speed(port.parent(), split);
-    let speed = first!(speed);
+    let speed = first!(stack, speed);
     if let (Some((s, at)), Some(n)) = (speed, native)
         && s.gbps() > n.gbps()
     {
@@ -354,7 +349,7 @@ fn checked_l2(
         .at(*at, "too fast");
         grouped.add(d, String::new(), port);
     }
-    let pfc = first!(pfc);
+    let pfc = first!(stack, pfc);
     if let Some((true, at)) = pfc
         && !sw.qos.pfc.as_ref().is_some_and(|p| p.enabled)
         && !matches!(sw.qos.roce, Some(RoceMode::Lossless))
@@ -377,14 +372,13 @@ fn set_at(
     port: Port,
     stack: &[&Layer; 4],
 ) {
-    macro_rules! first {
-        ($f:ident) => {
-            stack.iter().find_map(|l| l.$f.as_ref())
-        };
-    }
-    let (pfc, vlan, vlans) = (first!(pfc), first!(vlan), first!(vlans));
-    let mtu = first!(mtu);
-    let trust = first!(trust);
+    let (pfc, vlan, vlans) = (
+        first!(stack, pfc),
+        first!(stack, vlan),
+        first!(stack, vlans),
+    );
+    let mtu = first!(stack, mtu);
+    let trust = first!(stack, trust);
     let tc_at = |f: fn(&Layer) -> Option<Span>| stack.iter().find_map(|l| f(l));
     set_at.insert(
         port,
@@ -395,7 +389,7 @@ fn set_at(
             l2: vlans
                 .map(|x| x.1)
                 .or(vlan.map(|x| x.1))
-                .or(first!(switchport).map(|x| x.1)),
+                .or(first!(stack, switchport).map(|x| x.1)),
             ecn: tc_at(|l| l.ecn.values().next().map(|x| x.1)),
             ets: tc_at(|l| l.ets.values().next().map(|x| x.1)),
         },
@@ -418,13 +412,8 @@ fn description(
     port: Port,
     grouped: &mut Grouped,
 ) -> Option<String> {
-    macro_rules! first {
-        ($f:ident) => {
-            stack.iter().find_map(|l| l.$f.as_ref())
-        };
-    }
-    let auto = first!(auto_description).is_none_or(|(a, _)| *a);
-    match first!(description) {
+    let auto = first!(stack, auto_description).is_none_or(|(a, _)| *a);
+    match first!(stack, description) {
         Some((d, _)) => Some(d.clone()),
         // The description made from the peer follows the rule of any description.
         None if auto => peer.and_then(|(p, at)| {

@@ -36,17 +36,25 @@ pub fn reads_network(words: &[&str]) -> bool {
     )
 }
 
+/// Runs `f` over the network the switch is cabled into, or over the switch alone.
+pub(super) fn in_world<R>(
+    sw: &Os10Switch,
+    world: Option<&World>,
+    f: impl FnOnce(&World) -> R,
+) -> R {
+    match world {
+        Some(w) => f(w),
+        None => f(&World::alone(sw.hostname(), super::net::node(&sw.running))),
+    }
+}
+
 /// `show WORDS…`, over `world` (the switch alone when it is not cabled into one); `None` for
 /// a command this module does not answer.
 pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<String> {
-    let alone;
-    let world = match world {
-        Some(w) => w,
-        None => {
-            alone = World::alone(sw.hostname(), super::net::node(&sw.running));
-            &alone
-        }
-    };
+    in_world(sw, world, |world| answer(sw, words, world))
+}
+
+fn answer(sw: &Os10Switch, words: &[&str], world: &World) -> Option<String> {
     let net = world.net();
     Some(match words {
         ["lldp", "neighbors"] => lldp(sw, &net),

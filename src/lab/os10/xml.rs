@@ -33,21 +33,15 @@ const DECL: &str = r#"<?xml version="1.0"?>"#;
 
 /// The document of `show WORDS… | display-xml`; `None`: a command the lab has no document for.
 pub fn show(sw: &Os10Switch, words: &[&str], world: Option<&World>) -> Option<String> {
-    let alone;
-    let world = match world {
-        Some(w) => w,
-        None => {
-            alone = World::alone(sw.hostname(), super::net::node(&sw.running));
-            &alone
-        }
-    };
-    Some(match words {
-        ["version"] => version(sw),
-        ["system"] => node(sw, true),
-        ["inventory"] => node(sw, false),
-        ["interface"] => interfaces(sw, &world.net()),
-        ["lldp", "neighbors"] => lldp(sw, &world.net()),
-        _ => return None,
+    super::state::in_world(sw, world, |world| {
+        Some(match words {
+            ["version"] => version(sw),
+            ["system"] => node(sw, true),
+            ["inventory"] => node(sw, false),
+            ["interface"] => interfaces(sw, &world.net()),
+            ["lldp", "neighbors"] => lldp(sw, &world.net()),
+            _ => return None,
+        })
     })
 }
 
