@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use fabric::diff::{Scope, plan, target};
+use fabric::onyx::plan::{Scope, plan, target};
 
 mod peers_data;
 

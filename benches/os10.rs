@@ -323,7 +323,7 @@ fn main() {
     );
 
     let onyx_target = fabric::onyx::parse(&onyx_intended).expect("the Onyx intended parses");
-    let scope = fabric::diff::Scope {
+    let scope = fabric::onyx::plan::Scope {
         interfaces: None,
         fabric_attributes_only: false,
         prune: true,
@@ -332,8 +332,8 @@ fn main() {
     let os10_drifted = drift(&os10_config);
     let os10_steps = os10::plan::plan(&os10_config, &os10_drifted).len();
     let onyx_steps = {
-        let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
-        fabric::diff::plan(&onyx_config, &t).len()
+        let t = fabric::onyx::plan::target(&onyx_config, &onyx_target, &scope);
+        fabric::onyx::plan::plan(&onyx_config, &t).len()
     };
 
     let onyx_fabric = fabric_of(fabric_yaml(false));
@@ -373,8 +373,8 @@ fn main() {
     let (onyx_plan, os10_plan) = pair(
         runs_of("plan"),
         || {
-            let t = fabric::diff::target(&onyx_config, &onyx_target, &scope);
-            fabric::diff::plan(&onyx_config, std::hint::black_box(&t))
+            let t = fabric::onyx::plan::target(&onyx_config, &onyx_target, &scope);
+            fabric::onyx::plan::plan(&onyx_config, std::hint::black_box(&t))
         },
         || os10::plan::plan(&os10_config, std::hint::black_box(&os10_drifted)),
     );

@@ -153,10 +153,10 @@ fn staged_round_trip(files: &[PathBuf]) -> Result<String, String> {
     let mut drift = Vec::new();
     for (name, source) in &onyx {
         let sw = switch(name)?;
-        let compiled = fabric::compile::compile_switch(sw);
-        let scope = fabric::diff::Scope::fabric(sw, false);
-        let target = fabric::diff::target(&source.config, &compiled, &scope);
-        let plan = fabric::diff::plan(&source.config, &target);
+        let compiled = fabric::onyx::compile::compile_switch(sw);
+        let scope = fabric::onyx::plan::Scope::fabric(sw, false);
+        let target = fabric::onyx::plan::target(&source.config, &compiled, &scope);
+        let plan = fabric::onyx::plan::plan(&source.config, &target);
         if !plan.is_empty() {
             let steps: Vec<String> = plan.iter().map(|s| s.command.to_string()).collect();
             drift.push(format!("{name}:\n{}", steps.join("\n")));

@@ -51,8 +51,8 @@ fn pasted_goldens_read_back_as_the_golden() {
 /// sub-mode, and leaves the switch at the plan's target.
 #[test]
 fn planned_commands_typed_into_a_switch_reach_the_target() {
-    use fabric::diff::{Scope, plan, target};
     use fabric::onyx::command::{Command, IfaceCmd};
+    use fabric::onyx::plan::{Scope, plan, target};
     let mut cases = 0;
     for entry in std::fs::read_dir(crate::root().join("tests/fixtures/plan")).unwrap() {
         let dir = entry.unwrap().path();

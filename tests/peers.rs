@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use fabric::diff::{Scope, Step, plan, target};
+use fabric::onyx::plan::{Scope, Step, plan, target};
 use fabric::onyx::{Command, Config, Iface, parse};
 
 use crate::shared;

@@ -8,7 +8,7 @@
 //! reviewer sees every command, its order and its impact.
 
 use fabric::device::push::restore;
-use fabric::diff::{Scope, Step, plan, target};
+use fabric::onyx::plan::{Scope, Step, plan, target};
 use fabric::onyx::{Config, command, parse};
 
 fn read(path: &std::path::Path) -> Config {

@@ -317,9 +317,9 @@ proptest! {
     ) {
         let running = switch_config(&running_cmds);
         let intended = switch_config(&intended_cmds);
-        let scope = fabric::diff::Scope { interfaces: None, fabric_attributes_only: false, prune, ..Default::default() };
-        let target = fabric::diff::target(&running, &intended, &scope);
-        let plan = fabric::diff::plan(&running, &target);
+        let scope = fabric::onyx::plan::Scope { interfaces: None, fabric_attributes_only: false, prune, ..Default::default() };
+        let target = fabric::onyx::plan::target(&running, &intended, &scope);
+        let plan = fabric::onyx::plan::plan(&running, &target);
         let mut after = running.clone();
         for step in &plan {
             // Every planned command is one the grammar reads back; a VLAN list changes by
@@ -331,8 +331,8 @@ proptest! {
         }
         let text: Vec<String> = plan.iter().map(|s| s.command.to_string()).collect();
         prop_assert_eq!(&after, &target, "plan:\n{}", text.join("\n"));
-        prop_assert!(fabric::diff::plan(&target, &target).is_empty());
-        prop_assert!(fabric::diff::plan(&after, &target).is_empty());
+        prop_assert!(fabric::onyx::plan::plan(&target, &target).is_empty());
+        prop_assert!(fabric::onyx::plan::plan(&after, &target).is_empty());
         // Rolled back as `fabric push` rolls back a push that stopped after its last
         // command: the running config again.
         let (_, undone, expected) = crate::plan::roll_back(&running, &after);
@@ -510,11 +510,11 @@ proptest! {
             return Ok(());
         };
         let sw = fab.switches.values().next().unwrap();
-        let intended = fabric::compile::compile_switch(sw);
+        let intended = fabric::onyx::compile::compile_switch(sw);
         let factory = Switch::factory_as(sw.hostname.as_str(), sw.release, None);
-        let scope = fabric::diff::Scope::fabric(sw, false);
-        let target = fabric::diff::target(&factory.running, &intended, &scope);
-        let steps = fabric::diff::plan(&factory.running, &target);
+        let scope = fabric::onyx::plan::Scope::fabric(sw, false);
+        let target = fabric::onyx::plan::target(&factory.running, &intended, &scope);
+        let steps = fabric::onyx::plan::plan(&factory.running, &target);
         let dev = Device::new(factory);
         let id = dev.login();
         let mut session = fabric::lab::Session::configuring();
@@ -531,7 +531,7 @@ proptest! {
             prop_assert_eq!(dev.log().len(), before + 1);
         }
         let running = dev.snapshot().running;
-        prop_assert!(fabric::diff::plan(&running, &target).is_empty(), "{yaml}");
+        prop_assert!(fabric::onyx::plan::plan(&running, &target).is_empty(), "{yaml}");
         let renderer = Renderer::embedded().unwrap();
         for quoted in [true, false] {
             let mut shown = running.clone();
@@ -709,7 +709,7 @@ fn fabric_at(place: Place, os: Os, value: &str) -> String {
 fn read_back(place: Place, sw: &fabric::fabric::Switch) -> Vec<Option<String>> {
     match sw.os() {
         Os::Onyx => {
-            let c = fabric::compile::compile_switch(sw);
+            let c = fabric::onyx::compile::compile_switch(sw);
             let renderer = Renderer::embedded().unwrap();
             [true, false]
                 .into_iter()

@@ -887,7 +887,7 @@ fn a_routed_mlag_change_that_fails_midway_is_rolled_back() {
         assert!(
             sw.running == before,
             "{name}: the running config is not the one before the push:\n{}",
-            fabric::diff::plan(&sw.running, &before)
+            fabric::onyx::plan::plan(&sw.running, &before)
                 .iter()
                 .map(|s| s.command.to_string())
                 .collect::<Vec<_>>()

@@ -412,10 +412,14 @@ fn os10_drift(running: &crate::os10::Config, sw: &crate::fabric::Switch) -> Vec<
 /// Per drifted object (an interface range, a pool, a VLAN, a global setting), the commands
 /// that bring it back to the fabric.
 fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
-    let intended = crate::compile::compile_switch(sw);
-    let target = crate::diff::target(running, &intended, &crate::diff::Scope::fabric(sw, false));
+    let intended = crate::onyx::compile::compile_switch(sw);
+    let target = crate::onyx::plan::target(
+        running,
+        &intended,
+        &crate::onyx::plan::Scope::fabric(sw, false),
+    );
     let mut out: Vec<Drift> = Vec::new();
-    for step in crate::diff::plan(running, &target) {
+    for step in crate::onyx::plan::plan(running, &target) {
         let command = step.command.to_string();
         let words: Vec<&str> = command
             .strip_prefix("no ")

@@ -1,6 +1,6 @@
 //! `fabric diff`: running configs against the fabric (or against another config), as a
 //! readable diff and plan, pasteable commands, or JSON; each switch in its own OS (Onyx:
-//! `crate::diff`; OS10: `crate::os10::plan`, its commands typed in their blocks).
+//! `crate::onyx::plan`; OS10: `crate::os10::plan`, its commands typed in their blocks).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use crate::audit::Running;
 use crate::device::push::Intent;
-use crate::diff::{Impact, Scope, Step};
+use crate::diff::Impact;
 use crate::error::{Failure, exit};
+use crate::onyx::plan::{Scope, Step};
 use crate::onyx::{Config, Iface, Renderer};
 use crate::types::{Model, Port};
 
@@ -225,8 +226,8 @@ fn compare(
             scope,
             model,
         } => {
-            let target = crate::diff::target(running, intended, scope);
-            let commands: Vec<Cmd> = crate::diff::plan(running, &target)
+            let target = crate::onyx::plan::target(running, intended, scope);
+            let commands: Vec<Cmd> = crate::onyx::plan::plan(running, &target)
                 .into_iter()
                 .map(Cmd::Onyx)
                 .collect();

@@ -304,7 +304,7 @@ pub fn jobs(
         let intent = match crate::compile::compile_target(sw) {
             crate::compile::Target::Onyx(intended) => push::Intent::Onyx {
                 intended: *intended,
-                scope: crate::diff::Scope::fabric(sw, false),
+                scope: crate::onyx::plan::Scope::fabric(sw, false),
             },
             crate::compile::Target::Os10(intended) => push::Intent::Os10 {
                 intended: *intended,

@@ -93,10 +93,13 @@ pub fn check_all(
             continue;
         };
         let running = &source.config;
-        let intended = crate::compile::compile_switch(sw);
-        let target =
-            crate::diff::target(running, &intended, &crate::diff::Scope::fabric(sw, false));
-        let plan: Vec<String> = crate::diff::plan(running, &target)
+        let intended = crate::onyx::compile::compile_switch(sw);
+        let target = crate::onyx::plan::target(
+            running,
+            &intended,
+            &crate::onyx::plan::Scope::fabric(sw, false),
+        );
+        let plan: Vec<String> = crate::onyx::plan::plan(running, &target)
             .iter()
             .map(|s| s.command.to_string())
             .collect();

@@ -1916,7 +1916,7 @@ fn extra(c: &Config, model: &Model, x: &Expressed) -> Ordered<Vec<String>> {
         Some((_, v)) => v.push(line),
         None => by_section.push((title.to_string(), vec![line])),
     };
-    for step in crate::diff::plan(&Config::empty(), &partial) {
+    for step in crate::onyx::plan::plan(&Config::empty(), &partial) {
         if let onyx::Command::Interface(r, onyx::IfaceCmd::SwitchportMode(_)) = &step.command
             && matches!(r.first, Iface::Ethernet(_))
         {

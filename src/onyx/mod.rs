@@ -21,7 +21,9 @@ use crate::types::{
 };
 
 pub mod command;
+pub mod compile;
 pub mod parse;
+pub mod plan;
 pub mod prompt;
 pub mod render;
 

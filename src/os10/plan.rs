@@ -2,7 +2,7 @@
 //! configuration mode: enter a block (`interface ethernet1/1/1`, `policy-map type network-qos
 //! pp` → `class c`, `router bgp 65001` → `neighbor 10.0.0.1`), set or negate its lines, `exit`.
 //!
-//! The same shape as the Onyx side (`crate::diff`): [`target`] decides what the switch should look
+//! The same shape as the Onyx side (`crate::onyx::plan`): [`target`] decides what the switch should look
 //! like — the intended state for what the model knows, the running config for what it keeps
 //! verbatim (top-level text, unknown lines inside blocks), for what a command cannot take back (a
 //! port's or neighbor's `shutdown`/`no shutdown`), for physical ports (never deleted, but

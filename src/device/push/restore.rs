@@ -46,7 +46,7 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
     // A running pair is shut down around a change of its settings or peer link and brought
     // up last: a push stopped between the two leaves it down though `pushed` has it up, as
     // `before` does. Its admin state is the push's to put back.
-    if crate::diff::mlag_changes(before, pushed) {
+    if crate::onyx::plan::mlag_changes(before, pushed) {
         t.mlag.enabled = before.mlag.enabled;
     }
     put_back_set(
@@ -274,7 +274,7 @@ mod tests {
              dcb priority-flow-control enable force",
         );
         let back = restore(&now, &before, &pushed);
-        let steps: Vec<String> = crate::diff::plan(&now, &back)
+        let steps: Vec<String> = crate::onyx::plan::plan(&now, &back)
             .iter()
             .map(|s| s.command.to_string())
             .collect();
@@ -287,6 +287,6 @@ mod tests {
             "{steps:?}"
         );
         // The push's own changes are all undone.
-        assert!(crate::diff::plan(&restore(&pushed, &before, &pushed), &before).is_empty());
+        assert!(crate::onyx::plan::plan(&restore(&pushed, &before, &pushed), &before).is_empty());
     }
 }

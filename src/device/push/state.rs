@@ -12,7 +12,8 @@
 //! mode applies each block inside one (`crate::os10::has_transactions`).
 
 use super::super::{Cli, Error};
-use crate::diff::{Impact, Scope};
+use crate::diff::Impact;
+use crate::onyx::plan::Scope;
 
 /// What one switch should run, in its OS's model.
 #[derive(Clone, Debug)]
@@ -34,7 +35,7 @@ pub enum State {
     Onyx {
         running: Box<crate::onyx::Config>,
         target: Box<crate::onyx::Config>,
-        steps: Vec<crate::diff::Step>,
+        steps: Vec<crate::onyx::plan::Step>,
     },
     /// Boxed: the two OSes' models differ much in size.
     Os10 {
@@ -82,8 +83,8 @@ impl Intent {
         match self {
             Intent::Onyx { intended, scope } => {
                 let (text, running) = cli.fetch()?;
-                let target = crate::diff::target(&running, intended, scope);
-                let steps = crate::diff::plan(&running, &target);
+                let target = crate::onyx::plan::target(&running, intended, scope);
+                let steps = crate::onyx::plan::plan(&running, &target);
                 Ok((
                     text,
                     State::Onyx {
@@ -183,7 +184,7 @@ impl State {
         let shown = match self {
             State::Onyx { target, .. } => {
                 let now = cli.fetch()?.1;
-                let left = crate::diff::plan(&now, target);
+                let left = crate::onyx::plan::plan(&now, target);
                 left.first().map(|s| (left.len(), s.command.to_string()))
             }
             State::Os10 { target, .. } => {
@@ -205,7 +206,7 @@ impl State {
             } => {
                 let now = cli.fetch()?.1;
                 let goal = super::restore(&now, running, target);
-                crate::diff::plan(&now, &goal)
+                crate::onyx::plan::plan(&now, &goal)
                     .iter()
                     .map(|s| s.command.to_string())
                     .collect()
@@ -227,7 +228,7 @@ impl State {
                 running, target, ..
             } => {
                 let now = cli.fetch()?.1;
-                crate::diff::plan(&now, &super::restore(&now, running, target)).len()
+                crate::onyx::plan::plan(&now, &super::restore(&now, running, target)).len()
             }
             State::Os10 {
                 running, target, ..
@@ -248,7 +249,7 @@ impl State {
                 let (_, now) = cli.fetch()?;
                 Ok(SaveRead {
                     saved: !files.unsaved,
-                    at_target: crate::diff::plan(&now, target).is_empty(),
+                    at_target: crate::onyx::plan::plan(&now, target).is_empty(),
                 })
             }
             State::Os10 { target, .. } => {
