@@ -54,6 +54,11 @@ pub fn compile_target(sw: &Switch) -> Target {
     }
 }
 
+/// One switch, by its OS, behind the switch-OS interface.
+pub fn compile_config(sw: &Switch) -> Box<dyn crate::targets::Config> {
+    crate::targets::of(sw.os()).compile(sw)
+}
+
 /// The Onyx switches of the fabric (its OS10 switches are left out: see [`compile_target`]).
 pub fn compile_onyx(fabric: &Fabric) -> BTreeMap<Hostname, Config> {
     fabric

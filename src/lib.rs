@@ -26,6 +26,7 @@ pub mod onyx;
 pub mod os10;
 pub mod secrets;
 pub mod steps;
+pub mod targets;
 pub mod textdiff;
 pub mod types;
 pub mod verify;

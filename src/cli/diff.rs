@@ -1,6 +1,6 @@
 //! `fabric diff`: running configs against the fabric (or against another config), as a
-//! readable diff and plan, pasteable commands, or JSON; each switch in its own OS (Onyx:
-//! `crate::onyx::plan`; OS10: `crate::os10::plan`, its commands typed in their blocks).
+//! readable diff and plan, pasteable commands, or JSON; each switch compared by its own OS
+//! through the switch-OS interface ([`crate::targets`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -8,13 +8,10 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use serde::Serialize;
 
-use crate::audit::Running;
-use crate::device::push::Intent;
 use crate::diff::Impact;
 use crate::error::{Failure, exit};
-use crate::onyx::plan::{Scope, Step};
-use crate::onyx::{Config, Iface, Renderer};
-use crate::types::{Model, Port};
+use crate::fabric::{Fabric, Switch};
+use crate::targets::{Config, Managed, PlanStep};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -55,43 +52,22 @@ enum Format {
 }
 
 /// One switch's result, as the JSON output prints it.
-/// One command of a plan: Onyx's `{command, impact}`, OS10's with the blocks it is typed in
-/// (`{mode, command, opens, impact}`).
-#[derive(Clone, Serialize)]
-#[serde(untagged)]
-enum Cmd {
-    Onyx(Step),
-    Os10(crate::os10::plan::Step),
-}
-
-impl Cmd {
-    fn impact(&self) -> Impact {
-        match self {
-            Cmd::Onyx(s) => s.impact,
-            Cmd::Os10(s) => s.impact,
-        }
-    }
-
-    /// As a reviewer reads it.
-    fn shown(&self) -> String {
-        match self {
-            Cmd::Onyx(s) => s.command.to_string(),
-            Cmd::Os10(s) => crate::device::push::os10_shown(s),
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct SwitchDiff {
     name: String,
-    /// `onyx` or `os10`.
+    /// The OS's word in a fabric file (`onyx`, `os10`).
     os: &'static str,
     drift: bool,
-    commands: Vec<Cmd>,
+    /// Each OS's steps in its shape: Onyx's `{command, impact}`, OS10's with the blocks it is
+    /// typed in (`{mode, command, opens, impact}`).
+    commands: Vec<PlanStep>,
     /// Unified diff of the canonical running config and the canonical target.
     diff: String,
     /// Lines of the running config the model does not manage, left as they are.
     unmanaged_lines: usize,
+    /// The commands ready to paste.
+    #[serde(skip)]
+    pasteable: String,
     /// Ports the running config configures that the switch's model does not have (`ethernet
     /// 1/40` on a 32-port switch): left out of the plan, and an error.
     foreign_ports: Vec<String>,
@@ -112,41 +88,29 @@ struct Report {
     summary: Summary,
 }
 
-/// What to compare: per switch, its running config and its intended config, in its OS.
-struct Pair {
+/// What to compare: per switch, its running config and its intended config, of one OS.
+struct Pair<'a> {
     name: String,
-    configs: Configs,
+    running: Box<dyn Config>,
+    intended: Box<dyn Config>,
+    /// The fabric's switch, when the intent is a fabric's.
+    switch: Option<&'a Switch>,
     /// Where the running config was read (a file, or `ssh://name`).
     source: String,
 }
 
-/// A switch's running and intended configs, with the Onyx scope and the switch's model when
-/// a fabric says it.
-enum Configs {
-    /// Boxed, as the other: the two OSes' models differ much in size.
-    Onyx {
-        running: Box<Config>,
-        intended: Box<Config>,
-        scope: Scope,
-        model: Option<&'static Model>,
-    },
-    /// Boxed: the two OSes' models differ much in size.
-    Os10 {
-        running: Box<crate::os10::Config>,
-        intended: Box<crate::os10::Config>,
-        model: Option<&'static crate::os10::models::Model>,
-    },
-}
-
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
-    let (pairs, mut failed) = match pairs(args, color)? {
+    let fabric = match fabric(args, color)? {
+        Ok(f) => f,
+        Err(code) => return Ok(code),
+    };
+    let (pairs, mut failed) = match pairs(args, fabric.as_ref(), color)? {
         Ok(p) => p,
         Err(code) => return Ok(code),
     };
-    let renderers = (Renderer::embedded()?, crate::os10::Renderer::embedded()?);
     let mut out = Vec::new();
     for p in pairs {
-        let s = compare(p, args.format, &renderers)?;
+        let s = compare(p, args.format, args.prune)?;
         if !s.foreign_ports.is_empty() {
             failed = true;
         }
@@ -166,7 +130,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         summary.commands += s.commands.len();
         summary.unmanaged_lines += s.unmanaged_lines;
         for c in &s.commands {
-            *summary.impact.entry(c.impact().to_string()).or_default() += 1;
+            *summary.impact.entry(c.impact.to_string()).or_default() += 1;
         }
     }
     let drift = summary.drifted > 0;
@@ -185,7 +149,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 if several {
                     outln!("# {}", s.name);
                 }
-                out!("{}", pasteable(&s.commands));
+                out!("{}", s.pasteable);
             }
         }
         Format::Text => out!("{}", text(&report, color)),
@@ -199,185 +163,68 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     })
 }
 
-/// One switch compared: its plan, and (but for `commands`) the text diff of the canonical
-/// running config and the target. Ports its running config configures that its model does
-/// not have are said on standard error.
-fn compare(
-    p: Pair,
-    format: Format,
-    renderers: &(Renderer, crate::os10::Renderer),
-) -> Result<SwitchDiff, Failure> {
-    // The text diff costs two renders and a diff of the whole config; only the formats that
-    // print it pay for it.
-    let diff = |running: String, target: String| {
-        super::unified_diff(
-            &running,
-            &target,
+/// One switch compared by its OS: its plan, and (but for `commands`) the text diff of the
+/// canonical running config and the target. Ports its running config configures that its
+/// model does not have are said on standard error.
+fn compare(p: Pair, format: Format, prune: bool) -> Result<SwitchDiff, Failure> {
+    let how = Managed {
+        switch: p.switch,
+        prune,
+        // The text diff costs two renders and a diff of the whole config; only the formats
+        // that print it pay for it.
+        text: !matches!(format, Format::Commands),
+    };
+    let c = p
+        .running
+        .compare(p.intended.as_ref(), &how)
+        .map_err(Failure)?;
+    let diff = match &c.texts {
+        Some((running, target)) => super::unified_diff(
+            running,
+            target,
             &format!("{} running", p.name),
             &format!("{} intended", p.name),
             false,
-        )
+        ),
+        None => String::new(),
     };
-    let text = !matches!(format, Format::Commands);
-    let (os, commands, diff, unmanaged_lines, foreign, model) = match &p.configs {
-        Configs::Onyx {
-            running,
-            intended,
-            scope,
-            model,
-        } => {
-            let target = crate::onyx::plan::target(running, intended, scope);
-            let commands: Vec<Cmd> = crate::onyx::plan::plan(running, &target)
-                .into_iter()
-                .map(Cmd::Onyx)
-                .collect();
-            let target_text = renderers.0.render(&target)?;
-            // What stays on the switch beyond the intent: the target's lines the intent does
-            // not have (lines the model does not know, features and interfaces it leaves
-            // alone without `--prune`).
-            let intended_text = renderers.0.render(intended)?;
-            let wanted: std::collections::HashSet<&str> = intended_text.lines().collect();
-            let unmanaged = target_text
-                .lines()
-                .filter(|l| {
-                    let t = l.trim_start();
-                    !t.is_empty()
-                        && !t.starts_with('#')
-                        && !t.contains("cli default prefix-modes")
-                        && !wanted.contains(l)
-                })
-                .count();
-            let diff = if text {
-                diff(renderers.0.render(running)?, target_text)
-            } else {
-                String::new()
-            };
-            let foreign = model.map(|m| onyx_foreign(running, m)).unwrap_or_default();
-            (
-                "onyx",
-                commands,
-                diff,
-                unmanaged,
-                foreign,
-                model.map(|m| m.name),
-            )
-        }
-        Configs::Os10 {
-            running,
-            intended,
-            model,
-        } => {
-            let commands: Vec<Cmd> = crate::os10::plan::plan(running, intended)
-                .into_iter()
-                .map(Cmd::Os10)
-                .collect();
-            let diff = if text {
-                let target = crate::os10::plan::target(running, intended);
-                diff(renderers.1.render(running)?, renderers.1.render(&target)?)
-            } else {
-                String::new()
-            };
-            let unmanaged = running
-                .layout
-                .anchored()
-                .iter()
-                .map(|(_, t)| t.lines().count())
-                .sum();
-            let foreign = model.map(|m| os10_foreign(running, m)).unwrap_or_default();
-            (
-                "os10",
-                commands,
-                diff,
-                unmanaged,
-                foreign,
-                model.map(|m| m.name),
-            )
-        }
-    };
-    if !foreign.is_empty() {
+    if !c.foreign_ports.is_empty() {
         errln!(
             "error: `{}` ({}): the running config configures {} that {} does not have: {}; is it the config of `{0}`, and is the fabric's `model` right? They are left out of the plan",
             p.name,
             p.source,
-            if foreign.len() == 1 {
+            if c.foreign_ports.len() == 1 {
                 "a port"
             } else {
                 "ports"
             },
-            model.unwrap_or("the switch"),
-            foreign.join(", ")
+            c.model.unwrap_or("the switch"),
+            c.foreign_ports.join(", ")
         );
     }
     Ok(SwitchDiff {
         name: p.name,
-        os,
-        drift: !commands.is_empty(),
-        commands,
+        os: p.running.target().os().word(),
+        drift: !c.steps.is_empty(),
+        commands: c.steps,
         diff,
-        unmanaged_lines,
-        foreign_ports: foreign,
+        unmanaged_lines: c.unmanaged_lines,
+        pasteable: c.pasteable,
+        foreign_ports: c.foreign_ports,
     })
-}
-
-/// A plan's commands ready to paste: Onyx's one per line, OS10's typed in their blocks
-/// (`os10::plan::script`: each block entered, left with `exit`).
-fn pasteable(commands: &[Cmd]) -> String {
-    let os10: Vec<crate::os10::plan::Step> = commands
-        .iter()
-        .filter_map(|c| match c {
-            Cmd::Os10(s) => Some(s.clone()),
-            Cmd::Onyx(_) => None,
-        })
-        .collect();
-    if !os10.is_empty() {
-        return crate::os10::plan::script(&os10);
-    }
-    commands
-        .iter()
-        .map(|c| format!("{}\n", c.shown()))
-        .collect()
-}
-
-/// The Ethernet ports an Onyx running config configures that its model cannot have, as
-/// ranges.
-fn onyx_foreign(running: &Config, model: &Model) -> Vec<String> {
-    let ports: Vec<Port> = running
-        .interfaces
-        .keys()
-        .filter_map(|i| match i {
-            Iface::Ethernet(port) if !model.can_exist(*port) => Some(*port),
-            _ => None,
-        })
-        .collect();
-    crate::types::compress(ports.iter().map(|port| (*port, &())))
-        .into_iter()
-        .map(|(a, b, _)| format!("ethernet {}", crate::types::format_range(a, b)))
-        .collect()
-}
-
-/// The Ethernet ports an OS10 running config configures that its model does not have
-/// (another unit or slot than 1/1, or a port number past the model's).
-fn os10_foreign(running: &crate::os10::Config, model: &crate::os10::models::Model) -> Vec<String> {
-    running
-        .interfaces
-        .keys()
-        .filter(|i| match i {
-            crate::os10::Iface::Ethernet(e) => {
-                e.node != 1 || e.slot != 1 || model.run(e.port).is_none()
-            }
-            _ => false,
-        })
-        .map(|i| i.to_string())
-        .collect()
 }
 
 /// Switches whose plans are identical are shown once, with their names.
 fn text(report: &Report, color: bool) -> String {
     let mut groups: Vec<(Vec<&str>, &SwitchDiff)> = Vec::new();
     for s in &report.switches {
-        let key: Vec<String> = s.commands.iter().map(Cmd::shown).collect();
+        let key: Vec<&str> = s.commands.iter().map(|c| c.shown.as_str()).collect();
         match groups.iter_mut().find(|(_, g)| {
-            g.os == s.os && g.commands.iter().map(Cmd::shown).collect::<Vec<_>>() == key
+            g.os == s.os
+                && g.commands
+                    .iter()
+                    .map(|c| c.shown.as_str())
+                    .eq(key.iter().copied())
         }) {
             Some((names, _)) => names.push(&s.name),
             None => groups.push((vec![&s.name], s)),
@@ -416,15 +263,13 @@ fn text(report: &Report, color: bool) -> String {
         out += &recolor(&s.diff, color);
         out += "\n";
         for (i, c) in s.commands.iter().enumerate() {
-            let tag = match c.impact() {
-                Impact::Hitless => c.impact().to_string(),
-                _ if color => format!("\x1b[33m{}\x1b[0m", c.impact()),
-                _ => c.impact().to_string(),
+            let tag = match c.impact {
+                Impact::Hitless => c.impact.to_string(),
+                _ if color => format!("\x1b[33m{}\x1b[0m", c.impact),
+                _ => c.impact.to_string(),
             };
-            out += &format!("{:>4}. {}  [{tag}]\n", i + 1, c.shown());
-            if let Cmd::Os10(s) = c
-                && let Some(loss) = s.loss()
-            {
+            out += &format!("{:>4}. {}  [{tag}]\n", i + 1, c.shown);
+            if let Some(loss) = &c.warning {
                 out += &format!("        warning: {loss}\n");
             }
         }
@@ -450,8 +295,8 @@ fn text(report: &Report, color: bool) -> String {
 
 /// ` (2 port-flap, 1 session-reset, 1 disruptive)`, or nothing when every command is
 /// hitless.
-fn impacts(steps: &[Cmd]) -> String {
-    let count = |i: Impact| steps.iter().filter(|s| s.impact() == i).count();
+fn impacts(steps: &[PlanStep]) -> String {
+    let count = |i: Impact| steps.iter().filter(|s| s.impact == i).count();
     let parts: Vec<String> = Impact::ALL
         .into_iter()
         .filter(|i| *i != Impact::Hitless && count(*i) > 0)
@@ -484,91 +329,34 @@ fn fail(msg: String) -> Failure {
 
 /// What to compare, and whether some switch could not be read (each said on standard error;
 /// the others are compared). `Err(code)` when nothing can be compared and that was said.
-type Pairs = Result<Result<(Vec<Pair>, bool), u8>, Failure>;
+type Pairs<'a> = Result<Result<(Vec<Pair<'a>>, bool), u8>, Failure>;
+
+/// The fabric, when one is given: checked, or `Err(code)` when it is not clean (said).
+fn fabric(args: &Args, color: bool) -> Result<Result<Option<Fabric>, u8>, Failure> {
+    let Some(path) = &args.fabric else {
+        return Ok(Ok(None));
+    };
+    let (fabrics, clean) = super::check_all(std::slice::from_ref(path), false, color)?;
+    Ok(match fabrics.into_iter().next().filter(|_| clean) {
+        Some((_, fabric)) => Ok(Some(fabric)),
+        None => Err(exit::FAILURE),
+    })
+}
 
 /// Reads what to compare.
-fn pairs(args: &Args, color: bool) -> Pairs {
+fn pairs<'a>(args: &Args, fabric: Option<&'a Fabric>, color: bool) -> Pairs<'a> {
     let Some(running) = &args.running else {
-        return live(args, color);
+        return live(args, fabric, color);
     };
     if let Some(intended) = &args.intended {
-        if running.is_dir() {
-            return Err(fail(format!(
-                "`{}` is a folder; with `--intended FILE`, `--running` is one file",
-                running.display()
-            )));
-        }
-        // Both files at once: each parse keeps the machine's cores busy only part of the time.
-        let (i, r) = std::thread::scope(|s| {
-            let r = s.spawn(|| super::load_running(running, color));
-            let i = super::load_running(intended, color);
-            (i, r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-        });
-        let (i, r) = (i?, r?);
-        for diagnostic in [&i, &r].into_iter().filter_map(|c| c.as_ref().err()) {
-            err!("{diagnostic}");
-        }
-        let (Ok((i, _)), Ok((r, _))) = (i, r) else {
-            return Ok(Err(exit::FAILURE));
-        };
-        let configs = match (i, r) {
-            (Running::Onyx(i), Running::Onyx(r)) => Configs::Onyx {
-                running: r,
-                intended: i,
-                scope: Scope {
-                    interfaces: None,
-                    fabric_attributes_only: false,
-                    prune: args.prune,
-                    ..Default::default()
-                },
-                model: None,
-            },
-            // The model, where the configs' port groups name one (a running config does not
-            // say its model).
-            (Running::Os10(i), Running::Os10(r)) => Configs::Os10 {
-                model: crate::os10::groups::model_of([&r.port_groups, &i.port_groups]),
-                running: r,
-                intended: i,
-            },
-            (i, _) => {
-                let (onyx, os10) = ("an Onyx running-config", "an OS10 running configuration");
-                let (mine, other) = match i {
-                    Running::Onyx(_) => (onyx, os10),
-                    Running::Os10(_) => (os10, onyx),
-                };
-                errln!(
-                    "error: `{}` is {mine} and `{}` {other}: a plan takes one switch OS to itself",
-                    intended.display(),
-                    running.display()
-                );
-                return Ok(Err(exit::FAILURE));
-            }
-        };
-        let name = match &configs {
-            Configs::Onyx { intended: i, .. } => super::switch_name(i.name(), intended),
-            Configs::Os10 { intended: i, .. } => {
-                super::switch_name(i.hostname.as_deref(), intended)
-            }
-        };
-        return Ok(Ok((
-            vec![Pair {
-                name,
-                configs,
-                source: running.display().to_string(),
-            }],
-            false,
-        )));
+        return two_files(running, intended, color);
     }
-    let Some(fabric) = &args.fabric else {
+    let Some(fabric) = fabric else {
         return Err(fail(
             "give a fabric file, or `--intended FILE` to compare two configs".into(),
         ));
     };
-    let (fabrics, clean) = super::check_all(std::slice::from_ref(fabric), false, color)?;
-    let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
-        return Ok(Err(exit::FAILURE));
-    };
-    let chosen = super::chosen(&fabric, &args.switches)?;
+    let chosen = super::chosen(fabric, &args.switches)?;
     if !running.is_dir() && chosen.len() != 1 {
         return Err(fail(format!(
             "`{}` is one running config but {} switches are chosen; pick one with `--switch NAME`, or pass a folder of <switch>.cfg",
@@ -594,35 +382,17 @@ fn pairs(args: &Args, color: bool) -> Pairs {
             failed = true;
             continue;
         }
-        let configs = match crate::compile::compile_target(sw) {
-            crate::compile::Target::Onyx(intended) => {
-                let Ok(running) = super::read_config(&path, color, super::Secrets::Masked)? else {
-                    failed = true;
-                    continue;
-                };
-                Configs::Onyx {
-                    running: Box::new(running),
-                    intended,
-                    scope: Scope::fabric(sw, args.prune),
-                    model: sw.model.onyx(),
-                }
-            }
-            crate::compile::Target::Os10(intended) => {
-                let Ok(running) = super::read_os10_config(&path, color, super::Secrets::Masked)?
-                else {
-                    failed = true;
-                    continue;
-                };
-                Configs::Os10 {
-                    running: Box::new(running),
-                    intended,
-                    model: os10_model(sw),
-                }
-            }
+        let intended = crate::compile::compile_config(sw);
+        let os = intended.target();
+        let Ok(running) = super::read_running(&path, color, super::Secrets::Masked, os)? else {
+            failed = true;
+            continue;
         };
         out.push(Pair {
             name: sw.hostname.to_string(),
-            configs,
+            running,
+            intended,
+            switch: Some(sw),
             source: path.display().to_string(),
         });
     }
@@ -632,9 +402,54 @@ fn pairs(args: &Args, color: bool) -> Pairs {
     Ok(Ok((out, failed)))
 }
 
+/// `--intended FILE --running FILE`: two configurations of one OS, everything in the
+/// intended one managed.
+fn two_files<'a>(running: &std::path::Path, intended: &std::path::Path, color: bool) -> Pairs<'a> {
+    if running.is_dir() {
+        return Err(fail(format!(
+            "`{}` is a folder; with `--intended FILE`, `--running` is one file",
+            running.display()
+        )));
+    }
+    // Both files at once: each parse keeps the machine's cores busy only part of the time.
+    let (i, r) = std::thread::scope(|s| {
+        let r = s.spawn(|| super::load_config(running, color));
+        let i = super::load_config(intended, color);
+        (i, r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    let (i, r) = (i?, r?);
+    for diagnostic in [&i, &r].into_iter().filter_map(|c| c.as_ref().err()) {
+        err!("{diagnostic}");
+    }
+    let (Ok((i, _)), Ok((r, _))) = (i, r) else {
+        return Ok(Err(exit::FAILURE));
+    };
+    if !crate::targets::same_os(i.as_ref(), r.as_ref()) {
+        let named = |c: &dyn Config| c.target().a_running_config();
+        errln!(
+            "error: `{}` is {} and `{}` {}: a plan takes one switch OS to itself",
+            intended.display(),
+            named(i.as_ref()),
+            running.display(),
+            named(r.as_ref()),
+        );
+        return Ok(Err(exit::FAILURE));
+    }
+    Ok(Ok((
+        vec![Pair {
+            name: super::switch_name(i.hostname(), intended),
+            running: r,
+            intended: i,
+            switch: None,
+            source: running.display().to_string(),
+        }],
+        false,
+    )))
+}
+
 /// Without `--running`: each switch's running config read over SSH, all at once.
-fn live(args: &Args, color: bool) -> Pairs {
-    let Some(fabric) = &args.fabric else {
+fn live<'a>(args: &Args, fabric: Option<&'a Fabric>, color: bool) -> Pairs<'a> {
+    let Some(fabric) = fabric else {
         return Err(fail(
             "give a fabric file (its switches are read over SSH), or `--running`".into(),
         ));
@@ -644,44 +459,25 @@ fn live(args: &Args, color: bool) -> Pairs {
             "with `--intended FILE`, give `--running FILE` too".into(),
         ));
     }
-    let (fabrics, clean) = super::check_all(std::slice::from_ref(fabric), false, color)?;
-    let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
-        return Ok(Err(exit::FAILURE));
-    };
     let fabric_path = args.fabric.clone().unwrap_or_default();
-    let reach = super::fleet::reach(args.lab, false, &fabric_path, &fabric, &args.connect, color)?;
+    let reach = super::fleet::reach(args.lab, false, &fabric_path, fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
-    let jobs = super::fleet::jobs(&fabric, &args.switches, inventory, reach.ssh.as_ref())?;
-    let switches: std::collections::BTreeMap<String, &crate::fabric::Switch> = fabric
+    let jobs = super::fleet::jobs(fabric, &args.switches, inventory, reach.ssh.as_ref())?;
+    let switches: BTreeMap<String, &Switch> = fabric
         .switches
         .values()
         .map(|sw| (sw.hostname.to_string(), sw))
         .collect();
     // Read with `show` commands only, each switch in its OS's dialect.
     let fetched = super::fleet::parallel(&jobs, args.connect.parallel, |job| {
-        let sw = switches.get(&job.target.name).copied();
         let mut cli = job.intent.open(&job.target, opts)?;
-        let configs = match &job.intent {
-            Intent::Onyx { intended, scope } => Configs::Onyx {
-                running: Box::new(cli.fetch()?.1),
-                intended: Box::new(intended.clone()),
-                scope: if args.prune {
-                    scope.clone().pruned()
-                } else {
-                    scope.clone()
-                },
-                model: sw.and_then(|s| s.model.onyx()),
-            },
-            Intent::Os10 { intended } => Configs::Os10 {
-                running: Box::new(cli.fetch_os10()?.1),
-                intended: Box::new(intended.clone()),
-                model: sw.and_then(os10_model),
-            },
-        };
+        let running = job.intent.fetch(&mut cli)?;
         cli.close();
         Ok::<_, crate::device::Error>(Pair {
             name: job.target.name.clone(),
-            configs,
+            running,
+            intended: job.intent.intended(),
+            switch: switches.get(&job.target.name).copied(),
             source: format!("ssh://{}", job.target.name),
         })
     });
@@ -700,12 +496,4 @@ fn live(args: &Args, color: bool) -> Pairs {
         return Ok(Err(exit::FAILURE));
     }
     Ok(Ok((out, false)))
-}
-
-/// An OS10 switch's model.
-fn os10_model(sw: &crate::fabric::Switch) -> Option<&'static crate::os10::models::Model> {
-    match sw.model {
-        crate::fabric::Hardware::Os10(m) => Some(m),
-        crate::fabric::Hardware::Onyx(_) => None,
-    }
 }

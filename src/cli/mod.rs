@@ -496,10 +496,7 @@ pub(crate) fn read_config(
 /// The config and its text, secrets masked as its OS masks them; or the problem as a
 /// rendered diagnostic, for the caller to print (so configs read at once report in a fixed
 /// order). `Err` only when the file cannot be opened or read.
-pub(crate) fn load_running(
-    path: &Path,
-    color: bool,
-) -> Result<Result<(crate::audit::Running, crate::input::Text), String>, Failure> {
+pub(crate) fn load_running(path: &Path, color: bool) -> Loaded<crate::audit::Running> {
     let os10 = crate::os10::parse::looks_os10;
     load_with(
         path,
@@ -515,6 +512,38 @@ pub(crate) fn load_running(
     )
 }
 
+/// A configuration read and its text, or the problem with it as a rendered diagnostic (for
+/// the caller to print); `Err` only when the file cannot be opened or read.
+pub(crate) type Loaded<T> = Result<Result<(T, crate::input::Text), String>, Failure>;
+
+/// Reads a running configuration of the OS its text is ([`crate::targets::recognize`]), as
+/// [`load_running`] does, behind the switch-OS interface.
+pub(crate) fn load_config(path: &Path, color: bool) -> Loaded<Box<dyn crate::targets::Config>> {
+    load_with(
+        path,
+        color,
+        |text| crate::targets::recognize(text).parse(text),
+        |text| Some(crate::targets::recognize(text).mask()),
+    )
+}
+
+/// Reads a running configuration of `os`; a problem with it is a located diagnostic (said
+/// here), the exit code 2.
+pub(crate) fn read_running(
+    path: &Path,
+    color: bool,
+    secrets: Secrets,
+    os: &dyn crate::targets::SwitchOs,
+) -> Result<Result<Box<dyn crate::targets::Config>, u8>, Failure> {
+    let mask = (secrets == Secrets::Masked).then(|| os.mask());
+    Ok(load_with(path, color, |text| os.parse(text), |_| mask)?
+        .map(|(c, _)| c)
+        .map_err(|diagnostic| {
+            err!("{diagnostic}");
+            exit::FAILURE
+        }))
+}
+
 /// Reads a bounded UTF-8 file and parses it with `parse`; a problem is a rendered diagnostic.
 /// With a `mask` for the text, its secrets are masked and the masked text read: a problem is
 /// located in the file as it is (the excerpt masked), the config and text returned hold no
@@ -524,7 +553,7 @@ fn load_with<T>(
     color: bool,
     parse: impl Fn(&str) -> Result<T, ParseError>,
     mask: impl Fn(&str) -> Option<Mask>,
-) -> Result<Result<(T, crate::input::Text), String>, Failure> {
+) -> Loaded<T> {
     let name = if path == Path::new("-") {
         "<stdin>".to_string()
     } else {

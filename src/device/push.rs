@@ -33,7 +33,7 @@ use super::session::TranscriptStatus;
 use super::{Cli, Error, Options, Target};
 use crate::diff::Impact;
 pub use restore::restore;
-pub use state::{Intent, State, os10_shown};
+pub use state::{Intent, State};
 
 /// `20261122T042233Z`: UTC, sortable, safe in file names.
 pub fn stamp() -> String {

@@ -26,6 +26,7 @@ pub mod parse;
 pub mod plan;
 pub mod prompt;
 pub mod render;
+pub mod target;
 
 pub use command::{
     AllowedVlan, BfdInterval, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange,

@@ -30,6 +30,7 @@ mod qos;
 pub mod render;
 pub mod script;
 pub mod show;
+pub mod target;
 
 pub use names::{Eth, Iface, PortGroupId, Ranges};
 pub use parse::{ParseError, Problem, parse};

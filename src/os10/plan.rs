@@ -52,6 +52,15 @@ pub struct Step {
 }
 
 impl Step {
+    /// As a reviewer reads it: the blocks it is typed in, then the command.
+    pub fn shown(&self) -> String {
+        if self.mode.is_empty() {
+            self.command.clone()
+        } else {
+            format!("{}: {}", self.mode.join(": "), self.command)
+        }
+    }
+
     /// Why this step cannot be rolled back in full, for a reviewer or a push that refuses it.
     pub fn loss(&self) -> Option<String> {
         (!self.loses.is_empty()).then(|| {

@@ -4,7 +4,7 @@
 //! now, what a roll-back types, and how a lost save is read back. The push itself
 //! (`super::run`) is written once against these.
 //!
-//! Onyx: `crate::diff` plans (flat commands), roll-back to the snapshot's values of what the
+//! Onyx: `crate::onyx::plan` plans (flat commands), roll-back to the snapshot's values of what the
 //! push changed ([`super::restore`]). OS10: `crate::os10::plan` (hierarchical commands,
 //! typed with their block headers and `exit`s, as `os10::plan::script` prints them), the
 //! roll-back to the snapshot's values of what the push changed as well
@@ -25,6 +25,24 @@ pub enum Intent {
     Os10 {
         intended: crate::os10::Config,
     },
+}
+
+impl Intent {
+    /// The intended configuration, behind the switch-OS interface.
+    pub fn intended(&self) -> Box<dyn crate::targets::Config> {
+        match self {
+            Intent::Onyx { intended, .. } => Box::new(intended.clone()),
+            Intent::Os10 { intended } => Box::new(intended.clone()),
+        }
+    }
+
+    /// The switch's running configuration, read in the intent's OS.
+    pub fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn crate::targets::Config>, Error> {
+        Ok(match self {
+            Intent::Onyx { .. } => Box::new(cli.fetch()?.1),
+            Intent::Os10 { .. } => Box::new(cli.fetch_os10()?.1),
+        })
+    }
 }
 
 /// A switch's running config as fetched, the config the push makes, and the plan from one
@@ -135,7 +153,7 @@ impl State {
                 .iter()
                 .map(|s| (s.command.to_string(), s.impact))
                 .collect(),
-            State::Os10 { steps, .. } => steps.iter().map(|s| (os10_shown(s), s.impact)).collect(),
+            State::Os10 { steps, .. } => steps.iter().map(|s| (s.shown(), s.impact)).collect(),
         }
     }
 
@@ -190,7 +208,7 @@ impl State {
             State::Os10 { target, .. } => {
                 let now = cli.fetch_os10()?.1;
                 let left = crate::os10::plan::plan(&now, target);
-                left.first().map(|s| (left.len(), os10_shown(s)))
+                left.first().map(|s| (left.len(), s.shown()))
             }
         };
         Ok(shown)
@@ -263,15 +281,6 @@ impl State {
                 })
             }
         }
-    }
-}
-
-/// An OS10 step as a reviewer reads it: the blocks it is typed in, then the command.
-pub fn os10_shown(s: &crate::os10::plan::Step) -> String {
-    if s.mode.is_empty() {
-        s.command.clone()
-    } else {
-        format!("{}: {}", s.mode.join(": "), s.command)
     }
 }
 

@@ -1,0 +1,154 @@
+//! Onyx behind the switch-OS interface ([`crate::targets`]).
+
+use std::any::Any;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use crate::fabric::{Os, Switch};
+use crate::onyx::plan::Scope;
+use crate::onyx::{Config, Iface, ParseError, Renderer};
+use crate::secrets::Mask;
+use crate::targets::{self, Comparison, Managed, PlanStep, SwitchOs};
+use crate::types::{Model, Port};
+
+/// NVIDIA Onyx.
+pub struct Onyx;
+
+pub const ONYX: Onyx = Onyx;
+
+impl SwitchOs for Onyx {
+    fn os(&self) -> Os {
+        Os::Onyx
+    }
+
+    fn compile(&self, sw: &Switch) -> Box<dyn targets::Config> {
+        Box::new(super::compile::compile_switch(sw))
+    }
+
+    /// Onyx is the default OS: it takes every text no other OS claims.
+    fn recognizes(&self, _text: &str) -> bool {
+        true
+    }
+
+    fn parse(&self, text: &str) -> Result<Box<dyn targets::Config>, ParseError> {
+        Ok(Box::new(super::parse(text)?))
+    }
+
+    fn a_running_config(&self) -> &'static str {
+        "an Onyx running-config"
+    }
+
+    fn mask(&self) -> Mask {
+        Mask::Onyx
+    }
+}
+
+/// The templates, read once per process.
+pub fn renderer() -> Result<&'static Renderer, String> {
+    static RENDERER: OnceLock<Result<Renderer, String>> = OnceLock::new();
+    RENDERER
+        .get_or_init(Renderer::embedded)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+impl targets::Config for Config {
+    fn target(&self) -> &'static dyn SwitchOs {
+        &ONYX
+    }
+
+    fn hostname(&self) -> Option<&str> {
+        self.name()
+    }
+
+    fn render(&self) -> Result<String, String> {
+        renderer()?.render(self)
+    }
+
+    fn compare(&self, intended: &dyn targets::Config, how: &Managed) -> Result<Comparison, String> {
+        let intended = of(intended)?;
+        let scope = match how.switch {
+            Some(sw) => Scope::fabric(sw, how.prune),
+            None => Scope {
+                interfaces: None,
+                fabric_attributes_only: false,
+                prune: how.prune,
+                ..Default::default()
+            },
+        };
+        let target = super::plan::target(self, intended, &scope);
+        let steps: Vec<PlanStep> = super::plan::plan(self, &target)
+            .into_iter()
+            .map(|s| PlanStep {
+                impact: s.impact,
+                shown: s.command.to_string(),
+                warning: None,
+                json: serde_json::to_value(&s).unwrap_or_default(),
+            })
+            .collect();
+        let renderer = renderer()?;
+        let target_text = renderer.render(&target)?;
+        let unmanaged_lines = unmanaged(&target_text, &renderer.render(intended)?);
+        let texts = match how.text {
+            true => Some((renderer.render(self)?, target_text)),
+            false => None,
+        };
+        let model = how.switch.and_then(|sw| sw.model.onyx());
+        Ok(Comparison {
+            pasteable: steps.iter().map(|s| format!("{}\n", s.shown)).collect(),
+            steps,
+            texts,
+            unmanaged_lines,
+            foreign_ports: model.map(|m| foreign(self, m)).unwrap_or_default(),
+            model: model.map(|m| m.name),
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn targets::Config> {
+        Box::new(self.clone())
+    }
+}
+
+/// An Onyx configuration behind the interface.
+fn of(c: &dyn targets::Config) -> Result<&Config, String> {
+    c.as_any()
+        .downcast_ref::<Config>()
+        .ok_or_else(|| "a plan takes one switch OS to itself".to_string())
+}
+
+/// What stays on the switch beyond the intent: the target's lines the intent does not have
+/// (lines the model does not know, features and interfaces it leaves alone without
+/// `--prune`).
+fn unmanaged(target: &str, intended: &str) -> usize {
+    let wanted: HashSet<&str> = intended.lines().collect();
+    target
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            !t.is_empty()
+                && !t.starts_with('#')
+                && !t.contains("cli default prefix-modes")
+                && !wanted.contains(l)
+        })
+        .count()
+}
+
+/// The Ethernet ports a running config configures that its model cannot have, as ranges.
+fn foreign(running: &Config, model: &Model) -> Vec<String> {
+    let ports: Vec<Port> = running
+        .interfaces
+        .keys()
+        .filter_map(|i| match i {
+            Iface::Ethernet(port) if !model.can_exist(*port) => Some(*port),
+            _ => None,
+        })
+        .collect();
+    crate::types::compress(ports.iter().map(|port| (*port, &())))
+        .into_iter()
+        .map(|(a, b, _)| format!("ethernet {}", crate::types::format_range(a, b)))
+        .collect()
+}
