@@ -584,38 +584,7 @@ fn map_speed(map: &str) -> Option<Speed> {
 /// `ethernet1/1/1-1/1/8` (the way `discovery-interface` and `interface range` print runs),
 /// `port-channel1`.
 pub fn range_name(os: Os, r: IfaceRange) -> String {
-    match os {
-        Os::Onyx => r.to_string(),
-        Os::Os10 => {
-            let one = |i: Iface| match i {
-                Iface::Ethernet(p) => os10_port(p),
-                Iface::PortChannel(n) | Iface::MlagPortChannel(n) => format!("port-channel{n}"),
-                Iface::Vlan(v) => format!("vlan{v}"),
-                other => other.to_string(),
-            };
-            if r.first == r.last {
-                one(r.first)
-            } else {
-                let last = one(r.last);
-                let last = last
-                    .strip_prefix("ethernet")
-                    .or_else(|| last.strip_prefix("port-channel"))
-                    .unwrap_or(&last)
-                    .to_string();
-                format!("{}-{last}", one(r.first))
-            }
-        }
-    }
-}
-
-fn os10_port(p: Port) -> String {
-    let e = os10::Eth {
-        node: 1,
-        slot: p.slot,
-        port: p.port,
-        sub: p.sub,
-    };
-    os10::Iface::Ethernet(e).to_string()
+    crate::targets::of(os).iface_range(r)
 }
 
 /// Ports with `interface ethernet <range> flowcontrol receive|send on [force]` among the

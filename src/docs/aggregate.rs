@@ -208,11 +208,10 @@ fn group_node(t: &Topology, groups: &Groups, g: usize, hosts: &[&[String]]) -> N
     }
     let names: Vec<String> = members.iter().map(|&m| t.nodes[m].name.clone()).collect();
     let what = match first.kind {
-        Kind::Spine => "spines",
-        Kind::Leaf => "leaves",
-        Kind::Mlag => "MLAG switches",
-        Kind::Vlt => "VLT switches",
-        Kind::Switch | Kind::Hosts => "switches",
+        Kind::Spine => "spines".to_string(),
+        Kind::Leaf => "leaves".to_string(),
+        Kind::Pair(os) => format!("{} switches", os.target().words().pair),
+        Kind::Switch | Kind::Hosts => "switches".to_string(),
     };
     let parts = &groups.parts[g];
     let within = match parts.first() {
@@ -273,7 +272,7 @@ fn merged(nodes: &[Node], from: usize, to: usize, ipl: bool, edges: &[(&Edge, bo
     cables.sort();
     let ports: Vec<Port> = cables.iter().map(|c| c.1).collect();
     let far: Vec<Port> = cables.iter().filter_map(|c| c.2).collect();
-    let os = |n: usize| nodes[n].os.unwrap_or(crate::fabric::Os::Onyx);
+    let os = |n: usize| nodes[n].os.unwrap_or_default();
     let near = port_label(os(from), &sorted(ports.clone()));
     let count = cables.len();
     let (ends, far_end) = if nodes[to].kind == Kind::Hosts {

@@ -63,7 +63,14 @@ pub fn fabric(
         blocks.push(Block::Mermaid(m));
     }
     blocks.push(Block::Picture);
-    let vlt = topology.nodes.iter().any(|n| n.kind == Kind::Vlt);
+    // The default OS's pair, and another OS's where one is drawn.
+    let pairs: Vec<&crate::targets::Words> = Os::ALL
+        .into_iter()
+        .filter(|os| {
+            *os == Os::default() || topology.nodes.iter().any(|n| n.kind == Kind::Pair(*os))
+        })
+        .map(|os| os.target().words())
+        .collect();
     if grouped {
         blocks.push(para(vec![text(format!(
             "More than {} switches in a row: the picture draws groups, each with its count. \
@@ -79,16 +86,8 @@ pub fn fabric(
          Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node. \
          In the picture each end of a line is labelled where it meets its box, with that box's ports (the hosts' NICs), \
          the upper end's after the number of cables when more than one (4×).{}",
-        if vlt {
-            "MLAG or VLT pair"
-        } else {
-            "MLAG pair"
-        },
-        if vlt {
-            "an MLAG peer link or a VLT interconnect (VLTi)"
-        } else {
-            "an MLAG peer link"
-        },
+        format!("{} pair", pairs.iter().map(|w| w.pair).collect::<Vec<_>>().join(" or ")),
+        pairs.iter().map(|w| w.a_peer_link).collect::<Vec<_>>().join(" or "),
         if diagram {
             " In the diagram a line between switches is labelled with the upper switch's ports, then (after ↔) the lower one's; \
              a line to hosts with the switch's ports, then (after ·) the hosts' ports."
@@ -99,7 +98,7 @@ pub fn fabric(
 
     blocks.push(Block::Heading(2, "Switches".into(), None));
     // A release column per OS the fabric's switches run.
-    let oses: Vec<Os> = [Os::Onyx, Os::Os10]
+    let oses: Vec<Os> = Os::ALL
         .into_iter()
         .filter(|os| fabric.switches.values().any(|s| s.os() == *os))
         .collect();
@@ -172,7 +171,7 @@ pub fn fabric(
                 let os = fabric
                     .switches
                     .get(switch.as_str())
-                    .map_or(Os::Onyx, Switch::os);
+                    .map_or_else(Os::default, Switch::os);
                 rows.push(vec![
                     topology.nodes[g.node].name.clone().into(),
                     g.hosts.len().to_string().into(),
@@ -234,24 +233,30 @@ pub fn fabric(
 /// the OS-neutral view of the configuration it compiles to; `fabric` names its peers' ports.
 pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
     let os = sw.os();
+    let words = os.target().words();
     let name = sw.hostname.to_string();
     let mut blocks = vec![Block::Heading(2, name.clone(), Some(Page::Switch(name)))];
-    let mut facts: Vec<(&str, Cell)> = vec![
-        ("Model", sw.model.name().into()),
-        (os.title(), release(sw)),
-        ("Role", sw.role.map_or("—".into(), |r| r.to_string()).into()),
+    let mut facts: Vec<(String, Cell)> = vec![
+        ("Model".into(), sw.model.name().into()),
+        (os.title().into(), release(sw)),
+        (
+            "Role".into(),
+            sw.role.map_or("—".into(), |r| r.to_string()).into(),
+        ),
     ];
     if let Some(r) = &sw.routing {
-        facts.push(("AS", r.asn.to_string().into()));
-        facts.push(("Router-id", r.router_id.to_string().into()));
+        facts.push(("AS".into(), r.asn.to_string().into()));
+        facts.push(("Router-id".into(), r.router_id.to_string().into()));
     }
     if let Some(lo) = sw.loopback {
-        facts.push(("Loopback 0", format!("{lo}/32").into()));
+        facts.push(("Loopback 0".into(), format!("{lo}/32").into()));
     }
-    if let Some(m) = sw.mlag.as_ref().filter(|_| os == Os::Os10) {
-        // OS10's VLT: the peer link is the `discovery-interface` ports, the heartbeat's backup
-        // the peer's management address; the IPL's VLAN and subnet are Onyx's.
-        facts.push(("VLT peer", mlag_peer(sw)));
+    let pair = words.pair;
+    if let Some(m) = sw.mlag.as_ref().filter(|_| words.peer_link_ports) {
+        // A peer link of its own ports (OS10's VLT: the `discovery-interface` ports, the
+        // heartbeat's backup the peer's management address); the IPL's VLAN and subnet are a
+        // port-channel peer link's.
+        facts.push((format!("{pair} peer"), mlag_peer(sw)));
         let vlti: Vec<Port> = view
             .ports
             .iter()
@@ -265,24 +270,30 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
         if let Some(backup) = m.peer_mgmt {
             link.push_str(&format!(", backup destination {backup}"));
         }
-        facts.push(("VLT interconnect", link.into()));
-        facts.push(("VLT MAC", m.system_mac.to_string().into()));
+        facts.push((format!("{pair} interconnect"), link.into()));
+        facts.push((format!("{pair} MAC"), m.system_mac.to_string().into()));
     } else if let Some(m) = &sw.mlag {
-        facts.push(("MLAG peer", mlag_peer(sw)));
+        facts.push((format!("{pair} peer"), mlag_peer(sw)));
         let mut ipl = format!("port-channel {} on VLAN {}", m.ipl_port_channel, m.ipl_vlan);
         if let Some(a) = m.address {
             ipl.push_str(&format!(", {a}"));
         }
         ipl.push_str(&format!(", peer {}", m.peer_address));
-        facts.push(("MLAG peer link", ipl.into()));
-        facts.push(("MLAG system MAC", m.system_mac.to_string().into()));
+        facts.push((format!("{pair} peer link"), ipl.into()));
+        facts.push((
+            format!("{pair} system MAC"),
+            m.system_mac.to_string().into(),
+        ));
         if let Some((domain, vip)) = &m.vip {
-            facts.push(("MLAG domain", format!("{domain}, VIP {vip}").into()));
+            facts.push((
+                format!("{pair} domain"),
+                format!("{domain}, VIP {vip}").into(),
+            ));
         }
     }
     if let Some(mgmt) = &sw.mgmt {
         facts.push((
-            "Management",
+            "Management".into(),
             match (mgmt.port, &mgmt.user) {
                 (Some(port), Some(user)) => format!("{}:{port} (user {user})", mgmt.host),
                 (Some(port), None) => format!("{}:{port}", mgmt.host),
@@ -292,12 +303,12 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             .into(),
         ));
     }
-    facts.push(("LLDP", if sw.lldp { "on" } else { "off" }.into()));
-    if os == Os::Os10 {
-        facts.push(("DCBX", if view.dcbx { "on" } else { "off" }.into()));
+    facts.push(("LLDP".into(), if sw.lldp { "on" } else { "off" }.into()));
+    if words.dcbx {
+        facts.push(("DCBX".into(), if view.dcbx { "on" } else { "off" }.into()));
     }
     if let Some(roce) = view.roce_mode {
-        facts.push(("RoCE mode", roce.to_string().into()));
+        facts.push(("RoCE mode".into(), roce.to_string().into()));
     }
     // Traffic pools are Onyx's (OS10 buffers by PFC class: its PFC line says which).
     let pools = if view.lossless_pools.is_some() {
@@ -313,7 +324,7 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
         if !p.priorities.is_empty() {
             v.push_str(&format!(", priorities {}", list(p.priorities.iter())));
         }
-        facts.push(("Traffic pool", v.into()));
+        facts.push(("Traffic pool".into(), v.into()));
     }
     if sw.qos.pfc.is_some() || view.pfc.enabled {
         let pfc = &view.pfc;
@@ -321,34 +332,23 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
         if !pfc.priorities.is_empty() {
             v.push_str(&format!(", priorities {}", list(pfc.priorities.iter())));
         }
-        facts.push(("PFC", v.into()));
+        facts.push(("PFC".into(), v.into()));
     }
     if let Some(stp) = sw.stp {
-        facts.push(("Spanning tree", if stp { "on" } else { "off" }.into()));
+        facts.push((
+            "Spanning tree".into(),
+            if stp { "on" } else { "off" }.into(),
+        ));
     }
     if !sw.splits.is_empty() {
         let splits: Vec<String> = crate::types::compress(sw.splits.iter().map(|(p, s)| (*p, s)))
             .into_iter()
             .map(|(a, b, s)| format!("{} ({}-way)", port_range(os, a, b), s.ways()))
             .collect();
-        let what = match os {
-            Os::Onyx => "Split ports",
-            Os::Os10 => "Breakouts",
-        };
-        facts.push((what, splits.join(", ").into()));
+        facts.push((words.splits.into(), splits.join(", ").into()));
     }
-    // An OS10 model's port groups not in their native mode (the others are the model's).
-    if let crate::fabric::Hardware::Os10(m) = sw.model {
-        let changed: Vec<String> = m
-            .port_groups()
-            .filter_map(|g| {
-                let mode = sw.port_groups.get(&g.number).copied()?;
-                (mode != g.native()).then(|| format!("1/1/{} {mode}", g.number))
-            })
-            .collect();
-        if !changed.is_empty() {
-            facts.push(("Port groups", changed.join(", ").into()));
-        }
+    for (setting, value) in os.target().hardware_facts(sw) {
+        facts.push((setting.into(), value.into()));
     }
     blocks.push(Block::Table(Table {
         head: vec!["Setting", "Value"],
@@ -361,11 +361,12 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
     ))]));
     blocks.push(Block::Table(port_map(fabric, sw, view)));
 
-    // OS10's VLT interconnect is no port-channel: its ports are listed above.
+    // A peer link of its own ports (OS10's VLT interconnect) is no port-channel: its ports
+    // are listed above.
     let bundles: Vec<_> = sw
         .bundles
         .iter()
-        .filter(|((mlag, id), _)| !(os == Os::Os10 && ipl(sw, *mlag, *id)))
+        .filter(|((mlag, id), _)| !(words.peer_link_ports && ipl(sw, *mlag, *id)))
         .collect();
     if !bundles.is_empty() {
         blocks.push(Block::Heading(3, "Port-channels".into(), None));
@@ -398,11 +399,12 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
         }));
     }
 
-    // The MLAG pair's IPL VLAN is Onyx's: OS10's VLTi needs none (and gets none).
+    // The MLAG pair's IPL VLAN is a port-channel peer link's: a peer link of its own ports
+    // (OS10's VLTi) needs none (and gets none).
     let ipl_vlan = sw
         .mlag
         .as_ref()
-        .filter(|_| os == Os::Os10)
+        .filter(|_| words.peer_link_ports)
         .map(|m| m.ipl_vlan);
     let vlans: Vec<_> = sw
         .vlans
@@ -509,7 +511,7 @@ fn port_map(fabric: &Fabric, sw: &Switch, view: &View) -> Table {
             };
             // A bundle member's VLANs and QoS are its bundle's (on OS10, the VLT
             // interconnect's ports carry their own QoS and every VLAN).
-            let vlti = os == Os::Os10 && pv.ipl_member;
+            let vlti = os.target().words().peer_link_ports && pv.ipl_member;
             let bundled = s.bundle.filter(|_| !vlti);
             let l2 = bundled
                 .and_then(|b| sw.bundles.get(&(b.mlag, b.id)))
@@ -657,38 +659,35 @@ fn ipl(sw: &Switch, mlag: bool, id: u16) -> bool {
 /// A bundle as its switch's OS calls it: Onyx `MLAG port-channel 1`, OS10 `VLT
 /// port-channel 1` (`vlt-port-channel 1` in `interface port-channel1`), else `port-channel 1`.
 fn bundle_name(os: Os, mlag: bool, id: u16) -> String {
-    match (mlag, os) {
-        (true, Os::Onyx) => format!("MLAG port-channel {id}"),
-        (true, Os::Os10) => format!("VLT port-channel {id}"),
-        (false, _) => format!("port-channel {id}"),
+    match mlag {
+        true => format!("{} port-channel {id}", os.target().words().pair),
+        false => format!("port-channel {id}"),
     }
 }
 
 /// The interface of a bundle in the view: an OS10 VLT port-channel is a port-channel.
 fn bundle_iface(os: Os, mlag: bool, id: u16) -> Iface {
-    match (mlag, os) {
-        (true, Os::Onyx) => Iface::MlagPortChannel(id),
-        _ => Iface::PortChannel(id),
+    match mlag && !os.target().words().pair_bundle_is_port_channel {
+        true => Iface::MlagPortChannel(id),
+        false => Iface::PortChannel(id),
     }
 }
 
 /// A member's bundle: `port-channel 100 (MLAG peer link)`, `MLAG port-channel 1`; on OS10
 /// the peer link is the `VLTi` (its ports are no port-channel's).
 fn bundle(sw: &Switch, b: Bundle) -> Cell {
-    match (ipl(sw, b.mlag, b.id), sw.os()) {
-        (true, Os::Onyx) => format!("port-channel {} (MLAG peer link)", b.id),
-        (true, Os::Os10) => "VLTi".to_string(),
-        (false, os) => bundle_name(os, b.mlag, b.id),
+    let words = sw.os().target().words();
+    match (ipl(sw, b.mlag, b.id), words.peer_link_ports) {
+        (true, false) => format!("port-channel {} ({})", b.id, words.peer_link),
+        (true, true) => words.peer_link.to_string(),
+        (false, _) => bundle_name(sw.os(), b.mlag, b.id),
     }
     .into()
 }
 
 /// The switch's release: Onyx `3.10.4606`, OS10 `10.5.3.2`.
 fn release(sw: &Switch) -> Cell {
-    let release = match sw.os() {
-        Os::Onyx => sw.release.map(|r| r.to_string()),
-        Os::Os10 => sw.os10.clone(),
-    };
+    let release = sw.os().target().release(sw);
     release.map_or_else(|| Cell::from("—"), Cell::from)
 }
 

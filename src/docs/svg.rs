@@ -133,10 +133,11 @@ impl<'a> Writer<'a> {
                 num(top + 11.0),
                 kind.legend()
             );
-            x += 20.0 + text_width(kind.legend(), FONT) + 16.0;
+            x += 20.0 + text_width(&kind.legend(), FONT) + 16.0;
         }
         // A dashed line per kind of peer link drawn: an MLAG pair's, a VLT pair's (its VLTi).
-        for (kind, text) in [(Kind::Mlag, "MLAG peer link"), (Kind::Vlt, "VLTi")] {
+        for os in crate::fabric::Os::ALL {
+            let (kind, text) = (Kind::Pair(os), os.target().words().peer_link);
             let drawn = self
                 .topology
                 .edges
@@ -170,17 +171,23 @@ impl<'a> Writer<'a> {
         let shown = w.min(layout::MAX_WIDTH);
         let (sw, sh) = (num(shown), num(h * shown / w));
         let mut css = String::new();
-        // Every kind's colours, a VLT pair's only where one is drawn (it came after the rest).
-        let vlt = self.topology.nodes.iter().any(|n| n.kind == Kind::Vlt);
+        // Every kind's colours, the default OS's pair among them; another OS's pair only where
+        // one is drawn (it came after the rest).
+        let default = crate::fabric::Os::default();
+        let others = crate::fabric::Os::ALL
+            .into_iter()
+            .filter(|os| *os != default)
+            .map(Kind::Pair)
+            .filter(|k| self.topology.nodes.iter().any(|n| n.kind == *k));
         let styled = [
             Kind::Spine,
             Kind::Leaf,
-            Kind::Mlag,
+            Kind::Pair(default),
             Kind::Switch,
             Kind::Hosts,
         ]
         .into_iter()
-        .chain(vlt.then_some(Kind::Vlt));
+        .chain(others);
         for kind in styled {
             let (fill, stroke) = kind.colours();
             let class = kind.class();

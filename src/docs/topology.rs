@@ -11,12 +11,11 @@
 //! Every port is named as its switch's OS names it (Onyx `1/5`, OS10 `ethernet1/1/5`), each end
 //! of a cable between an Onyx and an OS10 switch in its own spelling.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::audit::view::range_name;
 use crate::fabric::{Fabric, Os, Peer, Role};
-use crate::onyx::{Iface, IfaceRange};
 use crate::types::Port;
 
 /// How a node is coloured.
@@ -24,37 +23,34 @@ use crate::types::Port;
 pub enum Kind {
     Spine,
     Leaf,
-    /// A switch of an MLAG pair.
-    Mlag,
-    /// A switch of an OS10 VLT pair (the fabric's MLAG pair on OS10).
-    Vlt,
+    /// A switch of an MLAG pair, of its OS (an OS10 pair is VLT).
+    Pair(Os),
     /// A switch without a role.
     Switch,
     Hosts,
 }
 
 impl Kind {
-    /// The CSS class and Mermaid class of the kind.
-    pub fn class(self) -> &'static str {
+    /// The CSS class and Mermaid class of the kind (a pair's is its OS's word for it:
+    /// `mlag`, `vlt`).
+    pub fn class(self) -> Cow<'static, str> {
         match self {
-            Kind::Spine => "spine",
-            Kind::Leaf => "leaf",
-            Kind::Mlag => "mlag",
-            Kind::Vlt => "vlt",
-            Kind::Switch => "switch",
-            Kind::Hosts => "hosts",
+            Kind::Spine => "spine".into(),
+            Kind::Leaf => "leaf".into(),
+            Kind::Pair(os) => os.target().words().pair.to_ascii_lowercase().into(),
+            Kind::Switch => "switch".into(),
+            Kind::Hosts => "hosts".into(),
         }
     }
 
     /// What the legend says.
-    pub fn legend(self) -> &'static str {
+    pub fn legend(self) -> Cow<'static, str> {
         match self {
-            Kind::Spine => "spine",
-            Kind::Leaf => "leaf",
-            Kind::Mlag => "MLAG pair",
-            Kind::Vlt => "VLT pair",
-            Kind::Switch => "switch",
-            Kind::Hosts => "hosts",
+            Kind::Spine => "spine".into(),
+            Kind::Leaf => "leaf".into(),
+            Kind::Pair(os) => format!("{} pair", os.target().words().pair).into(),
+            Kind::Switch => "switch".into(),
+            Kind::Hosts => "hosts".into(),
         }
     }
 
@@ -63,7 +59,7 @@ impl Kind {
         match self {
             Kind::Spine => ("#a8c5f0", "#2f5d9e"),
             Kind::Leaf => ("#b9e2b1", "#3c7a32"),
-            Kind::Mlag | Kind::Vlt => ("#ffd49a", "#b06a00"),
+            Kind::Pair(_) => ("#ffd49a", "#b06a00"),
             Kind::Switch => ("#c5e4e1", "#2f7a72"),
             Kind::Hosts => ("#e4e4e4", "#6b6b6b"),
         }
@@ -150,8 +146,7 @@ pub fn tier(sw: &crate::fabric::Switch) -> u8 {
 /// A switch's colour: its MLAG (VLT) pair, else its role.
 pub fn kind(sw: &crate::fabric::Switch) -> Kind {
     match (sw.mlag.is_some(), sw.role) {
-        (true, _) if sw.os() == Os::Os10 => Kind::Vlt,
-        (true, _) => Kind::Mlag,
+        (true, _) => Kind::Pair(sw.os()),
         (false, Some(Role::Spine)) => Kind::Spine,
         (false, Some(Role::Leaf)) => Kind::Leaf,
         (false, None) => Kind::Switch,
@@ -354,16 +349,7 @@ pub(super) fn shorten(items: &[&str], n: usize) -> String {
 /// A run of ports as `os` writes it: Onyx `1/1-1/8`, OS10 `ethernet1/1/1-1/1/8` (as its
 /// `interface range` and `discovery-interface` print runs).
 pub fn port_range(os: Os, first: Port, last: Port) -> String {
-    match os {
-        Os::Onyx => crate::types::format_range(first, last),
-        Os::Os10 => range_name(
-            os,
-            IfaceRange {
-                first: Iface::Ethernet(first),
-                last: Iface::Ethernet(last),
-            },
-        ),
-    }
+    os.target().port_range(first, last)
 }
 
 /// Ports (sorted) as ranges of `os`: `1/1-1/8, 1/31`; `ethernet1/1/1-1/1/8, ethernet1/1/31`.

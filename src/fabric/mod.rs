@@ -333,10 +333,11 @@ pub struct PortSettings {
 
 /// The network OS a switch runs: which module compiles, renders and (for Onyx) diffs, pushes
 /// and emulates it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Os {
     /// NVIDIA Onyx (the default).
+    #[default]
     Onyx,
     /// Dell EMC SmartFabric OS10.
     Os10,
@@ -346,12 +347,14 @@ impl Os {
     /// Every OS `fabric` compiles for, in the order help texts name them.
     pub const ALL: [Os; 2] = [Os::Onyx, Os::Os10];
 
+    /// The OS's implementation of the switch-OS interface.
+    pub fn target(self) -> &'static dyn crate::targets::SwitchOs {
+        crate::targets::of(self)
+    }
+
     /// The vendor's full name, for help texts (`NVIDIA Onyx`).
     pub fn product(self) -> &'static str {
-        match self {
-            Os::Onyx => "NVIDIA Onyx",
-            Os::Os10 => "Dell SmartFabric OS10",
-        }
+        self.target().words().product
     }
 
     /// Every OS's product name, joined for a sentence: `NVIDIA Onyx and Dell SmartFabric OS10`.
@@ -366,27 +369,18 @@ impl Os {
 
     /// The word a fabric file writes (`os: os10`).
     pub fn word(self) -> &'static str {
-        match self {
-            Os::Onyx => "onyx",
-            Os::Os10 => "os10",
-        }
+        self.target().words().word
     }
 
     /// The name people know it by, for messages.
     pub fn title(self) -> &'static str {
-        match self {
-            Os::Onyx => "Onyx",
-            Os::Os10 => "OS10",
-        }
+        self.target().words().title
     }
 
     /// A port as this OS names it: Onyx `1/5`, `1/5/2`; OS10 `ethernet1/1/5`,
     /// `ethernet1/1/5:2`.
     pub fn port_name(self, p: Port) -> String {
-        match self {
-            Os::Onyx => p.to_string(),
-            Os::Os10 => crate::os10::Iface::Ethernet(os10_eth(p)).to_string(),
-        }
+        self.target().port_name(p)
     }
 }
 

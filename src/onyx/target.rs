@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use crate::fabric::{Os, Switch};
 use crate::onyx::plan::Scope;
-use crate::onyx::{Config, Iface, ParseError, Renderer};
+use crate::onyx::{Config, Iface, IfaceRange, ParseError, Renderer};
 use crate::secrets::Mask;
-use crate::targets::{self, Comparison, Managed, PlanStep, SwitchOs};
+use crate::targets::{self, Comparison, Managed, PlanStep, SwitchOs, Words};
 use crate::types::{Model, Port};
 
 /// NVIDIA Onyx.
@@ -16,9 +16,47 @@ pub struct Onyx;
 
 pub const ONYX: Onyx = Onyx;
 
+/// Onyx's words: `MLAG`, its peer link a port-channel over a VLAN, `Split ports`.
+pub static WORDS: Words = Words {
+    title: "Onyx",
+    word: "onyx",
+    product: "NVIDIA Onyx",
+    pair: "MLAG",
+    peer_link: "MLAG peer link",
+    a_peer_link: "an MLAG peer link",
+    peer_link_ports: false,
+    pair_bundle_is_port_channel: false,
+    splits: "Split ports",
+    dcbx: false,
+};
+
 impl SwitchOs for Onyx {
     fn os(&self) -> Os {
         Os::Onyx
+    }
+
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
+    fn port_name(&self, p: Port) -> String {
+        p.to_string()
+    }
+
+    fn port_range(&self, first: Port, last: Port) -> String {
+        crate::types::format_range(first, last)
+    }
+
+    fn iface_range(&self, r: IfaceRange) -> String {
+        r.to_string()
+    }
+
+    fn release(&self, sw: &Switch) -> Option<String> {
+        sw.release.map(|r| r.to_string())
+    }
+
+    fn hardware_facts(&self, _sw: &Switch) -> Vec<(&'static str, String)> {
+        Vec::new()
     }
 
     fn compile(&self, sw: &Switch) -> Box<dyn targets::Config> {

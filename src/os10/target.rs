@@ -4,9 +4,10 @@ use std::any::Any;
 use std::sync::OnceLock;
 
 use crate::fabric::{Hardware, Os, Switch};
-use crate::onyx::ParseError;
+use crate::onyx::{Iface as NeutralIface, IfaceRange, ParseError};
 use crate::secrets::Mask;
-use crate::targets::{self, Comparison, Managed, PlanStep, SwitchOs};
+use crate::targets::{self, Comparison, Managed, PlanStep, SwitchOs, Words};
+use crate::types::Port;
 
 use super::models::Model;
 use super::{Config, Iface, Renderer};
@@ -16,9 +17,75 @@ pub struct Os10;
 
 pub const OS10: Os10 = Os10;
 
+/// OS10's words: its MLAG pair is VLT, the peer link its own ports (the VLTi), a pair's
+/// bundle a `vlt-port-channel` port-channel, breakouts, DCBX on or off switch-wide.
+pub static WORDS: Words = Words {
+    title: "OS10",
+    word: "os10",
+    product: "Dell SmartFabric OS10",
+    pair: "VLT",
+    peer_link: "VLTi",
+    a_peer_link: "a VLT interconnect (VLTi)",
+    peer_link_ports: true,
+    pair_bundle_is_port_channel: true,
+    splits: "Breakouts",
+    dcbx: true,
+};
+
 impl SwitchOs for Os10 {
     fn os(&self) -> Os {
         Os::Os10
+    }
+
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
+    fn port_name(&self, p: Port) -> String {
+        Iface::Ethernet(crate::fabric::os10_eth(p)).to_string()
+    }
+
+    fn iface_range(&self, r: IfaceRange) -> String {
+        let one = |i: NeutralIface| match i {
+            NeutralIface::Ethernet(p) => self.port_name(p),
+            NeutralIface::PortChannel(n) | NeutralIface::MlagPortChannel(n) => {
+                format!("port-channel{n}")
+            }
+            NeutralIface::Vlan(v) => format!("vlan{v}"),
+            other => other.to_string(),
+        };
+        if r.first == r.last {
+            return one(r.first);
+        }
+        let last = one(r.last);
+        let last = last
+            .strip_prefix("ethernet")
+            .or_else(|| last.strip_prefix("port-channel"))
+            .unwrap_or(&last)
+            .to_string();
+        format!("{}-{last}", one(r.first))
+    }
+
+    fn release(&self, sw: &Switch) -> Option<String> {
+        sw.os10.clone()
+    }
+
+    /// The model's port groups not in their native mode (the others are the model's).
+    fn hardware_facts(&self, sw: &Switch) -> Vec<(&'static str, String)> {
+        let Hardware::Os10(m) = sw.model else {
+            return Vec::new();
+        };
+        let changed: Vec<String> = m
+            .port_groups()
+            .filter_map(|g| {
+                let mode = sw.port_groups.get(&g.number).copied()?;
+                (mode != g.native()).then(|| format!("1/1/{} {mode}", g.number))
+            })
+            .collect();
+        match changed.is_empty() {
+            true => Vec::new(),
+            false => vec![("Port groups", changed.join(", "))],
+        }
     }
 
     fn compile(&self, sw: &Switch) -> Box<dyn targets::Config> {

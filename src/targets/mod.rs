@@ -15,13 +15,40 @@ use serde::Serialize;
 
 use crate::diff::Impact;
 use crate::fabric::{Os, Switch};
-use crate::onyx::ParseError;
+use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
+use crate::types::Port;
 
 /// What a switch OS provides to the stages.
 pub trait SwitchOs: Sync + Send + 'static {
     /// The OS's identity in the fabric model.
     fn os(&self) -> Os;
+
+    /// How the OS names what documents and messages show.
+    fn words(&self) -> &'static Words;
+
+    /// A front-panel port as the OS names it: Onyx `1/5`, OS10 `ethernet1/1/5`.
+    fn port_name(&self, p: Port) -> String;
+
+    /// A run of ports as the OS writes it: Onyx `1/1-1/8`, OS10 `ethernet1/1/1-1/1/8` (as its
+    /// `interface range` and `discovery-interface` print runs).
+    fn port_range(&self, first: Port, last: Port) -> String {
+        self.iface_range(IfaceRange {
+            first: Iface::Ethernet(first),
+            last: Iface::Ethernet(last),
+        })
+    }
+
+    /// A run of interfaces of the OS-neutral view as the OS writes it: Onyx `ethernet
+    /// 1/1-1/4`, `port-channel 1`; OS10 `ethernet1/1/1-1/1/4`, `port-channel1`.
+    fn iface_range(&self, r: IfaceRange) -> String;
+
+    /// The release the fabric gives the switch, as the OS writes it.
+    fn release(&self, sw: &Switch) -> Option<String>;
+
+    /// Hardware settings beyond splits that the fabric gives the switch, as (setting, value):
+    /// OS10's port groups not in their native mode.
+    fn hardware_facts(&self, sw: &Switch) -> Vec<(&'static str, String)>;
 
     /// The fabric's switch in this OS's terms, in the normal form the switch itself shows.
     fn compile(&self, sw: &Switch) -> Box<dyn Config>;
@@ -38,6 +65,33 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// A running configuration of this OS, for a sentence: `an Onyx running-config`.
     fn a_running_config(&self) -> &'static str;
+}
+
+/// How an OS names and arranges what documents and messages show: plain data.
+#[derive(Debug)]
+pub struct Words {
+    /// The name people know it by (`Onyx`).
+    pub title: &'static str,
+    /// The word a fabric file writes (`os: os10`).
+    pub word: &'static str,
+    /// The vendor's full name (`NVIDIA Onyx`).
+    pub product: &'static str,
+    /// An MLAG pair as the OS calls it (`MLAG`, `VLT`).
+    pub pair: &'static str,
+    /// The pair's peer link as the OS calls it (`MLAG peer link`, `VLTi`).
+    pub peer_link: &'static str,
+    /// The same in a sentence (`an MLAG peer link`, `a VLT interconnect (VLTi)`).
+    pub a_peer_link: &'static str,
+    /// The peer link is ports of its own (OS10's VLTi: no port-channel, no IPL VLAN), not a
+    /// port-channel over a VLAN.
+    pub peer_link_ports: bool,
+    /// A pair's bundle is a port-channel with a pair setting (OS10's `vlt-port-channel`), not
+    /// an interface kind of its own (Onyx's `mlag-port-channel`).
+    pub pair_bundle_is_port_channel: bool,
+    /// Split ports as the OS calls them (`Split ports`, `Breakouts`).
+    pub splits: &'static str,
+    /// The OS has a switch-wide DCBX setting.
+    pub dcbx: bool,
 }
 
 /// One switch's configuration, in its OS's typed model.
