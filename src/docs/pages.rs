@@ -82,11 +82,11 @@ pub fn fabric(
         ))]));
     }
     blocks.push(para(vec![text(format!(
-        "Colours: spine, leaf, {}, switch without a role, hosts; a dashed line is {}. \
+        "Colours: spine, leaf, {} pair, switch without a role, hosts; a dashed line is {}. \
          Hosts whose names differ only in their trailing number and that are cabled to the same switches are one node. \
          In the picture each end of a line is labelled where it meets its box, with that box's ports (the hosts' NICs), \
          the upper end's after the number of cables when more than one (4×).{}",
-        format!("{} pair", pairs.iter().map(|w| w.pair).collect::<Vec<_>>().join(" or ")),
+        pairs.iter().map(|w| w.pair).collect::<Vec<_>>().join(" or "),
         pairs.iter().map(|w| w.a_peer_link).collect::<Vec<_>>().join(" or "),
         if diagram {
             " In the diagram a line between switches is labelled with the upper switch's ports, then (after ↔) the lower one's; \
