@@ -7,8 +7,8 @@
 //! back, [`restore`]) gives the running config again. The plan text is snapshotted, so a
 //! reviewer sees every command, its order and its impact.
 
-use fabric::device::push::restore;
 use fabric::onyx::plan::{Scope, Step, plan, target};
+use fabric::onyx::restore::restore;
 use fabric::onyx::{Config, command, parse};
 
 fn read(path: &std::path::Path) -> Config {

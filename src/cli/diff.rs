@@ -470,13 +470,13 @@ fn live<'a>(args: &Args, fabric: Option<&'a Fabric>, color: bool) -> Pairs<'a> {
         .collect();
     // Read with `show` commands only, each switch in its OS's dialect.
     let fetched = super::fleet::parallel(&jobs, args.connect.parallel, |job| {
-        let mut cli = job.intent.open(&job.target, opts)?;
+        let mut cli = crate::device::Cli::open_as(&job.target, opts, job.intent.dialect())?;
         let running = job.intent.fetch(&mut cli)?;
         cli.close();
         Ok::<_, crate::device::Error>(Pair {
             name: job.target.name.clone(),
             running,
-            intended: job.intent.intended(),
+            intended: job.intent.intended().clone_box(),
             switch: switches.get(&job.target.name).copied(),
             source: format!("ssh://{}", job.target.name),
         })

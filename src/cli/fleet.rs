@@ -301,15 +301,7 @@ pub fn jobs(
             }
         }
         .map_err(|e| Failure(format!("`{name}`: {e}")))?;
-        let intent = match crate::compile::compile_target(sw) {
-            crate::compile::Target::Onyx(intended) => push::Intent::Onyx {
-                intended: *intended,
-                scope: crate::onyx::plan::Scope::fabric(sw, false),
-            },
-            crate::compile::Target::Os10(intended) => push::Intent::Os10 {
-                intended: *intended,
-            },
-        };
+        let intent = push::Intent::from(sw.os().target().intent(sw));
         out.push(Job { target, intent });
     }
     Ok(out)

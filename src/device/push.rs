@@ -25,15 +25,13 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-mod restore;
-mod restore_os10;
-mod state;
-
 use super::session::TranscriptStatus;
 use super::{Cli, Error, Options, Target};
 use crate::diff::Impact;
-pub use restore::restore;
-pub use state::{Intent, State};
+/// What one switch should run, as its OS plans a push (shared by the jobs that read it).
+pub type Intent = std::sync::Arc<dyn crate::targets::Intent>;
+/// One switch's push as its OS keeps it.
+pub type State = Box<dyn crate::targets::Push>;
 
 /// `20261122T042233Z`: UTC, sortable, safe in file names.
 pub fn stamp() -> String {
@@ -118,7 +116,7 @@ pub struct Planned {
 
 /// Connects in the switch's OS's dialect, fetches the running config and plans.
 pub fn plan(job: &Job, opts: &Options) -> Result<Planned, Error> {
-    let mut cli = job.intent.open(&job.target, opts)?;
+    let mut cli = Cli::open_as(&job.target, opts, job.intent.dialect())?;
     let (text, state) = job.intent.plan(&mut cli)?;
     Ok(Planned { cli, text, state })
 }
@@ -546,7 +544,7 @@ fn prune(cli: &mut Cli, keep: usize, progress: &dyn Fn(Stage), report: &mut Repo
 
 /// A new session to the switch, its transcript reported with the push's.
 fn reopen(job: &Job, opts: &Options, report: &mut Report) -> Result<Cli, Error> {
-    let cli = job.intent.open(&job.target, opts)?;
+    let cli = Cli::open_as(&job.target, opts, job.intent.dialect())?;
     report.transcripts.push(cli.transcript());
     Ok(cli)
 }

@@ -25,7 +25,9 @@ pub mod compile;
 pub mod parse;
 pub mod plan;
 pub mod prompt;
+pub mod push;
 pub mod render;
+pub mod restore;
 pub mod target;
 
 pub use command::{

@@ -76,6 +76,10 @@ impl SwitchOs for Onyx {
         "an Onyx running-config"
     }
 
+    fn intent(&self, sw: &Switch) -> Box<dyn targets::Intent> {
+        Box::new(super::push::Intent::of(sw))
+    }
+
     fn mask(&self) -> Mask {
         Mask::Onyx
     }

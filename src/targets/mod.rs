@@ -13,6 +13,10 @@ use std::any::Any;
 
 use serde::Serialize;
 
+pub(crate) mod restore;
+
+use crate::device::dialect::Dialect;
+use crate::device::{Cli, Error};
 use crate::diff::Impact;
 use crate::fabric::{Os, Switch};
 use crate::onyx::{Iface, IfaceRange, ParseError};
@@ -65,6 +69,74 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// A running configuration of this OS, for a sentence: `an Onyx running-config`.
     fn a_running_config(&self) -> &'static str;
+
+    /// The fabric's switch as `fabric push` (and a live diff) plans it.
+    fn intent(&self, sw: &Switch) -> Box<dyn Intent>;
+}
+
+/// A switch's intended configuration as `fabric push` (and a live diff) plans it: in its
+/// OS's session dialect, with what the fabric manages on it.
+pub trait Intent: Send + Sync + std::fmt::Debug {
+    /// The configuration the switch should have.
+    fn intended(&self) -> &dyn Config;
+
+    /// How the OS's CLI talks: prompts, paging, configure and save, errors, transactions.
+    fn dialect(&self) -> &'static Dialect;
+
+    /// The switch's running configuration, read back.
+    fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn Config>, Error>;
+
+    /// Reads the running configuration and plans: the text read, and the push's state.
+    fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error>;
+}
+
+/// One switch's push: the running configuration as fetched, the configuration the push makes
+/// and the plan between them, and what the push asks of them as it goes (written once for
+/// every OS in `device::push`).
+pub trait Push: Send + Sync {
+    /// How many steps the plan has.
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each step as a reviewer reads it, with its impact (an OS with blocks names them).
+    fn shown(&self) -> Vec<(String, Impact)>;
+
+    /// Per step (by index), what it deletes that no plan can type back (an OS10 BGP
+    /// neighbor's `password`, masked): a roll-back would re-create the block without it.
+    fn losses(&self) -> Vec<(usize, String)>;
+
+    /// Whether the switch applies a plan atomically (OS10 transaction mode).
+    fn transactions(&self) -> bool;
+
+    /// The plan's lines as typed in configuration mode.
+    fn lines(&self) -> Vec<String>;
+
+    /// Whether the running config now is still the one the plan was made from.
+    fn unchanged(&self, cli: &mut Cli) -> Result<bool, Error>;
+
+    /// After applying: how many commands still differ from the target, and the first.
+    fn left(&self, cli: &mut Cli) -> Result<Option<(usize, String)>, Error>;
+
+    /// The lines that take the switch from its config now back to the config before the
+    /// push: what the push changed put back, nothing else.
+    fn back(&self, cli: &mut Cli) -> Result<Vec<String>, Error>;
+
+    /// After a roll-back: how many commands still differ from the config before the push.
+    fn back_left(&self, cli: &mut Cli) -> Result<usize, Error>;
+
+    /// Whether a save whose reply was lost took place, as read back.
+    fn read_save(&self, cli: &mut Cli) -> Result<SaveRead, Error>;
+}
+
+/// Whether a save whose reply was lost took place, as read back.
+pub struct SaveRead {
+    /// The saved configuration is the running one.
+    pub saved: bool,
+    /// The running config is the push's target.
+    pub at_target: bool,
 }
 
 /// How an OS names and arranges what documents and messages show: plain data.

@@ -1,10 +1,11 @@
-//! OS10's roll-back target without a transaction to discard: as on Onyx ([`super::restore`]),
+//! OS10's roll-back target without a transaction to discard: as on Onyx (`crate::onyx::restore`),
 //! the config now with what the push changed put back to the snapshot's values and nothing
 //! else, so a change typed by someone else during the push survives its roll-back.
 
 use std::collections::BTreeSet;
 
 use crate::os10::{Bgp, Config, Interface};
+use crate::targets::restore::put_back;
 
 /// The config a roll-back goes to: `now`, with every item the push changed (where `before`
 /// and `pushed`, the plan's target, differ) put back to `before`'s. Named items (QoS maps and
@@ -20,8 +21,8 @@ pub fn restore(now: &Config, before: &Config, pushed: &Config) -> Config {
         )*};
     }
     back!(hostname, dcbx, bfd, bfd_interval, system_qos, vlt);
-    super::restore::put_back(&mut t.breakouts, &before.breakouts, &pushed.breakouts);
-    super::restore::put_back(&mut t.port_groups, &before.port_groups, &pushed.port_groups);
+    put_back(&mut t.breakouts, &before.breakouts, &pushed.breakouts);
+    put_back(&mut t.port_groups, &before.port_groups, &pushed.port_groups);
     named(&mut t.wred, &before.wred, &pushed.wred, |x| x.name.clone());
     named(
         &mut t.class_maps,
