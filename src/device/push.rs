@@ -1,5 +1,6 @@
-//! One switch's push, in any switch OS (the OS's parts are [`state`]'s), with the safety Onyx
-//! does not have (no candidate config, no commit confirm, no rollback):
+//! One switch's push, in any switch OS (the OS's parts through [`crate::targets::Intent`] and
+//! [`crate::targets::Push`]), with the safety Onyx does not have (no candidate config, no
+//! commit confirm, no rollback):
 //!
 //! 1. plan from the fetched running config (a fetch is used only when it is whole);
 //! 2. refuse when another CLI session is on the switch (`show users`: it may be configuring);
