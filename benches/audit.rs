@@ -52,7 +52,7 @@ fn configs() -> Vec<String> {
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
     let renderer = Renderer::embedded().expect("templates");
-    fabric::compile::compile_onyx(&fab)
+    fabric::onyx::compile::fabric(&fab)
         .values()
         .map(|c| renderer.render(c).expect("renders"))
         .collect()

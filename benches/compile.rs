@@ -61,7 +61,7 @@ fn main() {
         );
         let fab = fab.expect("valid");
         let t2 = Instant::now();
-        let configs = fabric::compile::compile_onyx(&fab);
+        let configs = fabric::onyx::compile::fabric(&fab);
         let t3 = Instant::now();
         lines = 0;
         for c in configs.values() {

@@ -196,7 +196,7 @@ pub(crate) fn network_and_devices(
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
     let network = Network::new(Cabling::from_fabric(&fab));
-    let devices = fabric::compile::compile_onyx(&fab)
+    let devices = fabric::onyx::compile::fabric(&fab)
         .into_iter()
         .map(|(name, config)| {
             let mut sw = Switch::with_config(config);

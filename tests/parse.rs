@@ -277,7 +277,7 @@ fn goldens_read_back_to_the_compiled_model() {
         let mut sources = fabric::diag::Sources::default();
         let (fab, _) = fabric::fabric::read(&path, &mut sources).unwrap();
         // OS10 switches' goldens read back in tests/os10.rs.
-        for (name, config) in fabric::compile::compile_onyx(&fab.unwrap()) {
+        for (name, config) in fabric::onyx::compile::fabric(&fab.unwrap()) {
             let text = renderer.render(&config).unwrap();
             assert_eq!(parse(&text).unwrap(), config, "{name}");
         }

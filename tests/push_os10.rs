@@ -894,7 +894,7 @@ fn host_and_unused_ports_follow_the_fabric_on_both_oses() {
         assert!(left.is_empty(), "{left:?}");
         let mut sources = fabric::diag::Sources::default();
         let (fab, _) = fabric::fabric::read(path, &mut sources).unwrap();
-        let spine = fabric::compile::compile_onyx(&fab.unwrap())
+        let spine = fabric::onyx::compile::fabric(&fab.unwrap())
             .remove("spine01")
             .unwrap();
         let want = fabric::onyx::Renderer::embedded()

@@ -18,7 +18,7 @@ fn compile(yaml: &str) -> (Option<BTreeMap<String, Config>>, Vec<Diagnostic>, St
     let (f, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let text = render(&diags, &sources, false);
     let configs = f.map(|f| {
-        fabric::compile::compile_onyx(&f)
+        fabric::onyx::compile::fabric(&f)
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect()

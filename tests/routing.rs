@@ -20,7 +20,7 @@ pub fn validated(name: &str, text: &str) -> fabric::fabric::Fabric {
 
 /// Every switch's compiled config in the fabric `text`, by name.
 pub fn compile_text(name: &str, text: &str) -> BTreeMap<String, Config> {
-    fabric::compile::compile_onyx(&validated(name, text))
+    fabric::onyx::compile::fabric(&validated(name, text))
         .into_iter()
         .map(|(h, c)| (h.to_string(), c))
         .collect()

@@ -119,9 +119,12 @@ impl Switch {
 
     /// A fabric's switch as it compiles, with its model.
     pub fn compiled(sw: &crate::fabric::Switch) -> Switch {
-        let mut s = match crate::compile::compile_target(sw) {
-            crate::compile::Target::Onyx(c) => Switch::new(*c),
-            crate::compile::Target::Os10(c) => Switch::os10(*c),
+        let compiled = crate::compile::compile_config(sw);
+        let any = compiled.as_any();
+        let mut s = match (any.downcast_ref::<Config>(), any.downcast_ref::<crate::os10::Config>()) {
+            (Some(c), _) => Switch::new(c.clone()),
+            (_, Some(c)) => Switch::os10(c.clone()),
+            (None, None) => unreachable!("a switch compiles in one of the audited OSes"),
         };
         s.model = Some(sw.model);
         s

@@ -734,12 +734,10 @@ fn compile(
     deny_warnings: bool,
     color: bool,
 ) -> Result<u8, Failure> {
-    let renderer = match templates {
-        Some(dir) => Renderer::from_dir(dir)?,
-        None => Renderer::embedded()?,
-    };
-    // OS10's templates are the embedded ones (`--templates` is Onyx's folder).
-    let os10 = crate::os10::Renderer::embedded()?;
+    // A templates folder is the default OS's (Onyx's); every other OS renders with its own
+    // embedded ones.
+    let default = crate::fabric::Os::default();
+    let custom = templates.map(|dir| default.target().templates(dir)).transpose()?;
     distinct_folders(paths, out, "goldens")?;
     let checked = check_deployable(paths, deny_warnings, color);
     let code = checked.code();
@@ -751,7 +749,11 @@ fn compile(
         let dir = out.join(stem(path)?);
         let mut texts: BTreeMap<String, String> = BTreeMap::new();
         for (name, config) in crate::compile::compile(fabric) {
-            texts.insert(format!("{name}.cfg"), config.render(&renderer, &os10)?);
+            let text = match &custom {
+                Some(r) if config.target().os() == default => r.render(config.as_ref())?,
+                _ => config.render()?,
+            };
+            texts.insert(format!("{name}.cfg"), text);
         }
         let gone = format!("no switch of {} has this name any more", path.display());
         let synced = sync_folder(&dir, &texts, &|f| f.ends_with(".cfg"), check, &gone, color)?;

@@ -10,6 +10,16 @@ use crate::onyx::{
 };
 use crate::types::{Ipv4Net, SwitchportMode, Trust, Vlan};
 
+/// The Onyx switches of a fabric (its other switches left out).
+pub fn fabric(fabric: &crate::fabric::Fabric) -> std::collections::BTreeMap<crate::types::Hostname, Config> {
+    fabric
+        .switches
+        .iter()
+        .filter(|(_, sw)| sw.os() == crate::fabric::Os::Onyx)
+        .map(|(name, sw)| (name.clone(), compile_switch(sw)))
+        .collect()
+}
+
 /// One Onyx switch.
 pub fn compile_switch(sw: &Switch) -> Config {
     let mut c = Config::factory(sw.hostname.as_str(), sw.release, sw.certificate.as_deref());

@@ -80,6 +80,10 @@ impl SwitchOs for Onyx {
         Box::new(super::push::Intent::of(sw))
     }
 
+    fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn targets::Render>, String> {
+        Ok(Box::new(Renderer::from_dir(dir)?))
+    }
+
     fn mask(&self) -> Mask {
         Mask::Onyx
     }
@@ -152,6 +156,12 @@ impl targets::Config for Config {
 
     fn clone_box(&self) -> Box<dyn targets::Config> {
         Box::new(self.clone())
+    }
+}
+
+impl targets::Render for Renderer {
+    fn render(&self, config: &dyn targets::Config) -> Result<String, String> {
+        self.render(of(config)?)
     }
 }
 

@@ -108,6 +108,14 @@ impl SwitchOs for Os10 {
         Box::new(super::push::Intent::of(sw))
     }
 
+    /// OS10's templates are the embedded ones: a folder of them is not read.
+    fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn targets::Render>, String> {
+        Err(format!(
+            "`{}`: OS10's templates are the embedded ones",
+            dir.display()
+        ))
+    }
+
     fn mask(&self) -> Mask {
         Mask::Os10
     }

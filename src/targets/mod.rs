@@ -72,6 +72,15 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// The fabric's switch as `fabric push` (and a live diff) plans it.
     fn intent(&self, sw: &Switch) -> Box<dyn Intent>;
+
+    /// The OS's templates read from a folder (`fabric compile --templates DIR`), in place of
+    /// the embedded ones.
+    fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn Render>, String>;
+}
+
+/// An OS's templates: render a configuration of that OS.
+pub trait Render: Send + Sync {
+    fn render(&self, config: &dyn Config) -> Result<String, String>;
 }
 
 /// A switch's intended configuration as `fabric push` (and a live diff) plans it: in its
