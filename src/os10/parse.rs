@@ -9,16 +9,19 @@
 //! where configuration should be.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::command::{self, Top};
-use super::{Config, Entry, Interface, Key, QosMap, TrustMap};
+use super::{Config, Entry, Interface, Key};
 pub use crate::config_error::{ParseError, Problem};
 
 mod blocks;
 mod recognize;
 mod tree;
 
-use blocks::{bgp, class_map, interface, keyed, policy_map, port_group, system_qos, vlt, wred};
+use blocks::{
+    bgp, class_map, interface, policy_map, port_group, qos_map, system_qos, trust_map, vlt, wred,
+};
 pub use recognize::looks_os10;
 use recognize::{exec_prompt, is_prompt};
 use tree::{Lines, Node, Reader, indent_of};
@@ -49,7 +52,15 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             "no configuration: nothing but blank lines",
         ));
     }
-    for (i, l) in body.clone().map(|i| (i, r.lines.line(i))) {
+    refuse_control(&r, body.clone())?;
+    let at = header(&r, &mut cfg, body.clone());
+    fold(&r, &mut cfg, pieces(&r, at, body.end))?;
+    Ok(cfg)
+}
+
+/// Refuses a tab or another control character in lines `body`, at its line and column.
+fn refuse_control(r: &Reader<'_>, body: Range<usize>) -> Result<(), ParseError> {
+    for (i, l) in body.map(|i| (i, r.lines.line(i))) {
         // Bytes first: a control character is below a space, DEL, or U+0080-U+009F (0xC2
         // and a second byte); nearly every line has none of these bytes.
         if !l.bytes().any(|b| b < b' ' || b == 0x7f || b == 0xc2) {
@@ -69,8 +80,13 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             return Err(r.error(p, i, c, what));
         }
     }
+    Ok(())
+}
+
+/// The header at the start of lines `body` (`! Version …`, `! Last configuration change at
+/// …`) read into `cfg`; the line after it.
+fn header(r: &Reader<'_>, cfg: &mut Config, body: Range<usize>) -> usize {
     let mut at = body.start;
-    // The header: `! Version …`, `! Last configuration change at …`.
     while let Some(l) = r.lines.get(at).filter(|_| at < body.end) {
         if let Some(v) = l.strip_prefix("! Version ").filter(|_| at == body.start) {
             cfg.header.version = Some(v.to_string());
@@ -81,15 +97,20 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         }
         at += 1;
     }
+    at
+}
+
+/// Folds the pieces' lines and blocks into `cfg`, in order: each text and modeled item an
+/// entry of the layout; an item given twice, or the problem that stopped a piece, refused.
+fn fold(r: &Reader<'_>, cfg: &mut Config, pieces: Vec<Piece>) -> Result<(), ParseError> {
     // Where each modeled item but the interfaces was read, for a second one (a second
     // interface is found in the model; the first's line only once it is).
     let mut first: HashMap<Key, usize> = HashMap::new();
-    // The interfaces in the order read, while each is after the one before (as OS10 prints
-    // them): built into the map at once at the end. Else in the map as they come.
-    let mut in_map = false;
-    let pieces = pieces(&r, at, body.end);
     let units: usize = pieces.iter().map(|p| p.units.len()).sum();
-    let mut sorted: Vec<(super::Iface, Interface)> = Vec::with_capacity(units / 2);
+    let mut ifaces = Interfaces {
+        in_map: false,
+        sorted: Vec::with_capacity(units / 2),
+    };
     cfg.layout.entries.reserve(units);
     for piece in pieces {
         let mut interfaces = piece.interfaces.into_iter();
@@ -107,30 +128,14 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                     let e = match interfaces.next() {
                         Some(e) => e?,
                         // One read for each interface block, so never; read it here if not.
-                        None => interface(&r, &node.children)?,
+                        None => interface(r, &node.children)?,
                     };
-                    if !in_map && sorted.last().is_none_or(|(last, _)| *last < i) {
-                        sorted.push((i, e));
-                        (Key::Interface(i), false)
-                    } else {
-                        if !in_map {
-                            in_map = true;
-                            cfg.interfaces.extend(std::mem::take(&mut sorted));
-                        }
-                        let again = match cfg.interfaces.entry(i) {
-                            std::collections::btree_map::Entry::Occupied(_) => true,
-                            std::collections::btree_map::Entry::Vacant(v) => {
-                                v.insert(e);
-                                false
-                            }
-                        };
-                        (Key::Interface(i), again)
-                    }
+                    (Key::Interface(i), ifaces.add(cfg, i, e))
                 }
-                top => (read_top(&r, &mut cfg, top, &node)?, false),
+                top => (read_top(r, cfg, top, &node)?, false),
             };
             let prev = match &key {
-                Key::Interface(i) if again => Some(first_interface(&r, *i, start)),
+                Key::Interface(i) if again => Some(first_interface(r, *i, start)),
                 Key::Interface(_) => None,
                 _ => first.insert(key.clone(), start),
             };
@@ -152,10 +157,44 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             return Err(e);
         }
     }
-    if !in_map {
-        cfg.interfaces = sorted.into_iter().collect();
+    ifaces.finish(cfg);
+    Ok(())
+}
+
+/// The interfaces in the order read, while each is after the one before (as OS10 prints
+/// them): built into the map at once at the end. Else in the map as they come.
+struct Interfaces {
+    /// Whether they are in the config's map (one came out of order).
+    in_map: bool,
+    sorted: Vec<(super::Iface, Interface)>,
+}
+
+impl Interfaces {
+    /// Adds interface `i`; whether the config has it already (a second block for it).
+    fn add(&mut self, cfg: &mut Config, i: super::Iface, e: Interface) -> bool {
+        if !self.in_map && self.sorted.last().is_none_or(|(last, _)| *last < i) {
+            self.sorted.push((i, e));
+            return false;
+        }
+        if !self.in_map {
+            self.in_map = true;
+            cfg.interfaces.extend(std::mem::take(&mut self.sorted));
+        }
+        match cfg.interfaces.entry(i) {
+            std::collections::btree_map::Entry::Occupied(_) => true,
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(e);
+                false
+            }
+        }
     }
-    Ok(cfg)
+
+    /// The interfaces in the config's map.
+    fn finish(self, cfg: &mut Config) {
+        if !self.in_map {
+            cfg.interfaces = self.sorted.into_iter().collect();
+        }
+    }
 }
 
 /// A run of top-level lines read by one thread: its lines and blocks in order, each
@@ -318,32 +357,14 @@ fn first_interface(r: &Reader<'_>, i: super::Iface, before: usize) -> usize {
 fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<Key, ParseError> {
     let kids = &node.children;
     Ok(match top {
-        Top::Hostname(h) => {
-            r.leaf(node)?;
-            cfg.hostname = Some(h);
-            Key::Hostname
-        }
-        Top::Dcbx => {
-            r.leaf(node)?;
-            cfg.dcbx = true;
-            Key::Dcbx
-        }
-        Top::Breakout(e, map) => {
-            r.leaf(node)?;
+        Top::Hostname(h) => setting(r, node, Key::Hostname, || cfg.hostname = Some(h))?,
+        Top::Dcbx => setting(r, node, Key::Dcbx, || cfg.dcbx = true)?,
+        Top::Breakout(e, map) => setting(r, node, Key::Breakout(e), || {
             cfg.breakouts.insert(e, map);
-            Key::Breakout(e)
-        }
-        Top::BfdEnable => {
-            r.leaf(node)?;
-            cfg.bfd = true;
-            Key::BfdEnable
-        }
-        Top::BfdInterval(b) => {
-            r.leaf(node)?;
-            cfg.bfd_interval = Some(b);
-            Key::BfdInterval
-        }
-        // Read by `read_interfaces` and folded in by `parse`; here for completeness.
+        })?,
+        Top::BfdEnable => setting(r, node, Key::BfdEnable, || cfg.bfd = true)?,
+        Top::BfdInterval(b) => setting(r, node, Key::BfdInterval, || cfg.bfd_interval = Some(b))?,
+        // Read by `pieces` and folded in by `fold`; here for completeness.
         Top::Interface(i) => {
             let e = interface(r, kids)?;
             cfg.interfaces.entry(i).or_insert(e);
@@ -364,27 +385,22 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             k
         }
         Top::TrustMap(t, n) => {
-            let (groups, extras) = keyed(r, kids, |l| command::trust_entry(t, l))?;
             let k = Key::TrustMap(t, n.clone());
-            if !cfg.trust_maps.iter().any(|c| c.kind == t && c.name == n) {
-                cfg.trust_maps.push(TrustMap {
-                    kind: t,
-                    name: n,
-                    groups,
-                    extras,
-                });
+            let m = trust_map(r, t, n, kids)?;
+            if !cfg
+                .trust_maps
+                .iter()
+                .any(|c| c.kind == t && c.name == m.name)
+            {
+                cfg.trust_maps.push(m);
             }
             k
         }
         Top::QosMap(n) => {
-            let (queues, extras) = keyed(r, kids, command::qos_map_entry)?;
             let k = Key::QosMap(n.clone());
-            if !cfg.qos_maps.iter().any(|q| q.name == n) {
-                cfg.qos_maps.push(QosMap {
-                    name: n,
-                    queues,
-                    extras,
-                });
+            let m = qos_map(r, n, kids)?;
+            if !cfg.qos_maps.iter().any(|q| q.name == m.name) {
+                cfg.qos_maps.push(m);
             }
             k
         }
@@ -404,37 +420,50 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             cfg.port_groups.entry(id).or_insert(g);
             Key::PortGroup(id)
         }
-        Top::Vlt(id) => {
-            let v = vlt(r, id, kids)?;
-            if cfg.vlt.as_ref().is_some_and(|x| x.id != id) {
-                return Err(r.error(
-                    Problem::Duplicate,
-                    node.at,
-                    0,
-                    "one `vlt-domain` per switch: this one is a second",
-                ));
-            }
-            cfg.vlt.get_or_insert(v);
-            Key::Vlt
-        }
-        Top::Bgp(asn) => {
-            let b = bgp(r, asn, kids)?;
-            if cfg.bgp.as_ref().is_some_and(|x| x.asn != asn) {
-                return Err(r.error(
-                    Problem::Duplicate,
-                    node.at,
-                    0,
-                    "one `router bgp` instance per switch: this one is a second",
-                ));
-            }
-            cfg.bgp.get_or_insert(b);
-            Key::Bgp
-        }
+        Top::Vlt(id) => read_vlt(r, cfg, id, node)?,
+        Top::Bgp(asn) => read_bgp(r, cfg, asn, node)?,
         // Read as text by `parse`, before the tree.
         Top::Banner(_) => {
             return Err(r.error(Problem::Structure, node.at, 0, "a banner inside a block"));
         }
     })
+}
+
+/// A single-line setting (`key`) folded in by `set`: no line may be under it.
+fn setting(r: &Reader<'_>, node: &Node, key: Key, set: impl FnOnce()) -> Result<Key, ParseError> {
+    r.leaf(node)?;
+    set();
+    Ok(key)
+}
+
+/// A `vlt-domain` block folded in: one domain per switch.
+fn read_vlt(r: &Reader<'_>, cfg: &mut Config, id: u8, node: &Node) -> Result<Key, ParseError> {
+    let v = vlt(r, id, &node.children)?;
+    if cfg.vlt.as_ref().is_some_and(|x| x.id != id) {
+        return Err(r.error(
+            Problem::Duplicate,
+            node.at,
+            0,
+            "one `vlt-domain` per switch: this one is a second",
+        ));
+    }
+    cfg.vlt.get_or_insert(v);
+    Ok(Key::Vlt)
+}
+
+/// A `router bgp` block folded in: one instance per switch.
+fn read_bgp(r: &Reader<'_>, cfg: &mut Config, asn: u32, node: &Node) -> Result<Key, ParseError> {
+    let b = bgp(r, asn, &node.children)?;
+    if cfg.bgp.as_ref().is_some_and(|x| x.asn != asn) {
+        return Err(r.error(
+            Problem::Duplicate,
+            node.at,
+            0,
+            "one `router bgp` instance per switch: this one is a second",
+        ));
+    }
+    cfg.bgp.get_or_insert(b);
+    Ok(Key::Bgp)
 }
 
 #[cfg(test)]

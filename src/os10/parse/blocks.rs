@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::super::command::{self, Bad, BgpCmd, PeerCmd};
 use super::super::{
     AddressFamily, Bgp, ClassMap, Extras, Interface, Peer, PolicyClass, PolicyMap, PortGroup,
-    QosKind, SystemQos, Vlt, Wred,
+    QosKind, QosMap, SystemQos, TrustKind, TrustMap, Vlt, Wred,
 };
 use super::tree::{Node, Reader, Seen, indent_of};
 use super::{ParseError, Problem};
@@ -118,7 +118,7 @@ pub(super) fn wred(r: &Reader<'_>, name: String, nodes: &[Node]) -> Result<Wred,
 }
 
 /// The blocks of keyed entries (`qos-group N …`, `queue N …`): one line per key.
-pub(super) fn keyed<T>(
+fn keyed<T>(
     r: &Reader<'_>,
     nodes: &[Node],
     read: impl Fn(&str) -> Result<Option<(u8, T)>, Bad>,
@@ -143,6 +143,32 @@ pub(super) fn keyed<T>(
         }
     })?;
     Ok((map, extras))
+}
+
+/// A `trust dot1p-map|dscp-map NAME` block: its `qos-group N …` lines, one per qos-group.
+pub(super) fn trust_map(
+    r: &Reader<'_>,
+    kind: TrustKind,
+    name: String,
+    nodes: &[Node],
+) -> Result<TrustMap, ParseError> {
+    let (groups, extras) = keyed(r, nodes, |l| command::trust_entry(kind, l))?;
+    Ok(TrustMap {
+        kind,
+        name,
+        groups,
+        extras,
+    })
+}
+
+/// A `qos-map traffic-class NAME` block: its `queue N …` lines, one per queue.
+pub(super) fn qos_map(r: &Reader<'_>, name: String, nodes: &[Node]) -> Result<QosMap, ParseError> {
+    let (queues, extras) = keyed(r, nodes, command::qos_map_entry)?;
+    Ok(QosMap {
+        name,
+        queues,
+        extras,
+    })
 }
 
 pub(super) fn class_map(
