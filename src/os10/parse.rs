@@ -439,31 +439,44 @@ fn setting(r: &Reader<'_>, node: &Node, key: Key, set: impl FnOnce()) -> Result<
 /// A `vlt-domain` block folded in: one domain per switch.
 fn read_vlt(r: &Reader<'_>, cfg: &mut Config, id: u8, node: &Node) -> Result<Key, ParseError> {
     let v = vlt(r, id, &node.children)?;
-    if cfg.vlt.as_ref().is_some_and(|x| x.id != id) {
-        return Err(r.error(
-            Problem::Duplicate,
-            node.at,
-            0,
-            "one `vlt-domain` per switch: this one is a second",
-        ));
-    }
-    cfg.vlt.get_or_insert(v);
+    one_per_switch(r, node, &mut cfg.vlt, v, |x| x.id != id, "`vlt-domain`")?;
     Ok(Key::Vlt)
 }
 
 /// A `router bgp` block folded in: one instance per switch.
 fn read_bgp(r: &Reader<'_>, cfg: &mut Config, asn: u32, node: &Node) -> Result<Key, ParseError> {
     let b = bgp(r, asn, &node.children)?;
-    if cfg.bgp.as_ref().is_some_and(|x| x.asn != asn) {
+    one_per_switch(
+        r,
+        node,
+        &mut cfg.bgp,
+        b,
+        |x| x.asn != asn,
+        "`router bgp` instance",
+    )?;
+    Ok(Key::Bgp)
+}
+
+/// `slot`, a block a switch has one of (`what`), given `new` unless it holds one already; a
+/// second that `differs` from the one it holds is refused at `node`.
+fn one_per_switch<T>(
+    r: &Reader<'_>,
+    node: &Node,
+    slot: &mut Option<T>,
+    new: T,
+    differs: impl Fn(&T) -> bool,
+    what: &str,
+) -> Result<(), ParseError> {
+    if slot.as_ref().is_some_and(differs) {
         return Err(r.error(
             Problem::Duplicate,
             node.at,
             0,
-            "one `router bgp` instance per switch: this one is a second",
+            format!("one {what} per switch: this one is a second"),
         ));
     }
-    cfg.bgp.get_or_insert(b);
-    Ok(Key::Bgp)
+    slot.get_or_insert(new);
+    Ok(())
 }
 
 #[cfg(test)]
