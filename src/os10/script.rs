@@ -607,55 +607,31 @@ fn enter_block(c: &mut Config, t: Top) -> Result<Mode, String> {
         }
         Top::Wred(n) => {
             if !c.wred.iter().any(|w| w.name == n) {
-                c.wred.push(Wred {
-                    name: n.clone(),
-                    colors: Default::default(),
-                    ecn: false,
-                    extras: Vec::new(),
-                });
+                c.wred.push(Wred::new(n.clone()));
             }
             Mode::Wred(n)
         }
         Top::ClassMap(k, n) => {
             if !c.class_maps.iter().any(|m| m.kind == k && m.name == n) {
-                c.class_maps.push(ClassMap {
-                    kind: k,
-                    name: n.clone(),
-                    matches: None,
-                    extras: Vec::new(),
-                });
+                c.class_maps.push(ClassMap::new(k, n.clone()));
             }
             Mode::ClassMap(k, n)
         }
         Top::TrustMap(k, n) => {
             if !c.trust_maps.iter().any(|m| m.kind == k && m.name == n) {
-                c.trust_maps.push(TrustMap {
-                    kind: k,
-                    name: n.clone(),
-                    groups: Default::default(),
-                    extras: Vec::new(),
-                });
+                c.trust_maps.push(TrustMap::new(k, n.clone()));
             }
             Mode::TrustMap(k, n)
         }
         Top::QosMap(n) => {
             if !c.qos_maps.iter().any(|m| m.name == n) {
-                c.qos_maps.push(QosMap {
-                    name: n.clone(),
-                    queues: Default::default(),
-                    extras: Vec::new(),
-                });
+                c.qos_maps.push(QosMap::new(n.clone()));
             }
             Mode::QosMap(n)
         }
         Top::PolicyMap(k, n) => {
             if !c.policy_maps.iter().any(|m| m.kind == k && m.name == n) {
-                c.policy_maps.push(PolicyMap {
-                    kind: k,
-                    name: n.clone(),
-                    classes: Vec::new(),
-                    extras: Vec::new(),
-                });
+                c.policy_maps.push(PolicyMap::new(k, n.clone()));
             }
             Mode::PolicyMap(k, n)
         }

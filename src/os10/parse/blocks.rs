@@ -77,12 +77,7 @@ pub(super) fn interface(r: &Reader<'_>, nodes: &[Node]) -> Result<Interface, Par
 }
 
 pub(super) fn wred(r: &Reader<'_>, name: String, nodes: &[Node]) -> Result<Wred, ParseError> {
-    let mut w = Wred {
-        name,
-        colors: BTreeMap::new(),
-        ecn: false,
-        extras: Extras::new(),
-    };
+    let mut w = Wred::new(name);
     let mut extras = Extras::new();
     // One line per colour, one `random-detect ecn`.
     let mut seen: Vec<Option<super::super::Color>> = Vec::new();
@@ -177,12 +172,7 @@ pub(super) fn class_map(
     name: String,
     nodes: &[Node],
 ) -> Result<ClassMap, ParseError> {
-    let mut c = ClassMap {
-        kind,
-        name,
-        matches: None,
-        extras: Extras::new(),
-    };
+    let mut c = ClassMap::new(kind, name);
     let mut extras = Extras::new();
     block(
         r,
@@ -219,12 +209,7 @@ pub(super) fn policy_map(
     name: String,
     nodes: &[Node],
 ) -> Result<PolicyMap, ParseError> {
-    let mut p = PolicyMap {
-        kind,
-        name,
-        classes: Vec::new(),
-        extras: Extras::new(),
-    };
+    let mut p = PolicyMap::new(kind, name);
     let mut extras = Extras::new();
     block(r, nodes, &mut extras, is_class, |n| {
         let Some(class) = command::policy_class(r.text(n)).map_err(|b| r.bad(n, b))? else {
