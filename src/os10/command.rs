@@ -235,15 +235,7 @@ pub fn top(line: &str) -> Read<Top> {
                 "a port group (`port-group 1/1/5`)",
             );
         }
-        ["vlt-domain", ..] => {
-            let Some(&n) = ws.get(1) else {
-                return bad(line.len(), "a VLT domain id");
-            };
-            if ws.len() > 2 {
-                return bad(ws[2].0, "the end of the line");
-            }
-            Top::Vlt(num(n, VLT_DOMAINS, "a VLT domain id")?)
-        }
+        ["vlt-domain", ..] => Top::Vlt(alone(&ws, line, VLT_DOMAINS, "a VLT domain id")?),
         ["router", "bgp", ..] => {
             let Some(&n) = ws.get(2) else {
                 return bad(line.len(), "an AS number");
@@ -352,33 +344,15 @@ pub enum IfaceCmd {
     StpPortType(StpPortType),
 }
 
+/// A line inside an `interface` block.
 pub fn iface(line: &str) -> Read<IfaceCmd> {
     let ws = words(line);
     let w = bare(&ws);
-    let end = |i: usize| -> Result<(), Bad> {
-        match ws.get(i) {
-            Some(x) => bad(x.0, "the end of the line"),
-            None => Ok(()),
-        }
-    };
     Ok(Some(match w.as_slice() {
         ["description", ..] => IfaceCmd::Description(text(line, "description".len())?),
         ["shutdown"] => IfaceCmd::Shutdown(true),
         ["no", "shutdown"] => IfaceCmd::Shutdown(false),
-        ["channel-group", ..] => {
-            let Some(&n) = ws.get(1) else {
-                return bad(line.len(), "a port-channel number");
-            };
-            let id = num(n, names::PORT_CHANNELS, "a port-channel number")?;
-            let mode = match w.get(2..) {
-                Some([]) | None => LacpMode::On,
-                Some(["mode", "active"]) => LacpMode::Active,
-                Some(["mode", "passive"]) => LacpMode::Passive,
-                Some(["mode", "on"]) => LacpMode::On,
-                _ => return bad(ws[2].0, "`mode active`, `mode passive` or `mode on`"),
-            };
-            IfaceCmd::ChannelGroup(ChannelGroup { id, mode })
-        }
+        ["channel-group", ..] => IfaceCmd::ChannelGroup(channel_group(&ws, &w, line)?),
         ["no", "switchport"] => IfaceCmd::Routed,
         ["switchport", "mode", "access"] => IfaceCmd::Mode(SwitchportMode::Access),
         ["switchport", "mode", "trunk"] => IfaceCmd::Mode(SwitchportMode::Trunk),
@@ -394,13 +368,7 @@ pub fn iface(line: &str) -> Read<IfaceCmd> {
         ["switchport", "trunk", "allowed", "vlan", list] => {
             IfaceCmd::TrunkAllowed(names::parse_vlans(list).or_else(|(c, e)| bad(ws[4].0 + c, e))?)
         }
-        ["mtu", ..] => {
-            let Some(&n) = ws.get(1) else {
-                return bad(line.len(), "an MTU");
-            };
-            end(2)?;
-            IfaceCmd::Mtu(num(n, MTU, "an MTU")?)
-        }
+        ["mtu", ..] => IfaceCmd::Mtu(alone(&ws, line, MTU, "an MTU")?),
         ["ip", "address", a] if a.contains('/') => IfaceCmd::Address(
             a.parse::<Ipv4Net>()
                 .or_else(|e| bad(ws[2].0, format!("an address with its prefix length ({e})")))?,
@@ -409,23 +377,19 @@ pub fn iface(line: &str) -> Read<IfaceCmd> {
             let Some(&v) = ws.get(2) else {
                 return bad(line.len(), "`on` or `off`");
             };
-            end(3)?;
+            end(&ws, 3)?;
             if w[1] == "receive" {
                 IfaceCmd::FlowcontrolRx(on(v)?)
             } else {
                 IfaceCmd::FlowcontrolTx(on(v)?)
             }
         }
-        ["priority-flow-control", "mode", ..] => {
-            if w.get(2..) != Some(&["on"]) {
-                return bad(ws.get(2).map_or(line.len(), |x| x.0), "`on`");
-            }
+        ["priority-flow-control", "mode", rest @ ..] => {
+            mode_on(&ws, rest, line)?;
             IfaceCmd::Pfc
         }
-        ["ets", "mode", ..] => {
-            if w.get(2..) != Some(&["on"]) {
-                return bad(ws.get(2).map_or(line.len(), |x| x.0), "`on`");
-            }
+        ["ets", "mode", rest @ ..] => {
+            mode_on(&ws, rest, line)?;
             IfaceCmd::Ets
         }
         ["service-policy", "input", "type", "network-qos", ..] => {
@@ -441,37 +405,82 @@ pub fn iface(line: &str) -> Read<IfaceCmd> {
         ["trust-map", "dscp", ..] => {
             IfaceCmd::TrustMap(TrustKind::Dscp, name(&ws, 2, "a trust map", line)?)
         }
-        ["spanning-tree", "bpduguard", ..] => match w.get(2..) {
-            Some(["enable"]) => IfaceCmd::Bpduguard(true),
-            Some(["disable"]) => IfaceCmd::Bpduguard(false),
-            _ => {
-                return bad(
-                    ws.get(2).map_or(line.len(), |x| x.0),
-                    "`enable` or `disable`",
-                );
-            }
-        },
-        ["spanning-tree", "guard", ..] => match w.get(2..) {
-            Some(["root"]) => IfaceCmd::StpGuard(StpGuard::Root),
-            Some(["loop"]) => IfaceCmd::StpGuard(StpGuard::Loop),
-            Some(["none"]) => IfaceCmd::StpGuard(StpGuard::None),
-            _ => {
-                return bad(
-                    ws.get(2).map_or(line.len(), |x| x.0),
-                    "`root`, `loop` or `none`",
-                );
-            }
-        },
+        ["spanning-tree", rest @ ..] => return spanning_tree(&ws, rest, line),
+        ["vlt-port-channel", ..] => IfaceCmd::VltPortChannel(alone(
+            &ws,
+            line,
+            VLT_PORT_CHANNELS,
+            "a VLT port-channel id",
+        )?),
+        _ => return Ok(None),
+    }))
+}
+
+/// Refuses a word at `i` or after it: the line should end before.
+fn end(ws: &Words<'_>, i: usize) -> Result<(), Bad> {
+    match ws.get(i) {
+        Some(x) => bad(x.0, "the end of the line"),
+        None => Ok(()),
+    }
+}
+
+/// The number in `range` after the line's keyword, and nothing after it (`mtu N`,
+/// `vlt-port-channel N`).
+fn alone<T>(
+    ws: &Words<'_>,
+    line: &str,
+    range: std::ops::RangeInclusive<T>,
+    what: &str,
+) -> Result<T, Bad>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    let Some(&n) = ws.get(1) else {
+        return bad(line.len(), what);
+    };
+    end(ws, 2)?;
+    num(n, range, what)
+}
+
+/// Refuses `priority-flow-control mode` or `ets mode` followed (`rest`) by anything but `on`.
+fn mode_on(ws: &Words<'_>, rest: &[&str], line: &str) -> Result<(), Bad> {
+    if rest != ["on"] {
+        return bad(ws.get(2).map_or(line.len(), |x| x.0), "`on`");
+    }
+    Ok(())
+}
+
+/// `channel-group N [mode active|passive|on]`.
+fn channel_group(ws: &Words<'_>, w: &[&str], line: &str) -> Result<ChannelGroup, Bad> {
+    let Some(&n) = ws.get(1) else {
+        return bad(line.len(), "a port-channel number");
+    };
+    let id = num(n, names::PORT_CHANNELS, "a port-channel number")?;
+    let mode = match w.get(2..) {
+        Some([]) | None => LacpMode::On,
+        Some(["mode", "active"]) => LacpMode::Active,
+        Some(["mode", "passive"]) => LacpMode::Passive,
+        Some(["mode", "on"]) => LacpMode::On,
+        _ => return bad(ws[2].0, "`mode active`, `mode passive` or `mode on`"),
+    };
+    Ok(ChannelGroup { id, mode })
+}
+
+/// A `spanning-tree …` line of an interface, its words after `spanning-tree` being `rest`:
+/// `bpduguard`, `guard`, `port type edge`.
+fn spanning_tree(ws: &Words<'_>, rest: &[&str], line: &str) -> Read<IfaceCmd> {
+    let arg = || ws.get(2).map_or(line.len(), |x| x.0);
+    Ok(Some(match rest {
+        ["bpduguard", "enable"] => IfaceCmd::Bpduguard(true),
+        ["bpduguard", "disable"] => IfaceCmd::Bpduguard(false),
+        ["bpduguard", ..] => return bad(arg(), "`enable` or `disable`"),
+        ["guard", "root"] => IfaceCmd::StpGuard(StpGuard::Root),
+        ["guard", "loop"] => IfaceCmd::StpGuard(StpGuard::Loop),
+        ["guard", "none"] => IfaceCmd::StpGuard(StpGuard::None),
+        ["guard", ..] => return bad(arg(), "`root`, `loop` or `none`"),
         // OS10's one port type (Dell OS10 user guide, "Configure EdgePort"); another word is
         // not the model's (kept verbatim).
-        ["spanning-tree", "port", "type", "edge"] => IfaceCmd::StpPortType(StpPortType::Edge),
-        ["vlt-port-channel", ..] => {
-            let Some(&n) = ws.get(1) else {
-                return bad(line.len(), "a VLT port-channel id");
-            };
-            end(2)?;
-            IfaceCmd::VltPortChannel(num(n, VLT_PORT_CHANNELS, "a VLT port-channel id")?)
-        }
+        ["port", "type", "edge"] => IfaceCmd::StpPortType(StpPortType::Edge),
         _ => return Ok(None),
     }))
 }

@@ -332,6 +332,18 @@ pub struct Wred {
     pub extras: Extras,
 }
 
+impl Wred {
+    /// A profile with no line.
+    pub fn new(name: String) -> Wred {
+        Wred {
+            name,
+            colors: BTreeMap::new(),
+            ecn: false,
+            extras: Vec::new(),
+        }
+    }
+}
+
 /// `class-map type network-qos NAME` (`match qos-group …`) or `class-map type queuing NAME`
 /// (`match queue …`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -340,6 +352,18 @@ pub struct ClassMap {
     pub name: String,
     pub matches: Option<Ranges>,
     pub extras: Extras,
+}
+
+impl ClassMap {
+    /// A class-map with no line.
+    pub fn new(kind: QosKind, name: String) -> ClassMap {
+        ClassMap {
+            kind,
+            name,
+            matches: None,
+            extras: Vec::new(),
+        }
+    }
 }
 
 /// `trust dot1p-map NAME` / `trust dscp-map NAME`: `qos-group N dot1p|dscp VALUES` lines,
@@ -352,12 +376,35 @@ pub struct TrustMap {
     pub extras: Extras,
 }
 
+impl TrustMap {
+    /// A trust map with no entry.
+    pub fn new(kind: TrustKind, name: String) -> TrustMap {
+        TrustMap {
+            kind,
+            name,
+            groups: BTreeMap::new(),
+            extras: Vec::new(),
+        }
+    }
+}
+
 /// `qos-map traffic-class NAME`: `queue N qos-group VALUES` lines, printed by queue.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct QosMap {
     pub name: String,
     pub queues: BTreeMap<u8, Ranges>,
     pub extras: Extras,
+}
+
+impl QosMap {
+    /// A qos-map with no entry.
+    pub fn new(name: String) -> QosMap {
+        QosMap {
+            name,
+            queues: BTreeMap::new(),
+            extras: Vec::new(),
+        }
+    }
 }
 
 /// One `class NAME` of a policy-map.
@@ -384,6 +431,18 @@ pub struct PolicyMap {
     pub name: String,
     pub classes: Vec<PolicyClass>,
     pub extras: Extras,
+}
+
+impl PolicyMap {
+    /// A policy-map with no class.
+    pub fn new(kind: QosKind, name: String) -> PolicyMap {
+        PolicyMap {
+            kind,
+            name,
+            classes: Vec::new(),
+            extras: Vec::new(),
+        }
+    }
 }
 
 /// `system qos`: the switch-wide trust map, ETS and policies.

@@ -8,636 +8,23 @@
 //! block or setting given twice, a known command with a bad value, a prompt or an error reply
 //! where configuration should be.
 
-use std::collections::{BTreeMap, HashMap};
-use std::mem::{Discriminant, discriminant};
+use std::collections::HashMap;
+use std::ops::Range;
 
-use super::command::{self, Bad, BgpCmd, PeerCmd, Top};
-use super::{
-    AddressFamily, Bgp, ClassMap, Config, Entry, Extras, Interface, Key, Peer, PolicyClass,
-    PolicyMap, PortGroup, QosKind, QosMap, SystemQos, TrustMap, Vlt, Wred,
-};
+use super::command::{self, Top};
+use super::{Config, Entry, Interface, Key};
 pub use crate::config_error::{ParseError, Problem};
 
-/// A line and the lines under it.
-struct Node {
-    /// Index of its line.
-    at: usize,
-    /// One past the index of its last descendant's line.
-    end: usize,
-    children: Vec<Node>,
-}
+mod blocks;
+mod recognize;
+mod tree;
 
-struct Reader<'t> {
-    lines: Lines<'t>,
-}
-
-/// The lines of a text, by where each starts: 4 bytes a line rather than a 16-byte slice (a
-/// 60 MB flood of `!` lines is 30 million lines). A line is its text without the newline.
-struct Lines<'t> {
-    text: &'t str,
-    /// Where each line starts, then one more: where a line after the last would start (a
-    /// newline past the text's end when the text has none at its end).
-    starts: Vec<u32>,
-}
-
-impl<'t> Lines<'t> {
-    /// The lines of `text`; `None` past 4 GiB (never read: inputs are bounded far below).
-    fn new(text: &'t str) -> Option<(Lines<'t>, bool)> {
-        let b = text.as_bytes();
-        u32::try_from(b.len() + 1).ok()?;
-        // Counted first (with `memchr`'s vector search): the list is made once at its size.
-        let mut starts = Vec::with_capacity(memchr::memchr_iter(b'\n', b).count() + 2);
-        starts.push(0);
-        starts.extend(memchr::memchr_iter(b'\n', b).map(|nl| (nl + 1) as u32));
-        // A final newline ends the last line; else the last line ends at the text's end.
-        let final_newline = b.last() == Some(&b'\n');
-        if !final_newline {
-            starts.push((b.len() + 1) as u32);
-        }
-        Some((Lines { text, starts }, final_newline))
-    }
-
-    fn len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    /// Line `i` (panics past the end, as indexing does).
-    fn line(&self, i: usize) -> &'t str {
-        self.span(i..i + 1)
-    }
-
-    fn get(&self, i: usize) -> Option<&'t str> {
-        (i < self.len()).then(|| self.line(i))
-    }
-
-    /// Lines `r` as the text holds them, joined by their newlines.
-    fn span(&self, r: std::ops::Range<usize>) -> &'t str {
-        if r.is_empty() {
-            return "";
-        }
-        &self.text[self.starts[r.start] as usize..self.starts[r.end] as usize - 1]
-    }
-
-    fn iter(&self, r: std::ops::Range<usize>) -> impl Iterator<Item = &'t str> + '_ {
-        r.map(|i| self.line(i))
-    }
-}
-
-impl<'t> Reader<'t> {
-    fn error(
-        &self,
-        problem: Problem,
-        at: usize,
-        column: usize,
-        expected: impl Into<String>,
-    ) -> ParseError {
-        let text = self.lines.get(at).unwrap_or("");
-        ParseError {
-            problem,
-            line: at + 1,
-            column: text.get(..column).map_or(column, |s| s.chars().count()) + 1,
-            text: text.to_string(),
-            expected: expected.into(),
-        }
-    }
-
-    /// A known command's error at its line (`col` counts in the line without its indent).
-    fn bad(&self, n: &Node, b: Bad) -> ParseError {
-        let indent = indent_of(self.lines.line(n.at));
-        self.error(Problem::Malformed, n.at, indent + b.column, b.expected)
-    }
-
-    /// The line of `n` without its indentation.
-    fn text(&self, n: &Node) -> &'t str {
-        self.lines.line(n.at).trim_start_matches(' ')
-    }
-
-    /// The lines of `n` and its descendants, as printed.
-    fn verbatim(&self, n: &Node) -> String {
-        self.lines.span(n.at..n.end).to_string()
-    }
-
-    /// The children of the line before `at`, indented by `depth` spaces: every following line
-    /// indented at least that much. A blank line ends a block.
-    fn children(&self, at: &mut usize, depth: usize) -> Result<Vec<Node>, ParseError> {
-        let mut out = Vec::new();
-        while let Some(line) = self.lines.get(*at) {
-            let ind = indent_of(line);
-            if line.is_empty() || ind < depth {
-                break;
-            }
-            if ind > depth {
-                return Err(self.error(
-                    Problem::Structure,
-                    *at,
-                    0,
-                    format!(
-                        "a line indented by {depth} space{} (a child is indented one space more than its block), not {ind}",
-                        if depth == 1 { "" } else { "s" }
-                    ),
-                ));
-            }
-            let start = *at;
-            *at += 1;
-            let children = self.children(at, depth + 1)?;
-            out.push(Node {
-                at: start,
-                end: *at,
-                children,
-            });
-        }
-        Ok(out)
-    }
-
-    /// Refuses lines under a single-line command.
-    fn leaf(&self, n: &Node) -> Result<(), ParseError> {
-        match n.children.first() {
-            Some(c) => Err(self.error(
-                Problem::Structure,
-                c.at,
-                indent_of(self.lines.line(c.at)),
-                format!("no line under `{}`: it is not a block", self.text(n)),
-            )),
-            None => Ok(()),
-        }
-    }
-}
-
-fn indent_of(line: &str) -> usize {
-    line.len() - line.trim_start_matches(' ').len()
-}
-
-/// Settings seen in one block, so a second one is refused rather than silently overwriting.
-struct Seen<T>(Vec<Discriminant<T>>);
-
-impl<T> Default for Seen<T> {
-    fn default() -> Self {
-        Seen(Vec::new())
-    }
-}
-
-impl<T> Seen<T> {
-    fn first(&mut self, r: &Reader<'_>, n: &Node, c: &T) -> Result<(), ParseError> {
-        let d = discriminant(c);
-        if self.0.contains(&d) {
-            return Err(r.error(
-                Problem::Duplicate,
-                n.at,
-                indent_of(r.lines.line(n.at)),
-                format!(
-                    "one `{}` setting per block: this one is a second",
-                    first_words(r.text(n))
-                ),
-            ));
-        }
-        self.0.push(d);
-        Ok(())
-    }
-}
-
-/// The command words of a line, for messages (`switchport access vlan`).
-fn first_words(line: &str) -> String {
-    line.split(' ')
-        .take_while(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '"'))
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Whether a `!` child at `i` opens the modeled sub-block after it (OS10 prints a `!` before
-/// each sub-block: a policy-map's class, BGP's address family, template, neighbor).
-fn bang_before(r: &Reader<'_>, nodes: &[Node], i: usize, opens: impl Fn(&str) -> bool) -> bool {
-    r.text(&nodes[i]) == "!" && nodes.get(i + 1).is_some_and(|n| opens(r.text(n)))
-}
-
-/// Reads a block's children: `read` folds a line the model knows into the block and says so;
-/// the others are kept verbatim with their place.
-fn block(
-    r: &Reader<'_>,
-    nodes: &[Node],
-    extras: &mut Extras,
-    opens: impl Fn(&str) -> bool,
-    mut read: impl FnMut(&Node) -> Result<bool, ParseError>,
-) -> Result<(), ParseError> {
-    let mut modeled = 0usize;
-    for (i, n) in nodes.iter().enumerate() {
-        if bang_before(r, nodes, i, &opens) {
-            continue;
-        }
-        if read(n)? {
-            modeled += 1;
-        } else {
-            extras.push((modeled, r.verbatim(n)));
-        }
-    }
-    Ok(())
-}
-
-fn no_sub_blocks(_: &str) -> bool {
-    false
-}
-
-/// A block of single-line settings, each given once: `read` is the grammar, `apply` folds a
-/// setting in; what the grammar does not know is returned verbatim with its place.
-fn settings<C>(
-    r: &Reader<'_>,
-    nodes: &[Node],
-    read: impl Fn(&str) -> Result<Option<C>, Bad>,
-    mut apply: impl FnMut(&C),
-) -> Result<Extras, ParseError> {
-    let mut extras = Extras::new();
-    let mut seen = Seen::default();
-    block(r, nodes, &mut extras, no_sub_blocks, |n| {
-        match read(r.text(n)).map_err(|b| r.bad(n, b))? {
-            Some(c) => {
-                r.leaf(n)?;
-                seen.first(r, n, &c)?;
-                apply(&c);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
-    })?;
-    Ok(extras)
-}
-
-fn interface(r: &Reader<'_>, nodes: &[Node]) -> Result<Interface, ParseError> {
-    let mut e = Interface::default();
-    let extras = settings(r, nodes, command::iface, |c| e.apply(c))?;
-    e.extras = extras;
-    Ok(e)
-}
-
-fn wred(r: &Reader<'_>, name: String, nodes: &[Node]) -> Result<Wred, ParseError> {
-    let mut w = Wred {
-        name,
-        colors: BTreeMap::new(),
-        ecn: false,
-        extras: Extras::new(),
-    };
-    let mut extras = Extras::new();
-    // One line per colour, one `random-detect ecn`.
-    let mut seen: Vec<Option<super::Color>> = Vec::new();
-    block(
-        r,
-        nodes,
-        &mut extras,
-        no_sub_blocks,
-        |n| match command::wred(r.text(n)).map_err(|b| r.bad(n, b))? {
-            Some(c) => {
-                r.leaf(n)?;
-                let what = match &c {
-                    command::WredCmd::Color(col, _) => Some(*col),
-                    command::WredCmd::Ecn => None,
-                };
-                if seen.contains(&what) {
-                    return Err(r.error(
-                        Problem::Duplicate,
-                        n.at,
-                        indent_of(r.lines.line(n.at)),
-                        "one line per colour, one `random-detect ecn`: this one is a second",
-                    ));
-                }
-                seen.push(what);
-                w.apply(&c);
-                Ok(true)
-            }
-            None => Ok(false),
-        },
-    )?;
-    w.extras = extras;
-    Ok(w)
-}
-
-/// The blocks of keyed entries (`qos-group N …`, `queue N …`): one line per key.
-fn keyed<T>(
-    r: &Reader<'_>,
-    nodes: &[Node],
-    read: impl Fn(&str) -> Result<Option<(u8, T)>, Bad>,
-) -> Result<(BTreeMap<u8, T>, Extras), ParseError> {
-    let mut map = BTreeMap::new();
-    let mut extras = Extras::new();
-    block(r, nodes, &mut extras, no_sub_blocks, |n| {
-        match read(r.text(n)).map_err(|b| r.bad(n, b))? {
-            Some((k, v)) => {
-                r.leaf(n)?;
-                if map.insert(k, v).is_some() {
-                    return Err(r.error(
-                        Problem::Duplicate,
-                        n.at,
-                        indent_of(r.lines.line(n.at)),
-                        format!("one line for {k}: this one is a second"),
-                    ));
-                }
-                Ok(true)
-            }
-            None => Ok(false),
-        }
-    })?;
-    Ok((map, extras))
-}
-
-fn class_map(
-    r: &Reader<'_>,
-    kind: QosKind,
-    name: String,
-    nodes: &[Node],
-) -> Result<ClassMap, ParseError> {
-    let mut c = ClassMap {
-        kind,
-        name,
-        matches: None,
-        extras: Extras::new(),
-    };
-    let mut extras = Extras::new();
-    block(
-        r,
-        nodes,
-        &mut extras,
-        no_sub_blocks,
-        |n| match command::class_match(kind, r.text(n)).map_err(|b| r.bad(n, b))? {
-            Some(m) => {
-                r.leaf(n)?;
-                if c.matches.replace(m).is_some() {
-                    return Err(r.error(
-                        Problem::Duplicate,
-                        n.at,
-                        1,
-                        "one `match` line per class-map: this one is a second",
-                    ));
-                }
-                Ok(true)
-            }
-            None => Ok(false),
-        },
-    )?;
-    c.extras = extras;
-    Ok(c)
-}
-
-fn is_class(line: &str) -> bool {
-    line.starts_with("class ")
-}
-
-fn policy_map(
-    r: &Reader<'_>,
-    kind: QosKind,
-    name: String,
-    nodes: &[Node],
-) -> Result<PolicyMap, ParseError> {
-    let mut p = PolicyMap {
-        kind,
-        name,
-        classes: Vec::new(),
-        extras: Extras::new(),
-    };
-    let mut extras = Extras::new();
-    block(r, nodes, &mut extras, is_class, |n| {
-        let Some(class) = command::policy_class(r.text(n)).map_err(|b| r.bad(n, b))? else {
-            return Ok(false);
-        };
-        if p.classes.iter().any(|c| c.name == class) {
-            return Err(r.error(
-                Problem::Duplicate,
-                n.at,
-                1,
-                format!("one `class {class}` block per policy-map: this one is a second"),
-            ));
-        }
-        let mut pc = PolicyClass {
-            name: class,
-            ..PolicyClass::default()
-        };
-        let cx = settings(
-            r,
-            &n.children,
-            |l| command::class_line(kind, l),
-            |c| pc.apply(c),
-        )?;
-        pc.extras = cx;
-        p.classes.push(pc);
-        Ok(true)
-    })?;
-    p.extras = extras;
-    Ok(p)
-}
-
-fn system_qos(r: &Reader<'_>, nodes: &[Node]) -> Result<SystemQos, ParseError> {
-    let mut q = SystemQos::default();
-    let extras = settings(r, nodes, command::system_qos, |c| q.apply(c))?;
-    q.extras = extras;
-    Ok(q)
-}
-
-/// A `port-group` block: its `mode Eth …`, once.
-fn port_group(r: &Reader<'_>, nodes: &[Node]) -> Result<PortGroup, ParseError> {
-    let mut g = PortGroup::default();
-    let extras = settings(r, nodes, command::port_group_mode, |m| {
-        g.mode = Some(m.clone())
-    })?;
-    g.extras = extras;
-    Ok(g)
-}
-
-fn vlt(r: &Reader<'_>, id: u8, nodes: &[Node]) -> Result<Vlt, ParseError> {
-    let mut v = Vlt::new(id);
-    let extras = settings(r, nodes, command::vlt, |c| v.apply(c))?;
-    v.extras = extras;
-    Ok(v)
-}
-
-fn is_af(line: &str) -> bool {
-    line == "address-family ipv4 unicast"
-}
-
-fn is_bgp_block(line: &str) -> bool {
-    is_af(line) || line.starts_with("template ") || line.starts_with("neighbor ")
-}
-
-/// An `address-family ipv4 unicast` block; `networks` says whether `network` lines are read
-/// (in the instance) or kept verbatim (in a neighbor or template, where OS10 has none).
-fn address_family(r: &Reader<'_>, n: &Node, networks: bool) -> Result<AddressFamily, ParseError> {
-    let mut af = AddressFamily::default();
-    let mut extras = Extras::new();
-    block(r, &n.children, &mut extras, no_sub_blocks, |m| {
-        if !networks {
-            return Ok(false);
-        }
-        match command::af_network(r.text(m)).map_err(|b| r.bad(m, b))? {
-            Some(net) => {
-                r.leaf(m)?;
-                if af.networks.contains(&net) {
-                    return Err(r.error(
-                        Problem::Duplicate,
-                        m.at,
-                        2,
-                        format!("one `network {net}` line: this one is a second"),
-                    ));
-                }
-                af.networks.push(net);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
-    })?;
-    af.extras = extras;
-    Ok(af)
-}
-
-fn peer(r: &Reader<'_>, n: &Node) -> Result<Peer, ParseError> {
-    let mut p = Peer::default();
-    let mut extras = Extras::new();
-    let mut seen = Seen::default();
-    block(
-        r,
-        &n.children,
-        &mut extras,
-        is_af,
-        |m| match command::peer(r.text(m)).map_err(|b| r.bad(m, b))? {
-            Some(PeerCmd::Ipv4Unicast) => {
-                if p.ipv4.is_some() {
-                    return Err(r.error(
-                        Problem::Duplicate,
-                        m.at,
-                        2,
-                        "one `address-family ipv4 unicast` block: this one is a second",
-                    ));
-                }
-                p.ipv4 = Some(address_family(r, m, false)?);
-                Ok(true)
-            }
-            Some(c) => {
-                r.leaf(m)?;
-                seen.first(r, m, &c)?;
-                p.apply(&c);
-                Ok(true)
-            }
-            None => Ok(false),
-        },
-    )?;
-    p.extras = extras;
-    Ok(p)
-}
-
-fn bgp(r: &Reader<'_>, asn: u32, nodes: &[Node]) -> Result<Bgp, ParseError> {
-    let mut b = Bgp::new(asn);
-    let mut extras = Extras::new();
-    let mut seen = Seen::default();
-    block(r, nodes, &mut extras, is_bgp_block, |n| {
-        let Some(c) = command::bgp(r.text(n)).map_err(|e| r.bad(n, e))? else {
-            return Ok(false);
-        };
-        let twice = |what: String| {
-            r.error(
-                Problem::Duplicate,
-                n.at,
-                1,
-                format!("one `{what}` block: this one is a second"),
-            )
-        };
-        match c {
-            BgpCmd::Ipv4Unicast => {
-                if b.ipv4.is_some() {
-                    return Err(twice(r.text(n).to_string()));
-                }
-                b.ipv4 = Some(address_family(r, n, true)?);
-            }
-            BgpCmd::Template(t) => {
-                if b.templates.iter().any(|(x, _)| *x == t) {
-                    return Err(twice(format!("template {t}")));
-                }
-                b.templates.push((t, peer(r, n)?));
-            }
-            BgpCmd::Neighbor(a) => {
-                if b.neighbors.iter().any(|(x, _)| *x == a) {
-                    return Err(twice(format!("neighbor {a}")));
-                }
-                b.neighbors.push((a, peer(r, n)?));
-            }
-            c => {
-                r.leaf(n)?;
-                seen.first(r, n, &c)?;
-                match c {
-                    BgpCmd::MultipathRelax => b.multipath_relax = true,
-                    BgpCmd::FastExternalFallover(on) => b.fast_external_fallover = on,
-                    BgpCmd::MaxPathsEbgp(x) => b.max_paths_ebgp = Some(x),
-                    BgpCmd::MaxPathsIbgp(x) => b.max_paths_ibgp = Some(x),
-                    BgpCmd::RouterId(a) => b.router_id = Some(a),
-                    BgpCmd::Ipv4Unicast | BgpCmd::Template(_) | BgpCmd::Neighbor(_) => {}
-                }
-            }
-        }
-        Ok(true)
-    })?;
-    b.extras = extras;
-    Ok(b)
-}
-
-/// Whether a top-level line is an OS10 prompt with a command (`OS10# show running-…`,
-/// `sw-leaf-bmc-001(config)# …`): a hostname, an optional `(mode)`, `#`, a space.
-fn is_prompt(line: &str) -> bool {
-    prompt(line).is_some_and(|(_, rest)| !rest.is_empty())
-}
-
-/// The OS10 prompt at the start of a line: whether it shows a mode (`(config)`), and what
-/// follows it, trimmed (the typed command; empty for a lone prompt, `OS10#`).
-fn prompt(line: &str) -> Option<(bool, &str)> {
-    let (head, rest) = line.split_once('#')?;
-    if !(rest.is_empty() || rest.starts_with(' ')) {
-        return None;
-    }
-    let (host, mode) = match head.split_once('(') {
-        Some((h, mode)) => {
-            if !mode.ends_with(')') || mode.contains(' ') {
-                return None;
-            }
-            (h, true)
-        }
-        None => (head, false),
-    };
-    let host_ok = !host.is_empty()
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
-    host_ok.then(|| (mode, rest.trim()))
-}
-
-/// The prompt of a saved exec-mode session (`HOST# show running-configuration`, a lone
-/// `HOST#` after it): what follows it.
-fn exec_prompt(line: &str) -> Option<&str> {
-    prompt(line).filter(|(mode, _)| !mode).map(|(_, rest)| rest)
-}
-
-/// Whether a text is an OS10 `show running-configuration`: it opens with `! Version 10.…`,
-/// or names an interface with its number glued on (`interface ethernet1/1/N`, `interface
-/// vlan2000`, `interface mgmt1/1/1`: the captures in `tests/fixtures/corpus/os10/`). Onyx
-/// prints neither (`interface ethernet 1/N`, `interface vlan 10`: a space), but its management
-/// port's number is glued on too (`interface mgmt0 ip address …`), so only OS10's
-/// `mgmt1/…` counts.
-pub fn looks_os10(text: &str) -> bool {
-    let says = |l: &str| {
-        let l = l.trim_end();
-        l.starts_with("! Version 10.")
-            || l.strip_prefix("interface ").is_some_and(|name| {
-                ["ethernet", "vlan", "port-channel", "loopback", "mgmt1/"]
-                    .iter()
-                    .any(|k| {
-                        name.strip_prefix(k)
-                            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-                    })
-            })
-    };
-    // Only a line starting with `!` or `i` can say so: the others are passed over by their
-    // first byte (the whole of an Onyx config is looked through before it is read as one).
-    let b = text.as_bytes();
-    std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', b).map(|nl| nl + 1))
-        .filter(|&start| matches!(b.get(start), Some(b'!' | b'i')))
-        .any(|start| {
-            let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |n| start + n);
-            says(&text[start..end])
-        })
-}
+use blocks::{
+    bgp, class_map, interface, policy_map, port_group, qos_map, system_qos, trust_map, vlt, wred,
+};
+pub use recognize::looks_os10;
+use recognize::{exec_prompt, is_prompt};
+use tree::{Lines, Node, Reader, indent_of};
 
 /// Reads a running configuration, or a part of one (`show running-configuration interface
 /// vlan 2000`).
@@ -665,7 +52,15 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             "no configuration: nothing but blank lines",
         ));
     }
-    for (i, l) in body.clone().map(|i| (i, r.lines.line(i))) {
+    refuse_control(&r, body.clone())?;
+    let at = header(&r, &mut cfg, body.clone());
+    fold(&r, &mut cfg, pieces(&r, at, body.end))?;
+    Ok(cfg)
+}
+
+/// Refuses a tab or another control character in lines `body`, at its line and column.
+fn refuse_control(r: &Reader<'_>, body: Range<usize>) -> Result<(), ParseError> {
+    for (i, l) in body.map(|i| (i, r.lines.line(i))) {
         // Bytes first: a control character is below a space, DEL, or U+0080-U+009F (0xC2
         // and a second byte); nearly every line has none of these bytes.
         if !l.bytes().any(|b| b < b' ' || b == 0x7f || b == 0xc2) {
@@ -685,8 +80,13 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             return Err(r.error(p, i, c, what));
         }
     }
+    Ok(())
+}
+
+/// The header at the start of lines `body` (`! Version …`, `! Last configuration change at
+/// …`) read into `cfg`; the line after it.
+fn header(r: &Reader<'_>, cfg: &mut Config, body: Range<usize>) -> usize {
     let mut at = body.start;
-    // The header: `! Version …`, `! Last configuration change at …`.
     while let Some(l) = r.lines.get(at).filter(|_| at < body.end) {
         if let Some(v) = l.strip_prefix("! Version ").filter(|_| at == body.start) {
             cfg.header.version = Some(v.to_string());
@@ -697,15 +97,20 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         }
         at += 1;
     }
+    at
+}
+
+/// Folds the pieces' lines and blocks into `cfg`, in order: each text and modeled item an
+/// entry of the layout; an item given twice, or the problem that stopped a piece, refused.
+fn fold(r: &Reader<'_>, cfg: &mut Config, pieces: Vec<Piece>) -> Result<(), ParseError> {
     // Where each modeled item but the interfaces was read, for a second one (a second
     // interface is found in the model; the first's line only once it is).
     let mut first: HashMap<Key, usize> = HashMap::new();
-    // The interfaces in the order read, while each is after the one before (as OS10 prints
-    // them): built into the map at once at the end. Else in the map as they come.
-    let mut in_map = false;
-    let pieces = pieces(&r, at, body.end);
     let units: usize = pieces.iter().map(|p| p.units.len()).sum();
-    let mut sorted: Vec<(super::Iface, Interface)> = Vec::with_capacity(units / 2);
+    let mut ifaces = Interfaces {
+        in_map: false,
+        sorted: Vec::with_capacity(units / 2),
+    };
     cfg.layout.entries.reserve(units);
     for piece in pieces {
         let mut interfaces = piece.interfaces.into_iter();
@@ -723,30 +128,14 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
                     let e = match interfaces.next() {
                         Some(e) => e?,
                         // One read for each interface block, so never; read it here if not.
-                        None => interface(&r, &node.children)?,
+                        None => interface(r, &node.children)?,
                     };
-                    if !in_map && sorted.last().is_none_or(|(last, _)| *last < i) {
-                        sorted.push((i, e));
-                        (Key::Interface(i), false)
-                    } else {
-                        if !in_map {
-                            in_map = true;
-                            cfg.interfaces.extend(std::mem::take(&mut sorted));
-                        }
-                        let again = match cfg.interfaces.entry(i) {
-                            std::collections::btree_map::Entry::Occupied(_) => true,
-                            std::collections::btree_map::Entry::Vacant(v) => {
-                                v.insert(e);
-                                false
-                            }
-                        };
-                        (Key::Interface(i), again)
-                    }
+                    (Key::Interface(i), ifaces.add(cfg, i, e))
                 }
-                top => (read_top(&r, &mut cfg, top, &node)?, false),
+                top => (read_top(r, cfg, top, &node)?, false),
             };
             let prev = match &key {
-                Key::Interface(i) if again => Some(first_interface(&r, *i, start)),
+                Key::Interface(i) if again => Some(first_interface(r, *i, start)),
                 Key::Interface(_) => None,
                 _ => first.insert(key.clone(), start),
             };
@@ -768,10 +157,44 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
             return Err(e);
         }
     }
-    if !in_map {
-        cfg.interfaces = sorted.into_iter().collect();
+    ifaces.finish(cfg);
+    Ok(())
+}
+
+/// The interfaces in the order read, while each is after the one before (as OS10 prints
+/// them): built into the map at once at the end. Else in the map as they come.
+struct Interfaces {
+    /// Whether they are in the config's map (one came out of order).
+    in_map: bool,
+    sorted: Vec<(super::Iface, Interface)>,
+}
+
+impl Interfaces {
+    /// Adds interface `i`; whether the config has it already (a second block for it).
+    fn add(&mut self, cfg: &mut Config, i: super::Iface, e: Interface) -> bool {
+        if !self.in_map && self.sorted.last().is_none_or(|(last, _)| *last < i) {
+            self.sorted.push((i, e));
+            return false;
+        }
+        if !self.in_map {
+            self.in_map = true;
+            cfg.interfaces.extend(std::mem::take(&mut self.sorted));
+        }
+        match cfg.interfaces.entry(i) {
+            std::collections::btree_map::Entry::Occupied(_) => true,
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(e);
+                false
+            }
+        }
     }
-    Ok(cfg)
+
+    /// The interfaces in the config's map.
+    fn finish(self, cfg: &mut Config) {
+        if !self.in_map {
+            cfg.interfaces = self.sorted.into_iter().collect();
+        }
+    }
 }
 
 /// A run of top-level lines read by one thread: its lines and blocks in order, each
@@ -934,32 +357,14 @@ fn first_interface(r: &Reader<'_>, i: super::Iface, before: usize) -> usize {
 fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<Key, ParseError> {
     let kids = &node.children;
     Ok(match top {
-        Top::Hostname(h) => {
-            r.leaf(node)?;
-            cfg.hostname = Some(h);
-            Key::Hostname
-        }
-        Top::Dcbx => {
-            r.leaf(node)?;
-            cfg.dcbx = true;
-            Key::Dcbx
-        }
-        Top::Breakout(e, map) => {
-            r.leaf(node)?;
+        Top::Hostname(h) => setting(r, node, Key::Hostname, || cfg.hostname = Some(h))?,
+        Top::Dcbx => setting(r, node, Key::Dcbx, || cfg.dcbx = true)?,
+        Top::Breakout(e, map) => setting(r, node, Key::Breakout(e), || {
             cfg.breakouts.insert(e, map);
-            Key::Breakout(e)
-        }
-        Top::BfdEnable => {
-            r.leaf(node)?;
-            cfg.bfd = true;
-            Key::BfdEnable
-        }
-        Top::BfdInterval(b) => {
-            r.leaf(node)?;
-            cfg.bfd_interval = Some(b);
-            Key::BfdInterval
-        }
-        // Read by `read_interfaces` and folded in by `parse`; here for completeness.
+        })?,
+        Top::BfdEnable => setting(r, node, Key::BfdEnable, || cfg.bfd = true)?,
+        Top::BfdInterval(b) => setting(r, node, Key::BfdInterval, || cfg.bfd_interval = Some(b))?,
+        // Read by `pieces` and folded in by `fold`; here for completeness.
         Top::Interface(i) => {
             let e = interface(r, kids)?;
             cfg.interfaces.entry(i).or_insert(e);
@@ -980,27 +385,22 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             k
         }
         Top::TrustMap(t, n) => {
-            let (groups, extras) = keyed(r, kids, |l| command::trust_entry(t, l))?;
             let k = Key::TrustMap(t, n.clone());
-            if !cfg.trust_maps.iter().any(|c| c.kind == t && c.name == n) {
-                cfg.trust_maps.push(TrustMap {
-                    kind: t,
-                    name: n,
-                    groups,
-                    extras,
-                });
+            let m = trust_map(r, t, n, kids)?;
+            if !cfg
+                .trust_maps
+                .iter()
+                .any(|c| c.kind == t && c.name == m.name)
+            {
+                cfg.trust_maps.push(m);
             }
             k
         }
         Top::QosMap(n) => {
-            let (queues, extras) = keyed(r, kids, command::qos_map_entry)?;
             let k = Key::QosMap(n.clone());
-            if !cfg.qos_maps.iter().any(|q| q.name == n) {
-                cfg.qos_maps.push(QosMap {
-                    name: n,
-                    queues,
-                    extras,
-                });
+            let m = qos_map(r, n, kids)?;
+            if !cfg.qos_maps.iter().any(|q| q.name == m.name) {
+                cfg.qos_maps.push(m);
             }
             k
         }
@@ -1020,37 +420,63 @@ fn read_top(r: &Reader<'_>, cfg: &mut Config, top: Top, node: &Node) -> Result<K
             cfg.port_groups.entry(id).or_insert(g);
             Key::PortGroup(id)
         }
-        Top::Vlt(id) => {
-            let v = vlt(r, id, kids)?;
-            if cfg.vlt.as_ref().is_some_and(|x| x.id != id) {
-                return Err(r.error(
-                    Problem::Duplicate,
-                    node.at,
-                    0,
-                    "one `vlt-domain` per switch: this one is a second",
-                ));
-            }
-            cfg.vlt.get_or_insert(v);
-            Key::Vlt
-        }
-        Top::Bgp(asn) => {
-            let b = bgp(r, asn, kids)?;
-            if cfg.bgp.as_ref().is_some_and(|x| x.asn != asn) {
-                return Err(r.error(
-                    Problem::Duplicate,
-                    node.at,
-                    0,
-                    "one `router bgp` instance per switch: this one is a second",
-                ));
-            }
-            cfg.bgp.get_or_insert(b);
-            Key::Bgp
-        }
+        Top::Vlt(id) => read_vlt(r, cfg, id, node)?,
+        Top::Bgp(asn) => read_bgp(r, cfg, asn, node)?,
         // Read as text by `parse`, before the tree.
         Top::Banner(_) => {
             return Err(r.error(Problem::Structure, node.at, 0, "a banner inside a block"));
         }
     })
+}
+
+/// A single-line setting (`key`) folded in by `set`: no line may be under it.
+fn setting(r: &Reader<'_>, node: &Node, key: Key, set: impl FnOnce()) -> Result<Key, ParseError> {
+    r.leaf(node)?;
+    set();
+    Ok(key)
+}
+
+/// A `vlt-domain` block folded in: one domain per switch.
+fn read_vlt(r: &Reader<'_>, cfg: &mut Config, id: u8, node: &Node) -> Result<Key, ParseError> {
+    let v = vlt(r, id, &node.children)?;
+    one_per_switch(r, node, &mut cfg.vlt, v, |x| x.id != id, "`vlt-domain`")?;
+    Ok(Key::Vlt)
+}
+
+/// A `router bgp` block folded in: one instance per switch.
+fn read_bgp(r: &Reader<'_>, cfg: &mut Config, asn: u32, node: &Node) -> Result<Key, ParseError> {
+    let b = bgp(r, asn, &node.children)?;
+    one_per_switch(
+        r,
+        node,
+        &mut cfg.bgp,
+        b,
+        |x| x.asn != asn,
+        "`router bgp` instance",
+    )?;
+    Ok(Key::Bgp)
+}
+
+/// `slot`, a block a switch has one of (`what`), given `new` unless it holds one already; a
+/// second that `differs` from the one it holds is refused at `node`.
+fn one_per_switch<T>(
+    r: &Reader<'_>,
+    node: &Node,
+    slot: &mut Option<T>,
+    new: T,
+    differs: impl Fn(&T) -> bool,
+    what: &str,
+) -> Result<(), ParseError> {
+    if slot.as_ref().is_some_and(differs) {
+        return Err(r.error(
+            Problem::Duplicate,
+            node.at,
+            0,
+            format!("one {what} per switch: this one is a second"),
+        ));
+    }
+    slot.get_or_insert(new);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //! goes with its verbatim lines: the block is the unit the intent manages. The roll-back of a plan
 //! is the plan back: `plan(target, running)`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -293,85 +293,23 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
     let goal = target::goal(running, intended, differs);
     let mut old = nodes(running, differs);
     let new = nodes(&goal, |_| true);
-    // Items of a kind by what tells them apart: a switch has thousands of interfaces.
-    let index = |nodes: &[(Kind, Node)], kind: Kind| -> HashMap<(Field, String), usize> {
-        nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, (k, _))| *k == kind)
-            .map(|(i, (_, n))| ((n.field, n.key.clone()), i))
-            .collect()
-    };
     let mut p = Planner { steps: Vec::new() };
     for (stage, kind) in rules::STAGES {
         let kind = *kind;
         match stage {
-            Stage::Unset => {
-                let news = index(&new, kind);
-                for (k, o) in &mut old {
-                    if *k != kind || !o.block {
-                        continue;
-                    }
-                    if let Some(&j) = news.get(&(o.field, o.key.clone())) {
-                        let n = &new[j].1;
-                        p.removals(std::slice::from_ref(&o.line), &o.kids, &n.kids, true);
-                        *o = pruned(o, n);
-                    }
-                }
-            }
-            Stage::Set => {
-                let olds = index(&old, kind);
-                for (_, n) in new.iter().filter(|(k, _)| *k == kind) {
-                    match olds.get(&(n.field, n.key.clone())).map(|&i| &old[i].1) {
-                        Some(o) if n.block => {
-                            p.lines(std::slice::from_ref(&n.line), &o.kids, &n.kids)
-                        }
-                        Some(o) if o.line != n.line => {
-                            p.push(&[], n.line.clone(), false, rules::impact(n.field, true))
-                        }
-                        Some(_) => {}
-                        None => {
-                            // One VLT domain and one BGP instance: the old one goes first.
-                            if matches!(kind, Kind::Vlt | Kind::Bgp) {
-                                for (_, o) in old.iter().filter(|(k, _)| *k == kind) {
-                                    p.remove(&[], o);
-                                }
-                            }
-                            p.create(&[], n, None);
-                        }
-                    }
-                }
-            }
+            Stage::Unset => p.unset(&mut old, &new, kind),
+            Stage::Set => p.set(&old, &new, kind),
             Stage::Vacate => {
                 let gone = target::rebroken(running, &goal.breakouts, &goal.port_groups);
-                let names: std::collections::HashSet<String> = running
+                let names: HashSet<String> = running
                     .interfaces
                     .keys()
                     .filter(|i| gone(i))
                     .map(|i| i.to_string())
                     .collect();
-                let vacated = |k: &Kind, o: &Node| *k == kind && names.contains(&o.key);
-                for (k, o) in &old {
-                    if vacated(k, o) {
-                        p.removals(std::slice::from_ref(&o.line), &o.kids, &[], false);
-                    }
-                }
-                // The switch deletes them with the old map: the new map's are created.
-                old.retain(|(k, o)| !vacated(k, o));
+                p.vacate(&mut old, kind, &names);
             }
-            Stage::Delete => {
-                let news = index(&new, kind);
-                if matches!(kind, Kind::Vlt | Kind::Bgp) && !news.is_empty() {
-                    // Replaced while being set.
-                    continue;
-                }
-                let gone = old
-                    .iter()
-                    .filter(|(k, o)| *k == kind && !news.contains_key(&(o.field, o.key.clone())));
-                for (_, o) in gone.rev() {
-                    p.remove(&[], o);
-                }
-            }
+            Stage::Delete => p.delete(&old, &new, kind),
         }
     }
     for s in &mut p.steps {
@@ -380,6 +318,85 @@ pub fn plan(running: &Config, intended: &Config) -> Vec<Step> {
         }
     }
     p.steps
+}
+
+/// Items of a kind by what tells them apart: a switch has thousands of interfaces.
+fn index(nodes: &[(Kind, Node)], kind: Kind) -> HashMap<(Field, String), usize> {
+    nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, (k, _))| *k == kind)
+        .map(|(i, (_, n))| ((n.field, n.key.clone()), i))
+        .collect()
+}
+
+impl Planner {
+    /// [`Stage::Unset`] of the blocks of `kind`: what the new side takes away, in the
+    /// sub-blocks too; `old` pruned of it.
+    fn unset(&mut self, old: &mut [(Kind, Node)], new: &[(Kind, Node)], kind: Kind) {
+        let news = index(new, kind);
+        for (k, o) in old {
+            if *k != kind || !o.block {
+                continue;
+            }
+            if let Some(&j) = news.get(&(o.field, o.key.clone())) {
+                let n = &new[j].1;
+                self.removals(std::slice::from_ref(&o.line), &o.kids, &n.kids, true);
+                *o = pruned(o, n);
+            }
+        }
+    }
+
+    /// [`Stage::Set`] of the items of `kind`: each new one created, each changed one set.
+    fn set(&mut self, old: &[(Kind, Node)], new: &[(Kind, Node)], kind: Kind) {
+        let olds = index(old, kind);
+        for (_, n) in new.iter().filter(|(k, _)| *k == kind) {
+            match olds.get(&(n.field, n.key.clone())).map(|&i| &old[i].1) {
+                Some(o) if n.block => self.lines(std::slice::from_ref(&n.line), &o.kids, &n.kids),
+                Some(o) if o.line != n.line => {
+                    self.push(&[], n.line.clone(), false, rules::impact(n.field, true))
+                }
+                Some(_) => {}
+                None => {
+                    // One VLT domain and one BGP instance: the old one goes first.
+                    if matches!(kind, Kind::Vlt | Kind::Bgp) {
+                        for (_, o) in old.iter().filter(|(k, _)| *k == kind) {
+                            self.remove(&[], o);
+                        }
+                    }
+                    self.create(&[], n, None);
+                }
+            }
+        }
+    }
+
+    /// [`Stage::Vacate`] of the items of `kind` keyed by one of `names`, the interfaces a
+    /// breakout or port-group change deletes: their lines taken away, and they left `old`.
+    fn vacate(&mut self, old: &mut Vec<(Kind, Node)>, kind: Kind, names: &HashSet<String>) {
+        let vacated = |k: &Kind, o: &Node| *k == kind && names.contains(&o.key);
+        for (k, o) in old.iter() {
+            if vacated(k, o) {
+                self.removals(std::slice::from_ref(&o.line), &o.kids, &[], false);
+            }
+        }
+        // The switch deletes them with the old map: the new map's are created.
+        old.retain(|(k, o)| !vacated(k, o));
+    }
+
+    /// [`Stage::Delete`] of the items of `kind` the new side has not, last first.
+    fn delete(&mut self, old: &[(Kind, Node)], new: &[(Kind, Node)], kind: Kind) {
+        let news = index(new, kind);
+        if matches!(kind, Kind::Vlt | Kind::Bgp) && !news.is_empty() {
+            // Replaced while being set.
+            return;
+        }
+        let gone = old
+            .iter()
+            .filter(|(k, o)| *k == kind && !news.contains_key(&(o.field, o.key.clone())));
+        for (_, o) in gone.rev() {
+            self.remove(&[], o);
+        }
+    }
 }
 
 /// The commands of a plan as typed: each block entered by its header and left by `exit`,

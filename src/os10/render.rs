@@ -15,7 +15,8 @@ use serde::Serialize;
 
 use super::names::{self, Eth, Iface, PortGroupId, Ranges};
 use super::{
-    AddressFamily, Config, Extras, Interface, Key, LacpMode, Peer, Printed, SwitchportMode,
+    AddressFamily, BfdInterval, Bgp, ClassMap, Config, Extras, Interface, Key, LacpMode, Peer,
+    PolicyClass, PolicyMap, Printed, QosMap, SwitchportMode, SystemQos, TrustMap, Vlt, Wred,
 };
 use crate::types::{Ipv4Net, Vlan};
 
@@ -420,8 +421,11 @@ fn lines_of<'a>(rows: impl IntoIterator<Item = Row<'a>>) -> Vec<Node<'a>> {
     rows.into_iter().map(Node::Line).collect()
 }
 
+/// A top-level item's head row and its lines.
+type Block<'a> = (Row<'a>, Vec<Node<'a>>);
+
 /// A top-level item: its head row and its lines (none for a single-line item).
-fn item<'a>(c: &'a Config, k: &Key) -> Option<(Row<'a>, Vec<Node<'a>>)> {
+fn item<'a>(c: &'a Config, k: &Key) -> Option<Block<'a>> {
     Some(match k {
         Key::Dcbx => (Row::Dcbx, Vec::new()),
         Key::Hostname => (Row::Hostname(c.hostname.as_deref()?), Vec::new()),
@@ -434,190 +438,210 @@ fn item<'a>(c: &'a Config, k: &Key) -> Option<(Row<'a>, Vec<Node<'a>>)> {
         ),
         Key::Interface(i) => (Row::Interface(*i), interface_lines(c.interfaces.get(i)?)),
         Key::BfdEnable => (Row::BfdEnable, Vec::new()),
-        Key::BfdInterval => {
-            let b = c.bfd_interval?;
-            let role = if b.passive { "passive" } else { "active" };
-            let row = Row::BfdInterval {
-                interval: b.interval,
-                min_rx: b.min_rx,
-                multiplier: b.multiplier,
-                role,
-            };
-            (row, Vec::new())
-        }
-        Key::Wred(n) => {
-            let w = c.wred.iter().find(|w| w.name == *n)?;
-            let mut l = lines_of(w.colors.iter().map(|(color, t)| Row::Color {
-                color: color.word(),
-                min: t.min,
-                max: t.max,
-                drop: t.drop,
-            }));
-            if w.ecn {
-                l.push(Node::Line(Row::Ecn));
-            }
-            (Row::WredBlock(&w.name), weave(l, &w.extras))
-        }
+        Key::BfdInterval => (bfd_interval(c.bfd_interval?), Vec::new()),
+        Key::Wred(n) => wred(c.wred.iter().find(|w| w.name == *n)?),
         Key::ClassMap(t, n) => {
-            let m = c.class_maps.iter().find(|m| m.kind == *t && m.name == *n)?;
-            let what = match t {
-                super::QosKind::NetworkQos => "qos-group",
-                super::QosKind::Queuing => "queue",
-            };
-            let l = lines_of(m.matches.map(|values| Row::Match { what, values }));
-            (
-                Row::ClassMapBlock {
-                    kind: t.word(),
-                    name: &m.name,
-                },
-                weave(l, &m.extras),
-            )
+            class_map(c.class_maps.iter().find(|m| m.kind == *t && m.name == *n)?)
         }
         Key::TrustMap(t, n) => {
-            let m = c.trust_maps.iter().find(|m| m.kind == *t && m.name == *n)?;
-            let l = lines_of(m.groups.iter().map(|(g, v)| Row::TrustEntry {
-                group: *g,
-                kind: t.word(),
-                values: *v,
-            }));
-            (
-                Row::TrustMapBlock {
-                    kind: t.word(),
-                    name: &m.name,
-                },
-                weave(l, &m.extras),
-            )
+            trust_map(c.trust_maps.iter().find(|m| m.kind == *t && m.name == *n)?)
         }
-        Key::QosMap(n) => {
-            let m = c.qos_maps.iter().find(|m| m.name == *n)?;
-            let l = lines_of(m.queues.iter().map(|(q, v)| Row::Queue {
-                queue: *q,
-                values: *v,
-            }));
-            (Row::QosMapBlock(&m.name), weave(l, &m.extras))
-        }
-        Key::PolicyMap(t, n) => {
-            let m = c
-                .policy_maps
+        Key::QosMap(n) => qos_map(c.qos_maps.iter().find(|m| m.name == *n)?),
+        Key::PolicyMap(t, n) => policy_map(
+            c.policy_maps
                 .iter()
-                .find(|m| m.kind == *t && m.name == *n)?;
-            let classes = m
-                .classes
-                .iter()
-                .map(|pc| {
-                    // Queuing lines, then network-qos lines (captures: `bandwidth percent`
-                    // before `random-detect`; `pause` before `pfc-cos`); `priority`
-                    // UNCONFIRMED.
-                    let mut l = Vec::new();
-                    if let Some(b) = pc.bandwidth {
-                        l.push(Node::Line(Row::Bandwidth(b)));
-                    }
-                    if pc.pause {
-                        l.push(Node::Line(Row::Pause));
-                    }
-                    if let Some(r) = pc.pfc_cos {
-                        l.push(Node::Line(Row::PfcCos(r)));
-                    }
-                    if pc.priority {
-                        l.push(Node::Line(Row::Priority));
-                    }
-                    if let Some(w) = &pc.random_detect {
-                        l.push(Node::Line(Row::RandomDetect(w)));
-                    }
-                    Node::Sub {
-                        head: Row::ClassBlock(&pc.name),
-                        lines: weave(l, &pc.extras),
-                    }
-                })
-                .collect();
-            (
-                Row::PolicyMapBlock {
-                    kind: t.word(),
-                    name: &m.name,
-                },
-                weave(classes, &m.extras),
-            )
-        }
-        Key::SystemQos => {
-            let s = c.system_qos.as_ref()?;
-            let mut l = Vec::new();
-            let mut push = |r| l.push(Node::Line(r));
-            if let Some((k, n)) = &s.trust_map {
-                push(Row::TrustMap {
-                    kind: k.word(),
-                    name: n,
-                });
-            }
-            if s.ets {
-                push(Row::Ets);
-            }
-            policies(&mut push, s.policy_in.as_deref(), s.policy_out.as_deref());
-            (Row::SystemQosBlock, weave(l, &s.extras))
-        }
+                .find(|m| m.kind == *t && m.name == *n)?,
+        ),
+        Key::SystemQos => system_qos(c.system_qos.as_ref()?),
         Key::PortGroup(g) => {
             let pg = c.port_groups.get(g)?;
             let l = lines_of(pg.mode.as_deref().map(Row::PortMode));
             (Row::PortGroupBlock(*g), weave(l, &pg.extras))
         }
-        Key::Vlt => {
-            // Alphabetical, as the TOR capture prints them.
-            let v = c.vlt.as_ref()?;
-            let mut l = Vec::new();
-            if let Some(a) = v.backup {
-                l.push(Row::Backup(a));
-            }
-            if !v.discovery.is_empty() {
-                l.push(Row::Discovery(names::format_ports(&v.discovery)));
-            }
-            if v.peer_routing {
-                l.push(Row::PeerRouting);
-            }
-            if let Some(p) = v.primary_priority {
-                l.push(Row::PrimaryPriority(p));
-            }
-            if let Some(m) = v.vlt_mac {
-                let b = m.0;
-                // Lower-case hex (`vlt-mac de:ad:00:be:ef:01`, the TOR capture).
-                l.push(Row::VltMac(format!(
-                    "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-                    b[0], b[1], b[2], b[3], b[4], b[5]
-                )));
-            }
-            (Row::VltBlock(v.id), weave(lines_of(l), &v.extras))
-        }
-        Key::Bgp => {
-            // The instance's own lines alphabetically, then the address family, templates and
-            // neighbors, each in the order read (the TOR capture).
-            let b = c.bgp.as_ref()?;
-            let mut l = Vec::new();
-            if b.multipath_relax {
-                l.push(Node::Line(Row::MultipathRelax));
-            }
-            // UNCONFIRMED place: the reference guide's example prints it alone.
-            if !b.fast_external_fallover {
-                l.push(Node::Line(Row::NoFastExternalFallover));
-            }
-            if let Some(n) = b.max_paths_ebgp {
-                l.push(Node::Line(Row::MaxPaths { kind: "ebgp", n }));
-            }
-            if let Some(n) = b.max_paths_ibgp {
-                l.push(Node::Line(Row::MaxPaths { kind: "ibgp", n }));
-            }
-            if let Some(a) = b.router_id {
-                l.push(Node::Line(Row::RouterId(a)));
-            }
-            if let Some(af) = &b.ipv4 {
-                l.push(address_family(af));
-            }
-            for (name, p) in &b.templates {
-                l.push(peer(Row::TemplateBlock(name), p));
-            }
-            for (addr, p) in &b.neighbors {
-                l.push(peer(Row::NeighborBlock(*addr), p));
-            }
-            (Row::BgpBlock(b.asn), weave(l, &b.extras))
-        }
+        Key::Vlt => vlt(c.vlt.as_ref()?),
+        Key::Bgp => bgp(c.bgp.as_ref()?),
     })
+}
+
+/// `bfd interval …`.
+fn bfd_interval(b: BfdInterval) -> Row<'static> {
+    let role = if b.passive { "passive" } else { "active" };
+    Row::BfdInterval {
+        interval: b.interval,
+        min_rx: b.min_rx,
+        multiplier: b.multiplier,
+        role,
+    }
+}
+
+/// A `wred` profile: its colours' thresholds, then ECN.
+fn wred(w: &Wred) -> Block<'_> {
+    let mut l = lines_of(w.colors.iter().map(|(color, t)| Row::Color {
+        color: color.word(),
+        min: t.min,
+        max: t.max,
+        drop: t.drop,
+    }));
+    if w.ecn {
+        l.push(Node::Line(Row::Ecn));
+    }
+    (Row::WredBlock(&w.name), weave(l, &w.extras))
+}
+
+/// A class-map and its `match` line.
+fn class_map(m: &ClassMap) -> Block<'_> {
+    let what = match m.kind {
+        super::QosKind::NetworkQos => "qos-group",
+        super::QosKind::Queuing => "queue",
+    };
+    let l = lines_of(m.matches.map(|values| Row::Match { what, values }));
+    (
+        Row::ClassMapBlock {
+            kind: m.kind.word(),
+            name: &m.name,
+        },
+        weave(l, &m.extras),
+    )
+}
+
+/// A trust map and its entries, by qos-group.
+fn trust_map(m: &TrustMap) -> Block<'_> {
+    let l = lines_of(m.groups.iter().map(|(g, v)| Row::TrustEntry {
+        group: *g,
+        kind: m.kind.word(),
+        values: *v,
+    }));
+    (
+        Row::TrustMapBlock {
+            kind: m.kind.word(),
+            name: &m.name,
+        },
+        weave(l, &m.extras),
+    )
+}
+
+/// A qos-map and its entries, by queue.
+fn qos_map(m: &QosMap) -> Block<'_> {
+    let l = lines_of(m.queues.iter().map(|(q, v)| Row::Queue {
+        queue: *q,
+        values: *v,
+    }));
+    (Row::QosMapBlock(&m.name), weave(l, &m.extras))
+}
+
+/// A policy-map and its classes.
+fn policy_map(m: &PolicyMap) -> Block<'_> {
+    let classes = m.classes.iter().map(policy_class).collect();
+    (
+        Row::PolicyMapBlock {
+            kind: m.kind.word(),
+            name: &m.name,
+        },
+        weave(classes, &m.extras),
+    )
+}
+
+/// A policy-map's `class` sub-block.
+fn policy_class(pc: &PolicyClass) -> Node<'_> {
+    // Queuing lines, then network-qos lines (captures: `bandwidth percent` before
+    // `random-detect`; `pause` before `pfc-cos`); `priority` UNCONFIRMED.
+    let mut l = Vec::new();
+    if let Some(b) = pc.bandwidth {
+        l.push(Node::Line(Row::Bandwidth(b)));
+    }
+    if pc.pause {
+        l.push(Node::Line(Row::Pause));
+    }
+    if let Some(r) = pc.pfc_cos {
+        l.push(Node::Line(Row::PfcCos(r)));
+    }
+    if pc.priority {
+        l.push(Node::Line(Row::Priority));
+    }
+    if let Some(w) = &pc.random_detect {
+        l.push(Node::Line(Row::RandomDetect(w)));
+    }
+    Node::Sub {
+        head: Row::ClassBlock(&pc.name),
+        lines: weave(l, &pc.extras),
+    }
+}
+
+/// `system qos`: its trust map, ETS and policies.
+fn system_qos(s: &SystemQos) -> Block<'_> {
+    let mut l = Vec::new();
+    let mut push = |r| l.push(Node::Line(r));
+    if let Some((k, n)) = &s.trust_map {
+        push(Row::TrustMap {
+            kind: k.word(),
+            name: n,
+        });
+    }
+    if s.ets {
+        push(Row::Ets);
+    }
+    policies(&mut push, s.policy_in.as_deref(), s.policy_out.as_deref());
+    (Row::SystemQosBlock, weave(l, &s.extras))
+}
+
+/// The `vlt-domain` block.
+fn vlt(v: &Vlt) -> Block<'_> {
+    // Alphabetical, as the TOR capture prints them.
+    let mut l = Vec::new();
+    if let Some(a) = v.backup {
+        l.push(Row::Backup(a));
+    }
+    if !v.discovery.is_empty() {
+        l.push(Row::Discovery(names::format_ports(&v.discovery)));
+    }
+    if v.peer_routing {
+        l.push(Row::PeerRouting);
+    }
+    if let Some(p) = v.primary_priority {
+        l.push(Row::PrimaryPriority(p));
+    }
+    if let Some(m) = v.vlt_mac {
+        let b = m.0;
+        // Lower-case hex (`vlt-mac de:ad:00:be:ef:01`, the TOR capture).
+        l.push(Row::VltMac(format!(
+            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            b[0], b[1], b[2], b[3], b[4], b[5]
+        )));
+    }
+    (Row::VltBlock(v.id), weave(lines_of(l), &v.extras))
+}
+
+/// The `router bgp` block.
+fn bgp(b: &Bgp) -> Block<'_> {
+    // The instance's own lines alphabetically, then the address family, templates and
+    // neighbors, each in the order read (the TOR capture).
+    let mut l = Vec::new();
+    if b.multipath_relax {
+        l.push(Node::Line(Row::MultipathRelax));
+    }
+    // UNCONFIRMED place: the reference guide's example prints it alone.
+    if !b.fast_external_fallover {
+        l.push(Node::Line(Row::NoFastExternalFallover));
+    }
+    if let Some(n) = b.max_paths_ebgp {
+        l.push(Node::Line(Row::MaxPaths { kind: "ebgp", n }));
+    }
+    if let Some(n) = b.max_paths_ibgp {
+        l.push(Node::Line(Row::MaxPaths { kind: "ibgp", n }));
+    }
+    if let Some(a) = b.router_id {
+        l.push(Node::Line(Row::RouterId(a)));
+    }
+    if let Some(af) = &b.ipv4 {
+        l.push(address_family(af));
+    }
+    for (name, p) in &b.templates {
+        l.push(peer(Row::TemplateBlock(name), p));
+    }
+    for (addr, p) in &b.neighbors {
+        l.push(peer(Row::NeighborBlock(*addr), p));
+    }
+    (Row::BgpBlock(b.asn), weave(l, &b.extras))
 }
 
 /// A loaded template set; build it once and render many configs with it.
@@ -679,46 +703,81 @@ impl Renderer {
 /// character anywhere, a description that would not read back ([`describable`]), a space in a
 /// name.
 fn check(c: &Config) -> Result<(), String> {
-    fn word(what: &str, s: &str) -> Result<(), String> {
-        if s.is_empty()
-            || s.chars()
-                .any(|c| c.is_whitespace() || c.is_control() || c == '"')
-        {
-            return Err(format!(
-                "{what} `{}` must be one word, without spaces, quotes or control characters",
-                s.escape_debug()
-            ));
-        }
-        Ok(())
-    }
-    fn text(what: &str, s: &str) -> Result<(), String> {
-        if !describable(s) {
-            return Err(format!(
-                "{what} `{}` must be one line of text without control characters, a double quote only inside a word without spaces",
-                s.escape_debug()
-            ));
-        }
-        Ok(())
-    }
-    fn extras(what: &str, x: &Extras) -> Result<(), String> {
-        for (_, t) in x {
-            if t.chars().any(|c| c.is_control() && c != '\n')
-                || t.lines().any(|l| !l.starts_with(' '))
-            {
-                return Err(format!(
-                    "verbatim line `{}` of {what} must be indented text",
-                    t.escape_debug()
-                ));
-            }
-        }
-        Ok(())
-    }
     if let Some(h) = &c.hostname {
         word("hostname", h)?;
     }
     for map in c.breakouts.values() {
         word("breakout map", map)?;
     }
+    check_interfaces(c)?;
+    check_qos(c)?;
+    for (g, pg) in &c.port_groups {
+        let what = format!("`port-group {g}`");
+        if let Some(m) = &pg.mode {
+            word(&format!("the mode of {what}"), m)?;
+        }
+        extras(&what, &pg.extras)?;
+    }
+    if let Some(v) = &c.vlt {
+        extras("`vlt-domain`", &v.extras)?;
+    }
+    if let Some(b) = &c.bgp {
+        check_bgp(b)?;
+    }
+    for e in &c.layout.entries {
+        if let super::Entry::Text(t) = e
+            && t.chars().any(|c| c.is_control() && c != '\n')
+        {
+            return Err(format!(
+                "verbatim text `{}` has a control character",
+                t.escape_debug()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a name `s` (of `what`) that is not one word.
+fn word(what: &str, s: &str) -> Result<(), String> {
+    if s.is_empty()
+        || s.chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '"')
+    {
+        return Err(format!(
+            "{what} `{}` must be one word, without spaces, quotes or control characters",
+            s.escape_debug()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a description `s` (of `what`) that would not read back ([`describable`]).
+fn text(what: &str, s: &str) -> Result<(), String> {
+    if !describable(s) {
+        return Err(format!(
+            "{what} `{}` must be one line of text without control characters, a double quote only inside a word without spaces",
+            s.escape_debug()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses verbatim lines (of `what`) that are not indented text.
+fn extras(what: &str, x: &Extras) -> Result<(), String> {
+    for (_, t) in x {
+        if t.chars().any(|c| c.is_control() && c != '\n') || t.lines().any(|l| !l.starts_with(' '))
+        {
+            return Err(format!(
+                "verbatim line `{}` of {what} must be indented text",
+                t.escape_debug()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`check`] of the interfaces: descriptions, the names they use, their verbatim lines.
+fn check_interfaces(c: &Config) -> Result<(), String> {
     for (i, e) in &c.interfaces {
         // Checked first, each message written only for a config that fails.
         let what = || format!("`interface {i}`");
@@ -740,6 +799,11 @@ fn check(c: &Config) -> Result<(), String> {
             extras(&what(), &e.extras)?;
         }
     }
+    Ok(())
+}
+
+/// [`check`] of the QoS blocks: their names, the names they use, their verbatim lines.
+fn check_qos(c: &Config) -> Result<(), String> {
     for w in &c.wred {
         word("a WRED profile", &w.name)?;
         extras("a WRED profile", &w.extras)?;
@@ -777,47 +841,30 @@ fn check(c: &Config) -> Result<(), String> {
         }
         extras("`system qos`", &s.extras)?;
     }
-    for (g, pg) in &c.port_groups {
-        let what = format!("`port-group {g}`");
-        if let Some(m) = &pg.mode {
-            word(&format!("the mode of {what}"), m)?;
+    Ok(())
+}
+
+/// [`check`] of `router bgp`: template names, descriptions, verbatim lines.
+fn check_bgp(b: &Bgp) -> Result<(), String> {
+    extras("`router bgp`", &b.extras)?;
+    let peers = b.templates.iter().map(|(n, p)| (Some(n), p));
+    for (name, p) in peers.chain(b.neighbors.iter().map(|(_, p)| (None, p))) {
+        if let Some(n) = name {
+            word("a BGP template", n)?;
         }
-        extras(&what, &pg.extras)?;
-    }
-    if let Some(v) = &c.vlt {
-        extras("`vlt-domain`", &v.extras)?;
-    }
-    if let Some(b) = &c.bgp {
-        extras("`router bgp`", &b.extras)?;
-        let peers = b.templates.iter().map(|(n, p)| (Some(n), p));
-        for (name, p) in peers.chain(b.neighbors.iter().map(|(_, p)| (None, p))) {
-            if let Some(n) = name {
-                word("a BGP template", n)?;
-            }
-            if let Some(d) = &p.description {
-                text("a BGP neighbor's description", d)?;
-            }
-            if let Some(t) = &p.inherit {
-                word("a BGP template", t)?;
-            }
-            extras("a BGP neighbor", &p.extras)?;
-            if let Some(af) = &p.ipv4 {
-                extras("a BGP address family", &af.extras)?;
-            }
+        if let Some(d) = &p.description {
+            text("a BGP neighbor's description", d)?;
         }
-        if let Some(af) = &b.ipv4 {
+        if let Some(t) = &p.inherit {
+            word("a BGP template", t)?;
+        }
+        extras("a BGP neighbor", &p.extras)?;
+        if let Some(af) = &p.ipv4 {
             extras("a BGP address family", &af.extras)?;
         }
     }
-    for e in &c.layout.entries {
-        if let super::Entry::Text(t) = e
-            && t.chars().any(|c| c.is_control() && c != '\n')
-        {
-            return Err(format!(
-                "verbatim text `{}` has a control character",
-                t.escape_debug()
-            ));
-        }
+    if let Some(af) = &b.ipv4 {
+        extras("a BGP address family", &af.extras)?;
     }
     Ok(())
 }

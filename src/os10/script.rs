@@ -225,115 +225,157 @@ fn take<T>(v: &mut Vec<T>, same: impl Fn(&T) -> bool, what: &str) -> Done {
     }
 }
 
+/// A negation in `mode`: takes away what field `f` (with value `v`) names there.
 fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
+    let Some(m) = mode else {
+        return negate_top(c, f, v);
+    };
+    match m {
+        Mode::Iface(i, _) => negate_iface(iface_of(c, i)?, m, f, v),
+        Mode::Wred(n) => negate_wred(wred_of(c, n)?, m, f, v),
+        Mode::ClassMap(..) | Mode::TrustMap(..) | Mode::QosMap(_) | Mode::PolicyMap(..) => {
+            negate_entry(c, m, v)
+        }
+        Mode::Class(..) | Mode::SystemQos => negate_qos_line(c, m, f),
+        Mode::Vlt => {
+            let d = c.vlt.as_mut().ok_or("no vlt-domain")?;
+            match f {
+                Field::VltBackup => d.backup = None,
+                Field::VltDiscovery => d.discovery.clear(),
+                Field::VltPeerRouting => d.peer_routing = false,
+                Field::VltPriority => d.primary_priority = None,
+                Field::VltMac => d.vlt_mac = None,
+                _ => return Err(unknown(mode)),
+            }
+            Ok(())
+        }
+        Mode::Bgp | Mode::BgpAf | Mode::Peer(_) => negate_bgp(c, m, f, v),
+        Mode::PortGroup(_) | Mode::PeerAf(_) => Err(unknown(mode)),
+    }
+}
+
+/// A negation in configuration mode: a setting cleared, a block deleted.
+fn negate_top(c: &mut Config, f: Field, v: &str) -> Done {
     use Field as F;
-    match mode {
-        None => match f {
-            F::Hostname => c.hostname = None,
-            F::Dcbx => c.dcbx = false,
-            F::BfdEnable => c.bfd = false,
-            F::BfdInterval => c.bfd_interval = None,
-            F::Breakout => {
-                let e = Eth::parse(v)?;
-                if c.breakouts.remove(&e).is_none() {
-                    return missing(&format!("breakout {v}"));
-                }
-                rebreak(c, e);
+    match f {
+        F::Hostname => c.hostname = None,
+        F::Dcbx => c.dcbx = false,
+        F::BfdEnable => c.bfd = false,
+        F::BfdInterval => c.bfd_interval = None,
+        F::Breakout => {
+            let e = Eth::parse(v)?;
+            if c.breakouts.remove(&e).is_none() {
+                return missing(&format!("breakout {v}"));
             }
-            F::Interface => {
-                let i = Iface::parse(v)?.ok_or_else(|| format!("`{v}` is not an interface"))?;
-                if !deletable(&i) {
-                    return Err(format!("interface {i} cannot be deleted"));
-                }
-                if c.interfaces.remove(&i).is_none() {
-                    return missing(&format!("interface {i}"));
-                }
+            rebreak(c, e);
+        }
+        F::Interface => {
+            let i = Iface::parse(v)?.ok_or_else(|| format!("`{v}` is not an interface"))?;
+            if !deletable(&i) {
+                return Err(format!("interface {i} cannot be deleted"));
             }
-            F::Wred => take(&mut c.wred, |w| w.name == v, v)?,
-            F::ClassMapNetworkQos | F::ClassMapQueuing => {
-                let k = qos_kind(f == F::ClassMapNetworkQos);
-                take(&mut c.class_maps, |m| m.kind == k && m.name == v, v)?
+            if c.interfaces.remove(&i).is_none() {
+                return missing(&format!("interface {i}"));
             }
-            F::TrustMapDot1p | F::TrustMapDscp => {
-                let k = if f == F::TrustMapDot1p {
-                    TrustKind::Dot1p
-                } else {
-                    TrustKind::Dscp
-                };
-                take(&mut c.trust_maps, |m| m.kind == k && m.name == v, v)?
+        }
+        F::Wred => take(&mut c.wred, |w| w.name == v, v)?,
+        F::ClassMapNetworkQos | F::ClassMapQueuing => {
+            let k = qos_kind(f == F::ClassMapNetworkQos);
+            take(&mut c.class_maps, |m| m.kind == k && m.name == v, v)?
+        }
+        F::TrustMapDot1p | F::TrustMapDscp => {
+            let k = if f == F::TrustMapDot1p {
+                TrustKind::Dot1p
+            } else {
+                TrustKind::Dscp
+            };
+            take(&mut c.trust_maps, |m| m.kind == k && m.name == v, v)?
+        }
+        F::QosMap => take(&mut c.qos_maps, |m| m.name == v, v)?,
+        F::PolicyMapNetworkQos | F::PolicyMapQueuing => {
+            let k = qos_kind(f == F::PolicyMapNetworkQos);
+            take(&mut c.policy_maps, |m| m.kind == k && m.name == v, v)?
+        }
+        F::SystemQos => {
+            if c.system_qos.take().is_none() {
+                return missing("system qos");
             }
-            F::QosMap => take(&mut c.qos_maps, |m| m.name == v, v)?,
-            F::PolicyMapNetworkQos | F::PolicyMapQueuing => {
-                let k = qos_kind(f == F::PolicyMapNetworkQos);
-                take(&mut c.policy_maps, |m| m.kind == k && m.name == v, v)?
-            }
-            F::SystemQos => {
-                if c.system_qos.take().is_none() {
-                    return missing("system qos");
-                }
-            }
-            F::Vlt => match &c.vlt {
-                Some(d) if d.id.to_string() == v => c.vlt = None,
-                _ => return missing(&format!("vlt-domain {v}")),
-            },
-            F::Bgp => {
-                if c.bgp.take().is_none() {
-                    return missing("router bgp");
-                }
-            }
-            _ => return Err(unknown(mode)),
+        }
+        F::Vlt => match &c.vlt {
+            Some(d) if d.id.to_string() == v => c.vlt = None,
+            _ => return missing(&format!("vlt-domain {v}")),
         },
-        Some(Mode::Iface(i, _)) => {
-            let e = iface_of(c, i)?;
-            match f {
-                F::Description => e.description = None,
-                F::ChannelGroup => e.channel_group = None,
-                F::Routed => e.routed = false,
-                F::SwitchportMode => e.mode = None,
-                F::AccessVlan => e.access_vlan = None,
-                F::TrunkAllowed => {
-                    let gone = names::parse_vlans(v).map_err(|(_, m)| m)?;
-                    if let Some(set) = &mut e.trunk_allowed {
-                        for x in gone.iter() {
-                            set.remove(x);
-                        }
-                        if set.is_empty() {
-                            e.trunk_allowed = None;
-                        }
-                    }
-                }
-                F::Mtu => e.mtu = None,
-                F::Address => e.address = None,
-                F::FlowcontrolRx => e.flowcontrol_rx = None,
-                F::FlowcontrolTx => e.flowcontrol_tx = None,
-                F::Pfc => e.pfc = false,
-                F::PolicyIn => e.policy_in = None,
-                F::PolicyOut => e.policy_out = None,
-                F::Ets => e.ets = false,
-                F::QosMapUse => e.qos_map = None,
-                F::TrustMapUse => e.trust_map = None,
-                F::VltPortChannel => e.vlt_port_channel = None,
-                F::StpBpduguard => e.bpduguard = None,
-                F::StpGuard => e.stp_guard = None,
-                F::StpPortType => e.stp_type = None,
-                _ => return Err(unknown(mode)),
+        F::Bgp => {
+            if c.bgp.take().is_none() {
+                return missing("router bgp");
             }
         }
-        Some(Mode::Wred(n)) => {
-            let w = wred_of(c, n)?;
-            match f {
-                F::WredColor => {
-                    let color = [Color::Green, Color::Yellow, Color::Red]
-                        .into_iter()
-                        .find(|x| x.word() == v)
-                        .ok_or("expected `green`, `yellow` or `red`")?;
-                    w.colors.remove(&color);
+        _ => return Err(unknown(None)),
+    }
+    Ok(())
+}
+
+/// A negation in an interface's mode (`mode`): the line cleared; of a trunk's VLANs, those
+/// `v` lists.
+fn negate_iface(e: &mut Interface, mode: &Mode, f: Field, v: &str) -> Done {
+    use Field as F;
+    match f {
+        F::Description => e.description = None,
+        F::ChannelGroup => e.channel_group = None,
+        F::Routed => e.routed = false,
+        F::SwitchportMode => e.mode = None,
+        F::AccessVlan => e.access_vlan = None,
+        F::TrunkAllowed => {
+            let gone = names::parse_vlans(v).map_err(|(_, m)| m)?;
+            if let Some(set) = &mut e.trunk_allowed {
+                for x in gone.iter() {
+                    set.remove(x);
                 }
-                F::WredEcn => w.ecn = false,
-                _ => return Err(unknown(mode)),
+                if set.is_empty() {
+                    e.trunk_allowed = None;
+                }
             }
         }
-        Some(Mode::ClassMap(k, n)) => {
+        F::Mtu => e.mtu = None,
+        F::Address => e.address = None,
+        F::FlowcontrolRx => e.flowcontrol_rx = None,
+        F::FlowcontrolTx => e.flowcontrol_tx = None,
+        F::Pfc => e.pfc = false,
+        F::PolicyIn => e.policy_in = None,
+        F::PolicyOut => e.policy_out = None,
+        F::Ets => e.ets = false,
+        F::QosMapUse => e.qos_map = None,
+        F::TrustMapUse => e.trust_map = None,
+        F::VltPortChannel => e.vlt_port_channel = None,
+        F::StpBpduguard => e.bpduguard = None,
+        F::StpGuard => e.stp_guard = None,
+        F::StpPortType => e.stp_type = None,
+        _ => return Err(unknown(Some(mode))),
+    }
+    Ok(())
+}
+
+/// A negation in a WRED profile's mode (`mode`): a colour's thresholds, or ECN.
+fn negate_wred(w: &mut Wred, mode: &Mode, f: Field, v: &str) -> Done {
+    match f {
+        Field::WredColor => {
+            let color = [Color::Green, Color::Yellow, Color::Red]
+                .into_iter()
+                .find(|x| x.word() == v)
+                .ok_or("expected `green`, `yellow` or `red`")?;
+            w.colors.remove(&color);
+        }
+        Field::WredEcn => w.ecn = false,
+        _ => return Err(unknown(Some(mode))),
+    }
+    Ok(())
+}
+
+/// A negation in a class-map, trust map, qos-map or policy-map (`mode`): its `match` line, the
+/// entry or the class `v` names.
+fn negate_entry(c: &mut Config, mode: &Mode, v: &str) -> Done {
+    match mode {
+        Mode::ClassMap(k, n) => {
             let m = c
                 .class_maps
                 .iter_mut()
@@ -341,7 +383,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 .ok_or("the class-map does not exist")?;
             m.matches = None;
         }
-        Some(Mode::TrustMap(k, n)) => {
+        Mode::TrustMap(k, n) => {
             let m = c
                 .trust_maps
                 .iter_mut()
@@ -350,7 +392,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
             let g: u8 = v.parse().map_err(|_| "expected a qos-group 0-7")?;
             m.groups.remove(&g);
         }
-        Some(Mode::QosMap(n)) => {
+        Mode::QosMap(n) => {
             let m = c
                 .qos_maps
                 .iter_mut()
@@ -359,7 +401,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
             let q: u8 = v.parse().map_err(|_| "expected a queue 0-7")?;
             m.queues.remove(&q);
         }
-        Some(Mode::PolicyMap(k, n)) => {
+        Mode::PolicyMap(k, n) => {
             let m = c
                 .policy_maps
                 .iter_mut()
@@ -367,7 +409,16 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 .ok_or("the policy-map does not exist")?;
             take(&mut m.classes, |x| x.name == v, v)?;
         }
-        Some(Mode::Class(k, p, n)) => {
+        _ => return Err(unknown(Some(mode))),
+    }
+    Ok(())
+}
+
+/// A negation in a policy-map's class or in `system qos` (`mode`): the line cleared.
+fn negate_qos_line(c: &mut Config, mode: &Mode, f: Field) -> Done {
+    use Field as F;
+    match mode {
+        Mode::Class(k, p, n) => {
             let pc = class_of(c, *k, p, n)?;
             match f {
                 F::Bandwidth => pc.bandwidth = None,
@@ -375,31 +426,29 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 F::PfcCos => pc.pfc_cos = None,
                 F::Priority => pc.priority = false,
                 F::RandomDetect => pc.random_detect = None,
-                _ => return Err(unknown(mode)),
+                _ => return Err(unknown(Some(mode))),
             }
         }
-        Some(Mode::SystemQos) => {
+        Mode::SystemQos => {
             let s = c.system_qos.as_mut().ok_or("no system qos")?;
             match f {
                 F::SystemTrustMap => s.trust_map = None,
                 F::SystemEts => s.ets = false,
                 F::SystemPolicyIn => s.policy_in = None,
                 F::SystemPolicyOut => s.policy_out = None,
-                _ => return Err(unknown(mode)),
+                _ => return Err(unknown(Some(mode))),
             }
         }
-        Some(Mode::Vlt) => {
-            let d = c.vlt.as_mut().ok_or("no vlt-domain")?;
-            match f {
-                F::VltBackup => d.backup = None,
-                F::VltDiscovery => d.discovery.clear(),
-                F::VltPeerRouting => d.peer_routing = false,
-                F::VltPriority => d.primary_priority = None,
-                F::VltMac => d.vlt_mac = None,
-                _ => return Err(unknown(mode)),
-            }
-        }
-        Some(Mode::Bgp) => {
+        _ => return Err(unknown(Some(mode))),
+    }
+    Ok(())
+}
+
+/// A negation in `router bgp`, its address family or a neighbor or template (`mode`).
+fn negate_bgp(c: &mut Config, mode: &Mode, f: Field, v: &str) -> Done {
+    use Field as F;
+    match mode {
+        Mode::Bgp => {
             let b = c.bgp.as_mut().ok_or("no router bgp")?;
             match f {
                 F::MultipathRelax => b.multipath_relax = false,
@@ -413,10 +462,10 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                     let a: Ipv4Addr = v.parse().map_err(|_| "expected an IPv4 address")?;
                     take(&mut b.neighbors, |x| x.0 == a, v)?
                 }
-                _ => return Err(unknown(mode)),
+                _ => return Err(unknown(Some(mode))),
             }
         }
-        Some(Mode::BgpAf) => {
+        Mode::BgpAf => {
             let af = c
                 .bgp
                 .as_mut()
@@ -427,7 +476,7 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 .map_err(|e| e.to_string())?;
             take(&mut af.networks, |x| *x == net, v)?;
         }
-        Some(Mode::Peer(id)) => {
+        Mode::Peer(id) => {
             let p = peer_of(c, id)?;
             match f {
                 F::PeerDescription => p.description = None,
@@ -436,10 +485,10 @@ fn negate(c: &mut Config, mode: Option<&Mode>, f: Field, v: &str) -> Done {
                 F::Inherit => p.inherit = None,
                 F::RemoteAs => p.remote_as = None,
                 F::PeerAddressFamily => p.ipv4 = None,
-                _ => return Err(unknown(mode)),
+                _ => return Err(unknown(Some(mode))),
             }
         }
-        Some(Mode::PortGroup(_) | Mode::PeerAf(_)) => return Err(unknown(mode)),
+        _ => return Err(unknown(Some(mode))),
     }
     Ok(())
 }
@@ -483,135 +532,10 @@ fn qos_kind(network_qos: bool) -> QosKind {
 
 /// A positive line: a setting, or a block header that enters its mode.
 fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
-    let mode = modes.last().cloned();
-    let enter = match &mode {
-        None => {
-            let Some(t) = command::top(line).map_err(bad)? else {
-                return Err(unknown(None));
-            };
-            match t {
-                Top::Hostname(h) => {
-                    c.hostname = Some(h);
-                    None
-                }
-                Top::Dcbx => {
-                    c.dcbx = true;
-                    None
-                }
-                Top::BfdEnable => {
-                    c.bfd = true;
-                    None
-                }
-                Top::BfdInterval(b) => {
-                    c.bfd_interval = Some(b);
-                    None
-                }
-                Top::Breakout(e, m) => {
-                    if c.breakouts.get(&e) != Some(&m) {
-                        rebreak(c, e);
-                    }
-                    c.breakouts.insert(e, m);
-                    None
-                }
-                Top::Interface(i) => {
-                    let e = c.interfaces.entry(i).or_default();
-                    Some(Mode::Iface(i, Box::new(e.clone())))
-                }
-                Top::Wred(n) => {
-                    if !c.wred.iter().any(|w| w.name == n) {
-                        c.wred.push(Wred {
-                            name: n.clone(),
-                            colors: Default::default(),
-                            ecn: false,
-                            extras: Vec::new(),
-                        });
-                    }
-                    Some(Mode::Wred(n))
-                }
-                Top::ClassMap(k, n) => {
-                    if !c.class_maps.iter().any(|m| m.kind == k && m.name == n) {
-                        c.class_maps.push(ClassMap {
-                            kind: k,
-                            name: n.clone(),
-                            matches: None,
-                            extras: Vec::new(),
-                        });
-                    }
-                    Some(Mode::ClassMap(k, n))
-                }
-                Top::TrustMap(k, n) => {
-                    if !c.trust_maps.iter().any(|m| m.kind == k && m.name == n) {
-                        c.trust_maps.push(TrustMap {
-                            kind: k,
-                            name: n.clone(),
-                            groups: Default::default(),
-                            extras: Vec::new(),
-                        });
-                    }
-                    Some(Mode::TrustMap(k, n))
-                }
-                Top::QosMap(n) => {
-                    if !c.qos_maps.iter().any(|m| m.name == n) {
-                        c.qos_maps.push(QosMap {
-                            name: n.clone(),
-                            queues: Default::default(),
-                            extras: Vec::new(),
-                        });
-                    }
-                    Some(Mode::QosMap(n))
-                }
-                Top::PolicyMap(k, n) => {
-                    if !c.policy_maps.iter().any(|m| m.kind == k && m.name == n) {
-                        c.policy_maps.push(PolicyMap {
-                            kind: k,
-                            name: n.clone(),
-                            classes: Vec::new(),
-                            extras: Vec::new(),
-                        });
-                    }
-                    Some(Mode::PolicyMap(k, n))
-                }
-                Top::SystemQos => {
-                    c.system_qos.get_or_insert_with(Default::default);
-                    Some(Mode::SystemQos)
-                }
-                Top::PortGroup(id) => {
-                    c.port_groups.entry(id).or_default();
-                    Some(Mode::PortGroup(id))
-                }
-                Top::Vlt(id) => {
-                    match &c.vlt {
-                        Some(v) if v.id != id => {
-                            return Err(format!(
-                                "vlt-domain {} is configured: one domain per switch",
-                                v.id
-                            ));
-                        }
-                        Some(_) => {}
-                        None => c.vlt = Some(Vlt::new(id)),
-                    }
-                    Some(Mode::Vlt)
-                }
-                Top::Bgp(asn) => {
-                    match &c.bgp {
-                        Some(b) if b.asn != asn => {
-                            return Err(format!(
-                                "router bgp {} is configured: one instance per switch",
-                                b.asn
-                            ));
-                        }
-                        Some(_) => {}
-                        None => c.bgp = Some(super::Bgp::new(asn)),
-                    }
-                    Some(Mode::Bgp)
-                }
-                Top::Banner(_) => return Err("a banner is not typed by a plan".to_string()),
-            }
-        }
-        Some(Mode::Iface(i, _)) => {
-            let cmd = command::iface(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+    let enter = match modes.last() {
+        None => set_top(c, line)?,
+        Some(m @ Mode::Iface(i, _)) => {
+            let cmd = known(command::iface(line), m)?;
             let e = iface_of(c, i)?;
             match cmd {
                 IfaceCmd::TrunkAllowed(add) => {
@@ -624,53 +548,175 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
             }
             None
         }
-        Some(Mode::Wred(n)) => {
-            let cmd = command::wred(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
-            wred_of(c, n)?.apply(&cmd);
+        Some(
+            m @ (Mode::ClassMap(..) | Mode::TrustMap(..) | Mode::QosMap(_) | Mode::PolicyMap(..)),
+        ) => set_entry(c, m, line)?,
+        Some(m @ (Mode::Wred(_) | Mode::Class(..) | Mode::SystemQos | Mode::PortGroup(_))) => {
+            set_qos_line(c, m, line)?;
             None
         }
-        Some(Mode::ClassMap(k, n)) => {
-            let r = command::class_match(*k, line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Some(m @ Mode::Vlt) => {
+            let cmd = known(command::vlt(line), m)?;
+            c.vlt.as_mut().ok_or("no vlt-domain")?.apply(&cmd);
+            None
+        }
+        Some(m @ (Mode::Bgp | Mode::BgpAf | Mode::Peer(_))) => set_bgp(c, m, line)?,
+        Some(m @ Mode::PeerAf(_)) => return Err(unknown(Some(m))),
+    };
+    if let Some(m) = enter {
+        modes.push(m);
+    }
+    Ok(())
+}
+
+/// A command `mode` knows, read: a malformed one, or one the mode does not know, is refused.
+fn known<T>(read: Result<Option<T>, command::Bad>, mode: &Mode) -> Result<T, String> {
+    read.map_err(bad)?.ok_or_else(|| unknown(Some(mode)))
+}
+
+/// A line in configuration mode: a setting, or a block header ([`enter_block`]); the mode it
+/// enters, if it is a block's.
+fn set_top(c: &mut Config, line: &str) -> Result<Option<Mode>, String> {
+    let Some(t) = command::top(line).map_err(bad)? else {
+        return Err(unknown(None));
+    };
+    match t {
+        Top::Hostname(h) => c.hostname = Some(h),
+        Top::Dcbx => c.dcbx = true,
+        Top::BfdEnable => c.bfd = true,
+        Top::BfdInterval(b) => c.bfd_interval = Some(b),
+        Top::Breakout(e, m) => {
+            if c.breakouts.get(&e) != Some(&m) {
+                rebreak(c, e);
+            }
+            c.breakouts.insert(e, m);
+        }
+        Top::Banner(_) => return Err("a banner is not typed by a plan".to_string()),
+        block => return enter_block(c, block).map(Some),
+    }
+    Ok(None)
+}
+
+/// A block header in configuration mode: the block, created when it is new; the mode it
+/// enters.
+fn enter_block(c: &mut Config, t: Top) -> Result<Mode, String> {
+    Ok(match t {
+        Top::Interface(i) => {
+            let e = c.interfaces.entry(i).or_default();
+            Mode::Iface(i, Box::new(e.clone()))
+        }
+        Top::Wred(n) => {
+            if !c.wred.iter().any(|w| w.name == n) {
+                c.wred.push(Wred::new(n.clone()));
+            }
+            Mode::Wred(n)
+        }
+        Top::ClassMap(k, n) => {
+            if !c.class_maps.iter().any(|m| m.kind == k && m.name == n) {
+                c.class_maps.push(ClassMap::new(k, n.clone()));
+            }
+            Mode::ClassMap(k, n)
+        }
+        Top::TrustMap(k, n) => {
+            if !c.trust_maps.iter().any(|m| m.kind == k && m.name == n) {
+                c.trust_maps.push(TrustMap::new(k, n.clone()));
+            }
+            Mode::TrustMap(k, n)
+        }
+        Top::QosMap(n) => {
+            if !c.qos_maps.iter().any(|m| m.name == n) {
+                c.qos_maps.push(QosMap::new(n.clone()));
+            }
+            Mode::QosMap(n)
+        }
+        Top::PolicyMap(k, n) => {
+            if !c.policy_maps.iter().any(|m| m.kind == k && m.name == n) {
+                c.policy_maps.push(PolicyMap::new(k, n.clone()));
+            }
+            Mode::PolicyMap(k, n)
+        }
+        Top::SystemQos => {
+            c.system_qos.get_or_insert_with(Default::default);
+            Mode::SystemQos
+        }
+        Top::PortGroup(id) => {
+            c.port_groups.entry(id).or_default();
+            Mode::PortGroup(id)
+        }
+        Top::Vlt(id) => enter_vlt(c, id)?,
+        Top::Bgp(asn) => enter_bgp(c, asn)?,
+        Top::Hostname(_)
+        | Top::Dcbx
+        | Top::BfdEnable
+        | Top::BfdInterval(_)
+        | Top::Breakout(..)
+        | Top::Banner(_) => return Err(unknown(None)),
+    })
+}
+
+/// `vlt-domain ID`: the domain, created when there is none; a second domain is refused.
+fn enter_vlt(c: &mut Config, id: u8) -> Result<Mode, String> {
+    match &c.vlt {
+        Some(v) if v.id != id => {
+            return Err(format!(
+                "vlt-domain {} is configured: one domain per switch",
+                v.id
+            ));
+        }
+        Some(_) => {}
+        None => c.vlt = Some(Vlt::new(id)),
+    }
+    Ok(Mode::Vlt)
+}
+
+/// `router bgp ASN`: the instance, created when there is none; a second instance is refused.
+fn enter_bgp(c: &mut Config, asn: u32) -> Result<Mode, String> {
+    match &c.bgp {
+        Some(b) if b.asn != asn => {
+            return Err(format!(
+                "router bgp {} is configured: one instance per switch",
+                b.asn
+            ));
+        }
+        Some(_) => {}
+        None => c.bgp = Some(super::Bgp::new(asn)),
+    }
+    Ok(Mode::Bgp)
+}
+
+/// A line in a class-map, trust map, qos-map or policy-map (`mode`): its `match` line, an
+/// entry, or a class header (the class's mode, entered).
+fn set_entry(c: &mut Config, mode: &Mode, line: &str) -> Result<Option<Mode>, String> {
+    match mode {
+        Mode::ClassMap(k, n) => {
+            let r = known(command::class_match(*k, line), mode)?;
             let m = c
                 .class_maps
                 .iter_mut()
                 .find(|m| m.kind == *k && m.name == *n)
                 .ok_or("the class-map does not exist")?;
             m.matches = Some(r);
-            None
         }
-        Some(Mode::TrustMap(k, n)) => {
-            let (g, r) = command::trust_entry(*k, line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::TrustMap(k, n) => {
+            let (g, r) = known(command::trust_entry(*k, line), mode)?;
             let m = c
                 .trust_maps
                 .iter_mut()
                 .find(|m| m.kind == *k && m.name == *n)
                 .ok_or("the trust map does not exist")?;
             m.groups.insert(g, r);
-            None
         }
-        Some(Mode::QosMap(n)) => {
-            let (q, r) = command::qos_map_entry(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::QosMap(n) => {
+            let (q, r) = known(command::qos_map_entry(line), mode)?;
             let m = c
                 .qos_maps
                 .iter_mut()
                 .find(|m| m.name == *n)
                 .ok_or("the qos-map does not exist")?;
             m.queues.insert(q, r);
-            None
         }
-        Some(Mode::PolicyMap(k, n)) => {
-            let name = command::policy_class(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::PolicyMap(k, n) => {
+            let name = known(command::policy_class(line), mode)?;
             let m = c
                 .policy_maps
                 .iter_mut()
@@ -682,40 +728,43 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                     ..PolicyClass::default()
                 });
             }
-            Some(Mode::Class(*k, n.clone(), name))
+            return Ok(Some(Mode::Class(*k, n.clone(), name)));
         }
-        Some(Mode::Class(k, p, n)) => {
-            let cmd = command::class_line(*k, line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        _ => return Err(unknown(Some(mode))),
+    }
+    Ok(None)
+}
+
+/// A line in a WRED profile, a policy-map's class, `system qos` or a port group (`mode`).
+fn set_qos_line(c: &mut Config, mode: &Mode, line: &str) -> Done {
+    match mode {
+        Mode::Wred(n) => {
+            let cmd = known(command::wred(line), mode)?;
+            wred_of(c, n)?.apply(&cmd);
+        }
+        Mode::Class(k, p, n) => {
+            let cmd = known(command::class_line(*k, line), mode)?;
             class_of(c, *k, p, n)?.apply(&cmd);
-            None
         }
-        Some(Mode::SystemQos) => {
-            let cmd = command::system_qos(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::SystemQos => {
+            let cmd = known(command::system_qos(line), mode)?;
             c.system_qos.as_mut().ok_or("no system qos")?.apply(&cmd);
-            None
         }
-        Some(Mode::PortGroup(id)) => {
-            let m = command::port_group_mode(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::PortGroup(id) => {
+            let m = known(command::port_group_mode(line), mode)?;
             set_group_mode(c, *id, m)?;
-            None
         }
-        Some(Mode::Vlt) => {
-            let cmd = command::vlt(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
-            c.vlt.as_mut().ok_or("no vlt-domain")?.apply(&cmd);
-            None
-        }
-        Some(Mode::Bgp) => {
-            let cmd = command::bgp(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        _ => return Err(unknown(Some(mode))),
+    }
+    Ok(())
+}
+
+/// A line in `router bgp`, its address family or a neighbor or template (`mode`); the mode it
+/// enters, if it is a sub-block's header.
+fn set_bgp(c: &mut Config, mode: &Mode, line: &str) -> Result<Option<Mode>, String> {
+    match mode {
+        Mode::Bgp => {
+            let cmd = known(command::bgp(line), mode)?;
             let b = c.bgp.as_mut().ok_or("no router bgp")?;
             match cmd {
                 BgpCmd::MultipathRelax => b.multipath_relax = true,
@@ -725,30 +774,25 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
                 BgpCmd::RouterId(a) => b.router_id = Some(a),
                 BgpCmd::Ipv4Unicast => {
                     b.ipv4.get_or_insert_with(Default::default);
-                    modes.push(Mode::BgpAf);
-                    return Ok(());
+                    return Ok(Some(Mode::BgpAf));
                 }
                 BgpCmd::Template(t) => {
                     if !b.templates.iter().any(|x| x.0 == t) {
                         b.templates.push((t.clone(), Peer::default()));
                     }
-                    modes.push(Mode::Peer(PeerId::Template(t)));
-                    return Ok(());
+                    return Ok(Some(Mode::Peer(PeerId::Template(t))));
                 }
                 BgpCmd::Neighbor(a) => {
                     if !b.neighbors.iter().any(|x| x.0 == a) {
                         b.neighbors.push((a, Peer::default()));
                     }
-                    modes.push(Mode::Peer(PeerId::Neighbor(a)));
-                    return Ok(());
+                    return Ok(Some(Mode::Peer(PeerId::Neighbor(a))));
                 }
             }
-            None
+            Ok(None)
         }
-        Some(Mode::BgpAf) => {
-            let net = command::af_network(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::BgpAf => {
+            let net = known(command::af_network(line), mode)?;
             let af = c
                 .bgp
                 .as_mut()
@@ -757,20 +801,14 @@ fn set(c: &mut Config, modes: &mut Vec<Mode>, line: &str) -> Done {
             if !af.networks.contains(&net) {
                 af.networks.push(net);
             }
-            None
+            Ok(None)
         }
-        Some(Mode::Peer(id)) => {
-            let cmd = command::peer(line)
-                .map_err(bad)?
-                .ok_or(unknown(mode.as_ref()))?;
+        Mode::Peer(id) => {
+            let cmd = known(command::peer(line), mode)?;
             let p = peer_of(c, id)?;
             p.apply(&cmd);
-            (cmd == PeerCmd::Ipv4Unicast).then(|| Mode::PeerAf(id.clone()))
+            Ok((cmd == PeerCmd::Ipv4Unicast).then(|| Mode::PeerAf(id.clone())))
         }
-        Some(Mode::PeerAf(_)) => return Err(unknown(mode.as_ref())),
-    };
-    if let Some(m) = enter {
-        modes.push(m);
+        _ => Err(unknown(Some(mode))),
     }
-    Ok(())
 }

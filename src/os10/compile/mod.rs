@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{
     Bgp, ChannelGroup, Config, Eth, Iface, Interface, LacpMode, Peer, SwitchportMode, Vlt,
 };
-use crate::fabric::{Bundle, Lacp, PortSettings, Switch, os10_eth};
+use crate::fabric::{Bundle, Lacp, PortSettings, Routing, Switch, os10_eth};
 use crate::types::Vlan;
 
 mod qos;
@@ -25,6 +25,36 @@ pub fn compile_switch(sw: &Switch) -> Config {
     if sw.set_hostname {
         c.hostname = Some(sw.hostname.to_string());
     }
+    port_maps(sw, &mut c);
+    let mut qos = qos::Qos::new(sw);
+    let mut interfaces: BTreeMap<Iface, Interface> = BTreeMap::new();
+    let discovery = ethernet_ports(sw, &mut qos, &mut interfaces);
+    port_channels(sw, &mut qos, &mut interfaces);
+    vlans_and_loopback(sw, &mut interfaces);
+    c.interfaces = interfaces;
+
+    // The QoS objects the ports reference.
+    qos.finish(&mut c);
+
+    if let Some(m) = &sw.mlag {
+        let mut v = Vlt::new(super::show::VLT_DOMAIN);
+        v.discovery = discovery;
+        // The heartbeat's backup over the management network: the peer's management address
+        // (`vlt.j2`, the TOR capture's `backup destination 10.185.239.153`), when the fabric
+        // gives one.
+        v.backup = m.peer_mgmt;
+        v.peer_routing = true;
+        v.vlt_mac = Some(m.system_mac);
+        c.vlt = Some(v);
+    }
+    if let Some(r) = &sw.routing {
+        routing(r, &mut c);
+    }
+    c
+}
+
+/// Every breakout-capable port's map, and every port group's mode.
+fn port_maps(sw: &Switch, c: &mut Config) {
     // Every breakout-capable port's map, the native one where the port is not split: OS10
     // prints them all (`Model::breakout`). The fabric validation refused the splits a port
     // cannot do. A model with port groups prints every group's mode instead, native ones
@@ -48,12 +78,17 @@ pub fn compile_switch(sw: &Switch) -> Config {
             );
         }
     }
+}
 
-    let mut qos = qos::Qos::new(sw);
-    let mut interfaces: BTreeMap<Iface, Interface> = BTreeMap::new();
+/// The Ethernet ports, into `interfaces`: a host or switch port, a port-channel's member, or
+/// a port of the VLT interconnect; the interconnect's ports returned.
+fn ethernet_ports(
+    sw: &Switch,
+    qos: &mut qos::Qos,
+    interfaces: &mut BTreeMap<Iface, Interface>,
+) -> BTreeSet<Eth> {
     let ipl = sw.mlag.as_ref().map(|m| m.ipl_port_channel);
     let mut discovery: BTreeSet<Eth> = BTreeSet::new();
-
     // Bundles whose port-channel runs PFC: their members must not answer link-level pause.
     let pfc_bundles: BTreeSet<(bool, u16)> = sw
         .bundles
@@ -88,22 +123,7 @@ pub fn compile_switch(sw: &Switch) -> Config {
                     qos.port(iface, b, &mut e);
                 }
             }
-            Some(b) => {
-                if pfc_bundles.contains(&(b.mlag, b.id)) {
-                    e.flowcontrol_rx = Some(false);
-                }
-                e.channel_group = Some(ChannelGroup {
-                    id: b.id,
-                    mode: match b.lacp {
-                        Lacp::Active => LacpMode::Active,
-                        Lacp::Passive => LacpMode::Passive,
-                        Lacp::On => LacpMode::On,
-                    },
-                });
-                // A member's switchport is the port-channel's; OS10 prints `no switchport`
-                // on members (grantcurell's 10.5.0.2 capture).
-                e.routed = true;
-            }
+            Some(b) => member(&b, pfc_bundles.contains(&(b.mlag, b.id)), &mut e),
             None => {
                 l2(s, &mut e);
                 qos.port(iface, s, &mut e);
@@ -112,6 +132,30 @@ pub fn compile_switch(sw: &Switch) -> Config {
         }
         interfaces.insert(iface, e);
     }
+    discovery
+}
+
+/// A port-channel's member (`b`): its channel-group; `pfc`: the port-channel runs PFC.
+fn member(b: &Bundle, pfc: bool, e: &mut Interface) {
+    if pfc {
+        e.flowcontrol_rx = Some(false);
+    }
+    e.channel_group = Some(ChannelGroup {
+        id: b.id,
+        mode: match b.lacp {
+            Lacp::Active => LacpMode::Active,
+            Lacp::Passive => LacpMode::Passive,
+            Lacp::On => LacpMode::On,
+        },
+    });
+    // A member's switchport is the port-channel's; OS10 prints `no switchport`
+    // on members (grantcurell's 10.5.0.2 capture).
+    e.routed = true;
+}
+
+/// The port-channels but the VLT interconnect's, into `interfaces`.
+fn port_channels(sw: &Switch, qos: &mut qos::Qos, interfaces: &mut BTreeMap<Iface, Interface>) {
+    let ipl = sw.mlag.as_ref().map(|m| m.ipl_port_channel);
     for ((mlag, id), s) in &sw.bundles {
         if !mlag && Some(*id) == ipl {
             continue;
@@ -130,6 +174,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
         stp(s, &mut e);
         interfaces.insert(iface, e);
     }
+}
+
+/// The VLAN interfaces and the loopback, into `interfaces`.
+fn vlans_and_loopback(sw: &Switch, interfaces: &mut BTreeMap<Iface, Interface>) {
     // The MLAG pair's IPL VLAN is Onyx's; OS10's VLTi needs none.
     let ipl_vlan = sw.mlag.as_ref().map(|m| m.ipl_vlan);
     for (vlan, name) in &sw.vlans {
@@ -158,67 +206,50 @@ pub fn compile_switch(sw: &Switch) -> Config {
         };
         interfaces.insert(Iface::Loopback(0), e);
     }
-    c.interfaces = interfaces;
-
-    // The QoS objects the ports reference.
-    qos.finish(&mut c);
-
-    if let Some(m) = &sw.mlag {
-        let mut v = Vlt::new(super::show::VLT_DOMAIN);
-        v.discovery = discovery;
-        // The heartbeat's backup over the management network: the peer's management address
-        // (`vlt.j2`, the TOR capture's `backup destination 10.185.239.153`), when the fabric
-        // gives one.
-        v.backup = m.peer_mgmt;
-        v.peer_routing = true;
-        v.vlt_mac = Some(m.system_mac);
-        c.vlt = Some(v);
-    }
-    if let Some(r) = &sw.routing {
-        let mut b = Bgp::new(r.asn);
-        b.router_id = Some(r.router_id);
-        b.multipath_relax = r.multipath_relax;
-        b.max_paths_ebgp = r.maximum_paths;
-        b.ipv4 = Some(super::AddressFamily {
-            networks: r.networks.iter().copied().collect(),
-            extras: Vec::new(),
-        });
-        // On unless the fabric says off (OS10's default: `no fast-external-fallover` is
-        // printed when off).
-        b.fast_external_fallover = r.fast_external_fallover != Some(false);
-        b.neighbors = r
-            .neighbors
-            .iter()
-            .map(|(a, n)| {
-                let peer = Peer {
-                    bfd: n.bfd,
-                    remote_as: Some(n.asn),
-                    timers: n.timers.map(|t| (t.keepalive, t.hold)),
-                    shutdown: Some(false),
-                    ..Peer::default()
-                };
-                (*a, peer)
-            })
-            .collect();
-        c.bgp = Some(b);
-        // BFD runs once `bfd enable` enables it; one set of timers for every session (Dell
-        // OS10 user guide, `bfd interval`), left out at OS10's default.
-        if let Some(t) = r.bfd {
-            c.bfd = true;
-            let i = super::BfdInterval {
-                interval: t.interval,
-                min_rx: t.min_rx,
-                multiplier: t.multiplier,
-                passive: false,
-            };
-            c.bfd_interval = (i != super::BfdInterval::DEFAULT).then_some(i);
-        }
-    }
-    c
 }
 
-/// A port's VLANs: OS10 prints the access VLAN explicitly (`switchport access vlan 1`, the
-/// TOR capture); a trunk's tagged VLANs as `switchport trunk allowed vlan`.
+/// The BGP instance and BFD of the switch's routing (`r`).
+fn routing(r: &Routing, c: &mut Config) {
+    let mut b = Bgp::new(r.asn);
+    b.router_id = Some(r.router_id);
+    b.multipath_relax = r.multipath_relax;
+    b.max_paths_ebgp = r.maximum_paths;
+    b.ipv4 = Some(super::AddressFamily {
+        networks: r.networks.iter().copied().collect(),
+        extras: Vec::new(),
+    });
+    // On unless the fabric says off (OS10's default: `no fast-external-fallover` is
+    // printed when off).
+    b.fast_external_fallover = r.fast_external_fallover != Some(false);
+    b.neighbors = r
+        .neighbors
+        .iter()
+        .map(|(a, n)| {
+            let peer = Peer {
+                bfd: n.bfd,
+                remote_as: Some(n.asn),
+                timers: n.timers.map(|t| (t.keepalive, t.hold)),
+                shutdown: Some(false),
+                ..Peer::default()
+            };
+            (*a, peer)
+        })
+        .collect();
+    c.bgp = Some(b);
+    // BFD runs once `bfd enable` enables it; one set of timers for every session (Dell
+    // OS10 user guide, `bfd interval`), left out at OS10's default.
+    if let Some(t) = r.bfd {
+        c.bfd = true;
+        let i = super::BfdInterval {
+            interval: t.interval,
+            min_rx: t.min_rx,
+            multiplier: t.multiplier,
+            passive: false,
+        };
+        c.bfd_interval = (i != super::BfdInterval::DEFAULT).then_some(i);
+    }
+}
+
 /// A port's or port-channel's spanning tree, as the AzureStack TOR prints it on its host
 /// ports (`spanning-tree bpduguard enable`, `spanning-tree port type edge`); none on a routed
 /// port. The validation refuses `network`, which OS10 has not (E073).
@@ -232,6 +263,8 @@ fn stp(s: &PortSettings, e: &mut Interface) {
     e.stp_type = p.port_type;
 }
 
+/// A port's VLANs: OS10 prints the access VLAN explicitly (`switchport access vlan 1`, the
+/// TOR capture); a trunk's tagged VLANs as `switchport trunk allowed vlan`.
 fn l2(s: &PortSettings, e: &mut Interface) {
     if s.address.is_some() {
         e.routed = true;

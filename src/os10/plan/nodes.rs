@@ -5,8 +5,8 @@
 
 use super::super::names;
 use super::super::{
-    AddressFamily, Config, Iface, Interface, Kind, LacpMode, Peer, PolicyClass, QosKind,
-    SwitchportMode, TrustKind,
+    AddressFamily, Bgp, ClassMap, Config, Iface, Interface, Kind, LacpMode, Peer, PolicyClass,
+    PolicyMap, QosKind, QosMap, SwitchportMode, SystemQos, TrustKind, TrustMap, Vlt, Wred,
 };
 use super::rules::Field;
 
@@ -70,11 +70,22 @@ fn mac(m: crate::types::Mac) -> String {
 /// An interface's lines in printed order (`render::interface_lines`).
 pub(super) fn interface_nodes(e: &Interface) -> Vec<Node> {
     let mut l = Vec::with_capacity(16);
-    let mut push = |f: Field, s: Option<String>| {
-        if let Some(s) = s {
-            l.push(leaf(f, s));
-        }
-    };
+    port_nodes(&mut l, e);
+    qos_nodes(&mut l, e);
+    stp_nodes(&mut l, e);
+    l
+}
+
+/// The line `s` of field `f` at the end of `l`, if there is one.
+fn push_line(l: &mut Vec<Node>, f: Field, s: Option<String>) {
+    if let Some(s) = s {
+        l.push(leaf(f, s));
+    }
+}
+
+/// An interface's port and layer-2/3 lines: description to address.
+fn port_nodes(l: &mut Vec<Node>, e: &Interface) {
+    let mut push = |f: Field, s: Option<String>| push_line(l, f, s);
     push(Field::Description, e.description.as_deref().map(described));
     push(
         Field::Shutdown,
@@ -109,6 +120,11 @@ pub(super) fn interface_nodes(e: &Interface) -> Vec<Node> {
     );
     push(Field::Mtu, e.mtu.map(|m| format!("mtu {m}")));
     push(Field::Address, e.address.map(|a| format!("ip address {a}")));
+}
+
+/// An interface's flow control and QoS lines: flowcontrol to trust-map.
+fn qos_nodes(l: &mut Vec<Node>, e: &Interface) {
+    let mut push = |f: Field, s: Option<String>| push_line(l, f, s);
     let on = |b: bool| if b { "on" } else { "off" };
     push(
         Field::FlowcontrolRx,
@@ -149,6 +165,11 @@ pub(super) fn interface_nodes(e: &Interface) -> Vec<Node> {
             .as_ref()
             .map(|(k, n)| format!("trust-map {} {n}", k.word())),
     );
+}
+
+/// An interface's spanning-tree lines, then its VLT port-channel.
+fn stp_nodes(l: &mut Vec<Node>, e: &Interface) {
+    let mut push = |f: Field, s: Option<String>| push_line(l, f, s);
     push(
         Field::StpBpduguard,
         e.bpduguard.map(|on| {
@@ -170,7 +191,6 @@ pub(super) fn interface_nodes(e: &Interface) -> Vec<Node> {
         Field::VltPortChannel,
         e.vlt_port_channel.map(|n| format!("vlt-port-channel {n}")),
     );
-    l
 }
 
 fn class_nodes(c: &PolicyClass) -> Node {
@@ -276,6 +296,63 @@ pub fn reanchored(before: &Interface, after: &Interface) -> super::super::Extras
 /// The configuration's top-level items as nodes, by kind, in printed order; of its
 /// interfaces, those `keep` says.
 pub(super) fn nodes(c: &Config, keep: impl Fn(&Iface) -> bool) -> Vec<(Kind, Node)> {
+    let mut out = settings(c);
+    for w in &c.wred {
+        out.push((Kind::Wred, wred_node(w)));
+    }
+    for m in &c.class_maps {
+        out.push((Kind::ClassMap, class_map_node(m)));
+    }
+    for m in &c.trust_maps {
+        out.push((Kind::TrustMap, trust_map_node(m)));
+    }
+    for m in &c.qos_maps {
+        out.push((Kind::QosMap, qos_map_node(m)));
+    }
+    for m in &c.policy_maps {
+        out.push((Kind::PolicyMap, policy_map_node(m)));
+    }
+    if let Some(s) = &c.system_qos {
+        out.push((Kind::SystemQos, system_qos_node(s)));
+    }
+    for (g, pg) in &c.port_groups {
+        let l = pg
+            .mode
+            .iter()
+            .map(|m| leaf(Field::PortGroupMode, format!("mode Eth {m}")))
+            .collect();
+        out.push((
+            Kind::PortGroup,
+            block(
+                Field::PortGroup,
+                g.to_string(),
+                format!("port-group {g}"),
+                l,
+            ),
+        ));
+    }
+    if let Some(v) = &c.vlt {
+        out.push((Kind::Vlt, vlt_node(v)));
+    }
+    for (i, e) in c.interfaces.iter().filter(|(i, _)| keep(i)) {
+        out.push((
+            Kind::Interface,
+            block(
+                Field::Interface,
+                i.to_string(),
+                format!("interface {i}"),
+                interface_nodes(e),
+            ),
+        ));
+    }
+    if let Some(b) = &c.bgp {
+        out.push((Kind::Bgp, bgp_node(b)));
+    }
+    out
+}
+
+/// The single-line items at the top: hostname, DCBX, breakouts, BFD.
+fn settings(c: &Config) -> Vec<(Kind, Node)> {
     let mut out = Vec::new();
     if let Some(h) = &c.hostname {
         out.push((
@@ -314,254 +391,219 @@ pub(super) fn nodes(c: &Config, keep: impl Fn(&Iface) -> bool) -> Vec<(Kind, Nod
             ),
         ));
     }
-    for w in &c.wred {
-        let mut l: Vec<Node> = w
-            .colors
-            .iter()
-            .map(|(color, t)| {
-                keyed(
-                    Field::WredColor,
-                    color.word().to_string(),
-                    format!(
-                        "random-detect color {} minimum-threshold {} maximum-threshold {} drop-probability {}",
-                        color.word(),
-                        t.min,
-                        t.max,
-                        t.drop
-                    ),
-                )
-            })
-            .collect();
-        if w.ecn {
-            l.push(leaf(Field::WredEcn, "random-detect ecn".to_string()));
-        }
-        out.push((
-            Kind::Wred,
-            block(Field::Wred, w.name.clone(), format!("wred {}", w.name), l),
-        ));
-    }
-    for m in &c.class_maps {
-        let (f, what) = match m.kind {
-            QosKind::NetworkQos => (Field::ClassMapNetworkQos, "qos-group"),
-            QosKind::Queuing => (Field::ClassMapQueuing, "queue"),
-        };
-        let l = m
-            .matches
-            .map(|r| leaf(Field::Match, format!("match {what} {r}")))
-            .into_iter()
-            .collect();
-        out.push((
-            Kind::ClassMap,
-            block(
-                f,
-                m.name.clone(),
-                format!("class-map type {} {}", m.kind.word(), m.name),
-                l,
-            ),
-        ));
-    }
-    for m in &c.trust_maps {
-        let f = match m.kind {
-            TrustKind::Dot1p => Field::TrustMapDot1p,
-            TrustKind::Dscp => Field::TrustMapDscp,
-        };
-        let l = m
-            .groups
-            .iter()
-            .map(|(g, v)| {
-                keyed(
-                    Field::TrustGroup,
-                    g.to_string(),
-                    format!("qos-group {g} {} {v}", m.kind.word()),
-                )
-            })
-            .collect();
-        out.push((
-            Kind::TrustMap,
-            block(
-                f,
-                m.name.clone(),
-                format!("trust {}-map {}", m.kind.word(), m.name),
-                l,
-            ),
-        ));
-    }
-    for m in &c.qos_maps {
-        let l = m
-            .queues
-            .iter()
-            .map(|(q, v)| {
-                keyed(
-                    Field::Queue,
-                    q.to_string(),
-                    format!("queue {q} qos-group {v}"),
-                )
-            })
-            .collect();
-        out.push((
-            Kind::QosMap,
-            block(
-                Field::QosMap,
-                m.name.clone(),
-                format!("qos-map traffic-class {}", m.name),
-                l,
-            ),
-        ));
-    }
-    for m in &c.policy_maps {
-        let f = match m.kind {
-            QosKind::NetworkQos => Field::PolicyMapNetworkQos,
-            QosKind::Queuing => Field::PolicyMapQueuing,
-        };
-        let l = m.classes.iter().map(class_nodes).collect();
-        out.push((
-            Kind::PolicyMap,
-            block(
-                f,
-                m.name.clone(),
-                format!("policy-map type {} {}", m.kind.word(), m.name),
-                l,
-            ),
-        ));
-    }
-    if let Some(s) = &c.system_qos {
-        let mut l = Vec::new();
-        if let Some((k, n)) = &s.trust_map {
-            l.push(leaf(
-                Field::SystemTrustMap,
-                format!("trust-map {} {n}", k.word()),
-            ));
-        }
-        if s.ets {
-            l.push(leaf(Field::SystemEts, "ets mode on".to_string()));
-        }
-        if let Some(n) = &s.policy_in {
-            l.push(leaf(
-                Field::SystemPolicyIn,
-                format!("service-policy input type network-qos {n}"),
-            ));
-        }
-        if let Some(n) = &s.policy_out {
-            l.push(leaf(
-                Field::SystemPolicyOut,
-                format!("service-policy output type queuing {n}"),
-            ));
-        }
-        out.push((
-            Kind::SystemQos,
-            block(Field::SystemQos, String::new(), "system qos".to_string(), l),
-        ));
-    }
-    for (g, pg) in &c.port_groups {
-        let l = pg
-            .mode
-            .iter()
-            .map(|m| leaf(Field::PortGroupMode, format!("mode Eth {m}")))
-            .collect();
-        out.push((
-            Kind::PortGroup,
-            block(
-                Field::PortGroup,
-                g.to_string(),
-                format!("port-group {g}"),
-                l,
-            ),
-        ));
-    }
-    if let Some(v) = &c.vlt {
-        let mut l = Vec::new();
-        if let Some(a) = v.backup {
-            l.push(leaf(Field::VltBackup, format!("backup destination {a}")));
-        }
-        if !v.discovery.is_empty() {
-            l.push(leaf(
-                Field::VltDiscovery,
-                format!("discovery-interface {}", names::format_ports(&v.discovery)),
-            ));
-        }
-        if v.peer_routing {
-            l.push(leaf(Field::VltPeerRouting, "peer-routing".to_string()));
-        }
-        if let Some(p) = v.primary_priority {
-            l.push(leaf(Field::VltPriority, format!("primary-priority {p}")));
-        }
-        if let Some(m) = v.vlt_mac {
-            l.push(leaf(Field::VltMac, format!("vlt-mac {}", mac(m))));
-        }
-        out.push((
-            Kind::Vlt,
-            block(
-                Field::Vlt,
-                v.id.to_string(),
-                format!("vlt-domain {}", v.id),
-                l,
-            ),
-        ));
-    }
-    for (i, e) in c.interfaces.iter().filter(|(i, _)| keep(i)) {
-        out.push((
-            Kind::Interface,
-            block(
-                Field::Interface,
-                i.to_string(),
-                format!("interface {i}"),
-                interface_nodes(e),
-            ),
-        ));
-    }
-    if let Some(b) = &c.bgp {
-        let mut l = Vec::new();
-        if b.multipath_relax {
-            l.push(leaf(
-                Field::MultipathRelax,
-                "bestpath as-path multipath-relax".to_string(),
-            ));
-        }
-        if !b.fast_external_fallover {
-            l.push(leaf(
-                Field::FastExternalFallover,
-                "no fast-external-fallover".to_string(),
-            ));
-        }
-        if let Some(n) = b.max_paths_ebgp {
-            l.push(leaf(Field::MaxPathsEbgp, format!("maximum-paths ebgp {n}")));
-        }
-        if let Some(n) = b.max_paths_ibgp {
-            l.push(leaf(Field::MaxPathsIbgp, format!("maximum-paths ibgp {n}")));
-        }
-        if let Some(a) = b.router_id {
-            l.push(leaf(Field::RouterId, format!("router-id {a}")));
-        }
-        if let Some(af) = &b.ipv4 {
-            l.push(af_nodes(Field::AddressFamily, af));
-        }
-        for (n, p) in &b.templates {
-            l.push(peer_nodes(
-                Field::Template,
-                n.clone(),
-                format!("template {n}"),
-                p,
-            ));
-        }
-        for (a, p) in &b.neighbors {
-            l.push(peer_nodes(
-                Field::Neighbor,
-                a.to_string(),
-                format!("neighbor {a}"),
-                p,
-            ));
-        }
-        out.push((
-            Kind::Bgp,
-            block(
-                Field::Bgp,
-                b.asn.to_string(),
-                format!("router bgp {}", b.asn),
-                l,
-            ),
-        ));
-    }
     out
+}
+
+/// A `wred` profile: its colours' thresholds, then ECN.
+fn wred_node(w: &Wred) -> Node {
+    let mut l: Vec<Node> = w
+        .colors
+        .iter()
+        .map(|(color, t)| {
+            keyed(
+                Field::WredColor,
+                color.word().to_string(),
+                format!(
+                    "random-detect color {} minimum-threshold {} maximum-threshold {} drop-probability {}",
+                    color.word(),
+                    t.min,
+                    t.max,
+                    t.drop
+                ),
+            )
+        })
+        .collect();
+    if w.ecn {
+        l.push(leaf(Field::WredEcn, "random-detect ecn".to_string()));
+    }
+    block(Field::Wred, w.name.clone(), format!("wred {}", w.name), l)
+}
+
+/// A class-map and its `match` line.
+fn class_map_node(m: &ClassMap) -> Node {
+    let (f, what) = match m.kind {
+        QosKind::NetworkQos => (Field::ClassMapNetworkQos, "qos-group"),
+        QosKind::Queuing => (Field::ClassMapQueuing, "queue"),
+    };
+    let l = m
+        .matches
+        .map(|r| leaf(Field::Match, format!("match {what} {r}")))
+        .into_iter()
+        .collect();
+    block(
+        f,
+        m.name.clone(),
+        format!("class-map type {} {}", m.kind.word(), m.name),
+        l,
+    )
+}
+
+/// A trust map and its entries, by qos-group.
+fn trust_map_node(m: &TrustMap) -> Node {
+    let f = match m.kind {
+        TrustKind::Dot1p => Field::TrustMapDot1p,
+        TrustKind::Dscp => Field::TrustMapDscp,
+    };
+    let l = m
+        .groups
+        .iter()
+        .map(|(g, v)| {
+            keyed(
+                Field::TrustGroup,
+                g.to_string(),
+                format!("qos-group {g} {} {v}", m.kind.word()),
+            )
+        })
+        .collect();
+    block(
+        f,
+        m.name.clone(),
+        format!("trust {}-map {}", m.kind.word(), m.name),
+        l,
+    )
+}
+
+/// A qos-map and its entries, by queue.
+fn qos_map_node(m: &QosMap) -> Node {
+    let l = m
+        .queues
+        .iter()
+        .map(|(q, v)| {
+            keyed(
+                Field::Queue,
+                q.to_string(),
+                format!("queue {q} qos-group {v}"),
+            )
+        })
+        .collect();
+    block(
+        Field::QosMap,
+        m.name.clone(),
+        format!("qos-map traffic-class {}", m.name),
+        l,
+    )
+}
+
+/// A policy-map and its classes.
+fn policy_map_node(m: &PolicyMap) -> Node {
+    let f = match m.kind {
+        QosKind::NetworkQos => Field::PolicyMapNetworkQos,
+        QosKind::Queuing => Field::PolicyMapQueuing,
+    };
+    let l = m.classes.iter().map(class_nodes).collect();
+    block(
+        f,
+        m.name.clone(),
+        format!("policy-map type {} {}", m.kind.word(), m.name),
+        l,
+    )
+}
+
+/// `system qos`: its trust map, ETS and policies.
+fn system_qos_node(s: &SystemQos) -> Node {
+    let mut l = Vec::new();
+    if let Some((k, n)) = &s.trust_map {
+        l.push(leaf(
+            Field::SystemTrustMap,
+            format!("trust-map {} {n}", k.word()),
+        ));
+    }
+    if s.ets {
+        l.push(leaf(Field::SystemEts, "ets mode on".to_string()));
+    }
+    if let Some(n) = &s.policy_in {
+        l.push(leaf(
+            Field::SystemPolicyIn,
+            format!("service-policy input type network-qos {n}"),
+        ));
+    }
+    if let Some(n) = &s.policy_out {
+        l.push(leaf(
+            Field::SystemPolicyOut,
+            format!("service-policy output type queuing {n}"),
+        ));
+    }
+    block(Field::SystemQos, String::new(), "system qos".to_string(), l)
+}
+
+/// The `vlt-domain` block.
+fn vlt_node(v: &Vlt) -> Node {
+    let mut l = Vec::new();
+    if let Some(a) = v.backup {
+        l.push(leaf(Field::VltBackup, format!("backup destination {a}")));
+    }
+    if !v.discovery.is_empty() {
+        l.push(leaf(
+            Field::VltDiscovery,
+            format!("discovery-interface {}", names::format_ports(&v.discovery)),
+        ));
+    }
+    if v.peer_routing {
+        l.push(leaf(Field::VltPeerRouting, "peer-routing".to_string()));
+    }
+    if let Some(p) = v.primary_priority {
+        l.push(leaf(Field::VltPriority, format!("primary-priority {p}")));
+    }
+    if let Some(m) = v.vlt_mac {
+        l.push(leaf(Field::VltMac, format!("vlt-mac {}", mac(m))));
+    }
+    block(
+        Field::Vlt,
+        v.id.to_string(),
+        format!("vlt-domain {}", v.id),
+        l,
+    )
+}
+
+/// The `router bgp` block: its own lines, the address family, templates, neighbors.
+fn bgp_node(b: &Bgp) -> Node {
+    let mut l = Vec::new();
+    if b.multipath_relax {
+        l.push(leaf(
+            Field::MultipathRelax,
+            "bestpath as-path multipath-relax".to_string(),
+        ));
+    }
+    if !b.fast_external_fallover {
+        l.push(leaf(
+            Field::FastExternalFallover,
+            "no fast-external-fallover".to_string(),
+        ));
+    }
+    if let Some(n) = b.max_paths_ebgp {
+        l.push(leaf(Field::MaxPathsEbgp, format!("maximum-paths ebgp {n}")));
+    }
+    if let Some(n) = b.max_paths_ibgp {
+        l.push(leaf(Field::MaxPathsIbgp, format!("maximum-paths ibgp {n}")));
+    }
+    if let Some(a) = b.router_id {
+        l.push(leaf(Field::RouterId, format!("router-id {a}")));
+    }
+    if let Some(af) = &b.ipv4 {
+        l.push(af_nodes(Field::AddressFamily, af));
+    }
+    for (n, p) in &b.templates {
+        l.push(peer_nodes(
+            Field::Template,
+            n.clone(),
+            format!("template {n}"),
+            p,
+        ));
+    }
+    for (a, p) in &b.neighbors {
+        l.push(peer_nodes(
+            Field::Neighbor,
+            a.to_string(),
+            format!("neighbor {a}"),
+            p,
+        ));
+    }
+    block(
+        Field::Bgp,
+        b.asn.to_string(),
+        format!("router bgp {}", b.asn),
+        l,
+    )
 }
 
 /// The same line or block on both sides.

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::super::{Config, Eth, Iface, Interface, Peer, PortGroup, PortGroupId};
+use super::super::{Bgp, Config, Eth, Iface, Interface, Peer, PortGroup, PortGroupId};
 use super::nodes::reanchored;
 
 /// Keeps the running order of the items both sides have, then appends the new ones in the
@@ -189,6 +189,26 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
     let intended_ifaces = &intended.interfaces;
     let intended = &t.clone();
     t.header.clone_from(&running.header);
+    qos_goal(&mut t, running, intended);
+    ports_goal(&mut t, running, intended);
+    let gone = rebroken(running, &t.breakouts, &t.port_groups);
+    t.interfaces = interfaces_goal(running, intended_ifaces, gone, keep);
+    if let (Some(tv), Some(rv)) = (&mut t.vlt, &running.vlt)
+        && tv.id == rv.id
+    {
+        tv.extras.clone_from(&rv.extras);
+    }
+    if let (Some(tb), Some(rb)) = (&mut t.bgp, &running.bgp)
+        && tb.asn == rb.asn
+    {
+        bgp_goal(tb, rb);
+    }
+    t
+}
+
+/// The QoS blocks of [`goal`] (`t`): the intended ones (`intended`, without verbatim lines), in
+/// the running order, with the running blocks' verbatim lines.
+fn qos_goal(t: &mut Config, running: &Config, intended: &Config) {
     t.wred = in_running_order(
         &running.wred,
         &intended.wred,
@@ -261,6 +281,11 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
         }),
         (_, i) => i.clone(),
     };
+}
+
+/// The breakouts and port groups of [`goal`] (`t`): the running ones with the intended ones
+/// over them.
+fn ports_goal(t: &mut Config, running: &Config, intended: &Config) {
     // A breakout the intent does not state is the running one (OS10 prints every port's map:
     // a config without it says nothing about it); a port whose map changes is re-created, with
     // none of its running settings.
@@ -289,10 +314,19 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
             e.mode.clone_from(&g.mode);
         }
     }
-    let (breakouts, port_groups) = (t.breakouts.clone(), t.port_groups.clone());
-    let gone = rebroken(running, &breakouts, &port_groups);
+}
+
+/// The interfaces of [`goal`] that `keep` says: the intended ones (`intended`) with the running
+/// ones' `shutdown` and verbatim lines, and the running ports the intent leaves alone, bare;
+/// a port `gone` says is re-created has none of its running settings.
+fn interfaces_goal(
+    running: &Config,
+    intended: &BTreeMap<Iface, Interface>,
+    gone: impl Fn(&Iface) -> bool,
+    keep: impl Fn(&Iface) -> bool,
+) -> BTreeMap<Iface, Interface> {
     let mut ifaces: BTreeMap<_, _> = BTreeMap::new();
-    for (k, i) in intended_ifaces.iter().filter(|(k, _)| keep(k)) {
+    for (k, i) in intended.iter().filter(|(k, _)| keep(k)) {
         let mut e = Interface {
             extras: Vec::new(),
             ..i.clone()
@@ -313,34 +347,29 @@ pub(super) fn goal(running: &Config, intended: &Config, keep: impl Fn(&Iface) ->
             ifaces.insert(*k, e);
         }
     }
-    t.interfaces = ifaces;
-    if let (Some(tv), Some(rv)) = (&mut t.vlt, &running.vlt)
-        && tv.id == rv.id
-    {
-        tv.extras.clone_from(&rv.extras);
+    ifaces
+}
+
+/// The BGP instance of [`goal`] (`tb`), the running one (`rb`) being the same: its verbatim
+/// lines, and its networks, templates and neighbors in the running order.
+fn bgp_goal(tb: &mut Bgp, rb: &Bgp) {
+    tb.extras.clone_from(&rb.extras);
+    if let (Some(ta), Some(ra)) = (&mut tb.ipv4, &rb.ipv4) {
+        ta.extras.clone_from(&ra.extras);
+        ta.networks = in_running_order(&ra.networks, &ta.networks, |a, b| a == b, |_, i| *i);
     }
-    if let (Some(tb), Some(rb)) = (&mut t.bgp, &running.bgp)
-        && tb.asn == rb.asn
-    {
-        tb.extras.clone_from(&rb.extras);
-        if let (Some(ta), Some(ra)) = (&mut tb.ipv4, &rb.ipv4) {
-            ta.extras.clone_from(&ra.extras);
-            ta.networks = in_running_order(&ra.networks, &ta.networks, |a, b| a == b, |_, i| *i);
-        }
-        tb.templates = in_running_order(
-            &rb.templates,
-            &tb.templates,
-            |a, b| a.0 == b.0,
-            |r, i| (i.0.clone(), peer_target(&r.1, &i.1)),
-        );
-        tb.neighbors = in_running_order(
-            &rb.neighbors,
-            &tb.neighbors,
-            |a, b| a.0 == b.0,
-            |r, i| (i.0, peer_target(&r.1, &i.1)),
-        );
-    }
-    t
+    tb.templates = in_running_order(
+        &rb.templates,
+        &tb.templates,
+        |a, b| a.0 == b.0,
+        |r, i| (i.0.clone(), peer_target(&r.1, &i.1)),
+    );
+    tb.neighbors = in_running_order(
+        &rb.neighbors,
+        &tb.neighbors,
+        |a, b| a.0 == b.0,
+        |r, i| (i.0, peer_target(&r.1, &i.1)),
+    );
 }
 
 /// Whether an interface of `from` is deleted when its breakouts go to `to` and its port
