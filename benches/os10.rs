@@ -341,12 +341,7 @@ fn main() {
     let compiled_lines = |fab: &fabric::fabric::Fabric| -> usize {
         fabric::compile::compile(fab)
             .values()
-            .map(|t| {
-                t.render(&onyx_renderer, &os10_renderer)
-                    .unwrap()
-                    .lines()
-                    .count()
-            })
+            .map(|t| t.render().unwrap().lines().count())
             .sum()
     };
     let (onyx_compiled, os10_compiled) =

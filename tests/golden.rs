@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use fabric::diag::Sources;
-use fabric::onyx::Renderer;
 
 use crate::{fabrics, root, shared};
 
@@ -19,12 +18,10 @@ fn compile(path: &std::path::Path) -> BTreeMap<String, String> {
         path.display(),
         fabric::diag::render(&diags, &sources, false)
     );
-    let renderer = Renderer::embedded().expect("templates load");
-    let os10 = fabric::os10::Renderer::embedded().expect("OS10 templates load");
     fabric::compile::compile(&fabric.expect("valid"))
         .iter()
         .map(|(name, c)| {
-            let text = c.render(&renderer, &os10).expect("renders");
+            let text = c.render().expect("renders");
             (format!("{name}.cfg"), text)
         })
         .collect()

@@ -25,14 +25,11 @@ fn compile(yaml: &str) -> Result<BTreeMap<String, Target>, String> {
 }
 
 fn onyx_of(t: &Target) -> &fabric::onyx::Config {
-    t.onyx().expect("an Onyx switch")
+    t.as_any().downcast_ref().expect("an Onyx switch")
 }
 
 fn os10_of(t: &Target) -> &os10::Config {
-    match t {
-        Target::Os10(c) => c,
-        Target::Onyx(_) => panic!("an OS10 switch"),
-    }
+    t.as_any().downcast_ref().expect("an OS10 switch")
 }
 
 /// What an OS10 port's queuing policy gives each queue: `bandwidth percent`, or `None` for

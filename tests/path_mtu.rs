@@ -317,13 +317,11 @@ fn an_os10_vlan_interface_prints_its_mtu_in_its_block() {
     let loaded = fabric::fabric::parse_bytes("o.yaml", yaml.into_bytes(), &mut sources).unwrap();
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let fab = fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)));
-    let renderer = fabric::onyx::Renderer::embedded().unwrap();
-    let os10 = fabric::os10::Renderer::embedded().unwrap();
     let text = fabric::compile::compile(&fab)
         .values()
         .next()
         .unwrap()
-        .render(&renderer, &os10)
+        .render()
         .unwrap();
     let block = text
         .split("interface vlan10\n")

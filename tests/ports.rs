@@ -60,7 +60,10 @@ fn eth(p: &str) -> Iface {
 #[test]
 fn host_ports_are_edge_ports_with_bpdu_guard_and_unused_ports_are_shut_on_onyx() {
     let all = compiled(FABRIC);
-    let a = all["tor-a"].onyx().unwrap();
+    let a = all["tor-a"]
+        .as_any()
+        .downcast_ref::<fabric::onyx::Config>()
+        .unwrap();
     let stp = |i: Iface| {
         let e = a.interfaces.get(&i).cloned().unwrap_or_default();
         (e.stp_type, e.bpduguard, e.stp_guard)
@@ -117,13 +120,19 @@ fn host_ports_are_edge_ports_with_bpdu_guard_and_unused_ports_are_shut_on_onyx()
         "{text}"
     );
     // Both halves of the MLAG port-channel agree (E122 would say otherwise).
-    let b = all["tor-b"].onyx().unwrap();
+    let b = all["tor-b"]
+        .as_any()
+        .downcast_ref::<fabric::onyx::Config>()
+        .unwrap();
     assert_eq!(
         b.interfaces[&Iface::MlagPortChannel(1)].stp_type,
         Some(StpPortType::Edge)
     );
     // `host_ports: keep`, `unused_ports: keep`: nothing added.
-    let agg = all["agg"].onyx().unwrap();
+    let agg = all["agg"]
+        .as_any()
+        .downcast_ref::<fabric::onyx::Config>()
+        .unwrap();
     assert!(
         agg.interfaces
             .values()
@@ -136,10 +145,10 @@ fn host_ports_are_edge_ports_with_bpdu_guard_and_unused_ports_are_shut_on_onyx()
 fn host_ports_are_edge_ports_with_bpdu_guard_and_unused_ports_are_shut_on_os10() {
     use fabric::os10::{Eth, Iface as I};
     let all = compiled(FABRIC);
-    let leaf = match &all["leaf"] {
-        fabric::compile::Target::Os10(c) => c,
-        other => panic!("{other:?}"),
-    };
+    let leaf = all["leaf"]
+        .as_any()
+        .downcast_ref::<fabric::os10::Config>()
+        .expect("an OS10 switch");
     let e = |n| &leaf.interfaces[&I::Ethernet(Eth::new(n))];
     assert_eq!(
         (e(1).stp_type, e(1).bpduguard, e(1).shutdown),

@@ -22,6 +22,11 @@ fn load(path: &Path) -> fabric::fabric::Fabric {
     fab.unwrap_or_else(|| panic!("{}", fabric::diag::render(&diags, &sources, false)))
 }
 
+/// An OS10 switch's compiled configuration.
+fn os10_of(t: &Target) -> Option<&fabric::os10::Config> {
+    t.as_any().downcast_ref()
+}
+
 /// Each OS10 golden of the example is exactly what the compiled state renders to, and reads
 /// back with `os10::parse` to that state, and renders from it to itself.
 #[test]
@@ -30,13 +35,13 @@ fn os10_goldens_read_back_to_the_compiled_state() {
     let renderer = fabric::os10::Renderer::embedded().unwrap();
     let mut seen = 0;
     for (name, target) in fabric::compile::compile(&load(&path)) {
-        let Target::Os10(config) = target else {
+        let Some(config) = os10_of(&target) else {
             panic!("{name}: the example's switches run OS10");
         };
         let golden =
             std::fs::read_to_string(root().join(format!("golden/vcf-bitfusion/{name}.cfg")))
                 .unwrap();
-        assert_eq!(renderer.render(&config).unwrap(), golden, "{name}");
+        assert_eq!(renderer.render(config).unwrap(), golden, "{name}");
         let parsed = fabric::os10::parse(&golden).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(parsed, *config, "{name}");
         assert_eq!(renderer.render(&parsed).unwrap(), golden, "{name}");
@@ -131,7 +136,7 @@ fn vlt_backup_comes_only_from_a_real_management_address() {
         std::fs::write(dir.join("pair.yaml"), changed).unwrap();
         let compiled = fabric::compile::compile(&load(&dir.join("pair.yaml")));
         for (name, target) in compiled {
-            let Target::Os10(c) = target else { panic!() };
+            let c = os10_of(&target).unwrap();
             let backup = c.vlt.as_ref().unwrap().backup.map(|a| a.to_string());
             let want = if name.to_string() == "leaf-a" {
                 expected.map(str::to_string)
@@ -191,12 +196,10 @@ fn a_fabric_mixes_onyx_and_os10_switches() {
         .into_iter()
         .map(|(n, t)| (n.to_string(), t))
         .collect();
-    let onyx = fabric::onyx::Renderer::embedded().unwrap();
-    let os10 = fabric::os10::Renderer::embedded().unwrap();
-    let spine = compiled["spine01"].render(&onyx, &os10).unwrap();
-    let leaf = compiled["leaf01"].render(&onyx, &os10).unwrap();
-    assert!(matches!(compiled["spine01"], Target::Onyx(_)));
-    assert!(matches!(compiled["leaf01"], Target::Os10(_)));
+    let spine = compiled["spine01"].render().unwrap();
+    let leaf = compiled["leaf01"].render().unwrap();
+    assert_eq!(compiled["spine01"].target().os(), fabric::fabric::Os::Onyx);
+    assert_eq!(compiled["leaf01"].target().os(), fabric::fabric::Os::Os10);
     assert!(
         spine.contains("interface ethernet 1/1 description leaf01:ethernet1/1/53"),
         "{spine}"
@@ -204,12 +207,10 @@ fn a_fabric_mixes_onyx_and_os10_switches() {
     assert!(leaf.contains(" description spine01:1/1\n"), "{leaf}");
     assert!(leaf.contains("interface ethernet1/1/4\n"), "{leaf}");
     assert!(leaf.contains(" priority-flow-control mode on\n"), "{leaf}");
-    assert_eq!(fabric::os10::parse(&leaf).unwrap(), {
-        let Target::Os10(c) = &compiled["leaf01"] else {
-            unreachable!()
-        };
-        (**c).clone()
-    });
+    assert_eq!(
+        &fabric::os10::parse(&leaf).unwrap(),
+        os10_of(&compiled["leaf01"]).unwrap()
+    );
     let (code, out) = fabric_at(&dir, &["compile", "mixed.yaml", "--out", "golden"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(
@@ -282,7 +283,7 @@ fn an_os10_split_compiles_to_a_breakout_and_plans_in_order() {
     std::fs::write(dir.join("breakout.yaml"), BREAKOUT).unwrap();
     let fab = load(&dir.join("breakout.yaml"));
     let mut compiled = fabric::compile::compile(&fab);
-    let Some((_, Target::Os10(config))) = compiled.pop_first() else {
+    let Some(config) = compiled.pop_first().and_then(|(_, t)| os10_of(&t).cloned()) else {
         panic!("one OS10 switch");
     };
     let os10 = fabric::os10::Renderer::embedded().unwrap();
@@ -306,7 +307,7 @@ fn an_os10_split_compiles_to_a_breakout_and_plans_in_order() {
         !text.contains("breakout 1/1/1 "),
         "10G ports have no breakout"
     );
-    assert_eq!(fabric::os10::parse(&text).unwrap(), *config);
+    assert_eq!(fabric::os10::parse(&text).unwrap(), config);
 
     // The switch as it came: 1/1/13 whole, with a factory port's lines.
     let factory = "interface breakout 1/1/13 map 100g-1x\ninterface breakout 1/1/14 map 100g-1x\ninterface breakout 1/1/15 map 100g-1x\n!\ninterface ethernet1/1/13\n no shutdown\n switchport access vlan 1\n flowcontrol receive on\n";
@@ -357,14 +358,14 @@ fn s5248f_splits_and_speeds_compile_to_port_groups() {
     let compiled = fabric::compile::compile(&fab);
     let os10 = fabric::os10::Renderer::embedded().unwrap();
     let text_of = |name: &str| -> (String, fabric::os10::Config) {
-        let Some(Target::Os10(config)) = compiled
+        let Some(config) = compiled
             .iter()
             .find(|(h, _)| h.as_str() == name)
-            .map(|(_, t)| t)
+            .and_then(|(_, t)| os10_of(t))
         else {
             panic!("{name} is an OS10 switch");
         };
-        (os10.render(config).unwrap(), (**config).clone())
+        (os10.render(config).unwrap(), config.clone())
     };
     let (text, config) = text_of("leaf01");
     let at = |l: &str| {

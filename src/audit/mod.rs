@@ -121,7 +121,10 @@ impl Switch {
     pub fn compiled(sw: &crate::fabric::Switch) -> Switch {
         let compiled = crate::compile::compile_config(sw);
         let any = compiled.as_any();
-        let mut s = match (any.downcast_ref::<Config>(), any.downcast_ref::<crate::os10::Config>()) {
+        let mut s = match (
+            any.downcast_ref::<Config>(),
+            any.downcast_ref::<crate::os10::Config>(),
+        ) {
             (Some(c), _) => Switch::new(c.clone()),
             (_, Some(c)) => Switch::os10(c.clone()),
             (None, None) => unreachable!("a switch compiles in one of the audited OSes"),

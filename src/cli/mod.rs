@@ -737,7 +737,9 @@ fn compile(
     // A templates folder is the default OS's (Onyx's); every other OS renders with its own
     // embedded ones.
     let default = crate::fabric::Os::default();
-    let custom = templates.map(|dir| default.target().templates(dir)).transpose()?;
+    let custom = templates
+        .map(|dir| default.target().templates(dir))
+        .transpose()?;
     distinct_folders(paths, out, "goldens")?;
     let checked = check_deployable(paths, deny_warnings, color);
     let code = checked.code();

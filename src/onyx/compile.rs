@@ -11,7 +11,9 @@ use crate::onyx::{
 use crate::types::{Ipv4Net, SwitchportMode, Trust, Vlan};
 
 /// The Onyx switches of a fabric (its other switches left out).
-pub fn fabric(fabric: &crate::fabric::Fabric) -> std::collections::BTreeMap<crate::types::Hostname, Config> {
+pub fn fabric(
+    fabric: &crate::fabric::Fabric,
+) -> std::collections::BTreeMap<crate::types::Hostname, Config> {
     fabric
         .switches
         .iter()

@@ -157,6 +157,10 @@ impl targets::Config for Config {
     fn clone_box(&self) -> Box<dyn targets::Config> {
         Box::new(self.clone())
     }
+
+    fn same(&self, other: &dyn targets::Config) -> bool {
+        other.as_any().downcast_ref::<Config>() == Some(self)
+    }
 }
 
 impl targets::Render for Renderer {

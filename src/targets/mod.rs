@@ -194,6 +194,15 @@ pub trait Config: Any + Send + Sync + std::fmt::Debug {
     fn as_any(&self) -> &dyn Any;
 
     fn clone_box(&self) -> Box<dyn Config>;
+
+    /// Whether `other` is the same configuration (of the same OS).
+    fn same(&self, other: &dyn Config) -> bool;
+}
+
+impl PartialEq for dyn Config {
+    fn eq(&self, other: &dyn Config) -> bool {
+        self.same(other)
+    }
 }
 
 impl Clone for Box<dyn Config> {
