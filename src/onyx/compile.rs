@@ -3,7 +3,7 @@
 //! are left out, because the switch does not print them and a diff must not see them as
 //! missing. Nothing here formats text or reads files.
 
-use crate::fabric::{Bundle, EcmpHash, Lacp, PortSettings, Switch};
+use crate::fabric::{Bundle, EcmpHash, Lacp, PortSettings, Routing, Switch};
 use crate::onyx::{
     self, Allowed, ChannelGroup, Config, Iface, Interface, LoadSharing, Protocol, SpeedSetting,
     VlanConfig, command::LacpMode,
@@ -27,6 +27,51 @@ pub fn compile_switch(sw: &Switch) -> Config {
     let mut c = Config::factory(sw.hostname.as_str(), sw.release, sw.certificate.as_deref());
     c.licenses = sw.licenses.clone();
     c.lldp = sw.lldp;
+    buffers_and_pfc(&mut c, sw);
+    c.vlans = sw
+        .vlans
+        .iter()
+        .map(|(id, name)| (*id, VlanConfig { name: name.clone() }))
+        .collect();
+    ports(&mut c, sw);
+    bundles(&mut c, sw);
+    c.lacp = sw
+        .ports
+        .values()
+        .any(|s| s.bundle.is_some_and(|b| b.lacp != Lacp::On));
+    if sw.stp == Some(false) {
+        c.spanning_tree = false;
+    }
+    l3_interfaces(&mut c, sw);
+    if let Some(r) = &sw.routing {
+        bgp_and_bfd(&mut c, r);
+    }
+    c.load_sharing = sw
+        .hashing
+        .iter()
+        .map(|h| match h {
+            EcmpHash::SourceIpPort => LoadSharing::SourceIpPort,
+            EcmpHash::Consistent => LoadSharing::Consistent,
+        })
+        .collect();
+    if let Some(m) = &sw.mlag {
+        mlag(&mut c, m);
+    }
+    // IP interfaces (gateways, a loopback, routed ports) and MLAG need IP routing in the
+    // default VRF (MLAG Commands); BGP runs over those interfaces, so a BGP switch has them.
+    c.ip_routing = !sw.gateways.is_empty()
+        || sw.mlag.is_some()
+        || sw.loopback.is_some()
+        || sw.ports.values().any(|p| p.address.is_some());
+    if !sw.set_hostname {
+        c.hostname = None;
+    }
+    extra(&mut c, sw);
+    c
+}
+
+/// RoCE's mode, the buffer pools and the switch's PFC.
+fn buffers_and_pfc(c: &mut Config, sw: &Switch) {
     c.roce = sw.qos.roce;
     c.pools = sw
         .qos
@@ -47,11 +92,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
             priorities: pfc.priorities.clone(),
         };
     }
-    c.vlans = sw
-        .vlans
-        .iter()
-        .map(|(id, name)| (*id, VlanConfig { name: name.clone() }))
-        .collect();
+}
+
+/// The Ethernet ports: splits, then each port that differs from Onyx's defaults.
+fn ports(c: &mut Config, sw: &Switch) {
     for (port, split) in &sw.splits {
         c.interfaces
             .entry(Iface::Ethernet(*port))
@@ -97,6 +141,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
             c.interfaces.insert(Iface::Ethernet(*port), e);
         }
     }
+}
+
+/// The port-channels and MLAG port-channels.
+fn bundles(c: &mut Config, sw: &Switch) {
     for ((mlag, id), s) in &sw.bundles {
         let mut e = Interface {
             created: true,
@@ -116,13 +164,10 @@ pub fn compile_switch(sw: &Switch) -> Config {
         };
         c.interfaces.insert(iface, e);
     }
-    c.lacp = sw
-        .ports
-        .values()
-        .any(|s| s.bundle.is_some_and(|b| b.lacp != Lacp::On));
-    if sw.stp == Some(false) {
-        c.spanning_tree = false;
-    }
+}
+
+/// The VLAN interfaces of the gateways and the loopback.
+fn l3_interfaces(c: &mut Config, sw: &Switch) {
     for (vlan, gw) in &sw.gateways {
         let e = c.interfaces.entry(Iface::Vlan(*vlan)).or_default();
         e.created = true;
@@ -134,75 +179,66 @@ pub fn compile_switch(sw: &Switch) -> Config {
         lo.created = true;
         lo.address = Some(Ipv4Net { addr, len: 32 });
     }
-    if let Some(r) = &sw.routing {
-        c.protocols.insert(Protocol::Bgp);
-        c.bgp = Some(onyx::Bgp {
-            asn: r.asn,
-            router_id: Some(r.router_id),
-            maximum_paths: r.maximum_paths,
-            multipath_relax: r.multipath_relax,
-            neighbors: r.neighbors.iter().map(|(a, n)| (*a, n.asn)).collect(),
-            networks: r.networks.clone(),
-            // Onyx's default is off: it prints the line when on (the onyx_bgp_show capture).
-            fast_external_fallover: r.fast_external_fallover == Some(true),
-            timers: r
-                .neighbors
-                .iter()
-                .filter_map(|(a, n)| n.timers.map(|t| (*a, (t.keepalive, t.hold))))
-                .collect(),
-            bfd: r
-                .neighbors
-                .iter()
-                .filter(|(_, n)| n.bfd)
-                .map(|(a, _)| *a)
-                .collect(),
-        });
-        // BFD runs once `protocol bfd` enables it, with the timers written out (the
-        // `onyx_show_bfd` capture's three `ip bfd vrf default interval …` lines).
-        if let Some(t) = r.bfd {
-            c.protocols.insert(Protocol::Bfd);
-            c.bfd = onyx::BfdInterval {
-                min_rx: Some(t.min_rx),
-                multiplier: Some(t.multiplier),
-                transmit_rate: Some(t.interval),
-            };
-        }
-    }
-    c.load_sharing = sw
-        .hashing
-        .iter()
-        .map(|h| match h {
-            EcmpHash::SourceIpPort => LoadSharing::SourceIpPort,
-            EcmpHash::Consistent => LoadSharing::Consistent,
-        })
-        .collect();
-    if let Some(m) = &sw.mlag {
-        c.protocols.insert(Protocol::Mlag);
-        c.mlag = onyx::Mlag {
-            enabled: true,
-            system_mac: Some(m.system_mac),
-            vip: m.vip.clone(),
+}
+
+/// The default VRF's BGP instance and its neighbors, and BFD where the routing asks for it.
+fn bgp_and_bfd(c: &mut Config, r: &Routing) {
+    c.protocols.insert(Protocol::Bgp);
+    c.bgp = Some(onyx::Bgp {
+        asn: r.asn,
+        router_id: Some(r.router_id),
+        maximum_paths: r.maximum_paths,
+        multipath_relax: r.multipath_relax,
+        neighbors: r.neighbors.iter().map(|(a, n)| (*a, n.asn)).collect(),
+        networks: r.networks.clone(),
+        // Onyx's default is off: it prints the line when on (the onyx_bgp_show capture).
+        fast_external_fallover: r.fast_external_fallover == Some(true),
+        timers: r
+            .neighbors
+            .iter()
+            .filter_map(|(a, n)| n.timers.map(|t| (*a, (t.keepalive, t.hold))))
+            .collect(),
+        bfd: r
+            .neighbors
+            .iter()
+            .filter(|(_, n)| n.bfd)
+            .map(|(a, _)| *a)
+            .collect(),
+    });
+    // BFD runs once `protocol bfd` enables it, with the timers written out (the
+    // `onyx_show_bfd` capture's three `ip bfd vrf default interval …` lines).
+    if let Some(t) = r.bfd {
+        c.protocols.insert(Protocol::Bfd);
+        c.bfd = onyx::BfdInterval {
+            min_rx: Some(t.min_rx),
+            multiplier: Some(t.multiplier),
+            transmit_rate: Some(t.interval),
         };
-        c.interfaces
-            .entry(Iface::PortChannel(m.ipl_port_channel))
-            .or_default()
-            .ipl = Some(1);
-        let v = c.interfaces.entry(Iface::Vlan(m.ipl_vlan)).or_default();
-        v.created = true;
-        v.address = m.address;
-        v.ipl_peer = Some((1, m.peer_address));
     }
-    // IP interfaces (gateways, a loopback, routed ports) and MLAG need IP routing in the
-    // default VRF (MLAG Commands); BGP runs over those interfaces, so a BGP switch has them.
-    c.ip_routing = !sw.gateways.is_empty()
-        || sw.mlag.is_some()
-        || sw.loopback.is_some()
-        || sw.ports.values().any(|p| p.address.is_some());
-    if !sw.set_hostname {
-        c.hostname = None;
-    }
-    // Lines outside the format: those the model knows join it (and print where Onyx prints
-    // them), the others stay verbatim in their section.
+}
+
+/// The MLAG pair: the protocol, its system MAC and VIP, the peer link's port-channel and
+/// VLAN interface.
+fn mlag(c: &mut Config, m: &crate::fabric::Mlag) {
+    c.protocols.insert(Protocol::Mlag);
+    c.mlag = onyx::Mlag {
+        enabled: true,
+        system_mac: Some(m.system_mac),
+        vip: m.vip.clone(),
+    };
+    c.interfaces
+        .entry(Iface::PortChannel(m.ipl_port_channel))
+        .or_default()
+        .ipl = Some(1);
+    let v = c.interfaces.entry(Iface::Vlan(m.ipl_vlan)).or_default();
+    v.created = true;
+    v.address = m.address;
+    v.ipl_peer = Some((1, m.peer_address));
+}
+
+/// Lines outside the format: those the model knows join it (and print where Onyx prints
+/// them), the others stay verbatim in their section.
+fn extra(c: &mut Config, sw: &Switch) {
     for (title, lines) in &sw.extra {
         for line in lines {
             match onyx::command::parse(line) {
@@ -211,7 +247,6 @@ pub fn compile_switch(sw: &Switch) -> Config {
             }
         }
     }
-    c
 }
 
 /// What a port or bundle carries and how it treats RoCE: switchport mode and VLANs, QoS.

@@ -112,32 +112,13 @@ fn build(
     mut lines: Lines<'_>,
     body: std::ops::Range<usize>,
 ) -> Result<Config, ParseError> {
-    let mut cfg = Config::empty();
-    let mut modeled: Vec<usize> = Vec::new();
-    // Whether each section is the first with its title (the one modeled lines print in).
-    let mut first_of_title: Vec<bool> = Vec::new();
-    let mut quoted: Option<bool> = None;
-    // Consecutive lines for the same interfaces, applied together.
-    let mut run: Option<(IfaceRange, Vec<IfaceCmd>)> = None;
-    // Whether the text is framed as a running config (a database header, a section), how
-    // many lines of configuration it has, and its first line that is no Onyx command: a text
-    // without a frame must be all configuration to be read as a fragment.
-    let mut framed = false;
-    let mut content = 0usize;
-    let mut foreign: Option<(usize, String)> = None;
-    let problem = |problem, lineno: usize, line: &str, column: usize, what: &str| ParseError {
-        problem,
-        line: lineno,
-        column: column + indent(raw, lineno - 1),
-        text: line.to_string(),
-        expected: what.to_string(),
-    };
+    let mut r = Reader::new(raw);
     while let Some((lineno, line, indented, parsed)) = lines.next() {
         if line.is_empty() || !body.contains(&(lineno - 1)) {
             continue;
         }
         if line.starts_with('%') {
-            return Err(problem(
+            return Err(r.problem(
                 Problem::ErrorReply,
                 lineno,
                 line,
@@ -145,54 +126,13 @@ fn build(
                 "a switch's error reply, not configuration (was the command refused, or the login?)",
             ));
         }
-        if line == "##" {
-            // A section header is the triplet `##` / `## Title` / `##`.
-            if let (Some(next), Some("##")) = (lines.peek(0), lines.peek(1))
-                && let Some(title) = next.strip_prefix("## ")
-                && !is_header_line(next)
-            {
-                cfg.layout.sections.push(SectionLayout {
-                    title: title.trim().to_string(),
-                    verbatim: Vec::new(),
-                });
-                modeled.push(0);
-                first_of_title.push(is_first(&cfg));
-                framed = true;
-                lines.next();
-                lines.next();
-            }
-            // Otherwise a fence of the header block.
+        if r.frame(line, &mut lines) {
             continue;
         }
-        if header_field(&mut cfg, line) {
-            framed |= header_body(line).is_some_and(|b| {
-                b.starts_with("Running database ") || b.starts_with("Active saved database ")
-            });
-            continue;
+        if r.cfg.layout.sections.is_empty() {
+            r.open_section(String::new());
         }
-        // A known section title without its `##` fences: pasted from a page that lost them
-        // (the reference guide's session prints its sections this way).
-        if let Some(title) = line.strip_prefix("## ").map(str::trim)
-            && super::SECTION_ORDER.contains(&title)
-        {
-            cfg.layout.sections.push(SectionLayout {
-                title: title.to_string(),
-                verbatim: Vec::new(),
-            });
-            modeled.push(0);
-            first_of_title.push(is_first(&cfg));
-            framed = true;
-            continue;
-        }
-        if cfg.layout.sections.is_empty() {
-            cfg.layout.sections.push(SectionLayout {
-                title: String::new(),
-                verbatim: Vec::new(),
-            });
-            modeled.push(0);
-            first_of_title.push(is_first(&cfg));
-        }
-        let at = cfg.layout.sections.len() - 1;
+        let at = r.cfg.layout.sections.len() - 1;
         let cmd = parsed.unwrap_or(Ok(None)).map_err(|m| ParseError {
             problem: Problem::Malformed,
             line: lineno,
@@ -201,90 +141,214 @@ fn build(
             expected: m.expected,
         })?;
         if !matches!(cmd, Some(Command::PrefixModes(_))) {
-            content += 1;
+            r.content += 1;
         }
         match cmd {
-            Some(c) if !matches!(c, Command::PrefixModes(_)) => {
-                if quoted.is_none()
-                    && let Some(q) = quote_style(&c, line)
-                {
-                    quoted = Some(q);
-                }
-                // Verbatim lines keep their place among the modeled lines printed in the same
-                // section; a modeled line found elsewhere is printed in its own section.
-                // (The first section of that title, where they are printed.)
-                if first_of_title[at] && super::home_section(&c) == cfg.layout.sections[at].title {
-                    modeled[at] += 1;
-                }
-                match c {
-                    Command::Interface(range, ic)
-                        if !matches!(ic, IfaceCmd::Split(_) | IfaceCmd::NoSplit) =>
-                    {
-                        match &mut run {
-                            Some((r, cmds)) if *r == range => cmds.push(ic),
-                            _ => {
-                                flush(&mut cfg, &mut run);
-                                run = Some((range, vec![ic]));
-                            }
-                        }
-                    }
-                    other => {
-                        flush(&mut cfg, &mut run);
-                        cfg.load(&other);
-                    }
-                }
-            }
+            Some(c) if !matches!(c, Command::PrefixModes(_)) => r.modeled(c, line, at),
             // Kept as printed: indented by three spaces, or at column 0 (`no …`, `#`,
             // `cli default prefix-modes enable`).
-            _ => {
-                if let Some(c) = line.find(|c: char| c.is_control() && c != '\t') {
-                    return Err(problem(
-                        Problem::NotText,
-                        lineno,
-                        line,
-                        line[..c].chars().count() + 1,
-                        &ParseError::not_text(line[c..].chars().next().unwrap_or('\0')),
-                    ));
+            _ => r.verbatim((lineno, line, indented), cmd.is_none(), at)?,
+        }
+    }
+    r.finish()
+}
+
+/// What [`build`] keeps while it reads: the model so far, and what it has seen of the text.
+struct Reader<'r> {
+    raw: &'r str,
+    cfg: Config,
+    /// Per section, the modeled lines read so far that print in it (where a verbatim line
+    /// goes back among them).
+    modeled: Vec<usize>,
+    /// Whether each section is the first with its title (the one modeled lines print in).
+    first_of_title: Vec<bool>,
+    quoted: Option<bool>,
+    /// Consecutive lines for the same interfaces, applied together.
+    run: Option<(IfaceRange, Vec<IfaceCmd>)>,
+    /// Whether the text is framed as a running config (a database header, a section), how
+    /// many lines of configuration it has, and its first line that is no Onyx command: a text
+    /// without a frame must be all configuration to be read as a fragment.
+    framed: bool,
+    content: usize,
+    foreign: Option<(usize, String)>,
+}
+
+impl<'r> Reader<'r> {
+    fn new(raw: &'r str) -> Self {
+        Reader {
+            raw,
+            cfg: Config::empty(),
+            modeled: Vec::new(),
+            first_of_title: Vec::new(),
+            quoted: None,
+            run: None,
+            framed: false,
+            content: 0,
+            foreign: None,
+        }
+    }
+
+    /// The error for input line `lineno`, its column counted from the line as written.
+    fn problem(
+        &self,
+        problem: Problem,
+        lineno: usize,
+        line: &str,
+        column: usize,
+        what: &str,
+    ) -> ParseError {
+        ParseError {
+            problem,
+            line: lineno,
+            column: column + indent(self.raw, lineno - 1),
+            text: line.to_string(),
+            expected: what.to_string(),
+        }
+    }
+
+    /// A new section, titled `title`.
+    fn open_section(&mut self, title: String) {
+        self.cfg.layout.sections.push(SectionLayout {
+            title,
+            verbatim: Vec::new(),
+        });
+        self.modeled.push(0);
+        self.first_of_title.push(is_first(&self.cfg));
+    }
+
+    /// The running config's frame: a section header, a header field, a fence of the header
+    /// block, or a known section title without its fences. True when `line` was one (and
+    /// the lines of a section header are taken).
+    fn frame(&mut self, line: &str, lines: &mut Lines<'_>) -> bool {
+        if line == "##" {
+            // A section header is the triplet `##` / `## Title` / `##`.
+            if let (Some(next), Some("##")) = (lines.peek(0), lines.peek(1))
+                && let Some(title) = next.strip_prefix("## ")
+                && !is_header_line(next)
+            {
+                self.open_section(title.trim().to_string());
+                self.framed = true;
+                lines.next();
+                lines.next();
+            }
+            // Otherwise a fence of the header block.
+            return true;
+        }
+        if header_field(&mut self.cfg, line) {
+            self.framed |= header_body(line).is_some_and(|b| {
+                b.starts_with("Running database ") || b.starts_with("Active saved database ")
+            });
+            return true;
+        }
+        // A known section title without its `##` fences: pasted from a page that lost them
+        // (the reference guide's session prints its sections this way).
+        if let Some(title) = line.strip_prefix("## ").map(str::trim)
+            && super::SECTION_ORDER.contains(&title)
+        {
+            self.open_section(title.to_string());
+            self.framed = true;
+            return true;
+        }
+        false
+    }
+
+    /// A modeled line, in section `at`: applied to the model (interface lines a run at a
+    /// time), and counted where it prints.
+    fn modeled(&mut self, c: Command, line: &str, at: usize) {
+        if self.quoted.is_none()
+            && let Some(q) = quote_style(&c, line)
+        {
+            self.quoted = Some(q);
+        }
+        // Verbatim lines keep their place among the modeled lines printed in the same
+        // section; a modeled line found elsewhere is printed in its own section.
+        // (The first section of that title, where they are printed.)
+        if self.first_of_title[at] && super::home_section(&c) == self.cfg.layout.sections[at].title
+        {
+            self.modeled[at] += 1;
+        }
+        match c {
+            Command::Interface(range, ic)
+                if !matches!(ic, IfaceCmd::Split(_) | IfaceCmd::NoSplit) =>
+            {
+                match &mut self.run {
+                    Some((r, cmds)) if *r == range => cmds.push(ic),
+                    _ => {
+                        flush(&mut self.cfg, &mut self.run);
+                        self.run = Some((range, vec![ic]));
+                    }
                 }
-                if line.starts_with('#') || super::prompt::parse(line).is_some() {
-                    // A masked secret (`# radius-server key ****`), or the prompt and command
-                    // of a pasted session: neither is configuration.
-                    content -= usize::from(cmd.is_none());
-                } else if foreign.is_none() && !is_onyx_line(line) {
-                    foreign = Some((lineno, line.to_string()));
-                }
-                let text = if indented {
-                    format!("   {line}")
-                } else {
-                    line.to_string()
-                };
-                cfg.layout.sections[at].verbatim.push((modeled[at], text));
+            }
+            other => {
+                flush(&mut self.cfg, &mut self.run);
+                self.cfg.load(&other);
             }
         }
     }
-    if !framed {
-        if let Some((lineno, line)) = foreign {
-            return Err(problem(
-                Problem::NotConfiguration,
+
+    /// A line the model does not hold (`unread`: not a command at all), kept in section `at`
+    /// after the modeled lines before it; text that is no text is an error.
+    fn verbatim(
+        &mut self,
+        (lineno, line, indented): (usize, &str, bool),
+        unread: bool,
+        at: usize,
+    ) -> Result<(), ParseError> {
+        if let Some(c) = line.find(|c: char| c.is_control() && c != '\t') {
+            return Err(self.problem(
+                Problem::NotText,
                 lineno,
-                &line,
-                1,
-                "not a running config: no `##` header or section, and this line is no Onyx command",
+                line,
+                line[..c].chars().count() + 1,
+                &ParseError::not_text(line[c..].chars().next().unwrap_or('\0')),
             ));
         }
-        if content == 0 {
-            return Err(ParseError::empty(
-                "no configuration: nothing but blank lines, comments and prompts",
-            ));
+        if line.starts_with('#') || super::prompt::parse(line).is_some() {
+            // A masked secret (`# radius-server key ****`), or the prompt and command
+            // of a pasted session: neither is configuration.
+            self.content -= usize::from(unread);
+        } else if self.foreign.is_none() && !is_onyx_line(line) {
+            self.foreign = Some((lineno, line.to_string()));
         }
+        let text = if indented {
+            format!("   {line}")
+        } else {
+            line.to_string()
+        };
+        self.cfg.layout.sections[at]
+            .verbatim
+            .push((self.modeled[at], text));
+        Ok(())
     }
-    flush(&mut cfg, &mut run);
-    cfg.quoted = quoted.unwrap_or(
-        cfg.header
-            .release
-            .is_some_and(|r| r >= Release::HEADER_RELEASE),
-    );
-    Ok(cfg)
+
+    /// The model, once every line is read; a text without a frame must have been all
+    /// configuration, and some.
+    fn finish(mut self) -> Result<Config, ParseError> {
+        if !self.framed {
+            if let Some((lineno, line)) = &self.foreign {
+                return Err(self.problem(
+                    Problem::NotConfiguration,
+                    *lineno,
+                    line,
+                    1,
+                    "not a running config: no `##` header or section, and this line is no Onyx command",
+                ));
+            }
+            if self.content == 0 {
+                return Err(ParseError::empty(
+                    "no configuration: nothing but blank lines, comments and prompts",
+                ));
+            }
+        }
+        flush(&mut self.cfg, &mut self.run);
+        let cfg = &mut self.cfg;
+        cfg.quoted = self.quoted.unwrap_or(
+            cfg.header
+                .release
+                .is_some_and(|r| r >= Release::HEADER_RELEASE),
+        );
+        Ok(self.cfg)
+    }
 }
 
 /// Applies a run of interface lines.

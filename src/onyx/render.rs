@@ -560,233 +560,12 @@ fn text(v: &dyn std::fmt::Display) -> String {
 }
 
 impl<'a> View<'a> {
+    /// Everything the templates print of `c`, section by section.
     fn of(c: &'a Config) -> View<'a> {
-        let quote = |s: &String| crate::types::cli_text::print(s, c.quoted);
-        let named = |f: &dyn Fn(&super::Pool) -> Option<String>| -> Vec<Named> {
-            c.pools
-                .iter()
-                .filter_map(|(n, p)| {
-                    Some(Named {
-                        name: n.clone(),
-                        value: f(p)?,
-                    })
-                })
-                .collect()
-        };
-        let buffer = Buffer {
-            roce: c.roce.map(|m| match m {
-                // Bare `roce` is lossless, the default mode (RoCE Commands).
-                crate::types::RoceMode::Lossless => String::new(),
-                m => format!(" {m}"),
-            }),
-            types: named(&|p| p.kind.map(|k| k.to_string())),
-            memory: named(&|p| p.memory.map(|m| m.to_string())),
-            maps: named(&|p| {
-                (!p.priorities.is_empty()).then(|| {
-                    p.priorities
-                        .iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-            }),
-        };
-
-        // Creation lines: MLAG port-channels before port-channels (Onyx 3.6 and 3.9 captures).
-        let created = |want: fn(Iface) -> bool| -> Vec<String> {
-            let t = true;
-            compress(
-                c.interfaces
-                    .iter()
-                    .filter(|(i, e)| e.created && want(**i))
-                    .map(|(i, _)| (*i, &t)),
-            )
-            .into_iter()
-            .map(|(a, b, _)| range(a, b))
-            .collect()
-        };
-        let mut create = created(|i| matches!(i, Iface::MlagPortChannel(_)));
-        create.extend(created(|i| matches!(i, Iface::PortChannel(_))));
-        let ethernet = EthernetView {
-            create,
-            split: runs(c, |_, e| e.split.as_ref(), |v| text(v)),
-            speed: runs(
-                c,
-                |_, e| e.speed.as_ref(),
-                |s| {
-                    format!(
-                        "{}{}",
-                        s.speed,
-                        if s.no_autoneg { " no-autoneg" } else { "" }
-                    )
-                },
-            ),
-            mtu: runs(
-                c,
-                |i, e| e.mtu.as_ref().filter(|_| !matches!(i, Iface::Vlan(_))),
-                |v| text(v),
-            ),
-            routed: runs(c, |_, e| e.routed.then_some(&true), |_| String::new())
-                .into_iter()
-                .map(|r| r.iface)
-                .collect(),
-            channel_group: compress(
-                c.interfaces
-                    .iter()
-                    .filter_map(|(i, e)| Some((*i, e.channel_group.as_ref()?))),
-            )
-            .into_iter()
-            .map(|(a, b, g)| Group {
-                iface: range(a, b),
-                mlag: g.mlag,
-                id: g.id,
-                mode: g.mode.to_string(),
-            })
-            .collect(),
-            switchport_mode: each(c, |e| e.switchport_mode.as_ref(), |v| text(v)),
-            description: runs(c, |_, e| e.description.as_ref(), quote),
-            shutdown: runs(
-                c,
-                |_, e| e.shutdown.as_ref(),
-                |down| {
-                    if *down {
-                        "shutdown".into()
-                    } else {
-                        "no shutdown".into()
-                    }
-                },
-            ),
-        };
-
-        // VLAN membership: first each interface's base (access VLAN, or `allowed-vlan none`),
-        // then each VLAN added to a trunk or hybrid interface, one line each.
-        let mut members = Vec::new();
-        for (i, e) in &c.interfaces {
-            // The base, where it is not the mode's own: a trunk without every VLAN, a
-            // hybrid port with every VLAN.
-            if let Some(a) = &e.allowed {
-                let base = match (a.mode, a.all) {
-                    (crate::types::SwitchportMode::Trunk, false) => Some("none"),
-                    (crate::types::SwitchportMode::Hybrid, true)
-                    | (crate::types::SwitchportMode::Access, true) => Some("all"),
-                    _ => None,
-                };
-                if let Some(kind) = base {
-                    members.push(Member {
-                        iface: i.to_string(),
-                        kind,
-                        mode: a.mode.to_string(),
-                        vlans: Vec::new(),
-                    });
-                }
-            }
-            if let Some(v) = e.access_vlan {
-                members.push(Member {
-                    iface: i.to_string(),
-                    kind: "access",
-                    mode: String::new(),
-                    vlans: vec![v.get()],
-                });
-            }
-        }
-        for (i, e) in &c.interfaces {
-            if let Some(a) = &e.allowed {
-                members.extend(added(i, a));
-            }
-        }
-        let vlan = VlanView {
-            ids: vlan_ranges(c.vlans.keys()),
-            names: c
-                .vlans
-                .iter()
-                .filter_map(|(id, v)| {
-                    Some(Named {
-                        name: id.to_string(),
-                        value: quote(v.name.as_ref()?),
-                    })
-                })
-                .collect(),
-            members,
-        };
-        let dcbx_pfc = PfcView {
-            enabled: c.pfc.enabled,
-            priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
-            ifaces: runs(c, |_, e| e.pfc.then_some(&true), |_| String::new())
-                .into_iter()
-                .map(|r| r.iface)
-                .collect(),
-        };
-        let mut l3_create = created(|i| matches!(i, Iface::Vlan(_)));
-        l3_create.extend(created(|i| matches!(i, Iface::Loopback(_))));
-        let l3 = L3View {
-            routing: c.ip_routing,
-            create: l3_create,
-            // One line per VLAN interface, as its address.
-            mtu: c
-                .interfaces
-                .iter()
-                .filter(|(i, _)| matches!(i, Iface::Vlan(_)))
-                .filter_map(|(i, e)| {
-                    Some(Run {
-                        iface: i.to_string(),
-                        value: e.mtu?.to_string(),
-                    })
-                })
-                .collect(),
-            addresses: each(c, |e| e.address.as_ref(), |a| a.to_string()),
-            load_sharing: c.load_sharing.iter().map(|l| l.to_string()).collect(),
-        };
-        let bgp = BgpView {
-            protocol: c.protocols.contains(&super::Protocol::Bgp),
-            instance: c.bgp.as_ref().map(|b| BgpInstance {
-                asn: b.asn,
-                router_id: b.router_id.map(|a| a.to_string()),
-                fast_external_fallover: b.fast_external_fallover,
-                maximum_paths: b.maximum_paths,
-                multipath_relax: b.multipath_relax,
-                neighbors: b
-                    .named()
-                    .into_iter()
-                    .map(|a| Neighbor {
-                        address: a.to_string(),
-                        remote_as: b.neighbors.get(&a).copied(),
-                        timers: b.timers.get(&a).map(|(k, h)| format!("{k} {h}")),
-                        bfd: b.bfd.contains(&a),
-                    })
-                    .collect(),
-                networks: b
-                    .networks
-                    .iter()
-                    .map(|n| format!("{} /{}", n.addr, n.len))
-                    .collect(),
-            }),
-        };
-        let bfd = BfdView {
-            protocol: c.protocols.contains(&super::Protocol::Bfd),
-            transmit_rate: c.bfd.transmit_rate,
-            min_rx: c.bfd.min_rx,
-            multiplier: c.bfd.multiplier,
-        };
-        let mlag = MlagView {
-            protocol: c.protocols.contains(&super::Protocol::Mlag),
-            enabled: c.mlag.enabled,
-            vip: c
-                .mlag
-                .vip
-                .as_ref()
-                .map(|(name, net)| format!("{name} ip {} /{}", net.addr, net.len)),
-            system_mac: c.mlag.system_mac.map(|m| m.to_string()),
-            ipl: each(c, |e| e.ipl.as_ref(), |n| n.to_string()),
-            ipl_peer: each(
-                c,
-                |e| e.ipl_peer.as_ref(),
-                |(n, a)| format!("{n} peer-address {a}"),
-            ),
-        };
         View {
             licenses: &c.licenses,
-            buffer,
-            ethernet,
+            buffer: buffer(c),
+            ethernet: ethernet(c),
             lag: LagView {
                 lacp: c.lacp,
                 individual: runs(
@@ -798,30 +577,289 @@ impl<'a> View<'a> {
                 .map(|r| r.iface)
                 .collect(),
             },
-            vlan,
-            stp: StpView {
-                enabled: c.spanning_tree,
-                port_type: runs(c, |_, e| e.stp_type.as_ref(), |v| text(v)),
-                guard: runs(c, |_, e| e.stp_guard.as_ref(), |v| text(v)),
-                bpduguard: runs(
-                    c,
-                    |_, e| e.bpduguard.as_ref(),
-                    |on| if *on { "enable" } else { "disable" }.to_string(),
-                ),
+            vlan: vlan(c),
+            stp: stp(c),
+            l3: l3(c),
+            dcbx_pfc: PfcView {
+                enabled: c.pfc.enabled,
+                priorities: c.pfc.priorities.iter().map(|p| p.get()).collect(),
+                ifaces: runs(c, |_, e| e.pfc.then_some(&true), |_| String::new())
+                    .into_iter()
+                    .map(|r| r.iface)
+                    .collect(),
             },
-            l3,
-            dcbx_pfc,
             lldp: c.lldp,
             qos_switch: QosView {
                 trust: runs(c, |_, e| e.trust.as_ref(), |v| text(v)),
                 ecn: tc_runs(c, |e| &e.ecn),
             },
             dcbx_ets: tc_runs(c, |e| &e.ets),
-            bgp,
-            bfd,
-            mlag,
+            bgp: bgp(c),
+            bfd: BfdView {
+                protocol: c.protocols.contains(&super::Protocol::Bfd),
+                transmit_rate: c.bfd.transmit_rate,
+                min_rx: c.bfd.min_rx,
+                multiplier: c.bfd.multiplier,
+            },
+            mlag: mlag(c),
             hostname: c.hostname.as_deref(),
         }
+    }
+}
+
+/// A text argument as `c` prints it (quoted where it must be, or as the config quoted it).
+fn quote(c: &Config, s: &str) -> String {
+    crate::types::cli_text::print(s, c.quoted)
+}
+
+/// The buffer section: RoCE's mode, and each pool's type, memory and priorities.
+fn buffer(c: &Config) -> Buffer {
+    let named = |f: &dyn Fn(&super::Pool) -> Option<String>| -> Vec<Named> {
+        c.pools
+            .iter()
+            .filter_map(|(n, p)| {
+                Some(Named {
+                    name: n.clone(),
+                    value: f(p)?,
+                })
+            })
+            .collect()
+    };
+    Buffer {
+        roce: c.roce.map(|m| match m {
+            // Bare `roce` is lossless, the default mode (RoCE Commands).
+            crate::types::RoceMode::Lossless => String::new(),
+            m => format!(" {m}"),
+        }),
+        types: named(&|p| p.kind.map(|k| k.to_string())),
+        memory: named(&|p| p.memory.map(|m| m.to_string())),
+        maps: named(&|p| {
+            (!p.priorities.is_empty()).then(|| {
+                p.priorities
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        }),
+    }
+}
+
+/// The creation lines of the interfaces `want` picks that the config creates, as ranges.
+fn created(c: &Config, want: fn(Iface) -> bool) -> Vec<String> {
+    let t = true;
+    compress(
+        c.interfaces
+            .iter()
+            .filter(|(i, e)| e.created && want(**i))
+            .map(|(i, _)| (*i, &t)),
+    )
+    .into_iter()
+    .map(|(a, b, _)| range(a, b))
+    .collect()
+}
+
+/// The Ethernet section: port-channels created, then each interface attribute as range lines.
+fn ethernet(c: &Config) -> EthernetView {
+    // Creation lines: MLAG port-channels before port-channels (Onyx 3.6 and 3.9 captures).
+    let mut create = created(c, |i| matches!(i, Iface::MlagPortChannel(_)));
+    create.extend(created(c, |i| matches!(i, Iface::PortChannel(_))));
+    EthernetView {
+        create,
+        split: runs(c, |_, e| e.split.as_ref(), |v| text(v)),
+        speed: runs(
+            c,
+            |_, e| e.speed.as_ref(),
+            |s| {
+                format!(
+                    "{}{}",
+                    s.speed,
+                    if s.no_autoneg { " no-autoneg" } else { "" }
+                )
+            },
+        ),
+        mtu: runs(
+            c,
+            |i, e| e.mtu.as_ref().filter(|_| !matches!(i, Iface::Vlan(_))),
+            |v| text(v),
+        ),
+        routed: runs(c, |_, e| e.routed.then_some(&true), |_| String::new())
+            .into_iter()
+            .map(|r| r.iface)
+            .collect(),
+        channel_group: compress(
+            c.interfaces
+                .iter()
+                .filter_map(|(i, e)| Some((*i, e.channel_group.as_ref()?))),
+        )
+        .into_iter()
+        .map(|(a, b, g)| Group {
+            iface: range(a, b),
+            mlag: g.mlag,
+            id: g.id,
+            mode: g.mode.to_string(),
+        })
+        .collect(),
+        switchport_mode: each(c, |e| e.switchport_mode.as_ref(), |v| text(v)),
+        description: runs(c, |_, e| e.description.as_ref(), |d| quote(c, d)),
+        shutdown: runs(
+            c,
+            |_, e| e.shutdown.as_ref(),
+            |down| {
+                if *down {
+                    "shutdown".into()
+                } else {
+                    "no shutdown".into()
+                }
+            },
+        ),
+    }
+}
+
+/// The VLAN section: the VLANs, their names, and each interface's membership.
+fn vlan(c: &Config) -> VlanView {
+    VlanView {
+        ids: vlan_ranges(c.vlans.keys()),
+        names: c
+            .vlans
+            .iter()
+            .filter_map(|(id, v)| {
+                Some(Named {
+                    name: id.to_string(),
+                    value: quote(c, v.name.as_ref()?),
+                })
+            })
+            .collect(),
+        members: members(c),
+    }
+}
+
+/// VLAN membership: first each interface's base (access VLAN, or `allowed-vlan none`),
+/// then each VLAN added to a trunk or hybrid interface, one line each.
+fn members(c: &Config) -> Vec<Member> {
+    let mut members = Vec::new();
+    for (i, e) in &c.interfaces {
+        // The base, where it is not the mode's own: a trunk without every VLAN, a
+        // hybrid port with every VLAN.
+        if let Some(a) = &e.allowed {
+            let base = match (a.mode, a.all) {
+                (crate::types::SwitchportMode::Trunk, false) => Some("none"),
+                (crate::types::SwitchportMode::Hybrid, true)
+                | (crate::types::SwitchportMode::Access, true) => Some("all"),
+                _ => None,
+            };
+            if let Some(kind) = base {
+                members.push(Member {
+                    iface: i.to_string(),
+                    kind,
+                    mode: a.mode.to_string(),
+                    vlans: Vec::new(),
+                });
+            }
+        }
+        if let Some(v) = e.access_vlan {
+            members.push(Member {
+                iface: i.to_string(),
+                kind: "access",
+                mode: String::new(),
+                vlans: vec![v.get()],
+            });
+        }
+    }
+    for (i, e) in &c.interfaces {
+        if let Some(a) = &e.allowed {
+            members.extend(added(i, a));
+        }
+    }
+    members
+}
+
+/// The STP section: `no spanning-tree` and the per-interface attributes.
+fn stp(c: &Config) -> StpView {
+    StpView {
+        enabled: c.spanning_tree,
+        port_type: runs(c, |_, e| e.stp_type.as_ref(), |v| text(v)),
+        guard: runs(c, |_, e| e.stp_guard.as_ref(), |v| text(v)),
+        bpduguard: runs(
+            c,
+            |_, e| e.bpduguard.as_ref(),
+            |on| if *on { "enable" } else { "disable" }.to_string(),
+        ),
+    }
+}
+
+/// The L3 section: routing, VLAN interfaces and loopbacks created, their MTUs, addresses and
+/// ECMP hashing.
+fn l3(c: &Config) -> L3View {
+    let mut create = created(c, |i| matches!(i, Iface::Vlan(_)));
+    create.extend(created(c, |i| matches!(i, Iface::Loopback(_))));
+    L3View {
+        routing: c.ip_routing,
+        create,
+        // One line per VLAN interface, as its address.
+        mtu: c
+            .interfaces
+            .iter()
+            .filter(|(i, _)| matches!(i, Iface::Vlan(_)))
+            .filter_map(|(i, e)| {
+                Some(Run {
+                    iface: i.to_string(),
+                    value: e.mtu?.to_string(),
+                })
+            })
+            .collect(),
+        addresses: each(c, |e| e.address.as_ref(), |a| a.to_string()),
+        load_sharing: c.load_sharing.iter().map(|l| l.to_string()).collect(),
+    }
+}
+
+/// The BGP section: `protocol bgp` and the default VRF's instance with its neighbors and
+/// networks.
+fn bgp(c: &Config) -> BgpView {
+    BgpView {
+        protocol: c.protocols.contains(&super::Protocol::Bgp),
+        instance: c.bgp.as_ref().map(|b| BgpInstance {
+            asn: b.asn,
+            router_id: b.router_id.map(|a| a.to_string()),
+            fast_external_fallover: b.fast_external_fallover,
+            maximum_paths: b.maximum_paths,
+            multipath_relax: b.multipath_relax,
+            neighbors: b
+                .named()
+                .into_iter()
+                .map(|a| Neighbor {
+                    address: a.to_string(),
+                    remote_as: b.neighbors.get(&a).copied(),
+                    timers: b.timers.get(&a).map(|(k, h)| format!("{k} {h}")),
+                    bfd: b.bfd.contains(&a),
+                })
+                .collect(),
+            networks: b
+                .networks
+                .iter()
+                .map(|n| format!("{} /{}", n.addr, n.len))
+                .collect(),
+        }),
+    }
+}
+
+/// The MLAG section: the protocol, its state, VIP and system MAC, the peer link.
+fn mlag(c: &Config) -> MlagView {
+    MlagView {
+        protocol: c.protocols.contains(&super::Protocol::Mlag),
+        enabled: c.mlag.enabled,
+        vip: c
+            .mlag
+            .vip
+            .as_ref()
+            .map(|(name, net)| format!("{name} ip {} /{}", net.addr, net.len)),
+        system_mac: c.mlag.system_mac.map(|m| m.to_string()),
+        ipl: each(c, |e| e.ipl.as_ref(), |n| n.to_string()),
+        ipl_peer: each(
+            c,
+            |e| e.ipl_peer.as_ref(),
+            |(n, a)| format!("{n} peer-address {a}"),
+        ),
     }
 }
 

@@ -74,7 +74,19 @@ impl Builder {
 /// Commands turning `running` into `target`, in a safe order. Empty when they are equal.
 pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
     let mut b = Builder::default();
+    switch(&mut b, running, target);
+    pools(&mut b, running, target);
+    vlans(&mut b, running, target);
+    pfc(&mut b, running, target);
+    routing_and_protocols(&mut b, running, target);
+    bgp(&mut b, running, target);
+    mlag(&mut b, running, target);
+    interfaces(&mut b, running, target);
+    b.finish()
+}
 
+/// Licenses, the hostname, LLDP and RoCE's mode.
+fn switch(b: &mut Builder, running: &Config, target: &Config) {
     for k in &target.licenses {
         if !running.licenses.contains(k) {
             b.global(Kind::License, Command::License(k.clone()));
@@ -107,8 +119,10 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
             Command::Roce(target.roce),
         );
     }
-    pools(&mut b, running, target);
-    vlans(&mut b, running, target);
+}
+
+/// The switch's PFC and its priorities.
+fn pfc(b: &mut Builder, running: &Config, target: &Config) {
     if target.pfc.enabled && !running.pfc.enabled {
         b.global(Kind::PfcOn, Command::PfcEnable(true));
     }
@@ -121,34 +135,39 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
     for p in running.pfc.priorities.difference(&target.pfc.priorities) {
         b.global(Kind::PfcPriorityOff, Command::PfcPriority(*p, false));
     }
-    let flag =
-        |b: &mut Builder, have: bool, want: bool, on: Kind, off: Kind, cmd: fn(bool) -> Command| {
-            if have != want {
-                b.global(if want { on } else { off }, cmd(want));
-            }
-        };
+}
+
+/// A switch-wide on/off setting that changes (`have` → `want`), as `cmd` with the kind of
+/// turning it on or off.
+fn flag(
+    b: &mut Builder,
+    (have, want): (bool, bool),
+    (on, off): (Kind, Kind),
+    cmd: fn(bool) -> Command,
+) {
+    if have != want {
+        b.global(if want { on } else { off }, cmd(want));
+    }
+}
+
+/// `ip routing`, `lacp`, `spanning-tree`, ECMP hashing, the protocols and BFD's timers.
+fn routing_and_protocols(b: &mut Builder, running: &Config, target: &Config) {
     flag(
-        &mut b,
-        running.ip_routing,
-        target.ip_routing,
-        Kind::IpRoutingOn,
-        Kind::IpRoutingOff,
+        b,
+        (running.ip_routing, target.ip_routing),
+        (Kind::IpRoutingOn, Kind::IpRoutingOff),
         Command::IpRouting,
     );
     flag(
-        &mut b,
-        running.lacp,
-        target.lacp,
-        Kind::LacpOn,
-        Kind::LacpOff,
+        b,
+        (running.lacp, target.lacp),
+        (Kind::LacpOn, Kind::LacpOff),
         Command::Lacp,
     );
     flag(
-        &mut b,
-        running.spanning_tree,
-        target.spanning_tree,
-        Kind::StpOn,
-        Kind::StpOff,
+        b,
+        (running.spanning_tree, target.spanning_tree),
+        (Kind::StpOn, Kind::StpOff),
         Command::SpanningTree,
     );
     for l in target.load_sharing.difference(&running.load_sharing) {
@@ -170,9 +189,11 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
     if target.bfd != running.bfd && target.bfd != crate::onyx::BfdInterval::default() {
         b.global(Kind::BfdInterval, Command::BfdInterval(target.bfd));
     }
-    bgp(&mut b, running, target);
-    mlag(&mut b, running, target);
+}
 
+/// Each interface that differs; the subports of a port joined back need no command, those of
+/// a port split anew start fresh.
+fn interfaces(b: &mut Builder, running: &Config, target: &Config) {
     let empty = Interface::default();
     let keys: BTreeSet<Iface> = running
         .interfaces
@@ -180,23 +201,7 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
         .chain(target.interfaces.keys())
         .copied()
         .collect();
-    // Ports whose split changes: joined back (`no module-type`), their subports vanish and
-    // need no command; split anew or another way, their subports start fresh.
-    let mut joining: BTreeSet<crate::types::Port> = BTreeSet::new();
-    let mut resplit: BTreeSet<crate::types::Port> = BTreeSet::new();
-    for i in &keys {
-        let Iface::Ethernet(p) = i else { continue };
-        let split = |c: &Config| c.interfaces.get(i).and_then(|e| e.split);
-        match (p.sub, split(running), split(target)) {
-            (None, Some(_), None) => {
-                joining.insert(*p);
-            }
-            (None, was, Some(now)) if was != Some(now) => {
-                resplit.insert(*p);
-            }
-            _ => {}
-        }
-    }
+    let (joining, resplit) = split_changes(&keys, running, target);
     for iface in keys {
         let sub_of = |set: &BTreeSet<crate::types::Port>| matches!(iface, Iface::Ethernet(p) if p.sub.is_some() && set.contains(&p.parent()));
         if sub_of(&joining) {
@@ -209,28 +214,43 @@ pub fn plan(running: &Config, target: &Config) -> Vec<Step> {
         };
         let want = target.interfaces.get(&iface).unwrap_or(&empty);
         if have != want {
-            interface(&mut b, iface, have, want);
+            interface(b, iface, have, want);
         }
     }
-    b.finish()
+}
+
+/// The ports among `keys` joined back, and those split anew or another way.
+fn split_changes(
+    keys: &BTreeSet<Iface>,
+    running: &Config,
+    target: &Config,
+) -> (BTreeSet<crate::types::Port>, BTreeSet<crate::types::Port>) {
+    // Ports whose split changes: joined back (`no module-type`), their subports vanish and
+    // need no command; split anew or another way, their subports start fresh.
+    let mut joining: BTreeSet<crate::types::Port> = BTreeSet::new();
+    let mut resplit: BTreeSet<crate::types::Port> = BTreeSet::new();
+    for i in keys {
+        let Iface::Ethernet(p) = i else { continue };
+        let split = |c: &Config| c.interfaces.get(i).and_then(|e| e.split);
+        match (p.sub, split(running), split(target)) {
+            (None, Some(_), None) => {
+                joining.insert(*p);
+            }
+            (None, was, Some(now)) if was != Some(now) => {
+                resplit.insert(*p);
+            }
+            _ => {}
+        }
+    }
+    (joining, resplit)
 }
 
 /// The default VRF's BGP instance: created (or replaced, for another AS) before its settings,
 /// neighbors after the addresses they run over, removals first.
 fn bgp(b: &mut Builder, running: &Config, target: &Config) {
     let Some(want) = &target.bgp else {
-        // Torn down in reverse: each session closed first, while its link still has its
-        // address (the peer is told at once, with a Cease "Peer De-configured", RFC 4486
-        // §4, instead of waiting out its hold time), then the instance, then `no protocol
-        // bgp`.
         if let Some(have) = &running.bgp {
-            for a in have.neighbors.keys() {
-                b.global(
-                    Kind::BgpRemoveNeighbor,
-                    Command::Bgp(have.asn, BgpCmd::NoNeighbor(*a)),
-                );
-            }
-            b.global(Kind::BgpDelete, Command::NoBgp(have.asn));
+            bgp_teardown(b, have);
         }
         return;
     };
@@ -249,6 +269,57 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
     }
     let empty = crate::onyx::Bgp::new(asn);
     let have = base.unwrap_or(&empty);
+    bgp_settings(b, have, want, cmd);
+    for (a, n) in &want.neighbors {
+        match have.neighbors.get(a) {
+            Some(m) if m == n => {}
+            // Another remote AS over the same address: that session restarts.
+            Some(_) => b.global(Kind::BgpNeighborChange, cmd(BgpCmd::Neighbor(*a, *n))),
+            None => b.global(Kind::BgpNeighbor, cmd(BgpCmd::Neighbor(*a, *n))),
+        }
+    }
+    for a in have.neighbors.keys() {
+        if !want.neighbors.contains_key(a) {
+            b.global(Kind::BgpRemoveNeighbor, cmd(BgpCmd::NoNeighbor(*a)));
+        }
+    }
+    if want.fast_external_fallover != have.fast_external_fallover {
+        b.global(
+            Kind::BgpFallover,
+            cmd(BgpCmd::FastExternalFallover(want.fast_external_fallover)),
+        );
+    }
+    detection(b, have, want, cmd);
+    for n in want.networks.difference(&have.networks) {
+        b.global(Kind::BgpNetwork, cmd(BgpCmd::Network(*n)));
+    }
+    for n in have.networks.difference(&want.networks) {
+        b.global(Kind::BgpRemoveNetwork, cmd(BgpCmd::NoNetwork(*n)));
+    }
+}
+
+/// The instance the target has none of, torn down.
+fn bgp_teardown(b: &mut Builder, have: &crate::onyx::Bgp) {
+    // Torn down in reverse: each session closed first, while its link still has its
+    // address (the peer is told at once, with a Cease "Peer De-configured", RFC 4486
+    // §4, instead of waiting out its hold time), then the instance, then `no protocol
+    // bgp`.
+    for a in have.neighbors.keys() {
+        b.global(
+            Kind::BgpRemoveNeighbor,
+            Command::Bgp(have.asn, BgpCmd::NoNeighbor(*a)),
+        );
+    }
+    b.global(Kind::BgpDelete, Command::NoBgp(have.asn));
+}
+
+/// The instance's router-id, maximum paths and multipath relax, where they change.
+fn bgp_settings(
+    b: &mut Builder,
+    have: &crate::onyx::Bgp,
+    want: &crate::onyx::Bgp,
+    cmd: impl Fn(BgpCmd) -> Command,
+) {
     if want.router_id != have.router_id {
         // A new router-id restarts the sessions that run across it; an instance whose
         // every session is new (or that has none) has nothing to restart.
@@ -278,32 +349,6 @@ fn bgp(b: &mut Builder, running: &Config, target: &Config) {
             Kind::BgpSettings,
             cmd(BgpCmd::MultipathRelax(want.multipath_relax)),
         );
-    }
-    for (a, n) in &want.neighbors {
-        match have.neighbors.get(a) {
-            Some(m) if m == n => {}
-            // Another remote AS over the same address: that session restarts.
-            Some(_) => b.global(Kind::BgpNeighborChange, cmd(BgpCmd::Neighbor(*a, *n))),
-            None => b.global(Kind::BgpNeighbor, cmd(BgpCmd::Neighbor(*a, *n))),
-        }
-    }
-    for a in have.neighbors.keys() {
-        if !want.neighbors.contains_key(a) {
-            b.global(Kind::BgpRemoveNeighbor, cmd(BgpCmd::NoNeighbor(*a)));
-        }
-    }
-    if want.fast_external_fallover != have.fast_external_fallover {
-        b.global(
-            Kind::BgpFallover,
-            cmd(BgpCmd::FastExternalFallover(want.fast_external_fallover)),
-        );
-    }
-    detection(b, have, want, cmd);
-    for n in want.networks.difference(&have.networks) {
-        b.global(Kind::BgpNetwork, cmd(BgpCmd::Network(*n)));
-    }
-    for n in have.networks.difference(&want.networks) {
-        b.global(Kind::BgpRemoveNetwork, cmd(BgpCmd::NoNetwork(*n)));
     }
 }
 

@@ -1,5 +1,7 @@
 //! One interface's drifted attributes → its commands.
 
+use std::borrow::Cow;
+
 use crate::onyx::{AllowedVlan, Iface, IfaceCmd, Interface};
 use crate::types::{SwitchportMode, Vlan};
 
@@ -11,84 +13,149 @@ use super::*;
 pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     let deleting = !matches!(i, Iface::Ethernet(_)) && have.created && !want.created;
     if deleting {
-        // Its peer-link role and address go first, in reverse of how they came, and only
-        // then the interface.
-        if let Some(n) = have.ipl_peer.map(|(n, _)| n).or(have.ipl) {
-            let kind = if have.ipl_peer.is_some() {
-                Kind::IplPeerRemove
-            } else {
-                Kind::IplRemove
-            };
-            b.iface(kind, i, IfaceCmd::NoIpl(n));
-        }
-        if have.address.is_some() {
-            b.iface(Kind::AddressRemove, i, IfaceCmd::NoAddress);
-        }
-        b.iface(Kind::InterfaceDelete, i, IfaceCmd::Create);
+        delete(b, i, have);
         return;
     }
     if want.created && !have.created {
         b.iface(Kind::InterfaceCreate, i, IfaceCmd::Create);
     }
-    // Splitting clears the port: it only holds its subports afterwards.
-    let split_clean;
-    let have = if want.split != have.split {
+    let have = Cow::Borrowed(have);
+    let have = split(b, i, have, want);
+    let have = unaddress(b, i, have, want);
+    let have = routed(b, i, have, want);
+    let have = address_and_ipl(b, i, have, want);
+    port(b, i, &have, want);
+    vlans(b, i, &have, want);
+    if want.description != have.description {
         b.iface(
-            Kind::Split,
+            Kind::Description,
             i,
-            want.split.map_or(IfaceCmd::NoSplit, IfaceCmd::Split),
+            want.description
+                .clone()
+                .map_or(IfaceCmd::NoDescription, IfaceCmd::Description),
         );
-        match want.split {
-            Some(s) => {
-                split_clean = Interface {
-                    split: Some(s),
-                    created: have.created,
-                    ..Interface::default()
-                };
-                &split_clean
-            }
-            None => have,
-        }
-    } else {
-        have
-    };
+    }
+    qos(b, i, &have, want);
+    stp(b, i, &have, want);
+    if want.lacp_individual != have.lacp_individual {
+        b.iface(
+            Kind::LacpIndividual,
+            i,
+            IfaceCmd::LacpIndividual(want.lacp_individual),
+        );
+    }
+    if want.shutdown != have.shutdown {
+        let down_by_default = matches!(i, Iface::MlagPortChannel(_));
+        b.iface(
+            Kind::Shutdown,
+            i,
+            IfaceCmd::Shutdown(want.shutdown.unwrap_or(down_by_default)),
+        );
+    }
+}
+
+/// A port-channel, VLAN interface or loopback that goes.
+fn delete(b: &mut Builder, i: Iface, have: &Interface) {
+    // Its peer-link role and address go first, in reverse of how they came, and only
+    // then the interface.
+    if let Some(n) = have.ipl_peer.map(|(n, _)| n).or(have.ipl) {
+        let kind = if have.ipl_peer.is_some() {
+            Kind::IplPeerRemove
+        } else {
+            Kind::IplRemove
+        };
+        b.iface(kind, i, IfaceCmd::NoIpl(n));
+    }
+    if have.address.is_some() {
+        b.iface(Kind::AddressRemove, i, IfaceCmd::NoAddress);
+    }
+    b.iface(Kind::InterfaceDelete, i, IfaceCmd::Create);
+}
+
+/// A split that changes, and what the port holds after it.
+fn split<'h>(
+    b: &mut Builder,
+    i: Iface,
+    have: Cow<'h, Interface>,
+    want: &Interface,
+) -> Cow<'h, Interface> {
+    if want.split == have.split {
+        return have;
+    }
+    b.iface(
+        Kind::Split,
+        i,
+        want.split.map_or(IfaceCmd::NoSplit, IfaceCmd::Split),
+    );
+    // Splitting clears the port: it only holds its subports afterwards.
+    match want.split {
+        Some(s) => Cow::Owned(Interface {
+            split: Some(s),
+            created: have.created,
+            ..Interface::default()
+        }),
+        None => have,
+    }
+}
+
+/// An address that goes, and the interface without it.
+fn unaddress<'h>(
+    b: &mut Builder,
+    i: Iface,
+    have: Cow<'h, Interface>,
+    want: &Interface,
+) -> Cow<'h, Interface> {
     // An address that goes is removed before anything else happens to the interface (the
     // port going back to switchport takes it too, but the plan says so first).
-    let unaddressed;
-    let have = if have.address.is_some() && want.address.is_none() {
+    if have.address.is_some() && want.address.is_none() {
         b.iface(Kind::AddressRemove, i, IfaceCmd::NoAddress);
-        unaddressed = Interface {
+        Cow::Owned(Interface {
             address: None,
-            ..have.clone()
-        };
-        &unaddressed
+            ..have.into_owned()
+        })
     } else {
         have
-    };
+    }
+}
+
+/// Routed or L2, where it changes, and what is left of the other mode's settings.
+fn routed<'h>(
+    b: &mut Builder,
+    i: Iface,
+    have: Cow<'h, Interface>,
+    want: &Interface,
+) -> Cow<'h, Interface> {
     // Routed or L2: the change clears what the other mode had (switchport settings, or the
     // address), so what follows compares against that.
-    let mode_clean;
-    let have = if want.routed != have.routed {
-        b.iface(Kind::Routed, i, IfaceCmd::Routed(want.routed));
-        mode_clean = if want.routed {
-            Interface {
-                routed: true,
-                switchport_mode: None,
-                access_vlan: None,
-                allowed: None,
-                ..have.clone()
-            }
-        } else {
-            Interface {
-                routed: false,
-                address: None,
-                ..have.clone()
-            }
-        };
-        &mode_clean
+    if want.routed == have.routed {
+        return have;
+    }
+    b.iface(Kind::Routed, i, IfaceCmd::Routed(want.routed));
+    Cow::Owned(if want.routed {
+        Interface {
+            routed: true,
+            switchport_mode: None,
+            access_vlan: None,
+            allowed: None,
+            ..have.into_owned()
+        }
     } else {
-        have
-    };
+        Interface {
+            routed: false,
+            address: None,
+            ..have.into_owned()
+        }
+    })
+}
+
+/// The address and the peer-link role (`ipl N`, `ipl N peer-address A`), and the interface
+/// after a role that goes.
+fn address_and_ipl<'h>(
+    b: &mut Builder,
+    i: Iface,
+    have: Cow<'h, Interface>,
+    want: &Interface,
+) -> Cow<'h, Interface> {
     match (have.address, want.address) {
         (a, b_) if a == b_ => {}
         (None, Some(a)) => b.iface(Kind::Address, i, IfaceCmd::Address(a)),
@@ -102,7 +169,6 @@ pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Inte
     // (`interface vlan V no ipl 1`); no source shows a `no ipl N peer-address`.
     let peer_gone = have.ipl_peer.is_some() && want.ipl_peer.is_none();
     let ipl_gone = have.ipl.is_some() && want.ipl.is_none();
-    let out_of_ipl;
     let have = match have.ipl_peer.map(|(n, _)| n).or(have.ipl) {
         Some(n) if peer_gone || ipl_gone => {
             let kind = if peer_gone {
@@ -111,12 +177,11 @@ pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Inte
                 Kind::IplRemove
             };
             b.iface(kind, i, IfaceCmd::NoIpl(n));
-            out_of_ipl = Interface {
+            Cow::Owned(Interface {
                 ipl: None,
                 ipl_peer: None,
-                ..have.clone()
-            };
-            &out_of_ipl
+                ..have.into_owned()
+            })
         }
         _ => have,
     };
@@ -130,6 +195,11 @@ pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Inte
     {
         b.iface(Kind::Ipl, i, IfaceCmd::IplPeer(n, a));
     }
+    have
+}
+
+/// The port's speed, MTU, switchport mode and port-channel.
+fn port(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     if want.speed != have.speed {
         b.iface(
             Kind::Speed,
@@ -164,6 +234,10 @@ pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Inte
             b.iface(Kind::ChannelJoin, i, IfaceCmd::ChannelGroup(g));
         }
     }
+}
+
+/// The port's VLANs: the access VLAN, and the VLANs a trunk or hybrid port carries.
+fn vlans(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     if want.access_vlan != have.access_vlan {
         b.iface(
             Kind::AccessVlan,
@@ -186,15 +260,10 @@ pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Inte
     if want.allowed != allowed_before {
         allowed(b, i, allowed_before.as_ref(), want.allowed.as_ref());
     }
-    if want.description != have.description {
-        b.iface(
-            Kind::Description,
-            i,
-            want.description
-                .clone()
-                .map_or(IfaceCmd::NoDescription, IfaceCmd::Description),
-        );
-    }
+}
+
+/// The port's QoS: trust, ECN and ETS per traffic class, PFC.
+fn qos(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     if want.trust != have.trust {
         b.iface(
             Kind::Trust,
@@ -221,22 +290,6 @@ pub(super) fn interface(b: &mut Builder, i: Iface, have: &Interface, want: &Inte
     if want.pfc != have.pfc {
         b.iface(Kind::PfcMode, i, IfaceCmd::PfcMode(want.pfc));
     }
-    stp(b, i, have, want);
-    if want.lacp_individual != have.lacp_individual {
-        b.iface(
-            Kind::LacpIndividual,
-            i,
-            IfaceCmd::LacpIndividual(want.lacp_individual),
-        );
-    }
-    if want.shutdown != have.shutdown {
-        let down_by_default = matches!(i, Iface::MlagPortChannel(_));
-        b.iface(
-            Kind::Shutdown,
-            i,
-            IfaceCmd::Shutdown(want.shutdown.unwrap_or(down_by_default)),
-        );
-    }
 }
 
 /// Spanning tree on an interface: a setting that goes is taken away before the port joins a
@@ -260,6 +313,8 @@ fn stp(b: &mut Builder, i: Iface, have: &Interface, want: &Interface) {
     }
 }
 
+/// The VLANs a trunk or hybrid port carries: `all` or `none` where that changes, then the
+/// VLANs added and removed.
 fn allowed(
     b: &mut Builder,
     i: Iface,

@@ -9,63 +9,104 @@ use super::*;
 /// The config the switch should have: `intended` for what `scope` manages, `running` for
 /// everything else (including every line the model does not know, which stays in place).
 pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
+    let s = Sides {
+        running,
+        intended,
+        scope,
+    };
     let mut t = running.clone();
     t.hostname = intended.hostname.clone();
     t.lldp = intended.lldp;
     t.roce = intended.roce;
     t.pfc = intended.pfc.clone();
-    let manages = |f: Feature| !scope.keep.contains(&f);
-    let protocol = |t: &mut Config, p: Protocol| {
-        if intended.protocols.contains(&p) {
-            t.protocols.insert(p);
-        } else {
-            t.protocols.remove(&p);
-        }
-    };
-    if manages(Feature::Routing) {
-        t.ip_routing = intended.ip_routing;
-        t.load_sharing = intended.load_sharing.clone();
-        protocol(&mut t, Protocol::Bgp);
-        protocol(&mut t, Protocol::Bfd);
-        t.bgp = match (&running.bgp, &intended.bgp) {
-            // Without pruning, neighbors and networks the intent does not name stay, with
-            // their timers and BFD.
-            (Some(have), Some(want)) if have.asn == want.asn && !scope.prune => {
-                let mut b = want.clone();
-                for a in have.named().difference(&want.named()) {
-                    if let Some(n) = have.neighbors.get(a) {
-                        b.neighbors.insert(*a, *n);
-                    }
-                    if let Some(x) = have.timers.get(a) {
-                        b.timers.insert(*a, *x);
-                    }
-                    if have.bfd.contains(a) {
-                        b.bfd.insert(*a);
-                    }
-                }
-                b.networks.extend(have.networks.iter().copied());
-                Some(b)
-            }
-            (_, want) => want.clone(),
-        };
-        // BFD's timers: the intent's, else the switch's.
-        let (want, have) = (intended.bfd, running.bfd);
-        t.bfd = crate::onyx::BfdInterval {
-            min_rx: want.min_rx.or(have.min_rx),
-            multiplier: want.multiplier.or(have.multiplier),
-            transmit_rate: want.transmit_rate.or(have.transmit_rate),
-        };
+    if s.manages(Feature::Routing) {
+        routing(&mut t, &s);
     }
-    if manages(Feature::Mlag) {
-        protocol(&mut t, Protocol::Mlag);
+    if s.manages(Feature::Mlag) {
+        protocol(&mut t, intended, Protocol::Mlag);
         t.mlag = intended.mlag.clone();
     }
-    if manages(Feature::Bundles) {
+    if s.manages(Feature::Bundles) {
         t.lacp = intended.lacp;
     }
-    if manages(Feature::Stp) {
+    if s.manages(Feature::Stp) {
         t.spanning_tree = intended.spanning_tree;
     }
+    drop_stopped_protocols(&mut t);
+    for k in &intended.licenses {
+        if !t.licenses.contains(k) {
+            t.licenses.push(k.clone());
+        }
+    }
+    pools_and_vlans(&mut t, &s);
+    interfaces(&mut t, &s);
+    splits(&mut t);
+    t
+}
+
+/// The two configurations a target is made of, and what the intent manages.
+struct Sides<'a> {
+    running: &'a Config,
+    intended: &'a Config,
+    scope: &'a Scope,
+}
+
+impl Sides<'_> {
+    /// Whether the intent manages the switch-wide feature `f`.
+    fn manages(&self, f: Feature) -> bool {
+        !self.scope.keep.contains(&f)
+    }
+}
+
+/// Protocol `p` runs in `t` as it does in `intended`.
+fn protocol(t: &mut Config, intended: &Config, p: Protocol) {
+    if intended.protocols.contains(&p) {
+        t.protocols.insert(p);
+    } else {
+        t.protocols.remove(&p);
+    }
+}
+
+/// Routing as the intent has it: `ip routing`, ECMP hashing, BGP (merged with the switch's
+/// without pruning) and BFD's timers.
+fn routing(t: &mut Config, s: &Sides<'_>) {
+    let (running, intended) = (s.running, s.intended);
+    t.ip_routing = intended.ip_routing;
+    t.load_sharing = intended.load_sharing.clone();
+    protocol(t, intended, Protocol::Bgp);
+    protocol(t, intended, Protocol::Bfd);
+    t.bgp = match (&running.bgp, &intended.bgp) {
+        // Without pruning, neighbors and networks the intent does not name stay, with
+        // their timers and BFD.
+        (Some(have), Some(want)) if have.asn == want.asn && !s.scope.prune => {
+            let mut b = want.clone();
+            for a in have.named().difference(&want.named()) {
+                if let Some(n) = have.neighbors.get(a) {
+                    b.neighbors.insert(*a, *n);
+                }
+                if let Some(x) = have.timers.get(a) {
+                    b.timers.insert(*a, *x);
+                }
+                if have.bfd.contains(a) {
+                    b.bfd.insert(*a);
+                }
+            }
+            b.networks.extend(have.networks.iter().copied());
+            Some(b)
+        }
+        (_, want) => want.clone(),
+    };
+    // BFD's timers: the intent's, else the switch's.
+    let (want, have) = (intended.bfd, running.bfd);
+    t.bfd = crate::onyx::BfdInterval {
+        min_rx: want.min_rx.or(have.min_rx),
+        multiplier: want.multiplier.or(have.multiplier),
+        transmit_rate: want.transmit_rate.or(have.transmit_rate),
+    };
+}
+
+/// No configuration of a protocol that does not run (the switch would refuse it).
+fn drop_stopped_protocols(t: &mut Config) {
     // A protocol's configuration exists only while the protocol runs: `no protocol mlag`
     // "hides the MLAG commands and deletes its database" (Onyx User Manual, MLAG Commands),
     // and the model reads `no protocol bgp` alike. A target without the protocol has none
@@ -79,13 +120,13 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     if !t.protocols.contains(&Protocol::Bfd) {
         t.bfd = crate::onyx::BfdInterval::default();
     }
-    for k in &intended.licenses {
-        if !t.licenses.contains(k) {
-            t.licenses.push(k.clone());
-        }
-    }
+}
 
-    if scope.prune {
+/// The intent's buffer pools and VLANs, over the switch's (those it does not declare go
+/// when pruning).
+fn pools_and_vlans(t: &mut Config, s: &Sides<'_>) {
+    let (running, intended) = (s.running, s.intended);
+    if s.scope.prune {
         t.pools.retain(|n, _| intended.pools.contains_key(n));
         t.vlans.retain(|v, _| intended.vlans.contains_key(v));
     }
@@ -115,7 +156,12 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
             .or_else(|| running.vlans.get(id).and_then(|v| v.name.clone()));
         t.vlans.insert(*id, crate::onyx::VlanConfig { name });
     }
+}
 
+/// Each interface the intent manages, as the intent has it but for what it leaves to the
+/// switch.
+fn interfaces(t: &mut Config, s: &Sides<'_>) {
+    let (running, intended, scope) = (s.running, s.intended, s.scope);
     let mut managed: BTreeSet<Iface> = match &scope.interfaces {
         Some(set) => set.clone(),
         None => intended.interfaces.keys().copied().collect(),
@@ -129,7 +175,7 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     for iface in managed {
         let have = running.interfaces.get(&iface).unwrap_or(&empty);
         let mut want = intended.interfaces.get(&iface).cloned().unwrap_or_default();
-        if scope.fabric_attributes_only && !manages(Feature::Bundles) {
+        if scope.fabric_attributes_only && !s.manages(Feature::Bundles) {
             if matches!(iface, Iface::Ethernet(_)) {
                 want.created = have.created;
             }
@@ -140,11 +186,11 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
                 want.switchport_mode = have.switchport_mode;
             }
         }
-        if !manages(Feature::Routing) {
+        if !s.manages(Feature::Routing) {
             want.routed = have.routed;
             want.address = have.address;
         }
-        if !manages(Feature::Mlag) {
+        if !s.manages(Feature::Mlag) {
             want.ipl = have.ipl;
             want.ipl_peer = have.ipl_peer;
         }
@@ -154,6 +200,11 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
             t.interfaces.insert(iface, want);
         }
     }
+}
+
+/// Split ports hold their subports and nothing else; the subports of a port no longer
+/// split go.
+fn splits(t: &mut Config) {
     // A split port holds its subports and nothing else.
     for (i, e) in t.interfaces.iter_mut() {
         if let (Iface::Ethernet(p), Some(s)) = (i, e.split)
@@ -182,5 +233,4 @@ pub fn target(running: &Config, intended: &Config, scope: &Scope) -> Config {
     t.interfaces.retain(
         |i, _| !matches!(i, Iface::Ethernet(p) if p.sub.is_some() && joined.contains(&p.parent())),
     );
-    t
 }
