@@ -41,62 +41,15 @@ pub(super) fn yaml_diagnostic(
         Ok(docs) => docs,
         Err(scan) => return syntax_error(&scan, file, text),
     };
-    let at = e.location().map(|l| {
-        let sp = location_span(file, &l);
-        if sp.start == 0 && sp.end == 0 && l.line() > 1 {
-            // Some errors carry only a line and column; find the offset from them.
-            offset_of(text, l.line() as usize, l.column() as usize)
-        } else {
-            sp.start
-        }
-    });
+    let at = error_offset(e, file, text);
     let root = docs.first().and_then(|d| d.root.as_ref());
     let cx = Cx { file, text, root };
-    let found = match (e, at) {
-        (YamlError::MultipleDocuments { .. }, _) => Some(multiple_documents(&docs, file, text)),
-        (
-            YamlError::SerdeUnknownField {
-                field, expected, ..
-            },
-            _,
-        ) => {
-            let d = Diagnostic::error("E010", format!("unknown key `{field}`"));
-            let help = match did_you_mean(field, expected.iter().copied()) {
-                Some(best) => format!("did you mean `{best}`?"),
-                None => format!(
-                    "expected one of {}",
-                    expected
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            let span = e.location().map(|l| location_span(file, &l));
-            Some(attach(d, span, "unknown key").help(help))
-        }
-        (YamlError::SerdeMissingField { field, .. }, Some(at)) => cx.missing_key(field, at),
-        (YamlError::DuplicateMappingKey { key, .. }, Some(at)) => {
-            cx.duplicate_key(key.as_deref(), at)
-        }
-        (YamlError::InvalidScalar { ty, .. }, Some(at)) => cx.wrong_type(at, Refused::Scalar(ty)),
-        (YamlError::Unexpected { expected, .. }, Some(at)) => {
-            cx.wrong_type(at, Refused::Structure(expected))
-        }
-        (
-            YamlError::SerdeInvalidType { expected, .. }
-            | YamlError::SerdeInvalidValue { expected, .. },
-            Some(at),
-        ) => cx.wrong_type(at, Refused::Visitor(expected)),
-        (
-            YamlError::NullIntoString { .. }
-            | YamlError::InvalidBooleanStrict { .. }
-            | YamlError::InvalidCharNull { .. }
-            | YamlError::InvalidCharNotSingleScalar { .. }
-            | YamlError::UnexpectedValueForUnit { .. },
-            Some(at),
-        ) => cx.wrong_type(at, Refused::Structure("")),
-        _ => None,
+    let found = match e {
+        YamlError::MultipleDocuments { .. } => Some(multiple_documents(&docs, file, text)),
+        YamlError::SerdeUnknownField {
+            field, expected, ..
+        } => Some(unknown_key(e, (field.as_str(), expected.as_slice()), file)),
+        _ => at.and_then(|at| cx.refused_at(e, at)),
     };
     found.unwrap_or_else(|| {
         let span = at.map(|a| to_span(file, a..a));
@@ -106,6 +59,37 @@ pub(super) fn yaml_diagnostic(
             "here",
         )
     })
+}
+
+/// Where the reader stopped, as a byte offset: some errors carry only a line and column.
+fn error_offset(e: &YamlError, file: FileId, text: &str) -> Option<usize> {
+    e.location().map(|l| {
+        let sp = location_span(file, &l);
+        if sp.start == 0 && sp.end == 0 && l.line() > 1 {
+            // Some errors carry only a line and column; find the offset from them.
+            offset_of(text, l.line() as usize, l.column() as usize)
+        } else {
+            sp.start
+        }
+    })
+}
+
+/// An unknown key (E010), with the key meant where one is close, else the keys there are.
+fn unknown_key(e: &YamlError, (field, expected): (&str, &[&str]), file: FileId) -> Diagnostic {
+    let d = Diagnostic::error("E010", format!("unknown key `{field}`"));
+    let help = match did_you_mean(field, expected.iter().copied()) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => format!(
+            "expected one of {}",
+            expected
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let span = e.location().map(|l| location_span(file, &l));
+    attach(d, span, "unknown key").help(help)
 }
 
 /// E006: the file breaks a limit against hostile YAML ([`budget`]), at the place the reader
@@ -199,6 +183,31 @@ pub(super) struct Cx<'a> {
 impl Cx<'_> {
     pub(super) fn span(&self, r: Range<usize>) -> Span {
         to_span(self.file, r)
+    }
+
+    /// A reader's error at a value or key (`at`, a byte offset) in the format's words: a
+    /// missing key, a key written twice, a value of the wrong type; `None` for another.
+    fn refused_at(&self, e: &YamlError, at: usize) -> Option<Diagnostic> {
+        match e {
+            YamlError::SerdeMissingField { field, .. } => self.missing_key(field, at),
+            YamlError::DuplicateMappingKey { key, .. } => self.duplicate_key(key.as_deref(), at),
+            YamlError::InvalidScalar { ty, .. } => self.wrong_type(at, Refused::Scalar(ty)),
+            YamlError::Unexpected { expected, .. } => {
+                self.wrong_type(at, Refused::Structure(expected))
+            }
+            YamlError::SerdeInvalidType { expected, .. }
+            | YamlError::SerdeInvalidValue { expected, .. } => {
+                self.wrong_type(at, Refused::Visitor(expected))
+            }
+            YamlError::NullIntoString { .. }
+            | YamlError::InvalidBooleanStrict { .. }
+            | YamlError::InvalidCharNull { .. }
+            | YamlError::InvalidCharNotSingleScalar { .. }
+            | YamlError::UnexpectedValueForUnit { .. } => {
+                self.wrong_type(at, Refused::Structure(""))
+            }
+            _ => None,
+        }
     }
 
     /// A value of the wrong type (E012), or a number too large for any integer (E020). The

@@ -2,6 +2,8 @@
 //! format's words: what the format expects at the value's place, from its JSON Schema, and
 //! how to write it.
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 use super::diagnose::Cx;
@@ -168,6 +170,18 @@ fn written(node: &Node, text: &str) -> String {
     }
 }
 
+/// A value of the wrong type: its node and how it is written, what the format wants there,
+/// its key (or the key of its mapping) and what the schema says of that key, and where the
+/// caret goes.
+struct Wrong<'a> {
+    node: &'a Node,
+    value: String,
+    want: Option<Want>,
+    key_text: Option<&'a str>,
+    about: Option<String>,
+    at: Range<usize>,
+}
+
 impl Cx<'_> {
     /// A value of the wrong type at `hit` (E012), or digits more than any integer holds
     /// (E020), in the format's words: what its key takes, and how to write it.
@@ -197,61 +211,96 @@ impl Cx<'_> {
             .rev()
             .find_map(|k| *k)
             .filter(|_| !hit.is_key);
-        let value = written(node, self.text);
-        let plain_number = value.trim_start_matches(['-', '+']);
+        let wrong = Wrong {
+            node,
+            value: written(node, self.text),
+            want,
+            key_text: hit.key.and_then(Node::scalar).or(name),
+            about: here.as_ref().and_then(description),
+            // Where the caret goes: the value; for a missing value, the key before it.
+            at: match hit.key {
+                Some(k) if node.span.is_empty() => k.span.clone(),
+                _ => one_line(self.text, node.span.clone()),
+            },
+        };
+        let label = label(hit, name, &expected);
+        if let Some(d) = self.out_of_range(&wrong) {
+            return Some(d);
+        }
+        let (expected, help) = wrong.help(expected, self.text);
+        let d = Diagnostic::error(
+            "E012",
+            format!("expected {expected}, found {}", found(node, self.text)),
+        )
+        .at(self.span(wrong.at), label);
+        Some(match help {
+            Some(h) => d.help(h),
+            None => d,
+        })
+    }
+
+    /// E020: digits where the format wants a number, which the reader could not take: more
+    /// than any integer holds.
+    fn out_of_range(&self, w: &Wrong<'_>) -> Option<Diagnostic> {
+        let plain_number = w.value.trim_start_matches(['-', '+']);
         let whole_digits =
             !plain_number.is_empty() && plain_number.bytes().all(|b| b.is_ascii_digit());
-        let about = here.as_ref().and_then(description);
-        let key_text = hit.key.and_then(Node::scalar).or(name);
-
-        // Where the caret goes: the value; for a missing value, the key before it.
-        let at = match hit.key {
-            Some(k) if node.span.is_empty() => k.span.clone(),
-            _ => one_line(self.text, node.span.clone()),
-        };
-        let label = match (hit.is_key, name, hit.path.last()) {
-            (true, _, _) => {
-                let map = hit.path.iter().rev().skip(1).find_map(|k| *k);
-                match map {
-                    Some(m) => format!("a key of `{m}` is {expected}"),
-                    None => format!("expected {expected}"),
-                }
-            }
-            (false, Some(_), Some(None)) => {
-                format!("each item of `{}` is {expected}", name.unwrap_or_default())
-            }
-            // A numbered entry (a traffic class under `ets`) is named with its mapping.
-            (false, Some(n), _) if n.bytes().all(|b| b.is_ascii_digit()) => {
-                match hit.path.iter().rev().skip(1).find_map(|k| *k) {
-                    Some(m) => format!("`{m}` {n} takes {expected}"),
-                    None => format!("`{n}` takes {expected}"),
-                }
-            }
-            (false, Some(n), _) => format!("`{n}` takes {expected}"),
-            (false, None, _) => format!("expected {expected}"),
-        };
-
-        if matches!(want, Some(Want::Integer | Want::Number))
-            && matches!(node.kind, Kind::Scalar { .. })
-            && whole_digits
+        if !(matches!(w.want, Some(Want::Integer | Want::Number))
+            && matches!(w.node.kind, Kind::Scalar { .. })
+            && whole_digits)
         {
-            // Digits the reader could not take: more than any integer holds.
-            let d = Diagnostic::error(
-                "E020",
-                match key_text {
-                    Some(k) => format!("{value} is out of range for `{k}`"),
-                    None => format!("{value} is out of range"),
-                },
-            )
-            .at(self.span(at), "out of range");
-            return Some(match (&about, key_text) {
-                (Some(a), Some(k)) => d.help(format!("`{k}`: {a}")),
-                _ => d,
-            });
+            return None;
         }
+        // Digits the reader could not take: more than any integer holds.
+        let value = &w.value;
+        let d = Diagnostic::error(
+            "E020",
+            match w.key_text {
+                Some(k) => format!("{value} is out of range for `{k}`"),
+                None => format!("{value} is out of range"),
+            },
+        )
+        .at(self.span(w.at.clone()), "out of range");
+        Some(match (&w.about, w.key_text) {
+            (Some(a), Some(k)) => d.help(format!("`{k}`: {a}")),
+            _ => d,
+        })
+    }
+}
 
+/// The label at a value of the wrong type (`name`: its key): what its key, its list or its
+/// mapping takes (`expected`).
+fn label(hit: &Hit<'_>, name: Option<&str>, expected: &str) -> String {
+    match (hit.is_key, name, hit.path.last()) {
+        (true, _, _) => {
+            let map = hit.path.iter().rev().skip(1).find_map(|k| *k);
+            match map {
+                Some(m) => format!("a key of `{m}` is {expected}"),
+                None => format!("expected {expected}"),
+            }
+        }
+        (false, Some(_), Some(None)) => {
+            format!("each item of `{}` is {expected}", name.unwrap_or_default())
+        }
+        // A numbered entry (a traffic class under `ets`) is named with its mapping.
+        (false, Some(n), _) if n.bytes().all(|b| b.is_ascii_digit()) => {
+            match hit.path.iter().rev().skip(1).find_map(|k| *k) {
+                Some(m) => format!("`{m}` {n} takes {expected}"),
+                None => format!("`{n}` takes {expected}"),
+            }
+        }
+        (false, Some(n), _) => format!("`{n}` takes {expected}"),
+        (false, None, _) => format!("expected {expected}"),
+    }
+}
+
+impl Wrong<'_> {
+    /// How to write the value the format wants: the help, and what the message says is
+    /// expected (`expected`, or a percentage's own wording).
+    fn help(&self, expected: String, text: &str) -> (String, Option<String>) {
+        let (node, value, key_text) = (self.node, &self.value, self.key_text);
         let mut expected = expected;
-        let help = match (want, &node.kind) {
+        let help = match (self.want, &node.kind) {
             (Some(Want::Integer | Want::Number), Kind::Scalar { .. })
                 if value.ends_with('%') && value.trim_end_matches('%').parse::<f64>().is_ok() =>
             {
@@ -266,7 +315,7 @@ impl Cx<'_> {
                     .parse::<f64>()
                     .is_ok_and(|f| f.fract() == 0.0 && f.is_finite()) =>
             {
-                let whole = value.split('.').next().unwrap_or(&value);
+                let whole = value.split('.').next().unwrap_or(value);
                 Some(format!("write it without a decimal point: `{whole}`"))
             }
             (Some(Want::Integer | Want::Number | Want::Bool | Want::Text), Kind::List(items))
@@ -274,10 +323,11 @@ impl Cx<'_> {
             {
                 Some(format!(
                     "write the value alone, without brackets: `{}`",
-                    written(&items[0], self.text)
+                    written(&items[0], text)
                 ))
             }
-            (Some(Want::Integer | Want::Number), _) => about
+            (Some(Want::Integer | Want::Number), _) => self
+                .about
                 .as_ref()
                 .zip(key_text)
                 .map(|(a, k)| format!("`{k}`: {a}")),
@@ -285,18 +335,7 @@ impl Cx<'_> {
             (Some(Want::Mapping), Kind::List(_)) => {
                 Some("write `name: value` entries, not `- item` lines".into())
             }
-            (Some(Want::Mapping), _) if node.is_empty() => Some(match key_text {
-                Some(k) => format!(
-                    "write its entries indented on the lines below `{k}:`, or `{k}: {{}}` for none"
-                ),
-                None => "write `name: value` entries".into(),
-            }),
-            (Some(Want::Mapping), _) => Some(match key_text {
-                Some(k) => format!(
-                    "write `name: value` entries, indented on the lines below `{k}:` or as `{{ name: value }}`"
-                ),
-                None => "write `name: value` entries".into(),
-            }),
+            (Some(Want::Mapping), _) => Some(mapping_help(node, key_text)),
             (Some(Want::List), Kind::Scalar { .. }) if !node.is_empty() => {
                 Some(format!("write `[{value}]`, or one `- …` line per item"))
             }
@@ -306,14 +345,20 @@ impl Cx<'_> {
             }
             _ => None,
         };
-        let d = Diagnostic::error(
-            "E012",
-            format!("expected {expected}, found {}", found(node, self.text)),
-        )
-        .at(self.span(at), label);
-        Some(match help {
-            Some(h) => d.help(h),
-            None => d,
-        })
+        (expected, help)
+    }
+}
+
+/// How to write a mapping where something else is written (not a list): its entries below
+/// its key, or `{}` for none when nothing is written.
+fn mapping_help(node: &Node, key_text: Option<&str>) -> String {
+    match key_text {
+        Some(k) if node.is_empty() => {
+            format!("write its entries indented on the lines below `{k}:`, or `{k}: {{}}` for none")
+        }
+        Some(k) => format!(
+            "write `name: value` entries, indented on the lines below `{k}:` or as `{{ name: value }}`"
+        ),
+        None => "write `name: value` entries".into(),
     }
 }
