@@ -92,7 +92,7 @@ fn declared(
     member: &mut BTreeMap<String, Span>,
 ) -> Option<Pair> {
     let at = cx.span(&m.switches);
-    let sws = pair_switches(cx, (m, at), (pending, names), member)?;
+    let sws = pair_switches(cx, (m, at), pending, names, member)?;
     let oses: Vec<Os> = m
         .switches
         .get()
@@ -126,10 +126,8 @@ fn declared(
 fn pair_switches(
     cx: &mut Cx,
     (m, at): (&RawMlag, Span),
-    (pending, names): (
-        &BTreeMap<String, Pending>,
-        &BTreeMap<String, (Hostname, Span)>,
-    ),
+    pending: &BTreeMap<String, Pending>,
+    names: &BTreeMap<String, (Hostname, Span)>,
     member: &mut BTreeMap<String, Span>,
 ) -> Option<Vec<String>> {
     let listed = m.switches.get();
