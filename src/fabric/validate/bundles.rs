@@ -94,11 +94,6 @@ fn stray_keys(cx: &mut Cx, name: &str, p: &Pending) {
 /// both switches agree on it.
 pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair]) {
     one_device(cx, pending, pairs);
-    let empty_at = |cx: &Cx| Span {
-        file: cx.file,
-        start: 0,
-        end: 0,
-    };
     for (name, p) in pending.iter_mut() {
         stray_keys(cx, name, p);
         let mut groups: BTreeMap<(bool, u16), Vec<(Port, PortSettings)>> = BTreeMap::new();
@@ -110,88 +105,114 @@ pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pair
                     .push((*port, s.clone()));
             }
         }
-        for ((mlag, id), members) in groups {
-            let at = p
-                .bundles
-                .get(&members[0].0)
-                .map_or_else(|| empty_at(cx), |(_, at)| *at);
-            if mlag && p.switch.mlag.is_none() {
-                cx.push(
-                    Diagnostic::error(
-                        "E121",
-                        format!("`{name}` has MLAG port-channel {id} but is not in an MLAG pair"),
-                    )
-                    .at(at, "MLAG port-channel")
-                    .help("declare the pair under `mlag`, or use `lag` for a bundle to this switch alone"),
-                );
-                continue;
+        for (key, members) in groups {
+            if let Some(settings) = bundle(cx, (name.as_str(), &*p), key, &members) {
+                p.switch.bundles.insert(key, settings);
             }
-            let first = &members[0].1;
-            let same = |a: &PortSettings, b: &PortSettings| {
-                a.speed == b.speed
-                    && a.mtu == b.mtu
-                    && a.trust == b.trust
-                    && a.pfc == b.pfc
-                    && a.ecn == b.ecn
-                    && a.ets == b.ets
-                    && a.vlan == b.vlan
-                    && a.trunk == b.trunk
-                    && a.bundle.map(|b| b.lacp) == b.bundle.map(|b| b.lacp)
-                    && a.stp == b.stp
-            };
-            let keys = |port: &Port| p.bundle_keys.get(port);
-            let first_port = members[0].0;
-            let odd: Vec<Port> = members
-                .iter()
-                .filter(|(port, s)| {
-                    !same(first, s)
-                        || BundleKeys::individual(keys(port))
-                            != BundleKeys::individual(keys(&first_port))
-                        || BundleKeys::description(keys(port))
-                            != BundleKeys::description(keys(&first_port))
-                })
-                .map(|(port, _)| *port)
-                .collect();
-            if !odd.is_empty() {
-                cx.push(
-                    Diagnostic::error(
-                        "E118",
-                        format!(
-                            "members of {}port-channel {id} on `{name}` disagree: {} {} from {} (speed, MTU, QoS, VLANs, LACP mode, spanning tree, `lacp_individual` or `bundle_description`)",
-                            if mlag { "MLAG " } else { "" },
-                            describe_ports(&odd),
-                            if odd.len() == 1 { "differs" } else { "differ" },
-                            members[0].0
-                        ),
-                    )
-                    .at(at, "bundle"),
-                );
-                continue;
-            }
-            let settings = PortSettings {
-                speed: None,
-                mtu: first.mtu,
-                shutdown: false,
-                switchport: first.switchport,
-                vlan: first.vlan,
-                trust: first.trust,
-                ecn: first.ecn,
-                ets: first.ets,
-                pfc: first.pfc,
-                description: BundleKeys::description(keys(&first_port)).cloned(),
-                peer: first.peer.clone(),
-                profile: first.profile.clone(),
-                address: None,
-                bundle: None,
-                trunk: first.trunk.clone(),
-                stp: first.stp,
-                unused: false,
-                lacp_individual: BundleKeys::individual(keys(&first_port)),
-            };
-            p.switch.bundles.insert((mlag, id), settings);
         }
     }
-    // Both switches of a pair agree on each MLAG port-channel.
+    pairs_agree(cx, pending, pairs);
+}
+
+/// One bundle of a switch (MLAG or not, its number) from its members: an MLAG port-channel
+/// on a switch in no pair is E121, members that disagree E118; else the bundle's settings.
+fn bundle(
+    cx: &mut Cx,
+    (name, p): (&str, &Pending),
+    (mlag, id): (bool, u16),
+    members: &[(Port, PortSettings)],
+) -> Option<PortSettings> {
+    let at = p.bundles.get(&members[0].0).map_or_else(
+        || Span {
+            file: cx.file,
+            start: 0,
+            end: 0,
+        },
+        |(_, at)| *at,
+    );
+    if mlag && p.switch.mlag.is_none() {
+        cx.push(
+            Diagnostic::error(
+                "E121",
+                format!("`{name}` has MLAG port-channel {id} but is not in an MLAG pair"),
+            )
+            .at(at, "MLAG port-channel")
+            .help("declare the pair under `mlag`, or use `lag` for a bundle to this switch alone"),
+        );
+        return None;
+    }
+    let odd = odd_members(p, members);
+    if !odd.is_empty() {
+        cx.push(
+            Diagnostic::error(
+                "E118",
+                format!(
+                    "members of {}port-channel {id} on `{name}` disagree: {} {} from {} (speed, MTU, QoS, VLANs, LACP mode, spanning tree, `lacp_individual` or `bundle_description`)",
+                    if mlag { "MLAG " } else { "" },
+                    describe_ports(&odd),
+                    if odd.len() == 1 { "differs" } else { "differ" },
+                    members[0].0
+                ),
+            )
+            .at(at, "bundle"),
+        );
+        return None;
+    }
+    let (first_port, first) = &members[0];
+    let keys = p.bundle_keys.get(first_port);
+    Some(PortSettings {
+        speed: None,
+        mtu: first.mtu,
+        shutdown: false,
+        switchport: first.switchport,
+        vlan: first.vlan,
+        trust: first.trust,
+        ecn: first.ecn,
+        ets: first.ets,
+        pfc: first.pfc,
+        description: BundleKeys::description(keys).cloned(),
+        peer: first.peer.clone(),
+        profile: first.profile.clone(),
+        address: None,
+        bundle: None,
+        trunk: first.trunk.clone(),
+        stp: first.stp,
+        unused: false,
+        lacp_individual: BundleKeys::individual(keys),
+    })
+}
+
+/// A bundle's members that differ from its first: in speed, MTU, QoS, VLANs, LACP mode,
+/// spanning tree, or what their entries say of the bundle.
+fn odd_members(p: &Pending, members: &[(Port, PortSettings)]) -> Vec<Port> {
+    let first = &members[0].1;
+    let same = |a: &PortSettings, b: &PortSettings| {
+        a.speed == b.speed
+            && a.mtu == b.mtu
+            && a.trust == b.trust
+            && a.pfc == b.pfc
+            && a.ecn == b.ecn
+            && a.ets == b.ets
+            && a.vlan == b.vlan
+            && a.trunk == b.trunk
+            && a.bundle.map(|b| b.lacp) == b.bundle.map(|b| b.lacp)
+            && a.stp == b.stp
+    };
+    let keys = |port: &Port| p.bundle_keys.get(port);
+    let first_port = members[0].0;
+    members
+        .iter()
+        .filter(|(port, s)| {
+            !same(first, s)
+                || BundleKeys::individual(keys(port)) != BundleKeys::individual(keys(&first_port))
+                || BundleKeys::description(keys(port)) != BundleKeys::description(keys(&first_port))
+        })
+        .map(|(port, _)| *port)
+        .collect()
+}
+
+/// Both switches of a pair agree on each MLAG port-channel (E122, at the lines to change).
+fn pairs_agree(cx: &mut Cx, pending: &BTreeMap<String, Pending>, pairs: &[Pair]) {
     for pair in pairs {
         let [a, b] = &pair.switches;
         let (Some(pa), Some(pb)) = (pending.get(a.as_str()), pending.get(b.as_str())) else {

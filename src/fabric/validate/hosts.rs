@@ -98,6 +98,13 @@ pub(super) fn port_entry(
     ports: &[Port],
     p: &mut Pending,
 ) {
+    entry_address(cx, key, entry, ports, p);
+    entry_bundle(cx, entry, ports, p);
+}
+
+/// A port-map entry's routed address (one port an address, E116) and whether the switch
+/// advertises its subnet (`advertise` without `address` is E116).
+fn entry_address(cx: &mut Cx, key: &Sp<String>, entry: &RawPort, ports: &[Port], p: &mut Pending) {
     let at = cx.span(key);
     if let Some(a) = &entry.address {
         if ports.len() > 1 {
@@ -114,7 +121,6 @@ pub(super) fn port_entry(
             p.addresses.insert(ports[0], (net, cx.span(a)));
         }
     }
-    let os = [p.switch.os()];
     match (&entry.advertise, &entry.address) {
         (Some(v), Some(_)) if !*v.get() => {
             p.unadvertised.extend(ports);
@@ -130,6 +136,12 @@ pub(super) fn port_entry(
         ),
         _ => {}
     }
+}
+
+/// The bundle a port-map entry's ports join (`mlag` or `lag`, not both: E118; with its LACP
+/// mode), and what the entry says of it (`lacp_individual`, `bundle_description`).
+fn entry_bundle(cx: &mut Cx, entry: &RawPort, ports: &[Port], p: &mut Pending) {
+    let os = [p.switch.os()];
     let keys = super::bundles::BundleKeys {
         individual: entry
             .lacp_individual

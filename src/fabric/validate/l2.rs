@@ -8,6 +8,12 @@ use super::mlag::Pair;
 use super::{Cx, LinkPair, Pending};
 use crate::diag::{Diagnostic, Span};
 
+/// An L2 path: its bundle (if any), where its ends are written, what it joins.
+type Path = (Option<(bool, u16)>, Span, Span, String);
+
+/// The L2 paths between two switches (an MLAG pair's name is `a+b`), by the two.
+type Edges = BTreeMap<(String, String), Vec<Path>>;
+
 /// The L2 topology between switches: no parallel L2 cables outside a LAG, no loop. An MLAG
 /// pair counts as one switch (its peer link inside it; a bundle to both is one cable).
 pub(super) fn l2_topology(
@@ -17,6 +23,20 @@ pub(super) fn l2_topology(
     broken: &BTreeSet<usize>,
     pairs: &[Pair],
 ) {
+    let (edges, l2_ends) = l2_edges(pending, links, broken, pairs);
+    without_stp(cx, pending, &l2_ends);
+    parallel_paths(cx, &edges);
+    loops(cx, &edges);
+}
+
+/// The L2 edges between switches, one per L2 cable, one per bundle; and each switch with an
+/// L2 cable to another switch (an MLAG peer link included), at its first.
+fn l2_edges<'a>(
+    pending: &BTreeMap<String, Pending>,
+    links: &'a [LinkPair],
+    broken: &BTreeSet<usize>,
+    pairs: &[Pair],
+) -> (Edges, BTreeMap<&'a str, Span>) {
     let node = |name: &str| -> String {
         pairs
             .iter()
@@ -26,9 +46,7 @@ pub(super) fn l2_topology(
             })
     };
     // Edges: one per L2 cable, one per bundle.
-    /// An L2 path: its bundle (if any), where its ends are written, what it joins.
-    type Path = (Option<(bool, u16)>, Span, Span, String);
-    let mut edges: BTreeMap<(String, String), Vec<Path>> = BTreeMap::new();
+    let mut edges = Edges::new();
     // Each switch with an L2 cable to another switch (an MLAG peer link included), at its
     // first.
     let mut l2_ends: BTreeMap<&str, Span> = BTreeMap::new();
@@ -64,9 +82,14 @@ pub(super) fn l2_topology(
         }
         list.push((bundle, *at_a, *at_b, format!("{sa}:{pa} – {sb}:{pb}")));
     }
+    (edges, l2_ends)
+}
+
+/// W005: a switch joined to others at L2 without a spanning-tree policy.
+fn without_stp(cx: &mut Cx, pending: &BTreeMap<String, Pending>, l2_ends: &BTreeMap<&str, Span>) {
     // Where L2 remains between switches, spanning tree decides what forwards: the fabric says
     // so rather than leaving it to the switch's default.
-    for (name, at) in &l2_ends {
+    for (name, at) in l2_ends {
         if pending.get(*name).is_some_and(|p| p.switch.stp.is_none()) {
             cx.push(
                 Diagnostic::warning(
@@ -78,8 +101,11 @@ pub(super) fn l2_topology(
             );
         }
     }
-    // Parallel L2 paths between two switches.
-    for ((a, b), list) in &edges {
+}
+
+/// E119: parallel L2 paths between two switches.
+fn parallel_paths(cx: &mut Cx, edges: &Edges) {
+    for ((a, b), list) in edges {
         if list.len() > 1 {
             let (_, at_a, at_b, first) = &list[0];
             let (_, at_c, _, second) = &list[1];
@@ -95,7 +121,10 @@ pub(super) fn l2_topology(
             );
         }
     }
-    // A loop through three switches or more: union-find over the edges.
+}
+
+/// E120: a loop through three switches or more (union-find over the edges).
+fn loops(cx: &mut Cx, edges: &Edges) {
     let mut parent: BTreeMap<String, String> = BTreeMap::new();
     fn find(parent: &mut BTreeMap<String, String>, x: &str) -> String {
         let mut cur = x.to_string();
@@ -107,7 +136,7 @@ pub(super) fn l2_topology(
         }
         cur
     }
-    for ((a, b), list) in &edges {
+    for ((a, b), list) in edges {
         for n in [a, b] {
             parent.entry(n.clone()).or_insert_with(|| n.clone());
         }

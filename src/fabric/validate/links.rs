@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::super::raw::RawFabric;
+use super::super::raw::{RawFabric, RawLink};
 use super::super::{Bundle, Lacp};
 use super::bundles::{channel_id, lacp_mode};
 use super::mlag::Pair;
@@ -40,6 +40,10 @@ fn link_role(s: &str) -> Result<LinkRole, crate::types::Invalid> {
 /// A routed cable's two ends, as `resolve` found them.
 pub(super) type RoutedEnd = ((String, Port), (String, Port), Span, Span);
 
+/// A link's role with its VLAN, VLANs and bundle: checked once per link, applied per cable;
+/// `None` when the role did not check.
+type Checked = Option<(LinkRole, Option<Vlan>, BTreeSet<Vlan>, Option<Bundle>)>;
+
 /// Each link's role applied to both ends; the routed cables, for the underlay.
 pub(super) fn link_roles(
     cx: &mut Cx,
@@ -58,151 +62,173 @@ pub(super) fn link_roles(
     // Links whose role did not check: left out of the L2 topology, not reported again.
     let mut broken = BTreeSet::new();
     // Checked once per link, applied per cable.
-    type Checked = Option<(LinkRole, Option<Vlan>, BTreeSet<Vlan>, Option<Bundle>)>;
     let mut roles: BTreeMap<usize, Checked> = BTreeMap::new();
-    for ((sa, pa), (sb, pb), at_a, at_b, index) in links {
-        let link = &all[*index];
-        let role = roles.entry(*index).or_insert_with(|| {
-            let role = match &link.role {
-                Some(r) => cx.word(r, link_role)?,
-                None => default,
-            };
-            let at = link.role.as_ref().map_or(*at_a, |r| cx.span(r));
-            let vlan = link.vlan.as_ref().and_then(|v| cx.int(v, Vlan::new));
-            let vlans: BTreeSet<Vlan> = link
-                .vlans
-                .iter()
-                .flatten()
-                .filter_map(|v| cx.int(v, Vlan::new))
-                .collect();
-            let lag = link.lag.as_ref().and_then(|v| cx.int(v, channel_id));
-            let lacp = link.lacp.as_ref().and_then(|v| cx.word(v, lacp_mode));
-            let mut wrong = |key: &str, why: &str| {
-                cx.push(
-                    Diagnostic::error("E123", format!("`{key}` {why}"))
-                        .at(at, format!("role {}", role_word(role))),
-                );
-            };
-            match role {
-                LinkRole::Trunk | LinkRole::Lag if link.vlan.is_some() => {
-                    wrong("vlan", "is for access links; a trunk or LAG lists `vlans`")
-                }
-                LinkRole::Routed | LinkRole::Ipl if link.vlan.is_some() || link.vlans.is_some() => {
-                    wrong("vlan", "has no place on a routed link or a peer link")
-                }
-                LinkRole::Lag if link.lag.is_none() => {
-                    wrong("lag", "is needed on a LAG link: its port-channel number")
-                }
-                LinkRole::Trunk if link.vlans.is_none() => {
-                    wrong("vlans", "is needed on a trunk link: the VLANs it carries")
-                }
-                _ => {}
-            }
-            if link.lag.is_some() && role != LinkRole::Lag {
-                wrong("lag", "is for `role: lag` links");
-            }
-            let bundle = match role {
-                LinkRole::Lag => Some(Bundle {
-                    mlag: false,
-                    id: lag?,
-                    lacp: lacp.unwrap_or(Lacp::Active),
-                }),
-                _ => None,
-            };
-            Some((role, vlan, vlans, bundle))
-        });
-        let Some((role, vlan, vlans, bundle)) = role.clone() else {
+    for cable in links {
+        let ((sa, pa), (sb, pb), at_a, at_b, index) = cable;
+        let role = roles
+            .entry(*index)
+            .or_insert_with(|| checked_role(cx, &all[*index], default, *at_a));
+        let Some((role, vlan, vlans, mut bundle)) = role.clone() else {
             broken.insert(*index);
             continue;
         };
-        let mut bundle = bundle;
         if role == LinkRole::Routed {
             routed.push(((sa.clone(), *pa), (sb.clone(), *pb), *at_a, *at_b));
             continue;
         }
         if role == LinkRole::Ipl {
-            let pair = pairs
-                .iter_mut()
-                .find(|p| p.switches.contains(sa) && p.switches.contains(sb) && sa != sb);
-            match pair {
-                Some(pair) => {
-                    pair.linked = true;
-                    bundle = Some(Bundle {
-                        mlag: false,
-                        id: pair.port_channel,
-                        lacp: Lacp::Active,
-                    });
-                }
-                None => {
-                    cx.push(
-                        Diagnostic::error(
-                            "E121",
-                            format!(
-                                "peer link between `{sa}` and `{sb}`, which are not an MLAG pair"
-                            ),
-                        )
-                        .at(*at_a, sa.clone())
-                        .also(*at_b, sb.clone())
-                        .help(format!(
-                            "declare the pair under `mlag`: `switches: [{sa}, {sb}]`"
-                        )),
-                    );
-                    broken.insert(*index);
-                    continue;
-                }
+            let Some(ipl) = peer_link(cx, pairs, cable) else {
+                broken.insert(*index);
+                continue;
+            };
+            bundle = Some(ipl);
+        }
+        apply_role(cx, pending, cable, (role, vlan, &vlans, bundle));
+    }
+    (routed, broken)
+}
+
+/// One link's role (written, else `default`), VLAN, VLANs and bundle, each checked; keys
+/// the role has no place for, or lacks, are E123 at the role (or at end a, `at_a`).
+fn checked_role(cx: &mut Cx, link: &RawLink, default: LinkRole, at_a: Span) -> Checked {
+    let role = match &link.role {
+        Some(r) => cx.word(r, link_role)?,
+        None => default,
+    };
+    let at = link.role.as_ref().map_or(at_a, |r| cx.span(r));
+    let vlan = link.vlan.as_ref().and_then(|v| cx.int(v, Vlan::new));
+    let vlans: BTreeSet<Vlan> = link
+        .vlans
+        .iter()
+        .flatten()
+        .filter_map(|v| cx.int(v, Vlan::new))
+        .collect();
+    let lag = link.lag.as_ref().and_then(|v| cx.int(v, channel_id));
+    let lacp = link.lacp.as_ref().and_then(|v| cx.word(v, lacp_mode));
+    role_keys(cx, link, role, at);
+    let bundle = match role {
+        LinkRole::Lag => Some(Bundle {
+            mlag: false,
+            id: lag?,
+            lacp: lacp.unwrap_or(Lacp::Active),
+        }),
+        _ => None,
+    };
+    Some((role, vlan, vlans, bundle))
+}
+
+/// The keys a link's role has no place for, or needs (E123, at `at`).
+fn role_keys(cx: &mut Cx, link: &RawLink, role: LinkRole, at: Span) {
+    let mut wrong = |key: &str, why: &str| {
+        cx.push(
+            Diagnostic::error("E123", format!("`{key}` {why}"))
+                .at(at, format!("role {}", role_word(role))),
+        );
+    };
+    match role {
+        LinkRole::Trunk | LinkRole::Lag if link.vlan.is_some() => {
+            wrong("vlan", "is for access links; a trunk or LAG lists `vlans`")
+        }
+        LinkRole::Routed | LinkRole::Ipl if link.vlan.is_some() || link.vlans.is_some() => {
+            wrong("vlan", "has no place on a routed link or a peer link")
+        }
+        LinkRole::Lag if link.lag.is_none() => {
+            wrong("lag", "is needed on a LAG link: its port-channel number")
+        }
+        LinkRole::Trunk if link.vlans.is_none() => {
+            wrong("vlans", "is needed on a trunk link: the VLANs it carries")
+        }
+        _ => {}
+    }
+    if link.lag.is_some() && role != LinkRole::Lag {
+        wrong("lag", "is for `role: lag` links");
+    }
+}
+
+/// A peer link's bundle: the port-channel of the MLAG pair it joins (marked linked); between
+/// switches that are not a pair, E121 and `None`.
+fn peer_link(cx: &mut Cx, pairs: &mut [Pair], cable: &LinkPair) -> Option<Bundle> {
+    let ((sa, _), (sb, _), at_a, at_b, _) = cable;
+    let pair = pairs
+        .iter_mut()
+        .find(|p| p.switches.contains(sa) && p.switches.contains(sb) && sa != sb);
+    let Some(pair) = pair else {
+        cx.push(
+            Diagnostic::error(
+                "E121",
+                format!("peer link between `{sa}` and `{sb}`, which are not an MLAG pair"),
+            )
+            .at(*at_a, sa.clone())
+            .also(*at_b, sb.clone())
+            .help(format!(
+                "declare the pair under `mlag`: `switches: [{sa}, {sb}]`"
+            )),
+        );
+        return None;
+    };
+    pair.linked = true;
+    Some(Bundle {
+        mlag: false,
+        id: pair.port_channel,
+        lacp: Lacp::Active,
+    })
+}
+
+/// A cable's role applied to both its ends: the VLANs it carries declared on each switch
+/// (E062), and each end's access VLAN (another than its port's is E123), trunk or bundle.
+fn apply_role(
+    cx: &mut Cx,
+    pending: &mut BTreeMap<String, Pending>,
+    ((sa, pa), (sb, pb), at_a, at_b, _): &LinkPair,
+    (role, vlan, vlans, bundle): (LinkRole, Option<Vlan>, &BTreeSet<Vlan>, Option<Bundle>),
+) {
+    for ((name, port), at) in [((sa, *pa), *at_a), ((sb, *pb), *at_b)] {
+        let Some(p) = pending.get_mut(name.as_str()) else {
+            continue;
+        };
+        for v in vlan.iter().chain(vlans) {
+            if v.get() != 1 && !p.switch.vlans.contains_key(v) {
+                cx.push(
+                    Diagnostic::error("E062", format!("VLAN {v} is not declared on `{name}`"))
+                        .at(at, "carried here")
+                        .help(format!("add `- id: {v}` under `vlans`")),
+                );
             }
         }
-        for ((name, port), at) in [((sa, *pa), *at_a), ((sb, *pb), *at_b)] {
-            let Some(p) = pending.get_mut(name.as_str()) else {
-                continue;
-            };
-            for v in vlan.iter().chain(&vlans) {
-                if v.get() != 1 && !p.switch.vlans.contains_key(v) {
+        let Some(s) = p.switch.ports.get_mut(&port) else {
+            continue;
+        };
+        match role {
+            LinkRole::Routed => {}
+            LinkRole::Access => {
+                if let (Some(had), Some(v)) = (s.vlan, vlan)
+                    && had != v
+                {
                     cx.push(
-                        Diagnostic::error("E062", format!("VLAN {v} is not declared on `{name}`"))
-                            .at(at, "carried here")
-                            .help(format!("add `- id: {v}` under `vlans`")),
+                        Diagnostic::error(
+                            "E123",
+                            format!("{name}:{port} is in VLAN {had} but its link carries VLAN {v}"),
+                        )
+                        .at(at, "this link end"),
                     );
                 }
-            }
-            let Some(s) = p.switch.ports.get_mut(&port) else {
-                continue;
-            };
-            match role {
-                LinkRole::Routed => {}
-                LinkRole::Access => {
-                    if let (Some(had), Some(v)) = (s.vlan, vlan)
-                        && had != v
-                    {
-                        cx.push(
-                            Diagnostic::error(
-                                "E123",
-                                format!(
-                                    "{name}:{port} is in VLAN {had} but its link carries VLAN {v}"
-                                ),
-                            )
-                            .at(at, "this link end"),
-                        );
-                    }
-                    if vlan.is_some() {
-                        s.vlan = vlan;
-                    }
+                if vlan.is_some() {
+                    s.vlan = vlan;
                 }
-                LinkRole::Trunk => {
+            }
+            LinkRole::Trunk => {
+                s.switchport = Some(SwitchportMode::Trunk);
+                s.trunk = Some(vlans.clone());
+            }
+            LinkRole::Lag | LinkRole::Ipl => {
+                if role == LinkRole::Lag && !vlans.is_empty() {
                     s.switchport = Some(SwitchportMode::Trunk);
                     s.trunk = Some(vlans.clone());
                 }
-                LinkRole::Lag | LinkRole::Ipl => {
-                    if role == LinkRole::Lag && !vlans.is_empty() {
-                        s.switchport = Some(SwitchportMode::Trunk);
-                        s.trunk = Some(vlans.clone());
-                    }
-                    s.bundle = bundle;
-                }
+                s.bundle = bundle;
             }
         }
     }
-    (routed, broken)
 }
 
 fn role_word(r: LinkRole) -> &'static str {

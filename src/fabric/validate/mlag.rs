@@ -7,7 +7,7 @@ use std::net::Ipv4Addr;
 
 use super::super::Mlag;
 use super::super::Os;
-use super::super::raw::{RawFabric, RawMlag, Sp};
+use super::super::raw::{RawFabric, RawMlag, RawMlagHalf, Sp};
 use super::bundles::channel_id;
 use super::network::{host_address, pool};
 use super::{Cx, Field, Pending};
@@ -92,7 +92,45 @@ fn declared(
     member: &mut BTreeMap<String, Span>,
 ) -> Option<Pair> {
     let at = cx.span(&m.switches);
-    let listed: Vec<&Sp<String>> = m.switches.get().iter().collect();
+    let sws = pair_switches(cx, (m, at), pending, names, member)?;
+    let oses: Vec<Os> = m
+        .switches
+        .get()
+        .iter()
+        .filter_map(|s| cx.oses.get(&s.get().to_lowercase()).copied())
+        .collect();
+    // A refused domain or VIP is reported; the pair stays a pair, so its peer link and
+    // bundles are not reported as well (the fabric is refused either way).
+    let vip = Some(vip(cx, &oses, m.domain.as_ref(), m.vip.as_ref()).unwrap_or(None));
+    let mac = mac(cx, &m.system_mac);
+    let pc = cx.int(&m.ipl.port_channel, channel_id);
+    let vlan = cx.int(&m.ipl.vlan, Vlan::new);
+    let addresses = ipl_addresses(cx, m);
+    let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) =
+        (<[String; 2]>::try_from(sws), vip, mac, pc, vlan, addresses)
+    else {
+        return None;
+    };
+    pair_mlag(pending, &switches, (vip, mac, pc, vlan), addresses);
+    Some(Pair {
+        switches,
+        at,
+        port_channel: pc,
+        declared: true,
+        linked: false,
+    })
+}
+
+/// The switches a pair under `mlag` lists (at `at`), each declared and in no other pair
+/// (`member`, E121): `None` when the pair is not two switches, or one switch twice (E121).
+fn pair_switches(
+    cx: &mut Cx,
+    (m, at): (&RawMlag, Span),
+    pending: &BTreeMap<String, Pending>,
+    names: &BTreeMap<String, (Hostname, Span)>,
+    member: &mut BTreeMap<String, Span>,
+) -> Option<Vec<String>> {
+    let listed = m.switches.get();
     if listed.len() != 2 {
         cx.error(
             "E121",
@@ -103,7 +141,7 @@ fn declared(
         return None;
     }
     let mut sws: Vec<String> = Vec::new();
-    for s in &listed {
+    for s in listed {
         let sat = cx.span(s);
         match names.get(&s.get().to_lowercase()) {
             Some((h, _)) if pending.contains_key(h.as_str()) => {
@@ -135,16 +173,12 @@ fn declared(
         );
         return None;
     }
-    let oses: Vec<Os> = listed
-        .iter()
-        .filter_map(|s| cx.oses.get(&s.get().to_lowercase()).copied())
-        .collect();
-    // A refused domain or VIP is reported; the pair stays a pair, so its peer link and
-    // bundles are not reported as well (the fabric is refused either way).
-    let vip = Some(vip(cx, &oses, m.domain.as_ref(), m.vip.as_ref()).unwrap_or(None));
-    let mac = mac(cx, &m.system_mac);
-    let pc = cx.int(&m.ipl.port_channel, channel_id);
-    let vlan = cx.int(&m.ipl.vlan, Vlan::new);
+    Some(sws)
+}
+
+/// The two switches' addresses on the IPL subnet (/31: both; else its first two hosts); a
+/// subnet with fewer is E110.
+fn ipl_addresses(cx: &mut Cx, m: &RawMlag) -> Option<[Ipv4Net; 2]> {
     let subnet = pool(cx, &m.ipl.subnet, "IPL subnet");
     let addresses = subnet.and_then(|s| {
         // /31: both addresses; otherwise the first two hosts.
@@ -165,11 +199,17 @@ fn declared(
             "too small",
         );
     }
-    let (Ok(switches), Some(vip), Some(mac), Some(pc), Some(vlan), Some(addresses)) =
-        (<[String; 2]>::try_from(sws), vip, mac, pc, vlan, addresses)
-    else {
-        return None;
-    };
+    addresses
+}
+
+/// A declared pair's MLAG set on both its switches (the VIP, system MAC, IPL port-channel and
+/// VLAN they share; each its own IPL address), each naming the other as its peer.
+fn pair_mlag(
+    pending: &mut BTreeMap<String, Pending>,
+    switches: &[String; 2],
+    (vip, mac, pc, vlan): (Option<(String, Ipv4Net)>, Mac, u16, Vlan),
+    addresses: [Ipv4Net; 2],
+) {
     for (i, name) in switches.iter().enumerate() {
         let other = pending.get(switches[1 - i].as_str());
         let peer = other.map(|p| p.switch.hostname.clone());
@@ -191,13 +231,6 @@ fn declared(
             });
         }
     }
-    Some(Pair {
-        switches,
-        at,
-        port_channel: pc,
-        declared: true,
-        linked: false,
-    })
 }
 
 /// Halves written out per switch (`mlag:` on a switch; not on a switch of a declared pair,
@@ -225,77 +258,82 @@ fn halves(
             );
             continue;
         }
-        let vip = vip(cx, &[p.switch.os()], h.domain.as_ref(), h.vip.as_ref());
-        let mac = mac(cx, &h.system_mac);
-        let pc = cx.int(&h.ipl.port_channel, channel_id);
-        let vlan = cx.int(&h.ipl.vlan, Vlan::new);
-        let address = match &h.ipl.address {
-            Some(a) => host_address(cx, a, "IPL address").map(Some),
-            None => Some(None),
-        };
-        let peer_address = match h.ipl.peer.get().parse::<Ipv4Addr>() {
-            Ok(a) => Some(a),
-            Err(_) => {
-                cx.error(
-                    "E110",
-                    format!("`{}` is not an IPv4 address", h.ipl.peer.get()),
-                    cx.span(&h.ipl.peer),
-                    "IPL peer",
-                );
-                None
-            }
-        };
-        if let (Some(Some(address)), Some(peer)) = (address, peer_address)
-            && (!address.contains(peer) || address.addr == peer)
-        {
-            cx.error(
-                "E121",
-                format!(
-                    "IPL peer {peer} is not another address of {}",
-                    address.network()
-                ),
-                cx.span(&h.ipl.peer),
-                "IPL peer",
-            );
-            continue;
-        }
-        let peer_mgmt = match &h.peer_mgmt {
-            Some(m) => match m.get().parse::<Ipv4Addr>() {
-                Ok(a) => Some(Some(a)),
-                Err(_) => {
-                    let what = format!("`{}` is not an IPv4 address", m.get());
-                    cx.error("E110", what, cx.span(m), "peer's management address");
-                    None
-                }
-            },
-            None => Some(None),
-        };
-        let (
-            Some(vip),
-            Some(mac),
-            Some(pc),
-            Some(vlan),
-            Some(address),
-            Some(peer_address),
-            Some(peer_mgmt),
-        ) = (vip, mac, pc, vlan, address, peer_address, peer_mgmt)
-        else {
+        let Some(mlag) = half(cx, p.switch.os(), h) else {
             continue;
         };
-        p.switch.vlans.entry(vlan).or_insert(None);
-        p.switch.mlag = Some(Mlag {
-            peer: None,
-            vip,
-            system_mac: mac,
-            ipl_port_channel: pc,
-            ipl_vlan: vlan,
-            address,
-            peer_address,
-            peer_mgmt,
-        });
+        p.switch.vlans.entry(mlag.ipl_vlan).or_insert(None);
+        p.switch.mlag = Some(mlag);
         halves.push((name.clone(), at));
     }
     halves
+}
+
+/// One switch's half as written (on a switch running `os`), each value checked; `None` when
+/// one is refused.
+fn half(cx: &mut Cx, os: Os, h: &RawMlagHalf) -> Option<Mlag> {
+    let vip = vip(cx, &[os], h.domain.as_ref(), h.vip.as_ref());
+    let mac = mac(cx, &h.system_mac);
+    let pc = cx.int(&h.ipl.port_channel, channel_id);
+    let vlan = cx.int(&h.ipl.vlan, Vlan::new);
+    let (address, peer_address) = ipl_half(cx, h)?;
+    let peer_mgmt = match &h.peer_mgmt {
+        Some(m) => match m.get().parse::<Ipv4Addr>() {
+            Ok(a) => Some(Some(a)),
+            Err(_) => {
+                let what = format!("`{}` is not an IPv4 address", m.get());
+                cx.error("E110", what, cx.span(m), "peer's management address");
+                None
+            }
+        },
+        None => Some(None),
+    };
+    Some(Mlag {
+        peer: None,
+        vip: vip?,
+        system_mac: mac?,
+        ipl_port_channel: pc?,
+        ipl_vlan: vlan?,
+        address: address?,
+        peer_address: peer_address?,
+        peer_mgmt: peer_mgmt?,
+    })
+}
+
+/// A half's IPL address (`Some(None)`: not written) and its peer's, each checked (E110), the
+/// peer's another address of its subnet (else E121, and `None`: the half is refused).
+#[allow(clippy::type_complexity)]
+fn ipl_half(cx: &mut Cx, h: &RawMlagHalf) -> Option<(Option<Option<Ipv4Net>>, Option<Ipv4Addr>)> {
+    let address = match &h.ipl.address {
+        Some(a) => host_address(cx, a, "IPL address").map(Some),
+        None => Some(None),
+    };
+    let peer_address = match h.ipl.peer.get().parse::<Ipv4Addr>() {
+        Ok(a) => Some(a),
+        Err(_) => {
+            cx.error(
+                "E110",
+                format!("`{}` is not an IPv4 address", h.ipl.peer.get()),
+                cx.span(&h.ipl.peer),
+                "IPL peer",
+            );
+            None
+        }
+    };
+    if let (Some(Some(address)), Some(peer)) = (address, peer_address)
+        && (!address.contains(peer) || address.addr == peer)
+    {
+        cx.error(
+            "E121",
+            format!(
+                "IPL peer {peer} is not another address of {}",
+                address.network()
+            ),
+            cx.span(&h.ipl.peer),
+            "IPL peer",
+        );
+        return None;
+    }
+    Some((address, peer_address))
 }
 
 /// Two halves that face each other are a pair when they agree (E122 otherwise).

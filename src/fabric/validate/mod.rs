@@ -173,6 +173,31 @@ struct Pending {
     renamed: BTreeSet<u16>,
 }
 
+impl Pending {
+    /// A switch being validated, with the port policies and what its QoS implies for every
+    /// port, before any port entry or link end is read; `index` is its place in `switches`.
+    fn new(switch: Switch, policies: policies::Policies, implied: Layer, index: usize) -> Pending {
+        Pending {
+            switch,
+            claims: BTreeMap::new(),
+            disabled: BTreeMap::new(),
+            addresses: BTreeMap::new(),
+            unadvertised: BTreeSet::new(),
+            bundles: BTreeMap::new(),
+            peers: BTreeMap::new(),
+            bundle_keys: BTreeMap::new(),
+            policies,
+            implied,
+            index,
+            l3_mtu: BTreeMap::new(),
+            set_at: BTreeMap::new(),
+            vlan_at: BTreeMap::new(),
+            named_sub: BTreeMap::new(),
+            renamed: BTreeSet::new(),
+        }
+    }
+}
+
 /// Port settings as written at one place (defaults, a profile, an entry), with positions, so
 /// conflicts and link mismatches can point at the line that set the value.
 #[derive(Clone, Debug, Default)]
@@ -318,37 +343,8 @@ fn refused_peers(cx: &mut Cx, entry: &RawPort, at: Span) {
 /// Validates a parsed fabric. Returns the fabric when there is no error, and every diagnostic
 /// (errors and warnings) either way.
 pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnostic>) {
-    let mut cx = Cx {
-        file,
-        diags: Vec::new(),
-        oses: BTreeMap::new(),
-        refused_peers: BTreeMap::new(),
-        extents: values::switch_extents(raw, file),
-        foreign: BTreeMap::new(),
-    };
-
-    let fabric_release = raw.onyx.as_ref().and_then(|v| release(&mut cx, v));
-    for (name, sw) in &raw.switches.0 {
-        let os = target::os(&mut cx, raw.os.as_ref(), sw.os.as_ref());
-        cx.oses.insert(name.get().to_lowercase(), os);
-    }
-    // The OSes a fabric-wide string is printed on: every switch's.
-    let fabric_oses: Vec<crate::fabric::Os> = [crate::fabric::Os::Onyx, crate::fabric::Os::Os10]
-        .into_iter()
-        .filter(|os| cx.oses.values().any(|o| o == os))
-        .collect();
-
-    let fabric_vlans = switches::fabric_vlans(&mut cx, raw, &fabric_oses);
-    let defaults = raw
-        .port_defaults
-        .as_ref()
-        .map(|s| cx.layer(s))
-        .unwrap_or_default();
-    let mut profiles: BTreeMap<String, (Layer, Span)> = BTreeMap::new();
-    for (name, s) in raw.profiles.iter().flat_map(|p| p.0.iter()) {
-        let layer = cx.layer(s);
-        profiles.insert(name.get().clone(), (layer, cx.span(name)));
-    }
+    let mut cx = Cx::new(raw, file);
+    let fw = fabric_values(&mut cx, raw);
     let mut used_profiles: BTreeSet<String> = BTreeSet::new();
 
     // Switch names first, so links and errors can refer to any switch.
@@ -363,36 +359,12 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
                 .help("add a `switches:` entry"),
         );
     }
-
-    let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
-
     let inherited = switches::Inherited {
-        release: fabric_release,
+        release: fw.release,
         os10: fabric_os10,
-        vlans: &fabric_vlans,
+        vlans: &fw.vlans,
     };
-    for (index, (name, sw)) in raw.switches.0.iter().enumerate() {
-        let Some((hostname, _)) = names
-            .get(&name.get().to_lowercase())
-            .filter(|(h, _)| h.as_str() == name.get())
-            .cloned()
-        else {
-            continue;
-        };
-        let Some(mut p) =
-            switches::pending_switch(&mut cx, raw, index, (name, sw), &hostname, &inherited)
-        else {
-            continue;
-        };
-        let entries: &[(Sp<String>, RawPort)] = sw
-            .ports
-            .as_ref()
-            .map_or(&[], |e: &Entries<String, RawPort>| &e.0);
-        switches::split_pass(&mut cx, entries, &mut p);
-        switches::claim_pass(&mut cx, entries, &mut p, &mut used_profiles);
-        pending.insert(hostname.as_str().to_string(), p);
-    }
-
+    let mut pending = each_switch(&mut cx, raw, (&names, &inherited), &mut used_profiles);
     let mut link_pairs = switches::links(
         &mut cx,
         raw,
@@ -404,12 +376,18 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     // OS10 port groups: each group's mode from its ports' splits and speeds, and the ports a
     // mode names as subports (`ethernet1/1/17:1`) renamed so before they are resolved.
-    port_groups::settle(&mut cx, &mut pending, &mut link_pairs, &profiles, &defaults);
+    port_groups::settle(
+        &mut cx,
+        &mut pending,
+        &mut link_pairs,
+        &fw.profiles,
+        &fw.defaults,
+    );
 
     // Resolve every port of every switch: entry → profile → fabric defaults, first value wins.
     let layers = resolve::Layers {
-        defaults: &defaults,
-        profiles: &profiles,
+        defaults: &fw.defaults,
+        profiles: &fw.profiles,
         empty: Layer::default(),
     };
     let ends = resolve::resolve_ports(
@@ -425,19 +403,19 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     network::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
     path_mtu::settle(&mut pending);
-
-    for (name, (_, at)) in &profiles {
-        if !used_profiles.contains(name) {
-            cx.push(
-                Diagnostic::warning("W001", format!("profile `{name}` is not used by any port"))
-                    .at(*at, "declared here"),
-            );
-        }
-    }
-
+    unused_profiles(&mut cx, &fw.profiles, &used_profiles);
     target::report_foreign(&mut cx);
     let (hosts, host_mtu_at) = nics::hosts(&mut cx, raw, &pending);
     path_mtu::check(&mut cx, &pending, &link_pairs, &hosts, &host_mtu_at);
+    finish(cx, hosts, pending)
+}
+
+/// The fabric, when no diagnostic is an error, and the diagnostics folded.
+fn finish(
+    cx: Cx,
+    hosts: BTreeMap<Hostname, super::Host>,
+    pending: BTreeMap<String, Pending>,
+) -> (Option<Fabric>, Vec<Diagnostic>) {
     let fabric = Fabric {
         hosts,
         switches: pending
@@ -448,6 +426,99 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     let diags = crate::diag::fold(cx.diags);
     let ok = !diags.iter().any(Diagnostic::is_error);
     (ok.then_some(fabric), diags)
+}
+
+/// The fabric-wide values every switch and port starts from: the Onyx release, the VLANs, the
+/// port defaults and the profiles (each with where it is declared).
+struct FabricValues {
+    release: Option<At<Release>>,
+    vlans: switches::FabricVlans,
+    defaults: Layer,
+    profiles: BTreeMap<String, (Layer, Span)>,
+}
+
+/// The fabric-wide values, checked, and each switch's OS (in `cx.oses`).
+fn fabric_values(cx: &mut Cx, raw: &RawFabric) -> FabricValues {
+    let fabric_release = raw.onyx.as_ref().and_then(|v| release(cx, v));
+    for (name, sw) in &raw.switches.0 {
+        let os = target::os(cx, raw.os.as_ref(), sw.os.as_ref());
+        cx.oses.insert(name.get().to_lowercase(), os);
+    }
+    // The OSes a fabric-wide string is printed on: every switch's.
+    let fabric_oses: Vec<crate::fabric::Os> = [crate::fabric::Os::Onyx, crate::fabric::Os::Os10]
+        .into_iter()
+        .filter(|os| cx.oses.values().any(|o| o == os))
+        .collect();
+
+    let fabric_vlans = switches::fabric_vlans(cx, raw, &fabric_oses);
+    let defaults = raw
+        .port_defaults
+        .as_ref()
+        .map(|s| cx.layer(s))
+        .unwrap_or_default();
+    let mut profiles: BTreeMap<String, (Layer, Span)> = BTreeMap::new();
+    for (name, s) in raw.profiles.iter().flat_map(|p| p.0.iter()) {
+        let layer = cx.layer(s);
+        profiles.insert(name.get().clone(), (layer, cx.span(name)));
+    }
+    FabricValues {
+        release: fabric_release,
+        vlans: fabric_vlans,
+        defaults,
+        profiles,
+    }
+}
+
+/// Each switch whose name checked, as a [`Pending`] switch: its own keys, then its port map's
+/// splits and claims (the profiles they use noted in `used_profiles`).
+fn each_switch(
+    cx: &mut Cx,
+    raw: &RawFabric,
+    (names, inherited): (
+        &BTreeMap<String, (Hostname, Span)>,
+        &switches::Inherited<'_>,
+    ),
+    used_profiles: &mut BTreeSet<String>,
+) -> BTreeMap<String, Pending> {
+    let mut pending: BTreeMap<String, Pending> = BTreeMap::new();
+    for (index, (name, sw)) in raw.switches.0.iter().enumerate() {
+        let Some((hostname, _)) = names
+            .get(&name.get().to_lowercase())
+            .filter(|(h, _)| h.as_str() == name.get())
+            .cloned()
+        else {
+            continue;
+        };
+        let Some(mut p) =
+            switches::pending_switch(cx, raw, index, (name, sw), &hostname, inherited)
+        else {
+            continue;
+        };
+        let entries: &[(Sp<String>, RawPort)] = sw
+            .ports
+            .as_ref()
+            .map_or(&[], |e: &Entries<String, RawPort>| &e.0);
+        switches::split_pass(cx, entries, &mut p);
+        switches::claim_pass(cx, entries, &mut p, used_profiles);
+        pending.insert(hostname.as_str().to_string(), p);
+    }
+    pending
+}
+
+/// W001: each profile no port uses.
+fn unused_profiles(
+    cx: &mut Cx,
+    profiles: &BTreeMap<String, (Layer, Span)>,
+    used_profiles: &BTreeSet<String>,
+) {
+    for (name, (_, at)) in profiles {
+        if !used_profiles.contains(name) {
+            cx.push(
+                Diagnostic::warning("W001", format!("profile `{name}` is not used by any port"))
+                    .at(*at, "declared here"),
+            );
+        }
+    }
 }
 
 /// What a link end runs with, defaults included, in the OS-neutral terms E051 compares: native

@@ -206,55 +206,7 @@ fn host_cables<'a>(
             .as_deref()
             .filter(|p| host.ports.contains_key(*p))
         else {
-            let known: Vec<&str> = host.ports.keys().map(String::as_str).collect();
-            let moved = c
-                .nic_port
-                .as_ref()
-                .and_then(|p| misnamed.at_key.get(&(name.to_string(), p.clone())));
-            if let (Some((best, key)), Some(p)) = (moved, &c.nic_port) {
-                cx.push(
-                    Diagnostic::error(
-                        "E131",
-                        format!(
-                            "the switch ports cabled to `{name}` name its port `{p}`, but `{name}` declares `{best}`"
-                        ),
-                    )
-                    .at(*key, format!("declared as `{best}`"))
-                    .also(c.at, format!("`{p}` here"))
-                    .help(format!("did you mean `{p}`? Rename the port here: this line names it for every host of its entry")),
-                );
-                continue;
-            }
-            let mut d = Diagnostic::error(
-                "E131",
-                match &c.nic_port {
-                    Some(p) => format!(
-                        "{}:{} is cabled to `{name}` port `{p}`, which `{name}` does not declare",
-                        c.switch, c.port
-                    ),
-                    None => format!(
-                        "{}:{} is cabled to `{name}` without naming the host's port",
-                        c.switch, c.port
-                    ),
-                },
-            )
-            .at(c.at, "this peer");
-            if let Some(at) = declared.get(&name.to_lowercase()) {
-                d = d.also(*at, format!("`{name}` declared here"));
-            }
-            // A port no other cable names first: the one this cable was meant for.
-            let named: BTreeSet<&str> = cables
-                .iter()
-                .filter_map(|x| x.nic_port.as_deref())
-                .collect();
-            let free = known.iter().copied().filter(|k| !named.contains(k));
-            let help = match c.nic_port.as_deref().and_then(|p| {
-                did_you_mean(p, free).or_else(|| did_you_mean(p, known.iter().copied()))
-            }) {
-                Some(best) => format!("did you mean `{best}`?"),
-                None => format!("the host's ports: {}", known.join(", ")),
-            };
-            cx.push(d.help(help));
+            unknown_port(cx, (name, host, cables), c, declared, misnamed);
             continue;
         };
         if let Some(first) = seen.insert(nic_port, c) {
@@ -286,6 +238,69 @@ fn host_cables<'a>(
         }
     }
     seen
+}
+
+/// E131: a cable to a port its host does not declare (or naming none): the port its host
+/// declares under another name where a peer's line names it for every host of its entry,
+/// else the name meant where one is close (a port no other cable names first).
+fn unknown_port(
+    cx: &mut Cx,
+    (name, host, cables): (&str, &Host, &[Cabled]),
+    c: &Cabled,
+    declared: &BTreeMap<String, Span>,
+    misnamed: &Misnamed,
+) {
+    let known: Vec<&str> = host.ports.keys().map(String::as_str).collect();
+    let moved = c
+        .nic_port
+        .as_ref()
+        .and_then(|p| misnamed.at_key.get(&(name.to_string(), p.clone())));
+    if let (Some((best, key)), Some(p)) = (moved, &c.nic_port) {
+        cx.push(
+            Diagnostic::error(
+                "E131",
+                format!(
+                    "the switch ports cabled to `{name}` name its port `{p}`, but `{name}` declares `{best}`"
+                ),
+            )
+            .at(*key, format!("declared as `{best}`"))
+            .also(c.at, format!("`{p}` here"))
+            .help(format!("did you mean `{p}`? Rename the port here: this line names it for every host of its entry")),
+        );
+        return;
+    }
+    let mut d = Diagnostic::error(
+        "E131",
+        match &c.nic_port {
+            Some(p) => format!(
+                "{}:{} is cabled to `{name}` port `{p}`, which `{name}` does not declare",
+                c.switch, c.port
+            ),
+            None => format!(
+                "{}:{} is cabled to `{name}` without naming the host's port",
+                c.switch, c.port
+            ),
+        },
+    )
+    .at(c.at, "this peer");
+    if let Some(at) = declared.get(&name.to_lowercase()) {
+        d = d.also(*at, format!("`{name}` declared here"));
+    }
+    // A port no other cable names first: the one this cable was meant for.
+    let named: BTreeSet<&str> = cables
+        .iter()
+        .filter_map(|x| x.nic_port.as_deref())
+        .collect();
+    let free = known.iter().copied().filter(|k| !named.contains(k));
+    let help = match c
+        .nic_port
+        .as_deref()
+        .and_then(|p| did_you_mean(p, free).or_else(|| did_you_mean(p, known.iter().copied())))
+    {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => format!("the host's ports: {}", known.join(", ")),
+    };
+    cx.push(d.help(help));
 }
 
 /// A host's ports no cable names (E130), where the line to change is.
@@ -593,6 +608,24 @@ fn host_port(
         .vswitch
         .as_ref()
         .and_then(|v| shell_token(cx, v, "vSwitch name", 31));
+    let keys_fit = os_keys(cx, name, p, os);
+    let ok = port.is_some() && keys_fit;
+    if !ok || p.rdma.is_some() && rdma.is_none() || p.vmknic.is_some() && vmknic.is_none() {
+        return None;
+    }
+    if p.vswitch.is_some() && vswitch.is_none() {
+        return None;
+    }
+    Some(HostPort {
+        rdma,
+        vmknic,
+        vswitch,
+    })
+}
+
+/// Whether a NIC port's keys fit its host's OS: a Linux port names its RDMA device and no
+/// ESXi key; an ESXi port no `rdma`, and `vmknic` and `vswitch` together (E133 each).
+fn os_keys(cx: &mut Cx, name: &Sp<String>, p: &RawHostPort, os: Option<HostOs>) -> bool {
     let misfit = |cx: &mut Cx, at: Span, msg: String, help: &str| {
         cx.push(
             Diagnostic::error("E133", msg)
@@ -601,7 +634,7 @@ fn host_port(
         );
     };
     let n = name.get();
-    let mut ok = port.is_some();
+    let mut ok = true;
     match os {
         Some(HostOs::Linux) => {
             for (v, key) in [(&p.vmknic, "vmknic"), (&p.vswitch, "vswitch")] {
@@ -647,15 +680,5 @@ fn host_port(
         }
         None => {}
     }
-    if !ok || p.rdma.is_some() && rdma.is_none() || p.vmknic.is_some() && vmknic.is_none() {
-        return None;
-    }
-    if p.vswitch.is_some() && vswitch.is_none() {
-        return None;
-    }
-    Some(HostPort {
-        rdma,
-        vmknic,
-        vswitch,
-    })
+    ok
 }

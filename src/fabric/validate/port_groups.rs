@@ -135,47 +135,13 @@ fn groups(
             .splits
             .get(&Port::new(1, g.first))
             .map_or(1, |s| s.ways());
-        let native = u32::from(g.run.speed) / u32::from(ways);
-        // Each interface of the group: its names as written, its speed.
-        let mut ifaces: Vec<(Port, Option<At<Speed>>)> = Vec::new();
-        for n in g.ports() {
-            let names: Vec<Vec<Port>> = if ways > 1 {
-                (1..=ways).map(|s| vec![Port::sub(1, n, s)]).collect()
-            } else {
-                vec![vec![Port::new(1, n), Port::sub(1, n, 1)]]
-            };
-            for names in names {
-                let claims = claims_of(p, &names);
-                let speed = speed_of(&claims, profiles, defaults, &p.implied);
-                ifaces.push((names[0], speed));
-            }
-        }
-        let effective = |s: &Option<At<Speed>>| s.map_or(native, |(s, _)| s.gbps());
-        let speeds: BTreeSet<u32> = ifaces.iter().map(|(_, s)| effective(s)).collect();
-        let mut mode = g.native();
-        // Whether the group's speed was refused: its ports' names then follow from no mode.
-        let mut refused = true;
-        match speeds.iter().copied().collect::<Vec<_>>().as_slice() {
-            [s] => {
-                let found = u16::try_from(*s).ok().and_then(|s| g.mode(ways, s));
-                match (found, ifaces.iter().find_map(|(_, s)| *s)) {
-                    (Some(m), _) => {
-                        mode = m;
-                        refused = false;
-                    }
-                    // Above the port's speed: E045 says so when the port is resolved.
-                    (None, _) if *s > native => {}
-                    (None, Some((_, at))) => {
-                        let ports = ifaces.iter().map(|(q, _)| *q);
-                        let e = no_mode.entry((at, *s, g.run.maps)).or_default();
-                        e.0.extend(ports);
-                        e.1 += 1;
-                    }
-                    (None, None) => {}
-                }
-            }
-            _ => disagree(cx, name, p, &g, &ifaces, native),
-        }
+        let (mode, refused) = group_mode(
+            cx,
+            (name, &*p),
+            (&g, ways),
+            (profiles, defaults),
+            &mut no_mode,
+        );
         p.switch.port_groups.insert(g.number, mode);
         let renamed = g.layout(mode).is_some_and(|l| l.renamed);
         for n in g.ports() {
@@ -192,7 +158,68 @@ fn groups(
             }
         }
     }
-    let sw = &p.switch;
+    no_mode_at_speed(cx, name, &p.switch, model, no_mode);
+    misnamed_subports(cx, name, &p.switch, model, misnamed);
+}
+
+/// One port group's mode (split `ways`), from its interfaces' speeds: the mode that runs them
+/// all at their one speed; else the group's native mode, its interfaces at different speeds
+/// (E048 now) or at a speed no mode runs (E048 with other groups, in `no_mode`). Whether the
+/// speed was refused: its ports' names then follow from no mode.
+fn group_mode(
+    cx: &mut Cx,
+    (name, p): (&str, &Pending),
+    (g, ways): (&crate::os10::models::Group, u8),
+    (profiles, defaults): (&Profiles, &Layer),
+    no_mode: &mut NoMode,
+) -> (&'static str, bool) {
+    let native = u32::from(g.run.speed) / u32::from(ways);
+    // Each interface of the group: its names as written, its speed.
+    let mut ifaces: Vec<(Port, Option<At<Speed>>)> = Vec::new();
+    for n in g.ports() {
+        let names: Vec<Vec<Port>> = if ways > 1 {
+            (1..=ways).map(|s| vec![Port::sub(1, n, s)]).collect()
+        } else {
+            vec![vec![Port::new(1, n), Port::sub(1, n, 1)]]
+        };
+        for names in names {
+            let claims = claims_of(p, &names);
+            let speed = speed_of(&claims, profiles, defaults, &p.implied);
+            ifaces.push((names[0], speed));
+        }
+    }
+    let effective = |s: &Option<At<Speed>>| s.map_or(native, |(s, _)| s.gbps());
+    let speeds: BTreeSet<u32> = ifaces.iter().map(|(_, s)| effective(s)).collect();
+    let speeds: Vec<u32> = speeds.into_iter().collect();
+    let [s] = speeds.as_slice() else {
+        disagree(cx, name, p, g, &ifaces, native);
+        return (g.native(), true);
+    };
+    let found = u16::try_from(*s).ok().and_then(|s| g.mode(ways, s));
+    match (found, ifaces.iter().find_map(|(_, s)| *s)) {
+        (Some(m), _) => return (m, false),
+        // Above the port's speed: E045 says so when the port is resolved.
+        (None, _) if *s > native => {}
+        (None, Some((_, at))) => {
+            let ports = ifaces.iter().map(|(q, _)| *q);
+            let e = no_mode.entry((at, *s, g.run.maps)).or_default();
+            e.0.extend(ports);
+            e.1 += 1;
+        }
+        (None, None) => {}
+    }
+    (g.native(), true)
+}
+
+/// E048: ports no mode of their group runs at the speed they are given, one diagnostic per
+/// place the speed is written.
+fn no_mode_at_speed(
+    cx: &mut Cx,
+    name: &str,
+    sw: &Switch,
+    model: &'static crate::os10::models::Model,
+    no_mode: NoMode,
+) {
     for ((at, speed, maps), (ports, groups)) in no_mode {
         cx.push(
             Diagnostic::error(
@@ -213,6 +240,17 @@ fn groups(
             .help("OS10 sets a port group's speed with its mode (`port-group 1/1/N`, `mode Eth …`): give these ports a speed one of its modes runs, or none (their native speed)"),
         );
     }
+}
+
+/// E041: ports named as their group's subport (`ethernet1/1/N:1`) where the group's mode
+/// names them plainly, by where each is named and its group.
+fn misnamed_subports(
+    cx: &mut Cx,
+    name: &str,
+    sw: &Switch,
+    model: &'static crate::os10::models::Model,
+    misnamed: BTreeMap<(Span, u16), Vec<Port>>,
+) {
     for ((at, number), ports) in misnamed {
         let Some(g) = model.port_group(number) else {
             continue;

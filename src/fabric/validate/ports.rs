@@ -73,35 +73,71 @@ pub(super) fn check_ports(
     at: Span,
     split_only: bool,
 ) -> bool {
-    let (mut missing, mut unusable, mut no_sub, mut unsplit, mut parent) =
-        (vec![], vec![], vec![], vec![], vec![]);
-    let mut taken_at = None;
+    let bad = unusable_ports(sw, disabled, ports, split_only);
+    missing_or_taken(cx, sw, at, &bad);
+    split_mismatches(cx, sw, at, &bad);
+    bad.missing.is_empty()
+        && bad.unusable.is_empty()
+        && bad.no_sub.is_empty()
+        && bad.unsplit.is_empty()
+        && bad.parent.is_empty()
+}
+
+/// The ports of an entry or link end that cannot be used, by why.
+#[derive(Default)]
+struct Unusable {
+    /// Not on the model.
+    missing: Vec<Port>,
+    /// Taken by a neighbour's 4-way split, and where the last such split is written.
+    unusable: Vec<Port>,
+    taken_at: Option<Span>,
+    /// Subports past their port's split.
+    no_sub: Vec<Port>,
+    /// Subports of a port not split.
+    unsplit: Vec<Port>,
+    /// Split ports configured themselves (`split_only`: allowed).
+    parent: Vec<Port>,
+}
+
+/// Sorts `ports` by why each cannot be used ([`Unusable`]).
+fn unusable_ports(
+    sw: &Switch,
+    disabled: &BTreeMap<Port, Span>,
+    ports: &[Port],
+    split_only: bool,
+) -> Unusable {
+    let mut bad = Unusable::default();
     for &port in ports {
         let p = port.parent();
         if !sw.model.has_port(p) {
-            missing.push(port);
+            bad.missing.push(port);
         } else if let Some(s) = disabled.get(&p) {
-            taken_at = Some(*s);
-            unusable.push(port);
+            bad.taken_at = Some(*s);
+            bad.unusable.push(port);
         } else {
             match (port.sub, sw.splits.get(&p)) {
-                (Some(sub), Some(split)) if sub > split.ways() => no_sub.push(port),
+                (Some(sub), Some(split)) if sub > split.ways() => bad.no_sub.push(port),
                 // Its port group's mode, settled once every port is claimed, decides.
                 (Some(1), None) if group_subport(sw, port) => {}
-                (Some(_), None) => unsplit.push(port),
-                (None, Some(_)) if !split_only => parent.push(port),
+                (Some(_), None) => bad.unsplit.push(port),
+                (None, Some(_)) if !split_only => bad.parent.push(port),
                 _ => {}
             }
         }
     }
+    bad
+}
+
+/// E040 for ports the model lacks, E046 for ports a neighbour's 4-way split takes.
+fn missing_or_taken(cx: &mut Cx, sw: &Switch, at: Span, bad: &Unusable) {
     let (name, model) = (&sw.hostname, sw.model.name());
-    if !missing.is_empty() {
+    if !bad.missing.is_empty() {
         cx.push(
             Diagnostic::error(
                 "E040",
                 format!(
                     "{model} `{name}` has no {}",
-                    describe_ports_on(sw, &missing)
+                    describe_ports_on(sw, &bad.missing)
                 ),
             )
             .at(at, "no such port")
@@ -112,41 +148,47 @@ pub(super) fn check_ports(
             )),
         );
     }
-    if let Some(split) = taken_at {
+    if let Some(split) = bad.taken_at {
         cx.push(
             Diagnostic::error(
                 "E046",
                 format!(
                     "a 4-way split takes the lanes of {} of `{name}`",
-                    describe_ports_on(sw, &unusable)
+                    describe_ports_on(sw, &bad.unusable)
                 ),
             )
             .at(at, "unusable port")
             .also(split, "4-way split here"),
         );
     }
-    if let Some(first) = no_sub.first() {
+}
+
+/// E041 for ports their splits do not make: subports past the split, subports of a port not
+/// split, split ports configured themselves.
+fn split_mismatches(cx: &mut Cx, sw: &Switch, at: Span, bad: &Unusable) {
+    let name = &sw.hostname;
+    if let Some(first) = bad.no_sub.first() {
         let ways = sw.splits.get(&first.parent()).map_or(0, |s| s.ways());
         cx.push(
             Diagnostic::error(
                 "E041",
                 format!(
                     "`{name}` has no {}: port {} is split {ways} ways",
-                    describe_ports_on(sw, &no_sub),
+                    describe_ports_on(sw, &bad.no_sub),
                     sw.port_name(first.parent())
                 ),
             )
             .at(at, "no such subport"),
         );
     }
-    if let Some(first) = unsplit.first() {
+    if let Some(first) = bad.unsplit.first() {
         cx.push(
             Diagnostic::error(
                 "E041",
                 format!(
                     "port {} of `{name}` must be split to use {}",
                     sw.port_name(first.parent()),
-                    describe_ports_on(sw, &unsplit)
+                    describe_ports_on(sw, &bad.unsplit)
                 ),
             )
             .at(at, "subport of a port that is not split")
@@ -156,13 +198,13 @@ pub(super) fn check_ports(
             )),
         );
     }
-    if let Some(first) = parent.first() {
+    if let Some(first) = bad.parent.first() {
         cx.push(
             Diagnostic::error(
                 "E041",
                 format!(
                     "split {} of `{name}` cannot be configured itself; configure its subports",
-                    describe_ports_on(sw, &parent)
+                    describe_ports_on(sw, &bad.parent)
                 ),
             )
             .at(at, "split port")
@@ -172,11 +214,6 @@ pub(super) fn check_ports(
             )),
         );
     }
-    missing.is_empty()
-        && unusable.is_empty()
-        && no_sub.is_empty()
-        && unsplit.is_empty()
-        && parent.is_empty()
 }
 
 /// Whether `port` is `ethernet1/1/N:1` of an OS10 port N in a port group some mode of which

@@ -11,7 +11,7 @@
 
 use super::preset::{self, Recipe};
 use super::*;
-use crate::fabric::raw::RawPfcSetting;
+use crate::fabric::raw::{RawPfcSetting, RawPool};
 
 /// `qos.pfc` as the switch has it.
 enum PfcIntent<'a> {
@@ -135,83 +135,24 @@ struct Pools {
 }
 
 fn pools(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>, out: &mut Qos) -> Pools {
-    let mut total: u32 = 0;
-    let mut memory_at: Vec<(Span, String)> = Vec::new();
+    let mut memory = Memory::default();
     let mut owner: BTreeMap<Priority, (String, Span)> = BTreeMap::new();
     // Priorities of pools whose name or type was refused: what those pools are meant to be is
     // unknown, so the PFC and DSCP checks say nothing about them rather than guess.
     let mut unknown: BTreeSet<Priority> = BTreeSet::new();
     for (name, p) in q.pools.iter().flat_map(|e| e.0.iter()) {
-        let nat = cx.span(name);
         let n = name.get();
-        let name_ok = match check_pool_name(n) {
-            Ok(()) => true,
-            Err(e) => {
-                cx.invalid("E024", e, nat, "pool name");
-                false
-            }
-        };
-        if name_ok
-            && let Some((r, rat)) = release
-            && r < Release::TRAFFIC_POOLS
-        {
-            cx.push(
-                Diagnostic::error(
-                    "E034",
-                    format!(
-                        "traffic pools need Onyx {} or later; this switch runs {r}",
-                        Release::TRAFFIC_POOLS
-                    ),
-                )
-                .at(nat, "pool")
-                .also(rat, "release set here"),
-            );
-        }
+        let name_ok = pool_name(cx, name, release);
         let kind = cx.word(&p.kind, PoolType::parse);
-        let memory = p.memory.as_ref().and_then(|m| {
-            let at = cx.span(m);
-            match Percent::check(*m.get()) {
-                Ok(v) => {
-                    total += u32::from(v.hundredths());
-                    memory_at.push((at, n.clone()));
-                    Some(v)
-                }
-                Err(e) => {
-                    cx.error("E020", format!("pool memory {e}"), at, e.label());
-                    None
-                }
-            }
-        });
-        let mut priorities = BTreeSet::new();
-        for (pr, at) in p
-            .priorities
-            .as_ref()
-            .map(|l| cx.priorities(l))
-            .unwrap_or_default()
-        {
-            if let Some((other, oat)) = owner.get(&pr) {
-                let oat = *oat;
-                cx.push(
-                    Diagnostic::error(
-                        "E031",
-                        format!("switch priority {pr} is mapped to two pools, `{other}` and `{n}`"),
-                    )
-                    .at(at, format!("in `{n}`"))
-                    .also(oat, format!("in `{other}`"))
-                    .help("a switch priority belongs to one pool"),
-                );
-                continue;
-            }
-            owner.insert(pr, (n.clone(), at));
-            priorities.insert(pr);
-        }
+        let share = pool_memory(cx, (n, p), &mut memory);
+        let priorities = pool_priorities(cx, (n, p), &mut owner);
         match kind {
             Some(kind) if name_ok => {
                 out.pools.insert(
                     n.clone(),
                     Pool {
                         kind,
-                        memory,
+                        memory: share,
                         priorities,
                     },
                 );
@@ -219,26 +160,7 @@ fn pools(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>, out: &mut Qos) -
             _ => unknown.extend(priorities),
         }
     }
-    if total > 10_000 {
-        let mut d = Diagnostic::error(
-            "E030",
-            format!(
-                "pool memory adds up to {}.{:02}%, more than 100%",
-                total / 100,
-                total % 100
-            ),
-        );
-        if let Some(((last, name), rest)) = memory_at.split_last() {
-            d = d.at(
-                *last,
-                format!("memory of `{name}`: the total passes 100% here"),
-            );
-            for (s, name) in rest {
-                d = d.also(*s, format!("memory of `{name}`"));
-            }
-        }
-        cx.push(d.help("lower the `memory` of one or more pools"));
-    }
+    memory_over(cx, &memory);
     // The lossless pools' priorities: PFC's and the RoCE DSCP's.
     let lossless = out
         .pools
@@ -251,6 +173,119 @@ fn pools(cx: &mut Cx, q: &RawQos, release: Option<At<Release>>, out: &mut Qos) -
         unknown,
         lossless,
     }
+}
+
+/// The pools' memory as written: the total in hundredths of a percent, and where each pool's
+/// is written, with the pool's name.
+#[derive(Default)]
+struct Memory {
+    total: u32,
+    at: Vec<(Span, String)>,
+}
+
+/// Whether a pool's name checks (E024); a release without traffic pools is E034 at it.
+fn pool_name(cx: &mut Cx, name: &Sp<String>, release: Option<At<Release>>) -> bool {
+    let nat = cx.span(name);
+    let name_ok = match check_pool_name(name.get()) {
+        Ok(()) => true,
+        Err(e) => {
+            cx.invalid("E024", e, nat, "pool name");
+            false
+        }
+    };
+    if name_ok
+        && let Some((r, rat)) = release
+        && r < Release::TRAFFIC_POOLS
+    {
+        cx.push(
+            Diagnostic::error(
+                "E034",
+                format!(
+                    "traffic pools need Onyx {} or later; this switch runs {r}",
+                    Release::TRAFFIC_POOLS
+                ),
+            )
+            .at(nat, "pool")
+            .also(rat, "release set here"),
+        );
+    }
+    name_ok
+}
+
+/// A pool's memory, a percentage (E020), added to the pools' `memory`.
+fn pool_memory(cx: &mut Cx, (n, p): (&String, &RawPool), memory: &mut Memory) -> Option<Percent> {
+    let m = p.memory.as_ref()?;
+    let at = cx.span(m);
+    match Percent::check(*m.get()) {
+        Ok(v) => {
+            memory.total += u32::from(v.hundredths());
+            memory.at.push((at, n.clone()));
+            Some(v)
+        }
+        Err(e) => {
+            cx.error("E020", format!("pool memory {e}"), at, e.label());
+            None
+        }
+    }
+}
+
+/// A pool's priorities, each checked and in no other pool (E031; `owner`: the pool of each
+/// priority so far).
+fn pool_priorities(
+    cx: &mut Cx,
+    (n, p): (&String, &RawPool),
+    owner: &mut BTreeMap<Priority, (String, Span)>,
+) -> BTreeSet<Priority> {
+    let mut priorities = BTreeSet::new();
+    for (pr, at) in p
+        .priorities
+        .as_ref()
+        .map(|l| cx.priorities(l))
+        .unwrap_or_default()
+    {
+        if let Some((other, oat)) = owner.get(&pr) {
+            let oat = *oat;
+            cx.push(
+                Diagnostic::error(
+                    "E031",
+                    format!("switch priority {pr} is mapped to two pools, `{other}` and `{n}`"),
+                )
+                .at(at, format!("in `{n}`"))
+                .also(oat, format!("in `{other}`"))
+                .help("a switch priority belongs to one pool"),
+            );
+            continue;
+        }
+        owner.insert(pr, (n.clone(), at));
+        priorities.insert(pr);
+    }
+    priorities
+}
+
+/// E030: the pools' memory adds up to more than 100 %, at the pool that passes it.
+fn memory_over(cx: &mut Cx, memory: &Memory) {
+    let total = memory.total;
+    if total <= 10_000 {
+        return;
+    }
+    let mut d = Diagnostic::error(
+        "E030",
+        format!(
+            "pool memory adds up to {}.{:02}%, more than 100%",
+            total / 100,
+            total % 100
+        ),
+    );
+    if let Some(((last, name), rest)) = memory.at.split_last() {
+        d = d.at(
+            *last,
+            format!("memory of `{name}`: the total passes 100% here"),
+        );
+        for (s, name) in rest {
+            d = d.also(*s, format!("memory of `{name}`"));
+        }
+    }
+    cx.push(d.help("lower the `memory` of one or more pools"));
 }
 
 /// What `qos.pfc` says: nothing or on, off, or a table of priorities.

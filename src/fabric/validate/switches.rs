@@ -116,7 +116,6 @@ pub(super) fn pending_switch(
     hostname: &Hostname,
     inherited: &Inherited<'_>,
 ) -> Option<Pending> {
-    let (fabric_release, fabric_os10) = (inherited.release, &inherited.os10);
     let (vlans, vlan_mtu) = (&inherited.vlans.vlans, &inherited.vlans.mtu);
     let os = cx
         .oses
@@ -125,15 +124,7 @@ pub(super) fn pending_switch(
         .unwrap_or(crate::fabric::Os::Onyx);
     let model = target::hardware(cx, os, &sw.model);
     target::foreign_keys(cx, os, raw, name.get(), sw);
-    let os10 = match (os, &sw.os10) {
-        (crate::fabric::Os::Os10, Some(v)) => target::os10_release(cx, v),
-        (crate::fabric::Os::Os10, None) => fabric_os10.clone(),
-        (crate::fabric::Os::Onyx, _) => None,
-    };
-    let release = match &sw.onyx {
-        Some(v) => release(cx, v),
-        None => fabric_release,
-    };
+    let (os10, release) = releases(cx, os, sw, inherited);
     let mgmt = sw.mgmt.as_ref().and_then(|m| values::mgmt(cx, m));
     let licenses: Vec<String> = sw
         .licenses
@@ -163,50 +154,55 @@ pub(super) fn pending_switch(
             preset::os10_limits(cx, name.get(), m, os10.as_deref(), &merged, &qos)
         }
     }
-    let mut p = Pending {
-        switch: Switch {
-            hostname: hostname.clone(),
-            model,
-            os10,
-            release: release.map(|r| r.0),
-            mgmt,
-            licenses,
-            certificate,
-            lldp,
-            qos,
-            vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
-            splits: BTreeMap::new(),
-            port_groups: BTreeMap::new(),
-            ports: BTreeMap::new(),
-            set_hostname,
-            extra,
-            role: None,
-            routing: None,
-            gateways: BTreeMap::new(),
-            loopback: None,
-            hashing: BTreeSet::new(),
-            bundles: BTreeMap::new(),
-            mlag: None,
-            stp: None,
-        },
-        claims: BTreeMap::new(),
-        disabled: BTreeMap::new(),
-        addresses: BTreeMap::new(),
-        unadvertised: BTreeSet::new(),
+    let switch = Switch {
+        hostname: hostname.clone(),
+        model,
+        os10,
+        release: release.map(|r| r.0),
+        mgmt,
+        licenses,
+        certificate,
+        lldp,
+        qos,
+        vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
+        splits: BTreeMap::new(),
+        port_groups: BTreeMap::new(),
+        ports: BTreeMap::new(),
+        set_hostname,
+        extra,
+        role: None,
+        routing: None,
+        gateways: BTreeMap::new(),
+        loopback: None,
+        hashing: BTreeSet::new(),
         bundles: BTreeMap::new(),
-        peers: BTreeMap::new(),
-        bundle_keys: BTreeMap::new(),
-        policies: policies::policies(cx, raw, sw),
-        implied,
-        index,
-        l3_mtu: BTreeMap::new(),
-        set_at: BTreeMap::new(),
-        vlan_at: BTreeMap::new(),
-        named_sub: BTreeMap::new(),
-        renamed: BTreeSet::new(),
+        mlag: None,
+        stp: None,
     };
+    let policies = policies::policies(cx, raw, sw);
+    let mut p = Pending::new(switch, policies, implied, index);
     hosts::switch_vlans(cx, sw, vlans, vlan_mtu, &mut p);
     Some(p)
+}
+
+/// A switch's OS10 release (its own, else the fabric's, on OS10) and Onyx release (its own,
+/// else the fabric's).
+fn releases(
+    cx: &mut Cx,
+    os: crate::fabric::Os,
+    sw: &super::super::raw::RawSwitch,
+    inherited: &Inherited<'_>,
+) -> (Option<String>, Option<At<Release>>) {
+    let os10 = match (os, &sw.os10) {
+        (crate::fabric::Os::Os10, Some(v)) => target::os10_release(cx, v),
+        (crate::fabric::Os::Os10, None) => inherited.os10.clone(),
+        (crate::fabric::Os::Onyx, _) => None,
+    };
+    let release = match &sw.onyx {
+        Some(v) => release(cx, v),
+        None => inherited.release,
+    };
+    (os10, release)
 }
 
 /// Pass 1 over a switch's port entries: splits, so subports can be checked in pass 2.
@@ -401,43 +397,64 @@ pub(super) fn links(
                 );
                 continue;
             }
-            let mut ok = true;
-            for (sw, port, at) in [(&sa, *x, at_a), (&sb, *y, at_b)] {
-                if let Some(p) = pending.get_mut(sw.as_str()) {
-                    let (switch, disabled) = (&p.switch, &p.disabled);
-                    ok &= check_ports(cx, switch, disabled, &[port], at, false);
-                    if ports::group_subport(&p.switch, port) {
-                        p.named_sub.entry(port).or_insert(at);
-                    }
-                }
-            }
-            if !ok {
+            let ends = [(&sa, *x, at_a), (&sb, *y, at_b)];
+            if !ends_usable(cx, pending, ends) {
                 continue;
             }
-            for (me, port, at, other, oport) in [(&sa, *x, at_a, &sb, *y), (&sb, *y, at_b, &sa, *x)]
-            {
-                let Some(p) = pending.get_mut(me.as_str()) else {
-                    continue;
-                };
-                let switch = names.get(&other.to_lowercase()).map(|(h, _)| h.clone());
-                let Some(switch) = switch else { continue };
-                p.claims.entry(port).or_default().push(Claim {
-                    profile: profile.clone(),
-                    layer: Rc::new(Layer::default()),
-                    peer: Some((
-                        Peer::Switch {
-                            switch,
-                            port: oport,
-                        },
-                        at,
-                    )),
-                });
-            }
+            claim_ends(pending, names, ends, &profile);
             link_pairs.push(((sa.clone(), *x), (sb.clone(), *y), at_a, at_b, index));
         }
     }
 
     link_pairs
+}
+
+/// One cable's two ends (switch, port, where written), each checked against its switch
+/// ([`check_ports`]; both, whatever the first gives); an OS10 port named as its group's
+/// subport noted where first named so.
+fn ends_usable(
+    cx: &mut Cx,
+    pending: &mut BTreeMap<String, Pending>,
+    ends: [(&String, Port, Span); 2],
+) -> bool {
+    let mut ok = true;
+    for (sw, port, at) in ends {
+        if let Some(p) = pending.get_mut(sw.as_str()) {
+            let (switch, disabled) = (&p.switch, &p.disabled);
+            ok &= check_ports(cx, switch, disabled, &[port], at, false);
+            if ports::group_subport(&p.switch, port) {
+                p.named_sub.entry(port).or_insert(at);
+            }
+        }
+    }
+    ok
+}
+
+/// Each end of a cable claims its port, the other end as its peer, with the link's profile.
+fn claim_ends(
+    pending: &mut BTreeMap<String, Pending>,
+    names: &BTreeMap<String, (Hostname, Span)>,
+    [(sa, x, at_a), (sb, y, at_b)]: [(&String, Port, Span); 2],
+    profile: &Option<Rc<At<String>>>,
+) {
+    for (me, port, at, other, oport) in [(sa, x, at_a, sb, y), (sb, y, at_b, sa, x)] {
+        let Some(p) = pending.get_mut(me.as_str()) else {
+            continue;
+        };
+        let switch = names.get(&other.to_lowercase()).map(|(h, _)| h.clone());
+        let Some(switch) = switch else { continue };
+        p.claims.entry(port).or_default().push(Claim {
+            profile: profile.clone(),
+            layer: Rc::new(Layer::default()),
+            peer: Some((
+                Peer::Switch {
+                    switch,
+                    port: oport,
+                },
+                at,
+            )),
+        });
+    }
 }
 
 /// The peers an entry's `peer` gives its `n` ports, one each (a pattern's hosts and NIC ports

@@ -168,58 +168,8 @@ pub(super) fn foreign_keys(
     let mut found: Vec<(&'static str, Span, &'static str)> = Vec::new();
     match os {
         Os::Os10 => {
-            let why_release = "the Onyx release; an OS10 switch's is `os10`";
-            if let Some(v) = &sw.onyx {
-                found.push(("onyx", cx.span(v), why_release));
-            }
-            if let Some(v) = sw.licenses.as_ref().and_then(|l| l.first()) {
-                found.push(("licenses", cx.span(v), "Onyx `license install` keys"));
-            }
-            if let Some(v) = &sw.certificate {
-                found.push((
-                    "certificate",
-                    cx.span(v),
-                    "Onyx's self-signed certificate ID",
-                ));
-            }
-            if let Some((k, _)) = sw.extra.as_ref().and_then(|e| e.0.first()) {
-                found.push((
-                    "extra",
-                    cx.span(k),
-                    "lines checked against the Onyx grammar, by Onyx section",
-                ));
-            }
-            // A VLT domain has no VIP on the management network (`vlt.j2`, the TOR
-            // capture's `vlt-domain`): not a half's, not a fabric `mlag` pair's.
-            if let Some(v) = sw
-                .mlag
-                .as_ref()
-                .and_then(|h| h.vip.as_ref().or(h.domain.as_ref()))
-            {
-                found.push((
-                    "mlag vip/domain",
-                    cx.span(v),
-                    "an Onyx MLAG virtual IP; an OS10 VLT domain has none",
-                ));
-            }
-            let me = name.to_lowercase();
-            for pair in raw.mlag.iter().flatten() {
-                if !pair
-                    .switches
-                    .get()
-                    .iter()
-                    .any(|s| s.get().to_lowercase() == me)
-                {
-                    continue;
-                }
-                if let Some(v) = pair.vip.as_ref().or(pair.domain.as_ref()) {
-                    found.push((
-                        "mlag vip/domain",
-                        cx.span(v),
-                        "an Onyx MLAG virtual IP; an OS10 VLT domain has none",
-                    ));
-                }
-            }
+            onyx_keys(cx, sw, &mut found);
+            vlt_vip(cx, raw, name, sw, &mut found);
             os10_qos(cx, raw, sw, &mut found);
             if let Some(v) = sw.stp.as_ref().or(raw.stp.as_ref())
                 && v.get().eq_ignore_ascii_case("off")
@@ -252,6 +202,77 @@ pub(super) fn foreign_keys(
     }
     for (key, at, what) in found {
         refuse(cx, os, name, key, at, what);
+    }
+}
+
+/// An OS10 switch's keys only Onyx has: its release, license keys, certificate and `extra`.
+fn onyx_keys(
+    cx: &Cx,
+    sw: &super::super::raw::RawSwitch,
+    found: &mut Vec<(&'static str, Span, &'static str)>,
+) {
+    let why_release = "the Onyx release; an OS10 switch's is `os10`";
+    if let Some(v) = &sw.onyx {
+        found.push(("onyx", cx.span(v), why_release));
+    }
+    if let Some(v) = sw.licenses.as_ref().and_then(|l| l.first()) {
+        found.push(("licenses", cx.span(v), "Onyx `license install` keys"));
+    }
+    if let Some(v) = &sw.certificate {
+        found.push((
+            "certificate",
+            cx.span(v),
+            "Onyx's self-signed certificate ID",
+        ));
+    }
+    if let Some((k, _)) = sw.extra.as_ref().and_then(|e| e.0.first()) {
+        found.push((
+            "extra",
+            cx.span(k),
+            "lines checked against the Onyx grammar, by Onyx section",
+        ));
+    }
+}
+
+/// An MLAG VIP or domain on an OS10 switch `name`: its half's, and each fabric `mlag` pair's
+/// it is in.
+fn vlt_vip(
+    cx: &Cx,
+    raw: &RawFabric,
+    name: &str,
+    sw: &super::super::raw::RawSwitch,
+    found: &mut Vec<(&'static str, Span, &'static str)>,
+) {
+    // A VLT domain has no VIP on the management network (`vlt.j2`, the TOR
+    // capture's `vlt-domain`): not a half's, not a fabric `mlag` pair's.
+    if let Some(v) = sw
+        .mlag
+        .as_ref()
+        .and_then(|h| h.vip.as_ref().or(h.domain.as_ref()))
+    {
+        found.push((
+            "mlag vip/domain",
+            cx.span(v),
+            "an Onyx MLAG virtual IP; an OS10 VLT domain has none",
+        ));
+    }
+    let me = name.to_lowercase();
+    for pair in raw.mlag.iter().flatten() {
+        if !pair
+            .switches
+            .get()
+            .iter()
+            .any(|s| s.get().to_lowercase() == me)
+        {
+            continue;
+        }
+        if let Some(v) = pair.vip.as_ref().or(pair.domain.as_ref()) {
+            found.push((
+                "mlag vip/domain",
+                cx.span(v),
+                "an Onyx MLAG virtual IP; an OS10 VLT domain has none",
+            ));
+        }
     }
 }
 

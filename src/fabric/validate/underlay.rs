@@ -207,147 +207,37 @@ fn node(
     routed_switches: &BTreeSet<&str>,
     fw: &FabricWide,
 ) -> Option<Node> {
-    let mut node = None;
     let (key, rs) = &raw.switches.0[p.index];
     let at = cx.span(key);
-    let bgp = rs.bgp.as_ref();
-    let scheme = match p.switch.role {
-        Some(role) => match fw.schemes.get(&role) {
-            Some(s) => Some(*s),
-            None => {
-                cx.push(
-                    Diagnostic::error(
-                        "E113",
-                        format!("`{name}` is a {role} but `routing` says nothing of {role}s"),
-                    )
-                    .at(at, "this switch")
-                    .help(format!(
-                        "add `routing: {{ {role}: {{ asn: N, loopbacks: A.B.C.D/N }} }}`"
-                    )),
-                );
-                return None;
-            }
-        },
-        None => None,
-    };
-    let needs_id = scheme.is_some_and(|(shared, _, pool, _, _)| {
-        (rs.asn.is_none() && bgp.and_then(|b| b.asn.as_ref()).is_none() && shared.is_none())
-            || (rs.loopback.is_none() && pool.is_some())
-    });
-    let id = if needs_id {
-        match switch_id(cx, rs, name, at) {
-            Some(id) => Some(id),
-            None => return None,
-        }
+    let role = p.switch.role;
+    let scheme = role_scheme(cx, (name.as_str(), role, at), fw)?;
+    let id = if needs_id(rs, scheme) {
+        Some(switch_id(cx, rs, name, at)?)
     } else {
         None
     };
-    let written_asn = rs.asn.as_ref().or(bgp.and_then(|b| b.asn.as_ref()));
-    let asn_at = written_asn
-        .map(|v| cx.span(v))
-        .or(scheme.map(|(_, _, _, _, asn_at)| asn_at))
-        .unwrap_or(at);
-    let explicit_asn = match (&rs.asn, bgp.and_then(|b| b.asn.as_ref())) {
-        (Some(a), Some(b)) => {
-            cx.push(
-                Diagnostic::error("E113", format!("`{name}`'s AS is written twice"))
-                    .at(cx.span(b), "here")
-                    .also(cx.span(a), "and here"),
-            );
-            return None;
-        }
-        (Some(v), None) | (None, Some(v)) => match as_number(cx, v) {
-            Some(n) => Some(n),
-            None => return None,
-        },
-        (None, None) => None,
+    let sw = Numbered {
+        name,
+        rs,
+        at,
+        role,
+        scheme,
+        id,
     };
-    let asn = explicit_asn.or_else(|| {
-        let (shared, base, _, _, sat) = scheme?;
-        shared.or_else(|| {
-            let n = u64::from(base?) + id?;
-            match u32::try_from(n) {
-                Ok(n) => Some(n),
-                Err(_) => {
-                    cx.error(
-                        "E113",
-                        format!("AS number {n} is past 4294967295"),
-                        sat,
-                        "base",
-                    );
-                    None
-                }
-            }
-        })
-    });
-    let loopback = match &rs.loopback {
-        Some(v) => ipv4(cx, v, "loopback"),
-        None => scheme.and_then(|(_, _, pool, sat, _)| {
-            let (pool, id) = (pool?, id?);
-            match pool.nth(id) {
-                Some(a) => Some(a),
-                None => {
-                    cx.push(
-                        Diagnostic::error(
-                            "E114",
-                            format!(
-                                "the {} loopback pool {pool} has no address for id {id} (`{name}`)",
-                                p.switch.role.map_or("", |r| if r == Role::Leaf {
-                                    "leaf"
-                                } else {
-                                    "spine"
-                                })
-                            ),
-                        )
-                        .at(sat, "pool")
-                        .also(at, "this switch"),
-                    );
-                    None
-                }
-            }
-        }),
-    };
+    let asn = sw.asn(cx)?;
+    let loopback = sw.loopback(cx);
     p.switch.loopback = loopback;
-    let router_id = match bgp.and_then(|b| b.router_id.as_ref()) {
+    let router_id = match rs.bgp.as_ref().and_then(|b| b.router_id.as_ref()) {
         Some(v) => ipv4(cx, v, "router-id"),
         None => loopback,
     };
-    if let Some(asn) = asn {
-        let Some(router_id) = router_id else {
-            // A role whose loopback pool did not check was reported already.
-            let pool_failed =
-                rs.loopback.is_none() && scheme.is_some_and(|(_, _, pool, _, _)| pool.is_none());
-            if pool_failed {
-                return None;
-            }
-            cx.push(
-                Diagnostic::error("E113", format!("`{name}` runs BGP without a router-id"))
-                    .at(at, "this switch")
-                    .help("give it a `loopback` (or a role whose pool gives one), or `bgp: { router_id: A }`"),
-            );
-            return None;
-        };
-        node = Some(Node {
-            role: p.switch.role,
-            id,
-            asn,
-            router_id,
-            at,
-            asn_at,
-        });
-    } else if routed_switches.contains(name.as_str()) {
-        cx.push(
-            Diagnostic::error("E111", format!("`{name}` has routed links but no AS"))
-                .at(at, "this switch")
-                .help("give it a `role` (`leaf` or `spine`) with `routing`, or an `asn`"),
-        );
-    } else if bgp.is_some() {
-        cx.push(
-            Diagnostic::error("E113", format!("`{name}` has `bgp` but no AS"))
-                .at(at, "this switch")
-                .help("add `bgp: { asn: N }`, or give it a `role`"),
-        );
-    }
+    let node = match asn {
+        Some(asn) => Some(sw.routing_node(cx, asn, router_id)?),
+        None => {
+            sw.no_as(cx, routed_switches);
+            None
+        }
+    };
     let routes = asn.is_some()
         || !p.switch.gateways.is_empty()
         || p.switch.mlag.is_some()
@@ -356,6 +246,169 @@ fn node(
         p.switch.hashing = fw.hashing.clone();
     }
     node
+}
+
+/// The numbering scheme of a switch's role (`None` for a switch without one); a role
+/// `routing` says nothing of is E113, and the switch is left out (outer `None`).
+fn role_scheme(
+    cx: &mut Cx,
+    (name, role, at): (&str, Option<Role>, Span),
+    fw: &FabricWide,
+) -> Option<Option<Scheme>> {
+    let Some(role) = role else {
+        return Some(None);
+    };
+    if let Some(s) = fw.schemes.get(&role) {
+        return Some(Some(*s));
+    }
+    cx.push(
+        Diagnostic::error(
+            "E113",
+            format!("`{name}` is a {role} but `routing` says nothing of {role}s"),
+        )
+        .at(at, "this switch")
+        .help(format!(
+            "add `routing: {{ {role}: {{ asn: N, loopbacks: A.B.C.D/N }} }}`"
+        )),
+    );
+    None
+}
+
+/// Whether a switch's AS or loopback is numbered from its id: its role gives one AS per
+/// switch and none is written, or a loopback pool and no loopback is written.
+fn needs_id(rs: &RawSwitch, scheme: Option<Scheme>) -> bool {
+    let bgp_asn = rs.bgp.as_ref().and_then(|b| b.asn.as_ref());
+    scheme.is_some_and(|(shared, _, pool, _, _)| {
+        (rs.asn.is_none() && bgp_asn.is_none() && shared.is_none())
+            || (rs.loopback.is_none() && pool.is_some())
+    })
+}
+
+/// A switch being numbered: its name, entry and place, its role's scheme and its id.
+struct Numbered<'a> {
+    name: &'a str,
+    rs: &'a RawSwitch,
+    at: Span,
+    role: Option<Role>,
+    scheme: Option<Scheme>,
+    id: Option<u64>,
+}
+
+impl Numbered<'_> {
+    /// The switch's AS: written (once: `asn` and `bgp.asn` both is E113), else its role's
+    /// shared AS or base plus id; `None` (outer) when a written AS is refused.
+    fn asn(&self, cx: &mut Cx) -> Option<Option<u32>> {
+        let (name, rs) = (self.name, self.rs);
+        let explicit_asn = match (&rs.asn, rs.bgp.as_ref().and_then(|b| b.asn.as_ref())) {
+            (Some(a), Some(b)) => {
+                cx.push(
+                    Diagnostic::error("E113", format!("`{name}`'s AS is written twice"))
+                        .at(cx.span(b), "here")
+                        .also(cx.span(a), "and here"),
+                );
+                return None;
+            }
+            (Some(v), None) | (None, Some(v)) => Some(as_number(cx, v)?),
+            (None, None) => None,
+        };
+        Some(explicit_asn.or_else(|| {
+            let (shared, base, _, _, sat) = self.scheme?;
+            shared.or_else(|| {
+                let n = u64::from(base?) + self.id?;
+                match u32::try_from(n) {
+                    Ok(n) => Some(n),
+                    Err(_) => {
+                        cx.error(
+                            "E113",
+                            format!("AS number {n} is past 4294967295"),
+                            sat,
+                            "base",
+                        );
+                        None
+                    }
+                }
+            })
+        }))
+    }
+
+    /// The switch's loopback: written, else its id's address in its role's pool (E114 when
+    /// the pool has none).
+    fn loopback(&self, cx: &mut Cx) -> Option<Ipv4Addr> {
+        if let Some(v) = &self.rs.loopback {
+            return ipv4(cx, v, "loopback");
+        }
+        let (_, _, pool, sat, _) = self.scheme?;
+        let (pool, id) = (pool?, self.id?);
+        let found = pool.nth(id);
+        if found.is_none() {
+            cx.push(
+                Diagnostic::error(
+                    "E114",
+                    format!(
+                        "the {} loopback pool {pool} has no address for id {id} (`{}`)",
+                        self.role
+                            .map_or("", |r| if r == Role::Leaf { "leaf" } else { "spine" }),
+                        self.name
+                    ),
+                )
+                .at(sat, "pool")
+                .also(self.at, "this switch"),
+            );
+        }
+        found
+    }
+
+    /// The [`Node`] of a switch with an AS; without a router-id, E113 (unless its role's
+    /// loopback pool was refused already) and `None`.
+    fn routing_node(&self, cx: &mut Cx, asn: u32, router_id: Option<Ipv4Addr>) -> Option<Node> {
+        let Some(router_id) = router_id else {
+            // A role whose loopback pool did not check was reported already.
+            let pool_failed = self.rs.loopback.is_none()
+                && self.scheme.is_some_and(|(_, _, pool, _, _)| pool.is_none());
+            if !pool_failed {
+                cx.push(
+                    Diagnostic::error("E113", format!("`{}` runs BGP without a router-id", self.name))
+                        .at(self.at, "this switch")
+                        .help("give it a `loopback` (or a role whose pool gives one), or `bgp: { router_id: A }`"),
+                );
+            }
+            return None;
+        };
+        let asn_at = self
+            .rs
+            .asn
+            .as_ref()
+            .or(self.rs.bgp.as_ref().and_then(|b| b.asn.as_ref()))
+            .map(|v| cx.span(v))
+            .or(self.scheme.map(|(_, _, _, _, asn_at)| asn_at))
+            .unwrap_or(self.at);
+        Some(Node {
+            role: self.role,
+            id: self.id,
+            asn,
+            router_id,
+            at: self.at,
+            asn_at,
+        })
+    }
+
+    /// A switch without an AS that needs one: routed links (E111) or `bgp` (E113).
+    fn no_as(&self, cx: &mut Cx, routed_switches: &BTreeSet<&str>) {
+        let (name, at) = (self.name, self.at);
+        if routed_switches.contains(name) {
+            cx.push(
+                Diagnostic::error("E111", format!("`{name}` has routed links but no AS"))
+                    .at(at, "this switch")
+                    .help("give it a `role` (`leaf` or `spine`) with `routing`, or an `asn`"),
+            );
+        } else if self.rs.bgp.is_some() {
+            cx.push(
+                Diagnostic::error("E113", format!("`{name}` has `bgp` but no AS"))
+                    .at(at, "this switch")
+                    .help("add `bgp: { asn: N }`, or give it a `role`"),
+            );
+        }
+    }
 }
 
 /// Duplicates: ids within a role, router-ids and loopbacks, per-switch AS numbers; one report
@@ -423,10 +476,12 @@ fn duplicates(cx: &mut Cx, nodes: &BTreeMap<String, Node>, schemes: &BTreeMap<Ro
     }
 }
 
+/// Each switch's BGP sessions over its routed cables, by the far end's address.
+type Sessions = BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>>;
+
 /// The routed cables: written addresses at both ends, else a subnet from the leaf's id and
 /// port; each end's address set, each switch's sessions over them, and the two ends of each
 /// session (for their BFD, W008).
-#[allow(clippy::type_complexity)]
 fn routed_cables<'a>(
     cx: &mut Cx,
     raw: &RawFabric,
@@ -434,165 +489,210 @@ fn routed_cables<'a>(
     routed: &'a [RoutedEnd],
     nodes: &BTreeMap<String, Node>,
     fw: &FabricWide,
-) -> (
-    BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>>,
-    Vec<(LinkEnd<'a>, LinkEnd<'a>)>,
-) {
-    let mut sessions: BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>> =
-        BTreeMap::new();
+) -> (Sessions, Vec<(LinkEnd<'a>, LinkEnd<'a>)>) {
+    let mut sessions = Sessions::new();
     // Each session over a routed link: its two ends, for the ends' BFD (W008).
     let mut linked: Vec<(LinkEnd, LinkEnd)> = Vec::new();
-    for ((sa, pa), (sb, pb), at_a, at_b) in routed {
-        let written = |name: &str, port: &Port| {
-            pending
-                .get(name)
-                .and_then(|p| p.addresses.get(port))
-                .map(|(n, _)| *n)
-        };
-        let addresses = match (written(sa, pa), written(sb, pb)) {
-            (Some(x), Some(y)) => {
-                if x.network() != y.network() || x.addr == y.addr || x.len < 30 {
-                    cx.push(
-                        Diagnostic::error(
-                            "E115",
-                            format!("the ends of routed link {sa}:{pa} – {sb}:{pb} are not two addresses of one /30 or /31: {x} and {y}"),
-                        )
-                        .at(*at_a, x.to_string())
-                        .also(*at_b, y.to_string()),
-                    );
-                    continue;
-                }
-                Some((x, y))
-            }
-            (Some(_), None) | (None, Some(_)) => {
-                cx.push(
-                    Diagnostic::error(
-                        "E116",
-                        format!("routed link {sa}:{pa} – {sb}:{pb} has an address at one end only"),
-                    )
-                    .at(*at_a, format!("{sa}:{pa}"))
-                    .also(*at_b, format!("{sb}:{pb}"))
-                    .help("write `address` at both ends, or at neither (then `routing.links` allocates it)"),
-                );
-                continue;
-            }
-            (None, None) => None,
+    for cable in routed {
+        let ((sa, pa), (sb, pb), at_a, at_b) = cable;
+        let Some(addresses) = written_addresses(cx, pending, cable) else {
+            continue;
         };
         let (Some(na), Some(nb)) = (nodes.get(sa), nodes.get(sb)) else {
             continue;
         };
-        let (xa, xb) = match addresses {
+        let two = match addresses {
             Some(two) => two,
-            None => {
-                let (leaf_is_a, leaf) = match (na.role, nb.role) {
-                    (Some(Role::Leaf), Some(Role::Spine)) => (true, na),
-                    (Some(Role::Spine), Some(Role::Leaf)) => (false, nb),
-                    _ => {
-                        cx.push(
-                            Diagnostic::error(
-                                "E123",
-                                format!("routed link {sa}:{pa} – {sb}:{pb} needs `address` at both ends: only a link between a leaf and a spine gets one from `routing.links`"),
-                            )
-                            .at(*at_a, sa.clone())
-                            .also(*at_b, sb.clone()),
-                        );
-                        continue;
-                    }
-                };
-                let (Some(pool), Some(len), Some(id)) = (
-                    fw.links_pool,
-                    fw.prefix,
-                    leaf.id.or_else(|| {
-                        let (key, rs) =
-                            &raw.switches.0[pending.get(if leaf_is_a { sa } else { sb })?.index];
-                        let at = cx.span(key);
-                        switch_id(cx, rs, if leaf_is_a { sa } else { sb }, at)
-                    }),
-                ) else {
-                    if fw.links_pool.is_none() {
-                        cx.push(
-                            Diagnostic::error(
-                                "E110",
-                                format!("routed link {sa}:{pa} – {sb}:{pb} needs an address pool"),
-                            )
-                            .at(*at_a, sa.clone())
-                            .also(*at_b, sb.clone())
-                            .help("add `routing: { links: A.B.C.D/N }`, or write `address` at both ends"),
-                        );
-                    }
-                    continue;
-                };
-                let leaf_port = if leaf_is_a { *pa } else { *pb };
-                let index = (id - 1) * SLOTS_PER_SWITCH + slot(leaf_port);
-                let Some(net) = pool.subnet(len, index) else {
-                    cx.push(
-                        Diagnostic::error(
-                            "E114",
-                            format!(
-                                "the routed-link pool {pool} has no /{len} for {}:{leaf_port} (leaf id {id})",
-                                if leaf_is_a { sa } else { sb }
-                            ),
-                        )
-                        .at(if leaf_is_a { *at_a } else { *at_b }, "this link")
-                        .help(format!(
-                            "a leaf takes {SLOTS_PER_SWITCH} subnets of /{len}: leaf ids up to {id} need a pool of {} addresses or more",
-                            id * SLOTS_PER_SWITCH * (1u64 << (32 - u32::from(len)))
-                        )),
-                    );
-                    continue;
-                };
-                // The spine takes the first address, the leaf the next (/31: both; /30: hosts
-                // 1 and 2).
-                let first = u64::from(len == 30);
-                let (Some(spine_addr), Some(leaf_addr)) = (net.nth(first), net.nth(first + 1))
-                else {
-                    continue;
-                };
-                let (s_net, l_net) = (
-                    Ipv4Net {
-                        addr: spine_addr,
-                        len,
-                    },
-                    Ipv4Net {
-                        addr: leaf_addr,
-                        len,
-                    },
-                );
-                if leaf_is_a {
-                    (l_net, s_net)
-                } else {
-                    (s_net, l_net)
-                }
-            }
+            None => match allocated(cx, (raw, &*pending, fw), cable, (na, nb)) {
+                Some(two) => two,
+                None => continue,
+            },
         };
         linked.push(((sa, *pa, *at_a), (sb, *pb, *at_b)));
-        for (me, my_port, mine, other, theirs) in [(sa, pa, xa, sb, xb), (sb, pb, xb, sa, xa)] {
-            let far = nodes[other.as_str()].asn;
-            let Some(h) = pending
-                .get(other.as_str())
-                .map(|p| p.switch.hostname.clone())
-            else {
-                continue;
-            };
-            if let Some(s) = pending
-                .get_mut(me.as_str())
-                .and_then(|p| p.switch.ports.get_mut(my_port))
-            {
-                s.address = Some(mine);
-            }
-            sessions.entry(me.clone()).or_default().insert(
-                theirs.addr,
-                super::super::Neighbor {
-                    asn: far,
-                    link: Some((h, *my_port)),
-                    bfd: false,
-                    timers: None,
-                },
-            );
-        }
+        sessions_over(pending, nodes, cable, two, &mut sessions);
     }
 
     (sessions, linked)
+}
+
+/// A routed cable's addresses as written: at both ends (two of one /30 or /31, else E115),
+/// at neither (`Some(None)`), or at one end only (E116); `None` when refused.
+fn written_addresses(
+    cx: &mut Cx,
+    pending: &BTreeMap<String, Pending>,
+    ((sa, pa), (sb, pb), at_a, at_b): &RoutedEnd,
+) -> Option<Option<(Ipv4Net, Ipv4Net)>> {
+    let written = |name: &str, port: &Port| {
+        pending
+            .get(name)
+            .and_then(|p| p.addresses.get(port))
+            .map(|(n, _)| *n)
+    };
+    match (written(sa, pa), written(sb, pb)) {
+        (Some(x), Some(y)) => {
+            if x.network() != y.network() || x.addr == y.addr || x.len < 30 {
+                cx.push(
+                    Diagnostic::error(
+                        "E115",
+                        format!("the ends of routed link {sa}:{pa} – {sb}:{pb} are not two addresses of one /30 or /31: {x} and {y}"),
+                    )
+                    .at(*at_a, x.to_string())
+                    .also(*at_b, y.to_string()),
+                );
+                return None;
+            }
+            Some(Some((x, y)))
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            cx.push(
+                Diagnostic::error(
+                    "E116",
+                    format!("routed link {sa}:{pa} – {sb}:{pb} has an address at one end only"),
+                )
+                .at(*at_a, format!("{sa}:{pa}"))
+                .also(*at_b, format!("{sb}:{pb}"))
+                .help("write `address` at both ends, or at neither (then `routing.links` allocates it)"),
+            );
+            None
+        }
+        (None, None) => Some(None),
+    }
+}
+
+/// A routed cable's addresses from `routing.links` (end a's, end b's): the subnet of the
+/// leaf's id and port, the spine's address first. Only a cable between a leaf and a spine
+/// gets one (E123); without a pool, E110; a pool too small, E114.
+fn allocated(
+    cx: &mut Cx,
+    (raw, pending, fw): (&RawFabric, &BTreeMap<String, Pending>, &FabricWide),
+    cable: &RoutedEnd,
+    (na, nb): (&Node, &Node),
+) -> Option<(Ipv4Net, Ipv4Net)> {
+    let ((sa, pa), (sb, pb), at_a, at_b) = cable;
+    let (leaf_is_a, leaf) = match (na.role, nb.role) {
+        (Some(Role::Leaf), Some(Role::Spine)) => (true, na),
+        (Some(Role::Spine), Some(Role::Leaf)) => (false, nb),
+        _ => {
+            cx.push(
+                Diagnostic::error(
+                    "E123",
+                    format!("routed link {sa}:{pa} – {sb}:{pb} needs `address` at both ends: only a link between a leaf and a spine gets one from `routing.links`"),
+                )
+                .at(*at_a, sa.clone())
+                .also(*at_b, sb.clone()),
+            );
+            return None;
+        }
+    };
+    let (Some(pool), Some(len), Some(id)) = (
+        fw.links_pool,
+        fw.prefix,
+        leaf.id.or_else(|| {
+            let (key, rs) = &raw.switches.0[pending.get(if leaf_is_a { sa } else { sb })?.index];
+            let at = cx.span(key);
+            switch_id(cx, rs, if leaf_is_a { sa } else { sb }, at)
+        }),
+    ) else {
+        if fw.links_pool.is_none() {
+            cx.push(
+                Diagnostic::error(
+                    "E110",
+                    format!("routed link {sa}:{pa} – {sb}:{pb} needs an address pool"),
+                )
+                .at(*at_a, sa.clone())
+                .also(*at_b, sb.clone())
+                .help("add `routing: { links: A.B.C.D/N }`, or write `address` at both ends"),
+            );
+        }
+        return None;
+    };
+    let leaf_end = if leaf_is_a {
+        (sa, *pa, *at_a)
+    } else {
+        (sb, *pb, *at_b)
+    };
+    let (s_net, l_net) = leaf_subnet(cx, (pool, len, id), leaf_end)?;
+    Some(if leaf_is_a {
+        (l_net, s_net)
+    } else {
+        (s_net, l_net)
+    })
+}
+
+/// The spine's and the leaf's address on the subnet of the leaf's id and port in the
+/// routed-link pool (`pool`, `len`, the leaf's `id`): E114 when the pool has none.
+fn leaf_subnet(
+    cx: &mut Cx,
+    (pool, len, id): (Ipv4Net, u8, u64),
+    (leaf, leaf_port, at): LinkEnd<'_>,
+) -> Option<(Ipv4Net, Ipv4Net)> {
+    let index = (id - 1) * SLOTS_PER_SWITCH + slot(leaf_port);
+    let Some(net) = pool.subnet(len, index) else {
+        cx.push(
+            Diagnostic::error(
+                "E114",
+                format!(
+                    "the routed-link pool {pool} has no /{len} for {leaf}:{leaf_port} (leaf id {id})"
+                ),
+            )
+            .at(at, "this link")
+            .help(format!(
+                "a leaf takes {SLOTS_PER_SWITCH} subnets of /{len}: leaf ids up to {id} need a pool of {} addresses or more",
+                id * SLOTS_PER_SWITCH * (1u64 << (32 - u32::from(len)))
+            )),
+        );
+        return None;
+    };
+    // The spine takes the first address, the leaf the next (/31: both; /30: hosts 1 and 2).
+    let first = u64::from(len == 30);
+    let (Some(spine_addr), Some(leaf_addr)) = (net.nth(first), net.nth(first + 1)) else {
+        return None;
+    };
+    Some((
+        Ipv4Net {
+            addr: spine_addr,
+            len,
+        },
+        Ipv4Net {
+            addr: leaf_addr,
+            len,
+        },
+    ))
+}
+
+/// A routed cable's two ends: each end's address set on its port, and a session to the far
+/// end's address in each switch's `sessions`.
+fn sessions_over(
+    pending: &mut BTreeMap<String, Pending>,
+    nodes: &BTreeMap<String, Node>,
+    ((sa, pa), (sb, pb), _, _): &RoutedEnd,
+    (xa, xb): (Ipv4Net, Ipv4Net),
+    sessions: &mut Sessions,
+) {
+    for (me, my_port, mine, other, theirs) in [(sa, pa, xa, sb, xb), (sb, pb, xb, sa, xa)] {
+        let far = nodes[other.as_str()].asn;
+        let Some(h) = pending
+            .get(other.as_str())
+            .map(|p| p.switch.hostname.clone())
+        else {
+            continue;
+        };
+        if let Some(s) = pending
+            .get_mut(me.as_str())
+            .and_then(|p| p.switch.ports.get_mut(my_port))
+        {
+            s.address = Some(mine);
+        }
+        sessions.entry(me.clone()).or_default().insert(
+            theirs.addr,
+            super::super::Neighbor {
+                asn: far,
+                link: Some((h, *my_port)),
+                bfd: false,
+                timers: None,
+            },
+        );
+    }
 }
 
 /// Each routing switch's BGP: its sessions (over its routed cables and written), maximum
@@ -603,7 +703,7 @@ fn bgp<'a>(
     pending: &mut BTreeMap<String, Pending>,
     nodes: &'a BTreeMap<String, Node>,
     (detect, fabric_paths): (detection::Choice, Option<&Sp<i64>>),
-    mut sessions: BTreeMap<String, BTreeMap<Ipv4Addr, super::super::Neighbor>>,
+    mut sessions: Sessions,
 ) -> BTreeMap<&'a str, detection::Choice> {
     let mut choices: BTreeMap<&str, detection::Choice> = BTreeMap::new();
     let mut told = BTreeSet::new();
@@ -614,110 +714,18 @@ fn bgp<'a>(
         let bgp = raw.switches.0[p.index].1.bgp.as_ref();
         let choice = detection::switch(cx, detect, bgp);
         choices.insert(name, choice);
-        let mut neighbors = sessions.remove(name).unwrap_or_default();
-        for nb in neighbors.values_mut() {
-            nb.bfd = choice.link_bfd();
-            nb.timers = choice.timers();
-        }
-        for nb in bgp.iter().flat_map(|b| b.neighbors.iter().flatten()) {
-            let (Some(a), Some(asn)) = (
-                ipv4(cx, &nb.address, "neighbor"),
-                as_number(cx, &nb.remote_as),
-            ) else {
-                continue;
-            };
-            if neighbors.contains_key(&a) {
-                cx.error(
-                    "E115",
-                    format!("neighbor {a} of `{name}` is also the far end of a routed link"),
-                    cx.span(&nb.address),
-                    "written twice",
-                );
-                continue;
-            }
-            let (bfd, timers) = detection::neighbor(cx, nb);
-            neighbors.insert(
-                a,
-                super::super::Neighbor {
-                    asn,
-                    link: None,
-                    bfd,
-                    timers,
-                },
-            );
-        }
-        let mut per_as: BTreeMap<u32, u16> = BTreeMap::new();
-        for nb in neighbors.values().filter(|nb| nb.link.is_some()) {
-            *per_as.entry(nb.asn).or_default() += 1;
-        }
-        let needed = per_as.values().copied().max().unwrap_or(1).max(1);
-        let paths = |cx: &mut Cx, v: &Sp<i64>| {
-            cx.int(v, |x| {
-                if (1..=64).contains(&x) {
-                    Ok(x as u16)
-                } else {
-                    Err(format!("maximum-paths {x} is out of range 1-64"))
-                }
-            })
+        let linked = sessions.remove(name).unwrap_or_default();
+        let neighbors = neighbors(cx, name, bgp, &choice, linked);
+        let Some((maximum_paths, multipath_relax)) =
+            ecmp(cx, (name.as_str(), n), bgp, fabric_paths, &neighbors)
+        else {
+            continue;
         };
-        let maximum_paths = match bgp.and_then(|b| b.maximum_paths.as_ref()).or(fabric_paths) {
-            Some(v) => {
-                let Some(m) = paths(cx, v) else { continue };
-                if m < needed {
-                    cx.push(
-                        Diagnostic::error(
-                            "E117",
-                            format!("maximum-paths {m} is below the {needed} parallel sessions `{name}` has to one AS: ECMP would leave uplinks idle"),
-                        )
-                        .at(cx.span(v), "too few paths")
-                        .also(n.at, "this switch")
-                        .help(format!("set it to {needed} or more, or leave it out")),
-                    );
-                }
-                Some(m)
-            }
-            None => (!per_as.is_empty()).then_some(needed.min(64)),
-        };
-        let multipath_relax = match bgp.and_then(|b| b.multipath_relax.as_ref()) {
-            Some(v) => *v.get(),
-            None => per_as.len() > 1,
-        };
-        let mut networks: BTreeSet<Ipv4Net> = p
-            .switch
-            .loopback
-            .map(|addr| Ipv4Net { addr, len: 32 })
-            .into_iter()
-            .collect();
-        networks.extend(p.switch.gateways.values().map(|g| g.address.network()));
         let link_ports: BTreeSet<Port> = neighbors
             .values()
             .filter_map(|nb| nb.link.as_ref().map(|l| l.1))
             .collect();
-        networks.extend(
-            p.switch
-                .ports
-                .iter()
-                .filter(|(port, _)| !link_ports.contains(port) && !p.unadvertised.contains(port))
-                .filter_map(|(_, s)| s.address)
-                .map(|a| a.network()),
-        );
-        for v in bgp.iter().flat_map(|b| b.networks.iter().flatten()) {
-            match v.get().parse::<Ipv4Net>() {
-                Ok(net) if net.is_network() => {
-                    networks.insert(net);
-                }
-                Ok(net) => cx.error(
-                    "E110",
-                    format!(
-                        "network `{net}` is not a network (write `{}`)",
-                        net.network()
-                    ),
-                    cx.span(v),
-                    "host bits set",
-                ),
-                Err(e) => cx.error("E110", e, cx.span(v), "not a network"),
-            }
-        }
+        let networks = networks(cx, p, bgp, &link_ports);
         let bfd = neighbors.values().any(|nb| nb.bfd).then(|| {
             detection::check_os(cx, &choice, p.switch.os(), name, &mut told);
             choice.bfd_timers()
@@ -735,6 +743,142 @@ fn bgp<'a>(
         });
     }
     choices
+}
+
+/// A switch's BGP neighbors: the sessions over its routed cables, with the BFD and timers it
+/// chose, and those written in its `bgp` (one that is also a cable's far end is E115).
+fn neighbors(
+    cx: &mut Cx,
+    name: &str,
+    bgp: Option<&super::super::raw::RawBgp>,
+    choice: &detection::Choice,
+    mut neighbors: BTreeMap<Ipv4Addr, super::super::Neighbor>,
+) -> BTreeMap<Ipv4Addr, super::super::Neighbor> {
+    for nb in neighbors.values_mut() {
+        nb.bfd = choice.link_bfd();
+        nb.timers = choice.timers();
+    }
+    for nb in bgp.iter().flat_map(|b| b.neighbors.iter().flatten()) {
+        let (Some(a), Some(asn)) = (
+            ipv4(cx, &nb.address, "neighbor"),
+            as_number(cx, &nb.remote_as),
+        ) else {
+            continue;
+        };
+        if neighbors.contains_key(&a) {
+            cx.error(
+                "E115",
+                format!("neighbor {a} of `{name}` is also the far end of a routed link"),
+                cx.span(&nb.address),
+                "written twice",
+            );
+            continue;
+        }
+        let (bfd, timers) = detection::neighbor(cx, nb);
+        neighbors.insert(
+            a,
+            super::super::Neighbor {
+                asn,
+                link: None,
+                bfd,
+                timers,
+            },
+        );
+    }
+    neighbors
+}
+
+/// A switch's ECMP: maximum paths (written, else as many as its most parallel sessions to
+/// one AS; fewer is E117) and multipath-relax (written, else with sessions to several ASes).
+/// `None` when a written maximum is refused.
+fn ecmp(
+    cx: &mut Cx,
+    (name, n): (&str, &Node),
+    bgp: Option<&super::super::raw::RawBgp>,
+    fabric_paths: Option<&Sp<i64>>,
+    neighbors: &BTreeMap<Ipv4Addr, super::super::Neighbor>,
+) -> Option<(Option<u16>, bool)> {
+    let mut per_as: BTreeMap<u32, u16> = BTreeMap::new();
+    for nb in neighbors.values().filter(|nb| nb.link.is_some()) {
+        *per_as.entry(nb.asn).or_default() += 1;
+    }
+    let needed = per_as.values().copied().max().unwrap_or(1).max(1);
+    let paths = |cx: &mut Cx, v: &Sp<i64>| {
+        cx.int(v, |x| {
+            if (1..=64).contains(&x) {
+                Ok(x as u16)
+            } else {
+                Err(format!("maximum-paths {x} is out of range 1-64"))
+            }
+        })
+    };
+    let maximum_paths = match bgp.and_then(|b| b.maximum_paths.as_ref()).or(fabric_paths) {
+        Some(v) => {
+            let m = paths(cx, v)?;
+            if m < needed {
+                cx.push(
+                    Diagnostic::error(
+                        "E117",
+                        format!("maximum-paths {m} is below the {needed} parallel sessions `{name}` has to one AS: ECMP would leave uplinks idle"),
+                    )
+                    .at(cx.span(v), "too few paths")
+                    .also(n.at, "this switch")
+                    .help(format!("set it to {needed} or more, or leave it out")),
+                );
+            }
+            Some(m)
+        }
+        None => (!per_as.is_empty()).then_some(needed.min(64)),
+    };
+    let multipath_relax = match bgp.and_then(|b| b.multipath_relax.as_ref()) {
+        Some(v) => *v.get(),
+        None => per_as.len() > 1,
+    };
+    Some((maximum_paths, multipath_relax))
+}
+
+/// The networks a switch advertises: its loopback, its VLAN interfaces' subnets, its routed
+/// host ports' (but those marked `advertise: false`; `link_ports` are its routed cables'),
+/// and those written in its `bgp` (each a network, else E110).
+fn networks(
+    cx: &mut Cx,
+    p: &Pending,
+    bgp: Option<&super::super::raw::RawBgp>,
+    link_ports: &BTreeSet<Port>,
+) -> BTreeSet<Ipv4Net> {
+    let mut networks: BTreeSet<Ipv4Net> = p
+        .switch
+        .loopback
+        .map(|addr| Ipv4Net { addr, len: 32 })
+        .into_iter()
+        .collect();
+    networks.extend(p.switch.gateways.values().map(|g| g.address.network()));
+    networks.extend(
+        p.switch
+            .ports
+            .iter()
+            .filter(|(port, _)| !link_ports.contains(port) && !p.unadvertised.contains(port))
+            .filter_map(|(_, s)| s.address)
+            .map(|a| a.network()),
+    );
+    for v in bgp.iter().flat_map(|b| b.networks.iter().flatten()) {
+        match v.get().parse::<Ipv4Net>() {
+            Ok(net) if net.is_network() => {
+                networks.insert(net);
+            }
+            Ok(net) => cx.error(
+                "E110",
+                format!(
+                    "network `{net}` is not a network (write `{}`)",
+                    net.network()
+                ),
+                cx.span(v),
+                "host bits set",
+            ),
+            Err(e) => cx.error("E110", e, cx.span(v), "not a network"),
+        }
+    }
+    networks
 }
 
 /// Both ends of each session over a routed cable, with whether BFD watches it there: one

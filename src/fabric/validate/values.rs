@@ -20,6 +20,19 @@ pub(super) struct Cx {
 }
 
 impl Cx {
+    /// The context of one fabric's validation: no diagnostic yet, where each switch's entry is
+    /// written.
+    pub(super) fn new(raw: &RawFabric, file: FileId) -> Cx {
+        Cx {
+            file,
+            diags: Vec::new(),
+            oses: BTreeMap::new(),
+            refused_peers: BTreeMap::new(),
+            extents: switch_extents(raw, file),
+            foreign: BTreeMap::new(),
+        }
+    }
+
     /// Whether a place is inside some switch's own entry (not the fabric's keys, profiles or
     /// links).
     pub(super) fn own(&self, at: Span) -> bool {
@@ -268,6 +281,8 @@ impl Cx {
         self.int(v, |m| within(m, crate::types::MTU, "MTU", ""))
     }
 
+    /// A port's settings as written at one place, each value checked (a refused one left
+    /// out).
     pub(super) fn layer(&mut self, s: &RawSettings) -> Layer {
         let mut l = Layer::default();
         macro_rules! at {
@@ -319,41 +334,7 @@ impl Cx {
         if let Some(v) = &s.auto_description {
             l.auto_description = Some((*v.get(), self.span(v)));
         }
-        for (tc, e) in s.ecn.iter().flat_map(|m| m.0.iter()) {
-            let at = self.span(tc);
-            if let (Some(t), Some(x)) = (self.int(tc, TrafficClass::new), self.ecn(e, at)) {
-                l.ecn.insert(t, (x, at));
-            }
-        }
-        for (tc, e) in s.ets.iter().flat_map(|m| m.0.iter()) {
-            let t = self.int(tc, TrafficClass::new);
-            let at = self.span(e);
-            let x = match e.get() {
-                RawEts::Strict => Some(Ets::Strict),
-                RawEts::Wrr(w) => self.check(*w, at, |w| {
-                    if (1..=100).contains(&w) {
-                        Ok(Ets::Wrr(w as u8))
-                    } else {
-                        Err(format!("WRR weight {w} is out of range 1-100"))
-                    }
-                }),
-                RawEts::Other(w) => {
-                    let e = Invalid::new(format!(
-                        "`{}` is not an ETS setting; expected `strict` or a WRR weight 1-100",
-                        w.escape_debug()
-                    ));
-                    let e = match did_you_mean(w, ["strict"]) {
-                        Some(best) => e.help(format!("did you mean `{best}`?")),
-                        None => e,
-                    };
-                    self.invalid("E021", e, at, "not recognised");
-                    None
-                }
-            };
-            if let (Some(t), Some(x)) = (t, x) {
-                l.ets.insert(t, (x, at));
-            }
-        }
+        self.classes(s, &mut l);
         if let Some(stp) = &s.stp {
             if let Some(v) = &stp.kind {
                 l.stp_type = at!(v, self.word(v, StpPortType::parse));
@@ -366,6 +347,50 @@ impl Cx {
             }
         }
         l
+    }
+
+    /// The ECN and ETS of each traffic class a port's settings give, into `l`.
+    fn classes(&mut self, s: &RawSettings, l: &mut Layer) {
+        for (tc, e) in s.ecn.iter().flat_map(|m| m.0.iter()) {
+            let at = self.span(tc);
+            if let (Some(t), Some(x)) = (self.int(tc, TrafficClass::new), self.ecn(e, at)) {
+                l.ecn.insert(t, (x, at));
+            }
+        }
+        for (tc, e) in s.ets.iter().flat_map(|m| m.0.iter()) {
+            let t = self.int(tc, TrafficClass::new);
+            let at = self.span(e);
+            let x = self.ets(e.get(), at);
+            if let (Some(t), Some(x)) = (t, x) {
+                l.ets.insert(t, (x, at));
+            }
+        }
+    }
+
+    /// One class's ETS: `strict`, or a WRR weight 1-100 (E020); another word is E021.
+    fn ets(&mut self, e: &RawEts, at: Span) -> Option<Ets> {
+        match e {
+            RawEts::Strict => Some(Ets::Strict),
+            RawEts::Wrr(w) => self.check(*w, at, |w| {
+                if (1..=100).contains(&w) {
+                    Ok(Ets::Wrr(w as u8))
+                } else {
+                    Err(format!("WRR weight {w} is out of range 1-100"))
+                }
+            }),
+            RawEts::Other(w) => {
+                let e = Invalid::new(format!(
+                    "`{}` is not an ETS setting; expected `strict` or a WRR weight 1-100",
+                    w.escape_debug()
+                ));
+                let e = match did_you_mean(w, ["strict"]) {
+                    Some(best) => e.help(format!("did you mean `{best}`?")),
+                    None => e,
+                };
+                self.invalid("E021", e, at, "not recognised");
+                None
+            }
+        }
     }
 }
 
