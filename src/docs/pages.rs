@@ -37,6 +37,23 @@ pub fn fabric(
     findings: &[(Finding, Option<Location>)],
     mermaid: Option<String>,
 ) -> Vec<Block> {
+    let mut blocks = heading(name, file, fabric, topology);
+    let diagram = mermaid.is_some();
+    if let Some(m) = mermaid {
+        blocks.push(Block::Mermaid(m));
+    }
+    blocks.push(Block::Picture);
+    picture_key(&mut blocks, topology, grouped, diagram);
+    blocks.push(Block::Heading(2, "Switches".into(), None));
+    blocks.push(Block::Table(switches(fabric)));
+    cables(&mut blocks, fabric, topology);
+    hosts(&mut blocks, fabric, topology);
+    audit(&mut blocks, findings);
+    blocks
+}
+
+/// The page's title, what made it and what the fabric counts, and the topology's heading.
+fn heading(name: &str, file: &str, fabric: &Fabric, topology: &Topology) -> Vec<Block> {
     let cables = topology
         .edges
         .iter()
@@ -44,7 +61,7 @@ pub fn fabric(
         .map(|e| e.cables.len())
         .sum::<usize>();
     let hosts: usize = topology.groups.iter().map(|g| g.hosts.len()).sum();
-    let mut blocks = vec![
+    vec![
         Block::Heading(1, format!("Fabric {name}"), Some(Page::Fabric)),
         para(vec![
             text("Made by "),
@@ -57,12 +74,11 @@ pub fn fabric(
             )),
         ]),
         Block::Heading(2, "Topology".into(), None),
-    ];
-    let diagram = mermaid.is_some();
-    if let Some(m) = mermaid {
-        blocks.push(Block::Mermaid(m));
-    }
-    blocks.push(Block::Picture);
+    ]
+}
+
+/// How to read the picture: its groups (when grouped), colours and labels.
+fn picture_key(blocks: &mut Vec<Block>, topology: &Topology, grouped: bool, diagram: bool) {
     // The default OS's pair, and another OS's where one is drawn.
     let pairs: Vec<&crate::targets::Words> = Os::ALL
         .into_iter()
@@ -95,8 +111,11 @@ pub fn fabric(
             ""
         },
     ))]));
+}
 
-    blocks.push(Block::Heading(2, "Switches".into(), None));
+/// One row per switch: model, release (a column per OS the fabric runs), role, AS,
+/// loopback, MLAG peer, cabled ports.
+fn switches(fabric: &Fabric) -> Table {
     // A release column per OS the fabric's switches run.
     let oses: Vec<Os> = Os::ALL
         .into_iter()
@@ -129,8 +148,11 @@ pub fn fabric(
     let mut head = vec!["Switch", "Model"];
     head.extend(oses.iter().map(|os| os.title()));
     head.extend(["Role", "AS", "Loopback", "MLAG peer", "Cabled ports"]);
-    blocks.push(Block::Table(Table { head, rows }));
+    Table { head, rows }
+}
 
+/// The cables between switches, one row per cable.
+fn cables(blocks: &mut Vec<Block>, fabric: &Fabric, topology: &Topology) {
     let links: Vec<_> = topology
         .edges
         .iter()
@@ -155,7 +177,10 @@ pub fn fabric(
             rows,
         }));
     }
+}
 
+/// The host groups and the switch ports each is cabled to.
+fn hosts(blocks: &mut Vec<Block>, fabric: &Fabric, topology: &Topology) {
     if !topology.groups.is_empty() {
         blocks.push(Block::Heading(2, "Hosts".into(), None));
         let mut rows = Vec::new();
@@ -185,7 +210,10 @@ pub fn fabric(
             rows,
         }));
     }
+}
 
+/// The RoCE audit of the compiled configurations.
+fn audit(blocks: &mut Vec<Block>, findings: &[(Finding, Option<Location>)]) {
     blocks.push(Block::Heading(2, "Audit".into(), None));
     blocks.push(para(vec![
         text("The RoCE audit ("),
@@ -226,14 +254,12 @@ pub fn fabric(
             rows,
         }));
     }
-    blocks
 }
 
 /// A switch's page: its facts, then its port map, port-channels, VLANs and BGP. `view` is
 /// the OS-neutral view of the configuration it compiles to; `fabric` names its peers' ports.
 pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
     let os = sw.os();
-    let words = os.target().words();
     let name = sw.hostname.to_string();
     let mut blocks = vec![Block::Heading(2, name.clone(), Some(Page::Switch(name)))];
     let mut facts: Vec<(String, Cell)> = vec![
@@ -244,6 +270,29 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             sw.role.map_or("—".into(), |r| r.to_string()).into(),
         ),
     ];
+    routing_facts(&mut facts, sw);
+    pair_facts(&mut facts, sw, view);
+    management_facts(&mut facts, sw);
+    qos_facts(&mut facts, sw, view);
+    hardware_facts(&mut facts, sw);
+    blocks.push(Block::Table(Table {
+        head: vec!["Setting", "Value"],
+        rows: facts.into_iter().map(|(k, v)| vec![k.into(), v]).collect(),
+    }));
+
+    blocks.push(Block::Heading(3, "Ports".into(), None));
+    blocks.push(para(vec![text(format!(
+        "Consecutive ports with the same settings and no peer share a row. Values in italics are {os}'s defaults: the fabric sets none.",
+    ))]));
+    blocks.push(Block::Table(port_map(fabric, sw, view)));
+    port_channels(&mut blocks, sw, view);
+    vlans(&mut blocks, sw);
+    bgp(&mut blocks, sw);
+    blocks
+}
+
+/// The switch's AS, router-id and loopback.
+fn routing_facts(facts: &mut Vec<(String, Cell)>, sw: &Switch) {
     if let Some(r) = &sw.routing {
         facts.push(("AS".into(), r.asn.to_string().into()));
         facts.push(("Router-id".into(), r.router_id.to_string().into()));
@@ -251,6 +300,12 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
     if let Some(lo) = sw.loopback {
         facts.push(("Loopback 0".into(), format!("{lo}/32").into()));
     }
+}
+
+/// The switch's MLAG pair in its OS's terms: its peer, peer link and system MAC.
+fn pair_facts(facts: &mut Vec<(String, Cell)>, sw: &Switch, view: &View) {
+    let os = sw.os();
+    let words = os.target().words();
     let pair = words.pair;
     if let Some(m) = sw.mlag.as_ref().filter(|_| words.peer_link_ports) {
         // A peer link of its own ports (OS10's VLT: the `discovery-interface` ports, the
@@ -291,6 +346,10 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             ));
         }
     }
+}
+
+/// Where the switch is reached.
+fn management_facts(facts: &mut Vec<(String, Cell)>, sw: &Switch) {
     if let Some(mgmt) = &sw.mgmt {
         facts.push((
             "Management".into(),
@@ -303,6 +362,11 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             .into(),
         ));
     }
+}
+
+/// LLDP, DCBX, RoCE mode, traffic pools and PFC.
+fn qos_facts(facts: &mut Vec<(String, Cell)>, sw: &Switch, view: &View) {
+    let words = sw.os().target().words();
     facts.push(("LLDP".into(), if sw.lldp { "on" } else { "off" }.into()));
     if words.dcbx {
         facts.push(("DCBX".into(), if view.dcbx { "on" } else { "off" }.into()));
@@ -334,6 +398,12 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
         }
         facts.push(("PFC".into(), v.into()));
     }
+}
+
+/// Spanning tree, split ports and the OS's hardware settings.
+fn hardware_facts(facts: &mut Vec<(String, Cell)>, sw: &Switch) {
+    let os = sw.os();
+    let words = os.target().words();
     if let Some(stp) = sw.stp {
         facts.push((
             "Spanning tree".into(),
@@ -350,17 +420,12 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
     for (setting, value) in os.target().hardware_facts(sw) {
         facts.push((setting.into(), value.into()));
     }
-    blocks.push(Block::Table(Table {
-        head: vec!["Setting", "Value"],
-        rows: facts.into_iter().map(|(k, v)| vec![k.into(), v]).collect(),
-    }));
+}
 
-    blocks.push(Block::Heading(3, "Ports".into(), None));
-    blocks.push(para(vec![text(format!(
-        "Consecutive ports with the same settings and no peer share a row. Values in italics are {os}'s defaults: the fabric sets none.",
-    ))]));
-    blocks.push(Block::Table(port_map(fabric, sw, view)));
-
+/// The switch's port-channels: members, LACP, and their L2 and QoS settings.
+fn port_channels(blocks: &mut Vec<Block>, sw: &Switch, view: &View) {
+    let os = sw.os();
+    let words = os.target().words();
     // A peer link of its own ports (OS10's VLT interconnect) is no port-channel: its ports
     // are listed above.
     let bundles: Vec<_> = sw
@@ -398,7 +463,11 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             rows,
         }));
     }
+}
 
+/// The switch's VLANs and their gateways.
+fn vlans(blocks: &mut Vec<Block>, sw: &Switch) {
+    let words = sw.os().target().words();
     // The MLAG pair's IPL VLAN is a port-channel peer link's: a peer link of its own ports
     // (OS10's VLTi) needs none (and gets none).
     let ipl_vlan = sw
@@ -431,7 +500,10 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             rows,
         }));
     }
+}
 
+/// The switch's BGP settings and neighbors.
+fn bgp(blocks: &mut Vec<Block>, sw: &Switch) {
     if let Some(r) = &sw.routing {
         blocks.push(Block::Heading(3, "BGP".into(), None));
         let mut facts: Vec<Vec<Cell>> = Vec::new();
@@ -469,7 +541,6 @@ pub fn switch(fabric: &Fabric, sw: &Switch, view: &View) -> Vec<Block> {
             rows,
         }));
     }
-    blocks
 }
 
 /// One row per port, consecutive unconnected ports with equal settings as one range.
