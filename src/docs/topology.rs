@@ -161,6 +161,32 @@ pub fn build(fabric: &Fabric) -> Topology {
         .iter()
         .map(|(n, sw)| (n.to_string(), sw.os()))
         .collect();
+    switch_nodes(fabric, &mut nodes, &mut index);
+    let cabled = cables(fabric, &nodes, &index);
+    let mut edges = switch_edges(cabled.pairs, &cabled.ipl_pairs, &nodes, &os);
+    let groups = host_groups(&cabled.hosts, (&mut nodes, &mut edges), &index, &os);
+    Topology {
+        nodes,
+        edges,
+        groups,
+    }
+}
+
+/// A switch's end of a cable: the switch's name and its port.
+type SwitchEnd = (String, Port);
+
+/// The fabric's cables, read from its switches' ports.
+struct Cabled {
+    /// Cables between switches, each once (from the end drawn above), by pair of nodes.
+    pairs: BTreeMap<(usize, usize), BTreeSet<(SwitchEnd, SwitchEnd)>>,
+    /// The pairs of nodes an MLAG peer link joins.
+    ipl_pairs: BTreeSet<(usize, usize)>,
+    /// Each host's cables, by switch.
+    hosts: BTreeMap<String, HostCables>,
+}
+
+/// A node per switch, with its model, AS, kind and tier; `index` finds a switch's node.
+fn switch_nodes(fabric: &Fabric, nodes: &mut Vec<Node>, index: &mut BTreeMap<String, usize>) {
     for (name, sw) in &fabric.switches {
         let mut detail = sw.model.name().to_string();
         if let Some(r) = &sw.routing {
@@ -177,9 +203,11 @@ pub fn build(fabric: &Fabric) -> Topology {
             model: sw.model.name(),
         });
     }
-    // Cables between switches, each once (from the end that sorts first), by pair of
-    // switches; and each host's cables by switch.
-    type SwitchEnd = (String, Port);
+}
+
+/// Cables between switches, each once (from the end that sorts first), by pair of switches;
+/// and each host's cables by switch.
+fn cables(fabric: &Fabric, nodes: &[Node], index: &BTreeMap<String, usize>) -> Cabled {
     let mut pairs: BTreeMap<(usize, usize), BTreeSet<(SwitchEnd, SwitchEnd)>> = BTreeMap::new();
     let mut ipl_pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
     let mut hosts: BTreeMap<String, HostCables> = BTreeMap::new();
@@ -193,7 +221,7 @@ pub fn build(fabric: &Fabric) -> Topology {
                     };
                     let mine = (name.to_string(), *port);
                     let theirs = (switch.to_string(), *far);
-                    let (a, b, cable) = if upper(&nodes, (me, *port), (other, *far)) {
+                    let (a, b, cable) = if upper(nodes, (me, *port), (other, *far)) {
                         (me, other, (mine, theirs))
                     } else {
                         (other, me, (theirs, mine))
@@ -217,7 +245,21 @@ pub fn build(fabric: &Fabric) -> Topology {
             }
         }
     }
-    let mut edges: Vec<Edge> = pairs
+    Cabled {
+        pairs,
+        ipl_pairs,
+        hosts,
+    }
+}
+
+/// An edge per pair of switches cabled together, its ends labelled in each switch's OS.
+fn switch_edges(
+    pairs: BTreeMap<(usize, usize), BTreeSet<(SwitchEnd, SwitchEnd)>>,
+    ipl_pairs: &BTreeSet<(usize, usize)>,
+    nodes: &[Node],
+    os: &BTreeMap<String, Os>,
+) -> Vec<Edge> {
+    pairs
         .into_iter()
         .map(|((from, to), cables)| {
             let ports: Vec<(Port, Port)> = cables.iter().map(|(a, b)| (a.1, b.1)).collect();
@@ -238,11 +280,19 @@ pub fn build(fabric: &Fabric) -> Topology {
                 far: ports.iter().map(|(_, b)| *b).collect(),
             }
         })
-        .collect();
+        .collect()
+}
 
-    // Hosts named alike and cabled to the same switches share a node.
+/// Hosts named alike and cabled to the same switches share a node: a node per group, an
+/// edge from each switch it is cabled to.
+fn host_groups(
+    hosts: &BTreeMap<String, HostCables>,
+    (nodes, edges): (&mut Vec<Node>, &mut Vec<Edge>),
+    index: &BTreeMap<String, usize>,
+    os: &BTreeMap<String, Os>,
+) -> Vec<HostGroup> {
     let mut grouped: BTreeMap<(String, Vec<String>), Vec<String>> = BTreeMap::new();
-    for (host, by_switch) in &hosts {
+    for (host, by_switch) in hosts {
         let key = (stem(host).to_string(), by_switch.keys().cloned().collect());
         grouped.entry(key).or_default().push(host.clone());
     }
@@ -303,11 +353,7 @@ pub fn build(fabric: &Fabric) -> Topology {
             hosts: members,
         });
     }
-    Topology {
-        nodes,
-        edges,
-        groups,
-    }
+    groups
 }
 
 /// Whether the cable end `a` (a switch's node and port) is the one drawn above (or, in the
