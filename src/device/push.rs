@@ -273,6 +273,8 @@ fn others(list: &[super::session::Login], user: &str) -> Vec<String> {
     rest.iter().map(|l| l.to_string()).collect()
 }
 
+/// One switch's push after its plan: the checks before anything is sent, the snapshot, the
+/// drift guard, then the plan applied and verified, saved, or rolled back.
 fn run(
     mut p: Planned,
     job: &Job,
@@ -287,127 +289,26 @@ fn run(
         p.cli.close();
         return Outcome::Unchanged;
     }
-    if !policy.allow_disruptive {
-        let disruptive: Vec<String> = p
-            .state
-            .shown()
-            .into_iter()
-            .filter(|(_, impact)| *impact == Impact::Disruptive)
-            .map(|(command, _)| command)
-            .collect();
-        if !disruptive.is_empty() {
-            p.cli.close();
-            return Outcome::Aborted(format!(
-                "{} disruptive command(s) refused without `--allow-disruptive` (first: `{}`)",
-                disruptive.len(),
-                disruptive[0]
-            ));
-        }
-    }
-    if let Some(why) = (control.stop)() {
+    let before = refused(&p, policy, control)
+        .or_else(|| busy(&mut p, job, policy, progress))
+        .map(Err)
+        .unwrap_or(Ok(()));
+    if let Err(why) = before {
         p.cli.close();
-        return Outcome::Aborted(format!("{why}: not started"));
+        return Outcome::Aborted(why);
     }
-    // Neither OS has a configuration lock (an OS10 transaction holds only its own session's
-    // changes): another session may be changing the switch now.
-    if !policy.other_sessions {
-        progress(Stage::Sessions);
-        let busy = match p.cli.sessions() {
-            Ok(list) => {
-                let others = others(&list, &job.target.user);
-                (!others.is_empty()).then(|| {
-                    format!(
-                        "another CLI session is open on the switch and may be configuring it: {} (`--allow-other-sessions` pushes anyway)",
-                        others.join(", ")
-                    )
-                })
-            }
-            Err(e) => Some(format!(
-                "cannot tell whether another session is configuring the switch: {e} (`--allow-other-sessions` pushes without asking)"
-            )),
-        };
-        if let Some(why) = busy {
+    let ready = snapshot(&mut p, job, backups, progress, report)
+        .and_then(|()| drift_guard(&mut p, control));
+    match ready {
+        Ok(()) => {}
+        Err(Stop::Closing(why)) => {
             p.cli.close();
             return Outcome::Aborted(why);
         }
+        Err(Stop::Now(why)) => return Outcome::Aborted(why),
     }
-
-    // Snapshot: the fetched config locally, and as a saved file on the switch.
-    progress(Stage::Snapshot);
-    let name = snapshot_name();
-    let file = backups.join(&job.target.name).join(format!("{name}.cfg"));
-    if let Err(e) = write_new(&file, p.text.as_bytes()) {
-        p.cli.close();
-        return Outcome::Aborted(format!("cannot write the backup `{}`: {e}", file.display()));
-    }
-    report.backup = Some(file);
-    let snapshots = p.cli.dialect().snapshots;
-    let name = format!("{name}{}", snapshots.suffix);
-    if let Err(e) = p.cli.run(&snapshots.write.replace("{}", &name)) {
-        return Outcome::Aborted(format!("snapshot on the switch failed: {e}"));
-    }
-    report
-        .notes
-        .push(format!("snapshot on the switch: `{name}`"));
-    report.snapshot = Some(name);
-
-    // Drift guard: the plan holds only for the config it was made from.
-    progress(Stage::DriftGuard);
-    match p.state.unchanged(&mut p.cli) {
-        Ok(true) => {}
-        Ok(false) => {
-            p.cli.close();
-            return Outcome::Aborted(
-                "the running config changed since the plan was made; nothing sent".into(),
-            );
-        }
-        Err(e) => return Outcome::Aborted(format!("drift guard: {e}")),
-    }
-    if let Some(why) = (control.stop)() {
-        p.cli.close();
-        return Outcome::Aborted(format!("{why}: not started"));
-    }
-
-    // Apply; where the switch has transactions, inside one: nothing takes effect before
-    // `commit`, and a failure before it is discarded.
-    let lines = p.state.lines();
-    let of = lines.len();
-    let started = Instant::now();
     let transaction = p.state.transactions();
-    let applied = (|| {
-        if transaction {
-            p.cli.begin()?;
-        }
-        p.cli.configure()?;
-        for (done, line) in lines.iter().enumerate() {
-            progress(Stage::Applying { done, of });
-            if let Some(why) = (control.stop)() {
-                return Err(Error::Stopped(format!(
-                    "{why} after {done} of {of} command(s)"
-                )));
-            }
-            if started.elapsed() > opts.switch_timeout {
-                return Err(Error::Timeout {
-                    command: format!("{line} (the switch's time is up)"),
-                });
-            }
-            report.sent += 1;
-            p.cli.run(line)?;
-        }
-        p.cli.leave_config()?;
-        if transaction {
-            p.cli.commit()?;
-        }
-        progress(Stage::Verifying);
-        if let Some((n, first)) = p.state.left(&mut p.cli)? {
-            return Err(Error::Refused {
-                command: "(verify)".into(),
-                reply: format!("{n} command(s) still differ after applying, first `{first}`"),
-            });
-        }
-        Ok(())
-    })();
-    let error = match applied {
+    let error = match apply(&mut p, opts, control, report) {
         Ok(()) => return save(p, job, opts, policy, progress, report),
         Err(e) => e,
     };
@@ -422,6 +323,153 @@ fn run(
         }
     }
     rollback(cli, job, opts, &p.state, progress, report, error)
+}
+
+/// Why the plan is not sent at all: a disruptive command without `--allow-disruptive`, or a
+/// stop asked before the start.
+fn refused(p: &Planned, policy: Policy, control: &Control) -> Option<String> {
+    if !policy.allow_disruptive {
+        let disruptive: Vec<String> = p
+            .state
+            .shown()
+            .into_iter()
+            .filter(|(_, impact)| *impact == Impact::Disruptive)
+            .map(|(command, _)| command)
+            .collect();
+        if !disruptive.is_empty() {
+            return Some(format!(
+                "{} disruptive command(s) refused without `--allow-disruptive` (first: `{}`)",
+                disruptive.len(),
+                disruptive[0]
+            ));
+        }
+    }
+    (control.stop)().map(|why| format!("{why}: not started"))
+}
+
+/// Why another session may be changing the switch now. Neither OS has a configuration lock
+/// (an OS10 transaction holds only its own session's changes).
+fn busy(p: &mut Planned, job: &Job, policy: Policy, progress: &dyn Fn(Stage)) -> Option<String> {
+    if policy.other_sessions {
+        return None;
+    }
+    progress(Stage::Sessions);
+    match p.cli.sessions() {
+        Ok(list) => {
+            let others = others(&list, &job.target.user);
+            (!others.is_empty()).then(|| {
+                format!(
+                    "another CLI session is open on the switch and may be configuring it: {} (`--allow-other-sessions` pushes anyway)",
+                    others.join(", ")
+                )
+            })
+        }
+        Err(e) => Some(format!(
+            "cannot tell whether another session is configuring the switch: {e} (`--allow-other-sessions` pushes without asking)"
+        )),
+    }
+}
+
+/// Why a push stops before sending anything: with the session closed first, or at once (the
+/// session failed).
+enum Stop {
+    Closing(String),
+    Now(String),
+}
+
+/// Snapshot: the fetched config locally, and as a saved file on the switch.
+fn snapshot(
+    p: &mut Planned,
+    job: &Job,
+    backups: &Path,
+    progress: &dyn Fn(Stage),
+    report: &mut Report,
+) -> Result<(), Stop> {
+    progress(Stage::Snapshot);
+    let name = snapshot_name();
+    let file = backups.join(&job.target.name).join(format!("{name}.cfg"));
+    if let Err(e) = write_new(&file, p.text.as_bytes()) {
+        return Err(Stop::Closing(format!(
+            "cannot write the backup `{}`: {e}",
+            file.display()
+        )));
+    }
+    report.backup = Some(file);
+    let snapshots = p.cli.dialect().snapshots;
+    let name = format!("{name}{}", snapshots.suffix);
+    if let Err(e) = p.cli.run(&snapshots.write.replace("{}", &name)) {
+        return Err(Stop::Now(format!("snapshot on the switch failed: {e}")));
+    }
+    report
+        .notes
+        .push(format!("snapshot on the switch: `{name}`"));
+    report.snapshot = Some(name);
+    Ok(())
+}
+
+/// Drift guard: the plan holds only for the config it was made from; and a stop asked now
+/// still sends nothing.
+fn drift_guard(p: &mut Planned, control: &Control) -> Result<(), Stop> {
+    (control.progress)(Stage::DriftGuard);
+    match p.state.unchanged(&mut p.cli) {
+        Ok(true) => {}
+        Ok(false) => {
+            return Err(Stop::Closing(
+                "the running config changed since the plan was made; nothing sent".into(),
+            ));
+        }
+        Err(e) => return Err(Stop::Now(format!("drift guard: {e}"))),
+    }
+    match (control.stop)() {
+        Some(why) => Err(Stop::Closing(format!("{why}: not started"))),
+        None => Ok(()),
+    }
+}
+
+/// Apply; where the switch has transactions, inside one: nothing takes effect before
+/// `commit`, and a failure before it is discarded. Then verify that nothing still differs.
+fn apply(
+    p: &mut Planned,
+    opts: &Options,
+    control: &Control,
+    report: &mut Report,
+) -> Result<(), Error> {
+    let progress = control.progress;
+    let lines = p.state.lines();
+    let of = lines.len();
+    let started = Instant::now();
+    let transaction = p.state.transactions();
+    if transaction {
+        p.cli.begin()?;
+    }
+    p.cli.configure()?;
+    for (done, line) in lines.iter().enumerate() {
+        progress(Stage::Applying { done, of });
+        if let Some(why) = (control.stop)() {
+            return Err(Error::Stopped(format!(
+                "{why} after {done} of {of} command(s)"
+            )));
+        }
+        if started.elapsed() > opts.switch_timeout {
+            return Err(Error::Timeout {
+                command: format!("{line} (the switch's time is up)"),
+            });
+        }
+        report.sent += 1;
+        p.cli.run(line)?;
+    }
+    p.cli.leave_config()?;
+    if transaction {
+        p.cli.commit()?;
+    }
+    progress(Stage::Verifying);
+    if let Some((n, first)) = p.state.left(&mut p.cli)? {
+        return Err(Error::Refused {
+            command: "(verify)".into(),
+            reply: format!("{n} command(s) still differ after applying, first `{first}`"),
+        });
+    }
+    Ok(())
 }
 
 /// The save (`configuration write`, `write memory`), and when its reply is lost or refused,
