@@ -89,40 +89,12 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let Some((_, fabric)) = fabrics.into_iter().next().filter(|_| clean) else {
         return Ok(exit::FINDINGS);
     };
-    let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
-
     if let Some(name) = &args.stdio {
-        let Some(sw) = fabric.switches.get(name.as_str()) else {
-            let names: Vec<&str> = fabric
-                .switches
-                .values()
-                .map(|s| s.hostname.as_str())
-                .collect();
-            return Err(Failure(format!(
-                "no switch `{name}` in `{}` (switches: {})",
-                args.fabric.display(),
-                names.join(", ")
-            )));
-        };
-        let (start, _) = fresh(sw)?;
-        let device = Arc::new(Device::open(&args.state.join(name), start, false, true)?);
-        // The other switches are served by other sessions' processes: read from their folders.
-        let network = Network::new(Cabling::from_fabric(&fabric));
-        for other in fabric.switches.keys() {
-            if other.as_str() != name {
-                network.add_folder(other.as_str(), args.state.join(other.as_str()));
-            }
-        }
-        // This switch's own cabling faults count too (the others never read it as a config).
-        network.add_device(name, &device);
-        device.join(network, name);
-        crate::lab::run_stdio(&device)
-            .map_err(|e| Failure(format!("{name}: standard input or output: {e}")))?;
+        stdio(args, &fabric, name, color)?;
         return Ok(exit::OK);
     }
-
     let started = start(args, &fabric, color)?;
-    let (lab, logins, keys, state) = (&started.lab, &started.users, &started.keys, &started.state);
+    let state = &started.state;
     // `--lab` commands of this folder use this lab while it runs.
     let fabric_path = args
         .fabric
@@ -134,8 +106,57 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         format!("{}\n{}\n", std::process::id(), fabric_path.display()).as_bytes(),
     )?;
     let _serving = Serving(serving_file);
-    let inventory_path = state.join("inventory.yaml");
     let mut out = std::io::stdout().lock();
+    listing(&mut out, args, &started);
+    let _ = out.flush();
+    drop(out);
+    started.lab.wait_for_signal()?;
+    Ok(exit::OK)
+}
+
+/// `--stdio NAME`: one switch's CLI on standard input and output, the others read from
+/// their state folders.
+fn stdio(
+    args: &Args,
+    fabric: &crate::fabric::Fabric,
+    name: &str,
+    color: bool,
+) -> Result<(), Failure> {
+    let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
+    let Some(sw) = fabric.switches.get(name) else {
+        let names: Vec<&str> = fabric
+            .switches
+            .values()
+            .map(|s| s.hostname.as_str())
+            .collect();
+        return Err(Failure(format!(
+            "no switch `{name}` in `{}` (switches: {})",
+            args.fabric.display(),
+            names.join(", ")
+        )));
+    };
+    let (start, _) = fresh(sw)?;
+    let device = Arc::new(Device::open(&args.state.join(name), start, false, true)?);
+    // The other switches are served by other sessions' processes: read from their folders.
+    let network = Network::new(Cabling::from_fabric(fabric));
+    for other in fabric.switches.keys() {
+        if other.as_str() != name {
+            network.add_folder(other.as_str(), args.state.join(other.as_str()));
+        }
+    }
+    // This switch's own cabling faults count too (the others never read it as a config).
+    network.add_device(name, &device);
+    device.join(network, name);
+    crate::lab::run_stdio(&device)
+        .map_err(|e| Failure(format!("{name}: standard input or output: {e}")))?;
+    Ok(())
+}
+
+/// What the running lab prints: each switch's address, user and host key, how to log in,
+/// where its inventory, known hosts, faults and logs are, and its data plane.
+fn listing(out: &mut impl std::io::Write, args: &Args, started: &Started) {
+    let (lab, logins, keys, state) = (&started.lab, &started.users, &started.keys, &started.state);
+    let inventory_path = state.join("inventory.yaml");
     let rows: Vec<[String; 4]> = lab
         .switches
         .iter()
@@ -210,10 +231,6 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         "Ctrl-C stops the lab; saved configurations stay in {}.",
         state.display()
     );
-    let _ = out.flush();
-    drop(out);
-    lab.wait_for_signal()?;
-    Ok(exit::OK)
 }
 
 fn is_loopback(host: &str) -> bool {
