@@ -297,7 +297,6 @@ pub(crate) fn start(
     fabric: &crate::fabric::Fabric,
     color: bool,
 ) -> Result<Started, Failure> {
-    let fresh = |sw: &crate::fabric::Switch| fresh(args, sw, color);
     if args.dataplane {
         needs(&args.namespace_prefix)?;
     }
@@ -319,39 +318,10 @@ pub(crate) fn start(
     let mut logins = Vec::new();
     let mut names = Vec::new();
     for (i, sw) in fabric.switches.values().enumerate() {
-        let name = sw.hostname.as_str();
-        let dir = state.join(name);
-        let (start, from_backup) = fresh(sw)?;
-        let device = Device::open(&dir, start, from_backup, false)?;
-        let key = server::host_key(Some(&dir.join("ssh_host_ed25519_key")))?;
-        let port = match (args.base_port, &sw.mgmt) {
-            (Some(0), _) => 0,
-            (Some(base), _) => u16::try_from(usize::from(base) + i)
-                .map_err(|_| Failure(format!("--base-port {base}: too few ports left")))?,
-            (None, Some(m)) if is_loopback(&m.host) => {
-                m.port.unwrap_or(crate::device::ssh_config::DEFAULT_PORT)
-            }
-            (None, _) => 0,
-        };
-        let mut login = Logins::factory();
-        login.password = password.clone();
-        if let Some(user) = sw.mgmt.as_ref().and_then(|m| m.user.clone()) {
-            login.user = user;
-        }
-        for path in &keys {
-            login.add_keys(path)?;
-        }
-        logins.push(login.user.clone());
-        names.push(name.to_string());
-        let device = Arc::new(device);
-        network.add_device(name, &device);
-        device.join(network.clone(), name);
-        specs.push(Spec {
-            device,
-            port,
-            key,
-            logins: login,
-        });
+        let spec = switch(args, sw, i, (&state, &password, &keys), &network, color)?;
+        logins.push(spec.logins.user.clone());
+        names.push(sw.hostname.to_string());
+        specs.push(spec);
     }
     let lab = Lab::start(specs, args.listen)?;
     let (live, lab_hosts) = if args.dataplane {
@@ -361,15 +331,78 @@ pub(crate) fn start(
         (None, None)
     };
 
+    let inventory = write_inventory(args, &lab, (&logins, &names), &state, lab_hosts)?;
+    Ok(Started {
+        lab,
+        users: logins,
+        names,
+        keys,
+        state,
+        inventory,
+        live,
+    })
+}
+
+/// One switch of the lab: its device from its state folder (or factory default, or a
+/// backup), its host key, port and logins, joined to the network.
+fn switch(
+    args: &Args,
+    sw: &crate::fabric::Switch,
+    i: usize,
+    (state, password, keys): (&Path, &str, &[PathBuf]),
+    network: &Arc<Network>,
+    color: bool,
+) -> Result<Spec, Failure> {
+    let name = sw.hostname.as_str();
+    let dir = state.join(name);
+    let (start, from_backup) = fresh(args, sw, color)?;
+    let device = Device::open(&dir, start, from_backup, false)?;
+    let key = server::host_key(Some(&dir.join("ssh_host_ed25519_key")))?;
+    let port = match (args.base_port, &sw.mgmt) {
+        (Some(0), _) => 0,
+        (Some(base), _) => u16::try_from(usize::from(base) + i)
+            .map_err(|_| Failure(format!("--base-port {base}: too few ports left")))?,
+        (None, Some(m)) if is_loopback(&m.host) => {
+            m.port.unwrap_or(crate::device::ssh_config::DEFAULT_PORT)
+        }
+        (None, _) => 0,
+    };
+    let mut login = Logins::factory();
+    login.password = password.to_string();
+    if let Some(user) = sw.mgmt.as_ref().and_then(|m| m.user.clone()) {
+        login.user = user;
+    }
+    for path in keys {
+        login.add_keys(path)?;
+    }
+    let device = Arc::new(device);
+    network.add_device(name, &device);
+    device.join(network.clone(), name);
+    Ok(Spec {
+        device,
+        port,
+        key,
+        logins: login,
+    })
+}
+
+/// The inventory (each switch under the fabric's name, where it listens, its user) and the
+/// known_hosts file (each key pinned to that name, whatever the switch calls itself),
+/// written into the state folder.
+fn write_inventory(
+    args: &Args,
+    lab: &Lab,
+    (logins, names): (&[String], &[String]),
+    state: &Path,
+    lab_hosts: Option<crate::fabric::inventory::Dataplane>,
+) -> Result<Inventory, Failure> {
     let mut inventory = Inventory {
         known_hosts: Some(state.join("known_hosts")),
         dataplane: lab_hosts,
         ..Inventory::default()
     };
     let mut known_hosts = String::new();
-    // Each switch under the fabric's name: the inventory maps the fabric's switches, and the
-    // key is pinned to that name, whatever the switch calls itself.
-    for ((served, user), name) in lab.switches.iter().zip(&logins).zip(&names) {
+    for ((served, user), name) in lab.switches.iter().zip(logins).zip(names) {
         known_hosts.push_str(&served.known_hosts_line(name));
         known_hosts.push('\n');
         inventory.switches.insert(
@@ -391,16 +424,7 @@ pub(crate) fn start(
     );
     crate::lab::device::write_atomic(&inventory_path, format!("{header}{yaml}").as_bytes())?;
     crate::lab::device::write_atomic(&state.join("known_hosts"), known_hosts.as_bytes())?;
-
-    Ok(Started {
-        lab,
-        users: logins,
-        names,
-        keys,
-        state,
-        inventory,
-        live,
-    })
+    Ok(inventory)
 }
 
 /// What `--dataplane` needs that this machine lacks, said with how to get each, before
