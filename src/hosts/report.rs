@@ -399,22 +399,37 @@ fn ranged<T: TryFrom<u16>>(
     }
 }
 
+/// `mlnx_qos -i IFACE`: DCBX mode, trust, the DSCP map, the PFC table and the traffic
+/// classes, each line read or refused.
 fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
-    let mut dcbx = None;
-    let mut trust = None;
-    let mut dscp2prio = BTreeMap::new();
-    let mut pfc = None;
-    let mut tcs: BTreeMap<u8, Tc> = BTreeMap::new();
-    let mut current_tc: Option<u8> = None;
-    let mut in_pfc = false;
+    let mut r = QosReader::default();
     for (k, raw) in b.lines.iter().enumerate() {
-        let line = b.first + k;
         let t = raw.trim();
-        if t.is_empty() {
-            continue;
+        if !t.is_empty() {
+            r.line(b, k, t)?;
         }
+    }
+    r.finish(b)
+}
+
+/// What `mlnx_qos` has printed so far, and where in its output the reader is.
+#[derive(Default)]
+struct QosReader {
+    dcbx: Option<Located<String>>,
+    trust: Option<Located<String>>,
+    dscp2prio: BTreeMap<u8, Located<Vec<u8>>>,
+    pfc: Option<Located<[bool; 8]>>,
+    tcs: BTreeMap<u8, Tc>,
+    current_tc: Option<u8>,
+    in_pfc: bool,
+}
+
+impl QosReader {
+    /// One line (trimmed, not empty): kept, skipped as known, or refused.
+    fn line(&mut self, b: &Block, k: usize, t: &str) -> Result<(), ReportError> {
+        let line = b.first + k;
         if let Some(v) = t.strip_prefix("DCBX mode:") {
-            dcbx = Some(b.located(k, v.trim().to_string()));
+            self.dcbx = Some(b.located(k, v.trim().to_string()));
         } else if let Some(v) = t.strip_prefix("Priority trust state:") {
             let v = v.trim();
             if v != "pcp" && v != "dscp" {
@@ -423,67 +438,29 @@ fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
                     format!("trust state `{}` is neither pcp nor dscp", v.escape_debug()),
                 );
             }
-            trust = Some(b.located(k, v.to_string()));
+            self.trust = Some(b.located(k, v.to_string()));
         } else if t == "dscp2prio mapping:" || t == "default priority:" || t == "PFC configuration:"
         {
-            in_pfc = t == "PFC configuration:";
+            self.in_pfc = t == "PFC configuration:";
         } else if let Some(rest) = t.strip_prefix("prio:") {
-            let (p, dscps) = rest
-                .split_once(" dscp:")
-                .ok_or(())
-                .or_else(|()| fail(line, "a dscp2prio line reads `prio:N dscp:D,D,…,`"))?;
-            let p: u8 = ranged(p, line, PRIORITY)?;
-            let values = dscps
-                .split(',')
-                .filter(|s| !s.is_empty())
-                .map(|d| ranged::<u8>(d, line, DSCP))
-                .collect::<Result<Vec<_>, _>>()?;
-            dscp2prio.insert(p, b.located(k, values));
+            let (p, values) = dscp2prio(rest, line)?;
+            self.dscp2prio.insert(p, b.located(k, values));
         } else if t.starts_with("Receive buffer size") || t.starts_with("Cable len:") {
-        } else if in_pfc && t.starts_with("priority ") {
+        } else if self.in_pfc && t.starts_with("priority ") {
             let header: Vec<&str> = t.split_whitespace().skip(1).collect();
             if header != ["0", "1", "2", "3", "4", "5", "6", "7"] {
                 return fail(line, "the PFC table's header is not priorities 0-7");
             }
-        } else if in_pfc && t.starts_with("enabled ") {
-            let v: Vec<&str> = t.split_whitespace().skip(1).collect();
-            if v.len() != 8 || v.iter().any(|x| *x != "0" && *x != "1") {
-                return fail(line, "the PFC `enabled` row is not eight 0 or 1");
-            }
-            let mut on = [false; 8];
-            for (p, x) in v.iter().enumerate() {
-                on[p] = *x == "1";
-            }
-            pfc = Some(b.located(k, on));
-        } else if in_pfc && t.starts_with("buffer ") {
+        } else if self.in_pfc && t.starts_with("enabled ") {
+            self.pfc = Some(b.located(k, pfc_row(t, line)?));
+        } else if self.in_pfc && t.starts_with("buffer ") {
         } else if let Some(rest) = t.strip_prefix("tc:") {
-            in_pfc = false;
-            let (n, rest) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
-            let n: u8 = ranged(n, line, TRAFFIC_CLASS)?;
-            let tsa = rest
-                .split(',')
-                .find_map(|f| f.trim().strip_prefix("tsa:"))
-                .map(|s| s.trim().to_string());
-            let Some(tsa) = tsa else {
-                return fail(line, "a traffic class line without `tsa:`");
-            };
-            let bw = match rest.split(',').find_map(|f| f.trim().strip_prefix("bw:")) {
-                Some(v) => Some(ranged(v.trim().trim_end_matches('%'), line, PERCENT)?),
-                None => None,
-            };
-            tcs.insert(
-                n,
-                Tc {
-                    tsa,
-                    bw,
-                    priorities: Vec::new(),
-                    line,
-                    text: t.to_string(),
-                },
-            );
-            current_tc = Some(n);
+            self.in_pfc = false;
+            let (n, tc) = tc_line(rest, line, t)?;
+            self.tcs.insert(n, tc);
+            self.current_tc = Some(n);
         } else if let Some(p) = t.strip_prefix("priority:") {
-            let Some(tc) = current_tc.and_then(|c| tcs.get_mut(&c)) else {
+            let Some(tc) = self.current_tc.and_then(|c| self.tcs.get_mut(&c)) else {
                 return fail(line, "a priority line outside a traffic class");
             };
             tc.priorities.push(ranged(p, line, PRIORITY)?);
@@ -493,32 +470,90 @@ fn mlnx_qos(b: &Block) -> Result<MlnxQos, ReportError> {
                 format!("`{}` is not a line mlnx_qos prints", t.escape_debug()),
             );
         }
+        Ok(())
     }
-    let Some(trust) = trust else {
-        return fail(
-            b.end(),
-            "the mlnx_qos output has no `Priority trust state:` line: cut short or not mlnx_qos",
-        );
-    };
-    let Some(pfc) = pfc else {
-        return fail(
-            b.end(),
-            "the mlnx_qos output ends before its PFC `enabled` row: cut short",
-        );
-    };
-    if tcs.is_empty() {
-        return fail(
-            b.end(),
-            "the mlnx_qos output ends before its traffic classes: cut short",
-        );
+
+    /// The output read whole: trust, the PFC row and the traffic classes are there.
+    fn finish(self, b: &Block) -> Result<MlnxQos, ReportError> {
+        let Some(trust) = self.trust else {
+            return fail(
+                b.end(),
+                "the mlnx_qos output has no `Priority trust state:` line: cut short or not mlnx_qos",
+            );
+        };
+        let Some(pfc) = self.pfc else {
+            return fail(
+                b.end(),
+                "the mlnx_qos output ends before its PFC `enabled` row: cut short",
+            );
+        };
+        if self.tcs.is_empty() {
+            return fail(
+                b.end(),
+                "the mlnx_qos output ends before its traffic classes: cut short",
+            );
+        }
+        Ok(MlnxQos {
+            dcbx: self.dcbx,
+            trust,
+            dscp2prio: self.dscp2prio,
+            pfc,
+            tcs: self.tcs,
+        })
     }
-    Ok(MlnxQos {
-        dcbx,
-        trust,
-        dscp2prio,
-        pfc,
-        tcs,
-    })
+}
+
+/// A dscp2prio line after its `prio:`: `N dscp:D,D,…,`.
+fn dscp2prio(rest: &str, line: usize) -> Result<(u8, Vec<u8>), ReportError> {
+    let (p, dscps) = rest
+        .split_once(" dscp:")
+        .ok_or(())
+        .or_else(|()| fail(line, "a dscp2prio line reads `prio:N dscp:D,D,…,`"))?;
+    let p: u8 = ranged(p, line, PRIORITY)?;
+    let values = dscps
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|d| ranged::<u8>(d, line, DSCP))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((p, values))
+}
+
+/// The PFC table's `enabled` row: eight 0 or 1, priority 0 first.
+fn pfc_row(t: &str, line: usize) -> Result<[bool; 8], ReportError> {
+    let v: Vec<&str> = t.split_whitespace().skip(1).collect();
+    if v.len() != 8 || v.iter().any(|x| *x != "0" && *x != "1") {
+        return fail(line, "the PFC `enabled` row is not eight 0 or 1");
+    }
+    let mut on = [false; 8];
+    for (p, x) in v.iter().enumerate() {
+        on[p] = *x == "1";
+    }
+    Ok(on)
+}
+
+/// A traffic class line after its `tc:`: its number, `tsa:` and `bw:`.
+fn tc_line(rest: &str, line: usize, t: &str) -> Result<(u8, Tc), ReportError> {
+    let (n, rest) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
+    let n: u8 = ranged(n, line, TRAFFIC_CLASS)?;
+    let tsa = rest
+        .split(',')
+        .find_map(|f| f.trim().strip_prefix("tsa:"))
+        .map(|s| s.trim().to_string());
+    let Some(tsa) = tsa else {
+        return fail(line, "a traffic class line without `tsa:`");
+    };
+    let bw = match rest.split(',').find_map(|f| f.trim().strip_prefix("bw:")) {
+        Some(v) => Some(ranged(v.trim().trim_end_matches('%'), line, PERCENT)?),
+        None => None,
+    };
+    let tc = Tc {
+        tsa,
+        bw,
+        priorities: Vec::new(),
+        line,
+        text: t.to_string(),
+    };
+    Ok((n, tc))
 }
 
 /// `4: ens1f0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 qdisc mq state UP …`.
