@@ -785,33 +785,171 @@ pub fn roce(cx: &Cx<'_>) -> Result<Shown, Reply> {
     if cx.sw.release < Release::ROCE_COMMAND {
         return Err(Reply::unrecognized("roce"));
     }
-    let c = &cx.sw.running;
-    let q = Qos::of(c);
-    // A switch that lists no port (no model, none configured) shows what a port would have.
-    let mut ports: Vec<Iface> = ethernet_ports(cx.sw)
+    let shown = RoceShown::of(cx.sw);
+    let pools = Qos::of(&cx.sw.running).pools();
+    Ok(Shown {
+        text: shown.text(&pools),
+        json: Some(shown.json(&pools)),
+    })
+}
+
+/// What `show roce` prints, each field as its text.
+struct RoceShown {
+    mode: &'static str,
+    lldp: &'static str,
+    trust: &'static str,
+    /// The application TLV: its selector, protocol and priority.
+    tlv: (&'static str, String, String),
+    /// The ports' congestion control: its mode, minimum and maximum.
+    congestion: (String, String, String),
+    pfc: &'static str,
+    /// PFC on RoCE's switch priority.
+    roce_sp_pfc: &'static str,
+    /// The used traffic classes: switch priority (and class), application, ETS.
+    tcs: Vec<(u8, &'static str, String)>,
+    exceptions: String,
+}
+
+/// `enabled` or `disabled`.
+fn enabled(on: bool) -> &'static str {
+    if on { "enabled" } else { "disabled" }
+}
+
+impl RoceShown {
+    /// What `roce` mode, or the configuration without it, amounts to on `sw`.
+    fn of(sw: &Switch) -> RoceShown {
+        let c = &sw.running;
+        let q = Qos::of(c);
+        let ports = roce_ports(sw);
+        let mode = c.roce.map_or(Unconfirmed::RoceOff.text(), RoceMode::word);
+        let trust = match common(ports.iter().map(|i| q.trust(*i))) {
+            Some(t) => t.unwrap_or(Trust::L2).word(),
+            None => Unconfirmed::RoceMixed.text(),
+        };
+        let none = Unconfirmed::RoceNone.text();
+        let tlv = match c.roce {
+            Some(_) => ("udp", "4791".to_string(), ROCE_SP.to_string()),
+            None => (none, none.to_string(), none.to_string()),
+        };
+        let (pfc_on, pfc_priorities) = q.pfc();
+        let roce_sp_pfc = pfc_on && sp(ROCE_SP).is_some_and(|p| pfc_priorities.contains(&p));
+        let used = [(ROCE_SP, "RoCE"), (CNP_SP, "CNP")];
+        RoceShown {
+            mode,
+            lldp: enabled(c.lldp || c.roce.is_some()),
+            trust,
+            tlv,
+            congestion: roce_congestion(&q, &ports),
+            pfc: enabled(pfc_on),
+            roce_sp_pfc: enabled(roce_sp_pfc),
+            tcs: used
+                .into_iter()
+                .map(|(n, app)| (n, app, roce_ets(&q, &ports, n)))
+                .collect(),
+            exceptions: roce_exceptions(c, &ports),
+        }
+    }
+
+    /// The text, in the capture's layout.
+    fn text(&self, pools: &[PoolRow]) -> String {
+        let RoceShown {
+            mode,
+            lldp,
+            trust,
+            tlv: (selector, protocol, priority),
+            congestion: (cc_mode, cc_min, cc_max),
+            pfc,
+            roce_sp_pfc,
+            tcs,
+            exceptions,
+        } = self;
+        let mut text = format!(
+            "RoCE mode      : {mode}\nLLDP           : {lldp}\nPort trust mode: {trust}\n\nApplication TLV:\n  Selector: {selector}\n  Protocol: {protocol}\n  Priority: {priority}\n\nPort congestion-control:\n  Mode    : {cc_mode}\n  Min (KB): {cc_min}\n  Max (KB): {cc_max}\n\nPFC              : {pfc}\nswitch-priority {ROCE_SP}: {roce_sp_pfc}\n\nRoCE used TCs:\n",
+        );
+        let rule = format!("  {}\n", "-".repeat(46));
+        let _ = write!(
+            text,
+            "{rule}  {:<18}{:<7}{:<14}{:<7}\n{rule}",
+            "Switch-Priority", "TC", "Application", "ETS"
+        );
+        for (n, app, ets) in tcs {
+            let _ = writeln!(text, "  {n:<18}{n:<7}{app:<14}{ets:<7}");
+        }
+        let shown: Vec<&PoolRow> = pools.iter().collect();
+        let _ = write!(
+            text,
+            "\nRoCE buffer pools:\n{}\nException list:\n{exceptions}\n",
+            pool_table(pools, &shown)
+        );
+        text
+    }
+
+    /// The JSON: sections as objects, tables as rows keyed by their first column.
+    fn json(&self, pools: &[PoolRow]) -> Value {
+        let (selector, protocol, priority) = &self.tlv;
+        let (cc_mode, cc_min, cc_max) = &self.congestion;
+        let mut tcs = Obj::new();
+        for (n, app, ets) in &self.tcs {
+            tcs = tcs.row(
+                &n.to_string(),
+                Obj::new().s("TC", n).s("Application", app).s("ETS", ets),
+            );
+        }
+        let mut pool_rows = Obj::new();
+        for r in pools {
+            pool_rows = pool_rows.row(&r.name, pool_json(pools, r));
+        }
+        Obj::new()
+            .s("RoCE mode", self.mode)
+            .s("LLDP", self.lldp)
+            .s("Port trust mode", self.trust)
+            .v(
+                "Application TLV",
+                Obj::new()
+                    .s("Selector", selector)
+                    .s("Protocol", protocol)
+                    .s("Priority", priority)
+                    .build(),
+            )
+            .v(
+                "Port congestion-control",
+                Obj::new()
+                    .s("Mode", cc_mode)
+                    .s("Min (KB)", cc_min)
+                    .s("Max (KB)", cc_max)
+                    .build(),
+            )
+            .s("PFC", self.pfc)
+            .s(&format!("switch-priority {ROCE_SP}"), self.roce_sp_pfc)
+            .v("RoCE used TCs", tcs.build())
+            .v("RoCE buffer pools", pool_rows.build())
+            .v(
+                "Exception list",
+                Obj::new().s("message", &self.exceptions).build(),
+            )
+            .build()
+    }
+}
+
+/// The Ethernet ports `show roce` sums up; a switch that lists no port (no model, none
+/// configured) shows what a port would have.
+fn roce_ports(sw: &Switch) -> Vec<Iface> {
+    let mut ports: Vec<Iface> = ethernet_ports(sw)
         .into_iter()
         .map(Iface::Ethernet)
         .collect();
     if ports.is_empty() {
         ports.push(Iface::Ethernet(Port::new(1, 1)));
     }
-    let mode = c.roce.map_or(Unconfirmed::RoceOff.text(), RoceMode::word);
-    let lldp = if c.lldp || c.roce.is_some() {
-        "enabled"
-    } else {
-        "disabled"
-    };
-    let mixed = Unconfirmed::RoceMixed.text();
-    let trust = match common(ports.iter().map(|i| q.trust(*i))) {
-        Some(t) => t.unwrap_or(Trust::L2).word(),
-        None => mixed,
-    };
+    ports
+}
+
+/// The ports' congestion control on RoCE's class (mode, minimum, maximum): one value when
+/// they share it.
+fn roce_congestion(q: &Qos<'_>, ports: &[Iface]) -> (String, String, String) {
     let none = Unconfirmed::RoceNone.text();
-    let (selector, protocol, priority) = match c.roce {
-        Some(_) => ("udp", "4791".to_string(), ROCE_SP.to_string()),
-        None => (none, none.to_string(), none.to_string()),
-    };
-    let (cc_mode, cc_min, cc_max) = match common(ports.iter().map(|i| q.ecn(*i, tc(ROCE_SP)))) {
+    let mixed = Unconfirmed::RoceMixed.text();
+    match common(ports.iter().map(|i| q.ecn(*i, tc(ROCE_SP)))) {
         Some(Some(Some(e))) => {
             let (kind, min, max) = match e.thresholds {
                 EcnThresholds::Absolute { min, max } => ("absolute", min, max),
@@ -827,16 +965,21 @@ pub fn roce(cx: &Cx<'_>) -> Result<Shown, Reply> {
         }
         Some(_) => ("none".to_string(), none.to_string(), none.to_string()),
         None => (mixed.to_string(), mixed.to_string(), mixed.to_string()),
-    };
-    let (pfc_on, pfc_priorities) = q.pfc();
-    let on = |b: bool| if b { "enabled" } else { "disabled" };
-    let roce_sp_pfc = on(pfc_on && sp(ROCE_SP).is_some_and(|p| pfc_priorities.contains(&p)));
-    let ets_of = |class: u8| match common(ports.iter().map(|i| q.ets(*i, tc(class)))) {
+    }
+}
+
+/// The ports' ETS on traffic class `class`, when they share it.
+fn roce_ets(q: &Qos<'_>, ports: &[Iface], class: u8) -> String {
+    match common(ports.iter().map(|i| q.ets(*i, tc(class)))) {
         Some(Some(Ets::Strict)) => "Strict".to_string(),
         Some(Some(Ets::Wrr(w))) => format!("WRR {w}%"),
-        Some(None) | None => mixed.to_string(),
-    };
-    let used = [(ROCE_SP, "RoCE"), (CNP_SP, "CNP")];
+        Some(None) | None => Unconfirmed::RoceMixed.text().to_string(),
+    }
+}
+
+/// The exception list under `roce`: the ports whose own settings differ from what `roce`
+/// sets (`N/A` without any).
+fn roce_exceptions(c: &Config, ports: &[Iface]) -> String {
     let exceptions: Vec<String> = match c.roce {
         None => Vec::new(),
         Some(_) => ports
@@ -855,74 +998,11 @@ pub fn roce(cx: &Cx<'_>) -> Result<Shown, Reply> {
             .map(|i| short_name(*i))
             .collect(),
     };
-    let exceptions = if exceptions.is_empty() {
+    if exceptions.is_empty() {
         "N/A".to_string()
     } else {
         exceptions.join(", ")
-    };
-
-    let mut text = format!(
-        "RoCE mode      : {mode}\nLLDP           : {lldp}\nPort trust mode: {trust}\n\nApplication TLV:\n  Selector: {selector}\n  Protocol: {protocol}\n  Priority: {priority}\n\nPort congestion-control:\n  Mode    : {cc_mode}\n  Min (KB): {cc_min}\n  Max (KB): {cc_max}\n\nPFC              : {}\nswitch-priority {ROCE_SP}: {roce_sp_pfc}\n\nRoCE used TCs:\n",
-        on(pfc_on)
-    );
-    let rule = format!("  {}\n", "-".repeat(46));
-    let _ = write!(
-        text,
-        "{rule}  {:<18}{:<7}{:<14}{:<7}\n{rule}",
-        "Switch-Priority", "TC", "Application", "ETS"
-    );
-    let mut tcs = Obj::new();
-    for (n, app) in used {
-        let ets = ets_of(n);
-        let _ = writeln!(text, "  {n:<18}{n:<7}{app:<14}{ets:<7}");
-        tcs = tcs.row(
-            &n.to_string(),
-            Obj::new().s("TC", n).s("Application", app).s("ETS", &ets),
-        );
     }
-    let pools = q.pools();
-    let shown: Vec<&PoolRow> = pools.iter().collect();
-    let _ = write!(
-        text,
-        "\nRoCE buffer pools:\n{}\nException list:\n{exceptions}\n",
-        pool_table(&pools, &shown)
-    );
-    let mut pool_rows = Obj::new();
-    for r in &pools {
-        pool_rows = pool_rows.row(&r.name, pool_json(&pools, r));
-    }
-    let json = Obj::new()
-        .s("RoCE mode", mode)
-        .s("LLDP", lldp)
-        .s("Port trust mode", trust)
-        .v(
-            "Application TLV",
-            Obj::new()
-                .s("Selector", selector)
-                .s("Protocol", &protocol)
-                .s("Priority", &priority)
-                .build(),
-        )
-        .v(
-            "Port congestion-control",
-            Obj::new()
-                .s("Mode", &cc_mode)
-                .s("Min (KB)", &cc_min)
-                .s("Max (KB)", &cc_max)
-                .build(),
-        )
-        .s("PFC", on(pfc_on))
-        .s(&format!("switch-priority {ROCE_SP}"), roce_sp_pfc)
-        .v("RoCE used TCs", tcs.build())
-        .v("RoCE buffer pools", pool_rows.build())
-        .v(
-            "Exception list",
-            Obj::new().s("message", &exceptions).build(),
-        );
-    Ok(Shown {
-        text,
-        json: Some(json.build()),
-    })
 }
 
 #[cfg(test)]
