@@ -180,93 +180,8 @@ impl Plan {
         };
         // Every port that has a veth in its switch's namespace.
         let mut cabled: BTreeMap<&str, BTreeSet<Port>> = BTreeMap::new();
-        for (name, node) in &view.nodes {
-            let os = os_of(node);
-            for (port, (far, q)) in view.cabling.ports(name) {
-                let Some(fnode) = view.nodes.get(far) else {
-                    continue;
-                };
-                if view.cabling.broken(name, port) || view.cabling.broken(far, q) {
-                    continue;
-                }
-                cabled.entry(name.as_str()).or_default().insert(port);
-                if (name.as_str(), port) >= (far, q) {
-                    continue;
-                }
-                let (mtu, up) = port_state(&node.config, os, port);
-                let (fmtu, fup) = port_state(&fnode.config, os_of(fnode), q);
-                plan.cables.push((
-                    End {
-                        node: name.clone(),
-                        dev: link_name(port),
-                        mtu,
-                        up,
-                    },
-                    End {
-                        node: far.to_string(),
-                        dev: link_name(q),
-                        mtu: fmtu,
-                        up: fup,
-                    },
-                ));
-            }
-        }
-        let mut host_names = BTreeSet::new();
-        let mut routed_hosts = BTreeSet::new();
-        for h in hosts {
-            let Some(node) = view.nodes.get(&h.switch) else {
-                continue;
-            };
-            host_names.insert(h.host.clone());
-            if view.cabling.broken(&h.switch, h.port) {
-                continue;
-            }
-            cabled.entry(h.switch.as_str()).or_default().insert(h.port);
-            let (mtu, up) = port_state(&node.config, os_of(node), h.port);
-            plan.cables.push((
-                End {
-                    node: h.switch.clone(),
-                    dev: link_name(h.port),
-                    mtu,
-                    up,
-                },
-                End {
-                    node: h.host.clone(),
-                    dev: h.nic.clone(),
-                    mtu: h.mtu,
-                    up: true,
-                },
-            ));
-            if let Some(a) = h.address {
-                plan.addresses.push(Address {
-                    node: h.host.clone(),
-                    dev: h.nic.clone(),
-                    net: a,
-                });
-                // The host's default route through its first NIC port with a gateway; each
-                // port's own, in its table, for packets from its address.
-                if let Some(gw) = h.gateway {
-                    let n = plan.rules.iter().filter(|r| r.node == h.host).count();
-                    let table = FIRST_TABLE + n as u32;
-                    plan.rules.push(Rule {
-                        node: h.host.clone(),
-                        from: a.addr,
-                        table,
-                    });
-                    for table in [Some(table), None] {
-                        if table.is_some() || routed_hosts.insert(h.host.clone()) {
-                            plan.routes.push(Route {
-                                node: h.host.clone(),
-                                dev: h.nic.clone(),
-                                via: gw,
-                                table,
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        plan.hosts = host_names.into_iter().collect();
+        plan.switch_cables(view, &mut cabled);
+        plan.host_cables(view, hosts, &mut cabled);
         plan.host_ports = hosts.to_vec();
         let mut host_ports: BTreeMap<&str, BTreeSet<Port>> = BTreeMap::new();
         for h in hosts {
@@ -284,6 +199,118 @@ impl Plan {
         plan
     }
 
+    /// The cables between switches that are not broken, each once; their ports in `cabled`.
+    fn switch_cables<'a>(
+        &mut self,
+        view: &'a View,
+        cabled: &mut BTreeMap<&'a str, BTreeSet<Port>>,
+    ) {
+        for (name, node) in &view.nodes {
+            let os = os_of(node);
+            for (port, (far, q)) in view.cabling.ports(name) {
+                let Some(fnode) = view.nodes.get(far) else {
+                    continue;
+                };
+                if view.cabling.broken(name, port) || view.cabling.broken(far, q) {
+                    continue;
+                }
+                cabled.entry(name.as_str()).or_default().insert(port);
+                if (name.as_str(), port) >= (far, q) {
+                    continue;
+                }
+                let (mtu, up) = port_state(&node.config, os, port);
+                let (fmtu, fup) = port_state(&fnode.config, os_of(fnode), q);
+                self.cables.push((
+                    End {
+                        node: name.clone(),
+                        dev: link_name(port),
+                        mtu,
+                        up,
+                    },
+                    End {
+                        node: far.to_string(),
+                        dev: link_name(q),
+                        mtu: fmtu,
+                        up: fup,
+                    },
+                ));
+            }
+        }
+    }
+
+    /// The hosts on the view's switches, their cables that are not broken (their switch
+    /// ports in `cabled`), addresses and routes.
+    fn host_cables<'a>(
+        &mut self,
+        view: &View,
+        hosts: &'a [HostPort],
+        cabled: &mut BTreeMap<&'a str, BTreeSet<Port>>,
+    ) {
+        let mut host_names = BTreeSet::new();
+        let mut routed_hosts = BTreeSet::new();
+        for h in hosts {
+            let Some(node) = view.nodes.get(&h.switch) else {
+                continue;
+            };
+            host_names.insert(h.host.clone());
+            if view.cabling.broken(&h.switch, h.port) {
+                continue;
+            }
+            cabled.entry(h.switch.as_str()).or_default().insert(h.port);
+            let (mtu, up) = port_state(&node.config, os_of(node), h.port);
+            self.cables.push((
+                End {
+                    node: h.switch.clone(),
+                    dev: link_name(h.port),
+                    mtu,
+                    up,
+                },
+                End {
+                    node: h.host.clone(),
+                    dev: h.nic.clone(),
+                    mtu: h.mtu,
+                    up: true,
+                },
+            ));
+            if let Some(a) = h.address {
+                self.host_address(h, a, &mut routed_hosts);
+            }
+        }
+        self.hosts = host_names.into_iter().collect();
+    }
+
+    /// A host port's address `a`, and its routes through its gateway (`routed_hosts`: the
+    /// hosts with a default route already).
+    fn host_address(&mut self, h: &HostPort, a: Ipv4Net, routed_hosts: &mut BTreeSet<String>) {
+        self.addresses.push(Address {
+            node: h.host.clone(),
+            dev: h.nic.clone(),
+            net: a,
+        });
+        // The host's default route through its first NIC port with a gateway; each
+        // port's own, in its table, for packets from its address.
+        let Some(gw) = h.gateway else {
+            return;
+        };
+        let n = self.rules.iter().filter(|r| r.node == h.host).count();
+        let table = FIRST_TABLE + n as u32;
+        self.rules.push(Rule {
+            node: h.host.clone(),
+            from: a.addr,
+            table,
+        });
+        for table in [Some(table), None] {
+            if table.is_some() || routed_hosts.insert(h.host.clone()) {
+                self.routes.push(Route {
+                    node: h.host.clone(),
+                    dev: h.nic.clone(),
+                    via: gw,
+                    table,
+                });
+            }
+        }
+    }
+
     /// What `config` puts in the switch's namespace besides its cables: a bridge per VLAN
     /// with ports in it or an interface, addresses.
     /// `cabled`: its ports with a veth; `host_ports`: those a host is on.
@@ -295,9 +322,30 @@ impl Plan {
         cabled: &BTreeSet<Port>,
         host_ports: &BTreeSet<Port>,
     ) {
-        let exists = |v: Vlan| v == Vlan::DEFAULT || config.vlans.contains_key(&v);
+        let (vlans, facing) = self.vlan_ports(name, config, cabled, host_ports);
+        let svis = self.interface_addresses(name, config, os, cabled);
+        let ids: BTreeSet<u16> = vlans.keys().chain(svis.keys()).copied().collect();
+        for vlan in ids {
+            self.bridges.push(Bridge {
+                switch: name.to_string(),
+                vlan,
+                mtu: svis.get(&vlan).map_or(MAX_MTU, |s| s.0),
+                stp: facing.get(&vlan).copied().unwrap_or(0) >= 2,
+            });
+        }
+    }
+
+    /// The cabled ports of one VLAN each, as ports of its bridge; what the others (in a
+    /// bundle, a trunk of several VLANs) leave unmodelled said. Each VLAN's ports, and how
+    /// many of them face a switch.
+    fn vlan_ports(
+        &mut self,
+        name: &str,
+        config: &Config,
+        cabled: &BTreeSet<Port>,
+        host_ports: &BTreeSet<Port>,
+    ) -> (BTreeMap<u16, usize>, BTreeMap<u16, usize>) {
         let (mut bundled, mut trunks) = (0, 0);
-        // Each VLAN's ports, and how many of them face a switch.
         let mut vlans: BTreeMap<u16, usize> = BTreeMap::new();
         let mut facing: BTreeMap<u16, usize> = BTreeMap::new();
         for &p in cabled {
@@ -314,7 +362,10 @@ impl Plan {
                 continue;
             }
             let (carried, all) = i.vlans();
-            let carried: Vec<Vlan> = carried.into_iter().filter(|v| exists(*v)).collect();
+            let carried: Vec<Vlan> = carried
+                .into_iter()
+                .filter(|v| vlan_exists(config, *v))
+                .collect();
             let [v] = carried[..] else {
                 if all || carried.len() > 1 {
                     trunks += 1;
@@ -345,12 +396,24 @@ impl Plan {
                 "{name}: {trunks} cabled trunk port(s) of several VLANs carry nothing (no 802.1Q tags on the lab's links)"
             ));
         }
+        (vlans, facing)
+    }
+
+    /// The addresses of the switch's routed cabled ports, loopbacks and VLAN interfaces that
+    /// are up; each VLAN interface's MTU and admin state, by VLAN.
+    fn interface_addresses(
+        &mut self,
+        name: &str,
+        config: &Config,
+        os: Os,
+        cabled: &BTreeSet<Port>,
+    ) -> BTreeMap<u16, (u16, bool)> {
         let mut svis: BTreeMap<u16, (u16, bool)> = BTreeMap::new();
         for (iface, i) in &config.interfaces {
             let dev = match iface {
                 Iface::Ethernet(p) if i.routed && cabled.contains(p) => link_name(*p),
                 Iface::Loopback(_) => "lo".to_string(),
-                Iface::Vlan(v) if exists(*v) => {
+                Iface::Vlan(v) if vlan_exists(config, *v) => {
                     let up = i.shutdown != Some(true);
                     let mtu = i
                         .mtu
@@ -373,16 +436,13 @@ impl Plan {
                 });
             }
         }
-        let ids: BTreeSet<u16> = vlans.keys().chain(svis.keys()).copied().collect();
-        for vlan in ids {
-            self.bridges.push(Bridge {
-                switch: name.to_string(),
-                vlan,
-                mtu: svis.get(&vlan).map_or(MAX_MTU, |s| s.0),
-                stp: facing.get(&vlan).copied().unwrap_or(0) >= 2,
-            });
-        }
+        svis
     }
+}
+
+/// Whether the switch has VLAN `v` (the default VLAN always).
+fn vlan_exists(config: &Config, v: Vlan) -> bool {
+    v == Vlan::DEFAULT || config.vlans.contains_key(&v)
 }
 
 /// What the data plane needs that this machine lacks, each with how to get it.

@@ -22,122 +22,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use serde::Deserialize;
-
-use super::cli::{Login, Session, Switch, Unconfirmed};
+use super::cli::{Login, Reply, Session, Switch, Unconfirmed};
 use super::network::{CablingFaults, Network, World};
 use crate::onyx::{self, Renderer};
 
-/// Faults a switch injects, from its control file `faults.yaml`. Every field is optional.
-/// A command *matches* a pattern when its line, as received, contains the pattern; counts
-/// start when the file is (re)read and cover every session of the switch.
-///
-/// ```yaml
-/// delay_ms: 50             # wait before answering each command
-/// noise: true              # wrap output in Onyx 3.10's terminal noise (ANSI escapes, NULs)
-/// drop: { after: 12 }      # the 13th command closes the connection, unanswered
-/// hang: { after: 3, match: "interface" }  # the 4th matching command: no reply, no prompt
-///                          # (`applied: true` on either: the command takes effect first)
-/// truncate: { match: "show running-config", lines: 40 }  # its output cut after 40 lines
-/// refuse:                  # matching commands fail with a `%` error, state untouched
-///   - { match: "mtu 9216", error: "% MTU out of range" }
-/// enable_password: secret  # `enable` asks `Password: ` and wants this
-/// drift:                   # changed behind the client's back, once: after the first
-///   after: 1               # `show running-config` is answered, these configuration
-///   match: show running-config  # commands are applied to the running config
-///   commands: ["interface ethernet 1/1 description changed"]
-/// cabling:                 # this switch's cables, as the whole network sees them
-///   swap: [["1/25", "1/26"]]   # two cables' far ends crossed
-///   down: ["1/27"]             # a cable broken: both ends down
-///   neighbor: { "1/28": { host: spine09, port: Eth1/7 } }   # what LLDP reports there
-/// ```
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Faults {
-    #[serde(default)]
-    pub delay_ms: u64,
-    #[serde(default)]
-    pub noise: bool,
-    pub drop: Option<Trigger>,
-    pub hang: Option<Trigger>,
-    pub truncate: Option<Truncate>,
-    #[serde(default)]
-    pub refuse: Vec<Refusal>,
-    pub drift: Option<Drift>,
-    /// `enable` asks for this password (Onyx may; the lab does not by default).
-    pub enable_password: Option<String>,
-    /// Faults of this switch's cables ([`CablingFaults`]): every switch of the network sees
-    /// them, since a cable has two ends.
-    #[serde(default)]
-    pub cabling: CablingFaults,
-}
-
-/// Fires once, at the first matching command after `after` matching ones.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Trigger {
-    #[serde(default)]
-    pub after: u64,
-    #[serde(rename = "match")]
-    pub pattern: Option<String>,
-    /// The command takes effect before the connection drops or hangs (a save that is done
-    /// but whose reply never comes).
-    #[serde(default)]
-    pub applied: bool,
-}
-
-/// A command's output cut short: only its first `lines` lines, then the prompt, as a
-/// switch whose output was interrupted; fires once, as a [`Trigger`].
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Truncate {
-    #[serde(default)]
-    pub after: u64,
-    #[serde(rename = "match")]
-    pub pattern: Option<String>,
-    pub lines: usize,
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Refusal {
-    #[serde(rename = "match")]
-    pub pattern: String,
-    /// The error line; `% Command refused (lab fault).` by default.
-    pub error: Option<String>,
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Drift {
-    /// Applied once the `after`-th matching command has been answered (default 1).
-    #[serde(default = "one")]
-    pub after: u64,
-    #[serde(rename = "match")]
-    pub pattern: Option<String>,
-    /// Configuration commands, as typed at `(config)`.
-    pub commands: Vec<String>,
-}
-
-fn one() -> u64 {
-    1
-}
-
-fn matches(pattern: &Option<String>, line: &str) -> bool {
-    pattern.as_deref().is_none_or(|p| line.contains(p))
-}
-
-/// The faults in force and how far their triggers have counted.
-#[derive(Default)]
-struct FaultState {
-    faults: Faults,
-    /// The control file's modification time when it was read.
-    read: Option<SystemTime>,
-    drop_seen: u64,
-    hang_seen: u64,
-    truncate_seen: u64,
-    drift_seen: u64,
-}
+pub use super::faults::{Drift, Faults, Refusal, Trigger, Truncate};
+use super::faults::{FaultState, read_faults};
 
 /// What happens to one command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -354,11 +244,7 @@ impl Device {
             .as_ref()
             .and_then(|d| modified(&d.join("faults.yaml")));
         *self.lock_cabling() = (file, faults.cabling.clone());
-        *st = FaultState {
-            faults,
-            read: st.read,
-            ..FaultState::default()
-        };
+        *st = FaultState::new(faults, st.read);
         drop(st);
         self.changed();
     }
@@ -504,110 +390,38 @@ impl Device {
         let typed = line.trim();
         let mut guard = self.reload_faults();
         let faults = &mut *guard;
-        let (delay, noise) = (
-            Duration::from_millis(faults.faults.delay_ms),
-            faults.faults.noise,
-        );
+        let (delay, noise) = faults.style();
         let answer = |step| Answer { step, delay, noise };
         session.enable_password = faults.faults.enable_password.clone();
-        if session.asking_password() {
-            // A password is never logged.
-            self.record(id, "(enable password)");
-            let mut sw = self.lock();
-            let r = session.input(&mut sw, line);
+        let password = session.asking_password();
+        if password || typed.is_empty() || session.paging_now() {
+            if password {
+                // A password is never logged.
+                self.record(id, "(enable password)");
+            }
+            let r = session.input(&mut self.lock(), line);
             return answer(Step::Reply {
                 output: r.output,
                 close: r.close,
             });
         }
-        if typed.is_empty() || session.paging_now() {
-            let mut sw = self.lock();
-            let r = session.input(&mut sw, line);
-            return answer(Step::Reply {
-                output: r.output,
-                close: r.close,
-            });
-        }
-        // A command that sets a secret is logged with it masked, as the switch's OS masks it.
-        let mask = match self.lock().os() {
-            super::cli::Os::Onyx => crate::secrets::Mask::Onyx,
-            super::cli::Os::Os10 => crate::secrets::Mask::Os10,
-        };
-        self.record(id, &crate::secrets::mask(typed, mask));
-        if let Some(login) = self.lock().logins.get_mut(&id) {
-            login.active = Instant::now();
-        }
-        let mut cut: Option<(Step, bool)> = None;
-        if let Some(t) = &faults.faults.drop
-            && matches(&t.pattern, typed)
-        {
-            faults.drop_seen += 1;
-            if faults.drop_seen == t.after + 1 {
-                cut = Some((Step::Drop, t.applied));
-            }
-        }
-        if let Some(t) = &faults.faults.hang
-            && cut.is_none()
-            && matches(&t.pattern, typed)
-        {
-            faults.hang_seen += 1;
-            if faults.hang_seen == t.after + 1 {
-                cut = Some((Step::Hang, t.applied));
-            }
-        }
-        if let Some((step, applied)) = cut {
+        self.received(id, typed);
+        if let Some((step, applied)) = faults.cut(typed) {
             if applied {
                 let _ = session.input(&mut self.lock(), line);
-                if let Err(e) = self.persist() {
-                    eprintln!("{}: {e}", self.name);
-                }
+                self.persist_or_say();
             }
             return answer(step);
         }
-        let mut keep: Option<usize> = None;
-        if let Some(t) = &faults.faults.truncate
-            && matches(&t.pattern, typed)
-        {
-            faults.truncate_seen += 1;
-            if faults.truncate_seen == t.after + 1 {
-                keep = Some(t.lines);
-            }
-        }
-        if let Some(r) = faults
-            .faults
-            .refuse
-            .iter()
-            .find(|r| typed.contains(&r.pattern))
-        {
-            let error = r
-                .error
-                .clone()
-                .unwrap_or_else(|| "% Command refused (lab fault).".to_string());
+        let keep = faults.truncated(typed);
+        if let Some(error) = faults.refused(typed) {
             return answer(Step::Reply {
                 output: format!("{error}\n"),
                 close: false,
             });
         }
-        let world = self.world(session, line);
-        let reply = {
-            let mut sw = self.lock();
-            let reply = session.input_in(&mut sw, line, world.as_ref());
-            if let Some(d) = &faults.faults.drift
-                && matches(&d.pattern, typed)
-            {
-                faults.drift_seen += 1;
-                if faults.drift_seen == d.after {
-                    let mut hand = Session::configuring();
-                    for c in &d.commands {
-                        hand.input(&mut sw, c);
-                    }
-                }
-            }
-            reply
-        };
-        if let Err(e) = self.persist() {
-            eprintln!("{}: {e}", self.name);
-        }
+        let reply = self.input_drifting(session, line, faults);
+        self.persist_or_say();
         let output = match keep {
             Some(n) => reply
                 .output
@@ -620,6 +434,41 @@ impl Device {
             output,
             close: reply.close,
         })
+    }
+
+    /// A command received (`typed`, not a password): logged, a secret it sets masked as the
+    /// switch's OS masks it, and its session marked active.
+    fn received(&self, id: u64, typed: &str) {
+        let mask = match self.lock().os() {
+            super::cli::Os::Onyx => crate::secrets::Mask::Onyx,
+            super::cli::Os::Os10 => crate::secrets::Mask::Os10,
+        };
+        self.record(id, &crate::secrets::mask(typed, mask));
+        if let Some(login) = self.lock().logins.get_mut(&id) {
+            login.active = Instant::now();
+        }
+    }
+
+    /// `line` run on the switch (with the network around it, when it reads it), then the
+    /// drift fault's commands applied by hand when `line` sets it off.
+    fn input_drifting(&self, session: &mut Session, line: &str, faults: &mut FaultState) -> Reply {
+        let world = self.world(session, line);
+        let mut sw = self.lock();
+        let reply = session.input_in(&mut sw, line, world.as_ref());
+        if let Some(commands) = faults.drift(line.trim()) {
+            let mut hand = Session::configuring();
+            for c in commands {
+                hand.input(&mut sw, c);
+            }
+        }
+        reply
+    }
+
+    /// Persists what changed; a failure is said on standard error (the command was answered).
+    fn persist_or_say(&self) {
+        if let Err(e) = self.persist() {
+            eprintln!("{}: {e}", self.name);
+        }
     }
 
     fn record(&self, id: u64, line: &str) {
@@ -648,13 +497,7 @@ impl Device {
         let modified = modified(&path);
         if modified != st.read {
             match read_faults(&path).unwrap_or(Ok(Faults::default())) {
-                Ok(f) => {
-                    *st = FaultState {
-                        faults: f,
-                        read: modified,
-                        ..FaultState::default()
-                    }
-                }
+                Ok(f) => *st = FaultState::new(f, modified),
                 Err(e) => {
                     eprintln!("{}: `{}` ignored: {e}", self.name, path.display());
                     st.read = modified;
@@ -917,21 +760,6 @@ fn read_os10(path: &Path) -> Result<crate::os10::Config, String> {
 /// When a file was last changed; `None` when it does not exist.
 fn modified(path: &Path) -> Option<SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
-}
-
-/// A fault control file: `None` when there is none, else its faults or why it does not read.
-fn read_faults(path: &Path) -> Option<Result<Faults, String>> {
-    match crate::input::read(path, 1 << 20) {
-        Err(crate::input::Refused::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => Some(Err(crate::input::cannot_read(path, &e))),
-        Ok(bytes) => Some(
-            String::from_utf8(bytes.into_vec())
-                .map_err(|_| format!("`{}` is not UTF-8 text", path.display()))
-                .and_then(|text| {
-                    serde_saphyr::from_str::<Faults>(&text).map_err(|e| e.to_string())
-                }),
-        ),
-    }
 }
 
 /// The cabling faults of a switch served from `dir` by other processes (`--stdio`): its

@@ -13,6 +13,7 @@ mod cabling;
 pub mod cli;
 pub mod dataplane;
 pub mod device;
+mod faults;
 pub mod frr;
 mod help;
 pub mod live;

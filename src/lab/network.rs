@@ -731,96 +731,9 @@ impl<'a> Net<'a> {
             .keys()
             .filter_map(|sw| self.bgp_of(sw).map(|b| (sw.as_str(), b)))
             .collect();
-        // Each switch's sessions; the Established ones as (receiver, neighbor, sender).
-        let mut states: BTreeMap<&str, Vec<Session>> = BTreeMap::new();
-        let mut up: Vec<(&'a str, Ipv4Addr, &'a str)> = Vec::new();
-        for (sw, b) in &running {
-            let list = states.entry(sw).or_default();
-            for (n, r) in &b.neighbors {
-                let (state, far) = self.session(sw, *n, *r);
-                let (mut bfd, mut hold) = (self.bfd_for(sw, *n).then_some(false), None);
-                if let (SessionState::Established, Some(f)) = (state, far) {
-                    up.push((sw, *n, f));
-                    (bfd, hold) = self.detection(sw, *n, f);
-                }
-                list.push(Session {
-                    neighbor: *n,
-                    remote_as: *r,
-                    state,
-                    far: far.map(str::to_string),
-                    received: 0,
-                    sent: 0,
-                    bfd,
-                    hold,
-                });
-            }
-        }
+        let BgpSessions { mut states, up } = self.bgp_sessions(&running);
         let asn: BTreeMap<&str, u32> = running.iter().map(|(s, b)| (*s, b.asn)).collect();
-        let mut tables: BTreeMap<&str, BTreeMap<Ipv4Net, Route>> = running
-            .iter()
-            .map(|(sw, _)| {
-                let own = self
-                    .originated(sw)
-                    .into_iter()
-                    .map(|n| {
-                        (
-                            n,
-                            Route {
-                                path: Vec::new(),
-                                ibgp: false,
-                            },
-                        )
-                    })
-                    .collect();
-                (*sw, own)
-            })
-            .collect();
-        // What `from` advertises to `to`, as `to` receives it; `None` when not sent or refused.
-        let offer = |r: &Route, to: u32, from: u32| -> Option<Route> {
-            let ibgp = to == from;
-            if ibgp && r.ibgp {
-                return None;
-            }
-            let mut path = r.path.clone();
-            if !ibgp {
-                path.insert(0, from);
-                if path.contains(&to) {
-                    return None;
-                }
-            }
-            Some(Route { path, ibgp })
-        };
-        // Best paths only ever get shorter, so this settles; the bound is a safeguard.
-        for _ in 0..=running.len() {
-            let mut changed = false;
-            for (to, _, from) in &up {
-                let (Some(&a), Some(&b)) = (asn.get(to), asn.get(from)) else {
-                    continue;
-                };
-                let offers: Vec<(Ipv4Net, Route)> = tables[from]
-                    .iter()
-                    .filter_map(|(p, r)| offer(r, a, b).map(|r| (*p, r)))
-                    .collect();
-                let table = tables.entry(to).or_default();
-                for (p, new) in offers {
-                    let better = match table.get(&p) {
-                        None => true,
-                        Some(old) if old.path.is_empty() && !old.ibgp => false,
-                        Some(old) => {
-                            new.path.len() < old.path.len()
-                                || (new.path.len() == old.path.len() && old.ibgp && !new.ibgp)
-                        }
-                    };
-                    if better {
-                        table.insert(p, new);
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let tables = self.bgp_tables(&running, &up, &asn);
         let accepted = |to: &str, from: &str| -> usize {
             match (asn.get(to), asn.get(from), tables.get(from)) {
                 (Some(&a), Some(&b), Some(t)) => {
@@ -847,6 +760,72 @@ impl<'a> Net<'a> {
                 (sw.to_string(), view)
             })
             .collect()
+    }
+
+    /// Each running switch's sessions (no prefixes counted yet), and the Established ones.
+    fn bgp_sessions(&self, running: &[(&'a str, &'a crate::onyx::Bgp)]) -> BgpSessions<'a> {
+        let mut out = BgpSessions {
+            states: BTreeMap::new(),
+            up: Vec::new(),
+        };
+        for (sw, b) in running {
+            let list = out.states.entry(sw).or_default();
+            for (n, r) in &b.neighbors {
+                let (state, far) = self.session(sw, *n, *r);
+                let (mut bfd, mut hold) = (self.bfd_for(sw, *n).then_some(false), None);
+                if let (SessionState::Established, Some(f)) = (state, far) {
+                    out.up.push((sw, *n, f));
+                    (bfd, hold) = self.detection(sw, *n, f);
+                }
+                list.push(Session {
+                    neighbor: *n,
+                    remote_as: *r,
+                    state,
+                    far: far.map(str::to_string),
+                    received: 0,
+                    sent: 0,
+                    bfd,
+                    hold,
+                });
+            }
+        }
+        out
+    }
+
+    /// Each running switch's table: its own prefixes, then the best of what its Established
+    /// sessions carry, round after round until no route gets better.
+    fn bgp_tables(
+        &self,
+        running: &[(&'a str, &'a crate::onyx::Bgp)],
+        up: &[(&'a str, Ipv4Addr, &'a str)],
+        asn: &BTreeMap<&str, u32>,
+    ) -> Tables<'a> {
+        let mut tables: Tables<'a> = running
+            .iter()
+            .map(|(sw, _)| {
+                let own = self
+                    .originated(sw)
+                    .into_iter()
+                    .map(|n| {
+                        (
+                            n,
+                            Route {
+                                path: Vec::new(),
+                                ibgp: false,
+                            },
+                        )
+                    })
+                    .collect();
+                (*sw, own)
+            })
+            .collect();
+        // Best paths only ever get shorter, so this settles; the bound is a safeguard.
+        for _ in 0..=running.len() {
+            if !spread(&mut tables, up, asn) {
+                break;
+            }
+        }
+        tables
     }
 
     /// A switch's MLAG peer link, as configured (`up` false): the port-channel with `ipl N`
@@ -963,4 +942,67 @@ impl<'a> Net<'a> {
             ports,
         })
     }
+}
+
+/// Each switch's BGP table: its routes by prefix.
+type Tables<'a> = BTreeMap<&'a str, BTreeMap<Ipv4Net, Route>>;
+
+/// The BGP sessions of the running switches.
+struct BgpSessions<'a> {
+    /// Each switch's sessions.
+    states: BTreeMap<&'a str, Vec<Session>>,
+    /// The Established ones as (receiver, neighbor, sender).
+    up: Vec<(&'a str, Ipv4Addr, &'a str)>,
+}
+
+/// What `from` advertises to `to` (their AS numbers), as `to` receives it; `None` when not
+/// sent or refused.
+fn offer(r: &Route, to: u32, from: u32) -> Option<Route> {
+    let ibgp = to == from;
+    if ibgp && r.ibgp {
+        return None;
+    }
+    let mut path = r.path.clone();
+    if !ibgp {
+        path.insert(0, from);
+        if path.contains(&to) {
+            return None;
+        }
+    }
+    Some(Route { path, ibgp })
+}
+
+/// One round: each Established session's receiver takes what its sender offers where it
+/// is better than what it has. Whether any route got better.
+fn spread<'a>(
+    tables: &mut Tables<'a>,
+    up: &[(&'a str, Ipv4Addr, &'a str)],
+    asn: &BTreeMap<&str, u32>,
+) -> bool {
+    let mut changed = false;
+    for (to, _, from) in up {
+        let (Some(&a), Some(&b)) = (asn.get(to), asn.get(from)) else {
+            continue;
+        };
+        let offers: Vec<(Ipv4Net, Route)> = tables[from]
+            .iter()
+            .filter_map(|(p, r)| offer(r, a, b).map(|r| (*p, r)))
+            .collect();
+        let table = tables.entry(to).or_default();
+        for (p, new) in offers {
+            let better = match table.get(&p) {
+                None => true,
+                Some(old) if old.path.is_empty() && !old.ibgp => false,
+                Some(old) => {
+                    new.path.len() < old.path.len()
+                        || (new.path.len() == old.path.len() && old.ibgp && !new.ibgp)
+                }
+            };
+            if better {
+                table.insert(p, new);
+                changed = true;
+            }
+        }
+    }
+    changed
 }

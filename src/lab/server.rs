@@ -424,113 +424,174 @@ async fn serve_channel(
     device: Arc<Device>,
     mut channel: Channel<Msg>,
     handle: russh::server::Handle,
-    (user, host): (String, String),
+    who: (String, String),
 ) {
-    let mut pty = false;
-    let mut term: Option<Term> = None;
-    // An exec request's session reads no input: its command is all it runs.
-    let mut exec = false;
-    // Logged out however the channel ends.
-    struct Logout(Arc<Device>, u64);
-    impl Drop for Logout {
-        fn drop(&mut self) {
-            self.0.logout(self.1);
-        }
-    }
-    let mut _logout: Option<Logout> = None;
+    let mut st = ChannelState {
+        device,
+        who,
+        pty: false,
+        term: None,
+        exec: false,
+        logout: None,
+    };
     let mut scp: Option<Receiving> = None;
     while let Some(msg) = channel.wait().await {
         if let Some(r) = scp.as_mut() {
-            match msg {
-                ChannelMsg::Data { data } => {
-                    let mut store = |name: &str, bytes: Vec<u8>| device.put_home(r.id, name, bytes);
-                    let answer = r.sink.feed(&data, &mut store);
-                    if !answer.is_empty() && channel.data(&answer[..]).await.is_err() {
-                        return;
-                    }
-                }
-                ChannelMsg::Eof => {
-                    return end(&channel, u32::from(r.sink.failed())).await;
-                }
-                ChannelMsg::Close => return,
-                _ => {}
+            if !receive(&st.device, r, &channel, msg).await {
+                return;
             }
             continue;
         }
         let outs = match msg {
             ChannelMsg::RequestPty { .. } => {
-                pty = true;
+                st.pty = true;
                 continue;
             }
-            ChannelMsg::RequestShell { .. } if term.is_none() => {
-                let mut t = Term::new(device.login(), pty, true);
-                device.logged_in(t.id, &user, &host);
-                _logout = Some(Logout(device.clone(), t.id));
-                if channel.data(&t.greet(&device)[..]).await.is_err() {
+            ChannelMsg::RequestShell { .. } if st.term.is_none() => {
+                if !st.shell(&channel).await {
                     return;
                 }
-                term = Some(t);
                 continue;
             }
-            ChannelMsg::Exec { command, .. } if term.is_none() => {
+            ChannelMsg::Exec { command, .. } if st.term.is_none() => {
                 let command = String::from_utf8_lossy(&command).into_owned();
-                match receiving(&device, &channel, &command, &user).await {
+                match receiving(&st.device, &channel, &command, &st.who.0).await {
                     Some(Ok(r)) => {
                         scp = Some(r);
                         continue;
                     }
                     Some(Err(())) => return end(&channel, 1).await,
-                    None => {}
+                    None => st.exec(&command),
                 }
-                // Without a terminal, output lines end in `\n`, as a command's output to a
-                // pipe (the lab's choice).
-                let mut t = Term::new(device.login(), pty, pty);
-                device.logged_in(t.id, &user, &host);
-                _logout = Some(Logout(device.clone(), t.id));
-                let outs = t.exec(&device, &command);
-                term = Some(t);
-                exec = true;
-                outs
             }
-            ChannelMsg::Data { .. } | ChannelMsg::Eof if exec => continue,
-            ChannelMsg::Data { data } => match term.as_mut() {
-                Some(t) => t.feed(&device, &data),
+            ChannelMsg::Data { .. } | ChannelMsg::Eof if st.exec => continue,
+            ChannelMsg::Data { data } => match st.term.as_mut() {
+                Some(t) => t.feed(&st.device, &data),
                 None => continue,
             },
             ChannelMsg::Eof => {
-                let mut outs = term.as_mut().map(|t| t.finish(&device)).unwrap_or_default();
+                let finished = st.term.as_mut().map(|t| t.finish(&st.device));
+                let mut outs = finished.unwrap_or_default();
                 outs.push(Out::Close);
                 outs
             }
             ChannelMsg::Close => return,
             _ => continue,
         };
-        for out in outs {
-            match out {
-                Out::Data(bytes) => {
-                    if channel.data(&bytes[..]).await.is_err() {
-                        return;
-                    }
+        if !send(&channel, &handle, outs).await {
+            return;
+        }
+    }
+}
+
+/// Logs a session out however its channel ends.
+struct Logout(Arc<Device>, u64);
+
+impl Drop for Logout {
+    fn drop(&mut self) {
+        self.0.logout(self.1);
+    }
+}
+
+/// A session channel's state: who logged in, whether a terminal was asked for, the CLI
+/// session once it runs.
+struct ChannelState {
+    device: Arc<Device>,
+    /// The user and the client's address.
+    who: (String, String),
+    pty: bool,
+    term: Option<Term>,
+    /// An exec request's session reads no input: its command is all it runs.
+    exec: bool,
+    logout: Option<Logout>,
+}
+
+impl ChannelState {
+    /// `t` logged in (`show users` lists it until the channel ends).
+    fn login(&mut self, t: Term) -> Term {
+        self.device.logged_in(t.id, &self.who.0, &self.who.1);
+        self.logout = Some(Logout(self.device.clone(), t.id));
+        t
+    }
+
+    /// A shell: a session logged in, its banner and first prompt sent. `false`: the channel
+    /// is gone.
+    async fn shell(&mut self, channel: &Channel<Msg>) -> bool {
+        let id = self.device.login();
+        let mut t = self.login(Term::new(id, self.pty, true));
+        if channel.data(&t.greet(&self.device)[..]).await.is_err() {
+            return false;
+        }
+        self.term = Some(t);
+        true
+    }
+
+    /// An exec request: a session logged in runs `command`; its output.
+    fn exec(&mut self, command: &str) -> Vec<Out> {
+        // Without a terminal, output lines end in `\n`, as a command's output to a pipe (the
+        // lab's choice).
+        let id = self.device.login();
+        let mut t = self.login(Term::new(id, self.pty, self.pty));
+        let outs = t.exec(&self.device, command);
+        self.term = Some(t);
+        self.exec = true;
+        outs
+    }
+}
+
+/// One message of a channel receiving an SCP transfer: data fed to the sink (its answer
+/// sent), EOF ends the channel with the transfer's status. `false`: the channel ended.
+async fn receive(
+    device: &Device,
+    r: &mut Receiving,
+    channel: &Channel<Msg>,
+    msg: ChannelMsg,
+) -> bool {
+    match msg {
+        ChannelMsg::Data { data } => {
+            let mut store = |name: &str, bytes: Vec<u8>| device.put_home(r.id, name, bytes);
+            let answer = r.sink.feed(&data, &mut store);
+            answer.is_empty() || channel.data(&answer[..]).await.is_ok()
+        }
+        ChannelMsg::Eof => {
+            end(channel, u32::from(r.sink.failed())).await;
+            false
+        }
+        ChannelMsg::Close => false,
+        _ => true,
+    }
+}
+
+/// A session's output sent in order: data, pauses, and its end (an exit status, or the
+/// connection dropped). `false`: the channel ended.
+async fn send(channel: &Channel<Msg>, handle: &russh::server::Handle, outs: Vec<Out>) -> bool {
+    for out in outs {
+        match out {
+            Out::Data(bytes) => {
+                if channel.data(&bytes[..]).await.is_err() {
+                    return false;
                 }
-                Out::Delay(d) => tokio::time::sleep(d).await,
-                Out::Close | Out::Exit(_) => {
-                    let status = match out {
-                        Out::Exit(n) => n,
-                        _ => 0,
-                    };
-                    return end(&channel, status).await;
-                }
-                Out::Drop => {
-                    let _ = handle
-                        .disconnect(
-                            russh::Disconnect::ByApplication,
-                            String::new(),
-                            String::new(),
-                        )
-                        .await;
-                    return;
-                }
+            }
+            Out::Delay(d) => tokio::time::sleep(d).await,
+            Out::Close | Out::Exit(_) => {
+                let status = match out {
+                    Out::Exit(n) => n,
+                    _ => 0,
+                };
+                end(channel, status).await;
+                return false;
+            }
+            Out::Drop => {
+                let _ = handle
+                    .disconnect(
+                        russh::Disconnect::ByApplication,
+                        String::new(),
+                        String::new(),
+                    )
+                    .await;
+                return false;
             }
         }
     }
+    true
 }

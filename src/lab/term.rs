@@ -184,10 +184,7 @@ impl Term {
                 break;
             }
             if self.pty && self.session.paging_now() {
-                let reply = self.session.key(b);
-                let text = format!("\r\x1b[K{}", reply.output);
-                let noise = self.noise;
-                out.push(Out::Data(self.print(&text, noise, dev)));
+                self.page_key(dev, b, &mut out);
                 continue;
             }
             let end = match b {
@@ -218,52 +215,64 @@ impl Term {
                 self.overlong = self.overlong.max(self.bytes) + 1;
                 continue;
             }
-            if !self.pty {
-                if let Some(c) = self.decode(b) {
-                    self.line.push(c);
-                    self.cursor = self.line.len();
-                    self.bytes += c.len_utf8();
-                }
-                continue;
+            if self.pty {
+                self.pty_byte(dev, b, &mut out);
+            } else if let Some(c) = self.decode(b) {
+                self.line.push(c);
+                self.cursor = self.line.len();
+                self.bytes += c.len_utf8();
             }
-            if let Some(seq) = &mut self.escape {
-                seq.push(b);
-                if let Escape::Done(key) = escape(seq) {
-                    self.escape = None;
-                    if let Some(k) = key {
-                        self.key(dev, k, &mut out);
-                    }
-                }
-                continue;
-            }
-            let key = match b {
-                0x1b => {
-                    self.escape = Some(Vec::new());
-                    continue;
-                }
-                0x7f | 0x08 => Key::Backspace,
-                0x01 => Key::Home,
-                0x05 => Key::End,
-                0x02 => Key::Left,
-                0x06 => Key::Right,
-                0x10 => Key::Up,
-                0x0e => Key::Down,
-                0x04 => Key::Delete,
-                0x0b => Key::KillEnd,
-                0x17 => Key::KillWord,
-                0x15 => Key::KillLine,
-                0x03 => Key::Cancel,
-                0x09 => Key::Tab,
-                b'?' if !self.session.asking_password() && !self.in_quotes() => Key::Help,
-                0x20..=0x7e | 0x80.. => match self.decode(b) {
-                    Some(c) => Key::Char(c),
-                    None => continue,
-                },
-                _ => continue,
-            };
-            self.key(dev, key, &mut out);
         }
         merged(out)
+    }
+
+    /// One keystroke to the pager, and what it shows.
+    fn page_key(&mut self, dev: &Device, b: u8, out: &mut Vec<Out>) {
+        let reply = self.session.key(b);
+        let text = format!("\r\x1b[K{}", reply.output);
+        let noise = self.noise;
+        out.push(Out::Data(self.print(&text, noise, dev)));
+    }
+
+    /// One byte typed on a pseudo-terminal (not a line's end): part of an escape sequence,
+    /// or a key.
+    fn pty_byte(&mut self, dev: &Device, b: u8, out: &mut Vec<Out>) {
+        if let Some(seq) = &mut self.escape {
+            seq.push(b);
+            if let Escape::Done(key) = escape(seq) {
+                self.escape = None;
+                if let Some(k) = key {
+                    self.key(dev, k, out);
+                }
+            }
+            return;
+        }
+        let key = match b {
+            0x1b => {
+                self.escape = Some(Vec::new());
+                return;
+            }
+            0x7f | 0x08 => Key::Backspace,
+            0x01 => Key::Home,
+            0x05 => Key::End,
+            0x02 => Key::Left,
+            0x06 => Key::Right,
+            0x10 => Key::Up,
+            0x0e => Key::Down,
+            0x04 => Key::Delete,
+            0x0b => Key::KillEnd,
+            0x17 => Key::KillWord,
+            0x15 => Key::KillLine,
+            0x03 => Key::Cancel,
+            0x09 => Key::Tab,
+            b'?' if !self.session.asking_password() && !self.in_quotes() => Key::Help,
+            0x20..=0x7e | 0x80.. => match self.decode(b) {
+                Some(c) => Key::Char(c),
+                None => return,
+            },
+            _ => return,
+        };
+        self.key(dev, key, out);
     }
 
     /// One byte of UTF-8 text: the character it completes, if any (bytes that are not UTF-8
@@ -307,6 +316,29 @@ impl Term {
     fn key(&mut self, dev: &Device, key: Key, out: &mut Vec<Out>) {
         let secret = self.session.asking_password();
         let echo = match key {
+            Key::Cancel => return self.cancel(dev, out),
+            Key::Up | Key::Down if secret => return,
+            Key::Up | Key::Down => self.recall(key),
+            Key::Tab if !secret => return self.complete(dev, out),
+            Key::Help => {
+                let typed: String = self.line[..self.cursor].iter().collect();
+                let help = dev.help(&self.session, &typed);
+                self.reprint(dev, &format!("?\n{help}"), out);
+                return;
+            }
+            _ => self.edit(key),
+        };
+        if let Some(echo) = echo
+            && !secret
+            && !echo.is_empty()
+        {
+            out.push(Out::Data(echo.into_bytes()));
+        }
+    }
+
+    /// An editing key: the line changed, and its echo (`None`: the key does nothing here).
+    fn edit(&mut self, key: Key) -> Option<String> {
+        let echo = match key {
             Key::Char(c) => {
                 self.line.insert(self.cursor, c);
                 self.bytes += c.len_utf8();
@@ -349,101 +381,101 @@ impl Term {
                 self.erase(self.cursor..self.line.len());
                 format!("{}{}", " ".repeat(n), back(n))
             }
-            Key::KillWord => {
-                let text = &self.line[..self.cursor];
-                let spaces = text.iter().rev().take_while(|c| **c == ' ').count();
-                let word = text[..text.len() - spaces]
-                    .iter()
-                    .rev()
-                    .take_while(|c| **c != ' ')
-                    .count();
-                let n = spaces + word;
-                self.erase(self.cursor - n..self.cursor);
-                self.cursor -= n;
-                let tail = self.tail();
-                let len = tail.chars().count();
-                format!("{}{tail}{}{}", back(n), " ".repeat(n), back(len + n))
-            }
+            Key::KillWord => self.kill_word(),
             Key::KillLine => {
                 self.overlong = 0;
                 let shown = self.replace(Vec::new());
                 self.browsing = None;
                 shown
             }
-            Key::Cancel => {
-                self.line.clear();
-                self.cursor = 0;
-                self.bytes = 0;
-                self.overlong = 0;
-                self.browsing = None;
-                let text = format!("\n{}", self.prompt(dev));
-                out.push(Out::Data(self.endings(&text).into_bytes()));
-                return;
-            }
-            Key::Up | Key::Down if secret => return,
-            Key::Up => {
-                let at = match self.browsing {
-                    None if self.history.is_empty() => return,
-                    None => {
-                        self.draft = self.line.clone();
-                        self.history.len() - 1
-                    }
-                    Some(0) => return,
-                    Some(i) => i - 1,
-                };
-                self.browsing = Some(at);
-                let recalled = self.history[at].chars().collect();
-                self.replace(recalled)
-            }
-            Key::Down => {
-                let next = match self.browsing {
-                    None => return,
-                    Some(i) if i + 1 < self.history.len() => {
-                        self.browsing = Some(i + 1);
-                        self.history[i + 1].chars().collect()
-                    }
-                    Some(_) => {
-                        self.browsing = None;
-                        std::mem::take(&mut self.draft)
-                    }
-                };
-                self.replace(next)
-            }
-            Key::Tab if !secret => {
-                let typed: String = self.line[..self.cursor].iter().collect();
-                let done = dev.complete(&self.session, &typed);
-                if done.list.is_none() && done.insert.is_empty() {
-                    "\x07".to_string()
-                } else {
-                    let mut shown = String::new();
-                    for c in done.insert.chars() {
-                        self.line.insert(self.cursor, c);
-                        self.bytes += c.len_utf8();
-                        self.cursor += 1;
-                        shown.push(c);
-                    }
-                    match done.list {
-                        Some(list) => self.reprint(dev, &format!("{shown}\n{list}"), out),
-                        None => {
-                            let tail = self.tail();
-                            out.push(Out::Data(
-                                format!("{shown}{tail}{}", back(tail.chars().count())).into_bytes(),
-                            ));
-                        }
-                    }
-                    return;
+            _ => return None,
+        };
+        Some(echo)
+    }
+
+    /// Ctrl-W: the word before the cursor (and the spaces after it) erased, and the echo.
+    fn kill_word(&mut self) -> String {
+        let text = &self.line[..self.cursor];
+        let spaces = text.iter().rev().take_while(|c| **c == ' ').count();
+        let word = text[..text.len() - spaces]
+            .iter()
+            .rev()
+            .take_while(|c| **c != ' ')
+            .count();
+        let n = spaces + word;
+        self.erase(self.cursor - n..self.cursor);
+        self.cursor -= n;
+        let tail = self.tail();
+        let len = tail.chars().count();
+        format!("{}{tail}{}{}", back(n), " ".repeat(n), back(len + n))
+    }
+
+    /// Ctrl-C: the line dropped, a new prompt.
+    fn cancel(&mut self, dev: &Device, out: &mut Vec<Out>) {
+        self.line.clear();
+        self.cursor = 0;
+        self.bytes = 0;
+        self.overlong = 0;
+        self.browsing = None;
+        let text = format!("\n{}", self.prompt(dev));
+        out.push(Out::Data(self.endings(&text).into_bytes()));
+    }
+
+    /// Up or Down: the history's entry before or after the one shown (after the newest, the
+    /// line typed before browsing) in the line's place, and the echo (`None`: no such entry).
+    fn recall(&mut self, key: Key) -> Option<String> {
+        let line = if key == Key::Up {
+            let at = match self.browsing {
+                None if self.history.is_empty() => return None,
+                None => {
+                    self.draft = self.line.clone();
+                    self.history.len() - 1
+                }
+                Some(0) => return None,
+                Some(i) => i - 1,
+            };
+            self.browsing = Some(at);
+            self.history[at].chars().collect()
+        } else {
+            match self.browsing {
+                None => return None,
+                Some(i) if i + 1 < self.history.len() => {
+                    self.browsing = Some(i + 1);
+                    self.history[i + 1].chars().collect()
+                }
+                Some(_) => {
+                    self.browsing = None;
+                    std::mem::take(&mut self.draft)
                 }
             }
-            Key::Help => {
-                let typed: String = self.line[..self.cursor].iter().collect();
-                let help = dev.help(&self.session, &typed);
-                self.reprint(dev, &format!("?\n{help}"), out);
-                return;
-            }
-            _ => return,
         };
-        if !secret && !echo.is_empty() {
-            out.push(Out::Data(echo.into_bytes()));
+        Some(self.replace(line))
+    }
+
+    /// Tab: the completion inserted at the cursor and echoed, or the candidates listed above
+    /// the line again, or a bell when there is nothing to complete.
+    fn complete(&mut self, dev: &Device, out: &mut Vec<Out>) {
+        let typed: String = self.line[..self.cursor].iter().collect();
+        let done = dev.complete(&self.session, &typed);
+        if done.list.is_none() && done.insert.is_empty() {
+            out.push(Out::Data(b"\x07".to_vec()));
+            return;
+        }
+        let mut shown = String::new();
+        for c in done.insert.chars() {
+            self.line.insert(self.cursor, c);
+            self.bytes += c.len_utf8();
+            self.cursor += 1;
+            shown.push(c);
+        }
+        match done.list {
+            Some(list) => self.reprint(dev, &format!("{shown}\n{list}"), out),
+            None => {
+                let tail = self.tail();
+                out.push(Out::Data(
+                    format!("{shown}{tail}{}", back(tail.chars().count())).into_bytes(),
+                ));
+            }
         }
     }
 

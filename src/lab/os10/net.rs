@@ -39,6 +39,16 @@ pub fn view(config: &Config) -> onyx::Config {
         ip_routing: true,
         ..onyx::Config::empty()
     };
+    split_ports(config, &mut out);
+    interfaces(config, &mut out);
+    if let Some(b) = &config.bgp {
+        bgp(config, b, &mut out);
+    }
+    out
+}
+
+/// The ports breakout maps and port groups split (or name as subport 1).
+fn split_ports(config: &Config, out: &mut onyx::Config) {
     for (eth, map) in &config.breakouts {
         if let Some(split) = split_of(map) {
             out.interfaces
@@ -69,6 +79,10 @@ pub fn view(config: &Config) -> onyx::Config {
             }
         }
     }
+}
+
+/// The interfaces (management's aside), and the VLANs their `interface vlanN` make.
+fn interfaces(config: &Config, out: &mut onyx::Config) {
     // Port-channels that are VLT ports bundle across the pair, as Onyx's MLAG port-channels.
     let vlt: Vec<u16> = config
         .interfaces
@@ -87,85 +101,98 @@ pub fn view(config: &Config) -> onyx::Config {
             Iface::Loopback(n) => OnyxIface::Loopback(*n),
             Iface::Mgmt(..) => continue,
         };
-        let mode = match i.mode {
-            Some(SwitchportMode::Trunk) => Some(crate::types::SwitchportMode::Trunk),
-            Some(SwitchportMode::Access) => Some(crate::types::SwitchportMode::Access),
-            None => None,
-        };
         let e = out.interfaces.entry(key).or_default();
-        *e = OnyxInterface {
-            split: e.split,
-            created: true,
-            shutdown: match key {
-                OnyxIface::MlagPortChannel(_) => Some(i.shutdown == Some(true)),
-                _ => i.shutdown,
-            },
-            switchport_mode: mode,
-            access_vlan: i.access_vlan,
-            allowed: i.trunk_allowed.clone().map(|vlans| onyx::Allowed {
-                mode: crate::types::SwitchportMode::Trunk,
-                all: false,
-                vlans,
-            }),
-            channel_group: i.channel_group.map(|g| onyx::ChannelGroup {
-                mlag: vlt.contains(&g.id),
-                id: g.id,
-                mode: onyx::command::LacpMode::Active,
-            }),
-            routed: i.routed,
-            address: i.address,
-            mtu: i.mtu,
-            ..OnyxInterface::default()
-        };
+        *e = interface(i, key, &vlt, e.split);
         // `interface vlanN` is what makes a VLAN on OS10.
         if let Iface::Vlan(v) = k {
             out.vlans.entry(*v).or_default();
         }
     }
-    if let Some(b) = &config.bgp {
-        out.protocols.insert(onyx::Protocol::Bgp);
-        let mut bgp = onyx::Bgp::new(b.asn);
-        bgp.router_id = b.router_id;
-        let template = |name: &Option<String>| {
-            b.templates
-                .iter()
-                .find(|(t, _)| Some(t) == name.as_ref())
-                .map(|(_, p)| p)
-        };
-        bgp.fast_external_fallover = b.fast_external_fallover;
-        for (addr, peer) in &b.neighbors {
-            if peer.shutdown == Some(true) {
-                continue;
-            }
-            let inherited = template(&peer.inherit);
-            if let Some(asn) = peer.remote_as.or_else(|| inherited?.remote_as) {
-                bgp.neighbors.insert(*addr, asn);
-            }
-            if peer.bfd || inherited.is_some_and(|t| t.bfd) {
-                bgp.bfd.insert(*addr);
-            }
-            if let Some(t) = peer.timers.or_else(|| inherited?.timers) {
-                bgp.timers.insert(*addr, t);
-            }
-        }
-        // `bfd enable` runs BFD, with one set of timers for every session.
-        if config.bfd {
-            out.protocols.insert(onyx::Protocol::Bfd);
-            let t = config
-                .bfd_interval
-                .unwrap_or(crate::os10::BfdInterval::DEFAULT);
-            out.bfd = onyx::BfdInterval {
-                min_rx: Some(t.min_rx),
-                multiplier: Some(t.multiplier),
-                transmit_rate: Some(t.interval),
-            };
-        }
-        if let Some(af) = &b.ipv4 {
-            bgp.networks.extend(af.networks.iter().copied());
-        }
-        out.bgp = Some(bgp);
+}
+
+/// One interface, `key` in the network's terms, of the VLT port-channels `vlt`, split as
+/// `split`.
+fn interface(
+    i: &crate::os10::Interface,
+    key: OnyxIface,
+    vlt: &[u16],
+    split: Option<Split>,
+) -> OnyxInterface {
+    let mode = match i.mode {
+        Some(SwitchportMode::Trunk) => Some(crate::types::SwitchportMode::Trunk),
+        Some(SwitchportMode::Access) => Some(crate::types::SwitchportMode::Access),
+        None => None,
+    };
+    OnyxInterface {
+        split,
+        created: true,
+        shutdown: match key {
+            OnyxIface::MlagPortChannel(_) => Some(i.shutdown == Some(true)),
+            _ => i.shutdown,
+        },
+        switchport_mode: mode,
+        access_vlan: i.access_vlan,
+        allowed: i.trunk_allowed.clone().map(|vlans| onyx::Allowed {
+            mode: crate::types::SwitchportMode::Trunk,
+            all: false,
+            vlans,
+        }),
+        channel_group: i.channel_group.map(|g| onyx::ChannelGroup {
+            mlag: vlt.contains(&g.id),
+            id: g.id,
+            mode: onyx::command::LacpMode::Active,
+        }),
+        routed: i.routed,
+        address: i.address,
+        mtu: i.mtu,
+        ..OnyxInterface::default()
     }
-    out
+}
+
+/// The BGP instance `b`: its neighbors (a template's settings inherited, shut-down ones
+/// left out), BFD and networks.
+fn bgp(config: &Config, b: &crate::os10::Bgp, out: &mut onyx::Config) {
+    out.protocols.insert(onyx::Protocol::Bgp);
+    let mut bgp = onyx::Bgp::new(b.asn);
+    bgp.router_id = b.router_id;
+    let template = |name: &Option<String>| {
+        b.templates
+            .iter()
+            .find(|(t, _)| Some(t) == name.as_ref())
+            .map(|(_, p)| p)
+    };
+    bgp.fast_external_fallover = b.fast_external_fallover;
+    for (addr, peer) in &b.neighbors {
+        if peer.shutdown == Some(true) {
+            continue;
+        }
+        let inherited = template(&peer.inherit);
+        if let Some(asn) = peer.remote_as.or_else(|| inherited?.remote_as) {
+            bgp.neighbors.insert(*addr, asn);
+        }
+        if peer.bfd || inherited.is_some_and(|t| t.bfd) {
+            bgp.bfd.insert(*addr);
+        }
+        if let Some(t) = peer.timers.or_else(|| inherited?.timers) {
+            bgp.timers.insert(*addr, t);
+        }
+    }
+    // `bfd enable` runs BFD, with one set of timers for every session.
+    if config.bfd {
+        out.protocols.insert(onyx::Protocol::Bfd);
+        let t = config
+            .bfd_interval
+            .unwrap_or(crate::os10::BfdInterval::DEFAULT);
+        out.bfd = onyx::BfdInterval {
+            min_rx: Some(t.min_rx),
+            multiplier: Some(t.multiplier),
+            transmit_rate: Some(t.interval),
+        };
+    }
+    if let Some(af) = &b.ipv4 {
+        bgp.networks.extend(af.networks.iter().copied());
+    }
+    out.bgp = Some(bgp);
 }
 
 #[cfg(test)]

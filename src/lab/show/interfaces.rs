@@ -374,105 +374,116 @@ pub fn ethernet(cx: &Cx<'_>, id: Option<&str>) -> Result<Shown, Reply> {
     let mut json = Vec::new();
     for v in views(cx, &want) {
         let name = eth(v.port);
-        let mac = v.mac.clone();
-        let actual = if release < ALIGNED {
-            gbps(v.speed)
-        } else if v.up {
-            speed_word(v.speed)
-        } else {
-            "Unknown".into()
-        };
         if release < ALIGNED {
-            let _ = writeln!(text, "{name}");
-            let rows = [
-                ("Admin state", enabled(v.admin).to_string()),
-                ("Operational state", up_down(v.up).into()),
-                ("Last change in operational status", v.last_change.clone()),
-                ("Description", v.description(release)),
-                ("Mac address", mac.clone()),
-                ("MTU", mtu_text(v.mtu, release)),
-                ("Fec", "auto".into()),
-                ("Flow-control", "receive off send off".into()),
-                ("Actual speed", actual),
-                ("Width reduction mode", "Not supported".into()),
-            ];
-            for (k, val) in rows {
-                let _ = writeln!(text, "  {k}: {val}");
-            }
-            if !v.routed() {
-                let _ = writeln!(text, "  Switchport mode: {}", v.switchport_mode());
-                let _ = writeln!(text, "  MAC learning mode: Enabled");
-            }
-            text.push_str("  Last clearing of \"show interface\" counters : Never\n");
-            for dir in ["ingress", "egress"] {
-                let _ = writeln!(
-                    text,
-                    "  60 seconds {dir} rate: 0 bits/sec, 0 bytes/sec, 0 packets/sec"
-                );
-            }
-            text.push('\n');
+            ethernet_unaligned(&mut text, &v, &name, release);
         } else {
-            let _ = writeln!(text, "{name}:");
-            let mut rows = vec![
-                ("Admin state", enabled(v.admin).to_string()),
-                ("Operational state", up_down(v.up).into()),
-                ("Last change in operational status", v.last_change.clone()),
-                ("Boot delay time", "0 sec".into()),
-                ("Description", v.description(release)),
-                ("Mac address", mac.clone()),
-                ("MTU", mtu_text(v.mtu, release)),
-                ("Fec", "auto".into()),
-                (
-                    "Operational Fec",
-                    if v.up { "rs-fec" } else { "N/A" }.into(),
-                ),
-                ("Flow-control", "receive off send off".into()),
-                ("Supported speeds", supported(v.native)),
-                ("Advertised speeds", speed_word(v.speed)),
-                ("Actual speed", actual),
-                ("Auto-negotiation", enabled(!v.no_autoneg).to_string()),
-                ("Width reduction mode", "Unknown".into()),
-            ];
-            if !v.routed() {
-                rows.push(("Switchport mode", v.switchport_mode()));
-                rows.push(("MAC learning mode", "Enabled".into()));
-            }
-            rows.push(("Forwarding mode", "inherited cut-through".into()));
-            for (k, val) in rows {
-                let _ = writeln!(text, "  {k:<33}: {val}");
-            }
-            text.push_str(
-                "\n  Telemetry sampling: Disabled   TCs: N/A\n  Telemetry threshold: Disabled  TCs: N/A\n  Telemetry threshold level: N/A\n\n",
-            );
-            let _ = writeln!(
-                text,
-                "  {:<42}: Never",
-                "Last clearing of \"show interface\" counters"
-            );
-            for dir in ["ingress", "egress"] {
-                let _ = writeln!(
-                    text,
-                    "  {:<42}: 0 bits/sec, 0 bytes/sec, 0 packets/sec",
-                    format!("60 seconds {dir} rate")
-                );
-            }
-            text.push('\n');
+            ethernet_aligned(&mut text, &v, &name, release);
         }
         counters_text(&mut text, release);
-        let port = ethernet_json(&v, &name);
-        // From the JSON API release, a port is `{"Eth1/1": [{…}]}`, named by its key rather
-        // than a `header` field (see `JSON_API`).
-        json.push(match port {
-            Value::Object(mut attrs) if release >= super::JSON_API => {
-                attrs.shift_remove("header");
-                let mut port = Map::new();
-                port.insert(name.clone(), Value::Array(vec![Value::Object(attrs)]));
-                Value::Object(port)
-            }
-            other => other,
-        });
+        json.push(ethernet_named(ethernet_json(&v, &name), name, release));
     }
     Ok(shown(text, json))
+}
+
+/// A port's block before [`ALIGNED`]: `key: value` lines, speeds in Gb/s.
+fn ethernet_unaligned(text: &mut String, v: &PortView, name: &str, release: Release) {
+    let _ = writeln!(text, "{name}");
+    let rows = [
+        ("Admin state", enabled(v.admin).to_string()),
+        ("Operational state", up_down(v.up).into()),
+        ("Last change in operational status", v.last_change.clone()),
+        ("Description", v.description(release)),
+        ("Mac address", v.mac.clone()),
+        ("MTU", mtu_text(v.mtu, release)),
+        ("Fec", "auto".into()),
+        ("Flow-control", "receive off send off".into()),
+        ("Actual speed", gbps(v.speed)),
+        ("Width reduction mode", "Not supported".into()),
+    ];
+    for (k, val) in rows {
+        let _ = writeln!(text, "  {k}: {val}");
+    }
+    if !v.routed() {
+        let _ = writeln!(text, "  Switchport mode: {}", v.switchport_mode());
+        let _ = writeln!(text, "  MAC learning mode: Enabled");
+    }
+    text.push_str("  Last clearing of \"show interface\" counters : Never\n");
+    for dir in ["ingress", "egress"] {
+        let _ = writeln!(
+            text,
+            "  60 seconds {dir} rate: 0 bits/sec, 0 bytes/sec, 0 packets/sec"
+        );
+    }
+    text.push('\n');
+}
+
+/// A port's block from [`ALIGNED`] on: its colons aligned, speeds as words, the speeds it
+/// supports and telemetry.
+fn ethernet_aligned(text: &mut String, v: &PortView, name: &str, release: Release) {
+    let _ = writeln!(text, "{name}:");
+    let actual = if v.up {
+        speed_word(v.speed)
+    } else {
+        "Unknown".into()
+    };
+    let mut rows = vec![
+        ("Admin state", enabled(v.admin).to_string()),
+        ("Operational state", up_down(v.up).into()),
+        ("Last change in operational status", v.last_change.clone()),
+        ("Boot delay time", "0 sec".into()),
+        ("Description", v.description(release)),
+        ("Mac address", v.mac.clone()),
+        ("MTU", mtu_text(v.mtu, release)),
+        ("Fec", "auto".into()),
+        (
+            "Operational Fec",
+            if v.up { "rs-fec" } else { "N/A" }.into(),
+        ),
+        ("Flow-control", "receive off send off".into()),
+        ("Supported speeds", supported(v.native)),
+        ("Advertised speeds", speed_word(v.speed)),
+        ("Actual speed", actual),
+        ("Auto-negotiation", enabled(!v.no_autoneg).to_string()),
+        ("Width reduction mode", "Unknown".into()),
+    ];
+    if !v.routed() {
+        rows.push(("Switchport mode", v.switchport_mode()));
+        rows.push(("MAC learning mode", "Enabled".into()));
+    }
+    rows.push(("Forwarding mode", "inherited cut-through".into()));
+    for (k, val) in rows {
+        let _ = writeln!(text, "  {k:<33}: {val}");
+    }
+    text.push_str(
+        "\n  Telemetry sampling: Disabled   TCs: N/A\n  Telemetry threshold: Disabled  TCs: N/A\n  Telemetry threshold level: N/A\n\n",
+    );
+    let _ = writeln!(
+        text,
+        "  {:<42}: Never",
+        "Last clearing of \"show interface\" counters"
+    );
+    for dir in ["ingress", "egress"] {
+        let _ = writeln!(
+            text,
+            "  {:<42}: 0 bits/sec, 0 bytes/sec, 0 packets/sec",
+            format!("60 seconds {dir} rate")
+        );
+    }
+    text.push('\n');
+}
+
+/// From the JSON API release, a port is `{"Eth1/1": [{…}]}`, named by its key rather than a
+/// `header` field (see `JSON_API`).
+fn ethernet_named(port: Value, name: String, release: Release) -> Value {
+    match port {
+        Value::Object(mut attrs) if release >= super::JSON_API => {
+            attrs.shift_remove("header");
+            let mut port = Map::new();
+            port.insert(name, Value::Array(vec![Value::Object(attrs)]));
+            Value::Object(port)
+        }
+        other => other,
+    }
 }
 
 /// One port of `show interfaces ethernet | json-print`, in the capture's key order (a
@@ -628,10 +639,21 @@ struct StatusRow {
 /// management ports are the lab's: `mgmt0` up (the lab is reached through it), `mgmt1` down.
 /// JSON: no capture; `{name: [{column: value}]}` like `… ethernet status`'s (UNCONFIRMED).
 pub fn status(cx: &Cx<'_>) -> Shown {
-    let release = cx.sw.release;
-    let c = &cx.sw.running;
-    let all = ports(cx.sw);
-    let mut rows = vec![
+    let mut rows = management_rows();
+    rows.extend(bundle_rows(cx));
+    rows.extend(ethernet_rows(cx));
+    status_shown(cx.sw.release, rows)
+}
+
+/// An interface's description, `-` without one.
+fn description(i: Option<&Interface>) -> String {
+    i.and_then(|i| i.description.clone())
+        .unwrap_or_else(|| "-".into())
+}
+
+/// The management ports' rows.
+fn management_rows() -> Vec<StatusRow> {
+    vec![
         StatusRow {
             name: "mgmt1".into(),
             up: false,
@@ -650,11 +672,13 @@ pub fn status(cx: &Cx<'_>) -> Shown {
             mtu: 1500,
             description: "-".into(),
         },
-    ];
-    let desc = |i: Option<&Interface>| {
-        i.and_then(|i| i.description.clone())
-            .unwrap_or_else(|| "-".into())
-    };
+    ]
+}
+
+/// The port-channels' and MLAG port-channels' rows, up as the network has them.
+fn bundle_rows(cx: &Cx<'_>) -> Vec<StatusRow> {
+    let c = &cx.sw.running;
+    let mut rows = Vec::new();
     cx.net(|net, _, me| {
         for (k, i) in &c.interfaces {
             let name = match k {
@@ -668,10 +692,17 @@ pub fn status(cx: &Cx<'_>) -> Shown {
                 admin: i.shutdown != Some(true),
                 speed: String::new(),
                 mtu: i.mtu.unwrap_or(1500),
-                description: desc(Some(i)),
+                description: description(Some(i)),
             });
         }
     });
+    rows
+}
+
+/// The Ethernet ports' rows, each named with its bundle.
+fn ethernet_rows(cx: &Cx<'_>) -> Vec<StatusRow> {
+    let all = ports(cx.sw);
+    let mut rows = Vec::new();
     for v in views(cx, &all) {
         let bundle = v.config.as_ref().and_then(|i| i.channel_group).map(|g| {
             if g.mlag {
@@ -690,9 +721,14 @@ pub fn status(cx: &Cx<'_>) -> Shown {
                 "Unknown".into()
             },
             mtu: v.mtu,
-            description: desc(v.config.as_ref()),
+            description: description(v.config.as_ref()),
         });
     }
+    rows
+}
+
+/// The rows as text (with an MTU column from [`STATUS_MTU`]) and JSON.
+fn status_shown(release: Release, rows: Vec<StatusRow>) -> Shown {
     let mut text = String::new();
     let mut json = Map::new();
     if release < STATUS_MTU {

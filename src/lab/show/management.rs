@@ -68,9 +68,45 @@ pub fn snmp(cx: &Cx<'_>) -> Shown {
     };
     let enabled = !off(&["snmp-server", "enable"]).unwrap_or(false);
     let communities_on = !off(&["snmp-server", "enable", "communities"]).unwrap_or(false);
+    let (ro, rw) = communities(&lines);
+    let mut text = String::new();
+    let head = snmp_head(&mut text, &lines, enabled);
+    let suffix = if communities_on { "" } else { " (DISABLED)" };
+    let ro_json = community_list(
+        &mut text,
+        format!("Read-only communities{suffix}"),
+        &ro,
+        Unconfirmed::SnmpNoReadOnly,
+    );
+    let rw_json = community_list(
+        &mut text,
+        format!("Read-write communities{suffix}"),
+        &rw,
+        Unconfirmed::SnmpNoReadWrite,
+    );
+    let _ = writeln!(text, "\nInterface listen enabled: yes");
+    let listen = community_list(
+        &mut text,
+        "Listen Interfaces".to_string(),
+        &[],
+        Unconfirmed::SnmpNoListen,
+    );
+    let all = vec![
+        head,
+        ro_json,
+        rw_json,
+        json!({ "Interface listen enabled": "yes" }),
+        listen,
+    ];
+    shown(text, Value::Array(all))
+}
+
+/// The read-only and read-write communities, sorted: `public` read-only from the factory,
+/// then each `[no] snmp-server community NAME [ro|rw]` in turn.
+fn communities(lines: &[Vec<&str>]) -> (Vec<String>, Vec<String>) {
     let mut ro = vec!["public".to_string()];
     let mut rw = Vec::new();
-    for w in &lines {
+    for w in lines {
         match w.as_slice() {
             ["snmp-server", "community", name, rest @ ..] => {
                 let name = unquoted(name).to_string();
@@ -92,10 +128,14 @@ pub fn snmp(cx: &Cx<'_>) -> Shown {
     }
     ro.sort();
     rw.sort();
+    (ro, rw)
+}
+
+/// `show snmp`'s first block: on or off, the port, contact and location.
+fn snmp_head(text: &mut String, lines: &[Vec<&str>], enabled: bool) -> Value {
     let yes = |b: bool| if b { "yes" } else { "no" };
-    let contact = last_value(&lines, &["snmp-server", "contact"]).unwrap_or_default();
-    let location = last_value(&lines, &["snmp-server", "location"]).unwrap_or_default();
-    let mut text = String::new();
+    let contact = last_value(lines, &["snmp-server", "contact"]).unwrap_or_default();
+    let location = last_value(lines, &["snmp-server", "location"]).unwrap_or_default();
     let mut head = Obj::new();
     for (k, v) in [
         ("SNMP enabled", yes(enabled)),
@@ -106,46 +146,21 @@ pub fn snmp(cx: &Cx<'_>) -> Shown {
         let _ = writeln!(text, "{:<26}{v}", format!("{k}:"));
         head = head.s(k, v);
     }
-    let suffix = if communities_on { "" } else { " (DISABLED)" };
-    let list = |text: &mut String, title: String, names: &[String], none: Unconfirmed| {
-        let lines: Vec<&str> = if names.is_empty() {
-            vec![none.text()]
-        } else {
-            names.iter().map(String::as_str).collect()
-        };
-        let _ = writeln!(text, "\n{title}:");
-        for l in &lines {
-            let _ = writeln!(text, "  {l}");
-        }
-        json!({ title: [{ "Lines": lines }] })
+    head.build()
+}
+
+/// A titled list of `show snmp` (`none`'s line in its place when empty), as text and JSON.
+fn community_list(text: &mut String, title: String, names: &[String], none: Unconfirmed) -> Value {
+    let lines: Vec<&str> = if names.is_empty() {
+        vec![none.text()]
+    } else {
+        names.iter().map(String::as_str).collect()
     };
-    let ro_json = list(
-        &mut text,
-        format!("Read-only communities{suffix}"),
-        &ro,
-        Unconfirmed::SnmpNoReadOnly,
-    );
-    let rw_json = list(
-        &mut text,
-        format!("Read-write communities{suffix}"),
-        &rw,
-        Unconfirmed::SnmpNoReadWrite,
-    );
-    let _ = writeln!(text, "\nInterface listen enabled: yes");
-    let listen = list(
-        &mut text,
-        "Listen Interfaces".to_string(),
-        &[],
-        Unconfirmed::SnmpNoListen,
-    );
-    let all = vec![
-        head.build(),
-        ro_json,
-        rw_json,
-        json!({ "Interface listen enabled": "yes" }),
-        listen,
-    ];
-    shown(text, Value::Array(all))
+    let _ = writeln!(text, "\n{title}:");
+    for l in &lines {
+        let _ = writeln!(text, "  {l}");
+    }
+    json!({ title: [{ "Lines": lines }] })
 }
 
 /// A factory account: name, capability, full name, account status (the `onyx_username`

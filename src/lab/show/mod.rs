@@ -121,114 +121,129 @@ pub fn reads_network(words: &[&str]) -> bool {
 
 /// `show WORDS…` (the words after `show`, keywords written out), as text or JSON.
 pub fn run(cx: &Cx<'_>, words: &[&str], json: bool) -> Reply {
-    let shown = match (words, cx.level) {
-        (["version"], _) => system::version(cx),
-        (["running-config" | "configuration", ..], Level::User) => {
-            return Reply::unrecognized(words[0]);
-        }
-        (["running-config"], _) => Shown::text(running_config(cx.sw)),
-        (["running-config", "interface", kind, id], _) => {
-            match config::interface(cx.sw, kind, id) {
-                Some(text) => Shown::text(text),
-                None => return Reply::unrecognized(id),
-            }
-        }
-        (["configuration", "files"], _) => Shown::text(config::files(cx.sw)),
-        (["running-config", "protocol", "bgp"], _) => Shown::text(config::protocol_bgp(cx.sw)),
-        (["configuration", "files", name], _) => match config::file(cx.sw, name) {
-            Some(text) => Shown::text(text),
-            None => return Reply::unrecognized(name),
-        },
-        (["hosts"], _) => system::hosts(cx),
-        (["ntp", "configured"], _) => system::ntp_configured(cx),
-        (["snmp"], _) => management::snmp(cx),
-        (["usernames"], _) => management::usernames(cx),
-        (["ptp", "clock"], _) => match management::ptp_clock(cx) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        (["ip", "routing"], _) => management::ip_routing(cx),
-        (["ip", "arp"], _) => routing::ip_arp(cx),
-        // `show interfaces`: the Ethernet ports (`…/show/napalm-onyx__show_interface.txt`,
-        // napalm-onyx's get_interfaces).
-        (["interfaces"], _) => match interfaces::ethernet(cx, None) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        (["inventory"], _) => system::inventory(cx),
-        (["module"], _) => system::module(cx),
-        (["protocols"], _) => system::protocols(cx),
-        // Before the general `interfaces ethernet …` arm, which would take it.
-        (["interfaces", kind, id, "congestion-control"], _) => {
-            match qos::congestion_control(cx, kind, id) {
-                Ok(s) => s,
-                Err(r) => return r,
-            }
-        }
-        (["interfaces", "ethernet", rest @ ..], _) => match interfaces::ethernet_words(cx, rest) {
-            Ok(shown) => shown,
-            Err(reply) => return reply,
-        },
-        (["interfaces", "status"], _) => interfaces::status(cx),
-        (["interfaces", "vlan"], _) => interfaces::vlan_interfaces(cx),
-        (["magp"], _) => routing::magp(cx),
-        (["interfaces", "switchport"], _) => l2::switchport(cx),
-        (["ip", "interface", "brief"], _) => interfaces::ip_brief(cx),
-        (["vlan"], _) => l2::vlan(cx),
-        (["mac-address-table"], _) => l2::mac_address_table(cx),
-        (["lldp", "local"], _) => lldp::local(cx),
-        (["lldp", "remote"], _) => lldp::remote(cx),
-        (["lldp", "interfaces"] | ["lldp", "interfaces", "ethernet"], _) => lldp::interfaces(cx),
-        (["users"], _) => Shown::text(config::users(cx.sw, cx.session)),
-        // Hidden until `protocol bgp` (Onyx manual, BGP Commands: `protocol bgp` "unhides BGP
-        // related commands"), and MLAG's likewise.
-        (["ip", "bgp", ..], _) if !cx.protocol(Protocol::Bgp) => {
-            return Reply::unrecognized("bgp");
-        }
-        (["ip", "bgp", "summary"] | ["ip", "bgp", "vrf", "default" | "all", "summary"], _) => {
-            routing::bgp_summary(cx)
-        }
-        (["ip", "route", rest @ ..], _) => match routing::ip_route(cx, rest) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        (["mlag", ..], _) if !cx.protocol(Protocol::Mlag) => return Reply::unrecognized("mlag"),
-        (["mlag"], _) => routing::mlag(cx),
-        (["mlag-vip"], _) if !cx.protocol(Protocol::Mlag) => {
-            return Reply::unrecognized("mlag-vip");
-        }
-        (["mlag-vip"], _) => routing::mlag_vip(cx),
-        (["interfaces", "port-channel", "summary"], _) => routing::port_channels(cx),
-        (["interfaces", "mlag-port-channel", "summary"], _) if !cx.protocol(Protocol::Mlag) => {
-            return Reply::unrecognized("mlag-port-channel");
-        }
-        (["interfaces", "mlag-port-channel", "summary"], _) => routing::mlag_port_channels(cx),
-        (["traffic", "pool", rest @ ..], _) => match qos::traffic_pool(cx, rest) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        (["buffers", "pools"], _) => qos::buffers_pools(cx),
-        (["dcb", "priority-flow-control"], _) => qos::pfc(cx),
-        (["dcb", "ets", rest @ ..], _) => match qos::ets(cx, rest) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        (["qos", "interface", kind, id], _) => match qos::qos_interface(cx, kind, id) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        (["roce"], _) => match qos::roce(cx) {
-            Ok(s) => s,
-            Err(r) => return r,
-        },
-        ([first, ..], _) => return Reply::unrecognized(first),
-        ([], _) => return Reply::unrecognized("show"),
+    let shown = match shown(cx, words) {
+        Ok(shown) => shown,
+        Err(reply) => return reply,
     };
     match (json, shown.json) {
         (false, _) => Reply::text(shown.text),
         (true, Some(v)) => Reply::text(json_text(&v)),
         (true, None) => Unconfirmed::NoJson.reply(&words.join(" ")),
     }
+}
+
+/// What one family of `show` commands prints for `WORDS…`: `None` when the words are none
+/// of its commands, `Err` the switch's refusal.
+type Family = fn(&Cx<'_>, &[&str]) -> Result<Option<Shown>, Reply>;
+
+/// What `show WORDS…` prints, asked of each family in turn, or the switch's refusal.
+fn shown(cx: &Cx<'_>, words: &[&str]) -> Result<Shown, Reply> {
+    // QoS before the interfaces: its `interfaces KIND ID congestion-control` is asked before
+    // the general `interfaces ethernet …`, which would take it.
+    let families: [Family; 4] = [switch_alone, qos_shown, interfaces_shown, network_shown];
+    for family in families {
+        if let Some(shown) = family(cx, words)? {
+            return Ok(shown);
+        }
+    }
+    Err(Reply::unrecognized(words.first().unwrap_or(&"show")))
+}
+
+/// The commands of the switch alone: its configuration, sessions and system.
+fn switch_alone(cx: &Cx<'_>, words: &[&str]) -> Result<Option<Shown>, Reply> {
+    Ok(Some(match (words, cx.level) {
+        (["version"], _) => system::version(cx),
+        (["running-config" | "configuration", ..], Level::User) => {
+            return Err(Reply::unrecognized(words[0]));
+        }
+        (["running-config"], _) => Shown::text(running_config(cx.sw)),
+        (["running-config", "interface", kind, id], _) => {
+            match config::interface(cx.sw, kind, id) {
+                Some(text) => Shown::text(text),
+                None => return Err(Reply::unrecognized(id)),
+            }
+        }
+        (["configuration", "files"], _) => Shown::text(config::files(cx.sw)),
+        (["running-config", "protocol", "bgp"], _) => Shown::text(config::protocol_bgp(cx.sw)),
+        (["configuration", "files", name], _) => match config::file(cx.sw, name) {
+            Some(text) => Shown::text(text),
+            None => return Err(Reply::unrecognized(name)),
+        },
+        (["hosts"], _) => system::hosts(cx),
+        (["ntp", "configured"], _) => system::ntp_configured(cx),
+        (["snmp"], _) => management::snmp(cx),
+        (["usernames"], _) => management::usernames(cx),
+        (["ptp", "clock"], _) => management::ptp_clock(cx)?,
+        (["ip", "routing"], _) => management::ip_routing(cx),
+        (["inventory"], _) => system::inventory(cx),
+        (["module"], _) => system::module(cx),
+        (["protocols"], _) => system::protocols(cx),
+        (["users"], _) => Shown::text(config::users(cx.sw, cx.session)),
+        _ => return Ok(None),
+    }))
+}
+
+/// The QoS and buffer commands.
+fn qos_shown(cx: &Cx<'_>, words: &[&str]) -> Result<Option<Shown>, Reply> {
+    Ok(Some(match words {
+        ["interfaces", kind, id, "congestion-control"] => qos::congestion_control(cx, kind, id)?,
+        ["traffic", "pool", rest @ ..] => qos::traffic_pool(cx, rest)?,
+        ["buffers", "pools"] => qos::buffers_pools(cx),
+        ["dcb", "priority-flow-control"] => qos::pfc(cx),
+        ["dcb", "ets", rest @ ..] => qos::ets(cx, rest)?,
+        ["qos", "interface", kind, id] => qos::qos_interface(cx, kind, id)?,
+        ["roce"] => qos::roce(cx)?,
+        _ => return Ok(None),
+    }))
+}
+
+/// The interfaces, L2 and LLDP commands.
+fn interfaces_shown(cx: &Cx<'_>, words: &[&str]) -> Result<Option<Shown>, Reply> {
+    Ok(Some(match words {
+        // `show interfaces`: the Ethernet ports (`…/show/napalm-onyx__show_interface.txt`,
+        // napalm-onyx's get_interfaces).
+        ["interfaces"] => interfaces::ethernet(cx, None)?,
+        ["interfaces", "ethernet", rest @ ..] => interfaces::ethernet_words(cx, rest)?,
+        ["interfaces", "status"] => interfaces::status(cx),
+        ["interfaces", "vlan"] => interfaces::vlan_interfaces(cx),
+        ["interfaces", "switchport"] => l2::switchport(cx),
+        ["ip", "interface", "brief"] => interfaces::ip_brief(cx),
+        ["vlan"] => l2::vlan(cx),
+        ["mac-address-table"] => l2::mac_address_table(cx),
+        ["lldp", "local"] => lldp::local(cx),
+        ["lldp", "remote"] => lldp::remote(cx),
+        ["lldp", "interfaces"] | ["lldp", "interfaces", "ethernet"] => lldp::interfaces(cx),
+        _ => return Ok(None),
+    }))
+}
+
+/// The routing and MLAG commands, BGP's and MLAG's hidden until their protocol is on.
+fn network_shown(cx: &Cx<'_>, words: &[&str]) -> Result<Option<Shown>, Reply> {
+    Ok(Some(match words {
+        ["ip", "arp"] => routing::ip_arp(cx),
+        ["magp"] => routing::magp(cx),
+        // Hidden until `protocol bgp` (Onyx manual, BGP Commands: `protocol bgp` "unhides BGP
+        // related commands"), and MLAG's likewise.
+        ["ip", "bgp", ..] if !cx.protocol(Protocol::Bgp) => {
+            return Err(Reply::unrecognized("bgp"));
+        }
+        ["ip", "bgp", "summary"] | ["ip", "bgp", "vrf", "default" | "all", "summary"] => {
+            routing::bgp_summary(cx)
+        }
+        ["ip", "route", rest @ ..] => routing::ip_route(cx, rest)?,
+        ["mlag", ..] if !cx.protocol(Protocol::Mlag) => return Err(Reply::unrecognized("mlag")),
+        ["mlag"] => routing::mlag(cx),
+        ["mlag-vip"] if !cx.protocol(Protocol::Mlag) => {
+            return Err(Reply::unrecognized("mlag-vip"));
+        }
+        ["mlag-vip"] => routing::mlag_vip(cx),
+        ["interfaces", "port-channel", "summary"] => routing::port_channels(cx),
+        ["interfaces", "mlag-port-channel", "summary"] if !cx.protocol(Protocol::Mlag) => {
+            return Err(Reply::unrecognized("mlag-port-channel"));
+        }
+        ["interfaces", "mlag-port-channel", "summary"] => routing::mlag_port_channels(cx),
+        _ => return Ok(None),
+    }))
 }
 
 /// The release from which `json-print` prints Onyx's JSON API shapes: a named object's value

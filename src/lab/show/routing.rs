@@ -20,8 +20,11 @@ use super::json::{Obj, key_values};
 use super::qos::short_name;
 use super::{Cx, Shown};
 use crate::lab::cli::Unconfirmed;
-use crate::lab::network::{BgpView, MlagPortState, MlagView, Net, Network, SessionState, base_mac};
+use crate::lab::network::{
+    BgpView, MlagPortState, MlagView, Net, Network, Session as BgpSession, SessionState, base_mac,
+};
 use crate::onyx::{Iface, command::LacpMode};
+use crate::types::Release;
 
 /// Keepalives a second established session exchanges (the capture's `keepalive interval in
 /// seconds (established with peer): 30`), for the message counters.
@@ -168,23 +171,7 @@ pub fn mlag(cx: &Cx<'_>) -> Shown {
 }
 
 fn bgp_shown(me: &str, view: &BgpView, network: &Network) -> Shown {
-    let version = view.prefixes;
-    let header = [
-        ("VRF name", "default".to_string()),
-        ("BGP router identifier", view.router_id.to_string()),
-        ("local AS number", view.asn.to_string()),
-        ("BGP table version", version.to_string()),
-        ("Main routing table version", version.to_string()),
-        ("IPV4 Prefixes", view.prefixes.to_string()),
-        ("IPV6 Prefixes", "0".to_string()),
-        ("L2VPN EVPN Prefixes", "0".to_string()),
-    ];
-    let mut text = String::from("\n");
-    let mut json = Obj::new();
-    for (label, value) in &header {
-        let _ = writeln!(text, "{label:<26}: {value}");
-        json = json.s(label, value);
-    }
+    let (mut text, mut json) = bgp_header(view);
     let rule = "-".repeat(114);
     let columns = [
         "V",
@@ -203,40 +190,7 @@ fn bgp_shown(me: &str, view: &BgpView, network: &Network) -> Shown {
         "Neighbor", "V", "AS", "MsgRcvd", "MsgSent", "TblVer", "InQ", "OutQ", "Up/Down"
     );
     for s in &view.sessions {
-        let up = s.state == SessionState::Established;
-        let (age, toggles) = network.since(&format!("{me} bgp {}", s.neighbor), up);
-        let (rcvd, sent, tblver, updown, state) = if up {
-            let keepalives = age.as_secs() / KEEPALIVE;
-            (
-                2 + s.received as u64 + keepalives,
-                2 + s.sent as u64 + keepalives,
-                version,
-                onyx_uptime(age),
-                format!("ESTABLISHED/{}", s.received),
-            )
-        } else {
-            let when = if toggles == 0 {
-                Unconfirmed::BgpNeverUp.text().to_string()
-            } else {
-                onyx_uptime(age)
-            };
-            let state = match s.state {
-                SessionState::Idle => Unconfirmed::BgpIdle,
-                _ => Unconfirmed::BgpActive,
-            };
-            (0, 0, 0, when, state.text().to_string())
-        };
-        let values = [
-            "4".to_string(),
-            s.remote_as.to_string(),
-            rcvd.to_string(),
-            sent.to_string(),
-            tblver.to_string(),
-            "0".to_string(),
-            "0".to_string(),
-            updown,
-            state,
-        ];
+        let values = bgp_row(me, s, view.prefixes, network);
         let _ = writeln!(
             text,
             "{:<18}{:<5}{:<13}{:<10}{:<10}{:<10}{:<7}{:<7}{:<14}{}",
@@ -263,6 +217,67 @@ fn bgp_shown(me: &str, view: &BgpView, network: &Network) -> Shown {
     }
 }
 
+/// `show ip bgp summary`'s header: the instance's identity and table, as text and JSON.
+fn bgp_header(view: &BgpView) -> (String, Obj) {
+    let version = view.prefixes;
+    let header = [
+        ("VRF name", "default".to_string()),
+        ("BGP router identifier", view.router_id.to_string()),
+        ("local AS number", view.asn.to_string()),
+        ("BGP table version", version.to_string()),
+        ("Main routing table version", version.to_string()),
+        ("IPV4 Prefixes", view.prefixes.to_string()),
+        ("IPV6 Prefixes", "0".to_string()),
+        ("L2VPN EVPN Prefixes", "0".to_string()),
+    ];
+    let mut text = String::from("\n");
+    let mut json = Obj::new();
+    for (label, value) in &header {
+        let _ = writeln!(text, "{label:<26}: {value}");
+        json = json.s(label, value);
+    }
+    (text, json)
+}
+
+/// A session's row after its neighbor's address (`version`: the table's): its counters from
+/// its age while Established, else its state and when it was last up.
+fn bgp_row(me: &str, s: &BgpSession, version: usize, network: &Network) -> [String; 9] {
+    let up = s.state == SessionState::Established;
+    let (age, toggles) = network.since(&format!("{me} bgp {}", s.neighbor), up);
+    let (rcvd, sent, tblver, updown, state) = if up {
+        let keepalives = age.as_secs() / KEEPALIVE;
+        (
+            2 + s.received as u64 + keepalives,
+            2 + s.sent as u64 + keepalives,
+            version,
+            onyx_uptime(age),
+            format!("ESTABLISHED/{}", s.received),
+        )
+    } else {
+        let when = if toggles == 0 {
+            Unconfirmed::BgpNeverUp.text().to_string()
+        } else {
+            onyx_uptime(age)
+        };
+        let state = match s.state {
+            SessionState::Idle => Unconfirmed::BgpIdle,
+            _ => Unconfirmed::BgpActive,
+        };
+        (0, 0, 0, when, state.text().to_string())
+    };
+    [
+        "4".to_string(),
+        s.remote_as.to_string(),
+        rcvd.to_string(),
+        sent.to_string(),
+        tblver.to_string(),
+        "0".to_string(),
+        "0".to_string(),
+        updown,
+        state,
+    ]
+}
+
 /// A session's age as the capture prints it: `1:01:50:41`, `13:20:11:58`.
 fn onyx_uptime(d: Duration) -> String {
     let (d, h, m, s) = super::dhms(d);
@@ -286,6 +301,18 @@ fn on(b: bool, yes: &'static str, no: Unconfirmed) -> &'static str {
 /// the lab lists them (`MLAG Members Summary`, a row per system ID) once the pair is enabled:
 /// UNCONFIRMED.
 fn mlag_shown(me: &str, hostname: &str, view: &MlagView, network: &Network) -> Shown {
+    let (mut out, json) = mlag_status(me, view);
+    let json = mlag_ports(view, &mut out, json);
+    let json = mlag_ipls(me, view, network, &mut out, json);
+    let json = mlag_members(me, hostname, view, &mut out, json);
+    Shown {
+        text: out,
+        json: Some(json.build()),
+    }
+}
+
+/// `show mlag`'s first lines: its admin and operational status, timers and system MAC.
+fn mlag_status(me: &str, view: &MlagView) -> (String, Obj) {
     let mut out = String::new();
     let admin = on(view.admin, "Enabled", Unconfirmed::MlagDisabled);
     let oper = on(view.oper, "Up", Unconfirmed::MlagDown);
@@ -295,13 +322,18 @@ fn mlag_shown(me: &str, hostname: &str, view: &MlagView, network: &Network) -> S
     let _ = writeln!(out, "Admin status: {admin}\nOperational status: {oper}");
     out.push_str("Reload-delay: 30 sec\nKeepalive-interval: 1 sec\nUpgrade-timeout: 60 min\n");
     let _ = writeln!(out, "System-mac: {mac}");
-    let mut json = Obj::new()
+    let json = Obj::new()
         .s("Admin status", admin)
         .s("Operational status", oper)
         .s("Reload-delay", "30 sec")
         .s("Keepalive-interval", "1 sec")
         .s("Upgrade-timeout", "60 min")
         .s("System-mac", &mac);
+    (out, json)
+}
+
+/// The MLAG ports' configuration and status summaries, counted by state.
+fn mlag_ports(view: &MlagView, out: &mut String, mut json: Obj) -> Obj {
     let count =
         |f: &dyn Fn(MlagPortState) -> bool| view.ports.iter().filter(|(_, s)| f(*s)).count();
     let disabled = count(&|s| s == MlagPortState::Disabled);
@@ -330,6 +362,11 @@ fn mlag_shown(me: &str, hostname: &str, view: &MlagView, network: &Network) -> S
         }
         json = json.v(title, section.build());
     }
+    json
+}
+
+/// The IPLs summary: the peer link's row, its up time and toggles from the network.
+fn mlag_ipls(me: &str, view: &MlagView, network: &Network, out: &mut String, json: Obj) -> Obj {
     let rule = "-".repeat(161);
     let _ = write!(
         out,
@@ -347,36 +384,41 @@ fn mlag_shown(me: &str, hostname: &str, view: &MlagView, network: &Network) -> S
         "State",
         "IP address"
     );
-    if let Some(ipl) = &view.ipl {
-        let (age, toggles) = network.since(&format!("{me} ipl {}", ipl.id), ipl.up);
-        let text = |v: Option<String>| v.unwrap_or_else(|| Unconfirmed::MlagNone.text().into());
-        let group = text(ipl.port_channel.map(|n| format!("Po{n}")));
-        let vlan = text(ipl.vlan.map(|v| v.to_string()));
-        let state = on(ipl.up, "Up", Unconfirmed::MlagDown);
-        let local = text(ipl.local.map(|a| a.to_string()));
-        let peer = text(ipl.peer.map(|a| a.to_string()));
-        let _ = writeln!(
-            out,
-            "{:<5}{group:<14}{vlan:<11}{state:<13}{local:<41}{peer:<41}{:<21}{toggles}",
-            ipl.id,
-            if ipl.up {
-                ipl_uptime(age)
-            } else {
-                Unconfirmed::MlagNone.text().into()
-            },
-        );
-        // Inserted in the text's column order: the capture's key order.
-        let row = Obj::new()
-            .s("Group Port-Channel", group)
-            .s("Vlan Interface", vlan)
-            .s("Operational State", state)
-            .s("Local IP address", local)
-            .s("Peer IP address", peer);
-        json = json.v(
-            "MLAG IPLs Summary",
-            Obj::new().row(&ipl.id.to_string(), row).build(),
-        );
-    }
+    let Some(ipl) = &view.ipl else {
+        return json;
+    };
+    let (age, toggles) = network.since(&format!("{me} ipl {}", ipl.id), ipl.up);
+    let text = |v: Option<String>| v.unwrap_or_else(|| Unconfirmed::MlagNone.text().into());
+    let group = text(ipl.port_channel.map(|n| format!("Po{n}")));
+    let vlan = text(ipl.vlan.map(|v| v.to_string()));
+    let state = on(ipl.up, "Up", Unconfirmed::MlagDown);
+    let local = text(ipl.local.map(|a| a.to_string()));
+    let peer = text(ipl.peer.map(|a| a.to_string()));
+    let _ = writeln!(
+        out,
+        "{:<5}{group:<14}{vlan:<11}{state:<13}{local:<41}{peer:<41}{:<21}{toggles}",
+        ipl.id,
+        if ipl.up {
+            ipl_uptime(age)
+        } else {
+            Unconfirmed::MlagNone.text().into()
+        },
+    );
+    // Inserted in the text's column order: the capture's key order.
+    let row = Obj::new()
+        .s("Group Port-Channel", group)
+        .s("Vlan Interface", vlan)
+        .s("Operational State", state)
+        .s("Local IP address", local)
+        .s("Peer IP address", peer);
+    json.v(
+        "MLAG IPLs Summary",
+        Obj::new().row(&ipl.id.to_string(), row).build(),
+    )
+}
+
+/// The members summary: this switch, and its peer when there is one.
+fn mlag_members(me: &str, hostname: &str, view: &MlagView, out: &mut String, json: Obj) -> Obj {
     let members = "-".repeat(69);
     let _ = write!(
         out,
@@ -398,11 +440,9 @@ fn mlag_shown(me: &str, hostname: &str, view: &MlagView, network: &Network) -> S
         rows = rows.row(&id, Obj::new().s("State", state).s("Hostname", ""));
     }
     if view.admin {
-        json = json.v("MLAG Members Summary", rows.build());
-    }
-    Shown {
-        text: out,
-        json: Some(json.build()),
+        json.v("MLAG Members Summary", rows.build())
+    } else {
+        json
     }
 }
 
@@ -559,36 +599,7 @@ pub fn port_channels(cx: &Cx<'_>) -> Shown {
 /// `MLAG Port-Channel Summary`, as the Ansible collection's `onyx_linkagg` reads them (no
 /// capture: UNCONFIRMED).
 pub fn mlag_port_channels(cx: &Cx<'_>) -> Shown {
-    let rows: Vec<(String, String, String, String)> = cx.net(|net, _, me| {
-        let Some(view) = net.mlag() else {
-            return Vec::new();
-        };
-        view.ports
-            .iter()
-            .enumerate()
-            .map(|(g, (n, state))| {
-                let flag = match state {
-                    MlagPortState::Disabled => 'D',
-                    _ if !view.admin => 'S',
-                    MlagPortState::ActiveFull => 'U',
-                    MlagPortState::ActivePartial => 'P',
-                    MlagPortState::Inactive => 'D',
-                };
-                let (local, lacp) = members(net, me, true, *n);
-                let peer = match view.peer.as_deref().filter(|_| view.oper) {
-                    Some(p) => members(net, p, true, *n).0,
-                    None => Unconfirmed::MlagNone.text().to_string(),
-                };
-                let kind = if lacp { "LACP" } else { "Static" };
-                (
-                    format!("{} Mpo{n}({flag})", g + 1),
-                    kind.to_string(),
-                    local,
-                    peer,
-                )
-            })
-            .collect()
-    });
+    let rows = cx.net(|net, _, me| mlag_port_channel_rows(net, me));
     let mut text = String::from(
         "\nMLAG Port-Channel Flags: D-Down, U-Up, P-Partial UP, S-suspended by MLAG\n\nPort Flags:\n",
     );
@@ -619,32 +630,71 @@ pub fn mlag_port_channels(cx: &Cx<'_>) -> Shown {
                 .s("Peer Ports (D/P/S/I)", peer),
         );
     }
-    // The JSON capture's legend (spaced unlike the text's).
-    let legend = "D-Down, U-Up, P-Partial UP, S - suspended by MLAG";
-    let json = if cx.sw.release < super::JSON_API {
-        Obj::new()
-            .s("MLAG Port-Channel Flags", legend)
-            .v("Port Flags", port_flags.build())
-            .v("MLAG Port-Channel Summary", summary.build())
-            .build()
-    } else {
-        let rows = if rows.is_empty() {
-            Vec::new()
-        } else {
-            vec![summary.build()]
-        };
-        Value::Array(vec![
-            Obj::new().s("MLAG Port-Channel Flags", legend).build(),
-            Obj::new().v("Port Flags", port_flags.build()).build(),
-            Obj::new()
-                .v("MLAG Port-Channel Summary", Value::Array(rows))
-                .build(),
-        ])
-    };
+    let json = mlag_port_channels_json(cx.sw.release, port_flags, summary, !rows.is_empty());
     Shown {
         text,
         json: Some(json),
     }
+}
+
+/// Each MLAG port-channel's row: its group and state flag, type, the members here and on
+/// the peer.
+fn mlag_port_channel_rows(net: &Net<'_>, me: &str) -> Vec<(String, String, String, String)> {
+    let Some(view) = net.mlag() else {
+        return Vec::new();
+    };
+    view.ports
+        .iter()
+        .enumerate()
+        .map(|(g, (n, state))| {
+            let flag = match state {
+                MlagPortState::Disabled => 'D',
+                _ if !view.admin => 'S',
+                MlagPortState::ActiveFull => 'U',
+                MlagPortState::ActivePartial => 'P',
+                MlagPortState::Inactive => 'D',
+            };
+            let (local, lacp) = members(net, me, true, *n);
+            let peer = match view.peer.as_deref().filter(|_| view.oper) {
+                Some(p) => members(net, p, true, *n).0,
+                None => Unconfirmed::MlagNone.text().to_string(),
+            };
+            let kind = if lacp { "LACP" } else { "Static" };
+            (
+                format!("{} Mpo{n}({flag})", g + 1),
+                kind.to_string(),
+                local,
+                peer,
+            )
+        })
+        .collect()
+}
+
+/// The JSON of `show interfaces mlag-port-channel summary` on `release`, from its port
+/// flags and its summary (with `rows` or none): one object before [`super::JSON_API`], three
+/// blocks in a list from it.
+fn mlag_port_channels_json(release: Release, port_flags: Obj, summary: Obj, rows: bool) -> Value {
+    // The JSON capture's legend (spaced unlike the text's).
+    let legend = "D-Down, U-Up, P-Partial UP, S - suspended by MLAG";
+    if release < super::JSON_API {
+        return Obj::new()
+            .s("MLAG Port-Channel Flags", legend)
+            .v("Port Flags", port_flags.build())
+            .v("MLAG Port-Channel Summary", summary.build())
+            .build();
+    }
+    let rows = if rows {
+        vec![summary.build()]
+    } else {
+        Vec::new()
+    };
+    Value::Array(vec![
+        Obj::new().s("MLAG Port-Channel Flags", legend).build(),
+        Obj::new().v("Port Flags", port_flags.build()).build(),
+        Obj::new()
+            .v("MLAG Port-Channel Summary", Value::Array(rows))
+            .build(),
+    ])
 }
 
 /// `show magp`: each MAGP instance of the switch's kept lines (`interface vlan V magp M`,

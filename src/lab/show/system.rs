@@ -300,7 +300,6 @@ pub fn ntp_configured(cx: &Cx<'_>) -> Shown {
             }
         })
     };
-    let yes = |b: bool| if b { "yes" } else { "no" };
     let enabled = flag(&["ntp", "enable"], Some(&["ntp", "disable"])).unwrap_or(false);
     let auth = flag(&["ntp", "authenticate"], None).unwrap_or(false);
     let mut global = Obj::new()
@@ -311,59 +310,61 @@ pub fn ntp_configured(cx: &Cx<'_>) -> Shown {
         yes(enabled),
         yes(auth)
     );
-    let mut entries = Vec::new();
-    for kind in ["peer", "server"] {
-        let of_kind: Vec<&Vec<&str>> = lines
-            .iter()
-            .filter(|w| w.len() >= 3 && w[0] == "ntp" && w[1] == kind)
-            .collect();
-        // The last line of each address says it all (a line typed again replaces it).
-        let mut by_addr: Vec<(&str, &Vec<&str>)> = Vec::new();
-        for w in of_kind {
-            by_addr.retain(|(a, _)| *a != w[2]);
-            by_addr.push((w[2], w));
-        }
-        for (addr, w) in by_addr {
-            let after = |k: &str| w.iter().position(|x| *x == k).and_then(|i| w.get(i + 1));
-            let mut fields = vec![
-                ("NTP version", after("version").copied().unwrap_or("4")),
-                ("Enabled", yes(!w.contains(&"disable"))),
-            ];
-            // In this order the dictionary prints them as the fixture does.
-            if let Some(k) = after("keyID") {
-                fields.push(("Key ID", k));
-            }
-            if kind == "server" {
-                fields.push(("Trusted", yes(w.contains(&"trusted-enable"))));
-            }
-            let _ = writeln!(text, "\nNTP {kind} {addr}");
-            let mut e = Obj::new();
-            for (k, v) in &fields {
-                let _ = writeln!(text, "  {k}: {v}");
-                e = e.s(k, v);
-            }
-            entries.push(e.s("header", format!("NTP {kind} {addr}")).build());
-        }
-    }
-    let peers = entries.iter().any(|e| {
-        e["header"]
-            .as_str()
-            .is_some_and(|h| h.starts_with("NTP peer"))
-    });
-    let servers = entries.iter().any(|e| {
-        e["header"]
-            .as_str()
-            .is_some_and(|h| h.starts_with("NTP server"))
-    });
-    if !peers {
+    let peers = ntp_entries(&lines, "peer", &mut text);
+    let servers = ntp_entries(&lines, "server", &mut text);
+    if peers.is_empty() {
         global = global.s("message 1", "No NTP peers configured.");
         text.push_str("No NTP peers configured.\n");
     }
-    if !servers {
+    if servers.is_empty() {
         global = global.s("message 2", "No NTP servers configured.");
         text.push_str("No NTP servers configured.\n");
     }
     let mut all = vec![global.build()];
-    all.extend(entries);
+    all.extend(peers);
+    all.extend(servers);
     shown(text, serde_json::Value::Array(all))
+}
+
+/// `yes` or `no`.
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// The NTP servers or peers (`kind`) of the `ntp` lines, each as its block of text (after
+/// `text`) and its JSON entry.
+fn ntp_entries(lines: &[Vec<&str>], kind: &str, text: &mut String) -> Vec<serde_json::Value> {
+    let of_kind: Vec<&Vec<&str>> = lines
+        .iter()
+        .filter(|w| w.len() >= 3 && w[0] == "ntp" && w[1] == kind)
+        .collect();
+    // The last line of each address says it all (a line typed again replaces it).
+    let mut by_addr: Vec<(&str, &Vec<&str>)> = Vec::new();
+    for w in of_kind {
+        by_addr.retain(|(a, _)| *a != w[2]);
+        by_addr.push((w[2], w));
+    }
+    let mut entries = Vec::new();
+    for (addr, w) in by_addr {
+        let after = |k: &str| w.iter().position(|x| *x == k).and_then(|i| w.get(i + 1));
+        let mut fields = vec![
+            ("NTP version", after("version").copied().unwrap_or("4")),
+            ("Enabled", yes(!w.contains(&"disable"))),
+        ];
+        // In this order the dictionary prints them as the fixture does.
+        if let Some(k) = after("keyID") {
+            fields.push(("Key ID", k));
+        }
+        if kind == "server" {
+            fields.push(("Trusted", yes(w.contains(&"trusted-enable"))));
+        }
+        let _ = writeln!(text, "\nNTP {kind} {addr}");
+        let mut e = Obj::new();
+        for (k, v) in &fields {
+            let _ = writeln!(text, "  {k}: {v}");
+            e = e.s(k, v);
+        }
+        entries.push(e.s("header", format!("NTP {kind} {addr}")).build());
+    }
+    entries
 }
