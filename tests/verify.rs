@@ -68,7 +68,7 @@ fn switch<'a>(f: &'a Fabric, name: &str) -> &'a fabric::fabric::Switch {
 }
 
 /// A healthy switch's reply to `q`, as the captures lay it out (the files named in
-/// `verify::read`), with `st`'s differences.
+/// `onyx::verify`), with `st`'s differences.
 fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
     let sw = switch(f, name);
     let is_down = |p: Port| {

@@ -1,8 +1,9 @@
 //! Post-deploy validation: what the switches report they are doing, against what the fabric
 //! says they should. Per switch, [`plan`] says which `show` commands to send (read-only, the
 //! JSON of `| json-print` where Onyx prints it, the text of `show ip bgp summary` and `show
-//! mlag`; on OS10 its own commands, [`read_os10`]); [`Observed::record`] reads each reply
-//! ([`read`]); [`verify`] compares everything read with the fabric: cabling (LLDP
+//! mlag`; on OS10 its own commands); [`Observed::record`] reads each reply (Onyx's readers in
+//! `onyx::verify`, OS10's in `os10::verify`) into the OS-neutral values of [`observed`];
+//! [`verify`] compares everything read with the fabric: cabling (LLDP
 //! neighbors), links up at their declared speed, PFC operational, trust, ECN and ETS, buffer
 //! pools, BGP sessions Established, MLAG healthy.
 //!
@@ -26,9 +27,9 @@ use crate::onyx::Iface;
 use crate::types::Port;
 
 mod check;
+pub mod observed;
 pub mod paths;
-pub mod read;
-pub mod read_os10;
+pub mod reply;
 pub mod report;
 
 pub use check::verify;
@@ -505,22 +506,22 @@ fn plan_onyx(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
 /// What one switch reported, read; `None` (or absent) where nothing was read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Observed {
-    pub lldp: Option<BTreeMap<Port, Vec<read::Neighbor>>>,
-    pub links: Option<BTreeMap<Port, read::Link>>,
-    pub pfc: Option<BTreeMap<Iface, read::Pfc>>,
+    pub lldp: Option<BTreeMap<Port, Vec<observed::Neighbor>>>,
+    pub links: Option<BTreeMap<Port, observed::Link>>,
+    pub pfc: Option<BTreeMap<Iface, observed::Pfc>>,
     pub trust: BTreeMap<Port, String>,
-    pub ecn: BTreeMap<Port, BTreeMap<u8, read::Marking>>,
-    pub ets: BTreeMap<Port, BTreeMap<u8, read::Sched>>,
-    pub pools: BTreeMap<String, Option<read::Pool>>,
+    pub ecn: BTreeMap<Port, BTreeMap<u8, observed::Marking>>,
+    pub ets: BTreeMap<Port, BTreeMap<u8, observed::Sched>>,
+    pub pools: BTreeMap<String, Option<observed::Pool>>,
     /// `Some(None)`: read, and no BGP instance.
-    pub bgp: Option<Option<read::BgpSummary>>,
-    pub mlag: Option<read::Mlag>,
+    pub bgp: Option<Option<observed::BgpSummary>>,
+    pub mlag: Option<observed::Mlag>,
     /// OS10: the VLT port-channels up on one unit only and on none (`None`: not read).
     pub vlt_ports: Option<(u32, u32)>,
     /// OS10: the running configuration, whose QoS the `qos` and `pools` checks read.
     pub running: Option<Box<crate::os10::Config>>,
     /// The routes read towards each subnet asked (`paths`).
-    pub routes: BTreeMap<crate::types::Ipv4Net, Vec<read::Route>>,
+    pub routes: BTreeMap<crate::types::Ipv4Net, Vec<observed::Route>>,
 }
 
 impl Observed {
@@ -529,18 +530,25 @@ impl Observed {
     pub fn record_on(&mut self, os: Os, q: &Query, reply: &str) -> Result<(), String> {
         if os == Os::Os10 {
             match q {
-                Query::Lldp => self.lldp = Some(read_os10::lldp_neighbors(reply)?),
-                Query::Interfaces => self.links = Some(read_os10::interface_status(reply)?),
-                Query::Bgp => self.bgp = Some(read_os10::bgp_summary(reply)?),
-                Query::Mlag => self.mlag = Some(read_os10::vlt(reply)?),
-                Query::VltPorts => self.vlt_ports = Some(read_os10::vlt_ports(reply)?),
+                Query::Lldp => self.lldp = Some(crate::os10::verify::read::lldp_neighbors(reply)?),
+                Query::Interfaces => {
+                    self.links = Some(crate::os10::verify::read::interface_status(reply)?)
+                }
+                Query::Bgp => self.bgp = Some(crate::os10::verify::read::bgp_summary(reply)?),
+                Query::Mlag => self.mlag = Some(crate::os10::verify::read::vlt(reply)?),
+                Query::VltPorts => {
+                    self.vlt_ports = Some(crate::os10::verify::read::vlt_ports(reply)?)
+                }
                 Query::PfcOf(i) => {
-                    let pfc = read_os10::pfc_interface(reply, &os10_name(*i))?;
+                    let pfc = crate::os10::verify::read::pfc_interface(reply, &os10_name(*i))?;
                     self.pfc.get_or_insert_with(BTreeMap::new).insert(*i, pfc);
                 }
-                Query::Running => self.running = Some(Box::new(read_os10::running(reply)?)),
+                Query::Running => {
+                    self.running = Some(Box::new(crate::os10::verify::read::running(reply)?))
+                }
                 Query::Route(net) => {
-                    self.routes.insert(*net, read_os10::ip_route(reply)?);
+                    self.routes
+                        .insert(*net, crate::os10::verify::read::ip_route(reply)?);
                 }
                 _ => return Err(format!("`{}` is not read on OS10", q.command())),
             }
@@ -553,26 +561,34 @@ impl Observed {
     /// read, if it does not (nothing of it is kept then).
     pub fn record(&mut self, q: &Query, reply: &str) -> Result<(), String> {
         match q {
-            Query::Lldp => self.lldp = Some(read::lldp_remote(reply)?),
-            Query::Interfaces => self.links = Some(read::interfaces(reply)?),
-            Query::Pfc => self.pfc = Some(read::pfc(reply)?),
+            Query::Lldp => self.lldp = Some(crate::onyx::verify::json::lldp_remote(reply)?),
+            Query::Interfaces => self.links = Some(crate::onyx::verify::json::interfaces(reply)?),
+            Query::Pfc => self.pfc = Some(crate::onyx::verify::json::pfc(reply)?),
             Query::Trust(p) => {
-                self.trust.insert(*p, read::trust(reply, *p)?);
+                self.trust
+                    .insert(*p, crate::onyx::verify::json::trust(reply, *p)?);
             }
             Query::Ecn(p) => {
-                self.ecn.insert(*p, read::congestion_control(reply, *p)?);
+                self.ecn.insert(
+                    *p,
+                    crate::onyx::verify::json::congestion_control(reply, *p)?,
+                );
             }
             Query::Ets(p) => {
-                self.ets.insert(*p, read::ets(reply, *p)?);
+                self.ets
+                    .insert(*p, crate::onyx::verify::json::ets(reply, *p)?);
             }
             Query::Pool(name) => {
-                self.pools
-                    .insert(name.clone(), read::traffic_pool(reply, name)?);
+                self.pools.insert(
+                    name.clone(),
+                    crate::onyx::verify::json::traffic_pool(reply, name)?,
+                );
             }
-            Query::Bgp => self.bgp = Some(read::bgp_summary(reply)?),
-            Query::Mlag => self.mlag = Some(read::mlag(reply)?),
+            Query::Bgp => self.bgp = Some(crate::onyx::verify::text::bgp_summary(reply)?),
+            Query::Mlag => self.mlag = Some(crate::onyx::verify::text::mlag(reply)?),
             Query::Route(net) => {
-                self.routes.insert(*net, read::ip_route(reply)?);
+                self.routes
+                    .insert(*net, crate::onyx::verify::text::ip_route(reply)?);
             }
             Query::VltPorts | Query::PfcOf(_) | Query::Running => {
                 return Err(format!("`{}` is not read on Onyx", q.command()));

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
-use super::read;
+use super::observed;
 use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
 use crate::audit::view::range_name;
@@ -109,8 +109,8 @@ impl<'a> Cx<'a> {
     /// ports.
     fn port_id(&self, name: &str, text: &str) -> Option<Port> {
         match self.switch(name).map(Switch::os) {
-            Some(crate::fabric::Os::Os10) => super::read_os10::port_name(text),
-            _ => read::port_id(text),
+            Some(crate::fabric::Os::Os10) => crate::os10::verify::read::port_name(text),
+            _ => crate::onyx::verify::json::port_id(text),
         }
     }
 
@@ -136,7 +136,7 @@ impl<'a> Cx<'a> {
     /// Whether the neighbor LLDP reports is what the fabric cables there. What cannot be
     /// told (no name advertised, a port ID that names no port, a switch that keeps its own
     /// hostname) is not held against it.
-    fn matches(&self, want: Option<Far<'_>>, seen: &read::Neighbor) -> bool {
+    fn matches(&self, want: Option<Far<'_>>, seen: &observed::Neighbor) -> bool {
         let name_is = |name: &str| {
             seen.system_name
                 .as_deref()
@@ -153,7 +153,7 @@ impl<'a> Cx<'a> {
     }
 
     /// The fabric's switch port a neighbor LLDP reports is, when it is one.
-    fn resolve(&self, seen: &read::Neighbor) -> Option<End> {
+    fn resolve(&self, seen: &observed::Neighbor) -> Option<End> {
         let name = seen.system_name.as_deref()?;
         let (sw, _) = self
             .fabric
@@ -367,7 +367,7 @@ fn declared_speed(sw: &Switch, port: Port, s: &PortSettings) -> Option<crate::ty
 }
 
 /// A link's state in words, as a switch of `os` reports it.
-fn state(os: Os, link: Option<&read::Link>) -> String {
+fn state(os: Os, link: Option<&observed::Link>) -> String {
     match link {
         None => format!(
             "not listed by `{}`",
@@ -421,10 +421,10 @@ fn links(cx: &mut Cx<'_>) {
             let mut ends = vec![(me.clone(), mine)];
             ends.extend(other.clone());
             ends.sort_by(|a, b| a.0.cmp(&b.0));
-            let up = |l: Option<&read::Link>| l.is_some_and(read::Link::up);
+            let up = |l: Option<&observed::Link>| l.is_some_and(observed::Link::up);
             if !ends.iter().all(|(_, l)| up(*l)) {
                 // At the end shut down, when one is: that is the cause.
-                let shut: Vec<&(End, Option<&read::Link>)> = ends
+                let shut: Vec<&(End, Option<&observed::Link>)> = ends
                     .iter()
                     .filter(|(_, l)| l.is_some_and(|l| l.admin == Some(false)))
                     .collect();
@@ -488,7 +488,8 @@ fn unseen(cx: &mut Cx<'_>) {
             };
             let (me, other) = (end(name, *p), end(f, q));
             let blind = lldp.get(p).is_none_or(Vec::is_empty);
-            if !blind || cx.explained.contains(&me) || !links.get(p).is_some_and(read::Link::up) {
+            if !blind || cx.explained.contains(&me) || !links.get(p).is_some_and(observed::Link::up)
+            {
                 continue;
             }
             let (first, second) = if me <= other {
@@ -533,7 +534,7 @@ struct SessionEnd<'a> {
     addr: Ipv4Addr,
     far: Option<&'a str>,
     want_as: u32,
-    row: Option<&'a read::BgpNeighbor>,
+    row: Option<&'a observed::BgpNeighbor>,
 }
 
 impl SessionEnd<'_> {

@@ -16,7 +16,7 @@ use crate::fabric::{Os, PortSettings, Switch};
 use crate::onyx::Iface;
 use crate::os10::compile::compile_switch;
 use crate::types::{Ecn, Ets, Percent, Port, TcIter};
-use crate::verify::read::{self, Marking, Sched};
+use crate::verify::observed::{self, Marking, Sched};
 
 /// Priorities as a finding lists them: `3, 4`, or `none`.
 fn list(s: &BTreeSet<u8>) -> String {
@@ -63,7 +63,7 @@ fn pfc_onyx(
     cx: &Cx<'_>,
     name: &str,
     sw: &Switch,
-    pfc: &BTreeMap<Iface, read::Pfc>,
+    pfc: &BTreeMap<Iface, observed::Pfc>,
 ) -> Vec<(Iface, String)> {
     let mut want: Vec<Iface> = sw
         .ports
@@ -112,7 +112,7 @@ fn pfc_os10(
     name: &str,
     sw: &Switch,
     obs: &Observed,
-    pfc: &BTreeMap<Iface, read::Pfc>,
+    pfc: &BTreeMap<Iface, observed::Pfc>,
 ) -> Vec<(Iface, String)> {
     let intended = compile_switch(sw);
     let policy_explains = cx.families.contains(&Family::Pools)
