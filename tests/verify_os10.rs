@@ -587,10 +587,12 @@ fn judged(
         let mut obs = Observed::default();
         let mut s = fabric::lab::cli::Session::new();
         answer(&devices[name.as_str()], &mut s, "terminal length 0");
-        for q in verify::plan(sw, &families).queries {
-            let command = q.command_on(sw.os());
-            let text = answer(&devices[name.as_str()], &mut s, &command);
-            obs.record_on(sw.os(), &q, &text)
+        let reads = sw.os().target().reads();
+        for ask in reads.asks(sw, &verify::plan(sw, &families).queries) {
+            let command = &ask.command;
+            let text = answer(&devices[name.as_str()], &mut s, command);
+            reads
+                .read(&ask, &text, &mut obs)
                 .unwrap_or_else(|e| panic!("{name} `{command}`: {e}\n{text}"));
         }
         observed.insert(name.to_string(), obs);

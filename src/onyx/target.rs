@@ -80,6 +80,10 @@ impl SwitchOs for Onyx {
         Box::new(super::push::Intent::of(sw))
     }
 
+    fn reads(&self) -> &'static dyn targets::Reads {
+        &super::verify::READS
+    }
+
     fn mask(&self) -> Mask {
         Mask::Onyx
     }

@@ -108,6 +108,10 @@ impl SwitchOs for Os10 {
         Box::new(super::push::Intent::of(sw))
     }
 
+    fn reads(&self) -> &'static dyn targets::Reads {
+        &super::verify::READS
+    }
+
     fn mask(&self) -> Mask {
         Mask::Os10
     }

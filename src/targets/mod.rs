@@ -6,8 +6,9 @@
 //! one line there.
 //!
 //! What crosses the interface is OS-neutral: the fabric's validated [`Switch`] in, text and
-//! plain values out ([`Comparison`], [`PlanStep`]). An OS's typed configuration travels as a
-//! `Box<dyn Config>`; only its own folder looks inside (through [`Config::as_any`]).
+//! plain values out ([`Comparison`], [`PlanStep`], what `fabric verify` reads:
+//! [`crate::verify::observed`]). An OS's typed configuration travels as a `Box<dyn Config>`;
+//! only its own folder looks inside (through [`Config::as_any`]).
 
 use std::any::Any;
 
@@ -22,6 +23,7 @@ use crate::fabric::{Os, Switch};
 use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
 use crate::types::Port;
+use crate::verify::{Observed, Query};
 
 /// What a switch OS provides to the stages.
 pub trait SwitchOs: Sync + Send + 'static {
@@ -72,6 +74,96 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// The fabric's switch as `fabric push` (and a live diff) plans it.
     fn intent(&self, sw: &Switch) -> Box<dyn Intent>;
+
+    /// What `fabric verify` sends the OS and how it reads the replies.
+    fn reads(&self) -> &'static dyn Reads;
+}
+
+/// What `fabric verify` asks of a switch OS: the commands that answer the checks' queries
+/// (the OS's own where it prints a state another way: more commands, or fewer), each with the
+/// reader of its reply, which reads it into the OS-neutral values the checks compare
+/// ([`crate::verify::observed`]); and how the OS's replies name what the findings quote.
+pub trait Reads: Sync + Send {
+    /// How the OS's CLI talks: the commands are sent in its session.
+    fn dialect(&self) -> &'static Dialect;
+
+    /// The commands that answer `queries` on the fabric's switch `sw`, in the order they are
+    /// sent, each with the reader of its reply.
+    fn asks(&self, sw: &Switch, queries: &[Query]) -> Vec<Ask>;
+
+    /// Reads the reply to one of the checks' queries into what the switch reported; why it
+    /// does not read, if it does not (nothing of it is kept then).
+    fn read_query(&self, q: &Query, reply: &str, into: &mut Observed) -> Result<(), String>;
+
+    /// Reads the reply to `ask` (one of this OS's) into what the switch reported, as
+    /// [`Reads::read_query`] does.
+    fn read(&self, ask: &Ask, reply: &str, into: &mut Observed) -> Result<(), String> {
+        match &ask.reader {
+            Reader::Query(q) => self.read_query(q, reply, into),
+            Reader::Own(read) => read(reply, into),
+        }
+    }
+
+    /// The port an LLDP neighbor's port ID names, as this OS names its ports; `None` for
+    /// anything else (a MAC address, another OS's port name).
+    fn port_id(&self, text: &str) -> Option<Port>;
+
+    /// How the OS's replies name what the findings quote.
+    fn said(&self) -> &'static Said;
+}
+
+/// One command `fabric verify` sends a switch, and how its reply is read.
+pub struct Ask {
+    /// The command, as typed.
+    pub command: String,
+    /// The port it asks about, if one: a reply that does not read names it.
+    pub port: Option<Port>,
+    pub reader: Reader,
+}
+
+/// A reader of an OS's own: the reply, read into what the switch reported.
+pub type OwnReader = Box<dyn Fn(&str, &mut Observed) -> Result<(), String> + Send + Sync>;
+
+/// How an OS reads the reply to one of its commands.
+pub enum Reader {
+    /// As the answer to one of the checks' queries ([`Reads::read_query`]).
+    Query(Query),
+    /// By a reader the OS gave with the command, for a command the checks have no query for
+    /// (OS10's VLT port detail, its PFC of one interface, its running configuration read for
+    /// its QoS); only the OS knows what it reads.
+    Own(OwnReader),
+}
+
+impl Ask {
+    /// The command that answers `q`, read as its answer.
+    pub fn query(command: String, q: Query) -> Ask {
+        Ask {
+            command,
+            port: q.port(),
+            reader: Reader::Query(q),
+        }
+    }
+
+    /// A command of the OS's own, read by `read`.
+    pub fn own(
+        command: String,
+        port: Option<Port>,
+        read: impl Fn(&str, &mut Observed) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Ask {
+        Ask {
+            command,
+            port,
+            reader: Reader::Own(Box::new(read)),
+        }
+    }
+}
+
+/// How an OS's replies name what `fabric verify`'s findings quote: plain data.
+#[derive(Debug)]
+pub struct Said {
+    /// The command that lists every port's link, as a finding names it (`show interfaces
+    /// ethernet`).
+    pub links: &'static str,
 }
 
 /// A switch's intended configuration as `fabric push` (and a live diff) plans it: in its

@@ -108,10 +108,8 @@ impl<'a> Cx<'a> {
     /// The port a neighbor's port ID names, as the switch `name` (of the fabric) names its
     /// ports.
     fn port_id(&self, name: &str, text: &str) -> Option<Port> {
-        match self.switch(name).map(Switch::os) {
-            Some(crate::fabric::Os::Os10) => crate::os10::verify::read::port_name(text),
-            _ => crate::onyx::verify::json::port_id(text),
-        }
+        let os = self.switch(name).map(Switch::os).unwrap_or_default();
+        os.target().reads().port_id(text)
     }
 
     /// A switch port as a finding names it: the switch, then the port as the switch's OS
@@ -369,12 +367,7 @@ fn declared_speed(sw: &Switch, port: Port, s: &PortSettings) -> Option<crate::ty
 /// A link's state in words, as a switch of `os` reports it.
 fn state(os: Os, link: Option<&observed::Link>) -> String {
     match link {
-        None => format!(
-            "not listed by `{}`",
-            super::Query::Interfaces
-                .command_on(os)
-                .trim_end_matches(" | json-print")
-        ),
+        None => format!("not listed by `{}`", os.target().reads().said().links),
         Some(l) => {
             let admin = match l.admin {
                 Some(true) => "admin Enabled, ",
@@ -779,7 +772,7 @@ fn mlag(cx: &mut Cx<'_>) {
                 _ => None,
             })
             .collect();
-        let (partial, inactive) = obs.vlt_ports.unwrap_or((m.partial, m.inactive));
+        let (partial, inactive) = obs.pair_ports.unwrap_or((m.partial, m.inactive));
         pairs.entry(key).or_default().push(Half {
             switch: name,
             vlt,

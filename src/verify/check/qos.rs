@@ -134,7 +134,7 @@ fn pfc_os10(
         }
         _ => false,
     };
-    crate::verify::os10_pfc(sw)
+    crate::os10::verify::pfc_interfaces(sw)
         .into_iter()
         .filter(|i| !explained(i))
         .filter_map(|iface| {
