@@ -11,6 +11,7 @@
 //! only its own folder looks inside (through [`Config::as_any`]).
 
 use std::any::Any;
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
@@ -22,7 +23,8 @@ use crate::diff::Impact;
 use crate::fabric::{Os, Switch};
 use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
-use crate::types::Port;
+use crate::types::{Ecn, Ets, Port, TcMap};
+use crate::verify::observed::Trusted;
 use crate::verify::{Observed, Query};
 
 /// What a switch OS provides to the stages.
@@ -108,8 +110,44 @@ pub trait Reads: Sync + Send {
     /// anything else (a MAC address, another OS's port name).
     fn port_id(&self, text: &str) -> Option<Port>;
 
+    /// What the fabric's QoS on `sw` is, as this OS's replies show it once pushed: what the
+    /// PFC, QoS and pool checks compare what was read with.
+    fn wanted<'a>(&self, sw: &'a Switch) -> Box<dyn Wanted + 'a>;
+
     /// How the OS's replies name what the findings quote.
     fn said(&self) -> &'static Said;
+}
+
+/// The fabric's QoS on one switch, as its OS's replies show it once pushed: the fabric's
+/// settings as written where the OS prints them so (Onyx), else what the OS derives from them
+/// (OS10: what its compiled configuration gives each port).
+pub trait Wanted {
+    /// What port `p` classifies by, where the fabric sets it.
+    fn trust(&self, p: Port) -> Option<Trusted>;
+
+    /// The marking of each traffic class of port `p` that the fabric marks.
+    fn ecn(&self, p: Port) -> Option<&TcMap<Ecn>>;
+
+    /// The scheduling of each traffic class of port `p` that the fabric schedules.
+    fn ets(&self, p: Port) -> Option<&TcMap<Ets>>;
+
+    /// The interfaces in PFC mode.
+    fn pfc(&self) -> Vec<PfcWant>;
+
+    /// The priorities the switch pauses, where the OS's replies say so switch-wide (OS10's
+    /// network-qos policies in use); `None` where they do not.
+    fn paused(&self) -> Option<BTreeSet<u8>>;
+}
+
+/// An interface the fabric puts in PFC mode, as its OS shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PfcWant {
+    pub iface: Iface,
+    /// The priorities it pauses, where the OS's reply lists them per interface.
+    pub priorities: Option<BTreeSet<u8>>,
+    /// A port-channel whose PFC follows its member ports: when each is found down or
+    /// miswired, its PFC is not judged (OS10's port-channel is not in PFC operation then).
+    pub follows_members: bool,
 }
 
 /// One command `fabric verify` sends a switch, and how its reply is read.
@@ -164,6 +202,21 @@ pub struct Said {
     /// The command that lists every port's link, as a finding names it (`show interfaces
     /// ethernet`).
     pub links: &'static str,
+    /// The command that lists every interface's PFC in one reply, as a finding names it
+    /// (`show dcb priority-flow-control`): an interface it leaves out is a finding. `None`
+    /// where each interface is asked by itself (an interface not read is named as such).
+    pub pfc_all: Option<&'static str>,
+    /// An interface's PFC operational state and admin setting, as its reply labels them
+    /// (`PFC oper`, `PFC admin`).
+    pub pfc_oper: &'static str,
+    pub pfc_admin: &'static str,
+    /// What pauses priorities on the switch, for a sentence (`the network-qos policies in
+    /// use`).
+    pub paused_by: &'static str,
+    /// A marking as the OS configures it.
+    pub ecn: fn(&Ecn) -> String,
+    /// A scheduling as the OS configures it.
+    pub ets: fn(&Ets) -> String,
 }
 
 /// A switch's intended configuration as `fabric push` (and a live diff) plans it: in its

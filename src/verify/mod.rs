@@ -392,7 +392,7 @@ pub struct Observed {
     pub lldp: Option<BTreeMap<Port, Vec<observed::Neighbor>>>,
     pub links: Option<BTreeMap<Port, observed::Link>>,
     pub pfc: Option<BTreeMap<Iface, observed::Pfc>>,
-    pub trust: BTreeMap<Port, String>,
+    pub trust: BTreeMap<Port, observed::Trusted>,
     pub ecn: BTreeMap<Port, BTreeMap<u8, observed::Marking>>,
     pub ets: BTreeMap<Port, BTreeMap<u8, observed::Sched>>,
     pub pools: BTreeMap<String, Option<observed::Pool>>,
@@ -402,8 +402,9 @@ pub struct Observed {
     /// The pair's port-channels up on one unit only and on none, where the OS reports them
     /// apart from the pair (OS10's VLT port detail; `None`: not so read).
     pub pair_ports: Option<(u32, u32)>,
-    /// OS10: the running configuration, whose QoS the `qos` and `pools` checks read.
-    pub running: Option<Box<crate::os10::Config>>,
+    /// The priorities the switch pauses, where the OS reads them switch-wide (OS10's
+    /// network-qos policies in use, from its running configuration; `None`: not so read).
+    pub paused: Option<BTreeSet<u8>>,
     /// The routes read towards each subnet asked (`paths`).
     pub routes: BTreeMap<crate::types::Ipv4Net, Vec<observed::Route>>,
 }

@@ -3,6 +3,7 @@
 //! names the field of the reply it comes from where the shapes differ; nothing here reads
 //! text.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
@@ -51,6 +52,31 @@ pub struct Pfc {
 impl Pfc {
     pub fn enabled(&self) -> bool {
         self.oper.eq_ignore_ascii_case("enabled")
+    }
+}
+
+/// What a port classifies by, as the switch reports it (Onyx's `Trust mode`; OS10's trust
+/// map, from its running configuration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trusted {
+    /// The trust mode in the fabric's words (`L3`, `L2`, `both`), or `none`.
+    pub mode: Cow<'static, str>,
+    /// The map it classifies by, as the OS names it (`trust dscp-map NAME`), where it
+    /// classifies by a map.
+    pub map: Option<String>,
+    /// What that map puts in each group, its values as the OS prints them (`24-31`), where
+    /// the configuration defines the map.
+    pub groups: Option<BTreeMap<u8, String>>,
+}
+
+impl Trusted {
+    /// A trust mode alone, without a map.
+    pub fn mode(mode: impl Into<Cow<'static, str>>) -> Trusted {
+        Trusted {
+            mode: mode.into(),
+            map: None,
+            groups: None,
+        }
     }
 }
 

@@ -3,10 +3,14 @@
 //! text of `show ip bgp summary`, `show mlag` and `show ip route` ([`text`]), each reply read
 //! into the OS-neutral values of [`crate::verify::observed`].
 
+use std::collections::BTreeSet;
+
 use crate::device::dialect::{self, Dialect};
 use crate::fabric::Switch;
-use crate::targets::{Ask, Reads, Said};
-use crate::types::Port;
+use crate::onyx::Iface;
+use crate::targets::{Ask, PfcWant, Reads, Said, Wanted};
+use crate::types::{Ecn, Ets, Port, TcMap};
+use crate::verify::observed::Trusted;
 use crate::verify::{Observed, Query};
 
 pub mod json;
@@ -23,6 +27,12 @@ pub static READS: OnyxReads = OnyxReads;
 /// How Onyx's replies name what the findings quote.
 static SAID: Said = Said {
     links: "show interfaces ethernet",
+    pfc_all: Some("show dcb priority-flow-control"),
+    pfc_oper: "PFC oper",
+    pfc_admin: "PFC admin",
+    paused_by: "`dcb priority-flow-control priority`",
+    ecn: Ecn::to_string,
+    ets: Ets::to_string,
 };
 
 impl Reads for OnyxReads {
@@ -45,8 +55,62 @@ impl Reads for OnyxReads {
         json::port_id(text)
     }
 
+    fn wanted<'a>(&self, sw: &'a Switch) -> Box<dyn Wanted + 'a> {
+        Box::new(Written(sw))
+    }
+
     fn said(&self) -> &'static Said {
         &SAID
+    }
+}
+
+/// The fabric's QoS as Onyx's replies show it: the fabric's settings as written (its words are
+/// Onyx's: `Trust mode` `L3`, `ecn minimum-absolute …`, `wrr 13`).
+struct Written<'a>(&'a Switch);
+
+impl Wanted for Written<'_> {
+    fn trust(&self, p: Port) -> Option<Trusted> {
+        let trust = self.0.ports.get(&p)?.trust?;
+        Some(Trusted::mode(trust.word()))
+    }
+
+    fn ecn(&self, p: Port) -> Option<&TcMap<Ecn>> {
+        self.0.ports.get(&p).map(|s| &s.ecn)
+    }
+
+    fn ets(&self, p: Port) -> Option<&TcMap<Ets>> {
+        self.0.ports.get(&p).map(|s| &s.ets)
+    }
+
+    /// Each cabled port in PFC mode outside a bundle, and each bundle in PFC mode: Onyx's
+    /// interface table lists their `PFC oper`, not the priorities (its PFC is switch-wide).
+    fn pfc(&self) -> Vec<PfcWant> {
+        let sw = self.0;
+        let want = |iface| PfcWant {
+            iface,
+            priorities: None,
+            follows_members: false,
+        };
+        let mut out: Vec<PfcWant> = sw
+            .ports
+            .iter()
+            .filter(|(_, s)| s.peer.is_some() && s.pfc && s.bundle.is_none())
+            .map(|(p, _)| want(Iface::Ethernet(*p)))
+            .collect();
+        out.extend(
+            sw.bundles
+                .iter()
+                .filter(|(_, b)| b.pfc)
+                .map(|((mlag, id), _)| match mlag {
+                    true => want(Iface::MlagPortChannel(*id)),
+                    false => want(Iface::PortChannel(*id)),
+                }),
+        );
+        out
+    }
+
+    fn paused(&self) -> Option<BTreeSet<u8>> {
+        None
     }
 }
 
@@ -74,7 +138,8 @@ pub fn record(into: &mut Observed, q: &Query, reply: &str) -> Result<(), String>
         Query::Interfaces => into.links = Some(json::interfaces(reply)?),
         Query::Pfc => into.pfc = Some(json::pfc(reply)?),
         Query::Trust(p) => {
-            into.trust.insert(*p, json::trust(reply, *p)?);
+            into.trust
+                .insert(*p, Trusted::mode(json::trust(reply, *p)?));
         }
         Query::Ecn(p) => {
             into.ecn.insert(*p, json::congestion_control(reply, *p)?);

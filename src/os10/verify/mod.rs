@@ -1,19 +1,22 @@
 //! What `fabric verify` sends OS10 and reads of it ([`crate::targets::Reads`]): the checks'
 //! queries asked with OS10's own commands (the PFC of each interface in PFC mode, the QoS
 //! families from one running configuration, the VLT port-channels after the pair), each
-//! reply read ([`read`]) into the OS-neutral values of [`crate::verify::observed`].
+//! reply read ([`read`]) into the OS-neutral values of [`crate::verify::observed`]; the QoS
+//! of a running configuration, and of the one the fabric compiles to, as the checks compare
+//! them (`qos`).
 
 use std::collections::BTreeMap;
 
 use crate::device::dialect::{self, Dialect};
 use crate::fabric::Switch;
 use crate::onyx::Iface as NeutralIface;
-use crate::targets::{Ask, Reads, Said};
+use crate::targets::{Ask, Reads, Said, Wanted};
 use crate::types::Port;
 use crate::verify::{Observed, Query};
 
 use super::show::VLT_DOMAIN;
 
+mod qos;
 pub mod read;
 
 /// OS10's reads.
@@ -24,6 +27,12 @@ pub static READS: Os10Reads = Os10Reads;
 /// How OS10's replies name what the findings quote.
 static SAID: Said = Said {
     links: "show interface status",
+    pfc_all: None,
+    pfc_oper: "Oper status",
+    pfc_admin: "Admin mode",
+    paused_by: "the network-qos policies in use (`pause`, `pfc-cos`)",
+    ecn: qos::ecn,
+    ets: qos::ets,
 };
 
 impl Reads for Os10Reads {
@@ -42,7 +51,7 @@ impl Reads for Os10Reads {
                 Query::Trust(_) | Query::Ecn(_) | Query::Ets(_) | Query::Pool(_) => {
                     if !running {
                         running = true;
-                        asks.push(running_configuration());
+                        asks.push(running_configuration(qos::ports(sw)));
                     }
                 }
                 Query::Mlag => asks.extend([
@@ -87,6 +96,10 @@ impl Reads for Os10Reads {
         read::port_name(text)
     }
 
+    fn wanted<'a>(&self, sw: &'a Switch) -> Box<dyn Wanted + 'a> {
+        Box::new(qos::Compiled::of(sw))
+    }
+
     fn said(&self) -> &'static Said {
         &SAID
     }
@@ -124,17 +137,22 @@ fn pfc_of(i: NeutralIface) -> Ask {
     )
 }
 
-/// The running configuration, for its QoS (trust, ETS, ECN, the priorities it pauses): Onyx
-/// prints each as a `show` of its own.
-fn running_configuration() -> Ask {
-    Ask::own("show running-configuration".into(), None, |reply, into| {
-        into.running = Some(Box::new(read::running(reply)?));
-        Ok(())
-    })
+/// The running configuration, for its QoS (trust, ETS, ECN, the priorities it pauses) on
+/// `ports` (with whether each one's trust is checked): Onyx prints each as a `show` of its
+/// own.
+fn running_configuration(ports: Vec<(Port, bool)>) -> Ask {
+    Ask::own(
+        "show running-configuration".into(),
+        None,
+        move |reply, into| {
+            qos::record(&read::running(reply)?, &ports, into);
+            Ok(())
+        },
+    )
 }
 
 /// An interface as OS10 names it (`ethernet1/1/9`, `port-channel1`).
-pub fn name(i: NeutralIface) -> String {
+fn name(i: NeutralIface) -> String {
     match i {
         NeutralIface::Ethernet(p) => super::Iface::Ethernet(crate::fabric::os10_eth(p)).to_string(),
         NeutralIface::PortChannel(n) | NeutralIface::MlagPortChannel(n) => {
@@ -145,10 +163,15 @@ pub fn name(i: NeutralIface) -> String {
 }
 
 /// The interfaces of an OS10 switch in PFC mode that carry traffic, as `fabric push`
-/// configures them ([`crate::os10::compile`]): its cabled ports (the VLTi's included, which
-/// carry the pair's QoS themselves) and its port-channels.
-pub fn pfc_interfaces(sw: &Switch) -> Vec<NeutralIface> {
-    let intended = super::compile::compile_switch(sw);
+/// configures them ([`crate::os10::compile`]).
+fn pfc_interfaces(sw: &Switch) -> Vec<NeutralIface> {
+    pfc_interfaces_of(sw, &super::compile::compile_switch(sw))
+}
+
+/// The interfaces `intended` (the fabric's `sw` compiled) puts in PFC mode that carry
+/// traffic: its cabled ports (the VLTi's included, which carry the pair's QoS themselves) and
+/// its port-channels.
+fn pfc_interfaces_of(sw: &Switch, intended: &super::Config) -> Vec<NeutralIface> {
     intended
         .interfaces
         .iter()
