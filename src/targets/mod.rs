@@ -217,6 +217,12 @@ pub struct Said {
     pub ecn: fn(&Ecn) -> String,
     /// A scheduling as the OS configures it.
     pub ets: fn(&Ets) -> String,
+    /// A pair's peer link, as a finding names it (`peer link`, `VLTi`).
+    pub peer_link: &'static str,
+    /// A pair's shared MAC address, as a finding names it (`system MAC`, `VLT MAC`).
+    pub pair_mac: &'static str,
+    /// A pair's operational state (`Up`, `Down`), as a finding quotes it.
+    pub pair_status: fn(&str) -> String,
 }
 
 /// A switch's intended configuration as `fabric push` (and a live diff) plans it: in its

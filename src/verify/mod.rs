@@ -1,8 +1,8 @@
 //! Post-deploy validation: what the switches report they are doing, against what the fabric
 //! says they should. Per switch, [`plan`] says what to ask ([`Query`]); the switch's OS sends
 //! each as its own read-only commands and reads each reply into the OS-neutral values of
-//! [`observed`] ([`crate::targets::Reads`]: Onyx's in `onyx::verify`, OS10's in
-//! `os10::verify`); [`verify`] compares everything read with the fabric: cabling (LLDP
+//! [`observed`] ([`crate::targets::Reads`], in the OS's folder); [`verify`] compares
+//! everything read with the fabric: cabling (LLDP
 //! neighbors), links up at their declared speed, PFC operational, trust, ECN and ETS, buffer
 //! pools, BGP sessions Established, MLAG healthy.
 //!

@@ -1,7 +1,7 @@
-//! What switches report, read: the OS-neutral values every OS's readers produce from its
-//! replies (`onyx::verify`, `os10::verify`) and the checks compare with the fabric. Each
-//! names the field of the reply it comes from where the shapes differ; nothing here reads
-//! text.
+//! What switches report, read: the OS-neutral values every OS's readers (in its folder,
+//! behind [`crate::targets::Reads`]) produce from its replies, and the checks compare with
+//! the fabric. Each names the field of the reply it comes from where the shapes differ;
+//! nothing here reads text.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};

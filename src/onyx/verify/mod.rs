@@ -33,7 +33,15 @@ static SAID: Said = Said {
     paused_by: "`dcb priority-flow-control priority`",
     ecn: Ecn::to_string,
     ets: Ets::to_string,
+    peer_link: "peer link",
+    pair_mac: "system MAC",
+    pair_status,
 };
+
+/// `show mlag`'s `Operational status`, as printed.
+fn pair_status(oper: &str) -> String {
+    format!("Operational status: {oper}")
+}
 
 impl Reads for OnyxReads {
     fn dialect(&self) -> &'static Dialect {

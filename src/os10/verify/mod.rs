@@ -33,7 +33,15 @@ static SAID: Said = Said {
     paused_by: "the network-qos policies in use (`pause`, `pfc-cos`)",
     ecn: qos::ecn,
     ets: qos::ets,
+    peer_link: "VLTi",
+    pair_mac: "VLT MAC",
+    pair_status,
 };
+
+/// The VLT peer's status, as `show vlt` prints it (`up`, `down`; read as Onyx's `Up`).
+fn pair_status(oper: &str) -> String {
+    format!("VLT peer status: {}", oper.to_lowercase())
+}
 
 impl Reads for Os10Reads {
     fn dialect(&self) -> &'static Dialect {

@@ -1,9 +1,9 @@
 //! V005-V009: PFC, trust, ECN, ETS and the buffer pools, as each switch's OS reports them
 //! (Onyx a `show` per interface, traffic class and pool; OS10 its PFC per interface, the rest
-//! from its running configuration: `os10::verify`), judged against the fabric's QoS as that
-//! OS shows it once pushed ([`crate::targets::Wanted`]: the fabric's settings as written on
-//! Onyx, what its compiled configuration gives each port on OS10), in the words the OS
-//! configures them with ([`Said`]).
+//! from its running configuration), judged against the fabric's QoS as that OS shows it once
+//! pushed ([`crate::targets::Wanted`]: the fabric's settings as written on Onyx, what its
+//! compiled configuration gives each port on OS10), in the words the OS configures them with
+//! ([`Said`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
