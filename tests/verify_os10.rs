@@ -588,7 +588,7 @@ fn judged(
         let mut s = fabric::lab::cli::Session::new();
         answer(&devices[name.as_str()], &mut s, "terminal length 0");
         let reads = sw.os().target().reads();
-        for ask in reads.asks(sw, &verify::plan(sw, &families).queries) {
+        for ask in reads.asks(sw, verify::plan(sw, &families).queries) {
             let command = &ask.command;
             let text = answer(&devices[name.as_str()], &mut s, command);
             reads

@@ -379,7 +379,7 @@ impl Sent {
         let reads = sw.os().target().reads();
         Sent {
             reads: Some(reads),
-            asks: reads.asks(sw, &plan.queries),
+            asks: reads.asks(sw, plan.queries),
             unchecked: plan.unchecked,
         }
     }

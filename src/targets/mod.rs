@@ -91,7 +91,7 @@ pub trait Reads: Sync + Send {
 
     /// The commands that answer `queries` on the fabric's switch `sw`, in the order they are
     /// sent, each with the reader of its reply.
-    fn asks(&self, sw: &Switch, queries: &[Query]) -> Vec<Ask>;
+    fn asks(&self, sw: &Switch, queries: Vec<Query>) -> Vec<Ask>;
 
     /// Reads the reply to one of the checks' queries into what the switch reported; why it
     /// does not read, if it does not (nothing of it is kept then).
@@ -122,13 +122,15 @@ pub trait Reads: Sync + Send {
 /// settings as written where the OS prints them so (Onyx), else what the OS derives from them
 /// (OS10: what its compiled configuration gives each port).
 pub trait Wanted {
-    /// What port `p` classifies by, where the fabric sets it.
+    /// What port `p` should classify by; `None` where the fabric sets nothing to judge.
     fn trust(&self, p: Port) -> Option<Trusted>;
 
-    /// The marking of each traffic class of port `p` that the fabric marks.
+    /// The marking each traffic class of port `p` that the fabric marks should have; `None`
+    /// for a port the fabric does not have.
     fn ecn(&self, p: Port) -> Option<&TcMap<Ecn>>;
 
-    /// The scheduling of each traffic class of port `p` that the fabric schedules.
+    /// The scheduling each traffic class of port `p` that the fabric schedules should have;
+    /// `None` for a port the fabric does not have.
     fn ets(&self, p: Port) -> Option<&TcMap<Ets>>;
 
     /// The interfaces in PFC mode.

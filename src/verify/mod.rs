@@ -2,9 +2,9 @@
 //! says they should. Per switch, [`plan`] says what to ask ([`Query`]); the switch's OS sends
 //! each as its own read-only commands and reads each reply into the OS-neutral values of
 //! [`observed`] ([`crate::targets::Reads`], in the OS's folder); [`verify`] compares
-//! everything read with the fabric: cabling (LLDP
-//! neighbors), links up at their declared speed, PFC operational, trust, ECN and ETS, buffer
-//! pools, BGP sessions Established, MLAG healthy.
+//! everything read with the fabric: cabling (LLDP neighbors), links up at their declared
+//! speed, PFC operational, trust, ECN and ETS, buffer pools, BGP sessions Established, MLAG
+//! healthy.
 //!
 //! Each problem is one finding with a stable id (`V001`…, [`RULES`]), however many switches
 //! see it: a cable is judged from both ends at once, a BGP session from both its ends, an

@@ -30,6 +30,7 @@ static SAID: Said = Said {
     pfc_all: Some("show dcb priority-flow-control"),
     pfc_oper: "PFC oper",
     pfc_admin: "PFC admin",
+    // Not said: Onyx's pools are read as pools, not as the priorities the switch pauses.
     paused_by: "`dcb priority-flow-control priority`",
     ecn: Ecn::to_string,
     ets: Ets::to_string,
@@ -48,10 +49,10 @@ impl Reads for OnyxReads {
         &dialect::ONYX
     }
 
-    fn asks(&self, _sw: &Switch, queries: &[Query]) -> Vec<Ask> {
+    fn asks(&self, _sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {
         queries
-            .iter()
-            .map(|q| Ask::query(command(q), q.clone()))
+            .into_iter()
+            .map(|q| Ask::query(command(&q), q))
             .collect()
     }
 

@@ -50,7 +50,7 @@ impl Reads for Os10Reads {
 
     /// The same checks as Onyx's, each asked with OS10's commands: PFC per interface, the QoS
     /// families from one running configuration, VLT's port-channels after the pair.
-    fn asks(&self, sw: &Switch, queries: &[Query]) -> Vec<Ask> {
+    fn asks(&self, sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {
         let mut asks = Vec::new();
         let mut running = false;
         for q in queries {
@@ -76,7 +76,7 @@ impl Reads for Os10Reads {
                 Query::Bgp => asks.push(Ask::query("show ip bgp summary".into(), Query::Bgp)),
                 Query::Route(net) => asks.push(Ask::query(
                     format!("show ip route {}", net.network()),
-                    Query::Route(*net),
+                    Query::Route(net),
                 )),
             }
         }
