@@ -469,7 +469,8 @@ fn the_routed_example_pushed_to_a_dataplane_lab_routes_and_its_paths_carry_the_h
     // The lab prints FRR's table as Onyx does.
     let mut leaf01 = shell(&state, "leaf01");
     let text = leaf01.send("show ip route 10.10.2.0").unwrap();
-    let routes = fabric::verify::read::ip_route(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let routes =
+        fabric::onyx::verify::text::ip_route(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     let route = routes
         .iter()
         .find(|r| r.prefix.to_string() == "10.10.2.0/24")

@@ -547,7 +547,7 @@ fn port_groups_show_as_captured_and_change_in_a_session() {
 /// not have is refused. Each reply reads with `fabric verify`'s OS10 reader.
 #[test]
 fn pfc_of_an_interface_follows_the_running_configuration() {
-    use fabric::verify::read_os10::pfc_interface;
+    use fabric::os10::verify::read::pfc_interface;
     use std::collections::BTreeSet;
 
     let dir = crate::scratch("os10-pfc");

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use fabric::audit::Finding;
 use fabric::fabric::{Fabric, Peer};
+use fabric::onyx::verify::{command, record};
 use fabric::types::{EcnThresholds, Ets, Port};
 use fabric::verify::{self, Family, Input, Observed, Query};
 
@@ -68,7 +69,7 @@ fn switch<'a>(f: &'a Fabric, name: &str) -> &'a fabric::fabric::Switch {
 }
 
 /// A healthy switch's reply to `q`, as the captures lay it out (the files named in
-/// `verify::read`), with `st`'s differences.
+/// `onyx::verify`), with `st`'s differences.
 fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
     let sw = switch(f, name);
     let is_down = |p: Port| {
@@ -295,10 +296,7 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
             }
             text
         }
-        Query::VltPorts | Query::PfcOf(_) | Query::Running => {
-            panic!("`{}` is asked of OS10 only", q.command())
-        }
-        Query::Route(_) => panic!("`{}` is asked by `--paths` only", q.command()),
+        Query::Route(_) => panic!("`{}` is asked by `--paths` only", command(q)),
     }
 }
 
@@ -312,8 +310,8 @@ fn check(f: &Fabric, st: &State) -> Vec<Finding> {
             let mut obs = Observed::default();
             for q in verify::plan(sw, &families).queries {
                 let text = reply(f, st, name.as_str(), &q);
-                obs.record(&q, &text)
-                    .unwrap_or_else(|e| panic!("{name} `{}`: {e}\n{text}", q.command()));
+                record(&mut obs, &q, &text)
+                    .unwrap_or_else(|e| panic!("{name} `{}`: {e}\n{text}", command(&q)));
             }
             (name.to_string(), obs)
         })
@@ -646,7 +644,7 @@ fn one_switch_alone_is_judged_from_its_own_ends() {
     let sw = switch(&f, "spine01");
     let mut obs = Observed::default();
     for q in verify::plan(sw, &families).queries {
-        obs.record(&q, &reply(&f, &st, "spine01", &q)).unwrap();
+        record(&mut obs, &q, &reply(&f, &st, "spine01", &q)).unwrap();
     }
     let found = verify::verify(&Input {
         fabric: &f,
@@ -665,13 +663,9 @@ fn one_switch_alone_is_judged_from_its_own_ends() {
 #[test]
 fn a_reply_that_does_not_read_is_not_a_state() {
     let mut obs = Observed::default();
-    let e = obs
-        .record(&Query::Lldp, "% Unrecognized command \"lldp\".\n")
-        .unwrap_err();
+    let e = record(&mut obs, &Query::Lldp, "% Unrecognized command \"lldp\".\n").unwrap_err();
     assert_eq!(e, "the switch answered `% Unrecognized command \"lldp\".`");
-    let e = obs
-        .record(&Query::Interfaces, "[{\"header\": \"Eth1/1\",")
-        .unwrap_err();
+    let e = record(&mut obs, &Query::Interfaces, "[{\"header\": \"Eth1/1\",").unwrap_err();
     assert!(e.starts_with("not JSON (EOF while parsing"), "{e}");
     assert_eq!(obs, Observed::default());
 }

@@ -344,7 +344,7 @@ fn an_os10_bgp_session_is_decided_by_both_ends() {
     let mut os10 = Session::new();
     let read = |os10: &mut Session| {
         let text = answer(&leaf, os10, "show ip bgp summary");
-        fabric::verify::read_os10::bgp_summary(&text)
+        fabric::os10::verify::read::bgp_summary(&text)
             .unwrap_or_else(|e| panic!("{e}: {text}"))
             .unwrap()
     };
@@ -358,7 +358,7 @@ fn an_os10_bgp_session_is_decided_by_both_ends() {
     assert_eq!(s.neighbors[&"10.0.0.4".parse().unwrap()].state, "Active");
     // The leaf's LLDP sees the spine's port, as Onyx names it.
     let lldp = answer(&leaf, &mut os10, "show lldp neighbors");
-    let n = fabric::verify::read_os10::lldp_neighbors(&lldp).unwrap();
+    let n = fabric::os10::verify::read::lldp_neighbors(&lldp).unwrap();
     assert_eq!(n[&"1/54".parse().unwrap()][0].port_id, "Eth1/1", "{lldp}");
     // The spine moves to another AS: the leaf's session is refused.
     for line in [
@@ -412,7 +412,7 @@ fn import_live_reads_an_os10_switch() {
 
 /// What `show vlt 1` of each of two OS10 switches cabled VLTi to VLTi (`ethernet1/1/49`)
 /// reads as, their VLT domains given (an error: the reply that does not read).
-fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::read::Mlag, String>; 2] {
+fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::observed::Mlag, String>; 2] {
     use fabric::lab::cli::{Session, Switch};
     use fabric::lab::device::Device;
     use fabric::lab::network::{Cabling, Network};
@@ -442,7 +442,7 @@ fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::read::Mlag, String>; 2]
     // By reference: a switch dropped is off the network.
     devices.each_ref().map(|dev| {
         let text = answer(dev, &mut Session::new(), "show vlt 1");
-        fabric::verify::read_os10::vlt(&text)
+        fabric::os10::verify::read::vlt(&text)
     })
 }
 
@@ -545,7 +545,7 @@ fn port_groups_push_and_verify_by_their_new_names() {
 
 // The QoS families on the VLT pair, in process: each leaf a lab OS10 switch running what
 // `fabric push` configures (`os10::compile`), cabled as the fabric says; every command of
-// `verify::plan` answered by the lab, read by `verify::read_os10`, and judged.
+// `verify::plan` answered by the lab, read by `os10::verify`, and judged.
 
 /// The pair of `fabrics/vcf-bitfusion.yaml`, each leaf running its compiled configuration;
 /// `lines` typed on leaf-a first, in configuration mode (each must be taken).
@@ -587,10 +587,12 @@ fn judged(
         let mut obs = Observed::default();
         let mut s = fabric::lab::cli::Session::new();
         answer(&devices[name.as_str()], &mut s, "terminal length 0");
-        for q in verify::plan(sw, &families).queries {
-            let command = q.command_on(sw.os());
-            let text = answer(&devices[name.as_str()], &mut s, &command);
-            obs.record_on(sw.os(), &q, &text)
+        let reads = sw.os().target().reads();
+        for ask in reads.asks(sw, verify::plan(sw, &families).queries) {
+            let command = &ask.command;
+            let text = answer(&devices[name.as_str()], &mut s, command);
+            reads
+                .read(&ask, &text, &mut obs)
                 .unwrap_or_else(|e| panic!("{name} `{command}`: {e}\n{text}"));
         }
         observed.insert(name.to_string(), obs);

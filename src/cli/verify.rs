@@ -11,6 +11,7 @@ use clap::ValueEnum;
 use crate::device::{Options, Target};
 use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
+use crate::targets::{Ask, Reads};
 use crate::verify::report::{Report, Unchecked, Unread};
 use crate::verify::{self, Family, Input, Observed};
 
@@ -271,28 +272,19 @@ fn once(
     hosts: &Hosts,
 ) -> Verified {
     let paths = families.contains(&Family::Paths);
-    let plans: Vec<verify::Plan> = targets
+    let sent: Vec<Sent> = targets
         .iter()
-        .map(|t| {
-            let Some(sw) = fabric.switches.get(t.name.as_str()) else {
-                return verify::Plan::default();
-            };
-            let mut plan = verify::plan(sw, families);
-            if paths {
-                plan.queries.extend(verify::paths::queries(fabric, &t.name));
-            }
-            plan
-        })
+        .map(|t| Sent::to(fabric, &t.name, families, paths))
         .collect();
-    let work: Vec<(&Target, &verify::Plan)> = targets.iter().zip(&plans).collect();
-    let read = super::fleet::parallel(&work, parallel, |(t, p)| read_switch(t, p, opts));
+    let work: Vec<(&Target, &Sent)> = targets.iter().zip(&sent).collect();
+    let read = super::fleet::parallel(&work, parallel, |(t, s)| read_switch(t, s, opts));
     let mut observed = BTreeMap::new();
     let mut unread = Vec::new();
     let mut unchecked = Vec::new();
-    for ((t, plan), (obs, errors)) in work.iter().zip(read) {
+    for ((t, sent), (obs, errors)) in work.iter().zip(read) {
         observed.insert(t.name.clone(), obs);
         unread.extend(errors);
-        unchecked.extend(plan.unchecked.iter().map(|what| Unchecked {
+        unchecked.extend(sent.unchecked.iter().map(|what| Unchecked {
             switch: t.name.clone(),
             what: what.clone(),
         }));
@@ -361,50 +353,78 @@ fn probe_paths(
     findings.sort_by(|a, b| (&a.switch, a.rule, &a.message).cmp(&(&b.switch, b.rule, &b.message)));
 }
 
+/// What one switch is sent: its OS's commands for its plan, each with its reader, and what
+/// of its checks cannot be made.
+struct Sent {
+    reads: Option<&'static dyn Reads>,
+    asks: Vec<Ask>,
+    unchecked: Vec<String>,
+}
+
+impl Sent {
+    /// What the switch `name` of `fabric` is sent for the families (none when the fabric has
+    /// no such switch).
+    fn to(fabric: &Fabric, name: &str, families: &BTreeSet<Family>, paths: bool) -> Sent {
+        let Some(sw) = fabric.switches.get(name) else {
+            return Sent {
+                reads: None,
+                asks: Vec::new(),
+                unchecked: Vec::new(),
+            };
+        };
+        let mut plan = verify::plan(sw, families);
+        if paths {
+            plan.queries.extend(verify::paths::queries(fabric, name));
+        }
+        let reads = sw.os().target().reads();
+        Sent {
+            reads: Some(reads),
+            asks: reads.asks(sw, plan.queries),
+            unchecked: plan.unchecked,
+        }
+    }
+}
+
 /// One switch's replies to its plan's commands, read; each reply that could not be, and
 /// why. A session that ends leaves the rest unsent, each named.
-fn read_switch(target: &Target, plan: &verify::Plan, opts: &Options) -> (Observed, Vec<Unread>) {
+fn read_switch(target: &Target, sent: &Sent, opts: &Options) -> (Observed, Vec<Unread>) {
     let mut obs = Observed::default();
     let mut unread = Vec::new();
-    let problem = |q: Option<&verify::Query>, problem: String| Unread {
+    let problem = |ask: Option<&Ask>, problem: String| Unread {
         switch: target.name.clone(),
-        command: q.map_or_else(|| "(connection)".into(), |q| q.command_on(plan.os)),
+        command: ask.map_or_else(|| "(connection)".into(), |a| a.command.clone()),
         problem,
-        port: q.and_then(verify::Query::port),
+        port: ask.and_then(|a| a.port),
     };
-    if plan.queries.is_empty() {
+    let Some(reads) = sent.reads.filter(|_| !sent.asks.is_empty()) else {
         return (obs, unread);
-    }
-    let dialect = match plan.os {
-        crate::fabric::Os::Onyx => &crate::device::dialect::ONYX,
-        crate::fabric::Os::Os10 => &crate::device::dialect::OS10,
     };
-    let mut cli = match crate::device::Cli::open_as(target, opts, dialect) {
+    let mut cli = match crate::device::Cli::open_as(target, opts, reads.dialect()) {
         Ok(c) => c,
         Err(e) => {
             unread.push(problem(None, e.to_string()));
             return (obs, unread);
         }
     };
-    let mut queries = plan.queries.iter();
-    for q in queries.by_ref() {
-        match cli.run(&q.command_on(plan.os)) {
+    let mut asks = sent.asks.iter();
+    for ask in asks.by_ref() {
+        match cli.run(&ask.command) {
             Ok(reply) => {
-                if let Err(why) = obs.record_on(plan.os, q, &reply) {
-                    unread.push(problem(Some(q), why));
+                if let Err(why) = reads.read(ask, &reply, &mut obs) {
+                    unread.push(problem(Some(ask), why));
                 }
             }
             Err(crate::device::Error::Refused { reply, .. }) => {
-                unread.push(problem(Some(q), format!("the switch answered `{reply}`")));
+                unread.push(problem(Some(ask), format!("the switch answered `{reply}`")));
             }
             Err(e) => {
-                unread.push(problem(Some(q), e.to_string()));
+                unread.push(problem(Some(ask), e.to_string()));
                 break;
             }
         }
     }
-    for q in queries {
-        unread.push(problem(Some(q), "not sent: the session ended".into()));
+    for ask in asks {
+        unread.push(problem(Some(ask), "not sent: the session ended".into()));
     }
     cli.close();
     (obs, unread)

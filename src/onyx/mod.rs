@@ -30,6 +30,7 @@ pub mod push;
 pub mod render;
 pub mod restore;
 pub mod target;
+pub mod verify;
 
 pub use command::{
     AllowedVlan, BfdInterval, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange,

@@ -84,6 +84,10 @@ impl SwitchOs for Onyx {
         Ok(Box::new(Renderer::from_dir(dir)?))
     }
 
+    fn reads(&self) -> &'static dyn targets::Reads {
+        &super::verify::READS
+    }
+
     fn mask(&self) -> Mask {
         Mask::Onyx
     }

@@ -33,6 +33,7 @@ pub mod restore;
 pub mod script;
 pub mod show;
 pub mod target;
+pub mod verify;
 
 pub use names::{Eth, Iface, PortGroupId, Ranges};
 pub use parse::{ParseError, Problem, parse};

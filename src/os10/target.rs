@@ -116,6 +116,10 @@ impl SwitchOs for Os10 {
         ))
     }
 
+    fn reads(&self) -> &'static dyn targets::Reads {
+        &super::verify::READS
+    }
+
     fn mask(&self) -> Mask {
         Mask::Os10
     }

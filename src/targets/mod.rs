@@ -6,10 +6,12 @@
 //! one line there.
 //!
 //! What crosses the interface is OS-neutral: the fabric's validated [`Switch`] in, text and
-//! plain values out ([`Comparison`], [`PlanStep`]). An OS's typed configuration travels as a
-//! `Box<dyn Config>`; only its own folder looks inside (through [`Config::as_any`]).
+//! plain values out ([`Comparison`], [`PlanStep`], what `fabric verify` reads:
+//! [`crate::verify::observed`]). An OS's typed configuration travels as a `Box<dyn Config>`;
+//! only its own folder looks inside (through [`Config::as_any`]).
 
 use std::any::Any;
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
@@ -21,7 +23,9 @@ use crate::diff::Impact;
 use crate::fabric::{Os, Switch};
 use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
-use crate::types::Port;
+use crate::types::{Ecn, Ets, Port, TcMap};
+use crate::verify::observed::Trusted;
+use crate::verify::{Observed, Query};
 
 /// What a switch OS provides to the stages.
 pub trait SwitchOs: Sync + Send + 'static {
@@ -73,6 +77,9 @@ pub trait SwitchOs: Sync + Send + 'static {
     /// The fabric's switch as `fabric push` (and a live diff) plans it.
     fn intent(&self, sw: &Switch) -> Box<dyn Intent>;
 
+    /// What `fabric verify` sends the OS and how it reads the replies.
+    fn reads(&self) -> &'static dyn Reads;
+
     /// The OS's templates read from a folder (`fabric compile --templates DIR`), in place of
     /// the embedded ones.
     fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn Render>, String>;
@@ -81,6 +88,152 @@ pub trait SwitchOs: Sync + Send + 'static {
 /// An OS's templates: render a configuration of that OS.
 pub trait Render: Send + Sync {
     fn render(&self, config: &dyn Config) -> Result<String, String>;
+}
+
+/// What `fabric verify` asks of a switch OS: the commands that answer the checks' queries
+/// (the OS's own where it prints a state another way: more commands, or fewer), each with the
+/// reader of its reply, which reads it into the OS-neutral values the checks compare
+/// ([`crate::verify::observed`]); and how the OS's replies name what the findings quote.
+pub trait Reads: Sync + Send {
+    /// How the OS's CLI talks: the commands are sent in its session.
+    fn dialect(&self) -> &'static Dialect;
+
+    /// The commands that answer `queries` on the fabric's switch `sw`, in the order they are
+    /// sent, each with the reader of its reply.
+    fn asks(&self, sw: &Switch, queries: Vec<Query>) -> Vec<Ask>;
+
+    /// Reads the reply to one of the checks' queries into what the switch reported; why it
+    /// does not read, if it does not (nothing of it is kept then).
+    fn read_query(&self, q: &Query, reply: &str, into: &mut Observed) -> Result<(), String>;
+
+    /// Reads the reply to `ask` (one of this OS's) into what the switch reported, as
+    /// [`Reads::read_query`] does.
+    fn read(&self, ask: &Ask, reply: &str, into: &mut Observed) -> Result<(), String> {
+        match &ask.reader {
+            Reader::Query(q) => self.read_query(q, reply, into),
+            Reader::Own(read) => read(reply, into),
+        }
+    }
+
+    /// The port an LLDP neighbor's port ID names, as this OS names its ports; `None` for
+    /// anything else (a MAC address, another OS's port name).
+    fn port_id(&self, text: &str) -> Option<Port>;
+
+    /// What the fabric's QoS on `sw` is, as this OS's replies show it once pushed: what the
+    /// PFC, QoS and pool checks compare what was read with.
+    fn wanted<'a>(&self, sw: &'a Switch) -> Box<dyn Wanted + 'a>;
+
+    /// How the OS's replies name what the findings quote.
+    fn said(&self) -> &'static Said;
+}
+
+/// The fabric's QoS on one switch, as its OS's replies show it once pushed: the fabric's
+/// settings as written where the OS prints them so (Onyx), else what the OS derives from them
+/// (OS10: what its compiled configuration gives each port).
+pub trait Wanted {
+    /// What port `p` should classify by; `None` where the fabric sets nothing to judge.
+    fn trust(&self, p: Port) -> Option<Trusted>;
+
+    /// The marking each traffic class of port `p` that the fabric marks should have; `None`
+    /// for a port the fabric does not have.
+    fn ecn(&self, p: Port) -> Option<&TcMap<Ecn>>;
+
+    /// The scheduling each traffic class of port `p` that the fabric schedules should have;
+    /// `None` for a port the fabric does not have.
+    fn ets(&self, p: Port) -> Option<&TcMap<Ets>>;
+
+    /// The interfaces in PFC mode.
+    fn pfc(&self) -> Vec<PfcWant>;
+
+    /// The priorities the switch pauses, where the OS's replies say so switch-wide (OS10's
+    /// network-qos policies in use); `None` where they do not.
+    fn paused(&self) -> Option<BTreeSet<u8>>;
+}
+
+/// An interface the fabric puts in PFC mode, as its OS shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PfcWant {
+    pub iface: Iface,
+    /// The priorities it pauses, where the OS's reply lists them per interface.
+    pub priorities: Option<BTreeSet<u8>>,
+    /// A port-channel whose PFC follows its member ports: when each is found down or
+    /// miswired, its PFC is not judged (OS10's port-channel is not in PFC operation then).
+    pub follows_members: bool,
+}
+
+/// One command `fabric verify` sends a switch, and how its reply is read.
+pub struct Ask {
+    /// The command, as typed.
+    pub command: String,
+    /// The port it asks about, if one: a reply that does not read names it.
+    pub port: Option<Port>,
+    pub reader: Reader,
+}
+
+/// A reader of an OS's own: the reply, read into what the switch reported.
+pub type OwnReader = Box<dyn Fn(&str, &mut Observed) -> Result<(), String> + Send + Sync>;
+
+/// How an OS reads the reply to one of its commands.
+pub enum Reader {
+    /// As the answer to one of the checks' queries ([`Reads::read_query`]).
+    Query(Query),
+    /// By a reader the OS gave with the command, for a command the checks have no query for
+    /// (OS10's VLT port detail, its PFC of one interface, its running configuration read for
+    /// its QoS); only the OS knows what it reads.
+    Own(OwnReader),
+}
+
+impl Ask {
+    /// The command that answers `q`, read as its answer.
+    pub fn query(command: String, q: Query) -> Ask {
+        Ask {
+            command,
+            port: q.port(),
+            reader: Reader::Query(q),
+        }
+    }
+
+    /// A command of the OS's own, read by `read`.
+    pub fn own(
+        command: String,
+        port: Option<Port>,
+        read: impl Fn(&str, &mut Observed) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Ask {
+        Ask {
+            command,
+            port,
+            reader: Reader::Own(Box::new(read)),
+        }
+    }
+}
+
+/// How an OS's replies name what `fabric verify`'s findings quote: plain data.
+#[derive(Debug)]
+pub struct Said {
+    /// The command that lists every port's link, as a finding names it (`show interfaces
+    /// ethernet`).
+    pub links: &'static str,
+    /// The command that lists every interface's PFC in one reply, as a finding names it
+    /// (`show dcb priority-flow-control`): an interface it leaves out is a finding. `None`
+    /// where each interface is asked by itself (an interface not read is named as such).
+    pub pfc_all: Option<&'static str>,
+    /// An interface's PFC operational state and admin setting, as its reply labels them
+    /// (`PFC oper`, `PFC admin`).
+    pub pfc_oper: &'static str,
+    pub pfc_admin: &'static str,
+    /// What pauses priorities on the switch, for a sentence (`the network-qos policies in
+    /// use`).
+    pub paused_by: &'static str,
+    /// A marking as the OS configures it.
+    pub ecn: fn(&Ecn) -> String,
+    /// A scheduling as the OS configures it.
+    pub ets: fn(&Ets) -> String,
+    /// A pair's peer link, as a finding names it (`peer link`, `VLTi`).
+    pub peer_link: &'static str,
+    /// A pair's shared MAC address, as a finding names it (`system MAC`, `VLT MAC`).
+    pub pair_mac: &'static str,
+    /// A pair's operational state (`Up`, `Down`), as a finding quotes it.
+    pub pair_status: fn(&str) -> String,
 }
 
 /// A switch's intended configuration as `fabric push` (and a live diff) plans it: in its

@@ -1,10 +1,10 @@
 //! Post-deploy validation: what the switches report they are doing, against what the fabric
-//! says they should. Per switch, [`plan`] says which `show` commands to send (read-only, the
-//! JSON of `| json-print` where Onyx prints it, the text of `show ip bgp summary` and `show
-//! mlag`; on OS10 its own commands, [`read_os10`]); [`Observed::record`] reads each reply
-//! ([`read`]); [`verify`] compares everything read with the fabric: cabling (LLDP
-//! neighbors), links up at their declared speed, PFC operational, trust, ECN and ETS, buffer
-//! pools, BGP sessions Established, MLAG healthy.
+//! says they should. Per switch, [`plan`] says what to ask ([`Query`]); the switch's OS sends
+//! each as its own read-only commands and reads each reply into the OS-neutral values of
+//! [`observed`] ([`crate::targets::Reads`], in the OS's folder); [`verify`] compares
+//! everything read with the fabric: cabling (LLDP neighbors), links up at their declared
+//! speed, PFC operational, trust, ECN and ETS, buffer pools, BGP sessions Established, MLAG
+//! healthy.
 //!
 //! Each problem is one finding with a stable id (`V001`…, [`RULES`]), however many switches
 //! see it: a cable is judged from both ends at once, a BGP session from both its ends, an
@@ -21,14 +21,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::audit::Severity;
-use crate::fabric::{Fabric, Os, Switch};
+use crate::fabric::{Fabric, Switch};
 use crate::onyx::Iface;
 use crate::types::Port;
 
 mod check;
+pub mod observed;
 pub mod paths;
-pub mod read;
-pub mod read_os10;
+pub mod reply;
 pub mod report;
 
 pub use check::verify;
@@ -294,7 +294,9 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
         .find(|r| r.id.eq_ignore_ascii_case(id) || r.name == id)
 }
 
-/// One `show` command to send a switch, and how its reply is read.
+/// What the checks ask of a switch: one family's state (of one port, of a pool, towards a
+/// subnet). Each OS sends it as its own commands ([`crate::targets::Reads::asks`]): Onyx one
+/// `show` per query, OS10 the PFC of each interface, its QoS from one running configuration.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Query {
     Lldp,
@@ -306,93 +308,25 @@ pub enum Query {
     Pool(String),
     Bgp,
     Mlag,
-    /// OS10's VLT port-channels of both units (`show vlt N vlt-port-detail`): Onyx's `show
-    /// mlag` has them.
-    VltPorts,
-    /// OS10's PFC of one interface (`show interface NAME priority-flow-control`): Onyx's
-    /// `show dcb priority-flow-control` lists every interface at once.
-    PfcOf(Iface),
-    /// OS10's running configuration, for its QoS (trust, ETS, ECN, the priorities it pauses):
-    /// Onyx prints each as a `show` of its own.
-    Running,
     /// The routes towards a subnet (`show ip route A.B.C.D`, its network address).
     Route(crate::types::Ipv4Net),
 }
 
 impl Query {
-    /// The port a per-port command asks about.
+    /// The port a per-port query asks about.
     pub fn port(&self) -> Option<Port> {
         match self {
             Query::Trust(p) | Query::Ecn(p) | Query::Ets(p) => Some(*p),
-            Query::PfcOf(Iface::Ethernet(p)) => Some(*p),
             _ => None,
         }
     }
-
-    /// The command, as typed on `os`. OS10 is asked its own commands (see [`plan`]); the
-    /// others are Onyx's.
-    pub fn command_on(&self, os: Os) -> String {
-        let vlt = crate::os10::show::VLT_DOMAIN;
-        match (os, self) {
-            (Os::Os10, Query::Lldp) => "show lldp neighbors".into(),
-            (Os::Os10, Query::Interfaces) => "show interface status".into(),
-            (Os::Os10, Query::Bgp) => "show ip bgp summary".into(),
-            (Os::Os10, Query::Mlag) => format!("show vlt {vlt}"),
-            (Os::Os10, Query::Route(net)) => format!("show ip route {}", net.network()),
-            (_, Query::VltPorts) => format!("show vlt {vlt} vlt-port-detail"),
-            (_, Query::PfcOf(i)) => {
-                format!("show interface {} priority-flow-control", os10_name(*i))
-            }
-            (_, Query::Running) => "show running-configuration".into(),
-            _ => self.command(),
-        }
-    }
-
-    /// The command, as typed on Onyx.
-    pub fn command(&self) -> String {
-        match self {
-            Query::Lldp => "show lldp remote | json-print".into(),
-            Query::Interfaces => "show interfaces ethernet | json-print".into(),
-            Query::Pfc => "show dcb priority-flow-control | json-print".into(),
-            Query::Trust(p) => format!("show qos interface ethernet {p} | json-print"),
-            Query::Ecn(p) => {
-                format!("show interfaces ethernet {p} congestion-control | json-print")
-            }
-            Query::Ets(p) => format!("show dcb ets interface ethernet {p} | json-print"),
-            Query::Pool(name) => format!("show traffic pool {name} | json-print"),
-            Query::Bgp => "show ip bgp summary".into(),
-            Query::Mlag => "show mlag".into(),
-            Query::Route(net) => format!("show ip route {}", net.network().addr),
-            Query::VltPorts | Query::PfcOf(_) | Query::Running => self.command_on(Os::Os10),
-        }
-    }
 }
 
-/// An interface as OS10 names it (`ethernet1/1/9`, `port-channel1`).
-pub fn os10_name(i: Iface) -> String {
-    match i {
-        Iface::Ethernet(p) => crate::os10::Iface::Ethernet(crate::fabric::os10_eth(p)).to_string(),
-        Iface::PortChannel(n) | Iface::MlagPortChannel(n) => format!("port-channel{n}"),
-        other => other.to_string(),
-    }
-}
-
-/// What a switch is asked, on its OS, and what of it cannot be checked (and why).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a switch is asked, and what of it cannot be checked (and why).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
-    pub os: Os,
     pub queries: Vec<Query>,
     pub unchecked: Vec<String>,
-}
-
-impl Default for Plan {
-    fn default() -> Plan {
-        Plan {
-            os: Os::Onyx,
-            queries: Vec::new(),
-            unchecked: Vec::new(),
-        }
-    }
 }
 
 /// The ports of a switch the fabric cables (to a switch or a host), with their settings.
@@ -400,58 +334,8 @@ fn cabled(sw: &Switch) -> impl Iterator<Item = (&Port, &crate::fabric::PortSetti
     sw.ports.iter().filter(|(_, s)| s.peer.is_some())
 }
 
-/// The commands to send `sw` for the families asked (all their checks that apply to it).
+/// What to ask `sw` for the families asked (all their checks that apply to it).
 pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
-    let full = plan_onyx(sw, families);
-    if sw.os() == Os::Onyx {
-        return full;
-    }
-    // OS10: the same checks, each asked with OS10's commands: PFC per interface, the QoS
-    // families from one running configuration, VLT's port-channels after the pair.
-    let mut queries = Vec::new();
-    for q in full.queries {
-        match q {
-            Query::Pfc => queries.extend(os10_pfc(sw).into_iter().map(Query::PfcOf)),
-            Query::Trust(_) | Query::Ecn(_) | Query::Ets(_) | Query::Pool(_) => {
-                if !queries.contains(&Query::Running) {
-                    queries.push(Query::Running);
-                }
-            }
-            Query::Mlag => queries.extend([Query::Mlag, Query::VltPorts]),
-            q => queries.push(q),
-        }
-    }
-    Plan {
-        os: Os::Os10,
-        queries,
-        unchecked: full.unchecked,
-    }
-}
-
-/// The interfaces of an OS10 switch in PFC mode that carry traffic, as `fabric push`
-/// configures them ([`crate::os10::compile`]): its cabled ports (the VLTi's included, which
-/// carry the pair's QoS themselves) and its port-channels.
-pub fn os10_pfc(sw: &Switch) -> Vec<Iface> {
-    let intended = crate::os10::compile::compile_switch(sw);
-    intended
-        .interfaces
-        .iter()
-        .filter(|(_, i)| i.pfc)
-        .filter_map(|(k, _)| match k {
-            crate::os10::Iface::Ethernet(e) => {
-                let p = crate::fabric::os10_port(*e);
-                sw.ports
-                    .get(&p)
-                    .is_some_and(|s| s.peer.is_some())
-                    .then_some(Iface::Ethernet(p))
-            }
-            crate::os10::Iface::PortChannel(n) => Some(Iface::PortChannel(*n)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn plan_onyx(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
     let mut p = Plan::default();
     let on = |f| families.contains(&f);
     let any_cabled = cabled(sw).next().is_some();
@@ -505,81 +389,24 @@ fn plan_onyx(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
 /// What one switch reported, read; `None` (or absent) where nothing was read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Observed {
-    pub lldp: Option<BTreeMap<Port, Vec<read::Neighbor>>>,
-    pub links: Option<BTreeMap<Port, read::Link>>,
-    pub pfc: Option<BTreeMap<Iface, read::Pfc>>,
-    pub trust: BTreeMap<Port, String>,
-    pub ecn: BTreeMap<Port, BTreeMap<u8, read::Marking>>,
-    pub ets: BTreeMap<Port, BTreeMap<u8, read::Sched>>,
-    pub pools: BTreeMap<String, Option<read::Pool>>,
+    pub lldp: Option<BTreeMap<Port, Vec<observed::Neighbor>>>,
+    pub links: Option<BTreeMap<Port, observed::Link>>,
+    pub pfc: Option<BTreeMap<Iface, observed::Pfc>>,
+    pub trust: BTreeMap<Port, observed::Trusted>,
+    pub ecn: BTreeMap<Port, BTreeMap<u8, observed::Marking>>,
+    pub ets: BTreeMap<Port, BTreeMap<u8, observed::Sched>>,
+    pub pools: BTreeMap<String, Option<observed::Pool>>,
     /// `Some(None)`: read, and no BGP instance.
-    pub bgp: Option<Option<read::BgpSummary>>,
-    pub mlag: Option<read::Mlag>,
-    /// OS10: the VLT port-channels up on one unit only and on none (`None`: not read).
-    pub vlt_ports: Option<(u32, u32)>,
-    /// OS10: the running configuration, whose QoS the `qos` and `pools` checks read.
-    pub running: Option<Box<crate::os10::Config>>,
+    pub bgp: Option<Option<observed::BgpSummary>>,
+    pub mlag: Option<observed::Mlag>,
+    /// The pair's port-channels up on one unit only and on none, where the OS reports them
+    /// apart from the pair (OS10's VLT port detail; `None`: not so read).
+    pub pair_ports: Option<(u32, u32)>,
+    /// The priorities the switch pauses, where the OS reads them switch-wide (OS10's
+    /// network-qos policies in use, from its running configuration; `None`: not so read).
+    pub paused: Option<BTreeSet<u8>>,
     /// The routes read towards each subnet asked (`paths`).
-    pub routes: BTreeMap<crate::types::Ipv4Net, Vec<read::Route>>,
-}
-
-impl Observed {
-    /// Reads the reply of an OS10 or Onyx switch to `q` into what the switch reported; why
-    /// it does not read, if it does not (nothing of it is kept then).
-    pub fn record_on(&mut self, os: Os, q: &Query, reply: &str) -> Result<(), String> {
-        if os == Os::Os10 {
-            match q {
-                Query::Lldp => self.lldp = Some(read_os10::lldp_neighbors(reply)?),
-                Query::Interfaces => self.links = Some(read_os10::interface_status(reply)?),
-                Query::Bgp => self.bgp = Some(read_os10::bgp_summary(reply)?),
-                Query::Mlag => self.mlag = Some(read_os10::vlt(reply)?),
-                Query::VltPorts => self.vlt_ports = Some(read_os10::vlt_ports(reply)?),
-                Query::PfcOf(i) => {
-                    let pfc = read_os10::pfc_interface(reply, &os10_name(*i))?;
-                    self.pfc.get_or_insert_with(BTreeMap::new).insert(*i, pfc);
-                }
-                Query::Running => self.running = Some(Box::new(read_os10::running(reply)?)),
-                Query::Route(net) => {
-                    self.routes.insert(*net, read_os10::ip_route(reply)?);
-                }
-                _ => return Err(format!("`{}` is not read on OS10", q.command())),
-            }
-            return Ok(());
-        }
-        self.record(q, reply)
-    }
-
-    /// Reads an Onyx switch's reply to `q` into what the switch reported; why it does not
-    /// read, if it does not (nothing of it is kept then).
-    pub fn record(&mut self, q: &Query, reply: &str) -> Result<(), String> {
-        match q {
-            Query::Lldp => self.lldp = Some(read::lldp_remote(reply)?),
-            Query::Interfaces => self.links = Some(read::interfaces(reply)?),
-            Query::Pfc => self.pfc = Some(read::pfc(reply)?),
-            Query::Trust(p) => {
-                self.trust.insert(*p, read::trust(reply, *p)?);
-            }
-            Query::Ecn(p) => {
-                self.ecn.insert(*p, read::congestion_control(reply, *p)?);
-            }
-            Query::Ets(p) => {
-                self.ets.insert(*p, read::ets(reply, *p)?);
-            }
-            Query::Pool(name) => {
-                self.pools
-                    .insert(name.clone(), read::traffic_pool(reply, name)?);
-            }
-            Query::Bgp => self.bgp = Some(read::bgp_summary(reply)?),
-            Query::Mlag => self.mlag = Some(read::mlag(reply)?),
-            Query::Route(net) => {
-                self.routes.insert(*net, read::ip_route(reply)?);
-            }
-            Query::VltPorts | Query::PfcOf(_) | Query::Running => {
-                return Err(format!("`{}` is not read on Onyx", q.command()));
-            }
-        }
-        Ok(())
-    }
+    pub routes: BTreeMap<crate::types::Ipv4Net, Vec<observed::Route>>,
 }
 
 /// The fabric and what was read of the verified switches: what [`verify`] compares.

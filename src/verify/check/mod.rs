@@ -7,12 +7,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
-use super::read;
+use super::observed;
 use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
 use crate::audit::view::range_name;
 use crate::fabric::{Fabric, Os, Peer, PortSettings, Switch};
 use crate::onyx::{Iface, IfaceRange};
+use crate::targets::SwitchOs;
 use crate::types::Port;
 
 mod qos;
@@ -108,16 +109,14 @@ impl<'a> Cx<'a> {
     /// The port a neighbor's port ID names, as the switch `name` (of the fabric) names its
     /// ports.
     fn port_id(&self, name: &str, text: &str) -> Option<Port> {
-        match self.switch(name).map(Switch::os) {
-            Some(crate::fabric::Os::Os10) => super::read_os10::port_name(text),
-            _ => read::port_id(text),
-        }
+        let os = self.switch(name).map(Switch::os).unwrap_or_default();
+        os.target().reads().port_id(text)
     }
 
     /// A switch port as a finding names it: the switch, then the port as the switch's OS
     /// names it (Onyx `leaf01 1/49`, OS10 `leaf-a ethernet1/1/49`).
     fn at(&self, switch: &str, port: Port) -> String {
-        let os = self.switch(switch).map_or(Os::Onyx, Switch::os);
+        let os = self.switch(switch).map(Switch::os).unwrap_or_default();
         format!("{switch} {}", os.port_name(port))
     }
 
@@ -136,7 +135,7 @@ impl<'a> Cx<'a> {
     /// Whether the neighbor LLDP reports is what the fabric cables there. What cannot be
     /// told (no name advertised, a port ID that names no port, a switch that keeps its own
     /// hostname) is not held against it.
-    fn matches(&self, want: Option<Far<'_>>, seen: &read::Neighbor) -> bool {
+    fn matches(&self, want: Option<Far<'_>>, seen: &observed::Neighbor) -> bool {
         let name_is = |name: &str| {
             seen.system_name
                 .as_deref()
@@ -153,7 +152,7 @@ impl<'a> Cx<'a> {
     }
 
     /// The fabric's switch port a neighbor LLDP reports is, when it is one.
-    fn resolve(&self, seen: &read::Neighbor) -> Option<End> {
+    fn resolve(&self, seen: &observed::Neighbor) -> Option<End> {
         let name = seen.system_name.as_deref()?;
         let (sw, _) = self
             .fabric
@@ -236,7 +235,8 @@ fn findings(fabric: &Fabric, mut hits: Vec<Hit>) -> Vec<Finding> {
             let os = fabric
                 .switches
                 .get(h.switch.as_str())
-                .map_or(Os::Onyx, Switch::os);
+                .map(Switch::os)
+                .unwrap_or_default();
             let range = range.map(|r| range_name(os, r));
             Finding {
                 switch: h.switch,
@@ -367,14 +367,9 @@ fn declared_speed(sw: &Switch, port: Port, s: &PortSettings) -> Option<crate::ty
 }
 
 /// A link's state in words, as a switch of `os` reports it.
-fn state(os: Os, link: Option<&read::Link>) -> String {
+fn state(os: Os, link: Option<&observed::Link>) -> String {
     match link {
-        None => format!(
-            "not listed by `{}`",
-            super::Query::Interfaces
-                .command_on(os)
-                .trim_end_matches(" | json-print")
-        ),
+        None => format!("not listed by `{}`", os.target().reads().said().links),
         Some(l) => {
             let admin = match l.admin {
                 Some(true) => "admin Enabled, ",
@@ -421,15 +416,15 @@ fn links(cx: &mut Cx<'_>) {
             let mut ends = vec![(me.clone(), mine)];
             ends.extend(other.clone());
             ends.sort_by(|a, b| a.0.cmp(&b.0));
-            let up = |l: Option<&read::Link>| l.is_some_and(read::Link::up);
+            let up = |l: Option<&observed::Link>| l.is_some_and(observed::Link::up);
             if !ends.iter().all(|(_, l)| up(*l)) {
                 // At the end shut down, when one is: that is the cause.
-                let shut: Vec<&(End, Option<&read::Link>)> = ends
+                let shut: Vec<&(End, Option<&observed::Link>)> = ends
                     .iter()
                     .filter(|(_, l)| l.is_some_and(|l| l.admin == Some(false)))
                     .collect();
                 let (at, link) = if shut.len() == 1 { shut[0] } else { &ends[0] };
-                let os_of = |s: &str| cx.switch(s).map_or(Os::Onyx, Switch::os);
+                let os_of = |s: &str| cx.switch(s).map(Switch::os).unwrap_or_default();
                 let mut text = format!("down ({})", state(os_of(&at.0), *link));
                 if let Some(((f, q), l)) = ends.iter().find(|(e, _)| e != at) {
                     text.push_str(&format!(
@@ -488,7 +483,8 @@ fn unseen(cx: &mut Cx<'_>) {
             };
             let (me, other) = (end(name, *p), end(f, q));
             let blind = lldp.get(p).is_none_or(Vec::is_empty);
-            if !blind || cx.explained.contains(&me) || !links.get(p).is_some_and(read::Link::up) {
+            if !blind || cx.explained.contains(&me) || !links.get(p).is_some_and(observed::Link::up)
+            {
                 continue;
             }
             let (first, second) = if me <= other {
@@ -533,7 +529,7 @@ struct SessionEnd<'a> {
     addr: Ipv4Addr,
     far: Option<&'a str>,
     want_as: u32,
-    row: Option<&'a read::BgpNeighbor>,
+    row: Option<&'a observed::BgpNeighbor>,
 }
 
 impl SessionEnd<'_> {
@@ -658,8 +654,8 @@ fn bgp(cx: &mut Cx<'_>) {
 /// active.
 struct Half<'a> {
     switch: &'a str,
-    /// An OS10 VLT half (the pair, its peer link and port-channels are named as OS10 does).
-    vlt: bool,
+    /// The pair as its OS calls it (`MLAG`, `VLT`).
+    pair: &'static str,
     problems: Vec<String>,
     not_active: u32,
     /// Its MLAG port-channels with a member port whose problem is found already.
@@ -669,9 +665,7 @@ struct Half<'a> {
     cables_down: bool,
 }
 
-/// V013, V014: each MLAG pair (an OS10 VLT pair alike), from both halves, once. A VLT
-/// half's peer link is its VLTi, which has no VLAN or IPv4 addresses, and OS10 names its
-/// port-channel itself: only its state is judged.
+/// V013, V014: each MLAG pair (an OS10 VLT pair alike), from both halves, once.
 fn mlag(cx: &mut Cx<'_>) {
     let mut pairs: BTreeMap<(String, String), Vec<Half<'_>>> = BTreeMap::new();
     for (name, sw, obs) in cx.verified() {
@@ -684,143 +678,177 @@ fn mlag(cx: &mut Cx<'_>) {
         } else {
             (peer.to_string(), name.to_string())
         };
-        // The peer link's cables, all found down or miswired: its being down follows.
-        let ipl_members: Vec<&Port> = sw
-            .ports
-            .iter()
-            .filter(|(_, s)| {
-                s.bundle
-                    .is_some_and(|b| !b.mlag && b.id == want.ipl_port_channel)
-            })
-            .map(|(p, _)| p)
-            .collect();
-        let cables_down =
-            !ipl_members.is_empty() && ipl_members.iter().all(|p| cx.explained(name, **p));
-        let vlt = sw.os() == Os::Os10;
-        let peer_link = if vlt { "VLTi" } else { "peer link" };
-        let mut problems = Vec::new();
-        if !m.admin.eq_ignore_ascii_case("enabled") {
-            problems.push(format!("MLAG is shut down (Admin status: {})", m.admin));
-        }
-        let mac = m
-            .system_mac
-            .as_deref()
-            .and_then(|s| s.parse::<crate::types::Mac>().ok());
-        if mac != Some(want.system_mac) {
-            problems.push(format!(
-                "{} {}, the fabric says {}",
-                if vlt { "VLT MAC" } else { "system MAC" },
-                m.system_mac.as_deref().unwrap_or("none"),
-                want.system_mac
-            ));
-        }
-        let ipl = m
-            .ipls
-            .iter()
-            .find(|i| i.port_channel == Some(want.ipl_port_channel))
-            .or(m.ipls.first());
-        match ipl {
-            None => problems.push(format!("no {peer_link}")),
-            Some(i) if vlt => {
-                if !i.state.eq_ignore_ascii_case("up") && !cables_down {
-                    problems.push(format!("{peer_link} {}", i.state));
-                }
-            }
-            Some(i) => {
-                let shown = |v: Option<String>| v.unwrap_or_else(|| "none".into());
-                if i.port_channel != Some(want.ipl_port_channel) {
-                    problems.push(format!(
-                        "peer link on {}, the fabric says port-channel {}",
-                        shown(i.port_channel.map(|n| format!("port-channel {n}"))),
-                        want.ipl_port_channel
-                    ));
-                }
-                if i.vlan != Some(want.ipl_vlan.get()) {
-                    problems.push(format!(
-                        "peer link VLAN {}, the fabric says {}",
-                        shown(i.vlan.map(|v| v.to_string())),
-                        want.ipl_vlan
-                    ));
-                }
-                if let Some(a) = want.address
-                    && i.local != Some(a.addr)
-                {
-                    problems.push(format!(
-                        "peer link address {}, the fabric says {}",
-                        shown(i.local.map(|v| v.to_string())),
-                        a.addr
-                    ));
-                }
-                if i.peer != Some(want.peer_address) {
-                    problems.push(format!(
-                        "peer address {}, the fabric says {}",
-                        shown(i.peer.map(|v| v.to_string())),
-                        want.peer_address
-                    ));
-                }
-                if !i.state.eq_ignore_ascii_case("up") && !cables_down {
-                    problems.push(format!("peer link {}", i.state));
-                }
-            }
-        }
-        if !m.oper.eq_ignore_ascii_case("up") && !cables_down {
-            problems.push(if vlt {
-                format!("VLT peer status: {}", m.oper.to_lowercase())
-            } else {
-                format!("Operational status: {}", m.oper)
-            });
-        }
-        let explained_ports = sw
-            .ports
-            .iter()
-            .filter_map(|(p, s)| match s.bundle {
-                Some(b) if b.mlag && cx.explained(name, *p) => Some(b.id),
-                _ => None,
-            })
-            .collect();
-        let (partial, inactive) = obs.vlt_ports.unwrap_or((m.partial, m.inactive));
-        pairs.entry(key).or_default().push(Half {
-            switch: name,
-            vlt,
-            problems,
-            not_active: partial + inactive,
-            explained_ports,
-            cables_down,
-        });
+        let half = half(cx, name, sw, obs, (m, want));
+        pairs.entry(key).or_default().push(half);
     }
     for halves in pairs.into_values() {
-        let broken: Vec<&Half<'_>> = halves.iter().filter(|h| !h.problems.is_empty()).collect();
-        if let Some(first) = broken.first() {
-            let text = broken
-                .iter()
-                .map(|h| format!("{}: {}", h.switch, h.problems.join(", ")))
-                .collect::<Vec<_>>()
-                .join("; ");
-            let pair = if first.vlt { "VLT" } else { "MLAG" };
-            cx.hit(
-                first.switch,
-                "V013",
-                None,
-                format!("the {pair} pair is not healthy: {text}"),
-            );
-            continue;
+        judge_pair(cx, &halves);
+    }
+}
+
+/// One half of a pair (`m` read, the fabric's `want`), its problems in its OS's words.
+fn half<'a>(
+    cx: &Cx<'a>,
+    name: &'a str,
+    sw: &Switch,
+    obs: &Observed,
+    (m, want): (&observed::Mlag, &crate::fabric::Mlag),
+) -> Half<'a> {
+    // The peer link's cables, all found down or miswired: its being down follows.
+    let ipl_members: Vec<&Port> = sw
+        .ports
+        .iter()
+        .filter(|(_, s)| {
+            s.bundle
+                .is_some_and(|b| !b.mlag && b.id == want.ipl_port_channel)
+        })
+        .map(|(p, _)| p)
+        .collect();
+    let cables_down =
+        !ipl_members.is_empty() && ipl_members.iter().all(|p| cx.explained(name, **p));
+    let target = sw.os().target();
+    let explained_ports = sw
+        .ports
+        .iter()
+        .filter_map(|(p, s)| match s.bundle {
+            Some(b) if b.mlag && cx.explained(name, *p) => Some(b.id),
+            _ => None,
+        })
+        .collect();
+    let (partial, inactive) = obs.pair_ports.unwrap_or((m.partial, m.inactive));
+    Half {
+        switch: name,
+        pair: target.words().pair,
+        problems: half_problems(m, want, target, cables_down),
+        not_active: partial + inactive,
+        explained_ports,
+        cables_down,
+    }
+}
+
+/// What is wrong with a half as read against the fabric's MLAG, in its OS's words.
+fn half_problems(
+    m: &observed::Mlag,
+    want: &crate::fabric::Mlag,
+    target: &dyn SwitchOs,
+    cables_down: bool,
+) -> Vec<String> {
+    let said = target.reads().said();
+    let mut problems = Vec::new();
+    if !m.admin.eq_ignore_ascii_case("enabled") {
+        problems.push(format!("MLAG is shut down (Admin status: {})", m.admin));
+    }
+    let mac = m
+        .system_mac
+        .as_deref()
+        .and_then(|s| s.parse::<crate::types::Mac>().ok());
+    if mac != Some(want.system_mac) {
+        problems.push(format!(
+            "{} {}, the fabric says {}",
+            said.pair_mac,
+            m.system_mac.as_deref().unwrap_or("none"),
+            want.system_mac
+        ));
+    }
+    let ipl = m
+        .ipls
+        .iter()
+        .find(|i| i.port_channel == Some(want.ipl_port_channel))
+        .or(m.ipls.first());
+    match ipl {
+        None => problems.push(format!("no {}", said.peer_link)),
+        // A peer link of ports of its own (OS10's VLTi) has no VLAN or IPv4 addresses, and
+        // the OS names its port-channel itself: only its state is judged.
+        Some(i) if target.words().peer_link_ports => {
+            if !i.state.eq_ignore_ascii_case("up") && !cables_down {
+                problems.push(format!("{} {}", said.peer_link, i.state));
+            }
         }
-        let explained: BTreeSet<u16> = halves
+        Some(i) => problems.extend(peer_link_problems(i, want, cables_down)),
+    }
+    if !m.oper.eq_ignore_ascii_case("up") && !cables_down {
+        problems.push((said.pair_status)(&m.oper));
+    }
+    problems
+}
+
+/// What is wrong with a peer link that is a port-channel over a VLAN (Onyx's IPL).
+fn peer_link_problems(
+    i: &observed::Ipl,
+    want: &crate::fabric::Mlag,
+    cables_down: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let shown = |v: Option<String>| v.unwrap_or_else(|| "none".into());
+    if i.port_channel != Some(want.ipl_port_channel) {
+        problems.push(format!(
+            "peer link on {}, the fabric says port-channel {}",
+            shown(i.port_channel.map(|n| format!("port-channel {n}"))),
+            want.ipl_port_channel
+        ));
+    }
+    if i.vlan != Some(want.ipl_vlan.get()) {
+        problems.push(format!(
+            "peer link VLAN {}, the fabric says {}",
+            shown(i.vlan.map(|v| v.to_string())),
+            want.ipl_vlan
+        ));
+    }
+    if let Some(a) = want.address
+        && i.local != Some(a.addr)
+    {
+        problems.push(format!(
+            "peer link address {}, the fabric says {}",
+            shown(i.local.map(|v| v.to_string())),
+            a.addr
+        ));
+    }
+    if i.peer != Some(want.peer_address) {
+        problems.push(format!(
+            "peer address {}, the fabric says {}",
+            shown(i.peer.map(|v| v.to_string())),
+            want.peer_address
+        ));
+    }
+    if !i.state.eq_ignore_ascii_case("up") && !cables_down {
+        problems.push(format!("peer link {}", i.state));
+    }
+    problems
+}
+
+/// A pair from both its halves: one finding for the halves' problems, else one for its
+/// port-channels not active on both (beyond those whose member links are found down).
+fn judge_pair(cx: &mut Cx<'_>, halves: &[Half<'_>]) {
+    let broken: Vec<&Half<'_>> = halves.iter().filter(|h| !h.problems.is_empty()).collect();
+    if let Some(first) = broken.first() {
+        let text = broken
             .iter()
-            .flat_map(|h| h.explained_ports.iter().copied())
-            .collect();
-        let worst = halves.iter().max_by_key(|h| h.not_active);
-        if let Some(h) = worst
-            && !halves.iter().any(|h| h.cables_down)
-            && h.not_active as usize > explained.len()
-        {
-            let text = format!(
-                "{} {} port-channel(s) not active on both switches of the pair (as {} reports them)",
-                h.not_active as usize - explained.len(),
-                if h.vlt { "VLT" } else { "MLAG" },
-                h.switch
-            );
-            cx.hit(halves[0].switch, "V014", None, text);
-        }
+            .map(|h| format!("{}: {}", h.switch, h.problems.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; ");
+        cx.hit(
+            first.switch,
+            "V013",
+            None,
+            format!("the {} pair is not healthy: {text}", first.pair),
+        );
+        return;
+    }
+    let explained: BTreeSet<u16> = halves
+        .iter()
+        .flat_map(|h| h.explained_ports.iter().copied())
+        .collect();
+    let worst = halves.iter().max_by_key(|h| h.not_active);
+    if let Some(h) = worst
+        && !halves.iter().any(|h| h.cables_down)
+        && h.not_active as usize > explained.len()
+    {
+        let text = format!(
+            "{} {} port-channel(s) not active on both switches of the pair (as {} reports them)",
+            h.not_active as usize - explained.len(),
+            h.pair,
+            h.switch
+        );
+        cx.hit(halves[0].switch, "V014", None, text);
     }
 }

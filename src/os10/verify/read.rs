@@ -1,11 +1,11 @@
-//! Reading what OS10 switches print, into the same facts [`super::read`] reads of Onyx: each
-//! function takes one command's reply and returns the state it shows, or why the reply is not
-//! what that command prints (an error line, a table without its header, a row that does not
-//! read) — never an empty state for a reply that does not read. Layouts: `show lldp
-//! neighbors` as the AzureStack TOR prints it (10.5.3.2), `show interface status` as CSM
-//! `sw-10g01` does (both in `tests/fixtures/corpus/os10/`); `show ip bgp summary` has no
-//! capture: the OS10 user guide's example (`BGP router identifier A local AS number N`, then
-//! `Neighbor AS MsgRcvd MsgSent Up/Down State/Pfx`), UNCONFIRMED.
+//! Reading what OS10 switches print, into the same facts Onyx's readers read
+//! ([`crate::verify::observed`]): each function takes one command's reply and returns the
+//! state it shows, or why the reply is not what that command prints (an error line, a table
+//! without its header, a row that does not read) — never an empty state for a reply that does
+//! not read. Layouts: `show lldp neighbors` as the AzureStack TOR prints it (10.5.3.2), `show
+//! interface status` as CSM `sw-10g01` does (both in `tests/fixtures/corpus/os10/`); `show ip
+//! bgp summary` has no capture: the OS10 user guide's example (`BGP router identifier A local
+//! AS number N`, then `Neighbor AS MsgRcvd MsgSent Up/Down State/Pfx`), UNCONFIRMED.
 //!
 //! PFC, trust, ETS, ECN and the lossless priorities: `show running-configuration` in the
 //! layout the AzureStack TOR prints it (10.5.3.2, its RoCE QoS objects included), read with
@@ -18,13 +18,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
-use super::read::{BgpNeighbor, BgpSummary, Ipl, Link, Mlag, Neighbor, Pfc, gbps, head};
 use crate::os10::Eth;
 use crate::types::Port;
+use crate::verify::observed::{BgpNeighbor, BgpSummary, Ipl, Link, Mlag, Neighbor, Pfc, Route};
+use crate::verify::reply::{field, gbps, head};
 
 /// The first line of a reply that is OS10's error (`% Error: Illegal parameter.`).
 fn error_line(text: &str) -> Result<(), String> {
-    super::read::error_line(text).map_or(Ok(()), Err)
+    crate::verify::reply::error_line(text).map_or(Ok(()), Err)
 }
 
 /// An OS10 port name (`ethernet1/1/53`, `ethernet1/1/53:2`, `Eth 1/1/53`) as the fabric's
@@ -241,7 +242,7 @@ pub fn running(text: &str) -> Result<crate::os10::Config, String> {
 pub fn vlt(text: &str) -> Result<Mlag, String> {
     use crate::os10::show::{self as layout, field};
     error_line(text)?;
-    let value = |key: &str| text.lines().find_map(|l| super::read::field(l, key));
+    let value = |key: &str| text.lines().find_map(|l| field(l, key));
     if value(field::DOMAIN).is_none() {
         return Err(format!(
             "not `show vlt`'s output (no `{}` field); the reply begins `{}`",
@@ -308,7 +309,7 @@ pub fn vlt_ports(text: &str) -> Result<(u32, u32), String> {
     };
     let mut current: Option<Vec<bool>> = None;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        if let Some(v) = super::read::field(line, layout::VLT_PORT_ID) {
+        if let Some(v) = field(line, layout::VLT_PORT_ID) {
             if let Some(ups) = current.take() {
                 count(&ups);
             }
@@ -351,7 +352,7 @@ mod tests {
 
     macro_rules! os10 {
         ($file:literal) => {
-            include_str!(concat!("../../tests/fixtures/corpus/os10/", $file))
+            include_str!(concat!("../../../tests/fixtures/corpus/os10/", $file))
         };
     }
 
@@ -583,7 +584,7 @@ mod tests {
 /// the rows under the table's rule, each route's code (`C`, `B EX`, `*O E2`), destination
 /// (`A.B.C.D/N`), `via` gateway and interface; a row without a destination is one more next
 /// hop of the route above. A reply without the table's header is not a routing table.
-pub fn ip_route(text: &str) -> Result<Vec<super::read::Route>, String> {
+pub fn ip_route(text: &str) -> Result<Vec<Route>, String> {
     let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
     if !lines
         .by_ref()
@@ -591,7 +592,7 @@ pub fn ip_route(text: &str) -> Result<Vec<super::read::Route>, String> {
     {
         return Err("no routing table (its `Destination … Gateway` header) in the reply".into());
     }
-    let mut routes: Vec<super::read::Route> = Vec::new();
+    let mut routes: Vec<Route> = Vec::new();
     for line in lines {
         let t = line.trim();
         if t.is_empty() || t.chars().all(|c| c == '-') {
@@ -626,7 +627,7 @@ pub fn ip_route(text: &str) -> Result<Vec<super::read::Route>, String> {
             Some("O") => "ospf",
             _ => return Err(format!("`{t}`: an unknown route code `{code}`")),
         };
-        routes.push(super::read::Route {
+        routes.push(Route {
             prefix,
             source: source.to_string(),
             hops: vec![hop],
