@@ -13,10 +13,11 @@
 //! ECN; the *lossless priorities* are those a lossless traffic pool maps, or priority 3 under
 //! the one-shot `roce` mode. A switch *carries RoCE* when it has any of these.
 //!
-//! The rules read each switch through its OS-neutral [`view::View`], so one rule id means
-//! the same on Onyx and OS10; a rule that only one OS can break (Onyx's traffic pools, its
-//! `roce` mode, the routing and MLAG rules, which read Onyx configurations) names that OS
-//! ([`Rule::os`]) and is not run on the other's switches.
+//! The rules read each switch through its OS-neutral [`view::View`], which the switch's OS
+//! builds ([`crate::targets::Audited`]), so one rule id means the same on Onyx and OS10; a
+//! rule that only one OS can break (Onyx's traffic pools, its `roce` mode, the routing and
+//! MLAG rules, which read Onyx configurations) names that OS ([`Rule::os`]) and is not run on
+//! the other's switches.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,6 +25,7 @@ use serde::Serialize;
 
 use crate::fabric::{Hardware, Os};
 use crate::onyx::{Config, Iface, IfaceRange};
+use crate::targets::{self, SwitchOs};
 use crate::types::{Dscp, Port, RoceMode, Speed, Trust, read_port_span};
 use view::{PortView, View};
 
@@ -80,17 +82,11 @@ pub enum Applies {
     Only(Profile),
 }
 
-/// A switch's configuration, in its OS's model.
-#[derive(Clone, Debug)]
-pub enum Running {
-    Onyx(Box<Config>),
-    Os10(Box<crate::os10::Config>),
-}
-
 /// One switch to audit.
 #[derive(Clone, Debug)]
 pub struct Switch {
-    pub config: Running,
+    /// Its configuration, in its OS's model.
+    pub config: Box<dyn targets::Config>,
     /// The model, when a fabric says it: native port speeds for the speed-aware rules.
     pub model: Option<Hardware>,
     /// `Unsaved changes : yes` from `show configuration files` (live audits only).
@@ -101,59 +97,36 @@ pub struct Switch {
 }
 
 impl Switch {
-    pub fn new(config: Config) -> Switch {
+    /// A switch with this configuration, of any OS.
+    pub fn new(config: impl targets::Config) -> Switch {
+        Switch::of(Box::new(config))
+    }
+
+    /// A switch with a configuration read or compiled behind the switch-OS interface.
+    pub fn of(config: Box<dyn targets::Config>) -> Switch {
         Switch {
-            config: Running::Onyx(Box::new(config)),
+            config,
             model: None,
             unsaved: None,
             drift: Vec::new(),
         }
     }
 
-    pub fn os10(config: crate::os10::Config) -> Switch {
-        Switch {
-            config: Running::Os10(Box::new(config)),
-            ..Switch::new(Config::empty())
-        }
-    }
-
     /// A fabric's switch as it compiles, with its model.
     pub fn compiled(sw: &crate::fabric::Switch) -> Switch {
-        let compiled = crate::compile::compile_config(sw);
-        let any = compiled.as_any();
-        let mut s = match (
-            any.downcast_ref::<Config>(),
-            any.downcast_ref::<crate::os10::Config>(),
-        ) {
-            (Some(c), _) => Switch::new(c.clone()),
-            (_, Some(c)) => Switch::os10(c.clone()),
-            (None, None) => unreachable!("a switch compiles in one of the audited OSes"),
-        };
+        let mut s = Switch::of(crate::compile::compile_config(sw));
         s.model = Some(sw.model);
         s
     }
 
-    pub fn os(&self) -> Os {
-        match self.config {
-            Running::Onyx(_) => Os::Onyx,
-            Running::Os10(_) => Os::Os10,
-        }
-    }
-
-    /// The Onyx configuration, when the switch runs Onyx.
-    pub fn onyx(&self) -> Option<&Config> {
-        match &self.config {
-            Running::Onyx(c) => Some(c.as_ref()),
-            Running::Os10(_) => None,
-        }
+    /// The switch's OS.
+    pub fn target(&self) -> &'static dyn SwitchOs {
+        self.config.target()
     }
 
     /// The switch's RoCE view.
     pub fn view(&self) -> View {
-        match &self.config {
-            Running::Onyx(c) => View::onyx(c, self.model),
-            Running::Os10(c) => View::os10(c, self.model),
-        }
+        self.config.view(self.model)
     }
 }
 
@@ -354,8 +327,11 @@ fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
 /// needs.
 pub struct Facts<'a> {
     sw: &'a Switch,
-    /// The Onyx configuration, for the rules that read only Onyx (an OS10 switch's is empty:
-    /// those rules are not run on it, and the fabric's routing index finds nothing there).
+    /// The switch's OS.
+    target: &'static dyn SwitchOs,
+    /// The configuration in the Onyx model, for the rules that read only Onyx (an OS10
+    /// switch's is empty: those rules are not run on it, and the fabric's routing index finds
+    /// nothing there).
     config: &'a Config,
     view: &'a View,
     profile: Profile,
@@ -372,12 +348,13 @@ pub struct Facts<'a> {
     roce_ports: Vec<(Iface, &'a PortView)>,
 }
 
-/// An OS10 switch's (empty) Onyx configuration.
+/// The (empty) Onyx-model configuration of a switch whose OS has none.
 static NO_ONYX: std::sync::LazyLock<Config> = std::sync::LazyLock::new(Config::empty);
 
 impl<'a> Facts<'a> {
     fn new(sw: &'a Switch, view: &'a View, profile: Profile) -> Facts<'a> {
-        let config = sw.onyx().unwrap_or(&NO_ONYX);
+        let target = sw.target();
+        let config = sw.config.onyx_model().unwrap_or(&NO_ONYX);
         let roce_classes: BTreeSet<u8> = view
             .ports
             .values()
@@ -408,6 +385,7 @@ impl<'a> Facts<'a> {
             .collect();
         Facts {
             sw,
+            target,
             config,
             view,
             profile,
@@ -430,7 +408,7 @@ impl<'a> Facts<'a> {
     }
 
     fn os(&self) -> Os {
-        self.view.os
+        self.target.os()
     }
 }
 
@@ -735,27 +713,7 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
         .collect();
     let mut out = BTreeSet::new();
     for (name, sw) in switches {
-        let described: Vec<(Port, &str)> = match &sw.config {
-            Running::Onyx(c) => c
-                .interfaces
-                .iter()
-                .filter_map(|(k, i)| match (k, &i.description) {
-                    (Iface::Ethernet(p), Some(d)) => Some((*p, d.as_str())),
-                    _ => None,
-                })
-                .collect(),
-            Running::Os10(c) => c
-                .interfaces
-                .iter()
-                .filter_map(|(k, i)| match (k, &i.description) {
-                    (crate::os10::Iface::Ethernet(e), Some(d)) => {
-                        Some((view::port_of(*e), d.as_str()))
-                    }
-                    _ => None,
-                })
-                .collect(),
-        };
-        for (port, desc) in described {
+        for (port, desc) in sw.config.descriptions() {
             let port = &port;
             let desc = desc.trim();
             // Each place a separator could end the switch's name.
@@ -773,8 +731,10 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
                     .unwrap_or(rest)
                     .trim_start();
                 // An OS10 peer's port is named as OS10 names it: `1/1/49` is its port 49.
-                let peer = if switches[*other].os() == Os::Os10 {
-                    crate::os10::Eth::parse(rest).ok().map(view::port_of)
+                let peer = if switches[*other].target().os() == Os::Os10 {
+                    crate::os10::Eth::parse(rest)
+                        .ok()
+                        .map(crate::os10::audit::port_of)
                 } else {
                     read_port_span(rest.as_bytes())
                         .filter(|((peer, last), n)| peer == last && *n == rest.len())

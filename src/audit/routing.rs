@@ -4,7 +4,8 @@
 //! address and which switches pair; output: hits, by switch for the fleet. A session, a
 //! pair or a cable is judged from both ends, and each end that is wrong gets its own hit, at
 //! its own line (or the line it lacks). RoCE settings are read only where a pair must agree
-//! on them (its MLAG port-channels) and for PFC on the IPL.
+//! on them (its MLAG port-channels) and for PFC on the IPL. They read a switch in the Onyx
+//! model ([`crate::targets::Audited::onyx_model`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;

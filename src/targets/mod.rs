@@ -15,10 +15,12 @@ use serde::Serialize;
 
 pub(crate) mod restore;
 
+use crate::audit::Drift;
+use crate::audit::view::View;
 use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
-use crate::fabric::{Os, Switch};
+use crate::fabric::{Hardware, Os, Switch};
 use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
 use crate::types::Port;
@@ -176,7 +178,7 @@ pub struct Words {
 }
 
 /// One switch's configuration, in its OS's typed model.
-pub trait Config: Any + Send + Sync + std::fmt::Debug {
+pub trait Config: Any + Send + Sync + std::fmt::Debug + Audited {
     /// The OS the configuration is of.
     fn target(&self) -> &'static dyn SwitchOs;
 
@@ -262,6 +264,26 @@ pub struct Comparison {
     pub foreign_ports: Vec<String>,
     /// The model's name, when it is known.
     pub model: Option<&'static str>,
+}
+
+// `fabric audit`: what the audit reads of an OS's configurations.
+
+/// What `fabric audit` reads of a configuration: every OS's configuration implements it.
+pub trait Audited {
+    /// The OS-neutral RoCE view the rules read; `hardware`: the switch's model, when a fabric
+    /// says it.
+    fn view(&self, hardware: Option<Hardware>) -> View;
+
+    /// The configuration in the Onyx model, which the rules about what only Onyx has (traffic
+    /// pools, the `roce` mode, routing and MLAG) read; `None` for another OS.
+    fn onyx_model(&self) -> Option<&crate::onyx::Config>;
+
+    /// The Ethernet ports with a description, in port order.
+    fn descriptions(&self) -> Vec<(Port, &str)>;
+
+    /// Per object of this running configuration that differs from the fabric's switch (of
+    /// the same OS), the commands that bring it back.
+    fn drift(&self, sw: &Switch) -> Vec<Drift>;
 }
 
 /// The OSes `fabric` ships, in the order help texts name them.

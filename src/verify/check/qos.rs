@@ -11,10 +11,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Cx, Family, Observed};
-use crate::audit::view::View;
 use crate::fabric::{Os, PortSettings, Switch};
 use crate::onyx::Iface;
 use crate::os10::compile::compile_switch;
+use crate::targets::Audited;
 use crate::types::{Ecn, Ets, Percent, Port, TcIter};
 use crate::verify::read::{self, Marking, Sched};
 
@@ -42,7 +42,7 @@ fn os10_iface(i: Iface) -> crate::os10::Iface {
 /// The priorities an OS10 configuration pauses on its interfaces: the `pfc-cos` of the
 /// network-qos policies in use (their own, else `system qos`'s).
 fn paused(c: &crate::os10::Config) -> BTreeSet<u8> {
-    View::os10(c, None).pfc.priorities
+    Audited::view(c, None).pfc.priorities
 }
 
 /// V005: PFC operational on every cabled port (and bundle) in PFC mode.
@@ -291,7 +291,7 @@ fn os10_qos_ports(sw: &Switch) -> Vec<(Port, &PortSettings)> {
 
 fn qos_os10(sw: &Switch, running: &crate::os10::Config) -> Vec<QosHit> {
     let intended = compile_switch(sw);
-    let (got, want) = (View::os10(running, None), View::os10(&intended, None));
+    let (got, want) = (Audited::view(running, None), Audited::view(&intended, None));
     let mut hits = Vec::new();
     for (p, s) in os10_qos_ports(sw) {
         let (g, w) = (got.port(Iface::Ethernet(p)), want.port(Iface::Ethernet(p)));
