@@ -17,7 +17,8 @@
 //! builds ([`crate::targets::Audited`]), so one rule id means the same on Onyx and OS10; a
 //! rule that only one OS can break (Onyx's traffic pools, its `roce` mode, the routing and
 //! MLAG rules, which read Onyx configurations) names that OS ([`Rule::os`]) and is not run on
-//! the other's switches.
+//! the other's switches. Where a finding's fix or message differs by OS, the OS spells it
+//! ([`crate::targets::Fixes`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,8 +26,8 @@ use serde::Serialize;
 
 use crate::fabric::{Hardware, Os};
 use crate::onyx::{Config, Iface, IfaceRange};
-use crate::targets::{self, SwitchOs};
-use crate::types::{Dscp, Port, RoceMode, Speed, Trust, read_port_span};
+use crate::targets::{self, Fixes, SwitchOs};
+use crate::types::{Dscp, Port, RoceMode, Speed, Trust};
 use view::{PortView, View};
 
 mod detection;
@@ -329,6 +330,8 @@ pub struct Facts<'a> {
     sw: &'a Switch,
     /// The switch's OS.
     target: &'static dyn SwitchOs,
+    /// How its OS spells a fix.
+    fixes: &'static Fixes,
     /// The configuration in the Onyx model, for the rules that read only Onyx (an OS10
     /// switch's is empty: those rules are not run on it, and the fabric's routing index finds
     /// nothing there).
@@ -386,6 +389,7 @@ impl<'a> Facts<'a> {
         Facts {
             sw,
             target,
+            fixes: target.audit().fixes(),
             config,
             view,
             profile,
@@ -549,7 +553,7 @@ pub fn audit(input: &Input) -> Vec<Finding> {
     let mut out = Vec::new();
     for ((name, index), mut hits) in hits {
         let rule = &RULES[index];
-        let os = fleet.facts[name].os();
+        let target = fleet.facts[name].target;
         if rule.id != DRIFT_RULE {
             defer_to_drift(&mut hits, &input.switches[name].drift);
         }
@@ -559,24 +563,10 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         grouped.sort_by(|a, b| (a.0, &a.1.message).cmp(&(b.0, &b.1.message)));
         for (range, h) in grouped {
             let (message, interfaces, line) = match range {
-                Some(r) if os == Os::Onyx => (
-                    format!("{r}: {}", h.message),
-                    Some(r.to_string()),
-                    h.line.map(|l| format!("interface {r} {l}")),
-                ),
-                // OS10 configures a port in its block, several in `interface range`.
                 Some(r) => {
-                    let name = view::range_name(os, r);
-                    let block = if r.first == r.last {
-                        format!("interface {name}")
-                    } else {
-                        format!("interface range {name}")
-                    };
-                    (
-                        format!("{name}: {}", h.message),
-                        Some(name),
-                        h.line.map(|l| format!("{block}\n {l}")),
-                    )
+                    let name = target.iface_range(r);
+                    let line = h.line.map(|l| target.audit().on_interfaces(r, &name, &l));
+                    (format!("{name}: {}", h.message), Some(name), line)
                 }
                 None => (h.message, None, h.line),
             };
@@ -730,16 +720,8 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
                     .find_map(|p| strip_prefix_ignore_case(rest, p))
                     .unwrap_or(rest)
                     .trim_start();
-                // An OS10 peer's port is named as OS10 names it: `1/1/49` is its port 49.
-                let peer = if switches[*other].target().os() == Os::Os10 {
-                    crate::os10::Eth::parse(rest)
-                        .ok()
-                        .map(crate::os10::audit::port_of)
-                } else {
-                    read_port_span(rest.as_bytes())
-                        .filter(|((peer, last), n)| peer == last && *n == rest.len())
-                        .map(|((peer, _), _)| peer)
-                };
+                // The peer's port is named as its OS names it (OS10: `1/1/49` is port 49).
+                let peer = switches[*other].target().audit().described_port(rest);
                 if let Some(peer) = peer {
                     let ends = [(name.clone(), *port), ((*other).clone(), peer)];
                     let [a, b] = if ends[0] <= ends[1] {

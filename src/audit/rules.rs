@@ -11,7 +11,7 @@ use super::{
 };
 use crate::fabric::Os;
 use crate::onyx::Iface;
-use crate::types::{EcnThresholds, Ets, PoolType, Port, RoceMode, Trust};
+use crate::types::{Ecn, EcnMode, EcnThresholds, Ets, PoolType, Port, RoceMode, Trust};
 
 const LOSSLESS: Applies = Applies::Only(Profile::RoceLossless);
 const LOSSY: Applies = Applies::Only(Profile::RoceLossy);
@@ -19,14 +19,30 @@ const LOSSY: Applies = Applies::Only(Profile::RoceLossy);
 /// rules, which read Onyx configurations.
 const ONYX: Option<Os> = Some(Os::Onyx);
 
-/// The line that fixes a hit, as the switch's OS spells it (`None`: the OS has no one line
-/// for it, and the message says what is wrong).
-fn fix(f: &Facts, onyx: impl Into<String>, os10: Option<&str>) -> Option<String> {
-    match f.os() {
-        Os::Onyx => Some(onyx.into()),
-        Os::Os10 => os10.map(str::to_string),
-    }
+/// A hit's message and line, as the switch's OS writes them.
+fn said((message, line): (&str, Option<&str>)) -> super::Hit {
+    hit(message, line.map(str::to_string))
 }
+
+/// A port's ECN line on traffic class `tc`, as the switch's OS spells it.
+fn ecn_fix(f: &Facts, tc: u8, ecn: &Ecn) -> Option<String> {
+    f.fixes.ecn.map(|line| line(tc, ecn))
+}
+
+/// A port's ETS line on traffic class `tc`, as the switch's OS spells it.
+fn ets_fix(f: &Facts, tc: u8, ets: Ets) -> Option<String> {
+    f.fixes.ets.map(|line| line(tc, ets))
+}
+
+/// The ECN the reference guide sets on the RoCE class (150 KB to 1500 KB), the fix of a RoCE
+/// port without ECN.
+const REFERENCE_ECN: Ecn = Ecn {
+    mode: EcnMode::Ecn,
+    thresholds: EcnThresholds::Absolute {
+        min: 150,
+        max: 1500,
+    },
+};
 
 /// The settings that must agree between ports that carry the same traffic (subports of one
 /// split port, members of one port-channel), by name.
@@ -90,7 +106,7 @@ pub static RULES: &[Rule] = &[
                         out.push(port_hit_or_note(
                             *iface,
                             format!("ECN on traffic class {tc}: minimum {min} is not below maximum {max}"),
-                            fix(f, format!("traffic-class {tc} congestion-control {ecn}"), None),
+                            ecn_fix(f, tc.get(), ecn),
                         ));
                     }
                 }
@@ -197,11 +213,7 @@ pub static RULES: &[Rule] = &[
                     port_hit_or_note(
                         *iface,
                         "carries RoCE but is not in PFC mode",
-                        fix(
-                            f,
-                            "dcb priority-flow-control mode on force",
-                            Some("priority-flow-control mode on"),
-                        ),
+                        f.fixes.pfc_mode.map(str::to_string),
                     )
                 })
                 .collect()
@@ -232,7 +244,7 @@ pub static RULES: &[Rule] = &[
                     port_hit_or_note(
                         *iface,
                         format!("carries RoCE but trusts {trust}"),
-                        fix(f, "qos trust L3", None),
+                        f.fixes.trust_l3.map(str::to_string),
                     )
                 })
                 .collect()
@@ -257,7 +269,7 @@ pub static RULES: &[Rule] = &[
                     port_hit_or_note(
                         *iface,
                         "traffic class 6 (CNP) is not strict",
-                        fix(f, "traffic-class 6 dcb ets strict", None),
+                        ets_fix(f, 6, Ets::Strict),
                     )
                 })
                 .collect()
@@ -280,7 +292,7 @@ pub static RULES: &[Rule] = &[
                     port_hit_or_note(
                         *iface,
                         format!("carries RoCE with MTU {}", f.view.mtu(i)),
-                        fix(f, "mtu 9216 force", Some("mtu 9216")),
+                        Some((f.fixes.mtu)(9216)),
                     )
                 })
                 .collect()
@@ -321,13 +333,7 @@ pub static RULES: &[Rule] = &[
         fix: "`lldp`.",
         check: Check::Switch(|f| {
             if (f.has_roce() || !f.pfc_on.is_empty()) && !f.view.dcbx {
-                vec![match f.os() {
-                    Os::Onyx => hit("RoCE is configured but LLDP is off", Some("lldp".into())),
-                    Os::Os10 => hit(
-                        "RoCE is configured but DCBX is off",
-                        Some("dcbx enable".into()),
-                    ),
-                }]
+                vec![said(f.fixes.dcbx_off)]
             } else {
                 Vec::new()
             }
@@ -375,16 +381,7 @@ pub static RULES: &[Rule] = &[
                 .iter()
                 .any(|(k, i)| matches!(k, Iface::Ethernet(_)) && i.pfc);
             if ports && !f.view.pfc.enabled && f.view.roce_mode.is_none() {
-                vec![match f.os() {
-                    Os::Onyx => hit(
-                        "ports are in PFC mode but PFC is not enabled globally",
-                        Some("dcb priority-flow-control enable force".into()),
-                    ),
-                    Os::Os10 => hit(
-                        "ports are in PFC mode but no network-qos policy in use pauses a class",
-                        None,
-                    ),
-                }]
+                vec![said(f.fixes.pfc_mode_alone)]
             } else {
                 Vec::new()
             }
@@ -403,11 +400,7 @@ pub static RULES: &[Rule] = &[
             if f.view.pfc.enabled && f.view.pfc.priorities.is_empty() && f.has_roce() {
                 vec![hit(
                     "PFC is enabled globally but on no priority",
-                    fix(
-                        f,
-                        "dcb priority-flow-control priority 3 enable",
-                        Some("pfc-cos 3"),
-                    ),
+                    f.fixes.pfc_priority.map(|line| line(3)),
                 )]
             } else {
                 Vec::new()
@@ -431,7 +424,7 @@ pub static RULES: &[Rule] = &[
                         out.push(port_hit_or_note(
                             *iface,
                             format!("carries RoCE but has no ECN on traffic class {tc}"),
-                            fix(f, format!("traffic-class {tc} congestion-control ecn minimum-absolute 150 maximum-absolute 1500"), None),
+                            ecn_fix(f, *tc, &REFERENCE_ECN),
                         ));
                     }
                 }
@@ -487,13 +480,7 @@ pub static RULES: &[Rule] = &[
                         continue;
                     };
                     // The line at fault, made only for a hit: every port has ECN.
-                    let rest = || {
-                        fix(
-                            f,
-                            format!("traffic-class {tc} congestion-control {ecn}"),
-                            None,
-                        )
-                    };
+                    let rest = || ecn_fix(f, tc.get(), ecn);
                     if min < 10 {
                         out.push(port_hit_or_note(
                             *iface,
@@ -542,7 +529,7 @@ pub static RULES: &[Rule] = &[
                                 "traffic class {tc} (RoCE) gets {:.0} % of the WRR bandwidth",
                                 share * 100.0
                             ),
-                            fix(f, format!("traffic-class {tc} dcb ets wrr 50"), None),
+                            ets_fix(f, *tc, Ets::Wrr(50)),
                         ));
                     }
                 }
@@ -567,7 +554,7 @@ pub static RULES: &[Rule] = &[
                         out.push(port_hit_or_note(
                             *iface,
                             format!("traffic class {tc} is strict: it can starve every WRR class"),
-                            fix(f, format!("traffic-class {tc} dcb ets strict"), None),
+                            ets_fix(f, tc.get(), Ets::Strict),
                         ));
                     }
                 }
@@ -696,16 +683,7 @@ pub static RULES: &[Rule] = &[
         check: Check::Switch(|f| {
             let mut out = Vec::new();
             if f.view.pfc.enabled {
-                out.push(match f.os() {
-                    Os::Onyx => hit(
-                        "PFC is enabled globally",
-                        Some("dcb priority-flow-control enable force".into()),
-                    ),
-                    Os::Os10 => hit(
-                        "a network-qos policy in use pauses a class",
-                        Some("pause".into()),
-                    ),
-                });
+                out.push(said(f.fixes.pfc_global));
             }
             for (name, p) in &f.config.pools {
                 if p.kind == Some(PoolType::Lossless) {
@@ -720,11 +698,7 @@ pub static RULES: &[Rule] = &[
                     out.push(port_hit_or_note(
                         *iface,
                         "is in PFC mode",
-                        fix(
-                            f,
-                            "dcb priority-flow-control mode on force",
-                            Some("priority-flow-control mode on"),
-                        ),
+                        f.fixes.pfc_mode.map(str::to_string),
                     ));
                 }
             }
@@ -802,7 +776,7 @@ pub static RULES: &[Rule] = &[
             if f.sw.unsaved == Some(true) {
                 vec![hit(
                     "the running config has changes that are not saved",
-                    fix(f, "configuration write", Some("write memory")),
+                    f.fixes.save.map(str::to_string),
                 )]
             } else {
                 Vec::new()

@@ -94,6 +94,8 @@ pub struct BgpView {
     pub routed: Vec<crate::types::Ipv4Net>,
     /// BFD runs on the switch (Onyx `protocol bfd`, OS10 `bfd enable`).
     pub bfd: bool,
+    /// A session's hold time without `timers`, the OS's default.
+    pub default_hold: u16,
     pub sessions: BTreeMap<std::net::Ipv4Addr, SessionView>,
 }
 

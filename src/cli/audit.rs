@@ -11,7 +11,7 @@ use crate::audit::report::{Report, Source, SourceKind, fabric_sources};
 use crate::audit::{self, Input, Profile, Severity, Switch};
 use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
-use crate::targets::Config;
+use crate::targets::{self, Config};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -313,42 +313,15 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     })
 }
 
-/// A live switch's running configuration, read-only, in its OS's session, and whether it has
-/// unsaved changes: Onyx's `show configuration files` says so; on OS10 the startup
-/// configuration differs from the running one.
-fn read_live(
-    target: &crate::device::Target,
-    opts: &crate::device::Options,
-    os10: bool,
-) -> Result<(Box<dyn Config>, bool), crate::device::Error> {
-    if !os10 {
-        let mut cli = crate::device::Cli::open(target, opts)?;
-        let (_, config) = cli.fetch()?;
-        let unsaved = cli.files()?.unsaved;
-        cli.close();
-        return Ok((Box::new(config), unsaved));
-    }
-    let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
-    let (_, config) = cli.fetch_os10()?;
-    let startup = cli.run("show startup-configuration")?;
-    cli.close();
-    let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
-    let unsaved = crate::os10::parse(&startup).map_or(true, |s| s != config);
-    Ok((Box::new(config), unsaved))
-}
-
 /// A running config read for a fabric's switch, as an audited switch with its drift from the
 /// fabric; an error when the config is of another OS than the fabric says.
 fn fabric_switch(config: Box<dyn Config>, sw: &crate::fabric::Switch) -> Result<Switch, String> {
     let os = sw.os();
     if config.target().os() != os {
-        let other = match os {
-            crate::fabric::Os::Onyx => "an OS10",
-            crate::fabric::Os::Os10 => "an Onyx",
-        };
         return Err(format!(
-            "the fabric says `{}` runs {os}, but its running config is {other} one",
-            sw.hostname
+            "the fabric says `{}` runs {os}, but its running config is {} one",
+            sw.hostname,
+            config.target().audit().fixes().a
         ));
     }
     let drift = config.drift(sw);
@@ -433,13 +406,17 @@ fn with_fabric(
         let jobs =
             super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
         let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
-        let os10: std::collections::BTreeSet<String> = chosen
+        let oses: BTreeMap<String, &dyn targets::SwitchOs> = chosen
             .iter()
-            .filter(|sw| sw.os() == crate::fabric::Os::Os10)
-            .map(|sw| sw.hostname.to_string())
+            .map(|sw| (sw.hostname.to_string(), targets::of(sw.os())))
             .collect();
+        // Each switch read-only in its OS's session, with whether it has unsaved changes.
         let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
-            read_live(target, &reach.options, os10.contains(&target.name))
+            let os = oses
+                .get(&target.name)
+                .copied()
+                .unwrap_or(targets::BUILT_IN[0]);
+            os.audit().read_live(target, &reach.options)
         })?;
         for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
             let name = sw.hostname.to_string();

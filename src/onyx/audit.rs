@@ -1,15 +1,80 @@
-//! Onyx behind `fabric audit` ([`crate::targets::Audited`]): the RoCE view of an Onyx
-//! configuration (exactly what the rules have always read of it, its per-port flow control
-//! from the lines the model keeps verbatim), its described ports, and drift from a fabric's
-//! switch as Onyx's plan groups it.
+//! Onyx behind `fabric audit` ([`crate::targets::Audit`], [`crate::targets::Audited`]): the
+//! RoCE view of an Onyx configuration (exactly what the rules have always read of it, its
+//! per-port flow control from the lines the model keeps verbatim), the lines that fix a
+//! finding as Onyx spells them, drift from a fabric's switch as Onyx's plan groups it, and a
+//! live switch's running config and unsaved changes.
 
-use super::{Command, Config, Iface, IfaceRange, Interface, Protocol};
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+use super::target::Onyx;
+use super::{BgpCmd, Command, Config, Iface, IfaceRange, Interface, Protocol};
 use crate::audit::Drift;
 use crate::audit::view::{BgpView, Pfc, PortView, SessionView, View, VlanIface, routed_nets};
+use crate::device::{Cli, Error, Options, Target};
 use crate::fabric::{Hardware, Switch};
-use crate::targets;
-use crate::types::{PoolType, Port, RoceMode, Trust, read_port_span};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::targets::{self, Fix, Fixes};
+use crate::types::{Ecn, Ets, PoolType, Port, RoceMode, Trust, read_port_span};
+
+/// A BGP session's hold time without `timers`: 180 s (`show ip bgp neighbors`, Cray's CSM
+/// capture).
+const DEFAULT_HOLD: u16 = 180;
+
+/// Onyx's fixes: its one-line commands, `force` where Onyx asks for it.
+pub static FIXES: Fixes = Fixes {
+    a: "an Onyx",
+    ecn: Some(|tc: u8, ecn: &Ecn| format!("traffic-class {tc} congestion-control {ecn}")),
+    ets: Some(|tc: u8, ets: Ets| format!("traffic-class {tc} dcb ets {ets}")),
+    trust_l3: Some("qos trust L3"),
+    pfc_mode: Some("dcb priority-flow-control mode on force"),
+    mtu: |mtu: u16| format!("mtu {mtu} force"),
+    pfc_priority: Some(|p: u8| format!("dcb priority-flow-control priority {p} enable")),
+    save: Some("configuration write"),
+    dcbx_off: ("RoCE is configured but LLDP is off", Some("lldp")),
+    pfc_mode_alone: (
+        "ports are in PFC mode but PFC is not enabled globally",
+        Some("dcb priority-flow-control enable force"),
+    ),
+    pfc_global: (
+        "PFC is enabled globally",
+        Some("dcb priority-flow-control enable force"),
+    ),
+    bfd: "protocol bfd",
+    neighbor_bfd: |asn: u32, addr: Ipv4Addr| {
+        Fix::Line(Command::Bgp(asn, BgpCmd::FallOverBfd(addr, true)).to_string())
+    },
+};
+
+impl targets::Audit for Onyx {
+    fn fixes(&self) -> &'static Fixes {
+        &FIXES
+    }
+
+    /// Onyx configures interfaces on one line: `interface ethernet 1/1-1/8 mtu 9216 force`.
+    fn on_interfaces(&self, _r: IfaceRange, name: &str, line: &str) -> String {
+        format!("interface {name} {line}")
+    }
+
+    /// One port as Onyx names it (`1/10`, `1/31/2`), nothing after it.
+    fn described_port(&self, text: &str) -> Option<Port> {
+        read_port_span(text.as_bytes())
+            .filter(|((peer, last), n)| peer == last && *n == text.len())
+            .map(|((peer, _), _)| peer)
+    }
+
+    /// `show running-config`; `show configuration files` says whether changes are unsaved.
+    fn read_live(
+        &self,
+        target: &Target,
+        opts: &Options,
+    ) -> Result<(Box<dyn targets::Config>, bool), Error> {
+        let mut cli = Cli::open(target, opts)?;
+        let (_, config) = cli.fetch()?;
+        let unsaved = cli.files()?.unsaved;
+        cli.close();
+        Ok((Box::new(config), unsaved))
+    }
+}
 
 impl targets::Audited for Config {
     fn view(&self, hardware: Option<Hardware>) -> View {
@@ -148,6 +213,7 @@ fn bgp(config: &Config) -> Option<BgpView> {
             (port, i.routed, i.address)
         })),
         bfd: config.protocols.contains(&Protocol::Bfd),
+        default_hold: DEFAULT_HOLD,
         sessions: b
             .neighbors
             .keys()

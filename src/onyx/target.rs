@@ -84,6 +84,10 @@ impl SwitchOs for Onyx {
         Ok(Box::new(Renderer::from_dir(dir)?))
     }
 
+    fn audit(&self) -> &'static dyn targets::Audit {
+        &ONYX
+    }
+
     fn mask(&self) -> Mask {
         Mask::Onyx
     }

@@ -116,6 +116,10 @@ impl SwitchOs for Os10 {
         ))
     }
 
+    fn audit(&self) -> &'static dyn targets::Audit {
+        &OS10
+    }
+
     fn mask(&self) -> Mask {
         Mask::Os10
     }

@@ -1,18 +1,87 @@
-//! OS10 behind `fabric audit` ([`crate::targets::Audited`]): the RoCE view of an OS10
-//! configuration ([`view`]), its described ports, and drift from a fabric's switch as OS10's
-//! plan groups it (by block).
+//! OS10 behind `fabric audit` ([`crate::targets::Audit`], [`crate::targets::Audited`]): the
+//! RoCE view of an OS10 configuration ([`view`]), the lines that fix a finding as OS10 spells
+//! them (a line of an interface's block, `interface range` for several), drift from a
+//! fabric's switch as OS10's plan groups it (by block), and a live switch's running
+//! configuration, unsaved when its startup configuration differs.
 
-use super::{Config, Iface};
+use std::net::Ipv4Addr;
+
+use super::target::Os10;
+use super::{Config, Eth, Iface};
 use crate::audit::Drift;
 use crate::audit::view::View;
+use crate::device::{Cli, Error, Options, Target};
 use crate::fabric::{Hardware, Switch};
-use crate::onyx::Iface as Neutral;
-use crate::targets;
+use crate::onyx::{Iface as Neutral, IfaceRange};
+use crate::targets::{self, Fix, Fixes};
 use crate::types::Port;
 
 pub mod view;
 
 pub use view::port_of;
+
+/// OS10's fixes: a line of the block it belongs in; none where OS10 needs several blocks
+/// (a WRED profile and a queuing policy for ECN, a trust map for DSCP).
+pub static FIXES: Fixes = Fixes {
+    a: "an OS10",
+    ecn: None,
+    ets: None,
+    trust_l3: None,
+    pfc_mode: Some("priority-flow-control mode on"),
+    mtu: |mtu: u16| format!("mtu {mtu}"),
+    pfc_priority: Some(|p: u8| format!("pfc-cos {p}")),
+    save: Some("write memory"),
+    dcbx_off: ("RoCE is configured but DCBX is off", Some("dcbx enable")),
+    pfc_mode_alone: (
+        "ports are in PFC mode but no network-qos policy in use pauses a class",
+        None,
+    ),
+    pfc_global: ("a network-qos policy in use pauses a class", Some("pause")),
+    bfd: "bfd enable",
+    // A line of the neighbor's block: named in the message.
+    neighbor_bfd: |asn: u32, addr: Ipv4Addr| {
+        Fix::Said(format!(
+            "add `bfd` to `neighbor {addr}` in `router bgp {asn}`"
+        ))
+    },
+};
+
+impl targets::Audit for Os10 {
+    fn fixes(&self) -> &'static Fixes {
+        &FIXES
+    }
+
+    /// OS10 configures a port in its block, several in `interface range`.
+    fn on_interfaces(&self, r: IfaceRange, name: &str, line: &str) -> String {
+        let block = if r.first == r.last {
+            format!("interface {name}")
+        } else {
+            format!("interface range {name}")
+        };
+        format!("{block}\n {line}")
+    }
+
+    /// One port as OS10 names it without `ethernet`: `1/1/49` is port 49.
+    fn described_port(&self, text: &str) -> Option<Port> {
+        Eth::parse(text).ok().map(port_of)
+    }
+
+    /// `show running-configuration`; changes are unsaved when `show startup-configuration`
+    /// (masked as the running one is) is another configuration, or does not read as one.
+    fn read_live(
+        &self,
+        target: &Target,
+        opts: &Options,
+    ) -> Result<(Box<dyn targets::Config>, bool), Error> {
+        let mut cli = Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
+        let (_, config) = cli.fetch_os10()?;
+        let startup = cli.run("show startup-configuration")?;
+        cli.close();
+        let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
+        let unsaved = super::parse(&startup).map_or(true, |s| s != config);
+        Ok((Box::new(config), unsaved))
+    }
+}
 
 impl targets::Audited for Config {
     fn view(&self, hardware: Option<Hardware>) -> View {

@@ -36,6 +36,9 @@ pub const OS10_DEFAULTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// A BGP session's hold time without `timers`: 180 s (Dell OS10 user guide, `timers`).
+const DEFAULT_HOLD: u16 = 180;
+
 /// The view of an OS10 configuration.
 pub(super) fn view(config: &Config, hardware: Option<Hardware>) -> View {
     let qos = Qos::of(config);
@@ -300,6 +303,7 @@ fn bgp(config: &Config) -> Option<BgpView> {
             (port, i.routed, i.address)
         })),
         bfd: config.bfd,
+        default_hold: DEFAULT_HOLD,
         sessions: b
             .neighbors
             .iter()
