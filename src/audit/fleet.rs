@@ -6,8 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::view::PortView;
-use super::{Facts, Fleet, Hit, hit, port_note};
-use crate::fabric::Os;
+use super::{Facts, Fleet, Hit, Part, hit, port_note};
 use crate::onyx::{Iface, IfaceRange};
 use crate::targets::SwitchOs;
 use crate::types::{Port, Trust};
@@ -50,17 +49,17 @@ fn iface_of<'a>(f: &'a Facts, port: Port) -> &'a PortView {
 }
 
 /// Switches whose value differs from the most common one among the switches that carry
-/// RoCE (of `os` only, for what only that OS has; ties go to the value that sorts first);
-/// nothing when fewer than two switches do.
+/// RoCE (of the OSes with `part` only, for what only they have; ties go to the value that
+/// sorts first); nothing when fewer than two switches do.
 fn odd_ones_out<K: Ord + Clone>(
     f: &Fleet,
-    os: Option<Os>,
+    part: Option<Part>,
     key: impl Fn(&Facts) -> K,
 ) -> Vec<(String, K, K, usize, usize)> {
     let keyed: Vec<(&str, K)> = f
         .facts
         .iter()
-        .filter(|(_, x)| x.has_roce() && os.is_none_or(|o| o == x.os()))
+        .filter(|(_, x)| x.has_roce() && part.is_none_or(|p| x.has(p)))
         .map(|(n, x)| (*n, key(x)))
         .collect();
     if keyed.len() < 2 {
@@ -154,7 +153,7 @@ pub(super) fn pools_differ(f: &Fleet) -> Vec<(String, Hit)> {
             pools.join(", ")
         }
     };
-    odd_ones_out(f, Some(Os::Onyx), show)
+    odd_ones_out(f, Some(Part::Pools), show)
         .into_iter()
         .map(|(name, mine, common, n, of)| {
             (

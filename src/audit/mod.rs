@@ -14,17 +14,17 @@
 //! the one-shot `roce` mode. A switch *carries RoCE* when it has any of these.
 //!
 //! The rules read each switch through its OS-neutral [`view::View`], which the switch's OS
-//! builds ([`crate::targets::Audited`]), so one rule id means the same on Onyx and OS10; a
-//! rule that only one OS can break (Onyx's traffic pools, its `roce` mode, the routing and
-//! MLAG rules, which read Onyx configurations) names that OS ([`Rule::os`]) and is not run on
-//! the other's switches. Where a finding's fix or message differs by OS, the OS spells it
-//! ([`crate::targets::Fixes`]).
+//! builds ([`crate::targets::Audited`]), so one rule id means the same on every OS; a rule
+//! about a part only some OSes have (Onyx's traffic pools, its `roce` mode, the routing and
+//! MLAG rules, which read the Onyx model) names the part ([`Rule::part`]), and runs on the
+//! switches of the OSes that say they have it ([`crate::targets::Audit::parts`]). Where a
+//! finding's fix or message differs by OS, the OS spells it ([`crate::targets::Fixes`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::fabric::{Hardware, Os};
+use crate::fabric::Hardware;
 use crate::onyx::{Config, Iface, IfaceRange};
 use crate::targets::{self, Fixes, SwitchOs};
 use crate::types::{Dscp, Port, RoceMode, Speed, Trust};
@@ -81,6 +81,20 @@ impl std::fmt::Display for Profile {
 pub enum Applies {
     Both,
     Only(Profile),
+}
+
+/// What a rule reads beyond the RoCE view every OS gives: a part of a switch's configuration
+/// that only some OSes have (or whose rules read it in one OS's model). An OS says which it
+/// has ([`crate::targets::Audit::parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Traffic pools (Onyx's; OS10 buffers by PFC class, not by pool).
+    Pools,
+    /// Onyx's one-shot `roce` mode.
+    RoceMode,
+    /// BGP, interface addresses, routed cables and MLAG pairs, as the routing rules read them
+    /// (in the Onyx model).
+    Routing,
 }
 
 /// One switch to audit.
@@ -225,9 +239,9 @@ pub struct Rule {
     pub name: &'static str,
     pub severity: Severity,
     pub applies: Applies,
-    /// The one OS whose switches the rule reads, for a rule about what only that OS has (or
-    /// that reads only its configurations); `None`: every OS.
-    pub os: Option<Os>,
+    /// The part the rule reads beyond the RoCE view, for a rule about what only some OSes
+    /// have; `None`: every OS's switches.
+    pub part: Option<Part>,
     pub what: &'static str,
     pub why: &'static str,
     pub fix: &'static str,
@@ -252,7 +266,7 @@ impl Rule {
             Check::Switch(_) => "each switch",
             Check::Fabric(_) => "the fabric (links, or every switch together)",
         };
-        let os = match self.os {
+        let os = match self.only() {
             None => String::new(),
             Some(os) => format!("; {os} switches only"),
         };
@@ -275,8 +289,24 @@ impl Rule {
     }
 
     /// Whether the rule reads switches of this OS.
-    pub fn reads(&self, os: Os) -> bool {
-        self.os.is_none_or(|o| o == os)
+    pub fn reads(&self, os: crate::fabric::Os) -> bool {
+        self.reads_parts(targets::of(os).audit().parts())
+    }
+
+    /// Whether the rule reads the switches of an OS with these parts.
+    fn reads_parts(&self, parts: &[Part]) -> bool {
+        self.part.is_none_or(|p| parts.contains(&p))
+    }
+
+    /// The OSes whose switches the rule reads, by title (`Onyx`), when it does not read every
+    /// OS's.
+    pub fn only(&self) -> Option<String> {
+        let titles: Vec<&str> = targets::BUILT_IN
+            .iter()
+            .filter(|t| self.reads_parts(t.audit().parts()))
+            .map(|t| t.words().title)
+            .collect();
+        (titles.len() < targets::BUILT_IN.len()).then(|| titles.join(" and "))
     }
 }
 
@@ -330,11 +360,13 @@ pub struct Facts<'a> {
     sw: &'a Switch,
     /// The switch's OS.
     target: &'static dyn SwitchOs,
+    /// The parts beyond the view its OS has ([`Part`]).
+    parts: &'static [Part],
     /// How its OS spells a fix.
     fixes: &'static Fixes,
-    /// The configuration in the Onyx model, for the rules that read only Onyx (an OS10
-    /// switch's is empty: those rules are not run on it, and the fabric's routing index finds
-    /// nothing there).
+    /// The configuration in the Onyx model, for the rules of the parts that read it (empty on
+    /// an OS without them: those rules are not run on its switches, and the fabric's routing
+    /// index finds nothing there).
     config: &'a Config,
     view: &'a View,
     profile: Profile,
@@ -389,6 +421,7 @@ impl<'a> Facts<'a> {
         Facts {
             sw,
             target,
+            parts: target.audit().parts(),
             fixes: target.audit().fixes(),
             config,
             view,
@@ -411,8 +444,9 @@ impl<'a> Facts<'a> {
         self.view.speed(port)
     }
 
-    fn os(&self) -> Os {
-        self.target.os()
+    /// Whether the switch's OS has a part beyond the view.
+    fn has(&self, part: Part) -> bool {
+        self.parts.contains(&part)
     }
 }
 
@@ -495,10 +529,10 @@ impl<'a> Fleet<'a> {
             .collect()
     }
 
-    /// The cables between two Onyx switches, for the rules that read Onyx configurations.
-    fn onyx_cables(&self) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
+    /// The cables between two switches whose OSes have `part`, for the rules that read it.
+    fn cables_with(&self, part: Part) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
         let mut all = self.cables();
-        all.retain(|ends| ends.iter().all(|e| e.2.os() == Os::Onyx));
+        all.retain(|ends| ends.iter().all(|e| e.2.has(part)));
         all
     }
 }
@@ -534,7 +568,7 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         match rule.check {
             Check::Switch(check) => {
                 for (name, f) in &fleet.facts {
-                    if rule.reads(f.os()) {
+                    if rule.reads_parts(f.parts) {
                         hits.entry((name, index)).or_default().extend(check(f));
                     }
                 }
@@ -542,7 +576,7 @@ pub fn audit(input: &Input) -> Vec<Finding> {
             Check::Fabric(check) => {
                 for (name, h) in check(&fleet) {
                     if let Some((name, f)) = fleet.facts.get_key_value(name.as_str())
-                        && rule.reads(f.os())
+                        && rule.reads_parts(f.parts)
                     {
                         hits.entry((name, index)).or_default().push(h);
                     }

@@ -504,7 +504,9 @@ pub fn explain(id: Option<&str>) -> Result<u8, Failure> {
     let Some(id) = id else {
         outln!("Audit rules (`fabric audit`):");
         for r in audit::RULES {
-            let os = r.os.map_or(String::new(), |os| format!("  ({os} only)"));
+            let os = r
+                .only()
+                .map_or(String::new(), |os| format!("  ({os} only)"));
             outln!("  {}  {:<7}  {}{os}", r.id, r.severity.to_string(), r.name);
         }
         outln!("\nVerify checks (`fabric verify`):");

@@ -2,15 +2,16 @@
 //! RoCE view of an Onyx configuration (exactly what the rules have always read of it, its
 //! per-port flow control from the lines the model keeps verbatim), the lines that fix a
 //! finding as Onyx spells them, drift from a fabric's switch as Onyx's plan groups it, and a
-//! live switch's running config and unsaved changes.
+//! live switch's running config and unsaved changes. Onyx has every part the rules read
+//! beyond the view: traffic pools, the `roce` mode, and routing and MLAG in its own model.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use super::target::Onyx;
 use super::{BgpCmd, Command, Config, Iface, IfaceRange, Interface, Protocol};
-use crate::audit::Drift;
 use crate::audit::view::{BgpView, Pfc, PortView, SessionView, View, VlanIface, routed_nets};
+use crate::audit::{Drift, Part};
 use crate::device::{Cli, Error, Options, Target};
 use crate::fabric::{Hardware, Switch};
 use crate::targets::{self, Fix, Fixes};
@@ -46,6 +47,10 @@ pub static FIXES: Fixes = Fixes {
 };
 
 impl targets::Audit for Onyx {
+    fn parts(&self) -> &'static [Part] {
+        &[Part::Pools, Part::RoceMode, Part::Routing]
+    }
+
     fn fixes(&self) -> &'static Fixes {
         &FIXES
     }

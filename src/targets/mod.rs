@@ -15,8 +15,8 @@ use serde::Serialize;
 
 pub(crate) mod restore;
 
-use crate::audit::Drift;
 use crate::audit::view::View;
+use crate::audit::{Drift, Part};
 use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
@@ -271,9 +271,14 @@ pub struct Comparison {
 
 // `fabric audit`: what the audit asks of an OS and reads of its configurations.
 
-/// What `fabric audit` asks of a switch OS: how it spells the lines that fix a finding, and
-/// a live switch's running configuration.
+/// What `fabric audit` asks of a switch OS: which parts beyond the RoCE view its switches
+/// have, how it spells the lines that fix a finding, and a live switch's running
+/// configuration.
 pub trait Audit: Sync + Send {
+    /// The parts beyond the RoCE view every OS gives that the OS's switches have: a rule that
+    /// reads a part runs on the switches of the OSes that have it.
+    fn parts(&self) -> &'static [Part];
+
     /// The lines that fix findings, and the messages that differ, in the OS's words.
     fn fixes(&self) -> &'static Fixes;
 
@@ -301,8 +306,8 @@ pub trait Audited {
     /// says it.
     fn view(&self, hardware: Option<Hardware>) -> View;
 
-    /// The configuration in the Onyx model, which the rules about what only Onyx has (traffic
-    /// pools, the `roce` mode, routing and MLAG) read; `None` for another OS.
+    /// The configuration in the Onyx model, which the rules of the parts that read it (traffic
+    /// pools, the `roce` mode, routing and MLAG) read; `None` for an OS without those parts.
     fn onyx_model(&self) -> Option<&crate::onyx::Config>;
 
     /// The Ethernet ports with a description, in port order.

@@ -2,14 +2,16 @@
 //! RoCE view of an OS10 configuration ([`view`]), the lines that fix a finding as OS10 spells
 //! them (a line of an interface's block, `interface range` for several), drift from a
 //! fabric's switch as OS10's plan groups it (by block), and a live switch's running
-//! configuration, unsaved when its startup configuration differs.
+//! configuration, unsaved when its startup configuration differs. OS10 has none of the parts
+//! the rules read beyond the view (no traffic pools, no `roce` mode; its routing is not read
+//! in the Onyx model).
 
 use std::net::Ipv4Addr;
 
 use super::target::Os10;
 use super::{Config, Eth, Iface};
-use crate::audit::Drift;
 use crate::audit::view::View;
+use crate::audit::{Drift, Part};
 use crate::device::{Cli, Error, Options, Target};
 use crate::fabric::{Hardware, Switch};
 use crate::onyx::{Iface as Neutral, IfaceRange};
@@ -47,6 +49,10 @@ pub static FIXES: Fixes = Fixes {
 };
 
 impl targets::Audit for Os10 {
+    fn parts(&self) -> &'static [Part] {
+        &[]
+    }
+
     fn fixes(&self) -> &'static Fixes {
         &FIXES
     }
