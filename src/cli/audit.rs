@@ -395,47 +395,75 @@ fn with_fabric(
     color: bool,
 ) -> Result<Result<Audited, u8>, Failure> {
     let chosen = super::chosen(fabric, &args.switches)?;
+    if args.live || args.lab {
+        return live_with_fabric(args, path, fabric, &chosen, color).map(Ok);
+    }
+    if args.running.is_empty() {
+        return Ok(Ok(predeploy(path, fabric, &chosen, args.profile)));
+    }
+    running_with_fabric(args, fabric, &chosen, color)
+}
+
+/// The fabric's chosen switches read live (or in the lab), each in its OS's session, with
+/// their unsaved changes and drift from the fabric.
+fn live_with_fabric(
+    args: &Args,
+    path: &Path,
+    fabric: &Fabric,
+    chosen: &[&crate::fabric::Switch],
+    color: bool,
+) -> Result<Audited, Failure> {
     let mut input = Input {
         profile: args.profile,
         links: audit::fabric_links(fabric),
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
-    if args.live || args.lab {
-        let reach = super::fleet::reach(args.lab, false, path, fabric, &args.connect, color)?;
-        let jobs =
-            super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
-        let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
-        let oses: BTreeMap<String, &dyn targets::SwitchOs> = chosen
-            .iter()
-            .map(|sw| (sw.hostname.to_string(), targets::of(sw.os())))
-            .collect();
-        // Each switch read-only in its OS's session, with whether it has unsaved changes.
-        let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
-            let os = oses
-                .get(&target.name)
-                .copied()
-                .unwrap_or(targets::BUILT_IN[0]);
-            os.audit().read_live(target, &reach.options)
-        })?;
-        for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
-            let name = sw.hostname.to_string();
-            let mut s = fabric_switch(config, sw).map_err(Failure)?;
-            s.unsaved = Some(unsaved);
-            input.switches.insert(name.clone(), s);
-            sources.insert(name.clone(), live_source(&name));
-        }
-        return Ok(Ok(Audited {
-            input,
-            sources,
-            unreadable: false,
-            host_findings: Vec::new(),
-        }));
+    let reach = super::fleet::reach(args.lab, false, path, fabric, &args.connect, color)?;
+    let jobs = super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
+    let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
+    let oses: BTreeMap<String, &dyn targets::SwitchOs> = chosen
+        .iter()
+        .map(|sw| (sw.hostname.to_string(), targets::of(sw.os())))
+        .collect();
+    // Each switch read-only in its OS's session, with whether it has unsaved changes.
+    let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
+        let os = oses
+            .get(&target.name)
+            .copied()
+            .unwrap_or(targets::BUILT_IN[0]);
+        os.audit().read_live(target, &reach.options)
+    })?;
+    for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
+        let name = sw.hostname.to_string();
+        let mut s = fabric_switch(config, sw).map_err(Failure)?;
+        s.unsaved = Some(unsaved);
+        input.switches.insert(name.clone(), s);
+        sources.insert(name.clone(), live_source(&name));
     }
-    if args.running.is_empty() {
-        return Ok(Ok(predeploy(path, fabric, &chosen, args.profile)));
-    }
-    // Running configs: a folder holds `<switch>.cfg`; a single file is the one chosen switch.
+    Ok(Audited {
+        input,
+        sources,
+        unreadable: false,
+        host_findings: Vec::new(),
+    })
+}
+
+/// The fabric's chosen switches from running configs: a folder holds `<switch>.cfg`; a
+/// single file is the one chosen switch. A switch whose config is missing or unreadable is
+/// named; the others are audited (exit 2).
+fn running_with_fabric(
+    args: &Args,
+    fabric: &Fabric,
+    chosen: &[&crate::fabric::Switch],
+    color: bool,
+) -> Result<Result<Audited, u8>, Failure> {
+    let mut input = Input {
+        profile: args.profile,
+        links: audit::fabric_links(fabric),
+        ..Input::default()
+    };
+    let mut sources = BTreeMap::new();
     let single = match args.running.as_slice() {
         [one] if !one.is_dir() => Some(one.clone()),
         _ => None,
@@ -446,7 +474,6 @@ fn with_fabric(
             chosen.len()
         )));
     }
-    // A switch whose config is missing or unreadable is named; the others are audited (exit 2).
     let mut unreadable = false;
     for sw in chosen {
         let name = sw.hostname.to_string();
