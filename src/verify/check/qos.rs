@@ -4,9 +4,9 @@
 //! priority-flow-control`: its `Oper status` and the priorities it pauses); its trust, ECN,
 //! ETS and lossless priorities from the running configuration, each port's as OS10 applies
 //! it (its own policies, else `system qos`'s: [`crate::os10::Config::trust_of`], the audit's
-//! [`View`]), judged against what the fabric compiles to on OS10 ([`compile_switch`]): what
-//! `fabric push` would set is what the fabric says there, in OS10's terms (`bandwidth
-//! percent` for a WRR weight, a DSCP trust map for L3).
+//! [`crate::audit::view::View`]), judged against what the fabric compiles to on OS10
+//! ([`compile_switch`]): what `fabric push` would set is what the fabric says there, in
+//! OS10's terms (`bandwidth percent` for a WRR weight, a DSCP trust map for L3).
 
 use std::collections::{BTreeMap, BTreeSet};
 
