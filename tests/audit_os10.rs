@@ -37,7 +37,7 @@ fn audit_os10(path: &Path) -> Vec<audit::Finding> {
             assert!(fabric::os10::parse::looks_os10(&text), "{}", f.display());
             let c = fabric::os10::parse(&text).unwrap();
             let name = c.hostname.clone().unwrap();
-            (name, Switch::os10(c))
+            (name, Switch::new(c))
         })
         .collect();
     let links = audit::links_from_descriptions(&switches);

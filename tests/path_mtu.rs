@@ -414,10 +414,15 @@ fn the_audit_finds_an_os10_vlan_interface_below_its_roce_ports() {
             .iter()
             .any(|f| f.rule == "R049")
     );
-    if let fabric::audit::Running::Os10(c) = &mut audited.config {
-        let vlan10 = fabric::os10::Iface::Vlan(fabric::types::Vlan::new(10).unwrap());
-        c.interfaces.get_mut(&vlan10).unwrap().mtu = None;
-    }
+    let mut c = audited
+        .config
+        .as_any()
+        .downcast_ref::<fabric::os10::Config>()
+        .unwrap()
+        .clone();
+    let vlan10 = fabric::os10::Iface::Vlan(fabric::types::Vlan::new(10).unwrap());
+    c.interfaces.get_mut(&vlan10).unwrap().mtu = None;
+    audited.config = Box::new(c);
     let input = fabric::audit::Input {
         switches: BTreeMap::from([("leaf01".to_string(), audited)]),
         ..Default::default()

@@ -8,11 +8,7 @@ use std::net::Ipv4Addr;
 
 use super::view::BgpView;
 use super::{Fleet, Hit, hit};
-use crate::fabric::Os;
-
-/// A session's hold time without `timers`: 180 s on Onyx (`show ip bgp neighbors`, Cray's
-/// CSM capture) and OS10 (Dell OS10 user guide, `timers`).
-const DEFAULT_HOLD: u16 = 180;
+use crate::targets::Fix;
 
 /// The longest hold time that counts as fast detection: FRR's `datacenter` profile, which
 /// Cumulus Linux runs (`timers bgp 3 9` in the NVUE-rendered `frr.conf` capture).
@@ -65,47 +61,34 @@ pub(super) fn failure_detection(f: &Fleet) -> Vec<(String, Hit)> {
             };
             let back = far(&owners, name, *addr)
                 .and_then(|(peer, pb)| Some((peer, pb, pb.sessions.get(&mine)?)));
-            let my_hold = s.hold.unwrap_or(DEFAULT_HOLD);
-            let hold = back.map_or(my_hold, |(_, _, t)| {
-                my_hold.min(t.hold.unwrap_or(DEFAULT_HOLD))
+            let my_hold = s.hold.unwrap_or(b.default_hold);
+            let hold = back.map_or(my_hold, |(_, pb, t)| {
+                my_hold.min(t.hold.unwrap_or(pb.default_hold))
             });
             let here = b.bfd && s.bfd;
             if here || hold <= FAST_HOLD {
                 continue;
             }
             let peer = back.map_or(String::new(), |(p, _, _)| format!(" ({p})"));
-            let (why, line) = if s.bfd {
-                let line = match x.os() {
-                    Os::Onyx => "protocol bfd",
-                    Os::Os10 => "bfd enable",
-                };
-                ("BFD is not enabled on the switch", Some(line.to_string()))
+            // BFD off switch-wide, else on the session: the OS's line, or where to write it.
+            let (why, fix) = if s.bfd {
+                let line = Fix::Line(x.fixes.bfd.to_string());
+                ("BFD is not enabled on the switch", line)
             } else {
-                let line = match x.os() {
-                    Os::Onyx => Some(
-                        crate::onyx::Command::Bgp(
-                            b.asn,
-                            crate::onyx::BgpCmd::FallOverBfd(*addr, true),
-                        )
-                        .to_string(),
-                    ),
-                    // A line of the neighbor's block: named in the message.
-                    Os::Os10 => None,
-                };
-                ("no BFD watches it here", line)
+                (
+                    "no BFD watches it here",
+                    (x.fixes.neighbor_bfd)(b.asn, *addr),
+                )
+            };
+            let (line, said) = match fix {
+                Fix::Line(l) => (Some(l), String::new()),
+                Fix::Said(s) => (None, format!(" ({s})")),
             };
             out.push((
                 name.to_string(),
                 hit(
                     format!(
-                        "the BGP session with {addr}{peer} over a cable notices a dead link only after its {hold} s hold time: {why}{}",
-                        match x.os() {
-                            Os::Os10 if !s.bfd => format!(
-                                " (add `bfd` to `neighbor {addr}` in `router bgp {}`)",
-                                b.asn
-                            ),
-                            _ => String::new(),
-                        }
+                        "the BGP session with {addr}{peer} over a cable notices a dead link only after its {hold} s hold time: {why}{said}"
                     ),
                     line,
                 ),

@@ -5,10 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::view::{PortView, range_name};
-use super::{Facts, Fleet, Hit, hit, port_note};
-use crate::fabric::Os;
+use super::view::PortView;
+use super::{Facts, Fleet, Hit, Part, hit, port_note};
 use crate::onyx::{Iface, IfaceRange};
+use crate::targets::SwitchOs;
 use crate::types::{Port, Trust};
 
 /// Where the two ends of each link differ in one setting: a hit on each end.
@@ -26,7 +26,9 @@ pub(super) fn link_rule<T: PartialEq + std::fmt::Display>(
             for ((name, port, _), (peer, peer_port, far), mine, theirs) in
                 [(a, b, &va, &vb), (b, a, &vb, &va)]
             {
-                let far_port = range_name(far.os(), IfaceRange::one(Iface::Ethernet(peer_port)));
+                let far_port = far
+                    .target
+                    .iface_range(IfaceRange::one(Iface::Ethernet(peer_port)));
                 out.push((
                     name.to_string(),
                     port_note(
@@ -47,17 +49,17 @@ fn iface_of<'a>(f: &'a Facts, port: Port) -> &'a PortView {
 }
 
 /// Switches whose value differs from the most common one among the switches that carry
-/// RoCE (of `os` only, for what only that OS has; ties go to the value that sorts first);
-/// nothing when fewer than two switches do.
+/// RoCE (of the OSes with `part` only, for what only they have; ties go to the value that
+/// sorts first); nothing when fewer than two switches do.
 fn odd_ones_out<K: Ord + Clone>(
     f: &Fleet,
-    os: Option<Os>,
+    part: Option<Part>,
     key: impl Fn(&Facts) -> K,
 ) -> Vec<(String, K, K, usize, usize)> {
     let keyed: Vec<(&str, K)> = f
         .facts
         .iter()
-        .filter(|(_, x)| x.has_roce() && os.is_none_or(|o| o == x.os()))
+        .filter(|(_, x)| x.has_roce() && part.is_none_or(|p| x.has(p)))
         .map(|(n, x)| (*n, key(x)))
         .collect();
     if keyed.len() < 2 {
@@ -151,7 +153,7 @@ pub(super) fn pools_differ(f: &Fleet) -> Vec<(String, Hit)> {
             pools.join(", ")
         }
     };
-    odd_ones_out(f, Some(Os::Onyx), show)
+    odd_ones_out(f, Some(Part::Pools), show)
         .into_iter()
         .map(|(name, mine, common, n, of)| {
             (
@@ -221,13 +223,13 @@ pub(super) fn ecn_differ(f: &Fleet) -> Vec<(String, Hit)> {
 }
 
 /// Interfaces as their OS names them, consecutive Ethernet ports as one range.
-fn names(os: Os, ifaces: impl Iterator<Item = Iface>) -> String {
+fn names(os: &dyn SwitchOs, ifaces: impl Iterator<Item = Iface>) -> String {
     let unit = ();
     let (mut ports, mut others) = (Vec::new(), Vec::new());
     for i in ifaces {
         match i {
             Iface::Ethernet(p) => ports.push(p),
-            other => others.push(range_name(os, IfaceRange::one(other))),
+            other => others.push(os.iface_range(IfaceRange::one(other))),
         }
     }
     let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
@@ -238,7 +240,7 @@ fn names(os: Os, ifaces: impl Iterator<Item = Iface>) -> String {
                 first: Iface::Ethernet(a),
                 last: Iface::Ethernet(b),
             };
-            range_name(os, r)
+            os.iface_range(r)
         })
         .collect();
     out.extend(others);
@@ -284,7 +286,7 @@ pub(super) fn routed_mtu(f: &Fleet) -> Vec<(String, Hit)> {
             }
             if mtu < most {
                 let ports = names(
-                    x.os(),
+                    x.target,
                     carriers.iter().filter(|(_, m)| *m == most).map(|c| c.0),
                 );
                 out.push((
@@ -307,10 +309,7 @@ pub(super) fn routed_mtu(f: &Fleet) -> Vec<(String, Hit)> {
         for (k, i) in &x.roce_ports {
             let mtu = x.view.mtu(i);
             if i.routed && mtu < largest {
-                let line = match x.os() {
-                    Os::Onyx => format!("mtu {largest} force"),
-                    Os::Os10 => format!("mtu {largest}"),
-                };
+                let line = (x.fixes.mtu)(largest);
                 out.push((
                     name.to_string(),
                     super::port_hit_or_note(

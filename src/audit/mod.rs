@@ -13,18 +13,21 @@
 //! ECN; the *lossless priorities* are those a lossless traffic pool maps, or priority 3 under
 //! the one-shot `roce` mode. A switch *carries RoCE* when it has any of these.
 //!
-//! The rules read each switch through its OS-neutral [`view::View`], so one rule id means
-//! the same on Onyx and OS10; a rule that only one OS can break (Onyx's traffic pools, its
-//! `roce` mode, the routing and MLAG rules, which read Onyx configurations) names that OS
-//! ([`Rule::os`]) and is not run on the other's switches.
+//! The rules read each switch through its OS-neutral [`view::View`], which the switch's OS
+//! builds ([`crate::targets::Audited`]), so one rule id means the same on every OS; a rule
+//! about a part only some OSes have (Onyx's traffic pools, its `roce` mode, the routing and
+//! MLAG rules, which read the Onyx model) names the part ([`Rule::part`]), and runs on the
+//! switches of the OSes that say they have it ([`crate::targets::Audit::parts`]). Where a
+//! finding's fix or message differs by OS, the OS spells it ([`crate::targets::Fixes`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::fabric::{Hardware, Os};
+use crate::fabric::Hardware;
 use crate::onyx::{Config, Iface, IfaceRange};
-use crate::types::{Dscp, Port, RoceMode, Speed, Trust, read_port_span};
+use crate::targets::{self, Fixes, SwitchOs};
+use crate::types::{Dscp, Port, RoceMode, Speed, Trust};
 use view::{PortView, View};
 
 mod detection;
@@ -80,17 +83,25 @@ pub enum Applies {
     Only(Profile),
 }
 
-/// A switch's configuration, in its OS's model.
-#[derive(Clone, Debug)]
-pub enum Running {
-    Onyx(Box<Config>),
-    Os10(Box<crate::os10::Config>),
+/// What a rule reads beyond the RoCE view every OS gives: a part of a switch's configuration
+/// that only some OSes have (or whose rules read it in one OS's model). An OS says which it
+/// has ([`crate::targets::Audit::parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Traffic pools (Onyx's; OS10 buffers by PFC class, not by pool).
+    Pools,
+    /// Onyx's one-shot `roce` mode.
+    RoceMode,
+    /// BGP, interface addresses, routed cables and MLAG pairs, as the routing rules read them
+    /// (in the Onyx model).
+    Routing,
 }
 
 /// One switch to audit.
 #[derive(Clone, Debug)]
 pub struct Switch {
-    pub config: Running,
+    /// Its configuration, in its OS's model.
+    pub config: Box<dyn targets::Config>,
     /// The model, when a fabric says it: native port speeds for the speed-aware rules.
     pub model: Option<Hardware>,
     /// `Unsaved changes : yes` from `show configuration files` (live audits only).
@@ -101,59 +112,36 @@ pub struct Switch {
 }
 
 impl Switch {
-    pub fn new(config: Config) -> Switch {
+    /// A switch with this configuration, of any OS.
+    pub fn new(config: impl targets::Config) -> Switch {
+        Switch::of(Box::new(config))
+    }
+
+    /// A switch with a configuration read or compiled behind the switch-OS interface.
+    pub fn of(config: Box<dyn targets::Config>) -> Switch {
         Switch {
-            config: Running::Onyx(Box::new(config)),
+            config,
             model: None,
             unsaved: None,
             drift: Vec::new(),
         }
     }
 
-    pub fn os10(config: crate::os10::Config) -> Switch {
-        Switch {
-            config: Running::Os10(Box::new(config)),
-            ..Switch::new(Config::empty())
-        }
-    }
-
     /// A fabric's switch as it compiles, with its model.
     pub fn compiled(sw: &crate::fabric::Switch) -> Switch {
-        let compiled = crate::compile::compile_config(sw);
-        let any = compiled.as_any();
-        let mut s = match (
-            any.downcast_ref::<Config>(),
-            any.downcast_ref::<crate::os10::Config>(),
-        ) {
-            (Some(c), _) => Switch::new(c.clone()),
-            (_, Some(c)) => Switch::os10(c.clone()),
-            (None, None) => unreachable!("a switch compiles in one of the audited OSes"),
-        };
+        let mut s = Switch::of(crate::compile::compile_config(sw));
         s.model = Some(sw.model);
         s
     }
 
-    pub fn os(&self) -> Os {
-        match self.config {
-            Running::Onyx(_) => Os::Onyx,
-            Running::Os10(_) => Os::Os10,
-        }
-    }
-
-    /// The Onyx configuration, when the switch runs Onyx.
-    pub fn onyx(&self) -> Option<&Config> {
-        match &self.config {
-            Running::Onyx(c) => Some(c.as_ref()),
-            Running::Os10(_) => None,
-        }
+    /// The switch's OS.
+    pub fn target(&self) -> &'static dyn SwitchOs {
+        self.config.target()
     }
 
     /// The switch's RoCE view.
     pub fn view(&self) -> View {
-        match &self.config {
-            Running::Onyx(c) => View::onyx(c, self.model),
-            Running::Os10(c) => View::os10(c, self.model),
-        }
+        self.config.view(self.model)
     }
 }
 
@@ -251,9 +239,9 @@ pub struct Rule {
     pub name: &'static str,
     pub severity: Severity,
     pub applies: Applies,
-    /// The one OS whose switches the rule reads, for a rule about what only that OS has (or
-    /// that reads only its configurations); `None`: every OS.
-    pub os: Option<Os>,
+    /// The part the rule reads beyond the RoCE view, for a rule about what only some OSes
+    /// have; `None`: every OS's switches.
+    pub part: Option<Part>,
     pub what: &'static str,
     pub why: &'static str,
     pub fix: &'static str,
@@ -278,7 +266,7 @@ impl Rule {
             Check::Switch(_) => "each switch",
             Check::Fabric(_) => "the fabric (links, or every switch together)",
         };
-        let os = match self.os {
+        let os = match self.only() {
             None => String::new(),
             Some(os) => format!("; {os} switches only"),
         };
@@ -301,8 +289,24 @@ impl Rule {
     }
 
     /// Whether the rule reads switches of this OS.
-    pub fn reads(&self, os: Os) -> bool {
-        self.os.is_none_or(|o| o == os)
+    pub fn reads(&self, os: crate::fabric::Os) -> bool {
+        self.reads_parts(targets::of(os).audit().parts())
+    }
+
+    /// Whether the rule reads the switches of an OS with these parts.
+    fn reads_parts(&self, parts: &[Part]) -> bool {
+        self.part.is_none_or(|p| parts.contains(&p))
+    }
+
+    /// The OSes whose switches the rule reads, by title (`Onyx`), when it does not read every
+    /// OS's.
+    pub fn only(&self) -> Option<String> {
+        let titles: Vec<&str> = targets::BUILT_IN
+            .iter()
+            .filter(|t| self.reads_parts(t.audit().parts()))
+            .map(|t| t.words().title)
+            .collect();
+        (titles.len() < targets::BUILT_IN.len()).then(|| titles.join(" and "))
     }
 }
 
@@ -354,8 +358,15 @@ fn port_note(iface: Iface, message: impl Into<String>) -> Hit {
 /// needs.
 pub struct Facts<'a> {
     sw: &'a Switch,
-    /// The Onyx configuration, for the rules that read only Onyx (an OS10 switch's is empty:
-    /// those rules are not run on it, and the fabric's routing index finds nothing there).
+    /// The switch's OS.
+    target: &'static dyn SwitchOs,
+    /// The parts beyond the view its OS has ([`Part`]).
+    parts: &'static [Part],
+    /// How its OS spells a fix.
+    fixes: &'static Fixes,
+    /// The configuration in the Onyx model, for the rules of the parts that read it (empty on
+    /// an OS without them: those rules are not run on its switches, and the fabric's routing
+    /// index finds nothing there).
     config: &'a Config,
     view: &'a View,
     profile: Profile,
@@ -372,12 +383,13 @@ pub struct Facts<'a> {
     roce_ports: Vec<(Iface, &'a PortView)>,
 }
 
-/// An OS10 switch's (empty) Onyx configuration.
+/// The (empty) Onyx-model configuration of a switch whose OS has none.
 static NO_ONYX: std::sync::LazyLock<Config> = std::sync::LazyLock::new(Config::empty);
 
 impl<'a> Facts<'a> {
     fn new(sw: &'a Switch, view: &'a View, profile: Profile) -> Facts<'a> {
-        let config = sw.onyx().unwrap_or(&NO_ONYX);
+        let target = sw.target();
+        let config = sw.config.onyx_model().unwrap_or(&NO_ONYX);
         let roce_classes: BTreeSet<u8> = view
             .ports
             .values()
@@ -408,6 +420,9 @@ impl<'a> Facts<'a> {
             .collect();
         Facts {
             sw,
+            target,
+            parts: target.audit().parts(),
+            fixes: target.audit().fixes(),
             config,
             view,
             profile,
@@ -429,8 +444,9 @@ impl<'a> Facts<'a> {
         self.view.speed(port)
     }
 
-    fn os(&self) -> Os {
-        self.view.os
+    /// Whether the switch's OS has a part beyond the view.
+    fn has(&self, part: Part) -> bool {
+        self.parts.contains(&part)
     }
 }
 
@@ -513,10 +529,10 @@ impl<'a> Fleet<'a> {
             .collect()
     }
 
-    /// The cables between two Onyx switches, for the rules that read Onyx configurations.
-    fn onyx_cables(&self) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
+    /// The cables between two switches whose OSes have `part`, for the rules that read it.
+    fn cables_with(&self, part: Part) -> Vec<[(&'a str, Port, &Facts<'a>); 2]> {
         let mut all = self.cables();
-        all.retain(|ends| ends.iter().all(|e| e.2.os() == Os::Onyx));
+        all.retain(|ends| ends.iter().all(|e| e.2.has(part)));
         all
     }
 }
@@ -552,7 +568,7 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         match rule.check {
             Check::Switch(check) => {
                 for (name, f) in &fleet.facts {
-                    if rule.reads(f.os()) {
+                    if rule.reads_parts(f.parts) {
                         hits.entry((name, index)).or_default().extend(check(f));
                     }
                 }
@@ -560,7 +576,7 @@ pub fn audit(input: &Input) -> Vec<Finding> {
             Check::Fabric(check) => {
                 for (name, h) in check(&fleet) {
                     if let Some((name, f)) = fleet.facts.get_key_value(name.as_str())
-                        && rule.reads(f.os())
+                        && rule.reads_parts(f.parts)
                     {
                         hits.entry((name, index)).or_default().push(h);
                     }
@@ -571,7 +587,7 @@ pub fn audit(input: &Input) -> Vec<Finding> {
     let mut out = Vec::new();
     for ((name, index), mut hits) in hits {
         let rule = &RULES[index];
-        let os = fleet.facts[name].os();
+        let target = fleet.facts[name].target;
         if rule.id != DRIFT_RULE {
             defer_to_drift(&mut hits, &input.switches[name].drift);
         }
@@ -581,24 +597,10 @@ pub fn audit(input: &Input) -> Vec<Finding> {
         grouped.sort_by(|a, b| (a.0, &a.1.message).cmp(&(b.0, &b.1.message)));
         for (range, h) in grouped {
             let (message, interfaces, line) = match range {
-                Some(r) if os == Os::Onyx => (
-                    format!("{r}: {}", h.message),
-                    Some(r.to_string()),
-                    h.line.map(|l| format!("interface {r} {l}")),
-                ),
-                // OS10 configures a port in its block, several in `interface range`.
                 Some(r) => {
-                    let name = view::range_name(os, r);
-                    let block = if r.first == r.last {
-                        format!("interface {name}")
-                    } else {
-                        format!("interface range {name}")
-                    };
-                    (
-                        format!("{name}: {}", h.message),
-                        Some(name),
-                        h.line.map(|l| format!("{block}\n {l}")),
-                    )
+                    let name = target.iface_range(r);
+                    let line = h.line.map(|l| target.audit().on_interfaces(r, &name, &l));
+                    (format!("{name}: {}", h.message), Some(name), line)
                 }
                 None => (h.message, None, h.line),
             };
@@ -735,27 +737,7 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
         .collect();
     let mut out = BTreeSet::new();
     for (name, sw) in switches {
-        let described: Vec<(Port, &str)> = match &sw.config {
-            Running::Onyx(c) => c
-                .interfaces
-                .iter()
-                .filter_map(|(k, i)| match (k, &i.description) {
-                    (Iface::Ethernet(p), Some(d)) => Some((*p, d.as_str())),
-                    _ => None,
-                })
-                .collect(),
-            Running::Os10(c) => c
-                .interfaces
-                .iter()
-                .filter_map(|(k, i)| match (k, &i.description) {
-                    (crate::os10::Iface::Ethernet(e), Some(d)) => {
-                        Some((view::port_of(*e), d.as_str()))
-                    }
-                    _ => None,
-                })
-                .collect(),
-        };
-        for (port, desc) in described {
+        for (port, desc) in sw.config.descriptions() {
             let port = &port;
             let desc = desc.trim();
             // Each place a separator could end the switch's name.
@@ -772,14 +754,8 @@ pub fn links_from_descriptions(switches: &BTreeMap<String, Switch>) -> Vec<Link>
                     .find_map(|p| strip_prefix_ignore_case(rest, p))
                     .unwrap_or(rest)
                     .trim_start();
-                // An OS10 peer's port is named as OS10 names it: `1/1/49` is its port 49.
-                let peer = if switches[*other].os() == Os::Os10 {
-                    crate::os10::Eth::parse(rest).ok().map(view::port_of)
-                } else {
-                    read_port_span(rest.as_bytes())
-                        .filter(|((peer, last), n)| peer == last && *n == rest.len())
-                        .map(|((peer, _), _)| peer)
-                };
+                // The peer's port is named as its OS names it (OS10: `1/1/49` is port 49).
+                let peer = switches[*other].target().audit().described_port(rest);
                 if let Some(peer) = peer {
                     let ends = [(name.clone(), *port), ((*other).clone(), peer)];
                     let [a, b] = if ends[0] <= ends[1] {

@@ -556,8 +556,9 @@ pub fn rules_markdown() -> String {
             super::Applies::Both => "both profiles".to_string(),
             super::Applies::Only(p) => format!("`{p}` only"),
         };
-        let os =
-            r.os.map_or(String::new(), |os| format!(", {os} switches only"));
+        let os = r
+            .only()
+            .map_or(String::new(), |os| format!(", {os} switches only"));
         let _ = write!(
             out,
             "### {} `{}` ({}, {applies}{os})\n\n- **What it checks:** {}\n- **Why it matters:** {}\n- **How to fix:** {}\n\n",

@@ -4,12 +4,14 @@
 //! address and which switches pair; output: hits, by switch for the fleet. A session, a
 //! pair or a cable is judged from both ends, and each end that is wrong gets its own hit, at
 //! its own line (or the line it lacks). RoCE settings are read only where a pair must agree
-//! on them (its MLAG port-channels) and for PFC on the IPL.
+//! on them (its MLAG port-channels) and for PFC on the IPL. They read a switch in the Onyx
+//! model, which the OSes with the routing part ([`super::Part::Routing`]) hand over
+//! ([`crate::targets::Audited::onyx_model`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
-use super::{Facts, Fleet, Hit, Link, hit, port_hit, port_note};
+use super::{Facts, Fleet, Hit, Link, Part, hit, port_hit, port_note};
 use crate::onyx::{Allowed, BgpCmd, Command, Config, Iface, IfaceCmd, Interface, Protocol};
 use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Trust, Vlan, format_vlan_run, vlan_runs};
 
@@ -419,7 +421,7 @@ fn far_end(name: &str, port: Port, l3: Iface) -> String {
 /// R043: a cable between audited switches routed at one end and a switchport at the other.
 pub(super) fn routed_switchport(f: &Fleet) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
-    for [a, b] in f.onyx_cables() {
+    for [a, b] in f.cables_with(Part::Routing) {
         let ends = [(a, l3_iface(a.2, a.1)), (b, l3_iface(b.2, b.1))];
         let routed = |e: &(Iface, Option<&Interface>)| e.1.is_some_and(|i| i.routed);
         if routed(&ends[0].1) == routed(&ends[1].1) {
@@ -455,7 +457,7 @@ pub(super) fn routed_switchport(f: &Fleet) -> Vec<(String, Hit)> {
 /// subnet (different networks or prefix lengths), or that has no address at one end.
 pub(super) fn link_subnet(f: &Fleet) -> Vec<(String, Hit)> {
     let mut out = Vec::new();
-    for [a, b] in f.onyx_cables() {
+    for [a, b] in f.cables_with(Part::Routing) {
         let ends = [(a, l3_iface(a.2, a.1)), (b, l3_iface(b.2, b.1))];
         let [Some(ia), Some(ib)] = [ends[0].1.1, ends[1].1.1] else {
             continue;

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use crate::audit::report::{Report, Source, SourceKind, fabric_sources};
-use crate::audit::{self, Drift, Input, Profile, Running, Severity, Switch};
+use crate::audit::{self, Input, Profile, Severity, Switch};
 use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
-use crate::onyx::Config;
+use crate::targets::{self, Config};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -192,10 +192,14 @@ pub(crate) fn files_where(
     Ok(files)
 }
 
-/// A running config (Onyx, or OS10 by its content) and its text; `Err(code)` when its
-/// diagnostic was printed.
-fn read(path: &Path, color: bool) -> Result<Result<(Running, Source), u8>, Failure> {
-    let (config, text) = match super::load_running(path, color)? {
+/// A running config read, with where it was read from; `Err(code)` when its diagnostic was
+/// printed.
+type Read = Result<(Box<dyn Config>, Source), u8>;
+
+/// A running config (of the OS its content is) and its text; `Err(code)` when its diagnostic
+/// was printed.
+fn read(path: &Path, color: bool) -> Result<Read, Failure> {
+    let (config, text) = match super::load_config(path, color)? {
         Ok(r) => r,
         Err(diagnostic) => {
             err!("{diagnostic}");
@@ -228,10 +232,7 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
                 continue;
             }
         };
-        let name = match &config {
-            Running::Onyx(c) => super::switch_name(c.name(), &file),
-            Running::Os10(c) => super::switch_name(c.hostname.as_deref(), &file),
-        };
+        let name = super::switch_name(config.hostname(), &file);
         if let Some(other) = sources.get(&name) {
             let other: &Source = other;
             return Err(Failure(format!(
@@ -240,7 +241,7 @@ fn running(args: &Args, color: bool) -> Result<Result<Audited, u8>, Failure> {
                 file.display()
             )));
         }
-        input.switches.insert(name.clone(), running_switch(config));
+        input.switches.insert(name.clone(), Switch::of(config));
         sources.insert(name, source);
     }
     if unreadable && sources.is_empty() {
@@ -312,146 +313,22 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
     })
 }
 
-/// A live switch's running configuration, read-only, in its OS's session, and whether it has
-/// unsaved changes: Onyx's `show configuration files` says so; on OS10 the startup
-/// configuration differs from the running one.
-fn read_live(
-    target: &crate::device::Target,
-    opts: &crate::device::Options,
-    os10: bool,
-) -> Result<(Running, bool), crate::device::Error> {
-    if !os10 {
-        let mut cli = crate::device::Cli::open(target, opts)?;
-        let (_, config) = cli.fetch()?;
-        let unsaved = cli.files()?.unsaved;
-        cli.close();
-        return Ok((Running::Onyx(Box::new(config)), unsaved));
-    }
-    let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
-    let (_, config) = cli.fetch_os10()?;
-    let startup = cli.run("show startup-configuration")?;
-    cli.close();
-    let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
-    let unsaved = crate::os10::parse(&startup).map_or(true, |s| s != config);
-    Ok((Running::Os10(Box::new(config)), unsaved))
-}
-
-fn running_switch(config: Running) -> Switch {
-    match config {
-        Running::Onyx(c) => Switch::new(*c),
-        Running::Os10(c) => Switch::os10(*c),
-    }
-}
-
 /// A running config read for a fabric's switch, as an audited switch with its drift from the
 /// fabric; an error when the config is of another OS than the fabric says.
-fn fabric_switch(config: Running, sw: &crate::fabric::Switch) -> Result<Switch, String> {
-    let drift = match (&config, sw.os()) {
-        (Running::Onyx(c), crate::fabric::Os::Onyx) => drift(c, sw),
-        (Running::Os10(c), crate::fabric::Os::Os10) => os10_drift(c, sw),
-        (_, os) => {
-            let other = match os {
-                crate::fabric::Os::Onyx => "an OS10",
-                crate::fabric::Os::Os10 => "an Onyx",
-            };
-            return Err(format!(
-                "the fabric says `{}` runs {os}, but its running config is {other} one",
-                sw.hostname
-            ));
-        }
-    };
-    let mut s = running_switch(config);
+fn fabric_switch(config: Box<dyn Config>, sw: &crate::fabric::Switch) -> Result<Switch, String> {
+    let os = sw.os();
+    if config.target().os() != os {
+        return Err(format!(
+            "the fabric says `{}` runs {os}, but its running config is {} one",
+            sw.hostname,
+            config.target().audit().fixes().a
+        ));
+    }
+    let drift = config.drift(sw);
+    let mut s = Switch::of(config);
     s.model = Some(sw.model);
     s.drift = drift;
     Ok(s)
-}
-
-/// An OS10 switch's drift: per top-level item (an interface, a policy-map, `system qos` …),
-/// the OS10 commands that bring it back to the fabric (`os10::plan`).
-fn os10_drift(running: &crate::os10::Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
-    let intended = crate::os10::compile::compile_switch(sw);
-    let steps = crate::os10::plan::plan(running, &intended);
-    let mut by_object: Vec<(String, Vec<crate::os10::plan::Step>)> = Vec::new();
-    for step in steps {
-        let object = step.mode.first().cloned().unwrap_or_else(|| {
-            step.command
-                .strip_prefix("no ")
-                .unwrap_or(&step.command)
-                .to_string()
-        });
-        match by_object.iter_mut().find(|(o, _)| *o == object) {
-            Some((_, s)) => s.push(step),
-            None => by_object.push((object, vec![step])),
-        }
-    }
-    by_object
-        .into_iter()
-        .map(|(object, steps)| {
-            // An interface's block (`interface ethernet1/1/9`), as the audit's view names it.
-            let named = object
-                .strip_prefix("interface ")
-                .map(crate::os10::Iface::parse);
-            let iface = match named {
-                Some(Ok(Some(crate::os10::Iface::Ethernet(e)))) => {
-                    Some(crate::onyx::Iface::Ethernet(audit::view::port_of(e)))
-                }
-                Some(Ok(Some(crate::os10::Iface::PortChannel(n)))) => {
-                    Some(crate::onyx::Iface::PortChannel(n))
-                }
-                _ => None,
-            };
-            Drift {
-                object,
-                command: crate::os10::plan::script(&steps).trim_end().to_string(),
-                ifaces: iface.into_iter().collect(),
-            }
-        })
-        .collect()
-}
-
-/// Per drifted object (an interface range, a pool, a VLAN, a global setting), the commands
-/// that bring it back to the fabric.
-fn drift(running: &Config, sw: &crate::fabric::Switch) -> Vec<Drift> {
-    let intended = crate::onyx::compile::compile_switch(sw);
-    let target = crate::onyx::plan::target(
-        running,
-        &intended,
-        &crate::onyx::plan::Scope::fabric(sw, false),
-    );
-    let mut out: Vec<Drift> = Vec::new();
-    for step in crate::onyx::plan::plan(running, &target) {
-        let command = step.command.to_string();
-        let words: Vec<&str> = command
-            .strip_prefix("no ")
-            .unwrap_or(&command)
-            .split_whitespace()
-            .collect();
-        let object = match words.as_slice() {
-            ["interface", kind, id, ..] => format!("interface {kind} {id}"),
-            ["traffic", "pool", name, ..] => format!("traffic pool {name}"),
-            ["vlan", id, ..] => format!("vlan {id}"),
-            _ => command.clone(),
-        };
-        let ifaces = match &step.command {
-            crate::onyx::Command::Interface(r, _) | crate::onyx::Command::NoInterface(r) => {
-                r.members().collect()
-            }
-            _ => std::collections::BTreeSet::new(),
-        };
-        match out.iter_mut().find(|d| d.object == object) {
-            Some(d) => {
-                d.command.push('\n');
-                d.command.push_str(&command);
-                d.ifaces.extend(ifaces);
-            }
-            None => out.push(Drift {
-                object,
-                command,
-                ifaces,
-            }),
-        }
-    }
-    out
 }
 
 /// The fabric's compiled configs, as the switches will run them, located in the fabric file,
@@ -518,43 +395,75 @@ fn with_fabric(
     color: bool,
 ) -> Result<Result<Audited, u8>, Failure> {
     let chosen = super::chosen(fabric, &args.switches)?;
+    if args.live || args.lab {
+        return live_with_fabric(args, path, fabric, &chosen, color).map(Ok);
+    }
+    if args.running.is_empty() {
+        return Ok(Ok(predeploy(path, fabric, &chosen, args.profile)));
+    }
+    running_with_fabric(args, fabric, &chosen, color)
+}
+
+/// The fabric's chosen switches read live (or in the lab), each in its OS's session, with
+/// their unsaved changes and drift from the fabric.
+fn live_with_fabric(
+    args: &Args,
+    path: &Path,
+    fabric: &Fabric,
+    chosen: &[&crate::fabric::Switch],
+    color: bool,
+) -> Result<Audited, Failure> {
     let mut input = Input {
         profile: args.profile,
         links: audit::fabric_links(fabric),
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
-    if args.live || args.lab {
-        let reach = super::fleet::reach(args.lab, false, path, fabric, &args.connect, color)?;
-        let jobs =
-            super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
-        let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
-        let os10: std::collections::BTreeSet<String> = chosen
-            .iter()
-            .filter(|sw| sw.os() == crate::fabric::Os::Os10)
-            .map(|sw| sw.hostname.to_string())
-            .collect();
-        let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
-            read_live(target, &reach.options, os10.contains(&target.name))
-        })?;
-        for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
-            let name = sw.hostname.to_string();
-            let mut s = fabric_switch(config, sw).map_err(Failure)?;
-            s.unsaved = Some(unsaved);
-            input.switches.insert(name.clone(), s);
-            sources.insert(name.clone(), live_source(&name));
-        }
-        return Ok(Ok(Audited {
-            input,
-            sources,
-            unreadable: false,
-            host_findings: Vec::new(),
-        }));
+    let reach = super::fleet::reach(args.lab, false, path, fabric, &args.connect, color)?;
+    let jobs = super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
+    let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
+    let oses: BTreeMap<String, &dyn targets::SwitchOs> = chosen
+        .iter()
+        .map(|sw| (sw.hostname.to_string(), targets::of(sw.os())))
+        .collect();
+    // Each switch read-only in its OS's session, with whether it has unsaved changes.
+    let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
+        let os = oses
+            .get(&target.name)
+            .copied()
+            .unwrap_or(targets::BUILT_IN[0]);
+        os.audit().read_live(target, &reach.options)
+    })?;
+    for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {
+        let name = sw.hostname.to_string();
+        let mut s = fabric_switch(config, sw).map_err(Failure)?;
+        s.unsaved = Some(unsaved);
+        input.switches.insert(name.clone(), s);
+        sources.insert(name.clone(), live_source(&name));
     }
-    if args.running.is_empty() {
-        return Ok(Ok(predeploy(path, fabric, &chosen, args.profile)));
-    }
-    // Running configs: a folder holds `<switch>.cfg`; a single file is the one chosen switch.
+    Ok(Audited {
+        input,
+        sources,
+        unreadable: false,
+        host_findings: Vec::new(),
+    })
+}
+
+/// The fabric's chosen switches from running configs: a folder holds `<switch>.cfg`; a
+/// single file is the one chosen switch. A switch whose config is missing or unreadable is
+/// named; the others are audited (exit 2).
+fn running_with_fabric(
+    args: &Args,
+    fabric: &Fabric,
+    chosen: &[&crate::fabric::Switch],
+    color: bool,
+) -> Result<Result<Audited, u8>, Failure> {
+    let mut input = Input {
+        profile: args.profile,
+        links: audit::fabric_links(fabric),
+        ..Input::default()
+    };
+    let mut sources = BTreeMap::new();
     let single = match args.running.as_slice() {
         [one] if !one.is_dir() => Some(one.clone()),
         _ => None,
@@ -565,7 +474,6 @@ fn with_fabric(
             chosen.len()
         )));
     }
-    // A switch whose config is missing or unreadable is named; the others are audited (exit 2).
     let mut unreadable = false;
     for sw in chosen {
         let name = sw.hostname.to_string();
@@ -623,7 +531,9 @@ pub fn explain(id: Option<&str>) -> Result<u8, Failure> {
     let Some(id) = id else {
         outln!("Audit rules (`fabric audit`):");
         for r in audit::RULES {
-            let os = r.os.map_or(String::new(), |os| format!("  ({os} only)"));
+            let os = r
+                .only()
+                .map_or(String::new(), |os| format!("  ({os} only)"));
             outln!("  {}  {:<7}  {}{os}", r.id, r.severity.to_string(), r.name);
         }
         outln!("\nVerify checks (`fabric verify`):");

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use crate::audit::Running;
+use super::Running;
 use crate::error::{Failure, exit};
 use crate::import::{self, Source};
 use crate::types::Model;

@@ -490,22 +490,29 @@ pub(crate) fn read_config(
         }))
 }
 
+/// A switch's running configuration, in its OS's model.
+#[derive(Clone, Debug)]
+pub(crate) enum Running {
+    Onyx(Box<crate::onyx::Config>),
+    Os10(Box<crate::os10::Config>),
+}
+
 /// Reads a running-config of either OS (a file, or standard input for `-`): bounded, UTF-8
 /// text that looks like a running config, every modeled line well-formed; a text that looks
 /// like an OS10 running configuration ([`crate::os10::parse::looks_os10`]) is read as one.
 /// The config and its text, secrets masked as its OS masks them; or the problem as a
 /// rendered diagnostic, for the caller to print (so configs read at once report in a fixed
 /// order). `Err` only when the file cannot be opened or read.
-pub(crate) fn load_running(path: &Path, color: bool) -> Loaded<crate::audit::Running> {
+pub(crate) fn load_running(path: &Path, color: bool) -> Loaded<Running> {
     let os10 = crate::os10::parse::looks_os10;
     load_with(
         path,
         color,
         |text| {
             if os10(text) {
-                crate::os10::parse(text).map(|c| crate::audit::Running::Os10(Box::new(c)))
+                crate::os10::parse(text).map(|c| Running::Os10(Box::new(c)))
             } else {
-                crate::onyx::parse(text).map(|c| crate::audit::Running::Onyx(Box::new(c)))
+                crate::onyx::parse(text).map(|c| Running::Onyx(Box::new(c)))
             }
         },
         |text| Some(if os10(text) { Mask::Os10 } else { Mask::Onyx }),
@@ -707,10 +714,8 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
         })
     }
     let text = match &config {
-        crate::audit::Running::Onyx(c) => {
-            print(c.as_ref(), format, |c| Renderer::embedded()?.render(c))?
-        }
-        crate::audit::Running::Os10(c) => print(c.as_ref(), format, |c| {
+        Running::Onyx(c) => print(c.as_ref(), format, |c| Renderer::embedded()?.render(c))?,
+        Running::Os10(c) => print(c.as_ref(), format, |c| {
             crate::os10::Renderer::embedded()?.render(c)
         })?,
     };

@@ -21,6 +21,7 @@ use crate::types::{
 };
 
 mod apply;
+pub mod audit;
 pub mod command;
 pub mod compile;
 pub mod parse;

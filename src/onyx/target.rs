@@ -88,6 +88,10 @@ impl SwitchOs for Onyx {
         &super::verify::READS
     }
 
+    fn audit(&self) -> &'static dyn targets::Audit {
+        &ONYX
+    }
+
     fn mask(&self) -> Mask {
         Mask::Onyx
     }

@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::types::{Ipv4Net, Mac, StpGuard, StpPortType, Vlan, VlanSet};
 
 mod apply;
+pub mod audit;
 pub mod command;
 pub mod compile;
 pub mod groups;
@@ -253,7 +254,7 @@ pub enum SwitchportMode {
 /// `switchport access vlan 1` explicitly, so they are kept as printed, not as defaults.
 /// The MTU of an interface without an `mtu` line: 1532 bytes by the Dell OS10 user guide
 /// (`mtu`), UNCONFIRMED by a capture (every captured RoCE port sets 9216; see
-/// [`crate::audit::view::OS10_DEFAULTS`]).
+/// [`audit::view::OS10_DEFAULTS`]).
 pub const DEFAULT_MTU: u16 = 1532;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -120,6 +120,10 @@ impl SwitchOs for Os10 {
         &super::verify::READS
     }
 
+    fn audit(&self) -> &'static dyn targets::Audit {
+        &OS10
+    }
+
     fn mask(&self) -> Mask {
         Mask::Os10
     }

@@ -17,10 +17,12 @@ use serde::Serialize;
 
 pub(crate) mod restore;
 
+use crate::audit::view::View;
+use crate::audit::{Drift, Part};
 use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
-use crate::fabric::{Os, Switch};
+use crate::fabric::{Hardware, Os, Switch};
 use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
 use crate::types::{Ecn, Ets, Port, TcMap};
@@ -83,6 +85,9 @@ pub trait SwitchOs: Sync + Send + 'static {
     /// The OS's templates read from a folder (`fabric compile --templates DIR`), in place of
     /// the embedded ones.
     fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn Render>, String>;
+
+    /// What `fabric audit` asks of the OS.
+    fn audit(&self) -> &'static dyn Audit;
 }
 
 /// An OS's templates: render a configuration of that OS.
@@ -329,7 +334,7 @@ pub struct Words {
 }
 
 /// One switch's configuration, in its OS's typed model.
-pub trait Config: Any + Send + Sync + std::fmt::Debug {
+pub trait Config: Any + Send + Sync + std::fmt::Debug + Audited {
     /// The OS the configuration is of.
     fn target(&self) -> &'static dyn SwitchOs;
 
@@ -415,6 +420,94 @@ pub struct Comparison {
     pub foreign_ports: Vec<String>,
     /// The model's name, when it is known.
     pub model: Option<&'static str>,
+}
+
+// `fabric audit`: what the audit asks of an OS and reads of its configurations.
+
+/// What `fabric audit` asks of a switch OS: which parts beyond the RoCE view its switches
+/// have, how it spells the lines that fix a finding, and a live switch's running
+/// configuration.
+pub trait Audit: Sync + Send {
+    /// The parts beyond the RoCE view every OS gives that the OS's switches have: a rule that
+    /// reads a part runs on the switches of the OSes that have it.
+    fn parts(&self) -> &'static [Part];
+
+    /// The lines that fix findings, and the messages that differ, in the OS's words.
+    fn fixes(&self) -> &'static Fixes;
+
+    /// A finding's line on the interfaces `r` (`name`, as the OS names them): Onyx
+    /// `interface ethernet 1/1-1/8 mtu 9216 force`; an OS that configures interfaces in
+    /// blocks writes the block, then the line.
+    fn on_interfaces(&self, r: IfaceRange, name: &str, line: &str) -> String;
+
+    /// A port of the OS as a description names it after its switch's name (`1/10`; OS10
+    /// `1/1/10`), the whole text.
+    fn described_port(&self, text: &str) -> Option<Port>;
+
+    /// A live switch's running configuration, read-only in the OS's session, and whether it
+    /// has unsaved changes.
+    fn read_live(
+        &self,
+        target: &crate::device::Target,
+        opts: &crate::device::Options,
+    ) -> Result<(Box<dyn Config>, bool), Error>;
+}
+
+/// What `fabric audit` reads of a configuration: every OS's configuration implements it.
+pub trait Audited {
+    /// The OS-neutral RoCE view the rules read; `hardware`: the switch's model, when a fabric
+    /// says it.
+    fn view(&self, hardware: Option<Hardware>) -> View;
+
+    /// The configuration in the Onyx model, which the rules of the parts that read it (traffic
+    /// pools, the `roce` mode, routing and MLAG) read; `None` for an OS without those parts.
+    fn onyx_model(&self) -> Option<&crate::onyx::Config>;
+
+    /// The Ethernet ports with a description, in port order.
+    fn descriptions(&self) -> Vec<(Port, &str)>;
+
+    /// Per object of this running configuration that differs from the fabric's switch (of
+    /// the same OS), the commands that bring it back.
+    fn drift(&self, sw: &Switch) -> Vec<Drift>;
+}
+
+/// How the audit writes a finding on an OS's switches: the lines that fix it, as the OS spells
+/// them (`None`: the OS has no one line for it, and the finding's message says what is
+/// wrong), and the messages that differ by OS.
+pub struct Fixes {
+    /// The OS in a sentence, with its article (`an Onyx`).
+    pub a: &'static str,
+    /// A port's ECN on a traffic class.
+    pub ecn: Option<fn(u8, &Ecn) -> String>,
+    /// A port's ETS on a traffic class.
+    pub ets: Option<fn(u8, Ets) -> String>,
+    /// A port that trusts DSCP.
+    pub trust_l3: Option<&'static str>,
+    /// A port in PFC mode.
+    pub pfc_mode: Option<&'static str>,
+    /// A port's MTU (a routed port's too).
+    pub mtu: fn(u16) -> String,
+    /// PFC on a priority, switch-wide.
+    pub pfc_priority: Option<fn(u8) -> String>,
+    /// Saving the running configuration.
+    pub save: Option<&'static str>,
+    /// RoCE on a switch that cannot tell the hosts its settings: the message and the line.
+    pub dcbx_off: (&'static str, Option<&'static str>),
+    /// Ports in PFC mode where no PFC runs switch-wide: the message and the line.
+    pub pfc_mode_alone: (&'static str, Option<&'static str>),
+    /// PFC switch-wide, in a fabric audited as lossy: the message and the line.
+    pub pfc_global: (&'static str, Option<&'static str>),
+    /// BFD, switch-wide.
+    pub bfd: &'static str,
+    /// BFD on one BGP neighbor (the switch's AS, the neighbor's address).
+    pub neighbor_bfd: fn(u32, std::net::Ipv4Addr) -> Fix,
+}
+
+/// A fix as an OS writes it: one line, or (where the line belongs in a block of its own)
+/// where to write it, said after the finding's message.
+pub enum Fix {
+    Line(String),
+    Said(String),
 }
 
 /// The OSes `fabric` ships, in the order help texts name them.

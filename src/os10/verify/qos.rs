@@ -56,7 +56,7 @@ fn iface(i: NeutralIface) -> Iface {
 /// and the priorities it pauses, into what the switch reported: every traffic class's
 /// marking (none where its queue's profile does not mark), the classes it schedules.
 pub(super) fn record(c: &Config, ports: &[(Port, bool)], into: &mut Observed) {
-    let view = View::os10(c, None);
+    let view = crate::targets::Audited::view(c, None);
     for &(p, trust) in ports {
         if trust {
             into.trust
@@ -140,7 +140,7 @@ pub(super) struct Compiled<'a> {
 impl Compiled<'_> {
     pub(super) fn of(sw: &Switch) -> Compiled<'_> {
         let intended = compile_switch(sw);
-        let view = View::os10(&intended, None);
+        let view = crate::targets::Audited::view(&intended, None);
         Compiled { sw, intended, view }
     }
 }
