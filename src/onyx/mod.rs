@@ -23,6 +23,7 @@ use crate::types::{
 mod apply;
 pub mod command;
 pub mod compile;
+pub mod import;
 pub mod parse;
 pub mod plan;
 pub mod prompt;

@@ -22,6 +22,7 @@ mod apply;
 pub mod command;
 pub mod compile;
 pub mod groups;
+pub mod import;
 pub mod models;
 pub mod names;
 pub mod parse;
