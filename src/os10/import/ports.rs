@@ -5,6 +5,7 @@
 //! spanning tree).
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use super::Prepared;
 use crate::fabric::Hardware;
@@ -14,7 +15,8 @@ use crate::import::links;
 use crate::import::ports::{Attr, stp_attrs};
 use crate::os10::models::{MODELS, Model};
 use crate::os10::{
-    Color, Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode, TrustKind,
+    ChannelGroup, Color, Config, Eth, Iface, Interface, LacpMode, QosKind, SwitchportMode,
+    TrustKind,
 };
 use crate::types::Port;
 
@@ -197,6 +199,20 @@ pub(super) fn interfaces(c: &Config, model: &Model) -> (Vec<Written>, Vec<(Port,
     (out, splits)
 }
 
+/// What every port of a switch reads its attributes against.
+struct Switch<'c> {
+    config: &'c Config,
+    qos: SwitchQos,
+    /// The VLTi's ports (`discovery-interface`).
+    discovery: BTreeSet<Eth>,
+    /// The port-channel the VLTi's ports are written in, for a switch imported without its
+    /// VLT peer.
+    half: Option<u16>,
+}
+
+/// An interface the config does not configure: its defaults.
+static NONE: LazyLock<Interface> = LazyLock::new(Interface::default);
+
 /// One switch read: its model (given, else guessed), its ports with their attributes, its
 /// VLTi ports and cables' ends. `paired`: its VLT peer is imported too.
 pub(super) fn prepare<'a>(
@@ -216,7 +232,6 @@ pub(super) fn prepare<'a>(
             source.origin
         )
     })?;
-    let q = switch_qos(c);
     let discovery: BTreeSet<Eth> = c
         .vlt
         .as_ref()
@@ -225,78 +240,97 @@ pub(super) fn prepare<'a>(
     // Without its peer the VLTi is a port-channel of the switch's `mlag` half, one it does
     // not use (OS10 prints none for the VLTi: its ports are `discovery-interface`s).
     let half = (!paired && c.vlt.is_some()).then(|| super::switch::unused_port_channel(&[c]));
-    let none = Interface::default();
-    let mut ports = Vec::new();
-    let mut ipl = BTreeSet::new();
-    let mut ends = Vec::new();
     let (ifaces, splits) = interfaces(c, model);
+    let mut p = Prepared {
+        name,
+        source,
+        config,
+        model,
+        ports: Vec::new(),
+        ipl: BTreeSet::new(),
+        half,
+        splits,
+        ends: Vec::new(),
+    };
+    let sw = Switch {
+        config: c,
+        qos: switch_qos(c),
+        discovery,
+        half,
+    };
     for (e, fabric, speed) in ifaces {
         let found = c.interfaces.get(&Iface::Ethernet(e));
-        let i = found.unwrap_or(&none);
-        let mut a = BTreeSet::new();
-        if let Some(s) = speed {
-            a.insert(Attr::Speed(s));
-        }
-        if let Some(m) = i.mtu {
-            a.insert(Attr::Mtu(m));
-        }
-        if i.shutdown == Some(true) {
-            a.insert(Attr::Admin("down".into()));
-        }
-        if let Some(i) = found.filter(|_| !discovery.contains(&e))
+        if let Some(i) = found.filter(|_| !sw.discovery.contains(&e))
             && let Some(description) = i.description.as_deref()
         {
-            ends.push(links::End {
+            p.ends.push(links::End {
                 port: fabric,
                 name: Iface::Ethernet(e).to_string(),
                 description,
                 address: i.address.filter(|_| i.routed),
             });
         }
-        if discovery.contains(&e) {
-            // The VLTi carries the IPL's QoS (its ports are the IPL's members).
-            ipl.insert(fabric);
-            qos_attrs(c, &q, i, &mut a);
-            if let Some(pc) = half {
-                a.insert(Attr::Bundle(false, pc, "active".into()));
-            }
-        } else if let Some(g) = i.channel_group {
-            let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&none);
-            let mode = match g.mode {
-                LacpMode::Active => "active",
-                LacpMode::Passive => "passive",
-                LacpMode::On => "on",
-            };
-            a.insert(Attr::Bundle(
-                pc.vlt_port_channel.is_some(),
-                g.id,
-                mode.into(),
-            ));
-            l2_attrs(pc, &mut a);
-            qos_attrs(c, &q, pc, &mut a);
-            // The port-channel's spanning tree and description, written on its members.
-            stp_attrs(pc.stp_type, pc.bpduguard, pc.stp_guard, &mut a);
-            if let Some(d) = &pc.description {
-                a.insert(Attr::BundleDescription(d.clone()));
-            }
-        } else {
-            l2_attrs(i, &mut a);
-            qos_attrs(c, &q, i, &mut a);
-            stp_attrs(i.stp_type, i.bpduguard, i.stp_guard, &mut a);
+        if sw.discovery.contains(&e) {
+            p.ipl.insert(fabric);
         }
-        ports.push((fabric, a, found.and_then(|i| i.description.as_ref())));
+        let a = port_attrs(&sw, e, found.unwrap_or(&NONE), speed);
+        p.ports
+            .push((fabric, a, found.and_then(|i| i.description.as_ref())));
     }
-    Ok(Prepared {
-        name,
-        source,
-        config,
-        model,
-        ports,
-        ipl,
-        half,
-        splits,
-        ends,
-    })
+    Ok(p)
+}
+
+/// A port's attributes: its own speed, MTU and admin state; the VLTi's the IPL's QoS (its
+/// ports are the IPL's members); a port-channel member its port-channel's settings; any other
+/// port its own.
+fn port_attrs(sw: &Switch, e: Eth, i: &Interface, speed: Option<String>) -> BTreeSet<Attr> {
+    let c = sw.config;
+    let mut a = BTreeSet::new();
+    if let Some(s) = speed {
+        a.insert(Attr::Speed(s));
+    }
+    if let Some(m) = i.mtu {
+        a.insert(Attr::Mtu(m));
+    }
+    if i.shutdown == Some(true) {
+        a.insert(Attr::Admin("down".into()));
+    }
+    if sw.discovery.contains(&e) {
+        qos_attrs(c, &sw.qos, i, &mut a);
+        if let Some(pc) = sw.half {
+            a.insert(Attr::Bundle(false, pc, "active".into()));
+        }
+    } else if let Some(g) = i.channel_group {
+        member_attrs(sw, g, &mut a);
+    } else {
+        l2_attrs(i, &mut a);
+        qos_attrs(c, &sw.qos, i, &mut a);
+        stp_attrs(i.stp_type, i.bpduguard, i.stp_guard, &mut a);
+    }
+    a
+}
+
+/// A port-channel member's bundle, and its port-channel's L2, QoS, spanning tree and
+/// description (written on its members).
+fn member_attrs(sw: &Switch, g: ChannelGroup, a: &mut BTreeSet<Attr>) {
+    let c = sw.config;
+    let pc = c.interfaces.get(&Iface::PortChannel(g.id)).unwrap_or(&NONE);
+    let mode = match g.mode {
+        LacpMode::Active => "active",
+        LacpMode::Passive => "passive",
+        LacpMode::On => "on",
+    };
+    a.insert(Attr::Bundle(
+        pc.vlt_port_channel.is_some(),
+        g.id,
+        mode.into(),
+    ));
+    l2_attrs(pc, a);
+    qos_attrs(c, &sw.qos, pc, a);
+    stp_attrs(pc.stp_type, pc.bpduguard, pc.stp_guard, a);
+    if let Some(d) = &pc.description {
+        a.insert(Attr::BundleDescription(d.clone()));
+    }
 }
 
 #[cfg(test)]
