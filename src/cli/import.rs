@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Failure, exit};
+use crate::fabric::Hardware;
 use crate::import::{self, Source};
 use crate::targets::{self, SwitchOs};
 
@@ -36,64 +37,105 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             "give running configs (files or folders) or `--live NAME=HOST`".into(),
         ));
     }
-    // `--model` is for the configs of its model's OS.
     let model = args
         .model
         .as_deref()
         .map(|m| targets::model_named(m).map_err(|e| Failure(format!("--model: {e}"))))
         .transpose()?;
-    let mut sources: BTreeMap<String, Source> = BTreeMap::new();
-    let mut named = |name: String, source: Source| -> Result<(), Failure> {
-        if let Some(other) = sources.get(&name) {
-            return Err(Failure(format!(
-                "two configs are for switch `{name}`: {} and {}",
-                other.origin, source.origin
-            )));
-        }
-        sources.insert(name, source);
-        Ok(())
+    let mut sources = Sources {
+        args,
+        model,
+        by_name: BTreeMap::new(),
     };
     // Every file that is not a readable running config is named before giving up.
-    let mut unreadable = 0;
-    for file in super::audit::files(&args.running)? {
-        // Read once, as the OS its text is, every problem a located diagnostic.
-        let (config, text) = match super::load_config(&file, color)? {
-            Ok(read) => read,
-            Err(diagnostic) => {
-                err!("{diagnostic}");
-                unreadable += 1;
-                continue;
-            }
-        };
-        if let Some(m) = model
-            && m.os() != config.target().os()
-        {
-            return Err(Failure(format!(
-                "--model {}: `{}` is {} running config; give the model of its OS, or import it separately",
-                args.model.as_deref().unwrap_or_default(),
-                file.display(),
-                config.target().import().a_title(),
-            )));
-        }
-        let name = super::switch_name(config.hostname(), &file);
-        let origin = file.display().to_string();
-        named(
-            name,
-            Source {
-                origin,
-                text,
-                config,
-                model,
-            },
-        )?;
-    }
+    let unreadable = sources.read_files(color)?;
     if unreadable > 0 {
         errln!("fabric import: {unreadable} running config(s) could not be read; nothing written");
         return Ok(exit::FAILURE);
     }
     if !args.live.is_empty() {
-        // The live switches are of the OS of the model `--model` names, else the default OS.
-        let os = model.map_or(targets::BUILT_IN[0], |m| targets::of(m.os()));
+        sources.read_live()?;
+    }
+    let sources = sources.by_name;
+    let text = import::import(&sources).map_err(Failure)?;
+    // The fabric is checked as a user would check it before it is written: it validates, and
+    // compiles back to each config it came from.
+    let shown = match &args.output {
+        Some(path) => format!("{} (not written)", path.display()),
+        None => "imported fabric (not written)".to_string(),
+    };
+    if let Err(u) = import::check(&shown, &text, &sources) {
+        report_unfaithful(&u, color);
+        return Ok(exit::FAILURE);
+    }
+    write(args.output.as_deref(), &text, sources.len())?;
+    Ok(exit::OK)
+}
+
+/// The switches to import, by name, as they are read.
+struct Sources<'a> {
+    args: &'a Args,
+    /// The model `--model` names.
+    model: Option<Hardware>,
+    by_name: BTreeMap<String, Source>,
+}
+
+impl Sources<'_> {
+    /// A switch read; two configs for one switch are refused.
+    fn add(&mut self, name: String, source: Source) -> Result<(), Failure> {
+        if let Some(other) = self.by_name.get(&name) {
+            return Err(Failure(format!(
+                "two configs are for switch `{name}`: {} and {}",
+                other.origin, source.origin
+            )));
+        }
+        self.by_name.insert(name, source);
+        Ok(())
+    }
+
+    /// Reads each file (once, as the OS its text is, every problem a located diagnostic):
+    /// how many could not be read.
+    fn read_files(&mut self, color: bool) -> Result<usize, Failure> {
+        let mut unreadable = 0;
+        for file in super::audit::files(&self.args.running)? {
+            let (config, text) = match super::load_config(&file, color)? {
+                Ok(read) => read,
+                Err(diagnostic) => {
+                    err!("{diagnostic}");
+                    unreadable += 1;
+                    continue;
+                }
+            };
+            // `--model` is for the configs of its model's OS.
+            if let Some(m) = self.model
+                && m.os() != config.target().os()
+            {
+                return Err(Failure(format!(
+                    "--model {}: `{}` is {} running config; give the model of its OS, or import it separately",
+                    self.args.model.as_deref().unwrap_or_default(),
+                    file.display(),
+                    config.target().import().a_title(),
+                )));
+            }
+            let name = super::switch_name(config.hostname(), &file);
+            let source = Source {
+                origin: file.display().to_string(),
+                text,
+                config,
+                model: self.model,
+            };
+            self.add(name, source)?;
+        }
+        Ok(unreadable)
+    }
+
+    /// Reads the `--live` switches at once over SSH, as switches of the OS of the model
+    /// `--model` names, else of the default OS.
+    fn read_live(&mut self) -> Result<(), Failure> {
+        let args = self.args;
+        let os = self
+            .model
+            .map_or(targets::BUILT_IN[0], |m| targets::of(m.os()));
         let ssh = args.connect.ssh_config()?;
         let switches = args
             .live
@@ -113,46 +155,36 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                 t.port,
                 os.import().dialect().show_running
             );
-            named(
-                t.name.clone(),
-                Source {
-                    origin,
-                    text: text.into(),
-                    config,
-                    model,
-                },
-            )?;
+            let source = Source {
+                origin,
+                text: text.into(),
+                config,
+                model: self.model,
+            };
+            self.add(t.name.clone(), source)?;
         }
+        Ok(())
     }
-    let text = import::import(&sources).map_err(Failure)?;
-    // The fabric is checked as a user would check it before it is written: it validates, and
-    // compiles back to each config it came from.
-    let shown = match &args.output {
-        Some(path) => format!("{} (not written)", path.display()),
-        None => "imported fabric (not written)".to_string(),
+}
+
+/// The fabric on standard output, or in a new file (never over one).
+fn write(output: Option<&Path>, text: &str, switches: usize) -> Result<(), Failure> {
+    let Some(path) = output else {
+        out!("{text}");
+        return Ok(());
     };
-    if let Err(u) = import::check(&shown, &text, &sources) {
-        report_unfaithful(&u, color);
-        return Ok(exit::FAILURE);
-    }
-    match &args.output {
-        None => out!("{text}"),
-        Some(path) => {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| Failure(format!("cannot create `{}`: {e}", path.display())))?;
-            f.write_all(text.as_bytes())
-                .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
-            errln!(
-                "{}: {} switch(es); check it with `fabric validate {0}`",
-                path.display(),
-                sources.len()
-            );
-        }
-    }
-    Ok(exit::OK)
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| Failure(format!("cannot create `{}`: {e}", path.display())))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+    errln!(
+        "{}: {switches} switch(es); check it with `fabric validate {0}`",
+        path.display(),
+    );
+    Ok(())
 }
 
 /// Says what an imported fabric cannot carry: the values the format refuses (located in the
