@@ -29,7 +29,8 @@ fn full_captures() -> Vec<PathBuf> {
 fn round_trip(files: &[PathBuf]) -> String {
     let mut sources = std::collections::BTreeMap::new();
     for f in files {
-        let config = fabric::onyx::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let text = std::fs::read_to_string(f).unwrap();
+        let config = fabric::onyx::parse(&text).unwrap();
         let name = config.name().map_or_else(
             || f.file_stem().unwrap().to_string_lossy().into_owned(),
             str::to_string,
@@ -38,7 +39,8 @@ fn round_trip(files: &[PathBuf]) -> String {
             name,
             fabric::import::Source {
                 origin: f.display().to_string(),
-                config,
+                text: text.into(),
+                config: Box::new(config),
                 model: None,
             },
         );
@@ -107,38 +109,34 @@ fn is_os10(f: &std::path::Path) -> bool {
 fn staged_round_trip(files: &[PathBuf]) -> Result<String, String> {
     let mut onyx = std::collections::BTreeMap::new();
     let mut os10 = std::collections::BTreeMap::new();
+    let mut sources = std::collections::BTreeMap::new();
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
         // Its secrets masked as the command masks them when it reads the file.
         let how = if is_os10(f) { Mask::Os10 } else { Mask::Onyx };
         let text = fabric::secrets::mask(&text, how).into_owned();
         let origin = f.display().to_string();
-        if !is_os10(f) {
+        let (name, config): (String, Box<dyn fabric::targets::Config>) = if !is_os10(f) {
             let config = fabric::onyx::parse(&text).map_err(|e| format!("{f:?}: {e:?}"))?;
             let name = config.name().unwrap().to_string();
-            let model = None;
-            onyx.insert(
-                name,
-                fabric::import::Source {
-                    origin,
-                    config,
-                    model,
-                },
-            );
-            continue;
-        }
-        let config = fabric::os10::parse(&text).map_err(|e| format!("{f:?}:{e}"))?;
-        let name = config.hostname.clone().unwrap();
+            onyx.insert(name.clone(), config.clone());
+            (name, Box::new(config))
+        } else {
+            let config = fabric::os10::parse(&text).map_err(|e| format!("{f:?}:{e}"))?;
+            let name = config.hostname.clone().unwrap();
+            os10.insert(name.clone(), config.clone());
+            (name, Box::new(config))
+        };
         let (text, model) = (text.into(), None);
-        let source = fabric::import::os10::Source {
+        let source = fabric::import::Source {
             origin,
             text,
             config,
             model,
         };
-        os10.insert(name, source);
+        sources.insert(name, source);
     }
-    let yaml = fabric::import::import_all(&onyx, &os10)?;
+    let yaml = fabric::import::import(&sources)?;
     let mut diag = fabric::diag::Sources::default();
     let loaded = fabric::fabric::parse_bytes("imported.yaml", yaml.clone().into_bytes(), &mut diag)
         .map_err(|d| fabric::diag::render(&[d], &diag, false))?;
@@ -151,26 +149,26 @@ fn staged_round_trip(files: &[PathBuf]) -> Result<String, String> {
             .ok_or_else(|| format!("{name} is not in\n{yaml}"))
     };
     let mut drift = Vec::new();
-    for (name, source) in &onyx {
+    for (name, config) in &onyx {
         let sw = switch(name)?;
         let compiled = fabric::onyx::compile::compile_switch(sw);
         let scope = fabric::onyx::plan::Scope::fabric(sw, false);
-        let target = fabric::onyx::plan::target(&source.config, &compiled, &scope);
-        let plan = fabric::onyx::plan::plan(&source.config, &target);
+        let target = fabric::onyx::plan::target(config, &compiled, &scope);
+        let plan = fabric::onyx::plan::plan(config, &target);
         if !plan.is_empty() {
             let steps: Vec<String> = plan.iter().map(|s| s.command.to_string()).collect();
             drift.push(format!("{name}:\n{}", steps.join("\n")));
         }
     }
-    for (name, source) in &os10 {
+    for (name, config) in &os10 {
         let compiled = fabric::os10::compile::compile_switch(switch(name)?);
-        let plan = fabric::os10::plan::plan(&source.config, &compiled);
+        let plan = fabric::os10::plan::plan(config, &compiled);
         if !plan.is_empty() {
             drift.push(format!("{name}:\n{}", fabric::os10::plan::script(&plan)));
         }
     }
-    // `import::check_all` (what `fabric import` runs before writing) agrees.
-    let checked = fabric::import::check_all("imported.yaml", &yaml, &onyx, &os10);
+    // `import::check` (what `fabric import` runs before writing) agrees.
+    let checked = fabric::import::check("imported.yaml", &yaml, &sources);
     assert_eq!(checked.is_ok(), drift.is_empty(), "{drift:?}");
     if drift.is_empty() {
         Ok(yaml)

@@ -1,14 +1,15 @@
-//! `fabric import`: running configs (Onyx or OS10 files, folders of backups, or live switches
-//! read with `show` commands: OS10 ones when `--model` names an OS10 model) → a fabric file.
+//! `fabric import`: running configs (files of any OS `fabric` knows, folders of backups, or
+//! live switches read with `show` commands: of the OS of the model `--model` names, else the
+//! default OS's) → a fabric file.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::Running;
 use crate::error::{Failure, exit};
+use crate::fabric::Hardware;
 use crate::import::{self, Source};
-use crate::types::Model;
+use crate::targets::{self, SwitchOs};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -36,167 +37,154 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             "give running configs (files or folders) or `--live NAME=HOST`".into(),
         ));
     }
-    // `--model` is for the configs of its model's OS.
-    let os10_model = args
+    let model = args
         .model
         .as_deref()
-        .and_then(|m| crate::os10::models::Model::named(m.trim()));
-    let model = match &args.model {
-        Some(_) if os10_model.is_some() => None,
-        Some(m) => Some(Model::find(m).map_err(|e| Failure(format!("--model: {}", e.message)))?),
-        None => None,
-    };
-    let mut sources: BTreeMap<String, Source> = BTreeMap::new();
-    let mut os10: BTreeMap<String, import::os10::Source> = BTreeMap::new();
-    let mut origins: BTreeMap<String, String> = BTreeMap::new();
-    let mut named = |name: &str, origin: &str| -> Result<(), Failure> {
-        if let Some(other) = origins.insert(name.to_string(), origin.to_string()) {
-            return Err(Failure(format!(
-                "two configs are for switch `{name}`: {other} and {origin}"
-            )));
-        }
-        Ok(())
-    };
-    let wrong_model = |file: &std::path::Path, os: &str| {
-        Failure(format!(
-            "--model {}: `{}` is {os} running config; give the model of its OS, or import it separately",
-            args.model.as_deref().unwrap_or_default(),
-            file.display()
-        ))
+        .map(|m| targets::model_named(m).map_err(|e| Failure(format!("--model: {e}"))))
+        .transpose()?;
+    let mut sources = Sources {
+        args,
+        model,
+        by_name: BTreeMap::new(),
     };
     // Every file that is not a readable running config is named before giving up.
-    let mut unreadable = 0;
-    for file in super::audit::files(&args.running)? {
-        // Read once, as either OS (by its content), every problem a located diagnostic.
-        let (config, text) = match super::load_running(&file, color)? {
-            Ok(read) => read,
-            Err(diagnostic) => {
-                err!("{diagnostic}");
-                unreadable += 1;
-                continue;
-            }
-        };
-        let config = match config {
-            Running::Os10(config) => {
-                if model.is_some() {
-                    return Err(wrong_model(&file, "an OS10"));
-                }
-                let name = super::switch_name(config.hostname.as_deref(), &file);
-                let origin = file.display().to_string();
-                named(&name, &origin)?;
-                os10.insert(
-                    name,
-                    import::os10::Source {
-                        origin,
-                        text,
-                        config: *config,
-                        model: os10_model,
-                    },
-                );
-                continue;
-            }
-            Running::Onyx(config) => *config,
-        };
-        if os10_model.is_some() {
-            return Err(wrong_model(&file, "an Onyx"));
-        }
-        let name = super::switch_name(config.name(), &file);
-        let origin = file.display().to_string();
-        named(&name, &origin)?;
-        sources.insert(
-            name,
-            Source {
-                origin,
-                config,
-                model,
-            },
-        );
-    }
+    let unreadable = sources.read_files(color)?;
     if unreadable > 0 {
         errln!("fabric import: {unreadable} running config(s) could not be read; nothing written");
         return Ok(exit::FAILURE);
     }
     if !args.live.is_empty() {
-        let ssh = args.connect.ssh_config()?;
-        let targets = args
-            .live
-            .iter()
-            .map(|s| target(s, ssh.as_ref()))
-            .collect::<Result<Vec<_>, _>>()?;
-        let inventory = super::fleet::read_inventory(args.connect.inventory.as_deref())?;
-        let mut opts = args.connect.options(&inventory, None)?;
-        opts.switches.extend(targets.iter().map(|t| t.name.clone()));
-        if os10_model.is_some() {
-            // `--model` of an OS10 model: the live switches are OS10 ones.
-            for (t, (text, config)) in
-                targets
-                    .iter()
-                    .zip(read_os10_switches(&targets, &opts, args.connect.parallel)?)
-            {
-                let origin = format!(
-                    "ssh://{}@{}:{} (show running-configuration)",
-                    t.user, t.host, t.port
-                );
-                named(&t.name, &origin)?;
-                os10.insert(
-                    t.name.clone(),
-                    import::os10::Source {
-                        origin,
-                        text: text.into(),
-                        config,
-                        model: os10_model,
-                    },
-                );
-            }
-        } else {
-            let fetched =
-                super::fleet::read_switches(&targets, &opts, args.connect.parallel, false)?;
-            for (t, (config, _)) in targets.into_iter().zip(fetched) {
-                let origin = format!(
-                    "ssh://{}@{}:{} (show running-config)",
-                    t.user, t.host, t.port
-                );
-                named(&t.name, &origin)?;
-                sources.insert(
-                    t.name.clone(),
-                    Source {
-                        origin,
-                        config,
-                        model,
-                    },
-                );
-            }
-        }
+        sources.read_live()?;
     }
-    let text = import::import_all(&sources, &os10).map_err(Failure)?;
+    let sources = sources.by_name;
+    let text = import::import(&sources).map_err(Failure)?;
     // The fabric is checked as a user would check it before it is written: it validates, and
     // compiles back to each config it came from.
     let shown = match &args.output {
         Some(path) => format!("{} (not written)", path.display()),
         None => "imported fabric (not written)".to_string(),
     };
-    if let Err(u) = import::check_all(&shown, &text, &sources, &os10) {
+    if let Err(u) = import::check(&shown, &text, &sources) {
         report_unfaithful(&u, color);
         return Ok(exit::FAILURE);
     }
-    match &args.output {
-        None => out!("{text}"),
-        Some(path) => {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| Failure(format!("cannot create `{}`: {e}", path.display())))?;
-            f.write_all(text.as_bytes())
-                .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
-            errln!(
-                "{}: {} switch(es); check it with `fabric validate {0}`",
-                path.display(),
-                sources.len() + os10.len()
-            );
-        }
-    }
+    write(args.output.as_deref(), &text, sources.len())?;
     Ok(exit::OK)
+}
+
+/// The switches to import, by name, as they are read.
+struct Sources<'a> {
+    args: &'a Args,
+    /// The model `--model` names.
+    model: Option<Hardware>,
+    by_name: BTreeMap<String, Source>,
+}
+
+impl Sources<'_> {
+    /// A switch read; two configs for one switch are refused.
+    fn add(&mut self, name: String, source: Source) -> Result<(), Failure> {
+        if let Some(other) = self.by_name.get(&name) {
+            return Err(Failure(format!(
+                "two configs are for switch `{name}`: {} and {}",
+                other.origin, source.origin
+            )));
+        }
+        self.by_name.insert(name, source);
+        Ok(())
+    }
+
+    /// Reads each file (once, as the OS its text is, every problem a located diagnostic):
+    /// how many could not be read.
+    fn read_files(&mut self, color: bool) -> Result<usize, Failure> {
+        let mut unreadable = 0;
+        for file in super::audit::files(&self.args.running)? {
+            let (config, text) = match super::load_config(&file, color)? {
+                Ok(read) => read,
+                Err(diagnostic) => {
+                    err!("{diagnostic}");
+                    unreadable += 1;
+                    continue;
+                }
+            };
+            // `--model` is for the configs of its model's OS.
+            if let Some(m) = self.model
+                && m.os() != config.target().os()
+            {
+                return Err(Failure(format!(
+                    "--model {}: `{}` is {} running config; give the model of its OS, or import it separately",
+                    self.args.model.as_deref().unwrap_or_default(),
+                    file.display(),
+                    config.target().import().a_title(),
+                )));
+            }
+            let name = super::switch_name(config.hostname(), &file);
+            let source = Source {
+                origin: file.display().to_string(),
+                text,
+                config,
+                model: self.model,
+            };
+            self.add(name, source)?;
+        }
+        Ok(unreadable)
+    }
+
+    /// Reads the `--live` switches at once over SSH, as switches of the OS of the model
+    /// `--model` names, else of the default OS.
+    fn read_live(&mut self) -> Result<(), Failure> {
+        let args = self.args;
+        let os = self
+            .model
+            .map_or(targets::BUILT_IN[0], |m| targets::of(m.os()));
+        let ssh = args.connect.ssh_config()?;
+        let switches = args
+            .live
+            .iter()
+            .map(|s| target(s, ssh.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let inventory = super::fleet::read_inventory(args.connect.inventory.as_deref())?;
+        let mut opts = args.connect.options(&inventory, None)?;
+        opts.switches
+            .extend(switches.iter().map(|t| t.name.clone()));
+        let read = read_switches(os, &switches, &opts, args.connect.parallel)?;
+        for (t, (text, config)) in switches.iter().zip(read) {
+            let origin = format!(
+                "ssh://{}@{}:{} ({})",
+                t.user,
+                t.host,
+                t.port,
+                os.import().dialect().show_running
+            );
+            let source = Source {
+                origin,
+                text: text.into(),
+                config,
+                model: self.model,
+            };
+            self.add(t.name.clone(), source)?;
+        }
+        Ok(())
+    }
+}
+
+/// The fabric on standard output, or in a new file (never over one).
+fn write(output: Option<&Path>, text: &str, switches: usize) -> Result<(), Failure> {
+    let Some(path) = output else {
+        out!("{text}");
+        return Ok(());
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| Failure(format!("cannot create `{}`: {e}", path.display())))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+    errln!(
+        "{}: {switches} switch(es); check it with `fabric validate {0}`",
+        path.display(),
+    );
+    Ok(())
 }
 
 /// Says what an imported fabric cannot carry: the values the format refuses (located in the
@@ -244,17 +232,22 @@ fn target(
         .map_err(|e| Failure(format!("`--live {spec}`: {e}")))
 }
 
-/// The running configurations of live OS10 switches, read at once over their OS10 sessions
-/// (`show running-configuration`): each one's text and config; an error naming every switch
-/// that could not be read.
-fn read_os10_switches(
-    targets: &[crate::device::Target],
+/// A live switch's running configuration: its text and the configuration read from it.
+type Fetched = (String, Box<dyn targets::Config>);
+
+/// The running configurations of live switches of `os`, read at once over their sessions
+/// (`show running-config(uration)`): each one's text and config; an error naming every
+/// switch that could not be read.
+fn read_switches(
+    os: &dyn SwitchOs,
+    switches: &[crate::device::Target],
     opts: &crate::device::Options,
     parallel: usize,
-) -> Result<Vec<(String, crate::os10::Config)>, Failure> {
-    super::fleet::read_each(targets, parallel, |target| {
-        let mut cli = crate::device::Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
-        let read = cli.fetch_os10()?;
+) -> Result<Vec<Fetched>, Failure> {
+    let import = os.import();
+    super::fleet::read_each(switches, parallel, |target| {
+        let mut cli = crate::device::Cli::open_as(target, opts, import.dialect())?;
+        let read = import.fetch(&mut cli)?;
         cli.close();
         Ok(read)
     })

@@ -1,13 +1,12 @@
 //! Whether an imported fabric reproduces the configs it came from, checked as a user would:
-//! it validates, each Onyx switch's compiled config plans empty against its source and prints
-//! every line of it but those holding a secret (left on the switch), each OS10 switch's plans
-//! empty against its source.
+//! it validates, and each switch's compiled config matches the config it came from, as its OS
+//! checks it ([`crate::targets::Import::lost`]: a plan empty against it, every line of it
+//! printed but those the import leaves on the switch).
 
 use std::collections::BTreeMap;
 
-use super::{Source, os10};
+use super::Source;
 use crate::diag::{Diagnostic, Sources};
-use crate::onyx::{self, Config};
 
 /// What an imported fabric does not carry of the configs it came from.
 pub struct Unfaithful {
@@ -33,24 +32,12 @@ pub struct Lost {
 }
 
 /// Checks an imported fabric against its sources, as a user would: it validates, and each
-/// switch's compiled config has an empty plan against its source and prints every line of
-/// it (lines the model does not know may move to the end of their section). `name` names the
-/// fabric in diagnostics.
+/// switch's compiled config reproduces its source (as the switch's OS checks it). `name`
+/// names the fabric in diagnostics.
 pub fn check(
     name: &str,
     yaml: &str,
     sources: &BTreeMap<String, Source>,
-) -> Result<(), Box<Unfaithful>> {
-    check_all(name, yaml, sources, &BTreeMap::new())
-}
-
-/// [`check`] of a fabric imported from Onyx and OS10 switches: an OS10 switch's compiled
-/// config plans empty against its source.
-pub fn check_all(
-    name: &str,
-    yaml: &str,
-    sources: &BTreeMap<String, Source>,
-    os10: &BTreeMap<String, os10::Source>,
 ) -> Result<(), Box<Unfaithful>> {
     let mut diag_sources = Sources::default();
     let unfaithful = |errors: Vec<Diagnostic>, switches: Vec<Lost>, diag_sources| {
@@ -69,70 +56,12 @@ pub fn check_all(
     let errors: Vec<Diagnostic> = diags
         .into_iter()
         .filter(|d| d.is_error())
-        .map(|d| from_source(d, yaml, sources, os10))
+        .map(|d| from_source(d, yaml, sources))
         .collect();
     let Some(fabric) = fabric.filter(|_| errors.is_empty()) else {
         return unfaithful(errors, Vec::new(), diag_sources);
     };
-    let renderer = onyx::Renderer::embedded().ok();
-    let lines = |c: &Config| -> Vec<String> {
-        let mut v: Vec<String> = renderer
-            .as_ref()
-            .and_then(|r| r.render(c).ok())
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| !l.starts_with("##") && !l.trim().is_empty())
-            .map(str::to_string)
-            .collect();
-        v.sort();
-        v
-    };
-    let mut switches = Vec::new();
-    for (name, source) in sources {
-        let Some(sw) = fabric.switches.get(name.as_str()) else {
-            continue;
-        };
-        let running = &source.config;
-        let intended = crate::onyx::compile::compile_switch(sw);
-        let target = crate::onyx::plan::target(
-            running,
-            &intended,
-            &crate::onyx::plan::Scope::fabric(sw, false),
-        );
-        let plan: Vec<String> = crate::onyx::plan::plan(running, &target)
-            .iter()
-            .map(|s| s.command.to_string())
-            .collect();
-        // Quotes around descriptions are how a release prints them, not what they hold.
-        let mut compiled = lines(&Config {
-            quoted: running.quoted,
-            ..intended.clone()
-        });
-        let mut lost = Vec::new();
-        for line in lines(running) {
-            match compiled.iter().position(|l| *l == line) {
-                Some(i) => {
-                    compiled.remove(i);
-                }
-                // Import leaves a line with a secret to the switch (`secret_lines`); the plan
-                // above shows it stays.
-                None if crate::secrets::in_command(&line) => {}
-                None => lost.push(line),
-            }
-        }
-        let factory = lines(&Config::factory(name, None, None));
-        compiled.retain(|l| !factory.contains(l));
-        if !plan.is_empty() || !lost.is_empty() || !compiled.is_empty() {
-            switches.push(Lost {
-                name: name.clone(),
-                origin: source.origin.clone(),
-                plan,
-                lost,
-                added: compiled,
-            });
-        }
-    }
-    switches.extend(os10::lost(&fabric, os10));
+    let switches = lost(&fabric, sources);
     if switches.is_empty() {
         Ok(())
     } else {
@@ -140,14 +69,25 @@ pub fn check_all(
     }
 }
 
+/// The switches the fabric does not reproduce, by OS in the registry's order, each OS's by
+/// name.
+fn lost(fabric: &crate::fabric::Fabric, sources: &BTreeMap<String, Source>) -> Vec<Lost> {
+    let mut out = Vec::new();
+    for os in crate::targets::BUILT_IN {
+        for (name, source) in sources {
+            if source.config.target().os() != os.os() {
+                continue;
+            }
+            let sw = fabric.switches.get(name.as_str());
+            out.extend(os.import().lost(sw, name, source));
+        }
+    }
+    out
+}
+
 /// An error in the imported fabric, with the switch it is under and the config that switch
 /// came from (a second label, on the switch's key).
-fn from_source(
-    d: Diagnostic,
-    yaml: &str,
-    sources: &BTreeMap<String, Source>,
-    os10: &BTreeMap<String, os10::Source>,
-) -> Diagnostic {
+fn from_source(d: Diagnostic, yaml: &str, sources: &BTreeMap<String, Source>) -> Diagnostic {
     let Some(at) = d.primary.as_ref().map(|l| l.span) else {
         return d;
     };
@@ -176,10 +116,7 @@ fn from_source(
     // A key is written quoted, with escapes, when its name needs it: read back as YAML.
     let origin = |written: &str| {
         let name = serde_saphyr::from_str::<String>(written).ok()?;
-        sources
-            .get(&name)
-            .map(|s| &s.origin)
-            .or_else(|| os10.get(&name).map(|s| &s.origin))
+        sources.get(&name).map(|s| &s.origin)
     };
     match found.and_then(|(start, name)| Some((start, name, origin(name)?))) {
         Some((start, name, origin)) => d.also(

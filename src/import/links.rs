@@ -12,36 +12,38 @@ use std::net::Ipv4Addr;
 
 use serde_saphyr::FlowMap;
 
-use super::LinkDoc;
-use crate::fabric::Os;
+use super::doc::LinkDoc;
+use crate::targets::SwitchOs;
 use crate::types::{Ipv4Net, Port};
 
 /// A described port of an imported switch: a cable's end when the far port names it back.
 #[derive(Clone)]
-pub(super) struct End<'a> {
+pub struct End<'a> {
     /// The fabric's port.
-    pub port: Port,
+    pub(crate) port: Port,
     /// The port as its switch's OS names it (`1/3`, `ethernet1/1/53`).
-    pub name: String,
-    pub description: &'a str,
+    pub(crate) name: String,
+    pub(crate) description: &'a str,
     /// A routed port's address.
-    pub address: Option<Ipv4Net>,
+    pub(crate) address: Option<Ipv4Net>,
 }
 
 /// An imported switch as its cables see it.
-pub(super) struct Switch<'a> {
-    pub name: &'a str,
-    pub os: Os,
+pub struct Switch<'a> {
+    pub(crate) name: &'a str,
+    /// Its OS, which names its ports.
+    pub(crate) os: &'static dyn SwitchOs,
     /// Its BGP AS, when it runs BGP: the far end of a routed cable has a session to it.
-    pub asn: Option<u32>,
-    /// Its described ports (a VLT pair's VLTi left out: that is the pair's own link).
-    pub ends: Vec<End<'a>>,
+    pub(crate) asn: Option<u32>,
+    /// Its described ports (a pair's peer link left out, where that is ports of their own:
+    /// it is the pair's own link).
+    pub(crate) ends: Vec<End<'a>>,
 }
 
 /// One side of a run of cables: the switch, its OS, its first and last port.
 struct Side {
     switch: String,
-    os: Os,
+    os: &'static dyn SwitchOs,
     first: Port,
     last: Port,
 }
@@ -49,10 +51,7 @@ struct Side {
 impl Side {
     /// `leaf03:ethernet1/1/53-1/1/54`, `spine01:1/1-1/4`.
     fn written(&self) -> String {
-        let range = match self.os {
-            Os::Onyx => crate::types::format_range(self.first, self.last),
-            Os::Os10 => super::os10::range_name(self.first, self.last),
-        };
+        let range = self.os.port_range(self.first, self.last);
         format!("{}:{range}", self.switch)
     }
 }
@@ -66,7 +65,7 @@ struct Run {
 
 /// The cables between the imported switches, and what they give each switch.
 #[derive(Default)]
-pub(super) struct Links {
+pub struct Links {
     runs: Vec<Run>,
     /// Per switch: its ports on a cable (the cable's entry describes them).
     linked: BTreeMap<String, BTreeSet<Port>>,
@@ -81,7 +80,7 @@ pub(super) struct Links {
 
 impl Links {
     /// The cables among these switches: pairs of ports that name each other.
-    pub fn find(switches: &[Switch]) -> Links {
+    pub(crate) fn find(switches: &[Switch]) -> Links {
         let by_name: BTreeMap<&str, &Switch> = switches.iter().map(|s| (s.name, s)).collect();
         let mut cables: Vec<(&Switch, &End, &Switch, &End)> = Vec::new();
         for a in switches {
@@ -164,7 +163,7 @@ impl Links {
 
     /// The `links` entries, in order: a routed run says so; an L2 one says `access` where the
     /// fabric has `routing` (whose links are routed unless they say otherwise).
-    pub fn docs(&self, routing: bool) -> Vec<FlowMap<LinkDoc>> {
+    pub(crate) fn docs(&self, routing: bool) -> Vec<FlowMap<LinkDoc>> {
         self.runs
             .iter()
             .map(|r| {
@@ -182,12 +181,12 @@ impl Links {
     }
 
     /// Whether this port of the switch is a cable's end.
-    pub fn linked(&self, switch: &str, port: Port) -> bool {
+    pub(crate) fn linked(&self, switch: &str, port: Port) -> bool {
         self.linked.get(switch).is_some_and(|p| p.contains(&port))
     }
 
     /// Whether a session of the switch is one its routed cables give (the fabric derives it).
-    pub fn derives(&self, switch: &str, address: Ipv4Addr, asn: u32) -> bool {
+    pub(crate) fn derives(&self, switch: &str, address: Ipv4Addr, asn: u32) -> bool {
         self.sessions
             .get(switch)
             .is_some_and(|d| d.contains(&(address, asn)))
@@ -195,7 +194,7 @@ impl Links {
 
     /// The subnets of the switch's routed ports that are host ports, not a routed cable's
     /// end: the fabric advertises them.
-    pub fn host_subnets<'s>(
+    pub(crate) fn host_subnets<'s>(
         &'s self,
         switch: &str,
         routed: impl Iterator<Item = Ipv4Net> + 's,
@@ -207,7 +206,7 @@ impl Links {
     }
 
     /// Whether an L2 cable joins the switch to another.
-    pub fn joins_l2(&self, switch: &str) -> bool {
+    pub(crate) fn joins_l2(&self, switch: &str) -> bool {
         self.l2.contains(switch)
     }
 }
@@ -225,13 +224,21 @@ mod tests {
         }
     }
 
+    /// The OS a fabric file's word names.
+    fn os(word: &str) -> &'static dyn SwitchOs {
+        crate::targets::BUILT_IN
+            .into_iter()
+            .find(|t| t.words().word == word)
+            .unwrap()
+    }
+
     /// An Onyx spine and an OS10 leaf: a cable where each names the other's port in that
     /// port's own OS's spelling, not where one of them misspells it.
     #[test]
     fn a_cable_across_the_oses_is_found_by_each_os_spelling() {
         let spine = Switch {
             name: "spine01",
-            os: Os::Onyx,
+            os: os("onyx"),
             asn: Some(65000),
             ends: vec![
                 end(
@@ -245,7 +252,7 @@ mod tests {
         };
         let leaf = Switch {
             name: "leaf03",
-            os: Os::Os10,
+            os: os("os10"),
             asn: Some(65103),
             ends: vec![
                 end(

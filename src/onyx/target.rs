@@ -76,6 +76,10 @@ impl SwitchOs for Onyx {
         "an Onyx running-config"
     }
 
+    fn import(&self) -> &'static dyn targets::Import {
+        &super::import::IMPORT
+    }
+
     fn intent(&self, sw: &Switch) -> Box<dyn targets::Intent> {
         Box::new(super::push::Intent::of(sw))
     }

@@ -23,6 +23,7 @@ pub mod audit;
 pub mod command;
 pub mod compile;
 pub mod groups;
+pub mod import;
 pub mod models;
 pub mod names;
 pub mod parse;

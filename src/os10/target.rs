@@ -104,6 +104,10 @@ impl SwitchOs for Os10 {
         "an OS10 running configuration"
     }
 
+    fn import(&self) -> &'static dyn targets::Import {
+        &super::import::IMPORT
+    }
+
     fn intent(&self, sw: &Switch) -> Box<dyn targets::Intent> {
         Box::new(super::push::Intent::of(sw))
     }

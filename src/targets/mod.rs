@@ -76,6 +76,9 @@ pub trait SwitchOs: Sync + Send + 'static {
     /// A running configuration of this OS, for a sentence: `an Onyx running-config`.
     fn a_running_config(&self) -> &'static str;
 
+    /// What `fabric import` asks of the OS ([`Import`]).
+    fn import(&self) -> &'static dyn Import;
+
     /// The fabric's switch as `fabric push` (and a live diff) plans it.
     fn intent(&self, sw: &Switch) -> Box<dyn Intent>;
 
@@ -304,6 +307,69 @@ pub struct SaveRead {
     pub saved: bool,
     /// The running config is the push's target.
     pub at_target: bool,
+}
+
+// The import facet: what `fabric import` asks of an OS. `crate::import` writes the fabric
+// document and checks it; each OS reads its switches' running configurations into it.
+
+/// What `fabric import` asks of a switch OS: its models, a live switch's running
+/// configuration, its switches written into the fabric document, and whether the fabric
+/// reproduces each of them.
+pub trait Import: Sync + Send {
+    /// The OS in a sentence, with its article: `an Onyx`, `an OS10`.
+    fn a_title(&self) -> &'static str;
+
+    /// The model of this OS's table a name (`--model`) names; else why not.
+    fn model(&self, name: &str) -> Result<crate::fabric::Hardware, String>;
+
+    /// How the OS's CLI talks, to read a live switch.
+    fn dialect(&self) -> &'static Dialect;
+
+    /// A live switch's running configuration (`show running-config(uration)`): its text,
+    /// secrets masked, and the configuration read from it.
+    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn Config>), Error>;
+
+    /// This OS's switches read for the document (their models, ports, pairs).
+    fn read<'a>(&self, sources: Sources<'a>) -> Result<Box<dyn Read<'a> + 'a>, String>;
+
+    /// What the fabric's switch (`None`: the fabric has none of that name) does not carry
+    /// of the configuration it was imported from: what a push would change, lines it loses.
+    fn lost(
+        &self,
+        sw: Option<&Switch>,
+        name: &str,
+        source: &crate::import::Source,
+    ) -> Option<crate::import::Lost>;
+}
+
+/// The switches of one OS to import, by name.
+pub type Sources<'a> = std::collections::BTreeMap<&'a str, &'a crate::import::Source>;
+
+/// One OS's switches, read: their cables' ends, then their part of the document.
+pub trait Read<'a> {
+    /// The switches as their cables see them: their described ports, each routed one's
+    /// address, their AS.
+    fn cable_ends(&self) -> Vec<crate::import::links::Switch<'a>>;
+
+    /// Adds the switches to `doc`, with the cables between all imported switches (`links`).
+    /// `alone`: they are the fabric's only switches (settings they all share become
+    /// fabric-wide). Per switch, the lines the fabric leaves as they are on it, for the
+    /// comment above it.
+    fn add(
+        &mut self,
+        doc: &mut crate::import::Doc,
+        alone: bool,
+        links: &crate::import::links::Links,
+    ) -> std::collections::BTreeMap<String, Vec<String>>;
+}
+
+/// The model a name (`--model`) names: the first of the other OSes whose table has it, else
+/// the default OS's (whose error then says what is wrong with the name).
+pub fn model_named(name: &str) -> Result<crate::fabric::Hardware, String> {
+    BUILT_IN[1..]
+        .iter()
+        .find_map(|t| t.import().model(name).ok())
+        .map_or_else(|| BUILT_IN[0].import().model(name), Ok)
 }
 
 /// How an OS names and arranges what documents and messages show: plain data.
