@@ -124,7 +124,7 @@ impl targets::Config for Config {
     }
 
     fn compare(&self, intended: &dyn targets::Config, how: &Managed) -> Result<Comparison, String> {
-        let intended = of(intended)?;
+        let intended = targets::typed::<Config>(intended)?;
         let scope = match how.switch {
             Some(sw) => Scope::fabric(sw, how.prune),
             None => Scope {
@@ -171,21 +171,14 @@ impl targets::Config for Config {
     }
 
     fn same(&self, other: &dyn targets::Config) -> bool {
-        other.as_any().downcast_ref::<Config>() == Some(self)
+        targets::typed::<Config>(other).is_ok_and(|o| o == self)
     }
 }
 
 impl targets::Render for Renderer {
     fn render(&self, config: &dyn targets::Config) -> Result<String, String> {
-        self.render(of(config)?)
+        self.render(targets::typed::<Config>(config)?)
     }
-}
-
-/// An Onyx configuration behind the interface.
-fn of(c: &dyn targets::Config) -> Result<&Config, String> {
-    c.as_any()
-        .downcast_ref::<Config>()
-        .ok_or_else(|| "a plan takes one switch OS to itself".to_string())
 }
 
 /// What stays on the switch beyond the intent: the target's lines the intent does not have

@@ -156,7 +156,7 @@ impl targets::Config for Config {
     }
 
     fn compare(&self, intended: &dyn targets::Config, how: &Managed) -> Result<Comparison, String> {
-        let intended = of(intended)?;
+        let intended = targets::typed::<Config>(intended)?;
         let plan = super::plan::plan(self, intended);
         let texts = match how.text {
             true => {
@@ -205,15 +205,8 @@ impl targets::Config for Config {
     }
 
     fn same(&self, other: &dyn targets::Config) -> bool {
-        other.as_any().downcast_ref::<Config>() == Some(self)
+        targets::typed::<Config>(other).is_ok_and(|o| o == self)
     }
-}
-
-/// An OS10 configuration behind the interface.
-fn of(c: &dyn targets::Config) -> Result<&Config, String> {
-    c.as_any()
-        .downcast_ref::<Config>()
-        .ok_or_else(|| "a plan takes one switch OS to itself".to_string())
 }
 
 /// The Ethernet ports a running configuration configures that its model does not have

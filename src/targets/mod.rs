@@ -435,6 +435,14 @@ impl Clone for Box<dyn Config> {
     }
 }
 
+/// An OS's typed configuration behind the interface, for that OS's own folder; a
+/// configuration of another OS is refused (a plan takes one switch OS to itself).
+pub fn typed<T: Config>(c: &dyn Config) -> Result<&T, String> {
+    c.as_any()
+        .downcast_ref::<T>()
+        .ok_or_else(|| "a plan takes one switch OS to itself".to_string())
+}
+
 /// Whether two configurations are of the same OS (a plan takes one OS to itself).
 pub fn same_os(a: &dyn Config, b: &dyn Config) -> bool {
     a.target().os() == b.target().os()
