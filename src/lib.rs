@@ -6,6 +6,9 @@
 //! Only `cli` runs stages in order; every stage is reachable from tests and benchmarks through
 //! this library.
 
+#[macro_use]
+mod output;
+
 pub mod audit;
 pub mod cli;
 pub mod codes;
@@ -17,6 +20,7 @@ pub mod diff;
 pub mod docs;
 pub mod error;
 pub mod fabric;
+pub mod fleet;
 pub mod hosts;
 pub mod import;
 pub mod input;

@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
     #[command(flatten)]
-    connect: super::fleet::Connect,
+    connect: crate::fleet::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -270,7 +270,7 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
             "`--live` needs a fabric file (its `mgmt` addresses) or `--inventory FILE`".into(),
         ));
     }
-    let inventory = super::fleet::read_inventory(args.connect.inventory.as_deref())?;
+    let inventory = crate::fleet::read_inventory(args.connect.inventory.as_deref())?;
     let opts = args.connect.options(&inventory, None)?;
     let ssh = args.connect.ssh_config()?;
     let targets = inventory
@@ -293,13 +293,13 @@ fn live_without_fabric(args: &Args) -> Result<Audited, Failure> {
         ..Input::default()
     };
     let mut sources = BTreeMap::new();
-    for (target, (config, unsaved)) in targets.iter().zip(super::fleet::read_switches(
-        &targets,
-        &opts,
-        args.connect.parallel,
-        true,
-    )?) {
-        let mut sw = Switch::new(config);
+    // Without a fabric, each switch is read as the default OS's, in its session.
+    let os = crate::fabric::Os::default().target();
+    let read = crate::fleet::read_each(&targets, args.connect.parallel, |target| {
+        os.audit().read_live(target, &opts)
+    })?;
+    for (target, (config, unsaved)) in targets.iter().zip(read) {
+        let mut sw = Switch::of(config);
         sw.unsaved = Some(unsaved);
         input.switches.insert(target.name.clone(), sw);
         sources.insert(target.name.clone(), live_source(&target.name));
@@ -420,14 +420,14 @@ fn live_with_fabric(
     };
     let mut sources = BTreeMap::new();
     let reach = super::fleet::reach(args.lab, false, path, fabric, &args.connect, color)?;
-    let jobs = super::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
+    let jobs = crate::fleet::jobs(fabric, &args.switches, &reach.inventory, reach.ssh.as_ref())?;
     let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
     let oses: BTreeMap<String, &dyn targets::SwitchOs> = chosen
         .iter()
         .map(|sw| (sw.hostname.to_string(), targets::of(sw.os())))
         .collect();
     // Each switch read-only in its OS's session, with whether it has unsaved changes.
-    let fetched = super::fleet::read_each(&targets, args.connect.parallel, |target| {
+    let fetched = crate::fleet::read_each(&targets, args.connect.parallel, |target| {
         let os = oses
             .get(&target.name)
             .copied()

@@ -38,7 +38,7 @@ pub struct Args {
     lab: bool,
     /// Without `--running`: read each switch's running config over SSH.
     #[command(flatten)]
-    connect: super::fleet::Connect,
+    connect: crate::fleet::Connect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -462,14 +462,14 @@ fn live<'a>(args: &Args, fabric: Option<&'a Fabric>, color: bool) -> Pairs<'a> {
     let fabric_path = args.fabric.clone().unwrap_or_default();
     let reach = super::fleet::reach(args.lab, false, &fabric_path, fabric, &args.connect, color)?;
     let (inventory, opts) = (&reach.inventory, &reach.options);
-    let jobs = super::fleet::jobs(fabric, &args.switches, inventory, reach.ssh.as_ref())?;
+    let jobs = crate::fleet::jobs(fabric, &args.switches, inventory, reach.ssh.as_ref())?;
     let switches: BTreeMap<String, &Switch> = fabric
         .switches
         .values()
         .map(|sw| (sw.hostname.to_string(), sw))
         .collect();
     // Read with `show` commands only, each switch in its OS's dialect.
-    let fetched = super::fleet::parallel(&jobs, args.connect.parallel, |job| {
+    let fetched = crate::fleet::parallel(&jobs, args.connect.parallel, |job| {
         let mut cli = crate::device::Cli::open_as(&job.target, opts, job.intent.dialect())?;
         let running = job.intent.fetch(&mut cli)?;
         cli.close();

@@ -148,7 +148,7 @@ pub(crate) fn audit(
     fabric: &Fabric,
     only: &[String],
     paths: &[PathBuf],
-    live: Option<&super::fleet::Connect>,
+    live: Option<&crate::fleet::Connect>,
 ) -> Result<Audited, Failure> {
     let mut out = Audited {
         findings: Vec::new(),
@@ -238,7 +238,7 @@ pub(crate) fn audit(
 fn read_live(
     fabric: &Fabric,
     plans: &[Plan],
-    connect: &super::fleet::Connect,
+    connect: &crate::fleet::Connect,
     texts: &mut BTreeMap<String, (Source, String)>,
     unreadable: &mut bool,
 ) -> Result<(), Failure> {
@@ -277,7 +277,7 @@ fn read_live(
     // Transcripts are the switches' sessions; a host's report is the transcript.
     opts.transcripts = None;
     opts.switches = fabric.hosts.keys().map(|h| h.to_string()).collect();
-    let read = super::fleet::parallel(&jobs, connect.parallel, |(target, commands)| {
+    let read = crate::fleet::parallel(&jobs, connect.parallel, |(target, commands)| {
         crate::device::host::read_host(target, &opts, commands)
     });
     for ((target, _), r) in jobs.iter().zip(read) {

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(short = 'o', long = "output", value_name = "FABRIC.yaml")]
     output: Option<PathBuf>,
     #[command(flatten)]
-    connect: super::fleet::Connect,
+    connect: crate::fleet::Connect,
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
@@ -142,7 +142,7 @@ impl Sources<'_> {
             .iter()
             .map(|s| target(s, ssh.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
-        let inventory = super::fleet::read_inventory(args.connect.inventory.as_deref())?;
+        let inventory = crate::fleet::read_inventory(args.connect.inventory.as_deref())?;
         let mut opts = args.connect.options(&inventory, None)?;
         opts.switches
             .extend(switches.iter().map(|t| t.name.clone()));
@@ -245,7 +245,7 @@ fn read_switches(
     parallel: usize,
 ) -> Result<Vec<Fetched>, Failure> {
     let import = os.import();
-    super::fleet::read_each(switches, parallel, |target| {
+    crate::fleet::read_each(switches, parallel, |target| {
         let mut cli = crate::device::Cli::open_as(target, opts, import.dialect())?;
         let read = import.fetch(&mut cli)?;
         cli.close();

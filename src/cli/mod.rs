@@ -13,29 +13,6 @@ use crate::error::{Failure, exit};
 use crate::onyx::Renderer;
 use crate::secrets::Mask;
 
-/// `print!` for commands' output: a reader that has gone away (`fabric parse x | head`) ends
-/// the output quietly, as Unix tools do, instead of a panic. The command still finishes and
-/// exits with its own code: a closed pipe never turns a diff's or an audit's verdict into
-/// success, and never stops a push half-way.
-macro_rules! out {
-    ($($t:tt)*) => { $crate::cli::write_to(false, format_args!($($t)*)) };
-}
-
-/// `println!` through [`out!`].
-macro_rules! outln {
-    ($($t:tt)*) => { $crate::cli::write_to(false, format_args!("{}\n", format_args!($($t)*))) };
-}
-
-/// `eprint!` with [`out!`]'s behaviour on standard error (`fabric diff … 2>&1 | head`).
-macro_rules! err {
-    ($($t:tt)*) => { $crate::cli::write_to(true, format_args!($($t)*)) };
-}
-
-/// `eprintln!` through [`err!`].
-macro_rules! errln {
-    ($($t:tt)*) => { $crate::cli::write_to(true, format_args!("{}\n", format_args!($($t)*))) };
-}
-
 mod audit;
 mod diff;
 mod docs;
@@ -47,6 +24,8 @@ mod lab;
 pub mod manual;
 mod push;
 mod verify;
+
+use crate::fleet::chosen;
 
 #[derive(Parser, Debug)]
 #[command(name = "fabric", version)]
@@ -260,48 +239,6 @@ pub fn main() -> u8 {
             exit::FAILURE
         }
     }
-}
-
-/// Writes to standard output (or error); once a reader has gone away, nothing more is
-/// written there and nothing fails.
-pub(crate) fn write_to(stderr: bool, args: std::fmt::Arguments<'_>) {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static CLOSED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
-    let closed = &CLOSED[usize::from(stderr)];
-    if closed.load(Ordering::Relaxed) {
-        return;
-    }
-    let written = if stderr {
-        std::io::stderr().lock().write_fmt(args)
-    } else {
-        let mut out = std::io::stdout().lock();
-        out.write_fmt(args).and_then(|()| out.flush())
-    };
-    if written.is_err() {
-        // A closed pipe, or a full disk: nothing more can be said there.
-        closed.store(true, Ordering::Relaxed);
-    }
-}
-
-/// The switches `--switch NAME` picks (all when none is given), in name order; an unknown
-/// name is an error with the nearest one.
-pub(crate) fn chosen<'a>(
-    fabric: &'a crate::fabric::Fabric,
-    names: &[String],
-) -> Result<Vec<&'a crate::fabric::Switch>, Failure> {
-    let all: Vec<String> = fabric.switches.keys().map(|h| h.to_string()).collect();
-    for n in names {
-        if !all.contains(n) {
-            let hint = crate::types::did_you_mean(n, all.iter().map(String::as_str))
-                .map_or(String::new(), |b| format!(" (did you mean `{b}`?)"));
-            return Err(Failure(format!("the fabric has no switch `{n}`{hint}")));
-        }
-    }
-    Ok(fabric
-        .switches
-        .values()
-        .filter(|sw| names.is_empty() || names.contains(&sw.hostname.to_string()))
-        .collect())
 }
 
 /// Loads and validates each file, prints the diagnostics; the valid fabrics, by file.

@@ -1,20 +1,18 @@
-//! `fabric push`: lock the switches and check the backups can be written; fetch, plan and
-//! show; confirm; then per switch snapshot, drift guard, apply, verify, save, or roll back —
-//! a canary first, then the rest in parallel, SIGINT and SIGTERM stopping it safely. Reaching
-//! the switches is [`super::fleet`]'s.
+//! `fabric push`: its arguments; the plans shown, sorted and confirmed; the summary. Locking,
+//! applying across the switches (a canary first, then the rest in parallel, stopped safely
+//! by SIGINT and SIGTERM) and the verification after are [`crate::fleet::push`]'s; one
+//! switch's push is `device::push`'s.
 
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write as _};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use super::fleet::{Connect, jobs, parallel, reach};
-use crate::device::push::{self, Control, Job, Outcome, Planned, Policy, Report, Stage};
-use crate::device::{Options, Target, lock};
+use super::fleet::reach;
+use crate::device::push::{self, Job, Outcome, Planned, Policy, Report};
 use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
+use crate::fleet::push::{check_backups, close, lock_all, signal_name};
+use crate::fleet::{self, Connect, jobs, parallel};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -145,7 +143,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     drop(out);
 
     // 3. Canary, then the rest.
-    let (reports, signal) = applied(args, work, opts, &backups)?;
+    let (reports, signal) = fleet::push::apply(work, opts, &settings(args), &backups)?;
 
     // 4. The summary.
     let mut out = std::io::stdout().lock();
@@ -173,6 +171,20 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     } else {
         verify_after(args, &fabric, &jobs, opts, inventory)
     })
+}
+
+/// How the plans are applied: simulated switches carry no traffic, nothing to disturb.
+fn settings(args: &Args) -> fleet::push::Run {
+    fleet::push::Run {
+        canary: args.canary,
+        parallel: args.connect.parallel,
+        keep_going: args.keep_going,
+        policy: Policy {
+            allow_disruptive: args.allow_disruptive || args.lab,
+            keep_snapshots: usize::from(args.keep_snapshots),
+            other_sessions: args.allow_other_sessions,
+        },
+    }
 }
 
 /// The plans as read: each switch's commands shown (its losses warned), and sorted into the
@@ -273,75 +285,6 @@ fn confirmed(
     Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }
 
-/// Applies the plans: the canary first, then the rest, as many at once as `--parallel`; after
-/// a failure nothing new starts unless `--keep-going`; after SIGINT or SIGTERM nothing new
-/// starts and the switches being changed are rolled back. Each switch's report, and the
-/// signal that stopped the push.
-fn applied(
-    args: &Args,
-    work: Vec<(&Job, Planned)>,
-    opts: &Options,
-    backups: &Path,
-) -> Result<(Vec<Report>, Option<i32>), Failure> {
-    // Simulated switches carry no traffic: nothing to disturb.
-    let policy = Policy {
-        allow_disruptive: args.allow_disruptive || args.lab,
-        keep_snapshots: usize::from(args.keep_snapshots),
-        other_sessions: args.allow_other_sessions,
-    };
-    let bars = indicatif::MultiProgress::new();
-    let stopper = Stopper::install(bars.clone())?;
-    let failed = AtomicBool::new(false);
-    let canary = args.canary.min(work.len());
-    let mut rest = work;
-    let first: Vec<(&Job, Planned)> = rest.drain(..canary).collect();
-    let mut reports: Vec<Report> = Vec::new();
-    for batch in [first, rest] {
-        let cells: Vec<Mutex<Option<(&Job, Planned)>>> =
-            batch.into_iter().map(|w| Mutex::new(Some(w))).collect();
-        let done = parallel(&cells, args.connect.parallel, |cell| {
-            let (job, p) = cell.lock().ok()?.take()?;
-            let name = job.target.name.clone();
-            if let Some(why) = stopper.stopped() {
-                p.cli.close();
-                return Some(Report::new(
-                    &name,
-                    Outcome::Aborted(format!("{why}: not started")),
-                ));
-            }
-            if failed.load(Ordering::Relaxed) && !args.keep_going {
-                p.cli.close();
-                return Some(Report::new(
-                    &name,
-                    Outcome::Aborted("not started: an earlier switch failed".into()),
-                ));
-            }
-            let bar = bars.add(indicatif::ProgressBar::new_spinner());
-            bar.set_message(format!("{name}: starting"));
-            let progress = |stage: Stage| {
-                stopper.stage(&name, Some(stage));
-                bar.set_message(format!("{name}: {stage}"));
-                bar.tick();
-            };
-            let stop = || stopper.stopped();
-            let control = Control {
-                progress: &progress,
-                stop: &stop,
-            };
-            let r = push::push(p, job, opts, policy, backups, &control);
-            stopper.stage(&name, None);
-            bar.finish_and_clear();
-            if !r.outcome.ok() {
-                failed.store(true, Ordering::Relaxed);
-            }
-            Some(r)
-        });
-        reports.extend(done.into_iter().flatten());
-    }
-
-    Ok((reports, stopper.finish()))
-}
-
 /// The summary: a line per switch pushed, then what went wrong where, and the transcripts not
 /// written; whether a transcript is missing.
 fn summary(out: &mut impl std::io::Write, reports: &[Report], quiet: &[Report]) -> bool {
@@ -417,35 +360,18 @@ fn verify_after(
     let Some(checks) = &args.verify_state else {
         return exit::OK;
     };
-    let targets: Vec<Target> = jobs.iter().map(|j| j.target.clone()).collect();
-    let families = super::verify::families(checks);
-    let hosts = match super::verify::hosts(fabric, inventory, &args.connect, &families) {
-        Ok(h) => h,
+    let wait = Duration::from_secs(args.verify_wait);
+    match fleet::push::verify_after(fabric, jobs, (opts, inventory), &args.connect, checks, wait) {
+        Ok(verified) => {
+            outln!("\nverify:");
+            out!("{}", verified.report().text());
+            verified.code()
+        }
         Err(e) => {
             errln!("error: {}", e.0);
-            return exit::FAILURE;
+            exit::FAILURE
         }
-    };
-    let verified = super::verify::verify(
-        fabric,
-        &targets,
-        opts,
-        args.connect.parallel,
-        &families,
-        Duration::from_secs(args.verify_wait),
-        &hosts,
-    );
-    outln!("\nverify:");
-    out!("{}", verified.render(super::verify::Format::Text));
-    verified.code()
-}
-
-/// Ends the session of a switch that is not pushed; its transcripts, for the summary.
-fn close(job: &Job, p: Planned) -> Report {
-    let mut r = Report::new(&job.target.name, Outcome::Unchanged);
-    r.transcripts.push(p.cli.transcript());
-    p.cli.close();
-    r
+    }
 }
 
 /// Prints each transcript that could not be written; whether there was one.
@@ -458,149 +384,4 @@ fn say_transcript_errors(out: &mut impl std::io::Write, reports: &[Report]) -> b
         }
     }
     any
-}
-
-/// Locks every switch of the push (see `device::lock`); when another push holds one, says
-/// which and who, and nothing is done.
-fn lock_all(jobs: &[Job], fabric: &Path) -> Result<Vec<lock::Lock>, Failure> {
-    let mut locks = Vec::new();
-    let mut held = Vec::new();
-    for job in jobs {
-        let what = format!("`{}` of `{}`", job.target.name, fabric.display());
-        match lock::acquire(&job.target, &what) {
-            Ok(l) => locks.push(l),
-            Err(e) => held.push(format!("{}: {e}", job.target.name)),
-        }
-    }
-    if held.is_empty() {
-        return Ok(locks);
-    }
-    Err(Failure(format!(
-        "{}\nnothing sent: another push is at work on {} switch(es)",
-        held.join("\n"),
-        held.len()
-    )))
-}
-
-/// A push that could not keep its backups does not start: each switch's backup folder is
-/// made and a file written and removed in it.
-fn check_backups(backups: &Path, jobs: &[Job]) -> Result<(), Failure> {
-    for job in jobs {
-        let dir = backups.join(&job.target.name);
-        let probe = dir.join(format!(".write-check-{}", std::process::id()));
-        push::write_new(&probe, b"fabric push: a backup can be written here\n")
-            .and_then(|()| std::fs::remove_file(&probe))
-            .map_err(|e| {
-                Failure(format!(
-                    "cannot write backups in `{}`: {e}; nothing sent (a push keeps the config before it there)",
-                    dir.display()
-                ))
-            })?;
-    }
-    Ok(())
-}
-
-/// `SIGINT`, `SIGTERM`.
-fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        signal_hook::consts::SIGINT => "SIGINT",
-        signal_hook::consts::SIGTERM => "SIGTERM",
-        _ => "a signal",
-    }
-}
-
-/// SIGINT and SIGTERM while switches are being pushed. The first stops the push: no switch
-/// starts after it, each one being changed is rolled back, one verified and saving finishes;
-/// then the summary, and exit 130 (SIGINT) or 143 (SIGTERM). A second says so again and
-/// names the switches still rolling back; a third abandons them and exits at once, naming
-/// them (their running config may be half-configured; nothing is saved).
-struct Stopper {
-    /// The first signal's number; 0 before any.
-    first: Arc<AtomicUsize>,
-    /// Where each switch being pushed is.
-    stages: Arc<Mutex<BTreeMap<String, Stage>>>,
-    handle: signal_hook::iterator::Handle,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Stopper {
-    fn install(bars: indicatif::MultiProgress) -> Result<Stopper, Failure> {
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
-            .map_err(|e| Failure(format!("cannot catch SIGINT and SIGTERM: {e}")))?;
-        let handle = signals.handle();
-        let first = Arc::new(AtomicUsize::new(0));
-        let stages: Arc<Mutex<BTreeMap<String, Stage>>> = Arc::default();
-        let (f, st) = (first.clone(), stages.clone());
-        let thread = std::thread::spawn(move || {
-            let mut count = 0;
-            for sig in signals.forever() {
-                count += 1;
-                let _ = f.compare_exchange(0, sig as usize, Ordering::SeqCst, Ordering::SeqCst);
-                let name = signal_name(sig);
-                let busy: Vec<String> = st
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .iter()
-                    .map(|(n, s)| format!("`{n}` ({s})"))
-                    .collect();
-                let busy = if busy.is_empty() {
-                    "none".to_string()
-                } else {
-                    busy.join(", ")
-                };
-                let say = |text: String| bars.suspend(|| errln!("{text}"));
-                match count {
-                    1 => say(format!(
-                        "{name}: stopping the push: no other switch starts; a switch being changed is rolled back, one saving finishes (in flight: {busy})"
-                    )),
-                    2 => say(format!(
-                        "{name} again: waiting for the roll-backs to finish, nothing is saved (in flight: {busy}); a third signal abandons them and exits at once"
-                    )),
-                    _ => {
-                        say(format!(
-                            "{name} a third time: exiting now; left as they are, possibly half-configured and not saved: {busy}; their backups are in `.fabric/backups`"
-                        ));
-                        let first = f.load(Ordering::SeqCst) as i32;
-                        std::process::exit(128 + if first > 0 { first } else { sig });
-                    }
-                }
-            }
-        });
-        Ok(Stopper {
-            first,
-            stages,
-            handle,
-            thread: Some(thread),
-        })
-    }
-
-    /// Why the push must stop, once a signal came.
-    fn stopped(&self) -> Option<String> {
-        match self.first.load(Ordering::SeqCst) {
-            0 => None,
-            sig => Some(format!("stopped by {}", signal_name(sig as i32))),
-        }
-    }
-
-    /// Where a switch is (`None`: done).
-    fn stage(&self, name: &str, stage: Option<Stage>) {
-        let mut st = self.stages.lock().unwrap_or_else(|e| e.into_inner());
-        match stage {
-            Some(s) => st.insert(name.to_string(), s),
-            None => st.remove(name),
-        };
-    }
-
-    /// Stops listening; the first signal that came, if one did.
-    fn finish(mut self) -> Option<i32> {
-        self.handle.close();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-        match self.first.load(Ordering::SeqCst) {
-            0 => None,
-            sig => Some(sig as i32),
-        }
-    }
 }
