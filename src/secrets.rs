@@ -16,28 +16,21 @@ pub enum Mask {
     /// A `*` per byte of the value: every span into the text still points at the same place
     /// (a diagnostic's excerpt).
     InPlace,
-    /// `********`, as Onyx prints its own (`# radius-server key ********`,
-    /// `ntp authentication-key 5 sha1 ********`; `onyx-cli.md` b.5).
-    Onyx,
-    /// `****`, as OS10 prints its own (`password 9 ****`, `enable password sha-512 ****`,
-    /// `snmp-server user … auth sha ****`: the Azure Stack TOR capture, 10.5.3.2).
-    Os10,
+    /// The word a switch OS prints in place of a secret in its own output: each OS's is in
+    /// its folder, reached through [`crate::targets::SwitchOs::mask`].
+    Word(&'static str),
 }
 
 impl Mask {
     /// The mask of a switch OS.
     pub fn of(os: crate::fabric::Os) -> Mask {
-        match os {
-            crate::fabric::Os::Onyx => Mask::Onyx,
-            crate::fabric::Os::Os10 => Mask::Os10,
-        }
+        os.target().mask()
     }
 
     fn stars(self, len: usize) -> Cow<'static, str> {
         match self {
             Mask::InPlace => Cow::Owned("*".repeat(len)),
-            Mask::Onyx => Cow::Borrowed("********"),
-            Mask::Os10 => Cow::Borrowed("****"),
+            Mask::Word(word) => Cow::Borrowed(word),
         }
     }
 }

@@ -993,12 +993,15 @@ fn keyboard_interactive_only_switch() {
     let target = fabric::device::Target::new(HOST, "127.0.0.1", served.addr.port(), "admin");
     let mut opts = fabric::device::Options::new(dir.join("known_hosts"));
     opts.password = Some(fabric::device::Secret("admin".into()));
-    let mut cli = fabric::device::Cli::open(&target, &opts).unwrap();
-    let (_, config) = cli.fetch().unwrap();
+    let onyx = &fabric::onyx::dialect::DIALECT;
+    let mut cli = fabric::device::Cli::open_as(&target, &opts, onyx).unwrap();
+    let (_, config) = fabric::onyx::dialect::fetch(&mut cli).unwrap();
     assert_eq!(config.hostname.as_deref(), Some(HOST));
     cli.close();
     opts.password = Some(fabric::device::Secret("wrong".into()));
-    let err = fabric::device::Cli::open(&target, &opts).err().unwrap();
+    let err = fabric::device::Cli::open_as(&target, &opts, onyx)
+        .err()
+        .unwrap();
     assert!(
         err.to_string().contains("tried keyboard-interactive"),
         "{err}"

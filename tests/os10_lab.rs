@@ -9,8 +9,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fabric::device::{Cli, Error, Options, Secret, Target, dialect};
+use fabric::device::{Cli, Error, Options, Secret, Target};
 use fabric::lab::{Device, Lab, Logins, Os, Switch};
+use fabric::os10::dialect;
 use fabric::os10::{self, Eth, Iface};
 
 /// One factory-default OS10 switch named `host`, served in-process, its state in `dir/host`;
@@ -34,7 +35,7 @@ fn session(dir: &Path, lab: &Lab, host: &str) -> Cli {
     let target = Target::new(host, "127.0.0.1", lab.switches[0].addr.port(), "admin");
     let mut opts = Options::new(dir.join("known_hosts"));
     opts.password = Some(Secret("admin".into()));
-    Cli::open_as(&target, &opts, &dialect::OS10).unwrap()
+    Cli::open_as(&target, &opts, &dialect::DIALECT).unwrap()
 }
 
 /// The AzureStack TOR (S5248F-ON) running its captured configuration (10.5.3.2), served
@@ -145,7 +146,7 @@ fn ssh2_session_reads_the_running_configuration_into_the_model() {
     let dir = crate::scratch("os10-fetch");
     let (lab, dev) = lab(&dir, "leaf01");
     let mut cli = session(&dir, &lab, "leaf01");
-    let (text, config) = cli.fetch_os10().unwrap();
+    let (text, config) = dialect::fetch(&mut cli).unwrap();
     assert!(text.starts_with("! Version 10.5.3.2\n"), "{text}");
     assert_eq!(config, running(&dev));
     assert_eq!(config.hostname.as_deref(), Some("leaf01"));
@@ -228,7 +229,7 @@ fn a_block_applied_and_saved_changes_the_saved_state() {
     assert!(config.dcbx && i.pfc);
     assert_eq!(config, running(&dev));
     // What the session reads back is what was saved.
-    assert_eq!(cli.fetch_os10().unwrap().1, config);
+    assert_eq!(dialect::fetch(&mut cli).unwrap().1, config);
     cli.close();
     drop(lab);
     // A restart boots from the saved configuration.
@@ -295,7 +296,7 @@ fn a_transaction_that_fails_midway_leaves_the_running_configuration_untouched() 
     assert_eq!(running(&dev), before, "held, not applied");
     cli.discard().unwrap();
     assert_eq!(running(&dev), before);
-    assert_eq!(cli.fetch_os10().unwrap().1, before);
+    assert_eq!(dialect::fetch(&mut cli).unwrap().1, before);
     // Without a transaction there is nothing to discard.
     let err = cli.discard().unwrap_err();
     assert!(err.to_string().contains("% Error"), "{err}");

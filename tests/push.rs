@@ -534,7 +534,7 @@ fn whole_configs_are_told_from_cut_ones() {
             continue;
         }
         assert_eq!(
-            fabric::device::session::complete(&text),
+            fabric::onyx::dialect::complete(&text),
             Ok(()),
             "{}",
             path.display()
@@ -544,7 +544,7 @@ fn whole_configs_are_told_from_cut_ones() {
         for n in [1, lines.len() / 2, last] {
             let cut = lines[..n].join("\n");
             assert!(
-                fabric::device::session::complete(&cut).is_err(),
+                fabric::onyx::dialect::complete(&cut).is_err(),
                 "{} cut at {n}",
                 path.display()
             );

@@ -486,7 +486,8 @@ fn an_os10_vlt_pair_is_decided_by_both_ends() {
 /// of 53), and `fabric verify` finds the cabling as the fabric says.
 #[test]
 fn port_groups_push_and_verify_by_their_new_names() {
-    use fabric::device::{Cli, Options, Secret, Target, dialect};
+    use fabric::device::{Cli, Options, Secret, Target};
+    use fabric::os10::dialect;
 
     let fabric = crate::shared().join("os10/lab/port-groups.yaml");
     let state = scratch("os10-port-groups-lab");
@@ -508,7 +509,7 @@ fn port_groups_push_and_verify_by_their_new_names() {
         let target = Target::new(name, &a.host, a.port, "admin");
         let mut opts = Options::new(state.join("known_hosts"));
         opts.password = Some(Secret("admin".into()));
-        let mut cli = Cli::open_as(&target, &opts, &dialect::OS10).unwrap();
+        let mut cli = Cli::open_as(&target, &opts, &dialect::DIALECT).unwrap();
         let text = cli.run(command).unwrap();
         cli.close();
         text

@@ -10,7 +10,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::config_error::{ParseError, Problem};
 use crate::diag::{self, Diagnostic, Sources};
 use crate::error::{Failure, exit};
-use crate::onyx::Renderer;
 use crate::secrets::Mask;
 
 mod audit;
@@ -412,56 +411,32 @@ pub(crate) enum Secrets {
     Kept,
 }
 
-/// Reads a running-config; a problem with it is a located diagnostic, the exit code 2.
-pub(crate) fn read_config(
+/// Reads a running configuration of the OS whose typed model is `T` (the lab's switches keep
+/// their own), as [`read_running`] reads one of that OS; a problem with it is a located
+/// diagnostic (said here), the exit code 2.
+pub(crate) fn read_config<T: crate::targets::Typed>(
     path: &Path,
     color: bool,
     secrets: Secrets,
-) -> Result<Result<crate::onyx::Config, u8>, Failure> {
-    let mask = (secrets == Secrets::Masked).then_some(Mask::Onyx);
-    Ok(load_with(path, color, crate::onyx::parse, |_| mask)?
-        .map(|(c, _)| c)
-        .map_err(|diagnostic| {
-            err!("{diagnostic}");
-            exit::FAILURE
-        }))
+) -> Result<Result<T, u8>, Failure> {
+    match read_running(path, color, secrets, T::os())? {
+        Ok(c) => Ok(Ok(crate::targets::into_typed(c)?)),
+        Err(code) => Ok(Err(code)),
+    }
 }
 
-/// A switch's running configuration, in its OS's model.
-#[derive(Clone, Debug)]
-pub(crate) enum Running {
-    Onyx(Box<crate::onyx::Config>),
-    Os10(Box<crate::os10::Config>),
-}
-
-/// Reads a running-config of either OS (a file, or standard input for `-`): bounded, UTF-8
-/// text that looks like a running config, every modeled line well-formed; a text that looks
-/// like an OS10 running configuration ([`crate::os10::parse::looks_os10`]) is read as one.
-/// The config and its text, secrets masked as its OS masks them; or the problem as a
-/// rendered diagnostic, for the caller to print (so configs read at once report in a fixed
-/// order). `Err` only when the file cannot be opened or read.
-pub(crate) fn load_running(path: &Path, color: bool) -> Loaded<Running> {
-    let os10 = crate::os10::parse::looks_os10;
-    load_with(
-        path,
-        color,
-        |text| {
-            if os10(text) {
-                crate::os10::parse(text).map(|c| Running::Os10(Box::new(c)))
-            } else {
-                crate::onyx::parse(text).map(|c| Running::Onyx(Box::new(c)))
-            }
-        },
-        |text| Some(if os10(text) { Mask::Os10 } else { Mask::Onyx }),
-    )
-}
+/// [`read_config`] by the name the lab's command line still calls it for one OS.
+pub(crate) use self::read_config as read_os10_config;
 
 /// A configuration read and its text, or the problem with it as a rendered diagnostic (for
 /// the caller to print); `Err` only when the file cannot be opened or read.
 pub(crate) type Loaded<T> = Result<Result<(T, crate::input::Text), String>, Failure>;
 
-/// Reads a running configuration of the OS its text is ([`crate::targets::recognize`]), as
-/// [`load_running`] does, behind the switch-OS interface.
+/// Reads a running configuration of the OS its text is ([`crate::targets::recognize`]) (a
+/// file, or standard input for `-`): bounded, UTF-8 text that looks like a running config,
+/// every modeled line well-formed. The config and its text, secrets masked as its OS masks
+/// them; or the problem as a rendered diagnostic, for the caller to print (so configs read at
+/// once report in a fixed order). `Err` only when the file cannot be opened or read.
 pub(crate) fn load_config(path: &Path, color: bool) -> Loaded<Box<dyn crate::targets::Config>> {
     load_with(
         path,
@@ -552,23 +527,6 @@ fn load_with<T>(
     }
 }
 
-/// Reads an OS10 running configuration file (a backup of `show running-configuration`):
-/// bounded UTF-8 text that parses as OS10; a problem with it is a located diagnostic, the exit
-/// code 2.
-pub(crate) fn read_os10_config(
-    path: &Path,
-    color: bool,
-    secrets: Secrets,
-) -> Result<Result<crate::os10::Config, u8>, Failure> {
-    let mask = (secrets == Secrets::Masked).then_some(Mask::Os10);
-    Ok(load_with(path, color, crate::os10::parse, |_| mask)?
-        .map(|(c, _)| c)
-        .map_err(|diagnostic| {
-            err!("{diagnostic}");
-            exit::FAILURE
-        }))
-}
-
 /// A running config's problem (either OS's) as a diagnostic at its line: E100 a malformed line
 /// (a bad value, a broken tree, a duplicate), E101 not a running config (or a pasted session),
 /// E102 a switch's error reply, E003 nothing in it, E002 not text.
@@ -624,7 +582,7 @@ fn parse_diagnostic(e: &ParseError, text: &str, sources: &mut Sources, name: Str
 }
 
 fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
-    let (config, text) = match load_running(path, color)? {
+    let (config, text) = match load_config(path, color)? {
         Ok(c) => c,
         Err(diagnostic) => {
             err!("{diagnostic}");
@@ -634,27 +592,11 @@ fn parse(path: &Path, format: ParseFormat, color: bool) -> Result<u8, Failure> {
     // The process ends next: freeing the text and the model piece by piece would be a tenth
     // of reading a large config.
     std::mem::forget(text);
-    fn print<T: serde::Serialize>(
-        config: &T,
-        format: ParseFormat,
-        render: impl FnOnce(&T) -> Result<String, String>,
-    ) -> Result<String, Failure> {
-        Ok(match format {
-            ParseFormat::Cli => render(config)?,
-            ParseFormat::Json => {
-                serde_json::to_string_pretty(config).map_err(|e| Failure(e.to_string()))? + "\n"
-            }
-            ParseFormat::Yaml => {
-                serde_saphyr::to_string(config).map_err(|e| Failure(e.to_string()))?
-            }
-            ParseFormat::Check => String::new(),
-        })
-    }
-    let text = match &config {
-        Running::Onyx(c) => print(c.as_ref(), format, |c| Renderer::embedded()?.render(c))?,
-        Running::Os10(c) => print(c.as_ref(), format, |c| {
-            crate::os10::Renderer::embedded()?.render(c)
-        })?,
+    let text = match format {
+        ParseFormat::Cli => config.render()?,
+        ParseFormat::Json => config.json()?,
+        ParseFormat::Yaml => config.yaml()?,
+        ParseFormat::Check => String::new(),
     };
     out!("{text}");
     std::mem::forget(config);

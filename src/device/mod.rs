@@ -2,9 +2,9 @@
 //! `known_hosts`, agent, key file, password and keyboard-interactive, timeouts, keepalives),
 //! the switch's identity checked before the first command (its host key and its name), the
 //! CLI session over it, one code for every switch OS with the OS's conventions as a value
-//! ([`dialect`]: Onyx, OS10; prompts, paging, enable and configure, `%` replies), and the push
-//! of a plan with its safety: one push per switch (a lock), snapshot, drift guard, apply,
-//! verify, save, roll back.
+//! ([`dialect`], each OS's in its folder: prompts, paging, enable and configure, `%` replies),
+//! and the push of a plan with its safety: one push per switch (a lock), snapshot, drift
+//! guard, apply, verify, save, roll back.
 //!
 //! Input: where a switch is and how to log in; a plan (`diff`). Output: what happened, per
 //! switch, as data: nothing here prints. Secrets never reach a transcript, a backup or an

@@ -1,11 +1,12 @@
-//! The Onyx CLI over one SSH shell: prompt detection robust to `\r`, ANSI escapes, NUL
-//! padding, backspace pairs, an empty hostname and MLAG roles; paging off; `enable` (with its
-//! password prompt) and `configure terminal`; a reply line beginning with `%` is an error.
+//! A switch's CLI over one SSH shell, in its OS's [`Dialect`]: prompt detection robust to `\r`,
+//! ANSI escapes, NUL padding, backspace pairs, an empty hostname and MLAG roles; paging off;
+//! `enable` (with its password prompt) and `configure terminal`; a reply line beginning with
+//! `%` is an error.
 //! Before the first command, the name the switch gives itself (its prompt) must be the
 //! target's, or, for a name outside the fleet, its host key must be recorded for the target.
 //! Every command and reply is written to the session's transcript (a file of its own, never
 //! another session's), secrets redacted; a transcript that cannot be written says why.
-//! A running config read back is trusted only when it is whole.
+//! A running config read back is trusted only when its OS's reader takes it (whole, parsed).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -20,12 +21,11 @@ pub use listings::{
 
 use super::dialect::{self, Dialect};
 use super::{Error, Options, Secret, Target};
-use crate::onyx::{self, Config};
 
 /// The CLI level the session is at, as its prompt shows it.
-pub use crate::onyx::prompt::Level;
+pub use super::dialect::Level;
 
-/// A logged-in Onyx CLI session.
+/// A logged-in CLI session.
 pub struct Cli {
     pub target: Target,
     session: ssh2::Session,
@@ -144,23 +144,6 @@ impl Transcript {
     }
 }
 
-/// The Onyx prompt that ends `text` (cleaned: no `\r`, escapes, NULs), if it ends with one
-/// (`onyx::prompt`: `host [cluster: role] > `, `… # `, `… (config…) # `).
-fn final_prompt(text: &str) -> Option<onyx::prompt::Prompt<'_>> {
-    let last = text.rsplit('\n').next()?;
-    onyx::prompt::parse(last).filter(|p| p.rest.is_empty())
-}
-
-/// The level of the prompt that ends `text`, if it ends with one.
-pub fn prompt_level(text: &str) -> Option<Level> {
-    final_prompt(text).map(|p| p.level)
-}
-
-/// The hostname the prompt that ends `text` shows (empty when the switch has none).
-pub fn prompt_host(text: &str) -> &str {
-    final_prompt(text).map_or("", |p| p.host)
-}
-
 /// Whether `name` is another switch of the fleet than the target.
 fn is_other(target: &Target, fleet: &[String], name: &str) -> bool {
     !name.eq_ignore_ascii_case(&target.name) && fleet.iter().any(|n| n.eq_ignore_ascii_case(name))
@@ -203,13 +186,9 @@ fn identity(
 }
 
 impl Cli {
-    /// Connects, logs in, waits for the first prompt, checks that the switch is the one asked
-    /// for (before any command), turns paging off and enters enable.
-    pub fn open(target: &Target, opts: &Options) -> Result<Cli, Error> {
-        Cli::open_as(target, opts, &dialect::ONYX)
-    }
-
-    /// [`Cli::open`] of a switch that speaks `dialect`.
+    /// Connects to a switch that speaks `dialect`, logs in, waits for the first prompt, checks
+    /// that the switch is the one asked for (before any command), turns paging off and enters
+    /// enable.
     pub fn open_as(
         target: &Target,
         opts: &Options,
@@ -322,7 +301,7 @@ impl Cli {
             }
             // Only the tail can hold the prompt; clean just that much.
             let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(512)..]);
-            let tail = onyx::clean(&tail);
+            let tail = (self.dialect.clean)(&tail);
             // `enable` may ask for a password: the login password answers it.
             if command == "enable" && tail.trim_end().to_ascii_lowercase().ends_with("password:") {
                 let password = self.password.clone().unwrap_or_default();
@@ -359,7 +338,7 @@ impl Cli {
                 self.prompt_host = prompt.host.to_string();
                 let text = String::from_utf8_lossy(&raw).into_owned();
                 self.log(&text);
-                let clean = onyx::clean(&text).into_owned();
+                let clean = (self.dialect.clean)(&text).into_owned();
                 let body = clean.rsplit_once('\n').map_or("", |(b, _)| b).to_string();
                 return Ok((body, level));
             }
@@ -420,28 +399,19 @@ impl Cli {
         Ok(())
     }
 
-    /// `show running-config`, read into the model, its secrets masked as Onyx masks its own
-    /// (`********`): the text goes to backups and transcripts, the model to printed diffs and
-    /// imported fabrics, and nothing here needs a secret. A `hostname` line naming another
-    /// switch of the fleet is refused, as its prompt would be.
-    pub fn fetch(&mut self) -> Result<(String, Config), Error> {
-        if self.level == Level::Config {
-            self.leave_config()?;
-        }
-        let text = self.run("show running-config")?;
-        if let Err(why) = complete(&text) {
-            return Err(Error::Parse(format!(
-                "the running config read back is incomplete ({why}); it is not used"
-            )));
-        }
-        let text = crate::secrets::mask(&text, crate::secrets::Mask::Onyx).into_owned();
-        let config = onyx::parse(&text).map_err(|e| {
-            Error::Parse(format!(
-                "the running config read back does not parse at line {}: expected {}",
-                e.line, e.expected
-            ))
-        })?;
-        self.same_hostname(config.hostname.as_deref(), "running config")?;
+    /// The running configuration (the dialect's `show running-config(uration)`), read by the
+    /// OS's `read`: the reply checked, its secrets masked as the OS masks its own and read into
+    /// the OS's model, or why not. A `hostname` (`hostname` gives it) naming another switch of
+    /// the fleet is refused, as its prompt would be.
+    pub fn fetch_with<T>(
+        &mut self,
+        read: impl FnOnce(&str) -> Result<(String, T), String>,
+        hostname: impl FnOnce(&T) -> Option<&str>,
+    ) -> Result<(String, T), Error> {
+        self.leave_config()?;
+        let text = self.run(self.dialect.show_running)?;
+        let (text, config) = read(&text).map_err(Error::Parse)?;
+        self.same_hostname(hostname(&config), self.dialect.running)?;
         Ok((text, config))
     }
 
@@ -583,57 +553,12 @@ impl Cli {
         self.run(t.discard).map(|_| ())
     }
 
-    /// An OS10 switch's `show running-configuration`, read into the OS10 model, its secrets
-    /// masked as OS10 masks its own (`****`). A `hostname` naming another switch of the fleet is refused.
-    pub fn fetch_os10(&mut self) -> Result<(String, crate::os10::Config), Error> {
-        self.leave_config()?;
-        let text = self.run(self.dialect.show_running)?;
-        let text = crate::secrets::mask(&text, crate::secrets::Mask::Os10).into_owned();
-        let config = crate::os10::parse(&text).map_err(|e| {
-            Error::Parse(format!(
-                "the running configuration read back does not parse at line {}: {}",
-                e.line, e.expected
-            ))
-        })?;
-        self.same_hostname(config.hostname.as_deref(), "running configuration")?;
-        Ok((text, config))
-    }
-
     /// Ends the session politely.
     pub fn close(mut self) {
         let _ = self.leave_config();
         let _ = self.send("exit", "exit");
         let _ = self.channel.close();
     }
-}
-
-/// Why a `show running-config` reply is not a whole configuration, if it is not. Every full
-/// Onyx running config ends with its `## Persistent prefix mode setting` section and the
-/// line `cli default prefix-modes enable` (`onyx-cli.md` §b.2; every full capture in
-/// `tests/fixtures/corpus/onyx/`); a reply cut short (a dropped output, an interrupted pager)
-/// lacks it, and planning against it would treat what is missing as absent.
-pub fn complete(text: &str) -> Result<(), String> {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let last = lines.last().copied().unwrap_or("");
-    let closing = lines.len() >= 2
-        && last == "cli default prefix-modes enable"
-        && lines[..lines.len() - 1]
-            .iter()
-            .rev()
-            .take_while(|l| l.starts_with('#'))
-            .any(|l| *l == "## Persistent prefix mode setting");
-    if closing {
-        return Ok(());
-    }
-    let shown: String = last.chars().take(60).collect();
-    Err(format!(
-        "{} line(s), the last `{shown}`, without the closing `## Persistent prefix mode setting` and `cli default prefix-modes enable`",
-        lines.len()
-    ))
 }
 
 /// Whether a reply's last line asks to confirm: `… [confirm yes/no(default)]:`, `…
@@ -646,32 +571,6 @@ fn is_confirm(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_prompt_that_ends_a_reply() {
-        // The prompt forms themselves are `onyx::prompt`'s tests.
-        assert_eq!(
-            prompt_level("out\nleaf01 [standalone: master] # "),
-            Some(Level::Enable)
-        );
-        assert_eq!(
-            prompt_level("leaf01 [standalone: master] # show version"),
-            None
-        );
-        assert_eq!(prompt_level("lines 1-23 "), None);
-        assert_eq!(
-            prompt_host("banner\nleaf01 [standalone: master] > "),
-            "leaf01"
-        );
-        assert_eq!(prompt_host(" [standalone: master] > "), "");
-        assert_eq!(
-            prompt_host("MLNX01-1 [MLNX01: standby] (config) # "),
-            "MLNX01-1"
-        );
-        let pager = dialect::ONYX.pager;
-        assert!(pager("lines 1-23 "));
-        assert!(pager("lines 8-30/30 (END) "));
-    }
 
     /// A full disk (`/dev/full`: every write fails with ENOSPC) makes the transcript say it
     /// is incomplete; nothing is silently lost.
@@ -712,14 +611,5 @@ mod tests {
             "Proceed to reboot the system? [confirm yes/no]:"
         ));
         assert!(!is_confirm("OS10# "));
-    }
-
-    #[test]
-    fn a_running_config_is_whole_through_its_closing_section() {
-        let whole = "##\n## Running database \"initial\"\n##\n\n##\n## Persistent prefix mode setting\n##\ncli default prefix-modes enable\n\n";
-        assert_eq!(complete(whole), Ok(()));
-        assert!(complete("##\n## Persistent prefix mode setting\n##\n").is_err());
-        assert!(complete("   cli default prefix-modes enable\n").is_err());
-        assert!(complete("").is_err());
     }
 }

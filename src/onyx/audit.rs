@@ -73,8 +73,8 @@ impl targets::Audit for Onyx {
         target: &Target,
         opts: &Options,
     ) -> Result<(Box<dyn targets::Config>, bool), Error> {
-        let mut cli = Cli::open(target, opts)?;
-        let (_, config) = cli.fetch()?;
+        let mut cli = Cli::open_as(target, opts, &super::dialect::DIALECT)?;
+        let (_, config) = super::dialect::fetch(&mut cli)?;
         let unsaved = cli.files()?.unsaved;
         cli.close();
         Ok((Box::new(config), unsaved))

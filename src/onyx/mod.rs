@@ -24,6 +24,7 @@ mod apply;
 pub mod audit;
 pub mod command;
 pub mod compile;
+pub mod dialect;
 pub mod import;
 pub mod parse;
 pub mod plan;

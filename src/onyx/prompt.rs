@@ -5,12 +5,7 @@
 //! pasted session holds (`sw-spine-001 [standalone: master] # show run | include username`).
 
 /// The CLI level a prompt shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    User,
-    Enable,
-    Config,
-}
+pub use crate::device::dialect::Level;
 
 /// A prompt read from the start of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

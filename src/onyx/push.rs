@@ -2,7 +2,7 @@
 //! to the snapshot's values of what the push changed ([`super::restore`]); a lost save read
 //! back from `show configuration files` (`Unsaved changes`).
 
-use crate::device::dialect::{self, Dialect};
+use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
 use crate::fabric::Switch;
@@ -33,15 +33,15 @@ impl targets::Intent for Intent {
     }
 
     fn dialect(&self) -> &'static Dialect {
-        &dialect::ONYX
+        &super::dialect::DIALECT
     }
 
     fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn targets::Config>, Error> {
-        Ok(Box::new(cli.fetch()?.1))
+        Ok(Box::new(super::dialect::fetch(cli)?.1))
     }
 
     fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error> {
-        let (text, running) = cli.fetch()?;
+        let (text, running) = super::dialect::fetch(cli)?;
         let target = super::plan::target(&running, &self.intended, &self.scope);
         let steps = super::plan::plan(&running, &target);
         Ok((
@@ -87,17 +87,17 @@ impl Push for State {
     }
 
     fn unchanged(&self, cli: &mut Cli) -> Result<bool, Error> {
-        Ok(cli.fetch()?.1 == self.running)
+        Ok(super::dialect::fetch(cli)?.1 == self.running)
     }
 
     fn left(&self, cli: &mut Cli) -> Result<Option<(usize, String)>, Error> {
-        let now = cli.fetch()?.1;
+        let now = super::dialect::fetch(cli)?.1;
         let left = super::plan::plan(&now, &self.target);
         Ok(left.first().map(|s| (left.len(), s.command.to_string())))
     }
 
     fn back(&self, cli: &mut Cli) -> Result<Vec<String>, Error> {
-        let now = cli.fetch()?.1;
+        let now = super::dialect::fetch(cli)?.1;
         let goal = super::restore::restore(&now, &self.running, &self.target);
         Ok(super::plan::plan(&now, &goal)
             .iter()
@@ -106,14 +106,14 @@ impl Push for State {
     }
 
     fn back_left(&self, cli: &mut Cli) -> Result<usize, Error> {
-        let now = cli.fetch()?.1;
+        let now = super::dialect::fetch(cli)?.1;
         let goal = super::restore::restore(&now, &self.running, &self.target);
         Ok(super::plan::plan(&now, &goal).len())
     }
 
     fn read_save(&self, cli: &mut Cli) -> Result<SaveRead, Error> {
         let files = cli.files()?;
-        let (_, now) = cli.fetch()?;
+        let (_, now) = super::dialect::fetch(cli)?;
         Ok(SaveRead {
             saved: !files.unsaved,
             at_target: super::plan::plan(&now, &self.target).is_empty(),

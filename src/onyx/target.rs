@@ -97,7 +97,7 @@ impl SwitchOs for Onyx {
     }
 
     fn mask(&self) -> Mask {
-        Mask::Onyx
+        super::dialect::MASK
     }
 }
 
@@ -212,4 +212,10 @@ fn foreign(running: &Config, model: &Model) -> Vec<String> {
         .into_iter()
         .map(|(a, b, _)| format!("ethernet {}", crate::types::format_range(a, b)))
         .collect()
+}
+
+impl targets::Typed for Config {
+    fn os() -> &'static dyn targets::SwitchOs {
+        &ONYX
+    }
 }

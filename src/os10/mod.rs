@@ -22,6 +22,7 @@ mod apply;
 pub mod audit;
 pub mod command;
 pub mod compile;
+pub mod dialect;
 pub mod groups;
 pub mod import;
 pub mod models;

@@ -119,7 +119,7 @@ fn lost(running: &Config, mode: &[String], command: &str) -> Vec<String> {
     };
     // Secrets masked as OS10 masks them (`password 9 ****`).
     out.iter()
-        .map(|l| crate::secrets::mask(l, crate::secrets::Mask::Os10).into_owned())
+        .map(|l| crate::secrets::mask(l, super::dialect::MASK).into_owned())
         .collect()
 }
 

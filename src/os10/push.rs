@@ -4,7 +4,7 @@
 //! snapshot's values of what the push changed ([`super::restore`]); a lost save read back
 //! from `show startup-configuration` against the running one.
 
-use crate::device::dialect::{self, Dialect};
+use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
 use crate::fabric::Switch;
@@ -43,17 +43,17 @@ impl targets::Intent for Intent {
     }
 
     fn dialect(&self) -> &'static Dialect {
-        &dialect::OS10
+        &super::dialect::DIALECT
     }
 
     fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn targets::Config>, Error> {
-        Ok(Box::new(cli.fetch_os10()?.1))
+        Ok(Box::new(super::dialect::fetch(cli)?.1))
     }
 
     fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error> {
         let version = cli.run("show version")?;
         let transactions = release(&version).is_some_and(super::has_transactions);
-        let (text, running) = cli.fetch_os10()?;
+        let (text, running) = super::dialect::fetch(cli)?;
         let target = super::plan::target(&running, &self.intended);
         let steps = super::plan::plan(&running, &self.intended);
         Ok((
@@ -112,31 +112,31 @@ impl Push for State {
     }
 
     fn unchanged(&self, cli: &mut Cli) -> Result<bool, Error> {
-        Ok(cli.fetch_os10()?.1 == self.running)
+        Ok(super::dialect::fetch(cli)?.1 == self.running)
     }
 
     fn left(&self, cli: &mut Cli) -> Result<Option<(usize, String)>, Error> {
-        let now = cli.fetch_os10()?.1;
+        let now = super::dialect::fetch(cli)?.1;
         let left = super::plan::plan(&now, &self.target);
         Ok(left.first().map(|s| (left.len(), s.shown())))
     }
 
     fn back(&self, cli: &mut Cli) -> Result<Vec<String>, Error> {
-        let now = cli.fetch_os10()?.1;
+        let now = super::dialect::fetch(cli)?.1;
         let goal = super::restore::restore(&now, &self.running, &self.target);
         Ok(lines(&super::plan::plan(&now, &goal)))
     }
 
     fn back_left(&self, cli: &mut Cli) -> Result<usize, Error> {
-        let now = cli.fetch_os10()?.1;
+        let now = super::dialect::fetch(cli)?.1;
         let goal = super::restore::restore(&now, &self.running, &self.target);
         Ok(super::plan::plan(&now, &goal).len())
     }
 
     fn read_save(&self, cli: &mut Cli) -> Result<SaveRead, Error> {
-        let (_, now) = cli.fetch_os10()?;
+        let (_, now) = super::dialect::fetch(cli)?;
         let startup = cli.run("show startup-configuration")?;
-        let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
+        let startup = crate::secrets::mask(&startup, super::dialect::MASK);
         let saved = super::parse(&startup).is_ok_and(|s| s == now);
         Ok(SaveRead {
             saved,

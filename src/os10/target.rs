@@ -129,7 +129,7 @@ impl SwitchOs for Os10 {
     }
 
     fn mask(&self) -> Mask {
-        Mask::Os10
+        super::dialect::MASK
     }
 }
 
@@ -221,4 +221,10 @@ fn foreign(running: &Config, model: &Model) -> Vec<String> {
         })
         .map(|i| i.to_string())
         .collect()
+}
+
+impl targets::Typed for Config {
+    fn os() -> &'static dyn targets::SwitchOs {
+        &OS10
+    }
 }

@@ -400,7 +400,7 @@ pub struct Words {
 }
 
 /// One switch's configuration, in its OS's typed model.
-pub trait Config: Any + Send + Sync + std::fmt::Debug + Audited {
+pub trait Config: Any + Send + Sync + std::fmt::Debug + Audited + Printed {
     /// The OS the configuration is of.
     fn target(&self) -> &'static dyn SwitchOs;
 
@@ -582,6 +582,45 @@ pub struct Fixes {
 pub enum Fix {
     Line(String),
     Said(String),
+}
+
+// The command line's view of a configuration: printed as data (`fabric parse --format
+// json|yaml`), and read into its OS's type by code that holds the type.
+
+/// A configuration printed as data, in its OS's model: every OS's typed configuration is one
+/// (its `Serialize`).
+pub trait Printed {
+    /// The model as pretty JSON, with a closing newline.
+    fn json(&self) -> Result<String, String>;
+
+    /// The model as YAML.
+    fn yaml(&self) -> Result<String, String>;
+}
+
+impl<T: Serialize> Printed for T {
+    fn json(&self) -> Result<String, String> {
+        serde_json::to_string_pretty(self)
+            .map(|j| j + "\n")
+            .map_err(|e| e.to_string())
+    }
+
+    fn yaml(&self) -> Result<String, String> {
+        serde_saphyr::to_string(self).map_err(|e| e.to_string())
+    }
+}
+
+/// An OS's typed configuration, for code that holds the type (the lab's switches keep their
+/// own): the OS it is of.
+pub trait Typed: Config + Sized {
+    fn os() -> &'static dyn SwitchOs;
+}
+
+/// A configuration behind the interface as its OS's type `T`; one of another OS is refused.
+pub fn into_typed<T: Typed>(c: Box<dyn Config>) -> Result<T, String> {
+    let any: Box<dyn Any> = c;
+    any.downcast::<T>()
+        .map(|t| *t)
+        .map_err(|_| "a plan takes one switch OS to itself".to_string())
 }
 
 /// The OSes `fabric` ships, in the order help texts name them.

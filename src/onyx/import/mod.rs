@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_saphyr::FlowSeq;
 
-use crate::device::dialect::{self, Dialect};
+use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::fabric::{Hardware, Switch};
 use crate::import::doc::{Doc, Qos, Release, RoutingDoc, SwitchDoc, VlanDoc};
@@ -46,11 +46,11 @@ impl targets::Import for Import {
     }
 
     fn dialect(&self) -> &'static Dialect {
-        &dialect::ONYX
+        &super::dialect::DIALECT
     }
 
     fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn targets::Config>), Error> {
-        let (text, config) = cli.fetch()?;
+        let (text, config) = super::dialect::fetch(cli)?;
         Ok((text, Box::new(config)))
     }
 

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::device::dialect::{self, Dialect};
+use crate::device::dialect::Dialect;
 use crate::fabric::Switch;
 use crate::onyx::Iface;
 use crate::targets::{Ask, PfcWant, Reads, Said, Wanted};
@@ -46,7 +46,7 @@ fn pair_status(oper: &str) -> String {
 
 impl Reads for OnyxReads {
     fn dialect(&self) -> &'static Dialect {
-        &dialect::ONYX
+        &super::dialect::DIALECT
     }
 
     fn asks(&self, _sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {

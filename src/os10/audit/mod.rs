@@ -79,11 +79,11 @@ impl targets::Audit for Os10 {
         target: &Target,
         opts: &Options,
     ) -> Result<(Box<dyn targets::Config>, bool), Error> {
-        let mut cli = Cli::open_as(target, opts, &crate::device::dialect::OS10)?;
-        let (_, config) = cli.fetch_os10()?;
+        let mut cli = Cli::open_as(target, opts, &super::dialect::DIALECT)?;
+        let (_, config) = super::dialect::fetch(&mut cli)?;
         let startup = cli.run("show startup-configuration")?;
         cli.close();
-        let startup = crate::secrets::mask(&startup, crate::secrets::Mask::Os10);
+        let startup = crate::secrets::mask(&startup, super::dialect::MASK);
         let unsaved = super::parse(&startup).map_or(true, |s| s != config);
         Ok((Box::new(config), unsaved))
     }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_saphyr::{FlowMap, FlowSeq};
 
-use crate::device::dialect::{self, Dialect};
+use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::fabric::{Hardware, Switch};
 use crate::import::doc::{
@@ -57,11 +57,11 @@ impl targets::Import for Import {
     }
 
     fn dialect(&self) -> &'static Dialect {
-        &dialect::OS10
+        &super::dialect::DIALECT
     }
 
     fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn targets::Config>), Error> {
-        let (text, config) = cli.fetch_os10()?;
+        let (text, config) = super::dialect::fetch(cli)?;
         Ok((text, Box::new(config)))
     }
 

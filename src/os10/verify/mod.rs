@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::device::dialect::{self, Dialect};
+use crate::device::dialect::Dialect;
 use crate::fabric::Switch;
 use crate::onyx::Iface as NeutralIface;
 use crate::targets::{Ask, Reads, Said, Wanted};
@@ -45,7 +45,7 @@ fn pair_status(oper: &str) -> String {
 
 impl Reads for Os10Reads {
     fn dialect(&self) -> &'static Dialect {
-        &dialect::OS10
+        &super::dialect::DIALECT
     }
 
     /// The same checks as Onyx's, each asked with OS10's commands: PFC per interface, the QoS
