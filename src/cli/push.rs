@@ -108,6 +108,14 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         locks
     };
 
+    let pushing = Pushing {
+        args,
+        fabric: &fabric,
+        jobs: &jobs,
+        opts,
+        inventory,
+    };
+
     // 1. Fetch and plan every switch, show the plans.
     let planned = parallel(&jobs, args.connect.parallel, |j| push::plan(j, opts));
     let mut out = std::io::stdout().lock();
@@ -129,7 +137,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         } else if args.dry_run {
             exit::OK
         } else {
-            verify_after(args, &fabric, &jobs, opts, inventory)
+            pushing.verify_after()
         });
     }
 
@@ -146,31 +154,77 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     let (reports, signal) = fleet::push::apply(work, opts, &settings(args), &backups)?;
 
     // 4. The summary.
-    let mut out = std::io::stdout().lock();
-    let logs_missing = summary(&mut out, &reports, &quiet);
-    if let Some(sig) = signal {
-        let _ = writeln!(
-            out,
-            "stopped by {}: no switch was started after it; each one being changed was rolled back or finished saving, as listed above",
-            signal_name(sig)
-        );
-        return Ok(128 + sig as u8);
+    Ok(pushing.ended(&reports, signal, &quiet, not_pushed))
+}
+
+/// What a push works on, for its last steps.
+struct Pushing<'a> {
+    args: &'a Args,
+    fabric: &'a Fabric,
+    jobs: &'a [Job],
+    opts: &'a crate::device::Options,
+    inventory: &'a crate::fabric::Inventory,
+}
+
+impl Pushing<'_> {
+    /// The summary of the switches pushed (`reports`) and not (`quiet`; `not_pushed` could
+    /// not be planned or were refused), what stopped the push if a signal did; the exit code.
+    fn ended(
+        &self,
+        reports: &[Report],
+        signal: Option<i32>,
+        quiet: &[Report],
+        not_pushed: usize,
+    ) -> u8 {
+        let mut out = std::io::stdout().lock();
+        let logs_missing = summary(&mut out, reports, quiet);
+        if let Some(sig) = signal {
+            let _ = writeln!(
+                out,
+                "stopped by {}: no switch was started after it; each one being changed was rolled back or finished saving, as listed above",
+                signal_name(sig)
+            );
+            return 128 + sig as u8;
+        }
+        if logs_missing {
+            let _ = writeln!(
+                out,
+                "not every transcript could be written (see above): the push is not fully recorded"
+            );
+        }
+        let all_ok = reports.iter().all(|r| r.outcome.ok());
+        drop(out);
+        if !all_ok {
+            exit::FINDINGS
+        } else if not_pushed > 0 || logs_missing {
+            exit::FAILURE
+        } else {
+            self.verify_after()
+        }
     }
-    if logs_missing {
-        let _ = writeln!(
-            out,
-            "not every transcript could be written (see above): the push is not fully recorded"
-        );
+
+    /// After a push that succeeded (every switch converged or unchanged): `--verify-state`'s
+    /// verification of the pushed switches, printed; its exit code (0 without the flag).
+    fn verify_after(&self) -> u8 {
+        let args = self.args;
+        let Some(checks) = &args.verify_state else {
+            return exit::OK;
+        };
+        let wait = Duration::from_secs(args.verify_wait);
+        let reach = (self.opts, self.inventory);
+        match fleet::push::verify_after(self.fabric, self.jobs, reach, &args.connect, checks, wait)
+        {
+            Ok(verified) => {
+                outln!("\nverify:");
+                out!("{}", verified.report().text());
+                verified.code()
+            }
+            Err(e) => {
+                errln!("error: {}", e.0);
+                exit::FAILURE
+            }
+        }
     }
-    let all_ok = reports.iter().all(|r| r.outcome.ok());
-    drop(out);
-    Ok(if !all_ok {
-        exit::FINDINGS
-    } else if not_pushed > 0 || logs_missing {
-        exit::FAILURE
-    } else {
-        verify_after(args, &fabric, &jobs, opts, inventory)
-    })
 }
 
 /// How the plans are applied: simulated switches carry no traffic, nothing to disturb.
@@ -346,32 +400,6 @@ fn summary(out: &mut impl std::io::Write, reports: &[Report], quiet: &[Report]) 
     }
     logs_missing |= say_transcript_errors(out, reports);
     logs_missing
-}
-
-/// After a push that succeeded (every switch converged or unchanged): `--verify-state`'s
-/// verification of the pushed switches, printed; its exit code (0 without the flag).
-fn verify_after(
-    args: &Args,
-    fabric: &Fabric,
-    jobs: &[Job],
-    opts: &crate::device::Options,
-    inventory: &crate::fabric::Inventory,
-) -> u8 {
-    let Some(checks) = &args.verify_state else {
-        return exit::OK;
-    };
-    let wait = Duration::from_secs(args.verify_wait);
-    match fleet::push::verify_after(fabric, jobs, (opts, inventory), &args.connect, checks, wait) {
-        Ok(verified) => {
-            outln!("\nverify:");
-            out!("{}", verified.report().text());
-            verified.code()
-        }
-        Err(e) => {
-            errln!("error: {}", e.0);
-            exit::FAILURE
-        }
-    }
 }
 
 /// Prints each transcript that could not be written; whether there was one.
