@@ -27,10 +27,7 @@ pub enum Mask {
 impl Mask {
     /// The mask of a switch OS.
     pub fn of(os: crate::fabric::Os) -> Mask {
-        match os {
-            crate::fabric::Os::Onyx => Mask::Onyx,
-            crate::fabric::Os::Os10 => Mask::Os10,
-        }
+        os.target().mask()
     }
 
     fn stars(self, len: usize) -> Cow<'static, str> {

@@ -198,8 +198,8 @@ fn a_fabric_mixes_onyx_and_os10_switches() {
         .collect();
     let spine = compiled["spine01"].render().unwrap();
     let leaf = compiled["leaf01"].render().unwrap();
-    assert_eq!(compiled["spine01"].target().os(), fabric::fabric::Os::Onyx);
-    assert_eq!(compiled["leaf01"].target().os(), fabric::fabric::Os::Os10);
+    assert_eq!(compiled["spine01"].target().os(), fabric::onyx::target::OS);
+    assert_eq!(compiled["leaf01"].target().os(), fabric::os10::target::OS);
     assert!(
         spine.contains("interface ethernet 1/1 description leaf01:ethernet1/1/53"),
         "{spine}"
