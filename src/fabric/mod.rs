@@ -360,11 +360,6 @@ impl Os {
         crate::targets::BUILT_IN.iter().map(|t| Os(*t))
     }
 
-    /// The OS a fabric file's word names (`os: os10`), any case.
-    pub fn named(word: &str) -> Option<Os> {
-        Os::all().find(|o| o.word().eq_ignore_ascii_case(word))
-    }
-
     /// The OS's place in the registry.
     fn index(self) -> usize {
         Os::all().position(|o| o.word() == self.word()).unwrap_or(0)

@@ -212,9 +212,8 @@ pub(crate) fn neighbor(cx: &mut Cx, nb: &RawNeighbor) -> (bool, Option<BgpTimers
     )
 }
 
-/// The BFD intervals `os` takes, with their source: OS10 10.5.1 user guide (`bfd interval`:
-/// 50-1000 ms, multiplier 3-50); Onyx from the `onyx_bfd` Ansible module's checks (transmit
-/// rate 50-60000 ms, receive 50-6000 ms, multiplier 3-50), UNCONFIRMED by the manual.
+/// The BFD intervals `os` takes (its rules say, with their source): the largest transmit and
+/// receive intervals in ms; every OS takes 50 ms and a multiplier of 3-50.
 fn os_limits(os: Os) -> (u32, u32) {
     os.target().rules().bfd_limits()
 }

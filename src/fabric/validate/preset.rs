@@ -10,8 +10,9 @@
 //! Keys written beside the preset replace its values (a key of `qos`, a port setting in
 //! `port_defaults`, a profile or an entry); where a switch-wide key takes away what makes
 //! RoCE lossless, that is E038, at both places. A switch that writes its own `qos` (even
-//! empty, or `preset: null`) leaves the fabric's preset out (`qos::merged_qos`); an OS10
-//! switch whose release or model cannot run it is E034 at the preset ([`os10_limits`]).
+//! empty, or `preset: null`) leaves the fabric's preset out (`qos::merged_qos`); a switch
+//! whose release or model cannot run it is E034 at the preset (its OS's
+//! [`crate::targets::Rules::check_model`]).
 
 use super::*;
 use crate::fabric::Os;
@@ -50,7 +51,8 @@ use crate::types::Preset;
 /// | DSCP 26, 48 | none (checked against DSCP/8) | none (the DSCP trust map is DSCP/8) |
 ///
 /// OS10 before 10.3 (ETS "Supported Releases 10.3.0E or later", Dell OS10 user guide 10.5.1)
-/// and the models of `os10::models::NO_ROCE_QOS` cannot run it: E034 at the preset.
+/// and the models of OS10's table that run no RoCE QoS (`NO_ROCE_QOS`) cannot run it: E034 at
+/// the preset.
 pub struct Recipe {
     pub pool: &'static str,
     pub pool_memory: f64,

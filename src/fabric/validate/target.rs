@@ -10,10 +10,10 @@
 //! - E073 — a key the switch's OS has no meaning for (or that is not yet compiled for it)
 //! - E074 — an OS10 release that is not one
 //!
-//! A `split` on an OS10 switch is the port's `interface breakout` map, or on a model with port
-//! groups its group's mode ([`breakouts`]): E042 where the model's port does not take it. The
-//! mode itself is settled with the group's speeds once every port is claimed
-//! (`port_groups`).
+//! What differs by OS is its rules' ([`crate::targets::Rules`]): its models, its port names
+//! and splits (OS10: a port's `interface breakout` map, or on a model with port groups its
+//! group's mode, settled with the group's speeds once every port is claimed), the keys it has
+//! no meaning for.
 
 use super::*;
 use crate::fabric::{Hardware, Os};
