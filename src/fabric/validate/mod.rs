@@ -382,7 +382,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     // Switch names first, so links and errors can refer to any switch.
     let (names, refused) = switches::switch_names(&mut cx, raw);
-    let fabric_os10 = crate::fabric::Os::all()
+    let fabric_release_text = crate::fabric::Os::all()
         .find_map(|os| os.target().rules().fabric_release_text(&mut cx, raw));
     if raw.switches.0.is_empty() {
         cx.push(
@@ -392,7 +392,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     }
     let inherited = switches::Inherited {
         release: fw.release,
-        os10: fabric_os10,
+        release_text: fabric_release_text,
         vlans: &fw.vlans,
     };
     let mut pending = each_switch(&mut cx, raw, (&names, &inherited), &mut used_profiles);

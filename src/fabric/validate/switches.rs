@@ -103,7 +103,7 @@ pub(crate) fn switch_names(
 /// (OS10's), its VLANs.
 pub(crate) struct Inherited<'a> {
     pub release: Option<At<Release>>,
-    pub os10: Option<String>,
+    pub release_text: Option<String>,
     pub vlans: &'a FabricVlans,
 }
 
@@ -125,7 +125,7 @@ pub(crate) fn pending_switch(
         .unwrap_or_default();
     let model = target::hardware(cx, os, &sw.model);
     target::foreign_keys(cx, os, raw, name.get(), sw);
-    let (os10, release) = releases(cx, os, sw, inherited);
+    let (release_text, release) = releases(cx, os, sw, inherited);
     let mgmt = sw.mgmt.as_ref().and_then(|m| values::mgmt(cx, m));
     let licenses: Vec<String> = sw
         .licenses
@@ -154,7 +154,7 @@ pub(crate) fn pending_switch(
         name: name.get(),
         model,
         model_at,
-        release_text: os10.as_deref(),
+        release_text: release_text.as_deref(),
         release,
         raw_qos: &merged,
         qos: &qos,
@@ -163,7 +163,7 @@ pub(crate) fn pending_switch(
     let switch = Switch {
         hostname: hostname.clone(),
         model,
-        os10,
+        os10: release_text,
         release: release.map(|r| r.0),
         mgmt,
         licenses,
@@ -199,15 +199,15 @@ fn releases(
     sw: &super::super::raw::RawSwitch,
     inherited: &Inherited<'_>,
 ) -> (Option<String>, Option<At<Release>>) {
-    let os10 = os
+    let release_text = os
         .target()
         .rules()
-        .release_text(cx, sw, inherited.os10.as_ref());
+        .release_text(cx, sw, inherited.release_text.as_ref());
     let release = match &sw.onyx {
         Some(v) => release(cx, v),
         None => inherited.release,
     };
-    (os10, release)
+    (release_text, release)
 }
 
 /// Pass 1 over a switch's port entries: splits, so subports can be checked in pass 2.
