@@ -45,6 +45,7 @@ pub(crate) fn hardware(cx: &mut Cx, os: Os, model: &Sp<String>) -> Option<Hardwa
         return rules.unknown_model(cx, model);
     };
     let other = m.os();
+    // A switch on the default OS may just lack its `os`; on another, the `os` may be wrong.
     let help = if os == Os::default() {
         format!(
             "add `os: {}` to the switch (or the fabric), or name {} model",
