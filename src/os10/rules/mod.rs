@@ -1,6 +1,6 @@
 //! OS10's answers to the validation of a fabric file ([`crate::targets::Rules`]): its model
-//! table, its release (`os10: 10.5.3.2`), its port names and breakouts ([`ports`]), its port
-//! groups ([`port_groups`]), the keys it has no meaning for ([`keys`]), what its strings may
+//! table, its release (`os10: 10.5.3.2`), its port names and breakouts (`ports`), its port
+//! groups (`port_groups`), the keys it has no meaning for (`keys`), what its strings may
 //! hold, its defaults.
 
 mod keys;
