@@ -1,7 +1,8 @@
 //! Why a text handed over as a switch's running configuration could not be read, and where:
-//! one error for every switch OS's parser (`onyx::parse`, `os10::parse`), so the commands that
-//! read configurations report them through one diagnostic mapping, whatever the OS. The data
-//! only: each OS's parser words `expected`, `cli` turns it into a diagnostic with its code.
+//! one error for every switch OS's parser ([`crate::targets::SwitchOs::parse`]), so the
+//! commands that read configurations report them through one diagnostic mapping, whatever the
+//! OS. The data only: each OS's parser words `expected`, `cli` turns it into a diagnostic with
+//! its code.
 
 use std::fmt;
 

@@ -1,5 +1,5 @@
 //! What a planned command does to traffic, in one scale for every OS: each OS's planner
-//! (`onyx::plan`, `os10::plan`) classes its commands by it, `fabric push` asks
+//! (behind [`crate::targets::Config::compare`]) classes its commands by it, `fabric push` asks
 //! `--allow-disruptive` by it, and the plan's summary counts it.
 
 use serde::Serialize;

@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 use fabric::audit::{self, Input, Profile, RULES, Switch};
 use fabric::fabric::Os;
 
+const ONYX_OS: Os = fabric::onyx::target::OS;
+const OS10_OS: Os = fabric::os10::target::OS;
+
 fn dir() -> PathBuf {
     crate::root().join("tests/fixtures/audit/os10")
 }
@@ -59,7 +62,7 @@ fn os10_fixtures_break_the_same_rules_as_onyx() {
         else {
             continue;
         };
-        assert!(rule.reads(Os::Os10), "{}: an Onyx-only rule", rule.id);
+        assert!(rule.reads(OS10_OS), "{}: an Onyx-only rule", rule.id);
         // The Onyx fixture of the same id breaks the same rule (tests/audit.rs).
         let onyx = crate::root().join("tests/fixtures/audit");
         assert!(
@@ -93,7 +96,7 @@ fn os10_fixtures_break_the_same_rules_as_onyx() {
 fn onyx_only_rules_say_so_and_are_not_run_on_os10() {
     let onyx_only: Vec<&str> = RULES
         .iter()
-        .filter(|r| !r.reads(Os::Os10))
+        .filter(|r| !r.reads(OS10_OS))
         .map(|r| r.id)
         .collect();
     // Traffic pools, the `roce` mode, and the routing and MLAG rules (which read Onyx's
@@ -106,11 +109,11 @@ fn onyx_only_rules_say_so_and_are_not_run_on_os10() {
     for r in RULES {
         assert_eq!(
             r.explain().contains("Onyx switches only"),
-            !r.reads(Os::Os10),
+            !r.reads(OS10_OS),
             "{}",
             r.id
         );
-        assert!(r.reads(Os::Onyx), "{}", r.id);
+        assert!(r.reads(ONYX_OS), "{}", r.id);
     }
     // An OS10 switch without traffic pools breaks no pool rule, whatever else it lacks.
     let found = audit_os10(&dir().join("R015.cfg"));

@@ -97,7 +97,7 @@ pub fn has_os10(path: &Path) -> bool {
     fab.expect("valid")
         .switches
         .values()
-        .any(|s| s.os() != fabric::fabric::Os::Onyx)
+        .any(|s| s.os() != fabric::onyx::target::OS)
 }
 
 /// The shipped fabrics whose switches all run Onyx (see [`has_os10`]).

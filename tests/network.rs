@@ -201,7 +201,7 @@ pub(crate) fn network_and_devices(
         .map(|(name, config)| {
             let mut sw = Switch::with_config(config);
             if let Some(f) = fab.switches.get(&name) {
-                sw.model = f.model.onyx();
+                sw.model = fabric::onyx::target::model_of(f.model);
                 sw.release = f.release.unwrap_or(fabric::lab::cli::LAB_RELEASE);
             }
             let dev = std::sync::Arc::new(Device::new(sw));

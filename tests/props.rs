@@ -11,6 +11,9 @@
 use std::net::Ipv4Addr;
 
 use fabric::fabric::Os;
+
+const ONYX_OS: Os = fabric::onyx::target::OS;
+const OS10_OS: Os = fabric::os10::target::OS;
 use fabric::fabric::strings as rules;
 use fabric::onyx::command::{
     AllowedVlan, BgpCmd, ChannelGroup, Command, Iface, IfaceCmd, IfaceRange, LacpMode, LoadSharing,
@@ -570,8 +573,8 @@ impl Place {
     /// The kind of string it is, and the OSes that print it.
     fn kind(self) -> (rules::Field, &'static [Os]) {
         use rules::Field as F;
-        const BOTH: &[Os] = &[Os::Onyx, Os::Os10];
-        const ONYX: &[Os] = &[Os::Onyx];
+        const BOTH: &[Os] = &[ONYX_OS, OS10_OS];
+        const ONYX: &[Os] = &[ONYX_OS];
         match self {
             Place::Hostname => (F::Hostname, BOTH),
             Place::Description => (F::Description, BOTH),
@@ -665,9 +668,10 @@ fn accepted(r: &'static rules::Rule) -> BoxedStrategy<String> {
 fn fabric_at(place: Place, os: Os, value: &str) -> String {
     // A JSON string is a YAML double-quoted scalar: every byte reaches the value as written.
     let v = serde_json::to_string(value).unwrap();
-    let (head, model, port) = match os {
-        Os::Onyx => ("onyx: 3.9.3210\n", "SN2100", "1/1"),
-        Os::Os10 => ("os: os10\n", "S5248F-ON", "ethernet1/1/1"),
+    let (head, model, port) = if os == ONYX_OS {
+        ("onyx: 3.9.3210\n", "SN2100", "1/1")
+    } else {
+        ("os: os10\n", "S5248F-ON", "ethernet1/1/1")
     };
     let (mut name, mut fabric_vlans, mut extra, mut entry) = (
         "sw1".to_string(),
@@ -707,52 +711,46 @@ fn fabric_at(place: Place, os: Os, value: &str) -> String {
 /// The value at `place` as the switch's configuration, rendered and parsed back by our own
 /// parser, holds it (Onyx: printed quoted as 3.9 does, and bare as 3.6 does).
 fn read_back(place: Place, sw: &fabric::fabric::Switch) -> Vec<Option<String>> {
-    match sw.os() {
-        Os::Onyx => {
-            let c = fabric::onyx::compile::compile_switch(sw);
-            let renderer = Renderer::embedded().unwrap();
-            [true, false]
-                .into_iter()
-                .map(|quoted| {
-                    let mut shown = c.clone();
-                    shown.quoted = quoted;
-                    let back = parse(&renderer.render(&shown).unwrap()).unwrap();
-                    let iface =
-                        |i: Iface| back.interfaces.get(&i).and_then(|e| e.description.clone());
-                    match place {
-                        Place::Hostname => back.hostname.clone(),
-                        Place::Description => iface(Iface::Ethernet(Port::new(1, 1))),
-                        Place::BundleDescription => iface(Iface::PortChannel(5)),
-                        Place::FabricVlanName | Place::SwitchVlanName => back
-                            .vlans
-                            .get(&Vlan::new(10).unwrap())
-                            .and_then(|v| v.name.clone()),
-                        Place::MlagDomain => back.mlag.vip.clone().map(|(n, _)| n),
-                        Place::PoolName => back.pools.keys().next().cloned(),
-                        Place::LicenseKey => back.licenses.first().cloned(),
-                    }
-                })
-                .collect()
-        }
-        Os::Os10 => {
-            use fabric::os10::{Eth, Iface as I};
-            let c = fabric::os10::compile::compile_switch(sw);
-            let text = fabric::os10::Renderer::embedded()
-                .unwrap()
-                .render(&c)
-                .unwrap();
-            let back = fabric::os10::parse(&text).unwrap();
-            let iface = |i: I| back.interfaces.get(&i).and_then(|e| e.description.clone());
-            vec![match place {
-                Place::Hostname => back.hostname.clone(),
-                Place::Description => iface(I::Ethernet(Eth::new(1))),
-                Place::BundleDescription => iface(I::PortChannel(5)),
-                Place::FabricVlanName | Place::SwitchVlanName => {
-                    iface(I::Vlan(Vlan::new(10).unwrap()))
+    if sw.os() == ONYX_OS {
+        let c = fabric::onyx::compile::compile_switch(sw);
+        let renderer = Renderer::embedded().unwrap();
+        [true, false]
+            .into_iter()
+            .map(|quoted| {
+                let mut shown = c.clone();
+                shown.quoted = quoted;
+                let back = parse(&renderer.render(&shown).unwrap()).unwrap();
+                let iface = |i: Iface| back.interfaces.get(&i).and_then(|e| e.description.clone());
+                match place {
+                    Place::Hostname => back.hostname.clone(),
+                    Place::Description => iface(Iface::Ethernet(Port::new(1, 1))),
+                    Place::BundleDescription => iface(Iface::PortChannel(5)),
+                    Place::FabricVlanName | Place::SwitchVlanName => back
+                        .vlans
+                        .get(&Vlan::new(10).unwrap())
+                        .and_then(|v| v.name.clone()),
+                    Place::MlagDomain => back.mlag.vip.clone().map(|(n, _)| n),
+                    Place::PoolName => back.pools.keys().next().cloned(),
+                    Place::LicenseKey => back.licenses.first().cloned(),
                 }
-                _ => None,
-            }]
-        }
+            })
+            .collect()
+    } else {
+        use fabric::os10::{Eth, Iface as I};
+        let c = fabric::os10::compile::compile_switch(sw);
+        let text = fabric::os10::Renderer::embedded()
+            .unwrap()
+            .render(&c)
+            .unwrap();
+        let back = fabric::os10::parse(&text).unwrap();
+        let iface = |i: I| back.interfaces.get(&i).and_then(|e| e.description.clone());
+        vec![match place {
+            Place::Hostname => back.hostname.clone(),
+            Place::Description => iface(I::Ethernet(Eth::new(1))),
+            Place::BundleDescription => iface(I::PortChannel(5)),
+            Place::FabricVlanName | Place::SwitchVlanName => iface(I::Vlan(Vlan::new(10).unwrap())),
+            _ => None,
+        }]
     }
 }
 

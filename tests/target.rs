@@ -198,8 +198,8 @@ fn a_fabric_mixes_onyx_and_os10_switches() {
         .collect();
     let spine = compiled["spine01"].render().unwrap();
     let leaf = compiled["leaf01"].render().unwrap();
-    assert_eq!(compiled["spine01"].target().os(), fabric::fabric::Os::Onyx);
-    assert_eq!(compiled["leaf01"].target().os(), fabric::fabric::Os::Os10);
+    assert_eq!(compiled["spine01"].target().os(), fabric::onyx::target::OS);
+    assert_eq!(compiled["leaf01"].target().os(), fabric::os10::target::OS);
     assert!(
         spine.contains("interface ethernet 1/1 description leaf01:ethernet1/1/53"),
         "{spine}"
@@ -415,4 +415,50 @@ fn s5248f_splits_and_speeds_compile_to_port_groups() {
     std::fs::write(dir.join("renamed.yaml"), renamed).unwrap();
     let again = fabric::compile::compile(&load(&dir.join("renamed.yaml")));
     assert_eq!(again, compiled);
+}
+
+/// Every source file under `path` (a file, or a folder walked).
+fn sources_under(path: &Path, out: &mut Vec<std::path::PathBuf>) {
+    if path.is_file() {
+        out.push(path.to_path_buf());
+        return;
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        sources_under(&p, out);
+    }
+}
+
+/// The fabric model, its validation and the stages around it ask each switch's OS through the
+/// interface (`targets`) and name none: a new OS is its folder and a line in the registry.
+#[test]
+fn the_fabric_model_and_its_stages_name_no_os() {
+    const NAMES: [&str; 5] = ["Os10", "os10::", "Os::Onyx", "Hardware::Onyx", ".onyx()"];
+    let mut files = Vec::new();
+    for p in [
+        "src/fabric",
+        "src/hosts",
+        "src/docs",
+        "src/audit",
+        "src/codes",
+        "src/config_error.rs",
+        "src/diff.rs",
+    ] {
+        sources_under(&root().join(p), &mut files);
+    }
+    let mut named = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(name) = NAMES.iter().find(|w| line.contains(*w)) {
+                named.push(format!("{}:{}: {name}", f.display(), n + 1));
+            }
+        }
+    }
+    assert!(files.len() > 50, "{} files read", files.len());
+    assert!(named.is_empty(), "an OS named:\n{}", named.join("\n"));
 }

@@ -489,7 +489,7 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
         .as_ref()
         .map(|dir| dir.join(format!("{name}.cfg")))
         .filter(|p| p.exists());
-    if let crate::fabric::Hardware::Os10(model) = sw.model {
+    if let Some(model) = crate::os10::target::model_of(sw.model) {
         let release = sw.os10.as_deref().unwrap_or(crate::lab::os10::LAB_RELEASE);
         let s = match &backup {
             Some(path) => {
@@ -517,10 +517,10 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
         };
         let mut s = Switch::with_config(config);
         s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
-        s.model = sw.model.onyx();
+        s.model = crate::onyx::target::model_of(sw.model);
         return Ok((s, true));
     }
     let mut s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
-    s.model = sw.model.onyx();
+    s.model = crate::onyx::target::model_of(sw.model);
     Ok((s, false))
 }

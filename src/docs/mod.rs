@@ -19,7 +19,7 @@ mod layout;
 mod markup;
 mod pages;
 mod svg;
-mod topology;
+pub(crate) mod topology;
 
 pub use layout::work as layout_work;
 

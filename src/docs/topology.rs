@@ -409,7 +409,7 @@ pub fn port_list(os: Os, ports: &[Port]) -> String {
 
 /// Ports (sorted) as short as a picture's label needs: up to two ranges, else the first
 /// and last port and how many (`1/1/1 … 1/8/4, 32 ports`).
-pub(super) fn port_label(os: Os, ports: &[Port]) -> String {
+pub(crate) fn port_label(os: Os, ports: &[Port]) -> String {
     let list = port_list(os, ports);
     match ports {
         [first, .., last] if list.matches(", ").count() > 1 => {
@@ -427,7 +427,7 @@ pub(super) fn port_label(os: Os, ports: &[Port]) -> String {
 /// One end of a line in the picture: its ports (sorted, without repeats) as `os` writes them, up
 /// to two ranges, else the first and last (`1/1/1 … 1/8/4`); after `4×` when `cables` is more
 /// than one.
-pub(super) fn end_label(os: Os, ports: &[Port], cables: usize) -> String {
+pub(crate) fn end_label(os: Os, ports: &[Port], cables: usize) -> String {
     let list = port_list(os, ports);
     let text = match ports {
         [first, .., last] if list.matches(", ").count() > 1 => {
@@ -451,7 +451,7 @@ pub(super) fn sorted(mut ports: Vec<Port>) -> Vec<Port> {
 /// Cables between two switches (running `os.0` and `os.1`) as runs where both ends count up
 /// together (`1/25-1/28 ↔ 1/1-1/4`), each end in its OS's spelling; past two runs, how many
 /// cables more.
-fn cable_label(os: (Os, Os), cables: &[(Port, Port)]) -> String {
+pub(crate) fn cable_label(os: (Os, Os), cables: &[(Port, Port)]) -> String {
     let mut runs: Vec<(Port, Port, Port, Port)> = Vec::new();
     for &(a, b) in cables {
         match runs.last_mut() {
@@ -541,36 +541,10 @@ fn mermaid_text(text: &str) -> String {
 mod tests {
     use super::*;
 
+    // How each OS's ports are labelled is tested in its folder (`src/onyx/target.rs`,
+    // `src/os10/target.rs`).
     #[test]
-    fn labels_shorten_and_escape() {
-        let p = |s: &str| s.parse::<Port>().unwrap();
-        let ports: Vec<Port> = ["1/1", "1/2", "1/4", "1/6", "1/7"].map(p).to_vec();
-        let onyx = Os::Onyx;
-        assert_eq!(port_list(onyx, &ports), "1/1-1/2, 1/4, 1/6-1/7");
-        assert_eq!(port_label(onyx, &ports), "1/1 … 1/7, 5 ports");
-        assert_eq!(port_label(onyx, &ports[..3]), "1/1-1/2, 1/4");
-        // A line's end in the picture: the count of cables first, the ports without it.
-        assert_eq!(end_label(onyx, &ports, 5), "5× 1/1 … 1/7");
-        assert_eq!(end_label(onyx, &ports[..3], 0), "1/1-1/2, 1/4");
-        assert_eq!(end_label(Os::Os10, &ports[..1], 1), "ethernet1/1/1");
-        assert_eq!(
-            port_list(Os::Os10, &ports),
-            "ethernet1/1/1-1/1/2, ethernet1/1/4, ethernet1/1/6-1/1/7"
-        );
-        assert_eq!(
-            port_label(Os::Os10, &ports),
-            "ethernet1/1/1 … ethernet1/1/7, 5 ports"
-        );
-        let cables = vec![(p("1/25"), p("1/1")), (p("1/26"), p("1/2"))];
-        assert_eq!(cable_label((onyx, onyx), &cables), "1/25-1/26 ↔ 1/1-1/2");
-        assert_eq!(
-            cable_label((onyx, Os::Os10), &cables),
-            "1/25-1/26 ↔ ethernet1/1/1-1/1/2"
-        );
-        assert_eq!(
-            cable_label((Os::Os10, Os::Os10), &[(p("1/1/1"), p("1/1/1"))]),
-            "ethernet1/1/1:1 ↔ ethernet1/1/1:1"
-        );
+    fn labels_escape() {
         assert_eq!(mermaid_text("a\"b#<c>"), "a#34;b#35;#60;c#62;");
         assert_eq!(group_name(&["h1".into(), "h2".into()]), "h1, h2");
         assert!(numbered("h10") > numbered("h9"));

@@ -173,15 +173,11 @@ pub const QOS_KEYS: &[Row] = &[
     },
 ];
 
-/// A port's MTU without an `mtu` key, on `os`: Onyx 1500 (its factory default, Ethernet
-/// Interface Commands); OS10 1532 (Dell OS10 user guide, `mtu`; UNCONFIRMED by a capture:
-/// every captured RoCE port sets 9216). Not the same number: a cable whose ends leave it
-/// unset runs two MTUs (E051).
+/// A port's MTU without an `mtu` key, on `os` (each OS's rules say, with the source): Onyx
+/// 1500, OS10 1532. Not the same number: a cable whose ends leave it unset runs two MTUs
+/// (E051).
 pub fn default_mtu(os: crate::fabric::Os) -> u16 {
-    match os {
-        crate::fabric::Os::Onyx => 1500,
-        crate::fabric::Os::Os10 => crate::os10::DEFAULT_MTU,
-    }
+    os.target().rules().default_mtu()
 }
 
 /// The table as Markdown, for `docs/format.md`.

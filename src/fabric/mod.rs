@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::types::{
-    Dscp, Ecn, Ets, HostOs, Hostname, Ipv4Net, Mac, Model, Nic, Percent, PoolType, Port, Priority,
+    Dscp, Ecn, Ets, HostOs, Hostname, Ipv4Net, Mac, Nic, Percent, PoolType, Port, Priority,
     Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap, Trust, Vlan,
 };
 
@@ -331,25 +331,43 @@ pub struct PortSettings {
     pub lacp_individual: bool,
 }
 
-/// The network OS a switch runs: which module compiles, renders and (for Onyx) diffs, pushes
-/// and emulates it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Os {
-    /// NVIDIA Onyx (the default).
-    #[default]
-    Onyx,
-    /// Dell EMC SmartFabric OS10.
-    Os10,
-}
+/// The network OS a switch runs: a handle on its implementation in the registry
+/// ([`crate::targets::BUILT_IN`]), which compiles, renders, diffs, pushes and emulates it.
+/// Equal, ordered and hashed by the OS's place in the registry; serialized as its word.
+#[derive(Clone, Copy)]
+pub struct Os(&'static dyn crate::targets::SwitchOs);
 
 impl Os {
-    /// Every OS `fabric` compiles for, in the order help texts name them.
-    pub const ALL: [Os; 2] = [Os::Onyx, Os::Os10];
+    /// Every OS `fabric` compiles for, in the order help texts name them (the registry's); as
+    /// an iterator, [`Os::all`].
+    pub const ALL: [Os; crate::targets::BUILT_IN.len()] = {
+        let mut all = [Os(crate::targets::BUILT_IN[0]); crate::targets::BUILT_IN.len()];
+        let mut i = 1;
+        while i < all.len() {
+            all[i] = Os(crate::targets::BUILT_IN[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The handle on an OS's implementation (for the OS's own folder).
+    pub const fn new(target: &'static dyn crate::targets::SwitchOs) -> Os {
+        Os(target)
+    }
+
+    /// Every OS `fabric` compiles for, in the order help texts name them (the registry's).
+    pub fn all() -> impl Iterator<Item = Os> {
+        crate::targets::BUILT_IN.iter().map(|t| Os(*t))
+    }
+
+    /// The OS's place in the registry.
+    fn index(self) -> usize {
+        Os::all().position(|o| o.word() == self.word()).unwrap_or(0)
+    }
 
     /// The OS's implementation of the switch-OS interface.
     pub fn target(self) -> &'static dyn crate::targets::SwitchOs {
-        crate::targets::of(self)
+        self.0
     }
 
     /// The vendor's full name, for help texts (`NVIDIA Onyx`).
@@ -359,7 +377,7 @@ impl Os {
 
     /// Every OS's product name, joined for a sentence: `NVIDIA Onyx and Dell SmartFabric OS10`.
     pub fn all_products() -> String {
-        let names: Vec<&str> = Os::ALL.iter().map(|o| o.product()).collect();
+        let names: Vec<&str> = Os::all().map(|o| o.product()).collect();
         match names.split_last() {
             Some((last, [])) => (*last).to_string(),
             Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
@@ -384,74 +402,94 @@ impl Os {
     }
 }
 
+/// The registry's first OS.
+impl Default for Os {
+    fn default() -> Os {
+        Os(crate::targets::BUILT_IN[0])
+    }
+}
+
+impl PartialEq for Os {
+    fn eq(&self, other: &Os) -> bool {
+        self.word() == other.word()
+    }
+}
+
+impl Eq for Os {}
+
+impl PartialOrd for Os {
+    fn partial_cmp(&self, other: &Os) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Os {
+    fn cmp(&self, other: &Os) -> std::cmp::Ordering {
+        self.index().cmp(&other.index())
+    }
+}
+
+impl std::hash::Hash for Os {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.word().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Os {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+impl Serialize for Os {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
 impl std::fmt::Display for Os {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.title())
     }
 }
 
-/// A fabric port on an OS10 switch: front-panel port N (slot 1) is OS10's `ethernet1/1/N`,
-/// its breakout subport M `ethernet1/1/N:M`.
-pub fn os10_eth(p: Port) -> crate::os10::Eth {
-    match p.sub {
-        Some(s) => crate::os10::Eth::sub(p.port, s),
-        None => crate::os10::Eth::new(p.port),
-    }
-}
+/// A switch's hardware: a model from its OS's table ([`crate::targets::Model`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Hardware(&'static dyn crate::targets::Model);
 
-/// The fabric port an OS10 port is: the inverse of [`os10_eth`].
-pub fn os10_port(e: crate::os10::Eth) -> Port {
-    Port {
-        slot: 1,
-        port: e.port,
-        sub: e.sub,
+impl PartialEq for Hardware {
+    fn eq(&self, other: &Hardware) -> bool {
+        self.os() == other.os() && self.name() == other.name()
     }
-}
-
-/// A switch's hardware: a model from its OS's table.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Hardware {
-    Onyx(&'static Model),
-    Os10(&'static crate::os10::models::Model),
 }
 
 impl Hardware {
+    /// The handle on a model of an OS's table (for the OS's own folder).
+    pub const fn new(model: &'static dyn crate::targets::Model) -> Hardware {
+        Hardware(model)
+    }
+
+    /// The model's entry in its OS's table, for the OS's own folder (which downcasts it).
+    pub fn model(self) -> &'static dyn crate::targets::Model {
+        self.0
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            Hardware::Onyx(m) => m.name,
-            Hardware::Os10(m) => m.name,
-        }
+        self.0.name()
     }
 
     pub fn os(self) -> Os {
-        match self {
-            Hardware::Onyx(_) => Os::Onyx,
-            Hardware::Os10(_) => Os::Os10,
-        }
-    }
-
-    /// The Onyx model, for what only Onyx has (diff, push, the lab, the live audit).
-    pub fn onyx(self) -> Option<&'static Model> {
-        match self {
-            Hardware::Onyx(m) => Some(m),
-            Hardware::Os10(_) => None,
-        }
+        self.0.target().os()
     }
 
     /// Whether the front-panel port (not a subport) exists.
     pub fn has_port(self, p: Port) -> bool {
-        match self {
-            Hardware::Onyx(m) => m.has_port(p),
-            Hardware::Os10(m) => p.slot == 1 && m.run(p.port).is_some(),
-        }
+        self.0.has_port(p)
     }
 
     /// Front-panel ports before any split or breakout.
     pub fn port_count(self) -> u16 {
-        match self {
-            Hardware::Onyx(m) => m.port_count(),
-            Hardware::Os10(m) => m.port_count(),
-        }
+        self.0.port_count()
     }
 
     /// Every front-panel port.
@@ -461,14 +499,7 @@ impl Hardware {
 
     /// A port's native speed (a subport's, under a split).
     pub fn native_speed(self, p: Port, split: Option<Split>) -> Option<Speed> {
-        match self {
-            Hardware::Onyx(m) => m.native_speed(p, split),
-            // An OS10 breakout shares the port's lanes (`25g-4x` on a 100G port).
-            Hardware::Os10(m) => m.run(p.port).and_then(|g| {
-                let ways = split.map_or(1, |s| u16::from(s.ways()));
-                Speed::from_gbps(u32::from(g.speed / ways))
-            }),
-        }
+        self.0.native_speed(p, split)
     }
 }
 

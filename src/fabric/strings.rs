@@ -1,5 +1,5 @@
 //! What each string a fabric file writes and a switch is given may hold: one table per OS
-//! ([`ONYX`], [`OS10`]), a row per kind of string ([`Field`]) saying which characters and how
+//! (each OS's [`crate::targets::Rules::strings`]), a row per kind of string ([`Field`]) saying which characters and how
 //! many, and where that comes from. Validation checks every such string against the row of
 //! each OS that prints it ([`check`]), so a value is one argument of one command on every
 //! switch that gets it and reads back equal; a row whose source does not settle it is marked
@@ -74,93 +74,9 @@ pub struct Rule {
     pub source: &'static str,
 }
 
-/// Onyx: which strings it prints and what each may hold.
-pub const ONYX: &[Rule] = &[
-    Rule {
-        field: Field::Hostname,
-        alphabet: Alphabet::Label,
-        max: 63,
-        source: "RFC 1123 label; the captures' prompts and `## Hostname:` lines",
-    },
-    Rule {
-        field: Field::Description,
-        alphabet: Alphabet::Text(&[]),
-        max: 64,
-        source: "UNCONFIRMED length: the manual says \"a string\"; printed quoted from 3.9 (`description \"sw-spine02-1/10\"`, CSM capture), bare before (`cli_text`)",
-    },
-    Rule {
-        field: Field::VlanName,
-        alphabet: Alphabet::Text(&[]),
-        max: 32,
-        source: "UNCONFIRMED length; printed quoted from 3.9 (`vlan 4000 name \"MLAG\"`, CSM spine capture)",
-    },
-    Rule {
-        field: Field::MlagDomain,
-        alphabet: Alphabet::Word("-_"),
-        max: 32,
-        source: "UNCONFIRMED alphabet and length: printed bare as one word (`mlag-vip neo-mlag-vip-4094 ip …`, Ansible's `onyx_mlag_vip` `ansible_test_group`, prompts `[rocket-mlag-domain: master]`, `[MLNX01: standby]`, `[my-vip: master]`); none has another character",
-    },
-    Rule {
-        field: Field::PoolName,
-        alphabet: Alphabet::Word("-_"),
-        max: 20,
-        source: "`traffic pool <name>`: a string of up to 20 characters (`onyx-cli.md` §a.2, NVIDIA's switch buffer guide); letters, digits, `-`, `_` UNCONFIRMED beyond the captures' names (`check_pool_name`)",
-    },
-    Rule {
-        field: Field::LicenseKey,
-        alphabet: Alphabet::Word("-_"),
-        max: 256,
-        source: "UNCONFIRMED: the captures' keys are letters, digits and `-`",
-    },
-    Rule {
-        field: Field::CertificateId,
-        alphabet: Alphabet::Hex,
-        max: 40,
-        source: "`# Certificate name system-self-signed, ID …` in every 3.9 capture: 40 hexadecimal digits",
-    },
-];
-
-/// Characters OS10 text refuses beyond `cli_text`'s.
-const OS10_TEXT: &[(char, &str)] = &[
-    (
-        '!',
-        "OS10 prints `!` between a configuration's blocks, and its CLI may take it for the start of a comment (UNCONFIRMED: no capture has one inside text)",
-    ),
-    (
-        '#',
-        "OS10's CLI may take `#` for the start of a comment (UNCONFIRMED: no capture has one inside text)",
-    ),
-];
-
-/// OS10: which strings it prints and what each may hold. It prints no MLAG domain name (a
-/// VLT domain is a number), pool name, license key or certificate ID.
-pub const OS10: &[Rule] = &[
-    Rule {
-        field: Field::Hostname,
-        alphabet: Alphabet::Label,
-        max: 63,
-        source: "RFC 1123 label, the rule Onyx's name takes so one name fits both",
-    },
-    Rule {
-        field: Field::Description,
-        alphabet: Alphabet::Text(OS10_TEXT),
-        max: 64,
-        source: "UNCONFIRMED: printed quoted when it holds a space (`description \"Unused Port\"`, AzureStack TOR 10.5.3.2), bare otherwise; the length Onyx's, so one description fits both",
-    },
-    Rule {
-        field: Field::VlanName,
-        alphabet: Alphabet::Text(OS10_TEXT),
-        max: 32,
-        source: "UNCONFIRMED: printed as the VLAN interface's description; the length Onyx's",
-    },
-];
-
-/// The table of an OS.
+/// The table of an OS (in its folder: `STRINGS` of `src/onyx/rules.rs`, `src/os10/rules/`).
 pub fn table(os: Os) -> &'static [Rule] {
-    match os {
-        Os::Onyx => ONYX,
-        Os::Os10 => OS10,
-    }
+    os.target().rules().strings()
 }
 
 /// The row of `field` on `os`; `None` where the OS does not print it.
@@ -173,10 +89,7 @@ pub fn rule(os: Os, field: Field) -> Option<&'static Rule> {
 pub fn check(oses: &[Os], field: Field, s: &str) -> Result<(), Invalid> {
     // Each OS-specific refusal names its OS (`OS10 prints `!` …`); the rules they share
     // refuse alike, so the first OS's message stands for both.
-    for os in [Os::Onyx, Os::Os10]
-        .into_iter()
-        .filter(|os| oses.contains(os))
-    {
+    for os in Os::all().filter(|os| oses.contains(os)) {
         if let Some(r) = rule(os, field) {
             check_rule(r, s)?;
         }
@@ -252,33 +165,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_domain_is_one_word() {
-        let onyx = [Os::Onyx];
-        assert!(check(&onyx, Field::MlagDomain, "vsphere-mlag").is_ok());
-        assert!(check(&onyx, Field::MlagDomain, "ansible_test_group").is_ok());
-        for bad in ["x; no lldp", "no shutdown", "a#b", "a!b", "", "a\nb", "é"] {
-            assert!(check(&onyx, Field::MlagDomain, bad).is_err(), "{bad:?}");
-        }
-        // OS10 prints no domain name: nothing to check there.
-        assert!(check(&[Os::Os10], Field::MlagDomain, "x y").is_ok());
-    }
-
-    #[test]
-    fn os10_text_refuses_comment_marks() {
-        let d = "rack 4 (uplink #2)";
-        assert!(check(&[Os::Onyx], Field::Description, d).is_ok());
-        let e = check(&[Os::Onyx, Os::Os10], Field::Description, d).unwrap_err();
-        assert!(e.message.contains("OS10's CLI"), "{}", e.message);
-    }
-
-    #[test]
     fn every_rule_is_described() {
-        for r in ONYX.iter().chain(OS10) {
-            assert!(!describe(r).is_empty());
+        for os in Os::all() {
+            for r in table(os) {
+                assert!(!describe(r).is_empty(), "{os}: {:?}", r.field);
+            }
         }
-        assert_eq!(
-            describe(rule(Os::Onyx, Field::MlagDomain).unwrap()),
-            "one word of 1-32 ASCII letters, digits, `-` and `_`"
-        );
     }
 }

@@ -174,10 +174,10 @@ fn plan(
             vswitch: hp.vswitch.clone(),
             switch: (*switch).to_string(),
             switch_port: port.to_string(),
-            switch_iface: match sw.os() {
-                crate::fabric::Os::Onyx => format!("ethernet {port}"),
-                crate::fabric::Os::Os10 => sw.os().port_name(*port),
-            },
+            switch_iface: sw.os().target().iface_range(crate::onyx::IfaceRange {
+                first: crate::onyx::Iface::Ethernet(*port),
+                last: crate::onyx::Iface::Ethernet(*port),
+            }),
             switch_mtu: facts.mtu,
             rdma_port,
         });

@@ -407,7 +407,7 @@ impl<'a> Net<'a> {
                 .config(f)
                 .filter(|fc| crate::lab::unmodeled::port_lldp(fc, q).1)?;
             let port_id = if self.view.nodes.get(f).is_some_and(|n| n.os10) {
-                crate::os10::Iface::Ethernet(crate::fabric::os10_eth(q)).to_string()
+                crate::os10::Iface::Ethernet(crate::os10::eth_of(q)).to_string()
             } else {
                 crate::lab::cli::Unconfirmed::LldpPortId
                     .text()

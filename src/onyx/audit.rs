@@ -125,7 +125,7 @@ fn view(config: &Config, hardware: Option<Hardware>) -> View {
         lossless.insert(3);
     }
     View {
-        os: crate::fabric::Os::Onyx,
+        os: super::target::OS,
         ports: ports(config),
         pfc,
         lossless_pools: Some(lossless),
@@ -133,7 +133,7 @@ fn view(config: &Config, hardware: Option<Hardware>) -> View {
         dcbx: config.lldp,
         default_port: PortView::default(),
         default_trust: Some(Trust::L2),
-        default_mtu: crate::fabric::meaning::default_mtu(crate::fabric::Os::Onyx),
+        default_mtu: crate::fabric::meaning::default_mtu(super::target::OS),
         hardware,
         vlan_ifaces: config
             .interfaces

@@ -17,7 +17,7 @@ pub fn fabric(
     fabric
         .switches
         .iter()
-        .filter(|(_, sw)| sw.os() == crate::fabric::Os::Onyx)
+        .filter(|(_, sw)| sw.os() == super::target::OS)
         .map(|(name, sw)| (name.clone(), compile_switch(sw)))
         .collect()
 }

@@ -32,6 +32,7 @@ pub mod prompt;
 pub mod push;
 pub mod render;
 pub mod restore;
+pub mod rules;
 pub mod target;
 pub mod verify;
 

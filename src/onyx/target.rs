@@ -16,6 +16,9 @@ pub struct Onyx;
 
 pub const ONYX: Onyx = Onyx;
 
+/// Onyx in the fabric model.
+pub const OS: Os = Os::new(&ONYX);
+
 /// Onyx's words: `MLAG`, its peer link a port-channel over a VLAN, `Split ports`.
 pub static WORDS: Words = Words {
     title: "Onyx",
@@ -32,7 +35,7 @@ pub static WORDS: Words = Words {
 
 impl SwitchOs for Onyx {
     fn os(&self) -> Os {
-        Os::Onyx
+        OS
     }
 
     fn words(&self) -> &'static Words {
@@ -96,6 +99,10 @@ impl SwitchOs for Onyx {
         &ONYX
     }
 
+    fn rules(&self) -> &'static dyn targets::Rules {
+        &super::rules::RULES
+    }
+
     fn mask(&self) -> Mask {
         super::dialect::MASK
     }
@@ -151,7 +158,7 @@ impl targets::Config for Config {
             true => Some((renderer.render(self)?, target_text)),
             false => None,
         };
-        let model = how.switch.and_then(|sw| sw.model.onyx());
+        let model = how.switch.and_then(|sw| model_of(sw.model));
         Ok(Comparison {
             pasteable: steps.iter().map(|s| format!("{}\n", s.shown)).collect(),
             steps,
@@ -217,5 +224,62 @@ fn foreign(running: &Config, model: &Model) -> Vec<String> {
 impl targets::Typed for Config {
     fn os() -> &'static dyn targets::SwitchOs {
         &ONYX
+    }
+}
+
+/// Onyx's model table (`crate::types::Model`) in the fabric model.
+impl targets::Model for Model {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn target(&self) -> &'static dyn SwitchOs {
+        &ONYX
+    }
+
+    fn has_port(&self, p: Port) -> bool {
+        Model::has_port(self, p)
+    }
+
+    fn port_count(&self) -> u16 {
+        Model::port_count(self)
+    }
+
+    fn native_speed(
+        &self,
+        p: Port,
+        split: Option<crate::types::Split>,
+    ) -> Option<crate::types::Speed> {
+        Model::native_speed(self, p, split)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The Onyx model a switch's hardware is, if it is one of Onyx's.
+pub fn model_of(hw: crate::fabric::Hardware) -> Option<&'static Model> {
+    hw.model().as_any().downcast_ref::<Model>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OS;
+    use crate::docs::topology::{cable_label, end_label, port_label, port_list};
+    use crate::types::Port;
+
+    #[test]
+    fn docs_labels_shorten_onyx_ports() {
+        let p = |s: &str| s.parse::<Port>().unwrap();
+        let ports: Vec<Port> = ["1/1", "1/2", "1/4", "1/6", "1/7"].map(p).to_vec();
+        assert_eq!(port_list(OS, &ports), "1/1-1/2, 1/4, 1/6-1/7");
+        assert_eq!(port_label(OS, &ports), "1/1 … 1/7, 5 ports");
+        assert_eq!(port_label(OS, &ports[..3]), "1/1-1/2, 1/4");
+        // A line's end in the picture: the count of cables first, the ports without it.
+        assert_eq!(end_label(OS, &ports, 5), "5× 1/1 … 1/7");
+        assert_eq!(end_label(OS, &ports[..3], 0), "1/1-1/2, 1/4");
+        let cables = vec![(p("1/25"), p("1/1")), (p("1/26"), p("1/2"))];
+        assert_eq!(cable_label((OS, OS), &cables), "1/25-1/26 ↔ 1/1-1/2");
     }
 }

@@ -33,12 +33,13 @@ pub mod push;
 mod qos;
 pub mod render;
 pub mod restore;
+pub mod rules;
 pub mod script;
 pub mod show;
 pub mod target;
 pub mod verify;
 
-pub use names::{Eth, Iface, PortGroupId, Ranges};
+pub use names::{Eth, Iface, PortGroupId, Ranges, eth_of, port_of};
 pub use parse::{ParseError, Problem, parse};
 pub use render::{Renderer, TEMPLATE_FILES};
 

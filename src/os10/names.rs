@@ -416,6 +416,24 @@ pub fn parse_ports(s: &str) -> Result<BTreeSet<Eth>, (usize, String)> {
     Ok(set)
 }
 
+/// A fabric port on an OS10 switch: front-panel port N (slot 1) is OS10's `ethernet1/1/N`,
+/// its breakout subport M `ethernet1/1/N:M`.
+pub fn eth_of(p: crate::types::Port) -> Eth {
+    match p.sub {
+        Some(s) => Eth::sub(p.port, s),
+        None => Eth::new(p.port),
+    }
+}
+
+/// The fabric port an OS10 port is: the inverse of [`eth_of`].
+pub fn port_of(e: Eth) -> crate::types::Port {
+    crate::types::Port {
+        slot: 1,
+        port: e.port,
+        sub: e.sub,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,9 @@ pub struct Os10;
 
 pub const OS10: Os10 = Os10;
 
+/// OS10 in the fabric model.
+pub const OS: Os = Os::new(&OS10);
+
 /// OS10's words: its MLAG pair is VLT, the peer link its own ports (the VLTi), a pair's
 /// bundle a `vlt-port-channel` port-channel, breakouts, DCBX on or off switch-wide.
 pub static WORDS: Words = Words {
@@ -34,7 +37,7 @@ pub static WORDS: Words = Words {
 
 impl SwitchOs for Os10 {
     fn os(&self) -> Os {
-        Os::Os10
+        OS
     }
 
     fn words(&self) -> &'static Words {
@@ -42,7 +45,7 @@ impl SwitchOs for Os10 {
     }
 
     fn port_name(&self, p: Port) -> String {
-        Iface::Ethernet(crate::fabric::os10_eth(p)).to_string()
+        Iface::Ethernet(super::eth_of(p)).to_string()
     }
 
     fn iface_range(&self, r: IfaceRange) -> String {
@@ -72,7 +75,7 @@ impl SwitchOs for Os10 {
 
     /// The model's port groups not in their native mode (the others are the model's).
     fn hardware_facts(&self, sw: &Switch) -> Vec<(&'static str, String)> {
-        let Hardware::Os10(m) = sw.model else {
+        let Some(m) = model_of(sw.model) else {
             return Vec::new();
         };
         let changed: Vec<String> = m
@@ -128,6 +131,10 @@ impl SwitchOs for Os10 {
         &OS10
     }
 
+    fn rules(&self) -> &'static dyn targets::Rules {
+        &super::rules::RULES
+    }
+
     fn mask(&self) -> Mask {
         super::dialect::MASK
     }
@@ -169,8 +176,7 @@ impl targets::Config for Config {
         // The fabric's model; else the one the configurations' port groups name (a running
         // configuration does not say its model).
         let model = match how.switch.map(|sw| sw.model) {
-            Some(Hardware::Os10(m)) => Some(m),
-            Some(_) => None,
+            Some(hw) => model_of(hw),
             None => super::groups::model_of([&self.port_groups, &intended.port_groups]),
         };
         Ok(Comparison {
@@ -226,5 +232,77 @@ fn foreign(running: &Config, model: &Model) -> Vec<String> {
 impl targets::Typed for Config {
     fn os() -> &'static dyn targets::SwitchOs {
         &OS10
+    }
+}
+
+/// OS10's model table in the fabric model.
+impl targets::Model for Model {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn target(&self) -> &'static dyn SwitchOs {
+        &OS10
+    }
+
+    fn has_port(&self, p: Port) -> bool {
+        p.slot == 1 && self.run(p.port).is_some()
+    }
+
+    fn port_count(&self) -> u16 {
+        Model::port_count(self)
+    }
+
+    /// An OS10 breakout shares the port's lanes (`25g-4x` on a 100G port).
+    fn native_speed(
+        &self,
+        p: Port,
+        split: Option<crate::types::Split>,
+    ) -> Option<crate::types::Speed> {
+        self.run(p.port).and_then(|g| {
+            let ways = split.map_or(1, |s| u16::from(s.ways()));
+            crate::types::Speed::from_gbps(u32::from(g.speed / ways))
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The OS10 model a switch's hardware is, if it is one of OS10's.
+pub fn model_of(hw: Hardware) -> Option<&'static Model> {
+    hw.model().as_any().downcast_ref::<Model>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OS;
+    use crate::docs::topology::{cable_label, end_label, port_label, port_list};
+    use crate::types::Port;
+
+    #[test]
+    fn docs_labels_name_os10_ports() {
+        let p = |s: &str| s.parse::<Port>().unwrap();
+        let ports: Vec<Port> = ["1/1", "1/2", "1/4", "1/6", "1/7"].map(p).to_vec();
+        assert_eq!(end_label(OS, &ports[..1], 1), "ethernet1/1/1");
+        assert_eq!(
+            port_list(OS, &ports),
+            "ethernet1/1/1-1/1/2, ethernet1/1/4, ethernet1/1/6-1/1/7"
+        );
+        assert_eq!(
+            port_label(OS, &ports),
+            "ethernet1/1/1 … ethernet1/1/7, 5 ports"
+        );
+        // A cable between an Onyx and an OS10 switch: each end in its own OS's naming.
+        let cables = vec![(p("1/25"), p("1/1")), (p("1/26"), p("1/2"))];
+        assert_eq!(
+            cable_label((crate::onyx::target::OS, OS), &cables),
+            "1/25-1/26 ↔ ethernet1/1/1-1/1/2"
+        );
+        assert_eq!(
+            cable_label((OS, OS), &[(p("1/1/1"), p("1/1/1"))]),
+            "ethernet1/1/1:1 ↔ ethernet1/1/1:1"
+        );
     }
 }

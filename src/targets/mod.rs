@@ -91,6 +91,9 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// What `fabric audit` asks of the OS.
     fn audit(&self) -> &'static dyn Audit;
+
+    /// What the validation of a fabric file asks of the OS ([`Rules`]).
+    fn rules(&self) -> &'static dyn Rules;
 }
 
 /// An OS's templates: render a configuration of that OS.
@@ -643,4 +646,148 @@ pub fn recognize(text: &str) -> &'static dyn SwitchOs {
         .copied()
         .find(|t| t.recognizes(text))
         .unwrap_or(BUILT_IN[0])
+}
+
+// The fabric model's hardware: each OS's model table answers what the model and the stages
+// ask of a switch's model ([`crate::fabric::Hardware`]).
+
+/// A model of an OS's table, as the fabric model holds it.
+pub trait Model: Any + Sync + Send + std::fmt::Debug {
+    /// The model's name (`SN2100`, `S5248F-ON`).
+    fn name(&self) -> &'static str;
+
+    /// The OS whose table it is in.
+    fn target(&self) -> &'static dyn SwitchOs;
+
+    /// Whether the front-panel port (not a subport) exists.
+    fn has_port(&self, p: Port) -> bool;
+
+    /// Front-panel ports before any split or breakout.
+    fn port_count(&self) -> u16;
+
+    /// A port's native speed (a subport's, under a split).
+    fn native_speed(
+        &self,
+        p: Port,
+        split: Option<crate::types::Split>,
+    ) -> Option<crate::types::Speed>;
+
+    /// For the OS's own folder: the model table's entry.
+    fn as_any(&self) -> &dyn Any;
+}
+
+// The validation facet: what `crate::fabric::validate` asks of a switch's OS. The stage
+// checks the format's keys and the fabric's rules; each OS answers what differs on it (its
+// models, releases, port names, keys it has no meaning for, string limits, defaults).
+
+/// A key written where the switch's OS has no meaning for it (E073): the key, where it is
+/// written, and what it is.
+pub type Refused = (&'static str, crate::diag::Span, &'static str);
+
+/// What the validation of a fabric file asks of a switch OS.
+pub trait Rules: Sync + Send {
+    /// The model of the OS's table a name names (any case), if one does.
+    fn model(&self, name: &str) -> Option<Hardware>;
+
+    /// A model name of no OS's table on a switch of this OS: E021 (with the OS's models).
+    fn unknown_model(
+        &self,
+        cx: &mut crate::fabric::validate::Cx,
+        model: &crate::fabric::raw::Sp<String>,
+    ) -> Option<Hardware>;
+
+    /// The OS's models, for a help text.
+    fn models(&self) -> String;
+
+    /// The release a switch of the OS runs as the OS writes it (its own key, else the fabric's,
+    /// `fabric`, already checked), checked (E074); `None` for an OS whose release is the
+    /// format's typed `onyx` key.
+    fn release_text(
+        &self,
+        cx: &mut crate::fabric::validate::Cx,
+        sw: &crate::fabric::raw::RawSwitch,
+        fabric: Option<&String>,
+    ) -> Option<String>;
+
+    /// The fabric-wide release of the OS as it writes it, checked (E074), if the OS has such
+    /// a key and the fabric writes it.
+    fn fabric_release_text(
+        &self,
+        cx: &mut crate::fabric::validate::Cx,
+        raw: &crate::fabric::raw::RawFabric,
+    ) -> Option<String>;
+
+    /// Whether the switch takes the typed release (`onyx` key, [`crate::types::Release`]).
+    fn typed_release(&self) -> bool;
+
+    /// Checks the switch's model against its release and QoS (E039, E034).
+    fn check_model(&self, cx: &mut crate::fabric::validate::Cx, sw: ModelCheck<'_>);
+
+    /// Keys of switch `name` that mean nothing on the OS (E073), each where it is written.
+    fn foreign_keys(
+        &self,
+        cx: &crate::fabric::validate::Cx,
+        raw: &crate::fabric::raw::RawFabric,
+        name: &str,
+        sw: &crate::fabric::raw::RawSwitch,
+        found: &mut Vec<Refused>,
+    );
+
+    /// What `trust: both` is, where the OS refuses it (E073); `None` where it takes it.
+    fn trust_both(&self) -> Option<&'static str>;
+
+    /// Whether a port-map key or link end is written in the OS's naming of ports.
+    fn names_ports(&self, text: &str) -> bool;
+
+    /// The ports a port-map key or link end names, in the OS's naming; a name of another OS
+    /// is E072, anything else not a port E025.
+    fn ports(
+        &self,
+        cx: &mut crate::fabric::validate::Cx,
+        text: &str,
+        at: crate::diag::Span,
+    ) -> Option<Vec<Port>>;
+
+    /// A port-map entry's `split` (pass 1): the switch's splits, or E042 where its model's
+    /// port does not take it.
+    fn split(&self, cx: &mut crate::fabric::validate::Cx, s: crate::fabric::validate::SplitAsk<'_>);
+
+    /// Whether `port` is a subport name a port's group gives it without a split (OS10's
+    /// `ethernet1/1/N:1` in a `10g-4x` group).
+    fn group_subport(&self, _sw: &Switch, _port: Port) -> bool {
+        false
+    }
+
+    /// Settles the port groups of the OS's switches once every port is claimed (E048, E041).
+    fn settle_groups(
+        &self,
+        _cx: &mut crate::fabric::validate::Cx,
+        _groups: crate::fabric::validate::Groups<'_>,
+    ) {
+    }
+
+    /// The BFD intervals the OS takes: the largest transmit and receive intervals (ms).
+    fn bfd_limits(&self) -> (u32, u32);
+
+    /// Whether a lossless pool has a share of the buffer on the OS (`memory`): the preset
+    /// writes one.
+    fn pool_memory(&self) -> bool;
+
+    /// Each string the OS prints and what it may hold ([`crate::fabric::strings`]).
+    fn strings(&self) -> &'static [crate::fabric::strings::Rule];
+
+    /// A port's MTU without an `mtu` key.
+    fn default_mtu(&self) -> u16;
+}
+
+/// What [`Rules::check_model`] checks: the switch's name and model, where the model is
+/// written, its releases, and its QoS as written and as read.
+pub struct ModelCheck<'a> {
+    pub name: &'a str,
+    pub model: Hardware,
+    pub model_at: crate::diag::Span,
+    pub release_text: Option<&'a str>,
+    pub release: Option<(crate::types::Release, crate::diag::Span)>,
+    pub raw_qos: &'a crate::fabric::raw::RawQos,
+    pub qos: &'a crate::fabric::Qos,
 }

@@ -14,7 +14,7 @@ use crate::types::{Port, choose};
 /// port-channel 1-4096`; a switch has far fewer). UNCONFIRMED upper bound.
 const MAX_CHANNEL: i64 = 4096;
 
-pub(super) fn channel_id(v: i64) -> Result<u16, String> {
+pub(crate) fn channel_id(v: i64) -> Result<u16, String> {
     if (1..=MAX_CHANNEL).contains(&v) {
         Ok(v as u16)
     } else {
@@ -22,7 +22,7 @@ pub(super) fn channel_id(v: i64) -> Result<u16, String> {
     }
 }
 
-pub(super) fn lacp_mode(s: &str) -> Result<Lacp, crate::types::Invalid> {
+pub(crate) fn lacp_mode(s: &str) -> Result<Lacp, crate::types::Invalid> {
     choose(
         s,
         &[
@@ -36,11 +36,11 @@ pub(super) fn lacp_mode(s: &str) -> Result<Lacp, crate::types::Invalid> {
 
 /// What a port-map entry says of the bundle its ports join, each where it is written.
 #[derive(Clone, Debug, Default)]
-pub(super) struct BundleKeys {
+pub(crate) struct BundleKeys {
     /// `lacp_individual`.
-    pub(super) individual: Option<At<bool>>,
+    pub(crate) individual: Option<At<bool>>,
     /// `bundle_description`.
-    pub(super) description: Option<At<String>>,
+    pub(crate) description: Option<At<String>>,
 }
 
 impl BundleKeys {
@@ -92,7 +92,7 @@ fn stray_keys(cx: &mut Cx, name: &str, p: &Pending) {
 /// takes their L2, QoS and spanning-tree settings and what their entries say of it
 /// (`lacp_individual`, `bundle_description`); an MLAG port-channel is on a pair's switch, and
 /// both switches agree on it.
-pub(super) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair]) {
+pub(crate) fn bundles(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>, pairs: &[Pair]) {
     one_device(cx, pending, pairs);
     for (name, p) in pending.iter_mut() {
         stray_keys(cx, name, p);

@@ -25,7 +25,7 @@ use crate::diag::{Diagnostic, Span};
 /// What one level (the fabric's `routing`, a switch's `bgp`) says of failure detection; a
 /// switch's choice is its own where it writes one, else the fabric's.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Choice {
+pub(crate) struct Choice {
     /// BFD on the sessions over routed links (`None`: not written), with where it is written.
     bfd: Option<(bool, Span)>,
     /// The timers BFD runs with, and where its intervals are written (the transmit
@@ -51,27 +51,27 @@ impl Choice {
     }
 
     /// BFD on the switch's sessions over routed links.
-    pub(super) fn link_bfd(&self) -> bool {
+    pub(crate) fn link_bfd(&self) -> bool {
         self.bfd.is_none_or(|(on, _)| on)
     }
 
     /// The timers BFD runs with on the switch.
-    pub(super) fn bfd_timers(&self) -> BfdTimers {
+    pub(crate) fn bfd_timers(&self) -> BfdTimers {
         self.bfd_timers.map_or(BfdTimers::DEFAULT, |(t, _)| t)
     }
 
-    pub(super) fn timers(&self) -> Option<BgpTimers> {
+    pub(crate) fn timers(&self) -> Option<BgpTimers> {
         self.timers.map(|(t, _)| t)
     }
 
     /// `fast_external_fallover` as written; a switch with sessions over routed links gets
     /// `true` when nothing is.
-    pub(super) fn fast_external_fallover(&self, linked: bool) -> Option<bool> {
+    pub(crate) fn fast_external_fallover(&self, linked: bool) -> Option<bool> {
         self.fast_external_fallover.or(linked.then_some(true))
     }
 
     /// Where BFD is turned off for the switch's sessions over routed links, if it is.
-    pub(super) fn bfd_off_at(&self) -> Option<Span> {
+    pub(crate) fn bfd_off_at(&self) -> Option<Span> {
         self.bfd.filter(|(on, _)| !on).map(|(_, at)| at)
     }
 }
@@ -175,7 +175,7 @@ fn bgp_timers(cx: &mut Cx, t: &RawTimers) -> Option<(BgpTimers, Span)> {
 }
 
 /// The fabric's `routing`.
-pub(super) fn fabric(cx: &mut Cx, r: Option<&RawRouting>) -> Choice {
+pub(crate) fn fabric(cx: &mut Cx, r: Option<&RawRouting>) -> Choice {
     let Some(r) = r else {
         return Choice::default();
     };
@@ -188,7 +188,7 @@ pub(super) fn fabric(cx: &mut Cx, r: Option<&RawRouting>) -> Choice {
 }
 
 /// A switch's choice: its `bgp`'s keys over the fabric's.
-pub(super) fn switch(cx: &mut Cx, fabric: Choice, bgp: Option<&RawBgp>) -> Choice {
+pub(crate) fn switch(cx: &mut Cx, fabric: Choice, bgp: Option<&RawBgp>) -> Choice {
     let Some(b) = bgp else {
         return fabric;
     };
@@ -202,7 +202,7 @@ pub(super) fn switch(cx: &mut Cx, fabric: Choice, bgp: Option<&RawBgp>) -> Choic
 }
 
 /// A written neighbor's `bfd` (default false) and timers.
-pub(super) fn neighbor(cx: &mut Cx, nb: &RawNeighbor) -> (bool, Option<BgpTimers>) {
+pub(crate) fn neighbor(cx: &mut Cx, nb: &RawNeighbor) -> (bool, Option<BgpTimers>) {
     (
         nb.bfd.as_ref().is_some_and(|v| *v.get()),
         nb.timers
@@ -212,19 +212,15 @@ pub(super) fn neighbor(cx: &mut Cx, nb: &RawNeighbor) -> (bool, Option<BgpTimers
     )
 }
 
-/// The BFD intervals `os` takes, with their source: OS10 10.5.1 user guide (`bfd interval`:
-/// 50-1000 ms, multiplier 3-50); Onyx from the `onyx_bfd` Ansible module's checks (transmit
-/// rate 50-60000 ms, receive 50-6000 ms, multiplier 3-50), UNCONFIRMED by the manual.
+/// The BFD intervals `os` takes (its rules say, with their source): the largest transmit and
+/// receive intervals in ms; every OS takes 50 ms and a multiplier of 3-50.
 fn os_limits(os: Os) -> (u32, u32) {
-    match os {
-        Os::Onyx => (60000, 6000),
-        Os::Os10 => (1000, 1000),
-    }
+    os.target().rules().bfd_limits()
 }
 
 /// Refuses BFD timers `os` cannot honour, once per place they are written (E126 at the
 /// value, naming the switch and its OS). `told` holds what was reported already.
-pub(super) fn check_os(
+pub(crate) fn check_os(
     cx: &mut Cx,
     c: &Choice,
     os: Os,
@@ -267,7 +263,7 @@ pub(super) fn check_os(
 
 /// One session over a routed link, from one end: the switch, its port, where the end is
 /// written, and whether it runs BFD (and where that end turns it off).
-pub(super) struct End {
+pub(crate) struct End {
     pub switch: String,
     pub port: crate::types::Port,
     pub at: Span,
@@ -278,7 +274,7 @@ pub(super) struct End {
 /// W008 for each routed link whose ends disagree on BFD: the end that runs it sends BFD
 /// packets no one answers, so BFD never comes up and BGP runs without it (RFC 5882 §3: a
 /// client reacts to a BFD session going down, not to one that never came up).
-pub(super) fn one_sided(cx: &mut Cx, links: &[(End, End)]) {
+pub(crate) fn one_sided(cx: &mut Cx, links: &[(End, End)]) {
     let mut told: BTreeMap<(String, String), usize> = BTreeMap::new();
     for (a, b) in links {
         if a.bfd == b.bfd {

@@ -5,7 +5,7 @@ use super::*;
 
 /// A switch's `extra` lines: section titles and lines on one line each, no section header
 /// (`##`), and every line the Onyx grammar knows well-formed (E080 at the line).
-pub(super) fn extra(
+pub(crate) fn extra(
     cx: &mut Cx,
     raw: Option<&Entries<String, Vec<Sp<String>>>>,
 ) -> Vec<(String, Vec<String>)> {
@@ -67,7 +67,7 @@ pub(super) fn extra(
 /// run, not configure. A configuration line starts with one of Onyx's configuration words
 /// ([`crate::onyx::command::TOP_LEVEL`]), and is not one of the session commands that share a
 /// word with configuration.
-pub(super) fn not_configuration(line: &str) -> Option<String> {
+pub(crate) fn not_configuration(line: &str) -> Option<String> {
     /// Lines that start with a configuration word but act on the session or the switch.
     const SESSION: &[&str] = &["cli session", "cli clear-history", "no cli session"];
     if line.starts_with('#') {
@@ -94,7 +94,7 @@ pub(super) fn not_configuration(line: &str) -> Option<String> {
 
 /// The fabric key that writes `cmd`, when the format models it (so it has no place in
 /// `extra`, where it would fight the fabric's own setting).
-pub(super) fn modeled_by_the_format(cmd: &crate::onyx::Command) -> Option<&'static str> {
+pub(crate) fn modeled_by_the_format(cmd: &crate::onyx::Command) -> Option<&'static str> {
     use crate::onyx::{Command as C, Iface, IfaceCmd as I};
     Some(match cmd {
         C::PrefixModes(_) => "nothing: every switch prints it",

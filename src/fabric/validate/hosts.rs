@@ -13,7 +13,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::types::{Port, Vlan};
 
 /// A switch's VLANs: the fabric's, and its own with their gateway addresses.
-pub(super) fn switch_vlans(
+pub(crate) fn switch_vlans(
     cx: &mut Cx,
     raw: &RawSwitch,
     fabric: &BTreeMap<Vlan, (Option<String>, Span)>,
@@ -91,7 +91,7 @@ pub(super) fn switch_vlans(
 }
 
 /// A port-map entry's routed address and bundle.
-pub(super) fn port_entry(
+pub(crate) fn port_entry(
     cx: &mut Cx,
     key: &Sp<String>,
     entry: &RawPort,
@@ -186,7 +186,7 @@ fn entry_bundle(cx: &mut Cx, entry: &RawPort, ports: &[Port], p: &mut Pending) {
 }
 
 /// Routed host ports and host bundles from the port map, onto the resolved ports.
-pub(super) fn host_ports(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>) {
+pub(crate) fn host_ports(cx: &mut Cx, pending: &mut BTreeMap<String, Pending>) {
     for (name, p) in pending.iter_mut() {
         for (port, (net, at)) in &p.addresses {
             if let Some(s) = p.switch.ports.get_mut(port) {

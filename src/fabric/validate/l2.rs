@@ -16,7 +16,7 @@ type Edges = BTreeMap<(String, String), Vec<Path>>;
 
 /// The L2 topology between switches: no parallel L2 cables outside a LAG, no loop. An MLAG
 /// pair counts as one switch (its peer link inside it; a bundle to both is one cable).
-pub(super) fn l2_topology(
+pub(crate) fn l2_topology(
     cx: &mut Cx,
     pending: &BTreeMap<String, Pending>,
     links: &[LinkPair],

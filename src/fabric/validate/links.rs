@@ -38,14 +38,14 @@ fn link_role(s: &str) -> Result<LinkRole, crate::types::Invalid> {
 }
 
 /// A routed cable's two ends, as `resolve` found them.
-pub(super) type RoutedEnd = ((String, Port), (String, Port), Span, Span);
+pub(crate) type RoutedEnd = ((String, Port), (String, Port), Span, Span);
 
 /// A link's role with its VLAN, VLANs and bundle: checked once per link, applied per cable;
 /// `None` when the role did not check.
 type Checked = Option<(LinkRole, Option<Vlan>, BTreeSet<Vlan>, Option<Bundle>)>;
 
 /// Each link's role applied to both ends; the routed cables, for the underlay.
-pub(super) fn link_roles(
+pub(crate) fn link_roles(
     cx: &mut Cx,
     raw: &RawFabric,
     pending: &mut BTreeMap<String, Pending>,
@@ -243,7 +243,7 @@ fn role_word(r: LinkRole) -> &'static str {
 
 /// A routed port (a routed link's end, or a port with an `address`) carries no switchport
 /// settings.
-pub(super) fn routed_ports(cx: &mut Cx, pending: &BTreeMap<String, Pending>, routed: &[RoutedEnd]) {
+pub(crate) fn routed_ports(cx: &mut Cx, pending: &BTreeMap<String, Pending>, routed: &[RoutedEnd]) {
     let mut bad: BTreeMap<(String, Span), Vec<Port>> = BTreeMap::new();
     let ends = routed
         .iter()
@@ -288,7 +288,7 @@ pub(super) fn routed_ports(cx: &mut Cx, pending: &BTreeMap<String, Pending>, rou
 /// ([`LinkEnd`]): speed, MTU, trust, the priorities they pause, their scheduler, and ECN on
 /// each class either end pauses. Each end's port is named as its OS names it, and each value
 /// is shown where it is set.
-pub(super) fn ends_agree(
+pub(crate) fn ends_agree(
     cx: &mut Cx,
     link_pairs: &[LinkPair],
     ends: &BTreeMap<(String, Port), LinkEnd>,
@@ -365,13 +365,13 @@ pub(super) fn ends_agree(
 
 /// One end of a cable as a diagnostic shows it: where its value is set, its name, where the
 /// link names it, its value.
-pub(super) type EndAt = (Vec<Span>, String, Span, String);
+pub(crate) type EndAt = (Vec<Span>, String, Span, String);
 
 /// A cable's ends that disagree: the primary label at the line to change, the one end's
 /// value its switch sets for itself where the other's comes from the fabric (a switch's
 /// `qos: { pfc: false }` against the fabric's recipe, a port entry's `mtu` against
 /// `port_defaults`); else at the link. Every other place is a secondary label.
-pub(super) fn at_the_line_to_change(cx: &Cx, d: Diagnostic, ends: [EndAt; 2]) -> Diagnostic {
+pub(crate) fn at_the_line_to_change(cx: &Cx, d: Diagnostic, ends: [EndAt; 2]) -> Diagnostic {
     let own = |e: &EndAt| !e.0.is_empty() && e.0.iter().all(|s| cx.own(*s));
     let lone = match (own(&ends[0]), own(&ends[1])) {
         (true, false) => Some(0),

@@ -16,14 +16,14 @@ use crate::types::{Hostname, Ipv4Net, Mac, Vlan};
 
 /// An MLAG pair: declared under the fabric's `mlag`, or two switches whose written-out halves
 /// match (same system MAC, each the other's peer address).
-pub(super) struct Pair {
-    pub(super) switches: [String; 2],
-    pub(super) at: Span,
-    pub(super) port_channel: u16,
+pub(crate) struct Pair {
+    pub(crate) switches: [String; 2],
+    pub(crate) at: Span,
+    pub(crate) port_channel: u16,
     /// Declared as a pair, so its peer link must be declared too.
-    pub(super) declared: bool,
+    pub(crate) declared: bool,
     /// Whether a `role: ipl` link joins the two.
-    pub(super) linked: bool,
+    pub(crate) linked: bool,
 }
 
 /// A system MAC as written.
@@ -66,7 +66,7 @@ fn vip(
 
 /// The MLAG pairs: declared ones (each switch in one pair at most, both declared, the IPL's
 /// addresses one per switch) and halves written out per switch, paired when they match.
-pub(super) fn mlag_pairs(
+pub(crate) fn mlag_pairs(
     cx: &mut Cx,
     raw: &RawFabric,
     pending: &mut BTreeMap<String, Pending>,

@@ -87,15 +87,14 @@ use crate::types::{
     Dscp, Ecn, EcnMode, EcnThresholds, Ets, Hostname, Invalid, Model, Percent, PoolType, Port,
     Priority, Release, RoceMode, Speed, Split, StpGuard, StpPortType, SwitchportMode, TcMap,
     TrafficClass, Trust, Vlan, check_pool_name, choose, describe_char, did_you_mean,
-    parse_port_range,
 };
 
 /// A value and where it was written.
-type At<T> = (T, Span);
+pub(crate) type At<T> = (T, Span);
 
 /// Two ports cabled together, each with its switch, where each end is written, and the
 /// index of the link in the file's `links`.
-type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
+pub(crate) type LinkPair = ((String, Port), (String, Port), Span, Span, usize);
 
 /// A port's value for key `$f`: the first of its layers (`$stack`: entry, profile, fabric
 /// defaults, what the switch implies) to give one.
@@ -116,8 +115,7 @@ mod network;
 mod nics;
 mod path_mtu;
 mod policies;
-mod port_groups;
-mod ports;
+pub(crate) mod ports;
 mod preset;
 mod qos;
 mod resolve;
@@ -130,47 +128,82 @@ use extra::extra;
 pub use nics::WIRE_OVERHEAD;
 use ports::{LinkEnd, check_ports, describe_ports, endpoint};
 use qos::{merged_qos, qos};
-use values::{Cx, model_release, pattern, release};
+pub use values::Cx;
+use values::{pattern, release};
+
+/// What an OS's rules ([`crate::targets::Rules`]) use of the validation.
+pub(crate) mod os {
+    pub(crate) use super::ports::{self, refuse_splits};
+    pub(crate) use super::qos::merged_qos;
+    pub(crate) use super::values::model_release;
+    pub(crate) use super::{At, Claim, Cx, Layer, LinkPair, Pending};
+    pub(crate) use crate::diag::{Diagnostic, Span};
+    pub(crate) use crate::fabric::raw::Sp;
+    pub(crate) use crate::fabric::{Peer, Switch};
+}
+
+/// The profiles by name, each with where it is written.
+pub(crate) type Profiles = BTreeMap<String, (Layer, Span)>;
+
+/// A port-map entry's `split`, for its switch's OS ([`crate::targets::Rules::split`]): the
+/// switch, the entry's key and `split` value, the split read, and where each port's split is
+/// written so far.
+pub struct SplitAsk<'a> {
+    pub(crate) p: &'a mut Pending,
+    pub(crate) key: &'a Sp<String>,
+    pub(crate) ways: &'a Sp<i64>,
+    pub(crate) split: Split,
+    pub(crate) split_at: &'a mut BTreeMap<Port, Span>,
+}
+
+/// Every switch being validated, once every port is claimed, for their OSes' port groups
+/// ([`crate::targets::Rules::settle_groups`]).
+pub struct Groups<'a> {
+    pub(crate) pending: &'a mut BTreeMap<String, Pending>,
+    pub(crate) link_pairs: &'a mut [LinkPair],
+    pub(crate) profiles: &'a Profiles,
+    pub(crate) defaults: &'a Layer,
+}
 
 /// A switch being validated: the switch so far, what each port-map entry and link end says
 /// about its ports, and what a routed or bundled port says besides its settings.
-struct Pending {
-    switch: Switch,
-    claims: BTreeMap<Port, Vec<Claim>>,
+pub(crate) struct Pending {
+    pub(crate) switch: Switch,
+    pub(crate) claims: BTreeMap<Port, Vec<Claim>>,
     /// Ports taken by a neighbour's 4-way split, and where that split is written.
-    disabled: BTreeMap<Port, Span>,
+    pub(crate) disabled: BTreeMap<Port, Span>,
     /// A routed host port's address, and the bundle a port joins, from the port map.
-    addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
+    pub(crate) addresses: BTreeMap<Port, At<crate::types::Ipv4Net>>,
     /// Routed ports whose subnet the switch does not advertise (`advertise: false`).
-    unadvertised: BTreeSet<Port>,
-    bundles: BTreeMap<Port, At<super::Bundle>>,
+    pub(crate) unadvertised: BTreeSet<Port>,
+    pub(crate) bundles: BTreeMap<Port, At<super::Bundle>>,
     /// Where each resolved port's peer is written (the port map's `peer`, or a link's end).
-    peers: BTreeMap<Port, Span>,
+    pub(crate) peers: BTreeMap<Port, Span>,
     /// What a port-map entry says of the bundle its ports join (`lacp_individual`,
     /// `bundle_description`), checked against the bundle once it is known.
-    bundle_keys: BTreeMap<Port, bundles::BundleKeys>,
+    pub(crate) bundle_keys: BTreeMap<Port, bundles::BundleKeys>,
     /// The switch's port policies (`host_ports`, `unused_ports`).
-    policies: policies::Policies,
+    pub(crate) policies: policies::Policies,
     /// What the switch's QoS implies for every port (a preset's settings, PFC mode by
     /// default), beneath `port_defaults`.
-    implied: Layer,
+    pub(crate) implied: Layer,
     /// The switch's index in the file's `switches`.
-    index: usize,
+    pub(crate) index: usize,
     /// Where each VLAN interface's MTU is written (the switch's VLAN entry, else the
     /// fabric's); an interface missing here takes its MTU from its ports ([`l3_mtu`]).
-    l3_mtu: BTreeMap<Vlan, Span>,
+    pub(crate) l3_mtu: BTreeMap<Vlan, Span>,
     /// Where each port's settings are set (its entry, a profile, a link's profile, the
     /// defaults, the switch's QoS): the line to change when they disagree with another's.
-    set_at: BTreeMap<Port, SetAt>,
+    pub(crate) set_at: BTreeMap<Port, SetAt>,
     /// Where each of the switch's own VLAN entries is written: where a line setting a VLAN
     /// interface's MTU belongs when none does.
-    vlan_at: BTreeMap<Vlan, Span>,
+    pub(crate) vlan_at: BTreeMap<Vlan, Span>,
     /// OS10 ports named as their port group's subport (`ethernet1/1/17:1`) without a split,
     /// and where each is first named so: whether that is their name is their group's mode's
     /// to say ([`port_groups`]).
-    named_sub: BTreeMap<Port, Span>,
+    pub(crate) named_sub: BTreeMap<Port, Span>,
     /// Front-panel ports their port group's mode names as subport 1 (`ethernet1/1/17:1`).
-    renamed: BTreeSet<u16>,
+    pub(crate) renamed: BTreeSet<u16>,
 }
 
 impl Pending {
@@ -201,28 +234,28 @@ impl Pending {
 /// Port settings as written at one place (defaults, a profile, an entry), with positions, so
 /// conflicts and link mismatches can point at the line that set the value.
 #[derive(Clone, Debug, Default)]
-struct Layer {
-    speed: Option<At<Speed>>,
-    mtu: Option<At<u16>>,
-    shutdown: Option<At<bool>>,
-    switchport: Option<At<SwitchportMode>>,
-    vlan: Option<At<Vlan>>,
-    vlans: Option<At<VlanList>>,
-    trust: Option<At<Trust>>,
-    pfc: Option<At<bool>>,
-    auto_description: Option<At<bool>>,
-    description: Option<At<String>>,
-    ecn: BTreeMap<TrafficClass, At<Ecn>>,
-    ets: BTreeMap<TrafficClass, At<Ets>>,
-    stp_type: Option<At<StpPortType>>,
-    stp_bpduguard: Option<At<bool>>,
-    stp_guard: Option<At<StpGuard>>,
+pub(crate) struct Layer {
+    pub(crate) speed: Option<At<Speed>>,
+    pub(crate) mtu: Option<At<u16>>,
+    pub(crate) shutdown: Option<At<bool>>,
+    pub(crate) switchport: Option<At<SwitchportMode>>,
+    pub(crate) vlan: Option<At<Vlan>>,
+    pub(crate) vlans: Option<At<VlanList>>,
+    pub(crate) trust: Option<At<Trust>>,
+    pub(crate) pfc: Option<At<bool>>,
+    pub(crate) auto_description: Option<At<bool>>,
+    pub(crate) description: Option<At<String>>,
+    pub(crate) ecn: BTreeMap<TrafficClass, At<Ecn>>,
+    pub(crate) ets: BTreeMap<TrafficClass, At<Ets>>,
+    pub(crate) stp_type: Option<At<StpPortType>>,
+    pub(crate) stp_bpduguard: Option<At<bool>>,
+    pub(crate) stp_guard: Option<At<StpGuard>>,
 }
 
 /// The VLANs a port's `vlans` lists, each where it is written; printed as written in a
 /// conflict (`10,20`). Two lists are equal when they hold the same VLANs.
 #[derive(Clone, Debug)]
-struct VlanList(BTreeMap<Vlan, Span>);
+pub(crate) struct VlanList(BTreeMap<Vlan, Span>);
 
 impl PartialEq for VlanList {
     fn eq(&self, other: &Self) -> bool {
@@ -239,15 +272,15 @@ impl Display for VlanList {
 
 /// Where a port's resolved settings are written; `None`: the OS's default.
 #[derive(Clone, Copy, Debug, Default)]
-struct SetAt {
-    mtu: Option<Span>,
-    pfc: Option<Span>,
-    trust: Option<Span>,
+pub(crate) struct SetAt {
+    pub(crate) mtu: Option<Span>,
+    pub(crate) pfc: Option<Span>,
+    pub(crate) trust: Option<Span>,
     /// The access (or untagged) VLAN, a trunk's list, the mode: its L2.
-    l2: Option<Span>,
+    pub(crate) l2: Option<Span>,
     /// ECN and ETS, where some traffic class is given.
-    ecn: Option<Span>,
-    ets: Option<Span>,
+    pub(crate) ecn: Option<Span>,
+    pub(crate) ets: Option<Span>,
 }
 
 /// One place that differs from another: (key, value here, where, value there, where).
@@ -316,10 +349,10 @@ impl Layer {
 
 /// What one port-map entry or link end says about one port.
 #[derive(Clone, Debug)]
-struct Claim {
-    profile: Option<Rc<At<String>>>,
-    layer: Rc<Layer>,
-    peer: Option<At<Peer>>,
+pub(crate) struct Claim {
+    pub(crate) profile: Option<Rc<At<String>>>,
+    pub(crate) layer: Rc<Layer>,
+    pub(crate) peer: Option<At<Peer>>,
 }
 
 /// The host ports a refused entry's peer names (patterns expanded as far as they read),
@@ -349,10 +382,8 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     // Switch names first, so links and errors can refer to any switch.
     let (names, refused) = switches::switch_names(&mut cx, raw);
-    let fabric_os10 = raw
-        .os10
-        .as_ref()
-        .and_then(|v| target::os10_release(&mut cx, v));
+    let fabric_release_text = crate::fabric::Os::all()
+        .find_map(|os| os.target().rules().fabric_release_text(&mut cx, raw));
     if raw.switches.0.is_empty() {
         cx.push(
             Diagnostic::error("E011", "the fabric declares no switch")
@@ -361,7 +392,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
     }
     let inherited = switches::Inherited {
         release: fw.release,
-        os10: fabric_os10,
+        release_text: fabric_release_text,
         vlans: &fw.vlans,
     };
     let mut pending = each_switch(&mut cx, raw, (&names, &inherited), &mut used_profiles);
@@ -374,15 +405,17 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
         &mut used_profiles,
     );
 
-    // OS10 port groups: each group's mode from its ports' splits and speeds, and the ports a
-    // mode names as subports (`ethernet1/1/17:1`) renamed so before they are resolved.
-    port_groups::settle(
-        &mut cx,
-        &mut pending,
-        &mut link_pairs,
-        &fw.profiles,
-        &fw.defaults,
-    );
+    // Port groups (OS10's): each group's mode from its ports' splits and speeds, and the ports
+    // a mode names as subports (`ethernet1/1/17:1`) renamed so before they are resolved.
+    for os in crate::fabric::Os::all() {
+        let groups = Groups {
+            pending: &mut pending,
+            link_pairs: &mut link_pairs,
+            profiles: &fw.profiles,
+            defaults: &fw.defaults,
+        };
+        os.target().rules().settle_groups(&mut cx, groups);
+    }
 
     // Resolve every port of every switch: entry → profile → fabric defaults, first value wins.
     let layers = resolve::Layers {
@@ -445,8 +478,7 @@ fn fabric_values(cx: &mut Cx, raw: &RawFabric) -> FabricValues {
         cx.oses.insert(name.get().to_lowercase(), os);
     }
     // The OSes a fabric-wide string is printed on: every switch's.
-    let fabric_oses: Vec<crate::fabric::Os> = [crate::fabric::Os::Onyx, crate::fabric::Os::Os10]
-        .into_iter()
+    let fabric_oses: Vec<crate::fabric::Os> = crate::fabric::Os::all()
         .filter(|os| cx.oses.values().any(|o| o == os))
         .collect();
 

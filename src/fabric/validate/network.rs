@@ -22,7 +22,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::types::{Hostname, Ipv4Net, choose};
 
 /// An address with its prefix length that names a host of its subnet.
-pub(super) fn host_address(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Net> {
+pub(crate) fn host_address(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Net> {
     let at = cx.span(v);
     let net = match v.get().parse::<Ipv4Net>() {
         Ok(n) => n,
@@ -54,7 +54,7 @@ pub(super) fn host_address(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ip
 }
 
 /// A pool of addresses: a network, written as one.
-pub(super) fn pool(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Net> {
+pub(crate) fn pool(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Net> {
     let at = cx.span(v);
     match v.get().parse::<Ipv4Net>() {
         Ok(n) if n.is_network() => Some(n),
@@ -74,7 +74,7 @@ pub(super) fn pool(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Net> {
 }
 
 /// Everything that joins switches: called once every port is resolved.
-pub(super) fn resolve(
+pub(crate) fn resolve(
     cx: &mut Cx,
     raw: &RawFabric,
     pending: &mut BTreeMap<String, Pending>,

@@ -50,7 +50,7 @@ enum Side {
 }
 
 /// The validated hosts, by name.
-pub(super) fn hosts(
+pub(crate) fn hosts(
     cx: &mut Cx,
     raw: &RawFabric,
     pending: &BTreeMap<String, Pending>,

@@ -52,7 +52,7 @@ fn carried(s: &PortSettings) -> BTreeSet<Vlan> {
 
 /// Gives every VLAN interface whose MTU is not written the largest MTU of the switch's ports
 /// and bundles that carry its VLAN, and notes the line that sets it (that port's `mtu`).
-pub(super) fn settle(pending: &mut BTreeMap<String, Pending>) {
+pub(crate) fn settle(pending: &mut BTreeMap<String, Pending>) {
     for p in pending.values_mut() {
         let sw = &p.switch;
         let mut best: BTreeMap<Vlan, (u16, Option<Span>)> = BTreeMap::new();
@@ -288,7 +288,7 @@ struct Attached {
 
 /// Checks the path MTU between every two declared hosts that reach each other; each line
 /// that sets a hop too small is one E136.
-pub(super) fn check(
+pub(crate) fn check(
     cx: &mut super::Cx,
     pending: &BTreeMap<String, Pending>,
     links: &[LinkPair],

@@ -19,12 +19,12 @@ use crate::types::{StpPortType, choose};
 
 /// One switch's port policies.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Policies {
+pub(crate) struct Policies {
     /// `host_ports: edge`: a host's port is an edge port with BPDU guard unless its settings
     /// say otherwise.
-    pub(super) host_edge: bool,
+    pub(crate) host_edge: bool,
     /// `unused_ports: shutdown`: a port no entry, link or peer names is shut.
-    pub(super) unused_shutdown: bool,
+    pub(crate) unused_shutdown: bool,
 }
 
 impl Default for Policies {
@@ -38,7 +38,7 @@ impl Default for Policies {
 
 /// The switch's policies: its own keys, else the fabric's, else the defaults (`edge`,
 /// `shutdown`).
-pub(super) fn policies(cx: &mut Cx, raw: &RawFabric, sw: &RawSwitch) -> Policies {
+pub(crate) fn policies(cx: &mut Cx, raw: &RawFabric, sw: &RawSwitch) -> Policies {
     let mut word = |v: Option<&Sp<String>>, yes: &'static str, what: &str| {
         v.and_then(|v| cx.word(v, |s| choose(s, &[(yes, true), ("keep", false)], what)))
     };
@@ -64,7 +64,7 @@ pub(super) fn policies(cx: &mut Cx, raw: &RawFabric, sw: &RawSwitch) -> Policies
 /// MLAG peer link, nor on a switch with spanning tree off. A bundle's members pass it to the
 /// bundle, which prints it: a bundle one of whose members faces a host faces that host on
 /// every member (a member without a peer written takes it too).
-pub(super) fn host_ports(pending: &mut BTreeMap<String, Pending>) {
+pub(crate) fn host_ports(pending: &mut BTreeMap<String, Pending>) {
     for p in pending.values_mut() {
         if !p.policies.host_edge || p.switch.stp == Some(false) {
             continue;

@@ -5,22 +5,22 @@ use super::*;
 
 /// What one end of a link runs with, in the OS-neutral terms of `fabric::meaning` (defaults
 /// included), and where the user set it: the OS names the port, the rest is compared.
-pub(super) struct LinkEnd {
-    pub(super) os: crate::fabric::Os,
-    pub(super) speed: (String, Option<Span>),
-    pub(super) mtu: (String, Option<Span>),
-    pub(super) trust: (String, Option<Span>),
+pub(crate) struct LinkEnd {
+    pub(crate) os: crate::fabric::Os,
+    pub(crate) speed: (String, Option<Span>),
+    pub(crate) mtu: (String, Option<Span>),
+    pub(crate) trust: (String, Option<Span>),
     /// The priorities the port pauses: its PFC mode on, and the switch's PFC priorities.
-    pub(super) pauses: (BTreeSet<u8>, Option<Span>),
+    pub(crate) pauses: (BTreeSet<u8>, Option<Span>),
     /// Its scheduler, and where each class's ETS is written.
-    pub(super) schedule: crate::fabric::meaning::Schedule,
-    pub(super) ets_at: BTreeMap<TrafficClass, Span>,
+    pub(crate) schedule: crate::fabric::meaning::Schedule,
+    pub(crate) ets_at: BTreeMap<TrafficClass, Span>,
     /// ECN per class, where written.
-    pub(super) ecn: BTreeMap<TrafficClass, (Ecn, Span)>,
+    pub(crate) ecn: BTreeMap<TrafficClass, (Ecn, Span)>,
 }
 
 /// `port 1/5`, or `ports 1/1-1/8, 1/10` for several.
-pub(super) fn describe_ports(ports: &[Port]) -> String {
+pub(crate) fn describe_ports(ports: &[Port]) -> String {
     let unit = ();
     let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
     let list: Vec<String> = runs
@@ -35,16 +35,13 @@ pub(super) fn describe_ports(ports: &[Port]) -> String {
 }
 
 /// [`describe_ports`] in the naming of the switch's OS: `port ethernet1/1/57` on OS10.
-pub(super) fn describe_ports_on(sw: &Switch, ports: &[Port]) -> String {
-    if sw.os() == crate::fabric::Os::Onyx {
-        return describe_ports(ports);
-    }
+pub(crate) fn describe_ports_on(sw: &Switch, ports: &[Port]) -> String {
     let noun = if ports.len() == 1 { "port" } else { "ports" };
     format!("{noun} {}", list_ports_on(sw, ports))
 }
 
 /// The ports and runs of [`describe_ports_on`], without the noun: `ethernet1/1/17-1/1/20`.
-pub(super) fn list_ports_on(sw: &Switch, ports: &[Port]) -> String {
+pub(crate) fn list_ports_on(sw: &Switch, ports: &[Port]) -> String {
     let unit = ();
     let runs = crate::types::compress(ports.iter().map(|p| (*p, &unit)));
     let list: Vec<String> = runs
@@ -65,7 +62,7 @@ pub(super) fn list_ports_on(sw: &Switch, ports: &[Port]) -> String {
 /// to a port split that way, a split parent is only split (not configured), ports disabled by
 /// a neighbour's 4-way split are not used. One diagnostic per kind of problem, listing the
 /// ports. True when every port is usable.
-pub(super) fn check_ports(
+pub(crate) fn check_ports(
     cx: &mut Cx,
     sw: &Switch,
     disabled: &BTreeMap<Port, Span>,
@@ -216,22 +213,16 @@ fn split_mismatches(cx: &mut Cx, sw: &Switch, at: Span, bad: &Unusable) {
     }
 }
 
-/// Whether `port` is `ethernet1/1/N:1` of an OS10 port N in a port group some mode of which
-/// names its ports so without a split (the S5248F-ON's SFP28 ports in `10g-4x`, the TOR
-/// capture): a name the port has or not by its group's mode ([`super::port_groups`]).
-pub(super) fn group_subport(sw: &Switch, port: Port) -> bool {
-    let crate::fabric::Hardware::Os10(m) = sw.model else {
-        return false;
-    };
-    port.sub == Some(1)
-        && port.slot == 1
-        && !sw.splits.contains_key(&port.parent())
-        && m.port_group_of(port.port).is_some_and(|g| g.renames())
+/// Whether `port` is a subport name its port group's mode gives a port without a split
+/// (OS10's `ethernet1/1/N:1` in a `10g-4x` group): a name the port has or not by its group's
+/// mode (settled by the OS's [`crate::targets::Rules::settle_groups`]).
+pub(crate) fn group_subport(sw: &Switch, port: Port) -> bool {
+    sw.os().target().rules().group_subport(sw, port)
 }
 
 /// `leaf01:1/31` or `leaf01:1/29-1/32` → the switch's name and its ports.
 /// A switch whose name was refused (E022) is not reported again as unknown.
-pub(super) fn endpoint(
+pub(crate) fn endpoint(
     cx: &mut Cx,
     v: &Sp<String>,
     names: &BTreeMap<String, (Hostname, Span)>,
@@ -254,7 +245,7 @@ pub(super) fn endpoint(
         .oses
         .get(&sw.trim().to_lowercase())
         .copied()
-        .unwrap_or(crate::fabric::Os::Onyx);
+        .unwrap_or_default();
     let ports = super::target::ports(cx, os, ports, at)?;
     let Some((h, _)) = names.get(&sw.trim().to_lowercase()) else {
         let mut d = Diagnostic::error(
@@ -274,7 +265,7 @@ pub(super) fn endpoint(
 /// The splits of one port-map entry that were refused (E042): subports split again, and ports
 /// by why their model cannot split them so.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn refuse_splits(
+pub(crate) fn refuse_splits(
     cx: &mut Cx,
     sw: &Switch,
     model: &str,

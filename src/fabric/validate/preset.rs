@@ -10,8 +10,9 @@
 //! Keys written beside the preset replace its values (a key of `qos`, a port setting in
 //! `port_defaults`, a profile or an entry); where a switch-wide key takes away what makes
 //! RoCE lossless, that is E038, at both places. A switch that writes its own `qos` (even
-//! empty, or `preset: null`) leaves the fabric's preset out (`qos::merged_qos`); an OS10
-//! switch whose release or model cannot run it is E034 at the preset ([`os10_limits`]).
+//! empty, or `preset: null`) leaves the fabric's preset out (`qos::merged_qos`); a switch
+//! whose release or model cannot run it is E034 at the preset (its OS's
+//! [`crate::targets::Rules::check_model`]).
 
 use super::*;
 use crate::fabric::Os;
@@ -50,7 +51,8 @@ use crate::types::Preset;
 /// | DSCP 26, 48 | none (checked against DSCP/8) | none (the DSCP trust map is DSCP/8) |
 ///
 /// OS10 before 10.3 (ETS "Supported Releases 10.3.0E or later", Dell OS10 user guide 10.5.1)
-/// and the models of `os10::models::NO_ROCE_QOS` cannot run it: E034 at the preset.
+/// and the models of OS10's table that run no RoCE QoS (`NO_ROCE_QOS`) cannot run it: E034 at
+/// the preset.
 pub struct Recipe {
     pub pool: &'static str,
     pub pool_memory: f64,
@@ -75,7 +77,7 @@ pub const ROCE_LOSSLESS: Recipe = Recipe {
 };
 
 /// The preset a switch's QoS names, checked: its recipe and where it is written.
-pub(super) fn preset(cx: &mut Cx, q: &RawQos) -> Option<(&'static Recipe, Sp<String>)> {
+pub(crate) fn preset(cx: &mut Cx, q: &RawQos) -> Option<(&'static Recipe, Sp<String>)> {
     let p = q.preset.as_ref()?.as_ref()?;
     let recipe = match cx.word(p, Preset::parse)? {
         Preset::RoceLossless => &ROCE_LOSSLESS,
@@ -86,7 +88,7 @@ pub(super) fn preset(cx: &mut Cx, q: &RawQos) -> Option<(&'static Recipe, Sp<Str
 /// The switch-wide keys written beside the preset that take away what makes RoCE lossless
 /// (E038): the `roce` mode (it owns the same settings), PFC turned off. Pools without the
 /// recipe's priority in a lossless one are checked once the pools are read ([`pools_keep`]).
-pub(super) fn conflicts(cx: &mut Cx, q: &RawQos, recipe: &Recipe, at: &Sp<String>) {
+pub(crate) fn conflicts(cx: &mut Cx, q: &RawQos, recipe: &Recipe, at: &Sp<String>) {
     let pat = cx.span(at);
     if let Some(m) = &q.roce {
         cx.push(
@@ -124,7 +126,7 @@ pub(super) fn conflicts(cx: &mut Cx, q: &RawQos, recipe: &Recipe, at: &Sp<String
 }
 
 /// E038 when pools written beside the preset leave its priority out of every lossless pool.
-pub(super) fn pools_keep(
+pub(crate) fn pools_keep(
     cx: &mut Cx,
     q: &RawQos,
     recipe: &Recipe,
@@ -160,13 +162,17 @@ pub(super) fn pools_keep(
 /// The QoS keys the preset stands for, where the switch writes none: its pool (unless the
 /// `roce` mode owns the pools; on OS10 without `memory`) and the DSCP values. PFC needs no
 /// key: a lossless pool turns it on by default.
-pub(super) fn expand(q: &RawQos, recipe: &Recipe, at: &Sp<String>, os: Os) -> RawQos {
+pub(crate) fn expand(q: &RawQos, recipe: &Recipe, at: &Sp<String>, os: Os) -> RawQos {
     let mut q = q.clone();
     if q.pools.is_none() && q.roce.is_none() {
         let pool = RawPool {
             kind: Sp::like("lossless".to_string(), at),
             // OS10 has no traffic pools: its PFC classes are sized by the switch.
-            memory: (os == Os::Onyx).then(|| Sp::like(recipe.pool_memory, at)),
+            memory: os
+                .target()
+                .rules()
+                .pool_memory()
+                .then(|| Sp::like(recipe.pool_memory, at)),
             priorities: Some(Sp::like(vec![Sp::like(i64::from(recipe.priority), at)], at)),
         };
         q.pools = Some(Entries(vec![(Sp::like(recipe.pool.to_string(), at), pool)]));
@@ -182,7 +188,7 @@ pub(super) fn expand(q: &RawQos, recipe: &Recipe, at: &Sp<String>, os: Os) -> Ra
 
 /// The port settings the preset gives every port of the switch, beneath `port_defaults`:
 /// trust, ECN on the RoCE class, ETS; each value placed at the preset.
-pub(super) fn port_layer(recipe: &Recipe, at: Span) -> Layer {
+pub(crate) fn port_layer(recipe: &Recipe, at: Span) -> Layer {
     let (tc, min, max) = recipe.ecn;
     let ecn: BTreeMap<TrafficClass, At<Ecn>> = TrafficClass::new(i64::from(tc))
         .ok()
@@ -206,54 +212,4 @@ pub(super) fn port_layer(recipe: &Recipe, at: Span) -> Layer {
         ets,
         ..Layer::default()
     }
-}
-
-/// E034: an OS10 switch whose release or model cannot run the recipe's QoS (PFC, ETS, ECN),
-/// at the line that asks for it (the preset, else its first lossless pool), naming the switch
-/// and why: OS10 before 10.3 (`os10::ROCE_QOS_SINCE`), or a model of `os10::models::NO_ROCE_QOS`.
-pub(super) fn os10_limits(
-    cx: &mut Cx,
-    name: &str,
-    model: &crate::os10::models::Model,
-    release: Option<&str>,
-    q: &RawQos,
-    qos: &Qos,
-) {
-    let preset = q.preset.as_ref().and_then(Option::as_ref);
-    let pool = q
-        .pools
-        .iter()
-        .flat_map(|p| p.0.iter())
-        .find(|(_, p)| p.kind.get().eq_ignore_ascii_case("lossless"));
-    let at = match (preset, pool) {
-        (Some(p), _) => cx.span(p),
-        (None, Some((n, _))) if qos.pfc.as_ref().is_some_and(|p| p.enabled) => cx.span(n),
-        _ => return,
-    };
-    let what = if preset.is_some() {
-        "the RoCE recipe (`preset`)"
-    } else {
-        "a lossless pool"
-    };
-    let why = match (
-        release.filter(|r| !crate::os10::has_roce_qos(r)),
-        model.no_roce_qos(),
-    ) {
-        (Some(r), _) => {
-            let (major, minor) = crate::os10::ROCE_QOS_SINCE;
-            format!(
-                "OS10 {r}: ETS and PFC policies are in OS10 {major}.{minor} and later (Dell OS10 user guide)"
-            )
-        }
-        (None, Some(why)) => format!("an {}: {why}", model.name),
-        (None, None) => return,
-    };
-    cx.push(
-        Diagnostic::error(
-            "E034",
-            format!("{what} needs PFC, ETS and ECN, which OS10 switch `{name}` does not run: it is {why}"),
-        )
-        .at(at, format!("not on `{name}`"))
-        .help(format!("leave the recipe out on `{name}`: `qos: {{ preset: null }}` under it (or any `qos` of its own); or upgrade it")),
-    );
 }

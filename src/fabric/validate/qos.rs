@@ -26,7 +26,7 @@ enum PfcIntent<'a> {
 /// The preset is the fabric's only for a switch that writes no `qos`: a switch's `qos`
 /// (empty, or without `preset`, or `preset: null`) clears it, so one line can make a mixed
 /// fabric lossless and a switch leave the recipe out.
-pub(super) fn merged_qos(fabric: Option<&RawQos>, switch: Option<&Option<RawQos>>) -> RawQos {
+pub(crate) fn merged_qos(fabric: Option<&RawQos>, switch: Option<&Option<RawQos>>) -> RawQos {
     let mut q = fabric.cloned().unwrap_or_default();
     // No `qos` under the switch: the fabric's; `qos:` written empty: none of it.
     let Some(written) = switch else {
@@ -58,7 +58,7 @@ pub(super) fn merged_qos(fabric: Option<&RawQos>, switch: Option<&Option<RawQos>
 
 /// Switch-wide QoS: pools, PFC, `roce` mode and the DSCP cross-checks; and the port settings
 /// they imply for every port (the preset's, PFC mode by default), beneath `port_defaults`.
-pub(super) fn qos(
+pub(crate) fn qos(
     cx: &mut Cx,
     q: &RawQos,
     release: Option<At<Release>>,

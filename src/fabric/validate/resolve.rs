@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use super::*;
 
 /// The layers a port's values come from after its own entry's.
-pub(super) struct Layers<'a> {
+pub(crate) struct Layers<'a> {
     pub defaults: &'a Layer,
     pub profiles: &'a BTreeMap<String, (Layer, Span)>,
     pub empty: Layer,
@@ -63,7 +63,7 @@ struct Out<'a> {
 
 /// Resolves every port of every switch (entry → profile → fabric defaults, first value
 /// wins) into its switch's `ports`; what each link end runs with.
-pub(super) fn resolve_ports(
+pub(crate) fn resolve_ports(
     cx: &mut Cx,
     pending: &mut BTreeMap<String, Pending>,
     link_pairs: &[LinkPair],
@@ -395,9 +395,8 @@ fn set_at(
         },
     );
     if let Some((Trust::Both, at)) = trust
-        && sw.os() == crate::fabric::Os::Os10
+        && let Some(what) = sw.os().target().rules().trust_both()
     {
-        let what = "Onyx's trust of DSCP, else PCP; an OS10 trust map trusts one of them (`trust: L3` or `L2`)";
         target::refuse(cx, sw.os(), name, "trust: both", *at, what);
     }
 }
@@ -421,7 +420,7 @@ fn description(
             let d = match p {
                 Peer::Switch { switch, port } => {
                     let os = cx.oses.get(&switch.as_str().to_lowercase()).copied();
-                    let os = os.unwrap_or(crate::fabric::Os::Onyx);
+                    let os = os.unwrap_or_default();
                     format!("{switch}:{}", os.port_name(*port))
                 }
                 Peer::Host { .. } => p.description(),

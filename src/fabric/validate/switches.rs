@@ -7,13 +7,13 @@
 use super::*;
 
 /// The fabric's VLANs with their names and where each is declared, and the MTU given each.
-pub(super) struct FabricVlans {
+pub(crate) struct FabricVlans {
     pub vlans: BTreeMap<Vlan, (Option<String>, Span)>,
     pub mtu: BTreeMap<Vlan, At<u16>>,
 }
 
 /// The fabric's `vlans`: ids and names declared once (E060, E061), their MTUs.
-pub(super) fn fabric_vlans(
+pub(crate) fn fabric_vlans(
     cx: &mut Cx,
     raw: &RawFabric,
     fabric_oses: &[crate::fabric::Os],
@@ -66,7 +66,7 @@ pub(super) fn fabric_vlans(
 
 /// The switches' names, each a hostname declared once (E022, E070), by lower case; the names
 /// refused.
-pub(super) fn switch_names(
+pub(crate) fn switch_names(
     cx: &mut Cx,
     raw: &RawFabric,
 ) -> (BTreeMap<String, (Hostname, Span)>, BTreeSet<String>) {
@@ -99,16 +99,17 @@ pub(super) fn switch_names(
     (names, refused)
 }
 
-/// What every switch inherits from the fabric: its release, its OS10 release, its VLANs.
-pub(super) struct Inherited<'a> {
+/// What every switch inherits from the fabric: its release, its release as its OS writes it
+/// (OS10's), its VLANs.
+pub(crate) struct Inherited<'a> {
     pub release: Option<At<Release>>,
-    pub os10: Option<String>,
+    pub release_text: Option<String>,
     pub vlans: &'a FabricVlans,
 }
 
 /// A switch's own keys, checked, as a [`Pending`] switch without ports yet; `None` when its
 /// model is not one (E021, E071: reported).
-pub(super) fn pending_switch(
+pub(crate) fn pending_switch(
     cx: &mut Cx,
     raw: &RawFabric,
     index: usize,
@@ -121,10 +122,10 @@ pub(super) fn pending_switch(
         .oses
         .get(&name.get().to_lowercase())
         .copied()
-        .unwrap_or(crate::fabric::Os::Onyx);
+        .unwrap_or_default();
     let model = target::hardware(cx, os, &sw.model);
     target::foreign_keys(cx, os, raw, name.get(), sw);
-    let (os10, release) = releases(cx, os, sw, inherited);
+    let (release_text, release) = releases(cx, os, sw, inherited);
     let mgmt = sw.mgmt.as_ref().and_then(|m| values::mgmt(cx, m));
     let licenses: Vec<String> = sw
         .licenses
@@ -146,18 +147,23 @@ pub(super) fn pending_switch(
 
     let model = model?;
     let model_at = cx.span(&sw.model);
-    // An OS10 switch has no Onyx release (`onyx` there is E073).
-    let release = release.filter(|_| os == crate::fabric::Os::Onyx);
-    match model {
-        crate::fabric::Hardware::Onyx(m) => model_release(cx, m, model_at, release),
-        crate::fabric::Hardware::Os10(m) => {
-            preset::os10_limits(cx, name.get(), m, os10.as_deref(), &merged, &qos)
-        }
-    }
+    // A switch whose OS writes its release otherwise has no typed release (`onyx` there is
+    // E073).
+    let release = release.filter(|_| os.target().rules().typed_release());
+    let check = crate::targets::ModelCheck {
+        name: name.get(),
+        model,
+        model_at,
+        release_text: release_text.as_deref(),
+        release,
+        raw_qos: &merged,
+        qos: &qos,
+    };
+    os.target().rules().check_model(cx, check);
     let switch = Switch {
         hostname: hostname.clone(),
         model,
-        os10,
+        os10: release_text,
         release: release.map(|r| r.0),
         mgmt,
         licenses,
@@ -185,30 +191,29 @@ pub(super) fn pending_switch(
     Some(p)
 }
 
-/// A switch's OS10 release (its own, else the fabric's, on OS10) and Onyx release (its own,
-/// else the fabric's).
+/// A switch's release as its OS writes it (its own, else the fabric's: OS10's) and its typed
+/// release (its own, else the fabric's).
 fn releases(
     cx: &mut Cx,
     os: crate::fabric::Os,
     sw: &super::super::raw::RawSwitch,
     inherited: &Inherited<'_>,
 ) -> (Option<String>, Option<At<Release>>) {
-    let os10 = match (os, &sw.os10) {
-        (crate::fabric::Os::Os10, Some(v)) => target::os10_release(cx, v),
-        (crate::fabric::Os::Os10, None) => inherited.os10.clone(),
-        (crate::fabric::Os::Onyx, _) => None,
-    };
+    let release_text = os
+        .target()
+        .rules()
+        .release_text(cx, sw, inherited.release_text.as_ref());
     let release = match &sw.onyx {
         Some(v) => release(cx, v),
         None => inherited.release,
     };
-    (os10, release)
+    (release_text, release)
 }
 
 /// Pass 1 over a switch's port entries: splits, so subports can be checked in pass 2.
 /// Refusals are reported once per entry and reason, listing the ports; ports the model lacks
 /// are left to pass 2.
-pub(super) fn split_pass(cx: &mut Cx, entries: &[(Sp<String>, RawPort)], p: &mut Pending) {
+pub(crate) fn split_pass(cx: &mut Cx, entries: &[(Sp<String>, RawPort)], p: &mut Pending) {
     let (model, hostname) = (p.switch.model, p.switch.hostname.clone());
     let mut split_at: BTreeMap<Port, Span> = BTreeMap::new();
     for (key, entry) in entries {
@@ -216,37 +221,14 @@ pub(super) fn split_pass(cx: &mut Cx, entries: &[(Sp<String>, RawPort)], p: &mut
         let Some(split) = cx.int(ways, Split::from_ways) else {
             continue;
         };
-        let at = cx.span(key);
-        if let crate::fabric::Hardware::Os10(m) = model {
-            target::breakouts(cx, &mut p.switch, m, key, ways, split);
-            continue;
-        }
-        let Some(model) = model.onyx() else { continue };
-        let Ok(ports) = parse_port_range(key.get()) else {
-            continue;
+        let ask = SplitAsk {
+            p: &mut *p,
+            key,
+            ways,
+            split,
+            split_at: &mut split_at,
         };
-        let mut subports = Vec::new();
-        let mut refused: BTreeMap<String, Vec<Port>> = BTreeMap::new();
-        for port in ports {
-            if port.sub.is_some() {
-                subports.push(port);
-            } else if model.has_port(port) {
-                match model.check_split(port, split) {
-                    Ok(taken) => {
-                        p.switch.splits.insert(port, split);
-                        split_at.insert(port, at);
-                        if let Some(t) = taken {
-                            p.disabled.insert(t, at);
-                        }
-                    }
-                    Err(why) => refused.entry(why).or_default().push(port),
-                }
-            }
-        }
-        let ways_at = cx.span(ways);
-        ports::refuse_splits(
-            cx, &p.switch, model.name, split, &subports, refused, at, ways_at,
-        );
+        model.os().target().rules().split(cx, ask);
     }
     let mut taken: BTreeMap<(Span, Span), Vec<Port>> = BTreeMap::new();
     for (port, by) in &p.disabled {
@@ -272,7 +254,7 @@ pub(super) fn split_pass(cx: &mut Cx, entries: &[(Sp<String>, RawPort)], p: &mut
 
 /// Pass 2 over a switch's port entries: each entry's claims on its ports (the profiles they
 /// name counted as used).
-pub(super) fn claim_pass(
+pub(crate) fn claim_pass(
     cx: &mut Cx,
     entries: &[(Sp<String>, RawPort)],
     p: &mut Pending,
@@ -352,7 +334,7 @@ pub(super) fn claim_pass(
 }
 
 /// The links: both ends get the other as peer and the link's profile; the pairs of ports.
-pub(super) fn links(
+pub(crate) fn links(
     cx: &mut Cx,
     raw: &RawFabric,
     names: &BTreeMap<String, (Hostname, Span)>,

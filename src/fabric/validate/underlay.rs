@@ -95,7 +95,7 @@ struct Node {
 
 /// The routed underlay: AS numbers, loopbacks and router-ids, a subnet per routed cable, BGP
 /// sessions; and what switches write out of it.
-pub(super) fn underlay(
+pub(crate) fn underlay(
     cx: &mut Cx,
     raw: &RawFabric,
     pending: &mut BTreeMap<String, Pending>,

@@ -4,25 +4,25 @@
 
 use super::*;
 
-pub(super) struct Cx {
-    pub(super) file: FileId,
-    pub(super) diags: Vec<Diagnostic>,
+pub struct Cx {
+    pub(crate) file: FileId,
+    pub(crate) diags: Vec<Diagnostic>,
     /// Each switch's OS, by lowercase name, for the port names of link ends.
-    pub(super) oses: BTreeMap<String, crate::fabric::Os>,
+    pub(crate) oses: BTreeMap<String, crate::fabric::Os>,
     /// The host ports a refused port-map entry's peer names, with the entry's key: a host
     /// port cabled to no switch port because of it follows from that entry's error.
-    pub(super) refused_peers: BTreeMap<(String, String), Span>,
+    pub(crate) refused_peers: BTreeMap<(String, String), Span>,
     /// Where each switch's entry is written (byte ranges of the file, key to the next key):
     /// a value set there is the switch's own, not the fabric's ([`Cx::own`]).
-    pub(super) extents: Vec<std::ops::Range<usize>>,
+    pub(crate) extents: Vec<std::ops::Range<usize>>,
     /// Keys refused on some switches' OS (E073), reported once per line at the end.
-    pub(super) foreign: super::target::Foreign,
+    pub(crate) foreign: super::target::Foreign,
 }
 
 impl Cx {
     /// The context of one fabric's validation: no diagnostic yet, where each switch's entry is
     /// written.
-    pub(super) fn new(raw: &RawFabric, file: FileId) -> Cx {
+    pub(crate) fn new(raw: &RawFabric, file: FileId) -> Cx {
         Cx {
             file,
             diags: Vec::new(),
@@ -35,19 +35,19 @@ impl Cx {
 
     /// Whether a place is inside some switch's own entry (not the fabric's keys, profiles or
     /// links).
-    pub(super) fn own(&self, at: Span) -> bool {
+    pub(crate) fn own(&self, at: Span) -> bool {
         self.extents.iter().any(|r| r.contains(&at.start))
     }
 
-    pub(super) fn span<T>(&self, v: &Sp<T>) -> Span {
+    pub(crate) fn span<T>(&self, v: &Sp<T>) -> Span {
         span(self.file, v)
     }
 
-    pub(super) fn push(&mut self, d: Diagnostic) {
+    pub(crate) fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
 
-    pub(super) fn error(
+    pub(crate) fn error(
         &mut self,
         code: &'static str,
         msg: impl Into<String>,
@@ -58,7 +58,7 @@ impl Cx {
     }
 
     /// An integer checked by `f`; out of range → E020 at the value.
-    pub(super) fn int<T>(
+    pub(crate) fn int<T>(
         &mut self,
         v: &Sp<i64>,
         f: impl Fn(i64) -> Result<T, String>,
@@ -67,7 +67,7 @@ impl Cx {
         self.check(*v.get(), at, f)
     }
 
-    pub(super) fn check<T>(
+    pub(crate) fn check<T>(
         &mut self,
         v: i64,
         at: Span,
@@ -83,7 +83,7 @@ impl Cx {
     }
 
     /// A refusal from a value type, with its help line when it has one.
-    pub(super) fn invalid(&mut self, code: &'static str, e: Invalid, at: Span, label: &str) {
+    pub(crate) fn invalid(&mut self, code: &'static str, e: Invalid, at: Span, label: &str) {
         let mut d = Diagnostic::error(code, e.message).at(at, label);
         if let Some(help) = e.help {
             d = d.help(help);
@@ -92,7 +92,7 @@ impl Cx {
     }
 
     /// A word parsed by `f`; unknown → E021 at the value, "did you mean" as help.
-    pub(super) fn word<T>(
+    pub(crate) fn word<T>(
         &mut self,
         v: &Sp<String>,
         f: impl Fn(&str) -> Result<T, Invalid>,
@@ -109,7 +109,7 @@ impl Cx {
 
     /// A string a switch is given, checked by the rule of `field` on each of `oses` that
     /// prints it (`fabric::strings`); refused → E024 at the value, naming it `what`.
-    pub(super) fn text(
+    pub(crate) fn text(
         &mut self,
         v: &Sp<String>,
         what: &str,
@@ -131,7 +131,7 @@ impl Cx {
     }
 
     /// A token with a fixed alphabet (license keys, certificate IDs, user names).
-    pub(super) fn token(
+    pub(crate) fn token(
         &mut self,
         v: &Sp<String>,
         what: &str,
@@ -164,7 +164,7 @@ impl Cx {
     /// The span of a whole list: a flow list `[3, 4]` is located at its `[` alone, so the
     /// span runs from there to just past the last item (the `]` when written `[3, 4]`); a
     /// block list runs from its first `-` to the end of its last item.
-    pub(super) fn list_span<T>(&self, list: &Sp<Vec<Sp<T>>>) -> Span {
+    pub(crate) fn list_span<T>(&self, list: &Sp<Vec<Sp<T>>>) -> Span {
         let at = self.span(list);
         match list.get().last() {
             Some(last) => {
@@ -180,7 +180,7 @@ impl Cx {
     }
 
     /// A list of switch priorities, each in range (E020) and written once (E037).
-    pub(super) fn priorities(&mut self, list: &Sp<Vec<Sp<i64>>>) -> Vec<At<Priority>> {
+    pub(crate) fn priorities(&mut self, list: &Sp<Vec<Sp<i64>>>) -> Vec<At<Priority>> {
         let mut out: Vec<At<Priority>> = Vec::new();
         for p in list.get() {
             let Some(pr) = self.int(p, Priority::new) else {
@@ -202,7 +202,7 @@ impl Cx {
         out
     }
 
-    pub(super) fn ecn(&mut self, e: &RawEcn, key: Span) -> Option<Ecn> {
+    pub(crate) fn ecn(&mut self, e: &RawEcn, key: Span) -> Option<Ecn> {
         let mode = match &e.mode {
             Some(m) => self.word(m, EcnMode::parse)?,
             None => EcnMode::Ecn,
@@ -277,13 +277,13 @@ impl Cx {
     }
 
     /// An MTU, 1500-9216 (what Onyx takes; OS10 takes as much); out of range → E020.
-    pub(super) fn mtu(&mut self, v: &Sp<i64>) -> Option<u16> {
+    pub(crate) fn mtu(&mut self, v: &Sp<i64>) -> Option<u16> {
         self.int(v, |m| within(m, crate::types::MTU, "MTU", ""))
     }
 
     /// A port's settings as written at one place, each value checked (a refused one left
     /// out).
-    pub(super) fn layer(&mut self, s: &RawSettings) -> Layer {
+    pub(crate) fn layer(&mut self, s: &RawSettings) -> Layer {
         let mut l = Layer::default();
         macro_rules! at {
             ($v:expr, $x:expr) => {
@@ -394,7 +394,7 @@ impl Cx {
     }
 }
 
-pub(super) fn kb(v: i64) -> Result<u32, String> {
+pub(crate) fn kb(v: i64) -> Result<u32, String> {
     within(v, EcnThresholds::KB, "ECN threshold", " KB")
 }
 
@@ -421,7 +421,7 @@ where
 
 /// Expands `clx-mld-{41..48}` into `clx-mld-41` … `clx-mld-48` (zero padding kept, as in
 /// `gpu{001..128}`); text without a pattern is returned as is.
-pub(super) fn expand_pattern(s: &str) -> Result<Vec<String>, String> {
+pub(crate) fn expand_pattern(s: &str) -> Result<Vec<String>, String> {
     let Some(open) = s.find('{') else {
         return Ok(vec![s.to_string()]);
     };
@@ -454,7 +454,7 @@ pub(super) fn expand_pattern(s: &str) -> Result<Vec<String>, String> {
 }
 
 /// An Onyx release; malformed → E023.
-pub(super) fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
+pub(crate) fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
     let at = cx.span(v);
     match v.get().parse::<Release>() {
         Ok(r) => Some((r, at)),
@@ -466,14 +466,16 @@ pub(super) fn release(cx: &mut Cx, v: &Sp<String>) -> Option<At<Release>> {
 }
 
 /// A peer host or NIC port, with its numbered pattern expanded and each result checked as
-/// Onyx's description text (it ends up in a description; the description made of it is
-/// checked again by the rule of its switch's OS).
-pub(super) fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
+/// the default OS's description text (it ends up in a description; the description made of
+/// it is checked again by the rule of its switch's OS).
+pub(crate) fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
     let at = cx.span(v);
     match expand_pattern(v.get()) {
         Ok(list) => {
             for s in &list {
-                if let Err(e) = strings::check(&[crate::fabric::Os::Onyx], Field::Description, s) {
+                if let Err(e) =
+                    strings::check(&[crate::fabric::Os::default()], Field::Description, s)
+                {
                     let e = Invalid {
                         message: format!("peer name {}", e.message),
                         ..e
@@ -493,7 +495,7 @@ pub(super) fn pattern(cx: &mut Cx, v: &Sp<String>) -> Option<Vec<String>> {
 
 /// E039: a model on a release older than the first that runs it (`types::Model`'s table),
 /// at the release with the model beside it.
-pub(super) fn model_release(
+pub(crate) fn model_release(
     cx: &mut Cx,
     model: &'static Model,
     model_at: Span,
@@ -525,7 +527,7 @@ pub(super) fn model_release(
 /// How to reach a switch or a host over SSH: a host name or address, and the port and user
 /// where written (otherwise the SSH config's, or the defaults), each a token that cannot
 /// carry anything else.
-pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt) -> Option<Mgmt> {
+pub(crate) fn mgmt(cx: &mut Cx, m: &RawMgmt) -> Option<Mgmt> {
     let host = cx.token(
         &m.host,
         "management host",
@@ -563,7 +565,7 @@ pub(super) fn mgmt(cx: &mut Cx, m: &RawMgmt) -> Option<Mgmt> {
 
 /// Where each switch's entry is written: from its key to the next switch's, the last to the
 /// first of the fabric's other sections written after it (links, hosts, MLAG pairs, …).
-pub(super) fn switch_extents(raw: &RawFabric, file: FileId) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn switch_extents(raw: &RawFabric, file: FileId) -> Vec<std::ops::Range<usize>> {
     let at = |s: Span| s.start;
     let keys: Vec<usize> = raw
         .switches

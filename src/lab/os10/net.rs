@@ -11,8 +11,8 @@
 //! MLAG has a peer link VLAN and addresses, a VLT pair neither): [`node`] carries it beside
 //! them, and [`super::vlt`] judges the pair.
 
-pub use crate::fabric::os10_port as port_of;
 use crate::onyx::{self, Iface as OnyxIface, Interface as OnyxInterface};
+pub use crate::os10::port_of;
 use crate::os10::{Config, Eth, Iface, SwitchportMode};
 use crate::types::Split;
 

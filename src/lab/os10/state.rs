@@ -392,7 +392,7 @@ fn os10_iface(
     prefix: crate::types::Ipv4Net,
 ) -> String {
     if let Some(p) = crate::lab::dataplane::port_of(dev) {
-        return Iface::Ethernet(crate::fabric::os10_eth(p)).to_string();
+        return Iface::Ethernet(crate::os10::eth_of(p)).to_string();
     }
     if dev == "lo" {
         return format!(

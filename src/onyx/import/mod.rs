@@ -42,7 +42,9 @@ impl targets::Import for Import {
     }
 
     fn model(&self, name: &str) -> Result<Hardware, String> {
-        Model::find(name).map(Hardware::Onyx).map_err(|e| e.message)
+        Model::find(name)
+            .map(|m| Hardware::new(m))
+            .map_err(|e| e.message)
     }
 
     fn dialect(&self) -> &'static Dialect {

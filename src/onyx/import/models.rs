@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use crate::fabric::Hardware;
 use crate::import::Typed;
 use crate::onyx::{Config, Iface, Interface};
 use crate::types::{Model, Port, Split};
@@ -61,7 +60,7 @@ pub(super) fn guess_models<'a>(
     };
     let mut out = BTreeMap::new();
     for (name, s, _) in switches {
-        let model = match s.model.and_then(Hardware::onyx) {
+        let model = match s.model.and_then(crate::onyx::target::model_of) {
             Some(m) => m,
             // `max_by` keeps the last of equals: reversed, the first in table order wins.
             None => *fits[name]

@@ -54,7 +54,7 @@ pub(super) fn view(config: &Config, hardware: Option<Hardware>) -> View {
     }
     splits(config, &mut ports, qos.system_trust);
     View {
-        os: crate::fabric::Os::Os10,
+        os: crate::os10::target::OS,
         ports,
         pfc,
         lossless_pools: None,
@@ -66,7 +66,7 @@ pub(super) fn view(config: &Config, hardware: Option<Hardware>) -> View {
             ..PortView::default()
         },
         default_trust: None,
-        default_mtu: crate::fabric::meaning::default_mtu(crate::fabric::Os::Os10),
+        default_mtu: crate::fabric::meaning::default_mtu(crate::os10::target::OS),
         hardware,
         vlan_ifaces: config
             .interfaces

@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{
     Bgp, ChannelGroup, Config, Eth, Iface, Interface, LacpMode, Peer, SwitchportMode, Vlt,
 };
-use crate::fabric::{Bundle, Lacp, PortSettings, Routing, Switch, os10_eth};
+use crate::fabric::{Bundle, Lacp, PortSettings, Routing, Switch};
+use crate::os10::eth_of as os10_eth;
 use crate::types::Vlan;
 
 mod qos;
@@ -60,7 +61,7 @@ fn port_maps(sw: &Switch, c: &mut Config) {
     // cannot do. A model with port groups prints every group's mode instead, native ones
     // included (the TOR capture prints all 18), each the mode the validation settled from its
     // ports' splits and speeds.
-    if let crate::fabric::Hardware::Os10(m) = sw.model {
+    if let Some(m) = crate::os10::target::model_of(sw.model) {
         for port in sw.model.ports() {
             let ways = sw.splits.get(&port).map_or(1, |s| s.ways());
             if let Ok(Some(map)) = m.breakout(port.port, ways) {

@@ -52,7 +52,7 @@ impl targets::Import for Import {
 
     fn model(&self, name: &str) -> Result<Hardware, String> {
         Model::named(name.trim())
-            .map(Hardware::Os10)
+            .map(|m| Hardware::new(m))
             .ok_or_else(|| format!("`{name}` is not an OS10 model of the table"))
     }
 

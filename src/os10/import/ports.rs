@@ -8,7 +8,6 @@ use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use super::Prepared;
-use crate::fabric::Hardware;
 use crate::import::Source;
 use crate::import::doc::{EcnDoc, EtsDoc};
 use crate::import::links;
@@ -222,10 +221,7 @@ pub(super) fn prepare<'a>(
     paired: bool,
 ) -> Result<Prepared<'a>, String> {
     let c = config;
-    let given = match source.model {
-        Some(Hardware::Os10(m)) => Some(m),
-        _ => None,
-    };
+    let given = source.model.and_then(crate::os10::target::model_of);
     let model = given.or_else(|| guess(c)).ok_or_else(|| {
         format!(
             "{}: no OS10 model in the table has these ports; say it with `--model`",

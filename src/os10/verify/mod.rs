@@ -162,7 +162,7 @@ fn running_configuration(ports: Vec<(Port, bool)>) -> Ask {
 /// An interface as OS10 names it (`ethernet1/1/9`, `port-channel1`).
 fn name(i: NeutralIface) -> String {
     match i {
-        NeutralIface::Ethernet(p) => super::Iface::Ethernet(crate::fabric::os10_eth(p)).to_string(),
+        NeutralIface::Ethernet(p) => super::Iface::Ethernet(crate::os10::eth_of(p)).to_string(),
         NeutralIface::PortChannel(n) | NeutralIface::MlagPortChannel(n) => {
             format!("port-channel{n}")
         }
@@ -186,7 +186,7 @@ fn pfc_interfaces_of(sw: &Switch, intended: &super::Config) -> Vec<NeutralIface>
         .filter(|(_, i)| i.pfc)
         .filter_map(|(k, _)| match k {
             super::Iface::Ethernet(e) => {
-                let p = crate::fabric::os10_port(*e);
+                let p = crate::os10::port_of(*e);
                 sw.ports
                     .get(&p)
                     .is_some_and(|s| s.peer.is_some())

@@ -45,7 +45,7 @@ pub(super) fn ports(sw: &Switch) -> Vec<(Port, bool)> {
 /// An interface of the fabric's spelling as the OS10 model keys it.
 fn iface(i: NeutralIface) -> Iface {
     match i {
-        NeutralIface::Ethernet(p) => Iface::Ethernet(crate::fabric::os10_eth(p)),
+        NeutralIface::Ethernet(p) => Iface::Ethernet(crate::os10::eth_of(p)),
         NeutralIface::PortChannel(n) | NeutralIface::MlagPortChannel(n) => Iface::PortChannel(n),
         NeutralIface::Vlan(v) => Iface::Vlan(v),
         NeutralIface::Loopback(n) => Iface::Loopback(n),

@@ -36,7 +36,7 @@ pub fn port_name(text: &str) -> Option<Port> {
         .iter()
         .find_map(|p| lower.strip_prefix(p))?;
     let eth = Eth::parse(rest.trim_start()).ok()?;
-    (eth.node == 1 && eth.slot == 1).then(|| crate::fabric::os10_port(eth))
+    (eth.node == 1 && eth.slot == 1).then(|| crate::os10::port_of(eth))
 }
 
 /// The rows of a table after its header line (the line starting with `header`) and the rule

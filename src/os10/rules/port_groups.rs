@@ -12,8 +12,10 @@
 //! - E073 — a speed other than the native one on an OS10 port outside a port group: nothing
 //!   compiles it
 
-use super::*;
-use crate::fabric::Hardware;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::fabric::validate::os::*;
+use crate::types::{Port, Speed};
 
 type Profiles = BTreeMap<String, (Layer, Span)>;
 
@@ -55,7 +57,7 @@ fn claims_of<'a>(p: &'a Pending, names: &[Port]) -> Vec<&'a Claim> {
 
 /// Settles every OS10 switch's port groups (`Switch::port_groups`), renames the ports their
 /// modes name as subports, and refuses speeds nothing compiles.
-pub(super) fn settle(
+pub(crate) fn settle(
     cx: &mut Cx,
     pending: &mut BTreeMap<String, Pending>,
     link_pairs: &mut [LinkPair],
@@ -65,7 +67,7 @@ pub(super) fn settle(
     // (switch, port as written) → its name under its group's mode.
     let mut renames: BTreeMap<(String, Port), Port> = BTreeMap::new();
     for (name, p) in pending.iter_mut() {
-        let Hardware::Os10(model) = p.switch.model else {
+        let Some(model) = crate::os10::target::model_of(p.switch.model) else {
             continue;
         };
         outside_groups(cx, name, p, model, profiles, defaults);
@@ -120,7 +122,7 @@ fn groups(
     cx: &mut Cx,
     name: &str,
     p: &mut Pending,
-    model: &'static crate::os10::models::Model,
+    model: &'static super::super::models::Model,
     profiles: &Profiles,
     defaults: &Layer,
 ) {
@@ -128,7 +130,7 @@ fn groups(
     let mut no_mode = NoMode::new();
     let mut misnamed: BTreeMap<(Span, u16), Vec<Port>> = BTreeMap::new();
     for g in model.port_groups() {
-        let id = crate::os10::PortGroupId::new(g.number);
+        let id = super::super::PortGroupId::new(g.number);
         // A split takes one port of a group of one (`target::breakouts`).
         let ways = p
             .switch
@@ -169,7 +171,7 @@ fn groups(
 fn group_mode(
     cx: &mut Cx,
     (name, p): (&str, &Pending),
-    (g, ways): (&crate::os10::models::Group, u8),
+    (g, ways): (&super::super::models::Group, u8),
     (profiles, defaults): (&Profiles, &Layer),
     no_mode: &mut NoMode,
 ) -> (&'static str, bool) {
@@ -217,7 +219,7 @@ fn no_mode_at_speed(
     cx: &mut Cx,
     name: &str,
     sw: &Switch,
-    model: &'static crate::os10::models::Model,
+    model: &'static super::super::models::Model,
     no_mode: NoMode,
 ) {
     for ((at, speed, maps), (ports, groups)) in no_mode {
@@ -248,7 +250,7 @@ fn misnamed_subports(
     cx: &mut Cx,
     name: &str,
     sw: &Switch,
-    model: &'static crate::os10::models::Model,
+    model: &'static super::super::models::Model,
     misnamed: BTreeMap<(Span, u16), Vec<Port>>,
 ) {
     for ((at, number), ports) in misnamed {
@@ -296,7 +298,7 @@ fn disagree(
     cx: &mut Cx,
     name: &str,
     p: &Pending,
-    g: &crate::os10::models::Group,
+    g: &super::super::models::Group,
     ifaces: &[(Port, Option<At<Speed>>)],
     native: u32,
 ) {
@@ -359,7 +361,7 @@ fn outside_groups(
     cx: &mut Cx,
     name: &str,
     p: &Pending,
-    model: &'static crate::os10::models::Model,
+    model: &'static super::super::models::Model,
     profiles: &Profiles,
     defaults: &Layer,
 ) {
