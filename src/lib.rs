@@ -1,5 +1,5 @@
 //! `fabric`: compile, diff, push and audit lossless RoCE fabrics on NVIDIA Onyx and Dell
-//! SmartFabric OS10 switches (the OSes: [`fabric::Os::ALL`]).
+//! SmartFabric OS10 switches (the OSes: [`fabric::Os::all`]).
 //!
 //! Data flows one way: `types`/`diag`/`error`/`config_error` → `fabric` (YAML → validated
 //! model) and `onyx` (typed switch configuration ⇄ running-config text) → `compile` → `cli`.

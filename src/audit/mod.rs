@@ -301,12 +301,12 @@ impl Rule {
     /// The OSes whose switches the rule reads, by title (`Onyx`), when it does not read every
     /// OS's.
     pub fn only(&self) -> Option<String> {
-        let titles: Vec<&str> = targets::BUILT_IN
-            .iter()
+        let every = targets::all();
+        let titles: Vec<&str> = (every.iter())
             .filter(|t| self.reads_parts(t.audit().parts()))
             .map(|t| t.words().title)
             .collect();
-        (titles.len() < targets::BUILT_IN.len()).then(|| titles.join(" and "))
+        (titles.len() < every.len()).then(|| titles.join(" and "))
     }
 }
 

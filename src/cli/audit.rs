@@ -431,7 +431,7 @@ fn live_with_fabric(
         let os = oses
             .get(&target.name)
             .copied()
-            .unwrap_or(targets::BUILT_IN[0]);
+            .unwrap_or(targets::default_os());
         os.audit().read_live(target, &reach.options)
     })?;
     for (sw, (config, unsaved)) in chosen.iter().zip(fetched) {

@@ -135,7 +135,7 @@ impl Sources<'_> {
         let args = self.args;
         let os = self
             .model
-            .map_or(targets::BUILT_IN[0], |m| targets::of(m.os()));
+            .map_or(targets::default_os(), |m| m.os().target());
         let ssh = args.connect.ssh_config()?;
         let switches = args
             .live

@@ -165,7 +165,7 @@ enum ParseFormat {
     Check,
 }
 
-/// What `fabric` is, in one line: the switch OSes named from [`crate::fabric::Os::ALL`].
+/// What `fabric` is, in one line: the switch OSes named from [`crate::fabric::Os::all`].
 pub fn about() -> String {
     format!(
         "Compile, diff, push and audit lossless RoCE fabrics on {} switches",

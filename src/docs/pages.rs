@@ -80,8 +80,7 @@ fn heading(name: &str, file: &str, fabric: &Fabric, topology: &Topology) -> Vec<
 /// How to read the picture: its groups (when grouped), colours and labels.
 fn picture_key(blocks: &mut Vec<Block>, topology: &Topology, grouped: bool, diagram: bool) {
     // The default OS's pair, and another OS's where one is drawn.
-    let pairs: Vec<&crate::targets::Words> = Os::ALL
-        .into_iter()
+    let pairs: Vec<&crate::targets::Words> = Os::all()
         .filter(|os| {
             *os == Os::default() || topology.nodes.iter().any(|n| n.kind == Kind::Pair(*os))
         })
@@ -117,8 +116,7 @@ fn picture_key(blocks: &mut Vec<Block>, topology: &Topology, grouped: bool, diag
 /// loopback, MLAG peer, cabled ports.
 fn switches(fabric: &Fabric) -> Table {
     // A release column per OS the fabric's switches run.
-    let oses: Vec<Os> = Os::ALL
-        .into_iter()
+    let oses: Vec<Os> = Os::all()
         .filter(|os| fabric.switches.values().any(|s| s.os() == *os))
         .collect();
     let mut rows = Vec::new();

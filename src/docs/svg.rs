@@ -136,7 +136,7 @@ impl<'a> Writer<'a> {
             x += 20.0 + text_width(&kind.legend(), FONT) + 16.0;
         }
         // A dashed line per kind of peer link drawn: an MLAG pair's, a VLT pair's (its VLTi).
-        for os in crate::fabric::Os::ALL {
+        for os in crate::fabric::Os::all() {
             let (kind, text) = (Kind::Pair(os), os.target().words().peer_link);
             let drawn = self
                 .topology
@@ -174,8 +174,7 @@ impl<'a> Writer<'a> {
         // Every kind's colours, the default OS's pair among them; another OS's pair only where
         // one is drawn (it came after the rest).
         let default = crate::fabric::Os::default();
-        let others = crate::fabric::Os::ALL
-            .into_iter()
+        let others = crate::fabric::Os::all()
             .filter(|os| *os != default)
             .map(Kind::Pair)
             .filter(|k| self.topology.nodes.iter().any(|n| n.kind == *k));

@@ -332,24 +332,12 @@ pub struct PortSettings {
 }
 
 /// The network OS a switch runs: a handle on its implementation in the registry
-/// ([`crate::targets::BUILT_IN`]), which compiles, renders, diffs, pushes and emulates it.
+/// ([`crate::targets::all`]), which compiles, renders, diffs, pushes and emulates it.
 /// Equal, ordered and hashed by the OS's place in the registry; serialized as its word.
 #[derive(Clone, Copy)]
 pub struct Os(&'static dyn crate::targets::SwitchOs);
 
 impl Os {
-    /// Every OS `fabric` compiles for, in the order help texts name them (the registry's); as
-    /// an iterator, [`Os::all`].
-    pub const ALL: [Os; crate::targets::BUILT_IN.len()] = {
-        let mut all = [Os(crate::targets::BUILT_IN[0]); crate::targets::BUILT_IN.len()];
-        let mut i = 1;
-        while i < all.len() {
-            all[i] = Os(crate::targets::BUILT_IN[i]);
-            i += 1;
-        }
-        all
-    };
-
     /// The handle on an OS's implementation (for the OS's own folder).
     pub const fn new(target: &'static dyn crate::targets::SwitchOs) -> Os {
         Os(target)
@@ -357,12 +345,12 @@ impl Os {
 
     /// Every OS `fabric` compiles for, in the order help texts name them (the registry's).
     pub fn all() -> impl Iterator<Item = Os> {
-        crate::targets::BUILT_IN.iter().map(|t| Os(*t))
+        crate::targets::all().into_iter().map(Os)
     }
 
     /// The OS's place in the registry.
     fn index(self) -> usize {
-        Os::all().position(|o| o.word() == self.word()).unwrap_or(0)
+        crate::targets::place(self.0)
     }
 
     /// The OS's implementation of the switch-OS interface.

@@ -12,6 +12,7 @@
 
 use std::any::Any;
 use std::collections::BTreeSet;
+use std::sync::{PoisonError, RwLock};
 
 use serde::Serialize;
 
@@ -369,7 +370,7 @@ pub trait Read<'a> {
 /// The model a name (`--model`) names: the first of the other OSes whose table has it, else
 /// the default OS's (whose error then says what is wrong with the name).
 pub fn model_named(name: &str) -> Result<crate::fabric::Hardware, String> {
-    BUILT_IN[1..]
+    all()[1..]
         .iter()
         .find_map(|t| t.import().model(name).ok())
         .map_or_else(|| BUILT_IN[0].import().model(name), Ok)
@@ -626,22 +627,70 @@ pub fn into_typed<T: Typed>(c: Box<dyn Config>) -> Result<T, String> {
         .map_err(|_| "a plan takes one switch OS to itself".to_string())
 }
 
-/// The OSes `fabric` ships, in the order help texts name them.
+/// The OSes `fabric` ships, in the order help texts name them; the first is the default (a
+/// fabric file's switch that names no OS, a running configuration no other OS recognizes).
 pub const BUILT_IN: [&dyn SwitchOs; 2] = [&crate::onyx::target::ONYX, &crate::os10::target::OS10];
 
-/// The implementation of an OS of the fabric model.
-pub fn of(os: Os) -> &'static dyn SwitchOs {
+/// OSes added while running ([`register`]), after the built-in ones.
+static ADDED: RwLock<Vec<&'static dyn SwitchOs>> = RwLock::new(Vec::new());
+
+fn added() -> std::sync::RwLockReadGuard<'static, Vec<&'static dyn SwitchOs>> {
+    ADDED.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Every OS: the built-in ones, then those added while running, in that order.
+pub fn all() -> Vec<&'static dyn SwitchOs> {
     BUILT_IN
         .iter()
         .copied()
-        .find(|t| t.os() == os)
-        .unwrap_or(BUILT_IN[0])
+        .chain(added().iter().copied())
+        .collect()
+}
+
+/// Adds an OS written outside this crate (a library's user, a test): from here on, a fabric
+/// file's `os:` word names it and its running configurations are recognized, after the
+/// built-in OSes. Its word must be new.
+pub fn register(target: &'static dyn SwitchOs) -> Result<Os, String> {
+    let word = target.words().word;
+    let mut added = ADDED.write().unwrap_or_else(PoisonError::into_inner);
+    if BUILT_IN
+        .iter()
+        .chain(added.iter())
+        .any(|t| t.words().word == word)
+    {
+        return Err(format!(
+            "an OS with the word `{word}` is already registered"
+        ));
+    }
+    added.push(target);
+    Ok(Os::new(target))
+}
+
+/// An OS's place among [`all`] (by its word), for ordering.
+pub fn place(target: &dyn SwitchOs) -> usize {
+    let word = target.words().word;
+    let built_in = BUILT_IN.iter().position(|t| t.words().word == word);
+    built_in.unwrap_or_else(|| {
+        let added = added().iter().position(|t| t.words().word == word);
+        BUILT_IN.len() + added.unwrap_or(0)
+    })
+}
+
+/// The implementation of an OS of the fabric model.
+pub fn of(os: Os) -> &'static dyn SwitchOs {
+    os.target()
+}
+
+/// The default OS: the first built-in one.
+pub fn default_os() -> &'static dyn SwitchOs {
+    BUILT_IN[0]
 }
 
 /// The OS a running configuration's text is of: the first of the others that recognizes it,
 /// else the default OS (the first), whose parser then says what is wrong with the text.
 pub fn recognize(text: &str) -> &'static dyn SwitchOs {
-    BUILT_IN[1..]
+    let others = all();
+    others[1..]
         .iter()
         .copied()
         .find(|t| t.recognizes(text))

@@ -9,7 +9,8 @@ use crate::types::{Port, Split, parse_port_range};
 
 /// Whether a name is written the OS10 way (`ethernet…`).
 pub(super) fn names_ports(t: &str) -> bool {
-    t.get(..8).is_some_and(|h| h.eq_ignore_ascii_case("ethernet"))
+    t.get(..8)
+        .is_some_and(|h| h.eq_ignore_ascii_case("ethernet"))
 }
 
 /// The ports a port-map key or link end names, in OS10's naming; another OS's naming is
