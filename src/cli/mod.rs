@@ -175,8 +175,19 @@ pub fn about() -> String {
 
 /// Runs the command line; returns the exit code.
 pub fn main() -> u8 {
+    run(std::env::args_os())
+}
+
+/// Runs the command line on `args` (the program's name first), in this process: for a program
+/// that adds an OS to the registry ([`crate::targets::register`]) and then runs `fabric`'s
+/// commands with it. Returns the exit code.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     let parsed = manual::command()
-        .try_get_matches()
+        .try_get_matches_from(args)
         .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
     let cli = match parsed {
         Ok(c) => c,

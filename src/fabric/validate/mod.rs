@@ -150,9 +150,9 @@ pub(crate) type Profiles = BTreeMap<String, (Layer, Span)>;
 /// written so far.
 pub struct SplitAsk<'a> {
     pub(crate) p: &'a mut Pending,
-    pub(crate) key: &'a Sp<String>,
-    pub(crate) ways: &'a Sp<i64>,
-    pub(crate) split: Split,
+    pub key: &'a Sp<String>,
+    pub ways: &'a Sp<i64>,
+    pub split: Split,
     pub(crate) split_at: &'a mut BTreeMap<Port, Span>,
 }
 

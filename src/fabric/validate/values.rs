@@ -39,15 +39,15 @@ impl Cx {
         self.extents.iter().any(|r| r.contains(&at.start))
     }
 
-    pub(crate) fn span<T>(&self, v: &Sp<T>) -> Span {
+    pub fn span<T>(&self, v: &Sp<T>) -> Span {
         span(self.file, v)
     }
 
-    pub(crate) fn push(&mut self, d: Diagnostic) {
+    pub fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
 
-    pub(crate) fn error(
+    pub fn error(
         &mut self,
         code: &'static str,
         msg: impl Into<String>,
@@ -92,11 +92,7 @@ impl Cx {
     }
 
     /// A word parsed by `f`; unknown → E021 at the value, "did you mean" as help.
-    pub(crate) fn word<T>(
-        &mut self,
-        v: &Sp<String>,
-        f: impl Fn(&str) -> Result<T, Invalid>,
-    ) -> Option<T> {
+    pub fn word<T>(&mut self, v: &Sp<String>, f: impl Fn(&str) -> Result<T, Invalid>) -> Option<T> {
         match f(v.get()) {
             Ok(x) => Some(x),
             Err(e) => {
