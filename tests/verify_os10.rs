@@ -320,9 +320,9 @@ fn an_os10_bgp_session_is_decided_by_both_ends() {
     )
     .unwrap();
     let model = fabric::os10::models::Model::named("S5248F-ON").unwrap();
-    let leaf = Arc::new(Device::new(Switch::os10_with(
-        fabric::lab::os10::Os10Switch::with_config(leaf_config, model),
-    )));
+    let leaf = Arc::new(Device::new(Switch::of(Box::new(
+        fabric::os10::lab::Os10Switch::with_config(leaf_config, model),
+    ))));
     let spine = Arc::new(Device::new(Switch::factory("spine")));
     for (name, dev) in [("leaf", &leaf), ("spine", &spine)] {
         network.add_device(name, dev);
@@ -430,9 +430,9 @@ fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::observed::Mlag, String>
             "hostname {name}\ninterface ethernet1/1/49\n no shutdown\n no switchport\n{vlt}"
         ))
         .unwrap();
-        let dev = Arc::new(Device::new(Switch::os10_with(
-            fabric::lab::os10::Os10Switch::with_config(config, model),
-        )));
+        let dev = Arc::new(Device::new(Switch::of(Box::new(
+            fabric::os10::lab::Os10Switch::with_config(config, model),
+        ))));
         network.add_device(name, &dev);
         dev
     });
@@ -559,9 +559,9 @@ fn bitfusion_pair(lines: &[&str]) -> (Fabric, BTreeMap<String, Arc<Device>>) {
     let mut devices = BTreeMap::new();
     for (name, sw) in &f.switches {
         let config = fabric::os10::compile::compile_switch(sw);
-        let dev = Arc::new(Device::new(Switch::os10_with(
-            fabric::lab::os10::Os10Switch::with_config(config, model),
-        )));
+        let dev = Arc::new(Device::new(Switch::of(Box::new(
+            fabric::os10::lab::Os10Switch::with_config(config, model),
+        ))));
         network.add_device(name.as_str(), &dev);
         devices.insert(name.to_string(), dev);
     }

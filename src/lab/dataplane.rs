@@ -149,7 +149,7 @@ pub fn vlan_name(vlan: u16) -> String {
 }
 
 fn os_of(node: &super::network::Node) -> Os {
-    if node.os10 { Os::Os10 } else { Os::Onyx }
+    node.os
 }
 
 /// A port's MTU as its switch is configured (the OS's default when none is set) and whether

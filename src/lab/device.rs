@@ -8,11 +8,12 @@
 //! |---|---|
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
 //! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
-//! | `STATE/leaf01/startup-configuration.cfg` | an OS10 switch's saved configuration (`write memory`), as `show running-configuration` prints it; it boots from it |
-//! | `STATE/leaf01/config/NAME`, `STATE/leaf01/home/NAME` | an OS10 switch's other `config://` files, and the files of its login's home folder (`home://`, put there by SCP) |
 //! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
 //! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
+//!
+//! A switch of another OS than the lab's own CLI keeps its saved state there on its own terms
+//! ([`crate::targets::LabSwitch::persist`]; its OS's lab module says which files).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -70,8 +71,8 @@ struct Writes {
     gone: Vec<String>,
     active: Option<String>,
     running: Option<onyx::Config>,
-    /// An OS10 switch's saved files changed (it persists on its own terms).
-    os10_saved: bool,
+    /// A switch of another OS saved (it persists on its own terms).
+    own_saved: bool,
 }
 
 /// A simulated switch, shared by its sessions.
@@ -121,13 +122,7 @@ impl Device {
     /// read before this switch's own state is locked.
     fn world(&self, session: &Session, line: &str) -> Option<World> {
         let (network, me) = self.network.get()?;
-        let os10 = self.lock().os10.is_some();
-        let reads = if os10 {
-            super::os10::reads_network(line)
-        } else {
-            session.reads_network(line)
-        };
-        if !reads {
+        if !session.reads_network(&self.lock(), line) {
             return None;
         }
         Some(network.world(me))
@@ -152,10 +147,11 @@ impl Device {
     ) -> Result<Device, String> {
         fs::create_dir_all(dir.join("saved"))
             .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-        if let Some(os10) = fresh.os10 {
-            return Device::open_os10(dir, *os10, prefer_fresh, keep_running);
-        }
         let mut switch = fresh;
+        if let Some(own) = switch.own.as_deref_mut() {
+            own.open(dir, prefer_fresh, keep_running)?;
+            return Device::opened(dir, switch, keep_running);
+        }
         if !prefer_fresh && let Some(mut saved) = load_saved(dir)? {
             saved.release = switch.release;
             saved.model = switch.model;
@@ -168,39 +164,12 @@ impl Device {
             // A reboot: the running config is the active file's.
             let _ = fs::remove_file(&running);
         }
-        let mut dev = Device::new(switch);
-        dev.dir = Some(dir.to_path_buf());
-        dev.keep_running = keep_running;
-        dev.persist()?;
-        Ok(dev)
+        Device::opened(dir, switch, keep_running)
     }
 
-    /// [`Device::open`] of an OS10 switch: it boots from `STATE/NAME/startup-configuration.cfg`
-    /// when there is one.
-    fn open_os10(
-        dir: &Path,
-        mut fresh: super::os10::Os10Switch,
-        prefer_fresh: bool,
-        keep_running: bool,
-    ) -> Result<Device, String> {
-        let startup = dir.join(OS10_STARTUP);
-        if !prefer_fresh && startup.exists() {
-            let saved = read_os10(&startup)?;
-            fresh.startup = Some(saved.clone());
-            fresh.running = saved;
-            fresh.startup_at = modified(&startup).unwrap_or_else(SystemTime::now);
-        }
-        if !prefer_fresh {
-            fresh.files = read_os10_files(&dir.join(OS10_FILES))?;
-            fresh.home = read_home(&dir.join(OS10_HOME))?;
-        }
-        let running = dir.join("running.cfg");
-        if keep_running && !prefer_fresh && running.exists() {
-            fresh.running = read_os10(&running)?;
-        } else if running.exists() {
-            let _ = fs::remove_file(&running);
-        }
-        let mut dev = Device::new(Switch::os10_with(fresh));
+    /// The device of `switch` booted from its folder `dir`, its state written there.
+    fn opened(dir: &Path, switch: Switch, keep_running: bool) -> Result<Device, String> {
+        let mut dev = Device::new(switch);
         dev.dir = Some(dir.to_path_buf());
         dev.keep_running = keep_running;
         dev.persist()?;
@@ -321,12 +290,7 @@ impl Device {
 
     /// What a login prints before the first prompt: the switch OS's banner.
     pub fn banner(&self, id: u64) -> String {
-        match self.lock().os() {
-            super::cli::Os::Onyx => format!(
-                "Number of total successful connections since last 1 days: {id}\n\nNVIDIA Switch\n\n"
-            ),
-            super::cli::Os::Os10 => super::os10::banner().to_string(),
-        }
+        self.lock().os().target().lab().banner(id)
     }
 
     /// The prompt `session` shows now.
@@ -336,41 +300,30 @@ impl Device {
 
     /// What `?` prints after `typed` (the line up to the cursor), in `session`'s mode.
     pub fn help(&self, session: &Session, typed: &str) -> String {
-        let sw = self.lock();
-        match sw.os() {
-            super::cli::Os::Onyx => super::help::help(session, &sw, typed),
-            super::cli::Os::Os10 => super::os10::help(typed),
-        }
+        session.help(&self.lock(), typed)
     }
 
     /// What Tab does after `typed` (the line up to the cursor), in `session`'s mode.
     pub fn complete(&self, session: &Session, typed: &str) -> super::help::Completion {
-        match self.lock().os() {
-            super::cli::Os::Onyx => super::help::complete(session, typed),
-            // OS10's completion is not modeled: Tab inserts nothing.
-            super::cli::Os::Os10 => super::help::Completion::default(),
-        }
+        session.complete(&self.lock(), typed)
     }
 
-    /// A file put in the login's home folder of an OS10 switch over SCP (`scp -t`, session
-    /// `id`): kept as `home://NAME`, logged as the transfer's command, persisted. `Err` says
-    /// why the switch does not take it (not OS10; a name or size out of its bounds).
+    /// A file put in the login's home folder over SCP (`scp -t`, session `id`): kept as its
+    /// OS keeps it, logged as the transfer's command, persisted. `Err` says why the switch
+    /// does not take it (it takes none; a name or size out of its bounds).
     pub fn put_home(&self, id: u64, name: &str, bytes: Vec<u8>) -> Result<(), String> {
         self.record(id, &format!("scp -t {name}"));
         {
             let mut sw = self.lock();
-            let Some(os10) = sw.os10.as_deref_mut() else {
-                return Err("scp: not taken by this switch".to_string());
-            };
-            super::os10::put_home(os10, name, bytes)?;
+            sw.put_home(name, bytes)?;
             sw.saves += 1;
         }
         self.persist()
     }
 
-    /// Whether the switch is an OS10 switch.
-    pub fn is_os10(&self) -> bool {
-        self.lock().os10.is_some()
+    /// The files the switch takes over SCP ([`super::scp`]); `None`: it takes none.
+    pub fn scp(&self) -> Option<&'static crate::targets::LabFiles> {
+        self.lock().os().target().lab().scp()
     }
 
     /// One command line received by `session` (number `id`): logged, checked against the
@@ -439,10 +392,7 @@ impl Device {
     /// A command received (`typed`, not a password): logged, a secret it sets masked as the
     /// switch's OS masks it, and its session marked active.
     fn received(&self, id: u64, typed: &str) {
-        let mask = match self.lock().os() {
-            super::cli::Os::Onyx => crate::secrets::Mask::Onyx,
-            super::cli::Os::Os10 => crate::secrets::Mask::Os10,
-        };
+        let mask = self.lock().os().target().mask();
         self.record(id, &crate::secrets::mask(typed, mask));
         if let Some(login) = self.lock().logins.get_mut(&id) {
             login.active = Instant::now();
@@ -512,12 +462,12 @@ impl Device {
     fn persist(&self) -> Result<(), String> {
         let Some(dir) = &self.dir else { return Ok(()) };
         let w = self.writes();
-        let saved_changed = w.first || w.os10_saved || !w.files.is_empty() || !w.gone.is_empty();
+        let saved_changed = w.first || w.own_saved || !w.files.is_empty() || !w.gone.is_empty();
         if !saved_changed && w.active.is_none() && w.running.is_none() {
             return Ok(());
         }
-        if let Some(os10) = self.lock().os10.as_deref() {
-            return persist_os10(dir, os10, w.os10_saved, w.running.is_some());
+        if let Some(own) = self.lock().own.as_deref() {
+            return own.persist(dir, w.own_saved, w.running.is_some());
         }
         let renderer = Renderer::shared()?;
         let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
@@ -574,7 +524,7 @@ impl Device {
             }
         });
         if w.first || last.saves != sw.saves {
-            w.os10_saved = sw.os10.is_some();
+            w.own_saved = sw.own.is_some();
             w.files = sw
                 .files
                 .iter()
@@ -618,147 +568,8 @@ fn stale_files(
         .collect())
 }
 
-/// An OS10 switch's startup configuration in its folder, as `show running-configuration`
-/// prints it (the switch keeps it as `startup.xml`; the lab keeps the text).
-pub const OS10_STARTUP: &str = "startup-configuration.cfg";
-
-/// An OS10 switch's other files of `config://` (`copy running-configuration config://NAME`),
-/// one per file in this folder of its state folder, as `show running-configuration` prints
-/// them.
-pub const OS10_FILES: &str = "config";
-
-/// The files of an OS10 switch's login's home folder (`home://`), one per file in this folder
-/// of its state folder, as they were put there.
-pub const OS10_HOME: &str = "home";
-
-fn persist_os10(
-    dir: &Path,
-    sw: &super::os10::Os10Switch,
-    saved: bool,
-    running: bool,
-) -> Result<(), String> {
-    let renderer = crate::os10::Renderer::shared()?;
-    if saved && let Some(startup) = &sw.startup {
-        write_atomic(
-            &dir.join(OS10_STARTUP),
-            renderer.render(startup)?.as_bytes(),
-        )?;
-    }
-    if saved {
-        let mut configs = BTreeMap::new();
-        for (name, file) in &sw.files {
-            configs.insert(name.as_str(), renderer.render(&file.config)?.into_bytes());
-        }
-        sync_folder(&dir.join(OS10_FILES), &configs)?;
-        let home = sw
-            .home
-            .iter()
-            .map(|(n, f)| (n.as_str(), f.bytes.clone()))
-            .collect();
-        sync_folder(&dir.join(OS10_HOME), &home)?;
-    }
-    if running {
-        write_atomic(
-            &dir.join("running.cfg"),
-            renderer.render(&sw.running)?.as_bytes(),
-        )?;
-    }
-    Ok(())
-}
-
-/// Makes `folder` hold `files` (name → content): those that differ written, those the
-/// switch no longer has removed (a file deleted on the switch is gone from the folder).
-fn sync_folder(folder: &Path, files: &BTreeMap<&str, Vec<u8>>) -> Result<(), String> {
-    fs::create_dir_all(folder).map_err(|e| format!("cannot create `{}`: {e}", folder.display()))?;
-    for (name, bytes) in files {
-        let path = folder.join(name);
-        if fs::read(&path).ok().as_ref() != Some(bytes) {
-            write_atomic(&path, bytes)?;
-        }
-    }
-    let entries =
-        fs::read_dir(folder).map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
-    for entry in entries.flatten() {
-        let stale = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| !files.contains_key(n) && !n.ends_with(".tmp"));
-        if stale {
-            let path = entry.path();
-            fs::remove_file(&path)
-                .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// The files of an OS10 switch's home folder kept in `folder` (none when it does not exist):
-/// each with a name the switch takes and within its size bound; any other is an error.
-fn read_home(folder: &Path) -> Result<BTreeMap<String, super::os10::HomeFile>, String> {
-    let mut files = BTreeMap::new();
-    for (path, name) in kept_files(folder)? {
-        let name = name.to_string_lossy().into_owned();
-        if !super::os10::valid_name(&name) || !path.is_file() {
-            return Err(format!(
-                "`{}`: not a file name an OS10 switch keeps",
-                path.display()
-            ));
-        }
-        let size = fs::metadata(&path).map_or(0, |m| m.len());
-        if size > super::os10::MAX_HOME_FILE as u64 {
-            return Err(format!(
-                "`{}`: larger than the switch keeps ({} bytes)",
-                path.display(),
-                super::os10::MAX_HOME_FILE
-            ));
-        }
-        let bytes =
-            fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        let modified = modified(&path).unwrap_or_else(SystemTime::now);
-        files.insert(name, super::os10::HomeFile { bytes, modified });
-    }
-    Ok(files)
-}
-
-/// The entries of a folder the lab keeps files in, but its `.tmp` files (a file being
-/// written); none when the folder does not exist.
-fn kept_files(folder: &Path) -> Result<Vec<(PathBuf, std::ffi::OsString)>, String> {
-    let entries = match fs::read_dir(folder) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
-    };
-    Ok(entries
-        .flatten()
-        .map(|e| (e.path(), e.file_name()))
-        .filter(|(_, n)| !n.to_string_lossy().ends_with(".tmp"))
-        .collect())
-}
-
-/// The files of an OS10 switch's `config://` kept in `folder` (none when it does not exist),
-/// dated when they were last written.
-fn read_os10_files(folder: &Path) -> Result<BTreeMap<String, super::os10::SavedFile>, String> {
-    let mut files = BTreeMap::new();
-    for (path, name) in kept_files(folder)? {
-        let Some(name) = name.to_str().map(str::to_string) else {
-            continue;
-        };
-        let file = super::os10::SavedFile {
-            config: read_os10(&path)?,
-            modified: modified(&path).unwrap_or_else(SystemTime::now),
-        };
-        files.insert(name, file);
-    }
-    Ok(files)
-}
-
-fn read_os10(path: &Path) -> Result<crate::os10::Config, String> {
-    let text = crate::input::read_string(path, crate::config_error::MAX_BYTES)?;
-    crate::os10::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
-}
-
 /// When a file was last changed; `None` when it does not exist.
-fn modified(path: &Path) -> Option<SystemTime> {
+pub(crate) fn modified(path: &Path) -> Option<SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
@@ -802,24 +613,20 @@ fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
     Ok(Some(sw))
 }
 
-/// The running config of a switch served from `dir` by other processes: the one its last
-/// session left, else its active saved file; `None` when there is none or it cannot be read.
-/// The switch whose state is kept in `dir`, as the network reads it: an OS10 switch's (it
-/// keeps `startup-configuration.cfg`) through [`super::os10::net::view`].
+/// The switch whose state is kept in `dir` by other processes, as the network reads it: as
+/// the first OS that knows the folder for one of its switches reads it (the default OS, which
+/// takes any folder, last); `None` when it cannot be read.
 pub(crate) fn node_in(dir: &Path) -> Option<super::network::Node> {
-    let startup = dir.join("startup-configuration.cfg");
-    if startup.exists() {
-        let running = dir.join("running.cfg");
-        let path = if running.exists() { running } else { startup };
-        return read_os10(&path).ok().map(|c| super::os10::net::node(&c));
-    }
-    running_in(dir).map(|config| super::network::Node {
-        config,
-        os10: false,
-        vlt: None,
-    })
+    let default = crate::fabric::Os::default();
+    crate::fabric::Os::ALL
+        .into_iter()
+        .filter(|os| *os != default)
+        .chain([default])
+        .find_map(|os| os.target().lab().node_in(dir))
 }
 
+/// The running config of a switch served from `dir` by other processes: the one its last
+/// session left, else its active saved file; `None` when there is none or it cannot be read.
 pub(crate) fn running_in(dir: &Path) -> Option<onyx::Config> {
     let running = dir.join("running.cfg");
     if running.exists() {

@@ -1,5 +1,5 @@
-//! The lab: simulated Onyx and OS10 switches ([`os10`]: an OS10 switch's CLI, chosen per
-//! switch by [`Os`]), the project's test bed and a place to try everything
+//! The lab: simulated switches of every OS (each OS's personality behind
+//! [`crate::targets::Lab`], chosen per switch by its OS), the project's test bed and a place to try everything
 //! without hardware. A switch is an [`onyx::Config`](crate::onyx::Config) with saved
 //! configuration files; its CLI ([`cli`]) reads commands with the same grammar as the parser
 //! and applies them with the same semantics. [`device`] shares a switch between sessions
@@ -7,7 +7,7 @@
 //! both ends of a cable decide (links, LLDP, BGP, MLAG) from a [`view`] of every switch built
 //! once per change ([`watch`] sees the state files change), `show` prints every `show` command
 //! from the switch and the network, [`term`] reads keystrokes and prints as Onyx prints,
-//! [`server`] serves switches over SSH (and [`scp`] receives files for an OS10 switch).
+//! [`server`] serves switches over SSH (and [`scp`] receives files for a switch that takes them).
 
 mod cabling;
 pub mod cli;
@@ -18,7 +18,6 @@ pub mod frr;
 mod help;
 pub mod live;
 pub mod network;
-pub mod os10;
 mod pipe;
 pub mod scp;
 pub mod server;
@@ -30,7 +29,7 @@ mod watch;
 
 use std::io::{Read, Write};
 
-pub use cli::{Os, Reply, Session, Switch};
+pub use cli::{Reply, Session, Switch};
 pub use device::{Device, Faults};
 pub use network::{Cabling, Network};
 pub use server::{Lab, Logins, Served, Spec};

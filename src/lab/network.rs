@@ -94,8 +94,8 @@ impl Network {
         &self.cabling
     }
 
-    /// The network now: every switch's running config in the network's terms (an OS10
-    /// switch's through [`crate::lab::os10::net::view`]) and the cabling with every switch's
+    /// The network now: every switch's running config in the network's terms (as its OS
+    /// states it: [`crate::targets::LabSwitch::node`]) and the cabling with every switch's
     /// cabling faults in force (each switch's `faults.yaml`). A switch that is gone or whose
     /// folder cannot be read is left out, as a switch that is off. Built again only when
     /// something changed since the last ([`super::view`]).
@@ -145,14 +145,29 @@ impl Network {
     }
 }
 
-/// A switch as the network reads it: its running config in the network's terms, and its OS
-/// (which names its ports in what LLDP sends).
+/// A switch as the network reads it: its running config in the network's terms, its OS
+/// (which names its ports in what LLDP sends), and the pair domain it is in when its OS keeps
+/// one beside those terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     pub config: Config,
-    pub os10: bool,
-    /// An OS10 switch's VLT domain (the configuration's terms have no VLT).
-    pub vlt: Option<crate::lab::os10::vlt::Domain>,
+    pub os: crate::fabric::Os,
+    pub pair: Option<PairDomain>,
+}
+
+/// A pair of switches that act as one, where the configuration's terms have no words for it
+/// (their MLAG has a peer link VLAN and addresses; such a pair neither): the domain, the ports
+/// that link the pair, its MAC and priority, and the port-channels the pair shares. Only the
+/// switch's own OS reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairDomain {
+    pub id: u8,
+    /// The ports that link the pair.
+    pub discovery: BTreeSet<Port>,
+    pub vlt_mac: Option<Mac>,
+    pub primary_priority: Option<u32>,
+    /// Each shared port-channel: its id in the pair and its port-channel.
+    pub ports: BTreeMap<u16, u16>,
 }
 
 /// What a switch's CLI sees of the network when a command asks: the network as it was just
@@ -308,8 +323,8 @@ fn iface(c: &Config, i: Iface) -> Option<&Interface> {
 }
 
 /// A port exists on the switch (a subport of a split port, or a port that is not split) and
-/// is not shut down. An OS10 port its port group names as subport 1 without a split
-/// (`ethernet1/1/17:1`) is a created subport 1 in an OS10 switch's view (`lab::os10::net`);
+/// is not shut down. A port its OS names as subport 1 without a split (an OS10 port group's
+/// `ethernet1/1/17:1`) is a created subport 1 in the switch's view (as its OS states it);
 /// Onyx never marks an Ethernet port created.
 fn admin_up(c: &Config, p: Port) -> bool {
     let split = |q: Port| iface(c, Iface::Ethernet(q)).and_then(|i| i.split);
@@ -365,9 +380,9 @@ impl<'a> Net<'a> {
         self.view.nodes.get_key_value(sw).map(|(k, _)| k.as_str())
     }
 
-    /// The VLT domain of `sw`, an OS10 switch that has one.
-    pub fn vlt(&self, sw: &str) -> Option<&'a crate::lab::os10::vlt::Domain> {
-        self.view.nodes.get(sw).and_then(|n| n.vlt.as_ref())
+    /// The pair domain of `sw`, when its OS keeps one.
+    pub fn pair(&self, sw: &str) -> Option<&'a PairDomain> {
+        self.view.nodes.get(sw).and_then(|n| n.pair.as_ref())
     }
 
     /// A physical port is up: it exists and is not shut down on its switch, and its cable is
@@ -406,13 +421,7 @@ impl<'a> Net<'a> {
             let fc = self
                 .config(f)
                 .filter(|fc| crate::lab::unmodeled::port_lldp(fc, q).1)?;
-            let port_id = if self.view.nodes.get(f).is_some_and(|n| n.os10) {
-                crate::os10::Iface::Ethernet(crate::fabric::os10_eth(q)).to_string()
-            } else {
-                crate::lab::cli::Unconfirmed::LldpPortId
-                    .text()
-                    .replace("{}", &q.to_string())
-            };
+            let port_id = self.view.nodes.get(f)?.os.target().lab().lldp_port_id(q);
             Some(LldpNeighbor {
                 system_name: fc.hostname.clone().unwrap_or_else(|| f.to_string()),
                 port_id,

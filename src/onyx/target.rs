@@ -99,6 +99,10 @@ impl SwitchOs for Onyx {
     fn mask(&self) -> Mask {
         Mask::Onyx
     }
+
+    fn lab(&self) -> &'static dyn targets::Lab {
+        &super::lab::LAB
+    }
 }
 
 /// The templates, read once per process.

@@ -131,6 +131,10 @@ impl SwitchOs for Os10 {
     fn mask(&self) -> Mask {
         Mask::Os10
     }
+
+    fn lab(&self) -> &'static dyn targets::Lab {
+        &super::lab::target::LAB
+    }
 }
 
 /// The templates, read once per process.

@@ -91,6 +91,9 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// What `fabric audit` asks of the OS.
     fn audit(&self) -> &'static dyn Audit;
+
+    /// How the lab (`fabric lab`) simulates the OS's switches.
+    fn lab(&self) -> &'static dyn Lab;
 }
 
 /// An OS's templates: render a configuration of that OS.
@@ -604,4 +607,148 @@ pub fn recognize(text: &str) -> &'static dyn SwitchOs {
         .copied()
         .find(|t| t.recognizes(text))
         .unwrap_or(BUILT_IN[0])
+}
+
+/// How the lab (`fabric lab`, [`crate::lab`]) simulates an OS's switches: what its SSH server,
+/// network and state folders ask of the OS, so that they never name one. A switch's own state
+/// is a [`LabSwitch`], a session on it a [`LabSession`].
+pub trait Lab: Sync + Send {
+    /// The lab switch of the fabric's switch `sw` as it boots when its state folder keeps
+    /// nothing: running `config` (its backup, of this OS) when given, else as it leaves the
+    /// factory.
+    fn switch(
+        &self,
+        sw: &Switch,
+        config: Option<&dyn Config>,
+    ) -> Result<crate::lab::Switch, String>;
+
+    /// The switch whose state other processes keep in `dir` (`fabric lab --stdio`), as the
+    /// network reads it; `None` when the folder is not one of this OS's switches or does not
+    /// read.
+    fn node_in(&self, dir: &std::path::Path) -> Option<crate::lab::network::Node>;
+
+    /// The files of a switch's state folder whose change changes its running configuration
+    /// (the network reads it again).
+    fn watched(&self) -> &'static [&'static str];
+
+    /// What a login prints before the first prompt (session `id`).
+    fn banner(&self, id: u64) -> String;
+
+    /// A port's ID as LLDP sends it from a switch of the OS.
+    fn lldp_port_id(&self, p: Port) -> String;
+
+    /// The files a switch takes over SCP into its login's home folder; `None`: it takes none.
+    fn scp(&self) -> Option<&'static LabFiles> {
+        None
+    }
+}
+
+/// The bounds of the files a lab switch takes over SCP.
+#[derive(Debug)]
+pub struct LabFiles {
+    /// The largest file, in bytes.
+    pub max: usize,
+    /// Whether a name is one the switch keeps a file under.
+    pub valid_name: fn(&str) -> bool,
+}
+
+/// How a lab session starts: paging on (a terminal) or off, at the first level or already
+/// configuring (a script's, or a drift fault's hand on the box).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabStart {
+    pub paging: bool,
+    pub configuring: bool,
+}
+
+/// What one line did to a lab switch: its running configuration changed, it saved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabEffect {
+    pub changed: bool,
+    pub saved: bool,
+}
+
+/// A lab switch's own state, in its OS's terms.
+pub trait LabSwitch: Any + Send + Sync + std::fmt::Debug {
+    /// Its OS.
+    fn target(&self) -> &'static dyn SwitchOs;
+
+    fn clone_box(&self) -> Box<dyn LabSwitch>;
+
+    fn as_any(&self) -> &dyn Any;
+
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+
+    fn hostname(&self) -> &str;
+
+    /// Whether the running configuration differs from the one it boots from.
+    fn unsaved(&self) -> bool;
+
+    /// The switch as the network reads it.
+    fn node(&self) -> crate::lab::network::Node;
+
+    /// A new session on the switch.
+    fn session(&self, start: LabStart) -> Box<dyn LabSession>;
+
+    /// Boots from what its state folder `dir` keeps (unless `prefer_fresh`); with
+    /// `keep_running`, from the running configuration the last session left there.
+    fn open(
+        &mut self,
+        dir: &std::path::Path,
+        prefer_fresh: bool,
+        keep_running: bool,
+    ) -> Result<(), String>;
+
+    /// Writes its state to its folder `dir`: what it saved (`saved`), its running
+    /// configuration (`running`).
+    fn persist(&self, dir: &std::path::Path, saved: bool, running: bool) -> Result<(), String>;
+
+    /// A file put in its login's home folder over SCP; `Err` says why it is not taken.
+    fn put_home(&mut self, _name: &str, _bytes: Vec<u8>) -> Result<(), String> {
+        Err("scp: not taken by this switch".to_string())
+    }
+}
+
+/// One CLI session on a lab switch of the OS: its level, paging, what it waits for.
+pub trait LabSession: Send + Sync + std::fmt::Debug {
+    fn clone_box(&self) -> Box<dyn LabSession>;
+
+    /// The prompt it shows now on `sw`.
+    fn prompt(&self, sw: &dyn LabSwitch) -> String;
+
+    /// Whether an output is being paged: the next keystroke goes to the pager.
+    fn paging_now(&self) -> bool;
+
+    /// One keystroke while paging.
+    fn key(&mut self, key: u8) -> crate::lab::Reply;
+
+    /// Turns paging on or off.
+    fn set_paging(&mut self, on: bool);
+
+    /// Whether `line` reads the network around the switch (it is read before the line runs).
+    fn reads_network(&self, line: &str) -> bool;
+
+    /// One line typed at the prompt of `sw`, cabled into `world`; `logins` are the sessions
+    /// on the switch.
+    fn input(
+        &mut self,
+        sw: &mut dyn LabSwitch,
+        line: &str,
+        world: Option<&crate::lab::network::World>,
+        logins: &std::collections::BTreeMap<u64, crate::lab::cli::Login>,
+    ) -> (crate::lab::Reply, LabEffect);
+
+    /// What `?` prints after `typed` (the line up to the cursor).
+    fn help(&self, typed: &str) -> String;
+}
+
+impl Clone for Box<dyn LabSwitch> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl Clone for Box<dyn LabSession> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
 }

@@ -17,7 +17,7 @@ use crate::onyx::Config;
 use crate::onyx::command::IfaceRange;
 use crate::types::{Release, Vlan};
 
-use super::os10::{Os10Session, Os10Switch};
+use crate::targets::{LabSession, LabSwitch};
 
 mod configure;
 mod keywords;
@@ -44,17 +44,9 @@ pub struct Switch {
     pub logins: BTreeMap<u64, Login>,
     /// When the lab started the switch (`show version`'s uptime).
     pub booted: Instant,
-    /// An OS10 switch's state: its sessions speak OS10 ([`super::os10`]), and `running` and
-    /// `files` above are unused. `None`: an Onyx switch.
-    pub os10: Option<Box<Os10Switch>>,
-}
-
-/// The switch OS a lab switch simulates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Os {
-    #[default]
-    Onyx,
-    Os10,
+    /// The state of a switch of another OS than this CLI's ([`crate::targets::Lab`]): its
+    /// sessions speak its OS, and `running` and `files` above are unused.
+    pub own: Option<Box<dyn LabSwitch>>,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
@@ -105,47 +97,45 @@ impl Switch {
             saves: 0,
             logins: BTreeMap::new(),
             booted: Instant::now(),
-            os10: None,
+            own: None,
         }
     }
 
-    /// A factory-default OS10 switch named `hostname`, of `model` (the lab's S5248F-ON when
-    /// `None`).
-    pub fn os10_factory(
-        hostname: &str,
-        model: Option<&'static crate::os10::models::Model>,
-    ) -> Switch {
-        Switch::os10_with(Os10Switch::factory(hostname, model))
-    }
-
-    /// An OS10 switch in the state `sw`.
-    pub fn os10_with(sw: Os10Switch) -> Switch {
-        let mut s = Switch::factory(sw.hostname());
-        s.os10 = Some(Box::new(sw));
+    /// A switch of another OS in the state `own` ([`crate::targets::Lab::switch`]).
+    pub fn of(own: Box<dyn LabSwitch>) -> Switch {
+        let mut s = Switch::factory(own.hostname());
+        s.own = Some(own);
         s
     }
 
-    pub fn os(&self) -> Os {
-        match self.os10 {
-            Some(_) => Os::Os10,
-            None => Os::Onyx,
+    /// The switch's OS.
+    pub fn os(&self) -> crate::fabric::Os {
+        use crate::targets::SwitchOs as _;
+        match &self.own {
+            Some(o) => o.target().os(),
+            None => crate::onyx::target::ONYX.os(),
         }
+    }
+
+    /// The switch's own state as its OS's type `T`, when it is one.
+    pub fn own<T: LabSwitch>(&self) -> Option<&T> {
+        self.own.as_deref()?.as_any().downcast_ref()
     }
 
     /// The switch as the network reads it.
     pub fn node(&self) -> super::network::Node {
-        match &self.os10 {
-            Some(o) => super::os10::net::node(&o.running),
+        match &self.own {
+            Some(o) => o.node(),
             None => super::network::Node {
                 config: self.running.clone(),
-                os10: false,
-                vlt: None,
+                os: self.os(),
+                pair: None,
             },
         }
     }
 
     pub fn hostname(&self) -> &str {
-        match &self.os10 {
+        match &self.own {
             Some(o) => o.hostname(),
             None => self.running.hostname.as_deref().unwrap_or(""),
         }
@@ -153,9 +143,18 @@ impl Switch {
 
     /// Whether the running configuration differs from the active saved file.
     pub fn unsaved(&self) -> bool {
-        match &self.os10 {
-            Some(o) => o.startup.as_ref() != Some(&o.running),
+        match &self.own {
+            Some(o) => o.unsaved(),
             None => self.files.get(&self.active) != Some(&self.running),
+        }
+    }
+
+    /// A file put in the login's home folder over SCP; `Err` says why the switch does not
+    /// take it.
+    pub fn put_home(&mut self, name: &str, bytes: Vec<u8>) -> Result<(), String> {
+        match self.own.as_deref_mut() {
+            Some(o) => o.put_home(name, bytes),
+            None => Err("scp: not taken by this switch".to_string()),
         }
     }
 }
@@ -231,8 +230,9 @@ pub struct Session {
     /// A line whose double quote is still open (`banner motd "`): the lines typed next, at
     /// the `> ` prompt (captured, CSM session), are its text until a line closes the quote.
     continued: Option<String>,
-    /// The session's state on an OS10 switch (unused on Onyx).
-    pub os10: Os10Session,
+    /// The session's state on a switch of another OS ([`Switch::own`]), made at its first
+    /// line.
+    own: Option<Box<dyn LabSession>>,
 }
 
 impl Default for Session {
@@ -257,7 +257,7 @@ impl Session {
             enable_password: None,
             asking: false,
             continued: None,
-            os10: Os10Session::default(),
+            own: None,
         }
     }
 
@@ -265,7 +265,9 @@ impl Session {
     /// which has no terminal).
     pub fn set_paging(&mut self, on: bool) {
         self.paging = on;
-        self.os10.set_paging(on);
+        if let Some(o) = &mut self.own {
+            o.set_paging(on);
+        }
     }
 
     /// Whether the next line answers `enable`'s password prompt (not echoed, not logged).
@@ -278,7 +280,6 @@ impl Session {
         Session {
             mode: Mode::Config,
             paging: false,
-            os10: Os10Session::configuring(),
             ..Session::new()
         }
     }

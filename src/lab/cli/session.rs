@@ -7,18 +7,42 @@ use super::keywords::{expand, open_quote};
 use super::{Mode, Reply, Session, Switch, Unconfirmed};
 use crate::lab::network::World;
 use crate::onyx::{Config, Protocol};
+use crate::targets::{LabSession, LabStart, LabSwitch};
 
 impl Session {
     /// Whether an output is being paged: the next keystroke goes to the pager.
     pub fn paging_now(&self) -> bool {
-        !self.pending.is_empty() || self.end || self.os10.paging_now()
+        !self.pending.is_empty() || self.end || self.own.as_ref().is_some_and(|o| o.paging_now())
+    }
+
+    /// How a session of another OS starts in this one's place: paging as set, configuring
+    /// when this one was made so.
+    fn start(&self) -> LabStart {
+        LabStart {
+            paging: self.paging,
+            configuring: self.mode == Mode::Config,
+        }
+    }
+
+    /// `f` of the session on a switch of another OS (made now when it has typed nothing yet),
+    /// and that switch; `None` on this CLI's own switch.
+    fn with_own<R>(
+        &self,
+        sw: &Switch,
+        f: impl FnOnce(&dyn LabSession, &dyn LabSwitch) -> R,
+    ) -> Option<R> {
+        let o = sw.own.as_deref()?;
+        Some(match &self.own {
+            Some(s) => f(s.as_ref(), o),
+            None => f(o.session(self.start()).as_ref(), o),
+        })
     }
 
     /// The prompt as Onyx prints it, with its trailing space; the pager's prompt while an
     /// output is being paged.
     pub fn prompt(&self, sw: &Switch) -> String {
-        if let Some(o) = &sw.os10 {
-            return self.os10.prompt(o);
+        if let Some(p) = self.with_own(sw, |s, o| s.prompt(o)) {
+            return p;
         }
         if self.asking {
             return "Password: ".to_string();
@@ -56,8 +80,8 @@ impl Session {
     /// shows the next page, Enter the next line, `q` (or Ctrl-C, as in less) quits; at
     /// `(END)` any key leaves.
     pub fn key(&mut self, key: u8) -> Reply {
-        if self.os10.paging_now() {
-            return self.os10.key(key);
+        if let Some(o) = self.own.as_mut().filter(|o| o.paging_now()) {
+            return o.key(key);
         }
         if self.end || matches!(key, b'q' | b'Q' | 0x03) {
             self.pending.clear();
@@ -71,6 +95,21 @@ impl Session {
         }
     }
 
+    /// What `?` prints after `typed` (the line up to the cursor) on `sw`.
+    pub fn help(&self, sw: &Switch, typed: &str) -> String {
+        self.with_own(sw, |s, _| s.help(typed))
+            .unwrap_or_else(|| crate::lab::help::help(self, sw, typed))
+    }
+
+    /// What Tab does after `typed` (the line up to the cursor) on `sw`: nothing on a switch
+    /// of another OS (its completion is not modeled).
+    pub fn complete(&self, sw: &Switch, typed: &str) -> crate::lab::help::Completion {
+        match sw.own {
+            Some(_) => crate::lab::help::Completion::default(),
+            None => crate::lab::help::complete(self, typed),
+        }
+    }
+
     /// Reads one line typed at the prompt, on a switch alone (no cables).
     pub fn input(&mut self, sw: &mut Switch, line: &str) -> Reply {
         self.input_in(sw, line, None)
@@ -79,7 +118,10 @@ impl Session {
     /// Whether the line typed now is a command that may read the network around the switch
     /// (link state, LLDP neighbors, BGP sessions, MLAG): every `show` but the configuration
     /// and session ones. The caller reads the other switches before running it.
-    pub fn reads_network(&self, line: &str) -> bool {
+    pub fn reads_network(&self, sw: &Switch, line: &str) -> bool {
+        if let Some(r) = self.with_own(sw, |s, _| s.reads_network(line)) {
+            return r;
+        }
         if self.asking || self.paging_now() {
             return false;
         }
@@ -97,8 +139,10 @@ impl Session {
 
     /// Reads one line typed at the prompt of a switch cabled into `world`.
     pub fn input_in(&mut self, sw: &mut Switch, line: &str, world: Option<&World>) -> Reply {
-        if let Some(o) = sw.os10.as_deref_mut() {
-            let (reply, effect) = self.os10.input(o, line, world, &sw.logins);
+        if let Some(o) = sw.own.as_deref_mut() {
+            let start = self.start();
+            let s = self.own.get_or_insert_with(|| o.session(start));
+            let (reply, effect) = s.input(o, line, world, &sw.logins);
             sw.revision += u64::from(effect.changed);
             sw.saves += u64::from(effect.saved);
             return reply;
