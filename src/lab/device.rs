@@ -7,15 +7,13 @@
 //! | File | What |
 //! |---|---|
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
-//! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
-//! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
 //! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
 //!
-//! A switch of another OS than the lab's own CLI keeps its saved state there on its own terms
+//! The switch keeps its saved configuration there, and its running one between `--stdio`
+//! sessions (one process per session), on its OS's terms
 //! ([`crate::targets::LabSwitch::persist`]; its OS's lab module says which files).
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,9 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::cli::{Login, Reply, Session, Switch, Unconfirmed};
 use super::network::{CablingFaults, Network, World};
-use crate::onyx::{self, Renderer};
+use super::switch::{Completion, Login, Reply, Session, Switch};
 
 pub use super::faults::{Drift, Faults, Refusal, Trigger, Truncate};
 use super::faults::{FaultState, read_faults};
@@ -51,29 +48,25 @@ pub struct Answer {
     pub noise: bool,
 }
 
-/// What a device last wrote to its folder: `Switch::saves` and `Switch::revision` then, and
-/// an Onyx switch's saved files and active one as written (a save rewrites only the files
-/// that changed: a push's snapshot and save are one file each, not every file again).
+/// What a device last wrote to its folder: `Switch::saves` and `Switch::revision` then.
 struct Persisted {
     saves: u64,
     revision: u64,
-    files: BTreeMap<String, onyx::Config>,
-    active: String,
 }
 
-/// What a persist must write: the saved files that changed, those gone, the active file's
-/// name when it changed, the running config; `first` on the first write (files on disk that
-/// the switch does not have are removed).
+/// What a persist must write: `first` on the first write, `saved` after a save, `running`
+/// after a change when sessions are separate processes.
 #[derive(Default)]
 struct Writes {
     first: bool,
-    files: Vec<(String, onyx::Config)>,
-    gone: Vec<String>,
-    active: Option<String>,
-    running: Option<onyx::Config>,
-    /// A switch of another OS saved (it persists on its own terms).
-    own_saved: bool,
+    saved: bool,
+    running: bool,
 }
+
+/// What a switch of any OS prints for a line longer than the terminal reads
+/// ([`super::term::MAX_LINE`]), refused whole: the lab's own bound, and its text a choice
+/// (UNCONFIRMED on a switch).
+const LINE_TOO_LONG: &str = "% Command line too long ({} bytes); not run.";
 
 /// A simulated switch, shared by its sessions.
 pub struct Device {
@@ -98,7 +91,8 @@ pub struct Device {
 
 impl Device {
     /// A switch kept in memory only.
-    pub fn new(switch: Switch) -> Device {
+    pub fn new(switch: impl Into<Switch>) -> Device {
+        let switch = switch.into();
         Device {
             name: switch.hostname().to_string(),
             switch: Mutex::new(switch),
@@ -141,34 +135,13 @@ impl Device {
     /// between `--stdio` sessions).
     pub fn open(
         dir: &Path,
-        fresh: Switch,
+        fresh: impl Into<Switch>,
         prefer_fresh: bool,
         keep_running: bool,
     ) -> Result<Device, String> {
-        fs::create_dir_all(dir.join("saved"))
-            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-        let mut switch = fresh;
-        if let Some(own) = switch.own.as_deref_mut() {
-            own.open(dir, prefer_fresh, keep_running)?;
-            return Device::opened(dir, switch, keep_running);
-        }
-        if !prefer_fresh && let Some(mut saved) = load_saved(dir)? {
-            saved.release = switch.release;
-            saved.model = switch.model;
-            switch = saved;
-        }
-        let running = dir.join("running.cfg");
-        if keep_running && !prefer_fresh && running.exists() {
-            switch.running = read_config(&running)?;
-        } else if running.exists() {
-            // A reboot: the running config is the active file's.
-            let _ = fs::remove_file(&running);
-        }
-        Device::opened(dir, switch, keep_running)
-    }
-
-    /// The device of `switch` booted from its folder `dir`, its state written there.
-    fn opened(dir: &Path, switch: Switch, keep_running: bool) -> Result<Device, String> {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        let mut switch = fresh.into();
+        switch.own.open(dir, prefer_fresh, keep_running)?;
         let mut dev = Device::new(switch);
         dev.dir = Some(dir.to_path_buf());
         dev.keep_running = keep_running;
@@ -283,7 +256,7 @@ impl Device {
         };
         self.record(id, &format!("(a line of {len} bytes, refused)"));
         answer(Step::Reply {
-            output: Unconfirmed::LineTooLong.reply(&len.to_string()).output,
+            output: format!("{}\n", LINE_TOO_LONG.replace("{}", &len.to_string())),
             close: false,
         })
     }
@@ -304,7 +277,7 @@ impl Device {
     }
 
     /// What Tab does after `typed` (the line up to the cursor), in `session`'s mode.
-    pub fn complete(&self, session: &Session, typed: &str) -> super::help::Completion {
+    pub fn complete(&self, session: &Session, typed: &str) -> Completion {
         session.complete(&self.lock(), typed)
     }
 
@@ -462,47 +435,10 @@ impl Device {
     fn persist(&self) -> Result<(), String> {
         let Some(dir) = &self.dir else { return Ok(()) };
         let w = self.writes();
-        let saved_changed = w.first || w.own_saved || !w.files.is_empty() || !w.gone.is_empty();
-        if !saved_changed && w.active.is_none() && w.running.is_none() {
+        if !w.saved && !w.running {
             return Ok(());
         }
-        if let Some(own) = self.lock().own.as_deref() {
-            return own.persist(dir, w.own_saved, w.running.is_some());
-        }
-        let renderer = Renderer::shared()?;
-        let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
-            let text = renderer.render(cfg).map_err(|e| e.to_string())?;
-            write_atomic(&path, text.as_bytes())
-        };
-        let saved = dir.join("saved");
-        for (name, cfg) in &w.files {
-            write(saved.join(format!("{name}.cfg")), cfg)?;
-        }
-        if let Some(active) = &w.active {
-            write_atomic(&dir.join("active"), format!("{active}\n").as_bytes())?;
-        }
-        // A file deleted on the switch (`configuration delete`) is gone from the folder; on
-        // the first write, any file the switch does not have.
-        let stale = if w.first {
-            stale_files(&saved, &self.lock().files)?
-        } else {
-            w.gone
-                .iter()
-                .map(|n| saved.join(format!("{n}.cfg")))
-                .collect()
-        };
-        for path in stale {
-            match fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(format!("cannot remove `{}`: {e}", path.display()));
-                }
-                _ => {}
-            }
-        }
-        if let Some(cfg) = &w.running {
-            write(dir.join("running.cfg"), cfg)?;
-        }
-        Ok(())
+        self.lock().own.persist(dir, w.first, w.saved, w.running)
     }
 
     /// What changed since the last persist, noted as persisted.
@@ -510,8 +446,7 @@ impl Device {
         let sw = self.lock();
         let mut done = self.persisted.lock().unwrap_or_else(|e| e.into_inner());
         let mut w = Writes {
-            running: (self.keep_running && done.as_ref().is_none_or(|d| d.revision != sw.revision))
-                .then(|| sw.running.clone()),
+            running: self.keep_running && done.as_ref().is_none_or(|d| d.revision != sw.revision),
             ..Writes::default()
         };
         let last = done.get_or_insert_with(|| {
@@ -519,53 +454,30 @@ impl Device {
             Persisted {
                 saves: sw.saves,
                 revision: sw.revision,
-                files: BTreeMap::new(),
-                active: String::new(),
             }
         });
-        if w.first || last.saves != sw.saves {
-            w.own_saved = sw.own.is_some();
-            w.files = sw
-                .files
-                .iter()
-                .filter(|(n, c)| last.files.get(*n) != Some(*c))
-                .map(|(n, c)| (n.clone(), c.clone()))
-                .collect();
-            w.gone = last
-                .files
-                .keys()
-                .filter(|n| !sw.files.contains_key(*n))
-                .cloned()
-                .collect();
-            for n in &w.gone {
-                last.files.remove(n);
-            }
-            last.files.extend(w.files.iter().cloned());
-            w.active = (w.first || last.active != sw.active).then(|| sw.active.clone());
-            last.active = sw.active.clone();
-        }
+        w.saved = w.first || last.saves != sw.saves;
         (last.saves, last.revision) = (sw.saves, sw.revision);
         w
     }
 }
 
-/// The saved files in `saved` that are not among `files`.
-fn stale_files(
-    saved: &Path,
-    files: &BTreeMap<String, onyx::Config>,
-) -> Result<Vec<PathBuf>, String> {
-    let entries =
-        fs::read_dir(saved).map_err(|e| format!("cannot read `{}`: {e}", saved.display()))?;
-    Ok(entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".cfg"))
-                .is_some_and(|n| !files.contains_key(n))
-        })
-        .collect())
+/// A switch's running configuration between `--stdio` sessions (one process per session), in
+/// its folder.
+pub(crate) const RUNNING: &str = "running.cfg";
+
+/// The running configuration the last session left in the folder `dir`, to boot from when
+/// `kept`; else it is removed (a reboot: the switch runs what it boots from).
+pub(crate) fn left_running(dir: &Path, kept: bool) -> Option<PathBuf> {
+    let running = dir.join(RUNNING);
+    if !running.exists() {
+        return None;
+    }
+    if kept {
+        return Some(running);
+    }
+    let _ = fs::remove_file(&running);
+    None
 }
 
 /// When a file was last changed; `None` when it does not exist.
@@ -582,37 +494,6 @@ pub(crate) fn cabling_faults_in(dir: &Path) -> CablingFaults {
         .unwrap_or_default()
 }
 
-/// The saved files and the active one, as a booted switch has them.
-fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
-    let Ok(active) = crate::input::read_string(&dir.join("active"), 4096) else {
-        return Ok(None);
-    };
-    let active = active.trim().to_string();
-    let mut files = BTreeMap::new();
-    let entries = fs::read_dir(dir.join("saved"))
-        .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if let Some(name) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(".cfg"))
-        {
-            files.insert(name.to_string(), read_config(&path)?);
-        }
-    }
-    let Some(boot) = files.get(&active).cloned() else {
-        return Err(format!(
-            "`{}` names `{active}`, which has no saved file",
-            dir.join("active").display()
-        ));
-    };
-    let mut sw = Switch::with_config(boot);
-    sw.files = files;
-    sw.active = active;
-    Ok(Some(sw))
-}
-
 /// The switch whose state is kept in `dir` by other processes, as the network reads it: as
 /// the first OS that knows the folder for one of its switches reads it (the default OS, which
 /// takes any folder, last); `None` when it cannot be read.
@@ -623,22 +504,6 @@ pub(crate) fn node_in(dir: &Path) -> Option<super::network::Node> {
         .filter(|os| *os != default)
         .chain([default])
         .find_map(|os| os.target().lab().node_in(dir))
-}
-
-/// The running config of a switch served from `dir` by other processes: the one its last
-/// session left, else its active saved file; `None` when there is none or it cannot be read.
-pub(crate) fn running_in(dir: &Path) -> Option<onyx::Config> {
-    let running = dir.join("running.cfg");
-    if running.exists() {
-        return read_config(&running).ok();
-    }
-    load_saved(dir).ok().flatten().map(|sw| sw.running)
-}
-
-fn read_config(path: &Path) -> Result<onyx::Config, String> {
-    let text = crate::input::read_string(path, crate::config_error::MAX_BYTES)?;
-    onyx::parse(&text)
-        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.expected))
 }
 
 /// Writes a file whole or not at all (a crash mid-write leaves the previous version).

@@ -15,7 +15,7 @@
 //! stops working across it (a BGP session, an MLAG peer link).
 //!
 //! Input: the running configs of every switch in the network and the cabling ([`View`]);
-//! output: typed views ([`BgpView`], [`MlagView`], [`LldpNeighbor`]) that [`super::show`]
+//! output: typed views ([`BgpView`], [`MlagView`], [`LldpNeighbor`]) that each OS's `show` commands
 //! prints. This module prints nothing and changes no switch.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -209,7 +209,7 @@ pub struct Net<'a> {
 }
 
 /// A BGP session's state as the lab derives it. Onyx prints `ESTABLISHED/N` (captured); the
-/// other states' spelling is UNCONFIRMED (see `lab::cli::Unconfirmed`).
+/// other states' spelling is UNCONFIRMED (see the Onyx lab's `Unconfirmed` table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SessionState {
     /// The far end answered and refused: an AS that is not the one configured, the same

@@ -622,6 +622,9 @@ pub trait Lab: Sync + Send {
         config: Option<&dyn Config>,
     ) -> Result<crate::lab::Switch, String>;
 
+    /// A switch of the lab's model for the OS named `hostname`, as it leaves the factory.
+    fn factory(&self, hostname: &str) -> crate::lab::Switch;
+
     /// The switch whose state other processes keep in `dir` (`fabric lab --stdio`), as the
     /// network reads it; `None` when the folder is not one of this OS's switches or does not
     /// read.
@@ -656,6 +659,8 @@ pub struct LabFiles {
 /// configuring (a script's, or a drift fault's hand on the box).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabStart {
+    /// The session's number on its switch (`show users`).
+    pub id: u64,
     pub paging: bool,
     pub configuring: bool,
 }
@@ -667,16 +672,34 @@ pub struct LabEffect {
     pub saved: bool,
 }
 
-/// A lab switch's own state, in its OS's terms.
-pub trait LabSwitch: Any + Send + Sync + std::fmt::Debug {
-    /// Its OS.
-    fn target(&self) -> &'static dyn SwitchOs;
-
+/// What every lab switch's state does alike: copied behind the interface, looked into by its
+/// own OS (implemented for every [`LabSwitch`] that is `Clone`).
+pub trait LabState: Any + Send + Sync + std::fmt::Debug {
     fn clone_box(&self) -> Box<dyn LabSwitch>;
 
     fn as_any(&self) -> &dyn Any;
 
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: LabSwitch + Clone> LabState for T {
+    fn clone_box(&self) -> Box<dyn LabSwitch> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// A lab switch's own state, in its OS's terms.
+pub trait LabSwitch: LabState {
+    /// Its OS.
+    fn target(&self) -> &'static dyn SwitchOs;
 
     fn hostname(&self) -> &str;
 
@@ -699,8 +722,15 @@ pub trait LabSwitch: Any + Send + Sync + std::fmt::Debug {
     ) -> Result<(), String>;
 
     /// Writes its state to its folder `dir`: what it saved (`saved`), its running
-    /// configuration (`running`).
-    fn persist(&self, dir: &std::path::Path, saved: bool, running: bool) -> Result<(), String>;
+    /// configuration (`running`); `first`: the first write since it booted (files there that
+    /// it does not have are removed).
+    fn persist(
+        &mut self,
+        dir: &std::path::Path,
+        first: bool,
+        saved: bool,
+        running: bool,
+    ) -> Result<(), String>;
 
     /// A file put in its login's home folder over SCP; `Err` says why it is not taken.
     fn put_home(&mut self, _name: &str, _bytes: Vec<u8>) -> Result<(), String> {
@@ -708,10 +738,20 @@ pub trait LabSwitch: Any + Send + Sync + std::fmt::Debug {
     }
 }
 
-/// One CLI session on a lab switch of the OS: its level, paging, what it waits for.
-pub trait LabSession: Send + Sync + std::fmt::Debug {
+/// A lab session copied behind the interface (implemented for every [`LabSession`] that is
+/// `Clone`).
+pub trait LabSessionClone {
     fn clone_box(&self) -> Box<dyn LabSession>;
+}
 
+impl<T: LabSession + Clone + 'static> LabSessionClone for T {
+    fn clone_box(&self) -> Box<dyn LabSession> {
+        Box::new(self.clone())
+    }
+}
+
+/// One CLI session on a lab switch of the OS: its level, paging, what it waits for.
+pub trait LabSession: LabSessionClone + Send + Sync + std::fmt::Debug {
     /// The prompt it shows now on `sw`.
     fn prompt(&self, sw: &dyn LabSwitch) -> String;
 
@@ -727,6 +767,14 @@ pub trait LabSession: Send + Sync + std::fmt::Debug {
     /// Whether `line` reads the network around the switch (it is read before the line runs).
     fn reads_network(&self, line: &str) -> bool;
 
+    /// Whether the next line answers a password prompt (not echoed, not logged).
+    fn asking_password(&self) -> bool {
+        false
+    }
+
+    /// The password `enable` asks for, when the switch has one (a fault sets it).
+    fn set_enable_password(&mut self, _password: Option<String>) {}
+
     /// One line typed at the prompt of `sw`, cabled into `world`; `logins` are the sessions
     /// on the switch.
     fn input(
@@ -734,11 +782,17 @@ pub trait LabSession: Send + Sync + std::fmt::Debug {
         sw: &mut dyn LabSwitch,
         line: &str,
         world: Option<&crate::lab::network::World>,
-        logins: &std::collections::BTreeMap<u64, crate::lab::cli::Login>,
+        logins: &std::collections::BTreeMap<u64, crate::lab::Login>,
     ) -> (crate::lab::Reply, LabEffect);
 
-    /// What `?` prints after `typed` (the line up to the cursor).
-    fn help(&self, typed: &str) -> String;
+    /// What `?` prints after `typed` (the line up to the cursor) on `sw`.
+    fn help(&self, sw: &dyn LabSwitch, typed: &str) -> String;
+
+    /// What Tab does after `typed` (the line up to the cursor): nothing unless the OS's
+    /// completion is modeled.
+    fn complete(&self, _typed: &str) -> crate::lab::Completion {
+        crate::lab::Completion::default()
+    }
 }
 
 impl Clone for Box<dyn LabSwitch> {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{HomeFile, MAX_HOME_FILE, Os10Switch, SavedFile, valid_name};
-use crate::lab::device::{modified, write_atomic};
+use crate::lab::device::{RUNNING, left_running, modified, write_atomic};
 
 /// The startup configuration in the folder, as `show running-configuration` prints it (the
 /// switch keeps it as `startup.xml`; the lab keeps the text).
@@ -26,9 +26,6 @@ pub const CONFIG_FOLDER: &str = "config";
 /// The files of the login's home folder (`home://`), one per file in this folder of the state
 /// folder, as they were put there.
 pub const HOME_FOLDER: &str = "home";
-
-/// The running configuration between `--stdio` sessions.
-const RUNNING: &str = "running.cfg";
 
 /// `sw` boots from `STATE/NAME/startup-configuration.cfg` when there is one (unless
 /// `prefer_fresh`), with its other files; with `keep_running`, from the running configuration
@@ -50,11 +47,8 @@ pub fn open(
         sw.files = read_files(&dir.join(CONFIG_FOLDER))?;
         sw.home = read_home(&dir.join(HOME_FOLDER))?;
     }
-    let running = dir.join(RUNNING);
-    if keep_running && !prefer_fresh && running.exists() {
-        sw.running = read_config(&running)?;
-    } else if running.exists() {
-        let _ = fs::remove_file(&running);
+    if let Some(path) = left_running(dir, keep_running && !prefer_fresh) {
+        sw.running = read_config(&path)?;
     }
     Ok(())
 }

@@ -34,8 +34,8 @@ use std::time::{Instant, SystemTime};
 
 use crate::os10::{self, Config, Iface, QosKind, TrustKind};
 
-use crate::lab::cli::{Login, Reply};
 use crate::lab::network::World;
+use crate::lab::{Login, Reply};
 use edit::{Change, Ctx, Line, Refused};
 pub use files::{HomeFile, MAX_HOME_FILE, STARTUP, SavedFile, put_home, valid_name};
 pub use unconfirmed::Unconfirmed;

@@ -1,13 +1,12 @@
 //! The lab's OS10 switch behind the switch-OS interface ([`crate::targets::Lab`]): the lab's
 //! SSH server, network and state folders reach it through these and never name OS10.
 
-use std::any::Any;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Effect, LAB_RELEASE, Os10Session, Os10Switch};
-use crate::lab::cli::{Login, Reply};
 use crate::lab::network::{Node, World};
+use crate::lab::{Login, Reply};
 use crate::targets::{self, Lab, LabFiles, LabSession, LabStart, LabSwitch, SwitchOs};
 use crate::types::Port;
 
@@ -43,12 +42,16 @@ impl Lab for Os10Lab {
         Ok(crate::lab::Switch::of(Box::new(s.released(release))))
     }
 
+    fn factory(&self, hostname: &str) -> crate::lab::Switch {
+        crate::lab::Switch::of(Box::new(Os10Switch::factory(hostname, None)))
+    }
+
     fn node_in(&self, dir: &Path) -> Option<Node> {
         super::folder::running_in(dir).map(|c| super::net::node(&c))
     }
 
     fn watched(&self) -> &'static [&'static str] {
-        &["running.cfg", super::folder::STARTUP_FILE]
+        &[crate::lab::device::RUNNING, super::folder::STARTUP_FILE]
     }
 
     fn banner(&self, _id: u64) -> String {
@@ -65,21 +68,15 @@ impl Lab for Os10Lab {
     }
 }
 
+impl From<Os10Switch> for crate::lab::Switch {
+    fn from(sw: Os10Switch) -> Self {
+        crate::lab::Switch::of(Box::new(sw))
+    }
+}
+
 impl LabSwitch for Os10Switch {
     fn target(&self) -> &'static dyn SwitchOs {
         &crate::os10::target::OS10
-    }
-
-    fn clone_box(&self) -> Box<dyn LabSwitch> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 
     fn hostname(&self) -> &str {
@@ -107,7 +104,13 @@ impl LabSwitch for Os10Switch {
         super::folder::open(self, dir, prefer_fresh, keep_running)
     }
 
-    fn persist(&self, dir: &Path, saved: bool, running: bool) -> Result<(), String> {
+    fn persist(
+        &mut self,
+        dir: &Path,
+        _first: bool,
+        saved: bool,
+        running: bool,
+    ) -> Result<(), String> {
         super::folder::persist(dir, self, saved, running)
     }
 
@@ -117,10 +120,6 @@ impl LabSwitch for Os10Switch {
 }
 
 impl LabSession for Os10Session {
-    fn clone_box(&self) -> Box<dyn LabSession> {
-        Box::new(self.clone())
-    }
-
     fn prompt(&self, sw: &dyn LabSwitch) -> String {
         match sw.as_any().downcast_ref::<Os10Switch>() {
             Some(sw) => Os10Session::prompt(self, sw),
@@ -157,7 +156,7 @@ impl LabSession for Os10Session {
         }
     }
 
-    fn help(&self, typed: &str) -> String {
+    fn help(&self, _sw: &dyn LabSwitch, typed: &str) -> String {
         super::help(typed)
     }
 }

@@ -17,7 +17,7 @@ use crate::onyx::Config;
 use crate::onyx::command::IfaceRange;
 use crate::types::{Release, Vlan};
 
-use crate::targets::{LabSession, LabSwitch};
+pub use crate::lab::{Login, Reply};
 
 mod configure;
 mod keywords;
@@ -44,25 +44,13 @@ pub struct Switch {
     pub logins: BTreeMap<u64, Login>,
     /// When the lab started the switch (`show version`'s uptime).
     pub booted: Instant,
-    /// The state of a switch of another OS than this CLI's ([`crate::targets::Lab`]): its
-    /// sessions speak its OS, and `running` and `files` above are unused.
-    pub own: Option<Box<dyn LabSwitch>>,
+    /// The saved files and active one as last written to the switch's state folder
+    /// ([`super::folder`]): a save rewrites only the files that changed.
+    pub(super) written: Option<(BTreeMap<String, Config>, String)>,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
 pub const LAB_RELEASE: Release = Release(3, 10, 4504);
-
-/// A CLI session logged in on the switch (`show users`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Login {
-    pub user: String,
-    /// Where the session comes from: the client's address.
-    pub host: String,
-    /// When the session last sent a command.
-    pub active: Instant,
-    /// When it logged in (OS10's `show users` prints it).
-    pub since: std::time::SystemTime,
-}
 
 impl Switch {
     /// A switch as it leaves the factory, named, with its configuration saved as `initial`.
@@ -97,65 +85,28 @@ impl Switch {
             saves: 0,
             logins: BTreeMap::new(),
             booted: Instant::now(),
-            own: None,
-        }
-    }
-
-    /// A switch of another OS in the state `own` ([`crate::targets::Lab::switch`]).
-    pub fn of(own: Box<dyn LabSwitch>) -> Switch {
-        let mut s = Switch::factory(own.hostname());
-        s.own = Some(own);
-        s
-    }
-
-    /// The switch's OS.
-    pub fn os(&self) -> crate::fabric::Os {
-        use crate::targets::SwitchOs as _;
-        match &self.own {
-            Some(o) => o.target().os(),
-            None => crate::onyx::target::ONYX.os(),
-        }
-    }
-
-    /// The switch's own state as its OS's type `T`, when it is one.
-    pub fn own<T: LabSwitch>(&self) -> Option<&T> {
-        self.own.as_deref()?.as_any().downcast_ref()
-    }
-
-    /// The switch as the network reads it.
-    pub fn node(&self) -> super::network::Node {
-        match &self.own {
-            Some(o) => o.node(),
-            None => super::network::Node {
-                config: self.running.clone(),
-                os: self.os(),
-                pair: None,
-            },
+            written: None,
         }
     }
 
     pub fn hostname(&self) -> &str {
-        match &self.own {
-            Some(o) => o.hostname(),
-            None => self.running.hostname.as_deref().unwrap_or(""),
+        self.running.hostname.as_deref().unwrap_or("")
+    }
+
+    /// The switch as the network reads it: its running configuration is in the network's
+    /// terms.
+    pub fn node(&self) -> crate::lab::network::Node {
+        use crate::targets::SwitchOs as _;
+        crate::lab::network::Node {
+            config: self.running.clone(),
+            os: crate::onyx::target::ONYX.os(),
+            pair: None,
         }
     }
 
     /// Whether the running configuration differs from the active saved file.
     pub fn unsaved(&self) -> bool {
-        match &self.own {
-            Some(o) => o.unsaved(),
-            None => self.files.get(&self.active) != Some(&self.running),
-        }
-    }
-
-    /// A file put in the login's home folder over SCP; `Err` says why the switch does not
-    /// take it.
-    pub fn put_home(&mut self, name: &str, bytes: Vec<u8>) -> Result<(), String> {
-        match self.own.as_deref_mut() {
-            Some(o) => o.put_home(name, bytes),
-            None => Err("scp: not taken by this switch".to_string()),
-        }
+        self.files.get(&self.active) != Some(&self.running)
     }
 }
 
@@ -180,28 +131,18 @@ pub(super) enum Mode {
     Unmodeled(String),
 }
 
-/// What the switch prints for one line typed at its prompt.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reply {
-    /// The output, each line ending in `\n`; empty for most configuration commands.
-    pub output: String,
-    /// The session ends (`exit` from the user or enable level).
-    pub close: bool,
+/// Onyx's error replies: `% MESSAGE` (captured: `% Unrecognized command "…".`).
+pub(crate) trait Errors {
+    fn error(message: String) -> Reply;
+    fn unrecognized(word: &str) -> Reply;
 }
 
-impl Reply {
-    pub(crate) fn text(output: String) -> Reply {
-        Reply {
-            output,
-            close: false,
-        }
-    }
-
-    pub(crate) fn error(message: String) -> Reply {
+impl Errors for Reply {
+    fn error(message: String) -> Reply {
         Reply::text(format!("% {message}\n"))
     }
 
-    pub(crate) fn unrecognized(word: &str) -> Reply {
+    fn unrecognized(word: &str) -> Reply {
         Reply::error(format!("Unrecognized command \"{word}\"."))
     }
 }
@@ -230,9 +171,6 @@ pub struct Session {
     /// A line whose double quote is still open (`banner motd "`): the lines typed next, at
     /// the `> ` prompt (captured, CSM session), are its text until a line closes the quote.
     continued: Option<String>,
-    /// The session's state on a switch of another OS ([`Switch::own`]), made at its first
-    /// line.
-    own: Option<Box<dyn LabSession>>,
 }
 
 impl Default for Session {
@@ -257,7 +195,6 @@ impl Session {
             enable_password: None,
             asking: false,
             continued: None,
-            own: None,
         }
     }
 
@@ -265,9 +202,6 @@ impl Session {
     /// which has no terminal).
     pub fn set_paging(&mut self, on: bool) {
         self.paging = on;
-        if let Some(o) = &mut self.own {
-            o.set_paging(on);
-        }
     }
 
     /// Whether the next line answers `enable`'s password prompt (not echoed, not logged).
@@ -520,7 +454,7 @@ mod tests {
                 .filter(|l| !l.starts_with("## Generated at"))
                 .collect()
         };
-        let again = crate::lab::show::running_config(&Switch::with_config(back));
+        let again = crate::onyx::lab::show::running_config(&Switch::with_config(back));
         assert_eq!(undated(&again), undated(&shown));
         // Garbage is refused, a family's unknown word too; `no` takes a line back.
         for (line, error) in [
@@ -645,7 +579,7 @@ mod tests {
             shown += s.key(b' ').output.lines().count();
         }
         let all = Switch::factory("leaf01");
-        let lines = crate::lab::show::running_config(&all).lines().count();
+        let lines = crate::onyx::lab::show::running_config(&all).lines().count();
         assert_eq!(shown, lines);
         assert_eq!(
             s.prompt(&sw),
