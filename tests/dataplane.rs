@@ -184,7 +184,8 @@ fn the_routed_example_is_cabled_in_the_kernel_as_its_switches_are_configured() {
         .expect("leaf01 1/25 is cabled");
     let mut dp = dp;
     devices["leaf01"].with(|sw| {
-        sw.running
+        crate::onyx(sw)
+            .running
             .interfaces
             .get_mut(&Iface::Ethernet(p25))
             .unwrap()

@@ -1,7 +1,7 @@
 //! The simulated switch's CLI on real files: every shipped golden, pasted into a
 //! factory-default lab switch, reads back as that golden.
 
-use fabric::lab::{Session, Switch};
+use fabric::onyx::lab::{Session, Switch};
 
 #[test]
 fn pasted_goldens_read_back_as_the_golden() {

@@ -9,7 +9,8 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fabric::lab::{Device, Lab, Logins, Switch};
+use fabric::lab::{Device, Lab, Logins};
+use fabric::onyx::lab::Switch;
 
 const HOST: &str = "leaf01";
 
@@ -181,7 +182,7 @@ fn ssh2_client_configures_and_reads_back() {
     // What the switch holds is what the session showed.
     let model = fabric::onyx::parse(&shown).unwrap();
     assert_eq!(model, {
-        let mut m = sw.device.snapshot().running;
+        let mut m = crate::onyx_running(&sw.device);
         m.header.saved = model.header.saved;
         m
     });
@@ -377,7 +378,7 @@ fn faults_refuse_drop_and_hang() {
     let lab = lab(&dir);
     let device = lab.switches[0].device.clone();
     let mut sh = configuring(&lab, &dir);
-    let before = device.snapshot().running;
+    let before = crate::onyx_running(&device);
 
     faults(
         &dir,
@@ -388,12 +389,12 @@ fn faults_refuse_drop_and_hang() {
         "% MTU 9216 is not allowed\n"
     );
     assert_eq!(
-        device.snapshot().running,
+        crate::onyx_running(&device),
         before,
         "a refused command changes nothing"
     );
     sh.send("interface ethernet 1/2 mtu 1500 force").unwrap();
-    assert_ne!(device.snapshot().running, before);
+    assert_ne!(crate::onyx_running(&device), before);
 
     // Dropped at the second command from now: the first is answered, the second is not
     // applied, the connection ends.
@@ -408,7 +409,7 @@ fn faults_refuse_drop_and_hang() {
     );
     let running = fabric::onyx::Renderer::embedded()
         .unwrap()
-        .render(&device.snapshot().running)
+        .render(&crate::onyx_running(&device))
         .unwrap();
     // A lab switch runs Onyx 3.10, which quotes descriptions.
     assert!(
@@ -1194,7 +1195,7 @@ fn an_overlong_line_is_refused_whole() {
     let lab = lab(&dir);
     let device = lab.switches[0].device.clone();
     let mut sh = configuring(&lab, &dir);
-    let before = device.snapshot().running;
+    let before = crate::onyx_running(&device);
     let line = format!("interface ethernet 1/4 shutdown{}", "x".repeat(2 << 20));
     let reply = sh.send(&line).unwrap();
     assert!(
@@ -1206,13 +1207,13 @@ fn an_overlong_line_is_refused_whole() {
         &reply[reply.len().saturating_sub(300)..]
     );
     assert_eq!(
-        device.snapshot().running,
+        crate::onyx_running(&device),
         before,
         "part of the line was run"
     );
     // The session goes on.
     sh.send("interface ethernet 1/5 shutdown").unwrap();
-    assert_ne!(device.snapshot().running, before);
+    assert_ne!(crate::onyx_running(&device), before);
 
     let state = scratch("overlong-stdio");
     let out = stdio_session(
@@ -1296,7 +1297,7 @@ fn faults_applied_and_truncate() {
     let mut sh = configuring(&lab, &dir);
     sh._session.set_timeout(800);
     assert!(sh.send("interface ethernet 1/3 description two").is_err());
-    let running = device.snapshot().running;
+    let running = crate::onyx_running(&device);
     assert_eq!(
         running
             .interfaces
@@ -1574,7 +1575,7 @@ fn openssh_exec_runs_commands_with_their_exit_status() {
         r#"cli -h '"enable" "configure terminal" "lldp" "show running-config | include lldp"'"#,
     );
     assert_eq!((code, out.as_str()), (0, "   lldp\n"));
-    assert!(device.snapshot().running.lldp);
+    assert!(crate::onyx_running(&device).lldp);
 
     let (code, out) = ssh_exec(
         &dir,
@@ -1587,7 +1588,7 @@ fn openssh_exec_runs_commands_with_their_exit_status() {
         (1, "% Unrecognized command \"99999\".\n")
     );
     assert!(
-        device.snapshot().running.lldp,
+        crate::onyx_running(&device).lldp,
         "nothing after the refusal ran"
     );
     let log: Vec<String> = device.log().into_iter().map(|(_, l)| l).collect();
@@ -1661,7 +1662,7 @@ fn openssh_terminal_helps_completes_recalls_and_edits() {
         ["lldp", "hostname spine9", "lldp"],
         "{log:?}"
     );
-    assert!(device.snapshot().running.lldp);
+    assert!(crate::onyx_running(&device).lldp);
     // Ctrl-C in the pager leaves it.
     p.send_line("terminal length 5").unwrap();
     p.exp_string("(config) # ").unwrap();

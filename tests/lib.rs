@@ -153,3 +153,16 @@ pub fn corpus_files() -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The Onyx switch a lab switch is (its OS's own state behind the lab).
+pub fn onyx(sw: &mut fabric::lab::Switch) -> &mut fabric::onyx::lab::Switch {
+    sw.own_mut().expect("an Onyx switch")
+}
+
+/// The running configuration of a lab device that is an Onyx switch.
+pub fn onyx_running(dev: &fabric::lab::Device) -> fabric::onyx::Config {
+    dev.with_ref(|sw| {
+        let onyx: &fabric::onyx::lab::Switch = sw.own().expect("an Onyx switch");
+        onyx.running.clone()
+    })
+}

@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use fabric::lab::{Cabling, Device, Network, Session, Switch};
+use fabric::lab::{Cabling, Device, Network, Session};
+use fabric::onyx::lab::Switch;
 
 use crate::lab_ssh::{Shell, lab_inventory, push_inventory_of, start_lab_of, stdio_session_of};
 use crate::{root, scratch};
@@ -202,7 +203,7 @@ pub(crate) fn network_and_devices(
             let mut sw = Switch::with_config(config);
             if let Some(f) = fab.switches.get(&name) {
                 sw.model = fabric::onyx::target::model_of(f.model);
-                sw.release = f.release.unwrap_or(fabric::lab::cli::LAB_RELEASE);
+                sw.release = f.release.unwrap_or(fabric::onyx::lab::LAB_RELEASE);
             }
             let dev = std::sync::Arc::new(Device::new(sw));
             network.add_device(name.as_str(), &dev);

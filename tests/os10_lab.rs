@@ -10,16 +10,24 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fabric::device::{Cli, Error, Options, Secret, Target};
-use fabric::lab::{Device, Lab, Logins, Os, Switch};
+use fabric::lab::{Device, Lab, Logins, Switch};
 use fabric::os10::dialect;
+use fabric::os10::lab::Os10Switch;
 use fabric::os10::{self, Eth, Iface};
 
 /// One factory-default OS10 switch named `host`, served in-process, its state in `dir/host`;
 /// the key pair in `dir`, if any, may log in besides admin/admin.
 fn lab(dir: &Path, host: &str) -> (Lab, Arc<Device>) {
     let sw_dir = dir.join(host);
-    let device =
-        Arc::new(Device::open(&sw_dir, Switch::os10_factory(host, None), false, false).unwrap());
+    let device = Arc::new(
+        Device::open(
+            &sw_dir,
+            Switch::of(Box::new(Os10Switch::factory(host, None))),
+            false,
+            false,
+        )
+        .unwrap(),
+    );
     let mut logins = Logins::factory();
     if dir.join("id.pub").exists() {
         logins.add_keys(&dir.join("id.pub")).unwrap();
@@ -53,7 +61,7 @@ fn tor(dir: &Path) -> (Lab, Arc<Device>, Cli) {
     let device = Arc::new(
         Device::open(
             &sw_dir,
-            Switch::os10_with(fabric::lab::os10::Os10Switch::with_config(config, model)),
+            Switch::of(Box::new(Os10Switch::with_config(config, model))),
             false,
             false,
         )
@@ -71,7 +79,11 @@ fn lines(ls: &[&str]) -> Vec<String> {
 }
 
 fn running(dev: &Device) -> os10::Config {
-    dev.snapshot().os10.expect("an OS10 switch").running
+    dev.snapshot()
+        .own::<Os10Switch>()
+        .expect("an OS10 switch")
+        .running
+        .clone()
 }
 
 #[test]
@@ -79,7 +91,7 @@ fn openssh_client_sees_os10_prompts_and_modes() {
     let dir = crate::scratch("os10-openssh");
     let key = crate::lab_ssh::keypair(&dir);
     let (lab, dev) = lab(&dir, "OS10");
-    assert_eq!(dev.snapshot().os(), Os::Os10);
+    assert_eq!(dev.snapshot().os().word(), "os10");
     let mut p = crate::lab_ssh::openssh_key(&dir, lab.switches[0].addr.port(), &key);
     p.exp_string("Dell EMC  Network Operating System (OS10)")
         .unwrap();
@@ -235,7 +247,7 @@ fn a_block_applied_and_saved_changes_the_saved_state() {
     // A restart boots from the saved configuration.
     let again = Device::open(
         &dir.join("leaf01"),
-        Switch::os10_factory("leaf01", None),
+        Switch::of(Box::new(Os10Switch::factory("leaf01", None))),
         false,
         false,
     )
@@ -451,12 +463,12 @@ fn sessions_and_configuration_files() {
     // Restarted from its state folder, the switch has its file again.
     let again = Device::open(
         &dir.join("leaf01"),
-        Switch::os10_factory("leaf01", None),
+        Switch::of(Box::new(Os10Switch::factory("leaf01", None))),
         false,
         false,
     )
     .unwrap();
-    let files = again.snapshot().os10.unwrap().files;
+    let files = again.snapshot().own::<Os10Switch>().unwrap().files.clone();
     assert_eq!(
         files.keys().collect::<Vec<_>>(),
         ["fabric-20261122T042233Z.xml"]
@@ -844,7 +856,7 @@ fn scp_puts_a_file_in_the_home_folder_and_nothing_outside_it() {
     .unwrap();
     let (ok, err) = scp(&candidate, "merge.txt");
     assert!(ok, "{err}");
-    let home = || dev.snapshot().os10.unwrap().home;
+    let home = || dev.snapshot().own::<Os10Switch>().unwrap().home.clone();
     assert_eq!(
         home()["merge.txt"].bytes,
         std::fs::read(&candidate).unwrap()
@@ -873,7 +885,7 @@ fn scp_puts_a_file_in_the_home_folder_and_nothing_outside_it() {
         assert!(err.contains("Permission denied"), "{target}: {err}");
     }
     let big = dir.join("big.txt");
-    std::fs::write(&big, vec![b'!'; fabric::lab::os10::MAX_HOME_FILE + 1]).unwrap();
+    std::fs::write(&big, vec![b'!'; fabric::os10::lab::MAX_HOME_FILE + 1]).unwrap();
     let (ok, err) = scp(&big, "big.txt");
     assert!(!ok, "{err}");
     assert_eq!(home().keys().collect::<Vec<_>>(), ["merge.txt"]);

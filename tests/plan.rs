@@ -123,8 +123,8 @@ fn there_are_at_least_25_plan_fixtures() {
 /// target.
 #[test]
 fn vlan_list_changes_are_planned_with_add_and_remove_only() {
-    use fabric::lab::{Session, Switch};
     use fabric::onyx::command::{AllowedVlan, Command, IfaceCmd};
+    use fabric::onyx::lab::{Session, Switch};
     let states: [&[&str]; 9] = [
         &[],
         &["switchport mode trunk"],

@@ -500,7 +500,8 @@ proptest! {
         value in hostile(),
         field in proptest::sample::select(vec![Field::Description, Field::VlanName, Field::PeerHost, Field::PeerPort, Field::Hostname]),
     ) {
-        use fabric::lab::{Device, Switch};
+        use fabric::lab::Device;
+        use fabric::onyx::lab::Switch;
         let yaml = fabric_with(field, &value);
         let mut sources = fabric::diag::Sources::default();
         let Ok(loaded) = fabric::fabric::parse_bytes("f.yaml", yaml.clone().into_bytes(), &mut sources) else {
@@ -533,7 +534,7 @@ proptest! {
             }
             prop_assert_eq!(dev.log().len(), before + 1);
         }
-        let running = dev.snapshot().running;
+        let running = crate::onyx_running(&dev);
         prop_assert!(fabric::onyx::plan::plan(&running, &target).is_empty(), "{yaml}");
         let renderer = Renderer::embedded().unwrap();
         for quoted in [true, false] {

@@ -811,7 +811,8 @@ links:
 #[test]
 fn a_routed_mlag_change_that_fails_midway_is_rolled_back() {
     use fabric::lab::device::{Refusal, Trigger};
-    use fabric::lab::{Device, Faults, Logins, Switch};
+    use fabric::lab::{Device, Faults, Logins};
+    use fabric::onyx::lab::Switch;
     let compiled = |next| crate::routing::compile_text("f.yaml", &routed_mlag_fabric(next));
     let before = compiled(false).remove("leaf01").unwrap();
     let pushed = compiled(true).remove("leaf01").unwrap();
@@ -883,20 +884,20 @@ fn a_routed_mlag_change_that_fails_midway_is_rolled_back() {
             .position(|l| l.starts_with("interface ethernet 1/13 ip address 10.254.16."))
             .expect("the uplink renumbered");
         assert!(down < renumbered, "{name}: {log:?}");
-        let sw = device.snapshot();
+        let sw = crate::onyx_running(&device);
         assert!(
-            sw.running == before,
+            sw == before,
             "{name}: the running config is not the one before the push:\n{}",
-            fabric::onyx::plan::plan(&sw.running, &before)
+            fabric::onyx::plan::plan(&sw, &before)
                 .iter()
                 .map(|s| s.command.to_string())
                 .collect::<Vec<_>>()
                 .join("\n")
         );
-        assert!(sw.running.mlag.enabled, "{name}: the pair is left down");
+        assert!(sw.mlag.enabled, "{name}: the pair is left down");
         assert!(!saved_running(&log), "{name}: {log:?}");
         assert!(
-            !sw.unsaved(),
+            !device.snapshot().unsaved(),
             "{name}: the running config differs from the saved one"
         );
         drop(lab);

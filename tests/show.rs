@@ -195,14 +195,14 @@ fn show_version_hosts_inventory_module_and_protocols_as_captured() {
     let up = line(&text, "Uptime:");
     assert!(up.ends_with('s') && up.contains('.'), "{up}");
     // Before 3.7: MLNX-OS, and the serial number quoted as the 3.6 captures print it.
-    leaf.with(|sw| sw.release = fabric::types::Release(3, 6, 5000));
+    leaf.with(|sw| crate::onyx(sw).release = fabric::types::Release(3, 6, 5000));
     let old = typed(leaf, &["show version"]);
     assert_eq!(line(&old, "Product name:"), "Product name:      MLNX-OS");
     assert!(
         line(&old, "System serial num:").contains(": \\\"MT"),
         "{old}"
     );
-    leaf.with(|sw| sw.release = fabric::types::Release(3, 10, 4606));
+    leaf.with(|sw| crate::onyx(sw).release = fabric::types::Release(3, 10, 4606));
 
     // `show hosts`: the lines every switch prints, as captured.
     let hosts = typed(leaf, &["show hosts"]);
@@ -282,8 +282,8 @@ fn show_interfaces_as_captured() {
     // A switchport (a server's subport) and a routed port (a spine's leaf link), each as
     // the capture of its kind, on the captures' release (before the JSON API shapes).
     let captured_release = fabric::types::Release(3, 6, 5000);
-    let release = leaf.with(|sw| std::mem::replace(&mut sw.release, captured_release));
-    spine.with(|sw| sw.release = captured_release);
+    let release = leaf.with(|sw| std::mem::replace(&mut crate::onyx(sw).release, captured_release));
+    spine.with(|sw| crate::onyx(sw).release = captured_release);
     let all = json(leaf, "show interfaces ethernet");
     let all = all.as_array().unwrap();
     // 8 ports split 4 ways, 24 whole: 56 ports on an SN3700 with 1/1-1/8 split.
@@ -302,7 +302,7 @@ fn show_interfaces_as_captured() {
     assert_shape(&routed[0], &real[0], "ethernet 1/1 (routed)");
     // From 3.6.6000, each port named by its key, its fields in a one-element list: what the
     // Ansible collection's readers take (`onyx_facts`, `onyx_interface`).
-    leaf.with(|sw| sw.release = release);
+    leaf.with(|sw| crate::onyx(sw).release = release);
     let api = json(leaf, "show interfaces ethernet");
     let first = &api.as_array().unwrap()[0]["Eth1/1/1"][0];
     assert_eq!(first["Actual speed"], "50 Gbps");
@@ -346,7 +346,7 @@ fn show_interfaces_as_captured() {
     assert_eq!(real_counters.len(), 22);
     assert_eq!(names(&text), real_counters);
     // Before 3.7: the 3.6.1102 capture's labels.
-    leaf.with(|sw| sw.release = fabric::types::Release(3, 6, 1102));
+    leaf.with(|sw| crate::onyx(sw).release = fabric::types::Release(3, 6, 1102));
     let old = typed(leaf, &["show interfaces ethernet 1/9"]);
     let real = capture(
         "more/quali-mellanox-os-shell__sn1-rsw-b11-20a__show_interfaces_MLNX-OS_3.6.1102.txt",
@@ -366,7 +366,7 @@ fn show_interfaces_as_captured() {
     let mut want = shape_of(real_block);
     want[0] = "Eth1/9".into();
     assert_eq!(shape_of(&old), want, "{old}");
-    leaf.with(|sw| sw.release = fabric::types::Release(3, 10, 4606));
+    leaf.with(|sw| crate::onyx(sw).release = fabric::types::Release(3, 10, 4606));
 
     // `… status`: the captured header, rows at its columns; JSON as captured.
     let status = typed(leaf, &["show interfaces ethernet status"]);
@@ -413,7 +413,7 @@ fn show_interfaces_as_captured() {
         starts(line(&real, "Eth1/20 "))
     );
     assert_eq!(starts(line(&text, "mgmt1")), starts(line(&real, "mgmt1")));
-    leaf.with(|sw| sw.release = fabric::types::Release(3, 7, 1160));
+    leaf.with(|sw| crate::onyx(sw).release = fabric::types::Release(3, 7, 1160));
     let old = typed(leaf, &["show interfaces status"]);
     let real = capture("show/napalm-onyx__show_interface_status.txt");
     assert_eq!(
@@ -424,7 +424,7 @@ fn show_interfaces_as_captured() {
     // The capture's Ethernet rows were renamed `Ethernet1/N` after the fact (its columns
     // are off by the five letters added); the lab's `Eth1/N` rows keep the columns.
     assert_eq!(starts(line(&old, "Eth1/9 ")), starts(line(&real, "mgmt1")));
-    leaf.with(|sw| sw.release = fabric::types::Release(3, 10, 4606));
+    leaf.with(|sw| crate::onyx(sw).release = fabric::types::Release(3, 10, 4606));
 
     // `show ip interface brief`: no capture; the addressed interfaces, up where they are.
     let brief = typed(spine, &["show ip interface brief"]);
@@ -440,8 +440,12 @@ fn show_l2_as_captured() {
     let net = cluster();
     let leaf = &net["leaf01"];
     // The captures' release (before the JSON API shapes; after them below).
-    let release =
-        leaf.with(|sw| std::mem::replace(&mut sw.release, fabric::types::Release(3, 6, 5000)));
+    let release = leaf.with(|sw| {
+        std::mem::replace(
+            &mut crate::onyx(sw).release,
+            fabric::types::Release(3, 6, 5000),
+        )
+    });
     let sp = as_captured(
         leaf,
         "show interfaces switchport",
@@ -470,7 +474,7 @@ fn show_l2_as_captured() {
     assert!(line(&text, "10      gpu").contains("Eth1/1/1, "), "{text}");
     // From 3.6.6000 each row's object in a one-element list, as `onyx_vlan` and
     // `onyx_l2_interface` read it.
-    leaf.with(|sw| sw.release = release);
+    leaf.with(|sw| crate::onyx(sw).release = release);
     assert_eq!(json(leaf, "show vlan")["10"][0]["Name"], "gpu");
     assert_eq!(
         json(leaf, "show interfaces switchport")["Eth1/1/1"][0]["Access vlan"],
@@ -681,7 +685,7 @@ fn a_pushed_lab_shows_its_cabling() {
 /// `onyx_ntp_servers_peers` reads this to decide what to change.
 #[test]
 fn ntp_configured_prints_as_the_fixtures() {
-    let dev = Device::new(fabric::lab::Switch::factory("sw1"));
+    let dev = Device::new(fabric::onyx::lab::Switch::factory("sw1"));
     let printed = |dev: &Device| typed(dev, &["show ntp configured | json-print"]);
     assert_eq!(
         printed(&dev).trim_end(),
@@ -711,7 +715,7 @@ fn ntp_configured_prints_as_the_fixtures() {
 /// its time aside; refused while PTP is off).
 #[test]
 fn management_shows_print_as_the_fixtures() {
-    let dev = Device::new(fabric::lab::Switch::factory("sw1"));
+    let dev = Device::new(fabric::onyx::lab::Switch::factory("sw1"));
     let printed = |cmd: &str| typed(&dev, &[cmd]);
     let want = capture_json("show/ansible-onyx__onyx_snmp_show__json.cfg");
     typed(
@@ -769,7 +773,11 @@ fn management_shows_print_as_the_fixtures() {
 /// included; `show magp`'s text is the captured layout (CSM).
 #[test]
 fn magp_and_vlan_interfaces_print_as_the_fixtures() {
-    let sw = fabric::lab::Switch::factory_as("sw1", Some(fabric::types::Release(3, 6, 5000)), None);
+    let sw = fabric::onyx::lab::Switch::factory_as(
+        "sw1",
+        Some(fabric::types::Release(3, 6, 5000)),
+        None,
+    );
     let dev = Device::new(sw);
     typed(
         &dev,

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use fabric::lab::{Cabling, Device, Network, Session, Switch};
+use fabric::lab::{Cabling, Device, Network};
+use fabric::onyx::lab::{Session, Switch};
 use fabric::types::{Model, Port, Release};
 
 use crate::network::typed;

@@ -287,7 +287,7 @@ fn a_mixed_fabric_is_judged_from_both_ends() {
 /// What a lab switch answers `line` in `session`.
 fn answer(
     dev: &fabric::lab::device::Device,
-    session: &mut fabric::lab::cli::Session,
+    session: &mut fabric::lab::Session,
     line: &str,
 ) -> String {
     match dev.command(1, session, line).step {
@@ -302,9 +302,10 @@ fn answer(
 /// spine does not have Active.
 #[test]
 fn an_os10_bgp_session_is_decided_by_both_ends() {
-    use fabric::lab::cli::{Session, Switch};
+    use fabric::lab::Session;
     use fabric::lab::device::Device;
     use fabric::lab::network::{Cabling, Network};
+    use fabric::onyx::lab::Switch;
     use std::sync::Arc;
 
     let mut cabling = Cabling::default();
@@ -320,9 +321,9 @@ fn an_os10_bgp_session_is_decided_by_both_ends() {
     )
     .unwrap();
     let model = fabric::os10::models::Model::named("S5248F-ON").unwrap();
-    let leaf = Arc::new(Device::new(Switch::os10_with(
-        fabric::lab::os10::Os10Switch::with_config(leaf_config, model),
-    )));
+    let leaf = Arc::new(Device::new(fabric::lab::Switch::of(Box::new(
+        fabric::os10::lab::Os10Switch::with_config(leaf_config, model),
+    ))));
     let spine = Arc::new(Device::new(Switch::factory("spine")));
     for (name, dev) in [("leaf", &leaf), ("spine", &spine)] {
         network.add_device(name, dev);
@@ -413,7 +414,7 @@ fn import_live_reads_an_os10_switch() {
 /// What `show vlt 1` of each of two OS10 switches cabled VLTi to VLTi (`ethernet1/1/49`)
 /// reads as, their VLT domains given (an error: the reply that does not read).
 fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::observed::Mlag, String>; 2] {
-    use fabric::lab::cli::{Session, Switch};
+    use fabric::lab::Session;
     use fabric::lab::device::Device;
     use fabric::lab::network::{Cabling, Network};
     use std::sync::Arc;
@@ -430,9 +431,9 @@ fn vlt_pair(a: &str, b: &str) -> [Result<fabric::verify::observed::Mlag, String>
             "hostname {name}\ninterface ethernet1/1/49\n no shutdown\n no switchport\n{vlt}"
         ))
         .unwrap();
-        let dev = Arc::new(Device::new(Switch::os10_with(
-            fabric::lab::os10::Os10Switch::with_config(config, model),
-        )));
+        let dev = Arc::new(Device::new(fabric::lab::Switch::of(Box::new(
+            fabric::os10::lab::Os10Switch::with_config(config, model),
+        ))));
         network.add_device(name, &dev);
         dev
     });
@@ -551,7 +552,6 @@ fn port_groups_push_and_verify_by_their_new_names() {
 /// The pair of `fabrics/vcf-bitfusion.yaml`, each leaf running its compiled configuration;
 /// `lines` typed on leaf-a first, in configuration mode (each must be taken).
 fn bitfusion_pair(lines: &[&str]) -> (Fabric, BTreeMap<String, Arc<Device>>) {
-    use fabric::lab::cli::Switch;
     use fabric::lab::network::{Cabling, Network};
 
     let f = crate::verify::load("fabrics/vcf-bitfusion.yaml");
@@ -560,16 +560,16 @@ fn bitfusion_pair(lines: &[&str]) -> (Fabric, BTreeMap<String, Arc<Device>>) {
     let mut devices = BTreeMap::new();
     for (name, sw) in &f.switches {
         let config = fabric::os10::compile::compile_switch(sw);
-        let dev = Arc::new(Device::new(Switch::os10_with(
-            fabric::lab::os10::Os10Switch::with_config(config, model),
-        )));
+        let dev = Arc::new(Device::new(fabric::lab::Switch::of(Box::new(
+            fabric::os10::lab::Os10Switch::with_config(config, model),
+        ))));
         network.add_device(name.as_str(), &dev);
         devices.insert(name.to_string(), dev);
     }
     for (name, dev) in &devices {
         dev.join(network.clone(), name);
     }
-    let mut s = fabric::lab::cli::Session::new();
+    let mut s = fabric::lab::Session::new();
     for line in std::iter::once("configure terminal").chain(lines.iter().copied()) {
         assert_eq!(answer(&devices["leaf-a"], &mut s, line), "", "{line}");
     }
@@ -586,7 +586,7 @@ fn judged(
     let mut observed = BTreeMap::new();
     for (name, sw) in &f.switches {
         let mut obs = Observed::default();
-        let mut s = fabric::lab::cli::Session::new();
+        let mut s = fabric::lab::Session::new();
         answer(&devices[name.as_str()], &mut s, "terminal length 0");
         let reads = sw.os().target().reads();
         for ask in reads.asks(sw, verify::plan(sw, &families).queries) {

@@ -480,8 +480,8 @@ fn dataplane(
 }
 
 /// A switch as it starts when its state folder has no saved configuration: from its backup
-/// in `--from` (true), else factory default; an OS10 switch of the fabric as an OS10 one, of
-/// its model and release.
+/// in `--from` (true), else factory default; each as its OS simulates it, of its model and
+/// release.
 fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch, bool), Failure> {
     let name = sw.hostname.as_str();
     let backup = args
@@ -489,38 +489,22 @@ fn fresh(args: &Args, sw: &crate::fabric::Switch, color: bool) -> Result<(Switch
         .as_ref()
         .map(|dir| dir.join(format!("{name}.cfg")))
         .filter(|p| p.exists());
-    if let Some(model) = crate::os10::target::model_of(sw.model) {
-        let release = sw.os10.as_deref().unwrap_or(crate::lab::os10::LAB_RELEASE);
-        let s = match &backup {
-            Some(path) => {
-                let Ok(config) = super::read_os10_config(path, color, super::Secrets::Kept)? else {
-                    return Err(Failure(format!(
-                        "{name}: `{}` is malformed",
-                        path.display()
-                    )));
-                };
-                crate::lab::os10::Os10Switch::with_config(config, model)
-            }
-            None => crate::lab::os10::Os10Switch::factory(name, Some(model)),
-        };
-        return Ok((Switch::os10_with(s.released(release)), backup.is_some()));
-    }
-    if let Some(path) = &backup {
-        let config = match super::read_config(path, color, super::Secrets::Kept)? {
-            Ok(c) => c,
+    let target = sw.os().target();
+    let config = match &backup {
+        Some(path) => match super::read_running(path, color, super::Secrets::Kept, target)? {
+            Ok(c) => Some(c),
             Err(_) => {
                 return Err(Failure(format!(
                     "{name}: `{}` is malformed",
                     path.display()
                 )));
             }
-        };
-        let mut s = Switch::with_config(config);
-        s.release = sw.release.unwrap_or(crate::lab::cli::LAB_RELEASE);
-        s.model = crate::onyx::target::model_of(sw.model);
-        return Ok((s, true));
-    }
-    let mut s = Switch::factory_as(name, sw.release, sw.certificate.as_deref());
-    s.model = crate::onyx::target::model_of(sw.model);
-    Ok((s, false))
+        },
+        None => None,
+    };
+    let s = target
+        .lab()
+        .switch(sw, config.as_deref())
+        .map_err(Failure)?;
+    Ok((s, backup.is_some()))
 }

@@ -422,23 +422,6 @@ pub(crate) enum Secrets {
     Kept,
 }
 
-/// Reads a running configuration of the OS whose typed model is `T` (the lab's switches keep
-/// their own), as [`read_running`] reads one of that OS; a problem with it is a located
-/// diagnostic (said here), the exit code 2.
-pub(crate) fn read_config<T: crate::targets::Typed>(
-    path: &Path,
-    color: bool,
-    secrets: Secrets,
-) -> Result<Result<T, u8>, Failure> {
-    match read_running(path, color, secrets, T::os())? {
-        Ok(c) => Ok(Ok(crate::targets::into_typed(c)?)),
-        Err(code) => Ok(Err(code)),
-    }
-}
-
-/// [`read_config`] by the name the lab's command line still calls it for one OS.
-pub(crate) use self::read_config as read_os10_config;
-
 /// A configuration read and its text, or the problem with it as a rendered diagnostic (for
 /// the caller to print); `Err` only when the file cannot be opened or read.
 pub(crate) type Loaded<T> = Result<Result<(T, crate::input::Text), String>, Failure>;

@@ -149,11 +149,7 @@ pub fn vlan_name(vlan: u16) -> String {
 }
 
 fn os_of(node: &super::network::Node) -> Os {
-    if node.os10 {
-        crate::os10::target::OS
-    } else {
-        crate::onyx::target::OS
-    }
+    node.os
 }
 
 /// A port's MTU as its switch is configured (the OS's default when none is set) and whether

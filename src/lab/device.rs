@@ -7,14 +7,13 @@
 //! | File | What |
 //! |---|---|
 //! | `STATE/leaf01/ssh_host_ed25519_key` | the host key, made on first start |
-//! | `STATE/leaf01/saved/NAME.cfg`, `STATE/leaf01/active` | saved configuration files and the one the switch boots from |
-//! | `STATE/leaf01/startup-configuration.cfg` | an OS10 switch's saved configuration (`write memory`), as `show running-configuration` prints it; it boots from it |
-//! | `STATE/leaf01/config/NAME`, `STATE/leaf01/home/NAME` | an OS10 switch's other `config://` files, and the files of its login's home folder (`home://`, put there by SCP) |
-//! | `STATE/leaf01/running.cfg` | the running configuration between `--stdio` sessions (one process per session) |
 //! | `STATE/leaf01/faults.yaml` | faults to inject ([`Faults`]), the switch's cabling faults included; read again whenever it changes |
 //! | `STATE/leaf01/commands.log` | every command received: `SESSION<TAB>LINE` |
+//!
+//! The switch keeps its saved configuration there, and its running one between `--stdio`
+//! sessions (one process per session), on its OS's terms
+//! ([`crate::targets::LabSwitch::persist`]; its OS's lab module says which files).
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,9 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::cli::{Login, Reply, Session, Switch, Unconfirmed};
 use super::network::{CablingFaults, Network, World};
-use crate::onyx::{self, Renderer};
+use super::switch::{Completion, Login, Reply, Session, Switch};
 
 pub use super::faults::{Drift, Faults, Refusal, Trigger, Truncate};
 use super::faults::{FaultState, read_faults};
@@ -50,29 +48,25 @@ pub struct Answer {
     pub noise: bool,
 }
 
-/// What a device last wrote to its folder: `Switch::saves` and `Switch::revision` then, and
-/// an Onyx switch's saved files and active one as written (a save rewrites only the files
-/// that changed: a push's snapshot and save are one file each, not every file again).
+/// What a device last wrote to its folder: `Switch::saves` and `Switch::revision` then.
 struct Persisted {
     saves: u64,
     revision: u64,
-    files: BTreeMap<String, onyx::Config>,
-    active: String,
 }
 
-/// What a persist must write: the saved files that changed, those gone, the active file's
-/// name when it changed, the running config; `first` on the first write (files on disk that
-/// the switch does not have are removed).
+/// What a persist must write: `first` on the first write, `saved` after a save, `running`
+/// after a change when sessions are separate processes.
 #[derive(Default)]
 struct Writes {
     first: bool,
-    files: Vec<(String, onyx::Config)>,
-    gone: Vec<String>,
-    active: Option<String>,
-    running: Option<onyx::Config>,
-    /// An OS10 switch's saved files changed (it persists on its own terms).
-    os10_saved: bool,
+    saved: bool,
+    running: bool,
 }
+
+/// What a switch of any OS prints for a line longer than the terminal reads
+/// ([`super::term::MAX_LINE`]), refused whole: the lab's own bound, and its text a choice
+/// (UNCONFIRMED on a switch).
+const LINE_TOO_LONG: &str = "% Command line too long ({} bytes); not run.";
 
 /// A simulated switch, shared by its sessions.
 pub struct Device {
@@ -97,7 +91,8 @@ pub struct Device {
 
 impl Device {
     /// A switch kept in memory only.
-    pub fn new(switch: Switch) -> Device {
+    pub fn new(switch: impl Into<Switch>) -> Device {
+        let switch = switch.into();
         Device {
             name: switch.hostname().to_string(),
             switch: Mutex::new(switch),
@@ -121,13 +116,7 @@ impl Device {
     /// read before this switch's own state is locked.
     fn world(&self, session: &Session, line: &str) -> Option<World> {
         let (network, me) = self.network.get()?;
-        let os10 = self.lock().os10.is_some();
-        let reads = if os10 {
-            super::os10::reads_network(line)
-        } else {
-            session.reads_network(line)
-        };
-        if !reads {
+        if !session.reads_network(&self.lock(), line) {
             return None;
         }
         Some(network.world(me))
@@ -146,61 +135,14 @@ impl Device {
     /// between `--stdio` sessions).
     pub fn open(
         dir: &Path,
-        fresh: Switch,
+        fresh: impl Into<Switch>,
         prefer_fresh: bool,
         keep_running: bool,
     ) -> Result<Device, String> {
-        fs::create_dir_all(dir.join("saved"))
-            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-        if let Some(os10) = fresh.os10 {
-            return Device::open_os10(dir, *os10, prefer_fresh, keep_running);
-        }
-        let mut switch = fresh;
-        if !prefer_fresh && let Some(mut saved) = load_saved(dir)? {
-            saved.release = switch.release;
-            saved.model = switch.model;
-            switch = saved;
-        }
-        let running = dir.join("running.cfg");
-        if keep_running && !prefer_fresh && running.exists() {
-            switch.running = read_config(&running)?;
-        } else if running.exists() {
-            // A reboot: the running config is the active file's.
-            let _ = fs::remove_file(&running);
-        }
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        let mut switch = fresh.into();
+        switch.own.open(dir, prefer_fresh, keep_running)?;
         let mut dev = Device::new(switch);
-        dev.dir = Some(dir.to_path_buf());
-        dev.keep_running = keep_running;
-        dev.persist()?;
-        Ok(dev)
-    }
-
-    /// [`Device::open`] of an OS10 switch: it boots from `STATE/NAME/startup-configuration.cfg`
-    /// when there is one.
-    fn open_os10(
-        dir: &Path,
-        mut fresh: super::os10::Os10Switch,
-        prefer_fresh: bool,
-        keep_running: bool,
-    ) -> Result<Device, String> {
-        let startup = dir.join(OS10_STARTUP);
-        if !prefer_fresh && startup.exists() {
-            let saved = read_os10(&startup)?;
-            fresh.startup = Some(saved.clone());
-            fresh.running = saved;
-            fresh.startup_at = modified(&startup).unwrap_or_else(SystemTime::now);
-        }
-        if !prefer_fresh {
-            fresh.files = read_os10_files(&dir.join(OS10_FILES))?;
-            fresh.home = read_home(&dir.join(OS10_HOME))?;
-        }
-        let running = dir.join("running.cfg");
-        if keep_running && !prefer_fresh && running.exists() {
-            fresh.running = read_os10(&running)?;
-        } else if running.exists() {
-            let _ = fs::remove_file(&running);
-        }
-        let mut dev = Device::new(Switch::os10_with(fresh));
         dev.dir = Some(dir.to_path_buf());
         dev.keep_running = keep_running;
         dev.persist()?;
@@ -314,19 +256,14 @@ impl Device {
         };
         self.record(id, &format!("(a line of {len} bytes, refused)"));
         answer(Step::Reply {
-            output: Unconfirmed::LineTooLong.reply(&len.to_string()).output,
+            output: format!("{}\n", LINE_TOO_LONG.replace("{}", &len.to_string())),
             close: false,
         })
     }
 
     /// What a login prints before the first prompt: the switch OS's banner.
     pub fn banner(&self, id: u64) -> String {
-        match self.lock().os() {
-            super::cli::Os::Onyx => format!(
-                "Number of total successful connections since last 1 days: {id}\n\nNVIDIA Switch\n\n"
-            ),
-            super::cli::Os::Os10 => super::os10::banner().to_string(),
-        }
+        self.lock().os().target().lab().banner(id)
     }
 
     /// The prompt `session` shows now.
@@ -336,41 +273,30 @@ impl Device {
 
     /// What `?` prints after `typed` (the line up to the cursor), in `session`'s mode.
     pub fn help(&self, session: &Session, typed: &str) -> String {
-        let sw = self.lock();
-        match sw.os() {
-            super::cli::Os::Onyx => super::help::help(session, &sw, typed),
-            super::cli::Os::Os10 => super::os10::help(typed),
-        }
+        session.help(&self.lock(), typed)
     }
 
     /// What Tab does after `typed` (the line up to the cursor), in `session`'s mode.
-    pub fn complete(&self, session: &Session, typed: &str) -> super::help::Completion {
-        match self.lock().os() {
-            super::cli::Os::Onyx => super::help::complete(session, typed),
-            // OS10's completion is not modeled: Tab inserts nothing.
-            super::cli::Os::Os10 => super::help::Completion::default(),
-        }
+    pub fn complete(&self, session: &Session, typed: &str) -> Completion {
+        session.complete(&self.lock(), typed)
     }
 
-    /// A file put in the login's home folder of an OS10 switch over SCP (`scp -t`, session
-    /// `id`): kept as `home://NAME`, logged as the transfer's command, persisted. `Err` says
-    /// why the switch does not take it (not OS10; a name or size out of its bounds).
+    /// A file put in the login's home folder over SCP (`scp -t`, session `id`): kept as its
+    /// OS keeps it, logged as the transfer's command, persisted. `Err` says why the switch
+    /// does not take it (it takes none; a name or size out of its bounds).
     pub fn put_home(&self, id: u64, name: &str, bytes: Vec<u8>) -> Result<(), String> {
         self.record(id, &format!("scp -t {name}"));
         {
             let mut sw = self.lock();
-            let Some(os10) = sw.os10.as_deref_mut() else {
-                return Err("scp: not taken by this switch".to_string());
-            };
-            super::os10::put_home(os10, name, bytes)?;
+            sw.put_home(name, bytes)?;
             sw.saves += 1;
         }
         self.persist()
     }
 
-    /// Whether the switch is an OS10 switch.
-    pub fn is_os10(&self) -> bool {
-        self.lock().os10.is_some()
+    /// The files the switch takes over SCP ([`super::scp`]); `None`: it takes none.
+    pub fn scp(&self) -> Option<&'static crate::targets::LabFiles> {
+        self.lock().os().target().lab().scp()
     }
 
     /// One command line received by `session` (number `id`): logged, checked against the
@@ -439,10 +365,7 @@ impl Device {
     /// A command received (`typed`, not a password): logged, a secret it sets masked as the
     /// switch's OS masks it, and its session marked active.
     fn received(&self, id: u64, typed: &str) {
-        let mask = match self.lock().os() {
-            super::cli::Os::Onyx => crate::secrets::Mask::Onyx,
-            super::cli::Os::Os10 => crate::secrets::Mask::Os10,
-        };
+        let mask = self.lock().os().target().mask();
         self.record(id, &crate::secrets::mask(typed, mask));
         if let Some(login) = self.lock().logins.get_mut(&id) {
             login.active = Instant::now();
@@ -512,47 +435,10 @@ impl Device {
     fn persist(&self) -> Result<(), String> {
         let Some(dir) = &self.dir else { return Ok(()) };
         let w = self.writes();
-        let saved_changed = w.first || w.os10_saved || !w.files.is_empty() || !w.gone.is_empty();
-        if !saved_changed && w.active.is_none() && w.running.is_none() {
+        if !w.saved && !w.running {
             return Ok(());
         }
-        if let Some(os10) = self.lock().os10.as_deref() {
-            return persist_os10(dir, os10, w.os10_saved, w.running.is_some());
-        }
-        let renderer = Renderer::shared()?;
-        let write = |path: PathBuf, cfg: &onyx::Config| -> Result<(), String> {
-            let text = renderer.render(cfg).map_err(|e| e.to_string())?;
-            write_atomic(&path, text.as_bytes())
-        };
-        let saved = dir.join("saved");
-        for (name, cfg) in &w.files {
-            write(saved.join(format!("{name}.cfg")), cfg)?;
-        }
-        if let Some(active) = &w.active {
-            write_atomic(&dir.join("active"), format!("{active}\n").as_bytes())?;
-        }
-        // A file deleted on the switch (`configuration delete`) is gone from the folder; on
-        // the first write, any file the switch does not have.
-        let stale = if w.first {
-            stale_files(&saved, &self.lock().files)?
-        } else {
-            w.gone
-                .iter()
-                .map(|n| saved.join(format!("{n}.cfg")))
-                .collect()
-        };
-        for path in stale {
-            match fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(format!("cannot remove `{}`: {e}", path.display()));
-                }
-                _ => {}
-            }
-        }
-        if let Some(cfg) = &w.running {
-            write(dir.join("running.cfg"), cfg)?;
-        }
-        Ok(())
+        self.lock().own.persist(dir, w.first, w.saved, w.running)
     }
 
     /// What changed since the last persist, noted as persisted.
@@ -560,8 +446,7 @@ impl Device {
         let sw = self.lock();
         let mut done = self.persisted.lock().unwrap_or_else(|e| e.into_inner());
         let mut w = Writes {
-            running: (self.keep_running && done.as_ref().is_none_or(|d| d.revision != sw.revision))
-                .then(|| sw.running.clone()),
+            running: self.keep_running && done.as_ref().is_none_or(|d| d.revision != sw.revision),
             ..Writes::default()
         };
         let last = done.get_or_insert_with(|| {
@@ -569,196 +454,34 @@ impl Device {
             Persisted {
                 saves: sw.saves,
                 revision: sw.revision,
-                files: BTreeMap::new(),
-                active: String::new(),
             }
         });
-        if w.first || last.saves != sw.saves {
-            w.os10_saved = sw.os10.is_some();
-            w.files = sw
-                .files
-                .iter()
-                .filter(|(n, c)| last.files.get(*n) != Some(*c))
-                .map(|(n, c)| (n.clone(), c.clone()))
-                .collect();
-            w.gone = last
-                .files
-                .keys()
-                .filter(|n| !sw.files.contains_key(*n))
-                .cloned()
-                .collect();
-            for n in &w.gone {
-                last.files.remove(n);
-            }
-            last.files.extend(w.files.iter().cloned());
-            w.active = (w.first || last.active != sw.active).then(|| sw.active.clone());
-            last.active = sw.active.clone();
-        }
+        w.saved = w.first || last.saves != sw.saves;
         (last.saves, last.revision) = (sw.saves, sw.revision);
         w
     }
 }
 
-/// The saved files in `saved` that are not among `files`.
-fn stale_files(
-    saved: &Path,
-    files: &BTreeMap<String, onyx::Config>,
-) -> Result<Vec<PathBuf>, String> {
-    let entries =
-        fs::read_dir(saved).map_err(|e| format!("cannot read `{}`: {e}", saved.display()))?;
-    Ok(entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".cfg"))
-                .is_some_and(|n| !files.contains_key(n))
-        })
-        .collect())
-}
+/// A switch's running configuration between `--stdio` sessions (one process per session), in
+/// its folder.
+pub(crate) const RUNNING: &str = "running.cfg";
 
-/// An OS10 switch's startup configuration in its folder, as `show running-configuration`
-/// prints it (the switch keeps it as `startup.xml`; the lab keeps the text).
-pub const OS10_STARTUP: &str = "startup-configuration.cfg";
-
-/// An OS10 switch's other files of `config://` (`copy running-configuration config://NAME`),
-/// one per file in this folder of its state folder, as `show running-configuration` prints
-/// them.
-pub const OS10_FILES: &str = "config";
-
-/// The files of an OS10 switch's login's home folder (`home://`), one per file in this folder
-/// of its state folder, as they were put there.
-pub const OS10_HOME: &str = "home";
-
-fn persist_os10(
-    dir: &Path,
-    sw: &super::os10::Os10Switch,
-    saved: bool,
-    running: bool,
-) -> Result<(), String> {
-    let renderer = crate::os10::Renderer::shared()?;
-    if saved && let Some(startup) = &sw.startup {
-        write_atomic(
-            &dir.join(OS10_STARTUP),
-            renderer.render(startup)?.as_bytes(),
-        )?;
+/// The running configuration the last session left in the folder `dir`, to boot from when
+/// `kept`; else it is removed (a reboot: the switch runs what it boots from).
+pub(crate) fn left_running(dir: &Path, kept: bool) -> Option<PathBuf> {
+    let running = dir.join(RUNNING);
+    if !running.exists() {
+        return None;
     }
-    if saved {
-        let mut configs = BTreeMap::new();
-        for (name, file) in &sw.files {
-            configs.insert(name.as_str(), renderer.render(&file.config)?.into_bytes());
-        }
-        sync_folder(&dir.join(OS10_FILES), &configs)?;
-        let home = sw
-            .home
-            .iter()
-            .map(|(n, f)| (n.as_str(), f.bytes.clone()))
-            .collect();
-        sync_folder(&dir.join(OS10_HOME), &home)?;
+    if kept {
+        return Some(running);
     }
-    if running {
-        write_atomic(
-            &dir.join("running.cfg"),
-            renderer.render(&sw.running)?.as_bytes(),
-        )?;
-    }
-    Ok(())
-}
-
-/// Makes `folder` hold `files` (name → content): those that differ written, those the
-/// switch no longer has removed (a file deleted on the switch is gone from the folder).
-fn sync_folder(folder: &Path, files: &BTreeMap<&str, Vec<u8>>) -> Result<(), String> {
-    fs::create_dir_all(folder).map_err(|e| format!("cannot create `{}`: {e}", folder.display()))?;
-    for (name, bytes) in files {
-        let path = folder.join(name);
-        if fs::read(&path).ok().as_ref() != Some(bytes) {
-            write_atomic(&path, bytes)?;
-        }
-    }
-    let entries =
-        fs::read_dir(folder).map_err(|e| format!("cannot read `{}`: {e}", folder.display()))?;
-    for entry in entries.flatten() {
-        let stale = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| !files.contains_key(n) && !n.ends_with(".tmp"));
-        if stale {
-            let path = entry.path();
-            fs::remove_file(&path)
-                .map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// The files of an OS10 switch's home folder kept in `folder` (none when it does not exist):
-/// each with a name the switch takes and within its size bound; any other is an error.
-fn read_home(folder: &Path) -> Result<BTreeMap<String, super::os10::HomeFile>, String> {
-    let mut files = BTreeMap::new();
-    for (path, name) in kept_files(folder)? {
-        let name = name.to_string_lossy().into_owned();
-        if !super::os10::valid_name(&name) || !path.is_file() {
-            return Err(format!(
-                "`{}`: not a file name an OS10 switch keeps",
-                path.display()
-            ));
-        }
-        let size = fs::metadata(&path).map_or(0, |m| m.len());
-        if size > super::os10::MAX_HOME_FILE as u64 {
-            return Err(format!(
-                "`{}`: larger than the switch keeps ({} bytes)",
-                path.display(),
-                super::os10::MAX_HOME_FILE
-            ));
-        }
-        let bytes =
-            fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        let modified = modified(&path).unwrap_or_else(SystemTime::now);
-        files.insert(name, super::os10::HomeFile { bytes, modified });
-    }
-    Ok(files)
-}
-
-/// The entries of a folder the lab keeps files in, but its `.tmp` files (a file being
-/// written); none when the folder does not exist.
-fn kept_files(folder: &Path) -> Result<Vec<(PathBuf, std::ffi::OsString)>, String> {
-    let entries = match fs::read_dir(folder) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read `{}`: {e}", folder.display())),
-    };
-    Ok(entries
-        .flatten()
-        .map(|e| (e.path(), e.file_name()))
-        .filter(|(_, n)| !n.to_string_lossy().ends_with(".tmp"))
-        .collect())
-}
-
-/// The files of an OS10 switch's `config://` kept in `folder` (none when it does not exist),
-/// dated when they were last written.
-fn read_os10_files(folder: &Path) -> Result<BTreeMap<String, super::os10::SavedFile>, String> {
-    let mut files = BTreeMap::new();
-    for (path, name) in kept_files(folder)? {
-        let Some(name) = name.to_str().map(str::to_string) else {
-            continue;
-        };
-        let file = super::os10::SavedFile {
-            config: read_os10(&path)?,
-            modified: modified(&path).unwrap_or_else(SystemTime::now),
-        };
-        files.insert(name, file);
-    }
-    Ok(files)
-}
-
-fn read_os10(path: &Path) -> Result<crate::os10::Config, String> {
-    let text = crate::input::read_string(path, crate::config_error::MAX_BYTES)?;
-    crate::os10::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
+    let _ = fs::remove_file(&running);
+    None
 }
 
 /// When a file was last changed; `None` when it does not exist.
-fn modified(path: &Path) -> Option<SystemTime> {
+pub(crate) fn modified(path: &Path) -> Option<SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
@@ -771,67 +494,15 @@ pub(crate) fn cabling_faults_in(dir: &Path) -> CablingFaults {
         .unwrap_or_default()
 }
 
-/// The saved files and the active one, as a booted switch has them.
-fn load_saved(dir: &Path) -> Result<Option<Switch>, String> {
-    let Ok(active) = crate::input::read_string(&dir.join("active"), 4096) else {
-        return Ok(None);
-    };
-    let active = active.trim().to_string();
-    let mut files = BTreeMap::new();
-    let entries = fs::read_dir(dir.join("saved"))
-        .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if let Some(name) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(".cfg"))
-        {
-            files.insert(name.to_string(), read_config(&path)?);
-        }
-    }
-    let Some(boot) = files.get(&active).cloned() else {
-        return Err(format!(
-            "`{}` names `{active}`, which has no saved file",
-            dir.join("active").display()
-        ));
-    };
-    let mut sw = Switch::with_config(boot);
-    sw.files = files;
-    sw.active = active;
-    Ok(Some(sw))
-}
-
-/// The running config of a switch served from `dir` by other processes: the one its last
-/// session left, else its active saved file; `None` when there is none or it cannot be read.
-/// The switch whose state is kept in `dir`, as the network reads it: an OS10 switch's (it
-/// keeps `startup-configuration.cfg`) through [`super::os10::net::view`].
+/// The switch whose state is kept in `dir` by other processes, as the network reads it: as
+/// the first OS that knows the folder for one of its switches reads it (the default OS, which
+/// takes any folder, last); `None` when it cannot be read.
 pub(crate) fn node_in(dir: &Path) -> Option<super::network::Node> {
-    let startup = dir.join("startup-configuration.cfg");
-    if startup.exists() {
-        let running = dir.join("running.cfg");
-        let path = if running.exists() { running } else { startup };
-        return read_os10(&path).ok().map(|c| super::os10::net::node(&c));
-    }
-    running_in(dir).map(|config| super::network::Node {
-        config,
-        os10: false,
-        vlt: None,
-    })
-}
-
-pub(crate) fn running_in(dir: &Path) -> Option<onyx::Config> {
-    let running = dir.join("running.cfg");
-    if running.exists() {
-        return read_config(&running).ok();
-    }
-    load_saved(dir).ok().flatten().map(|sw| sw.running)
-}
-
-fn read_config(path: &Path) -> Result<onyx::Config, String> {
-    let text = crate::input::read_string(path, crate::config_error::MAX_BYTES)?;
-    onyx::parse(&text)
-        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.expected))
+    let default = crate::fabric::Os::default();
+    crate::fabric::Os::all()
+        .filter(|os| *os != default)
+        .chain([default])
+        .find_map(|os| os.target().lab().node_in(dir))
 }
 
 /// Writes a file whole or not at all (a crash mid-write leaves the previous version).

@@ -1,39 +1,34 @@
-//! The lab: simulated Onyx and OS10 switches ([`os10`]: an OS10 switch's CLI, chosen per
-//! switch by [`Os`]), the project's test bed and a place to try everything
-//! without hardware. A switch is an [`onyx::Config`](crate::onyx::Config) with saved
-//! configuration files; its CLI ([`cli`]) reads commands with the same grammar as the parser
-//! and applies them with the same semantics. [`device`] shares a switch between sessions
+//! The lab: simulated switches of every OS, the project's test bed and a place to try
+//! everything without hardware. A switch ([`Switch`]) and a session on it ([`Session`]) are its
+//! OS's, behind [`crate::targets::Lab`] (each OS's personality in its own folder: its CLI, its
+//! `show` commands, its state folder's files). [`device`] shares a switch between sessions
 //! and injects faults, [`network`] cables the switches of a lab together and derives what
 //! both ends of a cable decide (links, LLDP, BGP, MLAG) from a [`view`] of every switch built
-//! once per change ([`watch`] sees the state files change), `show` prints every `show` command
-//! from the switch and the network, [`term`] reads keystrokes and prints as Onyx prints,
-//! [`server`] serves switches over SSH (and [`scp`] receives files for an OS10 switch).
+//! once per change ([`watch`] sees the state files change), [`term`] reads keystrokes and
+//! prints them back as a switch's terminal does,
+//! [`server`] serves switches over SSH (and [`scp`] receives files for a switch that takes them).
 
 mod cabling;
-pub mod cli;
 pub mod dataplane;
 pub mod device;
 mod faults;
 pub mod frr;
-mod help;
 pub mod live;
 pub mod network;
-pub mod os10;
-mod pipe;
 pub mod scp;
 pub mod server;
-mod show;
+mod switch;
 pub mod term;
-mod unmodeled;
+pub(crate) mod unmodeled;
 pub mod view;
 mod watch;
 
 use std::io::{Read, Write};
 
-pub use cli::{Os, Reply, Session, Switch};
 pub use device::{Device, Faults};
 pub use network::{Cabling, Network};
 pub use server::{Lab, Logins, Served, Spec};
+pub use switch::{Completion, Login, Reply, Session, Switch};
 
 /// Runs one session of `device`'s CLI on standard input and output (`fabric lab --stdio`),
 /// as a login shell would: an OpenSSH `sshd` can serve it as a `ForceCommand`.

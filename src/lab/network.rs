@@ -15,7 +15,7 @@
 //! stops working across it (a BGP session, an MLAG peer link).
 //!
 //! Input: the running configs of every switch in the network and the cabling ([`View`]);
-//! output: typed views ([`BgpView`], [`MlagView`], [`LldpNeighbor`]) that [`super::show`]
+//! output: typed views ([`BgpView`], [`MlagView`], [`LldpNeighbor`]) that each OS's `show` commands
 //! prints. This module prints nothing and changes no switch.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,8 +29,8 @@ use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Vlan};
 
 pub use super::cabling::{Cabling, CablingFaults, LldpNeighbor, LldpOverride};
 use super::device::Device;
-pub use super::view::View;
 use super::view::Views;
+pub use super::view::{Node, PairDomain, View};
 
 /// The lab's switches and their cabling, shared by every switch of one lab.
 pub struct Network {
@@ -94,8 +94,8 @@ impl Network {
         &self.cabling
     }
 
-    /// The network now: every switch's running config in the network's terms (an OS10
-    /// switch's through [`crate::lab::os10::net::view`]) and the cabling with every switch's
+    /// The network now: every switch's running config in the network's terms (as its OS
+    /// states it: [`crate::targets::LabSwitch::node`]) and the cabling with every switch's
     /// cabling faults in force (each switch's `faults.yaml`). A switch that is gone or whose
     /// folder cannot be read is left out, as a switch that is off. Built again only when
     /// something changed since the last ([`super::view`]).
@@ -145,16 +145,6 @@ impl Network {
     }
 }
 
-/// A switch as the network reads it: its running config in the network's terms, and its OS
-/// (which names its ports in what LLDP sends).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Node {
-    pub config: Config,
-    pub os10: bool,
-    /// An OS10 switch's VLT domain (the configuration's terms have no VLT).
-    pub vlt: Option<crate::lab::os10::vlt::Domain>,
-}
-
 /// What a switch's CLI sees of the network when a command asks: the network as it was just
 /// before the command ran.
 pub struct World {
@@ -194,7 +184,7 @@ pub struct Net<'a> {
 }
 
 /// A BGP session's state as the lab derives it. Onyx prints `ESTABLISHED/N` (captured); the
-/// other states' spelling is UNCONFIRMED (see `lab::cli::Unconfirmed`).
+/// other states' spelling is UNCONFIRMED (see the Onyx lab's `Unconfirmed` table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SessionState {
     /// The far end answered and refused: an AS that is not the one configured, the same
@@ -308,8 +298,8 @@ fn iface(c: &Config, i: Iface) -> Option<&Interface> {
 }
 
 /// A port exists on the switch (a subport of a split port, or a port that is not split) and
-/// is not shut down. An OS10 port its port group names as subport 1 without a split
-/// (`ethernet1/1/17:1`) is a created subport 1 in an OS10 switch's view (`lab::os10::net`);
+/// is not shut down. A port its OS names as subport 1 without a split (an OS10 port group's
+/// `ethernet1/1/17:1`) is a created subport 1 in the switch's view (as its OS states it);
 /// Onyx never marks an Ethernet port created.
 fn admin_up(c: &Config, p: Port) -> bool {
     let split = |q: Port| iface(c, Iface::Ethernet(q)).and_then(|i| i.split);
@@ -365,9 +355,9 @@ impl<'a> Net<'a> {
         self.view.nodes.get_key_value(sw).map(|(k, _)| k.as_str())
     }
 
-    /// The VLT domain of `sw`, an OS10 switch that has one.
-    pub fn vlt(&self, sw: &str) -> Option<&'a crate::lab::os10::vlt::Domain> {
-        self.view.nodes.get(sw).and_then(|n| n.vlt.as_ref())
+    /// The pair domain of `sw`, when its OS keeps one.
+    pub fn pair(&self, sw: &str) -> Option<&'a PairDomain> {
+        self.view.nodes.get(sw).and_then(|n| n.pair.as_ref())
     }
 
     /// A physical port is up: it exists and is not shut down on its switch, and its cable is
@@ -406,13 +396,7 @@ impl<'a> Net<'a> {
             let fc = self
                 .config(f)
                 .filter(|fc| crate::lab::unmodeled::port_lldp(fc, q).1)?;
-            let port_id = if self.view.nodes.get(f).is_some_and(|n| n.os10) {
-                crate::os10::Iface::Ethernet(crate::os10::eth_of(q)).to_string()
-            } else {
-                crate::lab::cli::Unconfirmed::LldpPortId
-                    .text()
-                    .replace("{}", &q.to_string())
-            };
+            let port_id = self.view.nodes.get(f)?.os.target().lab().lldp_port_id(q);
             Some(LldpNeighbor {
                 system_name: fc.hostname.clone().unwrap_or_else(|| f.to_string()),
                 port_id,

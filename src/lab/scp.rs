@@ -7,17 +7,14 @@
 //! step with a zero byte; the client sends `C<mode> <size> <name>\n`, the file's bytes and a zero
 //! byte for each file, optionally `T<mtime> 0 <atime> 0\n` before it; an error is a byte 1 and a
 //! line of text, after which nothing more is taken. Bounded: a file of at most
-//! [`MAX_FILE`] bytes, a few files a transfer, a header line of at most 1 KB, a name the switch
-//! keeps as a file of its state folder ([`super::os10::valid_name`]: no `/`, no leading `.`).
+//! the switch's bound ([`LabFiles::max`]), a few files a transfer, a header line of at most 1
+//! KB, a name the switch keeps as a file of its state folder ([`LabFiles::valid_name`]).
 //! Directories (`-r`, `D`/`E` lines) are refused. A file is stored (and so checked against the
 //! switch's own bounds) before its last zero byte is answered. The target is a file name, the login's home
 //! folder (`.`, `~`, `/home/USER`) or a file in it (`/home/USER/NAME`); anything else is
 //! refused before a byte is taken.
 
-use super::os10::valid_name;
-
-/// The largest file a transfer takes (the switch's bound on a `home://` file).
-pub const MAX_FILE: usize = super::os10::MAX_HOME_FILE;
+use crate::targets::LabFiles;
 
 /// How many files one transfer takes.
 const MAX_FILES: usize = 8;
@@ -53,6 +50,8 @@ pub struct Sink {
     state: State,
     /// How many files it has taken.
     taken: usize,
+    /// The switch's bounds on a file.
+    files: &'static LabFiles,
 }
 
 /// Where a received file goes: `Err` says why it is not taken.
@@ -73,8 +72,12 @@ fn words(command: &str) -> Option<(Vec<&str>, &str)> {
 impl Sink {
     /// The sink an exec request's `command` asks for: `None` when it is not `scp -t`; `Err`
     /// says why the switch refuses it (a source, `-f`; directories; a target outside the
-    /// login's home folder).
-    pub fn start(command: &str, user: &str) -> Option<Result<Sink, String>> {
+    /// login's home folder). `files`: the switch's bounds on a file.
+    pub fn start(
+        command: &str,
+        user: &str,
+        files: &'static LabFiles,
+    ) -> Option<Result<Sink, String>> {
         let (options, target) = words(command)?;
         if let Some(o) = options
             .iter()
@@ -93,13 +96,14 @@ impl Sink {
         let target = match inside {
             "" | "." | "~" => Target::Folder,
             _ if target == home => Target::Folder,
-            name if valid_name(name) => Target::File(name.to_string()),
+            name if (files.valid_name)(name) => Target::File(name.to_string()),
             _ => return Some(Err(format!("scp: {target}: Permission denied"))),
         };
         Some(Ok(Sink {
             target,
             state: State::Header(Vec::new()),
             taken: 0,
+            files,
         }))
     }
 
@@ -198,15 +202,16 @@ impl Sink {
         let size: usize = size
             .parse()
             .map_err(|_| "scp: protocol error: bad size".to_string())?;
-        if size > MAX_FILE {
-            return Err(format!("scp: {name}: a file is at most {MAX_FILE} bytes"));
+        let max = self.files.max;
+        if size > max {
+            return Err(format!("scp: {name}: a file is at most {max} bytes"));
         }
         if self.taken >= MAX_FILES {
             return Err(format!("scp: at most {MAX_FILES} files a transfer"));
         }
         let name = match &self.target {
             Target::File(n) => n.clone(),
-            Target::Folder if valid_name(name) => name.to_string(),
+            Target::Folder if (self.files.valid_name)(name) => name.to_string(),
             Target::Folder => return Err(format!("scp: {name}: Permission denied")),
         };
         Ok((name, size))
@@ -238,8 +243,19 @@ fn unquote(word: &str) -> &str {
 mod tests {
     use super::*;
 
+    /// The bounds of an OS whose switches take files.
+    fn files() -> &'static LabFiles {
+        crate::fabric::Os::all()
+            .find_map(|os| os.target().lab().scp())
+            .expect("an OS that takes files over SCP")
+    }
+
+    fn start(command: &str) -> Option<Result<Sink, String>> {
+        Sink::start(command, "admin", files())
+    }
+
     fn sink(command: &str) -> Sink {
-        Sink::start(command, "admin").unwrap().unwrap()
+        start(command).unwrap().unwrap()
     }
 
     type Files = Vec<(String, Vec<u8>)>;
@@ -276,8 +292,8 @@ mod tests {
 
     #[test]
     fn what_could_leave_the_folder_or_grow_without_bound_is_refused() {
-        assert!(Sink::start("show version", "admin").is_none());
-        assert!(Sink::start("scp -f x", "admin").is_none());
+        assert!(start("show version").is_none());
+        assert!(start("scp -f x").is_none());
         for bad in [
             "scp -t ../x",
             "scp -t /etc/passwd",
@@ -286,9 +302,9 @@ mod tests {
             "scp -t .ssh",
             "scp -r -t x",
         ] {
-            assert!(Sink::start(bad, "admin").unwrap().is_err(), "{bad}");
+            assert!(start(bad).unwrap().is_err(), "{bad}");
         }
-        let too_big = format!("C0644 {} x\n", MAX_FILE + 1);
+        let too_big = format!("C0644 {} x\n", files().max + 1);
         let long = [b'C'; MAX_LINE + 1];
         for (target, steps) in [
             ("scp -t .", vec![&b"C0644 3 ../x\nabc\0"[..]]),

@@ -1,6 +1,6 @@
 //! The lab's SSH server (russh): one listener per simulated switch, its own persistent host
 //! key, password (also as keyboard-interactive) and public-key logins, a shell that is the
-//! switch's CLI, and SCP into an OS10 switch's home folder (`scp -t`, [`super::scp`]).
+//! switch's CLI, and SCP into the home folder of a switch that takes files (`scp -t`, [`super::scp`]).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
@@ -373,25 +373,24 @@ impl Handler for Connection {
     }
 }
 
-/// An SCP transfer to an OS10 switch on an exec channel: its session number and sink.
+/// An SCP transfer to a switch on an exec channel: its session number and sink.
 struct Receiving {
     id: u64,
     sink: Sink,
 }
 
-/// What an exec request's `command` starts on an OS10 switch when it is `scp -t TARGET`
-/// ([`super::scp`]): the transfer, told it may begin, or its refusal sent (the channel then
-/// ends, exit status 1). `None`: not an SCP transfer (or not an OS10 switch).
+/// What an exec request's `command` starts on a switch that takes files over SCP when it is
+/// `scp -t TARGET` ([`super::scp`]): the transfer, told it may begin, or its refusal sent (the
+/// channel then ends, exit status 1). `None`: not an SCP transfer (or a switch that takes
+/// none).
 async fn receiving(
     device: &Device,
     channel: &Channel<Msg>,
     command: &str,
     user: &str,
 ) -> Option<Result<Receiving, ()>> {
-    if !device.is_os10() {
-        return None;
-    }
-    let started = Sink::start(command, user)?;
+    let files = device.scp()?;
+    let started = Sink::start(command, user, files)?;
     Some(match started {
         Ok(sink) => {
             let ok = channel.data(&Sink::ready()[..]).await.is_ok();
@@ -416,7 +415,7 @@ async fn end(channel: &Channel<Msg>, status: u32) {
 }
 
 /// Runs one session channel: the CLI once a shell is asked for, the command of an exec
-/// request, or an SCP transfer to an OS10 switch. The session is listed by `show users`
+/// request, or an SCP transfer to a switch. The session is listed by `show users`
 /// while it runs. The client's EOF ends a shell as an SSH server ends a shell whose input
 /// ended: what was sent is answered, then exit status 0, EOF and close; an exec request ends
 /// with its commands' exit status, a transfer with 0 when every file was taken.

@@ -15,8 +15,8 @@
 
 use std::time::Duration;
 
-use super::cli::Session;
 use super::device::{Answer, Device, Step};
+use super::switch::Session;
 
 /// What to do with the connection, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -746,6 +746,14 @@ mod tests {
     use super::*;
     use crate::lab::Switch;
 
+    /// A switch of the default OS (whose terminal output these tests read).
+    fn leaf() -> Switch {
+        crate::fabric::Os::default()
+            .target()
+            .lab()
+            .factory("leaf01")
+    }
+
     fn data(outs: &[Out]) -> String {
         outs.iter()
             .filter_map(|o| match o {
@@ -757,7 +765,7 @@ mod tests {
 
     #[test]
     fn keystrokes_are_echoed_edited_and_paged() {
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         let mut t = Term::new(1, true, true);
         assert!(
             String::from_utf8_lossy(&t.greet(&dev)).ends_with("leaf01 [standalone: master] > ")
@@ -784,7 +792,7 @@ mod tests {
     /// still parts what comes before it from what comes after.
     #[test]
     fn a_line_typed_at_once_is_answered_in_one_piece() {
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         let mut t = Term::new(1, true, true);
         let outs = t.feed(&dev, b"show clock\rshow version\r");
         assert_eq!(outs.len(), 1, "{:?}", data(&outs));
@@ -804,7 +812,7 @@ mod tests {
     /// Delete, Ctrl-W, Ctrl-K; what runs is the edited line.
     #[test]
     fn lines_are_edited_at_the_cursor() {
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         let mut t = Term::new(1, true, true);
         // `enabel` → Left, Left, Delete (the `e`), End, then `e`: `enable`.
         let out = data(&t.feed(&dev, b"enabel\x1b[D\x1b[D\x1b[3~\x1b[Fe"));
@@ -829,7 +837,7 @@ mod tests {
     /// kept.
     #[test]
     fn history_recalls_lines_and_never_a_password() {
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         dev.set_faults(super::super::device::Faults {
             enable_password: Some("secret".into()),
             ..Default::default()
@@ -851,7 +859,7 @@ mod tests {
     /// Ctrl-C leaves the pager.
     #[test]
     fn help_completion_and_ctrl_c_in_the_pager() {
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         let mut t = Term::new(1, true, true);
         let out = data(&t.feed(&dev, b"show ?"));
         assert!(out.starts_with("show ?\r\n"), "{out:?}");
@@ -883,7 +891,7 @@ mod tests {
             ["enable", "show version"]
         );
         assert_eq!(exec_lines("enable; show version"), ["enable; show version"]);
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         let mut t = Term::new(1, false, false);
         let outs = t.exec(&dev, "show version");
         assert!(data(&outs).starts_with("Product name:      Onyx\n"));
@@ -892,7 +900,10 @@ mod tests {
         let outs = t.exec(&dev, "enable\nconfigure terminal\nmtu 9000\nlldp");
         assert_eq!(data(&outs), "% Unrecognized command \"mtu\".\n");
         assert_eq!(outs.last(), Some(&Out::Exit(1)));
-        assert!(!dev.snapshot().running.lldp, "nothing runs after a refusal");
+        assert!(
+            !dev.snapshot().node().config.lldp,
+            "nothing runs after a refusal"
+        );
     }
 
     proptest::proptest! {
@@ -902,7 +913,7 @@ mod tests {
             chunks in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64), 0..16),
             pty: bool,
         ) {
-            let dev = Device::new(Switch::factory("leaf01"));
+            let dev = Device::new(leaf());
             let mut t = Term::new(1, pty, true);
             t.feed(&dev, b"enable\rconfigure terminal\rinterface ethernet 1/1\r");
             for c in &chunks {
@@ -916,7 +927,7 @@ mod tests {
 
     #[test]
     fn noise_wraps_output_as_onyx_3_10_does() {
-        let dev = Device::new(Switch::factory("leaf01"));
+        let dev = Device::new(leaf());
         dev.set_faults(super::super::device::Faults {
             noise: true,
             ..Default::default()

@@ -15,8 +15,35 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use super::cabling::{Cabling, CablingFaults};
 use super::device::Device;
-use super::network::{BgpView, Node};
+use super::network::BgpView;
 use super::watch::Watch;
+use crate::onyx::Config;
+use crate::types::{Mac, Port};
+
+/// A switch as the network reads it: its running config in the network's terms, its OS
+/// (which names its ports in what LLDP sends), and the pair domain it is in when its OS keeps
+/// one beside those terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub config: Config,
+    pub os: crate::fabric::Os,
+    pub pair: Option<PairDomain>,
+}
+
+/// A pair of switches that act as one, where the configuration's terms have no words for it
+/// (their MLAG has a peer link VLAN and addresses; such a pair neither): the domain, the ports
+/// that link the pair, its MAC and priority, and the port-channels the pair shares. Only the
+/// switch's own OS reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairDomain {
+    pub id: u8,
+    /// The ports that link the pair.
+    pub discovery: BTreeSet<Port>,
+    pub vlt_mac: Option<Mac>,
+    pub primary_priority: Option<u32>,
+    /// Each shared port-channel: its id in the pair and its port-channel.
+    pub ports: BTreeMap<u16, u16>,
+}
 
 /// The network at one moment.
 pub struct View {

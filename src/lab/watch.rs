@@ -13,13 +13,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The files of a switch's state folder whose change the network must see.
-pub const FILES: &[&str] = &[
-    "faults.yaml",
-    "running.cfg",
-    "active",
-    super::device::OS10_STARTUP,
-];
+/// Whether `name` is a file of a switch's state folder whose change the network must see:
+/// its faults, or a file whose change changes its running config (as any OS keeps it).
+fn watched(name: &std::ffi::OsStr) -> bool {
+    name == "faults.yaml"
+        || crate::fabric::Os::all().any(|os| os.target().lab().watched().iter().any(|f| name == *f))
+}
 
 /// What changed since the last [`Watch::changed`].
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -130,7 +129,7 @@ impl Watch {
             out.switches.insert(switch);
             return;
         }
-        if name.is_some_and(|n| FILES.iter().any(|f| std::ffi::OsStr::new(f) == n)) {
+        if name.is_some_and(watched) {
             out.switches.insert(switch);
         }
     }

@@ -26,6 +26,7 @@ pub mod command;
 pub mod compile;
 pub mod dialect;
 pub mod import;
+pub mod lab;
 pub mod parse;
 pub mod plan;
 pub mod prompt;

@@ -106,6 +106,10 @@ impl SwitchOs for Onyx {
     fn mask(&self) -> Mask {
         super::dialect::MASK
     }
+
+    fn lab(&self) -> &'static dyn targets::Lab {
+        &super::lab::LAB
+    }
 }
 
 /// The templates, read once per process.
@@ -219,12 +223,6 @@ fn foreign(running: &Config, model: &Model) -> Vec<String> {
         .into_iter()
         .map(|(a, b, _)| format!("ethernet {}", crate::types::format_range(a, b)))
         .collect()
-}
-
-impl targets::Typed for Config {
-    fn os() -> &'static dyn targets::SwitchOs {
-        &ONYX
-    }
 }
 
 /// Onyx's model table (`crate::types::Model`) in the fabric model.

@@ -9,7 +9,8 @@
 //! kept verbatim where it was: a top-level line or block in the [`Layout`], a child of a
 //! modeled block among that block's `extras`, so nothing is lost. This module knows OS10; it
 //! knows nothing of fabrics, YAML or SSH. [`plan`] turns a running config into an intended one
-//! as ordered OS10 commands; [`script`] applies such commands as the switch would.
+//! as ordered OS10 commands; [`script`] applies such commands as the switch would; [`lab`] is
+//! the lab's OS10 switch.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::net::Ipv4Addr;
@@ -25,6 +26,7 @@ pub mod compile;
 pub mod dialect;
 pub mod groups;
 pub mod import;
+pub mod lab;
 pub mod models;
 pub mod names;
 pub mod parse;

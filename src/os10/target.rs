@@ -138,6 +138,10 @@ impl SwitchOs for Os10 {
     fn mask(&self) -> Mask {
         super::dialect::MASK
     }
+
+    fn lab(&self) -> &'static dyn targets::Lab {
+        &super::lab::target::LAB
+    }
 }
 
 /// The templates, read once per process.
@@ -227,12 +231,6 @@ fn foreign(running: &Config, model: &Model) -> Vec<String> {
         })
         .map(|i| i.to_string())
         .collect()
-}
-
-impl targets::Typed for Config {
-    fn os() -> &'static dyn targets::SwitchOs {
-        &OS10
-    }
 }
 
 /// OS10's model table in the fabric model.

@@ -95,6 +95,9 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// What the validation of a fabric file asks of the OS ([`Rules`]).
     fn rules(&self) -> &'static dyn Rules;
+
+    /// How the lab (`fabric lab`) simulates the OS's switches.
+    fn lab(&self) -> &'static dyn Lab;
 }
 
 /// An OS's templates: render a configuration of that OS.
@@ -589,7 +592,7 @@ pub enum Fix {
 }
 
 // The command line's view of a configuration: printed as data (`fabric parse --format
-// json|yaml`), and read into its OS's type by code that holds the type.
+// json|yaml`).
 
 /// A configuration printed as data, in its OS's model: every OS's typed configuration is one
 /// (its `Serialize`).
@@ -611,20 +614,6 @@ impl<T: Serialize> Printed for T {
     fn yaml(&self) -> Result<String, String> {
         serde_saphyr::to_string(self).map_err(|e| e.to_string())
     }
-}
-
-/// An OS's typed configuration, for code that holds the type (the lab's switches keep their
-/// own): the OS it is of.
-pub trait Typed: Config + Sized {
-    fn os() -> &'static dyn SwitchOs;
-}
-
-/// A configuration behind the interface as its OS's type `T`; one of another OS is refused.
-pub fn into_typed<T: Typed>(c: Box<dyn Config>) -> Result<T, String> {
-    let any: Box<dyn Any> = c;
-    any.downcast::<T>()
-        .map(|t| *t)
-        .map_err(|_| "a plan takes one switch OS to itself".to_string())
 }
 
 /// The OSes `fabric` ships, in the order help texts name them; the first is the default (a
@@ -839,4 +828,202 @@ pub struct ModelCheck<'a> {
     pub release: Option<(crate::types::Release, crate::diag::Span)>,
     pub raw_qos: &'a crate::fabric::raw::RawQos,
     pub qos: &'a crate::fabric::Qos,
+}
+
+/// How the lab (`fabric lab`, [`crate::lab`]) simulates an OS's switches: what its SSH server,
+/// network and state folders ask of the OS, so that they never name one. A switch's own state
+/// is a [`LabSwitch`], a session on it a [`LabSession`].
+pub trait Lab: Sync + Send {
+    /// The lab switch of the fabric's switch `sw` as it boots when its state folder keeps
+    /// nothing: running `config` (its backup, of this OS) when given, else as it leaves the
+    /// factory.
+    fn switch(
+        &self,
+        sw: &Switch,
+        config: Option<&dyn Config>,
+    ) -> Result<crate::lab::Switch, String>;
+
+    /// A switch of the lab's model for the OS named `hostname`, as it leaves the factory.
+    fn factory(&self, hostname: &str) -> crate::lab::Switch;
+
+    /// The switch whose state other processes keep in `dir` (`fabric lab --stdio`), as the
+    /// network reads it; `None` when the folder is not one of this OS's switches or does not
+    /// read.
+    fn node_in(&self, dir: &std::path::Path) -> Option<crate::lab::network::Node>;
+
+    /// The files of a switch's state folder whose change changes its running configuration
+    /// (the network reads it again).
+    fn watched(&self) -> &'static [&'static str];
+
+    /// What a login prints before the first prompt (session `id`).
+    fn banner(&self, id: u64) -> String;
+
+    /// A port's ID as LLDP sends it from a switch of the OS.
+    fn lldp_port_id(&self, p: Port) -> String;
+
+    /// The files a switch takes over SCP into its login's home folder; `None`: it takes none.
+    fn scp(&self) -> Option<&'static LabFiles> {
+        None
+    }
+}
+
+/// The bounds of the files a lab switch takes over SCP.
+#[derive(Debug)]
+pub struct LabFiles {
+    /// The largest file, in bytes.
+    pub max: usize,
+    /// Whether a name is one the switch keeps a file under.
+    pub valid_name: fn(&str) -> bool,
+}
+
+/// How a lab session starts: paging on (a terminal) or off, at the first level or already
+/// configuring (a script's, or a drift fault's hand on the box).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabStart {
+    /// The session's number on its switch (`show users`).
+    pub id: u64,
+    pub paging: bool,
+    pub configuring: bool,
+}
+
+/// What one line did to a lab switch: its running configuration changed, it saved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabEffect {
+    pub changed: bool,
+    pub saved: bool,
+}
+
+/// What every lab switch's state does alike: copied behind the interface, looked into by its
+/// own OS (implemented for every [`LabSwitch`] that is `Clone`).
+pub trait LabState: Any + Send + Sync + std::fmt::Debug {
+    fn clone_box(&self) -> Box<dyn LabSwitch>;
+
+    fn as_any(&self) -> &dyn Any;
+
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: LabSwitch + Clone> LabState for T {
+    fn clone_box(&self) -> Box<dyn LabSwitch> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// A lab switch's own state, in its OS's terms.
+pub trait LabSwitch: LabState {
+    /// Its OS.
+    fn target(&self) -> &'static dyn SwitchOs;
+
+    fn hostname(&self) -> &str;
+
+    /// Whether the running configuration differs from the one it boots from.
+    fn unsaved(&self) -> bool;
+
+    /// The switch as the network reads it.
+    fn node(&self) -> crate::lab::network::Node;
+
+    /// A new session on the switch.
+    fn session(&self, start: LabStart) -> Box<dyn LabSession>;
+
+    /// Boots from what its state folder `dir` keeps (unless `prefer_fresh`); with
+    /// `keep_running`, from the running configuration the last session left there.
+    fn open(
+        &mut self,
+        dir: &std::path::Path,
+        prefer_fresh: bool,
+        keep_running: bool,
+    ) -> Result<(), String>;
+
+    /// Writes its state to its folder `dir`: what it saved (`saved`), its running
+    /// configuration (`running`); `first`: the first write since it booted (files there that
+    /// it does not have are removed).
+    fn persist(
+        &mut self,
+        dir: &std::path::Path,
+        first: bool,
+        saved: bool,
+        running: bool,
+    ) -> Result<(), String>;
+
+    /// A file put in its login's home folder over SCP; `Err` says why it is not taken.
+    fn put_home(&mut self, _name: &str, _bytes: Vec<u8>) -> Result<(), String> {
+        Err("scp: not taken by this switch".to_string())
+    }
+}
+
+/// A lab session copied behind the interface (implemented for every [`LabSession`] that is
+/// `Clone`).
+pub trait LabSessionClone {
+    fn clone_box(&self) -> Box<dyn LabSession>;
+}
+
+impl<T: LabSession + Clone + 'static> LabSessionClone for T {
+    fn clone_box(&self) -> Box<dyn LabSession> {
+        Box::new(self.clone())
+    }
+}
+
+/// One CLI session on a lab switch of the OS: its level, paging, what it waits for.
+pub trait LabSession: LabSessionClone + Send + Sync + std::fmt::Debug {
+    /// The prompt it shows now on `sw`.
+    fn prompt(&self, sw: &dyn LabSwitch) -> String;
+
+    /// Whether an output is being paged: the next keystroke goes to the pager.
+    fn paging_now(&self) -> bool;
+
+    /// One keystroke while paging.
+    fn key(&mut self, key: u8) -> crate::lab::Reply;
+
+    /// Turns paging on or off.
+    fn set_paging(&mut self, on: bool);
+
+    /// Whether `line` reads the network around the switch (it is read before the line runs).
+    fn reads_network(&self, line: &str) -> bool;
+
+    /// Whether the next line answers a password prompt (not echoed, not logged).
+    fn asking_password(&self) -> bool {
+        false
+    }
+
+    /// The password `enable` asks for, when the switch has one (a fault sets it).
+    fn set_enable_password(&mut self, _password: Option<String>) {}
+
+    /// One line typed at the prompt of `sw`, cabled into `world`; `logins` are the sessions
+    /// on the switch.
+    fn input(
+        &mut self,
+        sw: &mut dyn LabSwitch,
+        line: &str,
+        world: Option<&crate::lab::network::World>,
+        logins: &std::collections::BTreeMap<u64, crate::lab::Login>,
+    ) -> (crate::lab::Reply, LabEffect);
+
+    /// What `?` prints after `typed` (the line up to the cursor) on `sw`.
+    fn help(&self, sw: &dyn LabSwitch, typed: &str) -> String;
+
+    /// What Tab does after `typed` (the line up to the cursor): nothing unless the OS's
+    /// completion is modeled.
+    fn complete(&self, _typed: &str) -> crate::lab::Completion {
+        crate::lab::Completion::default()
+    }
+}
+
+impl Clone for Box<dyn LabSwitch> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl Clone for Box<dyn LabSession> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
 }

@@ -470,7 +470,7 @@ mod tests {
     }
 
     /// `show interface ethernet1/1/9 priority-flow-control` in the layout the lab prints
-    /// (`lab::os10::Unconfirmed`: the OS10 user guide's example as recalled).
+    /// (`os10::lab::Unconfirmed`: the OS10 user guide's example as recalled).
     const PFC: &str = "Interface ethernet1/1/9\n\
         Admin mode is enabled\n\
         Oper status is enabled\n\

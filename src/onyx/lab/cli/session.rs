@@ -6,20 +6,18 @@ use super::configure::{delete, save, write_to};
 use super::keywords::{expand, open_quote};
 use super::{Mode, Reply, Session, Switch, Unconfirmed};
 use crate::lab::network::World;
+use crate::onyx::lab::cli::Errors as _;
 use crate::onyx::{Config, Protocol};
 
 impl Session {
     /// Whether an output is being paged: the next keystroke goes to the pager.
     pub fn paging_now(&self) -> bool {
-        !self.pending.is_empty() || self.end || self.os10.paging_now()
+        !self.pending.is_empty() || self.end
     }
 
     /// The prompt as Onyx prints it, with its trailing space; the pager's prompt while an
     /// output is being paged.
     pub fn prompt(&self, sw: &Switch) -> String {
-        if let Some(o) = &sw.os10 {
-            return self.os10.prompt(o);
-        }
         if self.asking {
             return "Password: ".to_string();
         }
@@ -56,9 +54,6 @@ impl Session {
     /// shows the next page, Enter the next line, `q` (or Ctrl-C, as in less) quits; at
     /// `(END)` any key leaves.
     pub fn key(&mut self, key: u8) -> Reply {
-        if self.os10.paging_now() {
-            return self.os10.key(key);
-        }
         if self.end || matches!(key, b'q' | b'Q' | 0x03) {
             self.pending.clear();
             self.end = false;
@@ -69,6 +64,16 @@ impl Session {
             b'\r' | b'\n' | b'j' => Reply::text(self.next_page(1)),
             _ => Reply::default(),
         }
+    }
+
+    /// What `?` prints after `typed` (the line up to the cursor) on `sw`.
+    pub fn help(&self, sw: &Switch, typed: &str) -> String {
+        crate::onyx::lab::help::help(self, sw, typed)
+    }
+
+    /// What Tab does after `typed` (the line up to the cursor).
+    pub fn complete(&self, typed: &str) -> crate::lab::Completion {
+        crate::onyx::lab::help::complete(self, typed)
     }
 
     /// Reads one line typed at the prompt, on a switch alone (no cables).
@@ -84,25 +89,19 @@ impl Session {
             return false;
         }
         let line = line.trim();
-        let line = crate::lab::pipe::split(line).map_or(line, |(command, _)| command);
+        let line = crate::onyx::lab::pipe::split(line).map_or(line, |(command, _)| command);
         let Ok(words) = expand(&self.mode, line) else {
             return false;
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words[..] {
-            ["show", ref rest @ ..] => crate::lab::show::reads_network(rest),
+            ["show", ref rest @ ..] => crate::onyx::lab::show::reads_network(rest),
             _ => false,
         }
     }
 
     /// Reads one line typed at the prompt of a switch cabled into `world`.
     pub fn input_in(&mut self, sw: &mut Switch, line: &str, world: Option<&World>) -> Reply {
-        if let Some(o) = sw.os10.as_deref_mut() {
-            let (reply, effect) = self.os10.input(o, line, world, &sw.logins);
-            sw.revision += u64::from(effect.changed);
-            sw.saves += u64::from(effect.saved);
-            return reply;
-        }
         if self.asking {
             self.asking = false;
             if Some(line.trim_end_matches(['\r', '\n'])) == self.enable_password.as_deref() {
@@ -135,7 +134,7 @@ impl Session {
         if let Some(typed) = line.strip_suffix('?')
             && !open_quote(typed)
         {
-            return Reply::text(crate::lab::help::help(self, sw, typed));
+            return Reply::text(crate::onyx::lab::help::help(self, sw, typed));
         }
         // A banner's double quote left open goes on on the next lines (a multi-line banner,
         // captured at the `> ` prompt); another line with an open quote is malformed.
@@ -146,7 +145,7 @@ impl Session {
             return Reply::default();
         }
         // Filters start at a ` | ` outside quotes; a quoted argument keeps its `|`.
-        let (line, pipes) = match crate::lab::pipe::split(line) {
+        let (line, pipes) = match crate::onyx::lab::pipe::split(line) {
             Ok(split) => split,
             Err(reply) => return reply,
         };
@@ -155,14 +154,14 @@ impl Session {
             Err(reply) => return reply,
         };
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let json = crate::lab::pipe::json(&pipes);
+        let json = crate::onyx::lab::pipe::json(&pipes);
         // A configuration's text asked as JSON is its lines, filtered first (`show
         // running-config | include bfd | json-print`, captured).
-        let as_lines = json && crate::lab::show::prints_lines(&words);
+        let as_lines = json && crate::onyx::lab::show::prints_lines(&words);
         let reply = self.run(sw, &words, world, json && !as_lines);
-        let mut output = crate::lab::pipe::apply(reply.output, &pipes);
+        let mut output = crate::onyx::lab::pipe::apply(reply.output, &pipes);
         if as_lines && !output.starts_with('%') {
-            output = crate::lab::show::lines_json(&output);
+            output = crate::onyx::lab::show::lines_json(&output);
         }
         self.paged(Reply { output, ..reply })
     }
@@ -264,16 +263,16 @@ impl Session {
     /// `show …`, at the session's level.
     fn show(&self, sw: &Switch, rest: &[&str], world: Option<&World>, json: bool) -> Reply {
         let level = match self.mode {
-            Mode::User => crate::lab::show::Level::User,
-            _ => crate::lab::show::Level::Enable,
+            Mode::User => crate::onyx::lab::show::Level::User,
+            _ => crate::onyx::lab::show::Level::Enable,
         };
-        let cx = crate::lab::show::Cx {
+        let cx = crate::onyx::lab::show::Cx {
             sw,
             world,
             session: self.id,
             level,
         };
-        crate::lab::show::run(&cx, rest, json)
+        crate::onyx::lab::show::run(&cx, rest, json)
     }
 
     /// `enable` from the user level: the enable level, or its password asked first.

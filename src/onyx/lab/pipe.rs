@@ -4,6 +4,7 @@
 //! Several may follow one another; they apply in order. Input: the typed line; output: the
 //! command part and the filters, then the filtered text.
 
+use crate::onyx::lab::cli::Errors as _;
 use regex::Regex;
 
 use super::cli::{Reply, Unconfirmed};

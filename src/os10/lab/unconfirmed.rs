@@ -2,7 +2,7 @@
 //! [`Unconfirmed::text`], every entry a choice, UNCONFIRMED on a switch; its texts of several
 //! lines are named below it.
 
-use crate::lab::cli::Reply;
+use crate::lab::Reply;
 
 /// What the lab prints where no capture of OS10 shows the text; every entry is a choice,
 /// UNCONFIRMED on a switch.

@@ -15,8 +15,9 @@
 //! | `qos` | `show traffic pool [NAME]`, `show buffers pools`, `show dcb priority-flow-control`, `show dcb ets [interface KIND ID]`, `show qos interface KIND ID`, `show interfaces KIND ID congestion-control`, `show roce` |
 
 use super::cli::{Reply, Switch, Unconfirmed};
-use super::network::{Net, Network, World};
+use crate::lab::network::{Net, Network, World};
 use crate::onyx::Protocol;
+use crate::onyx::lab::cli::Errors as _;
 use crate::types::Release;
 
 mod config;

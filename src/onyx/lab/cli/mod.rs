@@ -17,7 +17,7 @@ use crate::onyx::Config;
 use crate::onyx::command::IfaceRange;
 use crate::types::{Release, Vlan};
 
-use super::os10::{Os10Session, Os10Switch};
+pub use crate::lab::{Login, Reply};
 
 mod configure;
 mod keywords;
@@ -44,33 +44,13 @@ pub struct Switch {
     pub logins: BTreeMap<u64, Login>,
     /// When the lab started the switch (`show version`'s uptime).
     pub booted: Instant,
-    /// An OS10 switch's state: its sessions speak OS10 ([`super::os10`]), and `running` and
-    /// `files` above are unused. `None`: an Onyx switch.
-    pub os10: Option<Box<Os10Switch>>,
-}
-
-/// The switch OS a lab switch simulates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Os {
-    #[default]
-    Onyx,
-    Os10,
+    /// The saved files and active one as last written to the switch's state folder
+    /// ([`super::folder`]): a save rewrites only the files that changed.
+    pub(super) written: Option<(BTreeMap<String, Config>, String)>,
 }
 
 /// The release a lab switch reports (`show version`, the running-config header).
 pub const LAB_RELEASE: Release = Release(3, 10, 4504);
-
-/// A CLI session logged in on the switch (`show users`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Login {
-    pub user: String,
-    /// Where the session comes from: the client's address.
-    pub host: String,
-    /// When the session last sent a command.
-    pub active: Instant,
-    /// When it logged in (OS10's `show users` prints it).
-    pub since: std::time::SystemTime,
-}
 
 impl Switch {
     /// A switch as it leaves the factory, named, with its configuration saved as `initial`.
@@ -105,58 +85,28 @@ impl Switch {
             saves: 0,
             logins: BTreeMap::new(),
             booted: Instant::now(),
-            os10: None,
-        }
-    }
-
-    /// A factory-default OS10 switch named `hostname`, of `model` (the lab's S5248F-ON when
-    /// `None`).
-    pub fn os10_factory(
-        hostname: &str,
-        model: Option<&'static crate::os10::models::Model>,
-    ) -> Switch {
-        Switch::os10_with(Os10Switch::factory(hostname, model))
-    }
-
-    /// An OS10 switch in the state `sw`.
-    pub fn os10_with(sw: Os10Switch) -> Switch {
-        let mut s = Switch::factory(sw.hostname());
-        s.os10 = Some(Box::new(sw));
-        s
-    }
-
-    pub fn os(&self) -> Os {
-        match self.os10 {
-            Some(_) => Os::Os10,
-            None => Os::Onyx,
-        }
-    }
-
-    /// The switch as the network reads it.
-    pub fn node(&self) -> super::network::Node {
-        match &self.os10 {
-            Some(o) => super::os10::net::node(&o.running),
-            None => super::network::Node {
-                config: self.running.clone(),
-                os10: false,
-                vlt: None,
-            },
+            written: None,
         }
     }
 
     pub fn hostname(&self) -> &str {
-        match &self.os10 {
-            Some(o) => o.hostname(),
-            None => self.running.hostname.as_deref().unwrap_or(""),
+        self.running.hostname.as_deref().unwrap_or("")
+    }
+
+    /// The switch as the network reads it: its running configuration is in the network's
+    /// terms.
+    pub fn node(&self) -> crate::lab::network::Node {
+        use crate::targets::SwitchOs as _;
+        crate::lab::network::Node {
+            config: self.running.clone(),
+            os: crate::onyx::target::ONYX.os(),
+            pair: None,
         }
     }
 
     /// Whether the running configuration differs from the active saved file.
     pub fn unsaved(&self) -> bool {
-        match &self.os10 {
-            Some(o) => o.startup.as_ref() != Some(&o.running),
-            None => self.files.get(&self.active) != Some(&self.running),
-        }
+        self.files.get(&self.active) != Some(&self.running)
     }
 }
 
@@ -181,28 +131,18 @@ pub(super) enum Mode {
     Unmodeled(String),
 }
 
-/// What the switch prints for one line typed at its prompt.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reply {
-    /// The output, each line ending in `\n`; empty for most configuration commands.
-    pub output: String,
-    /// The session ends (`exit` from the user or enable level).
-    pub close: bool,
+/// Onyx's error replies: `% MESSAGE` (captured: `% Unrecognized command "…".`).
+pub(crate) trait Errors {
+    fn error(message: String) -> Reply;
+    fn unrecognized(word: &str) -> Reply;
 }
 
-impl Reply {
-    pub(crate) fn text(output: String) -> Reply {
-        Reply {
-            output,
-            close: false,
-        }
-    }
-
-    pub(crate) fn error(message: String) -> Reply {
+impl Errors for Reply {
+    fn error(message: String) -> Reply {
         Reply::text(format!("% {message}\n"))
     }
 
-    pub(crate) fn unrecognized(word: &str) -> Reply {
+    fn unrecognized(word: &str) -> Reply {
         Reply::error(format!("Unrecognized command \"{word}\"."))
     }
 }
@@ -231,8 +171,6 @@ pub struct Session {
     /// A line whose double quote is still open (`banner motd "`): the lines typed next, at
     /// the `> ` prompt (captured, CSM session), are its text until a line closes the quote.
     continued: Option<String>,
-    /// The session's state on an OS10 switch (unused on Onyx).
-    pub os10: Os10Session,
 }
 
 impl Default for Session {
@@ -257,7 +195,6 @@ impl Session {
             enable_password: None,
             asking: false,
             continued: None,
-            os10: Os10Session::default(),
         }
     }
 
@@ -265,7 +202,6 @@ impl Session {
     /// which has no terminal).
     pub fn set_paging(&mut self, on: bool) {
         self.paging = on;
-        self.os10.set_paging(on);
     }
 
     /// Whether the next line answers `enable`'s password prompt (not echoed, not logged).
@@ -278,7 +214,6 @@ impl Session {
         Session {
             mode: Mode::Config,
             paging: false,
-            os10: Os10Session::configuring(),
             ..Session::new()
         }
     }
@@ -519,7 +454,7 @@ mod tests {
                 .filter(|l| !l.starts_with("## Generated at"))
                 .collect()
         };
-        let again = crate::lab::show::running_config(&Switch::with_config(back));
+        let again = crate::onyx::lab::show::running_config(&Switch::with_config(back));
         assert_eq!(undated(&again), undated(&shown));
         // Garbage is refused, a family's unknown word too; `no` takes a line back.
         for (line, error) in [
@@ -644,7 +579,7 @@ mod tests {
             shown += s.key(b' ').output.lines().count();
         }
         let all = Switch::factory("leaf01");
-        let lines = crate::lab::show::running_config(&all).lines().count();
+        let lines = crate::onyx::lab::show::running_config(&all).lines().count();
         assert_eq!(shown, lines);
         assert_eq!(
             s.prompt(&sw),

@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 
 use super::interfaces::{eth, ports, ruled, shown};
 use super::{Cx, Shown};
-use crate::lab::cli::Unconfirmed;
 use crate::lab::network::carries;
+use crate::onyx::lab::cli::Unconfirmed;
 use crate::onyx::{Allowed, Iface, Interface};
 use crate::types::{SwitchportMode, Vlan};
 

@@ -11,6 +11,7 @@
 //! the shapes of `tests/fixtures/corpus/onyx/show/ansible-onyx__onyx_mlag*_show__*json.cfg`
 //! and `…onyx_port_channel_show__json.cfg`, named at each command.
 
+use crate::onyx::lab::cli::Errors as _;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -19,10 +20,10 @@ use serde_json::Value;
 use super::json::{Obj, key_values};
 use super::qos::short_name;
 use super::{Cx, Shown};
-use crate::lab::cli::Unconfirmed;
 use crate::lab::network::{
     BgpView, MlagPortState, MlagView, Net, Network, Session as BgpSession, SessionState, base_mac,
 };
+use crate::onyx::lab::cli::Unconfirmed;
 use crate::onyx::{Iface, command::LacpMode};
 use crate::types::Release;
 

@@ -10,6 +10,7 @@ use super::keywords::{
 use super::{Mode, Reply, Session, Switch, Unconfirmed};
 use crate::onyx::Protocol;
 use crate::onyx::command::{self, Command, Iface, IfaceCmd, IfaceRange};
+use crate::onyx::lab::cli::Errors as _;
 use crate::types::cli_text;
 
 impl Session {

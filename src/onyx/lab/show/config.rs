@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use crate::lab::cli::{Switch, Unconfirmed};
 use crate::onyx::command::{self, Command};
+use crate::onyx::lab::cli::{Switch, Unconfirmed};
 use crate::onyx::render::Renderer;
 use crate::onyx::sections;
 

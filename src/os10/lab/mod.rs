@@ -18,11 +18,13 @@
 mod abbrev;
 mod edit;
 mod files;
+pub mod folder;
 pub mod net;
 mod pipe;
 mod show;
 mod state;
 mod system;
+pub mod target;
 mod unconfirmed;
 pub mod vlt;
 mod xml;
@@ -32,8 +34,8 @@ use std::time::{Instant, SystemTime};
 
 use crate::os10::{self, Config, Iface, QosKind, TrustKind};
 
-use super::cli::{Login, Reply};
-use super::network::World;
+use crate::lab::network::World;
+use crate::lab::{Login, Reply};
 use edit::{Change, Ctx, Line, Refused};
 pub use files::{HomeFile, MAX_HOME_FILE, STARTUP, SavedFile, put_home, valid_name};
 pub use unconfirmed::Unconfirmed;
@@ -212,11 +214,7 @@ impl Default for Os10Session {
 }
 
 /// What one line did to the switch.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Effect {
-    pub changed: bool,
-    pub saved: bool,
-}
+pub use crate::targets::LabEffect as Effect;
 
 impl Os10Session {
     /// A session at `(config)#`, paging off (a drift fault's hand on the box).

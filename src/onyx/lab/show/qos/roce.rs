@@ -1,6 +1,7 @@
 //! `show roce` (3.8.2000+): what `roce` mode, or the configuration without it, amounts to
 //! ([`super::Qos`]), in the capture's layout, and its JSON.
 
+use crate::onyx::lab::cli::Errors as _;
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -11,9 +12,9 @@ use super::{
     CNP_SP, PoolRow, Qos, ROCE_ECN, ROCE_SP, ROCE_WRR, ethernet_ports, pool_json, pool_table,
     short_name, sp, tc,
 };
-use crate::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::onyx::Config;
 use crate::onyx::command::Iface;
+use crate::onyx::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::types::{EcnThresholds, Ets, Port, Release, RoceMode, Trust};
 
 /// The value every item shares (`Some(None)` without items), `None` when they differ.

@@ -4,6 +4,7 @@
 
 use super::{Mode, Reply};
 use crate::onyx::command;
+use crate::onyx::lab::cli::Errors as _;
 use crate::types::cli_text;
 
 /// A line typed inside an interface sub-mode that leaves it for another object
@@ -204,7 +205,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
 ];
 
 /// The interface attributes that start a line inside an interface sub-mode.
-pub(in crate::lab) const ATTRIBUTES: &[&str] = &[
+pub(in crate::onyx::lab) const ATTRIBUTES: &[&str] = &[
     "channel-group",
     "dcb",
     "description",
@@ -246,7 +247,7 @@ pub(super) const UNMODELED_ATTRIBUTES: &[&str] = &["ip", "no", "shutdown"];
 
 /// The attributes of a sub-mode other than an interface's: lines there that start with one
 /// configure the mode's object.
-pub(in crate::lab) fn sub_attributes(mode: &Mode) -> Option<&'static [&'static str]> {
+pub(in crate::onyx::lab) fn sub_attributes(mode: &Mode) -> Option<&'static [&'static str]> {
     match mode {
         Mode::Pool(_) => Some(POOL_ATTRIBUTES),
         Mode::Bgp(_) => Some(BGP_ATTRIBUTES),
@@ -263,7 +264,7 @@ pub(super) fn open_quote(text: &str) -> bool {
 
 /// The entry of a table keyed like [`KEYWORDS`] for the words of `shape`: the one for its
 /// last three, two or one words, the longest first.
-pub(in crate::lab) fn suffix<T: Copy>(table: &[(&str, T)], shape: &[&str]) -> Option<T> {
+pub(in crate::onyx::lab) fn suffix<T: Copy>(table: &[(&str, T)], shape: &[&str]) -> Option<T> {
     (1..=shape.len().min(3)).rev().find_map(|n| {
         let key = shape[shape.len() - n..].join(" ");
         table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
@@ -272,7 +273,7 @@ pub(in crate::lab) fn suffix<T: Copy>(table: &[(&str, T)], shape: &[&str]) -> Op
 
 /// The words of `path` (keywords written out) with each word that is not a keyword where it
 /// stands (a number, a name, an address) written `*`: `channel-group * mode`.
-pub(in crate::lab) fn shape<'a>(path: &[&'a str]) -> Vec<&'a str> {
+pub(in crate::onyx::lab) fn shape<'a>(path: &[&'a str]) -> Vec<&'a str> {
     let mut shape: Vec<&str> = Vec::with_capacity(path.len());
     for (i, w) in path.iter().enumerate() {
         let known = i == 0 || suffix(KEYWORDS, &shape).is_some_and(|c| c.contains(w));
@@ -283,7 +284,7 @@ pub(in crate::lab) fn shape<'a>(path: &[&'a str]) -> Vec<&'a str> {
 
 /// The keywords that may follow the words of `path` (keywords written out), from
 /// [`KEYWORDS`] (the first words of a line after none).
-pub(in crate::lab) fn follows(path: &[&str]) -> &'static [&'static str] {
+pub(in crate::onyx::lab) fn follows(path: &[&str]) -> &'static [&'static str] {
     if path.is_empty() {
         return KEYWORDS[0].1;
     }
@@ -291,7 +292,7 @@ pub(in crate::lab) fn follows(path: &[&str]) -> &'static [&'static str] {
 }
 
 /// The words of a line with abbreviated keywords written out.
-pub(in crate::lab) fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
+pub(in crate::onyx::lab) fn expand(mode: &Mode, line: &str) -> Result<Vec<String>, Reply> {
     // A quoted argument is one word, kept as typed (its spaces included).
     let words: Vec<&str> = cli_text::words(line);
     let mut out: Vec<String> = Vec::new();

@@ -4,6 +4,7 @@
 //! JSON shapes from Ansible's `mellanox.onyx` fixtures (`tests/fixtures/corpus/onyx/show/`);
 //! text layouts and defaults no capture shows are in [`Unconfirmed`].
 
+use crate::onyx::lab::cli::Errors as _;
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 use super::interfaces::shown;
 use super::json::Obj;
 use super::{Cx, Shown};
-use crate::lab::cli::{Reply, Switch, Unconfirmed};
+use crate::onyx::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::types::cli_text;
 
 /// The switch's kept lines whose words start with `first` (after `no`), as words, in order.

@@ -10,9 +10,9 @@ use super::interfaces::{ruled, shown};
 use super::json::Obj;
 use super::management::kept_protocol;
 use super::{Cx, Shown};
-use crate::lab::cli::Unconfirmed;
 use crate::lab::network::base_mac;
 use crate::onyx::Protocol;
+use crate::onyx::lab::cli::Unconfirmed;
 use crate::types::Release;
 
 /// Before 3.7 the product is `MLNX-OS` and the serial number is printed quoted, backslashes

@@ -14,6 +14,7 @@
 use crate::onyx::{self, Iface as OnyxIface, Interface as OnyxInterface};
 pub use crate::os10::port_of;
 use crate::os10::{Config, Eth, Iface, SwitchportMode};
+use crate::targets::SwitchOs as _;
 use crate::types::Split;
 
 /// The split a breakout map makes of its port (`25g-4x`: four subports; `100g-1x`: none).
@@ -26,8 +27,8 @@ fn split_of(map: &str) -> Option<Split> {
 pub fn node(config: &Config) -> crate::lab::network::Node {
     crate::lab::network::Node {
         config: view(config),
-        os10: true,
-        vlt: super::vlt::domain(config),
+        os: crate::os10::target::OS10.os(),
+        pair: super::vlt::domain(config),
     }
 }
 

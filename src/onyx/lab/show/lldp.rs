@@ -10,8 +10,8 @@ use serde_json::{Map, json};
 
 use super::interfaces::{eth, ports, ruled, shown};
 use super::{Cx, Shown};
-use crate::lab::cli::Unconfirmed;
 use crate::lab::network::base_mac;
+use crate::onyx::lab::cli::Unconfirmed;
 use crate::types::Release;
 
 /// The TLVs Onyx sends on every port (captured in `show lldp interfaces | json-print`).

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Instant, SystemTime};
 
-use crate::lab::cli::{Login, Reply};
+use crate::lab::{Login, Reply};
 use crate::os10::Config;
 
 use super::{ILLEGAL, Os10Switch, Unconfirmed};

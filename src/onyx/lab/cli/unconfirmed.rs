@@ -12,8 +12,6 @@ pub enum Unconfirmed {
     Ambiguous,
     /// A wrong answer to `enable`'s password prompt.
     EnableRefused,
-    /// A line longer than the terminal reads ([`crate::lab::term::MAX_LINE`]): refused whole.
-    LineTooLong,
     /// `configuration delete` of the file the switch boots from (a sibling TMS-based CLI
     /// documents that the active file cannot be deleted).
     DeleteActive,
@@ -125,7 +123,6 @@ impl Unconfirmed {
         match self {
             Unconfirmed::Ambiguous => "% Ambiguous command \"{}\".",
             Unconfirmed::EnableRefused => "% Authentication failed.",
-            Unconfirmed::LineTooLong => "% Command line too long ({} bytes); not run.",
             Unconfirmed::DeleteActive => "% Cannot delete the active configuration file \"{}\".",
             Unconfirmed::NoSuchFile => "% Configuration file \"{}\" does not exist.",
             Unconfirmed::UsersHeader => {

@@ -15,6 +15,7 @@
 //! of the others: their layouts print the captured JSON's fields in its blocks, and are
 //! UNCONFIRMED.
 
+use crate::onyx::lab::cli::Errors as _;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -22,8 +23,8 @@ use serde_json::Value;
 
 use super::json::{Obj, key_values};
 use super::{Cx, Shown};
-use crate::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::onyx::command::{self, Command, Iface, IfaceCmd};
+use crate::onyx::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::onyx::{Config, Interface};
 use crate::types::{
     Ecn, EcnMode, EcnThresholds, Ets, Percent, PoolType, Port, Priority, Release, RoceMode,

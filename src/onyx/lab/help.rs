@@ -10,17 +10,11 @@
 //! layout are the lab's ([`Unconfirmed::HelpLayout`]).
 
 use super::cli::{self, Mode, Session, Switch, Unconfirmed};
-use super::unmodeled;
+use crate::lab::unmodeled;
+use crate::onyx::lab::cli::Errors as _;
 use crate::types::cli_text;
 
-/// What Tab does to a line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Completion {
-    /// Text to insert at the cursor (the rest of the one keyword, and a space).
-    pub insert: String,
-    /// The keywords to list when several match, one per line (with their help).
-    pub list: Option<String>,
-}
+pub use crate::lab::Completion;
 
 /// One line of help per keyword (the lab's own texts).
 const HELP: &[(&str, &str)] = &[

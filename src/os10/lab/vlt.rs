@@ -10,26 +10,17 @@
 //! `show vlt N` and `show vlt N vlt-port-detail` print it in the layout of
 //! [`crate::os10::show`] (UNCONFIRMED: no capture).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::net::port_of;
 use crate::lab::network::{Net, base_mac};
 use crate::os10::show::{self as layout, field};
 use crate::os10::{Config, Iface};
-use crate::types::{Mac, Port};
+use crate::types::Mac;
 
 /// A switch's VLT domain, in the network's terms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Domain {
-    pub id: u8,
-    /// The VLTi's ports (`discovery-interface`).
-    pub discovery: BTreeSet<Port>,
-    pub vlt_mac: Option<Mac>,
-    pub primary_priority: Option<u32>,
-    /// Each VLT port-channel: its `vlt-port-channel` id and its port-channel.
-    pub ports: BTreeMap<u16, u16>,
-}
+pub use crate::lab::network::PairDomain as Domain;
 
 /// The VLT domain of `config`, if it has one.
 pub fn domain(config: &Config) -> Option<Domain> {
@@ -77,7 +68,7 @@ pub struct View {
 }
 
 fn domain_of<'a>(net: &Net<'a>, sw: &str) -> Option<&'a Domain> {
-    net.vlt(sw)
+    net.pair(sw)
 }
 
 fn port_state(net: &Net<'_>, sw: &str, po: u16) -> PortState {

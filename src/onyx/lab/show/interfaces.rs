@@ -16,6 +16,7 @@
 //! (3.9, with an MTU column) and `…/show/napalm-onyx__show_interface_status.txt` (3.7, no MTU
 //! column, narrower). Counters are zero: the lab forwards no frames.
 
+use crate::onyx::lab::cli::Errors as _;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -23,8 +24,8 @@ use serde_json::{Map, Value, json};
 
 use super::json::Obj;
 use super::{Cx, Shown};
-use crate::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::lab::network::{Net, Network, base_mac};
+use crate::onyx::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::onyx::{Iface, Interface};
 use crate::types::{Port, Release, Speed, Split};
 
