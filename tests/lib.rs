@@ -40,6 +40,7 @@ mod push_os10;
 mod readme;
 mod recipe;
 mod routing;
+mod shape;
 mod show;
 mod show_qos;
 mod target;
