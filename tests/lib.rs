@@ -44,6 +44,7 @@ mod shape;
 mod show;
 mod show_qos;
 mod target;
+mod toy_os;
 mod trust;
 mod verify;
 mod verify_os10;
