@@ -25,6 +25,7 @@ pub mod audit;
 pub mod command;
 pub mod compile;
 pub mod dialect;
+mod extra;
 pub mod import;
 pub mod lab;
 pub mod parse;

@@ -212,6 +212,14 @@ impl Rules for OnyxRules {
     }
 
     /// 1500: Onyx's factory default (Ethernet Interface Commands).
+    fn not_configuration(&self, line: &str) -> Option<String> {
+        super::extra::not_configuration(line)
+    }
+
+    fn extra_line(&self, line: &str) -> Option<String> {
+        super::extra::line(line)
+    }
+
     fn default_mtu(&self) -> u16 {
         1500
     }

@@ -816,6 +816,19 @@ pub trait Rules: Sync + Send {
 
     /// A port's MTU without an `mtu` key.
     fn default_mtu(&self) -> u16;
+
+    /// Why a line of a switch's `extra` (configuration the format does not model) is no line
+    /// of configuration on the OS (a command a session runs); `None` when it is one.
+    fn not_configuration(&self, _line: &str) -> Option<String> {
+        None
+    }
+
+    /// Why a line of a switch's `extra` does not read in the OS's grammar, or is what the
+    /// format writes itself; `None` when the line is the OS's and left to `extra`. An OS whose
+    /// switches take no `extra` refuses the key (E073) and reads none of its lines.
+    fn extra_line(&self, _line: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What [`Rules::check_model`] checks: the switch's name and model, where the model is

@@ -143,7 +143,7 @@ pub(crate) fn pending_switch(
     let (qos, implied) = qos(cx, &merged, release, os);
 
     let set_hostname = sw.set_hostname.as_ref().is_none_or(|v| *v.get());
-    let extra = extra(cx, sw.extra.as_ref());
+    let extra = extra(cx, os, sw.extra.as_ref());
 
     let model = model?;
     let model_at = cx.span(&sw.model);
