@@ -102,9 +102,11 @@ fn in_a_process_of_its_own() {
         "{again:#?}"
     );
 
-    // A change is the one line it makes.
+    // A change is the one line it makes: a live diff finds it (exit 1), the push sends it.
     std::fs::write(dir.join("toy.yaml"), fabric(9216)).unwrap();
+    assert_eq!(fabric_in(&dir, &["diff", "toy.yaml", "--lab"]), 1);
     assert_eq!(fabric_in(&dir, &["push", "toy.yaml", "--lab", "--yes"]), 0);
+    assert_eq!(fabric_in(&dir, &["diff", "toy.yaml", "--lab"]), 0);
     let log = typed(&dir);
     let sent: Vec<&String> = log[before..]
         .iter()
