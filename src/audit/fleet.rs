@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::view::PortView;
 use super::{Facts, Fleet, Hit, Part, hit, port_note};
-use crate::onyx::{Iface, IfaceRange};
 use crate::targets::SwitchOs;
+use crate::types::{Iface, IfaceRange};
 use crate::types::{Port, Trust};
 
 /// Where the two ends of each link differ in one setting: a hit on each end.

@@ -25,9 +25,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::fabric::Hardware;
-use crate::onyx::{Config, Iface, IfaceRange};
+use crate::onyx::Config;
 use crate::targets::{self, Fixes, SwitchOs};
 use crate::types::{Dscp, Port, RoceMode, Speed, Trust};
+use crate::types::{Iface, IfaceRange};
 use view::{PortView, View};
 
 mod detection;

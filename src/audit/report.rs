@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::{Finding, Profile, RULES, Severity, score};
 use crate::hosts::HOST_RULES;
-use crate::onyx::Iface;
+use crate::types::Iface;
 use crate::types::{Port, read_port_span};
 
 /// Where a switch's configuration was read from.
@@ -516,7 +516,7 @@ fn covers(line: &str, iface: &(String, Option<Port>)) -> bool {
 
 /// Whether the Onyx range `a`-`b` holds port `p`.
 fn span_contains(a: Port, b: Port, p: Port) -> bool {
-    crate::onyx::IfaceRange {
+    crate::types::IfaceRange {
         first: Iface::Ethernet(a),
         last: Iface::Ethernet(b),
     }

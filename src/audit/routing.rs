@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use super::{Facts, Fleet, Hit, Link, Part, hit, port_hit, port_note};
-use crate::onyx::{Allowed, BgpCmd, Command, Config, Iface, IfaceCmd, Interface, Protocol};
+use crate::onyx::{Allowed, BgpCmd, Command, Config, IfaceCmd, Interface, Protocol};
+use crate::types::Iface;
 use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Trust, Vlan, format_vlan_run, vlan_runs};
 
 /// Who owns which interface address among the audited switches, and the MLAG pairs they

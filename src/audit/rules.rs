@@ -9,7 +9,7 @@ use super::{
     Applies, Check, DRIFT_RULE, Facts, Part, Profile, Rule, Severity, detection, fleet, hit,
     port_hit_or_note, port_note, routing,
 };
-use crate::onyx::Iface;
+use crate::types::Iface;
 use crate::types::{Ecn, EcnMode, EcnThresholds, Ets, PoolType, Port, RoceMode, Trust};
 
 const LOSSLESS: Applies = Applies::Only(Profile::RoceLossless);

@@ -13,8 +13,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::fabric::{Hardware, Os};
-use crate::onyx::{Iface, IfaceRange};
 use crate::types::{Ecn, Ets, Port, RoceMode, Speed, Split, TcMap, Trust};
+use crate::types::{Iface, IfaceRange};
 
 /// One port's (or bundle's) RoCE settings, as the rules read them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use super::topology::{Kind, Topology, port_list, port_range};
 use crate::audit::view::{PortView, View};
 use crate::audit::{Finding, report::Location};
 use crate::fabric::{Bundle, Fabric, Lacp, Os, Peer, PortSettings, Switch};
-use crate::onyx::Iface;
+use crate::types::Iface;
 use crate::types::{Ecn, EcnMode, EcnThresholds, Port, SwitchportMode, format_vlan_run, vlan_runs};
 
 /// A switchport's VLANs where the fabric sets none, on both OSes: access mode on VLAN 1 (Onyx

@@ -174,9 +174,9 @@ fn plan(
             vswitch: hp.vswitch.clone(),
             switch: (*switch).to_string(),
             switch_port: port.to_string(),
-            switch_iface: sw.os().target().iface_range(crate::onyx::IfaceRange {
-                first: crate::onyx::Iface::Ethernet(*port),
-                last: crate::onyx::Iface::Ethernet(*port),
+            switch_iface: sw.os().target().iface_range(crate::types::IfaceRange {
+                first: crate::types::Iface::Ethernet(*port),
+                last: crate::types::Iface::Ethernet(*port),
             }),
             switch_mtu: facts.mtu,
             rdma_port,

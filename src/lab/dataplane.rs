@@ -34,7 +34,8 @@ use std::process::{Command, Stdio};
 use super::view::View;
 use crate::fabric::{Fabric, Os};
 pub use crate::hosts::groups::HostPort;
-use crate::onyx::{Config, Iface};
+use crate::onyx::Config;
+use crate::types::Iface;
 use crate::types::{Ipv4Net, Port, Vlan};
 
 /// The largest MTU a switch port may have: a VLAN's bridge where the switch has no VLAN

@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 use super::dataplane::Dataplane;
 use super::network::{BgpView, Session, SessionState};
 use super::view::View;
-use crate::onyx::{Config, Iface, Protocol};
+use crate::onyx::{Config, Protocol};
+use crate::types::Iface;
 use crate::types::Ipv4Net;
 
 /// Where FRR's daemons are (Debian's package `frr`).

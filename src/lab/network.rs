@@ -24,7 +24,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::onyx::{Config, Iface, Interface, Protocol};
+use crate::onyx::{Config, Interface, Protocol};
+use crate::types::Iface;
 use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Vlan};
 
 pub use super::cabling::{Cabling, CablingFaults, LldpNeighbor, LldpOverride};

@@ -3,11 +3,12 @@
 use std::any::Any;
 use std::sync::OnceLock;
 
+use crate::config_error::ParseError;
 use crate::fabric::{Hardware, Os, Switch};
-use crate::onyx::{Iface as NeutralIface, IfaceRange, ParseError};
 use crate::secrets::Mask;
 use crate::targets::{self, Comparison, Managed, PlanStep, SwitchOs, Words};
 use crate::types::Port;
+use crate::types::{Iface as NeutralIface, IfaceRange};
 
 use super::models::Model;
 use super::{Config, Iface, Renderer};

@@ -20,13 +20,14 @@ pub(crate) mod restore;
 
 use crate::audit::view::View;
 use crate::audit::{Drift, Part};
+use crate::config_error::ParseError;
 use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
 use crate::fabric::{Hardware, Os, Switch};
-use crate::onyx::{Iface, IfaceRange, ParseError};
 use crate::secrets::Mask;
 use crate::types::{Ecn, Ets, Port, TcMap};
+use crate::types::{Iface, IfaceRange};
 use crate::verify::observed::Trusted;
 use crate::verify::{Observed, Query};
 

@@ -11,12 +11,14 @@ use std::str::FromStr;
 use serde::{Serialize, Serializer};
 
 pub mod cli_text;
+mod iface;
 mod model;
 mod net;
 mod nic;
 mod qos;
 pub mod templates;
 
+pub use iface::{Iface, IfaceRange};
 pub use model::{FirstRelease, Model, Split};
 pub use net::{Ipv4Net, Mac, is_private_asn};
 pub use nic::{HostOs, NICS, Nic};

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::audit::Severity;
 use crate::fabric::{Fabric, Switch};
-use crate::onyx::Iface;
+use crate::types::Iface;
 use crate::types::Port;
 
 mod check;

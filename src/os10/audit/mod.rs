@@ -14,9 +14,9 @@ use crate::audit::view::View;
 use crate::audit::{Drift, Part};
 use crate::device::{Cli, Error, Options, Target};
 use crate::fabric::{Hardware, Switch};
-use crate::onyx::{Iface as Neutral, IfaceRange};
 use crate::targets::{self, Fix, Fixes};
 use crate::types::Port;
+use crate::types::{Iface as Neutral, IfaceRange};
 
 pub mod view;
 

@@ -12,9 +12,9 @@ use super::{Family, Input, Observed, RULES};
 use crate::audit::Finding;
 use crate::audit::view::range_name;
 use crate::fabric::{Fabric, Os, Peer, PortSettings, Switch};
-use crate::onyx::{Iface, IfaceRange};
 use crate::targets::SwitchOs;
 use crate::types::Port;
+use crate::types::{Iface, IfaceRange};
 
 mod qos;
 use qos::{pfc, pools, qos};

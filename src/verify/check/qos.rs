@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Cx, Family, Observed};
 use crate::fabric::Switch;
-use crate::onyx::Iface;
 use crate::targets::{PfcWant, Said, Wanted};
+use crate::types::Iface;
 use crate::types::{Ecn, Ets, Percent, Port, TcIter};
 use crate::verify::observed::{self, Marking, Sched, Trusted};
 
