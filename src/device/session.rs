@@ -15,9 +15,7 @@ use std::time::{Duration, Instant};
 
 mod listings;
 
-pub use listings::{
-    Files, Login, onyx_files, os10_files, read_dir_config, read_os10_users, read_users,
-};
+pub use listings::Login;
 
 use super::dialect::{self, Dialect};
 use super::{Error, Options, Secret, Target};
@@ -413,19 +411,6 @@ impl Cli {
         let (text, config) = read(&text).map_err(Error::Parse)?;
         self.same_hostname(hostname(&config), self.dialect.running)?;
         Ok((text, config))
-    }
-
-    /// `show configuration files`: the saved files, the active one, and whether the running
-    /// config has unsaved changes. A reply without the `Active configuration` and `Unsaved
-    /// changes` lines is an error, never read as "saved".
-    pub fn files(&mut self) -> Result<Files, Error> {
-        let text = self.run("show configuration files")?;
-        Files::read(&text).ok_or_else(|| {
-            Error::Parse(format!(
-                "{}: `show configuration files` does not say the active file and whether changes are unsaved",
-                self.target.name
-            ))
-        })
     }
 
     /// `show users`: the CLI sessions logged in, this one included.

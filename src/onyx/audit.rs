@@ -75,7 +75,7 @@ impl targets::Audit for Onyx {
     ) -> Result<(Box<dyn targets::Config>, bool), Error> {
         let mut cli = Cli::open_as(target, opts, &super::dialect::DIALECT)?;
         let (_, config) = super::dialect::fetch(&mut cli)?;
-        let unsaved = cli.files()?.unsaved;
+        let unsaved = super::listings::files(&mut cli)?.unsaved;
         cli.close();
         Ok((Box::new(config), unsaved))
     }

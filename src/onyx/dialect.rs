@@ -33,11 +33,11 @@ pub static DIALECT: Dialect = Dialect {
     running: "running config",
     save: "configuration write",
     transaction: None,
-    users: crate::device::session::read_users,
+    users: super::listings::read_users,
     snapshots: Snapshots {
         write: "configuration write to {} no-switch",
         list: "show configuration files",
-        read: crate::device::session::onyx_files,
+        read: super::listings::saved_files,
         delete: "configuration delete {}",
         delete_in_config: true,
         delete_asks: false,

@@ -28,6 +28,7 @@ pub mod dialect;
 mod extra;
 pub mod import;
 pub mod lab;
+pub mod listings;
 pub mod parse;
 pub mod plan;
 pub mod prompt;

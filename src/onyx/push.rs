@@ -112,7 +112,7 @@ impl Push for State {
     }
 
     fn read_save(&self, cli: &mut Cli) -> Result<SaveRead, Error> {
-        let files = cli.files()?;
+        let files = super::listings::files(cli)?;
         let (_, now) = super::dialect::fetch(cli)?;
         Ok(SaveRead {
             saved: !files.unsaved,

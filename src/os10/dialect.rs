@@ -71,7 +71,7 @@ pub static DIALECT: Dialect = Dialect {
         commit: "commit",
         discard: "discard",
     }),
-    users: crate::device::session::read_os10_users,
+    users: super::listings::read_users,
     // `dir config` and its listing, and `copy … config://NAME` (captured, CSM, a copy between
     // files); the copy from `running-configuration` and `delete config://NAME` with its
     // question (`[confirm yes/no(default)]:`, as `delete startup-configuration` asks,
@@ -79,7 +79,7 @@ pub static DIALECT: Dialect = Dialect {
     snapshots: Snapshots {
         write: "copy running-configuration config://{}",
         list: "dir config",
-        read: crate::device::session::os10_files,
+        read: super::listings::saved_files,
         delete: "delete config://{}",
         delete_in_config: false,
         delete_asks: true,

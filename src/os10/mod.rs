@@ -27,6 +27,7 @@ pub mod dialect;
 pub mod groups;
 pub mod import;
 pub mod lab;
+pub mod listings;
 pub mod models;
 pub mod names;
 pub mod parse;
