@@ -149,3 +149,47 @@ fn only_the_os_folders_name_an_os() {
     assert!(files.len() > 200, "{} files read", files.len());
     assert!(named.is_empty(), "an OS named:\n{}", named.join("\n"));
 }
+
+/// The files outside the OS folders that still read a switch in the Onyx model's terms: the
+/// lab's network (each OS's lab switch gives it a node in them) and the audit's rules of the
+/// parts only Onyx has (pools, the `roce` mode, routing and MLAG in its model). No other file
+/// may come to: a new one reads the OS-neutral views.
+const ONYX_MODEL_READERS: [&str; 7] = [
+    "src/audit/mod.rs",
+    "src/audit/routing.rs",
+    "src/lab/dataplane.rs",
+    "src/lab/frr.rs",
+    "src/lab/network.rs",
+    "src/lab/unmodeled.rs",
+    "src/lab/view.rs",
+];
+
+/// Outside the OS folders, the registry and [`ONYX_MODEL_READERS`], no code uses the Onyx
+/// module (comments and test modules aside).
+#[test]
+fn only_the_known_readers_use_the_onyx_model() {
+    let own = |p: &str| {
+        ["src/onyx/", "src/os10/", "src/targets/"]
+            .iter()
+            .any(|o| p.starts_with(o))
+    };
+    let mut using = Vec::new();
+    for (path, text) in sources() {
+        if own(&path) || ONYX_MODEL_READERS.contains(&path.as_str()) {
+            continue;
+        }
+        let code = code(&text);
+        let lines = code
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.trim_start().starts_with("//"));
+        for (n, _) in lines.filter(|(_, l)| l.contains("onyx::")) {
+            using.push(format!("{path}:{}", n + 1));
+        }
+    }
+    assert!(
+        using.is_empty(),
+        "use the Onyx module:\n{}",
+        using.join("\n")
+    );
+}
