@@ -497,8 +497,9 @@ pub struct Switch {
     pub hostname: Hostname,
     #[serde(serialize_with = "model_name")]
     pub model: Hardware,
-    /// The OS10 release (`os10: 10.5.3.2`), on an OS10 switch.
-    pub os10: Option<String>,
+    /// The release as the switch's OS writes it, for an OS whose release is a key of its own
+    /// (OS10's `os10: 10.5.3.2`), not the typed `onyx` key ([`Self::release`]).
+    pub release_text: Option<String>,
     pub release: Option<Release>,
     pub mgmt: Option<Mgmt>,
     pub licenses: Vec<String>,

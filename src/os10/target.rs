@@ -71,7 +71,7 @@ impl SwitchOs for Os10 {
     }
 
     fn release(&self, sw: &Switch) -> Option<String> {
-        sw.os10.clone()
+        sw.release_text.clone()
     }
 
     /// The model's port groups not in their native mode (the others are the model's).

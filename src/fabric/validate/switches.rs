@@ -163,7 +163,7 @@ pub(crate) fn pending_switch(
     let switch = Switch {
         hostname: hostname.clone(),
         model,
-        os10: release_text,
+        release_text,
         release: release.map(|r| r.0),
         mgmt,
         licenses,

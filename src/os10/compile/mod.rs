@@ -22,7 +22,7 @@ mod qos;
 /// One switch. The caller has checked that it runs OS10.
 pub fn compile_switch(sw: &Switch) -> Config {
     let mut c = Config::default();
-    c.header.version = sw.os10.clone();
+    c.header.version = sw.release_text.clone();
     if sw.set_hostname {
         c.hostname = Some(sw.hostname.to_string());
     }

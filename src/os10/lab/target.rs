@@ -31,7 +31,7 @@ impl Lab for Os10Lab {
         let name = sw.model.name();
         let model = crate::os10::models::Model::named(name)
             .ok_or_else(|| format!("{}: `{name}` is not an OS10 model", sw.hostname))?;
-        let release = sw.os10.as_deref().unwrap_or(LAB_RELEASE);
+        let release = sw.release_text.as_deref().unwrap_or(LAB_RELEASE);
         let s = match config {
             Some(c) => {
                 let c = targets::typed::<crate::os10::Config>(c)?;
