@@ -333,7 +333,8 @@ pub struct PortSettings {
 
 /// The network OS a switch runs: a handle on its implementation in the registry
 /// ([`crate::targets::all`]), which compiles, renders, diffs, pushes and emulates it.
-/// Equal, ordered and hashed by the OS's place in the registry; serialized as its word.
+/// Equal and hashed by its word, ordered by its place in the registry (an OS not registered
+/// after all that are, by word); serialized as its word.
 #[derive(Clone, Copy)]
 pub struct Os(&'static dyn crate::targets::SwitchOs);
 
@@ -413,7 +414,7 @@ impl PartialOrd for Os {
 
 impl Ord for Os {
     fn cmp(&self, other: &Os) -> std::cmp::Ordering {
-        self.index().cmp(&other.index())
+        (self.index().cmp(&other.index())).then_with(|| self.word().cmp(other.word()))
     }
 }
 
