@@ -20,5 +20,5 @@ pub fn compile(fabric: &Fabric) -> BTreeMap<Hostname, Target> {
 
 /// One switch, by its OS, behind the switch-OS interface.
 pub fn compile_config(sw: &Switch) -> Box<dyn crate::targets::Config> {
-    crate::targets::of(sw.os()).compile(sw)
+    sw.os().target().compile(sw)
 }

@@ -291,7 +291,7 @@ impl Rule {
 
     /// Whether the rule reads switches of this OS.
     pub fn reads(&self, os: crate::fabric::Os) -> bool {
-        self.reads_parts(targets::of(os).audit().parts())
+        self.reads_parts(os.target().audit().parts())
     }
 
     /// Whether the rule reads the switches of an OS with these parts.

@@ -180,5 +180,5 @@ impl View {
 /// `ethernet1/1/1-1/1/8` (the way `discovery-interface` and `interface range` print runs),
 /// `port-channel1`.
 pub fn range_name(os: Os, r: IfaceRange) -> String {
-    crate::targets::of(os).iface_range(r)
+    os.target().iface_range(r)
 }

@@ -424,7 +424,7 @@ fn live_with_fabric(
     let targets: Vec<_> = jobs.into_iter().map(|j| j.target).collect();
     let oses: BTreeMap<String, &dyn targets::SwitchOs> = chosen
         .iter()
-        .map(|sw| (sw.hostname.to_string(), targets::of(sw.os())))
+        .map(|sw| (sw.hostname.to_string(), sw.os().target()))
         .collect();
     // Each switch read-only in its OS's session, with whether it has unsaved changes.
     let fetched = crate::fleet::read_each(&targets, args.connect.parallel, |target| {

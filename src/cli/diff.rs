@@ -470,8 +470,9 @@ fn live<'a>(args: &Args, fabric: Option<&'a Fabric>, color: bool) -> Pairs<'a> {
         .collect();
     // Read with `show` commands only, each switch in its OS's dialect.
     let fetched = crate::fleet::parallel(&jobs, args.connect.parallel, |job| {
-        let mut cli = crate::device::Cli::open_as(&job.target, opts, job.intent.dialect())?;
-        let running = job.intent.fetch(&mut cli)?;
+        let os = job.intent.intended().target();
+        let mut cli = crate::device::Cli::open_as(&job.target, opts, os.dialect())?;
+        let (_, running) = os.fetch(&mut cli)?;
         cli.close();
         Ok::<_, crate::device::Error>(Pair {
             name: job.target.name.clone(),

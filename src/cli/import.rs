@@ -153,7 +153,7 @@ impl Sources<'_> {
                 t.user,
                 t.host,
                 t.port,
-                os.import().dialect().show_running
+                os.dialect().show_running
             );
             let source = Source {
                 origin,
@@ -244,10 +244,9 @@ fn read_switches(
     opts: &crate::device::Options,
     parallel: usize,
 ) -> Result<Vec<Fetched>, Failure> {
-    let import = os.import();
     crate::fleet::read_each(switches, parallel, |target| {
-        let mut cli = crate::device::Cli::open_as(target, opts, import.dialect())?;
-        let read = import.fetch(&mut cli)?;
+        let mut cli = crate::device::Cli::open_as(target, opts, os.dialect())?;
+        let read = os.fetch(&mut cli)?;
         cli.close();
         Ok(read)
     })

@@ -117,7 +117,7 @@ pub struct Planned {
 
 /// Connects in the switch's OS's dialect, fetches the running config and plans.
 pub fn plan(job: &Job, opts: &Options) -> Result<Planned, Error> {
-    let mut cli = Cli::open_as(&job.target, opts, job.intent.dialect())?;
+    let mut cli = Cli::open_as(&job.target, opts, job.intent.intended().target().dialect())?;
     let (text, state) = job.intent.plan(&mut cli)?;
     Ok(Planned { cli, text, state })
 }
@@ -593,7 +593,7 @@ fn prune(cli: &mut Cli, keep: usize, progress: &dyn Fn(Stage), report: &mut Repo
 
 /// A new session to the switch, its transcript reported with the push's.
 fn reopen(job: &Job, opts: &Options, report: &mut Report) -> Result<Cli, Error> {
-    let cli = Cli::open_as(&job.target, opts, job.intent.dialect())?;
+    let cli = Cli::open_as(&job.target, opts, job.intent.intended().target().dialect())?;
     report.transcripts.push(cli.transcript());
     Ok(cli)
 }

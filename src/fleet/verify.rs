@@ -10,7 +10,7 @@ use super::connect::Connect;
 use crate::device::{Options, Target};
 use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
-use crate::targets::{Ask, Reads};
+use crate::targets::{Ask, SwitchOs};
 use crate::verify::report::{Report, Unchecked, Unread};
 use crate::verify::{self, Family, Input, Observed};
 
@@ -271,7 +271,7 @@ fn probe_paths(
 /// What one switch is sent: its OS's commands for its plan, each with its reader, and what
 /// of its checks cannot be made.
 struct Sent {
-    reads: Option<&'static dyn Reads>,
+    os: Option<&'static dyn SwitchOs>,
     asks: Vec<Ask>,
     unchecked: Vec<String>,
 }
@@ -282,7 +282,7 @@ impl Sent {
     fn to(fabric: &Fabric, name: &str, families: &BTreeSet<Family>, paths: bool) -> Sent {
         let Some(sw) = fabric.switches.get(name) else {
             return Sent {
-                reads: None,
+                os: None,
                 asks: Vec::new(),
                 unchecked: Vec::new(),
             };
@@ -291,10 +291,10 @@ impl Sent {
         if paths {
             plan.queries.extend(verify::paths::queries(fabric, name));
         }
-        let reads = sw.os().target().reads();
+        let os = sw.os().target();
         Sent {
-            reads: Some(reads),
-            asks: reads.asks(sw, plan.queries),
+            os: Some(os),
+            asks: os.reads().asks(sw, plan.queries),
             unchecked: plan.unchecked,
         }
     }
@@ -311,10 +311,11 @@ fn read_switch(target: &Target, sent: &Sent, opts: &Options) -> (Observed, Vec<U
         problem,
         port: ask.and_then(|a| a.port),
     };
-    let Some(reads) = sent.reads.filter(|_| !sent.asks.is_empty()) else {
+    let Some(os) = sent.os.filter(|_| !sent.asks.is_empty()) else {
         return (obs, unread);
     };
-    let mut cli = match crate::device::Cli::open_as(target, opts, reads.dialect()) {
+    let reads = os.reads();
+    let mut cli = match crate::device::Cli::open_as(target, opts, os.dialect()) {
         Ok(c) => c,
         Err(e) => {
             unread.push(problem(None, e.to_string()));

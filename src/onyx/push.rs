@@ -2,7 +2,6 @@
 //! to the snapshot's values of what the push changed ([`super::restore`]); a lost save read
 //! back from `show configuration files` (`Unsaved changes`).
 
-use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
 use crate::fabric::Switch;
@@ -30,14 +29,6 @@ impl Intent {
 impl targets::Intent for Intent {
     fn intended(&self) -> &dyn targets::Config {
         &self.intended
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &super::dialect::DIALECT
-    }
-
-    fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn targets::Config>, Error> {
-        Ok(Box::new(super::dialect::fetch(cli)?.1))
     }
 
     fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error> {

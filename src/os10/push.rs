@@ -4,7 +4,6 @@
 //! snapshot's values of what the push changed ([`super::restore`]); a lost save read back
 //! from `show startup-configuration` against the running one.
 
-use crate::device::dialect::Dialect;
 use crate::device::{Cli, Error};
 use crate::diff::Impact;
 use crate::fabric::Switch;
@@ -40,14 +39,6 @@ fn release(show_version: &str) -> Option<&str> {
 impl targets::Intent for Intent {
     fn intended(&self) -> &dyn targets::Config {
         &self.intended
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &super::dialect::DIALECT
-    }
-
-    fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn targets::Config>, Error> {
-        Ok(Box::new(super::dialect::fetch(cli)?.1))
     }
 
     fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error> {

@@ -143,6 +143,18 @@ impl SwitchOs for Os10 {
     fn lab(&self) -> &'static dyn targets::Lab {
         &super::lab::target::LAB
     }
+
+    fn dialect(&self) -> &'static crate::device::dialect::Dialect {
+        &super::dialect::DIALECT
+    }
+
+    fn fetch(
+        &self,
+        cli: &mut crate::device::Cli,
+    ) -> Result<(String, Box<dyn targets::Config>), crate::device::Error> {
+        let (text, config) = super::dialect::fetch(cli)?;
+        Ok((text, Box::new(config)))
+    }
 }
 
 /// The templates, read once per process.

@@ -99,6 +99,14 @@ pub trait SwitchOs: Sync + Send + 'static {
 
     /// How the lab (`fabric lab`) simulates the OS's switches.
     fn lab(&self) -> &'static dyn Lab;
+
+    /// How the OS's CLI talks: prompts, paging, configure and save, errors, transactions;
+    /// every stage that opens a session to a switch opens it in this.
+    fn dialect(&self) -> &'static Dialect;
+
+    /// A live switch's running configuration (the dialect's `show running-config(uration)`):
+    /// its text, secrets masked as the OS masks its own, and the configuration read from it.
+    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn Config>), Error>;
 }
 
 /// An OS's templates: render a configuration of that OS.
@@ -111,9 +119,6 @@ pub trait Render: Send + Sync {
 /// reader of its reply, which reads it into the OS-neutral values the checks compare
 /// ([`crate::verify::observed`]); and how the OS's replies name what the findings quote.
 pub trait Reads: Sync + Send {
-    /// How the OS's CLI talks: the commands are sent in its session.
-    fn dialect(&self) -> &'static Dialect;
-
     /// The commands that answer `queries` on the fabric's switch `sw`, in the order they are
     /// sent, each with the reader of its reply.
     fn asks(&self, sw: &Switch, queries: Vec<Query>) -> Vec<Ask>;
@@ -258,12 +263,6 @@ pub trait Intent: Send + Sync + std::fmt::Debug {
     /// The configuration the switch should have.
     fn intended(&self) -> &dyn Config;
 
-    /// How the OS's CLI talks: prompts, paging, configure and save, errors, transactions.
-    fn dialect(&self) -> &'static Dialect;
-
-    /// The switch's running configuration, read back.
-    fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn Config>, Error>;
-
     /// Reads the running configuration and plans: the text read, and the push's state.
     fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error>;
 }
@@ -329,13 +328,6 @@ pub trait Import: Sync + Send {
 
     /// The model of this OS's table a name (`--model`) names; else why not.
     fn model(&self, name: &str) -> Result<crate::fabric::Hardware, String>;
-
-    /// How the OS's CLI talks, to read a live switch.
-    fn dialect(&self) -> &'static Dialect;
-
-    /// A live switch's running configuration (`show running-config(uration)`): its text,
-    /// secrets masked, and the configuration read from it.
-    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn Config>), Error>;
 
     /// This OS's switches read for the document (their models, ports, pairs).
     fn read<'a>(&self, sources: Sources<'a>) -> Result<Box<dyn Read<'a> + 'a>, String>;
@@ -664,11 +656,6 @@ pub fn place(target: &dyn SwitchOs) -> usize {
         let added = added().iter().position(|t| t.words().word == word);
         BUILT_IN.len() + added.unwrap_or(0)
     })
-}
-
-/// The implementation of an OS of the fabric model.
-pub fn of(os: Os) -> &'static dyn SwitchOs {
-    os.target()
 }
 
 /// The default OS: the first built-in one.

@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fabric::audit::Drift;
 use fabric::audit::view::{Pfc, PortView, View};
-use fabric::device::dialect::Dialect;
 use fabric::device::{Cli, Error, Options, Target};
 use fabric::fabric::{Hardware, Switch};
 use fabric::onyx::{Iface, IfaceRange};
@@ -71,10 +70,6 @@ impl Wanted for NoQos {
 }
 
 impl Reads for Facets {
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
     fn asks(&self, _: &Switch, _: Vec<Query>) -> Vec<Ask> {
         Vec::new()
     }
@@ -207,15 +202,6 @@ impl Import for Facets {
         use fabric::targets::Rules;
         TOY.model(name)
             .ok_or_else(|| format!("`{name}` is no ToyOS model"))
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn targets::Config>), Error> {
-        let (text, config) = super::push::fetch(cli)?;
-        Ok((text, Box::new(config)))
     }
 
     fn read<'a>(&self, _: Sources<'a>) -> Result<Box<dyn targets::Read<'a> + 'a>, String> {

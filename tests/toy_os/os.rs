@@ -5,6 +5,8 @@
 use std::any::Any;
 
 use fabric::config_error::ParseError;
+use fabric::device::dialect::Dialect;
+use fabric::device::{Cli, Error};
 use fabric::diag::Span;
 use fabric::fabric::raw::{RawFabric, RawSwitch, Sp};
 use fabric::fabric::strings::Rule;
@@ -147,6 +149,15 @@ impl SwitchOs for Toy {
 
     fn lab(&self) -> &'static dyn targets::Lab {
         &super::lab::LAB
+    }
+
+    fn dialect(&self) -> &'static Dialect {
+        &super::push::DIALECT
+    }
+
+    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn targets::Config>), Error> {
+        let (text, config) = super::push::fetch(cli)?;
+        Ok((text, Box::new(config)))
     }
 }
 

@@ -96,14 +96,6 @@ impl targets::Intent for Intent {
         &self.0
     }
 
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn fetch(&self, cli: &mut Cli) -> Result<Box<dyn targets::Config>, Error> {
-        Ok(Box::new(fetch(cli)?.1))
-    }
-
     fn plan(&self, cli: &mut Cli) -> Result<(String, Box<dyn Push>), Error> {
         let (text, running) = fetch(cli)?;
         let steps = running.plan(&self.0);

@@ -9,8 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_saphyr::FlowSeq;
 
-use crate::device::dialect::Dialect;
-use crate::device::{Cli, Error};
 use crate::fabric::{Hardware, Switch};
 use crate::import::doc::{Doc, Qos, Release, RoutingDoc, SwitchDoc, VlanDoc};
 use crate::import::entries::{self, Entries, Ports};
@@ -45,15 +43,6 @@ impl targets::Import for Import {
         Model::find(name)
             .map(|m| Hardware::new(m))
             .map_err(|e| e.message)
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &super::dialect::DIALECT
-    }
-
-    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn targets::Config>), Error> {
-        let (text, config) = super::dialect::fetch(cli)?;
-        Ok((text, Box::new(config)))
     }
 
     fn read<'a>(&self, sources: Sources<'a>) -> Result<Box<dyn targets::Read<'a> + 'a>, String> {

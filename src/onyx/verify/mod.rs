@@ -5,7 +5,6 @@
 
 use std::collections::BTreeSet;
 
-use crate::device::dialect::Dialect;
 use crate::fabric::Switch;
 use crate::onyx::Iface;
 use crate::targets::{Ask, PfcWant, Reads, Said, Wanted};
@@ -45,10 +44,6 @@ fn pair_status(oper: &str) -> String {
 }
 
 impl Reads for OnyxReads {
-    fn dialect(&self) -> &'static Dialect {
-        &super::dialect::DIALECT
-    }
-
     fn asks(&self, _sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {
         queries
             .into_iter()

@@ -15,8 +15,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_saphyr::{FlowMap, FlowSeq};
 
-use crate::device::dialect::Dialect;
-use crate::device::{Cli, Error};
 use crate::fabric::{Hardware, Switch};
 use crate::import::doc::{
     Doc, LinkDoc, MgmtDoc, PairDoc, PairIplDoc, Qos, Release, SwitchDoc, VlanDoc,
@@ -54,15 +52,6 @@ impl targets::Import for Import {
         Model::named(name.trim())
             .map(|m| Hardware::new(m))
             .ok_or_else(|| format!("`{name}` is not an OS10 model of the table"))
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &super::dialect::DIALECT
-    }
-
-    fn fetch(&self, cli: &mut Cli) -> Result<(String, Box<dyn targets::Config>), Error> {
-        let (text, config) = super::dialect::fetch(cli)?;
-        Ok((text, Box::new(config)))
     }
 
     fn read<'a>(&self, sources: Sources<'a>) -> Result<Box<dyn targets::Read<'a> + 'a>, String> {

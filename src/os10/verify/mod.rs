@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::device::dialect::Dialect;
 use crate::fabric::Switch;
 use crate::onyx::Iface as NeutralIface;
 use crate::targets::{Ask, Reads, Said, Wanted};
@@ -44,10 +43,6 @@ fn pair_status(oper: &str) -> String {
 }
 
 impl Reads for Os10Reads {
-    fn dialect(&self) -> &'static Dialect {
-        &super::dialect::DIALECT
-    }
-
     /// The same checks as Onyx's, each asked with OS10's commands: PFC per interface, the QoS
     /// families from one running configuration, VLT's port-channels after the pair.
     fn asks(&self, sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {
