@@ -35,13 +35,21 @@ fn typed(dir: &Path) -> Vec<String> {
     crate::push::log_of(dir, SWITCH)
 }
 
-/// The test proper runs in a process of its own: the OS it adds to the registry is seen by
-/// no other test of the binary (their texts list the registry's OSes).
+/// Set in the child process the test starts for itself.
+const CHILD: &str = "FABRIC_TOY_OS_CHILD";
+
+/// The test proper runs in a process of its own (the test binary again, this test alone): the
+/// OS it adds to the registry is seen by no other test of the binary (their texts list the
+/// registry's OSes).
 #[test]
 fn a_third_os_is_a_folder_that_compiles_plans_and_pushes_to_a_lab_switch() {
+    if std::env::var_os(CHILD).is_some() {
+        return with_toy_registered();
+    }
+    let name = "toy_os::a_third_os_is_a_folder_that_compiles_plans_and_pushes_to_a_lab_switch";
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "toy_os::in_a_process_of_its_own", "--ignored"])
-        .args(["--nocapture", "--test-threads=1"])
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
         .env_remove("FABRIC_PASSWORD")
         .env_remove("SSH_AUTH_SOCK")
         .output()
@@ -52,9 +60,8 @@ fn a_third_os_is_a_folder_that_compiles_plans_and_pushes_to_a_lab_switch() {
     assert!(text.contains("1 passed"), "{text}");
 }
 
-#[test]
-#[ignore = "run by a_third_os_is_a_folder_that_compiles_plans_and_pushes_to_a_lab_switch"]
-fn in_a_process_of_its_own() {
+/// In the child: ToyOS registered, then every command run on a fabric of one ToyOS switch.
+fn with_toy_registered() {
     let toy = fabric::targets::register(&os::TOY).unwrap();
     assert_eq!(toy.word(), "toy");
     assert!(fabric::targets::register(&os::TOY).is_err());
