@@ -14,6 +14,7 @@ pub mod cli;
 pub mod codes;
 pub mod compile;
 pub mod config_error;
+pub mod cumulus;
 pub mod device;
 pub mod diag;
 pub mod diff;

@@ -181,6 +181,9 @@ pub struct Neighbor {
     pub bfd: bool,
     /// Keepalive and hold timers; `None`: the OS's.
     pub timers: Option<BgpTimers>,
+    /// BGP unnumbered over the link (both ends' OSes peer over the interface's IPv6
+    /// link-local address, `targets::Rules::unnumbered`): no address of the link's is used.
+    pub unnumbered: bool,
 }
 
 /// BFD's timers on a switch (RFC 5880 §6.8.2-§6.8.4): the desired transmit and required

@@ -455,8 +455,8 @@ pub struct RawQos {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Switch")]
 pub struct RawSwitch {
-    /// The switch's OS: `onyx` (default) or `os10` (Dell EMC SmartFabric OS10); overrides
-    /// the fabric's.
+    /// The switch's OS: `onyx` (default), `os10` (Dell EMC SmartFabric OS10) or `cumulus`
+    /// (NVIDIA Cumulus Linux, NVUE); overrides the fabric's.
     pub os: Option<Sp<String>>,
     /// `SN2100`, `SN2410`, `SN2700`, `SN3700`, `SN4600`, `SN4600C`; with `os: os10`,
     /// `S5248F-ON`, `S4112F-ON`, `S5232F-ON`, `Z9264F-ON`, `S4148F-ON`, `S6010-ON`, `S3048-ON`.
@@ -465,6 +465,8 @@ pub struct RawSwitch {
     pub onyx: Option<Sp<String>>,
     /// OS10 release, e.g. `10.5.3.2` (overrides the fabric's).
     pub os10: Option<Sp<String>>,
+    /// Cumulus Linux release, e.g. `5.9.2` (overrides the fabric's).
+    pub cumulus: Option<Sp<String>>,
     pub mgmt: Option<RawMgmt>,
     /// License keys to carry (`license install KEY`).
     pub licenses: Option<Vec<Sp<String>>>,
@@ -767,12 +769,15 @@ pub struct RawMlag {
 #[serde(deny_unknown_fields)]
 #[schemars(title = "fabric")]
 pub struct RawFabric {
-    /// OS of every switch unless a switch says otherwise: `onyx` (default) or `os10`.
+    /// OS of every switch unless a switch says otherwise: `onyx` (default), `os10` or
+    /// `cumulus`.
     pub os: Option<Sp<String>>,
     /// Onyx release of every switch unless a switch says otherwise.
     pub onyx: Option<Sp<String>>,
     /// OS10 release of every OS10 switch unless a switch says otherwise (`10.5.3.2`).
     pub os10: Option<Sp<String>>,
+    /// Cumulus Linux release of every Cumulus switch unless a switch says otherwise (`5.9.2`).
+    pub cumulus: Option<Sp<String>>,
     /// Global LLDP on every switch (default false).
     pub lldp: Option<Sp<bool>>,
     pub qos: Option<RawQos>,

@@ -111,6 +111,13 @@ impl Rules for OnyxRules {
                 "the OS10 release; an Onyx switch's is `onyx`",
             ));
         }
+        if let Some(v) = &sw.cumulus {
+            found.push((
+                "cumulus",
+                cx.span(v),
+                "the Cumulus Linux release; an Onyx switch's is `onyx`",
+            ));
+        }
         if let Some(v) = sw.mlag.as_ref().and_then(|h| h.peer_mgmt.as_ref()) {
             found.push((
                 "mlag peer_mgmt",

@@ -611,7 +611,11 @@ impl<T: Serialize> Printed for T {
 
 /// The OSes `fabric` ships, in the order help texts name them; the first is the default (a
 /// fabric file's switch that names no OS, a running configuration no other OS recognizes).
-pub const BUILT_IN: [&dyn SwitchOs; 2] = [&crate::onyx::target::ONYX, &crate::os10::target::OS10];
+pub const BUILT_IN: [&dyn SwitchOs; 3] = [
+    &crate::onyx::target::ONYX,
+    &crate::os10::target::OS10,
+    &crate::cumulus::target::CUMULUS,
+];
 
 /// OSes added while running ([`register`]), after the built-in ones.
 static ADDED: RwLock<Vec<&'static dyn SwitchOs>> = RwLock::new(Vec::new());
@@ -804,6 +808,12 @@ pub trait Rules: Sync + Send {
 
     /// A port's MTU without an `mtu` key.
     fn default_mtu(&self) -> u16;
+
+    /// Whether a routed cable between two switches of this OS runs BGP unnumbered (over the
+    /// ports' IPv6 link-local addresses) rather than over the cable's allocated addresses.
+    fn unnumbered(&self) -> bool {
+        false
+    }
 
     /// Why a line of a switch's `extra` (configuration the format does not model) is no line
     /// of configuration on the OS (a command a session runs); `None` when it is one.

@@ -37,6 +37,9 @@ pub enum Split {
     Two,
     #[serde(rename = "qsfp-split-4")]
     Four,
+    /// Eight lanes (an 800G OSFP or a 400G QSFP-DD): Cumulus's `breakout 8x`.
+    #[serde(rename = "split-8")]
+    Eight,
 }
 
 impl Split {
@@ -44,6 +47,7 @@ impl Split {
         match self {
             Split::Two => 2,
             Split::Four => 4,
+            Split::Eight => 8,
         }
     }
 
@@ -51,7 +55,8 @@ impl Split {
         match n {
             2 => Ok(Split::Two),
             4 => Ok(Split::Four),
-            _ => Err(format!("a port splits 2 or 4 ways, not {n}")),
+            8 => Ok(Split::Eight),
+            _ => Err(format!("a port splits 2, 4 or 8 ways, not {n}")),
         }
     }
 }
@@ -225,6 +230,7 @@ impl Model {
         match split {
             Split::Two if !g.split2 => refused(),
             Split::Two => Ok(None),
+            Split::Eight => refused(),
             Split::Four => match g.split4 {
                 Four::No => refused(),
                 Four::All => Ok(None),
@@ -243,6 +249,7 @@ impl Model {
             .filter(|p| {
                 self.group(*p).is_some_and(|g| match split {
                     Split::Two => g.split2,
+                    Split::Eight => false,
                     Split::Four => match g.split4 {
                         Four::No => false,
                         Four::All => true,
@@ -266,7 +273,7 @@ impl Model {
             .collect();
         let other = match split {
             Split::Two => Split::Four,
-            Split::Four => Split::Two,
+            Split::Four | Split::Eight => Split::Two,
         };
         // Say "split 4 ways" only when the other ports can split some other way.
         if self.split_ports(other) == ports {

@@ -137,7 +137,7 @@ word_enum!(
     /// Port speed as Onyx spells it in `speed 40G force`.
     Speed, "speed", {
         G1 => "1G", G10 => "10G", G25 => "25G", G40 => "40G", G50 => "50G", G56 => "56G",
-        G100 => "100G", G200 => "200G", G400 => "400G",
+        G100 => "100G", G200 => "200G", G400 => "400G", G800 => "800G",
     }
 );
 
@@ -153,6 +153,7 @@ impl Speed {
             Speed::G100 => 100,
             Speed::G200 => 200,
             Speed::G400 => 400,
+            Speed::G800 => 800,
         }
     }
 

@@ -669,6 +669,12 @@ fn sessions_over(
     (xa, xb): (Ipv4Net, Ipv4Net),
     sessions: &mut Sessions,
 ) {
+    let unnumbered_os = |name: &String| {
+        pending
+            .get(name.as_str())
+            .is_some_and(|p| p.switch.os().target().rules().unnumbered())
+    };
+    let unnumbered = unnumbered_os(sa) && unnumbered_os(sb);
     for (me, my_port, mine, other, theirs) in [(sa, pa, xa, sb, xb), (sb, pb, xb, sa, xa)] {
         let far = nodes[other.as_str()].asn;
         let Some(h) = pending
@@ -690,6 +696,7 @@ fn sessions_over(
                 link: Some((h, *my_port)),
                 bfd: false,
                 timers: None,
+                unnumbered,
             },
         );
     }
@@ -782,6 +789,7 @@ fn neighbors(
                 link: None,
                 bfd,
                 timers,
+                unnumbered: false,
             },
         );
     }

@@ -35,6 +35,13 @@ pub(super) fn onyx_keys(cx: &Cx, sw: &RawSwitch, found: &mut Vec<Refused>) {
     if let Some(v) = &sw.onyx {
         found.push(("onyx", cx.span(v), why_release));
     }
+    if let Some(v) = &sw.cumulus {
+        found.push((
+            "cumulus",
+            cx.span(v),
+            "the Cumulus Linux release; an OS10 switch's is `os10`",
+        ));
+    }
     if let Some(v) = sw.licenses.as_ref().and_then(|l| l.first()) {
         found.push(("licenses", cx.span(v), "Onyx `license install` keys"));
     }

@@ -1,0 +1,490 @@
+//! The fabric's switch in NVUE's terms: the object tree `nv config show` prints for it.
+//!
+//! What each part becomes (commands and `startup.yaml` forms from
+//! `../shared/reference/cumulus-nvue.md`, marked there):
+//!
+//! | fabric | NVUE |
+//! |---|---|
+//! | hostname | `system hostname` |
+//! | a port | `interface swpN` (`type swp`), `link mtu`, `link speed`, `link state up|down`, `description` |
+//! | a split | `interface swpN link breakout 2x|4x|8x` (5.4+), members `swpNs0` … |
+//! | a VLAN | `bridge domain br_default vlan N`; its gateway `interface vlanN` (`type svi`, `vlan N`, `ip address`, `link mtu`) |
+//! | access / trunk port | `bridge domain br_default access N` / `… vlan N` |
+//! | a bundle | `interface bondN` (`type bond`, `bond member swpX`, `bond mlag id N`) |
+//! | MLAG | `peerlink` (`type peerlink`, `bond member`), `peerlink.4094` (`type sub`), `mlag mac-address`, `mlag backup`, `mlag peer-ip linklocal` |
+//! | routing | `router bgp autonomous-system`, `router-id`; `vrf default router bgp neighbor swpN type unnumbered remote-as external` on a cable between two Cumulus switches, else `neighbor A.B.C.D remote-as N type numbered`; `address-family ipv4-unicast network`; BFD per neighbor; `path-selection multipath aspath-ignore on` |
+//! | lossless on priority 3 | `qos roce mode lossless` (the profile), with its parts written out below so a diff shows them |
+//! | pools | `qos traffic-pool NAME memory-percent N`, `switch-priority P` |
+//! | PFC | `qos pfc default-global switch-priority P`, `tx enable`, `rx enable`; per PFC port `qos pfc-watchdog` (5.6.0+) |
+//! | trust, DSCP marks | `qos mapping default-global trust l2|l3|both`, `dscp N switch-priority P` |
+//! | ECN | `qos congestion-control default-global traffic-class N ecn enable`, `min-threshold`/`max-threshold` in bytes (KB × 1000, as NVIDIA's profile writes 150000 for Onyx's 150 KB), `probability 100` |
+//! | ETS | `qos egress-scheduler default-global traffic-class N mode strict`, or `mode dwrr` and `bw-percent W` |
+//!
+//! The QoS of ports is switch-wide on NVUE (`default-global`): the ports' ECN, ETS and trust
+//! are the switch's when every port that sets one sets the same (the validation refuses
+//! ports that differ).
+
+use std::collections::BTreeSet;
+
+use crate::fabric::{Gateway, PortSettings, Switch};
+use crate::types::{EcnThresholds, Ets, Port, Trust};
+
+use super::tree::{Node, Tree, set};
+use super::{Config, Release};
+
+/// Sets a value at a path of words.
+fn put(t: &mut Tree, path: &[&str], value: impl Into<String>) {
+    set(t, path, Node::Leaf(value.into()));
+}
+
+/// Makes an empty object (a key that is the value) at a path of words.
+fn key(t: &mut Tree, path: &[&str]) {
+    set(t, path, Node::Map(Tree::new()));
+}
+
+/// The switch's whole configuration in NVUE's tree.
+pub fn compile(sw: &Switch) -> Config {
+    let release = Release::of(sw.release_text.as_deref());
+    let mut t = Tree::new();
+    put(&mut t, &["system", "hostname"], sw.hostname.as_str());
+    ports(sw, &mut t);
+    bundles(sw, release, &mut t);
+    vlans(sw, &mut t);
+    mlag(sw, release, &mut t);
+    routing(sw, release, &mut t);
+    qos(sw, release, &mut t);
+    Config::new(t)
+}
+
+/// `swpN` as Cumulus names a port.
+pub fn port_name(p: Port) -> String {
+    super::target::port_name(p)
+}
+
+/// The IPL's port-channel, whose members are the `peerlink`'s.
+fn ipl(sw: &Switch) -> Option<u16> {
+    sw.mlag.as_ref().map(|m| m.ipl_port_channel)
+}
+
+/// The interface a bundle is: `peerlink` for the IPL, else `bondN`.
+fn bond_name(sw: &Switch, mlag: bool, id: u16) -> String {
+    match !mlag && Some(id) == ipl(sw) {
+        true => "peerlink".to_string(),
+        false => format!("bond{id}"),
+    }
+}
+
+/// The ports whose routed address a BGP unnumbered session replaces.
+fn unnumbered_ports(sw: &Switch) -> BTreeSet<Port> {
+    let Some(r) = &sw.routing else {
+        return BTreeSet::new();
+    };
+    r.neighbors
+        .values()
+        .filter(|n| n.unnumbered)
+        .filter_map(|n| n.link.as_ref().map(|(_, p)| *p))
+        .collect()
+}
+
+fn ports(sw: &Switch, t: &mut Tree) {
+    let unnumbered = unnumbered_ports(sw);
+    for (port, split) in &sw.splits {
+        let name = port_name(*port);
+        put(t, &["interface", &name, "type"], "swp");
+        key(
+            t,
+            &[
+                "interface",
+                &name,
+                "link",
+                "breakout",
+                &format!("{}x", split.ways()),
+            ],
+        );
+    }
+    for (port, s) in &sw.ports {
+        let name = port_name(*port);
+        put(t, &["interface", &name, "type"], "swp");
+        link(t, &name, s);
+        if let Some(b) = s.bundle {
+            let bond = bond_name(sw, b.mlag, b.id);
+            key(t, &["interface", &bond, "bond", "member", &name]);
+            continue;
+        }
+        l2(t, &name, s);
+        match s.address {
+            Some(a) if !unnumbered.contains(port) => {
+                key(t, &["interface", &name, "ip", "address", &a.to_string()]);
+            }
+            _ => {}
+        }
+        if s.pfc && !s.shutdown {
+            key(t, &["interface", &name, "qos", "pfc-watchdog"]);
+        }
+    }
+}
+
+/// A port's (or bond's) link: MTU, speed, state, description.
+fn link(t: &mut Tree, name: &str, s: &PortSettings) {
+    if let Some(m) = s.mtu {
+        put(t, &["interface", name, "link", "mtu"], m.to_string());
+    }
+    if let Some(sp) = s.speed {
+        put(t, &["interface", name, "link", "speed"], sp.to_string());
+    }
+    let state = if s.shutdown { "down" } else { "up" };
+    key(t, &["interface", name, "link", "state", state]);
+    if let Some(d) = &s.description {
+        put(t, &["interface", name, "description"], d.as_str());
+    }
+}
+
+/// A bridge port: access VLAN, trunk VLANs.
+fn l2(t: &mut Tree, name: &str, s: &PortSettings) {
+    let domain = ["interface", name, "bridge", "domain", "br_default"];
+    if let Some(v) = s.vlan
+        && s.trunk.is_none()
+    {
+        let mut p = domain.to_vec();
+        p.push("access");
+        put(t, &p, v.get().to_string());
+    }
+    if let Some(trunk) = &s.trunk {
+        for v in trunk {
+            let v = v.get().to_string();
+            let mut p = domain.to_vec();
+            p.extend(["vlan", v.as_str()]);
+            key(t, &p);
+        }
+        if let Some(native) = s.vlan {
+            let mut p = domain.to_vec();
+            p.push("untagged");
+            put(t, &p, native.get().to_string());
+        }
+    }
+}
+
+fn bundles(sw: &Switch, release: Release, t: &mut Tree) {
+    for ((mlag, id), s) in &sw.bundles {
+        let name = bond_name(sw, *mlag, *id);
+        let kind = if name == "peerlink" {
+            "peerlink"
+        } else {
+            "bond"
+        };
+        put(t, &["interface", &name, "type"], kind);
+        link(t, &name, s);
+        if kind == "peerlink" {
+            continue;
+        }
+        l2(t, &name, s);
+        if *mlag {
+            put(
+                t,
+                &["interface", &name, "bond", "mlag", "id"],
+                id.to_string(),
+            );
+            release.on(t, &["interface", &name, "bond", "mlag"]);
+        }
+        if let Some(a) = s.address {
+            key(t, &["interface", &name, "ip", "address", &a.to_string()]);
+        }
+    }
+}
+
+fn vlans(sw: &Switch, t: &mut Tree) {
+    for v in sw.vlans.keys() {
+        if v.get() == 1 {
+            continue;
+        }
+        key(
+            t,
+            &[
+                "bridge",
+                "domain",
+                "br_default",
+                "vlan",
+                &v.get().to_string(),
+            ],
+        );
+    }
+    for (v, g) in &sw.gateways {
+        svi(t, v.get(), g);
+    }
+}
+
+fn svi(t: &mut Tree, vlan: u16, g: &Gateway) {
+    let name = format!("vlan{vlan}");
+    put(t, &["interface", &name, "type"], "svi");
+    put(t, &["interface", &name, "vlan"], vlan.to_string());
+    key(
+        t,
+        &["interface", &name, "ip", "address", &g.address.to_string()],
+    );
+    if let Some(m) = g.mtu {
+        put(t, &["interface", &name, "link", "mtu"], m.to_string());
+    }
+}
+
+/// The pair: the peer link's control subinterface `peerlink.4094` (NVUE's fixed VLAN; the
+/// fabric's IPL VLAN and subnet are Onyx's and OS10's terms), the shared MAC, the backup
+/// address (the peer's management address, else its IPL address), link-local peering.
+fn mlag(sw: &Switch, release: Release, t: &mut Tree) {
+    let Some(m) = &sw.mlag else { return };
+    put(t, &["interface", "peerlink.4094", "type"], "sub");
+    put(
+        t,
+        &["interface", "peerlink.4094", "base-interface"],
+        "peerlink",
+    );
+    put(t, &["interface", "peerlink.4094", "vlan"], "4094");
+    put(t, &["mlag", "mac-address"], m.system_mac.to_string());
+    let backup = m.peer_mgmt.unwrap_or(m.peer_address).to_string();
+    key(t, &["mlag", "backup", &backup]);
+    put(t, &["mlag", "peer-ip"], "linklocal");
+    release.on(t, &["mlag"]);
+}
+
+fn routing(sw: &Switch, release: Release, t: &mut Tree) {
+    let Some(r) = &sw.routing else { return };
+    if let Some(lo) = sw.loopback {
+        put(t, &["interface", "lo", "type"], "loopback");
+        key(
+            t,
+            &["interface", "lo", "ip", "address", &format!("{lo}/32")],
+        );
+    }
+    put(
+        t,
+        &["router", "bgp", "autonomous-system"],
+        r.asn.to_string(),
+    );
+    put(t, &["router", "bgp", "router-id"], r.router_id.to_string());
+    release.on(t, &["router", "bgp"]);
+    let bgp = ["vrf", "default", "router", "bgp"];
+    let at =
+        |rest: &[&str]| -> Vec<String> { bgp.iter().chain(rest).map(|s| s.to_string()).collect() };
+    let p = |t: &mut Tree, rest: &[&str], v: Option<&str>| {
+        let path = at(rest);
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        match v {
+            Some(v) => put(t, &path, v),
+            None => key(t, &path),
+        }
+    };
+    release.on(t, &bgp);
+    release.on(t, &[&bgp[..], &["address-family", "ipv4-unicast"]].concat());
+    for n in &r.networks {
+        p(
+            t,
+            &["address-family", "ipv4-unicast", "network", &n.to_string()],
+            None,
+        );
+    }
+    if r.multipath_relax {
+        p(
+            t,
+            &["path-selection", "multipath", "aspath-ignore"],
+            Some("on"),
+        );
+    }
+    for (addr, n) in &r.neighbors {
+        let (name, kind, remote) = match (&n.link, n.unnumbered) {
+            (Some((_, port)), true) => (port_name(*port), "unnumbered", "external".to_string()),
+            _ => (addr.to_string(), "numbered", n.asn.to_string()),
+        };
+        p(t, &["neighbor", &name, "type"], Some(kind));
+        p(t, &["neighbor", &name, "remote-as"], Some(&remote));
+        if n.bfd
+            && let Some(b) = r.bfd
+        {
+            let path = [&bgp[..], &["neighbor", &name, "bfd"]].concat();
+            release.on(t, &path);
+            p(
+                t,
+                &["neighbor", &name, "bfd", "detect-multiplier"],
+                Some(&b.multiplier.to_string()),
+            );
+            p(
+                t,
+                &["neighbor", &name, "bfd", "min-rx-interval"],
+                Some(&b.min_rx.to_string()),
+            );
+            p(
+                t,
+                &["neighbor", &name, "bfd", "min-tx-interval"],
+                Some(&b.interval.to_string()),
+            );
+        }
+        if let Some(tm) = n.timers {
+            p(
+                t,
+                &["neighbor", &name, "timers", "keepalive"],
+                Some(&tm.keepalive.to_string()),
+            );
+            p(
+                t,
+                &["neighbor", &name, "timers", "hold"],
+                Some(&tm.hold.to_string()),
+            );
+        }
+    }
+}
+
+/// The one value of a port setting every port that sets one agrees on (the validation
+/// refuses ports that differ).
+fn common<T: PartialEq + Clone>(
+    sw: &Switch,
+    get: impl Fn(&PortSettings) -> Option<T>,
+) -> Option<T> {
+    sw.ports
+        .values()
+        .chain(sw.bundles.values())
+        .filter(|s| s.bundle.is_none())
+        .find_map(get)
+}
+
+fn qos(sw: &Switch, release: Release, t: &mut Tree) {
+    let q = &sw.qos;
+    let pfc: BTreeSet<u8> = q
+        .pfc
+        .as_ref()
+        .filter(|p| p.enabled)
+        .map(|p| p.priorities.iter().map(|p| p.get()).collect())
+        .unwrap_or_default();
+    if pfc == BTreeSet::from([3]) && release.has_roce_mode() {
+        release.on(t, &["qos", "roce"]);
+        put(t, &["qos", "roce", "mode"], "lossless");
+    }
+    for (name, pool) in &q.pools {
+        let path = ["qos", "traffic-pool", name.as_str()];
+        if let Some(m) = pool.memory {
+            let h = m.hundredths();
+            let v = match h % 100 {
+                0 => (h / 100).to_string(),
+                _ => format!("{}.{:02}", h / 100, h % 100),
+            };
+            put(t, &[&path[..], &["memory-percent"]].concat(), v);
+        }
+        for p in &pool.priorities {
+            key(
+                t,
+                &[&path[..], &["switch-priority", &p.get().to_string()]].concat(),
+            );
+        }
+    }
+    for p in &pfc {
+        key(
+            t,
+            &[
+                "qos",
+                "pfc",
+                "default-global",
+                "switch-priority",
+                &p.to_string(),
+            ],
+        );
+    }
+    if !pfc.is_empty() {
+        put(t, &["qos", "pfc", "default-global", "tx"], "enable");
+        put(t, &["qos", "pfc", "default-global", "rx"], "enable");
+    }
+    let trust = common(sw, |s| s.trust);
+    if let Some(tr) = trust {
+        let word = match tr {
+            Trust::L2 | Trust::Port => "l2",
+            Trust::L3 => "l3",
+            Trust::Both => "both",
+        };
+        put(t, &["qos", "mapping", "default-global", "trust"], word);
+    }
+    let marks = [
+        (q.dscp.roce, pfc.first().copied().unwrap_or(3)),
+        (q.dscp.cnp, 6),
+    ];
+    for (dscp, sp) in marks {
+        if let Some(d) = dscp {
+            let d = d.get().to_string();
+            put(
+                t,
+                &[
+                    "qos",
+                    "mapping",
+                    "default-global",
+                    "dscp",
+                    &d,
+                    "switch-priority",
+                ],
+                sp.to_string(),
+            );
+        }
+    }
+    if let Some(ecn) = common(sw, |s| (!s.ecn.is_empty()).then(|| s.ecn.clone())) {
+        for (tc, e) in ecn.iter() {
+            let tc = tc.get().to_string();
+            let path = [
+                "qos",
+                "congestion-control",
+                "default-global",
+                "traffic-class",
+                tc.as_str(),
+            ];
+            if let EcnThresholds::Absolute { min, max } = e.thresholds {
+                put(
+                    t,
+                    &[&path[..], &["min-threshold"]].concat(),
+                    (u64::from(min) * 1000).to_string(),
+                );
+                put(
+                    t,
+                    &[&path[..], &["max-threshold"]].concat(),
+                    (u64::from(max) * 1000).to_string(),
+                );
+            }
+            put(t, &[&path[..], &["probability"]].concat(), "100");
+            put(t, &[&path[..], &["ecn"]].concat(), "enable");
+        }
+    }
+    if let Some(ets) = common(sw, |s| (!s.ets.is_empty()).then(|| s.ets.clone())) {
+        for (tc, e) in ets.iter() {
+            let tc = tc.get().to_string();
+            let path = [
+                "qos",
+                "egress-scheduler",
+                "default-global",
+                "traffic-class",
+                tc.as_str(),
+            ];
+            match e {
+                Ets::Strict => put(t, &[&path[..], &["mode"]].concat(), "strict"),
+                Ets::Wrr(w) => {
+                    put(t, &[&path[..], &["mode"]].concat(), "dwrr");
+                    put(t, &[&path[..], &["bw-percent"]].concat(), w.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// The first release that writes an object turned on as `state: enabled` rather than
+/// `enable: on` (BGP, its address families and BFD, MLAG, a bond's MLAG, `qos roce`): the
+/// 5.15 page "New and Changed NVUE Commands" [doc]; `enable: on` in the 5.9.2, 5.12 and
+/// 5.14 captures and examples. NVUE translates a `startup.yaml` on upgrade.
+pub const STATE_SINCE: (u8, u8, u8) = (5, 15, 0);
+
+impl Release {
+    /// Turns on the object at `path` as the release spells it.
+    fn on(self, t: &mut Tree, path: &[&str]) {
+        let (k, v) = match self.0 >= STATE_SINCE {
+            true => ("state", "enabled"),
+            false => ("enable", "on"),
+        };
+        put(t, &[path, &[k]].concat(), v);
+    }
+
+    /// `qos roce mode` (DOC-ROCE, 5.x; the first 5.x release with the mode word is
+    /// UNCONFIRMED: taken as 5.0.0).
+    fn has_roce_mode(self) -> bool {
+        self.0 >= (5, 0, 0)
+    }
+}
