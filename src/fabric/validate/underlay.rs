@@ -573,6 +573,12 @@ fn allocated(
         (Some(Role::Leaf), Some(Role::Spine)) => (true, na),
         (Some(Role::Spine), Some(Role::Leaf)) => (false, nb),
         _ => {
+            let name = |sw: &String, p: &crate::types::Port| {
+                pending
+                    .get(sw.as_str())
+                    .map_or_else(|| p.to_string(), |x| x.switch.os().target().port_name(*p))
+            };
+            let (pa, pb) = (name(sa, pa), name(sb, pb));
             cx.push(
                 Diagnostic::error(
                     "E123",
