@@ -1,8 +1,8 @@
 //! What a CLI session needs to know of a switch OS, as one value per OS: how its prompt reads
 //! (the end of every reply), what a terminal leaves in a reply, its pager, how paging is
-//! turned off, how configuration mode is entered and left, how the running configuration is
-//! read and saved, what an error reply looks like, and its transaction commands where it has
-//! them. [`Cli`](super::Cli) is written once against a [`Dialect`]; each OS's value is in its
+//! turned off, how configuration mode is entered and left (where there is one), how the
+//! running configuration is read and saved, how the logins are listed, what an error reply
+//! looks like, and its transaction commands where it has them. [`Cli`](super::Cli) is written once against a [`Dialect`]; each OS's value is in its
 //! folder (`dialect::DIALECT`), with the facts it rests on.
 
 use std::borrow::Cow;
@@ -10,8 +10,12 @@ use std::borrow::Cow;
 /// The CLI level a prompt shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
+    /// Below `enable`: the session types `enable` first.
     User,
+    /// Where commands are typed: the `#` prompt, or a shell's prompt on an OS without
+    /// `enable` (nothing is typed to get there).
     Enable,
+    /// In configuration mode.
     Config,
 }
 
@@ -68,7 +72,9 @@ pub struct Dialect {
     /// session pages on).
     pub pager: fn(&str) -> bool,
     pub paging_off: &'static str,
-    pub configure: &'static str,
+    /// Enters configuration mode (`None`: there is none; configuration commands are typed
+    /// where every command is).
+    pub configure: Option<&'static str>,
     /// Leaves configuration mode from any depth (`None`: `exit` level by level).
     pub end: Option<&'static str>,
     pub show_running: &'static str,
@@ -76,17 +82,33 @@ pub struct Dialect {
     pub running: &'static str,
     pub save: &'static str,
     pub transaction: Option<Transaction>,
-    /// Reads `show users`: the sessions logged in, `None` when the reply is no such table.
+    /// Lists the sessions logged in (`show users`) …
+    pub users_command: &'static str,
+    /// … read: the sessions, `None` when the reply is no such table.
     pub users: fn(&str) -> Option<Vec<super::session::Login>>,
     pub snapshots: Snapshots,
     /// How the OS masks a secret: what the session masks in text it keeps or shows.
     pub mask: crate::secrets::Mask,
+    /// Whether a reply line is the switch refusing the command.
+    pub error: fn(&str) -> bool,
 }
 
-impl Dialect {
-    /// Whether a reply line is the switch refusing the command: Onyx's `% …` and OS10's
-    /// `% Error: …` both begin with `%`.
-    pub fn is_error(&self, line: &str) -> bool {
-        line.starts_with('%')
+/// An error reply that begins with `%` (`% Unrecognized command`, `% Error: …`): a
+/// [`Dialect::error`] for the OSes whose errors all do.
+pub fn percent_error(line: &str) -> bool {
+    line.starts_with('%')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_percent_line_is_an_error() {
+        assert!(percent_error("% Unrecognized command \"foo\""));
+        assert!(percent_error("% Error: Invalid input"));
+        assert!(!percent_error(" % indented"));
+        assert!(!percent_error("interface ethernet 1/1 mtu 9216"));
+        assert!(!percent_error(""));
     }
 }

@@ -8,9 +8,9 @@
 //!    write to NAME no-switch`, OS10 `copy running-configuration config://NAME.xml`) under a
 //!    name no other push takes (`fabric-<time to the ms>-<random>`);
 //! 4. re-fetch just before applying and abort untouched if it changed;
-//! 5. apply, stopping at the first `%` error, timeout, or stop request (a signal); on an OS10
-//!    release with transaction mode, inside `start transaction` … `commit`, so nothing takes
-//!    effect before the commit and a failure before it is `discard`ed;
+//! 5. apply, stopping at the first error reply, timeout, or stop request (a signal); on an
+//!    OS10 release with transaction mode, inside `start transaction` … `commit`, so nothing
+//!    takes effect before the commit and a failure before it is `discard`ed;
 //! 6. verify by re-fetching and re-planning; save only a verified state (`configuration
 //!    write`, `write memory`). When the save's reply is lost or refused, read back whether the
 //!    switch saved (Onyx `show configuration files`, OS10 `show startup-configuration`, and

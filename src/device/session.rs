@@ -1,7 +1,7 @@
 //! A switch's CLI over one SSH shell, in its OS's [`Dialect`]: prompt detection robust to `\r`,
 //! ANSI escapes, NUL padding, backspace pairs, an empty hostname and MLAG roles; paging off;
-//! `enable` (with its password prompt) and `configure terminal`; a reply line beginning with
-//! `%` is an error.
+//! `enable` (with its password prompt, where the first prompt is below it) and configuration
+//! mode (where the OS has one); a reply line the dialect reads as an error is one.
 //! Before the first command, the name the switch gives itself (its prompt) must be the
 //! target's, or, for a name outside the fleet, its host key must be recorded for the target.
 //! Every command and reply is written to the session's transcript (a file of its own, never
@@ -186,7 +186,7 @@ fn identity(
 impl Cli {
     /// Connects to a switch that speaks `dialect`, logs in, waits for the first prompt, checks
     /// that the switch is the one asked for (before any command), turns paging off and enters
-    /// enable.
+    /// enable when the prompt is below it ([`Level::User`]; a shell's prompt is not).
     pub fn open_as(
         target: &Target,
         opts: &Options,
@@ -354,8 +354,8 @@ impl Cli {
             })
     }
 
-    /// Runs one command; its output without the echoed line. A line beginning with `%` is
-    /// the switch refusing it.
+    /// Runs one command; its output without the echoed line. A line the dialect reads as an
+    /// error ([`Dialect::error`]) is the switch refusing it.
     pub fn run(&mut self, command: &str) -> Result<String, Error> {
         self.send(command, command)?;
         let (text, level) = self.read_to_prompt(command)?;
@@ -367,7 +367,7 @@ impl Cli {
             _ => text.as_str(),
         };
         let output = output.strip_prefix('\n').unwrap_or(output).to_string();
-        if let Some(err) = output.lines().find(|l| self.dialect.is_error(l)) {
+        if let Some(err) = output.lines().find(|l| (self.dialect.error)(l)) {
             return Err(Error::Refused {
                 command: command.to_string(),
                 reply: err.to_string(),
@@ -413,12 +413,14 @@ impl Cli {
         Ok((text, config))
     }
 
-    /// `show users`: the CLI sessions logged in, this one included.
+    /// The sessions logged in, this one included (the dialect's `users_command`, `show
+    /// users`).
     pub fn sessions(&mut self) -> Result<Vec<Login>, Error> {
-        let text = self.run("show users")?;
+        let command = self.dialect.users_command;
+        let text = self.run(command)?;
         (self.dialect.users)(&text).ok_or_else(|| {
             Error::Parse(format!(
-                "{}: `show users` printed no table of sessions",
+                "{}: `{command}` printed no table of sessions",
                 self.target.name
             ))
         })
@@ -438,10 +440,12 @@ impl Cli {
         })
     }
 
-    /// Enters configuration mode.
+    /// Enters configuration mode; nothing on an OS without one.
     pub fn configure(&mut self) -> Result<(), Error> {
-        if self.level != Level::Config {
-            self.run(self.dialect.configure)?;
+        if let Some(configure) = self.dialect.configure
+            && self.level != Level::Config
+        {
+            self.run(configure)?;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 //! `configuration write`, its configuration files as snapshots.
 
 use super::Config;
-use crate::device::dialect::{Dialect, Level, Prompt, Snapshots};
+use crate::device::dialect::{self, Dialect, Level, Prompt, Snapshots};
 use crate::device::{Cli, Error};
 use crate::secrets::Mask;
 
@@ -23,16 +23,18 @@ impl Mask {
 pub static DIALECT: Dialect = Dialect {
     name: "onyx",
     mask: MASK,
+    error: dialect::percent_error,
     clean: super::clean,
     prompt,
     pager,
     paging_off: "no cli session paging enable",
-    configure: "configure terminal",
+    configure: Some("configure terminal"),
     end: None,
     show_running: "show running-config",
     running: "running config",
     save: "configuration write",
     transaction: None,
+    users_command: "show users",
     users: super::listings::read_users,
     snapshots: Snapshots {
         write: "configuration write to {} no-switch",

@@ -8,7 +8,7 @@
 //! Dell OS10 user guide's example prints it.
 
 use super::Config;
-use crate::device::dialect::{Dialect, Level, Prompt, Snapshots, Transaction};
+use crate::device::dialect::{self, Dialect, Level, Prompt, Snapshots, Transaction};
 use crate::device::{Cli, Error};
 use crate::secrets::Mask;
 
@@ -57,11 +57,12 @@ fn pager(line: &str) -> bool {
 pub static DIALECT: Dialect = Dialect {
     name: "os10",
     mask: MASK,
+    error: dialect::percent_error,
     clean: crate::input::strip_terminal,
     prompt,
     pager,
     paging_off: "terminal length 0",
-    configure: "configure terminal",
+    configure: Some("configure terminal"),
     end: Some("end"),
     show_running: "show running-configuration",
     running: "running configuration",
@@ -71,6 +72,7 @@ pub static DIALECT: Dialect = Dialect {
         commit: "commit",
         discard: "discard",
     }),
+    users_command: "show users",
     users: super::listings::read_users,
     // `dir config` and its listing, and `copy … config://NAME` (captured, CSM, a copy between
     // files); the copy from `running-configuration` and `delete config://NAME` with its

@@ -2,7 +2,7 @@
 //! `configure`, `end`, `save`, `show config`, `show saved`, `show users`, snapshots as named
 //! copies of the configuration) and a push's plan, drift guard, roll-back and lost save.
 
-use fabric::device::dialect::{Dialect, Level, Prompt, Snapshots};
+use fabric::device::dialect::{self, Dialect, Level, Prompt, Snapshots};
 use fabric::device::session::Login;
 use fabric::device::{Cli, Error};
 use fabric::diff::Impact;
@@ -59,12 +59,13 @@ pub static DIALECT: Dialect = Dialect {
     clean: fabric::input::strip_terminal,
     pager: |_| false,
     paging_off: "terminal length 0",
-    configure: "configure",
+    configure: Some("configure"),
     end: Some("end"),
     show_running: "show config",
     running: "configuration",
     save: "save",
     transaction: None,
+    users_command: "show users",
     users,
     snapshots: Snapshots {
         write: "copy config {}",
@@ -76,6 +77,7 @@ pub static DIALECT: Dialect = Dialect {
         suffix: "",
     },
     mask: Mask::Word("****"),
+    error: dialect::percent_error,
 };
 
 /// The running configuration, read.
