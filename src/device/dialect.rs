@@ -35,6 +35,9 @@ pub struct Transaction {
     pub commit: &'static str,
     /// Drops what was held; the running configuration is untouched.
     pub discard: &'static str,
+    /// Confirms the last commit, which the switch rolls back by itself unless confirmed in
+    /// time (`None`: a commit stands as it is).
+    pub confirm: Option<&'static str>,
 }
 
 /// How a switch OS keeps a push's snapshot as a file of its own: `{}` in a command stands for

@@ -11,16 +11,22 @@
 //! 5. apply, stopping at the first error reply, timeout, or stop request (a signal); on an
 //!    OS10 release with transaction mode, inside `start transaction` … `commit`, so nothing
 //!    takes effect before the commit and a failure before it is `discard`ed;
-//! 6. verify by re-fetching and re-planning; save only a verified state (`configuration
-//!    write`, `write memory`). When the save's reply is lost or refused, read back whether the
-//!    switch saved (Onyx `show configuration files`, OS10 `show startup-configuration`, and
-//!    the running config, on a new session if the old one is gone) and report that;
-//! 7. after a verified, saved push, delete the oldest `fabric-…` snapshots beyond the last N
+//! 6. verify by re-fetching and re-planning; on an OS whose commit the switch rolls back by
+//!    itself unless confirmed, confirm it now, after the verify (a failure before the confirm
+//!    rolls back as any other; a session lost between the commit and the confirm leaves the
+//!    commit unconfirmed, for the switch to roll back by itself, the roll-back below on a new
+//!    session notwithstanding);
+//! 7. save only a verified (and confirmed) state (`configuration write`, `write memory`).
+//!    When the save's reply is lost or refused, read back whether the switch saved (Onyx
+//!    `show configuration files`, OS10 `show startup-configuration`, and the running config,
+//!    on a new session if the old one is gone) and report that;
+//! 8. after a verified, saved push, delete the oldest `fabric-…` snapshots beyond the last N
 //!    (Onyx `configuration delete NAME`, OS10 `delete config://NAME`, answered `yes`).
 //!
 //! Any failure after the first command: roll back what the push changed (nothing else: what
 //! the push did not touch stays as it is now), on a new session if the old one dropped or
-//! hung; verify; never save.
+//! hung; verify (and confirm the roll-back's own commit where commits are confirmed); never
+//! save.
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -130,6 +136,7 @@ pub enum Stage {
     DriftGuard,
     Applying { done: usize, of: usize },
     Verifying,
+    Confirming,
     Saving,
     Pruning,
     RollingBack,
@@ -143,6 +150,7 @@ impl std::fmt::Display for Stage {
             Stage::DriftGuard => f.write_str("drift guard"),
             Stage::Applying { done, of } => write!(f, "applying {done}/{of}"),
             Stage::Verifying => f.write_str("verifying"),
+            Stage::Confirming => f.write_str("confirming the commit"),
             Stage::Saving => f.write_str("saving"),
             Stage::Pruning => f.write_str("deleting old snapshots"),
             Stage::RollingBack => f.write_str("rolling back"),
@@ -427,7 +435,8 @@ fn drift_guard(p: &mut Planned, control: &Control) -> Result<(), Stop> {
 }
 
 /// Apply; where the switch has transactions, inside one: nothing takes effect before
-/// `commit`, and a failure before it is discarded. Then verify that nothing still differs.
+/// `commit`, and a failure before it is discarded. Then verify that nothing still differs,
+/// and confirm the commit where the switch would roll it back by itself.
 fn apply(
     p: &mut Planned,
     opts: &Options,
@@ -469,7 +478,18 @@ fn apply(
             reply: format!("{n} command(s) still differ after applying, first `{first}`"),
         });
     }
+    if transaction && confirms(&p.cli) {
+        progress(Stage::Confirming);
+        p.cli.confirm()?;
+    }
     Ok(())
+}
+
+/// Whether the session's OS rolls back a commit by itself unless it is confirmed.
+fn confirms(cli: &Cli) -> bool {
+    cli.dialect()
+        .transaction
+        .is_some_and(|t| t.confirm.is_some())
 }
 
 /// The save (`configuration write`, `write memory`), and when its reply is lost or refused,
@@ -600,7 +620,8 @@ fn reopen(job: &Job, opts: &Options, report: &mut Report) -> Result<Cli, Error> 
 
 /// Back to the snapshot: from the state now (read again, on a new session if the old one is
 /// gone), undo what the push changed ([`State::back`]), inside a transaction where the
-/// switch has them; verify. Never saves.
+/// switch has them; verify, then confirm that transaction's commit where commits are
+/// confirmed (unverified, it is left to the switch to roll back). Never saves.
 fn rollback(
     cli: Option<Cli>,
     job: &Job,
@@ -618,8 +639,9 @@ fn rollback(
         };
         cli.leave_config()?;
         let lines = state.back(&mut cli)?;
+        let committed = !lines.is_empty() && state.transactions();
         if !lines.is_empty() {
-            if state.transactions() {
+            if committed {
                 cli.begin()?;
             }
             cli.configure()?;
@@ -628,20 +650,28 @@ fn rollback(
                 cli.run(line)?;
             }
             cli.leave_config()?;
-            if state.transactions() {
+            if committed {
                 cli.commit()?;
             }
         }
         let left = state.back_left(&mut cli)?;
-        cli.close();
-        if left == 0 {
-            Ok(())
-        } else {
-            Err(Error::Refused {
+        if left != 0 {
+            let unconfirmed = if committed && confirms(&cli) {
+                "; its commit is left unconfirmed, for the switch to roll back"
+            } else {
+                ""
+            };
+            cli.close();
+            return Err(Error::Refused {
                 command: "(verify roll-back)".into(),
-                reply: format!("{left} command(s) still differ from the snapshot"),
-            })
+                reply: format!("{left} command(s) still differ from the snapshot{unconfirmed}"),
+            });
         }
+        if committed {
+            cli.confirm()?;
+        }
+        cli.close();
+        Ok(())
     })();
     match done {
         Ok(()) => Outcome::RolledBack { error },

@@ -534,6 +534,16 @@ impl Cli {
         self.run(t.commit).map(|_| ())
     }
 
+    /// Confirms the last commit where the OS rolls back an unconfirmed one by itself
+    /// ([`dialect::Transaction::confirm`]); nothing where a commit stands as it is.
+    pub fn confirm(&mut self) -> Result<(), Error> {
+        let Some(confirm) = self.transaction()?.confirm else {
+            return Ok(());
+        };
+        self.leave_config()?;
+        self.run(confirm).map(|_| ())
+    }
+
     /// Drops what the transaction held: the running configuration is as before
     /// [`Cli::begin`].
     pub fn discard(&mut self) -> Result<(), Error> {

@@ -71,6 +71,7 @@ pub static DIALECT: Dialect = Dialect {
         start: "start transaction",
         commit: "commit",
         discard: "discard",
+        confirm: None,
     }),
     users_command: "show users",
     users: super::listings::read_users,
