@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use fabric::cumulus::tree::{self, Node, Tree};
 use fabric::cumulus::Config;
+use fabric::cumulus::tree::{self, Node, Tree};
 use fabric::diag::{Sources, render};
 
 use crate::{root, shared};
@@ -37,10 +37,22 @@ fn real_configs() -> Vec<(&'static str, String)> {
     vec![
         ("docs startup.yaml 5.14", startup),
         ("oxidized SN2010 5.9.2", oxidized),
-        ("VX 5.12 dual stack", corpus("dual_stack_BGP_over_v6_VX5.12.0")),
-        ("VX 5.12 leaf commands", corpus("leaf-k8s-worker-1__nv_config_show_-o_commands")),
-        ("VX 5.12 leaf2 commands", corpus("leaf-k8s-worker-2__nv_config_show_-o_commands")),
-        ("VX 5.12 spine commands", corpus("spine-1__nv_config_show_-o_commands")),
+        (
+            "VX 5.12 dual stack",
+            corpus("dual_stack_BGP_over_v6_VX5.12.0"),
+        ),
+        (
+            "VX 5.12 leaf commands",
+            corpus("leaf-k8s-worker-1__nv_config_show_-o_commands"),
+        ),
+        (
+            "VX 5.12 leaf2 commands",
+            corpus("leaf-k8s-worker-2__nv_config_show_-o_commands"),
+        ),
+        (
+            "VX 5.12 spine commands",
+            corpus("spine-1__nv_config_show_-o_commands"),
+        ),
     ]
 }
 
@@ -53,9 +65,16 @@ fn real_nvue_configurations_round_trip_in_both_forms() {
         assert!(c.set.len() >= 4, "{name}: {:?}", c.set.keys());
         let again = Config::parse(&c.text()).unwrap_or_else(|e| panic!("{name} rendered: {e:?}"));
         assert_eq!(again, c, "{name}: the YAML form loses something");
-        let lines: String = tree::commands(&c.set).iter().map(|x| x.line() + "\n").collect();
-        let from_commands = Config::parse(&lines).unwrap_or_else(|e| panic!("{name} commands: {e:?}"));
-        assert_eq!(from_commands.set, c.set, "{name}: the commands form loses something");
+        let lines: String = tree::commands(&c.set)
+            .iter()
+            .map(|x| x.line() + "\n")
+            .collect();
+        let from_commands =
+            Config::parse(&lines).unwrap_or_else(|e| panic!("{name} commands: {e:?}"));
+        assert_eq!(
+            from_commands.set, c.set,
+            "{name}: the commands form loses something"
+        );
     }
 }
 
@@ -66,29 +85,83 @@ fn nvue_scalars_and_ranges_are_kept_as_written() {
     let configs = real_configs();
     let get = |i: usize| Config::parse(&configs[i].1).unwrap();
     let ox = get(1);
-    assert_eq!(ox.header.as_ref().and_then(|h| tree::value(h, &["rev-id"])), Some("1.0"));
-    assert_eq!(tree::value(&ox.set, &["router", "bgp", "enable"]), Some("on"));
+    assert_eq!(
+        ox.header.as_ref().and_then(|h| tree::value(h, &["rev-id"])),
+        Some("1.0")
+    );
+    assert_eq!(
+        tree::value(&ox.set, &["router", "bgp", "enable"]),
+        Some("on")
+    );
     for port in ["swp1", "swp18"] {
-        assert_eq!(tree::value(&ox.set, &["interface", port, "description"]), Some("UNUSED 25G PORTS"));
+        assert_eq!(
+            tree::value(&ox.set, &["interface", port, "description"]),
+            Some("UNUSED 25G PORTS")
+        );
         assert!(tree::get(&ox.set, &["interface", port, "link", "state", "down"]).is_some());
     }
     assert!(tree::get(&ox.set, &["interface", "eth0", "link", "state", "up"]).is_some());
-    assert!(tree::value(&ox.set, &["system", "config", "snippet", "sshd_config"]).is_some_and(|s| s.lines().count() == 2));
+    assert!(
+        tree::value(&ox.set, &["system", "config", "snippet", "sshd_config"])
+            .is_some_and(|s| s.lines().count() == 2)
+    );
     let v6 = get(2);
-    let nb = ["vrf", "default", "router", "bgp", "neighbor", "2001:db8:b::10", "password"];
+    let nb = [
+        "vrf",
+        "default",
+        "router",
+        "bgp",
+        "neighbor",
+        "2001:db8:b::10",
+        "password",
+    ];
     assert!(tree::value(&v6.set, &nb).is_some_and(|p| p.starts_with("$nvsec$")));
-    assert!(tree::get(&v6.set, &["interface", "swp2", "ip", "address", "2001:0DB8:a::254/64"]).is_some());
+    assert!(
+        tree::get(
+            &v6.set,
+            &["interface", "swp2", "ip", "address", "2001:0DB8:a::254/64"]
+        )
+        .is_some()
+    );
     let leaf = get(3);
-    assert!(tree::get(&leaf.set, &["interface", "peerlink", "bond", "member", "swp16"]).is_some());
-    assert_eq!(tree::value(&leaf.set, &["interface", "bond3", "bridge", "domain", "br_default", "access"]), Some("120"));
-    assert_eq!(tree::value(&leaf.set, &["system", "aaa", "user", "cumulus", "hashed-password"]), Some("*"));
+    assert!(
+        tree::get(
+            &leaf.set,
+            &["interface", "peerlink", "bond", "member", "swp16"]
+        )
+        .is_some()
+    );
+    assert_eq!(
+        tree::value(
+            &leaf.set,
+            &[
+                "interface",
+                "bond3",
+                "bridge",
+                "domain",
+                "br_default",
+                "access"
+            ]
+        ),
+        Some("120")
+    );
+    assert_eq!(
+        tree::value(
+            &leaf.set,
+            &["system", "aaa", "user", "cumulus", "hashed-password"]
+        ),
+        Some("*")
+    );
 }
 
 /// A configuration that is not one is an error at its line, never a clean read.
 #[test]
 fn garbage_is_refused_at_its_line() {
     let cases = [
-        ("- set:\n    interface:\n      swp1: {type: swp}\n      swp1: {type: swp}\n", 4),
+        (
+            "- set:\n    interface:\n      swp1: {type: swp}\n      swp1: {type: swp}\n",
+            4,
+        ),
         ("- set:\n    interface:\n      swp1-99999999: {}\n", 3),
         ("- set:\n    a: *x\n", 2),
         ("- unset:\n    interface: {}\n", 1),
@@ -101,20 +174,50 @@ fn garbage_is_refused_at_its_line() {
         assert_eq!(e.line, line, "{text:?}: {e:?}");
     }
     let golden = std::fs::read_to_string(root().join("golden/spectrum-x/leaf01.cfg")).unwrap();
-    let stale = golden.replacen("# nv set system hostname leaf01", "# nv set system hostname leaf09", 1);
-    assert!(Config::parse(&stale).is_err(), "a review block that says otherwise is refused");
+    let stale = golden.replacen(
+        "# nv set system hostname leaf01",
+        "# nv set system hostname leaf09",
+        1,
+    );
+    assert!(
+        Config::parse(&stale).is_err(),
+        "a review block that says otherwise is refused"
+    );
 }
 
 /// A key path with its names (interfaces, addresses, numbers, profiles) as `*`.
 fn shape(path: &[String]) -> String {
     const NAMED: &[&str] = &[
-        "interface", "member", "vlan", "address", "gateway", "neighbor", "network", "traffic-class",
-        "dscp", "switch-priority", "traffic-pool", "backup", "breakout", "domain", "server", "class",
-        "role", "user", "peer-group", "congestion-control", "egress-scheduler", "mapping", "pfc", "state",
+        "interface",
+        "member",
+        "vlan",
+        "address",
+        "gateway",
+        "neighbor",
+        "network",
+        "traffic-class",
+        "dscp",
+        "switch-priority",
+        "traffic-pool",
+        "backup",
+        "breakout",
+        "domain",
+        "server",
+        "class",
+        "role",
+        "user",
+        "peer-group",
+        "congestion-control",
+        "egress-scheduler",
+        "mapping",
+        "pfc",
+        "state",
     ];
     let mut out = Vec::new();
     for (i, w) in path.iter().enumerate() {
-        let named = i > 0 && NAMED.contains(&path[i - 1].as_str()) && !(path[i - 1] == "vlan" && i >= 2 && path[i - 2].starts_with("swp"));
+        let named = i > 0
+            && NAMED.contains(&path[i - 1].as_str())
+            && !(path[i - 1] == "vlan" && i >= 2 && path[i - 2].starts_with("swp"));
         out.push(if named { "*" } else { w.as_str() });
     }
     out.join(" ")
@@ -169,14 +272,25 @@ fn the_goldens_write_only_objects_nvue_has() {
     for f in std::fs::read_dir(&dir).unwrap() {
         let f = f.unwrap().path();
         let c = Config::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
-        let unknown: Vec<String> = shapes(&c.set).into_iter().filter(|s| !known.contains(s)).collect();
-        assert!(unknown.is_empty(), "{}: objects no NVUE file has: {unknown:#?}", f.display());
+        let unknown: Vec<String> = shapes(&c.set)
+            .into_iter()
+            .filter(|s| !known.contains(s))
+            .collect();
+        assert!(
+            unknown.is_empty(),
+            "{}: objects no NVUE file has: {unknown:#?}",
+            f.display()
+        );
         files += 1;
     }
     assert_eq!(files, 6);
     // The check can fail: a key NVUE does not have is caught.
     let mut bad = Tree::new();
-    tree::set(&mut bad, &["interface", "swp1", "link", "mtu-size"], Node::Leaf("9216".into()));
+    tree::set(
+        &mut bad,
+        &["interface", "swp1", "link", "mtu-size"],
+        Node::Leaf("9216".into()),
+    );
     assert!(!known.contains(&shape(&tree::commands(&bad)[0].path)));
 }
 
@@ -218,18 +332,42 @@ fn validate(leaf: &str) -> Result<fabric::fabric::Fabric, String> {
 #[test]
 fn a_cumulus_leaf_on_an_onyx_spine_checks_both_ends() {
     let f = validate("").expect("the mixed fabric is valid");
-    let leaf = &f.switches.iter().find(|(n, _)| n.as_str() == "leaf01").unwrap().1;
+    let leaf = &f
+        .switches
+        .iter()
+        .find(|(n, _)| n.as_str() == "leaf01")
+        .unwrap()
+        .1;
     let routing = leaf.routing.as_ref().unwrap();
     let (addr, nb) = routing.neighbors.iter().next().unwrap();
     assert!(!nb.unnumbered, "a cable to Onyx keeps its addresses");
     let compiled = fabric::compile::compile(&f);
-    let leaf = compiled.iter().find(|(n, _)| n.as_str() == "leaf01").unwrap().1;
+    let leaf = compiled
+        .iter()
+        .find(|(n, _)| n.as_str() == "leaf01")
+        .unwrap()
+        .1;
     let c: &Config = leaf.as_any().downcast_ref().unwrap();
-    let at = ["vrf", "default", "router", "bgp", "neighbor", &addr.to_string(), "type"];
+    let at = [
+        "vrf",
+        "default",
+        "router",
+        "bgp",
+        "neighbor",
+        &addr.to_string(),
+        "type",
+    ];
     assert_eq!(tree::value(&c.set, &at), Some("numbered"));
-    assert_eq!(tree::names(&c.set, &["interface", "swp31", "ip", "address"]).len(), 1);
+    assert_eq!(
+        tree::names(&c.set, &["interface", "swp31", "ip", "address"]).len(),
+        1
+    );
     for (port, code, what) in [
-        ("{ mtu: 1500 }", "E051", "`mtu`: `leaf01` swp31 has 1500, `spine01` 1/1 has 9216"),
+        (
+            "{ mtu: 1500 }",
+            "E051",
+            "`mtu`: `leaf01` swp31 has 1500, `spine01` 1/1 has 9216",
+        ),
         ("{ speed: 40G }", "E051", "`speed`: `leaf01` swp31 has 40G"),
         ("{ pfc: false }", "E051", "`pfc`: `leaf01` swp31 has no PFC"),
         ("{ ets: { 3: 40, 6: strict } }", "E051", "`ets`"),
@@ -246,11 +384,23 @@ fn the_example_peers_unnumbered() {
     let leaf = std::fs::read_to_string(root().join("golden/spectrum-x/leaf01.cfg")).unwrap();
     let c = Config::parse(&leaf).unwrap();
     let nb = ["vrf", "default", "router", "bgp", "neighbor"];
-    assert_eq!(tree::names(&c.set, &nb), ["swp33", "swp34", "swp35", "swp36"]);
+    assert_eq!(
+        tree::names(&c.set, &nb),
+        ["swp33", "swp34", "swp35", "swp36"]
+    );
     for p in ["swp33", "swp34", "swp35", "swp36"] {
-        assert_eq!(tree::value(&c.set, &[&nb[..], &[p, "type"]].concat()), Some("unnumbered"));
-        assert!(tree::names(&c.set, &["interface", p, "ip", "address"]).is_empty(), "{p}");
+        assert_eq!(
+            tree::value(&c.set, &[&nb[..], &[p, "type"]].concat()),
+            Some("unnumbered")
+        );
+        assert!(
+            tree::names(&c.set, &["interface", p, "ip", "address"]).is_empty(),
+            "{p}"
+        );
     }
-    assert_eq!(tree::value(&c.set, &["qos", "roce", "mode"]), Some("lossless"));
+    assert_eq!(
+        tree::value(&c.set, &["qos", "roce", "mode"]),
+        Some("lossless")
+    );
     assert!(Path::new(&root().join("fabrics/spectrum-x.yaml")).exists());
 }

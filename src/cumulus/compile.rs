@@ -448,12 +448,26 @@ fn qos(sw: &Switch, release: Release, t: &mut Tree) {
     // NVIDIA's profile marks traffic class 0 too (`audit::ROCE_PROFILE`): where the fabric
     // marks only its own classes, the profile's others are turned off, so both ends of a
     // cable to another OS mark alike.
-    if t.get("qos").and_then(|q| q.map()).is_some_and(|q| q.contains_key("roce")) {
+    if t.get("qos")
+        .and_then(|q| q.map())
+        .is_some_and(|q| q.contains_key("roce"))
+    {
         let marked = common(sw, |s| (!s.ecn.is_empty()).then(|| s.ecn.clone())).unwrap_or_default();
         for (c, _, _) in super::audit::ROCE_PROFILE.ecn {
             if !marked.keys().any(|k| k.get() == *c) {
                 let c = c.to_string();
-                put(t, &["qos", "congestion-control", "default-global", "traffic-class", &c, "ecn"], "disable");
+                put(
+                    t,
+                    &[
+                        "qos",
+                        "congestion-control",
+                        "default-global",
+                        "traffic-class",
+                        &c,
+                        "ecn",
+                    ],
+                    "disable",
+                );
             }
         }
     }

@@ -510,6 +510,22 @@ pub fn shell_word(w: &str) -> String {
     let safe = !w.is_empty()
         && w.chars()
             .all(|c| c.is_ascii_alphanumeric() || "_./:,@+-=%".contains(c));
+    if w.contains(['\n', '\r', '\t']) {
+        // Text of many lines (a snippet): bash's `$'…'`, the line breaks escaped.
+        let mut out = String::from("$'");
+        for c in w.chars() {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\\' => out.push_str("\\\\"),
+                '\'' => out.push_str("\\'"),
+                c => out.push(c),
+            }
+        }
+        out.push('\'');
+        return out;
+    }
     match safe {
         true => w.to_string(),
         false => format!("'{}'", w.replace('\'', "'\\''")),
@@ -554,7 +570,7 @@ fn collection(path: &[&str]) -> bool {
     };
     match *attr {
         "address" | "gateway" | "member" | "backup" | "trigger" | "server" | "class"
-        | "network" | "switch-priority" | "listening-address" | "breakout" => {
+        | "network" | "switch-priority" | "listening-address" | "breakout" | "domain" => {
             !(*attr == "address" && parent == Some("source"))
                 // `mapping default-global dscp 26 switch-priority 3`: one priority a DSCP maps to.
                 && !(*attr == "switch-priority"
@@ -572,7 +588,7 @@ fn collection(path: &[&str]) -> bool {
 /// Objects that are set by their name alone (`nv set interface swp1 qos pfc-watchdog`,
 /// `nv set system control-plane acl acl-default-dos inbound`, `nv set qos roce`): a last word
 /// that is one of these is an empty object, not a value.
-const OBJECTS: &[&str] = &["pfc-watchdog", "inbound", "outbound", "roce"];
+const OBJECTS: &[&str] = &["pfc-watchdog", "inbound", "outbound", "roce", "acl"];
 
 /// Reads `nv config show -o commands` (or a file of `nv set` / `nv unset` lines, as
 /// `nv config patch` takes): blank lines and `#` comments skipped; ranges expanded. The last
@@ -664,6 +680,24 @@ fn shell_words(line: &str) -> Result<Vec<String>, String> {
     let mut chars = line.chars();
     while let Some(c) = chars.next() {
         match c {
+            '$' if chars.clone().next() == Some('\'') => {
+                chars.next();
+                any = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some('\\') => match chars.next() {
+                            Some('n') => word.push('\n'),
+                            Some('r') => word.push('\r'),
+                            Some('t') => word.push('\t'),
+                            Some(c) => word.push(c),
+                            None => return Err("a closing `'`".into()),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err("a closing `'`".into()),
+                    }
+                }
+            }
             '\'' => {
                 any = true;
                 loop {
@@ -806,6 +840,8 @@ mod tests {
         assert_eq!(shell_word("UNUSED 25G PORTS"), "'UNUSED 25G PORTS'");
         assert_eq!(shell_word("$(reboot)"), "'$(reboot)'");
         assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("a\nb's"), "$'a\\nb\\'s'");
+        assert_eq!(shell_words("nv set x $'a\\nb\\'s'").unwrap()[3], "a\nb's");
         assert_eq!(
             shell_words("nv set a 'it'\\''s' \"b c\"").unwrap(),
             ["nv", "set", "a", "it's", "b c"]
