@@ -453,3 +453,89 @@ impl LabSession for CumulusSession {
         String::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &mut CumulusSession, sw: &mut CumulusSwitch, line: &str) -> String {
+        let mut effect = LabEffect::default();
+        sw.settle();
+        s.run(sw, line, None, &BTreeMap::new(), &mut effect).output
+    }
+
+    fn start() -> (CumulusSession, CumulusSwitch) {
+        let s = CumulusSession::new(LabStart {
+            id: 1,
+            paging: false,
+            configuring: false,
+        });
+        (s, CumulusSwitch::factory("leaf01"))
+    }
+
+    #[test]
+    fn a_revision_is_created_applied_confirmed_and_saved() {
+        let (mut s, mut sw) = start();
+        assert_eq!(
+            run(&mut s, &mut sw, "nv set interface swp1 link mtu 9216"),
+            "created [rev_id: 1]\n"
+        );
+        assert_eq!(run(&mut s, &mut sw, "nv set interface swp1 type swp"), "");
+        assert!(run(&mut s, &mut sw, "nv config diff").starts_with("- set:\n"));
+        let applied = run(
+            &mut s,
+            &mut sw,
+            "nv config apply --confirm 600s --assume-yes",
+        );
+        assert_eq!(applied, "applied [rev_id: 1]\n");
+        let confirm = crate::cumulus::dialect::confirm(&applied).unwrap();
+        assert!(!run(&mut s, &mut sw, &confirm).starts_with("Error"));
+        assert!(sw.confirm.is_none());
+        assert_eq!(
+            run(&mut s, &mut sw, "nv config save"),
+            "saved [rev_id: applied]\n"
+        );
+        assert_eq!(sw.startup, sw.applied);
+        assert_eq!(
+            run(&mut s, &mut sw, "nv config apply -y"),
+            Unconfirmed::NothingPending.text()
+        );
+        assert!(run(&mut s, &mut sw, "nv bogus").starts_with("Invalid Command"));
+        assert!(run(&mut s, &mut sw, "ifconfig").starts_with("-bash: ifconfig"));
+    }
+
+    #[test]
+    fn an_unconfirmed_apply_rolls_back_when_its_window_runs_out() {
+        let (mut s, mut sw) = start();
+        let before = sw.applied.clone();
+        run(&mut s, &mut sw, "nv set interface swp1 link mtu 9216");
+        run(&mut s, &mut sw, "nv config apply --confirm 1s -y");
+        run(&mut s, &mut sw, "nv set interface swp2 link mtu 9216");
+        run(&mut s, &mut sw, "nv config apply --confirm 1s -y");
+        // The second apply keeps the first one's rollback target.
+        assert_eq!(sw.confirm.as_ref().map(|c| &c.rollback), Some(&before));
+        assert_ne!(*sw.standing(), before);
+        std::thread::sleep(Duration::from_millis(1100));
+        assert_eq!(*sw.standing(), before);
+        assert!(run(&mut s, &mut sw, "nv config apply 2 --confirm-yes").starts_with("Error"));
+        assert_eq!(sw.applied, before);
+    }
+
+    #[test]
+    fn confirm_no_rolls_back_at_once_and_detach_drops_the_pending() {
+        let (mut s, mut sw) = start();
+        let before = sw.applied.clone();
+        run(&mut s, &mut sw, "nv set interface swp1 link mtu 9216");
+        run(&mut s, &mut sw, "nv config apply --confirm 600s -y");
+        assert!(run(&mut s, &mut sw, "nv config apply --confirm-status").contains("waiting"));
+        run(&mut s, &mut sw, "nv config apply 1 --confirm-no");
+        assert_eq!(sw.applied, before);
+        run(&mut s, &mut sw, "nv set interface swp1 link mtu 9216");
+        run(&mut s, &mut sw, "nv config detach");
+        assert_eq!(
+            run(&mut s, &mut sw, "nv config apply -y"),
+            Unconfirmed::NothingPending.text()
+        );
+        assert_eq!(sw.applied, before);
+    }
+}
