@@ -7,6 +7,7 @@ mod cli;
 mod clients;
 mod clients_os10;
 mod conventions;
+mod cumulus_lab;
 mod dataplane;
 mod docs;
 /// What each fuzz target checks: `cargo test` replays the fuzzer's finds through it.

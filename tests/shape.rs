@@ -133,7 +133,7 @@ fn functions_are_read_to_their_closing_brace() {
 fn only_the_os_folders_name_an_os() {
     const NAMES: [&str; 5] = ["Os10", "os10::", "Os::Onyx", "Hardware::Onyx", ".onyx()"];
     let own = |p: &str| {
-        ["src/onyx/", "src/os10/", "src/targets/"]
+        ["src/onyx/", "src/os10/", "src/cumulus/", "src/targets/"]
             .iter()
             .any(|o| p.starts_with(o))
     };
@@ -169,7 +169,7 @@ const ONYX_MODEL_READERS: [&str; 7] = [
 #[test]
 fn only_the_known_readers_use_the_onyx_model() {
     let own = |p: &str| {
-        ["src/onyx/", "src/os10/", "src/targets/"]
+        ["src/onyx/", "src/os10/", "src/cumulus/", "src/targets/"]
             .iter()
             .any(|o| p.starts_with(o))
     };
