@@ -8,6 +8,7 @@ mod clients;
 mod clients_os10;
 mod conventions;
 mod cumulus;
+mod cumulus_lab;
 mod dataplane;
 mod docs;
 /// What each fuzz target checks: `cargo test` replays the fuzzer's finds through it.

@@ -149,7 +149,7 @@ impl SwitchOs for Cumulus {
     }
 
     fn lab(&self) -> &'static dyn targets::Lab {
-        crate::onyx::target::ONYX.lab()
+        &super::lab::LAB
     }
 
     fn dialect(&self) -> &'static crate::device::dialect::Dialect {

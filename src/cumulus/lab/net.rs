@@ -1,0 +1,233 @@
+//! A Cumulus switch as the lab's network reads it: the applied NVUE tree stated in the
+//! network's terms (the Onyx model [`crate::lab::network`] reads): ports `swpN` as ethernet
+//! 1/N and `swpNsM` as subport 1/N/M+1, their breakout, admin state, MTU, description, bridge
+//! membership and addresses; bonds as port-channels (MLAG bonds as MLAG port-channels); SVIs,
+//! the loopback, the bridge's VLANs; BGP's AS, router-id, numbered neighbors, BFD and
+//! networks. It only reads.
+//!
+//! What NVUE does by default and the terms carry explicitly: LLDP runs, IP routing is on,
+//! a port without `link state` is up (UNCONFIRMED: ifupdown2 brings up the ports NVUE
+//! configures). A neighbor whose `remote-as` is `external` or `internal` names no number the
+//! terms can hold, and an unnumbered neighbor (`type unnumbered`) no address: neither is a
+//! neighbor in these terms.
+
+use std::net::Ipv4Addr;
+
+use crate::cumulus::rules;
+use crate::cumulus::tree::{self, Tree};
+use crate::onyx::{self, Interface};
+use crate::targets::SwitchOs as _;
+use crate::types::{Iface, Ipv4Net, Split, SwitchportMode, Vlan, VlanSet};
+
+/// The applied tree `t` as the network reads it.
+pub fn node(t: &Tree) -> crate::lab::network::Node {
+    crate::lab::network::Node {
+        config: view(t),
+        os: crate::cumulus::target::CUMULUS.os(),
+        pair: None,
+    }
+}
+
+/// `t` in the network's terms.
+pub fn view(t: &Tree) -> onyx::Config {
+    let mut out = onyx::Config {
+        hostname: tree::value(t, &["system", "hostname"]).map(str::to_string),
+        lldp: true,
+        ip_routing: true,
+        ..onyx::Config::empty()
+    };
+    for v in tree::names(t, &["bridge", "domain", "br_default", "vlan"]) {
+        if let Some(v) = vlan(v) {
+            out.vlans.entry(v).or_default();
+        }
+    }
+    let Some(ifaces) = tree::get(t, &["interface"]).and_then(|n| n.map()) else {
+        return out;
+    };
+    for (name, i) in ifaces {
+        let Some(i) = i.map() else { continue };
+        if let Some((key, iface)) = interface(ifaces, name, i) {
+            out.interfaces.insert(key, iface);
+        }
+    }
+    bgp(t, &mut out);
+    out
+}
+
+fn vlan(text: &str) -> Option<Vlan> {
+    Vlan::new(text.parse().ok()?).ok()
+}
+
+/// The number at the end of a name (`bond12` → 12).
+fn number(name: &str) -> Option<u16> {
+    let digits: String = name
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.chars().rev().collect::<String>().parse().ok()
+}
+
+/// The bond `port` is a member of: its number and whether it is an MLAG bond.
+fn bond_of(ifaces: &Tree, port: &str) -> Option<(u16, bool)> {
+    ifaces.iter().find_map(|(name, b)| {
+        let b = b.map()?;
+        tree::get(b, &["bond", "member", port])?;
+        let mlag = tree::get(b, &["bond", "mlag"]).is_some();
+        Some((number(name).unwrap_or(0), mlag))
+    })
+}
+
+/// One interface `name` (object `i`) as the network's key and interface.
+fn interface(ifaces: &Tree, name: &str, i: &Tree) -> Option<(Iface, Interface)> {
+    let kind = tree::value(i, &["type"]).unwrap_or("");
+    let key = match (rules::port(name), kind) {
+        (Some(p), _) => Iface::Ethernet(p),
+        (None, "loopback") => Iface::Loopback(0),
+        (None, "svi") => Iface::Vlan(
+            tree::value(i, &["vlan"])
+                .and_then(vlan)
+                .or_else(|| vlan(&number(name)?.to_string()))?,
+        ),
+        (None, "bond") => {
+            let n = number(name)?;
+            match tree::get(i, &["bond", "mlag"]).is_some() {
+                true => Iface::MlagPortChannel(n),
+                false => Iface::PortChannel(n),
+            }
+        }
+        _ => return None,
+    };
+    let state = tree::names(i, &["link", "state"]);
+    let address = tree::names(i, &["ip", "address"])
+        .into_iter()
+        .find_map(|a| a.parse::<Ipv4Net>().ok());
+    let mut out = Interface {
+        created: true,
+        split: tree::value(i, &["link", "breakout"])
+            .or_else(|| tree::names(i, &["link", "breakout"]).first().copied())
+            .and_then(|b| b.strip_suffix('x')?.parse::<i64>().ok())
+            .and_then(|n| Split::from_ways(n).ok()),
+        shutdown: match state.first() {
+            Some(&"down") => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        },
+        mtu: tree::value(i, &["link", "mtu"]).and_then(|m| m.parse().ok()),
+        description: tree::value(i, &["description"]).map(str::to_string),
+        address,
+        routed: address.is_some() && matches!(key, Iface::Ethernet(_)),
+        ..Interface::default()
+    };
+    bridge(i, &mut out);
+    if let (Iface::Ethernet(_), Some((id, mlag))) = (key, bond_of(ifaces, name)) {
+        out.channel_group = Some(onyx::ChannelGroup {
+            mlag,
+            id,
+            mode: onyx::command::LacpMode::Active,
+        });
+    }
+    Some((key, out))
+}
+
+/// Membership of the bridge `br_default`: an access VLAN, else the trunk's VLANs.
+fn bridge(i: &Tree, out: &mut Interface) {
+    let Some(b) = tree::get(i, &["bridge", "domain", "br_default"]).and_then(|n| n.map()) else {
+        return;
+    };
+    if let Some(v) = tree::value(b, &["access"]).and_then(vlan) {
+        out.switchport_mode = Some(SwitchportMode::Access);
+        out.access_vlan = Some(v);
+        return;
+    }
+    let mut vlans = VlanSet::new();
+    for v in tree::names(b, &["vlan"]) {
+        if let Some(v) = vlan(v) {
+            vlans.insert(v);
+        }
+    }
+    out.switchport_mode = Some(SwitchportMode::Trunk);
+    out.allowed = Some(onyx::Allowed {
+        mode: SwitchportMode::Trunk,
+        all: vlans.is_empty(),
+        vlans,
+    });
+}
+
+/// BGP: the global AS and router-id, the default VRF's numbered neighbors, BFD, networks.
+fn bgp(t: &Tree, out: &mut onyx::Config) {
+    let on = |p: &[&str]| tree::value(t, p).is_none_or(|v| v == "on");
+    let Some(asn) =
+        tree::value(t, &["router", "bgp", "autonomous-system"]).and_then(|a| a.parse().ok())
+    else {
+        return;
+    };
+    if !on(&["router", "bgp", "enable"]) {
+        return;
+    }
+    let mut b = onyx::Bgp::new(asn);
+    b.router_id = tree::value(t, &["router", "bgp", "router-id"]).and_then(|r| r.parse().ok());
+    let vrf = ["vrf", "default", "router", "bgp"];
+    fn sub<'a>(vrf: &[&'a str], p: &[&'a str]) -> Vec<&'a str> {
+        vrf.iter().chain(p).copied().collect()
+    }
+    for n in tree::names(t, &sub(&vrf, &["neighbor"])) {
+        let Ok(addr) = n.parse::<Ipv4Addr>() else {
+            continue;
+        };
+        let remote =
+            tree::value(t, &sub(&vrf, &["neighbor", n, "remote-as"])).and_then(|r| r.parse().ok());
+        if let Some(r) = remote {
+            b.neighbors.insert(addr, r);
+        }
+        if tree::value(t, &sub(&vrf, &["neighbor", n, "bfd", "enable"])) == Some("on") {
+            b.bfd.insert(addr);
+            out.protocols.insert(onyx::Protocol::Bfd);
+        }
+    }
+    for n in tree::names(
+        t,
+        &sub(&vrf, &["address-family", "ipv4-unicast", "network"]),
+    ) {
+        if let Ok(net) = n.parse::<Ipv4Net>() {
+            b.networks.insert(net);
+        }
+    }
+    out.protocols.insert(onyx::Protocol::Bgp);
+    out.bgp = Some(b);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_bridge_and_bgp_in_the_network_terms() {
+        let text = "nv set system hostname leaf01\n\
+                    nv set interface swp1 link breakout 2x\n\
+                    nv set interface swp1s0 bridge domain br_default access 101\n\
+                    nv set interface swp33 link state down\n\
+                    nv set interface swp33 link mtu 9216\n\
+                    nv set interface lo ip address 10.255.1.1/32\n\
+                    nv set interface lo type loopback\n\
+                    nv set router bgp autonomous-system 65101\n\
+                    nv set vrf default router bgp neighbor 10.0.0.1 remote-as 65000\n";
+        let mut t = Tree::new();
+        tree::apply(&mut t, &tree::parse_commands(text).unwrap());
+        let v = view(&t);
+        assert_eq!(v.hostname.as_deref(), Some("leaf01"));
+        let eth = |s: &str| Iface::Ethernet(s.parse().unwrap());
+        assert_eq!(v.interfaces[&eth("1/1")].split, Some(Split::Two));
+        assert_eq!(
+            v.interfaces[&eth("1/1/1")].access_vlan.map(Vlan::get),
+            Some(101)
+        );
+        assert_eq!(v.interfaces[&eth("1/33")].shutdown, Some(true));
+        assert_eq!(v.interfaces[&eth("1/33")].mtu, Some(9216));
+        assert!(v.interfaces[&Iface::Loopback(0)].address.is_some());
+        assert_eq!(
+            v.bgp.unwrap().neighbors[&"10.0.0.1".parse().unwrap()],
+            65000
+        );
+    }
+}
