@@ -209,8 +209,8 @@ fn port_view(t: &Tree, name: &str, q: &SwitchQos, bridge: &BTreeSet<u16>) -> Por
     // not read on it.
     let mut v = PortView {
         pfc: !down && !q.pfc.is_empty(),
-        ecn: if down { TcMap::new() } else { q.ecn.clone() },
-        ets: if down { TcMap::new() } else { q.ets.clone() },
+        ecn: if down { TcMap::new() } else { q.ecn },
+        ets: if down { TcMap::new() } else { q.ets },
         mtu: val(&["link", "mtu"]).and_then(|m| m.parse().ok()),
         speed: val(&["link", "speed"]).and_then(|s| Speed::parse(&s).ok()),
         description: at(&["description"]).is_some(),
@@ -317,8 +317,8 @@ pub fn view(c: &Config, hardware: Option<Hardware>) -> View {
         dcbx: true,
         default_port: PortView {
             pfc: !q.pfc.is_empty(),
-            ecn: q.ecn.clone(),
-            ets: q.ets.clone(),
+            ecn: q.ecn,
+            ets: q.ets,
             ..PortView::default()
         },
         default_trust: Some(q.trust),

@@ -419,7 +419,7 @@ fn qos(sw: &Switch, release: Release, t: &mut Tree) {
             );
         }
     }
-    if let Some(ecn) = common(sw, |s| (!s.ecn.is_empty()).then(|| s.ecn.clone())) {
+    if let Some(ecn) = common(sw, |s| (!s.ecn.is_empty()).then_some(s.ecn)) {
         for (tc, e) in ecn.iter() {
             let tc = tc.get().to_string();
             let path = [
@@ -452,7 +452,7 @@ fn qos(sw: &Switch, release: Release, t: &mut Tree) {
         .and_then(|q| q.map())
         .is_some_and(|q| q.contains_key("roce"))
     {
-        let marked = common(sw, |s| (!s.ecn.is_empty()).then(|| s.ecn.clone())).unwrap_or_default();
+        let marked = common(sw, |s| (!s.ecn.is_empty()).then_some(s.ecn)).unwrap_or_default();
         for (c, _, _) in super::audit::ROCE_PROFILE.ecn {
             if !marked.keys().any(|k| k.get() == *c) {
                 let c = c.to_string();
@@ -471,7 +471,7 @@ fn qos(sw: &Switch, release: Release, t: &mut Tree) {
             }
         }
     }
-    if let Some(ets) = common(sw, |s| (!s.ets.is_empty()).then(|| s.ets.clone())) {
+    if let Some(ets) = common(sw, |s| (!s.ets.is_empty()).then_some(s.ets)) {
         for (tc, e) in ets.iter() {
             let tc = tc.get().to_string();
             let path = [

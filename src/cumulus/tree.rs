@@ -571,10 +571,11 @@ fn collection(path: &[&str]) -> bool {
     match *attr {
         "address" | "gateway" | "member" | "backup" | "trigger" | "server" | "class"
         | "network" | "switch-priority" | "listening-address" | "breakout" | "domain" => {
-            !(*attr == "address" && parent == Some("source"))
-                // `mapping default-global dscp 26 switch-priority 3`: one priority a DSCP maps to.
-                && !(*attr == "switch-priority"
-                    && parent.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())))
+            // `mapping default-global dscp 26 switch-priority 3`: one priority a DSCP maps to.
+            let one_priority = *attr == "switch-priority"
+                && parent.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()));
+            let source_address = *attr == "address" && parent == Some("source");
+            !(one_priority || source_address)
         }
         // `link state up`; a bare `state enabled` elsewhere is a value.
         "state" => parent == Some("link"),

@@ -26,6 +26,9 @@ pub struct Prompt<'a> {
     pub level: Level,
 }
 
+/// The command that confirms a commit, from what the commit printed; or why there is none.
+pub type Confirm = fn(&str) -> Result<String, String>;
+
 /// The transaction commands of an OS that applies a block of changes atomically.
 #[derive(Clone, Copy, Debug)]
 pub struct Transaction {
@@ -38,7 +41,7 @@ pub struct Transaction {
     /// The command that confirms the last commit, from what the commit printed (the revision
     /// it made), or why there is none; the switch rolls an unconfirmed commit back by itself.
     /// `None`: a commit stands as it is.
-    pub confirm: Option<fn(&str) -> Result<String, String>>,
+    pub confirm: Option<Confirm>,
 }
 
 /// How a switch OS keeps a push's snapshot as a file of its own: `{}` in a command stands for
