@@ -92,6 +92,7 @@ fn deployments() -> Vec<(String, Vec<String>, &'static str)> {
             "a100-cx6",
             "gpu-pod",
             "ml-cluster",
+            "spectrum-x",
             "vcf-bitfusion",
             "vsphere-mlag",
             "vsphere-pvrdma"
