@@ -92,3 +92,65 @@ fn a_push_cut_mid_way_leaves_the_previous_revision() {
     );
     assert_eq!(startup(&dir, "leaf01"), before);
 }
+
+/// A push whose verify fails (the switch's configuration changed behind it right after the
+/// apply): the push rolls back — a revision of its own, confirmed — and saves nothing; the
+/// switch is on the tree it had before.
+#[test]
+fn a_push_whose_verify_fails_leaves_the_previous_revision() {
+    let dir = scratch("verify");
+    let (code, out) = push(&dir, &["--switch", "leaf01"]);
+    assert_eq!(code, 0, "{out}");
+    let before_startup = startup(&dir, "leaf01");
+    let text = std::fs::read_to_string(dir.join("spectrum-x.yaml")).unwrap();
+    std::fs::write(
+        dir.join("spectrum-x.yaml"),
+        text.replace("asn_base: 65100", "asn_base: 65200"),
+    )
+    .unwrap();
+    let planned = |dir: &Path| {
+        let (code, out) = push(dir, &["--switch", "leaf01", "--dry-run"]);
+        assert_eq!(code, 0, "{out}");
+        let lines: Vec<String> = out
+            .lines()
+            .filter(|l| l.contains("nv "))
+            .map(str::to_string)
+            .collect();
+        assert!(!lines.is_empty(), "{out}");
+        lines
+    };
+    let before = planned(&dir);
+    faults_of(
+        &dir,
+        "leaf01",
+        "drift:\n  match: \"nv config apply --confirm\"\n  commands: [\"nv set interface swp20 link mtu 1500\"]\n",
+    );
+    let (code, out) = push(&dir, &["--switch", "leaf01"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("still differ after applying"), "{out}");
+    assert!(out.contains("rolled back"), "{out}");
+    let log = log_of(&dir, "leaf01");
+    let applies: Vec<&String> = log
+        .iter()
+        .filter(|l| l.starts_with("nv config apply"))
+        .collect();
+    // The push's apply, the roll-back's apply, the roll-back's confirm; never the push's own
+    // confirm, never a save.
+    assert!(applies.len() >= 3, "{log:?}");
+    let last_save = log.iter().rposition(|l| l == "nv config save").unwrap();
+    let push_apply = log
+        .iter()
+        .rposition(|l| l.starts_with("nv config apply --confirm"))
+        .unwrap();
+    assert!(
+        last_save < push_apply,
+        "saved after the failed push: {log:?}"
+    );
+    faults_of(&dir, "leaf01", "{}\n");
+    assert_eq!(
+        planned(&dir),
+        before,
+        "the switch is on its previous tree: the same plan"
+    );
+    assert_eq!(startup(&dir, "leaf01"), before_startup);
+}
