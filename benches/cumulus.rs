@@ -43,37 +43,65 @@ fn fabric_of(text: String) -> fabric::fabric::Fabric {
         .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
     let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
     let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "{}", fabric::diag::render(&errors, &sources, false));
+    assert!(
+        errors.is_empty(),
+        "{}",
+        fabric::diag::render(&errors, &sources, false)
+    );
     fab.expect("valid")
 }
 
 fn main() {
-    let env = |k: &str, d: usize| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let (runs, n) = (env("BENCH_RUNS", 15), env("BENCH_SWITCHES", 200));
     let onyx = fabric_of(fabric_yaml(false, n));
     let cumulus = fabric_of(fabric_yaml(true, n));
     let compiled = |f: &fabric::fabric::Fabric| fabric::compile::compile(f);
     let (onyx_configs, cumulus_configs) = (compiled(&onyx), compiled(&cumulus));
     type Targets = std::collections::BTreeMap<fabric::types::Hostname, fabric::compile::Target>;
-    let render = |c: &Targets| -> Vec<String> {
-        c.values().map(|t| t.render().expect("renders")).collect()
-    };
+    let render =
+        |c: &Targets| -> Vec<String> { c.values().map(|t| t.render().expect("renders")).collect() };
     let (onyx_texts, cumulus_texts) = (render(&onyx_configs), render(&cumulus_configs));
-    let os = |name: &str| fabric::fabric::Os::all().find(|o| o.to_string() == name).expect("an OS");
+    let os = |name: &str| {
+        fabric::fabric::Os::all()
+            .find(|o| o.to_string() == name)
+            .expect("an OS")
+    };
     let (onyx_os, cumulus_os) = (os("Onyx"), os("Cumulus"));
     let parse = |os: fabric::fabric::Os, texts: &[String]| {
-        texts.iter().map(|t| os.target().parse(t).expect("parses")).count()
+        texts
+            .iter()
+            .map(|t| os.target().parse(t).expect("parses"))
+            .count()
     };
     assert_eq!(parse(cumulus_os, &cumulus_texts), n);
     let lines = |t: &[String]| t.iter().map(|x| x.lines().count()).sum::<usize>() / n;
     let (oc, cc) = pair(runs, || compiled(&onyx), || compiled(&cumulus));
     let (or, cr) = pair(runs, || render(&onyx_configs), || render(&cumulus_configs));
-    let (op, cp) = pair(runs, || parse(onyx_os, &onyx_texts), || parse(cumulus_os, &cumulus_texts));
+    let (op, cp) = pair(
+        runs,
+        || parse(onyx_os, &onyx_texts),
+        || parse(cumulus_os, &cumulus_texts),
+    );
     let us = |d: Duration| d.as_secs_f64() * 1e6 / n as f64;
-    println!("{n} switches × {PORTS} ports; per switch: Onyx {} lines, Cumulus {} lines", lines(&onyx_texts), lines(&cumulus_texts));
+    println!(
+        "{n} switches × {PORTS} ports; per switch: Onyx {} lines, Cumulus {} lines",
+        lines(&onyx_texts),
+        lines(&cumulus_texts)
+    );
     println!("| stage, per switch | Cumulus | Onyx | Cumulus ÷ Onyx |");
     println!("|---|---|---|---|");
     for (stage, c, o) in [("compile", cc, oc), ("render", cr, or), ("parse", cp, op)] {
-        println!("| {stage} | {:.0} µs | {:.0} µs | {:.2} |", us(c), us(o), c.as_secs_f64() / o.as_secs_f64());
+        println!(
+            "| {stage} | {:.0} µs | {:.0} µs | {:.2} |",
+            us(c),
+            us(o),
+            c.as_secs_f64() / o.as_secs_f64()
+        );
     }
 }

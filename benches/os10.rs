@@ -20,9 +20,9 @@ use std::time::Duration;
 use fabric::os10::{self, Eth, Iface, Interface};
 use fabric::types::{Ipv4Net, Vlan};
 
-mod peers_data;
 #[path = "common/pair.rs"]
 mod pair;
+mod peers_data;
 use pair::pair;
 
 #[global_allocator]

@@ -56,7 +56,11 @@ pub fn parse_nvue(data: &[u8]) {
         }
         Err(e) => {
             let lines = text.lines().count().max(1);
-            assert!((1..=lines + 1).contains(&e.line), "line {} of {lines}", e.line);
+            assert!(
+                (1..=lines + 1).contains(&e.line),
+                "line {} of {lines}",
+                e.line
+            );
         }
     }
 }

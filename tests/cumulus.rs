@@ -448,7 +448,10 @@ switches:
 /// every golden and the seeds: each parses, and its printed text is a fixed point.
 #[test]
 fn the_nvue_fuzz_check_holds_on_real_inputs() {
-    let mut inputs: Vec<Vec<u8>> = real_configs().into_iter().map(|(_, t)| t.into_bytes()).collect();
+    let mut inputs: Vec<Vec<u8>> = real_configs()
+        .into_iter()
+        .map(|(_, t)| t.into_bytes())
+        .collect();
     for dir in ["golden/spectrum-x", "fuzz/seeds/parse_nvue"] {
         for f in std::fs::read_dir(root().join(dir)).unwrap() {
             inputs.push(std::fs::read(f.unwrap().path()).unwrap());

@@ -32,4 +32,3 @@ pub fn pair<T, U>(
     }
     (median(ta), median(tb))
 }
-
