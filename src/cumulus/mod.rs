@@ -12,6 +12,7 @@
 pub mod audit;
 pub mod compile;
 pub mod dialect;
+pub mod import;
 pub mod models;
 pub mod plan;
 pub mod push;
