@@ -19,6 +19,7 @@ pub mod push;
 pub mod rules;
 pub mod target;
 pub mod tree;
+pub mod verify;
 
 use crate::config_error::{ParseError, Problem};
 pub use tree::{Document, Node, Tree};
