@@ -129,7 +129,7 @@ impl SwitchOs for Cumulus {
     }
 
     fn reads(&self) -> &'static dyn targets::Reads {
-        crate::onyx::target::ONYX.reads()
+        &super::verify::READS
     }
 
     fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn targets::Render>, String> {

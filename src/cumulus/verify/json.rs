@@ -7,7 +7,7 @@ use std::net::Ipv4Addr;
 use serde_json::{Map, Value};
 
 use crate::types::Port;
-use crate::verify::observed::{BgpNeighbor, Link, Neighbor};
+use crate::verify::observed::{BgpNeighbor, BgpSummary, Link, Neighbor};
 
 /// One reply shape: the command, the shape read (`<name>` a key the switch names, `…` more
 /// keys not read), and where it comes from.
@@ -35,6 +35,11 @@ pub const SHAPES: &[Shape] = &[
         command: "nv show vrf default router bgp neighbor -o json",
         shape: r#"{"<address or port>": {"remote-as": 65000, "state": "established", …}, …}"#,
         source: "UNCONFIRMED [tool]: the 5.12+ summary keyed by neighbor; field names as clients read them (`remote-as`|`remote-asn`|`asn`, `state`|`session-state`|`bgp-state`)",
+    },
+    Shape {
+        command: "nv show router bgp -o json",
+        shape: r#"{"autonomous-system": 65101, "router-id": "10.255.1.1", …}"#,
+        source: "UNCONFIRMED: the configuration's own tree (`nv set router bgp autonomous-system N`, `router-id A`), as NVUE's show of a configured object prints it",
     },
     Shape {
         command: "nv show qos pfc default-global -o json",
@@ -182,6 +187,31 @@ pub fn bgp_neighbors(reply: &str) -> Result<BTreeMap<String, (Peer, BgpNeighbor)
     Ok(out)
 }
 
+/// `nv show router bgp -o json`: the instance's AS and router id, without sessions yet
+/// (`None`: no AS, no BGP instance).
+pub fn bgp_router(reply: &str) -> Result<Option<BgpSummary>, String> {
+    let m = object(reply)?;
+    let Some(asn) = m.get("autonomous-system") else {
+        return Ok(None);
+    };
+    let asn = text(asn)
+        .and_then(|a| a.parse().ok())
+        .ok_or("`autonomous-system` is not a number")?;
+    let router_id = match m.get("router-id") {
+        None => None,
+        Some(r) => Some(
+            text(r)
+                .and_then(|r| r.parse().ok())
+                .ok_or("`router-id` is not an IPv4 address")?,
+        ),
+    };
+    Ok(Some(BgpSummary {
+        router_id,
+        asn,
+        neighbors: BTreeMap::new(),
+    }))
+}
+
 /// `nv show qos pfc default-global -o json`: the priorities PFC pauses switch-wide (none when
 /// `tx` or `rx` is not `enable`d… both are read as the configuration spells them).
 pub fn pfc_paused(reply: &str) -> Result<BTreeSet<u8>, String> {
@@ -256,6 +286,22 @@ mod tests {
         let reply = r#"{"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}"#;
         assert_eq!(pfc_paused(reply).unwrap(), BTreeSet::from([3]));
         assert!(pfc_paused("{}").unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_bgp_instance_is_read() {
+        let r = bgp_router(
+            r#"{"autonomous-system": 65101, "router-id": "10.255.1.1", "enable": "on"}"#,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (r.asn, r.router_id),
+            (65101, Some(Ipv4Addr::new(10, 255, 1, 1)))
+        );
+        assert_eq!(bgp_router("{}").unwrap(), None);
+        assert!(bgp_router(r#"{"autonomous-system": "x"}"#).is_err());
+        assert!(bgp_router("BGP is not running").is_err());
     }
 
     /// Garbage and the corpus's text forms are errors, never a clean read.
