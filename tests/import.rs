@@ -1222,3 +1222,47 @@ fn the_documented_cumulus_startup_yaml_imports_with_its_losses_said() {
     );
     assert!(!yaml.contains("$6$"), "{yaml}");
 }
+
+/// An MLAG pair of Cumulus leaves (`nv config show -o commands`, VX 5.12) imports as the
+/// fabric's pair: the `mlag` entry with the shared MAC, the peer link's members as a `role:
+/// ipl` link, the MLAG bonds' members as `mlag` bundles, each switch's management address
+/// from its peer's `mlag backup`; what the format does not carry (EVPN, VRR, the pair's
+/// priority) is said command by command, and the fabric validates.
+#[test]
+fn a_cumulus_mlag_pair_imports_as_a_pair() {
+    let dir = crate::root().join("tests/fixtures/nvue");
+    let mut sources = std::collections::BTreeMap::new();
+    for n in [1, 2] {
+        let f = dir.join(format!("leaf-k8s-worker-{n}-commands-mlag-5.12.txt"));
+        let text = std::fs::read_to_string(&f).unwrap();
+        let config = fabric::cumulus::Config::parse(&text).unwrap();
+        let source = fabric::import::Source {
+            origin: f.display().to_string(),
+            text: text.into(),
+            config: Box::new(config),
+            model: None,
+        };
+        sources.insert(format!("leaf-k8s-worker-{n}"), source);
+    }
+    let yaml = fabric::import::import(&sources).unwrap();
+    eprintln!("{yaml}");
+    assert!(
+        yaml.contains("switches: [leaf-k8s-worker-1, leaf-k8s-worker-2]"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("system_mac: 44:38:39:BE:EF:12"), "{yaml}");
+    assert!(yaml.contains("role: ipl"), "{yaml}");
+    assert!(yaml.contains("mgmt: {host: \"172.29.129.182\"}"), "{yaml}");
+    let u = fabric::import::check("imported.yaml", &yaml, &sources)
+        .err()
+        .expect("EVPN and VRR are not carried");
+    eprintln!("{}", fabric::diag::render(&u.errors, &u.sources, false));
+    assert!(u.errors.is_empty());
+    let lost: Vec<&String> = u.switches.iter().flat_map(|s| &s.plan).collect();
+    eprintln!("{lost:#?}");
+    assert!(lost.iter().any(|l| l.contains("evpn")), "{lost:#?}");
+    assert!(
+        !lost.iter().any(|l| l.contains("bond mlag id")),
+        "{lost:#?}"
+    );
+}

@@ -12,13 +12,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use crate::fabric::{Hardware, Switch};
-use crate::import::doc::{Doc, Release, SwitchDoc, VlanDoc};
+use crate::import::doc::{Doc, LinkDoc, MgmtDoc, PairDoc, PairIplDoc, Release, SwitchDoc, VlanDoc};
 use crate::import::entries::{self, Ports};
 use crate::import::links::{self, Links};
 use crate::import::ports::Attr;
 use crate::import::{Lost, Source, common, typed};
-use crate::targets::{self, Sources};
+use crate::targets::{self, Sources, SwitchOs};
 use crate::types::{Ipv4Net, Port};
+use serde_saphyr::{FlowMap, FlowSeq};
 
 use super::Config;
 use super::models::{MODELS, Model, model_of};
@@ -76,10 +77,16 @@ struct Prepared<'a> {
     ports: Vec<(Port, BTreeSet<Attr>, Option<&'a String>)>,
     splits: Vec<(Port, u8)>,
     ends: Vec<links::End<'a>>,
+    /// Its peer link's ports, when its MLAG peer is imported too.
+    ipl: BTreeSet<Port>,
+    /// The port-channel its pair's IPL is written as (NVUE's `peerlink` has no number).
+    ipl_pc: Option<u16>,
 }
 
 /// The Cumulus switches read.
 struct Read<'a> {
+    /// MLAG pairs: two imported switches with the same `mlag mac-address`.
+    pairs: Vec<(&'a str, &'a str)>,
     prepared: Vec<Prepared<'a>>,
 }
 
@@ -89,12 +96,66 @@ type PortKey = (String, String);
 fn read(sources: Sources<'_>) -> Result<Read<'_>, String> {
     let switches = typed::<Config>(sources)?;
     let unnumbered = unnumbered_cables(&switches);
+    let pairs = pairs(&switches);
+    let configs: Vec<&Config> = switches.iter().map(|(_, _, c)| *c).collect();
+    let ipl_pc = unused_bond(&configs);
+    let paired = |n: &str| pairs.iter().any(|(a, b)| *a == n || *b == n);
     let prepared = switches
         .into_iter()
-        .map(|(n, s, c)| switch::prepare(n, s, c, &unnumbered))
+        .map(|(n, s, c)| {
+            let ipl = paired(n).then_some(ipl_pc);
+            switch::prepare(n, s, c, &unnumbered, ipl)
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Read { prepared })
+    Ok(Read { pairs, prepared })
 }
+
+/// `mlag mac-address`.
+fn mlag_mac(c: &Config) -> Option<&str> {
+    tree::value(&c.set, &["mlag", "mac-address"])
+}
+
+/// The MLAG pairs among the switches: two, and only two, with the same MAC address.
+fn pairs<'a>(switches: &[crate::import::Typed<'a, Config>]) -> Vec<(&'a str, &'a str)> {
+    let mut out = Vec::new();
+    for (i, (a, _, ca)) in switches.iter().enumerate() {
+        let Some(mac) = mlag_mac(ca).map(str::to_ascii_lowercase) else {
+            continue;
+        };
+        let same: Vec<&str> = switches
+            .iter()
+            .filter(|(_, _, c)| mlag_mac(c).is_some_and(|m| m.eq_ignore_ascii_case(&mac)))
+            .map(|(n, _, _)| *n)
+            .collect();
+        if same.len() == 2
+            && let Some((b, _, _)) = switches[i + 1..]
+                .iter()
+                .find(|(_, _, c)| mlag_mac(c).is_some_and(|m| m.eq_ignore_ascii_case(&mac)))
+        {
+            out.push((*a, *b));
+        }
+    }
+    out
+}
+
+/// A bond number no switch uses, for the IPL's port-channel (NVUE's peer link is `peerlink`).
+fn unused_bond(configs: &[&Config]) -> u16 {
+    let used = |n: u16| {
+        configs
+            .iter()
+            .any(|c| tree::get(&c.set, &["interface", &format!("bond{n}")]).is_some())
+    };
+    (1000..=4096).find(|n| !used(*n)).unwrap_or(4096)
+}
+
+/// A VLAN no switch's bridge carries, for the IPL: NVUE's `peerlink.4094` when free.
+fn unused_vlan(configs: &[&Config]) -> u16 {
+    let used = |v: u16| configs.iter().any(|c| bridge_vlans(c).contains(&v));
+    (2..=4094).rev().find(|v| !used(*v)).unwrap_or(4094)
+}
+
+/// The subnet written for a Cumulus pair's IPL (NVUE peers over `peer-ip linklocal`).
+pub const IPL_SUBNET: &str = "10.254.255.0/30";
 
 /// The ports of an unnumbered BGP session (`neighbor swpN type unnumbered`).
 fn unnumbered_ports(c: &Config) -> BTreeSet<&str> {
@@ -169,6 +230,7 @@ impl<'a> targets::Read<'a> for Read<'a> {
         let shared_vlans = common(all().map(vlans)).filter(|_| alone);
         let ports = self.prepared.iter().map(ports).collect();
         let entries = entries::lay_out(doc, ports, &CUMULUS, alone, links);
+        self.add_pairs(doc);
         let mut notes = BTreeMap::new();
         for (p, e) in self.prepared.iter().zip(entries) {
             let c = p.config;
@@ -183,6 +245,9 @@ impl<'a> targets::Read<'a> for Read<'a> {
                 host_ports: e.host_ports,
                 unused_ports: e.unused_ports,
                 bgp: bgp(c, p.name, links, &p.ports),
+                mgmt: self
+                    .peer_backup(p.name)
+                    .map(|host| FlowMap(MgmtDoc { host })),
                 ports: e.ports,
                 ..SwitchDoc::default()
             };
@@ -196,6 +261,54 @@ impl<'a> targets::Read<'a> for Read<'a> {
             doc.vlans = shared_vlans.unwrap_or_default();
         }
         notes
+    }
+}
+
+impl Read<'_> {
+    fn prepared(&self, n: &str) -> Option<&Prepared<'_>> {
+        self.prepared.iter().find(|p| p.name == n)
+    }
+
+    /// The address the switch's MLAG peer's `mlag backup` names: this switch's management
+    /// address, as the fabric writes it.
+    fn peer_backup(&self, n: &str) -> Option<String> {
+        let peer = self.pairs.iter().find_map(|(a, b)| match n {
+            _ if *a == n => Some(*b),
+            _ if *b == n => Some(*a),
+            _ => None,
+        })?;
+        let c = self.prepared(peer)?.config;
+        tree::names(&c.set, &["mlag", "backup"])
+            .into_iter()
+            .next()
+            .map(str::to_string)
+    }
+
+    /// MLAG pairs: the fabric's `mlag` pairs, their peer links a `role: ipl` link, member
+    /// by member in port order.
+    fn add_pairs(&self, doc: &mut Doc) {
+        for (a, b) in &self.pairs {
+            let (Some(pa), Some(pb)) = (self.prepared(a), self.prepared(b)) else {
+                continue;
+            };
+            let configs = [pa.config, pb.config];
+            doc.mlag.push(PairDoc {
+                switches: FlowSeq(vec![a.to_string(), b.to_string()]),
+                system_mac: mlag_mac(pa.config).unwrap_or_default().to_string(),
+                ipl: FlowMap(PairIplDoc {
+                    port_channel: pa.ipl_pc.unwrap_or(1000),
+                    vlan: unused_vlan(&configs),
+                    subnet: IPL_SUBNET,
+                }),
+            });
+            for (x, y) in pa.ipl.iter().zip(&pb.ipl) {
+                doc.links.push(FlowMap(LinkDoc {
+                    a: format!("{a}:{}", CUMULUS.port_range(*x, *x)),
+                    b: format!("{b}:{}", CUMULUS.port_range(*y, *y)),
+                    role: Some("ipl"),
+                }));
+            }
+        }
     }
 }
 
@@ -229,7 +342,7 @@ fn ports<'a>(p: &Prepared<'a>) -> Ports<'a> {
             .collect(),
         advertised,
         exempt,
-        peer_link: BTreeSet::new(),
+        peer_link: p.ipl.clone(),
         splits: p.splits.clone(),
     }
 }
@@ -241,8 +354,10 @@ fn kept(c: &Config) -> Vec<String> {
     tree::commands(&unmanaged)
         .into_iter()
         .map(|mut c| {
-            if c.path.iter().any(|w| secret(w)) {
-                c.value = c.value.map(|_| "*".to_string());
+            // What follows a secret's attribute (its value, or the key it is) is not written.
+            if let Some(i) = c.path.iter().position(|w| secret(w)) {
+                c.path.truncate(i + 1);
+                c.value = Some("*".to_string());
             }
             c.line()
         })

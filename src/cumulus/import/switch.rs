@@ -420,6 +420,7 @@ pub(super) fn prepare<'a>(
     source: &'a Source,
     c: &'a Config,
     unnumbered: &BTreeMap<PortKey, Ipv4Net>,
+    ipl: Option<u16>,
 ) -> Result<Prepared<'a>, String> {
     let model = model(source, c)?;
     let t = &c.set;
@@ -435,8 +436,13 @@ pub(super) fn prepare<'a>(
         ports: Vec::new(),
         splits: Vec::new(),
         ends: Vec::new(),
+        ipl: BTreeSet::new(),
+        ipl_pc: ipl,
     };
-    for iface in tree::names(t, &["interface"]) {
+    // The ports the tree names: as interfaces, and as bonds' members only.
+    let mut names: BTreeSet<&str> = tree::names(t, &["interface"]).into_iter().collect();
+    names.extend(bonds.keys().copied());
+    for iface in names {
         let Some(port) = crate::cumulus::rules::port(iface) else {
             continue;
         };
@@ -464,12 +470,22 @@ pub(super) fn prepare<'a>(
             addr = Some(*n);
         }
         match bonds.get(iface) {
+            // The peer link of a pair imported whole: the IPL's port-channel.
+            Some(&"peerlink") if ipl.is_some() => {
+                p.ipl.insert(port);
+                if let Some(pc) = ipl {
+                    a.insert(Attr::Bundle(false, pc, "active".into()));
+                }
+            }
             Some(bond) => {
-                // MLAG pairs are not read yet: a bond is the switch's own (`lag`), and its
-                // `bond mlag` is among what the fabric does not carry (`lost`).
+                // A bond with an MLAG id is the pair's when its peer is imported too; else
+                // the switch's own (`lag`), its `bond mlag` among what the fabric does not
+                // carry (`lost`).
                 let id = bond.strip_prefix("bond").and_then(|n| n.parse().ok());
+                let mlag = ipl.is_some()
+                    && tree::get(t, &["interface", bond, "bond", "mlag", "id"]).is_some();
                 if let Some(id) = id {
-                    a.insert(Attr::Bundle(false, id, "active".into()));
+                    a.insert(Attr::Bundle(mlag, id, "active".into()));
                 }
                 l2(t, bond, &mut a);
                 if let Some(d) = description(c, bond) {
@@ -491,7 +507,7 @@ pub(super) fn prepare<'a>(
             node(&["qos", "pfc-watchdog"]).is_some(),
             down,
         );
-        let d = description(c, iface);
+        let d = description(c, iface).filter(|_| !p.ipl.contains(&port));
         if let Some(d) = d {
             p.ends.push(links::End {
                 port,
