@@ -46,6 +46,21 @@ pub const SHAPES: &[Shape] = &[
         shape: r#"{"switch-priority": {"<prio>": {}, …}, "tx": "enable", "rx": "enable", …}"#,
         source: "UNCONFIRMED: the configuration's own tree (`nv set qos pfc default-global switch-priority 3`), as NVUE's show of a configured object prints it",
     },
+    Shape {
+        command: "nv config show -o yaml",
+        shape: "- set: … (the applied tree, as `cumulus::tree` reads it)",
+        source: "capture: the corpus's `nv config show` and `startup.yaml` files; read for the QoS, switch-wide",
+    },
+    Shape {
+        command: "nv show mlag -o json",
+        shape: "(not read: asked, and refused as unread)",
+        source: "UNCONFIRMED: neither a capture nor a documented JSON shape",
+    },
+    Shape {
+        command: "nv show vrf default router rib ipv4 route <prefix> -o json",
+        shape: "(not read: asked, and refused as unread)",
+        source: "UNCONFIRMED: neither a capture nor a documented JSON shape (the corpus has the text form only)",
+    },
 ];
 
 /// The reply as a JSON object, else why not.
