@@ -116,7 +116,7 @@ mod nics;
 mod path_mtu;
 mod policies;
 pub(crate) mod ports;
-mod preset;
+pub(crate) mod preset;
 mod qos;
 mod resolve;
 mod switch_wide;
