@@ -27,7 +27,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::dataplane::Dataplane;
-use super::network::{BgpView, Session, SessionState};
+use super::network::{BgpView, Peer, Session, SessionState};
 use super::view::View;
 use crate::onyx::{Config, Protocol};
 use crate::types::Iface;
@@ -467,8 +467,12 @@ pub fn bgp_view(ns: &str) -> Option<BgpView> {
     let af = v.get("ipv4Unicast")?;
     let mut sessions = Vec::new();
     for (n, p) in af["peers"].as_object().into_iter().flatten() {
-        let Ok(neighbor) = n.parse::<Ipv4Addr>() else {
-            continue;
+        let neighbor = match n.parse::<Ipv4Addr>() {
+            Ok(a) => Peer::Addr(a),
+            Err(_) => match super::dataplane::port_of(n) {
+                Some(p) => Peer::Port(p),
+                None => continue,
+            },
         };
         let state = match p["state"].as_str() {
             Some("Established") => SessionState::Established,
@@ -492,6 +496,7 @@ pub fn bgp_view(ns: &str) -> Option<BgpView> {
         router_id: af["routerId"].as_str()?.parse().ok()?,
         sessions,
         prefixes: af["ribCount"].as_u64().unwrap_or(0) as usize,
+        routes: BTreeMap::new(),
     })
 }
 
