@@ -93,15 +93,20 @@ fn a_push_cut_mid_way_leaves_the_previous_revision() {
     assert_eq!(startup(&dir, "leaf01"), before);
 }
 
-/// The lab's network of the switches whose state a push left in `dir`: each read from its
-/// folder, cabled as the fabric says.
-fn pushed_network(dir: &Path) -> std::sync::Arc<fabric::lab::Network> {
+/// The fabric in `dir`.
+fn fabric_of(dir: &Path) -> fabric::fabric::Fabric {
     let yaml = std::fs::read(dir.join("spectrum-x.yaml")).unwrap();
     let mut sources = fabric::diag::Sources::default();
     let loaded = fabric::fabric::parse_bytes("spectrum-x.yaml", yaml, &mut sources).unwrap();
-    let fab = fabric::fabric::validate(&loaded.raw, loaded.file)
+    fabric::fabric::validate(&loaded.raw, loaded.file)
         .0
-        .unwrap();
+        .unwrap()
+}
+
+/// The lab's network of the switches whose state a push left in `dir`: each read from its
+/// folder, cabled as the fabric says.
+fn pushed_network(dir: &Path) -> std::sync::Arc<fabric::lab::Network> {
+    let fab = fabric_of(dir);
     let network = fabric::lab::Network::new(fabric::lab::Cabling::from_fabric(&fab));
     for name in fab.switches.keys() {
         network.add_folder(name.as_str(), state_of(dir, name.as_str()));
@@ -173,9 +178,39 @@ fn spectrum_x_peers_unnumbered_and_routes_over_both_spines() {
             v.sessions
         );
     }
+    // `nv show` on leaf01 (its compiled tree, as the push applied it) in the same network.
+    let fab = fabric_of(&dir);
+    let tree = fabric::cumulus::compile::compile(&fab.switches["leaf01"]).set;
+    let sw = fabric::cumulus::lab::CumulusSwitch::booted(tree);
+    let dev = std::sync::Arc::new(fabric::lab::Device::new(fabric::lab::Switch::of(Box::new(
+        sw,
+    ))));
+    network.add_device("leaf01", &dev);
+    dev.join(network.clone(), "leaf01");
+    let mut session = fabric::lab::Session::new();
+    let out = match dev
+        .command(
+            1,
+            &mut session,
+            "nv show vrf default router bgp neighbor -o json",
+        )
+        .step
+    {
+        fabric::lab::device::Step::Reply { output, .. } => output,
+        other => panic!("{other:?}"),
+    };
+    let shown: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for port in ["swp33", "swp34", "swp35", "swp36"] {
+        assert_eq!(
+            shown[port],
+            serde_json::json!({"remote-as": "external", "state": "established"}),
+            "{out}"
+        );
+    }
+    assert_eq!(shown.as_object().map(|o| o.len()), Some(4), "{out}");
     // A cable broken: its two ends' sessions go down, the route keeps its other paths.
-    faults_of(&dir, "leaf01", "cabling: { down: [\"1/33\"] }\n");
-    network.changed("leaf01");
+    faults_of(&dir, "spine01", "cabling: { down: [\"1/1\"] }\n");
+    network.changed("spine01");
     let world = network.world("leaf01");
     let bgp = world.net().bgp();
     let down = |sw: &str| {
