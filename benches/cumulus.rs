@@ -74,10 +74,12 @@ fn main() {
     };
     let (onyx_os, cumulus_os) = (os("Onyx"), os("Cumulus"));
     let parse = |os: fabric::fabric::Os, texts: &[String]| {
-        texts
-            .iter()
-            .map(|t| os.target().parse(t).expect("parses"))
-            .count()
+        let mut n = 0;
+        for t in texts {
+            std::hint::black_box(os.target().parse(t).expect("parses"));
+            n += 1;
+        }
+        n
     };
     assert_eq!(parse(cumulus_os, &cumulus_texts), n);
     let lines = |t: &[String]| t.iter().map(|x| x.lines().count()).sum::<usize>() / n;

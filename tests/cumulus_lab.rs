@@ -154,3 +154,139 @@ fn a_push_whose_verify_fails_leaves_the_previous_revision() {
     );
     assert_eq!(startup(&dir, "leaf01"), before_startup);
 }
+
+/// The fabric in `dir`.
+fn fabric_of(dir: &Path) -> fabric::fabric::Fabric {
+    let yaml = std::fs::read(dir.join("spectrum-x.yaml")).unwrap();
+    let mut sources = fabric::diag::Sources::default();
+    let loaded = fabric::fabric::parse_bytes("spectrum-x.yaml", yaml, &mut sources).unwrap();
+    fabric::fabric::validate(&loaded.raw, loaded.file)
+        .0
+        .unwrap()
+}
+
+/// The lab's network of the switches whose state a push left in `dir`: each read from its
+/// folder, cabled as the fabric says.
+fn pushed_network(dir: &Path) -> std::sync::Arc<fabric::lab::Network> {
+    let fab = fabric_of(dir);
+    let network = fabric::lab::Network::new(fabric::lab::Cabling::from_fabric(&fab));
+    for name in fab.switches.keys() {
+        network.add_folder(name.as_str(), state_of(dir, name.as_str()));
+    }
+    network
+}
+
+/// Spectrum-X pushed to the lab: every cable between a leaf and a spine carries a BGP
+/// unnumbered session, Established on both ends, and every leaf reaches every other leaf's
+/// rail subnet over both spines (four equal paths: two cables to each); `nv show vrf default
+/// router bgp neighbor -o json` lists them by port.
+#[test]
+fn spectrum_x_peers_unnumbered_and_routes_over_both_spines() {
+    use fabric::lab::network::{Peer, SessionState};
+    let dir = scratch("unnumbered");
+    let (code, out) = push(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    let network = pushed_network(&dir);
+    let world = network.world("leaf01");
+    let bgp = world.net().bgp();
+    let leaves = ["leaf01", "leaf02", "leaf03", "leaf04"];
+    let rails = [
+        "10.101.1.0/24",
+        "10.102.2.0/24",
+        "10.103.3.0/24",
+        "10.104.4.0/24",
+    ];
+    for (i, leaf) in leaves.iter().enumerate() {
+        let v = &bgp[*leaf];
+        let up: Vec<String> = v
+            .sessions
+            .iter()
+            .filter(|s| s.state == SessionState::Established)
+            .map(|s| format!("{} {}", s.neighbor, s.far.as_deref().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            up,
+            [
+                "port 1/33 spine01",
+                "port 1/34 spine01",
+                "port 1/35 spine02",
+                "port 1/36 spine02"
+            ],
+            "{leaf}"
+        );
+        assert!(v.sessions.iter().all(|s| s.remote_as == 65000), "{leaf}");
+        for (j, rail) in rails.iter().enumerate() {
+            let r = &v.routes[&rail.parse().unwrap()];
+            if i == j {
+                assert!(r.path.is_empty() && r.via.is_empty(), "{leaf} {rail}");
+                continue;
+            }
+            assert_eq!(r.path, [65000, 65101 + j as u32], "{leaf} {rail}");
+            let spines: std::collections::BTreeSet<&str> =
+                r.via.iter().map(|(_, f)| f.as_str()).collect();
+            assert_eq!(spines.len(), 2, "{leaf} {rail}: {:?}", r.via);
+            assert_eq!(r.via.len(), 4, "{leaf} {rail}: {:?}", r.via);
+            assert!(r.via.iter().all(|(n, _)| matches!(n, Peer::Port(_))));
+        }
+    }
+    for spine in ["spine01", "spine02"] {
+        let v = &bgp[spine];
+        assert_eq!(v.sessions.len(), 8, "{spine}");
+        assert!(
+            v.sessions
+                .iter()
+                .all(|s| s.state == SessionState::Established),
+            "{spine}: {:?}",
+            v.sessions
+        );
+    }
+    // `nv show` on leaf01 (its compiled tree, as the push applied it) in the same network.
+    let fab = fabric_of(&dir);
+    let tree = fabric::cumulus::compile::compile(&fab.switches["leaf01"]).set;
+    let sw = fabric::cumulus::lab::CumulusSwitch::booted(tree);
+    let dev = std::sync::Arc::new(fabric::lab::Device::new(fabric::lab::Switch::of(Box::new(
+        sw,
+    ))));
+    network.add_device("leaf01", &dev);
+    dev.join(network.clone(), "leaf01");
+    let mut session = fabric::lab::Session::new();
+    let out = match dev
+        .command(
+            1,
+            &mut session,
+            "nv show vrf default router bgp neighbor -o json",
+        )
+        .step
+    {
+        fabric::lab::device::Step::Reply { output, .. } => output,
+        other => panic!("{other:?}"),
+    };
+    let shown: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for port in ["swp33", "swp34", "swp35", "swp36"] {
+        assert_eq!(
+            shown[port],
+            serde_json::json!({"remote-as": "external", "state": "established"}),
+            "{out}"
+        );
+    }
+    assert_eq!(shown.as_object().map(|o| o.len()), Some(4), "{out}");
+    // A cable broken: its two ends' sessions go down, the route keeps its other paths.
+    faults_of(&dir, "spine01", "cabling: { down: [\"1/1\"] }\n");
+    network.changed("spine01");
+    let world = network.world("leaf01");
+    let bgp = world.net().bgp();
+    let down = |sw: &str| {
+        bgp[sw]
+            .sessions
+            .iter()
+            .filter(|s| s.state != SessionState::Established)
+            .map(|s| s.neighbor.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(down("leaf01"), ["port 1/33"]);
+    assert_eq!(down("spine01"), ["port 1/1"]);
+    assert_eq!(
+        bgp["leaf01"].routes[&rails[1].parse().unwrap()].via.len(),
+        3
+    );
+}

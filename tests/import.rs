@@ -1206,10 +1206,9 @@ fn the_documented_cumulus_startup_yaml_imports_with_its_losses_said() {
     };
     let sources = std::collections::BTreeMap::from([("leaf01".to_string(), source)]);
     let yaml = fabric::import::import(&sources).unwrap();
-    eprintln!("{yaml}");
-    let u = fabric::import::check("imported.yaml", &yaml, &sources)
-        .err()
-        .expect("the MLAG half is not carried");
+    let Err(u) = fabric::import::check("imported.yaml", &yaml, &sources) else {
+        panic!("the MLAG half is not carried: {yaml}");
+    };
     let lost: Vec<&String> = u.switches.iter().flat_map(|s| &s.plan).collect();
     eprintln!("{}", fabric::diag::render(&u.errors, &u.sources, false));
     eprintln!("{lost:#?}");
@@ -1245,7 +1244,6 @@ fn a_cumulus_mlag_pair_imports_as_a_pair() {
         sources.insert(format!("leaf-k8s-worker-{n}"), source);
     }
     let yaml = fabric::import::import(&sources).unwrap();
-    eprintln!("{yaml}");
     assert!(
         yaml.contains("switches: [leaf-k8s-worker-1, leaf-k8s-worker-2]"),
         "{yaml}"
@@ -1253,9 +1251,9 @@ fn a_cumulus_mlag_pair_imports_as_a_pair() {
     assert!(yaml.contains("system_mac: 44:38:39:BE:EF:12"), "{yaml}");
     assert!(yaml.contains("role: ipl"), "{yaml}");
     assert!(yaml.contains("mgmt: {host: \"172.29.129.182\"}"), "{yaml}");
-    let u = fabric::import::check("imported.yaml", &yaml, &sources)
-        .err()
-        .expect("EVPN and VRR are not carried");
+    let Err(u) = fabric::import::check("imported.yaml", &yaml, &sources) else {
+        panic!("EVPN and VRR are not carried: {yaml}");
+    };
     eprintln!("{}", fabric::diag::render(&u.errors, &u.sources, false));
     assert!(u.errors.is_empty());
     let lost: Vec<&String> = u.switches.iter().flat_map(|s| &s.plan).collect();
