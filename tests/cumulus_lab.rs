@@ -1,6 +1,7 @@
 //! `fabric push` of Cumulus switches to the lab (`--lab`, over real SSH on loopback): the
 //! Spectrum-X fabric converges, then changes nothing; a push whose connection drops mid-way
-//! leaves the switch on its previous revision.
+//! leaves the switch on its previous revision; its BGP unnumbered sessions come up and carry
+//! every leaf's rail subnet over both spines.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
