@@ -650,6 +650,41 @@ mod tests {
     }
 
     #[test]
+    fn a_neighbor_named_by_its_port_is_an_interface_neighbor() {
+        use crate::lab::network::{PortPeer, RemoteAs};
+        let mut config = Config::empty();
+        config.ip_routing = true;
+        config.protocols.insert(Protocol::Bgp);
+        config.bgp = Some(crate::onyx::Bgp::new(65101));
+        let peer = PortPeer {
+            remote_as: RemoteAs::External,
+            bfd: false,
+            hold: Some(9),
+        };
+        let node = Node {
+            config,
+            os: crate::targets::BUILT_IN[0].os(),
+            pair: None,
+            port_peers: [("1/33".parse().unwrap(), peer)].into(),
+        };
+        let r = render(&node).unwrap();
+        assert!(
+            r.router
+                .contains(&"neighbor eth1-33 interface remote-as external".to_string())
+        );
+        assert!(
+            r.router
+                .contains(&"neighbor eth1-33 timers 3 9".to_string())
+        );
+        let mut gone = node.clone();
+        gone.port_peers.clear();
+        assert_eq!(
+            delta(Some(&r), render(&gone).as_ref())[..2],
+            ["router bgp 65101", " no neighbor eth1-33"]
+        );
+    }
+
+    #[test]
     fn a_change_reaches_frr_as_the_lines_that_differ() {
         let old = rendered(
             &[

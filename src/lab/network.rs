@@ -1,7 +1,9 @@
 //! The network around lab switches: the fabric's cables between their ports, and the state
 //! that both ends of a cable decide together. A link is up when both its ports are; a BGP
 //! session is Established only when both ends agree (addresses on one subnet, each the
-//! other's neighbor with the other's AS, a path between them), its BFD up only where both
+//! other's neighbor with the other's AS, a path between them; or, for neighbors named by
+//! port — BGP unnumbered — the cable up and each end naming its own port of it, with an AS
+//! the other expects: `external`, `internal` or the number), its BFD up only where both
 //! ends run it and its hold time the smaller of theirs; an MLAG pair is up when both
 //! halves agree on their peer link. Everything is derived from the switches' running
 //! configurations as they are when a `show` command asks ([`View`]: read again after each

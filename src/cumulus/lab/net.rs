@@ -2,9 +2,9 @@
 //! network's terms (the Onyx model [`crate::lab::network`] reads): ports `swpN` as ethernet
 //! 1/N and `swpNsM` as subport 1/N/M+1, their breakout, admin state, MTU, description, bridge
 //! membership and addresses; bonds as port-channels (MLAG bonds as MLAG port-channels); SVIs,
-//! the loopback, the bridge's VLANs; BGP's AS, router-id, numbered neighbors, BFD and
-//! networks; the neighbors named by a port (BGP unnumbered) as the node's port peers. It only
-//! reads.
+//! the loopback, the bridge's VLANs; BGP's AS, router-id, numbered neighbors, BFD, networks
+//! and multipath's `aspath-ignore`; the neighbors named by a port (BGP unnumbered) as the
+//! node's port peers. It only reads.
 //!
 //! What NVUE does by default and the terms carry explicitly: LLDP runs, IP routing is on,
 //! a port without `link state` is up (UNCONFIRMED: ifupdown2 brings up the ports NVUE
@@ -215,6 +215,10 @@ fn bgp(t: &Tree, out: &mut onyx::Config) {
     }
     let mut b = onyx::Bgp::new(asn);
     b.router_id = tree::value(t, &["router", "bgp", "router-id"]).and_then(|r| r.parse().ok());
+    b.multipath_relax = tree::value(
+        t,
+        &in_vrf(&["path-selection", "multipath", "aspath-ignore"]),
+    ) == Some("on");
     let vrf = ["vrf", "default", "router", "bgp"];
     fn sub<'a>(vrf: &[&'a str], p: &[&'a str]) -> Vec<&'a str> {
         vrf.iter().chain(p).copied().collect()

@@ -193,14 +193,20 @@ fn lldp_table(t: &Tree, world: Option<&World>) -> String {
 }
 
 /// `nv show vrf default router bgp neighbor -o json`: numbered neighbors by address,
-/// unnumbered ones by port (`swp33`) with their `remote-as` as configured.
+/// unnumbered ones by port (`swp33`) with their `remote-as` as configured; FRR's sessions
+/// under `--dataplane`.
 fn bgp(t: &Tree, world: Option<&World>) -> Value {
     let mut out = Map::new();
     let Some(w) = world else {
         return Value::Object(out);
     };
     let net = w.net();
-    if let Some(b) = net.bgp().get(&w.me) {
+    // With the lab's data plane, FRR's sessions.
+    let frr = w
+        .network
+        .dataplane_ns(&w.me)
+        .and_then(|ns| crate::lab::frr::bgp_view(&ns));
+    if let Some(b) = frr.as_ref().or_else(|| net.bgp().get(&w.me)) {
         for s in &b.sessions {
             let state = match s.state {
                 SessionState::Established => "established",
