@@ -224,7 +224,8 @@ fn spectrum_x_peers_unnumbered_and_routes_over_both_spines() {
     for port in ["swp33", "swp34", "swp35", "swp36"] {
         assert_eq!(
             shown[port],
-            serde_json::json!({"remote-as": "external", "state": "established"}),
+            // Established: the AS the spine spoke, not the configured `external`.
+            serde_json::json!({"remote-as": 65000, "state": "established"}),
             "{out}"
         );
     }
@@ -329,4 +330,32 @@ fn typed(dev: &fabric::lab::Device, session: &mut fabric::lab::Session, line: &s
         fabric::lab::device::Step::Reply { output, .. } => output,
         other => panic!("{other:?}"),
     }
+}
+
+/// `fabric verify` of the Spectrum-X fabric on the lab, every check: clean after the push;
+/// a broken uplink is one finding, named as Cumulus names its port.
+#[test]
+fn spectrum_x_verifies_clean_then_finds_a_broken_uplink() {
+    let dir = scratch("verify-all");
+    let (code, out) = push(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    let verify = |dir: &Path| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabric"));
+        cmd.current_dir(dir)
+            .args(["verify", "spectrum-x.yaml", "--lab"])
+            .env_remove("SSH_AUTH_SOCK");
+        crate::run(&mut cmd)
+    };
+    let (code, out) = verify(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("6 switch(es) verified (cabling, links, pfc, qos, pools, bgp, mlag): 0 finding(s), 0 reply(ies) not read"),
+        "{out}"
+    );
+    // The lab's fault files name ports in the lab's one spelling (`1/33` is swp33).
+    faults_of(&dir, "leaf01", "cabling: { down: [\"1/33\"] }\n");
+    let (code, out) = verify(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error V003 (link-down): swp33: down"), "{out}");
+    assert!(out.contains("spine01 swp1"), "{out}");
 }

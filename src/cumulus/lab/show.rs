@@ -46,11 +46,19 @@ pub fn show(sw: &CumulusSwitch, words: &[&str], world: Option<&World>) -> Reply 
     match words.as_slice() {
         ["system"] => text(system(sw)),
         ["qos", "roce"] => text(roce(t)),
-        ["interface"] if json => text(pretty(&Value::Object(interfaces(t, world)))),
+        ["interface"] if json => text(pretty(&Value::Object(interfaces(sw, world)))),
+        ["interface", "lldp"] if json => text(pretty(&lldp_all(t, world))),
+        // A configured object's applied tree (`verify::json::SHAPES`).
+        ["router", "bgp"] | ["qos", "pfc", "default-global"] | ["mlag"] if json => {
+            match tree::get(t, &words) {
+                Some(n) => text(pretty(&serde_json::to_value(n).unwrap_or_default())),
+                None => Unconfirmed::NoSuchItem.reply(),
+            }
+        }
         ["interface", "--view=lldp"] | ["interface", "--view", "lldp"] => {
             text(lldp_table(t, world))
         }
-        ["interface", name] if json => match interfaces(t, world).remove(*name) {
+        ["interface", name] if json => match interfaces(sw, world).remove(*name) {
             Some(v) => text(pretty(&v)),
             None => Unconfirmed::NoSuchItem.reply(),
         },
@@ -112,8 +120,36 @@ fn roce(t: &Tree) -> String {
     out
 }
 
+/// An Ethernet port's speed when the tree sets none: its model's native speed, split by its
+/// parent port's breakout.
+fn native_speed(sw: &CumulusSwitch, t: &Tree, name: &str) -> Option<String> {
+    let p = rules::port(name)?;
+    let hw = crate::targets::Rules::model(&rules::RULES, &sw.model)?;
+    let parent = crate::cumulus::target::port_name(p.parent());
+    let split = tree::names(t, &["interface", &parent, "link", "breakout"])
+        .first()
+        .and_then(|w| w.strip_suffix('x')?.parse::<i64>().ok())
+        .and_then(|w| crate::types::Split::from_ways(w).ok());
+    let split = split.filter(|_| p.sub.is_some());
+    hw.native_speed(p.parent(), split).map(|s| s.to_string())
+}
+
+/// `nv show interface lldp -o json`: every port's LLDP neighbor, by port.
+fn lldp_all(t: &Tree, world: Option<&World>) -> Value {
+    let mut out = Map::new();
+    for name in tree::names(t, &["interface"]) {
+        if let Some(n) = lldp_of(name, world)
+            && n.as_object().is_some_and(|m| !m.is_empty())
+        {
+            out.insert(name.to_string(), json!({"lldp": {"neighbor": n}}));
+        }
+    }
+    Value::Object(out)
+}
+
 /// Each interface of the tree as `nv show interface -o json` gives it.
-fn interfaces(t: &Tree, world: Option<&World>) -> Map<String, Value> {
+fn interfaces(sw: &CumulusSwitch, world: Option<&World>) -> Map<String, Value> {
+    let t = &sw.applied;
     let mut out = Map::new();
     let Some(ifaces) = tree::get(t, &["interface"]).and_then(|n| n.map()) else {
         return out;
@@ -136,7 +172,10 @@ fn interfaces(t: &Tree, world: Option<&World>) -> Map<String, Value> {
             "mtu": mtu,
             "state": { word(oper): {} },
         });
-        if let Some(s) = tree::value(i, &["link", "speed"]).filter(|_| oper) {
+        let speed = tree::value(i, &["link", "speed"])
+            .map(str::to_string)
+            .or_else(|| native_speed(sw, t, name));
+        if let Some(s) = speed.filter(|_| oper) {
             link["speed"] = json!(s);
         }
         let address: Map<String, Value> = tree::names(i, &["ip", "address"])
@@ -218,10 +257,13 @@ fn bgp(t: &Tree, world: Option<&World>) -> Value {
                 Peer::Port(p) => {
                     let name = crate::cumulus::target::port_name(p);
                     let path = ["vrf", "default", "router", "bgp", "neighbor", &name];
-                    let r = tree::value(t, &[&path[..], &["remote-as"]].concat())
-                        .map_or(json!(s.remote_as), |r| {
-                            r.parse::<u32>().map_or_else(|_| json!(r), |n| json!(n))
-                        });
+                    // Established, the AS the far end spoke (operational); else as
+                    // configured (`external`).
+                    let configured = tree::value(t, &[&path[..], &["remote-as"]].concat());
+                    let r = match (s.state, configured) {
+                        (SessionState::Established, _) | (_, None) => json!(s.remote_as),
+                        (_, Some(r)) => r.parse::<u32>().map_or_else(|_| json!(r), |n| json!(n)),
+                    };
                     (name, r)
                 }
             };

@@ -183,11 +183,20 @@ pub fn bgp_neighbors(reply: &str) -> Result<BTreeMap<String, (Peer, BgpNeighbor)
             _ => continue,
         };
         let field = |names: &[&str]| names.iter().find_map(|k| n.get(*k).and_then(text));
-        let remote_as = field(&["remote-as", "remote-asn", "asn"])
-            .and_then(|a| a.parse().ok())
-            .ok_or_else(|| format!("neighbor `{key}` has no numeric `remote-as`"))?;
         let state = field(&["state", "session-state", "bgp-state"])
             .ok_or_else(|| format!("neighbor `{key}` has no `state`"))?;
+        let remote = field(&["remote-as", "remote-asn", "asn"]);
+        // An unnumbered session not up shows its AS as configured (`external`): no AS was
+        // spoken, 0 stands for none (the session is not established, which is the finding).
+        let unspoken = matches!(remote.as_deref(), Some("external" | "internal"))
+            && matches!(peer, Peer::Port(_))
+            && !state.eq_ignore_ascii_case("established");
+        let remote_as = match unspoken {
+            true => 0,
+            false => remote
+                .and_then(|a| a.parse().ok())
+                .ok_or_else(|| format!("neighbor `{key}` has no numeric `remote-as`"))?,
+        };
         out.insert(
             key,
             (
