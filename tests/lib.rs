@@ -65,6 +65,7 @@ pub fn serve_one(
         port: 0,
         key: fabric::lab::server::host_key(Some(&dir.join("ssh_host_ed25519_key"))).unwrap(),
         logins,
+        api_port: 0,
     };
     fabric::lab::Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap()
 }
