@@ -7,6 +7,7 @@
 
 mod folder;
 mod net;
+pub mod rest;
 mod session;
 pub mod show;
 mod unconfirmed;
@@ -45,6 +46,8 @@ pub struct Applied {
     pub user: String,
     pub at: SystemTime,
     pub confirm: Option<u64>,
+    /// `CLI` or `REST` (`nv config history`'s `method`).
+    pub method: &'static str,
 }
 
 /// A Cumulus lab switch.
@@ -59,6 +62,8 @@ pub struct CumulusSwitch {
     /// The next revision number.
     pub next_rev: u64,
     pub history: Vec<Applied>,
+    /// The revisions made through the REST API, by number (kept in memory only).
+    pub api_revs: BTreeMap<u64, rest::ApiRev>,
     /// The files of the login's home folder (snapshots).
     pub home: BTreeMap<String, String>,
     pub model: String,
@@ -136,6 +141,7 @@ impl CumulusSwitch {
             confirm: None,
             next_rev: 1,
             history: Vec::new(),
+            api_revs: BTreeMap::new(),
             home: BTreeMap::new(),
             model: LAB_MODEL.to_string(),
             release: LAB_RELEASE.to_string(),
@@ -176,6 +182,37 @@ impl CumulusSwitch {
         let rev = self.next_rev;
         self.next_rev += 1;
         rev
+    }
+
+    /// Applies revision `rev`'s `tree` for `user` through `method` (`CLI`, `REST`), with a
+    /// confirm window or not; false when it changes nothing (nothing applied).
+    pub fn apply_tree(
+        &mut self,
+        (rev, tree): (u64, Tree),
+        window: Option<Duration>,
+        user: &str,
+        method: &'static str,
+    ) -> bool {
+        if tree == self.applied {
+            return false;
+        }
+        let before = std::mem::replace(&mut self.applied, tree);
+        self.confirm = match (window, self.confirm.take()) {
+            (None, _) => None,
+            (Some(w), kept) => Some(Confirm {
+                rev,
+                rollback: kept.map_or(before, |k| k.rollback),
+                until: SystemTime::now() + w,
+            }),
+        };
+        self.history.push(Applied {
+            rev,
+            user: user.to_string(),
+            at: SystemTime::now(),
+            confirm: window.map(|w| w.as_secs()),
+            method,
+        });
+        true
     }
 
     /// `- header:` of `nv config show`: model, API version, revision, release.
@@ -267,6 +304,18 @@ impl LabSwitch for CumulusSwitch {
 
     fn open(&mut self, dir: &Path, prefer_fresh: bool, keep_running: bool) -> Result<(), String> {
         folder::open(self, dir, prefer_fresh, keep_running)
+    }
+
+    fn api_prefix(&self) -> Option<&'static str> {
+        Some(rest::PREFIX)
+    }
+
+    fn api(
+        &mut self,
+        request: &targets::ApiRequest<'_>,
+        effect: &mut targets::LabEffect,
+    ) -> targets::ApiReply {
+        rest::answer(self, request, effect)
     }
 
     fn persist(
