@@ -9,6 +9,7 @@ mod clients_os10;
 mod conventions;
 mod cumulus;
 mod cumulus_lab;
+mod cumulus_rest;
 mod dataplane;
 mod docs;
 /// What each fuzz target checks: `cargo test` replays the fuzzer's finds through it.
