@@ -2,8 +2,9 @@
 //! apply's confirm window, and the files of the login's home folder, behind
 //! [`crate::targets::Lab`]. A session (`session`) types a Linux shell's and `nv`'s lines;
 //! `folder` keeps the state in the lab's state folder; `net` states the applied tree in the
-//! network's terms; `show` answers the `nv show` commands from the network. What no capture
-//! confirms of what it prints is in one table, [`Unconfirmed`].
+//! network's terms; `show` answers the `nv show` commands from the network; `rest` serves
+//! NVUE's REST API (`/nvue_v1`) through the same revisions. What no capture confirms of what
+//! it prints is in one table, [`Unconfirmed`] (the API's in `rest::UNCONFIRMED`).
 
 mod folder;
 mod net;
