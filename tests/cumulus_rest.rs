@@ -76,6 +76,22 @@ fn the_rest_api_revision_flow_changes_the_switch_the_cli_reads() {
     let call = |method: &str, path: &str, body: &str| {
         curl(&state, &format!("{base}{path}"), method, body, "admin")
     };
+    // Plain HTTP and garbage on the TLS port are dropped; the server goes on.
+    let addr: std::net::SocketAddr = base
+        .trim_start_matches("https://")
+        .trim_end_matches("/nvue_v1")
+        .parse()
+        .unwrap();
+    for junk in [
+        &b"GET / HTTP/1.1\r\n\r\n"[..],
+        &[0x16, 0x03, 0x01, 0xff, 0xff, 0][..],
+    ] {
+        let mut tcp = std::net::TcpStream::connect(addr).unwrap();
+        std::io::Write::write_all(&mut tcp, junk).unwrap();
+        let _ = tcp.shutdown(std::net::Shutdown::Write);
+        let mut rest = Vec::new();
+        let _ = tcp.read_to_end(&mut rest);
+    }
     // A wrong password is refused.
     let url = format!("{base}/revision");
     assert_eq!(curl(&state, &url, "POST", "{}", "wrong").0, 401);
@@ -118,6 +134,17 @@ fn the_rest_api_revision_flow_changes_the_switch_the_cli_reads() {
         "{log}"
     );
     assert!(!ssh(&state, "leaf02", "nv config show -o commands").contains("rest-was-here"));
+}
+
+#[test]
+fn switches_of_an_os_without_an_api_serve_none() {
+    let state = scratch("cumulus-rest-onyx");
+    std::fs::write(state.join("api.yaml"), "stale: https://127.0.0.1:1/x\n").unwrap();
+    let fabric = root().join("fabrics/rdg-roce-dscp.yaml");
+    let (_lab, table) = start_lab_of(&fabric, &state, &[], &[]);
+    assert!(!table.contains("HTTPS APIs:"), "{table}");
+    assert!(!state.join("api.yaml").exists());
+    assert!(!state.join("swx-mld-1-2").join("https.crt").exists());
 }
 
 /// The folder of Ansible collections that holds `nvidia/nvue`: `FABRIC_NVUE_COLLECTIONS`, else

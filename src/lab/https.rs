@@ -137,7 +137,10 @@ pub async fn serve(
             let service = hyper::service::service_fn(move |req| {
                 answer(req, id, device.clone(), logins.clone())
             });
+            // A client that never finishes its request's head is dropped.
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(30))
                 .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
                 .await;
         });
