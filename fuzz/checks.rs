@@ -41,6 +41,30 @@ pub fn parse_os10(data: &[u8]) {
     }
 }
 
+/// Any bytes as a Cumulus NVUE configuration (`nv config show` YAML, `startup.yaml`, or `nv
+/// set` lines): a configuration or an error on a line of the text, never a panic; a
+/// configuration it returns prints, and its text is a fixed point (read back: the same tree;
+/// printed again: the same text).
+pub fn parse_nvue(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match fabric::cumulus::Config::parse(&text) {
+        Ok(config) => {
+            let once = config.text();
+            let back = fabric::cumulus::Config::parse(&once).expect("the printed text parses");
+            assert_eq!(back, config, "{once}");
+            assert_eq!(back.text(), once);
+        }
+        Err(e) => {
+            let lines = text.lines().count().max(1);
+            assert!(
+                (1..=lines + 1).contains(&e.line),
+                "line {} of {lines}",
+                e.line
+            );
+        }
+    }
+}
+
 /// Any bytes as a fabric file: a located diagnostic or a fabric, never a panic.
 pub fn load_fabric(data: &[u8]) {
     let mut sources = fabric::diag::Sources::default();

@@ -404,3 +404,61 @@ fn the_example_peers_unnumbered() {
     );
     assert!(Path::new(&root().join("fabrics/spectrum-x.yaml")).exists());
 }
+
+/// NVUE's QoS is one profile for the switch: ports in use that differ in it are E075, at the
+/// line that gives the differing port its value.
+#[test]
+fn ports_that_differ_in_switch_wide_qos_are_refused() {
+    let yaml = "
+qos:
+  preset: roce-lossless
+switches:
+  leaf01:
+    os: cumulus
+    model: SN3700C
+    ports:
+      swp1-8: { admin: up }
+      swp9: { ecn: { 3: { min: 300, max: 3000 } } }
+";
+    let mut sources = Sources::default();
+    let loaded =
+        fabric::fabric::parse_bytes("wide.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
+    let (f, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    assert!(f.is_none());
+    let text = render(&diags, &sources, false);
+    assert!(
+        text.contains("error[E075]")
+            && text.contains("swp9 has tc 3")
+            && text.contains("wide.yaml:10:"),
+        "{text}"
+    );
+    let same = yaml.replace(
+        "swp9: { ecn: { 3: { min: 300, max: 3000 } } }",
+        "swp9: { admin: up }",
+    );
+    let loaded = fabric::fabric::parse_bytes("wide.yaml", same.into_bytes(), &mut sources).unwrap();
+    assert!(
+        fabric::fabric::validate(&loaded.raw, loaded.file)
+            .0
+            .is_some()
+    );
+}
+
+/// The fuzz target's check (`fuzz/checks.rs` `parse_nvue`) holds on every real configuration,
+/// every golden and the seeds: each parses, and its printed text is a fixed point.
+#[test]
+fn the_nvue_fuzz_check_holds_on_real_inputs() {
+    let mut inputs: Vec<Vec<u8>> = real_configs()
+        .into_iter()
+        .map(|(_, t)| t.into_bytes())
+        .collect();
+    for dir in ["golden/spectrum-x", "fuzz/seeds/parse_nvue"] {
+        for f in std::fs::read_dir(root().join(dir)).unwrap() {
+            inputs.push(std::fs::read(f.unwrap().path()).unwrap());
+        }
+    }
+    assert!(inputs.len() >= 14, "{}", inputs.len());
+    for data in inputs {
+        crate::fuzz_checks::parse_nvue(&data);
+    }
+}

@@ -720,3 +720,70 @@ fn dataplane_says_what_the_machine_lacks_and_starts_nothing() {
     let left = Command::new("ip").args(["netns", "list"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&left.stdout).contains(&prefix("x")));
 }
+
+/// `fabrics/spectrum-x.yaml` (Cumulus leaves and spines peering BGP unnumbered) pushed to a
+/// `--dataplane` lab: FRR runs each uplink as an interface neighbor, every leaf's four
+/// sessions come up over IPv6 link-local addresses, and the kernel routes every other
+/// leaf's rail subnet over all four uplinks (both spines).
+#[test]
+fn spectrum_x_peers_unnumbered_in_frr_and_routes_over_both_spines() {
+    needs_the_data_plane("u");
+    let state = crate::scratch("dataplane-spectrum-x");
+    let pre = prefix("u");
+    let fabric_path = root().join("fabrics/spectrum-x.yaml");
+    let (lab, _) = dataplane_lab(&fabric_path, &state, &pre);
+    let (code, out) = crate::run(
+        fabric_bin()
+            .args([
+                "push",
+                "fabrics/spectrum-x.yaml",
+                "--yes",
+                "--allow-disruptive",
+            ])
+            .arg("--inventory")
+            .arg(state.join("inventory.yaml"))
+            .env("FABRIC_PASSWORD", "admin")
+            .current_dir(root()),
+    );
+    assert_eq!(code, 0, "{out}");
+    let uplinks = ["eth1-33", "eth1-34", "eth1-35", "eth1-36"];
+    for leaf in ["leaf01", "leaf02", "leaf03", "leaf04"] {
+        let ns = format!("{pre}{leaf}");
+        let up = || {
+            let s = frr_sessions(&ns);
+            s.len() == 4 && s.iter().all(|(_, st)| st == "Established")
+        };
+        assert!(
+            within(Duration::from_secs(60), up).is_some(),
+            "{leaf}: {:?}",
+            frr_sessions(&ns)
+        );
+        let names: Vec<String> = frr_sessions(&ns).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, uplinks, "{leaf}");
+    }
+    let ns = format!("{pre}leaf01");
+    let four = || {
+        let mut hops = next_hops(&ns, "10.102.2.0/24");
+        hops.sort();
+        hops == uplinks
+    };
+    assert!(
+        within(Duration::from_secs(30), four).is_some(),
+        "{:?}",
+        next_hops(&ns, "10.102.2.0/24")
+    );
+    // `nv show` on leaf01 prints FRR's sessions, by port.
+    let inv = crate::lab_ssh::lab_inventory(&state);
+    let a = &inv.switches["leaf01"];
+    let addr = format!("{}:{}", a.host, a.port).parse().unwrap();
+    let mut sh = Shell::open_cumulus(addr, &state.join("known_hosts"));
+    let out = sh
+        .send("nv show vrf default router bgp neighbor -o json")
+        .unwrap();
+    let json = &out[out.find('{').unwrap_or(0)..];
+    let shown: serde_json::Value = serde_json::from_str(json.trim()).unwrap_or_default();
+    for port in ["swp33", "swp34", "swp35", "swp36"] {
+        assert_eq!(shown[port]["state"], "established", "{out}");
+    }
+    drop(lab);
+}

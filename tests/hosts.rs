@@ -92,6 +92,7 @@ fn deployments() -> Vec<(String, Vec<String>, &'static str)> {
             "a100-cx6",
             "gpu-pod",
             "ml-cluster",
+            "spectrum-x",
             "vcf-bitfusion",
             "vsphere-mlag",
             "vsphere-pvrdma"
@@ -112,7 +113,7 @@ fn fabric_hosts_of_the_example_fabrics_match_their_snapshots() {
         insta::assert_snapshot!(format!("hosts_{stem}"), out);
         assert_eq!(out.matches("#!/bin/sh\n").count(), names.len(), "{stem}");
         match stem.as_str() {
-            "ml-cluster" | "gpu-pod" => {
+            "ml-cluster" | "gpu-pod" | "spectrum-x" => {
                 assert_eq!(out.matches("#!/bin/sh\n# gpu").count(), names.len());
                 assert_eq!(
                     out.matches("mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n")

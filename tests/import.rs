@@ -86,7 +86,9 @@ fn every_golden_folder_round_trips_as_one_fabric() {
             .collect();
         files.sort();
         let os10 = files.iter().filter(|f| is_os10(f)).count();
-        if os10 == 0 {
+        if files.iter().all(|f| is_cumulus(f)) {
+            cumulus_round_trip(&files);
+        } else if os10 == 0 {
             round_trip(&files);
         } else {
             mixed += usize::from(os10 < files.len());
@@ -95,6 +97,48 @@ fn every_golden_folder_round_trips_as_one_fabric() {
     }
     // golden/gpu-pod: Onyx spines and leaves, an OS10 VLT pair with routed uplinks to them.
     assert!(mixed >= 1, "no golden folder mixes Onyx and OS10");
+}
+
+/// A Cumulus NVUE configuration, as `fabric import` tells one.
+fn is_cumulus(f: &std::path::Path) -> bool {
+    use fabric::targets::SwitchOs;
+    std::fs::read_to_string(f).is_ok_and(|t| fabric::cumulus::target::CUMULUS.recognizes(&t))
+}
+
+/// Cumulus configurations imported as one fabric and checked as `fabric import` checks it
+/// before writing: it validates, and each switch's compiled tree plans empty against its
+/// source. The fabric's text.
+fn cumulus_round_trip(files: &[PathBuf]) -> String {
+    let mut sources = std::collections::BTreeMap::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let config = fabric::cumulus::Config::parse(&text).unwrap();
+        let name = config.hostname().map_or_else(
+            || f.file_stem().unwrap().to_string_lossy().into_owned(),
+            str::to_string,
+        );
+        let source = fabric::import::Source {
+            origin: f.display().to_string(),
+            text: text.into(),
+            config: Box::new(config),
+            model: None,
+        };
+        sources.insert(name, source);
+    }
+    let yaml = fabric::import::import(&sources).unwrap_or_else(|e| panic!("{files:?}: {e}"));
+    if let Err(u) = fabric::import::check("imported.yaml", &yaml, &sources) {
+        let switches: Vec<String> = u
+            .switches
+            .iter()
+            .map(|s| format!("{}: plan {:#?}", s.name, s.plan))
+            .collect();
+        panic!(
+            "{}{}\n{yaml}",
+            fabric::diag::render(&u.errors, &u.sources, false),
+            switches.join("\n")
+        );
+    }
+    yaml
 }
 
 /// An OS10 running configuration, as `fabric import` tells one from an Onyx one.
@@ -1123,4 +1167,100 @@ fn every_golden_imports_whole_and_switch_by_switch_with_no_drift() {
         assert!(folders.contains(&shipped), "{shipped:?} not in {folders:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Spectrum-X pod's Cumulus switches come back as the fabric's words for them: the
+/// `roce-lossless` preset, the leaves' breakouts as splits, the servers as peers, and the
+/// unnumbered uplinks as routed links (their sessions derived, not written).
+#[test]
+fn the_spectrum_x_pod_imports_as_the_fabric_that_made_it() {
+    let dir = crate::root().join("golden/spectrum-x");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let yaml = cumulus_round_trip(&files);
+    assert!(yaml.contains("os: cumulus"), "{yaml}");
+    assert!(yaml.contains("preset: roce-lossless"), "{yaml}");
+    assert!(yaml.contains("split: 2"), "{yaml}");
+    assert_eq!(yaml.matches("role: routed").count(), 8, "{yaml}");
+    assert!(!yaml.contains("neighbors:"), "{yaml}");
+    assert!(yaml.contains("gpu"), "{yaml}");
+}
+
+/// NVIDIA's documented `startup.yaml` (BGP unnumbered, an MLAG pair's half) imports; what the
+/// fabric does not carry of it is said, command by command, at its file.
+#[test]
+fn the_documented_cumulus_startup_yaml_imports_with_its_losses_said() {
+    let f = crate::root().join("tests/fixtures/nvue/leaf01-startup-bgp-unnumbered-mlag-5.14.yaml");
+    let text = std::fs::read_to_string(&f).unwrap();
+    // The file as saved: without the session's prompt and command above it.
+    let text = text.split_once('\n').unwrap().1.to_string();
+    let config = fabric::cumulus::Config::parse(&text).unwrap();
+    let source = fabric::import::Source {
+        origin: f.display().to_string(),
+        text: text.into(),
+        config: Box::new(config),
+        model: None,
+    };
+    let sources = std::collections::BTreeMap::from([("leaf01".to_string(), source)]);
+    let yaml = fabric::import::import(&sources).unwrap();
+    let Err(u) = fabric::import::check("imported.yaml", &yaml, &sources) else {
+        panic!("the MLAG half is not carried: {yaml}");
+    };
+    let lost: Vec<&String> = u.switches.iter().flat_map(|s| &s.plan).collect();
+    eprintln!("{}", fabric::diag::render(&u.errors, &u.sources, false));
+    eprintln!("{lost:#?}");
+    assert!(u.errors.is_empty());
+    assert!(!lost.is_empty());
+    assert!(
+        lost.iter()
+            .all(|l| l.contains("leaf01-startup") && l.contains(": nv ")),
+        "{lost:#?}"
+    );
+    assert!(!yaml.contains("$6$"), "{yaml}");
+}
+
+/// An MLAG pair of Cumulus leaves (`nv config show -o commands`, VX 5.12) imports as the
+/// fabric's pair: the `mlag` entry with the shared MAC, the peer link's members as a `role:
+/// ipl` link, the MLAG bonds' members as `mlag` bundles, each switch's management address
+/// from its peer's `mlag backup`; what the format does not carry (EVPN, VRR, the pair's
+/// priority) is said command by command, and the fabric validates.
+#[test]
+fn a_cumulus_mlag_pair_imports_as_a_pair() {
+    let dir = crate::root().join("tests/fixtures/nvue");
+    let mut sources = std::collections::BTreeMap::new();
+    for n in [1, 2] {
+        let f = dir.join(format!("leaf-k8s-worker-{n}-commands-mlag-5.12.txt"));
+        let text = std::fs::read_to_string(&f).unwrap();
+        let config = fabric::cumulus::Config::parse(&text).unwrap();
+        let source = fabric::import::Source {
+            origin: f.display().to_string(),
+            text: text.into(),
+            config: Box::new(config),
+            model: None,
+        };
+        sources.insert(format!("leaf-k8s-worker-{n}"), source);
+    }
+    let yaml = fabric::import::import(&sources).unwrap();
+    assert!(
+        yaml.contains("switches: [leaf-k8s-worker-1, leaf-k8s-worker-2]"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("system_mac: 44:38:39:BE:EF:12"), "{yaml}");
+    assert!(yaml.contains("role: ipl"), "{yaml}");
+    assert!(yaml.contains("mgmt: {host: \"172.29.129.182\"}"), "{yaml}");
+    let Err(u) = fabric::import::check("imported.yaml", &yaml, &sources) else {
+        panic!("EVPN and VRR are not carried: {yaml}");
+    };
+    eprintln!("{}", fabric::diag::render(&u.errors, &u.sources, false));
+    assert!(u.errors.is_empty());
+    let lost: Vec<&String> = u.switches.iter().flat_map(|s| &s.plan).collect();
+    eprintln!("{lost:#?}");
+    assert!(lost.iter().any(|l| l.contains("evpn")), "{lost:#?}");
+    assert!(
+        !lost.iter().any(|l| l.contains("bond mlag id")),
+        "{lost:#?}"
+    );
 }

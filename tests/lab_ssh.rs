@@ -95,19 +95,34 @@ fn os10_prompt(t: &str) -> bool {
     t.ends_with("# ")
 }
 
+/// A Cumulus prompt ends the text: `admin@leaf01:mgmt:~$ `.
+fn cumulus_prompt(t: &str) -> bool {
+    t.ends_with(":~$ ")
+}
+
 impl Shell {
     pub fn open(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
-        Shell::open_as(addr, known_hosts, onyx_prompt)
+        Shell::open_as(addr, known_hosts, onyx_prompt, "admin")
     }
 
     /// A session on an OS10 switch.
     pub fn open_os10(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
-        Shell::open_as(addr, known_hosts, os10_prompt)
+        Shell::open_as(addr, known_hosts, os10_prompt, "admin")
     }
 
-    fn open_as(addr: std::net::SocketAddr, known_hosts: &Path, prompt: fn(&str) -> bool) -> Shell {
+    /// A session on a Cumulus switch, as its user `cumulus`.
+    pub fn open_cumulus(addr: std::net::SocketAddr, known_hosts: &Path) -> Shell {
+        Shell::open_as(addr, known_hosts, cumulus_prompt, "cumulus")
+    }
+
+    fn open_as(
+        addr: std::net::SocketAddr,
+        known_hosts: &Path,
+        prompt: fn(&str) -> bool,
+        user: &str,
+    ) -> Shell {
         let session = ssh2_session(addr, known_hosts);
-        session.userauth_password("admin", "admin").unwrap();
+        session.userauth_password(user, "admin").unwrap();
         let mut channel = session.channel_session().unwrap();
         channel
             .request_pty("vt100", None, Some((200, 24, 0, 0)))

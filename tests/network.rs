@@ -233,7 +233,7 @@ fn session_of(
     views[sw]
         .sessions
         .iter()
-        .find(|s| s.neighbor == n)
+        .find(|s| s.neighbor == fabric::lab::network::Peer::Addr(n))
         .cloned()
         .unwrap()
 }

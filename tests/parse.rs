@@ -446,6 +446,7 @@ fn fuzzer_finds_stay_fixed() {
         let check: fn(&[u8]) = match target.as_str() {
             "parse_running_config" => checks::parse_running_config,
             "parse_os10" => checks::parse_os10,
+            "parse_nvue" => checks::parse_nvue,
             "load_fabric" => checks::load_fabric,
             "host_report" => checks::host_report,
             "ssh_config" => checks::ssh_config,

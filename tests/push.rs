@@ -103,7 +103,8 @@ fn first_push_converges_and_saves_then_a_second_is_a_no_op() {
 /// Every shipped fabric, pushed to factory lab switches, converges; each Onyx switch saves its
 /// golden file line for line, each OS10 switch its golden's lines in the golden's order (with
 /// the factory's lines the fabric does not manage: `interface mgmt1/1/1`) and nothing left to
-/// plan towards it; a second push changes nothing. The lab refuses
+/// plan towards it, each Cumulus switch a `startup.yaml` with nothing left to plan towards its
+/// golden; a second push changes nothing. The lab refuses
 /// what Onyx refuses (hidden protocol commands, an address on a switchport, switchport
 /// settings on a LAG member), so this also checks the order of every plan a new fabric needs.
 #[test]
@@ -131,6 +132,19 @@ fn every_shipped_fabric_converges_on_the_lab_and_saves_its_goldens() {
                 let saved = fabric::os10::parse(&text).unwrap();
                 let golden = fabric::os10::parse(&golden).unwrap();
                 let left = fabric::os10::plan::plan(&saved, &golden);
+                assert!(left.is_empty(), "{name}/{switch}: {left:?}");
+                continue;
+            }
+            let nvue = state_of(&dir, switch).join("startup.yaml");
+            if nvue.exists() {
+                // Cumulus: the saved tree holds the golden's objects whole, beside the
+                // factory's the fabric does not manage (`eth0`, users, services).
+                let saved =
+                    fabric::cumulus::Config::parse(&std::fs::read_to_string(&nvue).unwrap())
+                        .unwrap_or_else(|e| panic!("{name}/{switch}: {e:?}"));
+                let golden = fabric::cumulus::Config::parse(&golden).unwrap();
+                let target = fabric::cumulus::plan::target(&saved.set, &golden.set, true);
+                let left = fabric::cumulus::plan::plan(&saved.set, &target);
                 assert!(left.is_empty(), "{name}/{switch}: {left:?}");
                 continue;
             }

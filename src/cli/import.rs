@@ -106,10 +106,15 @@ impl Sources<'_> {
                     continue;
                 }
             };
-            // `--model` is for the configs of its model's OS.
-            if let Some(m) = self.model
-                && m.os() != config.target().os()
-            {
+            // `--model` is for the configs of its model's OS; a name several OSes' tables
+            // have (NVIDIA's Spectrum switches run Onyx and Cumulus) is the config's OS's.
+            let model = match (self.model, &self.args.model) {
+                (Some(m), Some(name)) if m.os() != config.target().os() => {
+                    config.target().import().model(name).ok()
+                }
+                (m, _) => m,
+            };
+            if self.model.is_some() && model.is_none() {
                 return Err(Failure(format!(
                     "--model {}: `{}` is {} running config; give the model of its OS, or import it separately",
                     self.args.model.as_deref().unwrap_or_default(),
@@ -122,7 +127,7 @@ impl Sources<'_> {
                 origin: file.display().to_string(),
                 text,
                 config,
-                model: self.model,
+                model,
             };
             self.add(name, source)?;
         }

@@ -64,11 +64,11 @@ pub const DEFAULTS: Profile = Profile {
 };
 
 /// The switch-wide QoS as the ports take it.
-struct SwitchQos {
-    trust: Trust,
-    pfc: BTreeSet<u8>,
-    ecn: TcMap<Ecn>,
-    ets: TcMap<Ets>,
+pub(crate) struct SwitchQos {
+    pub(crate) trust: Trust,
+    pub(crate) pfc: BTreeSet<u8>,
+    pub(crate) ecn: TcMap<Ecn>,
+    pub(crate) ets: TcMap<Ets>,
     roce: Option<RoceMode>,
 }
 
@@ -81,7 +81,7 @@ fn on(t: &Tree, path: &[&str]) -> bool {
     matches!(v("enable").as_deref(), Some("on")) || matches!(v("state").as_deref(), Some("enabled"))
 }
 
-fn switch_qos(t: &Tree) -> SwitchQos {
+pub(crate) fn switch_qos(t: &Tree) -> SwitchQos {
     let roce = match tree::get(t, &["qos", "roce"]) {
         Some(_)
             if on(t, &["qos", "roce"]) || tree::value(t, &["qos", "roce", "mode"]).is_some() =>

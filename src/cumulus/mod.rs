@@ -12,6 +12,7 @@
 pub mod audit;
 pub mod compile;
 pub mod dialect;
+pub mod import;
 pub mod lab;
 pub mod models;
 pub mod plan;
@@ -19,6 +20,7 @@ pub mod push;
 pub mod rules;
 pub mod target;
 pub mod tree;
+pub mod verify;
 
 use crate::config_error::{ParseError, Problem};
 pub use tree::{Document, Node, Tree};

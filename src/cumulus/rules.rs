@@ -368,6 +368,12 @@ impl Rules for CumulusRules {
         STRINGS
     }
 
+    /// NVUE's QoS is the `default-global` profiles (DOC-QOS; per-port profiles from 5.4 are
+    /// not compiled).
+    fn switch_wide_qos(&self) -> Option<&'static str> {
+        Some("Cumulus Linux")
+    }
+
     /// BGP unnumbered is Cumulus's own way to peer over a cable (DOC-BGPEX: `neighbor swp51
     /// remote-as external`, stored `type: unnumbered`).
     fn unnumbered(&self) -> bool {

@@ -120,9 +120,8 @@ impl SwitchOs for Cumulus {
         "a Cumulus NVUE configuration (`nv config show -o yaml`)"
     }
 
-    // TEMPORARY: the Onyx facets until Cumulus's own are written (import, verify, audit, lab).
     fn import(&self) -> &'static dyn targets::Import {
-        crate::onyx::target::ONYX.import()
+        &super::import::IMPORT
     }
 
     fn intent(&self, sw: &Switch) -> Box<dyn targets::Intent> {
@@ -130,7 +129,7 @@ impl SwitchOs for Cumulus {
     }
 
     fn reads(&self) -> &'static dyn targets::Reads {
-        crate::onyx::target::ONYX.reads()
+        &super::verify::READS
     }
 
     fn templates(&self, dir: &std::path::Path) -> Result<Box<dyn targets::Render>, String> {

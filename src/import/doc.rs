@@ -184,6 +184,9 @@ pub struct MlagDoc {
 
 #[derive(Clone, PartialEq, Serialize)]
 pub struct Qos {
+    /// `roce-lossless`, where a switch's QoS is the recipe exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) preset: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) roce: Option<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]

@@ -8,7 +8,9 @@
 //! are found by their pid files and stopped when the [`Frr`] is dropped.
 //!
 //! What a BGP instance becomes in FRR ([`render`]): its AS, router ID, neighbors with their
-//! remote AS, timers (and a connect retry of 10 s, the lab's) and BFD (only under `protocol bfd`, with the switch's `ip bfd` intervals
+//! remote AS (a neighbor named by its port as FRR's interface neighbor, `neighbor eth1-33
+//! interface remote-as external`: BGP unnumbered over IPv6 link-local addresses learned from
+//! router advertisements, IPv4 routes through IPv6 next hops), timers (and a connect retry of 10 s, the lab's) and BFD (only under `protocol bfd`, with the switch's `ip bfd` intervals
 //! as a BFD profile), `fast-external-fallover` as configured (FRR's default is on, the
 //! switches' off), its `network` prefixes and `maximum-paths`; FRR's `traditional` defaults
 //! (hold time 180 s, as Onyx and OS10), and no policy required on eBGP sessions (neither OS
@@ -27,7 +29,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::dataplane::Dataplane;
-use super::network::{BgpView, Session, SessionState};
+use super::network::{BgpView, Node, Peer, RemoteAs, Session, SessionState};
 use super::view::View;
 use crate::onyx::{Config, Protocol};
 use crate::types::Iface;
@@ -83,10 +85,10 @@ impl Rendered {
             .filter(|l| l.contains(" remote-as ") && !self.router.contains(l))
             .filter_map(|l| l.split_whitespace().nth(1))
             .filter(|n| {
-                !self
-                    .router
-                    .iter()
-                    .any(|l| l.starts_with(&format!("neighbor {n} remote-as ")))
+                !self.router.iter().any(|l| {
+                    l.starts_with(&format!("neighbor {n} remote-as "))
+                        || l.starts_with(&format!("neighbor {n} interface remote-as "))
+                })
             })
             .collect();
         for n in &gone {
@@ -126,7 +128,8 @@ fn negate(line: &str) -> String {
 
 /// A switch's BGP in FRR's terms, or `None` when it runs none (no `ip routing`, no `protocol
 /// bgp`, no `router bgp`).
-pub fn render(config: &Config) -> Option<Rendered> {
+pub fn render(node: &Node) -> Option<Rendered> {
+    let config = &node.config;
     if !config.ip_routing || !config.protocols.contains(&Protocol::Bgp) {
         return None;
     }
@@ -160,6 +163,26 @@ pub fn render(config: &Config) -> Option<Rendered> {
                 .push(format!("neighbor {n} timers {keepalive} {hold}"));
         }
         if bfd_on && bgp.bfd.contains(n) {
+            r.router.push(format!("neighbor {n} bfd profile {PROFILE}"));
+        }
+    }
+    for (p, peer) in &node.port_peers {
+        let n = super::dataplane::link_name(*p);
+        let remote = match peer.remote_as {
+            RemoteAs::External => "external".to_string(),
+            RemoteAs::Internal => "internal".to_string(),
+            RemoteAs::Number(a) => a.to_string(),
+        };
+        r.router
+            .push(format!("neighbor {n} interface remote-as {remote}"));
+        r.router
+            .push(format!("neighbor {n} timers connect {CONNECT_RETRY}"));
+        if let Some(hold) = peer.hold {
+            // A keepalive a third of the hold time (RFC 4271 §10's suggestion).
+            r.router
+                .push(format!("neighbor {n} timers {} {hold}", (hold / 3).max(1)));
+        }
+        if bfd_on && peer.bfd {
             r.router.push(format!("neighbor {n} bfd profile {PROFILE}"));
         }
     }
@@ -253,7 +276,7 @@ impl Frr {
         let mut start = Vec::new();
         let mut errors = Vec::new();
         for (name, node) in &view.nodes {
-            let new = render(&node.config);
+            let new = render(node);
             match self.running.get_mut(name) {
                 Some(r) => {
                     let cmds = delta(r.applied.as_ref(), new.as_ref());
@@ -467,8 +490,12 @@ pub fn bgp_view(ns: &str) -> Option<BgpView> {
     let af = v.get("ipv4Unicast")?;
     let mut sessions = Vec::new();
     for (n, p) in af["peers"].as_object().into_iter().flatten() {
-        let Ok(neighbor) = n.parse::<Ipv4Addr>() else {
-            continue;
+        let neighbor = match n.parse::<Ipv4Addr>() {
+            Ok(a) => Peer::Addr(a),
+            Err(_) => match super::dataplane::port_of(n) {
+                Some(p) => Peer::Port(p),
+                None => continue,
+            },
         };
         let state = match p["state"].as_str() {
             Some("Established") => SessionState::Established,
@@ -492,6 +519,7 @@ pub fn bgp_view(ns: &str) -> Option<BgpView> {
         router_id: af["routerId"].as_str()?.parse().ok()?,
         sessions,
         prefixes: af["ribCount"].as_u64().unwrap_or(0) as usize,
+        routes: BTreeMap::new(),
     })
 }
 
@@ -619,6 +647,41 @@ mod tests {
             family: family.iter().map(|s| s.to_string()).collect(),
             bfd: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_neighbor_named_by_its_port_is_an_interface_neighbor() {
+        use crate::lab::network::{PortPeer, RemoteAs};
+        let mut config = Config::empty();
+        config.ip_routing = true;
+        config.protocols.insert(Protocol::Bgp);
+        config.bgp = Some(crate::onyx::Bgp::new(65101));
+        let peer = PortPeer {
+            remote_as: RemoteAs::External,
+            bfd: false,
+            hold: Some(9),
+        };
+        let node = Node {
+            config,
+            os: crate::targets::BUILT_IN[0].os(),
+            pair: None,
+            port_peers: [("1/33".parse().unwrap(), peer)].into(),
+        };
+        let r = render(&node).unwrap();
+        assert!(
+            r.router
+                .contains(&"neighbor eth1-33 interface remote-as external".to_string())
+        );
+        assert!(
+            r.router
+                .contains(&"neighbor eth1-33 timers 3 9".to_string())
+        );
+        let mut gone = node.clone();
+        gone.port_peers.clear();
+        assert_eq!(
+            delta(Some(&r), render(&gone).as_ref())[..2],
+            ["router bgp 65101", " no neighbor eth1-33"]
+        );
     }
 
     #[test]

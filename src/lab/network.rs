@@ -1,7 +1,9 @@
 //! The network around lab switches: the fabric's cables between their ports, and the state
 //! that both ends of a cable decide together. A link is up when both its ports are; a BGP
 //! session is Established only when both ends agree (addresses on one subnet, each the
-//! other's neighbor with the other's AS, a path between them), its BFD up only where both
+//! other's neighbor with the other's AS, a path between them; or, for neighbors named by
+//! port — BGP unnumbered — the cable up and each end naming its own port of it, with an AS
+//! the other expects: `external`, `internal` or the number), its BFD up only where both
 //! ends run it and its hold time the smaller of theirs; an MLAG pair is up when both
 //! halves agree on their peer link. Everything is derived from the switches' running
 //! configurations as they are when a `show` command asks ([`View`]: read again after each
@@ -31,7 +33,7 @@ use crate::types::{Ipv4Net, Mac, Port, SwitchportMode, Vlan};
 pub use super::cabling::{Cabling, CablingFaults, LldpNeighbor, LldpOverride};
 use super::device::Device;
 use super::view::Views;
-pub use super::view::{Node, PairDomain, View};
+pub use super::view::{Node, PairDomain, PortPeer, RemoteAs, View};
 
 /// The lab's switches and their cabling, shared by every switch of one lab.
 pub struct Network {
@@ -197,10 +199,28 @@ pub enum SessionState {
     Established,
 }
 
+/// How a switch names a BGP neighbor: by its address, or by the port it is on (unnumbered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Peer {
+    Addr(Ipv4Addr),
+    Port(Port),
+}
+
+impl std::fmt::Display for Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Peer::Addr(a) => write!(f, "{a}"),
+            Peer::Port(p) => write!(f, "port {p}"),
+        }
+    }
+}
+
 /// One configured neighbor of a switch, and what became of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Session {
-    pub neighbor: Ipv4Addr,
+    pub neighbor: Peer,
+    /// The AS configured for it; for a neighbor named by its port as `external`, the far
+    /// end's when one runs BGP there (else 0).
     pub remote_as: u32,
     pub state: SessionState,
     /// The switch at the other end, when one has the neighbor's address on a connected path.
@@ -234,6 +254,17 @@ pub struct BgpView {
     pub sessions: Vec<Session>,
     /// Prefixes in the BGP table: the switch's own and those it learned.
     pub prefixes: usize,
+    /// The table: each prefix's best AS path and the Established sessions it is learned over
+    /// with that path (ECMP; none for the switch's own prefixes). Empty where FRR's is read.
+    pub routes: BTreeMap<Ipv4Net, BgpRoute>,
+}
+
+/// A prefix in a switch's BGP table: the best AS path (empty for its own), and each session
+/// that carries it so (neighbor and far switch), at most `maximum-paths` of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BgpRoute {
+    pub path: Vec<u32>,
+    pub via: Vec<(Peer, String)>,
 }
 
 /// A route in a switch's BGP table.
@@ -654,15 +685,81 @@ impl<'a> Net<'a> {
         (SessionState::Established, Some(far))
     }
 
+    /// The BGP neighbor `sw` names by port `p`.
+    fn port_peer(&self, sw: &str, p: Port) -> Option<&'a PortPeer> {
+        self.view.nodes.get(sw)?.port_peers.get(&p)
+    }
+
+    /// A session with the neighbor `sw` names by its port `p` (unnumbered), from both ends, and
+    /// the far switch: the port's link up, the switch at the cable's far end running BGP and
+    /// naming the far port as its neighbor, each end's AS what the other expects, router-ids
+    /// that differ.
+    fn port_session(&self, sw: &str, p: Port, peer: &PortPeer) -> (SessionState, Option<&'a str>) {
+        let Some(mine) = self.bgp_of(sw) else {
+            return (SessionState::Idle, None);
+        };
+        let far = self
+            .cabling
+            .far(sw, p)
+            .filter(|_| self.port_up(sw, p))
+            .and_then(|(f, q)| Some((self.name(f)?, q)));
+        let Some((far, q)) = far else {
+            return (SessionState::Active, None);
+        };
+        let (Some(theirs), Some(their_peer)) = (self.bgp_of(far), self.port_peer(far, q)) else {
+            return (SessionState::Active, Some(far));
+        };
+        if !peer.remote_as.fits(mine.asn, theirs.asn)
+            || !their_peer.remote_as.fits(theirs.asn, mine.asn)
+            || self.router_id(sw) == self.router_id(far)
+        {
+            return (SessionState::Idle, Some(far));
+        }
+        (SessionState::Established, Some(far))
+    }
+
+    /// One session's state, far switch and remote AS (see [`Session::remote_as`]).
+    fn session_of(&self, sw: &str, n: Peer) -> (SessionState, Option<&'a str>, u32) {
+        let Some(b) = self.bgp_of(sw) else {
+            return (SessionState::Idle, None, 0);
+        };
+        match n {
+            Peer::Addr(a) => {
+                let r = b.neighbors.get(&a).copied().unwrap_or(0);
+                let (state, far) = self.session(sw, a, r);
+                (state, far, r)
+            }
+            Peer::Port(p) => {
+                let Some(peer) = self.port_peer(sw, p) else {
+                    return (SessionState::Idle, None, 0);
+                };
+                let (state, far) = self.port_session(sw, p, peer);
+                let r = peer.remote_as.number(b.asn).or_else(|| {
+                    far.and_then(|f| self.bgp_of(f))
+                        .map(|t| t.asn)
+                        .filter(|t| *t != b.asn)
+                });
+                (state, far, r.unwrap_or(0))
+            }
+        }
+    }
+
     /// Whether `sw` runs BFD for its neighbor `neighbor`: BFD enabled and the neighbor watched.
-    fn bfd_for(&self, sw: &str, neighbor: Ipv4Addr) -> bool {
+    fn bfd_for(&self, sw: &str, neighbor: Peer) -> bool {
         self.config(sw)
             .is_some_and(|c| c.protocols.contains(&Protocol::Bfd))
-            && self.bgp_of(sw).is_some_and(|b| b.bfd.contains(&neighbor))
+            && match neighbor {
+                Peer::Addr(a) => self.bgp_of(sw).is_some_and(|b| b.bfd.contains(&a)),
+                Peer::Port(p) => self.port_peer(sw, p).is_some_and(|x| x.bfd),
+            }
     }
 
     /// An Established session's BFD and agreed hold time (see [`Session`]).
-    fn detection(&self, sw: &str, neighbor: Ipv4Addr, far: &str) -> (Option<bool>, Option<u16>) {
+    fn detection(&self, sw: &str, neighbor: Peer, far: &str) -> (Option<bool>, Option<u16>) {
+        let neighbor = match neighbor {
+            Peer::Addr(a) => a,
+            Peer::Port(p) => return self.port_detection(sw, p, far),
+        };
         // This switch's address on the subnet it shares with the neighbor: the far end's
         // neighbor for it.
         let mine = self
@@ -675,10 +772,24 @@ impl<'a> Net<'a> {
                 .unwrap_or(DEFAULT_HOLD)
         };
         let bfd = self
-            .bfd_for(sw, neighbor)
-            .then(|| mine.is_some_and(|m| self.bfd_for(far, m)));
+            .bfd_for(sw, Peer::Addr(neighbor))
+            .then(|| mine.is_some_and(|m| self.bfd_for(far, Peer::Addr(m))));
         let agreed = hold(sw, Some(neighbor)).min(hold(far, mine));
         (bfd, Some(agreed))
+    }
+
+    /// [`Self::detection`] of a session on port `p`: the far end's neighbor is its port of
+    /// the cable.
+    fn port_detection(&self, sw: &str, p: Port, far: &str) -> (Option<bool>, Option<u16>) {
+        let q = self.cabling.far(sw, p).map(|(_, q)| q);
+        let hold = |s: &str, port: Option<Port>| {
+            port.and_then(|port| self.port_peer(s, port)?.hold)
+                .unwrap_or(DEFAULT_HOLD)
+        };
+        let bfd = self
+            .bfd_for(sw, Peer::Port(p))
+            .then(|| q.is_some_and(|q| self.bfd_for(far, Peer::Port(q))));
+        (bfd, Some(hold(sw, Some(p)).min(hold(far, q))))
     }
 
     /// Prefixes a switch advertises itself: its `network` statements that match the subnet of
@@ -741,6 +852,7 @@ impl<'a> Net<'a> {
                     router_id: self.router_id(sw),
                     sessions,
                     prefixes: tables.get(sw).map_or(0, BTreeMap::len),
+                    routes: multipath(sw, b, &tables, &up, &asn),
                 };
                 (sw.to_string(), view)
             })
@@ -755,16 +867,22 @@ impl<'a> Net<'a> {
         };
         for (sw, b) in running {
             let list = out.states.entry(sw).or_default();
-            for (n, r) in &b.neighbors {
-                let (state, far) = self.session(sw, *n, *r);
-                let (mut bfd, mut hold) = (self.bfd_for(sw, *n).then_some(false), None);
+            let ports = self.view.nodes.get(*sw).map(|n| &n.port_peers);
+            let named = (b.neighbors.keys().map(|a| Peer::Addr(*a))).chain(
+                ports
+                    .into_iter()
+                    .flat_map(|m| m.keys().map(|p| Peer::Port(*p))),
+            );
+            for n in named {
+                let (state, far, r) = self.session_of(sw, n);
+                let (mut bfd, mut hold) = (self.bfd_for(sw, n).then_some(false), None);
                 if let (SessionState::Established, Some(f)) = (state, far) {
-                    out.up.push((sw, *n, f));
-                    (bfd, hold) = self.detection(sw, *n, f);
+                    out.up.push((sw, n, f));
+                    (bfd, hold) = self.detection(sw, n, f);
                 }
                 list.push(Session {
-                    neighbor: *n,
-                    remote_as: *r,
+                    neighbor: n,
+                    remote_as: r,
                     state,
                     far: far.map(str::to_string),
                     received: 0,
@@ -782,7 +900,7 @@ impl<'a> Net<'a> {
     fn bgp_tables(
         &self,
         running: &[(&'a str, &'a crate::onyx::Bgp)],
-        up: &[(&'a str, Ipv4Addr, &'a str)],
+        up: &[(&'a str, Peer, &'a str)],
         asn: &BTreeMap<&str, u32>,
     ) -> Tables<'a> {
         let mut tables: Tables<'a> = running
@@ -937,7 +1055,7 @@ struct BgpSessions<'a> {
     /// Each switch's sessions.
     states: BTreeMap<&'a str, Vec<Session>>,
     /// The Established ones as (receiver, neighbor, sender).
-    up: Vec<(&'a str, Ipv4Addr, &'a str)>,
+    up: Vec<(&'a str, Peer, &'a str)>,
 }
 
 /// What `from` advertises to `to` (their AS numbers), as `to` receives it; `None` when not
@@ -957,11 +1075,59 @@ fn offer(r: &Route, to: u32, from: u32) -> Option<Route> {
     Some(Route { path, ibgp })
 }
 
+/// Each prefix of `sw`'s table (`b` its BGP) with the sessions that offer it its best path:
+/// the same AS path (the same length under `multipath_relax`) and the same kind (eBGP or
+/// iBGP), at most `maximum-paths` when set; none for its own prefixes.
+fn multipath(
+    sw: &str,
+    b: &crate::onyx::Bgp,
+    tables: &Tables<'_>,
+    up: &[(&str, Peer, &str)],
+    asn: &BTreeMap<&str, u32>,
+) -> BTreeMap<Ipv4Net, BgpRoute> {
+    let Some(table) = tables.get(sw) else {
+        return BTreeMap::new();
+    };
+    let max = b.maximum_paths.map_or(usize::MAX, usize::from);
+    let fits = |new: &Route, best: &Route| {
+        new.ibgp == best.ibgp
+            && (new.path == best.path || (b.multipath_relax && new.path.len() == best.path.len()))
+    };
+    table
+        .iter()
+        .map(|(p, best)| {
+            let own = best.path.is_empty() && !best.ibgp;
+            let via = up
+                .iter()
+                .filter(|(to, _, _)| *to == sw && !own)
+                .filter(|(to, _, from)| {
+                    let r = tables.get(from).and_then(|t| t.get(p));
+                    match (asn.get(to), asn.get(from), r) {
+                        (Some(&a), Some(&f), Some(r)) => {
+                            offer(r, a, f).is_some_and(|r| fits(&r, best))
+                        }
+                        _ => false,
+                    }
+                })
+                .take(max)
+                .map(|(_, n, from)| (*n, from.to_string()))
+                .collect();
+            (
+                *p,
+                BgpRoute {
+                    path: best.path.clone(),
+                    via,
+                },
+            )
+        })
+        .collect()
+}
+
 /// One round: each Established session's receiver takes what its sender offers where it
 /// is better than what it has. Whether any route got better.
 fn spread<'a>(
     tables: &mut Tables<'a>,
-    up: &[(&'a str, Ipv4Addr, &'a str)],
+    up: &[(&'a str, Peer, &'a str)],
     asn: &BTreeMap<&str, u32>,
 ) -> bool {
     let mut changed = false;

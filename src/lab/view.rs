@@ -21,13 +21,57 @@ use crate::onyx::Config;
 use crate::types::{Mac, Port};
 
 /// A switch as the network reads it: its running config in the network's terms, its OS
-/// (which names its ports in what LLDP sends), and the pair domain it is in when its OS keeps
-/// one beside those terms.
+/// (which names its ports in what LLDP sends), the pair domain it is in when its OS keeps
+/// one beside those terms, and the BGP neighbors its instance (in `config`) names by port.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     pub config: Config,
     pub os: crate::fabric::Os,
     pub pair: Option<PairDomain>,
+    /// BGP neighbors named by a port rather than an address (BGP unnumbered: the session runs
+    /// between the two ends' IPv6 link-local addresses, learned from router advertisements),
+    /// by the port.
+    pub port_peers: BTreeMap<Port, PortPeer>,
+}
+
+/// A BGP neighbor named by its port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortPeer {
+    pub remote_as: RemoteAs,
+    /// BFD watches the session.
+    pub bfd: bool,
+    /// The hold time configured for it (`None`: the network's default).
+    pub hold: Option<u16>,
+}
+
+/// The AS a neighbor named by its port is expected to have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemoteAs {
+    /// Any AS but this switch's own (eBGP).
+    External,
+    /// This switch's own AS (iBGP).
+    Internal,
+    Number(u32),
+}
+
+impl RemoteAs {
+    /// Whether a far end of AS `far` is what a switch of AS `mine` expects.
+    pub fn fits(self, mine: u32, far: u32) -> bool {
+        match self {
+            RemoteAs::External => far != mine,
+            RemoteAs::Internal => far == mine,
+            RemoteAs::Number(n) => far == n,
+        }
+    }
+
+    /// The AS it names: a number's, or for `internal` this switch's own; `None` for `external`.
+    pub fn number(self, mine: u32) -> Option<u32> {
+        match self {
+            RemoteAs::External => None,
+            RemoteAs::Internal => Some(mine),
+            RemoteAs::Number(n) => Some(n),
+        }
+    }
 }
 
 /// A pair of switches that act as one, where the configuration's terms have no words for it

@@ -809,6 +809,12 @@ pub trait Rules: Sync + Send {
     /// A port's MTU without an `mtu` key.
     fn default_mtu(&self) -> u16;
 
+    /// The OS's name in a sentence when its port QoS (trust, PFC, ECN, ETS) is one setting for
+    /// the whole switch, so every port in use must agree (E075); `None`: set per port.
+    fn switch_wide_qos(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Whether a routed cable between two switches of this OS runs BGP unnumbered (over the
     /// ports' IPv6 link-local addresses) rather than over the cable's allocated addresses.
     fn unnumbered(&self) -> bool {

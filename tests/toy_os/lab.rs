@@ -65,6 +65,7 @@ fn node(config: &Config) -> Node {
         config: onyx,
         os: Os::new(&TOY),
         pair: None,
+        port_peers: Default::default(),
     }
 }
 

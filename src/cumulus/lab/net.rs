@@ -2,22 +2,25 @@
 //! network's terms (the Onyx model [`crate::lab::network`] reads): ports `swpN` as ethernet
 //! 1/N and `swpNsM` as subport 1/N/M+1, their breakout, admin state, MTU, description, bridge
 //! membership and addresses; bonds as port-channels (MLAG bonds as MLAG port-channels); SVIs,
-//! the loopback, the bridge's VLANs; BGP's AS, router-id, numbered neighbors, BFD and
-//! networks. It only reads.
+//! the loopback, the bridge's VLANs; BGP's AS, router-id, numbered neighbors, BFD, networks
+//! and multipath's `aspath-ignore`; the neighbors named by a port (BGP unnumbered) as the
+//! node's port peers. It only reads.
 //!
 //! What NVUE does by default and the terms carry explicitly: LLDP runs, IP routing is on,
 //! a port without `link state` is up (UNCONFIRMED: ifupdown2 brings up the ports NVUE
-//! configures). A neighbor whose `remote-as` is `external` or `internal` names no number the
-//! terms can hold, and an unnumbered neighbor (`type unnumbered`) no address: neither is a
-//! neighbor in these terms.
+//! configures); a port in neither the bridge nor a bond is routed (a layer-3 port, as every
+//! `swp` outside a bridge is on Cumulus Linux). A numbered neighbor whose `remote-as` is
+//! `external` or `internal` names no number the terms can hold: it is left out.
 
+use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 use crate::cumulus::rules;
 use crate::cumulus::tree::{self, Tree};
+use crate::lab::network::{PortPeer, RemoteAs};
 use crate::onyx::{self, Interface};
 use crate::targets::SwitchOs as _;
-use crate::types::{Iface, Ipv4Net, Split, SwitchportMode, Vlan, VlanSet};
+use crate::types::{Iface, Ipv4Net, Port, Split, SwitchportMode, Vlan, VlanSet};
 
 /// The applied tree `t` as the network reads it.
 pub fn node(t: &Tree) -> crate::lab::network::Node {
@@ -25,7 +28,50 @@ pub fn node(t: &Tree) -> crate::lab::network::Node {
         config: view(t),
         os: crate::cumulus::target::CUMULUS.os(),
         pair: None,
+        port_peers: port_peers(t),
     }
+}
+
+/// The path of `p` under the default VRF's BGP.
+fn in_vrf<'a>(p: &[&'a str]) -> Vec<&'a str> {
+    ["vrf", "default", "router", "bgp"]
+        .iter()
+        .chain(p)
+        .copied()
+        .collect()
+}
+
+/// The default VRF's neighbors named by a port (`neighbor swp33 type unnumbered`, or no
+/// `type`: NVUE takes an interface name as unnumbered), each with its `remote-as`
+/// (`external`, `internal` or a number), BFD and `timers hold`.
+fn port_peers(t: &Tree) -> BTreeMap<Port, PortPeer> {
+    let mut out = BTreeMap::new();
+    for n in tree::names(t, &in_vrf(&["neighbor"])) {
+        let Some(p) = rules::port(n) else { continue };
+        let v = |k: &[&str]| {
+            let path: Vec<&str> = ["neighbor", n].iter().chain(k).copied().collect();
+            tree::value(t, &in_vrf(&path))
+        };
+        if v(&["type"]).is_some_and(|ty| ty != "unnumbered") {
+            continue;
+        }
+        let remote_as = match v(&["remote-as"]) {
+            Some("external") => RemoteAs::External,
+            Some("internal") => RemoteAs::Internal,
+            Some(r) => match r.parse() {
+                Ok(n) => RemoteAs::Number(n),
+                Err(_) => continue,
+            },
+            None => continue,
+        };
+        let peer = PortPeer {
+            remote_as,
+            bfd: v(&["bfd", "enable"]) == Some("on"),
+            hold: v(&["timers", "hold"]).and_then(|h| h.parse().ok()),
+        };
+        out.insert(p, peer);
+    }
+    out
 }
 
 /// `t` in the network's terms.
@@ -116,7 +162,9 @@ fn interface(ifaces: &Tree, name: &str, i: &Tree) -> Option<(Iface, Interface)> 
         mtu: tree::value(i, &["link", "mtu"]).and_then(|m| m.parse().ok()),
         description: tree::value(i, &["description"]).map(str::to_string),
         address,
-        routed: address.is_some() && matches!(key, Iface::Ethernet(_)),
+        routed: matches!(key, Iface::Ethernet(_))
+            && (address.is_some()
+                || (tree::get(i, &["bridge"]).is_none() && bond_of(ifaces, name).is_none())),
         ..Interface::default()
     };
     bridge(i, &mut out);
@@ -167,9 +215,16 @@ fn bgp(t: &Tree, out: &mut onyx::Config) {
     }
     let mut b = onyx::Bgp::new(asn);
     b.router_id = tree::value(t, &["router", "bgp", "router-id"]).and_then(|r| r.parse().ok());
+    b.multipath_relax = tree::value(
+        t,
+        &in_vrf(&["path-selection", "multipath", "aspath-ignore"]),
+    ) == Some("on");
     let vrf = ["vrf", "default", "router", "bgp"];
     fn sub<'a>(vrf: &[&'a str], p: &[&'a str]) -> Vec<&'a str> {
         vrf.iter().chain(p).copied().collect()
+    }
+    if port_peers(t).values().any(|p| p.bfd) {
+        out.protocols.insert(onyx::Protocol::Bfd);
     }
     for n in tree::names(t, &sub(&vrf, &["neighbor"])) {
         let Ok(addr) = n.parse::<Ipv4Addr>() else {

@@ -9,7 +9,7 @@ use super::{CumulusSwitch, Unconfirmed};
 use crate::cumulus::rules;
 use crate::cumulus::tree::{self, Tree};
 use crate::lab::Reply;
-use crate::lab::network::{SessionState, World};
+use crate::lab::network::{Peer, SessionState, World};
 
 /// UNCONFIRMED: the JSON shapes the lab prints, each with what it rests on.
 pub const SHAPES: &[(&str, &str)] = &[
@@ -27,7 +27,7 @@ pub const SHAPES: &[(&str, &str)] = &[
     ),
     (
         "nv show vrf default router bgp neighbor -o json",
-        "an object keyed by neighbor, each {remote-as, state}: field names guessed from the 5.15 table's columns",
+        "an object keyed by neighbor (its address, or its port for an unnumbered one), each {remote-as, state}: field names guessed from the 5.15 table's columns; an unnumbered neighbor's remote-as as configured (`external`, `internal` or the number)",
     ),
 ];
 
@@ -58,7 +58,7 @@ pub fn show(sw: &CumulusSwitch, words: &[&str], world: Option<&World>) -> Reply 
             Some(v) => text(pretty(&v)),
             None => Unconfirmed::NoSuchItem.reply(),
         },
-        ["vrf", "default", "router", "bgp", "neighbor"] if json => text(pretty(&bgp(world))),
+        ["vrf", "default", "router", "bgp", "neighbor"] if json => text(pretty(&bgp(t, world))),
         _ => Reply::text(Unconfirmed::Unknown.with(&format!("show {}", words.join(" ")))),
     }
 }
@@ -192,24 +192,40 @@ fn lldp_table(t: &Tree, world: Option<&World>) -> String {
     out
 }
 
-/// `nv show vrf default router bgp neighbor -o json`.
-fn bgp(world: Option<&World>) -> Value {
+/// `nv show vrf default router bgp neighbor -o json`: numbered neighbors by address,
+/// unnumbered ones by port (`swp33`) with their `remote-as` as configured; FRR's sessions
+/// under `--dataplane`.
+fn bgp(t: &Tree, world: Option<&World>) -> Value {
     let mut out = Map::new();
     let Some(w) = world else {
         return Value::Object(out);
     };
     let net = w.net();
-    if let Some(b) = net.bgp().get(&w.me) {
+    // With the lab's data plane, FRR's sessions.
+    let frr = w
+        .network
+        .dataplane_ns(&w.me)
+        .and_then(|ns| crate::lab::frr::bgp_view(&ns));
+    if let Some(b) = frr.as_ref().or_else(|| net.bgp().get(&w.me)) {
         for s in &b.sessions {
             let state = match s.state {
                 SessionState::Established => "established",
                 SessionState::Active => "active",
                 SessionState::Idle => "idle",
             };
-            out.insert(
-                s.neighbor.to_string(),
-                json!({"remote-as": s.remote_as, "state": state}),
-            );
+            let (key, remote) = match s.neighbor {
+                Peer::Addr(a) => (a.to_string(), json!(s.remote_as)),
+                Peer::Port(p) => {
+                    let name = crate::cumulus::target::port_name(p);
+                    let path = ["vrf", "default", "router", "bgp", "neighbor", &name];
+                    let r = tree::value(t, &[&path[..], &["remote-as"]].concat())
+                        .map_or(json!(s.remote_as), |r| {
+                            r.parse::<u32>().map_or_else(|_| json!(r), |n| json!(n))
+                        });
+                    (name, r)
+                }
+            };
+            out.insert(key, json!({"remote-as": remote, "state": state}));
         }
     }
     Value::Object(out)

@@ -116,9 +116,10 @@ mod nics;
 mod path_mtu;
 mod policies;
 pub(crate) mod ports;
-mod preset;
+pub(crate) mod preset;
 mod qos;
 mod resolve;
+mod switch_wide;
 mod switches;
 mod target;
 mod underlay;
@@ -433,6 +434,7 @@ pub fn validate(raw: &RawFabric, file: FileId) -> (Option<Fabric>, Vec<Diagnosti
 
     // Both ends of every link agree on what must match, defaults included.
     links::ends_agree(&mut cx, &link_pairs, &ends);
+    switch_wide::check(&mut cx, &pending);
 
     network::resolve(&mut cx, raw, &mut pending, &link_pairs, &names);
     path_mtu::settle(&mut pending);

@@ -163,7 +163,12 @@ pub(super) fn qos(config: &Config) -> Option<Qos> {
         // A lossless pool without PFC: the opt-out, else the fabric would add PFC.
         (lossless && roce.is_none()).then_some(PfcField::Off(false))
     };
-    (!pools.is_empty() || pfc.is_some() || roce.is_some()).then_some(Qos { roce, pools, pfc })
+    (!pools.is_empty() || pfc.is_some() || roce.is_some()).then_some(Qos {
+        preset: None,
+        roce,
+        pools,
+        pfc,
+    })
 }
 
 pub(super) fn vlans(config: &Config) -> Vec<VlanDoc> {

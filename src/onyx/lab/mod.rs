@@ -55,6 +55,7 @@ impl Lab for OnyxLab {
             config,
             os: super::target::ONYX.os(),
             pair: None,
+            port_peers: Default::default(),
         })
     }
 

@@ -69,6 +69,7 @@ pub(super) fn qos(c: &Config) -> Option<Qos> {
         priorities: q.lossless.into_iter().collect(),
     };
     Some(Qos {
+        preset: None,
         roce: None,
         pools: BTreeMap::from([("lossless".to_string(), FlowMap(pool))]),
         pfc: None,

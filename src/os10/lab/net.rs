@@ -29,6 +29,7 @@ pub fn node(config: &Config) -> crate::lab::network::Node {
         config: view(config),
         os: crate::os10::target::OS10.os(),
         pair: super::vlt::domain(config),
+        port_peers: Default::default(),
     }
 }
 

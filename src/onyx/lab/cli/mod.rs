@@ -101,6 +101,7 @@ impl Switch {
             config: self.running.clone(),
             os: crate::onyx::target::ONYX.os(),
             pair: None,
+            port_peers: Default::default(),
         }
     }
 
