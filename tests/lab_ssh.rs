@@ -64,7 +64,7 @@ pub struct Shell {
     prompt: fn(&str) -> bool,
 }
 
-fn ssh2_session(addr: std::net::SocketAddr, known_hosts: &Path) -> ssh2::Session {
+pub fn ssh2_session(addr: std::net::SocketAddr, known_hosts: &Path) -> ssh2::Session {
     let tcp = TcpStream::connect(addr).unwrap();
     let mut session = ssh2::Session::new().unwrap();
     session.set_tcp_stream(tcp);

@@ -9,6 +9,7 @@ mod clients_os10;
 mod conventions;
 mod cumulus;
 mod cumulus_lab;
+mod cumulus_rest;
 mod dataplane;
 mod docs;
 /// What each fuzz target checks: `cargo test` replays the fuzzer's finds through it.
@@ -65,6 +66,7 @@ pub fn serve_one(
         port: 0,
         key: fabric::lab::server::host_key(Some(&dir.join("ssh_host_ed25519_key"))).unwrap(),
         logins,
+        api_port: 0,
     };
     fabric::lab::Lab::start(vec![spec], "127.0.0.1".parse().unwrap()).unwrap()
 }

@@ -23,6 +23,11 @@ pub struct Args {
     /// port the system picks.
     #[arg(long, value_name = "N")]
     base_port: Option<u16>,
+    /// The HTTPS API of each switch whose OS serves one: listen on consecutive ports from N,
+    /// switches in name order (0, the default: ports the system picks). Where each listens
+    /// is written to `api.yaml` in the state folder.
+    #[arg(long, value_name = "N")]
+    api_base_port: Option<u16>,
     /// Start each switch from `DIR/<switch>.cfg` (a backup) instead of its saved or factory
     /// configuration; switches without a file start as usual.
     #[arg(long, value_name = "DIR")]
@@ -207,6 +212,9 @@ fn listing(out: &mut impl std::io::Write, args: &Args, started: &Started) {
     );
     let _ = writeln!(out, "inventory:   {}", inventory_path.display());
     let _ = writeln!(out, "known_hosts: {}", state.join("known_hosts").display());
+    if lab.switches.iter().any(|s| s.api.is_some()) {
+        let _ = writeln!(out, "HTTPS APIs:  {}", state.join(APIS).display());
+    }
     let _ = writeln!(
         out,
         "faults:      {}/<switch>/faults.yaml; commands logged in {0}/<switch>/commands.log",
@@ -283,6 +291,7 @@ impl Args {
             fabric,
             state: PathBuf::from(".fabric/lab"),
             base_port: Some(0),
+            api_base_port: None,
             from: None,
             listen: IpAddr::from([127, 0, 0, 1]),
             authorized_keys: Vec::new(),
@@ -367,6 +376,11 @@ fn switch(
         }
         (None, _) => 0,
     };
+    let api_port = match args.api_base_port {
+        None | Some(0) => 0,
+        Some(base) => u16::try_from(usize::from(base) + i)
+            .map_err(|_| Failure(format!("--api-base-port {base}: too few ports left")))?,
+    };
     let mut login = Logins::factory();
     login.password = password.to_string();
     if let Some(user) = sw.mgmt.as_ref().and_then(|m| m.user.clone()) {
@@ -383,6 +397,7 @@ fn switch(
         port,
         key,
         logins: login,
+        api_port,
     })
 }
 
@@ -424,7 +439,38 @@ fn write_inventory(
     );
     crate::lab::device::write_atomic(&inventory_path, format!("{header}{yaml}").as_bytes())?;
     crate::lab::device::write_atomic(&state.join("known_hosts"), known_hosts.as_bytes())?;
+    write_apis(lab, names, state)?;
     Ok(inventory)
+}
+
+/// The file of the state folder that says where each switch's HTTPS API listens.
+pub const APIS: &str = "api.yaml";
+
+/// `api.yaml`: each switch that serves an HTTPS API, and its URL (none: no file).
+fn write_apis(lab: &Lab, names: &[String], state: &Path) -> Result<(), Failure> {
+    let path = state.join(APIS);
+    let apis: std::collections::BTreeMap<&str, String> = lab
+        .switches
+        .iter()
+        .zip(names)
+        .filter_map(|(served, name)| {
+            let prefix = served.device.api_prefix()?;
+            Some((name.as_str(), format!("https://{}{prefix}", served.api?)))
+        })
+        .collect();
+    if apis.is_empty() {
+        let _ = std::fs::remove_file(&path);
+        return Ok(());
+    }
+    let yaml = serde_saphyr::to_string(&apis)
+        .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+    let header = format!(
+        "# Written by `fabric lab`: where each switch's HTTPS API listens (basic authentication\n# with the SSH logins; self-signed certificate in {}/<switch>/{}).\n",
+        state.display(),
+        crate::lab::https::CERT
+    );
+    crate::lab::device::write_atomic(&path, format!("{header}{yaml}").as_bytes())?;
+    Ok(())
 }
 
 /// What `--dataplane` needs that this machine lacks, said with how to get each, before

@@ -174,7 +174,7 @@ fn range(part: &str) -> Option<(&str, u32, u32)> {
 }
 
 /// The maps whose keys may be ranges or lists: interfaces, bond members, VLANs.
-fn ranged(parent: &str) -> bool {
+pub(crate) fn ranged(parent: &str) -> bool {
     matches!(parent, "interface" | "member" | "vlan")
 }
 

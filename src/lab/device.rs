@@ -23,6 +23,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::network::{CablingFaults, Network, World};
 use super::switch::{Completion, Login, Reply, Session, Switch};
+use crate::targets::{ApiReply, ApiRequest, LabEffect};
 
 pub use super::faults::{Drift, Faults, Refusal, Trigger, Truncate};
 use super::faults::{FaultState, read_faults};
@@ -292,6 +293,34 @@ impl Device {
             sw.saves += 1;
         }
         self.persist()
+    }
+
+    /// Whether the switch serves an HTTP API, and under which path.
+    pub fn api_prefix(&self) -> Option<&'static str> {
+        self.lock().own.api_prefix()
+    }
+
+    /// One request to the switch's HTTP API on connection `id`: logged (method, path and
+    /// query; never the body), run, what changed persisted and told to the network.
+    pub fn api(&self, id: u64, request: &ApiRequest<'_>) -> ApiReply {
+        let query = match request.query {
+            "" => String::new(),
+            q => format!("?{q}"),
+        };
+        self.record(id, &format!("{} {}{query}", request.method, request.path));
+        let mut effect = LabEffect::default();
+        let reply = {
+            let mut sw = self.lock();
+            let reply = sw.own.api(request, &mut effect);
+            sw.revision += u64::from(effect.changed);
+            sw.saves += u64::from(effect.saved);
+            reply
+        };
+        self.persist_or_say();
+        if effect.changed {
+            self.changed();
+        }
+        reply
     }
 
     /// The files the switch takes over SCP ([`super::scp`]); `None`: it takes none.

@@ -6,13 +6,15 @@
 //! both ends of a cable decide (links, LLDP, BGP, MLAG) from a [`view`] of every switch built
 //! once per change ([`watch`] sees the state files change), [`term`] reads keystrokes and
 //! prints them back as a switch's terminal does,
-//! [`server`] serves switches over SSH (and [`scp`] receives files for a switch that takes them).
+//! [`server`] serves switches over SSH (and [`scp`] receives files for a switch that takes them),
+//! [`https`] the HTTP API of a switch whose OS has one.
 
 mod cabling;
 pub mod dataplane;
 pub mod device;
 mod faults;
 pub mod frr;
+pub mod https;
 pub mod live;
 pub mod network;
 pub mod scp;

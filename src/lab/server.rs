@@ -57,7 +57,7 @@ impl Logins {
         Ok(())
     }
 
-    fn password_ok(&self, user: &str, password: &str) -> bool {
+    pub(crate) fn password_ok(&self, user: &str, password: &str) -> bool {
         // Compared in full whatever the first difference, like a careful server.
         let same = password.len() == self.password.len()
             && password
@@ -100,6 +100,8 @@ pub struct Spec {
     pub port: u16,
     pub key: PrivateKey,
     pub logins: Logins,
+    /// Port of the switch's HTTPS API, when its OS serves one; 0 lets the system choose.
+    pub api_port: u16,
 }
 
 /// A switch being served.
@@ -110,6 +112,8 @@ pub struct Served {
     pub fingerprint: String,
     /// The host key as a `known_hosts` line's key part (`ssh-ed25519 AAAA…`).
     pub public_key: String,
+    /// Where its HTTPS API listens, when its OS serves one ([`super::https`]).
+    pub api: Option<SocketAddr>,
 }
 
 impl Served {
@@ -154,6 +158,8 @@ impl Lab {
                 .local_addr()
                 .map_err(|e| format!("{}: {e}", spec.device.name))?;
             let public = spec.key.public_key();
+            let logins = Arc::new(spec.logins);
+            let api = api(&runtime, &spec.device, listen, spec.api_port, &logins)?;
             switches.push(Served {
                 device: spec.device.clone(),
                 addr,
@@ -161,11 +167,12 @@ impl Lab {
                 public_key: public
                     .to_openssh()
                     .map_err(|e| format!("{}: {e}", spec.device.name))?,
+                api,
             });
-            let config = Arc::new(server_config(spec.key, spec.logins.password_method));
+            let config = Arc::new(server_config(spec.key, logins.password_method));
             let mut server = Listener {
                 device: spec.device,
-                logins: Arc::new(spec.logins),
+                logins,
             };
             runtime.spawn(async move {
                 if let Err(e) = server.run_on_socket(config, &listener).await {
@@ -200,6 +207,33 @@ impl Drop for Lab {
             rt.shutdown_timeout(Duration::from_millis(100));
         }
     }
+}
+
+/// Starts `device`'s HTTPS API on `listen`:`port` when its OS serves one; where it listens.
+fn api(
+    runtime: &tokio::runtime::Runtime,
+    device: &Arc<Device>,
+    listen: IpAddr,
+    port: u16,
+    logins: &Arc<Logins>,
+) -> Result<Option<SocketAddr>, String> {
+    if device.api_prefix().is_none() {
+        return Ok(None);
+    }
+    let name = &device.name;
+    let (certs, key) = super::https::certificate(device.dir(), name, listen)?;
+    let tls = super::https::tls_config(certs, key).map_err(|e| format!("{name}: {e}"))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind((listen, port)))
+        .map_err(|e| format!("{name}: cannot listen on {listen}:{port} (HTTPS API): {e}"))?;
+    let addr = listener.local_addr().map_err(|e| format!("{name}: {e}"))?;
+    runtime.spawn(super::https::serve(
+        listener,
+        tls,
+        device.clone(),
+        logins.clone(),
+    ));
+    Ok(Some(addr))
 }
 
 fn server_config(key: PrivateKey, password: bool) -> russh::server::Config {

@@ -910,6 +910,25 @@ pub struct LabEffect {
     pub saved: bool,
 }
 
+/// One request to a lab switch's HTTP API, from a login already accepted.
+#[derive(Clone, Copy, Debug)]
+pub struct ApiRequest<'a> {
+    pub method: &'a str,
+    /// The path, percent-escapes still in it (`/nvue_v1/revision/1`).
+    pub path: &'a str,
+    /// What follows `?`, as sent (`rev=1`), empty when nothing does.
+    pub query: &'a str,
+    pub body: &'a [u8],
+    pub user: &'a str,
+}
+
+/// A lab switch's answer to one API request: its status and JSON body (empty: none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiReply {
+    pub status: u16,
+    pub body: String,
+}
+
 /// What every lab switch's state does alike: copied behind the interface, looked into by its
 /// own OS (implemented for every [`LabSwitch`] that is `Clone`).
 pub trait LabState: Any + Send + Sync + std::fmt::Debug {
@@ -973,6 +992,20 @@ pub trait LabSwitch: LabState {
     /// A file put in its login's home folder over SCP; `Err` says why it is not taken.
     fn put_home(&mut self, _name: &str, _bytes: Vec<u8>) -> Result<(), String> {
         Err("scp: not taken by this switch".to_string())
+    }
+
+    /// The path under which the switch serves an HTTP API over HTTPS (`None`: it serves
+    /// none); the lab gives it a port of its own beside the SSH one.
+    fn api_prefix(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// One request to that API; `effect` says what it changed, as a line's does.
+    fn api(&mut self, _request: &ApiRequest<'_>, _effect: &mut LabEffect) -> ApiReply {
+        ApiReply {
+            status: 404,
+            body: String::new(),
+        }
     }
 }
 

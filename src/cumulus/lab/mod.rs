@@ -2,11 +2,13 @@
 //! apply's confirm window, and the files of the login's home folder, behind
 //! [`crate::targets::Lab`]. A session (`session`) types a Linux shell's and `nv`'s lines;
 //! `folder` keeps the state in the lab's state folder; `net` states the applied tree in the
-//! network's terms; `show` answers the `nv show` commands from the network. What no capture
-//! confirms of what it prints is in one table, [`Unconfirmed`].
+//! network's terms; `show` answers the `nv show` commands from the network; `rest` serves
+//! NVUE's REST API (`/nvue_v1`) through the same revisions. What no capture confirms of what
+//! it prints is in one table, [`Unconfirmed`] (the API's in `rest::UNCONFIRMED`).
 
 mod folder;
 mod net;
+pub mod rest;
 mod session;
 pub mod show;
 mod unconfirmed;
@@ -45,6 +47,8 @@ pub struct Applied {
     pub user: String,
     pub at: SystemTime,
     pub confirm: Option<u64>,
+    /// `CLI` or `REST` (`nv config history`'s `method`).
+    pub method: &'static str,
 }
 
 /// A Cumulus lab switch.
@@ -59,6 +63,8 @@ pub struct CumulusSwitch {
     /// The next revision number.
     pub next_rev: u64,
     pub history: Vec<Applied>,
+    /// The revisions made through the REST API, by number (kept in memory only).
+    pub api_revs: BTreeMap<u64, rest::ApiRev>,
     /// The files of the login's home folder (snapshots).
     pub home: BTreeMap<String, String>,
     pub model: String,
@@ -136,6 +142,7 @@ impl CumulusSwitch {
             confirm: None,
             next_rev: 1,
             history: Vec::new(),
+            api_revs: BTreeMap::new(),
             home: BTreeMap::new(),
             model: LAB_MODEL.to_string(),
             release: LAB_RELEASE.to_string(),
@@ -176,6 +183,37 @@ impl CumulusSwitch {
         let rev = self.next_rev;
         self.next_rev += 1;
         rev
+    }
+
+    /// Applies revision `rev`'s `tree` for `user` through `method` (`CLI`, `REST`), with a
+    /// confirm window or not; false when it changes nothing (nothing applied).
+    pub fn apply_tree(
+        &mut self,
+        (rev, tree): (u64, Tree),
+        window: Option<Duration>,
+        user: &str,
+        method: &'static str,
+    ) -> bool {
+        if tree == self.applied {
+            return false;
+        }
+        let before = std::mem::replace(&mut self.applied, tree);
+        self.confirm = match (window, self.confirm.take()) {
+            (None, _) => None,
+            (Some(w), kept) => Some(Confirm {
+                rev,
+                rollback: kept.map_or(before, |k| k.rollback),
+                until: SystemTime::now() + w,
+            }),
+        };
+        self.history.push(Applied {
+            rev,
+            user: user.to_string(),
+            at: SystemTime::now(),
+            confirm: window.map(|w| w.as_secs()),
+            method,
+        });
+        true
     }
 
     /// `- header:` of `nv config show`: model, API version, revision, release.
@@ -267,6 +305,18 @@ impl LabSwitch for CumulusSwitch {
 
     fn open(&mut self, dir: &Path, prefer_fresh: bool, keep_running: bool) -> Result<(), String> {
         folder::open(self, dir, prefer_fresh, keep_running)
+    }
+
+    fn api_prefix(&self) -> Option<&'static str> {
+        Some(rest::PREFIX)
+    }
+
+    fn api(
+        &mut self,
+        request: &targets::ApiRequest<'_>,
+        effect: &mut targets::LabEffect,
+    ) -> targets::ApiReply {
+        rest::answer(self, request, effect)
     }
 
     fn persist(

@@ -12,14 +12,14 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
-use super::{Applied, Confirm, CumulusSwitch, Unconfirmed};
+use super::{CumulusSwitch, Unconfirmed};
 use crate::cumulus::tree::{self, Document, Node, Tree};
 use crate::lab::network::World;
 use crate::lab::{Login, Reply};
 use crate::targets::{LabEffect, LabSession, LabStart, LabSwitch};
 
 /// The objects at the root of NVUE's tree that `nv set` takes.
-const ROOTS: &[&str] = &[
+pub(super) const ROOTS: &[&str] = &[
     "acl",
     "bridge",
     "evpn",
@@ -222,7 +222,10 @@ impl CumulusSession {
                 let own = self.pending.as_ref().map(|(r, _)| r.to_string());
                 match rev {
                     Some(r) if Some(r) != own.as_deref() && r != "pending" => {
-                        text(format!("Error: Unknown revision {r}\n"))
+                        match super::rest::apply_by_cli(sw, r, window, self.user(), effect) {
+                            Some(reply) => text(reply),
+                            None => text(format!("Error: Unknown revision {r}\n")),
+                        }
                     }
                     _ => self.apply(sw, window, effect),
                 }
@@ -240,24 +243,9 @@ impl CumulusSession {
         let Some((rev, tree)) = self.pending.take() else {
             return Unconfirmed::NothingPending.reply();
         };
-        if tree == sw.applied {
+        if !sw.apply_tree((rev, tree), window, self.user(), "CLI") {
             return Unconfirmed::NothingPending.reply();
         }
-        let before = std::mem::replace(&mut sw.applied, tree);
-        sw.confirm = match (window, sw.confirm.take()) {
-            (None, _) => None,
-            (Some(w), kept) => Some(Confirm {
-                rev,
-                rollback: kept.map_or(before, |k| k.rollback),
-                until: SystemTime::now() + w,
-            }),
-        };
-        sw.history.push(Applied {
-            rev,
-            user: self.user().to_string(),
-            at: SystemTime::now(),
-            confirm: window.map(|w| w.as_secs()),
-        });
         effect.changed = true;
         text(format!("applied [rev_id: {rev}]\n"))
     }
@@ -310,7 +298,12 @@ fn duration(t: &str) -> Option<Duration> {
 }
 
 /// `--confirm-yes` (`yes`) or `--confirm-no` of revision `rev` (the one waiting when none).
-fn confirm(sw: &mut CumulusSwitch, rev: Option<&str>, yes: bool, effect: &mut LabEffect) -> String {
+pub(super) fn confirm(
+    sw: &mut CumulusSwitch,
+    rev: Option<&str>,
+    yes: bool,
+    effect: &mut LabEffect,
+) -> String {
     let waiting = sw.confirm.as_ref().map(|c| c.rev);
     let named = rev.map(|r| r.parse::<u64>().ok());
     let Some(w) = waiting.filter(|w| named.is_none_or(|n| n == Some(*w))) else {
@@ -375,11 +368,13 @@ fn history(sw: &CumulusSwitch) -> String {
             None => " {}".to_string(),
         };
         out.push_str(&format!(
-            "- apply-meta:\n    method: CLI\n    reason: Config update\n    rev_id: {}\n    state_controls:{controls}\n    user: {}\n  date: '{}'\n  message: Config update by {} via CLI\n",
+            "- apply-meta:\n    method: {}\n    reason: Config update\n    rev_id: {}\n    state_controls:{controls}\n    user: {}\n  date: '{}'\n  message: Config update by {} via {}\n",
+            a.method,
             a.rev,
             a.user,
             stamp(a.at),
-            a.user
+            a.user,
+            a.method
         ));
     }
     out
