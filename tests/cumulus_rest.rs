@@ -147,25 +147,13 @@ fn switches_of_an_os_without_an_api_serve_none() {
     assert!(!state.join("swx-mld-1-2").join("https.crt").exists());
 }
 
-/// The folder of Ansible collections that holds `nvidia/nvue`: `FABRIC_NVUE_COLLECTIONS`, else
-/// `collections/` of the clients' virtualenv, where .ci/run installs it from Ansible Galaxy.
-fn nvue_collections(venv: &Path) -> PathBuf {
-    let dir = std::env::var_os("FABRIC_NVUE_COLLECTIONS")
-        .map_or_else(|| venv.join("collections"), PathBuf::from);
-    assert!(
-        dir.join("ansible_collections/nvidia/nvue").is_dir(),
-        "the nvidia.nvue collection is needed in {} ({}/bin/ansible-galaxy collection install nvidia.nvue==1.2.5 --no-deps -p {0})",
-        dir.display(),
-        venv.display()
-    );
-    dir
-}
-
+/// NVIDIA's `nvidia.nvue` collection (1.2.5, kept in `tests/fixtures/clients/nvidia-nvue/`:
+/// `tests/fixtures/SOURCES.md`) over `ansible.netcommon.httpapi`, against a lab Cumulus
+/// switch's REST API: its changes read back over SSH.
 #[test]
-#[ignore = "needs the nvidia.nvue collection, from Ansible Galaxy (.ci/run runs it once installed)"]
 fn ansible_nvidia_nvue_changes_a_lab_cumulus_switch_over_the_rest_api() {
     let venv = crate::clients::venv();
-    let collections = nvue_collections(&venv);
+    let collections = root().join("tests/fixtures/clients/nvidia-nvue");
     let (_lab, state) = lab("ansible");
     let url = apis(&state)["leaf01"].clone();
     let port = url
