@@ -10,12 +10,11 @@ use super::{PortKey, Prepared, bridge_vlans, description, model, unnumbered_port
 use crate::cumulus::Config;
 use crate::cumulus::compile::STATE_SINCE;
 use crate::cumulus::tree::{self, Node, Tree};
+use crate::fabric::RemoteAs;
 use crate::import::Source;
 use crate::import::doc::{
-    BfdDoc, BgpDoc, EcnDoc, EtsDoc, NeighborDoc, PfcDoc, PfcField, PoolDoc, Qos, TimersDoc,
-    VlanDoc,
+    BfdDoc, BgpDoc, EcnDoc, EtsDoc, NeighborDoc, PfcDoc, PfcField, PoolDoc, Qos, TimersDoc, VlanDoc,
 };
-use crate::fabric::RemoteAs;
 use crate::import::links::{self, Links};
 use crate::import::ports::Attr;
 use crate::types::{Ipv4Net, Port};
@@ -307,7 +306,11 @@ fn remote_as_of(v: &str) -> Option<RemoteAs> {
 
 /// A neighbor's keepalive and hold timers, when both are set.
 fn timers_of(t: &Tree, path: &[&str]) -> Option<FlowMap<TimersDoc>> {
-    let v = |k: &str| tree::value(t, &[path, &["timers", k]].concat())?.parse().ok();
+    let v = |k: &str| {
+        tree::value(t, &[path, &["timers", k]].concat())?
+            .parse()
+            .ok()
+    };
     Some(TimersDoc::of((v("keepalive")?, v("hold")?)))
 }
 
@@ -360,7 +363,9 @@ pub(super) fn bgp(
         }
         let remote = tree::value(t, &[&path[..], &["remote-as"]].concat());
         let timers = timers_of(t, &path);
-        if let (Ok(addr), Some(remote_as)) = (n.parse::<Ipv4Addr>(), remote.and_then(|r| r.parse().ok())) {
+        if let (Ok(addr), Some(remote_as)) =
+            (n.parse::<Ipv4Addr>(), remote.and_then(|r| r.parse().ok()))
+        {
             if !links.derives(name, addr, remote_as) {
                 neighbors.push(FlowMap(NeighborDoc {
                     address: Some(n.to_string()),

@@ -18,10 +18,7 @@ use crate::types::{Invalid, Port, did_you_mean};
 const WORDS: [&str; 2] = ["external", "internal"];
 
 /// A switch's sessions: by the far end's address, and by its own port.
-pub(crate) type Sessions = (
-    BTreeMap<Ipv4Addr, Neighbor>,
-    BTreeMap<Port, PortNeighbor>,
-);
+pub(crate) type Sessions = (BTreeMap<Ipv4Addr, Neighbor>, BTreeMap<Port, PortNeighbor>);
 
 /// A switch's BGP neighbors: the sessions over its routed cables (`linked`), with the BFD and
 /// timers it chose, and those written in its `bgp`, by address or by port.
@@ -235,10 +232,7 @@ fn session_port(
         };
         cx.error(
             "E115",
-            format!(
-                "neighbor {} of `{name}` is {what}",
-                sw.port_name(port)
-            ),
+            format!("neighbor {} of `{name}` is {what}", sw.port_name(port)),
             at,
             "written twice",
         );

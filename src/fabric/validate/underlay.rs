@@ -739,12 +739,11 @@ fn bgp<'a>(
             .filter_map(|nb| nb.link.as_ref().map(|l| l.1))
             .collect();
         let networks = networks(cx, p, bgp, &link_ports);
-        let bfd = (neighbors.values().any(|nb| nb.bfd)
-            || port_neighbors.values().any(|nb| nb.bfd))
-        .then(|| {
-            detection::check_os(cx, &choice, p.switch.os(), name, &mut told);
-            choice.bfd_timers()
-        });
+        let bfd = (neighbors.values().any(|nb| nb.bfd) || port_neighbors.values().any(|nb| nb.bfd))
+            .then(|| {
+                detection::check_os(cx, &choice, p.switch.os(), name, &mut told);
+                choice.bfd_timers()
+            });
         let fast_external_fallover = choice.fast_external_fallover(!link_ports.is_empty());
         p.switch.routing = Some(Routing {
             asn: n.asn,
