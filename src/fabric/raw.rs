@@ -563,6 +563,7 @@ pub struct RawVlan {
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "BgpNeighbor")]
+#[schemars(extend("oneOf" = [{ "required": ["address"] }, { "required": ["port"] }]))]
 pub struct RawNeighbor {
     /// The peer's IPv4 address.
     pub address: Option<Sp<String>>,
@@ -705,6 +706,7 @@ pub struct RawBgp {
     pub maximum_paths: Option<Sp<i64>>,
     pub multipath_relax: Option<Sp<bool>>,
     /// Sessions besides those of routed links (peers outside the fabric).
+    #[schemars(with = "Option<Vec<RawNeighbor>>")]
     pub neighbors: Option<Vec<Sp<RawNeighbor>>>,
     /// Prefixes advertised besides the loopback, gateway subnets and routed host ports.
     pub networks: Option<Vec<Sp<String>>>,

@@ -215,7 +215,7 @@ fn session_port(
             )
             .at(at, "a port no entry names")
             .help(format!(
-                "give it an entry (`{}: {{ description: … }}`), or leave `unused_ports` at its default",
+                "give it an entry (`{}: {{ description: … }}`), or set `unused_ports: keep`",
                 sw.port_name(port)
             )),
         );
