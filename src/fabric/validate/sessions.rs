@@ -17,6 +17,9 @@ use crate::types::{Invalid, Port, did_you_mean};
 /// The words `remote_as` takes besides a number.
 const WORDS: [&str; 2] = ["external", "internal"];
 
+/// What E127 asks of an entry.
+const ONE: &str = "write one session per entry: `address` (the peer's IPv4 address) or `port` (the switch's port, unnumbered)";
+
 /// A switch's sessions: by the far end's address, and by its own port.
 pub(crate) type Sessions = (BTreeMap<Ipv4Addr, Neighbor>, BTreeMap<Port, PortNeighbor>);
 
@@ -81,17 +84,23 @@ pub(crate) fn neighbors(
                     );
                 }
             }
-            (a, _) => {
-                let (msg, label) = match a {
-                    Some(_) => ("names its peer twice, by `address` and by `port`", "both"),
-                    None => ("names no peer: it needs `address` or `port`", "neither"),
-                };
-                cx.push(
-                    Diagnostic::error("E127", format!("a BGP neighbor of `{name}` {msg}"))
-                        .at(cx.span(entry), label)
-                        .help("write one session per entry: `address` (the peer's IPv4 address) or `port` (the switch's port, unnumbered)"),
-                );
-            }
+            (Some(a), Some(port)) => cx.push(
+                Diagnostic::error(
+                    "E127",
+                    format!("a BGP neighbor of `{name}` names its peer twice, by `address` and by `port`"),
+                )
+                .at(cx.span(a), "by address")
+                .also(cx.span(port), "and by port")
+                .help(ONE),
+            ),
+            (None, None) => cx.push(
+                Diagnostic::error(
+                    "E127",
+                    format!("a BGP neighbor of `{name}` names no peer: it needs `address` or `port`"),
+                )
+                .at(cx.span(entry), "neither")
+                .help(ONE),
+            ),
         }
     }
     (linked, by_port)
