@@ -462,3 +462,94 @@ fn the_nvue_fuzz_check_holds_on_real_inputs() {
         crate::fuzz_checks::parse_nvue(&data);
     }
 }
+
+/// A BGP neighbor named by its port (`bgp.neighbors: [{ port }]`) is NVUE's unnumbered
+/// neighbor on that port, with its remote AS (`external`, `internal` or a number), BFD and
+/// timers; on Onyx, which peers over no port, it is E128 at the port, naming the OS.
+#[test]
+fn a_neighbor_named_by_its_port_compiles_on_cumulus_and_is_refused_on_onyx() {
+    let yaml = "
+switches:
+  leaf01:
+    os: cumulus
+    cumulus: 5.14.0
+    model: SN5600
+    asn: 65101
+    loopback: 10.255.1.1
+    bgp:
+      bfd: { interval: 200 }
+      neighbors:
+        - { port: swp33, remote_as: external, bfd: true, timers: { keepalive: 3, hold: 9 } }
+        - { port: swp34, remote_as: internal }
+        - { port: swp35, remote_as: 65000 }
+        - { address: 127.0.0.2, remote_as: 65002 }
+    ports:
+      swp33-35: { mtu: 9216 }
+";
+    let mut sources = Sources::default();
+    let loaded =
+        fabric::fabric::parse_bytes("port.yaml", yaml.as_bytes().to_vec(), &mut sources).unwrap();
+    let (f, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let f = f.unwrap_or_else(|| panic!("{}", render(&diags, &sources, false)));
+    let compiled = fabric::compile::compile(&f);
+    let (_, leaf) = compiled.iter().next().unwrap();
+    let c: &Config = leaf.as_any().downcast_ref().unwrap();
+    let nb = ["vrf", "default", "router", "bgp", "neighbor"];
+    let v = |rest: &[&str]| tree::value(&c.set, &[&nb[..], rest].concat()).map(str::to_string);
+    assert_eq!(
+        tree::names(&c.set, &nb),
+        ["127.0.0.2", "swp33", "swp34", "swp35"]
+    );
+    for (port, remote) in [
+        ("swp33", "external"),
+        ("swp34", "internal"),
+        ("swp35", "65000"),
+    ] {
+        assert_eq!(v(&[port, "type"]).as_deref(), Some("unnumbered"), "{port}");
+        assert_eq!(v(&[port, "remote-as"]).as_deref(), Some(remote), "{port}");
+        assert!(
+            tree::names(&c.set, &["interface", port, "ip", "address"]).is_empty(),
+            "{port}"
+        );
+        assert_eq!(
+            tree::value(&c.set, &["interface", port, "link", "mtu"]),
+            Some("9216")
+        );
+    }
+    assert_eq!(v(&["127.0.0.2", "type"]).as_deref(), Some("numbered"));
+    assert_eq!(
+        v(&["swp33", "bfd", "min-tx-interval"]).as_deref(),
+        Some("200")
+    );
+    assert_eq!(v(&["swp33", "timers", "hold"]).as_deref(), Some("9"));
+    assert_eq!(v(&["swp34", "bfd", "min-tx-interval"]), None);
+    assert_eq!(v(&["swp34", "timers", "hold"]), None);
+
+    let onyx = yaml
+        .replace(
+            "    os: cumulus\n    cumulus: 5.14.0\n    model: SN5600",
+            "    model: SN3700",
+        )
+        .replace("swp33-35", "1/29-1/31")
+        .replace("port: swp33", "port: 1/29")
+        .replace("port: swp34", "port: 1/30")
+        .replace("port: swp35", "port: 1/31");
+    let loaded = fabric::fabric::parse_bytes("onyx.yaml", onyx.into_bytes(), &mut sources).unwrap();
+    let (f, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    assert!(f.is_none());
+    let text = render(&diags, &sources, false);
+    let refused: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(refused.len(), 3, "{text}");
+    for (line, port) in [(10, "1/29"), (11, "1/30"), (12, "1/31")] {
+        assert!(
+            text.contains(&format!("--> onyx.yaml:{line}:19")) && text.contains(port),
+            "{text}"
+        );
+    }
+    assert!(
+        refused
+            .iter()
+            .all(|d| d.code == "E128" && d.message.contains("runs Onyx")),
+        "{text}"
+    );
+}

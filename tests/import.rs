@@ -1189,6 +1189,21 @@ fn the_spectrum_x_pod_imports_as_the_fabric_that_made_it() {
     assert!(yaml.contains("gpu"), "{yaml}");
 }
 
+/// A Spectrum-X leaf imported without its spines: its unnumbered uplink sessions are written
+/// under `bgp.neighbors` by their ports (no cable reaches an imported switch), and the file
+/// reproduces the configuration.
+#[test]
+fn a_cumulus_leaf_alone_writes_its_unnumbered_uplinks_by_port() {
+    let yaml = cumulus_round_trip(&[crate::root().join("golden/spectrum-x/leaf01.cfg")]);
+    for p in ["swp33", "swp34", "swp35", "swp36"] {
+        assert!(
+            yaml.contains(&format!("{{port: {p}, remote_as: external, bfd: true}}")),
+            "{p}: {yaml}"
+        );
+    }
+    assert!(!yaml.contains("role: routed"), "{yaml}");
+}
+
 /// NVIDIA's documented `startup.yaml` (BGP unnumbered, an MLAG pair's half) imports; what the
 /// fabric does not carry of it is said, command by command, at its file.
 #[test]

@@ -12,7 +12,7 @@
 //! | access / trunk port | `bridge domain br_default access N` / `… vlan N` |
 //! | a bundle | `interface bondN` (`type bond`, `bond member swpX`, `bond mlag id N`) |
 //! | MLAG | `peerlink` (`type peerlink`, `bond member`), `peerlink.4094` (`type sub`), `mlag mac-address`, `mlag backup`, `mlag peer-ip linklocal` |
-//! | routing | `router bgp autonomous-system`, `router-id`; `vrf default router bgp neighbor swpN type unnumbered remote-as external` on a cable between two Cumulus switches, else `neighbor A.B.C.D remote-as N type numbered`; `address-family ipv4-unicast network`; BFD per neighbor; `path-selection multipath aspath-ignore on` |
+//! | routing | `router bgp autonomous-system`, `router-id`; `vrf default router bgp neighbor swpN type unnumbered remote-as external` on a cable between two Cumulus switches, `… remote-as external|internal|N` for a neighbor written by its port, else `neighbor A.B.C.D remote-as N type numbered`; `address-family ipv4-unicast network`; BFD per neighbor; `path-selection multipath aspath-ignore on` |
 //! | lossless on priority 3 | `qos roce mode lossless` (the profile), with its parts written out below so a diff shows them |
 //! | pools | `qos traffic-pool NAME memory-percent N`, `switch-priority P` |
 //! | PFC | `qos pfc default-global switch-priority P`, `tx enable`, `rx enable`; per PFC port `qos pfc-watchdog` (5.6.0+) |
@@ -26,7 +26,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::fabric::{Gateway, PortSettings, Switch};
+use crate::fabric::{BgpTimers, Gateway, PortSettings, Switch};
 use crate::types::{EcnThresholds, Ets, Port, Trust};
 
 use super::tree::{Node, Tree, set};
@@ -288,45 +288,36 @@ fn routing(sw: &Switch, release: Release, t: &mut Tree) {
             Some("on"),
         );
     }
+    let mut sessions: Vec<(String, &str, String, bool, Option<BgpTimers>)> = Vec::new();
     for (addr, n) in &r.neighbors {
         let (name, kind, remote) = match (&n.link, n.unnumbered) {
             (Some((_, port)), true) => (port_name(*port), "unnumbered", "external".to_string()),
             _ => (addr.to_string(), "numbered", n.asn.to_string()),
         };
+        sessions.push((name, kind, remote, n.bfd, n.timers));
+    }
+    for (port, n) in &r.port_neighbors {
+        let remote = n.remote_as.to_string();
+        sessions.push((port_name(*port), "unnumbered", remote, n.bfd, n.timers));
+    }
+    for (name, kind, remote, bfd, timers) in sessions {
         p(t, &["neighbor", &name, "type"], Some(kind));
         p(t, &["neighbor", &name, "remote-as"], Some(&remote));
-        if n.bfd
-            && let Some(b) = r.bfd
-        {
+        if bfd && let Some(b) = r.bfd {
             let path = [&bgp[..], &["neighbor", &name, "bfd"]].concat();
             release.on(t, &path);
-            p(
-                t,
-                &["neighbor", &name, "bfd", "detect-multiplier"],
-                Some(&b.multiplier.to_string()),
-            );
-            p(
-                t,
-                &["neighbor", &name, "bfd", "min-rx-interval"],
-                Some(&b.min_rx.to_string()),
-            );
-            p(
-                t,
-                &["neighbor", &name, "bfd", "min-tx-interval"],
-                Some(&b.interval.to_string()),
-            );
+            for (k, v) in [
+                ("detect-multiplier", u32::from(b.multiplier)),
+                ("min-rx-interval", b.min_rx),
+                ("min-tx-interval", b.interval),
+            ] {
+                p(t, &["neighbor", &name, "bfd", k], Some(&v.to_string()));
+            }
         }
-        if let Some(tm) = n.timers {
-            p(
-                t,
-                &["neighbor", &name, "timers", "keepalive"],
-                Some(&tm.keepalive.to_string()),
-            );
-            p(
-                t,
-                &["neighbor", &name, "timers", "hold"],
-                Some(&tm.hold.to_string()),
-            );
+        if let Some(tm) = timers {
+            for (k, v) in [("keepalive", tm.keepalive), ("hold", tm.hold)] {
+                p(t, &["neighbor", &name, "timers", k], Some(&v.to_string()));
+            }
         }
     }
 }

@@ -521,7 +521,7 @@ fn bgp(blocks: &mut Vec<Block>, sw: &Switch) {
                 rows: facts,
             }));
         }
-        let rows = r
+        let mut rows: Vec<Vec<Cell>> = r
             .neighbors
             .iter()
             .map(|(addr, n)| {
@@ -534,6 +534,14 @@ fn bgp(blocks: &mut Vec<Block>, sw: &Switch) {
                 vec![addr.to_string().into(), n.asn.to_string().into(), over]
             })
             .collect();
+        // Sessions named by a port: unnumbered, to a peer outside the fabric.
+        rows.extend(r.port_neighbors.iter().map(|(port, n)| {
+            vec![
+                "unnumbered".into(),
+                n.remote_as.to_string().into(),
+                sw.port_name(*port).into(),
+            ]
+        }));
         blocks.push(Block::Table(Table {
             head: vec!["Neighbor", "AS", "Over"],
             rows,

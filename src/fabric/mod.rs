@@ -186,6 +186,48 @@ pub struct Neighbor {
     pub unnumbered: bool,
 }
 
+/// A BGP session named by the switch's port: unnumbered (over the port's IPv6 link-local
+/// address), to a peer outside the fabric, on an OS that peers so
+/// (`targets::Rules::unnumbered`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PortNeighbor {
+    pub remote_as: RemoteAs,
+    /// BFD watches the session (with the switch's [`Routing::bfd`] timers).
+    pub bfd: bool,
+    /// Keepalive and hold timers; `None`: the OS's.
+    pub timers: Option<BgpTimers>,
+}
+
+/// The AS a session's peer is in: a number, or any other than the switch's (`external`,
+/// eBGP) or the switch's own (`internal`, iBGP).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RemoteAs {
+    Number(u32),
+    External,
+    Internal,
+}
+
+/// As the format writes it: the number, or the word.
+impl Serialize for RemoteAs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RemoteAs::Number(n) => s.serialize_u32(*n),
+            RemoteAs::External => s.serialize_str("external"),
+            RemoteAs::Internal => s.serialize_str("internal"),
+        }
+    }
+}
+
+impl std::fmt::Display for RemoteAs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RemoteAs::Number(n) => write!(f, "{n}"),
+            RemoteAs::External => f.write_str("external"),
+            RemoteAs::Internal => f.write_str("internal"),
+        }
+    }
+}
+
 /// BFD's timers on a switch (RFC 5880 §6.8.2-§6.8.4): the desired transmit and required
 /// receive intervals in milliseconds, and the packets missed before a session is down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -221,6 +263,9 @@ pub struct Routing {
     pub router_id: Ipv4Addr,
     /// Sessions by the far end's address (a peer outside the fabric has no switch).
     pub neighbors: BTreeMap<Ipv4Addr, Neighbor>,
+    /// Sessions named by the switch's port (`bgp.neighbors: [{ port }]`), to peers outside
+    /// the fabric; empty on an OS that does not peer unnumbered.
+    pub port_neighbors: BTreeMap<Port, PortNeighbor>,
     /// Prefixes advertised: the loopback, gateway subnets, routed host ports.
     pub networks: BTreeSet<Ipv4Net>,
     /// `maximum-paths`: written, else the most sessions to one neighbouring AS over the

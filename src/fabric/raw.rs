@@ -557,18 +557,72 @@ pub struct RawVlan {
     pub mtu: Option<Sp<i64>>,
 }
 
-/// A BGP session to a peer named by its address.
+/// A BGP session to a peer outside the fabric, named by its address or by the switch's port
+/// (BGP unnumbered, over the port's IPv6 link-local address, where the switch's OS peers so):
+/// one of `address` and `port`.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "BgpNeighbor")]
+#[schemars(extend("oneOf" = [{ "required": ["address"] }, { "required": ["port"] }]))]
 pub struct RawNeighbor {
-    pub address: Sp<String>,
-    pub remote_as: Sp<i64>,
+    /// The peer's IPv4 address.
+    pub address: Option<Sp<String>>,
+    /// The switch's routed port the session runs over, unnumbered (`swp33`); not in a VLAN
+    /// nor a bundle.
+    pub port: Option<Sp<String>>,
+    /// The peer's AS: a number, or (with `port`) `external` (any AS but the switch's) or
+    /// `internal` (the switch's own).
+    pub remote_as: Sp<RawRemoteAs>,
     /// BFD on this session (default false: a peer outside the fabric may not run it), with
     /// the switch's BFD timers.
     pub bfd: Option<Sp<bool>>,
     /// BGP keepalive and hold timers of this session (default: the OS's, 60 s and 180 s).
     pub timers: Option<RawTimers>,
+}
+
+/// A neighbor's `remote_as` as written: a number, or a word (`external`, `internal`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawRemoteAs {
+    Number(i64),
+    Word(String),
+}
+
+impl<'de> Deserialize<'de> for RawRemoteAs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = RawRemoteAs;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an AS number, `external` or `internal`")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawRemoteAs, E> {
+                Ok(RawRemoteAs::Number(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawRemoteAs, E> {
+                Ok(RawRemoteAs::Number(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawRemoteAs, E> {
+                Ok(RawRemoteAs::Word(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for RawRemoteAs {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RemoteAs".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({
+            "description": "The peer's AS: a number (1-4294967295), or, for a session named by its `port`, `external` (any AS but the switch's: eBGP) or `internal` (the switch's own: iBGP).",
+            "oneOf": [
+                { "type": "integer", "minimum": 1, "maximum": 4294967295u64 },
+                { "type": "string", "enum": ["external", "internal"] }
+            ]
+        })
+    }
 }
 
 /// BGP's keepalive and hold timers, in seconds (RFC 4271 §4.2, §10). The two ends of a
@@ -652,7 +706,8 @@ pub struct RawBgp {
     pub maximum_paths: Option<Sp<i64>>,
     pub multipath_relax: Option<Sp<bool>>,
     /// Sessions besides those of routed links (peers outside the fabric).
-    pub neighbors: Option<Vec<RawNeighbor>>,
+    #[schemars(with = "Option<Vec<RawNeighbor>>")]
+    pub neighbors: Option<Vec<Sp<RawNeighbor>>>,
     /// Prefixes advertised besides the loopback, gateway subnets and routed host ports.
     pub networks: Option<Vec<Sp<String>>>,
     /// BFD on this switch's sessions over routed links, and its timers (replaces

@@ -95,8 +95,12 @@ pub struct VlanDoc {
 
 #[derive(Serialize)]
 pub struct NeighborDoc {
-    pub(crate) address: String,
-    pub(crate) remote_as: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) address: Option<String>,
+    /// The switch's port of an unnumbered session (`swp33`), instead of an address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) port: Option<String>,
+    pub(crate) remote_as: crate::fabric::RemoteAs,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) bfd: bool,
     #[serde(skip_serializing_if = "Option::is_none")]

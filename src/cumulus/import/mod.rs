@@ -1,7 +1,8 @@
 //! Cumulus NVUE configurations (`nv config show -o yaml`, `startup.yaml`) → the Cumulus
 //! switches of a fabric file ([`targets::Import`]). The inverse of `cumulus::compile`: each
 //! `swp` interface's link, bridge and routed settings back into the format's terms, bond
-//! members as bundles, breakouts as splits, VLANs and SVIs, the loopback, BGP, and the
+//! members as bundles, breakouts as splits, VLANs and SVIs, the loopback, BGP (an unnumbered
+//! session on no cable between imported switches as a neighbor named by its port), and the
 //! switch-wide QoS (the `roce-lossless` preset where the tree is the recipe exactly, else its
 //! pools and PFC, with trust, ECN and ETS on every port, as NVUE holds them switch-wide).
 //! Whether the fabric reproduces a configuration is checked afterwards by planning its

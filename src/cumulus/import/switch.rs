@@ -10,9 +10,10 @@ use super::{PortKey, Prepared, bridge_vlans, description, model, unnumbered_port
 use crate::cumulus::Config;
 use crate::cumulus::compile::STATE_SINCE;
 use crate::cumulus::tree::{self, Node, Tree};
+use crate::fabric::RemoteAs;
 use crate::import::Source;
 use crate::import::doc::{
-    BfdDoc, BgpDoc, EcnDoc, EtsDoc, NeighborDoc, PfcDoc, PfcField, PoolDoc, Qos, VlanDoc,
+    BfdDoc, BgpDoc, EcnDoc, EtsDoc, NeighborDoc, PfcDoc, PfcField, PoolDoc, Qos, TimersDoc, VlanDoc,
 };
 use crate::import::links::{self, Links};
 use crate::import::ports::Attr;
@@ -294,6 +295,25 @@ fn bfd_of(t: &Tree, path: &[&str]) -> Option<crate::fabric::BfdTimers> {
     })
 }
 
+/// A neighbor's `remote-as`: a number, `external` or `internal`.
+fn remote_as_of(v: &str) -> Option<RemoteAs> {
+    match v {
+        "external" => Some(RemoteAs::External),
+        "internal" => Some(RemoteAs::Internal),
+        n => n.parse().ok().map(RemoteAs::Number),
+    }
+}
+
+/// A neighbor's keepalive and hold timers, when both are set.
+fn timers_of(t: &Tree, path: &[&str]) -> Option<FlowMap<TimersDoc>> {
+    let v = |k: &str| {
+        tree::value(t, &[path, &["timers", k]].concat())?
+            .parse()
+            .ok()
+    };
+    Some(TimersDoc::of((v("keepalive")?, v("hold")?)))
+}
+
 /// BGP written out, without the sessions its cables give (an unnumbered session over a
 /// cable to another imported switch; a numbered one the cable's addresses give) and the
 /// prefixes the fabric advertises anyway (the loopback, the gateways' subnets).
@@ -327,6 +347,7 @@ pub(super) fn bgp(
                     .any(|(q, a, _)| *q == p && a.iter().any(|x| matches!(x, Attr::Address(_))))
         })
     };
+    let sessions = unnumbered_ports(c);
     let mut linked_bfd = None;
     let mut any_bfd = None;
     let mut neighbors = Vec::new();
@@ -340,18 +361,32 @@ pub(super) fn bgp(
             linked_bfd.get_or_insert(bfd);
             continue;
         }
-        let remote =
-            tree::value(t, &[&path[..], &["remote-as"]].concat()).and_then(|r| r.parse().ok());
-        if let (Ok(addr), Some(remote_as)) = (n.parse::<Ipv4Addr>(), remote) {
-            let derives = links.derives(name, addr, remote_as);
-            if !derives {
+        let remote = tree::value(t, &[&path[..], &["remote-as"]].concat());
+        let timers = timers_of(t, &path);
+        if let (Ok(addr), Some(remote_as)) =
+            (n.parse::<Ipv4Addr>(), remote.and_then(|r| r.parse().ok()))
+        {
+            if !links.derives(name, addr, remote_as) {
                 neighbors.push(FlowMap(NeighborDoc {
-                    address: n.to_string(),
-                    remote_as,
+                    address: Some(n.to_string()),
+                    port: None,
+                    remote_as: RemoteAs::Number(remote_as),
                     bfd: bfd.is_some(),
-                    timers: None,
+                    timers,
                 }));
             }
+        } else if let (Some(_), Some(remote_as)) = (
+            crate::cumulus::rules::port(n).filter(|_| sessions.contains(n)),
+            remote.and_then(remote_as_of),
+        ) {
+            // An unnumbered session on no imported cable: named by its port.
+            neighbors.push(FlowMap(NeighborDoc {
+                address: None,
+                port: Some(n.to_string()),
+                remote_as,
+                bfd: bfd.is_some(),
+                timers,
+            }));
         }
     }
     let bfd = match linked_bfd {

@@ -134,7 +134,9 @@ impl Reads for CumulusReads {
 
 /// BGP: the router's AS and router id (`nv show router bgp -o json`, UNCONFIRMED: read as
 /// the configuration's tree, `autonomous-system`, `router-id`), then the sessions; a session
-/// an unnumbered port keys is read under the address the fabric gives that link.
+/// an unnumbered port keys is read under the address the fabric gives that link; one on a port
+/// a written neighbor names (`bgp.neighbors: [{ port }]`, a peer outside the fabric) is not
+/// among the sessions the check compares by address, and is left out.
 fn bgp(sw: &Switch) -> [Ask; 2] {
     let by_port: BTreeMap<Port, Ipv4Addr> = sw
         .routing
@@ -142,6 +144,11 @@ fn bgp(sw: &Switch) -> [Ask; 2] {
         .flat_map(|r| &r.neighbors)
         .filter(|(_, n)| n.unnumbered)
         .filter_map(|(a, n)| Some((n.link.as_ref()?.1, *a)))
+        .collect();
+    let written: BTreeSet<Port> = sw
+        .routing
+        .iter()
+        .flat_map(|r| r.port_neighbors.keys().copied())
         .collect();
     let router = Ask::own(BGP_ROUTER.into(), None, |reply, into| {
         into.bgp = Some(json::bgp_router(reply)?);
@@ -158,6 +165,7 @@ fn bgp(sw: &Switch) -> [Ask; 2] {
             for (key, (peer, n)) in read {
                 let addr = match peer {
                     json::Peer::Address(a) => a,
+                    json::Peer::Port(p) if written.contains(&p) => continue,
                     json::Peer::Port(p) => *by_port.get(&p).ok_or_else(|| {
                         format!(
                             "a session on `{key}`, a port the fabric has no unnumbered session on"
@@ -354,6 +362,33 @@ mod tests {
                     &mut other
                 )
                 .is_err()
+        );
+        // One on a port a written neighbor names is a peer outside the fabric: left out.
+        let mut written = sw.clone();
+        if let Some(r) = written.routing.as_mut() {
+            r.port_neighbors.insert(
+                Port::new(1, 9),
+                crate::fabric::PortNeighbor {
+                    remote_as: crate::fabric::RemoteAs::External,
+                    bfd: false,
+                    timers: None,
+                },
+            );
+        }
+        let asks = READS.asks(&written, vec![Query::Bgp]);
+        let mut other = Observed::default();
+        READS.read(&asks[0], replies[2], &mut other).unwrap();
+        READS
+            .read(
+                &asks[1],
+                r#"{"swp9": {"remote-as": 1, "state": "idle"}, "swp33": {"remote-as": 65000, "state": "established"}}"#,
+                &mut other,
+            )
+            .unwrap();
+        let read = other.bgp.unwrap().unwrap();
+        assert_eq!(
+            read.neighbors.keys().copied().collect::<Vec<_>>(),
+            [over(33)]
         );
         // Garbage is an error, never a clean read.
         for a in &asks {

@@ -119,6 +119,7 @@ pub(crate) mod ports;
 pub(crate) mod preset;
 mod qos;
 mod resolve;
+mod sessions;
 mod switch_wide;
 mod switches;
 mod target;

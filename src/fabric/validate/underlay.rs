@@ -67,7 +67,7 @@ fn as_number(cx: &mut Cx, v: &Sp<i64>) -> Option<u32> {
     })
 }
 
-fn ipv4(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Addr> {
+pub(crate) fn ipv4(cx: &mut Cx, v: &Sp<String>, what: &str) -> Option<Ipv4Addr> {
     match v.get().parse::<Ipv4Addr>() {
         Ok(a) => Some(a),
         Err(_) => {
@@ -728,7 +728,7 @@ fn bgp<'a>(
         let choice = detection::switch(cx, detect, bgp);
         choices.insert(name, choice);
         let linked = sessions.remove(name).unwrap_or_default();
-        let neighbors = neighbors(cx, name, bgp, &choice, linked);
+        let (neighbors, port_neighbors) = super::sessions::neighbors(cx, p, bgp, &choice, linked);
         let Some((maximum_paths, multipath_relax)) =
             ecmp(cx, (name.as_str(), n), bgp, fabric_paths, &neighbors)
         else {
@@ -739,16 +739,18 @@ fn bgp<'a>(
             .filter_map(|nb| nb.link.as_ref().map(|l| l.1))
             .collect();
         let networks = networks(cx, p, bgp, &link_ports);
-        let bfd = neighbors.values().any(|nb| nb.bfd).then(|| {
-            detection::check_os(cx, &choice, p.switch.os(), name, &mut told);
-            choice.bfd_timers()
-        });
+        let bfd = (neighbors.values().any(|nb| nb.bfd) || port_neighbors.values().any(|nb| nb.bfd))
+            .then(|| {
+                detection::check_os(cx, &choice, p.switch.os(), name, &mut told);
+                choice.bfd_timers()
+            });
         let fast_external_fallover = choice.fast_external_fallover(!link_ports.is_empty());
         p.switch.routing = Some(Routing {
             asn: n.asn,
             router_id: n.router_id,
             multipath_relax,
             neighbors,
+            port_neighbors,
             networks,
             maximum_paths,
             bfd,
@@ -756,50 +758,6 @@ fn bgp<'a>(
         });
     }
     choices
-}
-
-/// A switch's BGP neighbors: the sessions over its routed cables, with the BFD and timers it
-/// chose, and those written in its `bgp` (one that is also a cable's far end is E115).
-fn neighbors(
-    cx: &mut Cx,
-    name: &str,
-    bgp: Option<&super::super::raw::RawBgp>,
-    choice: &detection::Choice,
-    mut neighbors: BTreeMap<Ipv4Addr, super::super::Neighbor>,
-) -> BTreeMap<Ipv4Addr, super::super::Neighbor> {
-    for nb in neighbors.values_mut() {
-        nb.bfd = choice.link_bfd();
-        nb.timers = choice.timers();
-    }
-    for nb in bgp.iter().flat_map(|b| b.neighbors.iter().flatten()) {
-        let (Some(a), Some(asn)) = (
-            ipv4(cx, &nb.address, "neighbor"),
-            as_number(cx, &nb.remote_as),
-        ) else {
-            continue;
-        };
-        if neighbors.contains_key(&a) {
-            cx.error(
-                "E115",
-                format!("neighbor {a} of `{name}` is also the far end of a routed link"),
-                cx.span(&nb.address),
-                "written twice",
-            );
-            continue;
-        }
-        let (bfd, timers) = detection::neighbor(cx, nb);
-        neighbors.insert(
-            a,
-            super::super::Neighbor {
-                asn,
-                link: None,
-                bfd,
-                timers,
-                unnumbered: false,
-            },
-        );
-    }
-    neighbors
 }
 
 /// A switch's ECMP: maximum paths (written, else as many as its most parallel sessions to

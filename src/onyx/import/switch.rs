@@ -312,8 +312,9 @@ pub(super) fn bgp_doc(c: &Config, x: &Expressed, name: &str, links: &Links) -> O
             .filter(|(a, n)| !links.derives(name, **a, **n))
             .map(|(a, n)| {
                 FlowMap(NeighborDoc {
-                    address: a.to_string(),
-                    remote_as: *n,
+                    address: Some(a.to_string()),
+                    port: None,
+                    remote_as: crate::fabric::RemoteAs::Number(*n),
                     bfd: runs_bfd && b.bfd.contains(a),
                     timers: b.timers.get(a).map(|t| TimersDoc::of(*t)),
                 })

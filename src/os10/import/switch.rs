@@ -198,8 +198,9 @@ pub(super) fn bgp(c: &Config, name: &str, links: &Links) -> Option<BgpDoc> {
             .filter(|(a, p)| !derives(a, p))
             .filter_map(|(a, p)| {
                 Some(FlowMap(NeighborDoc {
-                    address: a.to_string(),
-                    remote_as: p.remote_as?,
+                    address: Some(a.to_string()),
+                    port: None,
+                    remote_as: crate::fabric::RemoteAs::Number(p.remote_as?),
                     bfd: bfd(p),
                     timers: p.timers.map(TimersDoc::of),
                 }))
