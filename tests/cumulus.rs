@@ -553,3 +553,55 @@ switches:
         "{text}"
     );
 }
+
+/// A Cumulus MLAG pair: the IPL's bundle is the `peerlink` (in the bridge, with its
+/// `peerlink.4094`), an MLAG bundle a bond with its `bond mlag id`, the pair's MAC and the
+/// peer's IPL address as backup; the IPL's VLAN is Onyx's and OS10's term, not in the bridge.
+#[test]
+fn a_cumulus_mlag_pair_compiles_as_nvue_writes_one() {
+    let yaml =
+        std::fs::read_to_string(root().join("tests/fixtures/cumulus/mlag-pair.yaml")).unwrap();
+    let mut sources = Sources::default();
+    let loaded =
+        fabric::fabric::parse_bytes("mlag-pair.yaml", yaml.into_bytes(), &mut sources).unwrap();
+    let (f, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let f = f.unwrap_or_else(|| panic!("{}", render(&diags, &sources, false)));
+    let compiled = fabric::compile::compile(&f);
+    for (name, backup) in [("leaf01", "10.254.255.2"), ("leaf02", "10.254.255.1")] {
+        let t = &compiled.iter().find(|(n, _)| n.as_str() == name).unwrap().1;
+        let c: &Config = t.as_any().downcast_ref().unwrap();
+        let v = |p: &[&str]| tree::value(&c.set, p).map(str::to_string);
+        let has = |p: &[&str]| tree::get(&c.set, p).is_some();
+        assert_eq!(
+            v(&["interface", "peerlink", "type"]).as_deref(),
+            Some("peerlink"),
+            "{name}"
+        );
+        assert!(
+            has(&["interface", "peerlink", "bond", "member", "swp31"]),
+            "{name}"
+        );
+        assert!(
+            has(&["interface", "peerlink", "bridge", "domain", "br_default"]),
+            "{name}"
+        );
+        assert_eq!(
+            v(&["interface", "peerlink.4094", "base-interface"]).as_deref(),
+            Some("peerlink")
+        );
+        assert_eq!(
+            v(&["interface", "bond2", "bond", "mlag", "id"]).as_deref(),
+            Some("2")
+        );
+        assert!(has(&["interface", "bond2", "bond", "member", "swp2"]));
+        assert_eq!(
+            v(&["mlag", "mac-address"]).as_deref(),
+            Some("44:38:39:BE:EF:AA")
+        );
+        assert!(has(&["mlag", "backup", backup]), "{name}");
+        assert_eq!(
+            tree::names(&c.set, &["bridge", "domain", "br_default", "vlan"]),
+            ["10"]
+        );
+    }
+}

@@ -175,6 +175,9 @@ fn bundles(sw: &Switch, release: Release, t: &mut Tree) {
         put(t, &["interface", &name, "type"], kind);
         link(t, &name, s);
         if kind == "peerlink" {
+            // The peer link carries the bridge's VLANs (every one, as a bridge port that
+            // names none does: the corpus's `peerlink bridge domain br_default`).
+            key(t, &["interface", &name, "bridge", "domain", "br_default"]);
             continue;
         }
         l2(t, &name, s);
@@ -192,9 +195,12 @@ fn bundles(sw: &Switch, release: Release, t: &mut Tree) {
     }
 }
 
+/// The bridge's VLANs: the fabric's, but VLAN 1 (the bridge's own) and the IPL's (Onyx's and
+/// OS10's term: Cumulus's peer link runs over `peerlink.4094`).
 fn vlans(sw: &Switch, t: &mut Tree) {
+    let ipl = sw.mlag.as_ref().map(|m| m.ipl_vlan);
     for v in sw.vlans.keys() {
-        if v.get() == 1 {
+        if v.get() == 1 || Some(*v) == ipl {
             continue;
         }
         key(
