@@ -12,7 +12,7 @@ use std::time::Duration;
 
 #[path = "common/pair.rs"]
 mod pair;
-use pair::pair;
+use pair::{fabric_of, pair};
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -35,20 +35,6 @@ fn fabric_yaml(cumulus: bool, switches: usize) -> String {
         );
     }
     y
-}
-
-fn fabric_of(text: String) -> fabric::fabric::Fabric {
-    let mut sources = fabric::diag::Sources::default();
-    let loaded = fabric::fabric::parse_bytes("bench.yaml", text.into_bytes(), &mut sources)
-        .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
-    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
-    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
-    assert!(
-        errors.is_empty(),
-        "{}",
-        fabric::diag::render(&errors, &sources, false)
-    );
-    fab.expect("valid")
 }
 
 fn main() {

@@ -23,7 +23,7 @@ use fabric::types::{Ipv4Net, Vlan};
 #[path = "common/pair.rs"]
 mod pair;
 mod peers_data;
-use pair::pair;
+use pair::{fabric_of, pair};
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -254,20 +254,6 @@ fn fabric_yaml(os10: bool) -> String {
         );
     }
     y
-}
-
-fn fabric_of(text: String) -> fabric::fabric::Fabric {
-    let mut sources = fabric::diag::Sources::default();
-    let loaded = fabric::fabric::parse_bytes("bench.yaml", text.into_bytes(), &mut sources)
-        .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
-    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
-    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
-    assert!(
-        errors.is_empty(),
-        "{}",
-        fabric::diag::render(&errors, &sources, false)
-    );
-    fab.expect("valid")
 }
 
 fn main() {

@@ -47,6 +47,11 @@ pub fn parse_os10(data: &[u8]) {
 /// printed again: the same text).
 pub fn parse_nvue(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    // The fast reading of NVUE's own shape agrees with the YAML parser wherever it reads.
+    if let Some(fast) = fabric::cumulus::fast::parse(&text) {
+        let events = fabric::cumulus::tree::parse_events(&text);
+        assert_eq!(events.as_ref().ok(), Some(&fast), "{events:?}");
+    }
     match fabric::cumulus::Config::parse(&text) {
         Ok(config) => {
             let once = config.text();

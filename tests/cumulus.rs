@@ -62,6 +62,18 @@ fn real_configs() -> Vec<(&'static str, String)> {
 fn real_nvue_configurations_round_trip_in_both_forms() {
     for (name, text) in real_configs() {
         let c = Config::parse(&text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        // The fast reading and the YAML parser agree; the printed form is read fast.
+        if let Some(fast) = fabric::cumulus::fast::parse(&text) {
+            assert_eq!(fast.set, c.set, "{name}");
+        }
+        let printed = fabric::cumulus::tree::render_yaml(c.header.as_ref(), &c.set);
+        let fast = fabric::cumulus::fast::parse(&printed)
+            .unwrap_or_else(|| panic!("{name}: not read fast"));
+        assert_eq!(
+            Some(fast),
+            fabric::cumulus::tree::parse_events(&printed).ok(),
+            "{name}"
+        );
         assert!(c.set.len() >= 4, "{name}: {:?}", c.set.keys());
         let again = Config::parse(&c.text()).unwrap_or_else(|e| panic!("{name} rendered: {e:?}"));
         assert_eq!(again, c, "{name}: the YAML form loses something");

@@ -1,4 +1,5 @@
-//! Two stages timed in turns, for the benchmarks that compare one OS's stage with another's.
+//! For the benchmarks that compare one OS's stage with another's: a generated fabric read and
+//! validated, and two stages timed in turns.
 
 use std::time::{Duration, Instant};
 
@@ -31,4 +32,19 @@ pub fn pair<T, U>(
         }
     }
     (median(ta), median(tb))
+}
+
+/// A fabric file's text, loaded and validated (its errors are the benchmark's bug).
+pub fn fabric_of(text: String) -> fabric::fabric::Fabric {
+    let mut sources = fabric::diag::Sources::default();
+    let loaded = fabric::fabric::parse_bytes("bench.yaml", text.into_bytes(), &mut sources)
+        .unwrap_or_else(|d| panic!("{}", fabric::diag::render(&[d], &sources, false)));
+    let (fab, diags) = fabric::fabric::validate(&loaded.raw, loaded.file);
+    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
+    assert!(
+        errors.is_empty(),
+        "{}",
+        fabric::diag::render(&errors, &sources, false)
+    );
+    fab.expect("valid")
 }

@@ -102,64 +102,79 @@ fn ports(sw: &Switch, t: &mut Tree) {
             ],
         );
     }
+    let mut members: Vec<(String, String)> = Vec::new();
     for (port, s) in &sw.ports {
         let name = port_name(*port);
-        put(t, &["interface", &name, "type"], "swp");
-        link(t, &name, s);
+        // The port's own object, built where it is (not walked to from the root each time).
+        let i = iface(t, &name);
+        put(i, &["type"], "swp");
+        link(i, s);
         if let Some(b) = s.bundle {
-            let bond = bond_name(sw, b.mlag, b.id);
-            key(t, &["interface", &bond, "bond", "member", &name]);
+            members.push((bond_name(sw, b.mlag, b.id), name));
             continue;
         }
-        l2(t, &name, s);
+        l2(i, s);
         match s.address {
             Some(a) if !unnumbered.contains(port) => {
-                key(t, &["interface", &name, "ip", "address", &a.to_string()]);
+                key(i, &["ip", "address", &a.to_string()]);
             }
             _ => {}
         }
         if s.pfc && !s.shutdown {
-            key(t, &["interface", &name, "qos", "pfc-watchdog"]);
+            key(i, &["qos", "pfc-watchdog"]);
         }
     }
+    for (bond, member) in members {
+        key(iface(t, &bond), &["bond", "member", &member]);
+    }
 }
 
-/// A port's (or bond's) link: MTU, speed, state, description.
-fn link(t: &mut Tree, name: &str, s: &PortSettings) {
+/// The object of interface `name`, made if missing.
+fn iface<'t>(t: &'t mut Tree, name: &str) -> &'t mut Tree {
+    set(t, &["interface", name], Node::Map(Tree::new()));
+    match t.get_mut("interface").and_then(|i| match i {
+        Node::Map(m) => m.get_mut(name),
+        Node::Leaf(_) => None,
+    }) {
+        Some(Node::Map(m)) => m,
+        _ => unreachable!("made a map above"),
+    }
+}
+
+/// A port's (or bond's) link: MTU, speed, state, description; `i` its interface object.
+fn link(i: &mut Tree, s: &PortSettings) {
     if let Some(m) = s.mtu {
-        put(t, &["interface", name, "link", "mtu"], m.to_string());
+        put(i, &["link", "mtu"], m.to_string());
     }
     if let Some(sp) = s.speed {
-        put(t, &["interface", name, "link", "speed"], sp.to_string());
+        put(i, &["link", "speed"], sp.to_string());
     }
     let state = if s.shutdown { "down" } else { "up" };
-    key(t, &["interface", name, "link", "state", state]);
+    key(i, &["link", "state", state]);
     if let Some(d) = &s.description {
-        put(t, &["interface", name, "description"], d.as_str());
+        put(i, &["description"], d.as_str());
     }
 }
 
-/// A bridge port: access VLAN, trunk VLANs.
-fn l2(t: &mut Tree, name: &str, s: &PortSettings) {
-    let domain = ["interface", name, "bridge", "domain", "br_default"];
+/// A bridge port: access VLAN, trunk VLANs; `i` its interface object.
+fn l2(i: &mut Tree, s: &PortSettings) {
+    let domain = ["bridge", "domain", "br_default"];
     if let Some(v) = s.vlan
         && s.trunk.is_none()
     {
-        let mut p = domain.to_vec();
-        p.push("access");
-        put(t, &p, v.get().to_string());
+        put(i, &[&domain[..], &["access"]].concat(), v.get().to_string());
     }
     if let Some(trunk) = &s.trunk {
         for v in trunk {
             let v = v.get().to_string();
-            let mut p = domain.to_vec();
-            p.extend(["vlan", v.as_str()]);
-            key(t, &p);
+            key(i, &[&domain[..], &["vlan", v.as_str()]].concat());
         }
         if let Some(native) = s.vlan {
-            let mut p = domain.to_vec();
-            p.push("untagged");
-            put(t, &p, native.get().to_string());
+            put(
+                i,
+                &[&domain[..], &["untagged"]].concat(),
+                native.get().to_string(),
+            );
         }
     }
 }
@@ -167,30 +182,23 @@ fn l2(t: &mut Tree, name: &str, s: &PortSettings) {
 fn bundles(sw: &Switch, release: Release, t: &mut Tree) {
     for ((mlag, id), s) in &sw.bundles {
         let name = bond_name(sw, *mlag, *id);
-        let kind = if name == "peerlink" {
-            "peerlink"
-        } else {
-            "bond"
-        };
-        put(t, &["interface", &name, "type"], kind);
-        link(t, &name, s);
-        if kind == "peerlink" {
+        let peerlink = name == "peerlink";
+        let i = iface(t, &name);
+        put(i, &["type"], if peerlink { "peerlink" } else { "bond" });
+        link(i, s);
+        if peerlink {
             // The peer link carries the bridge's VLANs (every one, as a bridge port that
             // names none does: the corpus's `peerlink bridge domain br_default`).
-            key(t, &["interface", &name, "bridge", "domain", "br_default"]);
+            key(i, &["bridge", "domain", "br_default"]);
             continue;
         }
-        l2(t, &name, s);
+        l2(i, s);
         if *mlag {
-            put(
-                t,
-                &["interface", &name, "bond", "mlag", "id"],
-                id.to_string(),
-            );
-            release.on(t, &["interface", &name, "bond", "mlag"]);
+            put(i, &["bond", "mlag", "id"], id.to_string());
+            release.on(i, &["bond", "mlag"]);
         }
         if let Some(a) = s.address {
-            key(t, &["interface", &name, "ip", "address", &a.to_string()]);
+            key(i, &["ip", "address", &a.to_string()]);
         }
     }
 }

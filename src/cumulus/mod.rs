@@ -12,6 +12,7 @@
 pub mod audit;
 pub mod compile;
 pub mod dialect;
+pub mod fast;
 pub mod import;
 pub mod lab;
 pub mod models;
@@ -50,17 +51,10 @@ impl Config {
     /// The YAML form (`nv config show -o yaml`; without a header, `startup.yaml`), then the
     /// same tree as `nv set` commands, each a comment line, for review.
     pub fn text(&self) -> String {
-        let mut out = tree::render_yaml(&Document {
-            header: self.header.clone(),
-            set: self.set.clone(),
-        });
+        let mut out = tree::render_yaml(self.header.as_ref(), &self.set);
         out.push_str(COMMANDS_MARK);
         out.push('\n');
-        for c in tree::commands(&self.set) {
-            out.push_str("# ");
-            out.push_str(&c.line());
-            out.push('\n');
-        }
+        tree::write_commands(&mut out, &self.set, "# ");
         out
     }
 
@@ -106,6 +100,17 @@ impl Config {
         else {
             return Ok(());
         };
+        // The block as this crate writes it: the same text, nothing to read.
+        let start = text
+            .match_indices(COMMANDS_MARK)
+            .next()
+            .map_or(text.len(), |(i, _)| i + COMMANDS_MARK.len());
+        let written = text[start..].trim_start_matches(['\r', '\n']);
+        let mut ours = String::with_capacity(written.len());
+        tree::write_commands(&mut ours, &self.set, "# ");
+        if written == ours {
+            return Ok(());
+        }
         let block: String = text
             .lines()
             .skip(at + 1)

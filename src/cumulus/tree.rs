@@ -10,7 +10,6 @@
 //! `1.0`), never read as a boolean or a number.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle};
 
@@ -76,20 +75,20 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
     };
     let mut at = tree;
     for name in up {
-        let next = at
-            .entry((*name).to_string())
-            .or_insert_with(|| Node::Map(Tree::new()));
-        if let Node::Leaf(_) = next {
-            *next = Node::Map(Tree::new());
+        // A name already there is not allocated again.
+        if !matches!(at.get(*name), Some(Node::Map(_))) {
+            at.insert((*name).to_string(), Node::Map(Tree::new()));
         }
-        let Node::Map(m) = next else { unreachable!() };
+        let Some(Node::Map(m)) = at.get_mut(*name) else {
+            unreachable!("made a map above")
+        };
         at = m;
     }
     merge_into(at, last, value);
 }
 
 /// Puts `value` under `name` in `map`: maps merge, a value replaces.
-fn merge_into(map: &mut Tree, name: &str, value: Node) {
+pub(super) fn merge_into(map: &mut Tree, name: &str, value: Node) {
     match (map.get_mut(name), value) {
         (Some(Node::Map(old)), Node::Map(new)) => {
             for (k, v) in new {
@@ -189,6 +188,14 @@ pub struct Document {
 /// `- header:` and `- set:`. Every scalar is kept as written; a range key stands for its
 /// items; an error is at its line.
 pub fn parse_yaml(text: &str) -> Result<Document, ParseError> {
+    if let Some(doc) = super::fast::parse(text) {
+        return Ok(doc);
+    }
+    parse_events(text)
+}
+
+/// [`parse_yaml`] by the YAML parser's events, whatever the text's shape.
+pub fn parse_events(text: &str) -> Result<Document, ParseError> {
     let root = events(text)?;
     let items = match root {
         Some(Raw::List(items, _)) => items,
@@ -411,8 +418,13 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
             true => expand(&key).map_err(|e| error(text, line, Problem::Malformed, &e))?,
             false => vec![key],
         };
-        for item in items {
-            merge_into(&mut tree, &item, node.clone());
+        match <[String; 1]>::try_from(items) {
+            Ok([item]) => merge_into(&mut tree, &item, node),
+            Err(items) => {
+                for item in items {
+                    merge_into(&mut tree, &item, node.clone());
+                }
+            }
         }
     }
     Ok(tree)
@@ -420,7 +432,7 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
 
 /// Whether NVUE's YAML prints `s` plain: not empty, no indicator first, no `: ` or ` #`, no
 /// space at either end, one line, not a word YAML reads as null.
-fn plain(s: &str) -> bool {
+pub(super) fn plain(s: &str) -> bool {
     let first = s.chars().next();
     !s.is_empty()
         && !first.is_some_and(|c| "-?:,[]{}#&*!|>'\"%@`".contains(c))
@@ -432,53 +444,96 @@ fn plain(s: &str) -> bool {
         && !matches!(s, "~" | "null" | "Null" | "NULL")
 }
 
-fn scalar(s: &str) -> String {
-    match plain(s) {
-        true => s.to_string(),
-        false => format!("'{}'", s.replace('\'', "''")),
+/// Writes `s` as NVUE's YAML prints it: plain where it reads so, else single-quoted.
+fn push_scalar(out: &mut String, s: &str) {
+    if plain(s) {
+        out.push_str(s);
+        return;
+    }
+    out.push('\'');
+    out.push_str(&s.replace('\'', "''"));
+    out.push('\'');
+}
+
+/// Spaces to indent by (deeper trees fall back to allocating).
+const PAD: &str = "                                                                ";
+
+fn push_pad(out: &mut String, n: usize) {
+    match PAD.get(..n) {
+        Some(p) => out.push_str(p),
+        None => out.push_str(&" ".repeat(n)),
     }
 }
 
 /// The `startup.yaml` form: `- set:` and the tree, two spaces a level, empty maps `{}`, text
 /// of many lines as a `|` block. With `header`, the `- header:` document first, as
 /// `nv config show -o yaml` prints it.
-pub fn render_yaml(doc: &Document) -> String {
+pub fn render_yaml(header: Option<&Tree>, set: &Tree) -> String {
     fn map(out: &mut String, tree: &Tree, indent: usize) {
         for (k, v) in tree {
-            let pad = " ".repeat(indent);
+            push_pad(out, indent);
+            push_scalar(out, k);
             match v {
-                Node::Map(m) if m.is_empty() => {
-                    let _ = writeln!(out, "{pad}{}: {{}}", scalar(k));
-                }
+                Node::Map(m) if m.is_empty() => out.push_str(": {}\n"),
                 Node::Map(m) => {
-                    let _ = writeln!(out, "{pad}{}:", scalar(k));
+                    out.push_str(":\n");
                     map(out, m, indent + 2);
                 }
                 Node::Leaf(s) if s.contains('\n') => {
-                    let _ = writeln!(out, "{pad}{}: |", scalar(k));
+                    out.push_str(": |\n");
                     for l in s.strip_suffix('\n').unwrap_or(s).split('\n') {
-                        let _ = writeln!(out, "{pad}  {l}");
+                        push_pad(out, indent + 2);
+                        out.push_str(l);
+                        out.push('\n');
                     }
                 }
                 Node::Leaf(s) => {
-                    let _ = writeln!(out, "{pad}{}: {}", scalar(k), scalar(s));
+                    out.push_str(": ");
+                    push_scalar(out, s);
+                    out.push('\n');
                 }
             }
         }
     }
-    let mut out = String::new();
-    if let Some(h) = &doc.header {
+    let mut out = String::with_capacity(64 * 1024);
+    if let Some(h) = header {
         out.push_str("- header:\n");
         map(&mut out, h, 4);
     }
-    match doc.set.is_empty() {
+    match set.is_empty() {
         true => out.push_str("- set: {}\n"),
         false => {
             out.push_str("- set:\n");
-            map(&mut out, &doc.set, 4);
+            map(&mut out, set, 4);
         }
     }
     out
+}
+
+/// Writes the tree as `nv set` lines, each after `prefix` (`# ` in a review block), in path
+/// order: what [`commands`] gives, printed, without a command built per line.
+pub fn write_commands(out: &mut String, tree: &Tree, prefix: &str) {
+    fn go<'t>(out: &mut String, path: &mut Vec<&'t str>, tree: &'t Tree, prefix: &str) {
+        for (k, v) in tree {
+            path.push(k);
+            let line = |out: &mut String, path: &[&str], value: Option<&str>| {
+                out.push_str(prefix);
+                out.push_str("nv set");
+                for w in path.iter().copied().chain(value) {
+                    out.push(' ');
+                    push_word(out, w);
+                }
+                out.push('\n');
+            };
+            match v {
+                Node::Map(m) if m.is_empty() => line(out, path, None),
+                Node::Map(m) => go(out, path, m, prefix),
+                Node::Leaf(s) => line(out, path, Some(s)),
+            }
+            path.pop();
+        }
+    }
+    go(out, &mut Vec::with_capacity(12), tree, prefix);
 }
 
 /// One `nv set` or `nv unset` command: its path and, for a set, its value (none: the path's
@@ -507,12 +562,21 @@ impl Command {
 /// A word the shell reads as itself: bare when it holds only safe characters, else in single
 /// quotes (a quote inside written `'\''`).
 pub fn shell_word(w: &str) -> String {
+    let mut out = String::with_capacity(w.len() + 2);
+    push_word(&mut out, w);
+    out
+}
+
+/// [`shell_word`], written onto `out`.
+fn push_word(out: &mut String, w: &str) {
     let safe = !w.is_empty()
         && w.chars()
             .all(|c| c.is_ascii_alphanumeric() || "_./:,@+-=%".contains(c));
-    if w.contains(['\n', '\r', '\t']) {
+    if safe {
+        out.push_str(w);
+    } else if w.contains(['\n', '\r', '\t']) {
         // Text of many lines (a snippet): bash's `$'…'`, the line breaks escaped.
-        let mut out = String::from("$'");
+        out.push_str("$'");
         for c in w.chars() {
             match c {
                 '\n' => out.push_str("\\n"),
@@ -524,11 +588,10 @@ pub fn shell_word(w: &str) -> String {
             }
         }
         out.push('\'');
-        return out;
-    }
-    match safe {
-        true => w.to_string(),
-        false => format!("'{}'", w.replace('\'', "'\\''")),
+    } else {
+        out.push('\'');
+        out.push_str(&w.replace('\'', "'\\''"));
+        out.push('\'');
     }
 }
 

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::{Confirm, CumulusSwitch};
-use crate::cumulus::tree::{self, Document, Tree};
+use crate::cumulus::tree::{self, Tree};
 use crate::lab::device::write_atomic;
 
 pub const STARTUP: &str = "startup.yaml";
@@ -26,10 +26,7 @@ const HOME: &str = "home";
 
 /// A tree in the `startup.yaml` form.
 pub fn text(t: &Tree) -> String {
-    tree::render_yaml(&Document {
-        header: None,
-        set: t.clone(),
-    })
+    tree::render_yaml(None, t)
 }
 
 fn read_tree(path: &Path) -> Result<Option<Tree>, String> {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
 use super::{CumulusSwitch, Unconfirmed};
-use crate::cumulus::tree::{self, Document, Node, Tree};
+use crate::cumulus::tree::{self, Node, Tree};
 use crate::lab::network::World;
 use crate::lab::{Login, Reply};
 use crate::targets::{LabEffect, LabSession, LabStart, LabSwitch};
@@ -264,12 +264,7 @@ impl CumulusSession {
                 (false, None) => tree::set(&mut sets, &path, Node::Map(Tree::new())),
             }
         }
-        let doc = |t: Tree| {
-            tree::render_yaml(&Document {
-                header: None,
-                set: t,
-            })
-        };
+        let doc = |t: Tree| tree::render_yaml(None, &t);
         let mut out = String::new();
         if !unsets.is_empty() {
             out.push_str(&doc(unsets).replacen("- set:", "- unset:", 1));
@@ -352,10 +347,7 @@ fn show_config(sw: &CumulusSwitch, opts: &[&str]) -> Reply {
                 .collect::<String>(),
         ),
         "json" => text(serde_json::to_string_pretty(&sw.applied).unwrap_or_default() + "\n"),
-        _ => text(tree::render_yaml(&Document {
-            header: Some(sw.header()),
-            set: sw.applied.clone(),
-        })),
+        _ => text(tree::render_yaml(Some(&sw.header()), &sw.applied)),
     }
 }
 

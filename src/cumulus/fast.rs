@@ -1,0 +1,190 @@
+//! A fast reading of the YAML NVUE prints (and [`super::tree::render_yaml`] writes): block
+//! maps two spaces a level under `- header:` / `- set:`, `key: value`, `key: {}`, `key:`
+//! with a map under it, `key: |` with lines under it; plain or single-quoted scalars; `#`
+//! comment lines. Anything else — or anything wrong — is not read here: the YAML parser
+//! reads it (`tree::parse_yaml`), so the two never disagree on what they both read (the fuzz
+//! check `parse_nvue` and `tests/cumulus.rs` compare them on every input).
+
+use super::tree::{Document, Node, Tree, expand, merge_into, plain, ranged};
+
+/// One line of the text: its indentation and what follows.
+struct Line<'t> {
+    indent: usize,
+    body: &'t str,
+}
+
+/// The text as NVUE prints it, read; `None` where it is not of that shape or not valid.
+pub fn parse(text: &str) -> Option<Document> {
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for raw in text.split('\n') {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let body = raw.trim_start_matches(' ');
+        if body.starts_with('#') || body.is_empty() {
+            // A comment or blank line between entries (none may be inside a block scalar:
+            // `block` refuses those).
+            lines.push(Line {
+                indent: usize::MAX,
+                body: "",
+            });
+            continue;
+        }
+        if body.contains('\t') {
+            return None;
+        }
+        lines.push(Line {
+            indent: raw.len() - body.len(),
+            body,
+        });
+    }
+    let mut doc = Document::default();
+    let (mut any_set, mut i) = (false, 0);
+    while i < lines.len() {
+        let l = &lines[i];
+        if l.indent == usize::MAX {
+            i += 1;
+            continue;
+        }
+        if l.indent != 0 {
+            return None;
+        }
+        let (name, rest) = l.body.strip_prefix("- ")?.split_once(':')?;
+        let (tree, next) = match rest.trim() {
+            "{}" => (Tree::new(), i + 1),
+            "" => map(&lines, i + 1, 4, name)?,
+            _ => return None,
+        };
+        match name {
+            "set" if !any_set => {
+                any_set = true;
+                doc.set = tree;
+            }
+            "header" if doc.header.is_none() => doc.header = Some(tree),
+            _ => return None,
+        }
+        i = next;
+    }
+    any_set.then_some(doc)
+}
+
+/// The map whose entries are indented `indent`, from line `i`: the map and the line after it.
+fn map(lines: &[Line<'_>], mut i: usize, indent: usize, parent: &str) -> Option<(Tree, usize)> {
+    let mut tree = Tree::new();
+    let mut seen = std::collections::HashSet::new();
+    while i < lines.len() {
+        let l = &lines[i];
+        if l.indent == usize::MAX {
+            i += 1;
+            continue;
+        }
+        if l.indent < indent {
+            break;
+        }
+        if l.indent > indent {
+            return None;
+        }
+        let (key, rest) = split_key(l.body)?;
+        if !seen.insert(key.clone()) {
+            return None;
+        }
+        let (node, next) = match rest {
+            "{}" => (Node::Map(Tree::new()), i + 1),
+            "" => {
+                let (m, next) = map(lines, i + 1, indent + 2, &key)?;
+                if m.is_empty() {
+                    // `key:` with nothing under it is YAML's null, not a map.
+                    return None;
+                }
+                (Node::Map(m), next)
+            }
+            "|" => {
+                let (text, next) = block(lines, i + 1, indent)?;
+                (Node::Leaf(text), next)
+            }
+            v => (Node::Leaf(scalar(v)?), i + 1),
+        };
+        let items = match ranged(parent) {
+            true => expand(&key).ok()?,
+            false => vec![key],
+        };
+        match <[String; 1]>::try_from(items) {
+            Ok([item]) => merge_into(&mut tree, &item, node),
+            Err(items) => {
+                for item in items {
+                    merge_into(&mut tree, &item, node.clone());
+                }
+            }
+        }
+        i = next;
+    }
+    Some((tree, i))
+}
+
+/// `key: rest` (the rest trimmed); the key plain or single-quoted.
+fn split_key(body: &str) -> Option<(String, &str)> {
+    if let Some(q) = body.strip_prefix('\'') {
+        let (key, rest) = quoted(q)?;
+        let rest = rest.strip_prefix(':')?;
+        return Some((key, rest.trim()));
+    }
+    let (key, rest) = match body.find(": ") {
+        Some(at) => (&body[..at], body[at + 2..].trim()),
+        None => (body.strip_suffix(':')?, ""),
+    };
+    (plain(key) && !key.contains(['{', '[', '\''])).then(|| (key.to_string(), rest))
+}
+
+/// A single-quoted scalar's text (`''` a quote) and what follows its closing quote.
+fn quoted(s: &str) -> Option<(String, &str)> {
+    let mut out = String::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c != '\'' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek().map(|(_, c)| *c) == Some('\'') {
+            chars.next();
+            out.push('\'');
+            continue;
+        }
+        return Some((out, &s[at + 1..]));
+    }
+    None
+}
+
+/// A value: plain as `plain` prints it (a YAML null word is not one), or single-quoted with
+/// nothing after it.
+fn scalar(v: &str) -> Option<String> {
+    if let Some(q) = v.strip_prefix('\'') {
+        let (text, rest) = quoted(q)?;
+        return rest.is_empty().then_some(text);
+    }
+    (plain(v) && !v.contains(['{', '[', '\''])).then(|| v.to_string())
+}
+
+/// A `|` block's lines, indented past `indent` by one fixed amount, no blank or comment line
+/// among them: their text, each line ended, as YAML's clip keeps it.
+fn block(lines: &[Line<'_>], mut i: usize, indent: usize) -> Option<(String, usize)> {
+    let first = lines.get(i)?;
+    if first.indent == usize::MAX || first.indent <= indent {
+        return None;
+    }
+    let at = first.indent;
+    let mut out = String::new();
+    while let Some(l) = lines.get(i) {
+        if l.indent == usize::MAX {
+            return None;
+        }
+        if l.indent < at {
+            if l.indent > indent {
+                return None;
+            }
+            break;
+        }
+        out.push_str(&" ".repeat(l.indent - at));
+        out.push_str(l.body);
+        out.push('\n');
+        i += 1;
+    }
+    Some((out, i))
+}
