@@ -19,7 +19,7 @@ use crate::device::{Cli, Error, Options, Target};
 use crate::fabric::{Hardware, Switch};
 use crate::targets::{self, Fix, Fixes};
 use crate::types::{
-    Ecn, EcnMode, EcnThresholds, Ets, Iface, IfaceRange, Port, RoceMode, Speed, Split, TcMap,
+    Ecn, EcnMode, EcnThresholds, Ets, Iface, IfaceRange, Port, RoceMode, Speed, TcMap,
     TrafficClass, Trust,
 };
 
@@ -77,8 +77,7 @@ fn tc(n: u8) -> Option<TrafficClass> {
 }
 
 fn on(t: &Tree, path: &[&str]) -> bool {
-    let v = |k: &str| tree::value(t, &[path, &[k]].concat()).map(str::to_string);
-    matches!(v("enable").as_deref(), Some("on")) || matches!(v("state").as_deref(), Some("enabled"))
+    tree::switched(t, path) == Some(true)
 }
 
 pub(crate) fn switch_qos(t: &Tree) -> SwitchQos {
@@ -226,10 +225,9 @@ fn port_view(t: &Tree, name: &str, q: &SwitchQos, bridge: &BTreeSet<u16>) -> Por
         || tree::names(t, &["interface", name, "link"])
             .iter()
             .any(|k| !matches!(*k, "breakout" | "state"));
-    v.split = tree::names(t, &["interface", name, "link", "breakout"])
-        .first()
-        .and_then(|w| w.strip_suffix('x')?.parse::<i64>().ok())
-        .and_then(|w| Split::from_ways(w).ok());
+    v.split = tree::get(t, &["interface", name])
+        .and_then(tree::Node::map)
+        .and_then(tree::breakout);
     v.routed = !tree::names(t, &["interface", name, "ip", "address"]).is_empty();
     let domain = ["bridge", "domain", "br_default"];
     if at(&domain).is_some() {

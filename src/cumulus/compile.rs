@@ -29,6 +29,7 @@ use std::collections::BTreeSet;
 use crate::fabric::{BgpTimers, Gateway, PortSettings, Switch};
 use crate::types::{EcnThresholds, Ets, Port, Trust};
 
+use super::target::port_name;
 use super::tree::{Node, Tree, set};
 use super::{Config, Release};
 
@@ -54,11 +55,6 @@ pub fn compile(sw: &Switch) -> Config {
     routing(sw, release, &mut t);
     qos(sw, release, &mut t);
     Config::new(t)
-}
-
-/// `swpN` as Cumulus names a port.
-pub fn port_name(p: Port) -> String {
-    super::target::port_name(p)
 }
 
 /// The IPL's port-channel, whose members are the `peerlink`'s.

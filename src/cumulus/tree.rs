@@ -68,6 +68,26 @@ pub fn names<'t>(tree: &'t Tree, path: &[&str]) -> Vec<&'t str> {
         .unwrap_or_default()
 }
 
+/// Whether the object at `path` is turned on, in either release's spelling: `enable: on`
+/// (before 5.15) or `state: enabled` (`compile::STATE_SINCE`); `None` when it says neither.
+pub fn switched(tree: &Tree, path: &[&str]) -> Option<bool> {
+    let at = |k: &str| value(tree, &[path, &[k]].concat());
+    match (at("enable"), at("state")) {
+        (Some("on"), _) | (_, Some("enabled")) => Some(true),
+        (Some(_), _) | (_, Some(_)) => Some(false),
+        (None, None) => None,
+    }
+}
+
+/// An interface object's breakout (`link breakout 2x`: a key, or a value as 5.0-5.3 wrote
+/// it).
+pub fn breakout(iface: &Tree) -> Option<crate::types::Split> {
+    let path = ["link", "breakout"];
+    let word = value(iface, &path).or_else(|| names(iface, &path).first().copied())?;
+    let ways: i64 = word.strip_suffix('x')?.parse().ok()?;
+    crate::types::Split::from_ways(ways).ok()
+}
+
 /// Sets `value` at `path`, making the maps on the way (a value in the way is replaced).
 pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
     let Some((last, up)) = path.split_last() else {

@@ -482,10 +482,8 @@ pub(super) fn prepare<'a>(
             continue;
         };
         let node = |k: &[&str]| tree::get(t, &[&["interface", iface][..], k].concat());
-        if let Some(Node::Map(b)) = node(&["link", "breakout"])
-            && let Some(ways) = b.keys().find_map(|w| w.strip_suffix('x')?.parse().ok())
-        {
-            p.splits.push((port, ways));
+        if let Some(split) = node(&[]).and_then(Node::map).and_then(tree::breakout) {
+            p.splits.push((port, split.ways()));
             continue;
         }
         let mut a = BTreeSet::new();

@@ -20,7 +20,7 @@ use crate::cumulus::tree::{self, Tree};
 use crate::lab::network::{PortPeer, RemoteAs};
 use crate::onyx::{self, Interface};
 use crate::targets::SwitchOs as _;
-use crate::types::{Iface, Ipv4Net, Port, Split, SwitchportMode, Vlan, VlanSet};
+use crate::types::{Iface, Ipv4Net, Port, SwitchportMode, Vlan, VlanSet};
 
 /// The applied tree `t` as the network reads it.
 pub fn node(t: &Tree) -> crate::lab::network::Node {
@@ -66,7 +66,7 @@ fn port_peers(t: &Tree) -> BTreeMap<Port, PortPeer> {
         };
         let peer = PortPeer {
             remote_as,
-            bfd: v(&["bfd", "enable"]) == Some("on"),
+            bfd: tree::switched(t, &in_vrf(&["neighbor", n, "bfd"])) == Some(true),
             hold: v(&["timers", "hold"]).and_then(|h| h.parse().ok()),
         };
         out.insert(p, peer);
@@ -87,13 +87,12 @@ pub fn view(t: &Tree) -> onyx::Config {
             out.vlans.entry(v).or_default();
         }
     }
-    let Some(ifaces) = tree::get(t, &["interface"]).and_then(|n| n.map()) else {
-        return out;
-    };
-    for (name, i) in ifaces {
-        let Some(i) = i.map() else { continue };
-        if let Some((key, iface)) = interface(ifaces, name, i) {
-            out.interfaces.insert(key, iface);
+    if let Some(ifaces) = tree::get(t, &["interface"]).and_then(|n| n.map()) {
+        for (name, i) in ifaces {
+            let Some(i) = i.map() else { continue };
+            if let Some((key, iface)) = interface(ifaces, name, i) {
+                out.interfaces.insert(key, iface);
+            }
         }
     }
     bgp(t, &mut out);
@@ -150,10 +149,7 @@ fn interface(ifaces: &Tree, name: &str, i: &Tree) -> Option<(Iface, Interface)> 
         .find_map(|a| a.parse::<Ipv4Net>().ok());
     let mut out = Interface {
         created: true,
-        split: tree::value(i, &["link", "breakout"])
-            .or_else(|| tree::names(i, &["link", "breakout"]).first().copied())
-            .and_then(|b| b.strip_suffix('x')?.parse::<i64>().ok())
-            .and_then(|n| Split::from_ways(n).ok()),
+        split: tree::breakout(i),
         shutdown: match state.first() {
             Some(&"down") => Some(true),
             Some(_) => Some(false),
@@ -204,13 +200,14 @@ fn bridge(i: &Tree, out: &mut Interface) {
 
 /// BGP: the global AS and router-id, the default VRF's numbered neighbors, BFD, networks.
 fn bgp(t: &Tree, out: &mut onyx::Config) {
-    let on = |p: &[&str]| tree::value(t, p).is_none_or(|v| v == "on");
+    // BGP runs unless turned off.
+    let on = |p: &[&str]| tree::switched(t, p) != Some(false);
     let Some(asn) =
         tree::value(t, &["router", "bgp", "autonomous-system"]).and_then(|a| a.parse().ok())
     else {
         return;
     };
-    if !on(&["router", "bgp", "enable"]) {
+    if !on(&["router", "bgp"]) {
         return;
     }
     let mut b = onyx::Bgp::new(asn);
@@ -235,7 +232,7 @@ fn bgp(t: &Tree, out: &mut onyx::Config) {
         if let Some(r) = remote {
             b.neighbors.insert(addr, r);
         }
-        if tree::value(t, &sub(&vrf, &["neighbor", n, "bfd", "enable"])) == Some("on") {
+        if tree::switched(t, &sub(&vrf, &["neighbor", n, "bfd"])) == Some(true) {
             b.bfd.insert(addr);
             out.protocols.insert(onyx::Protocol::Bfd);
         }
@@ -272,7 +269,10 @@ mod tests {
         let v = view(&t);
         assert_eq!(v.hostname.as_deref(), Some("leaf01"));
         let eth = |s: &str| Iface::Ethernet(s.parse().unwrap());
-        assert_eq!(v.interfaces[&eth("1/1")].split, Some(Split::Two));
+        assert_eq!(
+            v.interfaces[&eth("1/1")].split,
+            Some(crate::types::Split::Two)
+        );
         assert_eq!(
             v.interfaces[&eth("1/1/1")].access_vlan.map(Vlan::get),
             Some(101)
@@ -284,5 +284,40 @@ mod tests {
             v.bgp.unwrap().neighbors[&"10.0.0.1".parse().unwrap()],
             65000
         );
+    }
+
+    /// BFD and BGP turned on in either release's spelling (`enable on` before 5.15, `state
+    /// enabled` from it) reach the network alike; turned off, they do not.
+    #[test]
+    fn bfd_and_bgp_in_both_spellings() {
+        for (bfd, bgp_on) in [
+            ("enable on", true),
+            ("state enabled", true),
+            ("state disabled", false),
+        ] {
+            let text = format!(
+                "nv set router bgp autonomous-system 65101\n\
+                 nv set router bgp {}\n\
+                 nv set vrf default router bgp neighbor 10.0.0.1 remote-as 65000\n\
+                 nv set vrf default router bgp neighbor 10.0.0.1 bfd {bfd}\n\
+                 nv set vrf default router bgp neighbor swp33 remote-as external\n\
+                 nv set vrf default router bgp neighbor swp33 bfd {bfd}\n",
+                if bgp_on {
+                    "state enabled"
+                } else {
+                    "enable off"
+                }
+            );
+            let mut t = Tree::new();
+            tree::apply(&mut t, &tree::parse_commands(&text).unwrap());
+            let v = view(&t);
+            let addr = "10.0.0.1".parse().unwrap();
+            assert_eq!(
+                v.bgp.as_ref().map(|b| b.bfd.contains(&addr)),
+                bgp_on.then_some(true),
+                "{bfd}"
+            );
+            assert_eq!(port_peers(&t)[&Port::new(1, 33)].bfd, bgp_on, "{bfd}");
+        }
     }
 }

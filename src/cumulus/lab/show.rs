@@ -126,10 +126,9 @@ fn native_speed(sw: &CumulusSwitch, t: &Tree, name: &str) -> Option<String> {
     let p = rules::port(name)?;
     let hw = crate::targets::Rules::model(&rules::RULES, &sw.model)?;
     let parent = crate::cumulus::target::port_name(p.parent());
-    let split = tree::names(t, &["interface", &parent, "link", "breakout"])
-        .first()
-        .and_then(|w| w.strip_suffix('x')?.parse::<i64>().ok())
-        .and_then(|w| crate::types::Split::from_ways(w).ok());
+    let split = tree::get(t, &["interface", &parent])
+        .and_then(|n| n.map())
+        .and_then(tree::breakout);
     let split = split.filter(|_| p.sub.is_some());
     hw.native_speed(p.parent(), split).map(|s| s.to_string())
 }
