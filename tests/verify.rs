@@ -297,6 +297,7 @@ fn reply(f: &Fabric, st: &State, name: &str, q: &Query) -> String {
             text
         }
         Query::Route(_) => panic!("`{}` is asked by `--paths` only", command(q)),
+        Query::Counters => panic!("the counters are asked by `--counters` only"),
     }
 }
 

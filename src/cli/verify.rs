@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use crate::error::{Failure, exit};
-use crate::fleet::verify::{Verified, families, hosts, verify};
+use crate::fleet::verify::{Counting, Verified, families, hosts, verify, watch};
 use crate::verify::Family;
 
 #[derive(clap::Args, Debug)]
@@ -42,6 +42,19 @@ pub struct Args {
     /// towards every other leaf's subnets.
     #[arg(long)]
     paths: bool,
+    /// Also read RoCE health from counters (`--check counters` with the others): each
+    /// switch's pause frames per priority, ECN marks, drops per traffic class, FCS errors,
+    /// flaps and PFC watchdog, read twice `--interval` apart in one session; the rates judged
+    /// against the fabric's `verify:` thresholds.
+    #[arg(long)]
+    counters: bool,
+    /// Time between two readings of the counters: `30s` (default), `2m`, `500ms`.
+    #[arg(long, value_name = "TIME", default_value = "30s", value_parser = interval)]
+    interval: Duration,
+    /// With `--counters`: read the counters again every interval, in sessions kept open, and
+    /// show each port's rates since the reading before, worst first, until interrupted.
+    #[arg(long, requires = "counters")]
+    watch: bool,
     #[command(flatten)]
     connect: crate::fleet::Connect,
 }
@@ -54,6 +67,30 @@ enum Format {
     Json,
     /// JUnit XML, for CI dashboards.
     Junit,
+    /// Prometheus' text exposition format: the counters' readings and the findings per
+    /// check (for node_exporter's textfile collector).
+    Prometheus,
+}
+
+/// A time between readings: a number and its unit (`ms`, `s`, `m`), seconds without one;
+/// at least 100 ms, at most a day.
+fn interval(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(digits);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("`{text}` is not a time: write `30s`, `2m` or `500ms`"))?;
+    let d = match unit {
+        "ms" => Duration::from_millis(n),
+        "" | "s" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n.saturating_mul(60)),
+        _ => return Err(format!("`{text}`: the unit is `ms`, `s` or `m`")),
+    };
+    if d < Duration::from_millis(100) || d > Duration::from_secs(86_400) {
+        return Err(format!("`{text}`: between 100ms and 24 hours"));
+    }
+    Ok(d)
 }
 
 pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
@@ -73,6 +110,21 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
     if args.paths {
         families.insert(Family::Paths);
     }
+    if args.counters {
+        families.insert(Family::Counters);
+    }
+    let counting = Counting {
+        interval: args.interval,
+    };
+    if args.watch {
+        return Ok(watching(args, &fabric, &targets, &reach.options, counting));
+    }
+    if families.contains(&Family::Counters) && args.format == Format::Text {
+        errln!(
+            "reading the counters twice, {} apart…",
+            humane(args.interval)
+        );
+    }
     let hosts = hosts(&fabric, &reach.inventory, &args.connect, &families)?;
     let verified = verify(
         &fabric,
@@ -82,9 +134,65 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
         &families,
         Duration::from_secs(args.wait),
         &hosts,
+        counting,
     );
     out!("{}", render(&verified, args.format));
     Ok(verified.code())
+}
+
+/// `--watch`: each interval's table (on a terminal, the screen redrawn; else one table after
+/// another, or in the format asked for), until interrupted or every session has ended; the
+/// last round's exit code.
+fn watching(
+    args: &Args,
+    fabric: &crate::fabric::Fabric,
+    targets: &[crate::device::Target],
+    options: &crate::device::Options,
+    counting: Counting,
+) -> u8 {
+    use std::io::IsTerminal as _;
+    let terminal = std::io::stdout().is_terminal() && args.format == Format::Text;
+    let mut code = exit::OK;
+    let mut round = 0u64;
+    watch(
+        fabric,
+        targets,
+        options,
+        args.connect.parallel,
+        counting,
+        &mut |v| {
+            round += 1;
+            code = v.code();
+            let r = v.report();
+            let body = match args.format {
+                Format::Text => {
+                    let rows = if terminal { 40 } else { usize::MAX };
+                    format!(
+                        "round {round}: rates over the last {}\n{}",
+                        humane(args.interval),
+                        r.table(rows)
+                    )
+                }
+                f => render(&v, f),
+            };
+            if terminal {
+                // Clear the screen and go home, then the table.
+                out!("\x1b[2J\x1b[H{body}");
+            } else {
+                out!("{body}\n");
+            }
+            true
+        },
+    );
+    code
+}
+
+/// A time as `--interval` takes it back (`30s`, `1500ms`).
+fn humane(d: Duration) -> String {
+    match d.subsec_millis() {
+        0 => format!("{}s", d.as_secs()),
+        _ => format!("{}ms", d.as_millis()),
+    }
 }
 
 /// The verification in the format asked for.
@@ -94,5 +202,6 @@ fn render(verified: &Verified, format: Format) -> String {
         Format::Text => r.text(),
         Format::Json => r.json(),
         Format::Junit => r.junit(),
+        Format::Prometheus => r.prometheus(),
     }
 }

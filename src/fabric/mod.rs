@@ -554,6 +554,8 @@ pub struct Switch {
     pub licenses: Vec<String>,
     pub certificate: Option<String>,
     pub lldp: bool,
+    /// What `fabric verify --counters` tolerates.
+    pub verify: Thresholds,
     pub qos: Qos,
     pub vlans: BTreeMap<Vlan, Option<String>>,
     /// Front-panel ports that are split, and how.
@@ -584,6 +586,34 @@ pub struct Switch {
     pub mlag: Option<Mlag>,
     /// Spanning tree: `Some(false)` turns it off; `None` leaves Onyx's default (on).
     pub stp: Option<bool>,
+}
+
+/// What `fabric verify --counters` tolerates over one interval of readings before it is a
+/// finding (the fabric's `verify:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Thresholds {
+    /// PFC pause frames per second on a lossless priority, received or sent.
+    pub pause_rate: u64,
+    /// Packets dropped on a lossless traffic class.
+    pub drops: u64,
+    /// Frames received with a bad FCS.
+    pub errors: u64,
+    /// Times a link changed state (down, or up again).
+    pub flaps: u64,
+}
+
+impl Default for Thresholds {
+    /// A port that pauses a thousand times a second for the whole interval is stuck (at
+    /// 100G, a pause of the largest quanta refreshed before it ends is about 3,000 a second);
+    /// a lossless class drops nothing; a healthy link neither corrupts frames nor flaps.
+    fn default() -> Thresholds {
+        Thresholds {
+            pause_rate: 1000,
+            drops: 0,
+            errors: 0,
+            flaps: 0,
+        }
+    }
 }
 
 impl Switch {

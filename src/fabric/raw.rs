@@ -475,6 +475,9 @@ pub struct RawSwitch {
     pub certificate: Option<Sp<String>>,
     /// Global LLDP (overrides the fabric's).
     pub lldp: Option<Sp<bool>>,
+    /// What `fabric verify --counters` tolerates on this switch (each key given replaces the
+    /// fabric's).
+    pub verify: Option<RawVerify>,
     /// QoS for this switch; each key given replaces the fabric's (`preset: null` leaves the
     /// fabric's preset out); `qos:` written empty takes none of the fabric's QoS.
     #[serde(default, deserialize_with = "written")]
@@ -761,6 +764,22 @@ pub struct RawRoleRouting {
     pub loopbacks: Sp<String>,
 }
 
+/// What `fabric verify --counters` tolerates over one interval before it is a finding.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Verify")]
+pub struct RawVerify {
+    /// PFC pause frames per second, received or sent on a lossless priority, that make a
+    /// pause storm (default 1000).
+    pub pause_rate: Option<Sp<u64>>,
+    /// Packets dropped on a lossless traffic class (default 0).
+    pub drops: Option<Sp<u64>>,
+    /// Frames received with a bad FCS (CRC) (default 0).
+    pub errors: Option<Sp<u64>>,
+    /// Times a link changed state, down or up (default 0).
+    pub flaps: Option<Sp<u64>>,
+}
+
 /// A routed underlay: eBGP over every routed link, ECMP across them.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -835,6 +854,9 @@ pub struct RawFabric {
     pub cumulus: Option<Sp<String>>,
     /// Global LLDP on every switch (default false).
     pub lldp: Option<Sp<bool>>,
+    /// What `fabric verify --counters` tolerates on every switch unless a switch says
+    /// otherwise.
+    pub verify: Option<RawVerify>,
     pub qos: Option<RawQos>,
     pub vlans: Option<Vec<RawVlan>>,
     /// Settings for every port of every switch, connected or not.

@@ -119,6 +119,7 @@ pub fn verify_after(
         &families,
         wait,
         &hosts,
+        verify::Counting::default(),
     ))
 }
 

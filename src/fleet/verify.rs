@@ -4,6 +4,7 @@
 //! `fabric push --verify-state` runs after a successful push.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::connect::Connect;
@@ -12,7 +13,7 @@ use crate::error::{Failure, exit};
 use crate::fabric::Fabric;
 use crate::targets::{Ask, SwitchOs};
 use crate::verify::report::{Report, Unchecked, Unread};
-use crate::verify::{self, Family, Input, Observed};
+use crate::verify::{self, Family, Input, Observed, Query, counters};
 
 /// The families asked for: all when none is named.
 pub fn families(checks: &[Family]) -> BTreeSet<Family> {
@@ -30,6 +31,8 @@ pub struct Verified {
     findings: Vec<crate::audit::Finding>,
     unread: Vec<Unread>,
     unchecked: Vec<Unchecked>,
+    /// The counters' rates between the last two readings (`--counters`).
+    rates: Vec<counters::Rate>,
 }
 
 impl Verified {
@@ -41,6 +44,7 @@ impl Verified {
             findings: &self.findings,
             unread: &self.unread,
             unchecked: &self.unchecked,
+            rates: &self.rates,
         }
     }
 
@@ -155,9 +159,25 @@ pub fn hosts(
     Ok(out)
 }
 
+/// How the counters are read (`--counters`): the interval between two readings.
+#[derive(Clone, Copy, Debug)]
+pub struct Counting {
+    pub interval: Duration,
+}
+
+impl Default for Counting {
+    fn default() -> Counting {
+        Counting {
+            interval: Duration::from_secs(30),
+        }
+    }
+}
+
 /// Reads the targets (switches of `fabric`) at once and checks what they report; with
 /// `wait`, again until nothing is found or the time is up. The paths family probes from
-/// `endpoints`.
+/// `endpoints`; the counters family reads each switch's counters twice, `counting`'s
+/// interval apart, in its one session.
+#[allow(clippy::too_many_arguments)]
 pub fn verify(
     fabric: &Fabric,
     targets: &[Target],
@@ -166,10 +186,24 @@ pub fn verify(
     families: &BTreeSet<Family>,
     wait: Duration,
     hosts: &Hosts,
+    counting: Counting,
 ) -> Verified {
     let deadline = Instant::now() + wait;
     loop {
-        let v = once(fabric, targets, opts, parallel, families, hosts);
+        let mut v = None;
+        rounds(
+            fabric,
+            targets,
+            opts,
+            (parallel, counting),
+            families,
+            hosts,
+            &mut |round| {
+                v = Some(round);
+                false
+            },
+        );
+        let v = v.expect("one round at least");
         let left = deadline.saturating_duration_since(Instant::now());
         if v.findings.is_empty() || !v.unread.is_empty() || left.is_zero() {
             return v;
@@ -178,29 +212,74 @@ pub fn verify(
     }
 }
 
-fn once(
+/// `fabric verify --counters --watch`: the counters read every interval, in sessions kept
+/// open, each round's rates (since the reading before) given to `show` until it returns
+/// false or every session has ended.
+pub fn watch(
     fabric: &Fabric,
     targets: &[Target],
     opts: &Options,
     parallel: usize,
+    counting: Counting,
+    show: &mut dyn FnMut(Verified) -> bool,
+) {
+    let families = BTreeSet::from([Family::Counters]);
+    rounds(
+        fabric,
+        targets,
+        opts,
+        (parallel, counting),
+        &families,
+        &Hosts::default(),
+        show,
+    );
+}
+
+/// A switch being read: its session, kept open between the readings of its counters.
+struct Open<'a> {
+    target: &'a Target,
+    sent: &'a Sent,
+    cli: Mutex<Option<crate::device::Cli>>,
+    last: Mutex<Option<counters::Reading>>,
+}
+
+/// Reads every target once, then (with the counters family) their counters again every
+/// interval; each round's verification to `round` (the first with the counters' rates
+/// between the first two readings) until it returns false, or there is nothing to read again.
+fn rounds(
+    fabric: &Fabric,
+    targets: &[Target],
+    opts: &Options,
+    (parallel, counting): (usize, Counting),
     families: &BTreeSet<Family>,
     hosts: &Hosts,
-) -> Verified {
+    round: &mut dyn FnMut(Verified) -> bool,
+) {
     let paths = families.contains(&Family::Paths);
+    let counting_on = families.contains(&Family::Counters);
     let sent: Vec<Sent> = targets
         .iter()
         .map(|t| Sent::to(fabric, &t.name, families, paths))
         .collect();
-    let work: Vec<(&Target, &Sent)> = targets.iter().zip(&sent).collect();
-    let read = super::run::parallel(&work, parallel, |(t, s)| read_switch(t, s, opts));
+    let open: Vec<Open> = targets
+        .iter()
+        .zip(&sent)
+        .map(|(target, sent)| Open {
+            target,
+            sent,
+            cli: Mutex::new(None),
+            last: Mutex::new(None),
+        })
+        .collect();
+    let read = super::run::parallel(&open, parallel, |o| read_switch(o, opts, counting_on));
     let mut observed = BTreeMap::new();
     let mut unread = Vec::new();
     let mut unchecked = Vec::new();
-    for ((t, sent), (obs, errors)) in work.iter().zip(read) {
-        observed.insert(t.name.clone(), obs);
+    for (o, (obs, errors)) in open.iter().zip(read) {
+        observed.insert(o.target.name.clone(), obs);
         unread.extend(errors);
-        unchecked.extend(sent.unchecked.iter().map(|what| Unchecked {
-            switch: t.name.clone(),
+        unchecked.extend(o.sent.unchecked.iter().map(|what| Unchecked {
+            switch: o.target.name.clone(),
             what: what.clone(),
         }));
     }
@@ -220,13 +299,53 @@ fn once(
             &mut unchecked,
         );
     }
-    Verified {
+    let mut v = Verified {
         switches: targets.iter().map(|t| t.name.clone()).collect(),
         families: families.clone(),
         findings,
         unread,
         unchecked,
+        rates: Vec::new(),
+    };
+    if counting_on {
+        loop {
+            let again = super::run::parallel(&open, parallel, |o| {
+                read_again(fabric, o, opts, counting.interval)
+            });
+            for (rates, unread, unchecked) in again {
+                v.rates.extend(rates);
+                v.unread.extend(unread);
+                v.unchecked.extend(unchecked);
+            }
+            v.findings.extend(counters::findings(fabric, &v.rates));
+            v.findings.sort_by(|a, b| {
+                (&a.switch, a.rule, &a.message).cmp(&(&b.switch, b.rule, &b.message))
+            });
+            let alive = open.iter().any(|o| lock(&o.cli).is_some());
+            if !round(v) || !alive {
+                break;
+            }
+            v = Verified {
+                switches: targets.iter().map(|t| t.name.clone()).collect(),
+                families: families.clone(),
+                findings: Vec::new(),
+                unread: Vec::new(),
+                unchecked: Vec::new(),
+                rates: Vec::new(),
+            };
+        }
+        for o in &open {
+            if let Some(cli) = lock(&o.cli).take() {
+                cli.close();
+            }
+        }
+        return;
     }
+    round(v);
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The path probes between the hosts' groups (`--paths`): their findings; a probe that could
@@ -268,11 +387,12 @@ fn probe_paths(
     findings.sort_by(|a, b| (&a.switch, a.rule, &a.message).cmp(&(&b.switch, b.rule, &b.message)));
 }
 
-/// What one switch is sent: its OS's commands for its plan, each with its reader, and what
-/// of its checks cannot be made.
+/// What one switch is sent: its OS's commands for its plan, each with its reader, its
+/// counters' commands (read again each interval), and what of its checks cannot be made.
 struct Sent {
     os: Option<&'static dyn SwitchOs>,
     asks: Vec<Ask>,
+    counters: Vec<Ask>,
     unchecked: Vec<String>,
 }
 
@@ -284,6 +404,7 @@ impl Sent {
             return Sent {
                 os: None,
                 asks: Vec::new(),
+                counters: Vec::new(),
                 unchecked: Vec::new(),
             };
         };
@@ -292,56 +413,161 @@ impl Sent {
             plan.queries.extend(verify::paths::queries(fabric, name));
         }
         let os = sw.os().target();
+        let (counting, queries): (Vec<Query>, Vec<Query>) = plan
+            .queries
+            .into_iter()
+            .partition(|q| *q == Query::Counters);
+        let mut unchecked = plan.unchecked;
+        if !counting.is_empty() {
+            unchecked.extend(
+                os.reads()
+                    .counters_not_read()
+                    .iter()
+                    .map(|n| format!("counters: {}: {}", n.what, n.why)),
+            );
+        }
         Sent {
             os: Some(os),
-            asks: os.reads().asks(sw, plan.queries),
-            unchecked: plan.unchecked,
+            asks: os.reads().asks(sw, queries),
+            counters: os.reads().asks(sw, counting),
+            unchecked,
         }
     }
 }
 
-/// One switch's replies to its plan's commands, read; each reply that could not be, and
-/// why. A session that ends leaves the rest unsent, each named.
-fn read_switch(target: &Target, sent: &Sent, opts: &Options) -> (Observed, Vec<Unread>) {
+/// One switch's replies to its plan's commands, read, then its counters' first reading
+/// (its session kept open for the next); each reply that could not be read, and why. A
+/// session that ends leaves the rest unsent, each named.
+fn read_switch(o: &Open<'_>, opts: &Options, keep: bool) -> (Observed, Vec<Unread>) {
+    let (target, sent) = (o.target, o.sent);
     let mut obs = Observed::default();
     let mut unread = Vec::new();
-    let problem = |ask: Option<&Ask>, problem: String| Unread {
+    let Some(os) = sent
+        .os
+        .filter(|_| !sent.asks.is_empty() || !sent.counters.is_empty())
+    else {
+        return (obs, unread);
+    };
+    let mut cli = match crate::device::Cli::open_as(target, opts, os.dialect()) {
+        Ok(c) => c,
+        Err(e) => {
+            unread.push(problem(target, None, e.to_string()));
+            return (obs, unread);
+        }
+    };
+    let mut alive = send(&mut cli, os, target, &sent.asks, &mut obs, &mut unread);
+    if alive && keep && !sent.counters.is_empty() {
+        let at = Instant::now();
+        let mut first = Observed::default();
+        alive = send(
+            &mut cli,
+            os,
+            target,
+            &sent.counters,
+            &mut first,
+            &mut unread,
+        );
+        *lock(&o.last) = Some(counters::Reading {
+            at,
+            counters: first.counters,
+        });
+    }
+    match alive && keep && !sent.counters.is_empty() {
+        true => *lock(&o.cli) = Some(cli),
+        false => cli.close(),
+    }
+    (obs, unread)
+}
+
+/// Reads a switch's counters again in its open session, once `interval` has passed since the
+/// last reading: the rates between the two, the replies that did not read, the counters that
+/// gave no rate. The session is closed when it ends.
+fn read_again(
+    fabric: &Fabric,
+    o: &Open<'_>,
+    _opts: &Options,
+    interval: Duration,
+) -> (Vec<counters::Rate>, Vec<Unread>, Vec<Unchecked>) {
+    let (mut unread, mut unchecked) = (Vec::new(), Vec::new());
+    let mut guard = lock(&o.cli);
+    let (Some(cli), Some(os), Some(sw)) = (
+        guard.as_mut(),
+        o.sent.os,
+        fabric.switches.get(o.target.name.as_str()),
+    ) else {
+        return (Vec::new(), unread, unchecked);
+    };
+    let Some(last) = lock(&o.last).take() else {
+        return (Vec::new(), unread, unchecked);
+    };
+    std::thread::sleep((last.at + interval).saturating_duration_since(Instant::now()));
+    let at = Instant::now();
+    let mut obs = Observed::default();
+    let alive = send(cli, os, o.target, &o.sent.counters, &mut obs, &mut unread);
+    let now = counters::Reading {
+        at,
+        counters: obs.counters,
+    };
+    let (rates, problems) = counters::rates(sw, &last, &now);
+    unchecked.extend(problems.into_iter().map(|p| Unchecked {
+        switch: o.target.name.clone(),
+        what: format!("counters: {p}"),
+    }));
+    *lock(&o.last) = Some(now);
+    if !alive && let Some(cli) = guard.take() {
+        cli.close();
+    }
+    (rates, unread, unchecked)
+}
+
+/// A reply that could not be read, of `ask` (or of the connection).
+fn problem(target: &Target, ask: Option<&Ask>, problem: String) -> Unread {
+    Unread {
         switch: target.name.clone(),
         command: ask.map_or_else(|| "(connection)".into(), |a| a.command.clone()),
         problem,
         port: ask.and_then(|a| a.port),
-    };
-    let Some(os) = sent.os.filter(|_| !sent.asks.is_empty()) else {
-        return (obs, unread);
-    };
+    }
+}
+
+/// Sends `asks` and reads each reply into `obs`; false when the session ended (the rest
+/// named as not sent).
+fn send(
+    cli: &mut crate::device::Cli,
+    os: &dyn SwitchOs,
+    target: &Target,
+    asks: &[Ask],
+    obs: &mut Observed,
+    unread: &mut Vec<Unread>,
+) -> bool {
     let reads = os.reads();
-    let mut cli = match crate::device::Cli::open_as(target, opts, os.dialect()) {
-        Ok(c) => c,
-        Err(e) => {
-            unread.push(problem(None, e.to_string()));
-            return (obs, unread);
-        }
-    };
-    let mut asks = sent.asks.iter();
+    let mut asks = asks.iter();
     for ask in asks.by_ref() {
         match cli.run(&ask.command) {
             Ok(reply) => {
-                if let Err(why) = reads.read(ask, &reply, &mut obs) {
-                    unread.push(problem(Some(ask), why));
+                if let Err(why) = reads.read(ask, &reply, obs) {
+                    unread.push(problem(target, Some(ask), why));
                 }
             }
             Err(crate::device::Error::Refused { reply, .. }) => {
-                unread.push(problem(Some(ask), format!("the switch answered `{reply}`")));
+                unread.push(problem(
+                    target,
+                    Some(ask),
+                    format!("the switch answered `{reply}`"),
+                ));
             }
             Err(e) => {
-                unread.push(problem(Some(ask), e.to_string()));
-                break;
+                unread.push(problem(target, Some(ask), e.to_string()));
+                for ask in asks {
+                    unread.push(problem(
+                        target,
+                        Some(ask),
+                        "not sent: the session ended".into(),
+                    ));
+                }
+                return false;
             }
         }
     }
-    for ask in asks {
-        unread.push(problem(Some(ask), "not sent: the session ended".into()));
-    }
-    cli.close();
-    (obs, unread)
+    true
 }

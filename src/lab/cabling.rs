@@ -22,6 +22,8 @@ pub struct Cabling {
     broken: BTreeSet<(String, Port)>,
     /// What LLDP reports on a port instead of its far end (a fault).
     lldp: BTreeMap<(String, Port), LldpOverride>,
+    /// Each switch's counter faults, where it has some.
+    counters: BTreeMap<String, super::counters::CounterFaults>,
 }
 
 /// Faults of one switch's cables, from its `faults.yaml` (`cabling:`). Ports are the
@@ -44,11 +46,18 @@ pub struct CablingFaults {
     pub down: Vec<Port>,
     #[serde(default)]
     pub neighbor: BTreeMap<Port, LldpOverride>,
+    /// The switch's counter faults (its `faults.yaml`'s `counters:`), which the network's
+    /// counters read beside its cables'.
+    #[serde(skip)]
+    pub counters: super::counters::CounterFaults,
 }
 
 impl CablingFaults {
     pub fn is_empty(&self) -> bool {
-        self.swap.is_empty() && self.down.is_empty() && self.neighbor.is_empty()
+        self.swap.is_empty()
+            && self.down.is_empty()
+            && self.neighbor.is_empty()
+            && self.counters.is_empty()
     }
 }
 
@@ -201,7 +210,15 @@ impl Cabling {
             for (p, o) in &f.neighbor {
                 c.lldp.insert((switch.to_string(), *p), o.clone());
             }
+            if !f.counters.is_empty() {
+                c.counters.insert(switch.to_string(), f.counters.clone());
+            }
         }
         c
+    }
+
+    /// The counter faults of the switch `sw`, where it has some.
+    pub fn counter_faults(&self, sw: &str) -> Option<&super::counters::CounterFaults> {
+        self.counters.get(sw)
     }
 }

@@ -186,7 +186,7 @@ impl Device {
             .dir
             .as_ref()
             .and_then(|d| modified(&d.join("faults.yaml")));
-        *self.lock_cabling() = (file, faults.cabling.clone());
+        *self.lock_cabling() = (file, faults.network());
         *st = FaultState::new(faults, st.read);
         drop(st);
         self.changed();
@@ -209,7 +209,7 @@ impl Device {
                     modified,
                     read_faults(&path)
                         .and_then(Result::ok)
-                        .map(|f| f.cabling)
+                        .map(|f| f.network())
                         .unwrap_or_default(),
                 );
             }
@@ -519,7 +519,7 @@ pub(crate) fn modified(path: &Path) -> Option<SystemTime> {
 pub(crate) fn cabling_faults_in(dir: &Path) -> CablingFaults {
     read_faults(&dir.join("faults.yaml"))
         .and_then(Result::ok)
-        .map(|f| f.cabling)
+        .map(|f| f.network())
         .unwrap_or_default()
 }
 

@@ -33,6 +33,12 @@ use super::network::CablingFaults;
 ///   swap: [["1/25", "1/26"]]   # two cables' far ends crossed
 ///   down: ["1/27"]             # a cable broken: both ends down
 ///   neighbor: { "1/28": { host: spine09, port: Eth1/7 } }   # what LLDP reports there
+/// counters:                # what the ports count beyond the load (`super::counters`)
+///   pause_storm: ["1/1"]       # pauses on the lossless priorities without end
+///   drops: { "1/25": { tc: 3 } }
+///   no_ecn: ["1/26"]           # pauses, never marks
+///   crc: ["1/27"]
+///   flap: ["1/28"]
 /// ```
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -53,6 +59,20 @@ pub struct Faults {
     /// them, since a cable has two ends.
     #[serde(default)]
     pub cabling: CablingFaults,
+    /// What this switch's ports count beyond the simulated load
+    /// ([`super::counters::CounterFaults`]).
+    #[serde(default)]
+    pub counters: super::counters::CounterFaults,
+}
+
+impl Faults {
+    /// What the network reads of these faults: the cables' and the counters'.
+    pub fn network(&self) -> CablingFaults {
+        CablingFaults {
+            counters: self.counters.clone(),
+            ..self.cabling.clone()
+        }
+    }
 }
 
 /// Fires once, at the first matching command after `after` matching ones.

@@ -10,6 +10,7 @@
 //! [`https`] the HTTP API of a switch whose OS has one.
 
 mod cabling;
+pub mod counters;
 pub mod dataplane;
 pub mod device;
 mod faults;

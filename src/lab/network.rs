@@ -46,6 +46,8 @@ pub struct Network {
     /// With a data plane (`--dataplane`): the prefix of its namespaces, where FRR answers
     /// for the switches' routing.
     dataplane: std::sync::OnceLock<String>,
+    /// What every port has counted ([`super::counters`]).
+    counting: super::counters::Counting,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +64,18 @@ impl Network {
             views: Views::new(),
             history: Mutex::new(BTreeMap::new()),
             dataplane: std::sync::OnceLock::new(),
+            counting: super::counters::Counting::default(),
         })
+    }
+
+    /// What `ports` of the switch `net.me` (an `os` switch) have counted now.
+    pub fn counters(
+        &self,
+        net: &Net<'_>,
+        os: crate::fabric::Os,
+        ports: &[Port],
+    ) -> Vec<super::counters::PortCounters> {
+        self.counting.read(net, os, ports)
     }
 
     /// Adds a switch served by this process, under its name in the fabric.

@@ -146,6 +146,11 @@ pub trait Reads: Sync + Send {
 
     /// How the OS's replies name what the findings quote.
     fn said(&self) -> &'static Said;
+
+    /// What of the counters (`fabric verify --counters`) this OS does not read, and why.
+    fn counters_not_read(&self) -> &'static [crate::verify::counters::NotRead] {
+        &[]
+    }
 }
 
 /// The fabric's QoS on one switch, as its OS's replies show it once pushed: the fabric's

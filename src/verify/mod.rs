@@ -26,6 +26,7 @@ use crate::types::Iface;
 use crate::types::Port;
 
 mod check;
+pub mod counters;
 pub mod observed;
 pub mod paths;
 pub mod reply;
@@ -55,6 +56,10 @@ pub enum Family {
     /// remote subnet (`--paths`; not among the default families: it needs hosts to probe
     /// from).
     Paths,
+    /// RoCE health from counters read twice, an interval apart: pause storms, drops on a
+    /// lossless class, pauses without ECN marks, FCS errors, flaps, the PFC watchdog
+    /// (`--counters`; not among the default families: it takes an interval).
+    Counters,
 }
 
 impl Family {
@@ -80,6 +85,7 @@ impl std::fmt::Display for Family {
             Family::Bgp => "bgp",
             Family::Mlag => "mlag",
             Family::Paths => "paths",
+            Family::Counters => "counters",
         })
     }
 }
@@ -285,6 +291,66 @@ pub const RULES: &[Rule] = &[
         why: "Hosts that cannot reach each other cannot train together: a missing route, a gateway down, a host not in its VLAN.",
         fix: "Follow the path: the host's gateway (its VLAN interface up, with its address), the leaf's route to the far subnet (`show ip route`), the far leaf's.",
     },
+    Rule {
+        id: "V018",
+        name: "pause-storm",
+        severity: Severity::Error,
+        family: Family::Counters,
+        reads: "show interfaces ethernet X counters pfc prio N (read twice, `--interval` apart)",
+        what: "On each cabled port, the PFC pause frames received and sent per priority between two readings: on a lossless priority (the fabric's `qos.pfc`), a rate at or above `verify: pause_rate` (frames per second, 1000 by default) over the whole interval; on any other priority, one pause frame at all. One finding per port and direction, naming the priority, the rate and both readings' lines.",
+        why: "A NIC or switch that pauses without end (a stuck receive queue, a host that stopped draining) stops every sender behind it, hop by hop: the pause spreads through the fabric and unrelated jobs stall. Pauses on a priority the fabric does not make lossless mean the far end runs PFC on a priority this switch does not: its pauses are honoured where they should not be, or ignored where they should not be.",
+        fix: "Find the device on the port named (a host: its NIC's counters, `fabric audit --hosts-live`; a switch: the port it pauses from); enable the PFC watchdog where the OS has one; check that both ends pause the same priorities (`fabric audit`).",
+    },
+    Rule {
+        id: "V019",
+        name: "lossless-drops",
+        severity: Severity::Error,
+        family: Family::Counters,
+        reads: "show interfaces ethernet X counters tc N (read twice)",
+        what: "On each cabled port, packets dropped on a lossless traffic class (the traffic class of a priority the fabric's PFC makes lossless) between two readings, beyond `verify: drops` (0 by default).",
+        why: "A lossless class must not drop: RoCE recovers a lost packet by go-back-N, resending everything after it, so a drop rate of one in a thousand can halve the throughput of an all-reduce. Drops there mean the headroom is too small for the cable's length or the far end ignores pauses.",
+        fix: "Check PFC at both ends (`fabric verify --check pfc`, `fabric audit`), the buffer pool's size for the port's cable length, and that the far end honours the priority's pauses.",
+    },
+    Rule {
+        id: "V020",
+        name: "pause-without-ecn",
+        severity: Severity::Warning,
+        family: Family::Counters,
+        reads: "show interfaces ethernet X congestion-control (read twice)",
+        what: "A cabled port that received pause frames on a lossless priority between two readings but marked no packet with ECN in that time.",
+        why: "When the far end pauses a port, its queue fills: ECN should mark before PFC has to act, so that DCQCN slows the senders at their source. A port that pauses and never marks leaves all the braking to PFC, whose pauses spread congestion to flows that did not cause it.",
+        fix: "Check the port's ECN on the lossless traffic class (`fabric verify --check qos`): on, and its minimum threshold below the buffer that triggers PFC; and that the hosts' RoCE sets ECT (`fabric audit --hosts-live`).",
+    },
+    Rule {
+        id: "V021",
+        name: "fcs-errors",
+        severity: Severity::Error,
+        family: Family::Counters,
+        reads: "show interfaces ethernet X counters (read twice)",
+        what: "Frames received with a bad FCS (CRC errors) on a cabled port between two readings, beyond `verify: errors` (0 by default).",
+        why: "A corrupted frame is dropped by the receiver: on a lossless priority that is a drop PFC cannot prevent, and RoCE's go-back-N turns it into a burst of resent packets. Errors come from a dirty or damaged optic or cable, rarely from the port.",
+        fix: "Clean or replace the optics and cable of the port named (both ends); check the port's transceiver diagnostics.",
+    },
+    Rule {
+        id: "V022",
+        name: "link-flaps",
+        severity: Severity::Error,
+        family: Family::Counters,
+        reads: "show interfaces ethernet X (read twice)",
+        what: "A cabled port whose link changed state (went down, came back up) between two readings more often than `verify: flaps` (0 by default), though it may be up when read. Onyx counts its `(N oper change)`.",
+        why: "Each flap drops what is in flight, withdraws the port's BGP session and ECMP path and brings them back: collective operations stall on every flap, and a flapping uplink moves traffic back and forth.",
+        fix: "The optics and cable of the port named, at both ends; its error counters; the far end's logs.",
+    },
+    Rule {
+        id: "V023",
+        name: "pfc-watchdog",
+        severity: Severity::Error,
+        family: Family::Counters,
+        reads: "the OS's PFC watchdog counters (read twice)",
+        what: "A cabled port whose PFC watchdog found a priority's queue stuck in a pause storm between two readings (and so dropped or ignored its pauses for a while).",
+        why: "The watchdog acts only when a queue stays paused far longer than congestion explains: the device on that port is stuck. While it acts, the priority is not lossless on that port.",
+        fix: "Find the device on the port named (its NIC, its driver, its counters: `fabric audit --hosts-live`), and why it stopped draining.",
+    },
 ];
 
 /// A check by id (`V003`) or name (`link-down`).
@@ -310,6 +376,9 @@ pub enum Query {
     Mlag,
     /// The routes towards a subnet (`show ip route A.B.C.D`, its network address).
     Route(crate::types::Ipv4Net),
+    /// The counters of the cabled ports: pauses per priority, ECN marks, drops per traffic
+    /// class, FCS errors, flaps, the PFC watchdog ([`counters`]).
+    Counters,
 }
 
 impl Query {
@@ -383,6 +452,9 @@ pub fn plan(sw: &Switch, families: &BTreeSet<Family>) -> Plan {
     if on(Family::Mlag) && sw.mlag.is_some() {
         p.queries.push(Query::Mlag);
     }
+    if on(Family::Counters) && any_cabled {
+        p.queries.push(Query::Counters);
+    }
     p
 }
 
@@ -407,6 +479,8 @@ pub struct Observed {
     pub paused: Option<BTreeSet<u8>>,
     /// The routes read towards each subnet asked (`paths`).
     pub routes: BTreeMap<crate::types::Ipv4Net, Vec<observed::Route>>,
+    /// The cabled ports' counters (`counters`).
+    pub counters: counters::Counters,
 }
 
 /// The fabric and what was read of the verified switches: what [`verify`] compares.

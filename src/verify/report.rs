@@ -52,6 +52,8 @@ pub struct Report<'a> {
     pub findings: &'a [Finding],
     pub unread: &'a [Unread],
     pub unchecked: &'a [Unchecked],
+    /// The counters' rates between the last two readings (`--counters`).
+    pub rates: &'a [super::counters::Rate],
 }
 
 #[derive(Serialize)]
@@ -134,6 +136,20 @@ impl Report<'_> {
                 let _ = writeln!(out, "  {}: {}", u.switch, u.what);
             }
         }
+        if self.families.contains(&Family::Counters) {
+            let ports: BTreeSet<(&str, Port)> = self
+                .rates
+                .iter()
+                .map(|r| (r.switch.as_str(), r.port))
+                .collect();
+            let secs = self.rates.iter().map(|r| r.seconds).fold(0.0, f64::max);
+            let _ = write!(
+                out,
+                "\ncounters: {} reading(s) of {} port(s), read twice up to {secs:.1} s apart (`--format json` has each reading's command and line)\n",
+                self.rates.len(),
+                ports.len()
+            );
+        }
         let checks: Vec<String> = self.families.iter().map(ToString::to_string).collect();
         let _ = write!(
             out,
@@ -153,16 +169,36 @@ impl Report<'_> {
         out
     }
 
-    /// `{checks, switches: [{name, errors, warnings, unread}], findings, unread, unchecked}`.
+    /// `{checks, switches: [{name, errors, warnings, unread}], findings, unread, unchecked}`,
+    /// and with the counters `counters`: each counter's two readings (`{switch, port,
+    /// counter, class, delta, per_second, seconds, first, second}`, each reading `{value,
+    /// command, line}`).
     pub fn json(&self) -> String {
-        let value = json!({
+        let mut value = json!({
             "checks": self.families,
             "switches": self.summaries(),
             "findings": self.findings,
             "unread": self.unread,
             "unchecked": self.unchecked,
         });
+        if self.families.contains(&Family::Counters) {
+            let rates: Vec<_> = self.rates.iter().map(|r| r.json()).collect();
+            value["counters"] = json!(rates);
+        }
         serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+    }
+
+    /// The counters' readings in Prometheus' text exposition format, with the findings per
+    /// switch and check.
+    pub fn prometheus(&self) -> String {
+        super::counters::prometheus(self.rates, self.findings)
+    }
+
+    /// `--watch`'s table: each port's pauses, ECN marks, drops and errors per second over
+    /// the last interval, worst first (most pauses, then drops, errors, marks), at most
+    /// `rows` of them; then the findings.
+    pub fn table(&self, rows: usize) -> String {
+        super::counters::table(self.rates, self.findings, rows)
     }
 
     /// A test suite per switch: a test case per check of the families verified (failed by

@@ -139,6 +139,7 @@ pub(crate) fn pending_switch(
         .as_ref()
         .or(raw.lldp.as_ref())
         .is_some_and(|v| *v.get());
+    let verify = thresholds(raw.verify.as_ref(), sw.verify.as_ref());
     let merged = merged_qos(raw.qos.as_ref(), sw.qos.as_ref());
     let (qos, implied) = qos(cx, &merged, release, os);
 
@@ -169,6 +170,7 @@ pub(crate) fn pending_switch(
         licenses,
         certificate,
         lldp,
+        verify,
         qos,
         vlans: vlans.iter().map(|(k, (n, _))| (*k, n.clone())).collect(),
         splits: BTreeMap::new(),
@@ -526,4 +528,25 @@ fn certificate(cx: &mut Cx, c: &Sp<String>) -> Option<String> {
         return None;
     }
     Some(id)
+}
+
+/// The counters' thresholds of a switch: each key its own `verify:` gives, else the fabric's,
+/// else the default.
+fn thresholds(
+    fabric: Option<&crate::fabric::raw::RawVerify>,
+    switch: Option<&crate::fabric::raw::RawVerify>,
+) -> crate::fabric::Thresholds {
+    let d = crate::fabric::Thresholds::default();
+    let pick = |f: fn(&crate::fabric::raw::RawVerify) -> Option<&Sp<u64>>, default: u64| {
+        switch
+            .and_then(f)
+            .or_else(|| fabric.and_then(f))
+            .map_or(default, |v| *v.get())
+    };
+    crate::fabric::Thresholds {
+        pause_rate: pick(|v| v.pause_rate.as_ref(), d.pause_rate),
+        drops: pick(|v| v.drops.as_ref(), d.drops),
+        errors: pick(|v| v.errors.as_ref(), d.errors),
+        flaps: pick(|v| v.flaps.as_ref(), d.flaps),
+    }
 }

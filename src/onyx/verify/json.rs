@@ -296,6 +296,35 @@ fn threshold(text: &str, relative: bool) -> Option<u32> {
 /// mode": "absolute", "Minimum threshold": "500 KB", "Maximum threshold": "1550 KB"}`, `RED`
 /// with `relative` thresholds in `%`, `none`). No capture shows a class that both marks and
 /// drops (`congestion-control both`): a mode naming both ECN and RED is read as that.
+/// `show interfaces ethernet X congestion-control | json-print`'s `ECN marked packets` of
+/// port `port`, and that field as a line (`"ECN marked packets": "0"`, as the capture prints
+/// it).
+pub fn ecn_marked(text: &str, port: Port) -> Result<(u64, String), String> {
+    let v = json(text)?;
+    let items = array(&v, "the reply")?;
+    let first = items
+        .first()
+        .and_then(Value::as_object)
+        .ok_or_else(|| "the reply names no interface".to_string())?;
+    let asked = port.to_string();
+    match text_of(first, "Interface ethernet", "the reply")? {
+        Some(p) if p.trim() == asked => {}
+        Some(p) => {
+            return Err(format!(
+                "the reply is for ethernet {}, not {asked}",
+                head(p)
+            ));
+        }
+        None => return Err("the reply names no interface (`Interface ethernet`)".into()),
+    }
+    let raw = required(first, "ECN marked packets", "the interface")?;
+    let value = raw
+        .trim()
+        .parse()
+        .map_err(|_| format!("`ECN marked packets` is `{}`, not a count", head(raw)))?;
+    Ok((value, format!("\"ECN marked packets\": \"{raw}\"")))
+}
+
 pub fn congestion_control(text: &str, port: Port) -> Result<BTreeMap<u8, Marking>, String> {
     let v = json(text)?;
     let items = array(&v, "the reply")?;

@@ -12,6 +12,7 @@ use crate::types::{Ecn, Ets, Port, TcMap};
 use crate::verify::observed::Trusted;
 use crate::verify::{Observed, Query};
 
+pub mod counters;
 pub mod json;
 pub mod text;
 
@@ -44,11 +45,15 @@ fn pair_status(oper: &str) -> String {
 }
 
 impl Reads for OnyxReads {
-    fn asks(&self, _sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {
-        queries
-            .into_iter()
-            .map(|q| Ask::query(command(&q), q))
-            .collect()
+    fn asks(&self, sw: &Switch, queries: Vec<Query>) -> Vec<Ask> {
+        let mut out = Vec::new();
+        for q in queries {
+            match q {
+                Query::Counters => out.extend(counters::asks(sw)),
+                q => out.push(Ask::query(command(&q), q)),
+            }
+        }
+        out
     }
 
     fn read_query(&self, q: &Query, reply: &str, into: &mut Observed) -> Result<(), String> {
@@ -65,6 +70,10 @@ impl Reads for OnyxReads {
 
     fn said(&self) -> &'static Said {
         &SAID
+    }
+
+    fn counters_not_read(&self) -> &'static [crate::verify::counters::NotRead] {
+        &counters::NOT_READ
     }
 }
 
@@ -131,6 +140,7 @@ pub fn command(q: &Query) -> String {
         Query::Bgp => "show ip bgp summary".into(),
         Query::Mlag => "show mlag".into(),
         Query::Route(net) => format!("show ip route {}", net.network().addr),
+        Query::Counters => "show interfaces ethernet counters".into(),
     }
 }
 
@@ -160,6 +170,7 @@ pub fn record(into: &mut Observed, q: &Query, reply: &str) -> Result<(), String>
         Query::Route(net) => {
             into.routes.insert(*net, text::ip_route(reply)?);
         }
+        Query::Counters => return Err("the counters are read by their own commands".into()),
     }
     Ok(())
 }

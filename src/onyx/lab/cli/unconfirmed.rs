@@ -115,6 +115,15 @@ pub enum Unconfirmed {
     RoceMixed,
     /// … and a field `roce` would fill (the application TLV, congestion control).
     RoceNone,
+    /// `show interfaces ethernet [X] counters pfc prio N`: the counters of a priority's Rx
+    /// and Tx blocks, in order (comma-separated). `pause packets` is what a client's parser
+    /// of this command reads (`(\d+)\s*pause packets`); the others are the MELLANOX-QOS-MIB's
+    /// per-priority objects (packets, bytes, pause packets, pause duration). No capture.
+    PfcCounters,
+    /// `show interfaces ethernet [X] counters tc N`: the counters of a traffic class's Tx
+    /// block, in order. No capture (a survey script sends the command; its output is not
+    /// shown).
+    TcCounters,
 }
 
 impl Unconfirmed {
@@ -173,6 +182,8 @@ impl Unconfirmed {
             Unconfirmed::RoceOff => "disabled",
             Unconfirmed::RoceMixed => "mixed",
             Unconfirmed::RoceNone => "N/A",
+            Unconfirmed::PfcCounters => "packets,bytes,pause packets,pause duration",
+            Unconfirmed::TcCounters => "packets,bytes,no buffer discard,wred discard",
         }
     }
 

@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use super::json::Obj;
 use super::{Cx, Shown};
+use crate::lab::counters::PortCounters;
 use crate::lab::network::{Net, Network, base_mac};
 use crate::onyx::lab::cli::{Reply, Switch, Unconfirmed};
 use crate::onyx::{Iface, Interface};
@@ -106,16 +107,17 @@ pub(super) struct PortView {
     pub last_change: String,
     pub no_autoneg: bool,
     pub mac: String,
+    /// What the port has counted ([`crate::lab::counters`]).
+    pub counters: PortCounters,
 }
 
 /// The port `p` of the switch in the network, `index` its place among the switch's ports.
 fn view(
     sw: &Switch,
-    net: &Net<'_>,
-    network: &Network,
-    me: &str,
+    (net, network, me): (&Net<'_>, &Network, &str),
     p: Port,
     index: usize,
+    counters: PortCounters,
 ) -> PortView {
     let config = sw.running.interfaces.get(&Iface::Ethernet(p)).cloned();
     let native = sw.model.and_then(|m| {
@@ -130,8 +132,9 @@ fn view(
     });
     let up = net.port_up(me, p);
     let (since, came_up) = network.since(&format!("{me} port {p}"), up);
-    // Each time up is one change, each time down after it another.
-    let changes = (came_up * 2).saturating_sub(u32::from(up));
+    // Each time up is one change, each time down after it another; a flapping port's
+    // changes too.
+    let changes = u64::from((came_up * 2).saturating_sub(u32::from(up))) + counters.link_changes;
     let setting = config.as_ref().and_then(|i| i.speed);
     PortView {
         port: p,
@@ -144,19 +147,20 @@ fn view(
         no_autoneg: setting.is_some_and(|s| s.no_autoneg),
         mac: port_mac(me, index),
         config,
+        counters,
     }
 }
 
-/// `Last change in operational status`: `Never`, or `4:42:27 ago (1 oper change)`
-/// (captured; the plural and days beyond 24 hours are UNCONFIRMED: hours keep counting).
-fn last_change(since: Duration, changes: u32) -> String {
+/// `Last change in operational status`: `Never`, or `4:42:27 ago (1 oper change)` — `(7
+/// oper change)` in the singular whatever the count (captured); days beyond 24 hours are
+/// UNCONFIRMED (a 3.6 capture prints `3w3d and 20:03:02`): hours keep counting.
+fn last_change(since: Duration, changes: u64) -> String {
     if changes == 0 {
         return "Never".into();
     }
     let s = since.as_secs();
-    let plural = if changes == 1 { "" } else { "s" };
     format!(
-        "{}:{:02}:{:02} ago ({changes} oper change{plural})",
+        "{}:{:02}:{:02} ago ({changes} oper change)",
         s / 3600,
         s / 60 % 60,
         s % 60
@@ -242,8 +246,23 @@ fn counter_names(release: Release) -> [Vec<&'static str>; 2] {
     ]
 }
 
-/// The Rx and Tx blocks, all zero.
-fn counters_text(out: &mut String, release: Release) {
+/// What a port's counter called `name` holds in direction `rx` (else Tx): the packets it
+/// forwarded, its bytes (the lab's packets are 1,024 bytes), its FCS errors (each also an
+/// error packet), its drops (Tx discards); zero for the rest (the lab sends no link-level
+/// pause, no broadcast, nothing malformed).
+fn counted(c: &PortCounters, rx: bool, name: &str) -> u64 {
+    let packets = if rx { c.rx_packets } else { c.tx_packets };
+    match (rx, name) {
+        (_, "packets" | "unicast packets") => packets,
+        (_, "bytes") => packets * 1024,
+        (true, "fcs errors" | "error packets") => c.fcs_errors,
+        (false, "discard packets") => c.drops.iter().sum(),
+        _ => 0,
+    }
+}
+
+/// The Rx and Tx blocks.
+fn counters_text(out: &mut String, release: Release, c: &PortCounters) {
     let [rx, tx] = counter_names(release);
     for (dir, names) in [("Rx", rx), ("Tx", tx)] {
         if release < ALIGNED {
@@ -252,10 +271,11 @@ fn counters_text(out: &mut String, release: Release) {
             let _ = writeln!(out, "  {dir}:");
         }
         for name in names {
+            let n = counted(c, dir == "Rx", name);
             if release < ALIGNED {
-                let _ = writeln!(out, "  {:<21}{name}", 0);
+                let _ = writeln!(out, "  {n:<21}{name}");
             } else {
-                let _ = writeln!(out, "    {:<22}{name}", 0);
+                let _ = writeln!(out, "    {n:<22}{name}");
             }
         }
         out.push('\n');
@@ -267,7 +287,7 @@ fn counters_text(out: &mut String, release: Release) {
 
 /// The JSON counters, Tx and Rx, in the capture's key order: the same but for Tx's `hoq
 /// discard packets`.
-fn counters_json() -> (Value, Value) {
+fn counters_json(c: &PortCounters) -> (Value, Value) {
     let zero = |hoq: bool| -> Value {
         let keys = [
             "error packets",
@@ -279,10 +299,11 @@ fn counters_json() -> (Value, Value) {
             "hoq discard packets",
             "broadcast packets",
         ];
+        // The Tx block is the one with `hoq discard packets`.
         Value::Object(
             keys.iter()
                 .filter(|k| hoq || !k.starts_with("hoq"))
-                .map(|k| (k.to_string(), json!("0")))
+                .map(|k| (k.to_string(), json!(counted(c, !hoq, k).to_string())))
                 .collect(),
         )
     };
@@ -290,7 +311,7 @@ fn counters_json() -> (Value, Value) {
 }
 
 /// The ports a command names (all, or `X`), or the reply to print when `X` names none.
-fn which(sw: &Switch, id: Option<&str>) -> Result<Vec<Port>, Reply> {
+pub(super) fn which(sw: &Switch, id: Option<&str>) -> Result<Vec<Port>, Reply> {
     match id {
         None => Ok(ports(sw)),
         Some(id) => named(sw, id).ok_or_else(|| Reply::unrecognized(id)),
@@ -301,10 +322,12 @@ fn which(sw: &Switch, id: Option<&str>) -> Result<Vec<Port>, Reply> {
 pub(super) fn views(cx: &Cx<'_>, want: &[Port]) -> Vec<PortView> {
     let all = ports(cx.sw);
     cx.net(|net, network, me| {
+        let counted = network.counters(net, crate::onyx::target::OS, want);
         want.iter()
-            .map(|p| {
+            .zip(counted)
+            .map(|(p, c)| {
                 let i = all.iter().position(|q| q == p).unwrap_or(0);
-                view(cx.sw, net, network, me, *p, i)
+                view(cx.sw, (net, network, me), *p, i, c)
             })
             .collect()
     })
@@ -360,9 +383,11 @@ pub fn ethernet_words(cx: &Cx<'_>, words: &[&str]) -> Result<Shown, Reply> {
         [] => ethernet(cx, None),
         ["status"] => ethernet_status(cx, None),
         ["counters"] => ethernet_counters(cx, None),
+        ["counters", rest @ ..] => super::counters::of(cx, None, rest),
         [id] => ethernet(cx, Some(id)),
         [id, "status"] => ethernet_status(cx, Some(id)),
         [id, "counters"] => ethernet_counters(cx, Some(id)),
+        [id, "counters", rest @ ..] => super::counters::of(cx, Some(id), rest),
         [_, other, ..] => Err(Reply::unrecognized(other)),
     }
 }
@@ -380,7 +405,7 @@ pub fn ethernet(cx: &Cx<'_>, id: Option<&str>) -> Result<Shown, Reply> {
         } else {
             ethernet_aligned(&mut text, &v, &name, release);
         }
-        counters_text(&mut text, release);
+        counters_text(&mut text, release, &v.counters);
         json.push(ethernet_named(ethernet_json(&v, &name), name, release));
     }
     Ok(shown(text, json))
@@ -491,7 +516,7 @@ fn ethernet_named(port: Value, name: String, release: Release) -> Value {
 /// switchport's, or a routed port's with its address).
 fn ethernet_json(v: &PortView, name: &str) -> Value {
     let release = Release(3, 6, 0); // JSON keeps the captured value formats (`N\A`, `40 Gbps`).
-    let (tx, rx) = counters_json();
+    let (tx, rx) = counters_json(&v.counters);
     let rate = json!("0 bits/sec, 0 bytes/sec, 0 packets/sec");
     let mut m = Map::new();
     let mut put = |k: &str, v: Value| {
@@ -609,18 +634,18 @@ pub fn ethernet_status(cx: &Cx<'_>, id: Option<&str>) -> Result<Shown, Reply> {
 
 /// `show interfaces ethernet [X] counters`: the Rx and Tx blocks of `show interfaces
 /// ethernet`, each under its port's name. UNCONFIRMED layout: no capture shows this
-/// command; the blocks are the captured ones of `show interfaces ethernet`. All zero: the
-/// lab forwards no frames. JSON: `[{"header", "Rx", "Tx"}]` with the captured counter
-/// objects (UNCONFIRMED shape).
+/// command; the blocks are the captured ones of `show interfaces ethernet`, with what each
+/// port has counted ([`crate::lab::counters`]). JSON: `[{"header", "Rx", "Tx"}]` with the
+/// captured counter objects (UNCONFIRMED shape).
 pub fn ethernet_counters(cx: &Cx<'_>, id: Option<&str>) -> Result<Shown, Reply> {
     let want = which(cx.sw, id)?;
     let mut text = String::new();
     let mut json = Vec::new();
-    for p in want {
-        let _ = writeln!(text, "{}:", eth(p));
-        counters_text(&mut text, cx.sw.release);
-        let (tx, rx) = counters_json();
-        json.push(json!({ "header": eth(p), "Rx": rx, "Tx": tx }));
+    for v in views(cx, &want) {
+        let _ = writeln!(text, "{}:", eth(v.port));
+        counters_text(&mut text, cx.sw.release, &v.counters);
+        let (tx, rx) = counters_json(&v.counters);
+        json.push(json!({ "header": eth(v.port), "Rx": rx, "Tx": tx }));
     }
     Ok(shown(text, json))
 }

@@ -21,6 +21,7 @@ use crate::onyx::lab::cli::Errors as _;
 use crate::types::Release;
 
 mod config;
+mod counters;
 mod interfaces;
 mod json;
 mod l2;
@@ -61,6 +62,13 @@ impl Cx<'_> {
             }
         };
         f(&world.net(), &world.network, &world.me)
+    }
+
+    /// What port `p` has counted now ([`crate::lab::counters`]).
+    fn counters(&self, p: crate::types::Port) -> crate::lab::counters::PortCounters {
+        self.net(|net, network, _| network.counters(net, crate::onyx::target::OS, &[p]))
+            .pop()
+            .unwrap_or_default()
     }
 
     fn protocol(&self, p: Protocol) -> bool {

@@ -720,7 +720,8 @@ fn ecn_mode(m: EcnMode) -> &'static str {
 /// `show interfaces KIND ID congestion-control`: per traffic class its marking mode and
 /// thresholds (`ansible-onyx__onyx_show_interface_congestion_control__json.cfg`: a list, the
 /// interface first, then `TC-0` … `TC-7`; the Ansible reader takes class N at `[N + 1]`).
-/// Counters are 0: the lab carries no traffic. The text layout is UNCONFIRMED.
+/// `ECN marked packets` is what the port has counted ([`crate::lab::counters`]); `RED dropped
+/// packets` 0. The text layout is UNCONFIRMED.
 pub fn congestion_control(cx: &Cx<'_>, kind: &str, id: &str) -> Result<Shown, Reply> {
     let q = Qos::of(&cx.sw.running);
     let mut text = String::new();
@@ -732,8 +733,17 @@ pub fn congestion_control(cx: &Cx<'_>, kind: &str, id: &str) -> Result<Shown, Re
             Iface::PortChannel(n) | Iface::MlagPortChannel(n) => n.to_string(),
             other => short_name(other),
         };
-        let _ = write!(text, "\n{label} {id}\n  ECN marked packets: 0\n");
-        list.push(Obj::new().s(&label, &id).s("ECN marked packets", 0).build());
+        let marked = match i {
+            Iface::Ethernet(p) => cx.counters(p).marked_total(),
+            _ => 0,
+        };
+        let _ = write!(text, "\n{label} {id}\n  ECN marked packets: {marked}\n");
+        list.push(
+            Obj::new()
+                .s(&label, &id)
+                .s("ECN marked packets", marked)
+                .build(),
+        );
         for t in TrafficClass::ALL {
             let header = format!("TC-{t}");
             let _ = writeln!(text, "\n{header}:");
