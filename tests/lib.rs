@@ -7,6 +7,7 @@ mod cli;
 mod clients;
 mod clients_os10;
 mod conventions;
+mod counters;
 mod cumulus;
 mod cumulus_lab;
 mod cumulus_rest;

@@ -237,11 +237,19 @@ impl Counting {
 }
 
 /// Whether the fault list names port `p` of an `os` switch: as the lab's faults do (`1/25`)
-/// or as the OS names it (`ethernet1/1/25`, `swp25`; OS10's `1/1/25` without its word).
+/// or as the OS names it, with its word or without (`ethernet1/1/25` or `1/1/25`, `swp25`,
+/// `Eth1/25`).
 fn names(list: &[String], os: crate::fabric::Os, p: Port) -> bool {
+    let word = |t: &str| {
+        t.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .to_string()
+    };
     let (lab, own) = (p.to_string(), os.port_name(p));
-    let bare = own.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    list.iter().any(|n| *n == lab || *n == own || *n == bare)
+    let bare = word(&own);
+    list.iter().any(|n| {
+        let n = n.trim();
+        n == lab || n == own || word(n) == bare || word(n) == lab
+    })
 }
 
 /// What port `p` of the switch `net.me` counts per second now: nothing when it is down
@@ -255,7 +263,12 @@ fn rates(
 ) -> PortRates {
     let mut r = PortRates::default();
     let on = |list: &[String]| names(list, os, p);
-    if on(faults.map_or(&[][..], |f| &f.flap)) {
+    // A flapping link flaps at both its ends.
+    let far_flaps = net.cabling.far(net.me, p).is_some_and(|(f, q)| {
+        let far = (net.cabling.counter_faults(f), net.os(f));
+        matches!(far, (Some(cf), Some(fos)) if names(&cf.flap, fos, q))
+    });
+    if on(faults.map_or(&[][..], |f| &f.flap)) || far_flaps {
         r.link_changes = RATES.flaps;
     }
     if !net.port_up(net.me, p) {

@@ -400,6 +400,11 @@ impl<'a> Net<'a> {
         self.view.nodes.get_key_value(sw).map(|(k, _)| k.as_str())
     }
 
+    /// The OS of `sw`, when it is in the network.
+    pub fn os(&self, sw: &str) -> Option<crate::fabric::Os> {
+        self.view.nodes.get(sw).map(|n| n.os)
+    }
+
     /// The pair domain of `sw`, when its OS keeps one.
     pub fn pair(&self, sw: &str) -> Option<&'a PairDomain> {
         self.view.nodes.get(sw).and_then(|n| n.pair.as_ref())

@@ -115,6 +115,24 @@ impl Kind {
     }
 }
 
+/// One of each kind.
+const EACH: [Kind; 7] = [
+    Kind::PauseRx(0),
+    Kind::PauseTx(0),
+    Kind::Marked,
+    Kind::Drops(0),
+    Kind::Errors,
+    Kind::Flaps,
+    Kind::Watchdog(0),
+];
+
+/// Every metric name the Prometheus output may have (the dashboard in `docs/` uses these).
+pub fn metric_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = EACH.iter().map(|k| k.names().metric).collect();
+    names.extend(["fabric_verify_findings", "fabric_counters_interval_seconds"]);
+    names
+}
+
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -239,18 +257,47 @@ struct Hit<'a> {
 
 /// The findings of the rates of `fabric`'s switches (V018–V023), sorted by switch, rule and
 /// port; each names the port as its OS does, the counter, the rate and the threshold, and
-/// carries the line of the second reading.
+/// carries the lines of both readings. A cable between two switches that flaps is one
+/// finding, at its first end by switch and port, both ends' changes in it.
 pub fn findings(fabric: &Fabric, rates: &[Rate]) -> Vec<Finding> {
     let mut by_port: BTreeMap<(&str, Port), Vec<&Rate>> = BTreeMap::new();
     for r in rates {
         by_port.entry((&r.switch, r.port)).or_default().push(r);
     }
+    let mut hits: BTreeMap<(&str, Port), Vec<Hit<'_>>> = BTreeMap::new();
+    for ((switch, port), rs) in &by_port {
+        if let Some(sw) = fabric.switches.get(*switch) {
+            hits.insert((switch, *port), port_hits(sw, rs));
+        }
+    }
+    let flapping: BTreeSet<(String, Port)> = hits
+        .iter()
+        .filter(|(_, hs)| hs.iter().any(|h| h.rule == "V022"))
+        .map(|((s, p), _)| (s.to_string(), *p))
+        .collect();
     let mut out = Vec::new();
-    for ((switch, _), rs) in by_port {
-        let Some(sw) = fabric.switches.get(switch) else {
-            continue;
+    for ((switch, port), hs) in hits {
+        let sw = &fabric.switches[switch];
+        let far = match sw.ports.get(&port).and_then(|s| s.peer.as_ref()) {
+            Some(crate::fabric::Peer::Switch { switch: f, port: q }) => {
+                Some((f.to_string(), *q)).filter(|e| flapping.contains(e))
+            }
+            _ => None,
         };
-        for h in port_hits(sw, &rs) {
+        for mut h in hs {
+            if h.rule == "V022"
+                && let Some((f, q)) = &far
+            {
+                // The cable's second end: said at its first.
+                if (f.as_str(), *q) < (switch, port) {
+                    continue;
+                }
+                let name = fabric
+                    .switches
+                    .get(f.as_str())
+                    .map_or_else(|| q.to_string(), |s| s.port_name(*q));
+                h.text.push_str(&format!("; its far end {f} {name} too"));
+            }
             out.push(finding(sw, h));
         }
     }
@@ -524,4 +571,172 @@ pub fn table(rates: &[Rate], findings: &[Finding], rows: usize) -> String {
         let _ = writeln!(out, "{} {} {}: {}", f.rule, f.severity, f.switch, f.message);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// A fabric of one Onyx switch with PFC on priority 3, its ports 1/1 (a host) and 1/2
+    /// (another switch's 1/2), and `verify` as given.
+    fn fabric(verify: &str) -> Fabric {
+        let text = format!(
+            "onyx: 3.10.4206\n{verify}qos:\n  pools:\n    roce: {{ type: lossless, memory: 50, priorities: [3] }}\n  pfc: {{ priorities: [3] }}\nswitches:\n  a:\n    model: SN2700\n    ports:\n      1/1: {{ peer: {{ host: gpu01, port: ens1f0 }} }}\n  b:\n    model: SN2700\nlinks:\n  - {{ a: a:1/2, b: b:1/2 }}\n"
+        );
+        let mut sources = crate::diag::Sources::default();
+        let loaded = crate::fabric::parse_bytes("t.yaml", text.into_bytes(), &mut sources)
+            .unwrap_or_else(|d| panic!("{}", crate::diag::render(&[d], &sources, false)));
+        let (fab, diags) = crate::fabric::validate(&loaded.raw, loaded.file);
+        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+        fab.expect("valid")
+    }
+
+    fn sample(value: u64) -> Sample {
+        Sample {
+            value,
+            command: "show".into(),
+            line: format!("{value} counted"),
+        }
+    }
+
+    /// Two readings of switch `sw`, 2 s apart: each (port, kind, first, second).
+    fn rates_of(f: &Fabric, sw: &str, counts: &[(&str, Kind, u64, u64)]) -> Vec<Rate> {
+        let at = Instant::now();
+        let (mut a, mut b) = (Counters::new(), Counters::new());
+        for (p, k, x, y) in counts {
+            let p: Port = p.parse().unwrap();
+            a.entry(p).or_default().insert(*k, sample(*x));
+            b.entry(p).or_default().insert(*k, sample(*y));
+        }
+        let first = Reading { at, counters: a };
+        let second = Reading {
+            at: at + Duration::from_secs(2),
+            counters: b,
+        };
+        let (rates, problems) = rates(&f.switches[sw], &first, &second);
+        assert!(problems.is_empty(), "{problems:?}");
+        rates
+    }
+
+    fn rules(found: &[Finding]) -> Vec<(&str, &str)> {
+        found
+            .iter()
+            .map(|f| (f.rule, f.interfaces.as_deref().unwrap_or("")))
+            .collect()
+    }
+
+    #[test]
+    fn each_counter_judged_against_the_fabric_thresholds() {
+        let f = fabric("");
+        let r = rates_of(
+            &f,
+            "a",
+            &[
+                ("1/1", Kind::PauseRx(3), 0, 4000),
+                ("1/1", Kind::Marked, 10, 500),
+                ("1/1", Kind::PauseTx(5), 0, 1),
+                ("1/2", Kind::PauseRx(3), 0, 10),
+                ("1/2", Kind::Marked, 7, 7),
+                ("1/2", Kind::Drops(3), 0, 1),
+                ("1/2", Kind::Drops(0), 0, 900),
+                ("1/2", Kind::Errors, 5, 6),
+                ("1/2", Kind::Watchdog(3), 1, 2),
+            ],
+        );
+        let found = findings(&f, &r);
+        assert_eq!(
+            rules(&found),
+            [
+                ("V018", "1/1"),
+                ("V018", "1/1"),
+                ("V019", "1/2"),
+                ("V020", "1/2"),
+                ("V021", "1/2"),
+                ("V023", "1/2"),
+            ],
+            "{found:#?}"
+        );
+        // 4000 pauses over 2 s: 2000/s; one pause on a lossy priority.
+        assert!(
+            found[0]
+                .message
+                .contains("2000 pause frames/s received on lossless priority 3")
+        );
+        assert!(
+            found[1]
+                .message
+                .contains("priority 5, which the fabric does not make lossless")
+        );
+        assert_eq!(found[0].line.as_deref(), Some("0 counted → 4000 counted"));
+        // Raised thresholds: none of these.
+        let lenient = fabric("verify: { pause_rate: 5000, drops: 5, errors: 1 }\n");
+        let r = rates_of(
+            &lenient,
+            "a",
+            &[
+                ("1/1", Kind::PauseRx(3), 0, 4000),
+                ("1/1", Kind::Marked, 0, 9),
+                ("1/2", Kind::Drops(3), 0, 5),
+                ("1/2", Kind::Errors, 0, 1),
+            ],
+        );
+        assert!(findings(&lenient, &r).is_empty());
+    }
+
+    #[test]
+    fn a_flapping_cable_is_one_finding_at_its_first_end() {
+        let f = fabric("");
+        let mut r = rates_of(&f, "a", &[("1/2", Kind::Flaps, 0, 4)]);
+        r.extend(rates_of(&f, "b", &[("1/2", Kind::Flaps, 3, 7)]));
+        let found = findings(&f, &r);
+        assert_eq!(rules(&found), [("V022", "1/2")]);
+        assert_eq!(found[0].switch, "a");
+        assert!(
+            found[0].message.ends_with("its far end b 1/2 too"),
+            "{}",
+            found[0].message
+        );
+    }
+
+    #[test]
+    fn a_counter_gone_backwards_or_missing_gives_no_rate_and_says_so() {
+        let f = fabric("");
+        let at = Instant::now();
+        let p: Port = "1/1".parse().unwrap();
+        let mut a = Counters::new();
+        a.entry(p).or_default().insert(Kind::Errors, sample(9));
+        a.entry(p).or_default().insert(Kind::Flaps, sample(1));
+        let mut b = Counters::new();
+        b.entry(p).or_default().insert(Kind::Errors, sample(2));
+        let (rates, problems) = rates(
+            &f.switches["a"],
+            &Reading { at, counters: a },
+            &Reading { at, counters: b },
+        );
+        assert!(rates.is_empty());
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("went from 9 to 2"), "{problems:?}");
+        assert!(problems[1].contains("not the second"), "{problems:?}");
+    }
+
+    #[test]
+    fn prometheus_names_escapes_and_types() {
+        let f = fabric("");
+        let mut r = rates_of(&f, "a", &[("1/1", Kind::PauseRx(3), 0, 4000)]);
+        r[0].switch = "a\"b\\c".into();
+        let text = prometheus(&r, &[]);
+        assert!(
+            text.contains("# TYPE fabric_pfc_pause_rx_frames_total counter\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fabric_pfc_pause_rx_frames_total{switch=\"a\\\"b\\\\c\",port=\"1/1\",priority=\"3\"} 4000\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("fabric_counters_interval_seconds 2.000\n"),
+            "{text}"
+        );
+    }
 }

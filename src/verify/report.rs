@@ -132,8 +132,22 @@ impl Report<'_> {
         }
         if !self.unchecked.is_empty() {
             out.push_str("\nnot checked:\n");
+            // The same reason on many switches (an OS's counters it does not read), once.
+            let mut by_what: Vec<(&str, Vec<&str>)> = Vec::new();
             for u in self.unchecked {
-                let _ = writeln!(out, "  {}: {}", u.switch, u.what);
+                match by_what.iter_mut().find(|(w, _)| *w == u.what) {
+                    Some((_, switches)) => switches.push(&u.switch),
+                    None => by_what.push((&u.what, vec![&u.switch])),
+                }
+            }
+            for (what, switches) in by_what {
+                let who = match switches.as_slice() {
+                    [one] => (*one).to_string(),
+                    [a, b] => format!("{a}, {b}"),
+                    [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
+                    [] => String::new(),
+                };
+                let _ = writeln!(out, "  {who}: {what}");
             }
         }
         if self.families.contains(&Family::Counters) {
