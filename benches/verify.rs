@@ -13,7 +13,9 @@
 //! compare two builds in alternating runs). `BENCH_PEER='PROGRAM ARGS…'` runs a peer at each
 //! size after the verifies, with `--state STATE` added, while the lab still serves, and prints
 //! the JSON line it prints (`benches/peers/netmiko_lab.py`: Netmiko reading the same shows
-//! from every switch).
+//! from every switch). `BENCH_VERIFY='ARGS…'` adds arguments to each verify: `--check
+//! counters --interval 5s` times the counters read twice (the wall time less the interval
+//! is the reading's), and the sessions column says each switch was read in one.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -79,25 +81,41 @@ fn children_cpu() -> Duration {
     t(u.ru_utime) + t(u.ru_stime)
 }
 
-/// How many commands the lab's switches have logged (`STATE/NAME/commands.log`).
-fn logged(state: &Path) -> usize {
-    std::fs::read_dir(state)
-        .expect("state folder")
-        .flatten()
-        .filter_map(|e| std::fs::read(e.path().join("commands.log")).ok())
-        .map(|log| log.iter().filter(|b| **b == b'\n').count())
-        .sum()
+/// How many commands the lab's switches have logged (`STATE/NAME/commands.log`, a line
+/// `SESSION<TAB>COMMAND` each), and the sessions (switch and session number) that sent them.
+fn logged(state: &Path) -> (usize, std::collections::BTreeSet<(String, String)>) {
+    let mut sessions = std::collections::BTreeSet::new();
+    let mut commands = 0;
+    for e in std::fs::read_dir(state).expect("state folder").flatten() {
+        let Ok(log) = std::fs::read_to_string(e.path().join("commands.log")) else {
+            continue;
+        };
+        let name = e.file_name().to_string_lossy().into_owned();
+        for line in log.lines() {
+            commands += 1;
+            if let Some((session, _)) = line.split_once('\t') {
+                sessions.insert((name.clone(), session.to_string()));
+            }
+        }
+    }
+    (commands, sessions)
 }
 
-/// One verify: its wall time, the lab's CPU time over it, the verify's own CPU time; and
-/// how many commands it sent.
-fn verify_once(lab: &Lab, fabric: &Path, state: &Path) -> ([Duration; 3], usize) {
+/// One verify: its wall time, the lab's CPU time over it, the verify's own CPU time; how
+/// many commands it sent, and in how many sessions.
+fn verify_once(
+    lab: &Lab,
+    fabric: &Path,
+    state: &Path,
+    extra: &[&str],
+) -> ([Duration; 3], usize, usize) {
     let (lab0, own0, sent0) = (cpu_of(lab.child.id()), children_cpu(), logged(state));
     let t0 = Instant::now();
-    run(against_lab("verify", fabric, state, &[]), "fabric verify");
+    run(against_lab("verify", fabric, state, extra), "fabric verify");
     let wall = t0.elapsed();
     let times = [wall, cpu_of(lab.child.id()) - lab0, children_cpu() - own0];
-    (times, logged(state) - sent0)
+    let sent = logged(state);
+    (times, sent.0 - sent0.0, sent.1.difference(&sent0.1).count())
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -107,12 +125,17 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn main() {
     let runs = common::runs(3);
+    let extra_text = std::env::var("BENCH_VERIFY").unwrap_or_default();
+    let extra: Vec<&str> = extra_text.split_whitespace().collect();
     let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-verify");
     println!(
         "verify bench: `fabric verify FABRIC --inventory …` against a `fabric lab` process, median of {runs} runs"
     );
+    if !extra.is_empty() {
+        println!("  each verify with `{extra_text}`");
+    }
     println!(
-        "  switches  commands   verify wall  (growth)   lab CPU  (growth)   verify CPU  (growth)"
+        "  switches  commands  sessions   verify wall  (growth)   lab CPU  (growth)   verify CPU  (growth)"
     );
     let mut first: Option<[Duration; 3]> = None;
     for pods in [1, 4, 16] {
@@ -129,20 +152,21 @@ fn main() {
             against_lab("push", &fabric, &state, &["--yes", "--allow-disruptive"]),
             "fabric push",
         );
-        let samples: Vec<([Duration; 3], usize)> = (0..runs)
-            .map(|_| verify_once(&lab, &fabric, &state))
+        let samples: Vec<([Duration; 3], usize, usize)> = (0..runs)
+            .map(|_| verify_once(&lab, &fabric, &state, &extra))
             .collect();
         let m: [Duration; 3] =
             std::array::from_fn(|i| median(samples.iter().map(|s| s.0[i]).collect()));
-        let commands = samples[0].1;
+        let (commands, sessions) = (samples[0].1, samples[0].2);
         let peer = std::env::var("BENCH_PEER")
             .ok()
             .map(|p| common::peer(&p, &["--state".as_ref(), state.as_os_str()]));
         let base = *first.get_or_insert(m);
         let growth = |i: usize| m[i].as_secs_f64() / base[i].as_secs_f64();
         println!(
-            "  {switches:>8}  {:>8}  {:>10.2} s  ({:>5.1}x)  {:>6.2} s  ({:>5.1}x)  {:>8.2} s  ({:>5.1}x)",
+            "  {switches:>8}  {:>8}  {:>8}  {:>10.2} s  ({:>5.1}x)  {:>6.2} s  ({:>5.1}x)  {:>8.2} s  ({:>5.1}x)",
             commands,
+            sessions,
             m[0].as_secs_f64(),
             growth(0),
             m[1].as_secs_f64(),
