@@ -310,7 +310,7 @@ fn rounds(
     if counting_on {
         loop {
             let again = super::run::parallel(&open, parallel, |o| {
-                read_again(fabric, o, opts, counting.interval)
+                read_again(fabric, o, counting.interval)
             });
             for (rates, unread, unchecked) in again {
                 v.rates.extend(rates);
@@ -485,7 +485,6 @@ fn read_switch(o: &Open<'_>, opts: &Options, keep: bool) -> (Observed, Vec<Unrea
 fn read_again(
     fabric: &Fabric,
     o: &Open<'_>,
-    _opts: &Options,
     interval: Duration,
 ) -> (Vec<counters::Rate>, Vec<Unread>, Vec<Unchecked>) {
     let (mut unread, mut unchecked) = (Vec::new(), Vec::new());
