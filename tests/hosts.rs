@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::lab_ssh::{fabric_bin, sshd_with};
 use crate::{root, run, scratch};
 
-fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     crate::shared().join("audit/hosts")
 }
 
@@ -20,7 +20,7 @@ fn hosts_of(fabric: &Path, extra: &[&str]) -> (i32, String) {
 }
 
 /// The host findings (rule ids by host) of `fabric audit … --format json`, and its exit code.
-fn audit_hosts(fabric: &Path, extra: &[&str]) -> (i32, Vec<(String, String)>, String) {
+pub(crate) fn audit_hosts(fabric: &Path, extra: &[&str]) -> (i32, Vec<(String, String)>, String) {
     let out = fabric_bin()
         .arg("audit")
         .arg(fabric)
@@ -215,15 +215,21 @@ fn switches_and_hosts_that_agree_audit_clean_end_to_end() {
         &fixtures().join("fabric.yaml"),
         &["--hosts", fixtures().join("clean").to_str().unwrap()],
     );
-    assert_eq!((code, found.as_slice()), (0, &[][..]), "{err}");
+    // An ESXi host's counters are not read, and that is said (H020, info).
+    let esxi = |h: &str| (h.to_string(), "H020".to_string());
+    assert_eq!((code, found), (0, vec![esxi("esxi01")]), "{err}");
     for (stem, names, template) in deployments() {
         let dir = scratch(&format!("hosts-clean-{stem}"));
-        clean_reports(&dir, template, names.into_iter());
+        clean_reports(&dir, template, names.clone().into_iter());
         let (code, found, err) = audit_hosts(
             &root().join(format!("fabrics/{stem}.yaml")),
             &["--hosts", dir.to_str().unwrap()],
         );
-        assert_eq!((code, found.as_slice()), (0, &[][..]), "{stem}: {err}");
+        let expected: Vec<_> = match template.ends_with(".esxi.txt") {
+            true => names.iter().map(|h| esxi(h)).collect(),
+            false => Vec::new(),
+        };
+        assert_eq!((code, found), (0, expected), "{stem}: {err}");
     }
 }
 
@@ -323,7 +329,12 @@ fn each_host_rule_fixture_fires_exactly_its_rule() {
         let (code, found, err) =
             audit_hosts(&fabric, &["--hosts", dir.to_str().unwrap(), "--host", host]);
         let rules: BTreeSet<&str> = found.iter().map(|(_, r)| r.as_str()).collect();
-        assert_eq!(rules, BTreeSet::from([rule.id]), "{}: {err}", rule.id);
+        // An ESXi host's report also says its counters are not read (H020).
+        let mut expected = BTreeSet::from([rule.id]);
+        if host == "esxi01" {
+            expected.insert("H020");
+        }
+        assert_eq!(rules, expected, "{}: {err}", rule.id);
         let expected = if rule.severity == fabric::audit::Severity::Error {
             1
         } else {
@@ -586,7 +597,11 @@ fn a_driver_without_dcqcn_files_is_flagged_not_passed() {
 
 /// An `sshd` on loopback whose every login answers from `live/` (and fails for any other
 /// command), and a copy of the fixture fabric whose gpu01 is reached through it.
-fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Sshd) {
+pub(crate) fn live_fabric(
+    name: &str,
+    moved: bool,
+    case: Option<&Path>,
+) -> (PathBuf, PathBuf, crate::lab_ssh::Sshd) {
     let dir = scratch(&format!("hosts-live-{name}"));
     let log = dir.join("asked.log");
     let script = fixtures().join("live/answer.sh");
@@ -594,9 +609,10 @@ fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Ss
         &dir,
         &["ed25519"],
         &format!(
-            "ForceCommand /bin/sh {} {}\n",
+            "ForceCommand /bin/sh {} {} {}\n",
             script.display(),
-            log.display()
+            log.display(),
+            case.map_or(String::new(), |c| c.display().to_string())
         ),
     );
     std::fs::write(
@@ -621,37 +637,40 @@ fn live_fabric(name: &str, moved: bool) -> (PathBuf, PathBuf, crate::lab_ssh::Ss
 }
 
 /// `fabric audit FABRIC --host gpu01 --hosts-live` with the sshd's user key and host key.
-fn audit_live(
+pub(crate) fn audit_live(
     known_hosts: &Path,
     fabric: &Path,
     sshd: &crate::lab_ssh::Sshd,
+    extra: &[&str],
 ) -> (i32, Vec<(String, String)>, String) {
     let key = sshd.user_key.display().to_string();
     let known = known_hosts.display().to_string();
-    audit_hosts(
-        fabric,
-        &[
-            "--host",
-            "gpu01",
-            "--hosts-live",
-            "--identity",
-            &key,
-            "--known-hosts",
-            &known,
-        ],
-    )
+    let args = [
+        "--host",
+        "gpu01",
+        "--hosts-live",
+        "--identity",
+        &key,
+        "--known-hosts",
+        &known,
+    ];
+    audit_hosts(fabric, &[&args[..], extra].concat())
 }
 
 #[test]
 fn hosts_live_reads_linux_hosts_over_openssh_with_read_only_commands() {
-    let (dir, fabric, sshd) = live_fabric("clean", false);
-    let (code, found, err) = audit_live(&dir.join("known_hosts"), &fabric, &sshd);
+    let (dir, fabric, sshd) = live_fabric("clean", false, None);
+    let (code, found, err) = audit_live(&dir.join("known_hosts"), &fabric, &sshd, &[]);
     assert_eq!((code, found.as_slice()), (0, &[][..]), "{err}");
-    // Exactly the read-only commands, each once.
+    // Exactly the read-only commands, each once; the counters twice, 10 s apart.
     let asked = std::fs::read_to_string(dir.join("asked.log")).unwrap();
+    let hw = "grep -H . /sys/class/infiniband/mlx5_2/ports/1/hw_counters/np_ecn_marked_roce_packets /sys/class/infiniband/mlx5_2/ports/1/hw_counters/np_cnp_sent /sys/class/infiniband/mlx5_2/ports/1/hw_counters/rp_cnp_handled /sys/class/infiniband/mlx5_2/ports/1/hw_counters/out_of_buffer";
+    let reading = format!("date +%s.%N\nethtool -S eth4\n{hw}\n");
     assert_eq!(
         asked,
-        "mlnx_qos -i eth4\nip link show eth4\ngrep -H . /sys/class/net/eth4/ecn/roce_np/enable/3 /sys/class/net/eth4/ecn/roce_rp/enable/3 /sys/class/net/eth4/ecn/roce_np/cnp_dscp\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n"
+        format!(
+            "mlnx_qos -i eth4\nip link show eth4\ngrep -H . /sys/class/net/eth4/ecn/roce_np/enable/3 /sys/class/net/eth4/ecn/roce_rp/enable/3 /sys/class/net/eth4/ecn/roce_np/cnp_dscp\ncat /sys/class/infiniband/mlx5_2/tc/1/traffic_class\ncma_roce_tos -d mlx5_2\n{reading}sleep 10\n{reading}"
+        )
     );
     // The server refuses anything else: a command outside the recording fails.
     let session = {
@@ -675,7 +694,7 @@ fn hosts_live_reads_linux_hosts_over_openssh_with_read_only_commands() {
     let empty = dir.join("empty_known_hosts");
     std::fs::write(&empty, "").unwrap();
     let before = std::fs::read_to_string(dir.join("asked.log")).unwrap();
-    let (code, _, text) = audit_live(&empty, &fabric, &sshd);
+    let (code, _, text) = audit_live(&empty, &fabric, &sshd, &[]);
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("error: gpu01:"), "{text}");
     assert_eq!(
@@ -686,8 +705,8 @@ fn hosts_live_reads_linux_hosts_over_openssh_with_read_only_commands() {
 
 #[test]
 fn hosts_live_flags_a_host_on_the_old_priority() {
-    let (dir, fabric, sshd) = live_fabric("moved", true);
-    let (code, found, err) = audit_live(&dir.join("known_hosts"), &fabric, &sshd);
+    let (dir, fabric, sshd) = live_fabric("moved", true, None);
+    let (code, found, err) = audit_live(&dir.join("known_hosts"), &fabric, &sshd, &[]);
     assert_eq!(code, 1, "{err}");
     assert!(
         found.contains(&("gpu01".to_string(), "H002".to_string())),
@@ -715,7 +734,13 @@ fn an_esxi_host_without_ecn_is_flagged() {
     );
     assert_eq!(
         (code, found),
-        (1, vec![("esxi01".to_string(), "H008".to_string())]),
+        (
+            1,
+            vec![
+                ("esxi01".to_string(), "H008".to_string()),
+                ("esxi01".to_string(), "H020".to_string())
+            ]
+        ),
         "{err}"
     );
     let (code, script) = hosts_of(&fixtures().join("fabric.yaml"), &["--host", "esxi01"]);

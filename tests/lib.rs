@@ -17,6 +17,7 @@ mod docs;
 #[path = "../fuzz/checks.rs"]
 mod fuzz_checks;
 mod golden;
+mod host_counters;
 mod hosts;
 mod import;
 mod invalid;

@@ -219,9 +219,11 @@ impl Report<'_> {
         let line = match &source.kind {
             SourceKind::Live | SourceKind::HostLive => return None,
             SourceKind::Running(text) => locate_running(text, f),
+            // A counter's finding carries both readings' lines: it is at the last.
             SourceKind::Host(text) => f
                 .line
                 .as_deref()
+                .and_then(|l| l.lines().last())
                 .and_then(|l| text.lines().position(|t| t.trim() == l).map(|i| i + 1)),
             SourceKind::Fabric(index) => index.locate(f),
         };

@@ -40,6 +40,10 @@ pub struct Args {
     /// check them as `--hosts` does.
     #[arg(long, requires = "fabric")]
     hosts_live: bool,
+    /// With `--hosts-live`: the time between the two readings of each host's NIC counters,
+    /// in whole seconds: `10s` (default), `1m`.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = super::hosts::seconds)]
+    interval: u32,
     /// Only these hosts of the fabric, with `--hosts` or `--hosts-live` (repeat for several).
     #[arg(long = "host", value_name = "NAME")]
     only_hosts: Vec<String>,
@@ -111,7 +115,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                     &fabric,
                     &args.only_hosts,
                     &args.host_reports,
-                    args.hosts_live.then_some(&args.connect),
+                    args.hosts_live.then_some((&args.connect, args.interval)),
                 )?;
                 audited.sources.extend(h.sources);
                 audited.host_findings = h.findings;

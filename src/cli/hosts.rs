@@ -23,6 +23,22 @@ pub struct Args {
     hosts: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Script)]
     format: Format,
+    /// With `--format collect` (and in `json`'s `reads`): the time between the two readings
+    /// of a Linux host's NIC counters, in whole seconds: `10s` (default), `1m`.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = seconds)]
+    interval: u32,
+}
+
+/// A time between two readings of a host's counters: as `fabric verify --interval` takes it,
+/// in whole seconds (the host's `sleep` takes them), at most an hour.
+pub(crate) fn seconds(text: &str) -> Result<u32, String> {
+    let d = super::verify::interval(text)?;
+    if d.subsec_nanos() != 0 || d.as_secs() == 0 || d.as_secs() > 3600 {
+        return Err(format!(
+            "`{text}`: whole seconds, from 1s to 1 hour (the host's `sleep` takes them)"
+        ));
+    }
+    u32::try_from(d.as_secs()).map_err(|_| format!("`{text}`: at most 1 hour"))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -52,7 +68,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
             .join("\n"),
         Format::Collect => plans
             .iter()
-            .map(script::collect)
+            .map(|p| script::collect(p, args.interval))
             .collect::<Vec<_>>()
             .join("\n"),
         Format::Json => {
@@ -66,7 +82,7 @@ pub fn run(args: &Args, color: bool) -> Result<u8, Failure> {
                         .collect();
                     let mut v = serde_json::to_value(p).unwrap_or_default();
                     v["commands"] = serde_json::json!(commands);
-                    v["reads"] = serde_json::json!(script::reads(p));
+                    v["reads"] = serde_json::json!(script::reads(p, args.interval));
                     v
                 })
                 .collect();
@@ -148,7 +164,7 @@ pub(crate) fn audit(
     fabric: &Fabric,
     only: &[String],
     paths: &[PathBuf],
-    live: Option<&crate::fleet::Connect>,
+    live: Option<(&crate::fleet::Connect, u32)>,
 ) -> Result<Audited, Failure> {
     let mut out = Audited {
         findings: Vec::new(),
@@ -162,8 +178,15 @@ pub(crate) fn audit(
     // Hosts and plans looked up by name: a scan of them per report was reports × hosts.
     let planned: BTreeSet<&str> = plans.iter().map(|p| p.host.as_str()).collect();
     let mut texts: BTreeMap<String, (Source, String)> = BTreeMap::new();
-    if let Some(connect) = live {
-        read_live(fabric, &plans, connect, &mut texts, &mut out.unreadable)?;
+    if let Some((connect, interval)) = live {
+        read_live(
+            fabric,
+            &plans,
+            connect,
+            interval,
+            &mut texts,
+            &mut out.unreadable,
+        )?;
     }
     for file in report_files(paths)? {
         let host = host_of(&file);
@@ -239,6 +262,7 @@ fn read_live(
     fabric: &Fabric,
     plans: &[Plan],
     connect: &crate::fleet::Connect,
+    interval: u32,
     texts: &mut BTreeMap<String, (Source, String)>,
     unreadable: &mut bool,
 ) -> Result<(), Failure> {
@@ -257,7 +281,7 @@ fn read_live(
                     Some(m.user.as_deref().unwrap_or("root")),
                 )
                 .map_err(|e| Failure(format!("host `{}`: {e}", plan.host)))?,
-                script::reads(plan),
+                script::reads(plan, interval),
             )),
             _ => {
                 errln!(
@@ -276,6 +300,8 @@ fn read_live(
     let mut opts = connect.options(&crate::fabric::Inventory::default(), None)?;
     // Transcripts are the switches' sessions; a host's report is the transcript.
     opts.transcripts = None;
+    // `sleep` between the counters' readings is one command: it has its interval on top.
+    opts.command_timeout += std::time::Duration::from_secs(u64::from(interval));
     opts.switches = fabric.hosts.keys().map(|h| h.to_string()).collect();
     let read = crate::fleet::parallel(&jobs, connect.parallel, |(target, commands)| {
         crate::device::host::read_host(target, &opts, commands)

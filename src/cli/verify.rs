@@ -74,7 +74,7 @@ enum Format {
 
 /// A time between readings: a number and its unit (`ms`, `s`, `m`), seconds without one;
 /// at least 100 ms, at most a day.
-fn interval(text: &str) -> Result<Duration, String> {
+pub(crate) fn interval(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (n, unit) = t.split_at(digits);

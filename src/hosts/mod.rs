@@ -2,7 +2,8 @@
 //! ([`Plan`], derived from the compiled switch configurations through
 //! [`crate::audit::port_roce`] and the fabric's `qos.dscp`, never from fixed values), the
 //! commands that set it and the read-only commands that report it ([`script`]), host reports
-//! read back ([`report`]) and the rules that compare them with the plan ([`rules`]).
+//! read back ([`report`]), the rules that compare them with the plan ([`rules`]) and the
+//! health its NIC counters show between two readings ([`counters`]).
 //! Nothing here prints, reads files or opens connections.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,6 +15,7 @@ use crate::audit::{PortRoce, port_roce};
 use crate::fabric::{Fabric, Host, Peer};
 use crate::types::{HostOs, Hostname, Port};
 
+pub mod counters;
 pub mod groups;
 pub mod report;
 pub mod rules;
@@ -66,6 +68,10 @@ pub struct PortPlan {
     pub vswitch: Option<String>,
     pub switch: String,
     pub switch_port: String,
+    /// What the switch's `verify:` tolerates of the port's counters (the host's end is judged
+    /// as `fabric verify --counters` judges the switch's).
+    #[serde(skip)]
+    pub thresholds: crate::fabric::Thresholds,
     /// The switch's interface as its OS names it (Onyx `ethernet 1/9`, OS10
     /// `ethernet1/1/9`), for messages.
     #[serde(skip)]
@@ -179,6 +185,7 @@ fn plan(
                 last: crate::types::Iface::Ethernet(*port),
             }),
             switch_mtu: facts.mtu,
+            thresholds: sw.verify,
             rdma_port,
         });
         if rdma_port {

@@ -17,8 +17,14 @@
 //! | `esxcli system module parameters list -m MODULE` | columns Name / Type / Value / Description, each as wide as its widest cell, under a rule of dashes; a row blank up to the Description column continues the description above | layout: capture vcdx200 (`-m bnx2x`, `tests/fixtures/corpus/hosts/`); a description on several lines: the SMTX OS guide's `-m nmlx5_core` excerpt (same folder) [unconfirmed: both published with their spacing collapsed; no listing of nmlx5_core or nmlx5_rdma with its spacing exists in the corpus] |
 //! | `esxcli network ip interface list` | a block per vmknic: `Name:`, `Portset:`, `MTU:` | VMware ESXCLI reference [unconfirmed: no capture] |
 //! | `esxcli network vswitch standard list` | a block per vSwitch: `Name:`, `MTU:`, `Uplinks:` | VMware ESXCLI reference [unconfirmed: no capture] |
+//! | `date +%s.%N` | seconds and nanoseconds since 1970: a counter reading starts with it | coreutils date(1) |
+//! | `ethtool -S IF` | `NIC statistics:`, then `     name: value` | capture: blog-id60942567937 (`tests/fixtures/corpus/hosts/counters/`) |
+//! | `grep -H . /sys/class/infiniband/DEV/ports/1/hw_counters/…` | `PATH:VALUE` per file, as the DCQCN files | one integer per file: capture blog-id60891034733 (same folder) |
+//! | `sleep N` | nothing | the wait between two readings |
 
 use std::collections::BTreeMap;
+
+use super::counters::{self, Reading, Stats};
 
 /// A value and the report line it was read from (1-based), with the line as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +138,8 @@ pub struct HostReport {
     pub modules: BTreeMap<String, Located<Params>>,
     pub vmknics: Option<Located<BTreeMap<String, EsxiNet>>>,
     pub vswitches: Option<Located<BTreeMap<String, EsxiNet>>>,
+    /// The counter readings, in the report's order (each from a `date +%s.%N`).
+    pub readings: Vec<Reading>,
 }
 
 /// Why a report could not be read, and where.
@@ -159,13 +167,17 @@ enum Command {
     EsxParams(String),
     EsxInterfaces,
     EsxVswitches,
+    Date,
+    Ethtool(String),
+    HwCounters(String, Vec<&'static str>),
+    Sleep,
 }
 
 /// The most a host report may have, read from a file or from a host: a report of every
 /// command for eight NICs is tens of KB.
 pub const MAX_BYTES: u64 = 16 << 20;
 
-const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `grep -H . /sys/class/net/IF/ecn/…`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m MODULE`, `esxcli network ip interface list`, `esxcli network vswitch standard list`";
+const KNOWN: &str = "`mlnx_qos -i IF`, `ip link show IF`, `grep -H . /sys/class/net/IF/ecn/…`, `cat /sys/class/infiniband/DEV/tc/1/traffic_class`, `cma_roce_tos -d DEV`, `esxcli system module parameters list -m MODULE`, `esxcli network ip interface list`, `esxcli network vswitch standard list`, `date +%s.%N`, `ethtool -S IF`, `grep -H . /sys/class/infiniband/DEV/ports/1/hw_counters/…`, `sleep N`";
 
 /// The command a prompt line names: `user@host:dir# cmd`, `user@host:dir$ cmd`,
 /// `[user@host dir]$ cmd`, `$ cmd`, `# cmd`, `+ cmd`.
@@ -218,6 +230,21 @@ fn command(cmd: &str) -> Option<Command> {
                 .strip_suffix("/tc/1/traffic_class")?;
             Command::TrafficClass(name(dev)?)
         }
+        ["grep", "-H", ".", paths @ ..]
+            if paths.first().is_some_and(|p| counters::hw_of(p).is_some()) =>
+        {
+            let mut names = Vec::new();
+            let mut dev = None;
+            for path in paths {
+                let (d, n) = counters::hw_of(path)?;
+                if dev.is_some_and(|seen| seen != d) || names.contains(&n) {
+                    return None;
+                }
+                dev = Some(d);
+                names.push(n);
+            }
+            Command::HwCounters(name(dev?)?, names)
+        }
         ["grep", "-H", ".", paths @ ..] if !paths.is_empty() => {
             let mut files = Vec::new();
             let mut iface = None;
@@ -248,6 +275,9 @@ fn command(cmd: &str) -> Option<Command> {
         ] => Command::EsxParams(name(module)?),
         ["esxcli", "network", "ip", "interface", "list"] => Command::EsxInterfaces,
         ["esxcli", "network", "vswitch", "standard", "list"] => Command::EsxVswitches,
+        ["date", "+%s.%N"] => Command::Date,
+        ["ethtool", "-S", iface] => Command::Ethtool(name(iface)?),
+        ["sleep", n] if n.parse::<u32>().is_ok() => Command::Sleep,
         _ => return None,
     })
 }
@@ -332,6 +362,9 @@ pub fn parse(text: &str) -> Result<HostReport, ReportError> {
             Command::EsxVswitches => {
                 let v = esx_blocks(&block, "vSwitch")?;
                 report.vswitches = Some(block.at_prompt(lines[i], v));
+            }
+            Command::Date | Command::Ethtool(_) | Command::HwCounters(..) | Command::Sleep => {
+                counter_command(&mut report.readings, command, &block, lines[i])?;
             }
         }
         i = end;
@@ -823,6 +856,195 @@ fn esx_blocks(b: &Block, what: &str) -> Result<BTreeMap<String, EsxiNet>, Report
     finish(current, &mut out)?;
     if out.is_empty() {
         return fail(b.prompt, format!("esxcli listed no {what}"));
+    }
+    Ok(out)
+}
+
+/// A counter command's output, into the readings: `date` starts one, `ethtool -S` and the
+/// hw_counters go into the last, `sleep` prints nothing.
+fn counter_command(
+    readings: &mut Vec<Reading>,
+    command: Command,
+    b: &Block,
+    prompt: &str,
+) -> Result<(), ReportError> {
+    if let Command::Date = command {
+        let at = date(b)?;
+        readings.push(Reading {
+            at,
+            ethtool: BTreeMap::new(),
+            hw: BTreeMap::new(),
+        });
+        return Ok(());
+    }
+    if let Command::Sleep = command {
+        return match b.lines.iter().position(|l| !l.trim().is_empty()) {
+            Some(k) => fail(b.first + k, "`sleep` prints nothing"),
+            None => Ok(()),
+        };
+    }
+    let Some(reading) = readings.last_mut() else {
+        return fail(
+            b.prompt,
+            "a counter read before any `date +%s.%N`: each reading starts with the time it was taken",
+        );
+    };
+    let (what, key, stats, into) = match command {
+        Command::Ethtool(iface) => {
+            let stats = ethtool(b)?;
+            (
+                format!("`ethtool -S {iface}`"),
+                iface,
+                stats,
+                &mut reading.ethtool,
+            )
+        }
+        Command::HwCounters(dev, names) => {
+            let stats = hw_counters(b, &dev, &names)?;
+            (
+                format!("the hw_counters of {dev}"),
+                dev,
+                stats,
+                &mut reading.hw,
+            )
+        }
+        _ => return Ok(()),
+    };
+    if into.contains_key(&key) {
+        return fail(
+            b.prompt,
+            format!(
+                "{what} twice in one reading (since the `date` at line {})",
+                reading.at.line
+            ),
+        );
+    }
+    into.insert(key, b.at_prompt(prompt, stats));
+    Ok(())
+}
+
+/// `date +%s.%N`: `1714557600.123456789`, as nanoseconds since 1970.
+fn date(b: &Block) -> Result<Located<u64>, ReportError> {
+    let [one] = b.lines else {
+        return match b.lines {
+            [] => fail(b.prompt, "`date` printed nothing"),
+            _ => fail(b.first + 1, "`date +%s.%N` prints one line"),
+        };
+    };
+    let bad = || {
+        fail(
+            b.first,
+            format!(
+                "`{}` is not seconds and nanoseconds (`date +%s.%N`: `1714557600.123456789`)",
+                one.trim().escape_debug()
+            ),
+        )
+    };
+    let Some((s, n)) = one.trim().split_once('.') else {
+        return bad();
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+    if !digits(s) || !digits(n) || n.len() != 9 {
+        return bad();
+    }
+    let (Ok(s), Ok(n)) = (s.parse::<u64>(), n.parse::<u64>()) else {
+        return bad();
+    };
+    match s.checked_mul(1_000_000_000).and_then(|v| v.checked_add(n)) {
+        Some(v) => Ok(b.located(0, v)),
+        None => bad(),
+    }
+}
+
+/// `ethtool -S IF`: `NIC statistics:`, then one `name: value` per line, every line read. A
+/// counter printed twice is an error (which would the rules judge?).
+fn ethtool(b: &Block) -> Result<Stats, ReportError> {
+    let mut k = 0;
+    while k < b.lines.len() && b.lines[k].trim().is_empty() {
+        k += 1;
+    }
+    if b.lines.get(k).map(|l| l.trim()) != Some("NIC statistics:") {
+        return fail(
+            b.first + k.min(b.lines.len().saturating_sub(1)),
+            format!(
+                "`ethtool -S` prints `NIC statistics:` first, not `{}`",
+                b.lines.get(k).map_or("", |l| l.trim()).escape_debug()
+            ),
+        );
+    }
+    let mut out = Stats::new();
+    for (k, row) in b.lines.iter().enumerate().skip(k + 1) {
+        let line = b.first + k;
+        let t = row.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let Some((name, value)) = t.rsplit_once(':').filter(|(n, _)| !n.trim().is_empty()) else {
+            return fail(
+                line,
+                format!(
+                    "`{}` is not an `ethtool -S` line (`name: value`)",
+                    t.escape_debug()
+                ),
+            );
+        };
+        let value: u64 = number(value, line, "a counter (a whole number)")?;
+        if out
+            .insert(name.trim().to_string(), b.located(k, Some(value)))
+            .is_some()
+        {
+            return fail(line, format!("{} is printed twice", name.trim()));
+        }
+    }
+    Ok(out)
+}
+
+/// `grep -H . FILE…` over hw_counters: `FILE:VALUE`, or grep's `No such file or directory`,
+/// once for each file asked.
+fn hw_counters(b: &Block, dev: &str, names: &[&'static str]) -> Result<Stats, ReportError> {
+    let mut out = Stats::new();
+    for (k, row) in b.lines.iter().enumerate() {
+        let line = b.first + k;
+        let t = row.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let found = names.iter().find_map(|n| {
+            let path = counters::hw_path(dev, n);
+            if let Some(v) = t.strip_prefix(&path).and_then(|r| r.strip_prefix(':')) {
+                Some((*n, Some(v)))
+            } else {
+                (t == format!("grep: {path}: No such file or directory")).then_some((*n, None))
+            }
+        });
+        let Some((name, value)) = found else {
+            return fail(
+                line,
+                format!(
+                    "`{}` is not a line `grep -H` prints for the files asked (`PATH:VALUE`, or `grep: PATH: No such file or directory`)",
+                    t.escape_debug()
+                ),
+            );
+        };
+        let value = match value {
+            Some(v) => Some(number::<u64>(v, line, "a counter (a whole number)")?),
+            None => None,
+        };
+        if out.insert(name.to_string(), b.located(k, value)).is_some() {
+            return fail(
+                line,
+                format!("{} is printed twice", counters::hw_path(dev, name)),
+            );
+        }
+    }
+    if let Some(n) = names.iter().find(|n| !out.contains_key(**n)) {
+        return fail(
+            b.end(),
+            format!(
+                "the grep output ends before a line for {}: cut short",
+                counters::hw_path(dev, n)
+            ),
+        );
     }
     Ok(out)
 }

@@ -143,6 +143,62 @@ pub static HOST_RULES: &[HostRule] = &[
         why: "The switches put CNPs on a priority and class by their DSCP (48 → priority 6, served strict): CNPs with another DSCP queue behind the data they should throttle, and DCQCN reacts late.",
         fix: "`echo 48 > /sys/class/net/IF/ecn/roce_np/cnp_dscp` (the fabric's CNP DSCP; `fabric hosts` prints it).",
     },
+    HostRule {
+        id: "H014",
+        name: "host-pause-storm",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface that sent or received PFC pause frames on a lossless priority (`ethtool -S` `tx_prioN_pause`, `rx_prioN_pause`) at or above the switch's `verify: pause_rate` (1000/s by default) between the report's two counter readings, or whose `tx_pause_storm_warning_events` or `tx_pause_storm_error_events` grew. The host's end of `fabric verify --counters`' V018.",
+        why: "A host that pauses without end (a receive queue that stopped draining: a stuck application, PCIe back-pressure) stops the switch port that feeds it, and the pause spreads hop by hop to every sender behind it; pauses received without end mean the switch cannot forward what the host sends. mlx5 counts a storm when it paused for long, and at its timeout stops pausing: from then on the priority is not lossless (mlx5 counters.rst).",
+        fix: "Find what stopped draining on the host (`ethtool -S IF` over time, the RDMA application, PCIe errors); for pauses received, the switch port's own counters (`fabric verify --counters`). The storm timeout is the NIC's last guard, not a fix.",
+    },
+    HostRule {
+        id: "H015",
+        name: "host-rx-drops",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface whose receive drops grew between the two counter readings beyond the switch's `verify: drops` (0 by default): `rx_prioN_discards` on a lossless priority, `rx_discards_phy` (the port out of buffers), `rx_out_of_buffer` (a receive queue without software buffers), the RDMA device's `out_of_buffer` (an RDMA receive without a posted buffer).",
+        why: "A lossless priority must not drop: RoCE recovers a lost packet by go-back-N, resending all after it. Port drops under PFC mean the NIC's buffer or its pauses are wrong; queue and RDMA drops mean the host does not keep up (too few buffers posted, a busy core).",
+        fix: "Check PFC on the NIC and the switch port (`fabric audit`), the NIC's receive buffer (`mlnx_qos -i IF --buffer_size`), the ring sizes (`ethtool -g`), and the RDMA application's posted receives.",
+    },
+    HostRule {
+        id: "H016",
+        name: "host-pause-without-dcqcn",
+        severity: Severity::Warning,
+        what: "A Linux RoCE interface paused on a lossless priority (either way) between the two counter readings while its RDMA device received no ECN-marked RoCE (`np_ecn_marked_roce_packets`), sent no CNP (`np_cnp_sent`) and acted on none (`rp_cnp_handled`). The host's end of V020.",
+        why: "Congestion should be braked by DCQCN first: the switch marks ECN, the receiver answers with CNPs, the sender slows down. Pauses with none of that mean ECN marks nowhere on the path or the host ignores them, so only PFC brakes, and its pauses spread to flows that caused nothing.",
+        fix: "The switch ports' ECN on the lossless class (`fabric verify --check qos`), the host's DCQCN (H012) and RoCE ToS with ECT (H007).",
+    },
+    HostRule {
+        id: "H017",
+        name: "host-fcs-errors",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface that dropped frames for a bad FCS (`rx_crc_errors_phy`) between the two counter readings, beyond the switch's `verify: errors` (0 by default). The host's end of V021.",
+        why: "A corrupted frame is dropped by the NIC: a drop PFC cannot prevent, turned by RoCE into a burst of resent packets. The cause is the optic or cable between the host and its switch port.",
+        fix: "Clean or replace the optics and cable of the host port named and of its switch port.",
+    },
+    HostRule {
+        id: "H018",
+        name: "host-link-flaps",
+        severity: Severity::Error,
+        what: "A Linux RoCE interface whose link went down (`link_down_events_phy`) between the two counter readings, each down counted as two state changes against the switch's `verify: flaps` (0 by default). The host's end of V022.",
+        why: "Each flap drops what is in flight and tears down the host's RDMA connections; a training job stalls or restarts on every one.",
+        fix: "The optics and cable of the host port and of its switch port; the NIC's firmware and its link logs (`dmesg`).",
+    },
+    HostRule {
+        id: "H019",
+        name: "host-counters-unread",
+        severity: Severity::Warning,
+        what: "A Linux host report whose counter readings give no rate for a check: no reading, one, the last not after the first, a port's `ethtool -S` or RDMA counters missing from one, a counter in one reading only or gone backwards (cleared, or the driver reloaded).",
+        why: "A counter read once says nothing about now: it counts since the driver loaded. Health is a rate over an interval, and a check that could not be made must be said, not passed.",
+        fix: "Collect the report again with the script `fabric hosts FABRIC --host NAME --format collect` prints, whole (it reads twice, `--interval` apart), or read the host with `fabric audit --hosts-live`.",
+    },
+    HostRule {
+        id: "H020",
+        name: "host-counters-not-checked",
+        severity: Severity::Info,
+        what: "A counter check that cannot be made on a host, and why: a counter its driver does not print (mlx5 prints `rx_prioN_pause` only when PFC is on for priority N), a port without an RDMA device in the fabric (no DCQCN counters), or an ESXi host (no counter is read: `esxcli network nic stats get` has no pause, ECN or link-down counter, and nmlx5's own `vsish` statistics have no published capture to read them by).",
+        why: "What is not checked is said, so a clean report is not taken for a healthy NIC.",
+        fix: "Nothing on the host, unless the cause is a setting (PFC off on a lossless priority is H002). The switch's end of the same links is read by `fabric verify --counters`.",
+    },
 ];
 
 /// The host rule with this id or name.
@@ -165,6 +221,18 @@ pub fn audit_host(plan: &Plan, report: &HostReport) -> Vec<Finding> {
     match plan.os {
         HostOs::Linux => linux(&mut f, plan, report),
         HostOs::Esxi => esxi(&mut f, plan, report),
+    }
+    let mut push = |id: &str, iface: Option<&str>, message: String, line: Option<&str>| {
+        f.push(id, iface, message, line)
+    };
+    match plan.os {
+        HostOs::Linux => super::counters::linux(&mut push, plan, &report.readings),
+        HostOs::Esxi => push(
+            "H020",
+            None,
+            "its NIC counters are not read on ESXi (`esxcli network nic stats get` has no pause, ECN or link-down counter; nmlx5's `vsish` statistics have no capture to read them by): pauses, drops, FCS errors and flaps are checked from the switch's end only (`fabric verify --counters`)".into(),
+            None,
+        ),
     }
     f.out
 }

@@ -31,6 +31,10 @@
 //!   `esxcli network vswitch standard set -v VSWITCH -m N` and `esxcli network ip interface
 //!   set -i VMK -m N` (VMware ESXCLI reference: `--vswitch-name`/`-v`, `--interface-name`/`-i`,
 //!   `--mtu`/`-m`).
+//! - Counters (Linux), read twice `interval` seconds apart: `date +%s.%N` (coreutils date(1):
+//!   seconds since 1970, nanoseconds), `ethtool -S IF` (ethtool(8)), the RDMA device's
+//!   hw_counters read back with `grep -H .` as the DCQCN files are, `sleep N`. What each
+//!   counter means: [`super::counters`].
 
 use std::fmt::Write as _;
 
@@ -196,8 +200,12 @@ fn esxi(out: &mut String, plan: &Plan) {
     );
 }
 
-/// The read-only commands whose output is the host's report, in the order they run.
-pub fn reads(plan: &Plan) -> Vec<String> {
+/// The seconds between a report's two counter readings unless told.
+pub const INTERVAL: u32 = 10;
+
+/// The read-only commands whose output is the host's report, in the order they run: the
+/// settings, then (Linux) the counters, read twice `interval` seconds apart.
+pub fn reads(plan: &Plan, interval: u32) -> Vec<String> {
     let mut out = Vec::new();
     match plan.os {
         HostOs::Linux => {
@@ -222,19 +230,53 @@ pub fn reads(plan: &Plan) -> Vec<String> {
             out.push("esxcli network vswitch standard list".into());
         }
     }
+    if plan.os == HostOs::Linux {
+        let reading = counter_reads(plan);
+        out.extend(reading.iter().cloned());
+        out.push(format!("sleep {interval}"));
+        out.extend(reading);
+    }
+    out
+}
+
+/// One reading of a Linux host's counters: the time, then each RoCE port's `ethtool -S` and
+/// its RDMA device's hw_counters.
+fn counter_reads(plan: &Plan) -> Vec<String> {
+    let mut out = vec!["date +%s.%N".to_string()];
+    for p in plan.ports.iter().filter(|p| p.rdma_port) {
+        out.push(format!("ethtool -S {}", p.name));
+        if let Some(dev) = &p.rdma {
+            let paths: Vec<String> = super::counters::HW_COUNTERS
+                .iter()
+                .map(|n| super::counters::hw_path(dev, n))
+                .collect();
+            out.push(format!("grep -H . {}", paths.join(" ")));
+        }
+    }
     out
 }
 
 /// A script that prints the host's report: each read-only command after a `$ ` line naming
 /// it, its errors included, so a command that fails shows in the report.
-pub fn collect(plan: &Plan) -> String {
+pub fn collect(plan: &Plan, interval: u32) -> String {
     let mut out = String::from("#!/bin/sh\n");
     let _ = writeln!(
         out,
         "# {}: read-only. Run on the host and keep the output as {}.txt for\n# `fabric audit FABRIC --hosts {}.txt`.",
         plan.host, plan.host, plan.host
     );
-    for cmd in reads(plan) {
+    match plan.os {
+        HostOs::Linux => {
+            let _ = writeln!(
+                out,
+                "# The NIC counters are read twice, {interval} s apart: it takes that long."
+            );
+        }
+        HostOs::Esxi => {
+            out.push_str("# No NIC counter is read on ESXi (`fabric explain H020` says why).\n")
+        }
+    }
+    for cmd in reads(plan, interval) {
         let _ = writeln!(out, "echo '$ {cmd}'; {cmd} 2>&1");
     }
     out
