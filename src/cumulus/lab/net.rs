@@ -96,7 +96,28 @@ pub fn view(t: &Tree) -> onyx::Config {
         }
     }
     bgp(t, &mut out);
+    qos(t, &mut out);
     out
+}
+
+/// NVUE's QoS, switch-wide, as the audit reads it: the priorities PFC pauses, and on every
+/// port PFC and the ECN marking of each class (for the counters, [`crate::lab::counters`]).
+fn qos(t: &Tree, out: &mut onyx::Config) {
+    let q = crate::cumulus::audit::switch_qos(t);
+    out.pfc = onyx::Pfc {
+        enabled: !q.pfc.is_empty(),
+        priorities: q
+            .pfc
+            .iter()
+            .filter_map(|p| crate::types::Priority::new(i64::from(*p)).ok())
+            .collect(),
+    };
+    for (k, i) in out.interfaces.iter_mut() {
+        if let Iface::Ethernet(_) = k {
+            i.pfc = out.pfc.enabled;
+            i.ecn = q.ecn;
+        }
+    }
 }
 
 fn vlan(text: &str) -> Option<Vlan> {

@@ -16,6 +16,7 @@
 //! lab prints is in one table, [`Unconfirmed`] (the port-group mode's prompt among it).
 
 mod abbrev;
+mod counters;
 mod edit;
 mod files;
 pub mod folder;

@@ -33,6 +33,8 @@ pub fn reads_network(words: &[&str]) -> bool {
             | ["vlt", _, "vlt-port-detail"]
             | ["interface", _, "priority-flow-control"]
             | ["interface", _, _, "priority-flow-control"]
+            | ["interface"]
+            | ["queuing", "statistics", "interface", ..]
     )
 }
 
@@ -71,7 +73,13 @@ fn answer(sw: &Os10Switch, words: &[&str], world: &World) -> Option<String> {
             };
             shown.unwrap_or_else(|| format!("{}\n", Unconfirmed::NoVltDomain.text()))
         }
-        ["interface", name @ .., "priority-flow-control"] => pfc(sw, &net, name),
+        ["interface", name @ .., "priority-flow-control"] => pfc(sw, world, name),
+        ["interface"] => super::counters::show_interface(sw, Some(world)),
+        ["queuing", "statistics", "interface", name @ ..] => match Iface::parse_words(name) {
+            Ok(Some(Iface::Ethernet(e))) => super::counters::queuing(sw, Some(world), e)
+                .unwrap_or_else(|| format!("{}\n", Unconfirmed::NoSuchInterface.text())),
+            _ => format!("{}\n", super::ILLEGAL),
+        },
         _ => return None,
     })
 }
@@ -79,10 +87,11 @@ fn answer(sw: &Os10Switch, words: &[&str], world: &World) -> Option<String> {
 /// `show interface NAME priority-flow-control` (layout: the [`Unconfirmed`] table): whether
 /// the interface is in PFC mode (`priority-flow-control mode on`), operational when it is and
 /// its link is up (the lab runs no DCBX: the mode is taken as set), and the priorities its
-/// network-qos policy pauses ([`os10::Config::paused_priorities`]). No PFC frames: the lab
-/// passes no traffic. A front-panel port the model lacks or a port-channel the configuration
+/// network-qos policy pauses ([`os10::Config::paused_priorities`]), then the PFC frames the
+/// port counted ([`super::counters::pfc_rows`]). A front-panel port the model lacks or a port-channel the configuration
 /// does not have is not an interface here.
-fn pfc(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, name: &[&str]) -> String {
+fn pfc(sw: &Os10Switch, world: &World, name: &[&str]) -> String {
+    let net = world.net();
     let iface = match Iface::parse_words(name) {
         Ok(Some(i @ (Iface::Ethernet(_) | Iface::PortChannel(_)))) => i,
         _ => return format!("{}\n", super::ILLEGAL),
@@ -120,10 +129,11 @@ fn pfc(sw: &Os10Switch, net: &crate::lab::network::Net<'_>, name: &[&str]) -> St
     ] {
         let _ = writeln!(out, "{}", line.text().replace("{}", &value).trim_end());
     }
-    let _ = writeln!(out, "{}", Unconfirmed::PfcCounters.text());
-    for priority in 0..8 {
-        let _ = writeln!(out, "{priority:<12}{:<20}0", 0);
-    }
+    let port = match iface {
+        Iface::Ethernet(e) => Some(port_of(e)),
+        _ => None,
+    };
+    out.push_str(&super::counters::pfc_rows(sw, Some(world), port));
     out
 }
 

@@ -81,8 +81,8 @@ pub enum Unconfirmed {
     /// `PFC Priorities: {}`, the priorities as OS10 lists numbers (`3`, `3-4`), nothing
     /// after the colon when none.
     PfcPriorities,
-    /// The frame counters (the lab passes no traffic: every count 0) and the per-priority
-    /// table's header, a row per priority under it.
+    /// The frame counters' totals (`{rx}`, `{tx}`: what the port counted, [`super::counters`])
+    /// and the per-priority table's header, a row per priority under it (`Cos`, `Rx`, `Tx`).
     PfcCounters,
     /// `| display-xml` after a command the lab has no XML document for (OS10 answers every
     /// `show` in XML; the lab only those whose document is captured, [`xml`]).
@@ -197,8 +197,8 @@ const DIR_HEADER: &str = "Date (modified)       Size (bytes) Name\n\
      --------------------- ------------ ------------------------------------------";
 
 /// [`Unconfirmed::PfcCounters`]'s text.
-const PFC_COUNTERS: &str = "Total Rx PFC Frames: 0\n\
-     Total Tx PFC frames: 0\n\
+const PFC_COUNTERS: &str = "Total Rx PFC Frames: {rx}\n\
+     Total Tx PFC frames: {tx}\n\
      Cos         Rx                  Tx\n\
      -----------------------------------------";
 

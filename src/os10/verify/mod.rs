@@ -15,6 +15,7 @@ use crate::verify::{Observed, Query};
 
 use super::show::VLT_DOMAIN;
 
+pub mod counters;
 mod qos;
 pub mod read;
 
@@ -73,8 +74,7 @@ impl Reads for Os10Reads {
                     format!("show ip route {}", net.network()),
                     Query::Route(net),
                 )),
-                // Not read yet (`counters_not_read`).
-                Query::Counters => {}
+                Query::Counters => asks.extend(counters::asks(sw)),
             }
         }
         asks
@@ -115,10 +115,7 @@ impl Reads for Os10Reads {
     }
 
     fn counters_not_read(&self) -> &'static [crate::verify::counters::NotRead] {
-        &[crate::verify::counters::NotRead {
-            what: "every counter",
-            why: "OS10's counters are not read yet",
-        }]
+        &counters::NOT_READ
     }
 }
 
