@@ -6,6 +6,7 @@
 //! NVUE's REST API (`/nvue_v1`) through the same revisions. What no capture confirms of what
 //! it prints is in one table, [`Unconfirmed`] (the API's in `rest::UNCONFIRMED`).
 
+mod counters;
 mod folder;
 mod net;
 pub mod rest;

@@ -67,6 +67,9 @@ pub fn show(sw: &CumulusSwitch, words: &[&str], world: Option<&World>) -> Reply 
             None => Unconfirmed::NoSuchItem.reply(),
         },
         ["vrf", "default", "router", "bgp", "neighbor"] if json => text(pretty(&bgp(t, world))),
+        ["interface", name, rest @ ..] if !json && super::counters::answers(rest) => {
+            super::counters::show(sw, name, rest, world)
+        }
         _ => Reply::text(Unconfirmed::Unknown.with(&format!("show {}", words.join(" ")))),
     }
 }

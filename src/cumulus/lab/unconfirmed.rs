@@ -22,6 +22,10 @@ pub enum Unconfirmed {
     NoSuchItem,
     /// An `nv` line the lab does not model.
     Unknown,
+    /// A byte value past 1,023 in a counter view, `{}` the value in the unit after it.
+    RoundedBytes,
+    /// A traffic class's status in `qos pfc-watchdog` (the lab counts detections only).
+    WatchdogStatus,
 }
 
 /// Every row: the text, and what it rests on.
@@ -65,6 +69,16 @@ pub const TABLE: &[(Unconfirmed, &str, &str)] = &[
         Unconfirmed::Unknown,
         "Invalid Command: {}\n",
         "the refusal of a bad `nv set` path (tool); the lab answers so every `nv` line it does not model",
+    ),
+    (
+        Unconfirmed::RoundedBytes,
+        "{} KB,{} MB,{} GB,{} TB",
+        "two decimals as the 5.15 guide's `out-bytes 9.73 MB`; the base (1,024) is not documented",
+    ),
+    (
+        Unconfirmed::WatchdogStatus,
+        "OK",
+        "a status of the NVUE reference's example; the lab does not model a queue stuck now",
     ),
 ];
 
