@@ -8,6 +8,7 @@ mod clients;
 mod clients_os10;
 mod conventions;
 mod counters;
+mod counters_os;
 mod cumulus;
 mod cumulus_lab;
 mod cumulus_rest;

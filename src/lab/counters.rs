@@ -236,27 +236,6 @@ impl Counting {
     }
 }
 
-/// States the QoS of an OS's audit view (`view`) in the network's terms (`out`), for the
-/// counters ([`rates`]): the priorities PFC pauses, and each port's PFC mode and ECN marking
-/// per traffic class, on the ports `out` has (a port the view adds is not made here).
-pub fn qos_terms(view: &crate::audit::view::View, out: &mut crate::onyx::Config) {
-    out.pfc = crate::onyx::Pfc {
-        enabled: view.pfc.enabled,
-        priorities: view
-            .pfc
-            .priorities
-            .iter()
-            .filter_map(|p| crate::types::Priority::new(i64::from(*p)).ok())
-            .collect(),
-    };
-    for (k, v) in &view.ports {
-        if let (crate::types::Iface::Ethernet(_), Some(i)) = (k, out.interfaces.get_mut(k)) {
-            i.pfc = v.pfc;
-            i.ecn = v.ecn;
-        }
-    }
-}
-
 /// Whether the fault list names port `p` of an `os` switch: as the lab's faults do (`1/25`)
 /// or as the OS names it, with its word or without (`ethernet1/1/25` or `1/1/25`, `swp25`,
 /// `Eth1/25`).

@@ -353,3 +353,24 @@ fn with_faults(cabling: &Cabling, slots: &BTreeMap<String, Slot>) -> Cabling {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// States the QoS of an OS's audit view (`view`) in the network's terms (`out`), for the
+/// counters ([`super::counters`]): the priorities PFC pauses, and each port's PFC mode and
+/// ECN marking per traffic class, on the ports `out` has (none is made here).
+pub fn qos_terms(view: &crate::audit::view::View, out: &mut crate::onyx::Config) {
+    out.pfc = crate::onyx::Pfc {
+        enabled: view.pfc.enabled,
+        priorities: view
+            .pfc
+            .priorities
+            .iter()
+            .filter_map(|p| crate::types::Priority::new(i64::from(*p)).ok())
+            .collect(),
+    };
+    for (k, v) in &view.ports {
+        if let (crate::types::Iface::Ethernet(_), Some(i)) = (k, out.interfaces.get_mut(k)) {
+            i.pfc = v.pfc;
+            i.ecn = v.ecn;
+        }
+    }
+}

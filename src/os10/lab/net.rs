@@ -47,7 +47,7 @@ pub fn view(config: &Config) -> onyx::Config {
         bgp(config, b, &mut out);
     }
     // The priorities paused, each port's PFC mode and ECN marking, as the audit reads them.
-    crate::lab::counters::qos_terms(&crate::targets::Audited::view(config, None), &mut out);
+    crate::lab::view::qos_terms(&crate::targets::Audited::view(config, None), &mut out);
     out
 }
 
