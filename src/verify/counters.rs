@@ -354,7 +354,7 @@ fn port_hits<'a>(sw: &Switch, rs: &[&'a Rate]) -> Vec<Hit<'a>> {
                 rule: "V019",
                 rate: r,
                 text: format!(
-                    "{d} packets dropped on lossless traffic class {tc} over {secs:.1} s (threshold {}, `verify: drops`)",
+                    "{d} dropped on lossless traffic class {tc} over {secs:.1} s (threshold {}, `verify: drops`)",
                     t.drops
                 ),
             }),
