@@ -214,4 +214,16 @@ fn a_cumulus_switch_s_counter_faults_are_found() {
         },
     ];
     each_fault(&dir, "spectrum-x.yaml", "leaf01", &cases);
+    // The fabric sets NVUE's PFC watchdog on its PFC ports: a storm there also fires it.
+    faults_of(&dir, "leaf01", "counters: { pause_storm: [swp1s0] }\n");
+    let (code, json) = counters(&dir, "spectrum-x.yaml", "leaf01");
+    let found = findings(&json);
+    assert_eq!(code, 1, "{json:#}");
+    assert!(
+        found.iter().any(|(s, r, p, m)| s == "leaf01"
+            && r == "V023"
+            && p == "swp1s0"
+            && m.contains("priority 3")),
+        "{found:?}"
+    );
 }
