@@ -22,6 +22,7 @@ pub mod rules;
 pub mod target;
 pub mod tree;
 pub mod verify;
+pub mod words;
 
 use crate::config_error::{ParseError, Problem};
 pub use tree::{Document, Node, Tree};

@@ -15,17 +15,20 @@ use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle};
 
 use crate::config_error::{ParseError, Problem};
 
+pub use super::words::{Word, owned, word};
+
 /// One object of the tree: a value, or a map of named objects (empty: a key that is itself
-/// the value, `10.0.0.1/32: {}`).
+/// the value, `10.0.0.1/32: {}`). Names and values are [`Word`]s: NVUE's fixed words
+/// without an allocation.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Node {
-    Leaf(String),
+    Leaf(Word),
     Map(Tree),
 }
 
 /// Objects by name, in NVUE's order (names sorted as text).
-pub type Tree = BTreeMap<String, Node>;
+pub type Tree = BTreeMap<Word, Node>;
 
 impl Node {
     pub fn map(&self) -> Option<&Tree> {
@@ -64,7 +67,7 @@ pub fn names<'t>(tree: &'t Tree, path: &[&str]) -> Vec<&'t str> {
         true => Some(tree),
         false => get(tree, path).and_then(Node::map),
     };
-    map.map(|m| m.keys().map(String::as_str).collect())
+    map.map(|m| m.keys().map(|k| &**k).collect())
         .unwrap_or_default()
 }
 
@@ -97,27 +100,40 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
     for name in up {
         // A name already there is not allocated again.
         if !matches!(at.get(*name), Some(Node::Map(_))) {
-            at.insert((*name).to_string(), Node::Map(Tree::new()));
+            at.insert(word(name), Node::Map(Tree::new()));
         }
         let Some(Node::Map(m)) = at.get_mut(*name) else {
             unreachable!("made a map above")
         };
         at = m;
     }
-    merge_into(at, last, value);
+    match at.get_mut(*last) {
+        Some(old) => merge_node(old, value),
+        None => {
+            at.insert(word(last), value);
+        }
+    }
 }
 
 /// Puts `value` under `name` in `map`: maps merge, a value replaces.
-pub(super) fn merge_into(map: &mut Tree, name: &str, value: Node) {
-    match (map.get_mut(name), value) {
-        (Some(Node::Map(old)), Node::Map(new)) => {
+pub(super) fn merge_into(map: &mut Tree, name: Word, value: Node) {
+    match map.get_mut(&*name) {
+        Some(old) => merge_node(old, value),
+        None => {
+            map.insert(name, value);
+        }
+    }
+}
+
+/// `value` put where `old` is: maps merge, a value replaces.
+fn merge_node(old: &mut Node, value: Node) {
+    match (old, value) {
+        (Node::Map(old), Node::Map(new)) => {
             for (k, v) in new {
-                merge_into(old, &k, v);
+                merge_into(old, k, v);
             }
         }
-        (_, value) => {
-            map.insert(name.to_string(), value);
-        }
+        (old, value) => *old = value,
     }
 }
 
@@ -423,7 +439,7 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
             ));
         }
         let node = match value {
-            Raw::Scalar(s, _) => Node::Leaf(s),
+            Raw::Scalar(s, _) => Node::Leaf(owned(s)),
             Raw::Map(..) => Node::Map(to_tree(text, value, &key)?),
             Raw::List(_, l) => {
                 return Err(error(
@@ -439,10 +455,10 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
             false => vec![key],
         };
         match <[String; 1]>::try_from(items) {
-            Ok([item]) => merge_into(&mut tree, &item, node),
+            Ok([item]) => merge_into(&mut tree, owned(item), node),
             Err(items) => {
                 for item in items {
-                    merge_into(&mut tree, &item, node.clone());
+                    merge_into(&mut tree, owned(item), node.clone());
                 }
             }
         }
@@ -620,7 +636,7 @@ fn push_word(out: &mut String, w: &str) {
 pub fn commands(tree: &Tree) -> Vec<Command> {
     fn go(out: &mut Vec<Command>, path: &mut Vec<String>, tree: &Tree) {
         for (k, v) in tree {
-            path.push(k.clone());
+            path.push(k.to_string());
             match v {
                 Node::Map(m) if m.is_empty() => out.push(Command {
                     unset: false,
@@ -631,7 +647,7 @@ pub fn commands(tree: &Tree) -> Vec<Command> {
                 Node::Leaf(s) => out.push(Command {
                     unset: false,
                     path: path.clone(),
-                    value: Some(s.clone()),
+                    value: Some(s.to_string()),
                 }),
             }
             path.pop();
@@ -834,7 +850,7 @@ pub fn apply(tree: &mut Tree, commands: &[Command]) {
             continue;
         }
         match &c.value {
-            Some(v) => set(tree, &path, Node::Leaf(v.clone())),
+            Some(v) => set(tree, &path, Node::Leaf(word(v))),
             None => set(tree, &path, Node::Map(Tree::new())),
         }
     }
@@ -846,7 +862,7 @@ pub fn apply(tree: &mut Tree, commands: &[Command]) {
 pub fn diff(from: &Tree, to: &Tree) -> Vec<Command> {
     fn go(out: &mut Vec<Command>, path: &mut Vec<String>, from: &Tree, to: &Tree) {
         for (k, old) in from {
-            path.push(k.clone());
+            path.push(k.to_string());
             let gone = match (old, to.get(k)) {
                 (_, None) => true,
                 (Node::Map(a), Some(Node::Map(b))) if !b.is_empty() && !a.is_empty() => {
@@ -868,7 +884,7 @@ pub fn diff(from: &Tree, to: &Tree) -> Vec<Command> {
             path.pop();
         }
         for (k, new) in to {
-            path.push(k.clone());
+            path.push(k.to_string());
             match (from.get(k), new) {
                 (Some(Node::Map(a)), Node::Map(b)) if !a.is_empty() && !b.is_empty() => {}
                 (Some(old), new) if old == new => {}
@@ -885,7 +901,7 @@ pub fn diff(from: &Tree, to: &Tree) -> Vec<Command> {
                 (_, Node::Leaf(v)) => out.push(Command {
                     unset: false,
                     path: path.clone(),
-                    value: Some(v.clone()),
+                    value: Some(v.to_string()),
                 }),
             }
             path.pop();
