@@ -143,7 +143,9 @@ fn split_key(body: &str) -> Option<(Cow<'_, str>, &str)> {
         let rest = rest.strip_prefix(':')?;
         return Some((Cow::Owned(key), rest.trim()));
     }
-    let (key, rest) = match body.find(": ") {
+    let b = body.as_bytes();
+    let colon = memchr::memchr_iter(b':', b).find(|&i| b.get(i + 1) == Some(&b' '));
+    let (key, rest) = match colon {
         Some(at) => (&body[..at], body[at + 2..].trim()),
         None => (body.strip_suffix(':')?, ""),
     };

@@ -469,15 +469,24 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
 /// Whether NVUE's YAML prints `s` plain: not empty, no indicator first, no `: ` or ` #`, no
 /// space at either end, one line, not a word YAML reads as null.
 pub(super) fn plain(s: &str) -> bool {
-    let first = s.chars().next();
-    !s.is_empty()
-        && !first.is_some_and(|c| "-?:,[]{}#&*!|>'\"%@`".contains(c))
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with(':')
-        && s.trim() == s
-        && !s.contains(['\n', '\r', '\t'])
-        && !matches!(s, "~" | "null" | "Null" | "NULL")
+    let (Some(first), Some(last)) = (s.chars().next(), s.chars().next_back()) else {
+        return false;
+    };
+    let b = s.as_bytes();
+    // One pass for `: `, ` #` and line breaks and tabs (each byte of them ASCII).
+    let inside = b.iter().enumerate().any(|(i, c)| match c {
+        b'\n' | b'\r' | b'\t' => true,
+        b':' => b.get(i + 1) == Some(&b' '),
+        b' ' => b.get(i + 1) == Some(&b'#'),
+        _ => false,
+    });
+    let quoted = "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || inside
+        || last == ':'
+        || first.is_whitespace()
+        || last.is_whitespace()
+        || (s.len() <= 4 && matches!(s, "~" | "null" | "Null" | "NULL"));
+    !quoted
 }
 
 /// Writes `s` as NVUE's YAML prints it: plain where it reads so, else single-quoted.
@@ -548,18 +557,18 @@ pub fn render_yaml(header: Option<&Tree>, set: &Tree) -> String {
 
 /// Writes the tree as `nv set` lines, each after `prefix` (`# ` in a review block), in path
 /// order: what [`commands`] gives, printed, without a command built per line.
-pub fn write_commands(out: &mut String, tree: &Tree, prefix: &str) {
-    fn go<'t>(out: &mut String, path: &mut Vec<&'t str>, tree: &'t Tree, prefix: &str) {
+pub fn write_commands(out: &mut impl Out, tree: &Tree, prefix: &str) {
+    fn go<'t, O: Out>(out: &mut O, path: &mut Vec<&'t str>, tree: &'t Tree, prefix: &str) {
         for (k, v) in tree {
             path.push(k);
-            let line = |out: &mut String, path: &[&str], value: Option<&str>| {
-                out.push_str(prefix);
-                out.push_str("nv set");
+            let line = |out: &mut O, path: &[&str], value: Option<&str>| {
+                out.put(prefix);
+                out.put("nv set");
                 for w in path.iter().copied().chain(value) {
-                    out.push(' ');
+                    out.put(" ");
                     push_word(out, w);
                 }
-                out.push('\n');
+                out.put("\n");
             };
             match v {
                 Node::Map(m) if m.is_empty() => line(out, path, None),
@@ -570,6 +579,39 @@ pub fn write_commands(out: &mut String, tree: &Tree, prefix: &str) {
         }
     }
     go(out, &mut Vec::with_capacity(12), tree, prefix);
+}
+
+/// Where text is written: a `String`, or a [`Same`] that compares it with a text.
+pub trait Out {
+    fn put(&mut self, s: &str);
+}
+
+impl Out for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// Text written compared with `rest`, as it comes (nothing kept).
+pub struct Same<'a> {
+    pub rest: &'a str,
+    pub same: bool,
+}
+
+impl Out for Same<'_> {
+    fn put(&mut self, s: &str) {
+        match self.rest.strip_prefix(s) {
+            Some(r) if self.same => self.rest = r,
+            _ => self.same = false,
+        }
+    }
+}
+
+impl Same<'_> {
+    /// Whether what was written is the whole text.
+    pub fn whole(&self) -> bool {
+        self.same && self.rest.is_empty()
+    }
 }
 
 /// One `nv set` or `nv unset` command: its path and, for a set, its value (none: the path's
@@ -604,30 +646,30 @@ pub fn shell_word(w: &str) -> String {
 }
 
 /// [`shell_word`], written onto `out`.
-fn push_word(out: &mut String, w: &str) {
+fn push_word(out: &mut impl Out, w: &str) {
     let safe = !w.is_empty()
-        && w.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:,@+-=%".contains(c));
+        && w.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_./:,@+-=%".contains(&c));
     if safe {
-        out.push_str(w);
+        out.put(w);
     } else if w.contains(['\n', '\r', '\t']) {
         // Text of many lines (a snippet): bash's `$'…'`, the line breaks escaped.
-        out.push_str("$'");
+        out.put("$'");
         for c in w.chars() {
             match c {
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\\' => out.push_str("\\\\"),
-                '\'' => out.push_str("\\'"),
-                c => out.push(c),
+                '\n' => out.put("\\n"),
+                '\r' => out.put("\\r"),
+                '\t' => out.put("\\t"),
+                '\\' => out.put("\\\\"),
+                '\'' => out.put("\\'"),
+                c => out.put(c.encode_utf8(&mut [0; 4])),
             }
         }
-        out.push('\'');
+        out.put("'");
     } else {
-        out.push('\'');
-        out.push_str(&w.replace('\'', "'\\''"));
-        out.push('\'');
+        out.put("'");
+        out.put(&w.replace('\'', "'\\''"));
+        out.put("'");
     }
 }
 
