@@ -57,7 +57,7 @@ impl Value for String {
 
 /// A map of one object.
 fn one(name: impl Into<Word>, value: Node) -> Node {
-    let mut m = Tree::new();
+    let mut m = Tree::with_capacity(1);
     m.insert(name.into(), value);
     Node::Map(m)
 }
@@ -69,7 +69,7 @@ fn empty() -> Node {
 
 /// The `interface` map, made if missing.
 fn interfaces(t: &mut Tree) -> &mut Tree {
-    let i = t.entry("interface".into()).or_insert_with(empty);
+    let i = t.get_or_insert_with("interface", word, empty);
     if !matches!(i, Node::Map(_)) {
         *i = empty();
     }
@@ -144,7 +144,11 @@ fn ports(sw: &Switch, t: &mut Tree) {
     for (port, s) in &sw.ports {
         let name = port_name(*port);
         // The port's object built whole, then put in place once.
-        let mut i = Tree::new();
+        let parts = match s.bundle {
+            Some(_) => 2,
+            None => 5,
+        };
+        let mut i = Tree::with_capacity(parts + usize::from(s.description.is_some()));
         i.insert("type".into(), Node::Leaf("swp".into()));
         link(&mut i, s);
         if let Some(b) = s.bundle {
@@ -183,7 +187,7 @@ fn iface<'t>(t: &'t mut Tree, name: &str) -> &'t mut Tree {
 
 /// A port's (or bond's) link: MTU, speed, state, description; `i` its interface object.
 fn link(i: &mut Tree, s: &PortSettings) {
-    let mut l = Tree::new();
+    let mut l = Tree::with_capacity(3);
     if let Some(m) = s.mtu {
         l.insert("mtu".into(), Node::Leaf(number(m.into())));
     }
@@ -209,7 +213,7 @@ fn number(n: u64) -> Word {
 
 /// A bridge port: access VLAN, trunk VLANs; `i` its interface object.
 fn l2(i: &mut Tree, s: &PortSettings) {
-    let mut d = Tree::new();
+    let mut d = Tree::with_capacity(2);
     if let Some(v) = s.vlan
         && s.trunk.is_none()
     {

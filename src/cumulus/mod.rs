@@ -15,6 +15,7 @@ pub mod dialect;
 pub mod fast;
 pub mod import;
 pub mod lab;
+pub mod map;
 pub mod models;
 pub mod plan;
 pub mod push;

@@ -9,8 +9,6 @@
 //! per item (as `--expand` prints them) and merged; every scalar is kept as written (`on`,
 //! `1.0`), never read as a boolean or a number.
 
-use std::collections::BTreeMap;
-
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle};
 
 use crate::config_error::{ParseError, Problem};
@@ -27,8 +25,7 @@ pub enum Node {
     Map(Tree),
 }
 
-/// Objects by name, in NVUE's order (names sorted as text).
-pub type Tree = BTreeMap<Word, Node>;
+pub use super::map::Tree;
 
 impl Node {
     pub fn map(&self) -> Option<&Tree> {
@@ -99,10 +96,11 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
     let mut at = tree;
     for name in up {
         // A name already there is not allocated again.
-        if !matches!(at.get(*name), Some(Node::Map(_))) {
-            at.insert(word(name), Node::Map(Tree::new()));
+        let node = at.get_or_insert_with(name, word, || Node::Map(Tree::new()));
+        if !matches!(node, Node::Map(_)) {
+            *node = Node::Map(Tree::new());
         }
-        let Some(Node::Map(m)) = at.get_mut(*name) else {
+        let Node::Map(m) = node else {
             unreachable!("made a map above")
         };
         at = m;
@@ -117,12 +115,7 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
 
 /// Puts `value` under `name` in `map`: maps merge, a value replaces.
 pub(super) fn merge_into(map: &mut Tree, name: Word, value: Node) {
-    match map.get_mut(&*name) {
-        Some(old) => merge_node(old, value),
-        None => {
-            map.insert(name, value);
-        }
-    }
+    map.insert_or(name, value, merge_node);
 }
 
 /// `value` put where `old` is: maps merge, a value replaces.
