@@ -29,8 +29,8 @@ use std::collections::BTreeSet;
 use crate::fabric::{BgpTimers, Gateway, PortSettings, Switch};
 use crate::types::{EcnThresholds, Ets, Port, Trust};
 
-use super::target::port_name;
-use super::tree::{Node, Tree, Word, merge_into, set, word};
+use super::target::{port_name, port_word};
+use super::tree::{Node, Tree, Word, merge_all, merge_into, set, word};
 use super::{Config, Release};
 
 /// Sets a value at a path of words.
@@ -140,9 +140,9 @@ fn ports(sw: &Switch, t: &mut Tree) {
         );
     }
     let mut members: Vec<(String, String)> = Vec::new();
-    let ifaces = interfaces(t);
+    let mut objects = Vec::with_capacity(sw.ports.len());
     for (port, s) in &sw.ports {
-        let name = port_name(*port);
+        let name = port_word(*port);
         // The port's object built whole, then put in place once.
         let parts = match s.bundle {
             Some(_) => 2,
@@ -152,7 +152,7 @@ fn ports(sw: &Switch, t: &mut Tree) {
         i.insert("type".into(), Node::Leaf("swp".into()));
         link(&mut i, s);
         if let Some(b) = s.bundle {
-            members.push((bond_name(sw, b.mlag, b.id), name.clone()));
+            members.push((bond_name(sw, b.mlag, b.id), name.to_string()));
         } else {
             l2(&mut i, s);
             match s.address {
@@ -166,8 +166,9 @@ fn ports(sw: &Switch, t: &mut Tree) {
                 i.insert("qos".into(), one("pfc-watchdog", empty()));
             }
         }
-        merge_into(ifaces, name.into(), Node::Map(i));
+        objects.push((name, Node::Map(i)));
     }
+    merge_all(interfaces(t), objects);
     for (bond, member) in members {
         key(iface(t, &bond), &["bond", "member", &member]);
     }
@@ -192,13 +193,13 @@ fn link(i: &mut Tree, s: &PortSettings) {
         l.insert("mtu".into(), Node::Leaf(number(m.into())));
     }
     if let Some(sp) = s.speed {
-        l.insert("speed".into(), Node::Leaf(word(&sp.to_string())));
+        l.insert("speed".into(), Node::Leaf(sp.word().into()));
     }
     let state = if s.shutdown { "down" } else { "up" };
     l.insert("state".into(), one(state, empty()));
     merge_into(i, "link".into(), Node::Map(l));
     if let Some(d) = &s.description {
-        merge_into(i, "description".into(), Node::Leaf(d.clone().into()));
+        merge_into(i, "description".into(), Node::Leaf(word(d)));
     }
 }
 
@@ -206,8 +207,8 @@ fn link(i: &mut Tree, s: &PortSettings) {
 fn number(n: u64) -> Word {
     const SMALL: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
     match SMALL.get(n as usize) {
-        Some(w) => Word::Borrowed(w),
-        None => n.to_string().into(),
+        Some(w) => Word::from(*w),
+        None => Word::numbered("", n, None),
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::tree::{Document, Node, Tree, Word, expand, merge_into, owned, plain, ranged, word};
+use super::tree::{Document, Node, Tree, Word, expand, merge_all, owned, plain, ranged, word};
 
 /// One line of the text: its indentation and what follows.
 struct Line<'t> {
@@ -70,7 +70,7 @@ pub fn parse(text: &str) -> Option<Document> {
 
 /// The map whose entries are indented `indent`, from line `i`: the map and the line after it.
 fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<(Tree, usize)> {
-    let mut tree = Tree::new();
+    let mut items: Vec<(Word, Node)> = Vec::new();
     // Keys as NVUE prints them come sorted: one given twice is looked for only where one is
     // not after the one before.
     let mut last: Option<Cow<'_, str>> = None;
@@ -109,22 +109,24 @@ fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<
         };
         // A key with no `,` and no `-` is no range nor list: itself.
         if ranged(parent) && key.contains([',', '-']) {
-            let mut items = expand(&key).ok()?;
-            let one = items.pop()?;
-            for item in items {
-                merge_into(&mut tree, owned(item), node.clone());
+            let mut names = expand(&key).ok()?;
+            let one = names.pop()?;
+            for name in names {
+                items.push((owned(name), node.clone()));
             }
-            merge_into(&mut tree, owned(one), node);
+            items.push((owned(one), node));
         } else {
             let name = match &key {
                 Cow::Borrowed(k) => word(k),
                 Cow::Owned(k) => owned(k.clone()),
             };
-            merge_into(&mut tree, name, node);
+            items.push((name, node));
         }
         last = Some(key);
         i = next;
     }
+    let mut tree = Tree::new();
+    merge_all(&mut tree, items);
     Some((tree, i))
 }
 
@@ -176,7 +178,7 @@ fn quoted(s: &str) -> Option<(String, &str)> {
 fn scalar(v: &str) -> Option<Word> {
     if let Some(q) = v.strip_prefix('\'') {
         let (text, rest) = quoted(q)?;
-        return rest.is_empty().then_some(Cow::Owned(text));
+        return rest.is_empty().then(|| owned(text));
     }
     (plain(v) && !v.contains(['{', '[', '\''])).then(|| word(v))
 }

@@ -155,6 +155,42 @@ impl Tree {
         }
     }
 
+    /// Puts each of `items` under its name, in one pass: where a name is taken (or given
+    /// twice), `f` is given the object there and the item, in the items' order. Faster than
+    /// putting them one by one into a large map.
+    pub fn merge_all(&mut self, mut items: Vec<(Word, Node)>, mut f: impl FnMut(&mut Node, Node)) {
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        if self.is_empty() && items.windows(2).all(|w| w[0].0 < w[1].0) {
+            *self = Tree::sorted(items);
+            return;
+        }
+        let mut out: Vec<(Word, Node)> = Vec::with_capacity(self.len() + items.len());
+        let mut old = std::mem::take(self).into_iter().peekable();
+        for (k, v) in items {
+            while let Some(o) = old.next_if(|(o, _)| *o < k) {
+                out.push(o);
+            }
+            match (out.last_mut(), old.next_if(|(o, _)| *o == k)) {
+                (_, Some((o, mut at))) => {
+                    f(&mut at, v);
+                    out.push((o, at));
+                }
+                (Some((last, at)), None) if *last == k => f(at, v),
+                _ => out.push((k, v)),
+            }
+        }
+        out.extend(old);
+        *self = Tree::sorted(out);
+    }
+
+    /// A map of objects sorted by name, no name twice.
+    fn sorted(items: Vec<(Word, Node)>) -> Tree {
+        match items.len() > LARGE {
+            true => Tree(Repr::Large(items.into_iter().collect())),
+            false => Tree(Repr::Small(items)),
+        }
+    }
+
     pub fn remove<Q: AsRef<str> + ?Sized>(&mut self, key: &Q) -> Option<Node> {
         let key = key.as_ref();
         match &mut self.0 {
@@ -334,6 +370,26 @@ mod tests {
             assert_eq!(t.len(), m.len());
             let collected: Tree = m.clone().into_iter().collect();
             assert_eq!(collected, t);
+            // Merged all at once as one by one: names given twice, some already there.
+            let items: Vec<(Word, Node)> = names
+                .iter()
+                .rev()
+                .take(n)
+                .chain(&names[..n / 2])
+                .enumerate()
+                .map(|(i, k)| (k.clone().into(), Node::Leaf(i.to_string().into())))
+                .collect();
+            let (mut all, mut each) = (t.clone(), t.clone());
+            let join = |at: &mut Node, new: Node| {
+                if let (Node::Leaf(a), Node::Leaf(b)) = (at, new) {
+                    *a = format!("{a}+{b}").into();
+                }
+            };
+            all.merge_all(items.clone(), join);
+            for (k, v) in items {
+                each.insert_or(k, v, join);
+            }
+            assert!(all.iter().eq(each.iter()), "{n}");
         }
     }
 }

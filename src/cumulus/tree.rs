@@ -118,6 +118,11 @@ pub(super) fn merge_into(map: &mut Tree, name: Word, value: Node) {
     map.insert_or(name, value, merge_node);
 }
 
+/// Puts each of `items` in `map` as [`merge_into`] does, in one pass.
+pub(super) fn merge_all(map: &mut Tree, items: Vec<(Word, Node)>) {
+    map.merge_all(items, merge_node);
+}
+
 /// `value` put where `old` is: maps merge, a value replaces.
 fn merge_node(old: &mut Node, value: Node) {
     match (old, value) {
