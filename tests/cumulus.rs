@@ -74,7 +74,11 @@ fn real_nvue_configurations_round_trip_in_both_forms() {
             fabric::cumulus::tree::parse_events(&printed).ok(),
             "{name}"
         );
-        assert!(c.set.len() >= 4, "{name}: {:?}", c.set.keys());
+        assert!(
+            c.set.len() >= 4,
+            "{name}: {:?}",
+            c.set.keys().collect::<Vec<_>>()
+        );
         let again = Config::parse(&c.text()).unwrap_or_else(|e| panic!("{name} rendered: {e:?}"));
         assert_eq!(again, c, "{name}: the YAML form loses something");
         let lines: String = tree::commands(&c.set)

@@ -29,13 +29,54 @@ use std::collections::BTreeSet;
 use crate::fabric::{BgpTimers, Gateway, PortSettings, Switch};
 use crate::types::{EcnThresholds, Ets, Port, Trust};
 
-use super::target::port_name;
-use super::tree::{Node, Tree, set};
+use super::target::{port_name, port_word};
+use super::tree::{Node, Tree, Word, merge_all, merge_into, set, word};
 use super::{Config, Release};
 
 /// Sets a value at a path of words.
-fn put(t: &mut Tree, path: &[&str], value: impl Into<String>) {
-    set(t, path, Node::Leaf(value.into()));
+fn put(t: &mut Tree, path: &[&str], value: impl Value) {
+    set(t, path, Node::Leaf(value.word()));
+}
+
+/// A value as a word: a fixed one not allocated, an owned string kept.
+trait Value {
+    fn word(self) -> Word;
+}
+
+impl Value for &str {
+    fn word(self) -> Word {
+        word(self)
+    }
+}
+
+impl Value for String {
+    fn word(self) -> Word {
+        super::tree::owned(self)
+    }
+}
+
+/// A map of one object.
+fn one(name: impl Into<Word>, value: Node) -> Node {
+    let mut m = Tree::with_capacity(1);
+    m.insert(name.into(), value);
+    Node::Map(m)
+}
+
+/// An empty object (a key that is the value).
+fn empty() -> Node {
+    Node::Map(Tree::new())
+}
+
+/// The `interface` map, made if missing.
+fn interfaces(t: &mut Tree) -> &mut Tree {
+    let i = t.get_or_insert_with("interface", word, empty);
+    if !matches!(i, Node::Map(_)) {
+        *i = empty();
+    }
+    match i {
+        Node::Map(m) => m,
+        Node::Leaf(_) => unreachable!("made a map above"),
+    }
 }
 
 /// Makes an empty object (a key that is the value) at a path of words.
@@ -99,27 +140,35 @@ fn ports(sw: &Switch, t: &mut Tree) {
         );
     }
     let mut members: Vec<(String, String)> = Vec::new();
+    let mut objects = Vec::with_capacity(sw.ports.len());
     for (port, s) in &sw.ports {
-        let name = port_name(*port);
-        // The port's own object, built where it is (not walked to from the root each time).
-        let i = iface(t, &name);
-        put(i, &["type"], "swp");
-        link(i, s);
+        let name = port_word(*port);
+        // The port's object built whole, then put in place once.
+        let parts = match s.bundle {
+            Some(_) => 2,
+            None => 5,
+        };
+        let mut i = Tree::with_capacity(parts + usize::from(s.description.is_some()));
+        i.insert("type".into(), Node::Leaf("swp".into()));
+        link(&mut i, s);
         if let Some(b) = s.bundle {
-            members.push((bond_name(sw, b.mlag, b.id), name));
-            continue;
-        }
-        l2(i, s);
-        match s.address {
-            Some(a) if !unnumbered.contains(port) => {
-                key(i, &["ip", "address", &a.to_string()]);
+            members.push((bond_name(sw, b.mlag, b.id), name.to_string()));
+        } else {
+            l2(&mut i, s);
+            match s.address {
+                Some(a) if !unnumbered.contains(port) => {
+                    let address = one(a.to_string(), empty());
+                    i.insert("ip".into(), one("address", address));
+                }
+                _ => {}
             }
-            _ => {}
+            if s.pfc && !s.shutdown {
+                i.insert("qos".into(), one("pfc-watchdog", empty()));
+            }
         }
-        if s.pfc && !s.shutdown {
-            key(i, &["qos", "pfc-watchdog"]);
-        }
+        objects.push((name, Node::Map(i)));
     }
+    merge_all(interfaces(t), objects);
     for (bond, member) in members {
         key(iface(t, &bond), &["bond", "member", &member]);
     }
@@ -139,39 +188,53 @@ fn iface<'t>(t: &'t mut Tree, name: &str) -> &'t mut Tree {
 
 /// A port's (or bond's) link: MTU, speed, state, description; `i` its interface object.
 fn link(i: &mut Tree, s: &PortSettings) {
+    let mut l = Tree::with_capacity(3);
     if let Some(m) = s.mtu {
-        put(i, &["link", "mtu"], m.to_string());
+        l.insert("mtu".into(), Node::Leaf(number(m.into())));
     }
     if let Some(sp) = s.speed {
-        put(i, &["link", "speed"], sp.to_string());
+        l.insert("speed".into(), Node::Leaf(sp.word().into()));
     }
     let state = if s.shutdown { "down" } else { "up" };
-    key(i, &["link", "state", state]);
+    l.insert("state".into(), one(state, empty()));
+    merge_into(i, "link".into(), Node::Map(l));
     if let Some(d) = &s.description {
-        put(i, &["description"], d.as_str());
+        merge_into(i, "description".into(), Node::Leaf(word(d)));
+    }
+}
+
+/// A number as a word: a fixed one (a traffic class, a priority) or owned.
+fn number(n: u64) -> Word {
+    const SMALL: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
+    match SMALL.get(n as usize) {
+        Some(w) => Word::from(*w),
+        None => Word::numbered("", n, None),
     }
 }
 
 /// A bridge port: access VLAN, trunk VLANs; `i` its interface object.
 fn l2(i: &mut Tree, s: &PortSettings) {
-    let domain = ["bridge", "domain", "br_default"];
+    let mut d = Tree::with_capacity(2);
     if let Some(v) = s.vlan
         && s.trunk.is_none()
     {
-        put(i, &[&domain[..], &["access"]].concat(), v.get().to_string());
+        d.insert("access".into(), Node::Leaf(number(v.get().into())));
     }
     if let Some(trunk) = &s.trunk {
+        let mut vlans = Tree::new();
         for v in trunk {
-            let v = v.get().to_string();
-            key(i, &[&domain[..], &["vlan", v.as_str()]].concat());
+            vlans.insert(number(v.get().into()), empty());
+        }
+        if !vlans.is_empty() {
+            d.insert("vlan".into(), Node::Map(vlans));
         }
         if let Some(native) = s.vlan {
-            put(
-                i,
-                &[&domain[..], &["untagged"]].concat(),
-                native.get().to_string(),
-            );
+            d.insert("untagged".into(), Node::Leaf(number(native.get().into())));
         }
+    }
+    if !d.is_empty() {
+        let domain = one("br_default", Node::Map(d));
+        merge_into(i, "bridge".into(), one("domain", domain));
     }
 }
 

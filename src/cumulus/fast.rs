@@ -5,7 +5,9 @@
 //! reads it (`tree::parse_yaml`), so the two never disagree on what they both read (the fuzz
 //! check `parse_nvue` and `tests/cumulus.rs` compare them on every input).
 
-use super::tree::{Document, Node, Tree, expand, merge_into, plain, ranged};
+use std::borrow::Cow;
+
+use super::tree::{Document, Node, Tree, Word, expand, merge_all, owned, plain, ranged, word};
 
 /// One line of the text: its indentation and what follows.
 struct Line<'t> {
@@ -67,9 +69,12 @@ pub fn parse(text: &str) -> Option<Document> {
 }
 
 /// The map whose entries are indented `indent`, from line `i`: the map and the line after it.
-fn map(lines: &[Line<'_>], mut i: usize, indent: usize, parent: &str) -> Option<(Tree, usize)> {
-    let mut tree = Tree::new();
-    let mut seen = std::collections::HashSet::new();
+fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<(Tree, usize)> {
+    let mut items: Vec<(Word, Node)> = Vec::new();
+    // Keys as NVUE prints them come sorted: one given twice is looked for only where one is
+    // not after the one before.
+    let mut last: Option<Cow<'_, str>> = None;
+    let mut i = start;
     while i < lines.len() {
         let l = &lines[i];
         if l.indent == usize::MAX {
@@ -83,7 +88,7 @@ fn map(lines: &[Line<'_>], mut i: usize, indent: usize, parent: &str) -> Option<
             return None;
         }
         let (key, rest) = split_key(l.body)?;
-        if !seen.insert(key.clone()) {
+        if last.as_ref().is_some_and(|k| *k >= key) && seen(lines, start, i, indent, &key) {
             return None;
         }
         let (node, next) = match rest {
@@ -98,39 +103,55 @@ fn map(lines: &[Line<'_>], mut i: usize, indent: usize, parent: &str) -> Option<
             }
             "|" => {
                 let (text, next) = block(lines, i + 1, indent)?;
-                (Node::Leaf(text), next)
+                (Node::Leaf(text.into()), next)
             }
             v => (Node::Leaf(scalar(v)?), i + 1),
         };
-        let items = match ranged(parent) {
-            true => expand(&key).ok()?,
-            false => vec![key],
-        };
-        match <[String; 1]>::try_from(items) {
-            Ok([item]) => merge_into(&mut tree, &item, node),
-            Err(items) => {
-                for item in items {
-                    merge_into(&mut tree, &item, node.clone());
-                }
+        // A key with no `,` and no `-` is no range nor list: itself.
+        if ranged(parent) && key.contains([',', '-']) {
+            let mut names = expand(&key).ok()?;
+            let one = names.pop()?;
+            for name in names {
+                items.push((owned(name), node.clone()));
             }
+            items.push((owned(one), node));
+        } else {
+            let name = match &key {
+                Cow::Borrowed(k) => word(k),
+                Cow::Owned(k) => owned(k.clone()),
+            };
+            items.push((name, node));
         }
+        last = Some(key);
         i = next;
     }
+    let mut tree = Tree::new();
+    merge_all(&mut tree, items);
     Some((tree, i))
 }
 
+/// Whether `key` is the key of an entry of the map at `indent` from line `start` to `end`.
+fn seen(lines: &[Line<'_>], start: usize, end: usize, indent: usize, key: &str) -> bool {
+    lines[start..end]
+        .iter()
+        .filter(|l| l.indent == indent)
+        .any(|l| split_key(l.body).is_some_and(|(k, _)| k == key))
+}
+
 /// `key: rest` (the rest trimmed); the key plain or single-quoted.
-fn split_key(body: &str) -> Option<(String, &str)> {
+fn split_key(body: &str) -> Option<(Cow<'_, str>, &str)> {
     if let Some(q) = body.strip_prefix('\'') {
         let (key, rest) = quoted(q)?;
         let rest = rest.strip_prefix(':')?;
-        return Some((key, rest.trim()));
+        return Some((Cow::Owned(key), rest.trim()));
     }
-    let (key, rest) = match body.find(": ") {
+    let b = body.as_bytes();
+    let colon = memchr::memchr_iter(b':', b).find(|&i| b.get(i + 1) == Some(&b' '));
+    let (key, rest) = match colon {
         Some(at) => (&body[..at], body[at + 2..].trim()),
         None => (body.strip_suffix(':')?, ""),
     };
-    (plain(key) && !key.contains(['{', '[', '\''])).then(|| (key.to_string(), rest))
+    (plain(key) && !key.contains(['{', '[', '\''])).then_some((Cow::Borrowed(key), rest))
 }
 
 /// A single-quoted scalar's text (`''` a quote) and what follows its closing quote.
@@ -154,12 +175,12 @@ fn quoted(s: &str) -> Option<(String, &str)> {
 
 /// A value: plain as `plain` prints it (a YAML null word is not one), or single-quoted with
 /// nothing after it.
-fn scalar(v: &str) -> Option<String> {
+fn scalar(v: &str) -> Option<Word> {
     if let Some(q) = v.strip_prefix('\'') {
         let (text, rest) = quoted(q)?;
-        return rest.is_empty().then_some(text);
+        return rest.is_empty().then(|| owned(text));
     }
-    (plain(v) && !v.contains(['{', '[', '\''])).then(|| v.to_string())
+    (plain(v) && !v.contains(['{', '[', '\''])).then(|| word(v))
 }
 
 /// A `|` block's lines, indented past `indent` by one fixed amount, no blank or comment line

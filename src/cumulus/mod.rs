@@ -15,6 +15,7 @@ pub mod dialect;
 pub mod fast;
 pub mod import;
 pub mod lab;
+pub mod map;
 pub mod models;
 pub mod plan;
 pub mod push;
@@ -22,6 +23,7 @@ pub mod rules;
 pub mod target;
 pub mod tree;
 pub mod verify;
+pub mod words;
 
 use crate::config_error::{ParseError, Problem};
 pub use tree::{Document, Node, Tree};
@@ -93,24 +95,35 @@ impl Config {
 
     /// The review block, when the text has one, says what the YAML says.
     fn check_review(&self, text: &str) -> Result<(), ParseError> {
-        let Some((at, _)) = text
-            .lines()
-            .enumerate()
-            .find(|(_, l)| l.trim() == COMMANDS_MARK)
-        else {
-            return Ok(());
+        let first = memchr::memmem::find(text.as_bytes(), COMMANDS_MARK.as_bytes());
+        // The first mark is a line of its own (then the first such line), or the first line
+        // that is the mark comes later.
+        let at = match first.and_then(|i| whole_line(text, i)) {
+            Some(begin) => Line::At(begin),
+            None => match text
+                .lines()
+                .enumerate()
+                .find(|(_, l)| l.trim() == COMMANDS_MARK)
+            {
+                Some((at, _)) => Line::Index(at),
+                None => return Ok(()),
+            },
         };
         // The block as this crate writes it: the same text, nothing to read.
-        let start = text
-            .match_indices(COMMANDS_MARK)
-            .next()
-            .map_or(text.len(), |(i, _)| i + COMMANDS_MARK.len());
+        let start = first.map_or(text.len(), |i| i + COMMANDS_MARK.len());
         let written = text[start..].trim_start_matches(['\r', '\n']);
-        let mut ours = String::with_capacity(written.len());
-        tree::write_commands(&mut ours, &self.set, "# ");
-        if written == ours {
+        let mut same = tree::Same {
+            rest: written,
+            same: true,
+        };
+        tree::write_commands(&mut same, &self.set, "# ");
+        if same.whole() {
             return Ok(());
         }
+        let at = match at {
+            Line::At(begin) => text[..begin].matches('\n').count(),
+            Line::Index(at) => at,
+        };
         let block: String = text
             .lines()
             .skip(at + 1)
@@ -133,6 +146,20 @@ impl Config {
             }),
         }
     }
+}
+
+/// A line of a text: where it begins, or its index.
+enum Line {
+    At(usize),
+    Index(usize),
+}
+
+/// Where the line of `text` that the mark at byte `i` is in begins, when that line holds the
+/// mark alone (spaces around it aside).
+fn whole_line(text: &str, i: usize) -> Option<usize> {
+    let begin = text[..i].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
+    (text[begin..end].trim() == COMMANDS_MARK).then_some(begin)
 }
 
 /// `cumulus@leaf01:mgmt:~$ …`, `root@spine1:~# …`: a shell prompt with a command after it.

@@ -30,7 +30,7 @@ pub const UNMANAGED_INTERFACES: &[&str] = &["eth0"];
 /// The children of `path` that row manages in `t`.
 fn objects<'t>(t: &'t Tree, path: &[&str], only: &[&str]) -> Vec<&'t str> {
     let kids = match path.is_empty() {
-        true => t.keys().map(String::as_str).collect(),
+        true => t.keys().map(|k| &**k).collect(),
         false => tree::names(t, path),
     };
     kids.into_iter()

@@ -37,10 +37,13 @@ pub static WORDS: Words = Words {
 
 /// `swp5`; a breakout member `swp5s0` (the fabric counts members from 1, Cumulus from 0).
 pub fn port_name(p: Port) -> String {
-    match p.sub {
-        Some(s) => format!("swp{}s{}", p.port, s.saturating_sub(1)),
-        None => format!("swp{}", p.port),
-    }
+    port_word(p).to_string()
+}
+
+/// [`port_name`] as a tree's word (inline: no `String` made).
+pub fn port_word(p: Port) -> super::tree::Word {
+    let sub = p.sub.map(|s| ("s", u64::from(s.saturating_sub(1))));
+    super::tree::Word::numbered("swp", u64::from(p.port), sub)
 }
 
 /// An interface as NVUE names it: `swp5`, `bond10`, `vlan101`, `lo`.

@@ -9,23 +9,23 @@
 //! per item (as `--expand` prints them) and merged; every scalar is kept as written (`on`,
 //! `1.0`), never read as a boolean or a number.
 
-use std::collections::BTreeMap;
-
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle};
 
 use crate::config_error::{ParseError, Problem};
 
+pub use super::words::{Word, owned, word};
+
 /// One object of the tree: a value, or a map of named objects (empty: a key that is itself
-/// the value, `10.0.0.1/32: {}`).
+/// the value, `10.0.0.1/32: {}`). Names and values are [`Word`]s: NVUE's fixed words
+/// without an allocation.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Node {
-    Leaf(String),
+    Leaf(Word),
     Map(Tree),
 }
 
-/// Objects by name, in NVUE's order (names sorted as text).
-pub type Tree = BTreeMap<String, Node>;
+pub use super::map::Tree;
 
 impl Node {
     pub fn map(&self) -> Option<&Tree> {
@@ -64,7 +64,7 @@ pub fn names<'t>(tree: &'t Tree, path: &[&str]) -> Vec<&'t str> {
         true => Some(tree),
         false => get(tree, path).and_then(Node::map),
     };
-    map.map(|m| m.keys().map(String::as_str).collect())
+    map.map(|m| m.keys().map(|k| &**k).collect())
         .unwrap_or_default()
 }
 
@@ -96,28 +96,42 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
     let mut at = tree;
     for name in up {
         // A name already there is not allocated again.
-        if !matches!(at.get(*name), Some(Node::Map(_))) {
-            at.insert((*name).to_string(), Node::Map(Tree::new()));
+        let node = at.get_or_insert_with(name, word, || Node::Map(Tree::new()));
+        if !matches!(node, Node::Map(_)) {
+            *node = Node::Map(Tree::new());
         }
-        let Some(Node::Map(m)) = at.get_mut(*name) else {
+        let Node::Map(m) = node else {
             unreachable!("made a map above")
         };
         at = m;
     }
-    merge_into(at, last, value);
+    match at.get_mut(*last) {
+        Some(old) => merge_node(old, value),
+        None => {
+            at.insert(word(last), value);
+        }
+    }
 }
 
 /// Puts `value` under `name` in `map`: maps merge, a value replaces.
-pub(super) fn merge_into(map: &mut Tree, name: &str, value: Node) {
-    match (map.get_mut(name), value) {
-        (Some(Node::Map(old)), Node::Map(new)) => {
+pub(super) fn merge_into(map: &mut Tree, name: Word, value: Node) {
+    map.insert_or(name, value, merge_node);
+}
+
+/// Puts each of `items` in `map` as [`merge_into`] does, in one pass.
+pub(super) fn merge_all(map: &mut Tree, items: Vec<(Word, Node)>) {
+    map.merge_all(items, merge_node);
+}
+
+/// `value` put where `old` is: maps merge, a value replaces.
+fn merge_node(old: &mut Node, value: Node) {
+    match (old, value) {
+        (Node::Map(old), Node::Map(new)) => {
             for (k, v) in new {
-                merge_into(old, &k, v);
+                merge_into(old, k, v);
             }
         }
-        (_, value) => {
-            map.insert(name.to_string(), value);
-        }
+        (old, value) => *old = value,
     }
 }
 
@@ -423,7 +437,7 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
             ));
         }
         let node = match value {
-            Raw::Scalar(s, _) => Node::Leaf(s),
+            Raw::Scalar(s, _) => Node::Leaf(owned(s)),
             Raw::Map(..) => Node::Map(to_tree(text, value, &key)?),
             Raw::List(_, l) => {
                 return Err(error(
@@ -439,10 +453,10 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
             false => vec![key],
         };
         match <[String; 1]>::try_from(items) {
-            Ok([item]) => merge_into(&mut tree, &item, node),
+            Ok([item]) => merge_into(&mut tree, owned(item), node),
             Err(items) => {
                 for item in items {
-                    merge_into(&mut tree, &item, node.clone());
+                    merge_into(&mut tree, owned(item), node.clone());
                 }
             }
         }
@@ -453,15 +467,24 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
 /// Whether NVUE's YAML prints `s` plain: not empty, no indicator first, no `: ` or ` #`, no
 /// space at either end, one line, not a word YAML reads as null.
 pub(super) fn plain(s: &str) -> bool {
-    let first = s.chars().next();
-    !s.is_empty()
-        && !first.is_some_and(|c| "-?:,[]{}#&*!|>'\"%@`".contains(c))
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with(':')
-        && s.trim() == s
-        && !s.contains(['\n', '\r', '\t'])
-        && !matches!(s, "~" | "null" | "Null" | "NULL")
+    let (Some(first), Some(last)) = (s.chars().next(), s.chars().next_back()) else {
+        return false;
+    };
+    let b = s.as_bytes();
+    // One pass for `: `, ` #` and line breaks and tabs (each byte of them ASCII).
+    let inside = b.iter().enumerate().any(|(i, c)| match c {
+        b'\n' | b'\r' | b'\t' => true,
+        b':' => b.get(i + 1) == Some(&b' '),
+        b' ' => b.get(i + 1) == Some(&b'#'),
+        _ => false,
+    });
+    let quoted = "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || inside
+        || last == ':'
+        || first.is_whitespace()
+        || last.is_whitespace()
+        || (s.len() <= 4 && matches!(s, "~" | "null" | "Null" | "NULL"));
+    !quoted
 }
 
 /// Writes `s` as NVUE's YAML prints it: plain where it reads so, else single-quoted.
@@ -532,18 +555,18 @@ pub fn render_yaml(header: Option<&Tree>, set: &Tree) -> String {
 
 /// Writes the tree as `nv set` lines, each after `prefix` (`# ` in a review block), in path
 /// order: what [`commands`] gives, printed, without a command built per line.
-pub fn write_commands(out: &mut String, tree: &Tree, prefix: &str) {
-    fn go<'t>(out: &mut String, path: &mut Vec<&'t str>, tree: &'t Tree, prefix: &str) {
+pub fn write_commands(out: &mut impl Out, tree: &Tree, prefix: &str) {
+    fn go<'t, O: Out>(out: &mut O, path: &mut Vec<&'t str>, tree: &'t Tree, prefix: &str) {
         for (k, v) in tree {
             path.push(k);
-            let line = |out: &mut String, path: &[&str], value: Option<&str>| {
-                out.push_str(prefix);
-                out.push_str("nv set");
+            let line = |out: &mut O, path: &[&str], value: Option<&str>| {
+                out.put(prefix);
+                out.put("nv set");
                 for w in path.iter().copied().chain(value) {
-                    out.push(' ');
+                    out.put(" ");
                     push_word(out, w);
                 }
-                out.push('\n');
+                out.put("\n");
             };
             match v {
                 Node::Map(m) if m.is_empty() => line(out, path, None),
@@ -554,6 +577,39 @@ pub fn write_commands(out: &mut String, tree: &Tree, prefix: &str) {
         }
     }
     go(out, &mut Vec::with_capacity(12), tree, prefix);
+}
+
+/// Where text is written: a `String`, or a [`Same`] that compares it with a text.
+pub trait Out {
+    fn put(&mut self, s: &str);
+}
+
+impl Out for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// Text written compared with `rest`, as it comes (nothing kept).
+pub struct Same<'a> {
+    pub rest: &'a str,
+    pub same: bool,
+}
+
+impl Out for Same<'_> {
+    fn put(&mut self, s: &str) {
+        match self.rest.strip_prefix(s) {
+            Some(r) if self.same => self.rest = r,
+            _ => self.same = false,
+        }
+    }
+}
+
+impl Same<'_> {
+    /// Whether what was written is the whole text.
+    pub fn whole(&self) -> bool {
+        self.same && self.rest.is_empty()
+    }
 }
 
 /// One `nv set` or `nv unset` command: its path and, for a set, its value (none: the path's
@@ -588,30 +644,30 @@ pub fn shell_word(w: &str) -> String {
 }
 
 /// [`shell_word`], written onto `out`.
-fn push_word(out: &mut String, w: &str) {
+fn push_word(out: &mut impl Out, w: &str) {
     let safe = !w.is_empty()
-        && w.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:,@+-=%".contains(c));
+        && w.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_./:,@+-=%".contains(&c));
     if safe {
-        out.push_str(w);
+        out.put(w);
     } else if w.contains(['\n', '\r', '\t']) {
         // Text of many lines (a snippet): bash's `$'…'`, the line breaks escaped.
-        out.push_str("$'");
+        out.put("$'");
         for c in w.chars() {
             match c {
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\\' => out.push_str("\\\\"),
-                '\'' => out.push_str("\\'"),
-                c => out.push(c),
+                '\n' => out.put("\\n"),
+                '\r' => out.put("\\r"),
+                '\t' => out.put("\\t"),
+                '\\' => out.put("\\\\"),
+                '\'' => out.put("\\'"),
+                c => out.put(c.encode_utf8(&mut [0; 4])),
             }
         }
-        out.push('\'');
+        out.put("'");
     } else {
-        out.push('\'');
-        out.push_str(&w.replace('\'', "'\\''"));
-        out.push('\'');
+        out.put("'");
+        out.put(&w.replace('\'', "'\\''"));
+        out.put("'");
     }
 }
 
@@ -620,7 +676,7 @@ fn push_word(out: &mut String, w: &str) {
 pub fn commands(tree: &Tree) -> Vec<Command> {
     fn go(out: &mut Vec<Command>, path: &mut Vec<String>, tree: &Tree) {
         for (k, v) in tree {
-            path.push(k.clone());
+            path.push(k.to_string());
             match v {
                 Node::Map(m) if m.is_empty() => out.push(Command {
                     unset: false,
@@ -631,7 +687,7 @@ pub fn commands(tree: &Tree) -> Vec<Command> {
                 Node::Leaf(s) => out.push(Command {
                     unset: false,
                     path: path.clone(),
-                    value: Some(s.clone()),
+                    value: Some(s.to_string()),
                 }),
             }
             path.pop();
@@ -834,7 +890,7 @@ pub fn apply(tree: &mut Tree, commands: &[Command]) {
             continue;
         }
         match &c.value {
-            Some(v) => set(tree, &path, Node::Leaf(v.clone())),
+            Some(v) => set(tree, &path, Node::Leaf(word(v))),
             None => set(tree, &path, Node::Map(Tree::new())),
         }
     }
@@ -846,7 +902,7 @@ pub fn apply(tree: &mut Tree, commands: &[Command]) {
 pub fn diff(from: &Tree, to: &Tree) -> Vec<Command> {
     fn go(out: &mut Vec<Command>, path: &mut Vec<String>, from: &Tree, to: &Tree) {
         for (k, old) in from {
-            path.push(k.clone());
+            path.push(k.to_string());
             let gone = match (old, to.get(k)) {
                 (_, None) => true,
                 (Node::Map(a), Some(Node::Map(b))) if !b.is_empty() && !a.is_empty() => {
@@ -868,7 +924,7 @@ pub fn diff(from: &Tree, to: &Tree) -> Vec<Command> {
             path.pop();
         }
         for (k, new) in to {
-            path.push(k.clone());
+            path.push(k.to_string());
             match (from.get(k), new) {
                 (Some(Node::Map(a)), Node::Map(b)) if !a.is_empty() && !b.is_empty() => {}
                 (Some(old), new) if old == new => {}
@@ -885,7 +941,7 @@ pub fn diff(from: &Tree, to: &Tree) -> Vec<Command> {
                 (_, Node::Leaf(v)) => out.push(Command {
                     unset: false,
                     path: path.clone(),
-                    value: Some(v.clone()),
+                    value: Some(v.to_string()),
                 }),
             }
             path.pop();

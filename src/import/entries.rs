@@ -28,7 +28,7 @@ pub(crate) struct Ports<'a> {
     pub(crate) attrs: BTreeMap<Port, BTreeSet<Attr>>,
     /// The ports whose descriptions may read as peers, with them (the ends of cables to
     /// other imported switches are taken out here: their links describe them).
-    pub(crate) described: Vec<(Port, &'a String)>,
+    pub(crate) described: Vec<(Port, &'a str)>,
     /// The networks its BGP advertises, when it runs BGP.
     pub(crate) advertised: Option<BTreeSet<Ipv4Net>>,
     /// The ports the host-port default leaves alone.

@@ -78,7 +78,7 @@ pub(super) fn apart<'a, 'g>(
 /// pattern (`gpu{001..004}`); any other description stays a description, as do those of the
 /// ports `apart` names ([`apart`]).
 pub(super) fn peers(
-    described: &[(Port, &String)],
+    described: &[(Port, &str)],
     apart: &BTreeSet<Port>,
 ) -> Vec<(Port, Port, Settings)> {
     struct Open {
@@ -140,7 +140,7 @@ pub(super) fn peers(
                 *port,
                 *port,
                 Settings {
-                    description: Some((*d).clone()),
+                    description: Some(d.to_string()),
                     ..Settings::default()
                 },
             )),

@@ -75,7 +75,7 @@ struct Prepared<'a> {
     source: &'a Source,
     config: &'a Config,
     model: &'static Model,
-    ports: Vec<(Port, BTreeSet<Attr>, Option<&'a String>)>,
+    ports: Vec<(Port, BTreeSet<Attr>, Option<&'a str>)>,
     splits: Vec<(Port, u8)>,
     ends: Vec<links::End<'a>>,
     /// Its peer link's ports, when its MLAG peer is imported too.
@@ -172,7 +172,7 @@ fn unnumbered_ports(c: &Config) -> BTreeSet<&str> {
 }
 
 /// A port's description.
-fn description<'t>(c: &'t Config, port: &str) -> Option<&'t String> {
+fn description<'t>(c: &'t Config, port: &str) -> Option<&'t str> {
     match tree::get(&c.set, &["interface", port, "description"]) {
         Some(tree::Node::Leaf(d)) => Some(d),
         _ => None,

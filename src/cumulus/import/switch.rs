@@ -321,7 +321,7 @@ pub(super) fn bgp(
     c: &Config,
     name: &str,
     links: &Links,
-    ports: &[(Port, BTreeSet<Attr>, Option<&String>)],
+    ports: &[(Port, BTreeSet<Attr>, Option<&str>)],
 ) -> Option<BgpDoc> {
     let t = &c.set;
     let asn: u32 = tree::value(t, &["router", "bgp", "autonomous-system"])?
@@ -522,7 +522,7 @@ pub(super) fn prepare<'a>(
                 }
                 l2(t, bond, &mut a);
                 if let Some(d) = description(c, bond) {
-                    a.insert(Attr::BundleDescription(d.clone()));
+                    a.insert(Attr::BundleDescription(d.to_string()));
                 }
             }
             None => {

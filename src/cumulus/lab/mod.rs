@@ -129,7 +129,7 @@ pub fn factory_tree(hostname: &str) -> Tree {
     tree::set(
         &mut t,
         &["system", "hostname"],
-        Node::Leaf(hostname.to_string()),
+        Node::Leaf(hostname.to_string().into()),
     );
     t
 }
@@ -220,7 +220,7 @@ impl CumulusSwitch {
     /// `- header:` of `nv config show`: model, API version, revision, release.
     pub fn header(&self) -> Tree {
         let mut h = Tree::new();
-        let mut put = |k: &str, v: String| h.insert(k.to_string(), Node::Leaf(v));
+        let mut put = |k: &str, v: String| h.insert(tree::word(k), Node::Leaf(v.into()));
         put("model", self.model.clone());
         put("nvue-api-version", "nvue_v1".to_string());
         put("rev-id", "1.0".to_string());

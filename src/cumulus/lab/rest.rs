@@ -235,7 +235,7 @@ fn to_json(t: &Tree) -> Value {
                     Node::Map(m) => to_json(m),
                     Node::Leaf(s) => scalar(s),
                 };
-                (k.clone(), v)
+                (k.to_string(), v)
             })
             .collect(),
     )

@@ -260,7 +260,7 @@ impl CumulusSession {
             let path: Vec<&str> = c.path.iter().map(String::as_str).collect();
             match (c.unset, &c.value) {
                 (true, _) => tree::set(&mut unsets, &path, Node::Map(Tree::new())),
-                (false, Some(v)) => tree::set(&mut sets, &path, Node::Leaf(v.clone())),
+                (false, Some(v)) => tree::set(&mut sets, &path, Node::Leaf(tree::word(v))),
                 (false, None) => tree::set(&mut sets, &path, Node::Map(Tree::new())),
             }
         }

@@ -186,7 +186,7 @@ fn interfaces(sw: &CumulusSwitch, world: Option<&World>) -> Map<String, Value> {
             .collect();
         let kind = tree::value(i, &["type"]).unwrap_or("swp");
         out.insert(
-            name.clone(),
+            name.to_string(),
             json!({"type": kind, "link": link, "ip": {"address": address}}),
         );
     }

@@ -243,7 +243,7 @@ fn ports<'a>(p: &Prepared<'a>, group: String) -> Ports<'a> {
         described: p
             .ports
             .iter()
-            .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d)))
+            .filter_map(|(port, i)| i.description.as_ref().map(|d| (*port, d.as_str())))
             .collect(),
         advertised: c.bgp.as_ref().map(|b| b.networks.clone()),
         exempt,

@@ -329,7 +329,7 @@ fn ports<'a>(p: &Prepared<'a>, group: String) -> Ports<'a> {
             .ports
             .iter()
             .filter(|(port, _, _)| p.half.is_some() || !p.ipl.contains(port))
-            .filter_map(|(port, _, d)| d.map(|d| (*port, d)))
+            .filter_map(|(port, _, d)| d.map(|d| (*port, d.as_str())))
             .collect(),
         advertised: c.bgp.as_ref().map(|b| {
             let nets = b.ipv4.iter().flat_map(|af| &af.networks);
