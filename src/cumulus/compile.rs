@@ -38,7 +38,7 @@ fn put(t: &mut Tree, path: &[&str], value: impl Value) {
     set(t, path, Node::Leaf(value.word()));
 }
 
-/// A value as a word: a fixed one not allocated, an owned string kept.
+/// A value as a word: a short one inline, an owned long one kept.
 trait Value {
     fn word(self) -> Word;
 }
@@ -203,13 +203,9 @@ fn link(i: &mut Tree, s: &PortSettings) {
     }
 }
 
-/// A number as a word: a fixed one (a traffic class, a priority) or owned.
+/// A number as a word.
 fn number(n: u64) -> Word {
-    const SMALL: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
-    match SMALL.get(n as usize) {
-        Some(w) => Word::from(*w),
-        None => Word::numbered("", n, None),
-    }
+    Word::numbered("", n, None)
 }
 
 /// A bridge port: access VLAN, trunk VLANs; `i` its interface object.

@@ -16,8 +16,8 @@ use crate::config_error::{ParseError, Problem};
 pub use super::words::{Word, owned, word};
 
 /// One object of the tree: a value, or a map of named objects (empty: a key that is itself
-/// the value, `10.0.0.1/32: {}`). Names and values are [`Word`]s: NVUE's fixed words
-/// without an allocation.
+/// the value, `10.0.0.1/32: {}`). Names and values are [`Word`]s: compact strings, a
+/// short one without an allocation.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Node {
