@@ -238,8 +238,17 @@ pub fn rates(sw: &Switch, first: &Reading, second: &Reading) -> (Vec<Rate>, Vec<
     (out, problems)
 }
 
+/// The fabric's cabled ports of `sw`: those whose counters are read.
+pub fn cabled(sw: &Switch) -> BTreeSet<Port> {
+    sw.ports
+        .iter()
+        .filter(|(_, s)| s.peer.is_some())
+        .map(|(p, _)| *p)
+        .collect()
+}
+
 /// The priorities the fabric makes lossless on `sw` (its PFC's).
-fn lossless(sw: &Switch) -> BTreeSet<u8> {
+pub fn lossless(sw: &Switch) -> BTreeSet<u8> {
     sw.qos
         .pfc
         .as_ref()

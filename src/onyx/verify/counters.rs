@@ -36,27 +36,10 @@ pub static NOT_READ: [NotRead; 2] = [
     },
 ];
 
-/// The fabric's cabled ports of `sw`.
-fn cabled(sw: &Switch) -> Arc<BTreeSet<Port>> {
-    Arc::new(
-        sw.ports
-            .iter()
-            .filter(|(_, s)| s.peer.is_some())
-            .map(|(p, _)| *p)
-            .collect(),
-    )
-}
-
 /// The commands that read `sw`'s counters, each with its reader.
 pub fn asks(sw: &Switch) -> Vec<Ask> {
-    let ports = cabled(sw);
-    let lossless: Vec<u8> = sw
-        .qos
-        .pfc
-        .as_ref()
-        .filter(|p| p.enabled)
-        .map(|p| p.priorities.iter().map(|p| p.get()).collect())
-        .unwrap_or_default();
+    let ports = Arc::new(crate::verify::counters::cabled(sw));
+    let lossless = crate::verify::counters::lossless(sw);
     let mut out = Vec::new();
     let command = "show interfaces ethernet".to_string();
     let (c, want) = (command.clone(), ports.clone());

@@ -302,21 +302,7 @@ fn threshold(text: &str, relative: bool) -> Option<u32> {
 pub fn ecn_marked(text: &str, port: Port) -> Result<(u64, String), String> {
     let v = json(text)?;
     let items = array(&v, "the reply")?;
-    let first = items
-        .first()
-        .and_then(Value::as_object)
-        .ok_or_else(|| "the reply names no interface".to_string())?;
-    let asked = port.to_string();
-    match text_of(first, "Interface ethernet", "the reply")? {
-        Some(p) if p.trim() == asked => {}
-        Some(p) => {
-            return Err(format!(
-                "the reply is for ethernet {}, not {asked}",
-                head(p)
-            ));
-        }
-        None => return Err("the reply names no interface (`Interface ethernet`)".into()),
-    }
+    let first = interface_of(items, port)?;
     let raw = required(first, "ECN marked packets", "the interface")?;
     let value = raw
         .trim()
@@ -325,24 +311,27 @@ pub fn ecn_marked(text: &str, port: Port) -> Result<(u64, String), String> {
     Ok((value, format!("\"ECN marked packets\": \"{raw}\"")))
 }
 
-pub fn congestion_control(text: &str, port: Port) -> Result<BTreeMap<u8, Marking>, String> {
-    let v = json(text)?;
-    let items = array(&v, "the reply")?;
-    let asked = port.to_string();
+/// `congestion-control`'s first object, the interface's, when it names `port`.
+fn interface_of(items: &[Value], port: Port) -> Result<&Map<String, Value>, String> {
     let first = items
         .first()
         .and_then(Value::as_object)
         .ok_or_else(|| "the reply names no interface".to_string())?;
+    let asked = port.to_string();
     match text_of(first, "Interface ethernet", "the reply")? {
-        Some(p) if p.trim() == asked => {}
-        Some(p) => {
-            return Err(format!(
-                "the reply is for ethernet {}, not {asked}",
-                head(p)
-            ));
-        }
-        None => return Err("the reply names no interface (`Interface ethernet`)".into()),
+        Some(p) if p.trim() == asked => Ok(first),
+        Some(p) => Err(format!(
+            "the reply is for ethernet {}, not {asked}",
+            head(p)
+        )),
+        None => Err("the reply names no interface (`Interface ethernet`)".into()),
     }
+}
+
+pub fn congestion_control(text: &str, port: Port) -> Result<BTreeMap<u8, Marking>, String> {
+    let v = json(text)?;
+    let items = array(&v, "the reply")?;
+    interface_of(items, port)?;
     let mut out = BTreeMap::new();
     for item in &items[1..] {
         let o = object(item, "an entry of the list")?;

@@ -43,20 +43,9 @@ pub static NOT_READ: [NotRead; 3] = [
 /// The command that lists every interface's counters.
 pub const SHOW_INTERFACE: &str = "show interface";
 
-/// The fabric's cabled ports of `sw`.
-fn cabled(sw: &Switch) -> Arc<BTreeSet<Port>> {
-    Arc::new(
-        sw.ports
-            .iter()
-            .filter(|(_, s)| s.peer.is_some())
-            .map(|(p, _)| *p)
-            .collect(),
-    )
-}
-
 /// The commands that read `sw`'s counters, each with its reader.
 pub fn asks(sw: &Switch) -> Vec<Ask> {
-    let ports = cabled(sw);
+    let ports = Arc::new(crate::verify::counters::cabled(sw));
     let mut out = Vec::new();
     let want = ports.clone();
     out.push(Ask::own(SHOW_INTERFACE.into(), None, move |reply, into| {
