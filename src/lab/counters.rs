@@ -191,7 +191,8 @@ impl Acc {
 /// network's start.
 pub struct Counting {
     start: Instant,
-    ports: Mutex<BTreeMap<(String, Port), Acc>>,
+    /// By switch, then port.
+    ports: Mutex<BTreeMap<String, BTreeMap<Port, Acc>>>,
 }
 
 impl Default for Counting {
@@ -211,11 +212,17 @@ impl Counting {
         let now = Instant::now();
         let faults = net.cabling.counter_faults(net.me);
         let mut all = self.ports.lock().unwrap_or_else(|e| e.into_inner());
+        if !all.contains_key(net.me) {
+            all.insert(net.me.to_string(), BTreeMap::new());
+        }
+        let Some(mine) = all.get_mut(net.me) else {
+            return Vec::new();
+        };
         ports
             .iter()
             .map(|p| {
                 let rates = rates(net, os, *p, faults);
-                let acc = all.entry((net.me.to_string(), *p)).or_insert(Acc {
+                let acc = mine.entry(*p).or_insert(Acc {
                     at: self.start,
                     rates,
                     rx_packets: 0.0,
