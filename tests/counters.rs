@@ -24,24 +24,25 @@ fn pushed(name: &str) -> PathBuf {
     dir
 }
 
-/// `fabric verify f.yaml --lab --check counters --interval 1s --switch SW --format json`.
+/// `fabric verify f.yaml --lab --check counters --interval 1s` and `extra`: its exit code,
+/// output and errors.
+fn counting(dir: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "verify",
+        "f.yaml",
+        "--lab",
+        "--check",
+        "counters",
+        "--interval",
+        "1s",
+    ];
+    args.extend(extra);
+    crate::cli::fabric(&args, dir)
+}
+
+/// [`counting`] of one switch, its JSON.
 fn verify(dir: &Path, switch: &str) -> (i32, Value) {
-    let (code, out, err) = crate::cli::fabric(
-        &[
-            "verify",
-            "f.yaml",
-            "--lab",
-            "--check",
-            "counters",
-            "--interval",
-            "1s",
-            "--switch",
-            switch,
-            "--format",
-            "json",
-        ],
-        dir,
-    );
+    let (code, out, err) = counting(dir, &["--switch", switch, "--format", "json"]);
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
     (code, v)
 }
@@ -122,20 +123,7 @@ fn a_flapping_uplink_is_one_finding_for_its_cable() {
         "counters:\n  flap: [\"1/1\"]\n",
     )
     .unwrap();
-    let (code, out, err) = crate::cli::fabric(
-        &[
-            "verify",
-            "f.yaml",
-            "--lab",
-            "--check",
-            "counters",
-            "--interval",
-            "1s",
-            "--format",
-            "json",
-        ],
-        &dir,
-    );
+    let (code, out, err) = counting(&dir, &["--format", "json"]);
     assert_eq!(code, 1, "{out}{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     let found = findings(&v);
@@ -190,22 +178,7 @@ fn prometheus_output_reads_with_the_prometheus_client() {
         "counters:\n  pause_storm: [\"1/1/1\"]\n",
     )
     .unwrap();
-    let (code, out, err) = crate::cli::fabric(
-        &[
-            "verify",
-            "f.yaml",
-            "--lab",
-            "--check",
-            "counters",
-            "--interval",
-            "1s",
-            "--switch",
-            "leaf01",
-            "--format",
-            "prometheus",
-        ],
-        &dir,
-    );
+    let (code, out, err) = counting(&dir, &["--switch", "leaf01", "--format", "prometheus"]);
     assert_eq!(code, 1, "{err}");
     let file = dir.join("fabric.prom");
     std::fs::write(&file, &out).unwrap();

@@ -299,13 +299,20 @@ fn rounds(
             &mut unchecked,
         );
     }
-    let mut v = Verified {
+    // Each round after the first: the counters' readings alone, of the same switches.
+    let next = || Verified {
         switches: targets.iter().map(|t| t.name.clone()).collect(),
         families: families.clone(),
+        findings: Vec::new(),
+        unread: Vec::new(),
+        unchecked: Vec::new(),
+        rates: Vec::new(),
+    };
+    let mut v = Verified {
         findings,
         unread,
         unchecked,
-        rates: Vec::new(),
+        ..next()
     };
     if counting_on {
         loop {
@@ -325,14 +332,7 @@ fn rounds(
             if !round(v) || !alive {
                 break;
             }
-            v = Verified {
-                switches: targets.iter().map(|t| t.name.clone()).collect(),
-                families: families.clone(),
-                findings: Vec::new(),
-                unread: Vec::new(),
-                unchecked: Vec::new(),
-                rates: Vec::new(),
-            };
+            v = next();
         }
         for o in &open {
             if let Some(cli) = lock(&o.cli).take() {

@@ -120,24 +120,10 @@ impl PortCounters {
     }
 }
 
-/// A port's rates (per second), in the shape of [`PortCounters`].
+/// A port's counters as fractions: its rates (per second), or what it has counted so far, in
+/// the shape of [`PortCounters`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct PortRates {
-    packets: f64,
-    pause_rx: [f64; 8],
-    pause_tx: [f64; 8],
-    marked: [f64; 8],
-    drops: [f64; 8],
-    fcs_errors: f64,
-    link_changes: f64,
-    watchdog: [f64; 8],
-}
-
-/// What a port has counted so far (fractions kept), and since when at what rates.
-#[derive(Clone, Copy, Debug)]
-struct Acc {
-    at: Instant,
-    rates: PortRates,
+struct Tally {
     rx_packets: f64,
     tx_packets: f64,
     pause_rx: [f64; 8],
@@ -149,27 +135,26 @@ struct Acc {
     watchdog: [f64; 8],
 }
 
-impl Acc {
-    fn advance(&mut self, now: Instant) {
-        let dt = now.saturating_duration_since(self.at).as_secs_f64();
-        let r = self.rates;
+impl Tally {
+    /// Adds what `rates` count in `dt` seconds.
+    fn add(&mut self, rates: &Tally, dt: f64) {
         let add8 = |acc: &mut [f64; 8], rate: &[f64; 8]| {
             for (a, r) in acc.iter_mut().zip(rate) {
                 *a += r * dt;
             }
         };
-        self.rx_packets += r.packets * dt;
-        self.tx_packets += r.packets * dt;
-        add8(&mut self.pause_rx, &r.pause_rx);
-        add8(&mut self.pause_tx, &r.pause_tx);
-        add8(&mut self.marked, &r.marked);
-        add8(&mut self.drops, &r.drops);
-        add8(&mut self.watchdog, &r.watchdog);
-        self.fcs_errors += r.fcs_errors * dt;
-        self.link_changes += r.link_changes * dt;
-        self.at = now;
+        self.rx_packets += rates.rx_packets * dt;
+        self.tx_packets += rates.tx_packets * dt;
+        add8(&mut self.pause_rx, &rates.pause_rx);
+        add8(&mut self.pause_tx, &rates.pause_tx);
+        add8(&mut self.marked, &rates.marked);
+        add8(&mut self.drops, &rates.drops);
+        add8(&mut self.watchdog, &rates.watchdog);
+        self.fcs_errors += rates.fcs_errors * dt;
+        self.link_changes += rates.link_changes * dt;
     }
 
+    /// What has been counted whole.
     fn whole(&self) -> PortCounters {
         let w = |v: f64| v as u64;
         let w8 = |a: &[f64; 8]| a.map(w);
@@ -185,6 +170,14 @@ impl Acc {
             watchdog: w8(&self.watchdog),
         }
     }
+}
+
+/// What a port has counted so far, and since when at what rates.
+#[derive(Clone, Copy, Debug)]
+struct Acc {
+    at: Instant,
+    rates: Tally,
+    counted: Tally,
 }
 
 /// The counters of a lab process's switches: each port's counts and rates, from the
@@ -225,19 +218,16 @@ impl Counting {
                 let acc = mine.entry(*p).or_insert(Acc {
                     at: self.start,
                     rates,
-                    rx_packets: 0.0,
-                    tx_packets: 0.0,
-                    pause_rx: [0.0; 8],
-                    pause_tx: [0.0; 8],
-                    marked: [0.0; 8],
-                    drops: [0.0; 8],
-                    fcs_errors: 0.0,
-                    link_changes: 0.0,
-                    watchdog: [0.0; 8],
+                    counted: Tally::default(),
                 });
-                acc.advance(now);
-                acc.rates = rates;
-                acc.whole()
+                let dt = now.saturating_duration_since(acc.at).as_secs_f64();
+                acc.counted.add(&acc.rates, dt);
+                *acc = Acc {
+                    at: now,
+                    rates,
+                    counted: acc.counted,
+                };
+                acc.counted.whole()
             })
             .collect()
     }
@@ -262,13 +252,8 @@ fn names(list: &[String], os: crate::fabric::Os, p: Port) -> bool {
 /// What port `p` of the switch `net.me` counts per second now: nothing when it is down
 /// (a flapping port aside); the load, its pauses and marks on the priorities it pauses; and
 /// what the faults add.
-fn rates(
-    net: &Net<'_>,
-    os: crate::fabric::Os,
-    p: Port,
-    faults: Option<&CounterFaults>,
-) -> PortRates {
-    let mut r = PortRates::default();
+fn rates(net: &Net<'_>, os: crate::fabric::Os, p: Port, faults: Option<&CounterFaults>) -> Tally {
+    let mut r = Tally::default();
     let on = |list: &[String]| names(list, os, p);
     // A flapping link flaps at both its ends.
     let far_flaps = net.cabling.far(net.me, p).is_some_and(|(f, q)| {
@@ -281,7 +266,8 @@ fn rates(
     if !net.port_up(net.me, p) {
         return r;
     }
-    r.packets = RATES.packets;
+    r.rx_packets = RATES.packets;
+    r.tx_packets = RATES.packets;
     let Some(config) = net.config(net.me) else {
         return r;
     };

@@ -44,11 +44,7 @@ pub fn asks(sw: &Switch) -> Vec<Ask> {
     let command = "show interfaces ethernet".to_string();
     let (c, want) = (command.clone(), ports.clone());
     out.push(Ask::own(command, None, move |reply, into| {
-        read_blocks(reply, &c, &want, into, |dir, label| match (dir, label) {
-            (Dir::Rx, "fcs errors") => Some(Kind::Errors),
-            _ => None,
-        })?;
-        read_changes(reply, &c, &want, into)
+        read_interfaces(reply, &c, &want, into)
     }));
     for p in &lossless {
         let p = *p;
@@ -105,9 +101,75 @@ fn header(line: &str) -> Option<Port> {
     name.parse().ok()
 }
 
-/// Reads the per-port blocks of `reply` (`EthX:`, `Rx:`/`Tx:`, `VALUE  LABEL` lines): each
-/// counter `kind_of` names, of the ports `want` holds, into `into`. A wanted port without a
-/// block, or a value of a named counter that is not a count, is an error.
+/// A line of a reply in per-port blocks (`EthX:`, then `Rx:`/`Tx:` and their counters).
+struct Line<'a> {
+    /// Its number (from 1).
+    n: usize,
+    port: Port,
+    /// The direction it is under, if any yet.
+    dir: Option<Dir>,
+    /// Trimmed.
+    text: &'a str,
+    /// As printed, without its line end.
+    raw: &'a str,
+}
+
+impl Line<'_> {
+    /// A counter's `VALUE  LABEL`: its label, and its value as a count (a located error if it
+    /// is not one).
+    fn counter(&self) -> Option<(&str, Result<u64, String>)> {
+        let (value, label) = self.text.split_once(char::is_whitespace)?;
+        let n = self.n;
+        let t = self.text;
+        let count = value
+            .parse()
+            .map_err(|_| format!("line {n}: `{t}`: `{value}` is not a count"));
+        Some((label.trim(), count))
+    }
+
+    fn sample(&self, value: u64, command: &str) -> Sample {
+        Sample {
+            value,
+            command: command.to_string(),
+            line: self.raw.to_string(),
+        }
+    }
+}
+
+/// The lines inside the port blocks of `reply` whose port `want` holds; the ports with a
+/// block, into `seen`.
+fn in_blocks<'a>(
+    reply: &'a str,
+    want: &'a BTreeSet<Port>,
+    seen: &'a mut BTreeSet<Port>,
+) -> impl Iterator<Item = Line<'a>> + 'a {
+    let (mut port, mut dir) = (None, None);
+    reply.lines().enumerate().filter_map(move |(i, raw)| {
+        if let Some(p) = header(raw) {
+            seen.insert(p);
+            port = Some(p).filter(|p| want.contains(p));
+            dir = None;
+            return None;
+        }
+        let text = raw.trim();
+        match text.trim_end_matches(':') {
+            "Rx" => dir = Some(Dir::Rx),
+            "Tx" => dir = Some(Dir::Tx),
+            _ => {}
+        }
+        Some(Line {
+            n: i + 1,
+            port: port?,
+            dir,
+            text,
+            raw: raw.trim_end(),
+        })
+    })
+}
+
+/// Reads the per-port blocks of `reply`: each counter `kind_of` names (by its direction and
+/// label), of the ports `want` holds, into `into`. A wanted port without a block, or a value
+/// of a named counter that is not a count, is an error.
 fn read_blocks(
     reply: &str,
     command: &str,
@@ -115,41 +177,19 @@ fn read_blocks(
     into: &mut Observed,
     kind_of: impl Fn(Dir, &str) -> Option<Kind>,
 ) -> Result<(), String> {
-    let (mut port, mut dir) = (None, None);
     let mut seen = BTreeSet::new();
-    for (n, line) in reply.lines().enumerate() {
-        if let Some(p) = header(line) {
-            port = Some(p).filter(|p| want.contains(p));
-            dir = None;
-            seen.insert(p);
-            continue;
-        }
-        let t = line.trim();
-        match t.trim_end_matches(':') {
-            "Rx" => dir = Some(Dir::Rx),
-            "Tx" => dir = Some(Dir::Tx),
-            _ => {}
-        }
-        let (Some(p), Some(d)) = (port, dir) else {
+    for l in in_blocks(reply, want, &mut seen) {
+        let (Some(d), Some((label, count))) = (l.dir, l.counter()) else {
             continue;
         };
-        let Some((value, label)) = t.split_once(char::is_whitespace) else {
+        let Some(kind) = kind_of(d, label) else {
             continue;
         };
-        let Some(kind) = kind_of(d, label.trim()) else {
-            continue;
-        };
-        let value: u64 = value
-            .parse()
-            .map_err(|_| format!("line {}: `{t}`: `{value}` is not a count", n + 1))?;
-        into.counters.entry(p).or_default().insert(
-            kind,
-            Sample {
-                value,
-                command: command.to_string(),
-                line: line.trim_end().to_string(),
-            },
-        );
+        let sample = l.sample(count?, command);
+        into.counters
+            .entry(l.port)
+            .or_default()
+            .insert(kind, sample);
     }
     missing(want, &seen)
 }
@@ -163,53 +203,37 @@ fn missing(want: &BTreeSet<Port>, seen: &BTreeSet<Port>) -> Result<(), String> {
     }
 }
 
-/// Reads each wanted port's `Last change in operational status: … (N oper change)` (`Never`:
-/// none yet) as its link changes, and its `Rx` `error packets` as its errors where the
-/// release prints no `fcs errors`.
-fn read_changes(
+/// Reads `show interfaces ethernet` in one pass: each wanted port's `Last change in
+/// operational status: … (N oper change)` (`Never`: none yet) as its link changes, its `Rx`
+/// `fcs errors` as its errors (before 3.7, which prints none, its `error packets`).
+fn read_interfaces(
     reply: &str,
     command: &str,
     want: &BTreeSet<Port>,
     into: &mut Observed,
 ) -> Result<(), String> {
-    let mut port = None;
-    let mut rx = false;
-    for (n, line) in reply.lines().enumerate() {
-        if let Some(p) = header(line) {
-            port = Some(p).filter(|p| want.contains(p));
-            rx = false;
+    let mut seen = BTreeSet::new();
+    for l in in_blocks(reply, want, &mut seen) {
+        let counters = into.counters.entry(l.port).or_default();
+        if let Some(rest) = l.text.strip_prefix("Last change in operational status") {
+            let (n, t) = (l.n, l.text);
+            let value =
+                changes(rest).ok_or_else(|| format!("line {n}: `{t}`: no `(N oper change)`"))?;
+            counters.insert(Kind::Flaps, l.sample(value, command));
             continue;
         }
-        let Some(p) = port else { continue };
-        let t = line.trim();
-        match t.trim_end_matches(':') {
-            "Rx" => rx = true,
-            "Tx" => rx = false,
+        // `error packets` comes first in the block: `fcs errors`, where printed, replaces it.
+        match (l.dir, l.counter()) {
+            (Some(Dir::Rx), Some(("fcs errors", count))) => {
+                counters.insert(Kind::Errors, l.sample(count?, command));
+            }
+            (Some(Dir::Rx), Some(("error packets", count))) => {
+                counters.insert(Kind::Errors, l.sample(count?, command));
+            }
             _ => {}
         }
-        let sample = |value| Sample {
-            value,
-            command: command.to_string(),
-            line: line.trim_end().to_string(),
-        };
-        let counters = into.counters.entry(p).or_default();
-        if let Some(rest) = t.strip_prefix("Last change in operational status") {
-            let value = changes(rest)
-                .ok_or_else(|| format!("line {}: `{t}`: no `(N oper change)`", n + 1))?;
-            counters.insert(Kind::Flaps, sample(value));
-        } else if rx
-            && !counters.contains_key(&Kind::Errors)
-            && let Some((v, "error packets")) = t
-                .split_once(char::is_whitespace)
-                .map(|(v, l)| (v, l.trim()))
-        {
-            let value = v
-                .parse()
-                .map_err(|_| format!("line {}: `{t}`: `{v}` is not a count", n + 1))?;
-            counters.insert(Kind::Errors, sample(value));
-        }
     }
-    Ok(())
+    missing(want, &seen)
 }
 
 /// The N of `: 2:20:51 ago (7 oper change)`; 0 for `: Never`.
@@ -245,11 +269,13 @@ mod tests {
             .map(|p| p.parse().unwrap())
             .collect();
         let mut obs = Observed::default();
-        read_blocks(&text, "c", &want, &mut obs, |d, l| {
-            (d == Dir::Rx && l == "fcs errors").then_some(Kind::Errors)
-        })
-        .expect("reads");
-        read_changes(&text, "c", &want, &mut obs).expect("reads");
+        read_interfaces(&text, "c", &want, &mut obs).expect("reads");
+        for p in &want {
+            assert!(
+                obs.counters[p][&Kind::Errors].line.ends_with("fcs errors"),
+                "{p}"
+            );
+        }
         for p in &want {
             assert_eq!(obs.counters[p][&Kind::Errors].value, 0, "{p}");
         }
