@@ -1,14 +1,14 @@
 //! The tree's names and values ([`Word`]): a compact string (`compact_str`), so that a name
 //! costs no allocation — a text of up to 24 bytes kept inline (every NVUE object and
-//! attribute name, port names, numbers, most descriptions), a static text kept as it is, only
-//! a longer one on the heap.
+//! attribute name, port names, numbers, most descriptions), a longer static text kept by
+//! reference, only a longer one made at run time on the heap.
 
-use std::{borrow::Borrow, fmt, ops::Deref};
+use std::{borrow::Borrow, cmp::Ordering, fmt, ops::Deref};
 
 use compact_str::CompactString;
 
 /// A name or value of the tree.
-#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Word(CompactString);
 
 const _: () = assert!(std::mem::size_of::<Word>() == 24);
@@ -17,14 +17,34 @@ impl Word {
     /// `prefix` and the digits of `n`, then, with `then`, its text and number (`swp12s3`),
     /// written without the formatting machinery (inline, as short as they are).
     pub fn numbered(prefix: &str, n: u64, then: Option<(&str, u64)>) -> Word {
-        let mut out = CompactString::const_new("");
-        out.push_str(prefix);
-        push_digits(&mut out, n);
-        if let Some((text, m)) = then {
-            out.push_str(text);
-            push_digits(&mut out, m);
+        // Written into a buffer of an inline word's size, made a word once; a longer one
+        // the slow way.
+        let mut buf = [0u8; 24];
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            let end = at + bytes.len();
+            let fits = end <= buf.len();
+            if fits {
+                buf[at..end].copy_from_slice(bytes);
+            }
+            at = end;
+            fits
+        };
+        let mut digits = [0u8; 20];
+        let fits = put(prefix.as_bytes())
+            && put(digits_of(n, &mut digits))
+            && then.is_none_or(|(text, m)| put(text.as_bytes()) && put(digits_of(m, &mut digits)));
+        if !fits {
+            let mut out = String::from(prefix);
+            out.push_str(&n.to_string());
+            if let Some((text, m)) = then {
+                out.push_str(text);
+                out.push_str(&m.to_string());
+            }
+            return owned(out);
         }
-        Word(out)
+        let text = std::str::from_utf8(&buf[..at]).expect("texts and digits");
+        Word(CompactString::new(text))
     }
 
     pub fn as_str(&self) -> &str {
@@ -32,9 +52,8 @@ impl Word {
     }
 }
 
-/// The decimal digits of `n`, appended.
-fn push_digits(out: &mut CompactString, n: u64) {
-    let mut buf = [0u8; 20];
+/// The decimal digits of `n`, written at the end of `buf`.
+fn digits_of(n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut at = buf.len();
     let mut n = n;
     loop {
@@ -45,8 +64,30 @@ fn push_digits(out: &mut CompactString, n: u64) {
             break;
         }
     }
-    for b in &buf[at..] {
-        out.push(char::from(*b));
+    &buf[at..]
+}
+
+/// Two texts in NVUE's order: byte by byte, as `str`'s order is. Written out: most names
+/// are a few bytes, which a loop compares sooner than a call to `memcmp`.
+pub fn order(a: &str, b: &str) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+impl Ord for Word {
+    fn cmp(&self, other: &Word) -> Ordering {
+        order(self, other)
+    }
+}
+
+impl PartialOrd for Word {
+    fn partial_cmp(&self, other: &Word) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -110,10 +151,15 @@ impl serde::Serialize for Word {
     }
 }
 
-/// A static text, kept as it is (no copy, whatever its length).
+/// A static text: a short one inline, a longer one kept as it is (no copy).
 impl From<&'static str> for Word {
     fn from(s: &'static str) -> Word {
-        Word(CompactString::const_new(s))
+        // `const_new` writes a short text byte by byte, which is slow to move after (a
+        // word built at run time, not in a constant): `new` builds it in three words.
+        match s.len() <= std::mem::size_of::<Word>() {
+            true => word(s),
+            false => Word(CompactString::const_new(s)),
+        }
     }
 }
 
@@ -153,5 +199,14 @@ mod tests {
         ws.sort();
         let texts: Vec<&str> = ws.iter().map(Word::as_str).collect();
         assert_eq!(texts, ["", "swp1", "swp10", "swp2"]);
+        let texts = [
+            "", "a", "ab", "b", "swp1", "swp1s0", "é", "Z", "\u{7f}", "aé", "a\u{7f}",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(order(a, b), a.cmp(b), "{a:?} {b:?}");
+                assert_eq!(word(a).cmp(&word(b)), a.cmp(b));
+            }
+        }
     }
 }
