@@ -1,20 +1,40 @@
 //! [`Tree`]: NVUE's objects by name, in NVUE's order (names sorted as text, byte by byte, as
 //! a `BTreeMap` of strings orders them). Most of NVUE's maps hold one to a few objects (a
-//! port's `link`, `state`, `bridge`): those are a sorted `Vec` — one allocation, found by a
-//! binary search. A map that grows past [`LARGE`] objects (`interface` with its ports, a
+//! port's `link`, `state`, `bridge`), a switch's `interface` map its ports: those are a
+//! sorted `Vec` — one allocation, found by a binary search, objects put in order appended.
+//! A map that grows past [`LARGE`] objects (the ports of a switch broken out many ways, a
 //! bridge's VLANs) becomes a `BTreeMap`, so building it stays O(n log n) in any order.
+//! A map made [`Tree::shared`] is one object however many places hold it (every port's
+//! `link: {mtu: 9216, state: {up: {}}}`): a copy costs a count, and a change to one copy
+//! copies it first (copy on write), so no holder sees another's change.
 
 use std::collections::{BTreeMap, btree_map};
 use std::fmt;
+use std::sync::Arc;
 
 use super::tree::{Node, Word};
+use super::words::order;
 
-/// Objects a map holds before it becomes a `BTreeMap`.
-const LARGE: usize = 32;
+/// Objects a map holds before it becomes a `BTreeMap` (an insertion out of order moves at
+/// most this many).
+const LARGE: usize = 128;
 
 /// Objects by name, in NVUE's order (names sorted as text).
 #[derive(Clone, Default)]
-pub struct Tree(Repr);
+pub struct Tree(Held);
+
+/// A map's objects, its own or shared with its copies.
+#[derive(Clone)]
+enum Held {
+    Own(Repr),
+    Shared(Arc<Repr>),
+}
+
+impl Default for Held {
+    fn default() -> Self {
+        Held::Own(Repr::default())
+    }
+}
 
 #[derive(Clone)]
 enum Repr {
@@ -34,26 +54,66 @@ fn find(v: &[(Word, Node)], key: &str) -> Result<usize, usize> {
     // Objects mostly come in order: a name after the last one goes at the end.
     match v.last() {
         None => Err(0),
-        Some((last, _)) if &**last < key => Err(v.len()),
-        _ => v.binary_search_by(|(k, _)| (**k).cmp(key)),
+        Some((last, _)) if order(last, key).is_lt() => Err(v.len()),
+        _ => v.binary_search_by(|(k, _)| order(k, key)),
     }
 }
 
 impl Tree {
     pub fn new() -> Tree {
-        Tree(Repr::Small(Vec::new()))
+        Tree::of(Repr::Small(Vec::new()))
+    }
+
+    fn of(r: Repr) -> Tree {
+        Tree(Held::Own(r))
+    }
+
+    /// The map as one object its copies share (copied only when one of them is changed).
+    pub fn shared(self) -> Tree {
+        match self.0 {
+            Held::Own(r) => Tree(Held::Shared(Arc::new(r))),
+            Held::Shared(_) => self,
+        }
+    }
+
+    /// The objects, read.
+    fn repr(&self) -> &Repr {
+        match &self.0 {
+            Held::Own(r) => r,
+            Held::Shared(r) => r,
+        }
+    }
+
+    /// The objects to change: a shared map's copied first unless this is its only holder.
+    fn own(&mut self) -> &mut Repr {
+        if let Held::Shared(r) = &mut self.0 {
+            let r = std::mem::replace(r, Arc::new(Repr::default()));
+            self.0 = Held::Own(Arc::unwrap_or_clone(r));
+        }
+        match &mut self.0 {
+            Held::Own(r) => r,
+            Held::Shared(_) => unreachable!("owned above"),
+        }
+    }
+
+    /// The objects, taken.
+    fn into_repr(self) -> Repr {
+        match self.0 {
+            Held::Own(r) => r,
+            Held::Shared(r) => Arc::unwrap_or_clone(r),
+        }
     }
 
     /// A map with room for `n` objects.
     pub fn with_capacity(n: usize) -> Tree {
         match n > LARGE {
-            true => Tree(Repr::Large(BTreeMap::new())),
-            false => Tree(Repr::Small(Vec::with_capacity(n))),
+            true => Tree::of(Repr::Large(BTreeMap::new())),
+            false => Tree::of(Repr::Small(Vec::with_capacity(n))),
         }
     }
 
     pub fn len(&self) -> usize {
-        match &self.0 {
+        match self.repr() {
             Repr::Small(v) => v.len(),
             Repr::Large(m) => m.len(),
         }
@@ -65,7 +125,7 @@ impl Tree {
 
     pub fn get<Q: AsRef<str> + ?Sized>(&self, key: &Q) -> Option<&Node> {
         let key = key.as_ref();
-        match &self.0 {
+        match self.repr() {
             Repr::Small(v) => find(v, key).ok().map(|i| &v[i].1),
             Repr::Large(m) => m.get(key),
         }
@@ -73,7 +133,7 @@ impl Tree {
 
     pub fn get_mut<Q: AsRef<str> + ?Sized>(&mut self, key: &Q) -> Option<&mut Node> {
         let key = key.as_ref();
-        match &mut self.0 {
+        match self.own() {
             Repr::Small(v) => find(v, key).ok().map(|i| &mut v[i].1),
             Repr::Large(m) => m.get_mut(key),
         }
@@ -102,14 +162,15 @@ impl Tree {
         value: Node,
         f: impl FnOnce(&mut Node, Node) -> R,
     ) -> Option<R> {
-        match &mut self.0 {
+        let r = self.own();
+        match r {
             Repr::Small(v) => match find(v, &key) {
                 Ok(i) => return Some(f(&mut v[i].1, value)),
                 Err(i) if v.len() < LARGE => v.insert(i, (key, value)),
                 Err(_) => {
                     let mut m: BTreeMap<Word, Node> = std::mem::take(v).into_iter().collect();
                     m.insert(key, value);
-                    self.0 = Repr::Large(m);
+                    *r = Repr::Large(m);
                 }
             },
             Repr::Large(m) => match m.entry(key) {
@@ -129,13 +190,14 @@ impl Tree {
         word: impl FnOnce(&str) -> Word,
         make: impl FnOnce() -> Node,
     ) -> &mut Node {
-        if let Repr::Small(v) = &mut self.0
+        let r = self.own();
+        if let Repr::Small(v) = r
             && v.len() >= LARGE
             && find(v, key).is_err()
         {
-            self.0 = Repr::Large(std::mem::take(v).into_iter().collect());
+            *r = Repr::Large(std::mem::take(v).into_iter().collect());
         }
-        match &mut self.0 {
+        match r {
             Repr::Small(v) => {
                 let i = match find(v, key) {
                     Ok(i) => i,
@@ -183,24 +245,31 @@ impl Tree {
         *self = Tree::sorted(out);
     }
 
+    /// A map of `items`, which are sorted by name, no name twice (the caller's promise,
+    /// checked in debug builds).
+    pub fn from_sorted(items: Vec<(Word, Node)>) -> Tree {
+        debug_assert!(items.windows(2).all(|w| w[0].0 < w[1].0), "not sorted");
+        Tree::sorted(items)
+    }
+
     /// A map of objects sorted by name, no name twice.
     fn sorted(items: Vec<(Word, Node)>) -> Tree {
         match items.len() > LARGE {
-            true => Tree(Repr::Large(items.into_iter().collect())),
-            false => Tree(Repr::Small(items)),
+            true => Tree::of(Repr::Large(items.into_iter().collect())),
+            false => Tree::of(Repr::Small(items)),
         }
     }
 
     pub fn remove<Q: AsRef<str> + ?Sized>(&mut self, key: &Q) -> Option<Node> {
         let key = key.as_ref();
-        match &mut self.0 {
+        match self.own() {
             Repr::Small(v) => find(v, key).ok().map(|i| v.remove(i).1),
             Repr::Large(m) => m.remove(key),
         }
     }
 
     pub fn iter(&self) -> Iter<'_> {
-        match &self.0 {
+        match self.repr() {
             Repr::Small(v) => Iter::Small(v.iter()),
             Repr::Large(m) => Iter::Large(m.iter()),
         }
@@ -279,7 +348,7 @@ impl IntoIterator for Tree {
     type IntoIter = IntoIter;
 
     fn into_iter(self) -> IntoIter {
-        match self.0 {
+        match self.into_repr() {
             Repr::Small(v) => IntoIter::Small(v.into_iter()),
             Repr::Large(m) => IntoIter::Large(m.into_iter()),
         }
@@ -391,5 +460,45 @@ mod tests {
             }
             assert!(all.iter().eq(each.iter()), "{n}");
         }
+    }
+
+    /// A shared map reads as the map it was; a change to one copy is that copy's alone,
+    /// however it is made.
+    #[test]
+    fn shared_copies_on_write() {
+        let leaf = |s: &'static str| Node::Leaf(s.into());
+        let inner = Tree::from([("state".into(), leaf("up"))]);
+        let plain = Tree::from([("a".into(), leaf("1")), ("link".into(), Node::Map(inner))]);
+        let shared = plain.clone().shared();
+        assert_eq!(shared, plain);
+        assert!(shared.iter().eq(plain.iter()));
+        let changes: [fn(&mut Tree); 5] = [
+            |t| {
+                t.insert("b".into(), Node::Leaf("2".into()));
+            },
+            |t| {
+                t.remove("a");
+            },
+            |t| {
+                if let Some(Node::Map(l)) = t.get_mut("link") {
+                    l.insert("mtu".into(), Node::Leaf("9216".into()));
+                }
+            },
+            |t| {
+                t.get_or_insert_with("c", crate::cumulus::tree::word, || Node::Leaf("3".into()));
+            },
+            |t| t.merge_all(vec![("a".into(), Node::Leaf("9".into()))], |o, n| *o = n),
+        ];
+        for change in changes {
+            let (mut one, other) = (shared.clone(), shared.clone());
+            change(&mut one);
+            assert_ne!(one, other);
+            assert_eq!(other, plain);
+            assert_eq!(shared, plain);
+            let mut alone = plain.clone().shared();
+            change(&mut alone);
+            assert_eq!(alone, one);
+        }
+        assert!(shared.clone().into_iter().eq(plain.into_iter()));
     }
 }
