@@ -24,13 +24,13 @@
 //! are the switch's when every port that sets one sets the same (the validation refuses
 //! ports that differ).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::fabric::{BgpTimers, Gateway, PortSettings, Switch};
 use crate::types::{EcnThresholds, Ets, Port, Trust};
 
 use super::target::{port_name, port_word};
-use super::tree::{Node, Tree, Word, merge_all, merge_into, set, word};
+use super::tree::{Node, Tree, Word, map_at, merge_all, merge_into, owned, set, word};
 use super::{Config, Release};
 
 /// Sets a value at a path of words.
@@ -46,6 +46,12 @@ trait Value {
 impl Value for &str {
     fn word(self) -> Word {
         word(self)
+    }
+}
+
+impl Value for Word {
+    fn word(self) -> Word {
+        self
     }
 }
 
@@ -65,18 +71,6 @@ fn one(name: impl Into<Word>, value: Node) -> Node {
 /// An empty object (a key that is the value).
 fn empty() -> Node {
     Node::Map(Tree::new())
-}
-
-/// The `interface` map, made if missing.
-fn interfaces(t: &mut Tree) -> &mut Tree {
-    let i = t.get_or_insert_with("interface", word, empty);
-    if !matches!(i, Node::Map(_)) {
-        *i = empty();
-    }
-    match i {
-        Node::Map(m) => m,
-        Node::Leaf(_) => unreachable!("made a map above"),
-    }
 }
 
 /// Makes an empty object (a key that is the value) at a path of words.
@@ -141,34 +135,60 @@ fn ports(sw: &Switch, t: &mut Tree) {
     }
     let mut members: Vec<(String, String)> = Vec::new();
     let mut objects = Vec::with_capacity(sw.ports.len());
+    // Most ports of a switch have the same link, bridge and QoS objects: each built once and
+    // shared by the ports that have it (copied only if one of them is changed).
+    let mut links = BTreeMap::new();
+    let mut bridges = BTreeMap::new();
+    let watchdog = Node::Map(Tree::from([("pfc-watchdog".into(), empty())]).shared());
     for (port, s) in &sw.ports {
         let name = port_word(*port);
-        // The port's object built whole, then put in place once.
-        let parts = match s.bundle {
-            Some(_) => 2,
-            None => 5,
-        };
-        let mut i = Tree::with_capacity(parts + usize::from(s.description.is_some()));
-        i.insert("type".into(), Node::Leaf("swp".into()));
-        link(&mut i, s);
+        let (mut bridge, mut ip, mut qos) = (None, None, None);
         if let Some(b) = s.bundle {
             members.push((bond_name(sw, b.mlag, b.id), name.to_string()));
         } else {
-            l2(&mut i, s);
-            match s.address {
-                Some(a) if !unnumbered.contains(port) => {
-                    let address = one(a.to_string(), empty());
-                    i.insert("ip".into(), one("address", address));
-                }
-                _ => {}
+            bridge = bridges
+                .entry((s.vlan, s.trunk.as_ref()))
+                .or_insert_with(|| {
+                    l2(s).map(|d| Node::Map(Tree::from([("domain".into(), d)]).shared()))
+                })
+                .clone();
+            if let Some(a) = s.address.filter(|_| !unnumbered.contains(port)) {
+                ip = Some(one("address", one(a.to_string(), empty())));
             }
             if s.pfc && !s.shutdown {
-                i.insert("qos".into(), one("pfc-watchdog", empty()));
+                qos = Some(watchdog.clone());
             }
         }
+        let link = links
+            .entry((s.mtu, s.speed, s.shutdown))
+            .or_insert_with(|| Node::Map(link(s).shared()))
+            .clone();
+        let description = s.description.as_deref().map(|d| Node::Leaf(word(d)));
+        // The port's object built whole, at its size, in NVUE's order; put in place once.
+        let size = 2
+            + usize::from(bridge.is_some())
+            + usize::from(description.is_some())
+            + usize::from(ip.is_some())
+            + usize::from(qos.is_some());
+        let mut i = Vec::with_capacity(size);
+        if let Some(b) = bridge {
+            i.push((word("bridge"), b));
+        }
+        if let Some(d) = description {
+            i.push((word("description"), d));
+        }
+        if let Some(a) = ip {
+            i.push((word("ip"), a));
+        }
+        i.push((word("link"), link));
+        if let Some(q) = qos {
+            i.push((word("qos"), q));
+        }
+        i.push((word("type"), Node::Leaf(word("swp"))));
+        let i = Tree::from_sorted(i);
         objects.push((name, Node::Map(i)));
     }
-    merge_all(interfaces(t), objects);
+    merge_all(map_at(t, &["interface"]), objects);
     for (bond, member) in members {
         key(iface(t, &bond), &["bond", "member", &member]);
     }
@@ -176,18 +196,11 @@ fn ports(sw: &Switch, t: &mut Tree) {
 
 /// The object of interface `name`, made if missing.
 fn iface<'t>(t: &'t mut Tree, name: &str) -> &'t mut Tree {
-    set(t, &["interface", name], Node::Map(Tree::new()));
-    match t.get_mut("interface").and_then(|i| match i {
-        Node::Map(m) => m.get_mut(name),
-        Node::Leaf(_) => None,
-    }) {
-        Some(Node::Map(m)) => m,
-        _ => unreachable!("made a map above"),
-    }
+    map_at(t, &["interface", name])
 }
 
-/// A port's (or bond's) link: MTU, speed, state, description; `i` its interface object.
-fn link(i: &mut Tree, s: &PortSettings) {
+/// A port's (or bond's) link: MTU, speed, state.
+fn link(s: &PortSettings) -> Tree {
     let mut l = Tree::with_capacity(3);
     if let Some(m) = s.mtu {
         l.insert("mtu".into(), Node::Leaf(number(m.into())));
@@ -197,10 +210,7 @@ fn link(i: &mut Tree, s: &PortSettings) {
     }
     let state = if s.shutdown { "down" } else { "up" };
     l.insert("state".into(), one(state, empty()));
-    merge_into(i, "link".into(), Node::Map(l));
-    if let Some(d) = &s.description {
-        merge_into(i, "description".into(), Node::Leaf(word(d)));
-    }
+    l
 }
 
 /// A number as a word.
@@ -208,8 +218,8 @@ fn number(n: u64) -> Word {
     Word::numbered("", n, None)
 }
 
-/// A bridge port: access VLAN, trunk VLANs; `i` its interface object.
-fn l2(i: &mut Tree, s: &PortSettings) {
+/// A bridge port's `domain` object: access VLAN, trunk VLANs (none when it names none).
+fn l2(s: &PortSettings) -> Option<Node> {
     let mut d = Tree::with_capacity(2);
     if let Some(v) = s.vlan
         && s.trunk.is_none()
@@ -228,10 +238,7 @@ fn l2(i: &mut Tree, s: &PortSettings) {
             d.insert("untagged".into(), Node::Leaf(number(native.get().into())));
         }
     }
-    if !d.is_empty() {
-        let domain = one("br_default", Node::Map(d));
-        merge_into(i, "bridge".into(), one("domain", domain));
-    }
+    (!d.is_empty()).then(|| one("br_default", Node::Map(d)))
 }
 
 fn bundles(sw: &Switch, release: Release, t: &mut Tree) {
@@ -240,14 +247,19 @@ fn bundles(sw: &Switch, release: Release, t: &mut Tree) {
         let peerlink = name == "peerlink";
         let i = iface(t, &name);
         put(i, &["type"], if peerlink { "peerlink" } else { "bond" });
-        link(i, s);
+        merge_into(i, "link".into(), Node::Map(link(s)));
+        if let Some(d) = &s.description {
+            merge_into(i, "description".into(), Node::Leaf(word(d)));
+        }
         if peerlink {
             // The peer link carries the bridge's VLANs (every one, as a bridge port that
             // names none does: the corpus's `peerlink bridge domain br_default`).
             key(i, &["bridge", "domain", "br_default"]);
             continue;
         }
-        l2(i, s);
+        if let Some(d) = l2(s) {
+            merge_into(i, "bridge".into(), one("domain", d));
+        }
         if *mlag {
             put(i, &["bond", "mlag", "id"], id.to_string());
             release.on(i, &["bond", "mlag"]);
@@ -412,143 +424,115 @@ fn qos(sw: &Switch, release: Release, t: &mut Tree) {
         .filter(|p| p.enabled)
         .map(|p| p.priorities.iter().map(|p| p.get()).collect())
         .unwrap_or_default();
-    if pfc == BTreeSet::from([3]) && release.has_roce_mode() {
-        release.on(t, &["qos", "roce"]);
-        put(t, &["qos", "roce", "mode"], "lossless");
-    }
-    for (name, pool) in &q.pools {
-        let path = ["qos", "traffic-pool", name.as_str()];
-        if let Some(m) = pool.memory {
-            let h = m.hundredths();
-            let v = match h % 100 {
-                0 => (h / 100).to_string(),
-                _ => format!("{}.{:02}", h / 100, h % 100),
-            };
-            put(t, &[&path[..], &["memory-percent"]].concat(), v);
-        }
-        for p in &pool.priorities {
-            key(
-                t,
-                &[&path[..], &["switch-priority", &p.get().to_string()]].concat(),
-            );
-        }
-    }
-    for p in &pfc {
-        key(
-            t,
-            &[
-                "qos",
-                "pfc",
-                "default-global",
-                "switch-priority",
-                &p.to_string(),
-            ],
-        );
-    }
-    if !pfc.is_empty() {
-        put(t, &["qos", "pfc", "default-global", "tx"], "enable");
-        put(t, &["qos", "pfc", "default-global", "rx"], "enable");
-    }
     let trust = common(sw, |s| s.trust);
-    if let Some(tr) = trust {
-        let word = match tr {
-            Trust::L2 | Trust::Port => "l2",
-            Trust::L3 => "l3",
-            Trust::Both => "both",
-        };
-        put(t, &["qos", "mapping", "default-global", "trust"], word);
-    }
+    let ecn = common(sw, |s| (!s.ecn.is_empty()).then_some(s.ecn));
+    let ets = common(sw, |s| (!s.ets.is_empty()).then_some(s.ets));
+    let roce = pfc == BTreeSet::from([3]) && release.has_roce_mode();
     let marks = [
         (q.dscp.roce, pfc.first().copied().unwrap_or(3)),
         (q.dscp.cnp, 6),
     ];
-    for (dscp, sp) in marks {
-        if let Some(d) = dscp {
-            let d = d.get().to_string();
+    let marks: Vec<(u8, u8)> = marks
+        .iter()
+        .filter_map(|(d, sp)| Some((d.as_ref()?.get(), *sp)))
+        .collect();
+    // Built apart, put in the tree when it holds anything.
+    let mut tree = Tree::new();
+    let qos = &mut tree;
+    if roce {
+        let r = map_at(qos, &["roce"]);
+        release.on(r, &[]);
+        put(r, &["mode"], "lossless");
+    }
+    for (name, pool) in &q.pools {
+        let p = map_at(qos, &["traffic-pool", name.as_str()]);
+        if let Some(m) = pool.memory {
+            let h = m.hundredths();
+            let v = match h % 100 {
+                0 => number((h / 100).into()),
+                _ => owned(format!("{}.{:02}", h / 100, h % 100)),
+            };
+            put(p, &["memory-percent"], v);
+        }
+        for sp in &pool.priorities {
+            map_at(p, &["switch-priority"]).insert(number(sp.get().into()), empty());
+        }
+    }
+    if !pfc.is_empty() {
+        let g = map_at(qos, &["pfc", "default-global"]);
+        for sp in &pfc {
+            map_at(g, &["switch-priority"]).insert(number((*sp).into()), empty());
+        }
+        put(g, &["tx"], "enable");
+        put(g, &["rx"], "enable");
+    }
+    if trust.is_some() || !marks.is_empty() {
+        let g = map_at(qos, &["mapping", "default-global"]);
+        if let Some(tr) = trust {
+            let word = match tr {
+                Trust::L2 | Trust::Port => "l2",
+                Trust::L3 => "l3",
+                Trust::Both => "both",
+            };
+            put(g, &["trust"], word);
+        }
+        for (dscp, sp) in marks {
+            let d = number(dscp.into());
             put(
-                t,
-                &[
-                    "qos",
-                    "mapping",
-                    "default-global",
-                    "dscp",
-                    &d,
-                    "switch-priority",
-                ],
-                sp.to_string(),
+                map_at(g, &["dscp", &d]),
+                &["switch-priority"],
+                number(sp.into()),
             );
         }
     }
-    if let Some(ecn) = common(sw, |s| (!s.ecn.is_empty()).then_some(s.ecn)) {
+    if let Some(ecn) = ecn {
+        let classes = map_at(
+            qos,
+            &["congestion-control", "default-global", "traffic-class"],
+        );
         for (tc, e) in ecn.iter() {
-            let tc = tc.get().to_string();
-            let path = [
-                "qos",
-                "congestion-control",
-                "default-global",
-                "traffic-class",
-                tc.as_str(),
-            ];
+            let c = map_at(classes, &[&number(tc.get().into())]);
             if let EcnThresholds::Absolute { min, max } = e.thresholds {
-                put(
-                    t,
-                    &[&path[..], &["min-threshold"]].concat(),
-                    (u64::from(min) * 1000).to_string(),
-                );
-                put(
-                    t,
-                    &[&path[..], &["max-threshold"]].concat(),
-                    (u64::from(max) * 1000).to_string(),
-                );
+                put(c, &["min-threshold"], number(u64::from(min) * 1000));
+                put(c, &["max-threshold"], number(u64::from(max) * 1000));
             }
-            put(t, &[&path[..], &["probability"]].concat(), "100");
-            put(t, &[&path[..], &["ecn"]].concat(), "enable");
+            put(c, &["probability"], "100");
+            put(c, &["ecn"], "enable");
         }
     }
     // NVIDIA's profile marks traffic class 0 too (`audit::ROCE_PROFILE`): where the fabric
     // marks only its own classes, the profile's others are turned off, so both ends of a
     // cable to another OS mark alike.
-    if t.get("qos")
-        .and_then(|q| q.map())
-        .is_some_and(|q| q.contains_key("roce"))
-    {
-        let marked = common(sw, |s| (!s.ecn.is_empty()).then_some(s.ecn)).unwrap_or_default();
+    if roce {
+        let marked = ecn.unwrap_or_default();
         for (c, _, _) in super::audit::ROCE_PROFILE.ecn {
             if !marked.keys().any(|k| k.get() == *c) {
-                let c = c.to_string();
-                put(
-                    t,
-                    &[
-                        "qos",
-                        "congestion-control",
-                        "default-global",
-                        "traffic-class",
-                        &c,
-                        "ecn",
-                    ],
-                    "disable",
+                let classes = map_at(
+                    qos,
+                    &["congestion-control", "default-global", "traffic-class"],
                 );
+                put(classes, &[&number((*c).into()), "ecn"], "disable");
             }
         }
     }
-    if let Some(ets) = common(sw, |s| (!s.ets.is_empty()).then_some(s.ets)) {
+    if let Some(ets) = ets {
+        let classes = map_at(
+            qos,
+            &["egress-scheduler", "default-global", "traffic-class"],
+        );
         for (tc, e) in ets.iter() {
-            let tc = tc.get().to_string();
-            let path = [
-                "qos",
-                "egress-scheduler",
-                "default-global",
-                "traffic-class",
-                tc.as_str(),
-            ];
+            let c = map_at(classes, &[&number(tc.get().into())]);
             match e {
-                Ets::Strict => put(t, &[&path[..], &["mode"]].concat(), "strict"),
+                Ets::Strict => put(c, &["mode"], "strict"),
                 Ets::Wrr(w) => {
-                    put(t, &[&path[..], &["mode"]].concat(), "dwrr");
-                    put(t, &[&path[..], &["bw-percent"]].concat(), w.to_string());
+                    put(c, &["mode"], "dwrr");
+                    put(c, &["bw-percent"], number((*w).into()));
                 }
             }
         }
+    }
+    if !tree.is_empty() {
+        merge_into(t, "qos".into(), Node::Map(tree));
     }
 }
 

@@ -93,8 +93,20 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
     let Some((last, up)) = path.split_last() else {
         return;
     };
+    let at = map_at(tree, up);
+    match at.get_mut(*last) {
+        Some(old) => merge_node(old, value),
+        None => {
+            at.insert(word(last), value);
+        }
+    }
+}
+
+/// The map at `path` (names from `tree`), made where missing (a value in the way is
+/// replaced).
+pub fn map_at<'t>(tree: &'t mut Tree, path: &[&str]) -> &'t mut Tree {
     let mut at = tree;
-    for name in up {
+    for name in path {
         // A name already there is not allocated again.
         let node = at.get_or_insert_with(name, word, || Node::Map(Tree::new()));
         if !matches!(node, Node::Map(_)) {
@@ -105,12 +117,7 @@ pub fn set(tree: &mut Tree, path: &[&str], value: Node) {
         };
         at = m;
     }
-    match at.get_mut(*last) {
-        Some(old) => merge_node(old, value),
-        None => {
-            at.insert(word(last), value);
-        }
-    }
+    at
 }
 
 /// Puts `value` under `name` in `map`: maps merge, a value replaces.
@@ -464,6 +471,20 @@ fn to_tree(text: &str, raw: Raw, parent: &str) -> Result<Tree, ParseError> {
     Ok(tree)
 }
 
+/// The bytes that may not begin a plain scalar (YAML's indicators).
+const INDICATORS: [bool; 128] = ascii_set(b"-?:,[]{}#&*!|>'\"%@`");
+
+/// A set of ASCII bytes, as a table.
+const fn ascii_set(bytes: &[u8]) -> [bool; 128] {
+    let mut set = [false; 128];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
 /// Whether NVUE's YAML prints `s` plain: not empty, no indicator first, no `: ` or ` #`, no
 /// space at either end, one line, not a word YAML reads as null.
 pub(super) fn plain(s: &str) -> bool {
@@ -478,7 +499,7 @@ pub(super) fn plain(s: &str) -> bool {
         b' ' => b.get(i + 1) == Some(&b'#'),
         _ => false,
     });
-    let quoted = "-?:,[]{}#&*!|>'\"%@`".contains(first)
+    let quoted = (first.is_ascii() && INDICATORS[first as usize])
         || inside
         || last == ':'
         || first.is_whitespace()
@@ -643,11 +664,14 @@ pub fn shell_word(w: &str) -> String {
     out
 }
 
+/// The punctuation a shell word may hold unquoted.
+const SHELL_SAFE: [bool; 128] = ascii_set(b"_./:,@+-=%");
+
 /// [`shell_word`], written onto `out`.
 fn push_word(out: &mut impl Out, w: &str) {
     let safe = !w.is_empty()
         && w.bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"_./:,@+-=%".contains(&c));
+            .all(|c| c.is_ascii_alphanumeric() || (c.is_ascii() && SHELL_SAFE[c as usize]));
     if safe {
         out.put(w);
     } else if w.contains(['\n', '\r', '\t']) {
