@@ -199,6 +199,20 @@ fn garbage_is_refused_at_its_line() {
         Config::parse(&stale).is_err(),
         "a review block that says otherwise is refused"
     );
+    // The YAML above the review block is read alone when the block is as written: the
+    // same tree as the whole text read by the YAML parser. Anything after the block is
+    // read (and refused), never skipped.
+    let whole = tree::parse_events(&golden).unwrap();
+    assert_eq!(Config::parse(&golden).unwrap().set, whole.set);
+    for tail in [
+        "- set:\n    system:\n      hostname: leaf09\n",
+        "x\n",
+        "# nv set x\n",
+    ] {
+        let text = format!("{golden}{tail}");
+        let e = Config::parse(&text).expect_err(tail);
+        assert!(e.line > golden.lines().count() / 2, "{tail:?}: {e:?}");
+    }
 }
 
 /// A key path with its names (interfaces, addresses, numbers, profiles) as `*`.

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 
 use super::tree::{Document, Node, Tree, Word, expand, merge_all, owned, plain, ranged, word};
+use super::words::order;
 
 /// One line of the text: its indentation and what follows.
 struct Line<'t> {
@@ -17,6 +18,10 @@ struct Line<'t> {
 
 /// The text as NVUE prints it, read; `None` where it is not of that shape or not valid.
 pub fn parse(text: &str) -> Option<Document> {
+    // A tab anywhere (which a line may not hold): the YAML parser reads the text.
+    if memchr::memchr(b'\t', text.as_bytes()).is_some() {
+        return None;
+    }
     let mut lines: Vec<Line<'_>> = Vec::new();
     for raw in text.split('\n') {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -29,9 +34,6 @@ pub fn parse(text: &str) -> Option<Document> {
                 body: "",
             });
             continue;
-        }
-        if body.contains('\t') {
-            return None;
         }
         lines.push(Line {
             indent: raw.len() - body.len(),
@@ -74,6 +76,8 @@ fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<
     // Keys as NVUE prints them come sorted: one given twice is looked for only where one is
     // not after the one before.
     let mut last: Option<Cow<'_, str>> = None;
+    // Whether the names came sorted, none twice (then the map is made of them as they are).
+    let mut sorted = true;
     let mut i = start;
     while i < lines.len() {
         let l = &lines[i];
@@ -88,8 +92,11 @@ fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<
             return None;
         }
         let (key, rest) = split_key(l.body)?;
-        if last.as_ref().is_some_and(|k| *k >= key) && seen(lines, start, i, indent, &key) {
-            return None;
+        if last.as_ref().is_some_and(|k| order(k, &key).is_ge()) {
+            if seen(lines, start, i, indent, &key) {
+                return None;
+            }
+            sorted = false;
         }
         let (node, next) = match rest {
             "{}" => (Node::Map(Tree::new()), i + 1),
@@ -109,6 +116,7 @@ fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<
         };
         // A key with no `,` and no `-` is no range nor list: itself.
         if ranged(parent) && key.contains([',', '-']) {
+            sorted = false;
             let mut names = expand(&key).ok()?;
             let one = names.pop()?;
             for name in names {
@@ -124,6 +132,9 @@ fn map(lines: &[Line<'_>], start: usize, indent: usize, parent: &str) -> Option<
         }
         last = Some(key);
         i = next;
+    }
+    if sorted {
+        return Some((Tree::from_sorted(items), i));
     }
     let mut tree = Tree::new();
     merge_all(&mut tree, items);

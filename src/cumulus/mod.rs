@@ -84,6 +84,21 @@ impl Config {
                 return Ok(Config::new(set));
             }
         }
+        // The review block as this crate writes it, after a mark at the start of its line:
+        // comment lines, nothing YAML reads, so the YAML above it is read alone and the block
+        // compared with the commands of what it says. Any other text is read whole.
+        if let Some(begin) = memchr::memmem::find(text.as_bytes(), COMMANDS_MARK.as_bytes())
+            && text[..begin].ends_with('\n')
+            && let Ok(doc) = tree::parse_yaml(&text[..begin])
+        {
+            let config = Config {
+                header: doc.header,
+                set: doc.set,
+            };
+            if config.review_written(&text[begin + COMMANDS_MARK.len()..]) {
+                return Ok(config);
+            }
+        }
         let doc = tree::parse_yaml(text)?;
         let config = Config {
             header: doc.header,
@@ -91,6 +106,17 @@ impl Config {
         };
         config.check_review(text)?;
         Ok(config)
+    }
+
+    /// Whether `block` (what follows the mark) is the review block as [`Config::text`]
+    /// writes it for this configuration, byte for byte.
+    fn review_written(&self, block: &str) -> bool {
+        let mut same = tree::Same {
+            rest: block.trim_start_matches(['\r', '\n']),
+            same: true,
+        };
+        tree::write_commands(&mut same, &self.set, "# ");
+        same.whole()
     }
 
     /// The review block, when the text has one, says what the YAML says.
@@ -111,13 +137,7 @@ impl Config {
         };
         // The block as this crate writes it: the same text, nothing to read.
         let start = first.map_or(text.len(), |i| i + COMMANDS_MARK.len());
-        let written = text[start..].trim_start_matches(['\r', '\n']);
-        let mut same = tree::Same {
-            rest: written,
-            same: true,
-        };
-        tree::write_commands(&mut same, &self.set, "# ");
-        if same.whole() {
+        if self.review_written(&text[start..]) {
             return Ok(());
         }
         let at = match at {
