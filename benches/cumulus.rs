@@ -6,13 +6,15 @@
 //! read back. Times per switch.
 //!
 //! `cargo bench --bench cumulus` (release build). `BENCH_RUNS` runs (default 15) after one
-//! warm-up, Onyx and Cumulus taking turns; `BENCH_SWITCHES` switches (default 200).
+//! warm-up, Onyx and Cumulus taking turns; `BENCH_SWITCHES` switches (default 200). Then each
+//! stage of each OS alone, its runs one after another (no other work between them, so no
+//! allocator or cache state left by the other OS): the second table.
 
 use std::time::Duration;
 
 #[path = "common/pair.rs"]
 mod pair;
-use pair::{fabric_of, pair};
+use pair::{fabric_of, median, pair};
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -35,6 +37,19 @@ fn fabric_yaml(cumulus: bool, switches: usize) -> String {
         );
     }
     y
+}
+
+/// Median time of `f` over `runs` runs after one warm-up, one after another.
+fn alone<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    std::hint::black_box(f());
+    let times = (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    median(times)
 }
 
 fn main() {
@@ -76,6 +91,20 @@ fn main() {
         || parse(onyx_os, &onyx_texts),
         || parse(cumulus_os, &cumulus_texts),
     );
+    let alone = [
+        (
+            alone(runs, || compiled(&cumulus)),
+            alone(runs, || compiled(&onyx)),
+        ),
+        (
+            alone(runs, || render(&cumulus_configs)),
+            alone(runs, || render(&onyx_configs)),
+        ),
+        (
+            alone(runs, || parse(cumulus_os, &cumulus_texts)),
+            alone(runs, || parse(onyx_os, &onyx_texts)),
+        ),
+    ];
     let us = |d: Duration| d.as_secs_f64() * 1e6 / n as f64;
     println!(
         "{n} switches × {PORTS} ports; per switch: Onyx {} lines, Cumulus {} lines",
@@ -84,12 +113,21 @@ fn main() {
     );
     println!("| stage, per switch | Cumulus | Onyx | Cumulus ÷ Onyx |");
     println!("|---|---|---|---|");
-    for (stage, c, o) in [("compile", cc, oc), ("render", cr, or), ("parse", cp, op)] {
+    let stages = ["compile", "render", "parse"];
+    let row = |stage: &str, c: Duration, o: Duration| {
         println!(
             "| {stage} | {:.0} µs | {:.0} µs | {:.2} |",
             us(c),
             us(o),
             c.as_secs_f64() / o.as_secs_f64()
         );
+    };
+    for (stage, (c, o)) in stages.iter().zip([(cc, oc), (cr, or), (cp, op)]) {
+        row(stage, c, o);
+    }
+    println!("\n| each stage alone, per switch | Cumulus | Onyx | Cumulus ÷ Onyx |");
+    println!("|---|---|---|---|");
+    for (stage, (c, o)) in stages.iter().zip(alone) {
+        row(stage, c, o);
     }
 }
