@@ -86,8 +86,9 @@ impl Tree {
 
     /// The objects to change: a shared map's copied first unless this is its only holder.
     fn own(&mut self) -> &mut Repr {
-        if let Held::Shared(r) = &mut self.0 {
-            let r = std::mem::replace(r, Arc::new(Repr::default()));
+        if let Held::Shared(_) = self.0
+            && let Held::Shared(r) = std::mem::take(&mut self.0)
+        {
             self.0 = Held::Own(Arc::unwrap_or_clone(r));
         }
         match &mut self.0 {
