@@ -35,3 +35,10 @@ pub mod targets;
 pub mod textdiff;
 pub mod types;
 pub mod verify;
+
+/// A file of this repository (a capture, a golden, a fabric) as text, for unit tests.
+#[cfg(test)]
+pub(crate) fn repo_file(path: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}

@@ -663,6 +663,35 @@ fn roce_tos(b: &Block) -> Result<Located<u8>, ReportError> {
     }
 }
 
+/// One line `grep -H . FILE…` prints (`t`, trimmed, at `line`): which of the files asked (each
+/// of `items` at its `path`) it answers, with its value, or with none for grep's `No such file
+/// or directory`.
+fn grep_line<'t, T: Copy>(
+    t: &'t str,
+    line: usize,
+    items: &[T],
+    path: impl Fn(&T) -> String,
+) -> Result<(T, Option<&'t str>), ReportError> {
+    let found = items.iter().find_map(|item| {
+        let path = path(item);
+        if let Some(v) = t.strip_prefix(&path).and_then(|r| r.strip_prefix(':')) {
+            Some((*item, Some(v)))
+        } else {
+            (t == format!("grep: {path}: No such file or directory")).then_some((*item, None))
+        }
+    });
+    match found {
+        Some(found) => Ok(found),
+        None => fail(
+            line,
+            format!(
+                "`{}` is not a line `grep -H` prints for the files asked (`PATH:VALUE`, or `grep: PATH: No such file or directory`)",
+                t.escape_debug()
+            ),
+        ),
+    }
+}
+
 /// `grep -H . FILE…`: `FILE:VALUE` for each file asked, or grep's `No such file or
 /// directory` for one the driver does not have. Every file asked must be answered once.
 fn ecn(b: &Block, iface: &str, files: &[EcnFile]) -> Result<Ecn, ReportError> {
@@ -673,23 +702,7 @@ fn ecn(b: &Block, iface: &str, files: &[EcnFile]) -> Result<Ecn, ReportError> {
         if t.is_empty() {
             continue;
         }
-        let found = files.iter().find_map(|f| {
-            let path = f.path(iface);
-            if let Some(v) = t.strip_prefix(&path).and_then(|r| r.strip_prefix(':')) {
-                Some((*f, Some(v)))
-            } else {
-                (t == format!("grep: {path}: No such file or directory")).then_some((*f, None))
-            }
-        });
-        let Some((file, value)) = found else {
-            return fail(
-                line,
-                format!(
-                    "`{}` is not a line `grep -H` prints for the files asked (`PATH:VALUE`, or `grep: PATH: No such file or directory`)",
-                    t.escape_debug()
-                ),
-            );
-        };
+        let (file, value) = grep_line(t, line, files, |f| f.path(iface))?;
         let value = match (file, value) {
             (_, None) => None,
             (EcnFile::CnpDscp, Some(v)) => Some(ranged::<u8>(v, line, DSCP)?),
@@ -1009,23 +1022,7 @@ fn hw_counters(b: &Block, dev: &str, names: &[&'static str]) -> Result<Stats, Re
         if t.is_empty() {
             continue;
         }
-        let found = names.iter().find_map(|n| {
-            let path = counters::hw_path(dev, n);
-            if let Some(v) = t.strip_prefix(&path).and_then(|r| r.strip_prefix(':')) {
-                Some((*n, Some(v)))
-            } else {
-                (t == format!("grep: {path}: No such file or directory")).then_some((*n, None))
-            }
-        });
-        let Some((name, value)) = found else {
-            return fail(
-                line,
-                format!(
-                    "`{}` is not a line `grep -H` prints for the files asked (`PATH:VALUE`, or `grep: PATH: No such file or directory`)",
-                    t.escape_debug()
-                ),
-            );
-        };
+        let (name, value) = grep_line(t, line, names, |n| counters::hw_path(dev, n))?;
         let value = match value {
             Some(v) => Some(number::<u64>(v, line, "a counter (a whole number)")?),
             None => None,

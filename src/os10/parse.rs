@@ -489,11 +489,7 @@ mod tests {
     /// for byte.
     #[test]
     fn a_flood_of_bang_or_blank_lines_is_one_entry_of_the_layout() {
-        let golden = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("golden/vcf-bitfusion/leaf-a.cfg"),
-        )
-        .unwrap();
+        let golden = crate::repo_file("golden/vcf-bitfusion/leaf-a.cfg");
         let entries = super::parse(&golden).unwrap().layout.entries.len();
         let renderer = crate::os10::Renderer::embedded().unwrap();
         for line in ["!\n", "\n"] {

@@ -267,12 +267,7 @@ mod tests {
     use super::*;
 
     fn doc(name: &str) -> String {
-        std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/corpus/nvue")
-                .join(name),
-        )
-        .expect("the doc example")
+        crate::repo_file(&format!("tests/fixtures/corpus/nvue/{name}"))
     }
 
     fn swp1() -> Port {

@@ -270,10 +270,7 @@ mod tests {
 
     #[test]
     fn the_qos_of_the_applied_configuration_is_every_port_s() {
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/spectrum-x/leaf01.cfg"),
-        )
-        .unwrap();
+        let text = crate::repo_file("golden/spectrum-x/leaf01.cfg");
         let c = Config::parse(&text).unwrap();
         let mut into = Observed::default();
         let p = Port::new(1, 33);

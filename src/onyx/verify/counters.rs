@@ -259,11 +259,8 @@ mod tests {
     /// of its ports.
     #[test]
     fn reads_the_captured_show_interfaces() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/corpus/onyx/show/napalm-onyx__show_interface.txt"
-        ))
-        .expect("the capture");
+        let text =
+            crate::repo_file("tests/fixtures/corpus/onyx/show/napalm-onyx__show_interface.txt");
         let want: BTreeSet<Port> = ["1/1", "1/18", "1/19"]
             .iter()
             .map(|p| p.parse().unwrap())

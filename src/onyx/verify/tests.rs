@@ -312,10 +312,7 @@ mod route_tests {
     use super::*;
 
     fn fixture(name: &str) -> String {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/corpus/onyx/more")
-            .join(name);
-        std::fs::read_to_string(path).unwrap()
+        crate::repo_file(&format!("tests/fixtures/corpus/onyx/more/{name}"))
     }
 
     #[test]

@@ -274,12 +274,7 @@ mod tests {
     use super::*;
 
     fn corpus(name: &str) -> String {
-        std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/corpus/os10")
-                .join(name),
-        )
-        .expect("the capture")
+        crate::repo_file(&format!("tests/fixtures/corpus/os10/{name}"))
     }
 
     fn port(s: &str) -> Port {

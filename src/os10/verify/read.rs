@@ -642,9 +642,10 @@ mod route_tests {
 
     #[test]
     fn the_captured_table_reads_with_its_ecmp_default() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/corpus/os10/cray-docs-csm__sw-leaf-bmc-001__show_ip_route_vrf_Customer.txt");
-        let r = ip_route(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let r = ip_route(&crate::repo_file(
+            "tests/fixtures/corpus/os10/cray-docs-csm__sw-leaf-bmc-001__show_ip_route_vrf_Customer.txt",
+        ))
+        .unwrap();
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].prefix.to_string(), "0.0.0.0/0");
         assert_eq!(r[0].source, "ospf");
