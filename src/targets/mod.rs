@@ -231,6 +231,18 @@ impl Ask {
             reader: Reader::Own(Box::new(read)),
         }
     }
+
+    /// A port's own read that names the command it answers (a counter's sample does).
+    pub fn port(
+        command: String,
+        port: Port,
+        read: fn(&str, &str, Port, &mut Observed) -> Result<(), String>,
+    ) -> Ask {
+        let c = command.clone();
+        Ask::own(command, Some(port), move |reply, into| {
+            read(reply, &c, port, into)
+        })
+    }
 }
 
 /// How an OS's replies name what `fabric verify`'s findings quote: plain data.

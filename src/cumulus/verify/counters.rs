@@ -33,22 +33,22 @@ pub fn asks(sw: &Switch) -> Vec<Ask> {
     let mut out = Vec::new();
     for (port, s) in sw.ports.iter().filter(|(_, s)| s.peer.is_some()) {
         let (port, name) = (*port, port_name(*port));
-        let command = format!("nv show interface {name} counters");
-        let c = command.clone();
-        out.push(Ask::own(command, Some(port), move |reply, into| {
-            link(reply, &c, port, into)
-        }));
-        let command = format!("nv show interface {name} counters qos");
-        let c = command.clone();
-        out.push(Ask::own(command, Some(port), move |reply, into| {
-            qos(reply, &c, port, into)
-        }));
+        out.push(Ask::port(
+            format!("nv show interface {name} counters"),
+            port,
+            link,
+        ));
+        out.push(Ask::port(
+            format!("nv show interface {name} counters qos"),
+            port,
+            qos,
+        ));
         if s.pfc && !s.shutdown {
-            let command = format!("nv show interface {name} qos pfc-watchdog");
-            let c = command.clone();
-            out.push(Ask::own(command, Some(port), move |reply, into| {
-                watchdog(reply, &c, port, into)
-            }));
+            out.push(Ask::port(
+                format!("nv show interface {name} qos pfc-watchdog"),
+                port,
+                watchdog,
+            ));
         }
     }
     out

@@ -54,16 +54,16 @@ pub fn asks(sw: &Switch) -> Vec<Ask> {
     for port in ports.iter() {
         let port = *port;
         let eth = crate::os10::eth_of(port);
-        let command = format!("show queuing statistics interface ethernet {eth}");
-        let c = command.clone();
-        out.push(Ask::own(command, Some(port), move |reply, into| {
-            queues(reply, &c, port, into)
-        }));
-        let command = format!("show interface ethernet{eth} priority-flow-control");
-        let c = command.clone();
-        out.push(Ask::own(command, Some(port), move |reply, into| {
-            pauses(reply, &c, port, into)
-        }));
+        out.push(Ask::port(
+            format!("show queuing statistics interface ethernet {eth}"),
+            port,
+            queues,
+        ));
+        out.push(Ask::port(
+            format!("show interface ethernet{eth} priority-flow-control"),
+            port,
+            pauses,
+        ));
     }
     out
 }
